@@ -1,0 +1,2 @@
+pub mod recording;
+pub use recording::{Column, Recording};

@@ -1,0 +1,67 @@
+//! The recorded time series of a run: what CSV and PNG writers consume.
+
+/// One recorded scalar column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// CSV header, per the model-format contract: `block.port`, `block.port[i]` or `block.port[i,j]`.
+    pub name: String,
+    /// Physical unit when known (e.g. "m", "N"), shown in plot legends.
+    pub unit: Option<String>,
+    /// Index into [`Recording::panels`] of the plot panel (Scope) this column belongs to;
+    /// `None` for signals logged only through `[output] log` (they go to a panel of their own).
+    pub panel: Option<usize>,
+}
+
+/// Time series recorded at accepted steps and events. Rows are stored flat, row-major.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Recording {
+    /// Titles of the plot panels, one per Scope block (its name), in model order.
+    pub panels: Vec<String>,
+    /// The recorded columns (the CSV's columns after `time`).
+    pub columns: Vec<Column>,
+    /// Time of each row, s. Non-decreasing; an event gives two rows with equal time.
+    pub times: Vec<f64>,
+    /// `times.len() × columns.len()` values, row-major.
+    pub values: Vec<f64>,
+}
+
+impl Recording {
+    /// An empty recording with the given panels and columns.
+    pub fn new(panels: Vec<String>, columns: Vec<Column>) -> Self {
+        Self { panels, columns, times: Vec::new(), values: Vec::new() }
+    }
+
+    /// Number of rows recorded.
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// True when no row was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    /// Appends one row; `row.len()` must equal the number of columns.
+    pub fn push_row(&mut self, time: f64, row: &[f64]) {
+        debug_assert_eq!(row.len(), self.columns.len());
+        self.times.push(time);
+        self.values.extend_from_slice(row);
+    }
+
+    /// The values of row `i`.
+    pub fn row(&self, i: usize) -> &[f64] {
+        let n = self.columns.len();
+        &self.values[i * n..(i + 1) * n]
+    }
+
+    /// Iterates over the values of column `j`, one per row.
+    pub fn column_values(&self, j: usize) -> impl Iterator<Item = f64> + '_ {
+        let n = self.columns.len();
+        (0..self.times.len()).map(move |i| self.values[i * n + j])
+    }
+
+    /// Index of the column named `name`.
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name == name)
+    }
+}

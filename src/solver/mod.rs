@@ -1,0 +1,69 @@
+//! Variable-step ODE integration with zero-crossing location.
+//!
+//! The solver knows nothing of blocks: it integrates any [`System`]. The engine (`sim`) implements
+//! `System` for a compiled diagram; tests implement it for plain ODEs with analytic solutions.
+
+/// Which sign changes of a zero-crossing function count as an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// From negative to non-negative (g goes up through zero).
+    Rising,
+    /// From positive to non-positive (g goes down through zero).
+    Falling,
+    /// Either way.
+    Either,
+}
+
+/// Why [`System::record`] is called.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    /// The initial point, before the first step.
+    Initial,
+    /// The end of an accepted step.
+    Step,
+    /// At a located event or time event, before the event handlers ran.
+    EventBefore,
+    /// At a located event or time event, after the event handlers ran.
+    EventAfter,
+    /// The final point at the stop time (or where the system asked to stop).
+    Final,
+}
+
+/// What an event handler did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EventOutcome {
+    /// The handler changed the state vector or a mode: integration restarts from here.
+    pub state_changed: bool,
+    /// The system asks the solver to stop at this instant.
+    pub stop: bool,
+}
+
+/// A dynamic system ẋ = f(t, x) with zero-crossing functions g(t, x) and events.
+pub trait System {
+    /// Number of continuous states.
+    fn state_dim(&self) -> usize;
+    /// Number of zero-crossing functions.
+    fn zero_crossing_dim(&self) -> usize;
+    /// Direction of zero-crossing function `index`.
+    fn zero_crossing_direction(&self, index: usize) -> Direction;
+    /// Writes ẋ = f(t, x) into `dxdt` (one minor step).
+    fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]);
+    /// Writes the zero-crossing values g(t, x) into `g`.
+    fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]);
+    /// The earliest time event strictly after `t` (a discrete sample hit, a Step's switch time),
+    /// which the solver must land on exactly; `None` when there is none.
+    fn next_time_event(&self, _t: f64) -> Option<f64> {
+        None
+    }
+    /// Runs the event handlers at `t`: `crossed` lists the zero-crossing indices (ascending) that
+    /// fired at this instant, `time_event` says whether a time event is due now. May modify `x`.
+    fn handle_events(
+        &mut self,
+        t: f64,
+        x: &mut [f64],
+        crossed: &[usize],
+        time_event: bool,
+    ) -> EventOutcome;
+    /// Called at every point the user may want recorded.
+    fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
+}
