@@ -1,1 +1,131 @@
-//! block
+//! The block abstraction: ports, shapes, the [`Block`] trait, and the registry of block types.
+//!
+//! Conventions (Drake's systems framework in spirit):
+//! - A block declares its signal inputs and outputs ([`PortDecl`]), and physical (frame/geometry) ports.
+//! - After shapes are known, [`Block::setup`] declares continuous states, work slots (modes and
+//!   discrete states), zero-crossing functions with their directions, and direct feedthrough *per
+//!   (input, output) pair*: an output that depends on an input at the same instant.
+//! - At each minor step the engine calls [`Block::outputs`] in schedule order, then
+//!   [`Block::derivatives`]. Zero crossings are evaluated after outputs. Event handlers run at located
+//!   crossings and time events; [`Block::settle`] then re-checks modes until they are consistent.
+//! - A block is immutable while it runs (`&self`): everything that changes lives in the run state
+//!   the engine owns (states, work slots, scratch).
+
+pub mod context;
+pub mod port;
+pub mod registry;
+pub mod shape;
+
+pub use context::{Ctx, Slot};
+pub use port::{PortDecl, PortKind, ShapeSpec};
+pub use registry::{BlockType, ParamDoc, PortDoc};
+pub use shape::Shape;
+
+use crate::solver::Direction;
+use std::any::Any;
+
+/// What a block declares once its port shapes are known.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Setup {
+    /// Number of continuous states.
+    pub num_states: usize,
+    /// Number of f64 work slots (modes, discrete states, held values).
+    pub num_work: usize,
+    /// The zero-crossing functions and their directions.
+    pub zero_crossings: Vec<Direction>,
+    /// `(input, output)` pairs with direct feedthrough.
+    pub feedthrough: Vec<(usize, usize)>,
+}
+
+impl Setup {
+    /// Every input feeds every output directly (a memoryless block).
+    pub fn memoryless(num_inputs: usize, num_outputs: usize) -> Self {
+        let feedthrough = (0..num_inputs).flat_map(|i| (0..num_outputs).map(move |o| (i, o))).collect();
+        Setup { feedthrough, ..Default::default() }
+    }
+}
+
+/// A block of the diagram. See the module documentation for the calling conventions.
+pub trait Block: Send + Sync {
+    /// Signal inputs, in port order.
+    fn inputs(&self) -> &[PortDecl];
+    /// Signal outputs, in port order.
+    fn outputs(&self) -> &[PortDecl];
+    /// Frame and geometry ports.
+    fn physical_ports(&self) -> &[PortDecl] {
+        &[]
+    }
+
+    /// Fills in unknown (inherited) port shapes from known ones; called repeatedly until nothing
+    /// changes. The default suits element-wise blocks: every inherited port takes the shape of the
+    /// first known inherited port. Returns a message when the known shapes contradict each other.
+    fn propagate_shapes(&self, inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+        let decls = self.inputs().iter().chain(self.outputs().iter());
+        let shapes = inputs.iter().chain(outputs.iter());
+        let known = decls.zip(shapes).find_map(|(d, s)| (d.shape == ShapeSpec::Inherited).then_some(*s).flatten());
+        if let Some(k) = known {
+            for (d, s) in self.inputs().iter().zip(inputs.iter_mut()).chain(self.outputs().iter().zip(outputs.iter_mut())) {
+                if d.shape == ShapeSpec::Inherited {
+                    match s {
+                        None => *s = Some(k),
+                        Some(other) if *other != k && !(other.len() == 1 || k.len() == 1) => {
+                            return Err(format!("port '{}' is {other} but another port of this block is {k}", d.name));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Declares states, work slots, zero crossings and feedthrough for the final shapes; a message
+    /// when the shapes are not acceptable.
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String>;
+
+    /// Per-run scratch space (e.g. a dynamics workspace), made once when the run state is built.
+    fn create_scratch(&self) -> Box<dyn Any + Send> {
+        Box::new(())
+    }
+
+    /// Sets initial states and work slots at the start time (`ctx.t`).
+    fn initialize(&self, _ctx: &mut Ctx) {}
+
+    /// Writes the outputs.
+    fn outputs_eval(&self, ctx: &mut Ctx);
+
+    /// Writes the state derivatives.
+    fn derivatives(&self, _ctx: &mut Ctx, _dxdt: &mut [f64]) {}
+
+    /// Writes the zero-crossing values (outputs are current).
+    fn zero_crossings(&self, _ctx: &mut Ctx, _g: &mut [f64]) {}
+
+    /// The block's next time event strictly after `t` (sample hit, switch time).
+    fn next_time_event(&self, _t: f64, _work: &[f64]) -> Option<f64> {
+        None
+    }
+
+    /// True for blocks with a sample hit at the start time: the engine then calls
+    /// `handle_event(ctx, &[], true)` once at `t0`, after the first output evaluation.
+    fn samples_at_start(&self) -> bool {
+        false
+    }
+
+    /// Handles an event at `ctx.t`: `crossed[k]` says whether the block's zero-crossing function `k`
+    /// fired; `time_event` whether the block's time event is due. Returns true when states or
+    /// work slots changed.
+    fn handle_event(&self, _ctx: &mut Ctx, _crossed: &[bool], _time_event: bool) -> bool {
+        false
+    }
+
+    /// Re-checks modes against current inputs (after events and at the start); returns true when a
+    /// mode or state changed, so the engine re-evaluates and asks again.
+    fn settle(&self, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// Names of the continuous states (for messages), default `x[k]`.
+    fn state_name(&self, k: usize) -> String {
+        format!("x[{k}]")
+    }
+}

@@ -1,1 +1,15 @@
-//! model
+//! The TOML model format: documents with source spans, connection strings, `--set` overrides,
+//! located diagnostics, and the typed parameter reader every block uses.
+
+pub mod connection;
+pub mod diagnostic;
+pub mod document;
+pub mod reader;
+pub mod source;
+pub mod value;
+
+pub use connection::{Connection, ConnectionKind, PortRef};
+pub use diagnostic::Diagnostic;
+pub use document::{BlockEntry, Document, ModelSpec, OutputSettings, SolverSettings};
+pub use reader::TableReader;
+pub use source::{SourceFile, Span};

@@ -1,0 +1,110 @@
+//! What a block sees while it runs: time, its inputs and outputs in the flat signal buffer, its
+//! continuous states, its work slots (modes, discrete states) and its scratch space.
+
+use std::any::Any;
+use std::ops::Range;
+
+/// Where one port's values live in the flat signal buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slot {
+    pub offset: u32,
+    pub len: u32,
+}
+
+impl Slot {
+    /// The buffer range.
+    #[inline]
+    pub fn range(self) -> Range<usize> {
+        self.offset as usize..(self.offset + self.len) as usize
+    }
+}
+
+/// The run-time view of one block.
+///
+/// Inputs are read from and outputs written to one flat buffer; an input's slot is its source
+/// output's slot (or an all-zero slot for an unconnected optional input).
+pub struct Ctx<'a> {
+    /// Simulation time, s.
+    pub t: f64,
+    signals: &'a mut [f64],
+    inputs: &'a [Slot],
+    outputs: &'a [Slot],
+    /// The block's continuous states (a copy the engine owns; event handlers may change them).
+    pub states: &'a mut [f64],
+    /// The block's work slots: modes and discrete states, kept across steps.
+    pub work: &'a mut [f64],
+    /// The block's scratch space (see [`super::Block::create_scratch`]).
+    pub scratch: &'a mut (dyn Any + Send),
+}
+
+impl<'a> Ctx<'a> {
+    /// Assembles a context (used by the engine and by block unit tests).
+    pub fn new(
+        t: f64,
+        signals: &'a mut [f64],
+        inputs: &'a [Slot],
+        outputs: &'a [Slot],
+        states: &'a mut [f64],
+        work: &'a mut [f64],
+        scratch: &'a mut (dyn Any + Send),
+    ) -> Self {
+        Ctx { t, signals, inputs, outputs, states, work, scratch }
+    }
+
+    /// Input `i`'s values.
+    #[inline]
+    pub fn input(&self, i: usize) -> &[f64] {
+        &self.signals[self.inputs[i].range()]
+    }
+
+    /// Input `i`'s first element (a scalar input).
+    #[inline]
+    pub fn input_scalar(&self, i: usize) -> f64 {
+        self.signals[self.inputs[i].offset as usize]
+    }
+
+    /// True when input `i` is connected (an unconnected optional input reads zeros).
+    #[inline]
+    pub fn input_connected(&self, i: usize) -> bool {
+        self.inputs[i].len > 0
+    }
+
+    /// Output `o`'s values, to write.
+    #[inline]
+    pub fn output(&mut self, o: usize) -> &mut [f64] {
+        &mut self.signals[self.outputs[o].range()]
+    }
+
+    /// Output `o`'s values as last written.
+    #[inline]
+    pub fn output_value(&self, o: usize) -> &[f64] {
+        &self.signals[self.outputs[o].range()]
+    }
+
+    /// Sets output `o`'s first element.
+    #[inline]
+    pub fn set_output_scalar(&mut self, o: usize, value: f64) {
+        self.signals[self.outputs[o].offset as usize] = value;
+    }
+
+    /// Input `i` and output `o` at once. Their slots never overlap for a direct-feedthrough pair
+    /// (that would be an algebraic loop, rejected when the diagram is built).
+    #[inline]
+    pub fn input_output(&mut self, i: usize, o: usize) -> (&[f64], &mut [f64]) {
+        let (ri, ro) = (self.inputs[i].range(), self.outputs[o].range());
+        assert!(ri.end <= ro.start || ro.end <= ri.start || ri.is_empty(), "input and output slots overlap");
+        if ri.end <= ro.start {
+            let (a, b) = self.signals.split_at_mut(ro.start);
+            (&a[ri], &mut b[..ro.end - ro.start])
+        } else {
+            let (a, b) = self.signals.split_at_mut(ri.start);
+            (&b[..ri.end - ri.start], &mut a[ro])
+        }
+    }
+
+    /// The whole signal buffer and this block's slots, for blocks that read many ports at once
+    /// (the mechanism). Prefer the port accessors.
+    pub fn raw(&mut self) -> (&mut [f64], &[Slot], &[Slot]) {
+        (self.signals, self.inputs, self.outputs)
+    }
+}

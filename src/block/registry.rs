@@ -1,0 +1,69 @@
+//! The registry: one declaration per block type gives its constructor, its parameter and port
+//! documentation (for `blockdyn blocks` and docs/blocks.md).
+
+use super::Block;
+use crate::model::{Diagnostic, TableReader};
+
+/// How to build a block from its parameters.
+pub type BuildFn = fn(&TableReader) -> Result<Box<dyn Block>, Diagnostic>;
+
+/// One parameter's documentation.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamDoc {
+    pub name: &'static str,
+    /// Unit, e.g. "N/m"; "" when dimensionless or not a quantity.
+    pub unit: &'static str,
+    /// Default as written in TOML; "required" when it must be given.
+    pub default: &'static str,
+    pub doc: &'static str,
+}
+
+/// One port's documentation.
+#[derive(Clone, Copy, Debug)]
+pub struct PortDoc {
+    pub name: &'static str,
+    /// "input", "output", "frame" or "geometry".
+    pub kind: &'static str,
+    /// Shape as text, e.g. "1×1", "3×1", "same as in".
+    pub shape: &'static str,
+    pub unit: &'static str,
+    pub doc: &'static str,
+}
+
+/// A block type of the library.
+#[derive(Clone, Copy)]
+pub struct BlockType {
+    /// The `type = "..."` name.
+    pub name: &'static str,
+    /// Library section, e.g. "Sources", "Math", "Continuous".
+    pub category: &'static str,
+    /// One paragraph.
+    pub summary: &'static str,
+    pub params: &'static [ParamDoc],
+    pub ports: &'static [PortDoc],
+    pub build: BuildFn,
+}
+
+impl BlockType {
+    /// The block's documentation as Markdown (the same text `blockdyn blocks NAME` prints).
+    pub fn markdown(&self) -> String {
+        let mut s = format!("## {}\n\n*{}*\n\n{}\n\n", self.name, self.category, self.summary);
+        if !self.ports.is_empty() {
+            s.push_str("| port | kind | shape | unit | description |\n|---|---|---|---|---|\n");
+            for p in self.ports {
+                s.push_str(&format!("| `{}` | {} | {} | {} | {} |\n", p.name, p.kind, p.shape, p.unit, p.doc));
+            }
+            s.push('\n');
+        }
+        if self.params.is_empty() {
+            s.push_str("No parameters.\n\n");
+        } else {
+            s.push_str("| parameter | unit | default | description |\n|---|---|---|---|\n");
+            for p in self.params {
+                s.push_str(&format!("| `{}` | {} | {} | {} |\n", p.name, p.unit, p.default, p.doc));
+            }
+            s.push('\n');
+        }
+        s
+    }
+}

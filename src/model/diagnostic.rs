@@ -1,0 +1,119 @@
+//! The one error type for everything wrong in a model: where, which block, what, and what to write.
+
+use super::source::{SourceFile, Span};
+use std::fmt;
+
+/// A problem in a model, located in its file, with a hint saying what to write instead.
+///
+/// Rendered as `file:line:column: block 'name': message` followed by `  help: hint`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    /// The model file.
+    pub file: Option<String>,
+    /// 1-based line and column, when the problem has a place in the file.
+    pub line_column: Option<(usize, usize)>,
+    /// The block concerned, if any.
+    pub block: Option<String>,
+    /// What is wrong.
+    pub message: String,
+    /// What to write instead.
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    /// A problem at `span` of `source`.
+    pub fn at(source: &SourceFile, span: &Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            file: Some(source.path.clone()),
+            line_column: span.as_ref().map(|r| source.line_column(r.start)),
+            block: None,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    /// A problem with no place in a file (e.g. from the command line).
+    pub fn new(message: impl Into<String>) -> Self {
+        Diagnostic { file: None, line_column: None, block: None, message: message.into(), hint: None }
+    }
+
+    /// Names the block concerned.
+    pub fn block(mut self, name: impl Into<String>) -> Self {
+        self.block = Some(name.into());
+        self
+    }
+
+    /// Adds what to write instead.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}")?;
+            match self.line_column {
+                Some((l, c)) => write!(f, ":{l}:{c}: ")?,
+                None => write!(f, ": ")?,
+            }
+        }
+        if let Some(b) = &self.block {
+            write!(f, "block '{b}': ")?;
+        }
+        write!(f, "{}", self.message)?;
+        if let Some(h) = &self.hint {
+            write!(f, "\n  help: {h}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// The closest of `candidates` to `word` (edit distance ≤ max(2, len/3)), for "did you mean".
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(2);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_nearest_name() {
+        assert_eq!(closest("Integrater", ["Integrator", "Gain", "Sum"]), Some("Integrator"));
+        assert_eq!(closest("stifness", ["stiffness", "damping"]), Some("stiffness"));
+        assert_eq!(closest("xyz", ["stiffness", "damping"]), None);
+    }
+
+    #[test]
+    fn renders_file_line_block_and_help() {
+        let src = SourceFile::new("m.toml", "a = 1\nb = 2\n");
+        let d = Diagnostic::at(&src, &Some(6..7), "bad").block("g").hint("write c");
+        assert_eq!(d.to_string(), "m.toml:2:1: block 'g': bad\n  help: write c");
+    }
+}

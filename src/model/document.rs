@@ -1,0 +1,335 @@
+//! A model file: parsed with spans, `--set` overrides applied, then read into a [`ModelSpec`].
+
+use super::connection::{parse_connection, Connection};
+use super::diagnostic::{closest, Diagnostic};
+use super::reader::TableReader;
+use super::source::{SourceFile, Span};
+use super::value::{from_de_table, parse_override_value, Entry, Table, Value, ValueKind};
+use toml::de::DeTable;
+
+/// A parsed model file, before it is read into a [`ModelSpec`].
+#[derive(Clone, Debug)]
+pub struct Document {
+    pub source: SourceFile,
+    pub root: Table,
+}
+
+/// One block as written: `[blocks.NAME]` with `type = "..."` and its parameters.
+#[derive(Clone, Debug)]
+pub struct BlockEntry {
+    pub name: String,
+    pub name_span: Span,
+    pub type_name: String,
+    pub type_span: Span,
+    /// All keys but `type`.
+    pub params: Table,
+    /// The span of the block's table.
+    pub span: Span,
+}
+
+/// `[solver]` settings as written (validated; converted to solver options by the engine).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverSettings {
+    pub method: String,
+    pub rel_tol: f64,
+    pub abs_tol: f64,
+    /// s; 0 = automatic (stop_time / 50).
+    pub max_step: f64,
+    /// s; 0 = automatic.
+    pub initial_step: f64,
+    /// s; for fixed-step methods.
+    pub fixed_step: f64,
+}
+
+/// `[output]` settings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OutputSettings {
+    pub csv: Option<String>,
+    pub plot: Option<String>,
+    /// Signals to record besides those wired to scopes, with where each was written.
+    pub log: Vec<(String, Span)>,
+}
+
+/// Everything a model says, read and checked at the level of the file (blocks are checked when built).
+#[derive(Clone, Debug)]
+pub struct ModelSpec {
+    pub name: String,
+    /// s.
+    pub stop_time: f64,
+    pub solver: SolverSettings,
+    pub output: OutputSettings,
+    pub connections: Vec<Connection>,
+    pub blocks: Vec<BlockEntry>,
+}
+
+const TOP_KEYS: [&str; 5] = ["connect", "model", "solver", "output", "blocks"];
+/// The solver methods a model may name.
+pub const SOLVER_METHODS: [&str; 3] = ["dopri5", "bs23", "rk4"];
+
+impl Document {
+    /// Parses TOML text read from `path`.
+    pub fn parse(path: &str, text: &str) -> Result<Document, Diagnostic> {
+        let source = SourceFile::new(path, text);
+        let parsed = DeTable::parse(text).map_err(|e| {
+            let span = e.span();
+            let msg = e.message().trim().to_string();
+            Diagnostic::at(&source, &span, format!("invalid TOML: {msg}"))
+                .hint("see docs/model-format.md for the model format")
+        })?;
+        let root = from_de_table(parsed.get_ref());
+        Ok(Document { source, root })
+    }
+
+    /// Reads and parses a model file.
+    pub fn load(path: &std::path::Path) -> Result<Document, Diagnostic> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Diagnostic::new(format!("cannot read model '{}': {e}", path.display()))
+                .hint("check the path; models end in .toml")
+        })?;
+        Document::parse(&path.display().to_string(), &text)
+    }
+
+    /// Applies `PATH=VALUE` (the `--set` option): `model.*`, `solver.*`, `output.*` address those
+    /// sections; anything else is `block.param[.sub...]`.
+    pub fn apply_override(&mut self, assignment: &str) -> Result<(), Diagnostic> {
+        let Some((path, value_text)) = assignment.split_once('=') else {
+            return Err(Diagnostic::new(format!("--set '{assignment}' has no '='"))
+                .hint("write --set block.param=value, e.g. --set contact.normal.stiffness=1e6"));
+        };
+        let path = path.trim();
+        let value = parse_override_value(value_text.trim());
+        let mut keys: Vec<&str> = path.split('.').collect();
+        if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
+            return Err(Diagnostic::new(format!("--set '{assignment}': '{path}' is not a dotted path"))
+                .hint("write --set block.param=value or --set solver.rel_tol=1e-8"));
+        }
+        if !matches!(keys[0], "model" | "solver" | "output") {
+            let block = keys[0];
+            let blocks = self.root.get("blocks").and_then(|e| e.value.as_table());
+            let exists = blocks.is_some_and(|t| t.get(block).is_some());
+            if !exists {
+                let names: Vec<&str> = blocks.map(|t| t.keys().collect()).unwrap_or_default();
+                let mut d = Diagnostic::new(format!("--set '{assignment}': there is no block '{block}'"));
+                if let Some(near) = closest(block, names.iter().copied()) {
+                    d = d.hint(format!("did you mean '{near}'?"));
+                }
+                return Err(d);
+            }
+            if keys[1] == "type" {
+                return Err(Diagnostic::new(format!("--set '{assignment}': a block's type cannot be overridden")));
+            }
+            keys.insert(0, "blocks");
+        }
+        set_path(&mut self.root, &keys, value)
+            .map_err(|why| Diagnostic::new(format!("--set '{assignment}': {why}")).hint("only numbers, strings, arrays and tables can be set, at the path they have in the model"))
+    }
+
+    /// Reads the document into a [`ModelSpec`].
+    pub fn spec(&self) -> Result<ModelSpec, Diagnostic> {
+        let src = &self.source;
+        let top = TableReader::new(src, None, &self.root, Some(0..0));
+        let connect = top.value("connect");
+        let model_v = top.value("model");
+        let solver_v = top.value("solver");
+        let output_v = top.value("output");
+        let blocks_v = top.value("blocks");
+        if let Some(e) = self.root.entries.iter().find(|e| !TOP_KEYS.contains(&e.key.as_str())) {
+            let mut d = Diagnostic::at(src, &e.key_span, format!("unknown top-level key '{}'", e.key));
+            d = match closest(&e.key, TOP_KEYS) {
+                Some(near) => d.hint(format!("did you mean '{near}'?")),
+                None => d.hint("the top level has: connect, [model], [solver], [output], [blocks.NAME]; a key meant for a block goes under its [blocks.NAME] table, and 'connect' must come before the first [table]"),
+            };
+            return Err(d);
+        }
+
+        // [model]
+        let model_t = section(src, "model", model_v)?
+            .ok_or_else(|| Diagnostic::at(src, &Some(0..0), "the model has no [model] section").hint("add:\n[model]\nstop_time = 10.0"))?;
+        let model = TableReader::new(src, None, model_t.0, model_t.1.clone());
+        let name = model.string("name")?.unwrap_or_else(|| stem(&src.path)).to_string();
+        let stop_time = model.f64("stop_time")?.ok_or_else(|| {
+            model.table_error("[model] has no stop_time").hint("add stop_time = <seconds> under [model]")
+        })?;
+        model.ensure(stop_time > 0.0, "stop_time", &format!("must be positive (got {stop_time})"), "write the simulated duration in seconds, e.g. stop_time = 5.0")?;
+        model.finish()?;
+
+        // [solver]
+        let empty = Table::default();
+        let (solver_t, solver_span) = section(src, "solver", solver_v)?.unwrap_or((&empty, Some(0..0)));
+        let s = TableReader::new(src, None, solver_t, solver_span.clone());
+        let solver = SolverSettings {
+            method: s.choice("method", &SOLVER_METHODS, "dopri5")?.to_string(),
+            rel_tol: s.positive_or("rel_tol", 1e-3, "(a relative tolerance, e.g. 1e-6)")?,
+            abs_tol: s.positive_or("abs_tol", 1e-6, "(an absolute tolerance, e.g. 1e-8)")?,
+            max_step: s.non_negative_or("max_step", 0.0, "s (0 = automatic)")?,
+            initial_step: s.non_negative_or("initial_step", 0.0, "s (0 = automatic)")?,
+            fixed_step: s.positive_or("fixed_step", 1e-3, "s")?,
+        };
+        s.finish()?;
+
+        // [output]
+        let mut output = OutputSettings::default();
+        if let Some((t, span)) = section(src, "output", output_v)? {
+            let o = TableReader::new(src, None, t, span.clone());
+            output.csv = o.string("csv")?.map(str::to_string);
+            output.plot = o.string("plot")?.map(str::to_string);
+            if let Some(v) = o.value("log") {
+                let items = v.as_array().ok_or_else(|| {
+                    o.error("log", "'log' must be an array of signal names").hint("write log = [\"joint.q\", \"contact.normal_force\"]")
+                })?;
+                for item in items {
+                    let name = item.as_str().ok_or_else(|| {
+                        Diagnostic::at(src, &item.span, "entries of 'log' must be strings like \"block.port\"")
+                    })?;
+                    output.log.push((name.to_string(), item.span.clone()));
+                }
+            }
+            o.finish()?;
+        }
+
+        // connect
+        let mut connections = Vec::new();
+        if let Some(v) = connect {
+            let items = v.as_array().ok_or_else(|| {
+                Diagnostic::at(src, &v.span, "'connect' must be an array of strings")
+                    .hint("write connect = [\"a.out -> b.in\", \"world.W -- joint.B\"] before the first [table]")
+            })?;
+            for item in items {
+                let text = item.as_str().ok_or_else(|| {
+                    Diagnostic::at(src, &item.span, "entries of 'connect' must be strings").hint("write \"block.port -> block.port\"")
+                })?;
+                let c = parse_connection(text, item.span.clone())
+                    .map_err(|e| Diagnostic::at(src, &item.span, e.message).hint(e.hint))?;
+                connections.push(c);
+            }
+        }
+
+        // [blocks.*]
+        let mut blocks = Vec::new();
+        if let Some((t, _)) = section(src, "blocks", blocks_v)? {
+            for Entry { key, key_span, value } in &t.entries {
+                let ValueKind::Table(params) = &value.kind else {
+                    return Err(Diagnostic::at(src, key_span, format!("'blocks.{key}' must be a table"))
+                        .hint(format!("write:\n[blocks.{key}]\ntype = \"Constant\"")));
+                };
+                let ty = params.get("type").ok_or_else(|| {
+                    Diagnostic::at(src, key_span, format!("block '{key}' has no type"))
+                        .block(key)
+                        .hint("add type = \"...\" (run `blockdyn blocks` for the list)")
+                })?;
+                let type_name = ty.value.as_str().ok_or_else(|| {
+                    Diagnostic::at(src, &ty.value.span, "'type' must be a string").block(key)
+                })?;
+                let mut params = params.clone();
+                params.entries.retain(|e| e.key != "type");
+                blocks.push(BlockEntry {
+                    name: key.clone(),
+                    name_span: key_span.clone(),
+                    type_name: type_name.to_string(),
+                    type_span: ty.value.span.clone(),
+                    params,
+                    span: value.span.clone(),
+                });
+            }
+        }
+        Ok(ModelSpec { name, stop_time, solver, output, connections, blocks })
+    }
+}
+
+fn section<'a>(src: &SourceFile, name: &str, v: Option<&'a Value>) -> Result<Option<(&'a Table, Span)>, Diagnostic> {
+    match v {
+        None => Ok(None),
+        Some(v) => match &v.kind {
+            ValueKind::Table(t) => Ok(Some((t, v.span.clone()))),
+            _ => Err(Diagnostic::at(src, &v.span, format!("'{name}' must be a table")).hint(format!("write [{name}] on a line of its own"))),
+        },
+    }
+}
+
+fn stem(path: &str) -> &str {
+    std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("model")
+}
+
+fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result<(), String> {
+    let (first, rest) = keys.split_first().ok_or("empty path")?;
+    if rest.is_empty() {
+        match table.get_mut(first) {
+            Some(e) => {
+                if matches!(e.value.kind, ValueKind::Table(_)) && !matches!(value.kind, ValueKind::Table(_)) {
+                    return Err(format!("'{first}' is a table; set one of its keys"));
+                }
+                e.value = value;
+            }
+            None => table.entries.push(Entry { key: first.to_string(), key_span: None, value }),
+        }
+        return Ok(());
+    }
+    if table.get(first).is_none() {
+        table.entries.push(Entry {
+            key: first.to_string(),
+            key_span: None,
+            value: Value { kind: ValueKind::Table(Table::default()), span: None },
+        });
+    }
+    let entry = table.get_mut(first).ok_or("missing")?;
+    match &mut entry.value.kind {
+        ValueKind::Table(t) => set_path(t, rest, value),
+        _ => Err(format!("'{first}' is not a table")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MODEL: &str = r#"connect = ["a.out -> s.in1"]
+[model]
+stop_time = 2.0
+[solver]
+rel_tol = 1e-6
+[blocks.a]
+type = "Constant"
+value = 3.0
+[blocks.s]
+type = "Scope"
+"#;
+
+    #[test]
+    fn reads_sections_blocks_and_connections() {
+        let spec = Document::parse("m.toml", MODEL).unwrap().spec().unwrap();
+        assert_eq!(spec.stop_time, 2.0);
+        assert_eq!(spec.solver.rel_tol, 1e-6);
+        assert_eq!(spec.solver.method, "dopri5");
+        assert_eq!(spec.blocks.len(), 2);
+        assert_eq!(spec.blocks[0].type_name, "Constant");
+        assert_eq!(spec.connections.len(), 1);
+        assert_eq!(spec.name, "m");
+    }
+
+    #[test]
+    fn overrides_reach_blocks_and_sections() {
+        let mut d = Document::parse("m.toml", MODEL).unwrap();
+        d.apply_override("a.value=5").unwrap();
+        d.apply_override("solver.method=bs23").unwrap();
+        d.apply_override("model.stop_time=1").unwrap();
+        let spec = d.spec().unwrap();
+        assert_eq!(spec.blocks[0].params.get("value").unwrap().value.as_f64(), Some(5.0));
+        assert_eq!(spec.solver.method, "bs23");
+        assert_eq!(spec.stop_time, 1.0);
+        let e = d.apply_override("aa.value=5").unwrap_err();
+        assert!(e.to_string().contains("no block 'aa'"), "{e}");
+        assert!(d.apply_override("a.value").is_err());
+    }
+
+    #[test]
+    fn bad_files_are_located() {
+        let e = Document::parse("m.toml", "[model\nstop_time = 1").unwrap_err();
+        assert!(e.to_string().starts_with("m.toml:1:"), "{e}");
+        let e = Document::parse("m.toml", "[model]\nstop_time = -1\n").unwrap().spec().unwrap_err();
+        assert!(e.to_string().contains("m.toml:2:13"), "{e}");
+        let e = Document::parse("m.toml", "[model]\nstop_time = 1\n[solver]\nmethod = \"dopri\"\n").unwrap().spec().unwrap_err();
+        assert!(e.to_string().contains("did you mean \"dopri5\""), "{e}");
+        let e = Document::parse("m.toml", "[model]\nstop_time = 1\nstoptime = 2\n").unwrap().spec().unwrap_err();
+        assert!(e.to_string().contains("unknown parameter 'stoptime'"), "{e}");
+    }
+}
