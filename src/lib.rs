@@ -12,6 +12,36 @@ pub mod geometry;
 pub mod model;
 pub mod multibody;
 pub mod output;
+pub mod library;
 pub mod plot;
+pub mod report;
 pub mod sim;
 pub mod solver;
+
+pub use diagram::Diagram;
+pub use model::Diagnostic;
+pub use sim::{simulate, RunOptions, RunResult, SimError};
+
+use model::Document;
+
+/// Reads, overrides (`PATH=VALUE` strings, as `--set` takes them) and builds a model file.
+pub fn load_model(path: &std::path::Path, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+    let document = Document::load(path)?;
+    build_document(document, overrides)
+}
+
+/// Like [`load_model`], from text (`label` is the file name shown in messages).
+pub fn load_model_str(label: &str, text: &str, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+    build_document(Document::parse(label, text)?, overrides)
+}
+
+fn build_document(mut document: Document, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+    for o in overrides {
+        document.apply_override(o)?;
+    }
+    let spec = document.spec()?;
+    let diagram = diagram::build_diagram(&document.source, &spec)?;
+    // The recorded signals are part of the model: check `[output] log` now, not when the run starts.
+    sim::Recorder::new(&diagram)?;
+    Ok(diagram)
+}

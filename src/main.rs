@@ -1,1 +1,162 @@
-fn main() {}
+//! The `blockdyn` command line: run, check, blocks, graph. Everything here is a library call;
+//! this file only parses arguments and formats results and errors.
+
+use blockdyn::output::stats::RunSummary;
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(name = "blockdyn", version, about = "Block-diagram simulation of rigid-body mechanisms in contact")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate a model; write its recorded signals as CSV and PNG.
+    Run {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// Write the recorded signals as CSV here (overrides [output] csv).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Plot the recorded signals as PNG here (overrides [output] plot).
+        #[arg(long)]
+        plot: Option<PathBuf>,
+        /// Simulated duration in seconds (overrides [model] stop_time).
+        #[arg(long)]
+        stop_time: Option<f64>,
+        /// Override a parameter: --set block.param=value, --set solver.rel_tol=1e-8 (repeatable).
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+        /// Print nothing but errors.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Validate a model and print the compiled diagram and advice.
+    Check {
+        model: PathBuf,
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+    },
+    /// List the block library, or describe one block type.
+    Blocks {
+        /// A block type, e.g. Integrator.
+        name: Option<String>,
+        /// Print the whole library as Markdown (docs/blocks.md).
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Print the diagram as Graphviz DOT.
+    Graph {
+        model: PathBuf,
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Run { model, csv, plot, stop_time, set, quiet } => run_model(&model, csv, plot, stop_time, &set, quiet),
+        Command::Check { model, set } => {
+            let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
+            print!("{}", blockdyn::report::check_report(&d));
+            Ok(())
+        }
+        Command::Blocks { name, markdown } => {
+            if markdown {
+                print!("{}", blockdyn::report::library_markdown());
+                return Ok(());
+            }
+            match name {
+                None => print!("{}", blockdyn::report::library_list()),
+                Some(n) => print!("{}", blockdyn::report::block_help(&n)?),
+            }
+            Ok(())
+        }
+        Command::Graph { model, set } => {
+            let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
+            print!("{}", blockdyn::diagram::dot::to_dot(&d));
+            Ok(())
+        }
+    }
+}
+
+fn run_model(model: &Path, csv: Option<PathBuf>, plot: Option<PathBuf>, stop_time: Option<f64>, set: &[String], quiet: bool) -> Result<(), String> {
+    if let Some(t) = stop_time {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(format!("--stop-time must be a positive number of seconds, not {t}"));
+        }
+    }
+    let d = blockdyn::load_model(model, set).map_err(|e| e.to_string())?;
+    for w in &d.warnings {
+        eprintln!("warning: {w}");
+    }
+    let stop = stop_time.unwrap_or(d.spec.stop_time);
+    let progress = (!quiet && std::io::stderr().is_terminal()).then(|| progress_reporter(stop));
+    let result = blockdyn::simulate(&d, blockdyn::RunOptions { stop_time, progress }).map_err(|e| e.to_string())?;
+    let csv = csv.or_else(|| d.spec.output.csv.as_ref().map(PathBuf::from));
+    let plot = plot.or_else(|| d.spec.output.plot.as_ref().map(PathBuf::from));
+    if let Some(path) = &csv {
+        blockdyn::output::csv::write_csv(&result.recording, path).map_err(|e| e.to_string())?;
+    }
+    if let Some(path) = &plot {
+        let options = blockdyn::plot::PlotOptions { title: Some(d.spec.name.clone()), ..Default::default() };
+        blockdyn::plot::plot_png(&result.recording, path, &options).map_err(|e| e.to_string())?;
+    }
+    if !quiet {
+        let summary = RunSummary {
+            simulated_time: result.stats.final_time,
+            steps: result.stats.steps,
+            rejected_steps: result.stats.rejected_steps,
+            function_evaluations: result.stats.function_evaluations,
+            zero_crossings: result.stats.zero_crossings,
+            wall_time: result.wall_time,
+        };
+        println!("{}: {summary}", d.spec.name);
+        for (what, p) in [("csv", &csv), ("plot", &plot)] {
+            if let Some(p) = p {
+                println!("  {what}: {}", p.display());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A progress bar on stderr that appears only once a run has taken more than a second.
+fn progress_reporter(stop_time: f64) -> Box<dyn FnMut(f64) + Send> {
+    let started = Instant::now();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    Box::new(move |t: f64| {
+        if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+            let b = indicatif::ProgressBar::new(1000);
+            b.set_style(
+                indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:40}] simulated {msg}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar = Some(b);
+        }
+        if let Some(b) = &bar {
+            b.set_position(((t / stop_time) * 1000.0).clamp(0.0, 1000.0) as u64);
+            b.set_message(format!("{t:.3} / {stop_time} s"));
+            if t >= stop_time {
+                b.finish_and_clear();
+            }
+        }
+    })
+}

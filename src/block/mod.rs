@@ -12,11 +12,13 @@
 //!   the engine owns (states, work slots, scratch).
 
 pub mod context;
+pub mod physical;
 pub mod port;
 pub mod registry;
 pub mod shape;
 
 pub use context::{Ctx, Slot};
+pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};
 pub use shape::Shape;
@@ -56,6 +58,18 @@ pub trait Block: Send + Sync {
         &[]
     }
 
+    /// The block's part in the physical network, if it has one (see [`physical`]).
+    fn physical(&self) -> Option<&PhysicalRole> {
+        None
+    }
+
+    /// Binds a joint or consumer block to the compiled mechanism: afterwards its `inputs()` and
+    /// `outputs()` include the hidden ports named in [`physical`]'s conventions
+    /// (`kin_<port>` inputs, `wrench_<port>` outputs, a joint's `state` input and `tau` output).
+    fn bind(&mut self, _binding: &Binding) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Fills in unknown (inherited) port shapes from known ones; called repeatedly until nothing
     /// changes. The default suits element-wise blocks: every inherited port takes the shape of the
     /// first known inherited port. Returns a message when the known shapes contradict each other.
@@ -78,6 +92,16 @@ pub trait Block: Send + Sync {
         }
         Ok(())
     }
+
+    /// Accepted but questionable parameter values, shown to the user (e.g. μ_dynamic > μ_static).
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Tells the block which of its outputs are read (connected or logged), before
+    /// [`Block::setup`]; a block may then skip computing the others (an output that nobody reads
+    /// costs nothing). The default computes everything.
+    fn set_used_outputs(&mut self, _used: &[bool]) {}
 
     /// Declares states, work slots, zero crossings and feedthrough for the final shapes; a message
     /// when the shapes are not acceptable.
@@ -121,6 +145,12 @@ pub trait Block: Send + Sync {
     /// Re-checks modes against current inputs (after events and at the start); returns true when a
     /// mode or state changed, so the engine re-evaluates and asks again.
     fn settle(&self, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// Projects the block's states back onto their manifold after an accepted step (unit
+    /// quaternions); returns true when it changed them.
+    fn project_states(&self, _states: &mut [f64]) -> bool {
         false
     }
 

@@ -1,1 +1,130 @@
-//! sim
+//! Running a diagram: the engine (a [`System`](crate::solver::System) over the diagram), the
+//! recorder, and [`simulate`], which drives the solver from the start to the stop time.
+
+pub mod engine;
+pub mod recorder;
+
+pub use engine::{Engine, NonFiniteSource, RunState};
+pub use recorder::Recorder;
+
+use crate::diagram::Diagram;
+use crate::model::Diagnostic;
+use crate::output::Recording;
+use crate::solver::{Method, Solver, SolverError, SolverOptions, SolverStats};
+use std::time::{Duration, Instant};
+
+/// Options of one run that are not part of the model.
+#[derive(Default)]
+pub struct RunOptions {
+    /// Overrides `[model] stop_time`, s.
+    pub stop_time: Option<f64>,
+    /// Called with the simulated time at each recorded point (e.g. a progress bar).
+    pub progress: Option<Box<dyn FnMut(f64) + Send>>,
+}
+
+/// What a run produced.
+pub struct RunResult {
+    pub recording: Recording,
+    pub stats: SolverStats,
+    /// Wall-clock time spent in the solver loop.
+    pub wall_time: Duration,
+    /// The continuous state at the end.
+    pub final_state: Vec<f64>,
+}
+
+/// Why a run stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error("{0}")]
+    Model(#[from] Diagnostic),
+    #[error("at t = {t} s, block '{block}' produced a non-finite {what} (NaN or infinity)\n  help: check the block's parameters and inputs near that time; a stiff contact may need a smaller max_step or tighter tolerances")]
+    NonFinite { block: String, what: String, t: f64 },
+    #[error("at t = {t} s, the step size fell to {step:e} s without meeting the tolerances (hardest state: {state})\n  help: loosen rel_tol/abs_tol, soften stiff parameters, or enable zero crossings for contacts")]
+    StepSizeUnderflow { t: f64, step: f64, state: String },
+    #[error("chattering at t = {t} s: zero crossing {crossing} of block '{block}' fired {count} times in a row within a tiny time window\n  help: the model switches back and forth without advancing time (e.g. a bouncing ball that comes to rest); stop it earlier, add a rest condition, or damp the motion")]
+    Chattering { block: String, crossing: usize, t: f64, count: usize },
+    #[error("at t = {t} s, the modes of block '{block}' did not settle: they kept switching after {rounds} re-evaluations\n  help: check switching thresholds (hysteresis) of the blocks feeding it", rounds = 100)]
+    Unsettled { block: String, t: f64 },
+    #[error("invalid solver settings: {0}")]
+    InvalidOptions(String),
+}
+
+/// Solver options from the model's `[solver]` section.
+pub fn solver_options(d: &Diagram) -> SolverOptions {
+    let s = &d.spec.solver;
+    SolverOptions {
+        method: match s.method.as_str() {
+            "bs23" => Method::Bs23,
+            "rk4" => Method::Rk4,
+            _ => Method::Dopri5,
+        },
+        rel_tol: s.rel_tol,
+        abs_tol: s.abs_tol,
+        max_step: s.max_step,
+        initial_step: s.initial_step,
+        fixed_step: s.fixed_step,
+        ..SolverOptions::default()
+    }
+}
+
+/// Runs a built diagram from t = 0 to its stop time.
+pub fn simulate(d: &Diagram, options: RunOptions) -> Result<RunResult, SimError> {
+    let stop_time = options.stop_time.unwrap_or(d.spec.stop_time);
+    let recorder = Recorder::new(d)?;
+    let mut engine = Engine::new(d, recorder);
+    engine.run.progress = options.progress;
+    let mut solver = Solver::new(d.num_states, d.zero_crossing_directions.len(), solver_options(d))
+        .map_err(|e| SimError::InvalidOptions(e.to_string()))?;
+    let x0 = engine.initialize(0.0);
+    if let Some((block, t)) = engine.run.unsettled.take() {
+        return Err(SimError::Unsettled { block, t });
+    }
+    let started = Instant::now();
+    let outcome = solver.integrate(&mut engine, 0.0, &x0, stop_time);
+    let wall_time = started.elapsed();
+    if let Some((block, t)) = engine.run.unsettled.take() {
+        return Err(SimError::Unsettled { block, t });
+    }
+    let stats = outcome.map_err(|e| map_solver_error(d, &engine, e))?;
+    Ok(RunResult {
+        recording: std::mem::take(&mut engine.run.recorder.recording),
+        stats,
+        wall_time,
+        final_state: solver.state().to_vec(),
+    })
+}
+
+fn state_name(d: &Diagram, k: usize) -> String {
+    match d.block_of_state(k) {
+        Some(b) => format!("{} of block '{}'", b.block.state_name(k - b.states.start), b.name),
+        None => format!("x[{k}]"),
+    }
+}
+
+fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimError {
+    match e {
+        SolverError::NonFinite { t, index } => match &engine.run.non_finite {
+            Some(src) => SimError::NonFinite { block: src.block.clone(), what: src.what.clone(), t: src.t },
+            None => {
+                let (block, what) = match d.block_of_state(index) {
+                    Some(b) => (b.name.clone(), format!("state {}", b.block.state_name(index - b.states.start))),
+                    None => ("?".into(), format!("state x[{index}]")),
+                };
+                SimError::NonFinite { block, what, t }
+            }
+        },
+        SolverError::StepSizeUnderflow { t, step, index } => SimError::StepSizeUnderflow {
+            t,
+            step,
+            state: index.map_or_else(|| "unknown".to_string(), |k| state_name(d, k)),
+        },
+        SolverError::Chattering { t, index, count } => {
+            let (block, crossing) = match d.block_of_zero_crossing(index) {
+                Some(b) => (b.name.clone(), index - b.zero_crossings.start),
+                None => ("?".into(), index),
+            };
+            SimError::Chattering { block, crossing, t, count }
+        }
+        SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
+    }
+}

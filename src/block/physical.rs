@@ -1,0 +1,77 @@
+//! How blocks take part in the physical network: frames, bodies, joints, geometries, and the
+//! blocks that read kinematics and apply forces (contact, external force, sensors).
+//!
+//! The diagram builder compiles every block with a [`PhysicalRole`] into one mechanism block
+//! (Featherstone's articulated-body algorithm over the kinematic tree), then *binds* the joint and
+//! consumer blocks to it: each gets hidden signal ports wired to the mechanism, so that the
+//! physics runs through the same dataflow, schedule and solver as every other block.
+//!
+//! Hidden signal conventions (all in the World frame, SI units):
+//! - body kinematics, 18×1: rotation matrix R_WB column-major (9), position of the body origin
+//!   p_W (3), angular velocity ω_W (3), linear velocity of the body origin v_W (3);
+//! - wrench, 6×1: torque about the World origin n_W (3), then force f_W (3) — a Plücker force at
+//!   the World origin, so forces at different points add by n += p × f;
+//! - joint state, (nq + nv)×1: the joint's position coordinates then its velocity coordinates.
+
+use crate::geometry::Shape;
+use crate::multibody::JointSpec;
+use nalgebra::{Isometry3, Matrix3, Vector3};
+
+/// Length of the hidden body-kinematics signal.
+pub const KINEMATICS_LEN: usize = 18;
+/// Length of the hidden wrench signal.
+pub const WRENCH_LEN: usize = 6;
+
+/// Mass properties of a solid, resolved in its reference frame R.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolidInertia {
+    /// kg.
+    pub mass: f64,
+    /// Centre of mass in R, m.
+    pub com: Vector3<f64>,
+    /// Rotational inertia about the centre of mass, resolved in R, kg·m².
+    pub inertia_about_com: Matrix3<f64>,
+}
+
+/// A block's part in the physical network.
+#[derive(Clone, Debug)]
+pub enum PhysicalRole {
+    /// The World frame (port `W`).
+    World,
+    /// Mechanism-wide settings.
+    Configuration { gravity: Vector3<f64> },
+    /// Frame `F` fixed to frame `B` at `follower_in_base`.
+    RigidTransform { follower_in_base: Isometry3<f64> },
+    /// A body's mass attached to frame `R`, and its geometry (exported at port `G`).
+    Solid { inertia: SolidInertia, shape: Shape },
+    /// A geometry without mass attached to frame `R`, exported at port `G`.
+    Geometry { shape: Shape },
+    /// A joint moving `F` relative to `B`.
+    Joint { spec: JointSpec },
+    /// Reads kinematics of its frame/geometry ports and may apply wrenches (bound by the builder).
+    Consumer,
+}
+
+/// Where one physical port of a consumer or joint block ended up.
+#[derive(Clone, Debug)]
+pub struct PortBinding {
+    /// The port's name on the block.
+    pub port: String,
+    /// The body the port's frame is fixed to (0 = World).
+    pub body: usize,
+    /// The port frame's pose in the body frame (for a geometry port: the geometry's frame R).
+    pub placement: Isometry3<f64>,
+    /// For a geometry port: the connected geometry and its label (`ball.G`).
+    pub geometry: Option<(Shape, String)>,
+}
+
+/// What the builder tells a block when it binds it to the mechanism.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    /// One entry per physical port of the block, in `physical_ports()` order.
+    pub ports: Vec<PortBinding>,
+    /// For joint blocks: the joint's index in the mechanism and its nq, nv.
+    pub joint: Option<(usize, usize, usize)>,
+    /// Gravity of the mechanism in World, m/s².
+    pub gravity: Vector3<f64>,
+}

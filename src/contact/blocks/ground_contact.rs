@@ -1,0 +1,256 @@
+//! The GroundContact block: spatial_v2's compliant ground (`gcontact`, seed 001) acting on the
+//! points of a connected Point or PointCloud geometry.
+//!
+//! 3-D (`dimension = 3`): the ground is the World x-y plane, z up; each point has a 2-D tangential
+//! deflection state u. 2-D (`dimension = 2`): the ground is the World x axis, y up, u has one
+//! component, the point's z is ignored and its forces have no z part. The per-point law is
+//! [`crate::contact::ground_law`]; this block owns the u states, applies each point's force to the
+//! body carrying the cloud (at the point), and declares two zero-crossing signals per point — the
+//! contact function (on/off) and the stick function (stick/slip) — so the solver never steps across
+//! a change of a point's state. With μ = 0 there are no u states and no stick/slip signals.
+
+use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
+use crate::block::{Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape};
+use crate::contact::ground_law::GroundContactLaw;
+use crate::geometry::Shape as Geometry;
+use crate::model::{Diagnostic, TableReader};
+use crate::multibody::blocks::{write_wrench, FrameMotion};
+use crate::solver::Direction;
+use nalgebra::{Isometry3, Point3, Vector1, Vector2, Vector3};
+use std::any::Any;
+
+const FORCE: usize = 0;
+const STATUS: usize = 1;
+const CONE_RATIO: usize = 2;
+const DEFLECTION: usize = 3;
+const ROLE: PhysicalRole = PhysicalRole::Consumer;
+
+/// The GroundContact block.
+pub struct GroundContact {
+    law: GroundContactLaw,
+    planar: bool,
+    physical: Vec<PortDecl>,
+    inputs: Vec<PortDecl>,
+    outputs: Vec<PortDecl>,
+    /// The points in their geometry frame, and that frame's placement in the body.
+    points: Vec<Point3<f64>>,
+    placement: Isometry3<f64>,
+}
+
+/// Per-run buffers: the zero-crossing functions computed with the outputs.
+struct Scratch {
+    contact: Vec<f64>,
+    stick: Vec<f64>,
+}
+
+impl GroundContact {
+    fn tangent_dim(&self) -> usize {
+        if self.planar {
+            1
+        } else {
+            2
+        }
+    }
+    fn num_states(&self) -> usize {
+        if self.law.has_deflection_states() {
+            self.tangent_dim() * self.points.len()
+        } else {
+            0
+        }
+    }
+    /// The static compression, time constant and stiffness-limited step for a supported weight,
+    /// for `blockdyn check`.
+    pub fn advice(&self, supported_weight: f64, supported_mass: f64) -> String {
+        let n = self.points.len().max(1) as f64;
+        let load = supported_weight / n;
+        let d = self.law.static_compression(load);
+        let step = self.law.explicit_step_estimate(supported_mass / n, load);
+        format!(
+            "ground contact: K = {} N/m^1.5, D = {} N·s/m^1.5; supported weight {supported_weight:.4} N over {} points ⇒ static compression (load/K)^(2/3) = {d:.3e} m per point; time constant D/K = {:.3e} s; an explicit solver needs steps of about {step:.2e} s in contact",
+            self.law.stiffness(),
+            self.law.damping(),
+            self.points.len(),
+            self.law.time_constant()
+        )
+    }
+}
+
+impl Block for GroundContact {
+    fn inputs(&self) -> &[PortDecl] {
+        &self.inputs
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn physical_ports(&self) -> &[PortDecl] {
+        &self.physical
+    }
+    fn physical(&self) -> Option<&PhysicalRole> {
+        Some(&ROLE)
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
+        let pb = binding.ports.iter().find(|p| p.port == "F").ok_or("geometry port F is not connected")?;
+        let (shape, label) = pb.geometry.clone().ok_or("port F has no geometry")?;
+        self.points = match &shape {
+            Geometry::Point => vec![Point3::origin()],
+            Geometry::PointCloud(c) => c.points().to_vec(),
+            other => {
+                return Err(format!(
+                    "GroundContact acts on points: {label} is a {}\n  help: connect a Point or PointCloud block's G port (for solids, use a SpatialContactForce with an InfinitePlane)",
+                    other.kind().name()
+                ))
+            }
+        };
+        if pb.body == 0 {
+            return Err(format!("{label} is fixed to the World: the ground cannot push it"));
+        }
+        self.placement = pb.placement;
+        self.inputs.push(PortDecl::signal("kin_F", Shape::vector(KINEMATICS_LEN)).hidden());
+        self.outputs.push(PortDecl::signal("wrench_F", Shape::vector(WRENCH_LEN)).hidden());
+        Ok(())
+    }
+
+    fn propagate_shapes(&self, _inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+        let n = self.points.len();
+        outputs[FORCE] = Some(Shape::new(3, n));
+        outputs[STATUS] = Some(Shape::new(1, n));
+        outputs[CONE_RATIO] = Some(Shape::new(1, n));
+        outputs[DEFLECTION] = Some(Shape::new(2, n));
+        Ok(())
+    }
+
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+        if self.points.is_empty() {
+            return Err("GroundContact needs a Point or PointCloud connected to its F port".into());
+        }
+        let per_point = if self.law.has_deflection_states() { 2 } else { 1 };
+        let zero_crossings = vec![Direction::Either; per_point * self.points.len()];
+        Ok(Setup { num_states: self.num_states(), zero_crossings, ..Setup::memoryless(self.inputs.len(), self.outputs.len()) })
+    }
+
+    fn create_scratch(&self) -> Box<dyn Any + Send> {
+        let n = self.points.len();
+        Box::new(Scratch { contact: vec![0.0; n], stick: vec![0.0; n] })
+    }
+
+    fn state_name(&self, k: usize) -> String {
+        let t = self.tangent_dim();
+        format!("deflection u[{}] of point {}", k % t, k / t)
+    }
+
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        if self.inputs.is_empty() {
+            return;
+        }
+        let frame = FrameMotion::of(ctx.input(0), &self.placement);
+        let t = self.tangent_dim();
+        let stateful = self.law.has_deflection_states();
+        let mut total_force = Vector3::zeros();
+        let mut total_moment = Vector3::zeros();
+        for (i, local) in self.points.iter().enumerate() {
+            let p = frame.position + frame.rotation * local.coords;
+            let v = frame.point_velocity(&p);
+            let (force, status, cone, contact_fn, stick_fn, u) = if self.planar {
+                let u = if stateful { ctx.states[i] } else { 0.0 };
+                let r = self.law.evaluate(p.y, v.y, &Vector1::new(v.x), &Vector1::new(u));
+                (r.force_world(), r.status.code(), r.cone_ratio, r.contact_function, r.stick_function, [u, 0.0])
+            } else {
+                let u = if stateful { Vector2::new(ctx.states[t * i], ctx.states[t * i + 1]) } else { Vector2::zeros() };
+                let r = self.law.evaluate(p.z, v.z, &Vector2::new(v.x, v.y), &u);
+                (r.force_world(), r.status.code(), r.cone_ratio, r.contact_function, r.stick_function, [u.x, u.y])
+            };
+            ctx.output(FORCE)[3 * i..3 * i + 3].copy_from_slice(force.as_slice());
+            ctx.output(STATUS)[i] = status;
+            ctx.output(CONE_RATIO)[i] = cone;
+            ctx.output(DEFLECTION)[2 * i..2 * i + 2].copy_from_slice(&u);
+            if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
+                s.contact[i] = contact_fn;
+                s.stick[i] = stick_fn;
+            }
+            total_force += force;
+            total_moment += p.cross(&force);
+        }
+        write_wrench(ctx.output(DEFLECTION + 1), &Vector3::zeros(), &total_force, &total_moment);
+    }
+
+    fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
+        if dxdt.is_empty() {
+            return;
+        }
+        let frame = FrameMotion::of(ctx.input(0), &self.placement);
+        let t = self.tangent_dim();
+        for (i, local) in self.points.iter().enumerate() {
+            let p = frame.position + frame.rotation * local.coords;
+            let v = frame.point_velocity(&p);
+            if self.planar {
+                let r = self.law.evaluate(p.y, v.y, &Vector1::new(v.x), &Vector1::new(ctx.states[i]));
+                dxdt[i] = r.deflection_rate[0];
+            } else {
+                let u = Vector2::new(ctx.states[t * i], ctx.states[t * i + 1]);
+                let r = self.law.evaluate(p.z, v.z, &Vector2::new(v.x, v.y), &u);
+                dxdt[t * i] = r.deflection_rate[0];
+                dxdt[t * i + 1] = r.deflection_rate[1];
+            }
+        }
+    }
+
+    fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else { return };
+        let n = self.points.len();
+        g[..n].copy_from_slice(&s.contact);
+        if g.len() == 2 * n {
+            g[n..].copy_from_slice(&s.stick);
+        }
+    }
+}
+
+impl GroundContact {
+    /// The block's law (for advice and tests).
+    pub fn law(&self) -> &GroundContactLaw {
+        &self.law
+    }
+}
+
+fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let k = p.required_f64("stiffness", "N/m^1.5")?;
+    let d = p.required_f64("damping", "N·s/m^1.5")?;
+    let mu = p.f64_or("friction", 0.0)?;
+    let dim = p.usize("dimension")?.unwrap_or(3);
+    p.ensure(dim == 2 || dim == 3, "dimension", "must be 2 or 3", "write dimension = 3 (ground = x-y plane, z up) or 2 (ground = x axis, y up)")?;
+    let law = GroundContactLaw::new(k, d, mu).map_err(|e| p.table_error(e.to_string()))?;
+    Ok(Box::new(GroundContact {
+        law,
+        planar: dim == 2,
+        physical: vec![PortDecl::geometry("F")],
+        inputs: vec![],
+        outputs: vec![
+            PortDecl::inherited("force").unit("N"),
+            PortDecl::inherited("status"),
+            PortDecl::inherited("cone_ratio"),
+            PortDecl::inherited("deflection").unit("m"),
+        ],
+        points: vec![],
+        placement: Isometry3::identity(),
+    }))
+}
+
+pub static GROUND_CONTACT: BlockType = BlockType {
+    name: "GroundContact",
+    category: "Contact",
+    summary: "spatial_v2's compliant ground (gcontact) acting on the points of a Point or PointCloud: nonlinear normal force f_n = √(−z)·(−K z − D ż) (in contact exactly when f_n > 0), tangential deflection states u per point with a friction cone (stick/slip), relaxation of u out of contact. Ground = World x-y plane, z up (dimension 3) or x axis, y up (dimension 2). Zero crossings at every change of a point's state. `blockdyn check` reports the static compression, time constant D/K and the step the explicit solver will need.",
+    params: &[
+        ParamDoc { name: "stiffness", unit: "N/m^1.5", default: "required", doc: "K: a point loaded by F sinks d = (F/K)^(2/3)" },
+        ParamDoc { name: "damping", unit: "N·s/m^1.5", default: "required", doc: "D; D/K is the ground's recovery time constant" },
+        ParamDoc { name: "friction", unit: "", default: "0", doc: "μ; 0 = frictionless (no deflection states)" },
+        ParamDoc { name: "dimension", unit: "", default: "3", doc: "3 (ground = x-y plane) or 2 (ground = x axis, y up; planar mechanisms)" },
+    ],
+    ports: &[
+        PortDoc { name: "F", kind: "geometry", shape: "", unit: "", doc: "a Point or PointCloud geometry" },
+        PortDoc { name: "force", kind: "output", shape: "3×N", unit: "N", doc: "ground force on each point, World" },
+        PortDoc { name: "status", kind: "output", shape: "1×N", unit: "", doc: "0 not in contact, 1 sticking, 2 slipping" },
+        PortDoc { name: "cone_ratio", kind: "output", shape: "1×N", unit: "", doc: "|f_t,stick|/(μ f_n) in contact; 2 when not in contact" },
+        PortDoc { name: "deflection", kind: "output", shape: "2×N", unit: "m", doc: "tangential deflection u (2-D: second row 0)" },
+    ],
+    build,
+};

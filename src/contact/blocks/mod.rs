@@ -1,0 +1,10 @@
+//! The contact blocks: SpatialContactForce and GroundContact.
+
+pub mod ground_contact;
+pub mod laws_params;
+pub mod spatial_contact;
+
+use crate::block::BlockType;
+
+/// The contact block types, in documentation order.
+pub static LIBRARY: &[&BlockType] = &[&spatial_contact::SPATIAL_CONTACT_FORCE, &ground_contact::GROUND_CONTACT];

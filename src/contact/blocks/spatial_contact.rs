@@ -1,0 +1,425 @@
+//! The Spatial Contact Force block (Simscape Multibody's, seed 000): penalty normal force with
+//! smoothing (or MapleSim's laws, or by input), friction (smooth stick-slip, Stribeck, none, or by
+//! input), every sensing output, point clouds, and zero crossings on the separation distance.
+//!
+//! Conventions, per contact point i (a single pair has one point; a point cloud one per cloud point,
+//! in the cloud's order):
+//! - The contact frame's z axis n is the base geometry's outward normal (pointing from base into
+//!   follower); its x axis is the base frame's x axis projected onto the contact plane (its y axis
+//!   when x is nearly normal), y = z × x. Continuous as bodies slide over smooth surfaces.
+//! - separation s (m): signed distance, negative when penetrating; penetration d = max(0, −s).
+//! - v_rel = velocity of the follower's material point at the contact point minus the base's (World);
+//!   normal velocity = n·v_rel (negative while approaching); penetration rate ḋ = −n·v_rel.
+//! - Normal force magnitude f_n from the law (`input`: the `fn` input clipped at zero), applied only
+//!   while in contact (s < 0). Friction f_t opposes the tangential part of v_rel (`input`: the `ff`
+//!   input's x and y components in the contact frame).
+//! - The force on the follower is F = f_n·n + f_t, on the base −F, both at the contact point: the
+//!   two wrenches cancel exactly about any point.
+//! - Outputs for a point not in contact (s ≥ 0): `contact` 0; penetration, forces, velocities 0;
+//!   rotations identity and translations zero — except `separation`, which always reports the
+//!   distance (so zero crossings and users can watch it).
+//! - Point-cloud arrays: `1×N` scalars, `2×N` tangential velocity, `3×N` translations, and the N
+//!   rotation matrices side by side as `3×3N` (matrix i in columns 3i..3i+2), all column-major.
+
+use super::laws_params::{read_friction_law, read_normal_law};
+use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
+use crate::block::{Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape};
+use crate::contact::friction::FrictionLaw;
+use crate::contact::normal_force::NormalForceLaw;
+use crate::contact::resultant::ResultantCalculator;
+use crate::geometry::{pair_supported, query, query_point_cloud, supported_partners, ContactGeometry, Shape as Geometry, ShapeKind};
+use crate::model::{Diagnostic, TableReader};
+use crate::multibody::blocks::{write_wrench, FrameMotion};
+use crate::solver::Direction;
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
+use std::any::Any;
+
+// Output indices.
+const CONTACT: usize = 0;
+const PENETRATION: usize = 1;
+const SEPARATION: usize = 2;
+const NORMAL_FORCE: usize = 3;
+const FRICTION_FORCE: usize = 4;
+const NORMAL_VELOCITY: usize = 5;
+const TANGENTIAL_VELOCITY: usize = 6;
+const BASE_ROTATION: usize = 7;
+const BASE_TRANSLATION: usize = 8;
+const FOLLOWER_ROTATION: usize = 9;
+const FOLLOWER_TRANSLATION: usize = 10;
+const RESULTANT_FORCE: usize = 11;
+const RESULTANT_TORQUE: usize = 12;
+const RESULTANT_POINT: usize = 13;
+const NUM_USER_OUTPUTS: usize = 14;
+
+const ROLE: PhysicalRole = PhysicalRole::Consumer;
+
+/// The bound geometry of one side.
+#[derive(Clone)]
+struct Side {
+    shape: Geometry,
+    placement: Isometry3<f64>,
+    label: String,
+}
+
+/// The Spatial Contact Force block.
+pub struct SpatialContactForce {
+    normal: NormalForceLaw,
+    friction: FrictionLaw,
+    zero_crossings: bool,
+    warnings: Vec<String>,
+    physical: Vec<PortDecl>,
+    inputs: Vec<PortDecl>,
+    outputs: Vec<PortDecl>,
+    used: Vec<bool>,
+    base: Option<Side>,
+    follower: Option<Side>,
+    /// Number of contact points (cloud size, else 1).
+    points: usize,
+    cloud: bool,
+    /// Input indices: fn, ff (when by input), kin_B, kin_F.
+    fn_input: Option<usize>,
+    ff_input: Option<usize>,
+}
+
+/// Per-run buffers.
+struct Scratch {
+    geometry: Vec<ContactGeometry>,
+    resultant: ResultantCalculator,
+}
+
+impl SpatialContactForce {
+    fn kin_inputs(&self) -> (usize, usize) {
+        let n = self.inputs.len();
+        (n - 2, n - 1)
+    }
+}
+
+/// Orthonormal contact-frame axes (x, y, z = n), all in World.
+#[inline]
+fn contact_axes(n: &Vector3<f64>, base_rotation: &Matrix3<f64>) -> Matrix3<f64> {
+    let bx = base_rotation.column(0).into_owned();
+    let mut x = bx - n * n.dot(&bx);
+    if x.norm_squared() < 1e-2 {
+        let by = base_rotation.column(1).into_owned();
+        x = by - n * n.dot(&by);
+    }
+    let x = x.normalize();
+    let y = n.cross(&x);
+    Matrix3::from_columns(&[x, y, *n])
+}
+
+impl Block for SpatialContactForce {
+    fn inputs(&self) -> &[PortDecl] {
+        &self.inputs
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn physical_ports(&self) -> &[PortDecl] {
+        &self.physical
+    }
+    fn physical(&self) -> Option<&PhysicalRole> {
+        Some(&ROLE)
+    }
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
+        let side = |port: &str| -> Result<Side, String> {
+            let pb = binding.ports.iter().find(|p| p.port == port).ok_or_else(|| format!("geometry port {port} is not connected"))?;
+            let (shape, label) = pb.geometry.clone().ok_or_else(|| format!("port {port} has no geometry"))?;
+            Ok(Side { shape, placement: pb.placement, label })
+        };
+        let base = side("B")?;
+        let follower = side("F")?;
+        let (kb, kf) = (base.shape.kind(), follower.shape.kind());
+        if !pair_supported(kb, kf) {
+            let list = |k: ShapeKind| supported_partners(k).iter().map(|p| p.name()).collect::<Vec<_>>().join(", ");
+            return Err(format!(
+                "contact between {} ({}) and {} ({}) is not supported\n  help: a {} supports contact with: {}; a {} supports: {}",
+                base.label,
+                kb.name(),
+                follower.label,
+                kf.name(),
+                kb.name(),
+                list(kb),
+                kf.name(),
+                list(kf)
+            ));
+        }
+        let b_body = binding.ports.iter().find(|p| p.port == "B").map(|p| p.body);
+        let f_body = binding.ports.iter().find(|p| p.port == "F").map(|p| p.body);
+        if b_body == f_body {
+            return Err(format!("{} and {} are on the same rigid body: contact between them exerts no net force", base.label, follower.label));
+        }
+        self.points = match (&base.shape, &follower.shape) {
+            (Geometry::PointCloud(c), _) | (_, Geometry::PointCloud(c)) => c.len(),
+            _ => 1,
+        };
+        self.cloud = matches!(base.shape, Geometry::PointCloud(_)) || matches!(follower.shape, Geometry::PointCloud(_));
+        self.base = Some(base);
+        self.follower = Some(follower);
+        self.inputs.push(PortDecl::signal("kin_B", Shape::vector(KINEMATICS_LEN)).hidden());
+        self.inputs.push(PortDecl::signal("kin_F", Shape::vector(KINEMATICS_LEN)).hidden());
+        self.outputs.push(PortDecl::signal("wrench_B", Shape::vector(WRENCH_LEN)).hidden());
+        self.outputs.push(PortDecl::signal("wrench_F", Shape::vector(WRENCH_LEN)).hidden());
+        Ok(())
+    }
+
+    fn propagate_shapes(&self, inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+        let n = self.points;
+        let (row, pair) = if self.cloud { (Shape::new(1, n), Shape::new(2, n)) } else { (Shape::SCALAR, Shape::vector(2)) };
+        let shapes = [
+            row,
+            row,
+            row,
+            row,
+            row,
+            row,
+            pair,
+            Shape::new(3, 3 * n),
+            Shape::new(3, n),
+            Shape::new(3, 3 * n),
+            Shape::new(3, n),
+            Shape::vector(3),
+            Shape::vector(3),
+            Shape::vector(3),
+        ];
+        for (o, s) in shapes.iter().enumerate() {
+            outputs[o] = Some(*s);
+        }
+        if let Some(i) = self.fn_input {
+            inputs[i] = Some(row);
+        }
+        if let Some(i) = self.ff_input {
+            inputs[i] = Some(pair);
+        }
+        Ok(())
+    }
+
+    fn set_used_outputs(&mut self, used: &[bool]) {
+        self.used = used.to_vec();
+    }
+
+    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
+        if self.base.is_none() {
+            return Err("the contact block is not connected to two geometries".into());
+        }
+        let zero_crossings = if self.zero_crossings { vec![Direction::Either; self.points] } else { vec![] };
+        // Kinematics feed everything; forces given by input feed only the force outputs, so that a
+        // custom law may be computed from this block's own sensed penetration and velocities.
+        let (kin_b, kin_f) = self.kin_inputs();
+        let all = 0..self.outputs.len();
+        let mut feedthrough: Vec<(usize, usize)> = all.clone().flat_map(|o| [(kin_b, o), (kin_f, o)]).collect();
+        let force_outputs = [NORMAL_FORCE, FRICTION_FORCE, RESULTANT_FORCE, RESULTANT_TORQUE, RESULTANT_POINT, NUM_USER_OUTPUTS, NUM_USER_OUTPUTS + 1];
+        for input in [self.fn_input, self.ff_input].into_iter().flatten() {
+            feedthrough.extend(force_outputs.iter().map(|&o| (input, o)));
+        }
+        Ok(Setup { zero_crossings, feedthrough, ..Setup::default() })
+    }
+
+    fn create_scratch(&self) -> Box<dyn Any + Send> {
+        let empty = ContactGeometry { separation: f64::INFINITY, point: Point3::origin(), normal: Vector3::z_axis() };
+        Box::new(Scratch { geometry: vec![empty; self.points], resultant: ResultantCalculator::with_capacity(self.points) })
+    }
+
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        let (Some(base), Some(follower)) = (&self.base, &self.follower) else { return };
+        let (kin_b, kin_f) = self.kin_inputs();
+        let mb = FrameMotion::of(ctx.input(kin_b), &base.placement);
+        let mf = FrameMotion::of(ctx.input(kin_f), &follower.placement);
+        let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else { return };
+        let ok = if self.cloud {
+            query_point_cloud(&base.shape, &pose_b, &follower.shape, &pose_f, &mut s.geometry).is_ok()
+        } else {
+            match query(&base.shape, &pose_b, &follower.shape, &pose_f) {
+                Ok(g) => {
+                    s.geometry[0] = g;
+                    true
+                }
+                Err(_) => false,
+            }
+        };
+        if !ok {
+            return;
+        }
+        let used = |o: usize| self.used.get(o).copied().unwrap_or(true);
+        let want_resultant = used(RESULTANT_FORCE) || used(RESULTANT_TORQUE) || used(RESULTANT_POINT);
+        s.resultant.clear();
+        let mut wrench_n = Vector3::zeros();
+        let mut wrench_f = Vector3::zeros();
+        let rb_t = mb.rotation.transpose();
+        let rf_t = mf.rotation.transpose();
+        for i in 0..self.points {
+            let g = s.geometry[i];
+            let n: Vector3<f64> = g.normal.into_inner();
+            let p = g.point.coords;
+            let in_contact = g.separation < 0.0;
+            let v_rel = mf.point_velocity(&p) - mb.point_velocity(&p);
+            let vn = n.dot(&v_rel);
+            let vt = v_rel - n * vn;
+            let mut f_n = 0.0;
+            let mut f_t = Vector3::zeros();
+            let mut axes = Matrix3::identity();
+            if in_contact {
+                axes = contact_axes(&n, &mb.rotation);
+                f_n = match self.fn_input {
+                    Some(k) => NormalForceLaw::input_magnitude(ctx.input(k)[i]),
+                    None => self.normal.magnitude(-g.separation, -vn),
+                };
+                f_t = match self.ff_input {
+                    Some(k) => {
+                        let ff = ctx.input(k);
+                        axes.column(0) * ff[2 * i] + axes.column(1) * ff[2 * i + 1]
+                    }
+                    None => self.friction.force(f_n, &vt),
+                };
+                let force = n * f_n + f_t;
+                wrench_n += p.cross(&force);
+                wrench_f += force;
+                if want_resultant {
+                    s.resultant.add_force(p, n, force);
+                }
+            }
+            let flag = if in_contact { 1.0 } else { 0.0 };
+            if used(CONTACT) {
+                ctx.output(CONTACT)[i] = flag;
+            }
+            if used(PENETRATION) {
+                ctx.output(PENETRATION)[i] = (-g.separation).max(0.0);
+            }
+            ctx.output(SEPARATION)[i] = g.separation;
+            if used(NORMAL_FORCE) {
+                ctx.output(NORMAL_FORCE)[i] = f_n;
+            }
+            if used(FRICTION_FORCE) {
+                ctx.output(FRICTION_FORCE)[i] = f_t.norm();
+            }
+            if used(NORMAL_VELOCITY) {
+                ctx.output(NORMAL_VELOCITY)[i] = flag * vn;
+            }
+            if used(TANGENTIAL_VELOCITY) {
+                let out = &mut ctx.output(TANGENTIAL_VELOCITY)[2 * i..2 * i + 2];
+                out[0] = flag * axes.column(0).dot(&vt);
+                out[1] = flag * axes.column(1).dot(&vt);
+            }
+            for (o, rt, origin) in [(BASE_ROTATION, &rb_t, &mb.position), (FOLLOWER_ROTATION, &rf_t, &mf.position)] {
+                if used(o) {
+                    let r = if in_contact { rt * axes } else { Matrix3::identity() };
+                    ctx.output(o)[9 * i..9 * i + 9].copy_from_slice(r.as_slice());
+                }
+                if used(o + 1) {
+                    let t = if in_contact { rt * (p - origin) } else { Vector3::zeros() };
+                    ctx.output(o + 1)[3 * i..3 * i + 3].copy_from_slice(t.as_slice());
+                }
+            }
+        }
+        if want_resultant {
+            let r = if s.resultant.is_empty() { None } else { Some(s.resultant.compute()) };
+            let (f, t, p) = r.map_or((Vector3::zeros(), Vector3::zeros(), Vector3::zeros()), |r| (r.force, r.torque, r.point));
+            ctx.output(RESULTANT_FORCE).copy_from_slice(f.as_slice());
+            ctx.output(RESULTANT_TORQUE).copy_from_slice(t.as_slice());
+            ctx.output(RESULTANT_POINT).copy_from_slice(p.as_slice());
+        }
+        // Equal and opposite: the follower gets [Σ p×F; ΣF], the base its negative.
+        let (wb, wf) = (NUM_USER_OUTPUTS, NUM_USER_OUTPUTS + 1);
+        write_wrench(ctx.output(wf), &Vector3::zeros(), &wrench_f, &wrench_n);
+        write_wrench(ctx.output(wb), &Vector3::zeros(), &-wrench_f, &-wrench_n);
+    }
+
+    fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
+        // The separations were just computed by outputs_eval.
+        let sep = ctx.output_value(SEPARATION);
+        g.copy_from_slice(&sep[..g.len()]);
+    }
+}
+
+fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let normal = read_normal_law(p)?;
+    let (friction, warnings) = read_friction_law(p)?;
+    let zero_crossings = p.bool("zero_crossings")?.unwrap_or(true);
+    let mut inputs = Vec::new();
+    let mut fn_input = None;
+    let mut ff_input = None;
+    if normal.is_input() {
+        fn_input = Some(inputs.len());
+        inputs.push(PortDecl::inherited("fn").unit("N"));
+    }
+    if friction.is_input() {
+        ff_input = Some(inputs.len());
+        inputs.push(PortDecl::inherited("ff").unit("N"));
+    }
+    let out = |name: &str, unit: Option<&'static str>| {
+        let d = PortDecl::inherited(name);
+        match unit {
+            Some(u) => d.unit(u),
+            None => d,
+        }
+    };
+    let outputs = vec![
+        out("contact", None),
+        out("penetration", Some("m")),
+        out("separation", Some("m")),
+        out("normal_force", Some("N")),
+        out("friction_force", Some("N")),
+        out("normal_velocity", Some("m/s")),
+        out("tangential_velocity", Some("m/s")),
+        out("base_rotation", None),
+        out("base_translation", Some("m")),
+        out("follower_rotation", None),
+        out("follower_translation", Some("m")),
+        out("resultant_force", Some("N")),
+        out("resultant_torque", Some("N·m")),
+        out("resultant_point", Some("m")),
+    ];
+    Ok(Box::new(SpatialContactForce {
+        normal,
+        friction,
+        zero_crossings,
+        warnings,
+        physical: vec![PortDecl::geometry("B"), PortDecl::geometry("F")],
+        inputs,
+        outputs,
+        used: vec![true; NUM_USER_OUTPUTS],
+        base: None,
+        follower: None,
+        points: 1,
+        cloud: false,
+        fn_input,
+        ff_input,
+    }))
+}
+
+pub static SPATIAL_CONTACT_FORCE: BlockType = BlockType {
+    name: "SpatialContactForce",
+    category: "Contact",
+    summary: "Contact between a base geometry B and a follower geometry F (Simscape's Spatial Contact Force): penalty normal force (smooth spring-damper, MapleSim's linear, limited-damper and Hunt–Crossley laws, or by input), friction (smooth stick-slip, Stribeck, none, or by input), applied equal and opposite at the contact point; every sensing output, per point for point clouds (1×N, 2×N, 3×N, rotations as 3×3N). Zero crossings on the separation distance stop a fast body tunnelling through a stiff, thin transition (without them it can step over the contact).",
+    params: &[
+        ParamDoc { name: "normal", unit: "", default: "smooth_spring_damper", doc: "{ method = \"smooth_spring_damper\", stiffness (N/m, 1e6), damping (N·s/m, 1e3), transition_width (m, 1e-4) } | { method = \"linear_spring_damper\", stiffness, damping } | { method = \"linear_spring_limited_damper\", stiffness, damping } | { method = \"hunt_crossley\", stiffness (N/mⁿ), damping, exponent n (1.5), velocity_exponent q (1), depth_exponent p (n) } | { method = \"input\" } (input fn)" },
+        ParamDoc { name: "friction", unit: "", default: "smooth_stick_slip", doc: "{ method = \"smooth_stick_slip\", static (0.5), dynamic (0.3), critical_velocity (m/s, 1e-3) } | { method = \"stribeck\", static, dynamic, stiction_velocity (m/s, 1e-4) } | { method = \"none\" } | { method = \"input\" } (input ff)" },
+        ParamDoc { name: "zero_crossings", unit: "", default: "true", doc: "locate sign changes of the separation distance (per point for clouds)" },
+    ],
+    ports: &[
+        PortDoc { name: "B", kind: "geometry", shape: "", unit: "", doc: "base geometry" },
+        PortDoc { name: "F", kind: "geometry", shape: "", unit: "", doc: "follower geometry" },
+        PortDoc { name: "fn", kind: "input", shape: "1×1 or 1×N", unit: "N", doc: "normal force magnitude (normal method \"input\"; negative values clipped to 0)" },
+        PortDoc { name: "ff", kind: "input", shape: "2×1 or 2×N", unit: "N", doc: "friction force x, y in the contact frame (friction method \"input\")" },
+        PortDoc { name: "contact", kind: "output", shape: "1×1 or 1×N", unit: "", doc: "1 in contact, 0 otherwise" },
+        PortDoc { name: "penetration", kind: "output", shape: "1×1 or 1×N", unit: "m", doc: "penetration depth (0 when separated)" },
+        PortDoc { name: "separation", kind: "output", shape: "1×1 or 1×N", unit: "m", doc: "signed separation distance (negative when penetrating)" },
+        PortDoc { name: "normal_force", kind: "output", shape: "1×1 or 1×N", unit: "N", doc: "normal force magnitude" },
+        PortDoc { name: "friction_force", kind: "output", shape: "1×1 or 1×N", unit: "N", doc: "friction force magnitude" },
+        PortDoc { name: "normal_velocity", kind: "output", shape: "1×1 or 1×N", unit: "m/s", doc: "z of the relative velocity (follower − base) in the contact frame" },
+        PortDoc { name: "tangential_velocity", kind: "output", shape: "2×1 or 2×N", unit: "m/s", doc: "x, y of the relative velocity in the contact frame" },
+        PortDoc { name: "base_rotation", kind: "output", shape: "3×3 or 3×3N", unit: "", doc: "contact frame relative to the base geometry's frame" },
+        PortDoc { name: "base_translation", kind: "output", shape: "3×1 or 3×N", unit: "m", doc: "contact point in the base geometry's frame" },
+        PortDoc { name: "follower_rotation", kind: "output", shape: "3×3 or 3×3N", unit: "", doc: "contact frame relative to the follower geometry's frame" },
+        PortDoc { name: "follower_translation", kind: "output", shape: "3×1 or 3×N", unit: "m", doc: "contact point in the follower geometry's frame" },
+        PortDoc { name: "resultant_force", kind: "output", shape: "3×1", unit: "N", doc: "sum of the contact forces on the follower (World)" },
+        PortDoc { name: "resultant_torque", kind: "output", shape: "3×1", unit: "N·m", doc: "torque about resultant_point (World; Drake's minimum-moment resultant)" },
+        PortDoc { name: "resultant_point", kind: "output", shape: "3×1", unit: "m", doc: "application point on the central axis of the normal forces (World)" },
+    ],
+    build,
+};

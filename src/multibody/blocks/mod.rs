@@ -1,0 +1,36 @@
+//! The mechanism as diagram blocks: frames, solids, joints, the compiled mechanism, sensors and
+//! external forces.
+
+pub mod frame_signal;
+pub mod frames;
+pub mod joints;
+pub mod mechanism_block;
+pub mod sensors;
+
+pub use frame_signal::{write_wrench, FrameMotion};
+pub use mechanism_block::MechanismBlock;
+
+use crate::block::BlockType;
+
+/// The multibody block types, in documentation order.
+pub static LIBRARY: &[&BlockType] = &[
+    &frames::WORLD_FRAME,
+    &frames::MECHANISM_CONFIGURATION,
+    &frames::RIGID_TRANSFORM,
+    &frames::SOLID,
+    &joints::REVOLUTE,
+    &joints::PRISMATIC,
+    &joints::CYLINDRICAL,
+    &joints::UNIVERSAL,
+    &joints::SPHERICAL,
+    &joints::PLANAR,
+    &joints::SIX_DOF,
+    &joints::WELD,
+    &sensors::TRANSFORM_SENSOR,
+    &sensors::EXTERNAL_FORCE_TORQUE,
+    &frames::INFINITE_PLANE,
+    &frames::DISK,
+    &frames::GRID_SURFACE,
+    &frames::POINT,
+    &frames::POINT_CLOUD,
+];

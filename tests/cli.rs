@@ -1,0 +1,133 @@
+//! The command line end to end: run writes CSV and PNG, check/blocks/graph print, errors exit non-zero.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn blockdyn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_blockdyn"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("blockdyn runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("blockdyn-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).expect("png");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
+    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    (w, h)
+}
+
+#[test]
+fn run_writes_csv_and_png_and_a_summary() {
+    let dir = temp_dir("run");
+    let csv = dir.join("ball.csv");
+    let png = dir.join("ball.png");
+    let out = blockdyn(&["run", "models/bouncing_ball.toml", "--csv", csv.to_str().unwrap(), "--plot", png.to_str().unwrap()]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for word in ["steps", "evaluations", "zero crossings", "wall"] {
+        assert!(stdout.contains(word), "summary lacks '{word}': {stdout}");
+    }
+    let csv_text = std::fs::read_to_string(&csv).expect("csv written");
+    let header = csv_text.lines().next().unwrap();
+    assert!(header.starts_with("time,"), "{header}");
+    assert!(header.contains("position.out") && header.contains("velocity.out"), "{header}");
+    assert!(csv_text.lines().count() > 20);
+    assert_eq!(png_size(&png), (1200, 800));
+}
+
+#[test]
+fn stop_time_and_set_override_the_file() {
+    let dir = temp_dir("set");
+    let csv = dir.join("b.csv");
+    let out = blockdyn(&[
+        "run", "models/bouncing_ball.toml", "--csv", csv.to_str().unwrap(), "--stop-time", "1.0", "--set", "solver.rel_tol=1e-6", "-q",
+    ]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    let last = csv_text.lines().last().unwrap();
+    let t: f64 = last.split(',').next().unwrap().parse().unwrap();
+    assert_eq!(t, 1.0);
+}
+
+#[test]
+fn check_prints_the_compiled_diagram() {
+    let out = blockdyn(&["check", "models/bouncing_ball.toml"]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let s = text(&out.stdout);
+    for word in ["execution order", "states", "zero-crossing signals", "velocity", "position"] {
+        assert!(s.contains(word), "check output lacks '{word}':\n{s}");
+    }
+}
+
+#[test]
+fn blocks_lists_and_describes() {
+    let out = blockdyn(&["blocks"]);
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    assert!(s.contains("Integrator") && s.contains("Scope"), "{s}");
+    let out = blockdyn(&["blocks", "Integrator"]);
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    assert!(s.contains("initial") && s.contains("lower_limit"), "{s}");
+    let out = blockdyn(&["blocks", "Integrater"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("did you mean \"Integrator\""));
+}
+
+#[test]
+fn docs_blocks_md_is_current() {
+    let out = blockdyn(&["blocks", "--markdown"]);
+    assert!(out.status.success());
+    let generated = text(&out.stdout);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/blocks.md");
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    if on_disk != generated {
+        // Keep the file current, and fail so that the change is committed.
+        std::fs::write(&path, &generated).expect("write docs/blocks.md");
+        panic!("docs/blocks.md was out of date; it has been regenerated — commit it");
+    }
+}
+
+#[test]
+fn graph_prints_dot() {
+    let out = blockdyn(&["graph", "models/bouncing_ball.toml"]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.starts_with("digraph") && s.contains("->"), "{s}");
+}
+
+#[test]
+fn errors_exit_non_zero_and_keep_old_outputs() {
+    let dir = temp_dir("err");
+    let model = dir.join("bad.toml");
+    std::fs::write(&model, "[model]\nstop_time = 1\n[blocks.k]\ntype = \"Gian\"\n").unwrap();
+    let out = blockdyn(&["run", model.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("bad.toml:4:8") && err.contains("did you mean \"Gain\""), "{err}");
+
+    // A plot into a missing directory fails; an existing CSV elsewhere is not half-written.
+    let csv = dir.join("keep.csv");
+    std::fs::write(&csv, "old").unwrap();
+    let out = blockdyn(&["run", "models/bouncing_ball.toml", "--plot", dir.join("missing/x.png").to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), "old");
+
+    let out = blockdyn(&["run", "no/such/model.toml"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("cannot read model"));
+}

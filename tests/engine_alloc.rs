@@ -1,0 +1,62 @@
+//! The minor-step loop allocates nothing: a counting global allocator watches a whole run after
+//! set-up (solver steps, block evaluations, event location, resets, recording into reserved rows).
+
+use blockdyn::sim::{Engine, Recorder};
+use blockdyn::solver::{Solver, System};
+use std::alloc::{GlobalAlloc, Layout, System as SystemAlloc};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+struct Counting;
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+static COUNTING: AtomicBool = AtomicBool::new(false);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { SystemAlloc.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { SystemAlloc.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { SystemAlloc.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn count<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    ALLOCATIONS.store(0, Ordering::SeqCst);
+    COUNTING.store(true, Ordering::SeqCst);
+    let r = f();
+    COUNTING.store(false, Ordering::SeqCst);
+    (r, ALLOCATIONS.load(Ordering::SeqCst))
+}
+
+// One test function: the counter is global, and tests in one binary run on parallel threads.
+#[test]
+fn a_run_after_set_up_allocates_nothing() {
+    for model in ["models/bouncing_ball.toml", "models/thermostat.toml", "models/mass_spring_damper.toml"] {
+        let d = blockdyn::load_model(std::path::Path::new(model), &[]).unwrap();
+        let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+        let x0 = engine.initialize(0.0);
+        let mut solver = Solver::new(d.num_states, d.zero_crossing_directions.len(), blockdyn::sim::solver_options(&d)).unwrap();
+        let mut dx = vec![0.0; x0.len()];
+        let (_, n) = count(|| {
+            for k in 0..1000 {
+                engine.derivatives(k as f64 * 1e-3, &x0, &mut dx);
+            }
+        });
+        assert_eq!(n, 0, "{model}: minor steps allocated {n} times");
+        let (stats, n) = count(|| solver.integrate(&mut engine, 0.0, &x0, d.spec.stop_time).unwrap());
+        assert!(stats.steps > 10);
+        assert!(engine.run.recorder.recording.len() < 4096, "more rows than the reserved capacity");
+        assert_eq!(n, 0, "{model}: the run allocated {n} times");
+    }
+}

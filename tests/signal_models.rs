@@ -1,0 +1,124 @@
+//! The signal-block example models, run and checked against their closed forms.
+
+use blockdyn::output::Recording;
+
+fn run(path: &str, overrides: &[&str]) -> blockdyn::RunResult {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let d = blockdyn::load_model(std::path::Path::new(path), &overrides).expect("model builds");
+    blockdyn::simulate(&d, blockdyn::RunOptions::default()).expect("model runs")
+}
+
+fn column<'a>(rec: &'a Recording, name: &str) -> Vec<f64> {
+    let j = rec.column_index(name).unwrap_or_else(|| panic!("no column {name}"));
+    rec.column_values(j).collect()
+}
+
+/// Times that appear twice in a row: the located events (rows before and after the handlers).
+fn event_rows(rec: &Recording) -> Vec<usize> {
+    (1..rec.len()).filter(|&i| rec.times[i] == rec.times[i - 1]).collect()
+}
+
+const G: f64 = 9.81;
+const E: f64 = 0.8;
+const H0: f64 = 10.0;
+
+#[test]
+fn bouncing_ball_impacts_and_apexes_match_the_closed_form() {
+    let r = run("models/bouncing_ball.toml", &[]);
+    let rec = &r.recording;
+    let v = column(rec, "velocity.out");
+    let events = event_rows(rec);
+    // Closed form: t1 = sqrt(2 h0 / g), v1 = g t1; flight k (after impact k) lasts 2 e^k v1 / g.
+    let t1 = (2.0 * H0 / G).sqrt();
+    let v1 = G * t1;
+    let mut expected = vec![t1];
+    let mut speed = v1;
+    while *expected.last().unwrap() < 5.0 {
+        speed *= E;
+        expected.push(expected.last().unwrap() + 2.0 * speed / G);
+    }
+    expected.pop();
+    assert_eq!(events.len(), expected.len(), "impacts {:?}", events.iter().map(|&i| rec.times[i]).collect::<Vec<_>>());
+    for (k, (&row, &t_exact)) in events.iter().zip(&expected).enumerate() {
+        // Event location is to 1e-12·max(1,t); the integration error of a parabola by dopri5 is at
+        // round-off level, so the impact times agree to 1e-9 s.
+        assert!((rec.times[row] - t_exact).abs() < 1e-9, "impact {k}: {} vs {t_exact}", rec.times[row]);
+        // Apex after impact k: (v⁺)²/(2g) = e^{2(k+1)} h0; v⁺ = -e·v⁻ exactly.
+        let (v_before, v_after) = (v[row - 1], v[row]);
+        assert!((v_after + E * v_before).abs() < 1e-12 * v_before.abs().max(1.0), "reset {v_before} → {v_after}");
+        let apex = v_after * v_after / (2.0 * G);
+        let apex_exact = E.powi(2 * (k as i32 + 1)) * H0;
+        assert!((apex - apex_exact).abs() < 1e-8 * H0, "apex {k}: {apex} vs {apex_exact}");
+    }
+    // The peers' figures: bdsim found the first impacts at 1.42784 s and 3.71239 s.
+    assert!((rec.times[events[0]] - 1.42784).abs() < 1e-5);
+    assert!((rec.times[events[1]] - 3.71239).abs() < 1e-5);
+}
+
+#[test]
+fn bouncing_ball_for_20_s_ends_with_chattering_not_a_hang() {
+    let d = blockdyn::load_model(std::path::Path::new("models/bouncing_ball.toml"), &["model.stop_time=20".into()]).unwrap();
+    match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
+        Err(blockdyn::SimError::Chattering { block, t, .. }) => {
+            assert_eq!(block, "velocity");
+            // The bounces accumulate at t∞ = t1 + 2 v1 e / (g (1 - e)).
+            let t1 = (2.0 * H0 / G).sqrt();
+            let t_inf = t1 + 2.0 * G * t1 * E / (G * (1.0 - E));
+            assert!((t - t_inf).abs() < 1e-3, "chattering at {t}, accumulation point {t_inf}");
+        }
+        Err(e) => panic!("unexpected error: {e}"),
+        Ok(_) => panic!("a Zeno run cannot finish without chattering"),
+    }
+}
+
+#[test]
+fn mass_spring_damper_follows_the_underdamped_step_response() {
+    let r = run("models/mass_spring_damper.toml", &[]);
+    let rec = &r.recording;
+    let x = column(rec, "position.out");
+    let (m, k, c, f) = (1.0, 100.0, 4.0, 10.0);
+    let wn: f64 = (k / m as f64).sqrt();
+    let zeta = c / (2.0 * (k * m as f64).sqrt());
+    let wd = wn * (1.0 - zeta * zeta).sqrt();
+    let mut checked = 0;
+    for (i, &t) in rec.times.iter().enumerate() {
+        let tau = t - 1.0;
+        let exact = if tau <= 0.0 {
+            0.0
+        } else {
+            f / k * (1.0 - (-zeta * wn * tau).exp() * ((wd * tau).cos() + zeta / (1.0 - zeta * zeta).sqrt() * (wd * tau).sin()))
+        };
+        // rel_tol 1e-8 on a response of amplitude 0.1 m: the global error stays below 1e-7 m.
+        assert!((x[i] - exact).abs() < 1e-7, "t = {t}: {} vs {exact}", x[i]);
+        checked += 1;
+    }
+    assert!(checked > 50);
+    // The step is a time event: it is hit exactly.
+    assert!(rec.times.contains(&1.0));
+}
+
+#[test]
+fn thermostat_cycles_with_the_closed_form_period() {
+    let r = run("models/thermostat.toml", &[]);
+    let rec = &r.recording;
+    let heater = column(rec, "thermostat.out");
+    let temperature = column(rec, "room.out");
+    let tau = 1000.0;
+    let heating = tau * ((30.0f64 - 19.0) / (30.0 - 21.0)).ln();
+    let cooling = tau * ((21.0f64 - 10.0) / (19.0 - 10.0)).ln();
+    // Switching instants: rows where the heater output changes.
+    let switches: Vec<(f64, f64, f64)> = (1..rec.len())
+        .filter(|&i| heater[i] != heater[i - 1])
+        .map(|i| (rec.times[i], heater[i], temperature[i]))
+        .collect();
+    assert!(switches.len() >= 4, "{switches:?}");
+    for w in switches.windows(2).skip(1) {
+        let (t0, state, temp) = w[0];
+        let (t1, _, _) = w[1];
+        let expected = if state == 1.0 { heating } else { cooling };
+        assert!(((t1 - t0) - expected).abs() < 1e-4, "phase from {t0}: {} vs {expected}", t1 - t0);
+        // Switching happens exactly at the hysteresis thresholds.
+        let threshold = if state == 1.0 { 19.0 } else { 21.0 };
+        assert!((temp - threshold).abs() < 1e-6, "switched at {temp} °C");
+    }
+}
