@@ -67,3 +67,18 @@ pub trait System {
     /// Called at every point the user may want recorded.
     fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
 }
+
+mod error;
+mod events;
+mod fn_system;
+mod integrate;
+mod options;
+pub mod problems;
+mod rk_step;
+mod step_control;
+mod tableau;
+
+pub use error::{SolverError, SolverStats};
+pub use fn_system::FnSystem;
+pub use integrate::Solver;
+pub use options::{Method, SolverOptions};

@@ -1,0 +1,375 @@
+//! The integration loop: step, error control, time events, zero crossings, restarts.
+//!
+//! One run of [`Solver::integrate`] proceeds as follows (all buffers were sized by
+//! [`Solver::new`]; the loop allocates nothing):
+//!
+//! 1. `record(t0, x0, Initial)`; k₁ = f(t0, x0); g(t0, x0); starting step.
+//! 2. Each step aims at the next target: the earliest of t_end and the next time event. A step
+//!    that would reach past 99 % of the remaining distance lands exactly on the target (t is
+//!    *assigned* the target). Adaptive steps are capped at `max_step`.
+//! 3. Trial step. A non-finite stage derivative or state rejects it and divides h by 4; an error
+//!    norm > 1 rejects it and the PI controller shrinks h. Below 16·ε·max(1, |t|) the run fails
+//!    with [`SolverError::NonFinite`] or [`SolverError::StepSizeUnderflow`].
+//! 4. Accepted: g at the step end is compared with g at the step start (see `events`). A crossing
+//!    is located on the dense output and the step is cut there; otherwise the step end is
+//!    recorded (`Step`), or, at a time event, the event is handled.
+//! 5. Events: `record(EventBefore)`, `handle_events`, `record(EventAfter)`; stop if asked
+//!    (then `record(Final)` at that instant). A state-changing event restarts the method:
+//!    f is re-evaluated, the controller history is cleared and the starting step is recomputed.
+//!    Fixed-step RK4 restarts its grid t_restart + k·h at the event.
+//! 6. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
+//!    `Final` (not also as `Step`); an event instant is recorded as the pair
+//!    `EventBefore`/`EventAfter` (not also as `Step`).
+
+use super::error::{SolverError, SolverStats};
+use super::events::{chattering_window, location_tolerance, ZeroCrossings};
+use super::options::{Method, SolverOptions};
+use super::rk_step::{end_slot, interpolate, prepare_dense, rk_trial_step, StepBuffers};
+use super::step_control::{error_norm, initial_step_final, initial_step_h0, weighted_norm, PiController};
+use super::tableau::{Tableau, BS23, DOPRI5, RK4};
+use super::{RecordKind, System};
+
+/// Smallest admissible step at time t: 16·ε·max(1, |t|).
+fn min_step(t: f64) -> f64 {
+    16.0 * f64::EPSILON * t.abs().max(1.0)
+}
+
+/// First non-finite component of `v`.
+fn first_non_finite(v: &[f64]) -> Option<usize> {
+    v.iter().position(|x| !x.is_finite())
+}
+
+/// Consecutive-event counter of the chattering guard.
+struct ChatterGuard {
+    count: usize,
+    last_t: f64,
+}
+
+/// An ODE solver with its work buffers, for systems of fixed dimensions.
+pub struct Solver {
+    options: SolverOptions,
+    tableau: &'static Tableau,
+    controller: PiController,
+    /// The current state (the final state after a run).
+    x: Vec<f64>,
+    x_new: Vec<f64>,
+    x_stage: Vec<f64>,
+    err: Vec<f64>,
+    /// Stage derivatives, (stages + 1)·n.
+    k: Vec<f64>,
+    /// Per-step dense-output coefficients.
+    dense: Vec<f64>,
+    x_interp: Vec<f64>,
+    zc: ZeroCrossings,
+}
+
+impl Solver {
+    /// A solver for systems with `state_dim` states and `zero_crossing_dim` zero-crossing
+    /// functions. Validates `options` and allocates every buffer the runs need.
+    pub fn new(state_dim: usize, zero_crossing_dim: usize, options: SolverOptions) -> Result<Self, SolverError> {
+        options.validate()?;
+        let tableau: &'static Tableau = match options.method {
+            Method::Dopri5 => &DOPRI5,
+            Method::Bs23 => &BS23,
+            Method::Rk4 => &RK4,
+        };
+        let n = state_dim;
+        Ok(Self {
+            controller: PiController::new(tableau.error_order),
+            tableau,
+            options,
+            x: vec![0.0; n],
+            x_new: vec![0.0; n],
+            x_stage: vec![0.0; n],
+            err: vec![0.0; n],
+            k: vec![0.0; (tableau.stages + 1) * n],
+            dense: vec![0.0; n],
+            x_interp: vec![0.0; n],
+            zc: ZeroCrossings::new(zero_crossing_dim),
+        })
+    }
+
+    /// The options this solver was built with.
+    pub fn options(&self) -> &SolverOptions {
+        &self.options
+    }
+
+    /// The state at the end of the last run (where it stopped, also after an error).
+    pub fn state(&self) -> &[f64] {
+        &self.x
+    }
+
+    fn check_inputs<S: System>(&self, system: &S, t0: f64, x0: &[f64], t_end: f64) -> Result<(), SolverError> {
+        let (n, m) = (self.x.len(), self.zc.len());
+        if system.state_dim() != n || x0.len() != n {
+            return Err(SolverError::InvalidOptions(format!(
+                "state dimension mismatch: solver built for {n}, system has {}, x0 has {}",
+                system.state_dim(),
+                x0.len()
+            )));
+        }
+        if system.zero_crossing_dim() != m {
+            return Err(SolverError::InvalidOptions(format!(
+                "zero-crossing dimension mismatch: solver built for {m}, system has {}",
+                system.zero_crossing_dim()
+            )));
+        }
+        if !(t0.is_finite() && t_end.is_finite() && t_end >= t0) {
+            return Err(SolverError::InvalidOptions(format!(
+                "time span must be finite with t_end >= t0, got [{t0}, {t_end}]"
+            )));
+        }
+        if let Some(index) = first_non_finite(x0) {
+            return Err(SolverError::NonFinite { t: t0, index });
+        }
+        Ok(())
+    }
+
+    /// Evaluates k₁ = f(t, x) into stage slot 0.
+    fn eval_start<S: System>(&mut self, system: &mut S, t: f64, stats: &mut SolverStats) -> Result<(), SolverError> {
+        let n = self.x.len();
+        system.derivatives(t, &self.x, &mut self.k[..n]);
+        stats.function_evaluations += 1;
+        match first_non_finite(&self.k[..n]) {
+            Some(index) => Err(SolverError::NonFinite { t, index }),
+            None => Ok(()),
+        }
+    }
+
+    /// The step to try first (after k₁ is known): the user's `initial_step` or Hairer's
+    /// heuristic (see `step_control`).
+    fn starting_step<S: System>(&mut self, system: &mut S, t: f64, h_max: f64, stats: &mut SolverStats) -> f64 {
+        if self.options.method == Method::Rk4 {
+            return self.options.fixed_step;
+        }
+        if self.options.initial_step > 0.0 {
+            return self.options.initial_step.min(h_max);
+        }
+        let (rel, abs) = (self.options.rel_tol, self.options.abs_tol);
+        let n = self.x.len();
+        let d0 = weighted_norm(&self.x, &self.x, rel, abs);
+        let d1 = weighted_norm(&self.k[..n], &self.x, rel, abs);
+        let h0 = initial_step_h0(d0, d1, h_max);
+        for i in 0..n {
+            self.x_stage[i] = self.x[i] + h0 * self.k[i];
+        }
+        let (f0, rest) = self.k.split_at_mut(n);
+        let f1 = &mut rest[..n];
+        system.derivatives(t + h0, &self.x_stage, f1);
+        stats.function_evaluations += 1;
+        for i in 0..n {
+            f1[i] -= f0[i];
+        }
+        let d2 = weighted_norm(f1, &self.x, rel, abs) / h0;
+        initial_step_final(h0, d1, d2, self.tableau.order, h_max)
+    }
+
+    /// g(t, x) into the crossing tracker's `g_end` and, when a function that fired is at its
+    /// crossing, the slope probe; then the tracker restarts.
+    fn restart_crossings<S: System>(&mut self, system: &mut S, t: f64) {
+        if self.zc.len() == 0 {
+            return;
+        }
+        system.zero_crossings(t, &self.x, &mut self.zc.g_end);
+        if self.zc.needs_probe() {
+            let eta = location_tolerance(t);
+            let n = self.x.len();
+            for i in 0..n {
+                self.x_stage[i] = self.x[i] + eta * self.k[i];
+            }
+            system.zero_crossings(t + eta, &self.x_stage, &mut self.zc.g_trial);
+        }
+        self.zc.restart();
+    }
+
+    /// Records and handles an event at (t, self.x). Returns the handler's outcome.
+    fn run_event<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        time_event: bool,
+        stats: &mut SolverStats,
+        guard: &mut ChatterGuard,
+    ) -> Result<super::EventOutcome, SolverError> {
+        system.record(t, &self.x, RecordKind::EventBefore);
+        let outcome = system.handle_events(t, &mut self.x, &self.zc.crossed, time_event);
+        system.record(t, &self.x, RecordKind::EventAfter);
+        if time_event {
+            stats.time_events += 1;
+        }
+        if !self.zc.crossed.is_empty() {
+            stats.zero_crossings += 1;
+        }
+        guard.count = if t - guard.last_t <= chattering_window(t) { guard.count + 1 } else { 1 };
+        guard.last_t = t;
+        if guard.count > self.options.max_consecutive_events {
+            if let Some(&index) = self.zc.crossed.first() {
+                return Err(SolverError::Chattering { t, index, count: guard.count });
+            }
+        }
+        if let Some(index) = first_non_finite(&self.x) {
+            return Err(SolverError::NonFinite { t, index });
+        }
+        Ok(outcome)
+    }
+
+    /// Integrates `system` from (t0, x0) to t_end. See the module documentation for the call
+    /// order of `record` and `handle_events`. Allocates nothing (error messages aside).
+    pub fn integrate<S: System>(&mut self, system: &mut S, t0: f64, x0: &[f64], t_end: f64) -> Result<SolverStats, SolverError> {
+        self.check_inputs(system, t0, x0, t_end)?;
+        let n = self.x.len();
+        let tab = self.tableau;
+        let adaptive = tab.e.is_some();
+        let k_end = end_slot(tab) * n;
+        let mut stats = SolverStats { final_time: t0, ..Default::default() };
+        let mut guard = ChatterGuard { count: 0, last_t: f64::NEG_INFINITY };
+        self.x.copy_from_slice(x0);
+        system.record(t0, &self.x, RecordKind::Initial);
+        let h_max = if self.options.max_step > 0.0 { self.options.max_step } else { (t_end - t0) / 50.0 };
+        let mut t = t0;
+        if t_end > t0 {
+            self.eval_start(system, t, &mut stats)?;
+            if self.zc.len() > 0 {
+                system.zero_crossings(t, &self.x, &mut self.zc.g_end);
+                self.zc.start(|i| system.zero_crossing_direction(i));
+            }
+            self.controller.reset();
+        }
+        let mut h = if t_end > t0 { self.starting_step(system, t, h_max, &mut stats) } else { 0.0 };
+        let mut last_rejected = false;
+        // Fixed-step grid: t_grid0 + grid_count·fixed_step since the last restart.
+        let (mut t_grid0, mut grid_count) = (t, 0u64);
+
+        while t < t_end {
+            let time_event = system.next_time_event(t).filter(|&te| te > t && te <= t_end);
+            let target = time_event.unwrap_or(t_end);
+            let (h_try, t_new, lands) = if adaptive {
+                h = h.min(h_max);
+                if t + 1.01 * h >= target {
+                    (target - t, target, true)
+                } else {
+                    (h, t + h, false)
+                }
+            } else {
+                let step = self.options.fixed_step;
+                let t_next = t_grid0 + (grid_count + 1) as f64 * step;
+                if t_next >= target - 1e-9 * step {
+                    (target - t, target, true)
+                } else {
+                    (t_next - t, t_next, false)
+                }
+            };
+
+            let trial = rk_trial_step(
+                tab,
+                system,
+                t,
+                h_try,
+                t_new,
+                StepBuffers { x: &self.x, k: &mut self.k, x_stage: &mut self.x_stage, x_new: &mut self.x_new, err: &mut self.err },
+                &mut stats.function_evaluations,
+            )
+            .and_then(|()| first_non_finite(&self.x_new).map_or(Ok(()), |i| Err((t_new, i))));
+            if let Err((t_bad, index)) = trial {
+                stats.rejected_steps += 1;
+                h = 0.25 * h_try;
+                if !adaptive || h < min_step(t) {
+                    return Err(SolverError::NonFinite { t: t_bad, index });
+                }
+                last_rejected = true;
+                continue;
+            }
+            let mut err_norm = 0.0;
+            if adaptive {
+                let (norm, worst) = error_norm(&self.err, &self.x, &self.x_new, self.options.rel_tol, self.options.abs_tol);
+                if !(norm <= 1.0) {
+                    stats.rejected_steps += 1;
+                    h = self.controller.reject(h_try, norm);
+                    last_rejected = true;
+                    if h < min_step(t) {
+                        return Err(SolverError::StepSizeUnderflow { t, step: h, index: Some(worst) });
+                    }
+                    continue;
+                }
+                err_norm = norm;
+            } else {
+                let (done, end) = self.k.split_at_mut(k_end);
+                let _ = done;
+                system.derivatives(t_new, &self.x_new, &mut end[..n]);
+                stats.function_evaluations += 1;
+                if let Some(index) = first_non_finite(&end[..n]) {
+                    return Err(SolverError::NonFinite { t: t_new, index });
+                }
+            }
+            stats.steps += 1;
+            let h_next = if adaptive { self.controller.accept(h_try, err_norm, last_rejected) } else { h };
+            last_rejected = false;
+            grid_count += 1;
+
+            // Zero crossings over the accepted step.
+            let crossing = self.zc.len() > 0 && {
+                system.zero_crossings(t_new, &self.x_new, &mut self.zc.g_end);
+                self.zc.detect()
+            };
+            if crossing {
+                prepare_dense(tab, h_try, &self.k, &mut self.dense);
+                let t_start = t;
+                let Self { x, x_new, k, dense, x_interp, zc, .. } = self;
+                let t_event = zc.locate(t_start, t_new, |tt, g| {
+                    let theta = (tt - t_start) / h_try;
+                    interpolate(tab, theta, h_try, x, x_new, k, dense, x_interp);
+                    system.zero_crossings(tt, x_interp, g);
+                });
+                if t_event == t_new {
+                    self.x.copy_from_slice(&self.x_new);
+                } else {
+                    let theta = (t_event - t_start) / h_try;
+                    interpolate(tab, theta, h_try, &self.x, &self.x_new, &self.k, &self.dense, &mut self.x_interp);
+                    self.x.copy_from_slice(&self.x_interp);
+                }
+                t = t_event;
+                let at_time_event = lands && time_event.is_some() && t_event == t_new;
+                let outcome = self.run_event(system, t, at_time_event, &mut stats, &mut guard)?;
+                if outcome.stop {
+                    break;
+                }
+                self.eval_start(system, t, &mut stats)?;
+                self.restart_crossings(system, t);
+                if outcome.state_changed {
+                    self.controller.reset();
+                    h = self.starting_step(system, t, h_max, &mut stats);
+                } else {
+                    h = h_next;
+                }
+                (t_grid0, grid_count) = (t, 0);
+                continue;
+            }
+
+            // Ordinary step end.
+            std::mem::swap(&mut self.x, &mut self.x_new);
+            self.k.copy_within(k_end..k_end + n, 0);
+            self.zc.accept_step();
+            t = t_new;
+            h = h_next;
+            if lands && time_event.is_some() {
+                self.zc.clear_crossed();
+                let outcome = self.run_event(system, t, true, &mut stats, &mut guard)?;
+                if outcome.stop {
+                    break;
+                }
+                if outcome.state_changed {
+                    self.eval_start(system, t, &mut stats)?;
+                    self.restart_crossings(system, t);
+                    self.controller.reset();
+                    h = self.starting_step(system, t, h_max, &mut stats);
+                }
+                (t_grid0, grid_count) = (t, 0);
+            } else if t < t_end {
+                system.record(t, &self.x, RecordKind::Step);
+            }
+        }
+        system.record(t, &self.x, RecordKind::Final);
+        stats.final_time = t;
+        Ok(stats)
+    }
+}

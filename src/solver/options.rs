@@ -1,0 +1,129 @@
+//! Solver configuration: the integration method and its tolerances.
+
+use super::error::SolverError;
+
+/// The integration method.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// Dormand–Prince 5(4): explicit, 7 stages (6 evaluations per step thanks to FSAL), local
+    /// extrapolation (the 5th-order solution is propagated), 4th-order dense output.
+    #[default]
+    Dopri5,
+    /// Bogacki–Shampine 3(2): explicit, 4 stages (3 evaluations per step, FSAL), cubic Hermite dense output.
+    Bs23,
+    /// Classical 4th-order Runge–Kutta with the fixed step [`SolverOptions::fixed_step`]; no error
+    /// control. Steps are still shortened to land on time events, crossings and the stop time.
+    Rk4,
+}
+
+/// Options of a [`Solver`](super::Solver). Times in the unit of the system's `t` (seconds in blockdyn).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverOptions {
+    /// The integration method (default [`Method::Dopri5`]).
+    pub method: Method,
+    /// Relative tolerance of the local error (default 1e-3).
+    pub rel_tol: f64,
+    /// Absolute tolerance of the local error, in the unit of each state (default 1e-6).
+    pub abs_tol: f64,
+    /// Largest step. `0.0` means automatic: (t_end − t0) / 50.
+    pub max_step: f64,
+    /// First step (and the step after each event). `0.0` means automatic: Hairer's starting-step
+    /// heuristic (one extra evaluation of f).
+    pub initial_step: f64,
+    /// Step of [`Method::Rk4`] (default 1e-3).
+    pub fixed_step: f64,
+    /// Chattering guard: more than this many consecutive events, each within the chattering window
+    /// of the previous one, is an error (default 1000). See the `events` module.
+    pub max_consecutive_events: usize,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        Self {
+            method: Method::Dopri5,
+            rel_tol: 1e-3,
+            abs_tol: 1e-6,
+            max_step: 0.0,
+            initial_step: 0.0,
+            fixed_step: 1e-3,
+            max_consecutive_events: 1000,
+        }
+    }
+}
+
+impl SolverOptions {
+    /// Checks every field; the message names the offending field and value.
+    pub fn validate(&self) -> Result<(), SolverError> {
+        let bad = |what: &str, value: f64| {
+            Err(SolverError::InvalidOptions(format!("{what} must be {value_rule}, got {value}", value_rule = rule(what))))
+        };
+        fn rule(what: &str) -> &'static str {
+            match what {
+                "rel_tol" | "abs_tol" => "finite and >= 0 (not both 0)",
+                "fixed_step" => "finite and > 0",
+                _ => "finite and >= 0 (0 = automatic)",
+            }
+        }
+        for (name, value) in [("rel_tol", self.rel_tol), ("abs_tol", self.abs_tol)] {
+            if !(value.is_finite() && value >= 0.0) {
+                return bad(name, value);
+            }
+        }
+        if self.rel_tol == 0.0 && self.abs_tol == 0.0 {
+            return Err(SolverError::InvalidOptions(
+                "rel_tol and abs_tol are both 0: the error norm would divide by zero".into(),
+            ));
+        }
+        if self.rel_tol > 0.0 && self.rel_tol < 10.0 * f64::EPSILON {
+            return Err(SolverError::InvalidOptions(format!(
+                "rel_tol = {} is below 10·machine epsilon ({:.1e}): unreachable",
+                self.rel_tol,
+                10.0 * f64::EPSILON
+            )));
+        }
+        for (name, value) in [("max_step", self.max_step), ("initial_step", self.initial_step)] {
+            if !(value.is_finite() && value >= 0.0) {
+                return bad(name, value);
+            }
+        }
+        if !(self.fixed_step.is_finite() && self.fixed_step > 0.0) {
+            return bad("fixed_step", self.fixed_step);
+        }
+        if self.max_consecutive_events == 0 {
+            return Err(SolverError::InvalidOptions("max_consecutive_events must be >= 1, got 0".into()));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_as_documented() {
+        let o = SolverOptions::default();
+        assert_eq!(o.method, Method::Dopri5);
+        assert_eq!((o.rel_tol, o.abs_tol, o.fixed_step), (1e-3, 1e-6, 1e-3));
+        assert_eq!(o.max_consecutive_events, 1000);
+        assert!(o.validate().is_ok());
+    }
+
+    #[test]
+    fn invalid_fields_are_named() {
+        let cases = [
+            SolverOptions { rel_tol: -1.0, ..Default::default() },
+            SolverOptions { abs_tol: f64::NAN, ..Default::default() },
+            SolverOptions { rel_tol: 0.0, abs_tol: 0.0, ..Default::default() },
+            SolverOptions { max_step: -0.1, ..Default::default() },
+            SolverOptions { fixed_step: 0.0, ..Default::default() },
+            SolverOptions { max_consecutive_events: 0, ..Default::default() },
+        ];
+        for o in cases {
+            match o.validate() {
+                Err(SolverError::InvalidOptions(msg)) => assert!(!msg.is_empty()),
+                other => panic!("expected InvalidOptions for {o:?}, got {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Reference problems with closed-form solutions, shared by the solver's unit tests, the
+//! integration tests (`tests/solver_problems.rs`) and the benchmarks. Time t in s, states
+//! dimensionless unless stated.
+
+use super::{Direction, EventOutcome, System};
+
+/// A linear or forced ODE with a known exact solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// x' = −2x, x(0) = 1: x(t) = e^(−2t). Span [0, 2].
+    ExponentialDecay,
+    /// x' = v, v' = −x, (x, v)(0) = (1, 0): x = cos t, v = −sin t. Span [0, 10].
+    HarmonicOscillator,
+    /// x₁' = −x₁ + x₂, x₂' = −1000·x₂, x(0) = (1, 1): eigenvalues −1 and −1000 (stiff-ish:
+    /// explicit methods are stability-limited to h ≈ 3/1000 but converge).
+    /// x₂ = e^(−1000t), x₁ = (1 + 1/999)·e^(−t) − e^(−1000t)/999. Span [0, 1].
+    StiffLinear,
+    /// x' = cos t, x(0) = 0: x = sin t (explicitly time-dependent). Span [0, 10].
+    Forced,
+}
+
+impl Problem {
+    /// Every problem, for "every integrator on every problem" tests.
+    pub const ALL: [Problem; 4] =
+        [Problem::ExponentialDecay, Problem::HarmonicOscillator, Problem::StiffLinear, Problem::Forced];
+
+    /// Number of states.
+    pub fn dim(self) -> usize {
+        match self {
+            Problem::ExponentialDecay | Problem::Forced => 1,
+            Problem::HarmonicOscillator | Problem::StiffLinear => 2,
+        }
+    }
+
+    /// End of the test span (the start is 0).
+    pub fn t_end(self) -> f64 {
+        match self {
+            Problem::ExponentialDecay => 2.0,
+            Problem::HarmonicOscillator | Problem::Forced => 10.0,
+            Problem::StiffLinear => 1.0,
+        }
+    }
+
+    /// Writes the exact solution at t into `x`.
+    pub fn exact(self, t: f64, x: &mut [f64]) {
+        match self {
+            Problem::ExponentialDecay => x[0] = (-2.0 * t).exp(),
+            Problem::HarmonicOscillator => {
+                x[0] = t.cos();
+                x[1] = -t.sin();
+            }
+            Problem::StiffLinear => {
+                let fast = (-1000.0 * t).exp();
+                x[0] = (1.0 + 1.0 / 999.0) * (-t).exp() - fast / 999.0;
+                x[1] = fast;
+            }
+            Problem::Forced => x[0] = t.sin(),
+        }
+    }
+}
+
+impl System for Problem {
+    fn state_dim(&self) -> usize {
+        self.dim()
+    }
+    fn zero_crossing_dim(&self) -> usize {
+        0
+    }
+    fn zero_crossing_direction(&self, _index: usize) -> Direction {
+        Direction::Either
+    }
+    fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
+        match self {
+            Problem::ExponentialDecay => dxdt[0] = -2.0 * x[0],
+            Problem::HarmonicOscillator => {
+                dxdt[0] = x[1];
+                dxdt[1] = -x[0];
+            }
+            Problem::StiffLinear => {
+                dxdt[0] = -x[0] + x[1];
+                dxdt[1] = -1000.0 * x[1];
+            }
+            Problem::Forced => dxdt[0] = t.cos(),
+        }
+    }
+    fn zero_crossings(&mut self, _t: f64, _x: &[f64], _g: &mut [f64]) {}
+    fn handle_events(&mut self, _t: f64, _x: &mut [f64], _crossed: &[usize], _time_event: bool) -> EventOutcome {
+        EventOutcome::default()
+    }
+}
+
+/// A ball dropped from height `h0` (m) onto a floor at height 0, state (height m, velocity m/s,
+/// both along the upward vertical): x'' = −g. Zero-crossing 0 is the height, direction Falling;
+/// the handler sets v ← −e·v (coefficient of restitution e) and counts impacts.
+#[derive(Clone, Debug)]
+pub struct BouncingBall {
+    /// Gravitational acceleration g, m/s².
+    pub gravity: f64,
+    /// Coefficient of restitution e ∈ [0, 1].
+    pub restitution: f64,
+    /// Times of the impacts handled so far, s (capacity reserved by the constructor, so that
+    /// recording does not allocate for up to `capacity` impacts).
+    pub impact_times: Vec<f64>,
+}
+
+impl BouncingBall {
+    /// g = 9.81 m/s², restitution `e`, room for `capacity` impact times.
+    pub fn new(restitution: f64, capacity: usize) -> Self {
+        Self { gravity: 9.81, restitution, impact_times: Vec::with_capacity(capacity) }
+    }
+
+    /// Closed-form impact times for a drop from rest at `h0`: t₁ = sqrt(2h₀/g), then flights of
+    /// 2·eᵏ·v₁/g with v₁ = g·t₁ (k = 1, 2, …).
+    pub fn exact_impact_times(&self, h0: f64, count: usize) -> Vec<f64> {
+        let t1 = (2.0 * h0 / self.gravity).sqrt();
+        let v1 = self.gravity * t1;
+        let mut times = Vec::with_capacity(count);
+        let mut t = t1;
+        for k in 0..count {
+            if k > 0 {
+                t += 2.0 * self.restitution.powi(k as i32) * v1 / self.gravity;
+            }
+            times.push(t);
+        }
+        times
+    }
+}
+
+impl System for BouncingBall {
+    fn state_dim(&self) -> usize {
+        2
+    }
+    fn zero_crossing_dim(&self) -> usize {
+        1
+    }
+    fn zero_crossing_direction(&self, _index: usize) -> Direction {
+        Direction::Falling
+    }
+    fn derivatives(&mut self, _t: f64, x: &[f64], dxdt: &mut [f64]) {
+        dxdt[0] = x[1];
+        dxdt[1] = -self.gravity;
+    }
+    fn zero_crossings(&mut self, _t: f64, x: &[f64], g: &mut [f64]) {
+        g[0] = x[0];
+    }
+    fn handle_events(&mut self, t: f64, x: &mut [f64], crossed: &[usize], _time_event: bool) -> EventOutcome {
+        let impact = crossed.contains(&0);
+        if impact {
+            x[1] = -self.restitution * x[1];
+            if self.impact_times.len() < self.impact_times.capacity() {
+                self.impact_times.push(t);
+            }
+        }
+        EventOutcome { state_changed: impact, stop: false }
+    }
+}
