@@ -1,1 +1,61 @@
-//! multibody
+//! Rigid-body mechanisms: spatial algebra, the frame network → kinematic tree compilation, joints,
+//! and Featherstone's dynamics algorithms. Knows nothing of TOML or blocks.
+//!
+//! Conventions (Simscape Multibody's for frames and joints, Featherstone's for the algorithms):
+//! - Spatial vectors are [angular; linear] ([`spatial`]).
+//! - Joints move their follower frame F relative to their base frame B along/about B's z axis
+//!   ([`joint`] lists every kind's coordinates).
+//! - Body 0 is the World body; other bodies are the rigid groups of frames, each with the follower
+//!   frame of its inbound joint as reference frame ([`network`]).
+//! - The state is `x = [q; v]` with `ẋ = [q̇; v̇]`: [`qdot_from_v`] and [`forward_dynamics`]; after
+//!   each accepted step the engine applies [`normalize_quaternions`].
+//! - External forces on bodies are World-resolved Plücker forces about the World origin.
+//!
+//! Typical use:
+//! ```
+//! use blockdyn::multibody::*;
+//! use nalgebra::{Isometry3, Matrix3, Vector3};
+//! let mut net = FrameNetworkBuilder::new();
+//! let w = net.add_frame("world.W");
+//! let b = net.add_frame("joint.B");
+//! let f = net.add_frame("joint.F");
+//! net.set_world(w);
+//! net.connect(w, b);
+//! let j = net.add_joint(b, f, JointSpec::new(JointKind::Revolute).with_state(&[0.3], &[0.0]), "joint");
+//! net.add_solid(f, 1.0, Vector3::new(1.0, 0.0, 0.0), Matrix3::zeros(), "bob");
+//! let m = net.build(Vector3::new(0.0, -9.81, 0.0)).unwrap();
+//! let mut ws = Workspace::new(&m);
+//! let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
+//! m.initial_state(&mut q, &mut v);
+//! let mut vdot = vec![0.0; m.nv()];
+//! forward_dynamics(&m, &q, &v, &[0.0], &[], &mut ws, &mut vdot);
+//! assert!((vdot[0] + 9.81 * 0.3f64.cos()).abs() < 1e-12);
+//! # let _ = (j, Isometry3::<f64>::identity());
+//! ```
+
+pub mod aba;
+pub mod crba;
+pub mod energy;
+pub mod joint;
+pub mod kinematics;
+pub mod mechanism;
+pub mod network;
+pub mod rnea;
+pub mod spatial;
+pub mod workspace;
+
+pub use aba::{forward_dynamics, passive_forces};
+pub use crba::mass_matrix;
+pub use energy::{center_of_mass, kinetic_energy, potential_energy, spatial_momentum, total_mass};
+pub use joint::{JointKind, JointSpec};
+pub use kinematics::{
+    body_pose, body_position, body_rotation, body_velocity, forward_kinematics, frame_pose,
+    frame_velocity,
+};
+pub use mechanism::{
+    normalize_quaternions, qdot_from_v, BodyIndex, FrameId, JointId, Mechanism, WORLD_BODY,
+};
+pub use network::{FrameNetworkBuilder, MechanismError};
+pub use rnea::{bias_forces, inverse_dynamics};
+pub use spatial::{PluckerTransform, SpatialForce, SpatialInertia, SpatialMotion};
+pub use workspace::Workspace;

@@ -1,0 +1,197 @@
+//! The compiled kinematic tree: bodies, their inbound joints and inertias.
+//!
+//! Built by [`FrameNetworkBuilder::build`](super::network::FrameNetworkBuilder::build); immutable
+//! during a run. Body 0 is the World body (its frame is the World frame); bodies are numbered so that
+//! every parent precedes its children. Each other body's reference frame is the follower frame F of
+//! its inbound joint. q and v are the concatenation of the joints' coordinates in body order.
+
+use super::joint::{joint_qdot, JointKind};
+use super::spatial::{PluckerTransform, SpatialInertia};
+use nalgebra::{Isometry3, Vector3};
+use std::ops::Range;
+
+/// Handle of a frame in the frame network (returned by `add_frame`).
+pub type FrameId = usize;
+/// Handle of a joint in the frame network (returned by `add_joint`), welds included.
+pub type JointId = usize;
+/// Index of a body in the mechanism; 0 is the World body.
+pub type BodyIndex = usize;
+
+/// The World body's index.
+pub const WORLD_BODY: BodyIndex = 0;
+
+/// One non-World body of the tree with its inbound joint (hot data of the dynamics loops).
+#[derive(Clone, Debug)]
+pub(crate) struct BodyModel {
+    /// Parent body (< this body's index).
+    pub parent: BodyIndex,
+    /// Inbound joint kind (never Weld).
+    pub kind: JointKind,
+    /// First position coordinate of the inbound joint in q.
+    pub q_start: usize,
+    /// First velocity coordinate of the inbound joint in v.
+    pub v_start: usize,
+    /// `B_X_parent`: from the parent body frame to the joint's base frame B.
+    pub x_tree: PluckerTransform,
+    /// The body's spatial inertia in its own frame (sum of its solids).
+    pub inertia: SpatialInertia,
+    /// Spring stiffness per dof of the inbound joint.
+    pub stiffness: [f64; 6],
+    /// Damping per dof of the inbound joint.
+    pub damping: [f64; 6],
+    /// True if any stiffness or damping is non-zero.
+    pub has_passive: bool,
+}
+
+/// Per-joint bookkeeping (for every `JointId`, welds included).
+#[derive(Clone, Debug)]
+pub(crate) struct JointInfo {
+    pub label: String,
+    pub kind: JointKind,
+    /// The body this joint moves (its follower body); `None` for welds.
+    pub body: Option<BodyIndex>,
+    pub q_range: Range<usize>,
+    pub v_range: Range<usize>,
+}
+
+/// A rigid-body mechanism: a kinematic tree rooted at the World body. See the module docs.
+#[derive(Clone, Debug)]
+pub struct Mechanism {
+    /// Index 0 is a placeholder for the World body (never read by the algorithms).
+    pub(crate) bodies: Vec<BodyModel>,
+    pub(crate) body_labels: Vec<String>,
+    pub(crate) joints: Vec<JointInfo>,
+    pub(crate) frame_placements: Vec<(BodyIndex, Isometry3<f64>)>,
+    pub(crate) gravity: Vector3<f64>,
+    pub(crate) nq: usize,
+    pub(crate) nv: usize,
+    pub(crate) q0: Vec<f64>,
+    pub(crate) v0: Vec<f64>,
+    /// (q offset) of every quaternion in q.
+    pub(crate) quaternion_offsets: Vec<usize>,
+}
+
+impl Mechanism {
+    /// Number of position coordinates.
+    pub fn nq(&self) -> usize {
+        self.nq
+    }
+
+    /// Number of velocity coordinates (degrees of freedom).
+    pub fn nv(&self) -> usize {
+        self.nv
+    }
+
+    /// Number of bodies, the World body included.
+    pub fn num_bodies(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Number of joints given to the builder (welds included).
+    pub fn num_joints(&self) -> usize {
+        self.joints.len()
+    }
+
+    /// Gravity resolved in the World frame (m/s²).
+    pub fn gravity(&self) -> Vector3<f64> {
+        self.gravity
+    }
+
+    /// Which body a frame belongs to and the frame's pose in that body's reference frame.
+    /// Frames of the World body have body index [`WORLD_BODY`] and their pose in the World frame.
+    ///
+    /// # Panics
+    /// If `frame` is not a handle of the builder that made this mechanism.
+    pub fn frame_placement(&self, frame: FrameId) -> (BodyIndex, Isometry3<f64>) {
+        self.frame_placements[frame]
+    }
+
+    /// The parent of body `b` (`None` for the World body).
+    pub fn parent(&self, b: BodyIndex) -> Option<BodyIndex> {
+        (b != WORLD_BODY).then(|| self.bodies[b].parent)
+    }
+
+    /// A label for body `b` (the label of its reference frame; "World" for body 0).
+    pub fn body_label(&self, b: BodyIndex) -> &str {
+        &self.body_labels[b]
+    }
+
+    /// The spatial inertia of body `b` in its own frame (sum of the solids attached to it).
+    pub fn body_inertia(&self, b: BodyIndex) -> SpatialInertia {
+        if b == WORLD_BODY {
+            SpatialInertia::ZERO
+        } else {
+            self.bodies[b].inertia
+        }
+    }
+
+    /// The body a joint moves (its follower body); `None` for a weld (folded) joint.
+    pub fn joint_body(&self, j: JointId) -> Option<BodyIndex> {
+        self.joints[j].body
+    }
+
+    /// The kind of joint `j`.
+    pub fn joint_kind(&self, j: JointId) -> JointKind {
+        self.joints[j].kind
+    }
+
+    /// The label joint `j` was added with.
+    pub fn joint_label(&self, j: JointId) -> &str {
+        &self.joints[j].label
+    }
+
+    /// The position coordinates of joint `j` in q (empty for welds).
+    pub fn joint_q_range(&self, j: JointId) -> Range<usize> {
+        self.joints[j].q_range.clone()
+    }
+
+    /// The velocity coordinates of joint `j` in v (and in τ, v̇); empty for welds.
+    pub fn joint_v_range(&self, j: JointId) -> Range<usize> {
+        self.joints[j].v_range.clone()
+    }
+
+    /// Writes the initial state given in the joints' specs (`q` has `nq` values, `v` `nv`).
+    pub fn initial_state(&self, q: &mut [f64], v: &mut [f64]) {
+        q.copy_from_slice(&self.q0);
+        v.copy_from_slice(&self.v0);
+    }
+
+    /// The q offsets of all quaternions [w, x, y, z] in q (Spherical and SixDof joints).
+    pub fn quaternion_offsets(&self) -> &[usize] {
+        &self.quaternion_offsets
+    }
+}
+
+/// `q̇` from `(q, v)` (quaternion kinematics `Q̇ = ½ Q ⊗ (0, ω)` for quaternion joints, `q̇ = v`
+/// otherwise). With the state `x = [q; v]`, `ẋ = [q̇; v̇]`.
+pub fn qdot_from_v(m: &Mechanism, q: &[f64], v: &[f64], qdot: &mut [f64]) {
+    for b in &m.bodies[1..] {
+        let (nq, nv) = (b.kind.nq(), b.kind.nv());
+        joint_qdot(
+            b.kind,
+            &q[b.q_start..b.q_start + nq],
+            &v[b.v_start..b.v_start + nv],
+            &mut qdot[b.q_start..b.q_start + nq],
+        );
+    }
+}
+
+/// Rescales every quaternion in `q` to unit length.
+///
+/// Integrating `Q̇ = ½ Q ⊗ (0, ω)` keeps |Q| = 1 only up to the integrator's error, so the
+/// engine applies this projection to the state after each accepted step (never inside a step: the
+/// dynamics themselves accept non-unit quaternions, using the rotation `Q/|Q|`). A zero quaternion
+/// (only reachable through a corrupt state) is reset to the identity.
+pub fn normalize_quaternions(m: &Mechanism, q: &mut [f64]) {
+    for &k in &m.quaternion_offsets {
+        let n =
+            (q[k] * q[k] + q[k + 1] * q[k + 1] + q[k + 2] * q[k + 2] + q[k + 3] * q[k + 3]).sqrt();
+        if n > 0.0 && n.is_finite() {
+            for x in &mut q[k..k + 4] {
+                *x /= n;
+            }
+        } else {
+            q[k..k + 4].copy_from_slice(&[1.0, 0.0, 0.0, 0.0]);
+        }
+    }
+}

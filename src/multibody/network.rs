@@ -1,0 +1,632 @@
+//! The frame network (what the diagram's physical connections describe) and its compilation into a
+//! [`Mechanism`].
+//!
+//! Frames are points with orientation. Three things make frames rigidly related: a coincident
+//! connection ([`connect`](FrameNetworkBuilder::connect), a `--` line), a rigid transform, and a weld
+//! joint. The groups of rigidly related frames are the **bodies**; every other joint connects two
+//! bodies. The tree is rooted at the body holding the World frame (body 0, whose reference frame is
+//! the World frame); each other body's reference frame is the follower frame F of the joint that
+//! connects it to its parent. Solids attached to the World body are fixed and do not enter the
+//! dynamics.
+
+use super::aba::kinematics_pass;
+use super::joint::{JointKind, JointSpec};
+use super::mechanism::{BodyIndex, BodyModel, FrameId, JointId, JointInfo, Mechanism, WORLD_BODY};
+use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialInertia};
+use super::workspace::Workspace;
+use nalgebra::{Isometry3, Matrix3, Vector3};
+use std::collections::VecDeque;
+use thiserror::Error;
+
+/// Why a frame network cannot be compiled into a mechanism. Messages name frames and joints by the
+/// labels given to the builder and say what to change.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum MechanismError {
+    /// No frame was declared the World frame.
+    #[error("the mechanism has no World frame: connect a WorldFrame block's W port to the frame network")]
+    NoWorldFrame,
+    /// More than one World frame.
+    #[error("two World frames, '{first}' and '{second}': a mechanism has a single World frame; use one WorldFrame block (connect everything fixed to its W port)")]
+    TwoWorldFrames {
+        /// First World frame's label.
+        first: String,
+        /// Second World frame's label.
+        second: String,
+    },
+    /// Some frames have no path to the World frame.
+    #[error("frames {frames} are not connected to the World frame: connect them to it through joints or rigid transforms, or remove them")]
+    NotConnectedToWorld {
+        /// The unconnected frames' labels (quoted, comma separated, possibly abbreviated).
+        frames: String,
+    },
+    /// A joint closes a kinematic loop.
+    #[error("closed loops are not supported yet: open the loop at joint '{joint}' (its frames '{base}' and '{follower}' are already connected through other joints or rigid connections)")]
+    ClosedLoop {
+        /// The joint that closes the loop.
+        joint: String,
+        /// Its base frame's label.
+        base: String,
+        /// Its follower frame's label.
+        follower: String,
+    },
+    /// A loop of rigid connections that does not close.
+    #[error("inconsistent rigid connections: frame '{frame}' is placed differently by two chains of rigid transforms/connections (a loop of rigid connections must close exactly); remove one of the chains")]
+    InconsistentRigidLoop {
+        /// The frame placed twice.
+        frame: String,
+    },
+    /// A joint whose follower is on the World side of the tree.
+    #[error("joint '{joint}' has its follower frame '{follower}' on the World side: swap its connections so that its base frame B ('{base}') faces the World and its follower frame F moves")]
+    ReversedJoint {
+        /// The joint.
+        joint: String,
+        /// Its base frame's label.
+        base: String,
+        /// Its follower frame's label.
+        follower: String,
+    },
+    /// A joint must accelerate something without (enough) inertia.
+    #[error("joint '{joint}' moves a body with no mass or inertia in the direction it moves (the body of frames {frames} and everything beyond it): add a Solid with mass to that body or beyond it, or replace joint '{joint}' by a weld joint")]
+    MasslessBody {
+        /// The joint.
+        joint: String,
+        /// The labels of the body's frames.
+        frames: String,
+    },
+    /// Inconsistent joint parameters.
+    #[error("joint '{joint}' ({kind}): {what}")]
+    BadJointSpec {
+        /// The joint.
+        joint: String,
+        /// Its kind's name.
+        kind: &'static str,
+        /// What is wrong and what to write instead.
+        what: String,
+    },
+    /// Inconsistent solid parameters.
+    #[error("solid '{solid}': {what}")]
+    BadSolid {
+        /// The solid.
+        solid: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// A handle not returned by `add_frame`.
+    #[error(
+        "internal error: frame handle {handle} used in '{context}' was not returned by add_frame"
+    )]
+    BadFrameHandle {
+        /// The bad handle.
+        handle: FrameId,
+        /// Where it was used.
+        context: String,
+    },
+    /// Gravity with a non-finite component.
+    #[error("gravity must be finite, got {gravity:?}")]
+    BadGravity {
+        /// The given gravity.
+        gravity: [f64; 3],
+    },
+}
+
+#[derive(Clone, Debug)]
+struct SolidEntry {
+    frame: FrameId,
+    mass: f64,
+    com: Vector3<f64>,
+    inertia: Matrix3<f64>,
+    label: String,
+}
+
+#[derive(Clone, Debug)]
+struct JointEntry {
+    base: FrameId,
+    follower: FrameId,
+    spec: JointSpec,
+    label: String,
+}
+
+/// Collects frames, connections, solids and joints, then [`build`](Self::build)s the mechanism.
+#[derive(Clone, Debug, Default)]
+pub struct FrameNetworkBuilder {
+    labels: Vec<String>,
+    worlds: Vec<FrameId>,
+    /// (base, follower, pose of follower in base).
+    rigid: Vec<(FrameId, FrameId, Isometry3<f64>)>,
+    solids: Vec<SolidEntry>,
+    joints: Vec<JointEntry>,
+    bad_handle: Option<(FrameId, String)>,
+}
+
+/// Labels of `frames`, quoted and comma separated, abbreviated after 8.
+fn frame_list(labels: &[String], frames: impl Iterator<Item = FrameId>) -> String {
+    let all: Vec<FrameId> = frames.collect();
+    let mut s = all
+        .iter()
+        .take(8)
+        .map(|&f| format!("'{}'", labels[f]))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if all.len() > 8 {
+        s.push_str(&format!(" and {} more", all.len() - 8));
+    }
+    s
+}
+
+impl FrameNetworkBuilder {
+    /// An empty network.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn check(&mut self, f: FrameId, context: &str) {
+        if f >= self.labels.len() && self.bad_handle.is_none() {
+            self.bad_handle = Some((f, context.to_string()));
+        }
+    }
+
+    /// Adds a frame; `label` (like "ball.R") names it in error messages.
+    pub fn add_frame(&mut self, label: &str) -> FrameId {
+        self.labels.push(label.to_string());
+        self.labels.len() - 1
+    }
+
+    /// Declares `frame` the World frame (exactly one per network).
+    pub fn set_world(&mut self, frame: FrameId) {
+        self.check(frame, "set_world");
+        self.worlds.push(frame);
+    }
+
+    /// Makes frames `a` and `b` coincident (a `--` connection).
+    pub fn connect(&mut self, a: FrameId, b: FrameId) {
+        self.check(a, "connect");
+        self.check(b, "connect");
+        self.rigid.push((a, b, Isometry3::identity()));
+    }
+
+    /// Fixes `follower` to `base` at the pose `follower_in_base` (F's orientation and origin in B).
+    pub fn add_rigid_transform(
+        &mut self,
+        base: FrameId,
+        follower: FrameId,
+        follower_in_base: Isometry3<f64>,
+    ) {
+        self.check(base, "add_rigid_transform");
+        self.check(follower, "add_rigid_transform");
+        self.rigid.push((base, follower, follower_in_base));
+    }
+
+    /// Attaches a solid to `frame`: `mass` (kg), centre of mass `com_in_frame` (m) and rotational
+    /// inertia about the centre of mass `inertia_about_com_in_frame` (kg·m²), both resolved in
+    /// `frame`.
+    pub fn add_solid(
+        &mut self,
+        frame: FrameId,
+        mass: f64,
+        com_in_frame: Vector3<f64>,
+        inertia_about_com_in_frame: Matrix3<f64>,
+        label: &str,
+    ) {
+        self.check(frame, label);
+        self.solids.push(SolidEntry {
+            frame,
+            mass,
+            com: com_in_frame,
+            inertia: inertia_about_com_in_frame,
+            label: label.to_string(),
+        });
+    }
+
+    /// Adds a joint moving `follower` relative to `base`. The base must be on the World side.
+    pub fn add_joint(
+        &mut self,
+        base: FrameId,
+        follower: FrameId,
+        joint: JointSpec,
+        label: &str,
+    ) -> JointId {
+        self.check(base, label);
+        self.check(follower, label);
+        self.joints.push(JointEntry {
+            base,
+            follower,
+            spec: joint,
+            label: label.to_string(),
+        });
+        self.joints.len() - 1
+    }
+
+    fn validate(&self, gravity: &Vector3<f64>) -> Result<FrameId, MechanismError> {
+        if let Some((handle, context)) = &self.bad_handle {
+            return Err(MechanismError::BadFrameHandle {
+                handle: *handle,
+                context: context.clone(),
+            });
+        }
+        if !gravity.iter().all(|g| g.is_finite()) {
+            return Err(MechanismError::BadGravity {
+                gravity: [gravity.x, gravity.y, gravity.z],
+            });
+        }
+        for j in &self.joints {
+            validate_joint(j)?;
+        }
+        for s in &self.solids {
+            validate_solid(s)?;
+        }
+        match self.worlds.as_slice() {
+            [] => Err(MechanismError::NoWorldFrame),
+            [w] => Ok(*w),
+            [a, b, ..] => Err(MechanismError::TwoWorldFrames {
+                first: self.labels[*a].clone(),
+                second: self.labels[*b].clone(),
+            }),
+        }
+    }
+
+    /// Compiles the network into a mechanism with gravity `gravity_in_world` (m/s², World frame).
+    pub fn build(self, gravity_in_world: Vector3<f64>) -> Result<Mechanism, MechanismError> {
+        let world = self.validate(&gravity_in_world)?;
+        let nf = self.labels.len();
+
+        // 1. Rigid groups (bodies) and each frame's pose in its group's root frame.
+        let mut adjacency: Vec<Vec<(FrameId, Isometry3<f64>)>> = vec![Vec::new(); nf];
+        let mut add_rigid = |a: FrameId, b: FrameId, b_in_a: Isometry3<f64>| {
+            adjacency[a].push((b, b_in_a));
+            adjacency[b].push((a, b_in_a.inverse()));
+        };
+        for &(a, b, p) in &self.rigid {
+            add_rigid(a, b, p);
+        }
+        for j in self
+            .joints
+            .iter()
+            .filter(|j| j.spec.kind == JointKind::Weld)
+        {
+            add_rigid(j.base, j.follower, Isometry3::identity());
+        }
+        const UNSET: usize = usize::MAX;
+        let mut group = vec![UNSET; nf];
+        let mut pose_in_root = vec![Isometry3::identity(); nf];
+        let mut group_frames: Vec<Vec<FrameId>> = Vec::new();
+        let mut queue = VecDeque::new();
+        for start in 0..nf {
+            if group[start] != UNSET {
+                continue;
+            }
+            let g = group_frames.len();
+            group_frames.push(vec![start]);
+            group[start] = g;
+            queue.push_back(start);
+            while let Some(f) = queue.pop_front() {
+                for &(other, other_in_f) in &adjacency[f] {
+                    let pose = pose_in_root[f] * other_in_f;
+                    if group[other] == UNSET {
+                        group[other] = g;
+                        pose_in_root[other] = pose;
+                        group_frames[g].push(other);
+                        queue.push_back(other);
+                    } else if !poses_match(&pose, &pose_in_root[other]) {
+                        return Err(MechanismError::InconsistentRigidLoop {
+                            frame: self.labels[other].clone(),
+                        });
+                    }
+                }
+            }
+        }
+        let ng = group_frames.len();
+
+        // 2. The tree over groups, breadth first from the World group.
+        let moving: Vec<JointId> = (0..self.joints.len())
+            .filter(|&j| self.joints[j].spec.kind != JointKind::Weld)
+            .collect();
+        let mut group_joints: Vec<Vec<JointId>> = vec![Vec::new(); ng];
+        for &j in &moving {
+            let je = &self.joints[j];
+            let (gb, gf) = (group[je.base], group[je.follower]);
+            if gb == gf {
+                return Err(self.closed_loop(j));
+            }
+            group_joints[gb].push(j);
+            group_joints[gf].push(j);
+        }
+        let mut body_of_group = vec![UNSET; ng];
+        let mut body_groups = vec![group[world]];
+        let mut inbound: Vec<Option<JointId>> = vec![None];
+        let mut used = vec![false; self.joints.len()];
+        body_of_group[group[world]] = WORLD_BODY;
+        let mut next = 0;
+        while next < body_groups.len() {
+            let g = body_groups[next];
+            next += 1;
+            for &j in &group_joints[g] {
+                if used[j] {
+                    continue;
+                }
+                used[j] = true;
+                let je = &self.joints[j];
+                let (gb, gf) = (group[je.base], group[je.follower]);
+                let other = if gb == g { gf } else { gb };
+                if body_of_group[other] != UNSET {
+                    return Err(self.closed_loop(j));
+                }
+                if gf == g {
+                    return Err(MechanismError::ReversedJoint {
+                        joint: je.label.clone(),
+                        base: self.labels[je.base].clone(),
+                        follower: self.labels[je.follower].clone(),
+                    });
+                }
+                body_of_group[other] = body_groups.len();
+                body_groups.push(other);
+                inbound.push(Some(j));
+            }
+        }
+        if body_groups.len() < ng {
+            let frames = frame_list(
+                &self.labels,
+                (0..nf).filter(|&f| body_of_group[group[f]] == UNSET),
+            );
+            return Err(MechanismError::NotConnectedToWorld { frames });
+        }
+
+        // 3. Reference frames, placements, tree transforms, inertias, coordinates.
+        let nb = body_groups.len();
+        let ref_frame: Vec<FrameId> = (0..nb)
+            .map(|b| inbound[b].map_or(world, |j| self.joints[j].follower))
+            .collect();
+        let frame_placements: Vec<(BodyIndex, Isometry3<f64>)> = (0..nf)
+            .map(|f| {
+                let b = body_of_group[group[f]];
+                (b, pose_in_root[ref_frame[b]].inverse() * pose_in_root[f])
+            })
+            .collect();
+        let mut inertia = vec![SpatialInertia::ZERO; nb];
+        for s in &self.solids {
+            let (b, placement) = frame_placements[s.frame];
+            let in_frame = SpatialInertia::from_mass_com_inertia(s.mass, s.com, s.inertia);
+            // body_X_frame: the body frame's pose in the solid's frame is placement⁻¹.
+            let x = PluckerTransform::from_pose(&placement.inverse());
+            inertia[b] = inertia[b] + in_frame.transform(&x);
+        }
+        let mut joints_info: Vec<JointInfo> = self
+            .joints
+            .iter()
+            .map(|je| JointInfo {
+                label: je.label.clone(),
+                kind: je.spec.kind,
+                body: None,
+                q_range: 0..0,
+                v_range: 0..0,
+            })
+            .collect();
+        let placeholder = BodyModel {
+            parent: 0,
+            kind: JointKind::Weld,
+            q_start: 0,
+            v_start: 0,
+            x_tree: PluckerTransform::IDENTITY,
+            inertia: SpatialInertia::ZERO,
+            stiffness: [0.0; 6],
+            damping: [0.0; 6],
+            has_passive: false,
+        };
+        let mut bodies = vec![placeholder];
+        let (mut nq, mut nv) = (0, 0);
+        let (mut q0, mut v0) = (Vec::new(), Vec::new());
+        let mut quaternion_offsets = Vec::new();
+        for b in 1..nb {
+            let j = inbound[b].expect("every non-World body has an inbound joint");
+            let je = &self.joints[j];
+            let kind = je.spec.kind;
+            let (parent, base_in_parent) = frame_placements[je.base];
+            let mut stiffness = [0.0; 6];
+            let mut damping = [0.0; 6];
+            stiffness[..je.spec.stiffness.len()].copy_from_slice(&je.spec.stiffness);
+            damping[..je.spec.damping.len()].copy_from_slice(&je.spec.damping);
+            bodies.push(BodyModel {
+                parent,
+                kind,
+                q_start: nq,
+                v_start: nv,
+                x_tree: PluckerTransform::from_pose(&base_in_parent),
+                inertia: inertia[b],
+                stiffness,
+                damping,
+                has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0),
+            });
+            let info = &mut joints_info[j];
+            info.body = Some(b);
+            info.q_range = nq..nq + kind.nq();
+            info.v_range = nv..nv + kind.nv();
+            let mut q = je.spec.q0.clone();
+            if let Some(k) = kind.quaternion_offset() {
+                let n = q[k..k + 4].iter().map(|x| x * x).sum::<f64>().sqrt();
+                q[k..k + 4].iter_mut().for_each(|x| *x /= n);
+                quaternion_offsets.push(nq + k);
+            }
+            q0.extend_from_slice(&q);
+            v0.extend_from_slice(&je.spec.v0);
+            nq += kind.nq();
+            nv += kind.nv();
+        }
+        let mut body_labels = vec!["World".to_string()];
+        body_labels.extend((1..nb).map(|b| self.labels[ref_frame[b]].clone()));
+
+        let mechanism = Mechanism {
+            bodies,
+            body_labels,
+            joints: joints_info,
+            frame_placements,
+            gravity: gravity_in_world,
+            nq,
+            nv,
+            q0,
+            v0,
+            quaternion_offsets,
+        };
+        if let Some(b) = first_singular_body(&mechanism) {
+            let j = inbound[b].expect("non-World body");
+            return Err(MechanismError::MasslessBody {
+                joint: self.joints[j].label.clone(),
+                frames: frame_list(&self.labels, group_frames[body_groups[b]].iter().copied()),
+            });
+        }
+        Ok(mechanism)
+    }
+
+    fn closed_loop(&self, j: JointId) -> MechanismError {
+        let je = &self.joints[j];
+        MechanismError::ClosedLoop {
+            joint: je.label.clone(),
+            base: self.labels[je.base].clone(),
+            follower: self.labels[je.follower].clone(),
+        }
+    }
+}
+
+/// Two poses equal to round-off (1e-9 in rotation-matrix entries and in m, relative to the size).
+fn poses_match(a: &Isometry3<f64>, b: &Isometry3<f64>) -> bool {
+    let scale = 1.0 + a.translation.vector.norm().max(b.translation.vector.norm());
+    (a.translation.vector - b.translation.vector).norm() <= 1e-9 * scale
+        && a.rotation.angle_to(&b.rotation) <= 1e-9
+}
+
+fn validate_joint(j: &JointEntry) -> Result<(), MechanismError> {
+    let kind = j.spec.kind;
+    let bad = |what: String| MechanismError::BadJointSpec {
+        joint: j.label.clone(),
+        kind: kind.name(),
+        what,
+    };
+    let s = &j.spec;
+    if s.q0.len() != kind.nq() {
+        return Err(bad(format!(
+            "initial position has {} values; a {} joint needs {}",
+            s.q0.len(),
+            kind.name(),
+            kind.nq()
+        )));
+    }
+    if s.v0.len() != kind.nv() {
+        return Err(bad(format!(
+            "initial velocity has {} values; a {} joint needs {}",
+            s.v0.len(),
+            kind.name(),
+            kind.nv()
+        )));
+    }
+    for (name, values) in [("stiffness", &s.stiffness), ("damping", &s.damping)] {
+        if !values.is_empty() && values.len() != kind.nv() {
+            return Err(bad(format!(
+                "{name} has {} values; give none or one per degree of freedom ({})",
+                values.len(),
+                kind.nv()
+            )));
+        }
+        if values.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            return Err(bad(format!("{name} must be finite and non-negative")));
+        }
+    }
+    if s.q0.iter().chain(s.v0.iter()).any(|x| !x.is_finite()) {
+        return Err(bad("the initial state must be finite".to_string()));
+    }
+    if let Some(k) = kind.quaternion_offset() {
+        let n = s.q0[k..k + 4].iter().map(|x| x * x).sum::<f64>().sqrt();
+        if n < 1e-6 {
+            return Err(bad(
+                "the orientation quaternion [w, x, y, z] is zero; write e.g. [1, 0, 0, 0]".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn validate_solid(s: &SolidEntry) -> Result<(), MechanismError> {
+    let bad = |what: &str| MechanismError::BadSolid {
+        solid: s.label.clone(),
+        what: what.to_string(),
+    };
+    if !s.mass.is_finite() || s.mass < 0.0 {
+        return Err(bad("mass must be finite and non-negative (kg)"));
+    }
+    if !s.com.iter().chain(s.inertia.iter()).all(|x| x.is_finite()) {
+        return Err(bad("centre of mass and inertia must be finite"));
+    }
+    let asym = (s.inertia - s.inertia.transpose()).abs().max();
+    if asym > 1e-9 * (1.0 + s.inertia.abs().max()) {
+        return Err(bad("the inertia matrix must be symmetric"));
+    }
+    let eig = s.inertia.symmetric_eigenvalues();
+    let tol = 1e-12 * (1.0 + s.inertia.abs().max());
+    if eig.min() < -tol {
+        return Err(bad("the inertia matrix must be positive semi-definite"));
+    }
+    Ok(())
+}
+
+/// The first body (leaves first) whose joint-space articulated inertia `D = Sᵀ IA S` is singular at
+/// the initial configuration, if any. A pivot of the Cholesky factorization of D counts as zero
+/// below 1e-12 × the largest entry of IA (and exactly zero for a massless subtree).
+fn first_singular_body(m: &Mechanism) -> Option<BodyIndex> {
+    let mut ws = Workspace::new(m);
+    let zeros = vec![0.0; m.nv];
+    kinematics_pass(m, &m.q0, &zeros, &mut ws);
+    let n = m.bodies.len();
+    for i in 1..n {
+        ws.ia[i] = ArticulatedInertia::from(m.bodies[i].inertia);
+    }
+    for i in (1..n).rev() {
+        let b = &m.bodies[i];
+        let nv = b.kind.nv();
+        let ia = ws.ia[i];
+        let scale = ia.a.abs().max().max(ia.b.abs().max()).max(ia.c.abs().max());
+        let mut u_cols = [super::spatial::SpatialForce::ZERO; 6];
+        let mut d = [[0.0; 6]; 6];
+        for k in 0..nv {
+            u_cols[k] = ia.mul_motion(&ws.joint[i].s[k]);
+        }
+        for j in 0..nv {
+            for k in 0..nv {
+                d[j][k] = ws.joint[i].s[j].dot(&u_cols[k]);
+            }
+        }
+        // Cholesky in place.
+        for k in 0..nv {
+            let mut pivot = d[k][k];
+            for p in 0..k {
+                pivot -= d[k][p] * d[k][p];
+            }
+            if pivot <= 1e-12 * scale || !pivot.is_finite() {
+                return Some(i);
+            }
+            let l = pivot.sqrt();
+            d[k][k] = l;
+            for r in k + 1..nv {
+                let mut x = d[r][k];
+                for p in 0..k {
+                    x -= d[r][p] * d[k][p];
+                }
+                d[r][k] = x / l;
+            }
+        }
+        if b.parent != 0 {
+            // IA − U D⁻¹ Uᵀ via the factor: columns W = U L⁻ᵀ, IA −= W Wᵀ.
+            let mut w = u_cols;
+            for k in 0..nv {
+                for p in 0..k {
+                    let wp = w[p];
+                    w[k] -= wp * d[k][p];
+                }
+                w[k] = w[k] * (1.0 / d[k][k]);
+            }
+            let mut ia_a = ia;
+            for wk in w.iter().take(nv) {
+                ia_a.sub_outer(wk, wk);
+            }
+            let contribution = ia_a.to_parent(&ws.x_up[i]);
+            ws.ia[b.parent] += contribution;
+        }
+    }
+    None
+}
