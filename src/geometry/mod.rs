@@ -1,1 +1,21 @@
-//! geometry
+//! Geometry: shapes, mass properties of the true solid geometry, and contact queries.
+//!
+//! - [`shape`]: the shapes, each in its own reference frame R (m), validated on construction.
+//! - [`mass_properties()`]: mass, centre of mass and central inertia of the solids (kg, m, kg·m²).
+//! - [`query`]: signed distance, contact point and normal of two posed geometries (world frame),
+//!   for every pair the Spatial Contact Force supports.
+//!
+//! Everything here is a pure function of shapes and poses; nothing allocates on the query path.
+
+mod error;
+pub mod hull;
+pub mod mass_properties;
+pub mod query;
+pub mod shape;
+
+pub use error::GeometryError;
+pub use mass_properties::{mass_properties, MassProperties};
+pub use query::{pair_supported, query, query_point_cloud, supported_partners, ContactGeometry};
+pub use shape::{
+    Brick, ConvexHull, Cylinder, Disk, Ellipsoid, GridSurface, PointCloud, Shape, ShapeKind, Sphere,
+};
