@@ -417,7 +417,9 @@ mod tests {
         let law = smooth(0.4, 0.6);
         let warnings = law.validate().unwrap();
         assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].to_string().contains("dynamic = 0.6 exceeds static = 0.4"));
+        assert!(warnings[0]
+            .to_string()
+            .contains("dynamic = 0.6 exceeds static = 0.4"));
         assert!((law.coefficient(1e-3) - 0.4).abs() < 1e-15);
         let mut previous = 0.0;
         for i in 1..=20_000 {
@@ -441,7 +443,10 @@ mod tests {
         ];
         for (v, expected) in cases {
             let mu = STRIBECK.coefficient(v);
-            assert!((mu - expected).abs() < 1e-14, "μ({v}) = {mu}, expected {expected}");
+            assert!(
+                (mu - expected).abs() < 1e-14,
+                "μ({v}) = {mu}, expected {expected}"
+            );
         }
     }
 

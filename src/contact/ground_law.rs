@@ -48,7 +48,9 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum GroundLawError {
     /// A parameter is NaN, infinite or out of range.
-    #[error("ground contact: {parameter} = {value} is invalid: it must be {requirement}; {advice}")]
+    #[error(
+        "ground contact: {parameter} = {value} is invalid: it must be {requirement}; {advice}"
+    )]
     InvalidParameter {
         /// The parameter's model-format name (`stiffness`, `damping`, `friction`).
         parameter: &'static str,
@@ -357,4 +359,187 @@ impl GroundContactLaw {
 /// at one point.
 pub fn stiffness_for_compression(load: f64, compression: f64) -> f64 {
     load / compression.powf(1.5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // K = 1000 N/m^1.5, D = 10 N·s/m^1.5, μ = 0.5: round numbers for hand computation.
+    fn law() -> GroundContactLaw {
+        GroundContactLaw::new(1000.0, 10.0, 0.5).unwrap()
+    }
+
+    // Hand values below involve a handful of roundings: absolute tolerance 1e-12 on O(1) numbers.
+    const TOL: f64 = 1e-12;
+
+    #[test]
+    fn above_ground_no_force_and_deflection_relaxes() {
+        let u = Vector2::new(0.01, -0.02);
+        let r = law().evaluate(0.1, -1.0, &Vector2::new(3.0, 0.0), &u);
+        assert_eq!(r.normal_force, 0.0);
+        assert_eq!(r.tangential_force, Vector2::zeros());
+        assert_eq!(r.status, GroundContactStatus::NotInContact);
+        assert_eq!(r.cone_ratio, 2.0);
+        // u̇ = −(K/D)·u = −100·u.
+        assert!((r.deflection_rate - Vector2::new(-1.0, 2.0)).norm() < TOL);
+        // g_c = min(−100, −100 + 10) = −100.
+        assert!((r.contact_function + 100.0).abs() < TOL);
+    }
+
+    #[test]
+    fn below_ground_but_rising_faster_than_recovery_is_out_of_contact() {
+        // z = −0.01: recovery speed −K·z/D = 1 m/s. Rising at 2 m/s: −K·z − D·ż = 10 − 20 < 0.
+        let r = law().evaluate(-0.01, 2.0, &Vector2::zeros(), &Vector2::zeros());
+        assert_eq!(r.status, GroundContactStatus::NotInContact);
+        assert_eq!(r.normal_force, 0.0);
+        assert!((r.contact_function + 10.0).abs() < TOL);
+        // Rising at 0.5 m/s: f_n = r·(10 − 5) = 0.1·5 = 0.5 N.
+        let r = law().evaluate(-0.01, 0.5, &Vector2::zeros(), &Vector2::zeros());
+        assert_ne!(r.status, GroundContactStatus::NotInContact);
+        assert!((r.normal_force - 0.5).abs() < TOL);
+        assert!((r.contact_function - 5.0).abs() < TOL);
+    }
+
+    #[test]
+    fn sticking_3d() {
+        // z = −0.01 (r = 0.1), ż = 0: f_n = 0.1·10 = 1 N.
+        // K·u + D·v_t = (0.1, 0) + (0, 0.01); f_t = −0.1·(0.1, 0.01) = (−0.01, −0.001).
+        let v_t = Vector2::new(0.0, 1e-3);
+        let r = law().evaluate(-0.01, 0.0, &v_t, &Vector2::new(1e-4, 0.0));
+        assert_eq!(r.status, GroundContactStatus::Sticking);
+        assert!((r.normal_force - 1.0).abs() < TOL);
+        assert!((r.tangential_force - Vector2::new(-0.01, -0.001)).norm() < TOL);
+        assert_eq!(r.deflection_rate, v_t);
+        let c = (0.01_f64.powi(2) + 0.001_f64.powi(2)).sqrt() / 0.5;
+        assert!((r.cone_ratio - c).abs() < TOL);
+        // g_s = μ·10 − |(0.1, 0.01)| > 0.
+        assert!((r.stick_function - (5.0 - 0.1_f64.hypot(0.01))).abs() < TOL);
+        assert!((r.force_world() - Vector3::new(-0.01, -0.001, 1.0)).norm() < TOL);
+    }
+
+    #[test]
+    fn slipping_3d_and_2d_at_the_cone_edge() {
+        // z = −0.01, ż = 0: f_n = 1. u = (0.02, 0), v_t = (0.1, 0): K·u + D·v_t = (21, 0),
+        // f_t,stick = (−2.1, 0), c = 2.1/0.5 = 4.2 → f_t = (−0.5, 0);
+        // u̇ = −(f_t + K·r·u)/(D·r) = −(−0.5 + 2)/1 = −1.5.
+        let r = law().evaluate(
+            -0.01,
+            0.0,
+            &Vector2::new(0.1, 0.0),
+            &Vector2::new(0.02, 0.0),
+        );
+        assert_eq!(r.status, GroundContactStatus::Slipping);
+        assert!((r.cone_ratio - 4.2).abs() < TOL);
+        assert!((r.tangential_force - Vector2::new(-0.5, 0.0)).norm() < TOL);
+        assert!((r.tangential_force.norm() - 0.5 * r.normal_force).abs() < TOL);
+        assert!((r.deflection_rate - Vector2::new(-1.5, 0.0)).norm() < TOL);
+        // Consistency: the spring-damper with u̇ reproduces f_t: −r·(K·u + D·u̇) = −0.1·(20 − 15).
+        let rebuilt = -0.1 * (1000.0 * 0.02 + 10.0 * r.deflection_rate[0]);
+        assert!((rebuilt + 0.5).abs() < TOL);
+        assert!((r.stick_function - (5.0 - 21.0)).abs() < TOL);
+
+        let planar = law().evaluate_2d(&Vector2::new(7.0, -0.01), &Vector2::new(0.1, 0.0), 0.02);
+        assert_eq!(planar.status, GroundContactStatus::Slipping);
+        assert!((planar.force_world() - Vector3::new(-0.5, 1.0, 0.0)).norm() < TOL);
+        assert!((planar.deflection_rate[0] + 1.5).abs() < TOL);
+
+        let spatial = law().evaluate_3d(
+            &Vector3::new(1.0, 2.0, -0.01),
+            &Vector3::new(0.0, 0.1, 0.0),
+            &Vector2::new(0.0, 0.02),
+        );
+        assert!((spatial.force_world() - Vector3::new(0.0, -0.5, 1.0)).norm() < TOL);
+        assert!((spatial.deflection_rate - Vector2::new(0.0, -1.5)).norm() < TOL);
+    }
+
+    #[test]
+    fn frictionless_ground_has_only_normal_force() {
+        let ground = GroundContactLaw::new(1000.0, 10.0, 0.0).unwrap();
+        assert!(!ground.has_deflection_states());
+        let r = ground.evaluate(-0.01, 0.0, &Vector2::new(5.0, 0.0), &Vector2::zeros());
+        assert_eq!(r.status, GroundContactStatus::Slipping);
+        assert!((r.normal_force - 1.0).abs() < TOL);
+        assert_eq!(r.tangential_force, Vector2::zeros());
+        assert_eq!(r.deflection_rate, Vector2::zeros());
+        let r = ground.evaluate(0.01, 0.0, &Vector2::new(5.0, 0.0), &Vector2::new(1.0, 1.0));
+        assert_eq!(r.deflection_rate, Vector2::zeros());
+    }
+
+    #[test]
+    fn status_functions_change_sign_exactly_with_the_status() {
+        let ground = law();
+        // Sweep ż through the lift-off threshold (1 m/s at z = −0.01) and u through the cone edge
+        // (|K·u + D·v_t| = μ·(−K·z − D·ż)): the sign of g_c / g_s must match the status.
+        for i in -300..=300 {
+            let z_rate = i as f64 * 0.01;
+            for j in 0..=40 {
+                let u = Vector1::new(j as f64 * 2.5e-4);
+                let r = ground.evaluate(-0.01, z_rate, &Vector1::new(0.0), &u);
+                let in_contact = r.status != GroundContactStatus::NotInContact;
+                assert_eq!(in_contact, r.contact_function > 0.0, "ż = {z_rate}");
+                if in_contact {
+                    let sticking = r.status == GroundContactStatus::Sticking;
+                    assert_eq!(sticking, r.stick_function >= 0.0, "ż = {z_rate}, u = {u}");
+                    assert!((r.cone_ratio <= 1.0) == sticking);
+                }
+            }
+        }
+        // Touch-down from above: g_c rises through 0 as z goes through 0 with ż < 0.
+        let above = ground.evaluate(1e-9, -1.0, &Vector1::zeros(), &Vector1::zeros());
+        let below = ground.evaluate(-1e-9, -1.0, &Vector1::zeros(), &Vector1::zeros());
+        assert!(above.contact_function < 0.0 && below.contact_function > 0.0);
+        assert!(above.contact_function.abs() < 1e-5 && below.contact_function.abs() < 1e-5);
+    }
+
+    #[test]
+    fn static_compression_identity_and_tuning_helpers() {
+        let ground = GroundContactLaw::new(1e6, 1e3, 0.5).unwrap();
+        let load = 100.0;
+        let d = ground.static_compression(load);
+        // d = (1e-4)^(2/3) = 10^(−8/3).
+        assert!((d - 10f64.powf(-8.0 / 3.0)).abs() < 1e-15);
+        let r = ground.evaluate(-d, 0.0, &Vector2::zeros(), &Vector2::zeros());
+        assert!((r.normal_force - load).abs() < 1e-12 * load);
+        assert!((stiffness_for_compression(load, d) - 1e6).abs() < 1e-9 * 1e6);
+        assert!((ground.time_constant() - 1e-3).abs() < 1e-18);
+        assert_eq!(ground.static_compression(-5.0), 0.0);
+    }
+
+    #[test]
+    fn explicit_step_estimate_hand_value() {
+        // K = 1e6, D = 1e3, m = 1 kg, F = 10 N: d₀ = (1e-5)^(2/3), √d₀ = 10^(−5/3);
+        // k = 1.5e6·√d₀, c = 1e3·√d₀; c² < 4mk, so |λ| = sqrt(k/m).
+        let sqrt_d0 = 10f64.powf(-5.0 / 3.0);
+        let normal_rate = (1.5e6 * sqrt_d0).sqrt();
+        let frictionless = GroundContactLaw::new(1e6, 1e3, 0.0).unwrap();
+        let h = frictionless.explicit_step_estimate(1.0, 10.0);
+        assert!((h - 2.0 / normal_rate).abs() < 1e-12 * h);
+        // With friction the deflection relaxation K/D = 1000 1/s dominates: h = 2e-3 s.
+        let with_friction = GroundContactLaw::new(1e6, 1e3, 0.5).unwrap();
+        assert!((with_friction.explicit_step_estimate(1.0, 10.0) - 2e-3).abs() < 1e-15);
+        // Overdamped: K = 1, D = 1e3, m = 1e-3, F = 1: d₀ = 1, k = 1.5, c = 1e3;
+        // |λ| = (c + sqrt(c² − 4mk))/(2m).
+        let overdamped = GroundContactLaw::new(1.0, 1e3, 0.0).unwrap();
+        let rate = (1e3 + (1e6 - 4.0 * 1e-3 * 1.5f64).sqrt()) / 2e-3;
+        let h = overdamped.explicit_step_estimate(1e-3, 1.0);
+        assert!((h - 2.0 / rate).abs() < 1e-12 * h);
+        assert_eq!(frictionless.explicit_step_estimate(1.0, 0.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn validation() {
+        for (k, d, mu, name) in [
+            (0.0, 1.0, 0.5, "stiffness"),
+            (f64::NAN, 1.0, 0.5, "stiffness"),
+            (1.0, 0.0, 0.5, "damping"),
+            (1.0, -1.0, 0.5, "damping"),
+            (1.0, 1.0, -0.1, "friction"),
+            (1.0, 1.0, f64::INFINITY, "friction"),
+        ] {
+            let message = GroundContactLaw::new(k, d, mu).unwrap_err().to_string();
+            assert!(message.contains(name), "{message}");
+        }
+        assert_eq!(GroundContactStatus::Slipping.code(), 2.0);
+    }
 }

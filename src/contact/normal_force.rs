@@ -208,7 +208,8 @@ impl NormalForceLaw {
                         parameter: "velocity_exponent",
                         value: velocity_exponent,
                         requirement: "> 0",
-                        advice: "write velocity_exponent = 1 (damping linear in the approach speed)",
+                        advice:
+                            "write velocity_exponent = 1 (damping linear in the approach speed)",
                     });
                 }
                 check_finite(law, "depth_exponent", depth_exponent, "1.5")?;

@@ -136,14 +136,11 @@ impl ResultantCalculator {
                 let centroid = sums.centroid(count);
                 let normal_sum = sums.normal_force;
                 // Moment of the normal components about the centroid.
-                let moment_about_centroid = self
-                    .entries
-                    .iter()
-                    .fold(Vector3::zeros(), |acc, e| {
-                        acc + (e.point - centroid).cross(&e.normal_force)
-                    });
-                let axis_point = centroid
-                    + normal_sum.cross(&moment_about_centroid) / normal_sum.norm_squared();
+                let moment_about_centroid = self.entries.iter().fold(Vector3::zeros(), |acc, e| {
+                    acc + (e.point - centroid).cross(&e.normal_force)
+                });
+                let axis_point =
+                    centroid + normal_sum.cross(&moment_about_centroid) / normal_sum.norm_squared();
                 let most_negative = self
                     .entries
                     .iter()
@@ -220,5 +217,192 @@ impl Sums {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Hand values with a few roundings on O(1) numbers: absolute tolerance 1e-12.
+    const TOL: f64 = 1e-12;
+
+    fn v(x: f64, y: f64, z: f64) -> Vector3<f64> {
+        Vector3::new(x, y, z)
+    }
+
+    #[test]
+    fn single_force_is_returned_unchanged() {
+        let mut c = ResultantCalculator::new();
+        c.add_force_with_torque(
+            v(1.0, 2.0, 3.0),
+            v(0.0, 0.0, 1.0),
+            v(0.5, 0.0, 2.0),
+            v(0.0, 0.0, 0.1),
+        );
+        let r = c.compute();
+        assert!((r.point - v(1.0, 2.0, 3.0)).norm() < TOL);
+        assert!((r.normal - v(0.0, 0.0, 1.0)).norm() < TOL);
+        assert_eq!(r.force, v(0.5, 0.0, 2.0));
+        assert!((r.torque - v(0.0, 0.0, 0.1)).norm() < TOL);
+    }
+
+    #[test]
+    fn two_symmetric_forces_meet_at_the_midpoint() {
+        let mut c = ResultantCalculator::with_capacity(2);
+        c.add_force(v(-1.0, 0.0, 0.0), v(0.0, 0.0, 1.0), v(0.0, 0.0, 1.0));
+        c.add_force(v(1.0, 0.0, 0.0), v(0.0, 0.0, 1.0), v(0.0, 0.0, 1.0));
+        let r = c.compute();
+        assert!(r.point.norm() < TOL);
+        assert_eq!(r.force, v(0.0, 0.0, 2.0));
+        assert!(r.torque.norm() < TOL);
+    }
+
+    #[test]
+    fn point_is_the_most_negative_projection_on_the_central_axis() {
+        // Normal forces 1 N at x = 0 and 2 N at x = 3: the axis is x = 2, y = 0, along +z.
+        // The application points project to z = 0.5 and z = −0.2: P = (2, 0, −0.2).
+        // A tangential 1 N along x at the second point leaves the axis where it is.
+        let mut c = ResultantCalculator::new();
+        c.add_force(v(0.0, 0.0, 0.5), v(0.0, 0.0, 1.0), v(0.0, 0.0, 1.0));
+        c.add_force(v(3.0, 0.0, -0.2), v(0.0, 0.0, 1.0), v(1.0, 0.0, 2.0));
+        let r = c.compute();
+        assert!((r.point - v(2.0, 0.0, -0.2)).norm() < TOL, "{}", r.point);
+        assert_eq!(r.force, v(1.0, 0.0, 3.0));
+        // τ = (−2, 0, 0.7) × (0, 0, 1) + (1, 0, 0) × (1, 0, 2) = (0, 2, 0) + (0, −2, 0) = 0.
+        assert!(r.torque.norm() < TOL, "{}", r.torque);
+    }
+
+    #[test]
+    fn a_couple_resolves_at_the_centroid() {
+        let mut c = ResultantCalculator::new();
+        c.add_force(v(-1.0, 0.0, 0.0), v(0.0, 0.0, 1.0), v(0.0, 0.0, 1.0));
+        c.add_force(v(1.0, 0.0, 0.0), v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0));
+        let r = c.compute();
+        assert_eq!(r.point, v(0.0, 0.0, 0.0));
+        assert_eq!(r.normal, v(1.0, 0.0, 0.0));
+        assert_eq!(r.force, Vector3::zeros());
+        // (−1, 0, 0) × (0, 0, 1) + (1, 0, 0) × (0, 0, −1) = (0, 1, 0) + (0, 1, 0).
+        assert!((r.torque - v(0.0, 2.0, 0.0)).norm() < TOL);
+    }
+
+    #[test]
+    fn purely_tangential_forces_resolve_at_the_centroid() {
+        let mut c = ResultantCalculator::new();
+        c.add_force(v(0.0, 0.0, 0.0), v(0.0, 0.0, 1.0), v(1.0, 0.0, 0.0));
+        c.add_force(v(2.0, 4.0, 0.0), v(0.0, 0.0, 1.0), v(1.0, 0.0, 0.0));
+        let r = c.compute();
+        assert!((r.point - v(1.0, 2.0, 0.0)).norm() < TOL);
+        assert_eq!(r.normal, Vector3::x());
+    }
+
+    #[test]
+    fn empty_calculator() {
+        let r = ResultantCalculator::new().compute();
+        assert_eq!(r.point, Vector3::zeros());
+        assert_eq!(r.normal, Vector3::x());
+        assert_eq!(r.force, Vector3::zeros());
+        assert_eq!(r.torque, Vector3::zeros());
+    }
+
+    fn general_set() -> ResultantCalculator {
+        // Non-coplanar points, different normals, tangential parts and a pure torque.
+        let mut c = ResultantCalculator::new();
+        c.add_force(v(0.3, -0.2, 0.1), v(0.0, 0.0, 1.0), v(0.2, -0.1, 3.0));
+        c.add_force(v(-0.5, 0.4, -0.05), v(0.0, 0.6, 0.8), v(-0.3, 1.0, 2.0));
+        c.add_force_with_torque(
+            v(0.1, 0.9, 0.3),
+            v(0.6, 0.0, 0.8),
+            v(1.5, 0.2, 1.0),
+            v(0.05, -0.02, 0.1),
+        );
+        c
+    }
+
+    fn normal_moment_about(c: &ResultantCalculator, point: &Vector3<f64>) -> Vector3<f64> {
+        c.entries.iter().fold(Vector3::zeros(), |acc, e| {
+            acc + (e.point - point).cross(&e.normal_force)
+        })
+    }
+
+    #[test]
+    fn the_point_has_the_minimum_moment_of_the_normal_components() {
+        let c = general_set();
+        let r = c.compute();
+        let normal_sum = c
+            .entries
+            .iter()
+            .fold(Vector3::zeros(), |a, e| a + e.normal_force);
+        assert!((r.normal - normal_sum.normalize()).norm() < TOL);
+        let moment = normal_moment_about(&c, &r.point);
+        // Parallel to N: the cross product vanishes (relative to |M|·|N|).
+        assert!(
+            moment.cross(&normal_sum).norm() < 1e-12 * (1.0 + moment.norm() * normal_sum.norm())
+        );
+        // No other point does better: a grid of offsets around P.
+        for i in -2..=2 {
+            for j in -2..=2 {
+                for k in -2..=2 {
+                    let q = r.point + v(i as f64, j as f64, k as f64) * 0.1;
+                    assert!(normal_moment_about(&c, &q).norm() >= moment.norm() - 1e-12);
+                }
+            }
+        }
+        // P is the most negative projection of the application points on the axis.
+        for e in &c.entries {
+            assert!((e.point - r.point).dot(&r.normal) >= -1e-12);
+        }
+        assert!(c
+            .entries
+            .iter()
+            .any(|e| (e.point - r.point).dot(&r.normal).abs() < 1e-12));
+    }
+
+    #[test]
+    fn compute_about_shifts_the_torque() {
+        let c = general_set();
+        let r = c.compute();
+        let reference = v(1.0, -2.0, 0.5);
+        let about = c.compute_about(&reference);
+        assert_eq!(about.point, reference);
+        assert_eq!(about.force, r.force);
+        assert_eq!(about.normal, r.normal);
+        // τ_ref = τ_P + (P − ref) × F.
+        let shifted = r.torque + (r.point - reference).cross(&r.force);
+        assert!((about.torque - shifted).norm() < TOL);
+        // And directly: Σ τ_i + Σ (p_i − ref) × f_i.
+        let direct = c.entries.iter().fold(Vector3::zeros(), |a, e| {
+            a + e.pure_torque + (e.point - reference).cross(&e.force)
+        });
+        assert!((about.torque - direct).norm() < TOL);
+    }
+
+    #[test]
+    fn order_does_not_matter_and_clear_keeps_capacity() {
+        let c = general_set();
+        let mut reversed = ResultantCalculator::with_capacity(8);
+        let capacity = reversed.entries.capacity();
+        for e in c.entries.iter().rev() {
+            // Reconstruct the normal direction from the stored normal component.
+            reversed.add_force_with_torque(e.point, e.normal_force, e.force, e.pure_torque);
+        }
+        let (a, b) = (c.compute(), reversed.compute());
+        assert!((a.point - b.point).norm() < TOL);
+        assert!((a.torque - b.torque).norm() < TOL);
+        reversed.clear();
+        assert!(reversed.is_empty());
+        assert_eq!(reversed.entries.capacity(), capacity);
+    }
+
+    #[test]
+    fn non_unit_and_zero_normals() {
+        let mut c = ResultantCalculator::new();
+        c.add_force(v(0.0, 0.0, 0.0), v(0.0, 0.0, 5.0), v(1.0, 0.0, 2.0));
+        c.add_force(v(1.0, 0.0, 0.0), Vector3::zeros(), v(0.0, 0.0, 7.0));
+        assert_eq!(c.len(), 2);
+        let r = c.compute();
+        // Only the first has a normal component: the axis passes through the origin.
+        assert!(r.point.norm() < TOL);
+        assert!((r.normal - v(0.0, 0.0, 1.0)).norm() < TOL);
     }
 }
