@@ -28,12 +28,7 @@ pub struct Recording {
 impl Recording {
     /// An empty recording with the given panels and columns.
     pub fn new(panels: Vec<String>, columns: Vec<Column>) -> Self {
-        Self {
-            panels,
-            columns,
-            times: Vec::new(),
-            values: Vec::new(),
-        }
+        Self { panels, columns, times: Vec::new(), values: Vec::new() }
     }
 
     /// Number of rows recorded.
