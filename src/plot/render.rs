@@ -106,6 +106,12 @@ pub fn series_color(k: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
+/// The bold face at `size` px. (`FontDesc::style` would keep the regular glyphs: plotters loads the
+/// face only when the description is created.)
+fn bold_font(size: f64) -> FontDesc<'static> {
+    FontDesc::new(FontFamily::Name(FONT_FAMILY), size, FontStyle::Bold)
+}
+
 /// Sizes (px) shared by all panels.
 struct Layout {
     label_size: f64,
@@ -129,12 +135,9 @@ pub fn draw_recording(
     let title_size = label_size + 3.0;
 
     let root = match figure_title {
-        Some(title) => root.titled(
-            title,
-            (FONT_FAMILY, title_size + 3.0)
-                .into_font()
-                .style(FontStyle::Bold),
-        )?,
+        Some(title) => root
+            .margin(6, 0, 0, 0)
+            .titled(title, bold_font(title_size + 3.0))?,
         None => root.clone(),
     };
 
@@ -256,12 +259,7 @@ fn draw_panel(
     let label_size = layout.label_size;
     let x_label_area = (2.8 * label_size) as u32;
     let mut chart = ChartBuilder::on(chart_area)
-        .caption(
-            &plan.title,
-            (FONT_FAMILY, layout.title_size)
-                .into_font()
-                .style(FontStyle::Bold),
-        )
+        .caption(&plan.title, bold_font(layout.title_size))
         .margin_top(4)
         .margin_bottom(6)
         .margin_left(6)
