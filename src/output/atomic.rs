@@ -1,0 +1,296 @@
+//! Whole-or-nothing file output.
+//!
+//! Every output file (CSV, PNG) is written to a uniquely named temporary file in the target's own
+//! directory, flushed and fsynced, then renamed over the target. A rename within one directory is
+//! atomic on POSIX file systems, so a reader sees either the old file or the complete new one, never a
+//! half-written file. On any error (or a panic inside the writer) the temporary file is removed and
+//! the old target is left untouched.
+//!
+//! Consequences worth knowing: the new file gets default permissions (not the old file's), and a
+//! target that is a symbolic link is replaced by a regular file (the link's destination is untouched).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use thiserror::Error;
+
+/// Why an output file could not be written. Every variant names the kind of file (`what`, e.g.
+/// "CSV", "plot") and the path the user asked for.
+#[derive(Debug, Error)]
+pub enum OutputError {
+    /// The directory the file should go into does not exist.
+    #[error("cannot write {what} '{}': directory '{}' does not exist", path.display(), dir.display())]
+    MissingDirectory {
+        /// Kind of file, e.g. "CSV".
+        what: &'static str,
+        /// The requested target path.
+        path: PathBuf,
+        /// Its parent directory, which is missing.
+        dir: PathBuf,
+    },
+    /// The target path names an existing directory.
+    #[error("cannot write {what} '{}': it is a directory", path.display())]
+    TargetIsDirectory {
+        /// Kind of file, e.g. "CSV".
+        what: &'static str,
+        /// The requested target path.
+        path: PathBuf,
+    },
+    /// The target path has no file name (e.g. `out/..` or an empty path).
+    #[error("cannot write {what} '{}': the path does not name a file", path.display())]
+    NotAFilePath {
+        /// Kind of file, e.g. "CSV".
+        what: &'static str,
+        /// The requested target path.
+        path: PathBuf,
+    },
+    /// The recording handed to the writer is internally inconsistent (a bug in the caller).
+    #[error("cannot write {what} '{}': {reason}", path.display())]
+    InvalidRecording {
+        /// Kind of file, e.g. "CSV".
+        what: &'static str,
+        /// The requested target path.
+        path: PathBuf,
+        /// What is inconsistent.
+        reason: String,
+    },
+    /// An I/O operation failed; `action` says which one.
+    #[error("cannot write {what} '{}': {action}: {source}", path.display())]
+    Io {
+        /// Kind of file, e.g. "CSV".
+        what: &'static str,
+        /// The requested target path.
+        path: PathBuf,
+        /// The step that failed, e.g. "cannot create temporary file '.x.csv.tmp'".
+        action: String,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Distinguishes temporary files of concurrent writes from one process.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Removes the temporary file when dropped, unless [`TempGuard::disarm`] was called (after the
+/// rename succeeded). Dropping also happens on early return and on unwinding.
+struct TempGuard {
+    path: PathBuf,
+    armed: bool,
+}
+
+impl TempGuard {
+    fn disarm(&mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            // Best effort: the write already failed, and the error being returned is the useful one.
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Writes the file at `path` whole or not at all.
+///
+/// `write` receives a buffered writer onto a fresh temporary file in the same directory as `path`
+/// (named `.<file name>.<pid>.<n>.tmp`). When `write` returns `Ok`, the data is flushed and fsynced
+/// and the temporary file is renamed over `path`; then the directory is fsynced (best effort, Unix).
+/// When `write` or any step fails, the temporary file is removed, `path` is untouched and the error
+/// names `what` (the kind of file, e.g. "CSV" or "plot") and `path`.
+pub fn write_atomically(
+    path: &Path,
+    what: &'static str,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), OutputError> {
+    let Some(file_name) = path.file_name() else {
+        return Err(OutputError::NotAFilePath {
+            what,
+            path: path.to_path_buf(),
+        });
+    };
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(OutputError::MissingDirectory {
+            what,
+            path: path.to_path_buf(),
+            dir,
+        });
+    }
+    if path.is_dir() {
+        return Err(OutputError::TargetIsDirectory {
+            what,
+            path: path.to_path_buf(),
+        });
+    }
+    let io_error = |action: String, source: io::Error| OutputError::Io {
+        what,
+        path: path.to_path_buf(),
+        action,
+        source,
+    };
+
+    let (file, temp_path) =
+        create_temp_file(&dir, &file_name.to_string_lossy()).map_err(|(temp, e)| {
+            io_error(
+                format!("cannot create temporary file '{}'", temp.display()),
+                e,
+            )
+        })?;
+    let mut guard = TempGuard {
+        path: temp_path,
+        armed: true,
+    };
+
+    let mut writer = BufWriter::with_capacity(1 << 16, file);
+    write(&mut writer).map_err(|e| io_error("writing failed".to_string(), e))?;
+    let file = writer
+        .into_inner()
+        .map_err(|e| io_error("writing failed".to_string(), e.into_error()))?;
+    file.sync_all()
+        .map_err(|e| io_error("cannot flush to disk".to_string(), e))?;
+    drop(file);
+
+    fs::rename(&guard.path, path).map_err(|e| {
+        io_error(
+            format!(
+                "cannot rename temporary file '{}' over it",
+                guard.path.display()
+            ),
+            e,
+        )
+    })?;
+    guard.disarm();
+    sync_directory(&dir);
+    Ok(())
+}
+
+/// Creates a new temporary file next to the target; retries with another name if one exists.
+fn create_temp_file(dir: &Path, file_name: &str) -> Result<(File, PathBuf), (PathBuf, io::Error)> {
+    let pid = std::process::id();
+    let mut attempts = 0;
+    loop {
+        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let temp_path = dir.join(format!(".{file_name}.{pid}.{n}.tmp"));
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp_path)
+        {
+            Ok(file) => return Ok((file, temp_path)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempts < 100 => attempts += 1,
+            Err(e) => return Err((temp_path, e)),
+        }
+    }
+}
+
+/// Makes the rename durable by fsyncing the directory. Best effort: a failure here does not undo a
+/// completed rename, so it is not reported.
+fn sync_directory(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("blockdyn-atomic-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn writes_whole_file_and_leaves_no_temporary() {
+        let dir = scratch_dir("ok");
+        let target = dir.join("a.txt");
+        write_atomically(&target, "test file", |w| w.write_all(b"hello")).unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"hello");
+        write_atomically(&target, "test file", |w| w.write_all(b"again")).unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"again");
+        assert_eq!(entries(&dir), vec!["a.txt".to_string()]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn failing_writer_keeps_old_file_and_removes_temporary() {
+        let dir = scratch_dir("fail");
+        let target = dir.join("a.txt");
+        fs::write(&target, b"good").unwrap();
+        let err = write_atomically(&target, "test file", |w| {
+            w.write_all(b"half")?;
+            Err(io::Error::other("encoder broke"))
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("encoder broke"), "{err}");
+        assert!(err.to_string().contains("a.txt"), "{err}");
+        assert_eq!(fs::read(&target).unwrap(), b"good");
+        assert_eq!(entries(&dir), vec!["a.txt".to_string()]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn panicking_writer_removes_temporary() {
+        let dir = scratch_dir("panic");
+        let target = dir.join("a.txt");
+        let result = std::panic::catch_unwind(|| {
+            let _ = write_atomically(&target, "test file", |_| panic!("writer panicked"));
+        });
+        assert!(result.is_err());
+        assert!(entries(&dir).is_empty());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn missing_directory_is_named() {
+        let dir = scratch_dir("missing");
+        let target = dir.join("out").join("x.png");
+        let err = write_atomically(&target, "plot", |w| w.write_all(b"x")).unwrap_err();
+        assert!(matches!(err, OutputError::MissingDirectory { .. }));
+        let expected = format!(
+            "cannot write plot '{}': directory '{}' does not exist",
+            target.display(),
+            dir.join("out").display()
+        );
+        assert_eq!(err.to_string(), expected);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn directory_target_and_empty_path_are_errors() {
+        let dir = scratch_dir("isdir");
+        let err = write_atomically(&dir, "CSV", |w| w.write_all(b"x")).unwrap_err();
+        assert!(
+            matches!(err, OutputError::TargetIsDirectory { .. }),
+            "{err}"
+        );
+        let err = write_atomically(Path::new(""), "CSV", |w| w.write_all(b"x")).unwrap_err();
+        assert!(matches!(err, OutputError::NotAFilePath { .. }), "{err}");
+        assert!(entries(&dir).is_empty());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,483 @@
+//! Drawing a [`Recording`] into an RGB pixel buffer with plotters.
+//!
+//! Layout: an optional figure title on top, then the panels stacked vertically, each the full width.
+//! Every panel is a chart (title, time axis "time (s)", value axis) on the left and its legend on the
+//! right. All panels share the time range, the width of the value-axis labels and the legend width,
+//! so one x pixel is one instant in every panel.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::axis::{time_range, value_range, Extent, TickFormat};
+use super::decimate::{polylines, Reduction};
+use super::font::FONT_FAMILY;
+use crate::output::Recording;
+
+/// Rows above this multiple of the plot's pixel width are reduced per pixel column before drawing.
+pub const DECIMATION_ROWS_PER_PIXEL: usize = 4;
+
+/// Title of the panel that shows columns with `panel: None` (signals logged without a Scope).
+pub const LOGGED_PANEL_TITLE: &str = "logged";
+
+/// Smallest height of one panel, px; a taller image is made when the requested height is less.
+pub const MIN_PANEL_HEIGHT: u32 = 140;
+
+/// A drawing step of plotters failed; the message is plotters' description.
+#[derive(Debug)]
+pub struct DrawFailure(pub String);
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawFailure {
+    fn from(e: DrawingAreaErrorKind<E>) -> Self {
+        Self(e.to_string())
+    }
+}
+
+/// One panel to draw: its title and the indices of its columns in the recording.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PanelPlan {
+    /// Panel title (the Scope's name, or [`LOGGED_PANEL_TITLE`]).
+    pub title: String,
+    /// Indices into `Recording::columns`.
+    pub columns: Vec<usize>,
+}
+
+/// Assigns the recording's columns to panels: one panel per entry of `rec.panels` (possibly without
+/// columns), plus a "logged" panel when some column has `panel: None`. A recording with neither gets
+/// one empty panel titled "no signals recorded". Err when a column names a panel that does not exist.
+pub fn plan_panels(rec: &Recording) -> Result<Vec<PanelPlan>, String> {
+    let mut plans: Vec<PanelPlan> = rec
+        .panels
+        .iter()
+        .map(|title| PanelPlan {
+            title: title.clone(),
+            columns: Vec::new(),
+        })
+        .collect();
+    let mut logged = Vec::new();
+    for (j, column) in rec.columns.iter().enumerate() {
+        match column.panel {
+            Some(p) if p < plans.len() => plans[p].columns.push(j),
+            Some(p) => {
+                return Err(format!(
+                    "column '{}' belongs to panel {p}, but the recording has {} panels",
+                    column.name,
+                    plans.len()
+                ))
+            }
+            None => logged.push(j),
+        }
+    }
+    if !logged.is_empty() {
+        plans.push(PanelPlan {
+            title: LOGGED_PANEL_TITLE.to_string(),
+            columns: logged,
+        });
+    }
+    if plans.is_empty() {
+        plans.push(PanelPlan {
+            title: "no signals recorded".to_string(),
+            columns: Vec::new(),
+        });
+    }
+    Ok(plans)
+}
+
+/// Colour of the `k`-th line of a panel: ten well-separated colours (the "tab10" set), then hues
+/// spaced by the golden ratio.
+pub fn series_color(k: usize) -> RGBColor {
+    const TAB10: [(u8, u8, u8); 10] = [
+        (31, 119, 180),
+        (255, 127, 14),
+        (44, 160, 44),
+        (214, 39, 40),
+        (148, 103, 189),
+        (140, 86, 75),
+        (227, 119, 194),
+        (127, 127, 127),
+        (188, 189, 34),
+        (23, 190, 207),
+    ];
+    if let Some(&(r, g, b)) = TAB10.get(k) {
+        return RGBColor(r, g, b);
+    }
+    let hue = (k as f64 * 0.618_033_988_75).fract();
+    let (r, g, b) = HSLColor(hue, 0.65, 0.45).to_backend_color().rgb;
+    RGBColor(r, g, b)
+}
+
+/// The bold face at `size` px. (`FontDesc::style` would keep the regular glyphs: plotters loads the
+/// face only when the description is created.)
+fn bold_font(size: f64) -> FontDesc<'static> {
+    FontDesc::new(FontFamily::Name(FONT_FAMILY), size, FontStyle::Bold)
+}
+
+/// Sizes (px) shared by all panels.
+struct Layout {
+    label_size: f64,
+    title_size: f64,
+    y_label_area: u32,
+    legend_width: u32,
+}
+
+/// Draws `rec` (already split into `plans`) onto `root`, which is filled white first.
+pub fn draw_recording(
+    root: &DrawingArea<BitMapBackend<'_>, Shift>,
+    rec: &Recording,
+    plans: &[PanelPlan],
+    figure_title: Option<&str>,
+) -> Result<(), DrawFailure> {
+    root.fill(&WHITE)?;
+    let (width, height) = root.dim_in_pixel();
+    let panel_height = height / plans.len().max(1) as u32;
+    // plotters places glyphs on whole pixels, which garbles text below ~14 px (a "." drifts up).
+    let label_size = (f64::from(panel_height) / 14.0).round().clamp(14.0, 18.0);
+    let title_size = label_size + 3.0;
+
+    let root = match figure_title {
+        Some(title) => root
+            .margin(6, 0, 0, 0)
+            .titled(title, bold_font(title_size + 3.0))?,
+        None => root.clone(),
+    };
+
+    let mut time_extent = Extent::default();
+    rec.times.iter().for_each(|&t| time_extent.add(t));
+    let (t_start, t_end) = time_range(time_extent);
+
+    let y_ranges: Vec<(f64, f64)> = plans
+        .iter()
+        .map(|plan| {
+            let mut extent = Extent::default();
+            for &j in &plan.columns {
+                for (t, v) in rec.times.iter().zip(rec.column_values(j)) {
+                    if t.is_finite() {
+                        extent.add(v);
+                    }
+                }
+            }
+            value_range(extent)
+        })
+        .collect();
+
+    let layout = compute_layout(&root, rec, plans, &y_ranges, label_size, title_size)?;
+    let areas = root.split_evenly((plans.len(), 1));
+    for ((area, plan), &y_range) in areas.iter().zip(plans).zip(&y_ranges) {
+        let chart_width = width.saturating_sub(layout.legend_width);
+        let (chart_area, legend_area) = area.split_horizontally(chart_width);
+        draw_panel(
+            &chart_area,
+            &legend_area,
+            rec,
+            plan,
+            (t_start, t_end),
+            y_range,
+            &layout,
+        )?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// The legend text of column `j`: its name, its unit in brackets when known, and "(no data)" when
+/// it has no finite value at a finite time.
+fn legend_label(rec: &Recording, j: usize) -> String {
+    let column = &rec.columns[j];
+    let mut label = column.name.clone();
+    if let Some(unit) = column.unit.as_deref().filter(|u| !u.is_empty()) {
+        label.push_str(&format!(" [{unit}]"));
+    }
+    let has_data = rec
+        .times
+        .iter()
+        .zip(rec.column_values(j))
+        .any(|(t, v)| t.is_finite() && v.is_finite());
+    if !has_data {
+        label.push_str(" (no data)");
+    }
+    label
+}
+
+/// Number of tick labels for an axis `pixels` long with labels every `spacing` px or more.
+fn tick_count(pixels: u32, spacing: u32, max: usize) -> usize {
+    ((pixels / spacing) as usize).clamp(2, max)
+}
+
+fn compute_layout(
+    root: &DrawingArea<BitMapBackend<'_>, Shift>,
+    rec: &Recording,
+    plans: &[PanelPlan],
+    y_ranges: &[(f64, f64)],
+    label_size: f64,
+    title_size: f64,
+) -> Result<Layout, DrawFailure> {
+    let (width, _) = root.dim_in_pixel();
+    let font = TextStyle::from((FONT_FAMILY, label_size).into_font());
+
+    // Value-axis labels: the widest of the axis ends' labels over all panels.
+    let mut widest_tick = 0;
+    for &(lo, hi) in y_ranges {
+        let format = TickFormat::new(lo, hi, 8);
+        for x in [lo, hi, 0.5 * (lo + hi)] {
+            widest_tick = widest_tick.max(root.estimate_text_size(&format.format(x), &font)?.0);
+        }
+    }
+    // Room for tick labels, tick marks and the rotated axis description (one text line).
+    let y_label_area = widest_tick + (2.5 * label_size) as u32 + 10;
+
+    let swatch = swatch_width(label_size);
+    let mut widest_label = 0;
+    for plan in plans {
+        for &j in &plan.columns {
+            widest_label =
+                widest_label.max(root.estimate_text_size(&legend_label(rec, j), &font)?.0);
+        }
+    }
+    let wanted = widest_label + swatch + 24;
+    let legend_width = wanted.clamp(width / 8, (width as f64 * 0.3) as u32);
+    Ok(Layout {
+        label_size,
+        title_size,
+        y_label_area,
+        legend_width,
+    })
+}
+
+fn swatch_width(label_size: f64) -> u32 {
+    (1.8 * label_size) as u32
+}
+
+fn draw_panel(
+    chart_area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    legend_area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    rec: &Recording,
+    plan: &PanelPlan,
+    (t_start, t_end): (f64, f64),
+    (y_lo, y_hi): (f64, f64),
+    layout: &Layout,
+) -> Result<(), DrawFailure> {
+    let label_size = layout.label_size;
+    let x_label_area = (2.8 * label_size) as u32;
+    let mut chart = ChartBuilder::on(chart_area)
+        .caption(&plan.title, bold_font(layout.title_size))
+        .margin_top(4)
+        .margin_bottom(6)
+        .margin_left(6)
+        .margin_right(16)
+        .x_label_area_size(x_label_area)
+        .y_label_area_size(layout.y_label_area)
+        .build_cartesian_2d(t_start..t_end, y_lo..y_hi)?;
+
+    let (plot_width, plot_height) = chart.plotting_area().dim_in_pixel();
+    let x_ticks = tick_count(plot_width, 110, 12);
+    let y_ticks = tick_count(plot_height, 24, 10).max(4);
+    let x_format = TickFormat::new(t_start, t_end, x_ticks);
+    let y_format = TickFormat::new(y_lo, y_hi, y_ticks);
+    let x_formatter = |x: &f64| x_format.format(*x);
+    let y_formatter = |y: &f64| y_format.format(*y);
+    let y_desc = common_unit(rec, &plan.columns)
+        .map(|u| format!("[{u}]"))
+        .unwrap_or_default();
+    chart
+        .configure_mesh()
+        .x_desc("time (s)")
+        .y_desc(y_desc)
+        .x_labels(x_ticks)
+        .y_labels(y_ticks)
+        .x_label_formatter(&x_formatter)
+        .y_label_formatter(&y_formatter)
+        .label_style((FONT_FAMILY, label_size))
+        .axis_desc_style((FONT_FAMILY, label_size))
+        .bold_line_style(RGBColor(222, 222, 222))
+        .light_line_style(RGBColor(244, 244, 244))
+        .axis_style(RGBColor(80, 80, 80))
+        .max_light_lines(4)
+        .draw()?;
+
+    let reduction = if rec.len() > DECIMATION_ROWS_PER_PIXEL * plot_width as usize {
+        Reduction::PerPixelColumn {
+            t_start,
+            t_end,
+            buckets: plot_width.max(1) as usize,
+        }
+    } else {
+        Reduction::None
+    };
+    let mut drew_anything = false;
+    for (k, &j) in plan.columns.iter().enumerate() {
+        let style = series_color(k).stroke_width(2);
+        for mut line in polylines(&rec.times, rec.column_values(j), reduction) {
+            drew_anything = true;
+            // Values beyond the axis limits (only possible beyond ±1e300, see `value_range`) would
+            // overflow plotters' pixel arithmetic: pin them to the frame.
+            for (t, v) in &mut line {
+                *t = t.clamp(t_start, t_end);
+                *v = v.clamp(y_lo, y_hi);
+            }
+            // Points on the same pixel as their predecessor add nothing to the picture.
+            line.dedup_by_key(|point| chart.backend_coord(point));
+            if let [point] = line[..] {
+                // An isolated point (one row, or a row between gaps) is drawn as a dot.
+                chart.draw_series(std::iter::once(Circle::new(point, 2, style.filled())))?;
+            } else {
+                // Segment by segment: plotters outlines a thick polyline as one polygon with
+                // mitred joins, which spikes and self-intersects on zig-zags (oscillating or
+                // decimated signals). Separate 2-point strokes have no joins to go wrong.
+                let segments = line
+                    .windows(2)
+                    .map(|pair| PathElement::new(pair.to_vec(), style));
+                chart.draw_series(segments)?;
+            }
+        }
+    }
+    if !drew_anything {
+        let message = if plan.columns.is_empty() {
+            "no signals"
+        } else {
+            "no data"
+        };
+        let style = TextStyle::from((FONT_FAMILY, label_size * 1.4).into_font())
+            .color(&RGBColor(120, 120, 120))
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        let center = (0.5 * t_start + 0.5 * t_end, 0.5 * y_lo + 0.5 * y_hi);
+        chart
+            .plotting_area()
+            .draw(&Text::new(message, center, style))?;
+    }
+
+    // The legend starts level with the top of the plotting area.
+    let top = chart.plotting_area().get_base_pixel().1 - chart_area.get_base_pixel().1;
+    draw_legend(legend_area, rec, &plan.columns, top, label_size)
+}
+
+/// The unit all columns of a panel share, if they do.
+fn common_unit<'a>(rec: &'a Recording, columns: &[usize]) -> Option<&'a str> {
+    let mut units = columns.iter().map(|&j| rec.columns[j].unit.as_deref());
+    let first = units.next()??;
+    units
+        .all(|u| u == Some(first))
+        .then_some(first)
+        .filter(|u| !u.is_empty())
+}
+
+/// Legend rows: a colour swatch and the label; labels are shortened with "…" to fit, and rows that
+/// do not fit the panel's height are summarised as "… and N more".
+fn draw_legend(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    rec: &Recording,
+    columns: &[usize],
+    top: i32,
+    label_size: f64,
+) -> Result<(), DrawFailure> {
+    let (width, height) = area.dim_in_pixel();
+    let font = TextStyle::from((FONT_FAMILY, label_size).into_font());
+    let text_style = font.color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
+    let row_height = (1.5 * label_size).ceil() as i32;
+    let swatch = swatch_width(label_size) as i32;
+    let text_x = swatch + 8;
+    let max_text_width = (width as i32 - text_x - 4).max(0) as u32;
+    let available_rows = ((height as i32 - top) / row_height).max(1) as usize;
+    let shown = if columns.len() > available_rows {
+        available_rows - 1
+    } else {
+        columns.len()
+    };
+
+    for (k, &j) in columns.iter().enumerate().take(shown) {
+        let y = top + row_height / 2 + k as i32 * row_height;
+        let color = series_color(k);
+        area.draw(&PathElement::new(
+            vec![(2, y), (swatch, y)],
+            color.stroke_width(3),
+        ))?;
+        let label = fit_text(area, &legend_label(rec, j), &font, max_text_width)?;
+        area.draw(&Text::new(label, (text_x, y), text_style.clone()))?;
+    }
+    if shown < columns.len() {
+        let y = top + row_height / 2 + shown as i32 * row_height;
+        let more = format!("… and {} more", columns.len() - shown);
+        area.draw(&Text::new(more, (text_x, y), text_style))?;
+    }
+    Ok(())
+}
+
+/// `text`, shortened at the end with "…" until it is at most `max_width` px wide.
+fn fit_text(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    text: &str,
+    font: &TextStyle<'_>,
+    max_width: u32,
+) -> Result<String, DrawFailure> {
+    if area.estimate_text_size(text, font)?.0 <= max_width {
+        return Ok(text.to_string());
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for keep in (0..chars.len()).rev() {
+        let candidate: String = chars[..keep].iter().chain(std::iter::once(&'…')).collect();
+        if area.estimate_text_size(&candidate, font)?.0 <= max_width {
+            return Ok(candidate);
+        }
+    }
+    Ok("…".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::Column;
+
+    fn column(name: &str, panel: Option<usize>) -> Column {
+        Column {
+            name: name.to_string(),
+            unit: None,
+            panel,
+        }
+    }
+
+    #[test]
+    fn columns_go_to_their_panels_and_unassigned_to_logged() {
+        let rec = Recording::new(
+            vec!["a".into(), "b".into()],
+            vec![
+                column("x", Some(1)),
+                column("y", None),
+                column("z", Some(1)),
+            ],
+        );
+        let plans = plan_panels(&rec).unwrap();
+        assert_eq!(
+            plans,
+            vec![
+                PanelPlan {
+                    title: "a".into(),
+                    columns: vec![]
+                },
+                PanelPlan {
+                    title: "b".into(),
+                    columns: vec![0, 2]
+                },
+                PanelPlan {
+                    title: "logged".into(),
+                    columns: vec![1]
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_panel_index_is_an_error_and_nothing_gives_one_panel() {
+        let rec = Recording::new(vec![], vec![column("x", Some(0))]);
+        assert!(plan_panels(&rec).unwrap_err().contains("'x'"));
+        assert_eq!(plan_panels(&Recording::default()).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn colors_are_distinct() {
+        let colors: Vec<RGBColor> = (0..30).map(series_color).collect();
+        for (a, ca) in colors.iter().enumerate() {
+            for cb in &colors[a + 1..] {
+                assert_ne!((ca.0, ca.1, ca.2), (cb.0, cb.1, cb.2));
+            }
+        }
+    }
+}
