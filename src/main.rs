@@ -122,10 +122,10 @@ fn run_model(model: &Path, csv: Option<PathBuf>, plot: Option<PathBuf>, stop_tim
     if !quiet {
         let summary = RunSummary {
             simulated_time: result.stats.final_time,
-            steps: result.stats.steps,
-            rejected_steps: result.stats.rejected_steps,
-            function_evaluations: result.stats.function_evaluations,
-            zero_crossings: result.stats.zero_crossings,
+            steps: result.stats.steps as u64,
+            rejected_steps: result.stats.rejected_steps as u64,
+            function_evaluations: result.stats.function_evaluations as u64,
+            zero_crossings: result.stats.zero_crossings as u64,
             wall_time: result.wall_time,
         };
         println!("{}: {summary}", d.spec.name);

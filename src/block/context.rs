@@ -19,38 +19,14 @@ impl Slot {
     }
 }
 
-/// The run-time view of one block.
-///
-/// Inputs are read from and outputs written to one flat buffer; an input's slot is its source
-/// output's slot (or an all-zero slot for an unconnected optional input).
-pub struct Ctx<'a> {
-    /// Simulation time, s.
-    pub t: f64,
+/// A block's view of the flat signal buffer: its inputs (read) and outputs (written).
+pub struct Io<'a> {
     signals: &'a mut [f64],
     inputs: &'a [Slot],
     outputs: &'a [Slot],
-    /// The block's continuous states (a copy the engine owns; event handlers may change them).
-    pub states: &'a mut [f64],
-    /// The block's work slots: modes and discrete states, kept across steps.
-    pub work: &'a mut [f64],
-    /// The block's scratch space (see [`super::Block::create_scratch`]).
-    pub scratch: &'a mut (dyn Any + Send),
 }
 
-impl<'a> Ctx<'a> {
-    /// Assembles a context (used by the engine and by block unit tests).
-    pub fn new(
-        t: f64,
-        signals: &'a mut [f64],
-        inputs: &'a [Slot],
-        outputs: &'a [Slot],
-        states: &'a mut [f64],
-        work: &'a mut [f64],
-        scratch: &'a mut (dyn Any + Send),
-    ) -> Self {
-        Ctx { t, signals, inputs, outputs, states, work, scratch }
-    }
-
+impl Io<'_> {
     /// Input `i`'s values.
     #[inline]
     pub fn input(&self, i: usize) -> &[f64] {
@@ -101,10 +77,80 @@ impl<'a> Ctx<'a> {
             (&b[..ri.end - ri.start], &mut a[ro])
         }
     }
+}
 
-    /// The whole signal buffer and this block's slots, for blocks that read many ports at once
-    /// (the mechanism). Prefer the port accessors.
-    pub fn raw(&mut self) -> (&mut [f64], &[Slot], &[Slot]) {
-        (self.signals, self.inputs, self.outputs)
+/// The run-time view of one block.
+///
+/// Inputs are read from and outputs written to one flat buffer ([`Io`]); an input's slot is its
+/// source output's slot (or an all-zero slot for an unconnected optional input). The fields are
+/// separate so that a block can hold its scratch space and read its inputs at the same time
+/// (`ctx.io.input(..)` while `ctx.scratch` is borrowed).
+pub struct Ctx<'a> {
+    /// Simulation time, s.
+    pub t: f64,
+    /// Inputs and outputs.
+    pub io: Io<'a>,
+    /// The block's continuous states (a copy the engine owns; event handlers may change them).
+    pub states: &'a mut [f64],
+    /// The block's work slots: modes and discrete states, kept across steps.
+    pub work: &'a mut [f64],
+    /// The block's scratch space (see [`super::Block::create_scratch`]).
+    pub scratch: &'a mut (dyn Any + Send),
+}
+
+impl<'a> Ctx<'a> {
+    /// Assembles a context (used by the engine and by block unit tests).
+    pub fn new(
+        t: f64,
+        signals: &'a mut [f64],
+        inputs: &'a [Slot],
+        outputs: &'a [Slot],
+        states: &'a mut [f64],
+        work: &'a mut [f64],
+        scratch: &'a mut (dyn Any + Send),
+    ) -> Self {
+        Ctx { t, io: Io { signals, inputs, outputs }, states, work, scratch }
+    }
+
+    /// Input `i`'s values.
+    #[inline]
+    pub fn input(&self, i: usize) -> &[f64] {
+        self.io.input(i)
+    }
+
+    /// Input `i`'s first element (a scalar input).
+    #[inline]
+    pub fn input_scalar(&self, i: usize) -> f64 {
+        self.io.input_scalar(i)
+    }
+
+    /// True when input `i` is connected (an unconnected optional input reads zeros).
+    #[inline]
+    pub fn input_connected(&self, i: usize) -> bool {
+        self.io.input_connected(i)
+    }
+
+    /// Output `o`'s values, to write.
+    #[inline]
+    pub fn output(&mut self, o: usize) -> &mut [f64] {
+        self.io.output(o)
+    }
+
+    /// Output `o`'s values as last written.
+    #[inline]
+    pub fn output_value(&self, o: usize) -> &[f64] {
+        self.io.output_value(o)
+    }
+
+    /// Sets output `o`'s first element.
+    #[inline]
+    pub fn set_output_scalar(&mut self, o: usize, value: f64) {
+        self.io.set_output_scalar(o, value)
+    }
+
+    /// Input `i` and output `o` at once (see [`Io::input_output`]).
+    #[inline]
+    pub fn input_output(&mut self, i: usize, o: usize) -> (&[f64], &mut [f64]) {
+        self.io.input_output(i, o)
     }
 }

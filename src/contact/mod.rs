@@ -5,6 +5,7 @@
 //! coefficients and forces), [`ground_law`] (spatial_v2's compliant ground per point) and
 //! [`resultant`] (the equivalent force, point and torque of a set of contact forces).
 
+pub mod blocks;
 pub mod friction;
 pub mod ground_law;
 pub mod normal_force;

@@ -37,7 +37,6 @@ pub fn elaborate(
     if !has_role {
         return Ok(());
     }
-    let at_block = |b: usize, m: String| Diagnostic::at(source, &instances[b].span, m).block(&instances[b].name);
     let index_of = |name: &str| instances.iter().position(|i| i.name == name);
 
     // Frames: every frame port of every physical block.
@@ -90,12 +89,12 @@ pub fn elaborate(
     let mut joints: Vec<(usize, usize)> = Vec::new(); // (instance, joint id)
     for (b, inst) in instances.iter().enumerate() {
         let Some(role) = inst.block.physical() else { continue };
-        let f = |p: &str| frame(b, p).ok_or_else(|| at_block(b, format!("internal: block has no frame port {p}")));
+        let f = |p: &str| frame(b, p).ok_or_else(|| locate(source, instances, b, format!("internal: block has no frame port {p}")));
         match role {
             PhysicalRole::World => net.set_world(f("W")?),
             PhysicalRole::Configuration { gravity: g } => {
                 if let Some((other, _)) = gravity {
-                    return Err(at_block(b, format!("a second MechanismConfiguration (the first is '{}')", instances[other].name))
+                    return Err(locate(source, instances, b, format!("a second MechanismConfiguration (the first is '{}')", instances[other].name))
                         .hint("a model has one MechanismConfiguration; remove one"));
                 }
                 gravity = Some((b, *g));
@@ -117,7 +116,7 @@ pub fn elaborate(
         // Locate the message at the first block it names.
         let named = instances.iter().position(|i| msg.contains(&format!("'{}", i.name)) || msg.contains(&format!("'{}.", i.name)));
         match named {
-            Some(b) => at_block(b, msg),
+            Some(b) => locate(source, instances, b, msg),
             None => Diagnostic::at(source, &None, msg),
         }
     })?;
@@ -140,7 +139,7 @@ pub fn elaborate(
                 PortKind::Geometry => {
                     let Some(&provider) = geometry_of.get(&(b, p.name.clone())) else {
                         if matches!(inst.block.physical(), Some(PhysicalRole::Consumer)) && !p.optional {
-                            return Err(at_block(b, format!("geometry port {}.{} is not connected", inst.name, p.name))
+                            return Err(locate(source, instances, b, format!("geometry port {}.{} is not connected", inst.name, p.name))
                                 .hint(format!("add \"solid.G -- {}.{}\" to connect = [...]", inst.name, p.name)));
                         }
                         continue;
@@ -171,18 +170,19 @@ pub fn elaborate(
         }
     }
     for (b, binding) in binds {
-        instances[b].block.bind(&binding).map_err(|msg| at_block(b, msg))?;
+        let bound = instances[b].block.bind(&binding);
+        bound.map_err(|msg| locate(source, instances, b, msg))?;
         // Hidden inputs: kinematics of a port's body, or a joint's state.
         let inputs: Vec<(usize, String)> = instances[b].block.inputs().iter().enumerate().filter(|(_, p)| p.hidden).map(|(i, p)| (i, p.name.clone())).collect();
         for (i, name) in inputs {
             let from_port = if name == "state" {
-                let (id, _, _) = binding.joint.ok_or_else(|| at_block(b, "internal: state input on a non-joint".into()))?;
+                let (id, _, _) = binding.joint.ok_or_else(|| locate(source, instances, b, "internal: state input on a non-joint".into()))?;
                 mech.joint_output(id)
             } else if let Some(port) = name.strip_prefix("kin_") {
-                let pb = binding.ports.iter().find(|p| p.port == port).ok_or_else(|| at_block(b, format!("internal: no binding for {port}")))?;
+                let pb = binding.ports.iter().find(|p| p.port == port).ok_or_else(|| locate(source, instances, b, format!("internal: no binding for {port}")))?;
                 mech.body_output(pb.body)
             } else {
-                return Err(at_block(b, format!("internal: unknown hidden input {name}")));
+                return Err(locate(source, instances, b, format!("internal: unknown hidden input {name}")));
             };
             lines.push(SignalLine { from: mech_index, from_port, index: None, to: b, to_port: i });
             line_spans.push(instances[b].span.clone());
@@ -191,13 +191,13 @@ pub fn elaborate(
         let outputs: Vec<(usize, String)> = instances[b].block.outputs().iter().enumerate().filter(|(_, p)| p.hidden).map(|(o, p)| (o, p.name.clone())).collect();
         for (o, name) in outputs {
             let to_port = if name == "tau" {
-                let (id, _, _) = binding.joint.ok_or_else(|| at_block(b, "internal: tau output on a non-joint".into()))?;
+                let (id, _, _) = binding.joint.ok_or_else(|| locate(source, instances, b, "internal: tau output on a non-joint".into()))?;
                 mech.add_actuation_input(id)
             } else if let Some(port) = name.strip_prefix("wrench_") {
-                let pb = binding.ports.iter().find(|p| p.port == port).ok_or_else(|| at_block(b, format!("internal: no binding for {port}")))?;
+                let pb = binding.ports.iter().find(|p| p.port == port).ok_or_else(|| locate(source, instances, b, format!("internal: no binding for {port}")))?;
                 mech.add_wrench_input(pb.body)
             } else {
-                return Err(at_block(b, format!("internal: unknown hidden output {name}")));
+                return Err(locate(source, instances, b, format!("internal: unknown hidden output {name}")));
             };
             lines.push(SignalLine { from: b, from_port: o, index: None, to: mech_index, to_port });
             line_spans.push(instances[b].span.clone());
@@ -206,4 +206,9 @@ pub fn elaborate(
     let name = if instances.iter().any(|i| i.name == "mechanism") { "mechanism_".to_string() } else { "mechanism".to_string() };
     instances.push(Instance { name, type_name: "Mechanism", block: Box::new(mech), span: None });
     Ok(())
+}
+
+/// A diagnostic at block `b`.
+fn locate(source: &SourceFile, instances: &[Instance], b: usize, message: String) -> Diagnostic {
+    Diagnostic::at(source, &instances[b].span, message).block(&instances[b].name)
 }

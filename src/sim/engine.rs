@@ -243,6 +243,16 @@ impl System for Engine<'_> {
         EventOutcome { state_changed: changed || time_event, stop: self.run.unsettled.is_some() }
     }
 
+    fn project(&mut self, _t: f64, x: &mut [f64]) -> bool {
+        let d = self.diagram;
+        let mut changed = false;
+        for &b in &self.stateful {
+            let blk = &d.blocks[b];
+            changed |= blk.block.project_states(&mut x[blk.states.clone()]);
+        }
+        changed
+    }
+
     fn record(&mut self, t: f64, x: &[f64], _kind: RecordKind) {
         self.run.x.copy_from_slice(x);
         self.eval_outputs(t);

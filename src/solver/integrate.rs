@@ -347,6 +347,7 @@ impl Solver {
 
             // Ordinary step end.
             std::mem::swap(&mut self.x, &mut self.x_new);
+            system.project(t_new, &mut self.x);
             self.k.copy_within(k_end..k_end + n, 0);
             self.zc.accept_step();
             t = t_new;

@@ -64,6 +64,13 @@ pub trait System {
         crossed: &[usize],
         time_event: bool,
     ) -> EventOutcome;
+    /// Projects an accepted state back onto the system's manifold (e.g. renormalizes unit
+    /// quaternions); called after every ordinary accepted step, before it is recorded. Returns true
+    /// when it changed `x`. The solver keeps its first-same-as-last derivative: the projection is
+    /// a round-off-sized correction, far below the local error tolerance.
+    fn project(&mut self, _t: f64, _x: &mut [f64]) -> bool {
+        false
+    }
     /// Called at every point the user may want recorded.
     fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
 }

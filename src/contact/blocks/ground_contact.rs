@@ -143,7 +143,7 @@ impl Block for GroundContact {
         if self.inputs.is_empty() {
             return;
         }
-        let frame = FrameMotion::of(ctx.input(0), &self.placement);
+        let frame = FrameMotion::of(ctx.io.input(0), &self.placement);
         let t = self.tangent_dim();
         let stateful = self.law.has_deflection_states();
         let mut total_force = Vector3::zeros();
@@ -160,10 +160,10 @@ impl Block for GroundContact {
                 let r = self.law.evaluate(p.z, v.z, &Vector2::new(v.x, v.y), &u);
                 (r.force_world(), r.status.code(), r.cone_ratio, r.contact_function, r.stick_function, [u.x, u.y])
             };
-            ctx.output(FORCE)[3 * i..3 * i + 3].copy_from_slice(force.as_slice());
-            ctx.output(STATUS)[i] = status;
-            ctx.output(CONE_RATIO)[i] = cone;
-            ctx.output(DEFLECTION)[2 * i..2 * i + 2].copy_from_slice(&u);
+            ctx.io.output(FORCE)[3 * i..3 * i + 3].copy_from_slice(force.as_slice());
+            ctx.io.output(STATUS)[i] = status;
+            ctx.io.output(CONE_RATIO)[i] = cone;
+            ctx.io.output(DEFLECTION)[2 * i..2 * i + 2].copy_from_slice(&u);
             if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
                 s.contact[i] = contact_fn;
                 s.stick[i] = stick_fn;
@@ -171,14 +171,14 @@ impl Block for GroundContact {
             total_force += force;
             total_moment += p.cross(&force);
         }
-        write_wrench(ctx.output(DEFLECTION + 1), &Vector3::zeros(), &total_force, &total_moment);
+        write_wrench(ctx.io.output(DEFLECTION + 1), &Vector3::zeros(), &total_force, &total_moment);
     }
 
     fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
         if dxdt.is_empty() {
             return;
         }
-        let frame = FrameMotion::of(ctx.input(0), &self.placement);
+        let frame = FrameMotion::of(ctx.io.input(0), &self.placement);
         let t = self.tangent_dim();
         for (i, local) in self.points.iter().enumerate() {
             let p = frame.position + frame.rotation * local.coords;

@@ -227,8 +227,8 @@ impl Block for SpatialContactForce {
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let (Some(base), Some(follower)) = (&self.base, &self.follower) else { return };
         let (kin_b, kin_f) = self.kin_inputs();
-        let mb = FrameMotion::of(ctx.input(kin_b), &base.placement);
-        let mf = FrameMotion::of(ctx.input(kin_f), &follower.placement);
+        let mb = FrameMotion::of(ctx.io.input(kin_b), &base.placement);
+        let mf = FrameMotion::of(ctx.io.input(kin_f), &follower.placement);
         let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else { return };
         let ok = if self.cloud {
@@ -266,12 +266,12 @@ impl Block for SpatialContactForce {
             if in_contact {
                 axes = contact_axes(&n, &mb.rotation);
                 f_n = match self.fn_input {
-                    Some(k) => NormalForceLaw::input_magnitude(ctx.input(k)[i]),
+                    Some(k) => NormalForceLaw::input_magnitude(ctx.io.input(k)[i]),
                     None => self.normal.magnitude(-g.separation, -vn),
                 };
                 f_t = match self.ff_input {
                     Some(k) => {
-                        let ff = ctx.input(k);
+                        let ff = ctx.io.input(k);
                         axes.column(0) * ff[2 * i] + axes.column(1) * ff[2 * i + 1]
                     }
                     None => self.friction.force(f_n, &vt),
@@ -285,53 +285,53 @@ impl Block for SpatialContactForce {
             }
             let flag = if in_contact { 1.0 } else { 0.0 };
             if used(CONTACT) {
-                ctx.output(CONTACT)[i] = flag;
+                ctx.io.output(CONTACT)[i] = flag;
             }
             if used(PENETRATION) {
-                ctx.output(PENETRATION)[i] = (-g.separation).max(0.0);
+                ctx.io.output(PENETRATION)[i] = (-g.separation).max(0.0);
             }
-            ctx.output(SEPARATION)[i] = g.separation;
+            ctx.io.output(SEPARATION)[i] = g.separation;
             if used(NORMAL_FORCE) {
-                ctx.output(NORMAL_FORCE)[i] = f_n;
+                ctx.io.output(NORMAL_FORCE)[i] = f_n;
             }
             if used(FRICTION_FORCE) {
-                ctx.output(FRICTION_FORCE)[i] = f_t.norm();
+                ctx.io.output(FRICTION_FORCE)[i] = f_t.norm();
             }
             if used(NORMAL_VELOCITY) {
-                ctx.output(NORMAL_VELOCITY)[i] = flag * vn;
+                ctx.io.output(NORMAL_VELOCITY)[i] = flag * vn;
             }
             if used(TANGENTIAL_VELOCITY) {
-                let out = &mut ctx.output(TANGENTIAL_VELOCITY)[2 * i..2 * i + 2];
+                let out = &mut ctx.io.output(TANGENTIAL_VELOCITY)[2 * i..2 * i + 2];
                 out[0] = flag * axes.column(0).dot(&vt);
                 out[1] = flag * axes.column(1).dot(&vt);
             }
-            for (o, rt, origin) in [(BASE_ROTATION, &rb_t, &mb.position), (FOLLOWER_ROTATION, &rf_t, &mf.position)] {
+            for (o, o_t, rt, origin) in [(BASE_ROTATION, BASE_TRANSLATION, &rb_t, &mb.position), (FOLLOWER_ROTATION, FOLLOWER_TRANSLATION, &rf_t, &mf.position)] {
                 if used(o) {
                     let r = if in_contact { rt * axes } else { Matrix3::identity() };
-                    ctx.output(o)[9 * i..9 * i + 9].copy_from_slice(r.as_slice());
+                    ctx.io.output(o)[9 * i..9 * i + 9].copy_from_slice(r.as_slice());
                 }
-                if used(o + 1) {
+                if used(o_t) {
                     let t = if in_contact { rt * (p - origin) } else { Vector3::zeros() };
-                    ctx.output(o + 1)[3 * i..3 * i + 3].copy_from_slice(t.as_slice());
+                    ctx.io.output(o_t)[3 * i..3 * i + 3].copy_from_slice(t.as_slice());
                 }
             }
         }
         if want_resultant {
             let r = if s.resultant.is_empty() { None } else { Some(s.resultant.compute()) };
             let (f, t, p) = r.map_or((Vector3::zeros(), Vector3::zeros(), Vector3::zeros()), |r| (r.force, r.torque, r.point));
-            ctx.output(RESULTANT_FORCE).copy_from_slice(f.as_slice());
-            ctx.output(RESULTANT_TORQUE).copy_from_slice(t.as_slice());
-            ctx.output(RESULTANT_POINT).copy_from_slice(p.as_slice());
+            ctx.io.output(RESULTANT_FORCE).copy_from_slice(f.as_slice());
+            ctx.io.output(RESULTANT_TORQUE).copy_from_slice(t.as_slice());
+            ctx.io.output(RESULTANT_POINT).copy_from_slice(p.as_slice());
         }
         // Equal and opposite: the follower gets [Σ p×F; ΣF], the base its negative.
         let (wb, wf) = (NUM_USER_OUTPUTS, NUM_USER_OUTPUTS + 1);
-        write_wrench(ctx.output(wf), &Vector3::zeros(), &wrench_f, &wrench_n);
-        write_wrench(ctx.output(wb), &Vector3::zeros(), &-wrench_f, &-wrench_n);
+        write_wrench(ctx.io.output(wf), &Vector3::zeros(), &wrench_f, &wrench_n);
+        write_wrench(ctx.io.output(wb), &Vector3::zeros(), &-wrench_f, &-wrench_n);
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
         // The separations were just computed by outputs_eval.
-        let sep = ctx.output_value(SEPARATION);
+        let sep = ctx.io.output_value(SEPARATION);
         g.copy_from_slice(&sep[..g.len()]);
     }
 }

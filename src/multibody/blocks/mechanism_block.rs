@@ -125,7 +125,7 @@ impl Block for MechanismBlock {
             let pose = body_pose(ws, b);
             let (w, vel) = body_velocity(ws, b);
             let r = pose.rotation.to_rotation_matrix();
-            let out = &mut ctx.output(b)[..KINEMATICS_LEN];
+            let out = &mut ctx.io.output(b)[..KINEMATICS_LEN];
             out[..9].copy_from_slice(r.matrix().as_slice());
             out[9..12].copy_from_slice(pose.translation.vector.as_slice());
             out[12..15].copy_from_slice(w.as_slice());
@@ -139,7 +139,7 @@ impl Block for MechanismBlock {
             let mut buf = [0.0; 13];
             buf[..nqj].copy_from_slice(&q_all[qr]);
             buf[nqj..nqj + vr.len()].copy_from_slice(&v_all[vr.clone()]);
-            ctx.output(nb + j).copy_from_slice(&buf[..nqj + vr.len()]);
+            ctx.io.output(nb + j).copy_from_slice(&buf[..nqj + vr.len()]);
         }
     }
 
@@ -150,7 +150,7 @@ impl Block for MechanismBlock {
         s.tau.iter_mut().for_each(|t| *t = 0.0);
         s.f_ext.iter_mut().for_each(|f| *f = SpatialForce::ZERO);
         for (i, role) in self.roles.iter().enumerate() {
-            let u = ctx.input(i);
+            let u = ctx.io.input(i);
             match role {
                 InputRole::Actuation(r) => {
                     for (k, t) in r.clone().zip(u) {
