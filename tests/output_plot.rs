@@ -283,3 +283,35 @@ fn long_recording_renders() {
     assert_eq!((image.width, image.height), (1200, 800));
     assert!(count_color(&image.pixels, FIRST_LINE) > 1000);
 }
+
+/// More columns than legend rows fit, and long names: the legend is cut with "… and N more"
+/// and names are shortened; the plot is still written.
+#[test]
+fn crowded_legend_is_summarised() {
+    let dir = scratch_dir("crowded");
+    let path = dir.join("crowded.png");
+    let columns: Vec<Column> = (0..30)
+        .map(|k| {
+            column(
+                &format!("a_rather_long_block_name_{k}.some_port[{k},2]"),
+                Some("N·m"),
+                Some(0),
+            )
+        })
+        .collect();
+    let mut rec = Recording::new(vec!["torques".into()], columns);
+    for i in 0..200 {
+        let t = i as f64 * 0.01;
+        let row: Vec<f64> = (0..30)
+            .map(|k| (t + k as f64 * 0.2).sin() * (k + 1) as f64)
+            .collect();
+        rec.push_row(t, &row);
+    }
+    let options = PlotOptions {
+        width: 900,
+        height: 400,
+        title: None,
+    };
+    plot_png(&rec, &path, &options).unwrap();
+    assert_eq!(png_size(&fs::read(&path).unwrap()), (900, 400));
+}

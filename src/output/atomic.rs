@@ -30,6 +30,16 @@ pub enum OutputError {
         /// Its parent directory, which is missing.
         dir: PathBuf,
     },
+    /// The target's parent path exists but is not a directory (e.g. `notes.txt/run.csv`).
+    #[error("cannot write {what} '{}': '{}' is not a directory", path.display(), dir.display())]
+    ParentNotADirectory {
+        /// Kind of file, e.g. "CSV".
+        what: &'static str,
+        /// The requested target path.
+        path: PathBuf,
+        /// Its parent path, which is a file.
+        dir: PathBuf,
+    },
     /// The target path names an existing directory.
     #[error("cannot write {what} '{}': it is a directory", path.display())]
     TargetIsDirectory {
@@ -118,6 +128,13 @@ pub fn write_atomically(
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    if dir.exists() && !dir.is_dir() {
+        return Err(OutputError::ParentNotADirectory {
+            what,
+            path: path.to_path_buf(),
+            dir,
+        });
+    }
     if !dir.is_dir() {
         return Err(OutputError::MissingDirectory {
             what,
@@ -288,6 +305,15 @@ mod tests {
             matches!(err, OutputError::TargetIsDirectory { .. }),
             "{err}"
         );
+        let file = dir.join("notes.txt");
+        fs::write(&file, b"notes").unwrap();
+        let err =
+            write_atomically(&file.join("run.csv"), "CSV", |w| w.write_all(b"x")).unwrap_err();
+        assert!(
+            matches!(err, OutputError::ParentNotADirectory { .. }),
+            "{err}"
+        );
+        fs::remove_file(&file).unwrap();
         let err = write_atomically(Path::new(""), "CSV", |w| w.write_all(b"x")).unwrap_err();
         assert!(matches!(err, OutputError::NotAFilePath { .. }), "{err}");
         assert!(entries(&dir).is_empty());

@@ -144,6 +144,17 @@ pub fn render_rgb(
     path: &Path,
     options: &PlotOptions,
 ) -> Result<RgbImage, PlotError> {
+    render_rgb_with(rec, path, options, true)
+}
+
+/// [`render_rgb`], with the per-pixel-column reduction of long columns switchable (off only to
+/// test that it does not change the picture).
+fn render_rgb_with(
+    rec: &Recording,
+    path: &Path,
+    options: &PlotOptions,
+    decimate: bool,
+) -> Result<RgbImage, PlotError> {
     let path_buf = || path.to_path_buf();
     let side_ok = |s: u32| (MIN_IMAGE_SIDE..=MAX_IMAGE_SIDE).contains(&s);
     if !side_ok(options.width) || !side_ok(options.height) {
@@ -187,12 +198,12 @@ pub fn render_rgb(
     let mut pixels = vec![255u8; 3 * width as usize * height as usize];
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
-        render::draw_recording(&root, rec, &plans, options.title.as_deref()).map_err(|e| {
-            PlotError::Render {
+        render::draw_recording(&root, rec, &plans, options.title.as_deref(), decimate).map_err(
+            |e| PlotError::Render {
                 path: path_buf(),
                 message: e.0,
-            }
-        })?;
+            },
+        )?;
     }
     Ok(RgbImage {
         width,
@@ -213,4 +224,78 @@ pub fn encode_png(image: &RgbImage, w: &mut dyn io::Write) -> io::Result<()> {
     let mut writer = encoder.write_header().map_err(to_io)?;
     writer.write_image_data(&image.pixels).map_err(to_io)?;
     writer.finish().map_err(to_io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::Column;
+
+    /// The reduction is meant to be invisible. 200 000 rows of a signal with content at every
+    /// time scale (a chirp plus a slow drift, with one event jump) are rendered with and without
+    /// it. The data drawn differ (4 points per pixel column instead of ~300), and a 2 px stroke
+    /// widens a near-horizontal segment vertically but a steep one only sideways, so the edges of
+    /// the envelope may move by up to the stroke width. The check: every line pixel of either
+    /// image has a line pixel of the other within 2 px (a 5 × 5 neighbourhood), i.e. the pictures
+    /// are at most one stroke width apart, and they cover nearly the same number of pixels.
+    #[test]
+    fn decimation_does_not_change_the_picture() {
+        let n = 200_000;
+        let mut rec = Recording::new(
+            vec!["chirp".into()],
+            vec![Column {
+                name: "x".into(),
+                unit: None,
+                panel: Some(0),
+            }],
+        );
+        for i in 0..n {
+            let t = i as f64 / n as f64;
+            let value = (2.0 * std::f64::consts::PI * 400.0 * t * t).sin() * (1.0 - t) + 0.5 * t;
+            rec.push_row(t, &[value]);
+            if i == n / 2 {
+                rec.push_row(t, &[value - 1.0]);
+            }
+        }
+        let options = PlotOptions {
+            width: 600,
+            height: 300,
+            title: None,
+        };
+        let path = Path::new("decimation.png");
+        let reduced = render_rgb_with(&rec, path, &options, true).unwrap();
+        let full = render_rgb_with(&rec, path, &options, false).unwrap();
+        let (w, h) = (options.width as usize, options.height as usize);
+        let mask = |img: &RgbImage| -> Vec<bool> {
+            img.pixels
+                .chunks_exact(3)
+                .map(|p| (p[0], p[1], p[2]) == (31, 119, 180))
+                .collect()
+        };
+        let (a, b) = (mask(&reduced), mask(&full));
+        let near = |m: &[bool], x: usize, y: usize| {
+            (y.saturating_sub(2)..(y + 3).min(h))
+                .any(|yy| (x.saturating_sub(2)..(x + 3).min(w)).any(|xx| m[yy * w + xx]))
+        };
+        let covered = b.iter().filter(|&&x| x).count();
+        let covered_reduced = a.iter().filter(|&&x| x).count();
+        assert!(covered > 10_000, "{covered}");
+        let relative = (covered as f64 - covered_reduced as f64).abs() / covered as f64;
+        assert!(
+            relative < 0.05,
+            "{covered_reduced} vs {covered} line pixels"
+        );
+        for y in 0..h {
+            for x in 0..w {
+                assert!(
+                    !a[y * w + x] || near(&b, x, y),
+                    "reduced has an extra pixel ({x}, {y})"
+                );
+                assert!(
+                    !b[y * w + x] || near(&a, x, y),
+                    "reduced misses pixel ({x}, {y})"
+                );
+            }
+        }
+    }
 }

@@ -118,14 +118,19 @@ struct Layout {
     title_size: f64,
     y_label_area: u32,
     legend_width: u32,
+    /// Reduce long columns per pixel column (see [`DECIMATION_ROWS_PER_PIXEL`]).
+    decimate: bool,
 }
 
-/// Draws `rec` (already split into `plans`) onto `root`, which is filled white first.
+/// Draws `rec` (already split into `plans`) onto `root`, which is filled white first. With
+/// `decimate`, columns longer than [`DECIMATION_ROWS_PER_PIXEL`] rows per pixel column are reduced
+/// (see [`super::decimate`]); without, every row is drawn (slow for long recordings; for tests).
 pub fn draw_recording(
     root: &DrawingArea<BitMapBackend<'_>, Shift>,
     rec: &Recording,
     plans: &[PanelPlan],
     figure_title: Option<&str>,
+    decimate: bool,
 ) -> Result<(), DrawFailure> {
     root.fill(&WHITE)?;
     let (width, height) = root.dim_in_pixel();
@@ -160,7 +165,8 @@ pub fn draw_recording(
         })
         .collect();
 
-    let layout = compute_layout(&root, rec, plans, &y_ranges, label_size, title_size)?;
+    let mut layout = compute_layout(&root, rec, plans, &y_ranges, label_size, title_size)?;
+    layout.decimate = decimate;
     let areas = root.split_evenly((plans.len(), 1));
     for ((area, plan), &y_range) in areas.iter().zip(plans).zip(&y_ranges) {
         let chart_width = width.saturating_sub(layout.legend_width);
@@ -240,6 +246,7 @@ fn compute_layout(
         title_size,
         y_label_area,
         legend_width,
+        decimate: true,
     })
 }
 
@@ -294,15 +301,16 @@ fn draw_panel(
         .max_light_lines(4)
         .draw()?;
 
-    let reduction = if rec.len() > DECIMATION_ROWS_PER_PIXEL * plot_width as usize {
-        Reduction::PerPixelColumn {
-            t_start,
-            t_end,
-            buckets: plot_width.max(1) as usize,
-        }
-    } else {
-        Reduction::None
-    };
+    let reduction =
+        if layout.decimate && rec.len() > DECIMATION_ROWS_PER_PIXEL * plot_width as usize {
+            Reduction::PerPixelColumn {
+                t_start,
+                t_end,
+                buckets: plot_width.max(1) as usize,
+            }
+        } else {
+            Reduction::None
+        };
     let mut drew_anything = false;
     for (k, &j) in plan.columns.iter().enumerate() {
         let style = series_color(k).stroke_width(2);
@@ -401,7 +409,8 @@ fn draw_legend(
     Ok(())
 }
 
-/// `text`, shortened at the end with "…" until it is at most `max_width` px wide.
+/// `text`, shortened in the middle with "…" until it is at most `max_width` px wide. The middle
+/// goes because signal names differ at their ends (`block.port[3]` vs `block.port[4]`, the unit).
 fn fit_text(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
     text: &str,
@@ -413,7 +422,13 @@ fn fit_text(
     }
     let chars: Vec<char> = text.chars().collect();
     for keep in (0..chars.len()).rev() {
-        let candidate: String = chars[..keep].iter().chain(std::iter::once(&'…')).collect();
+        let head = keep / 2;
+        let tail = keep - head;
+        let candidate: String = chars[..head]
+            .iter()
+            .chain(std::iter::once(&'…'))
+            .chain(&chars[chars.len() - tail..])
+            .collect();
         if area.estimate_text_size(&candidate, font)?.0 <= max_width {
             return Ok(candidate);
         }
