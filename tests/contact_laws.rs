@@ -52,14 +52,20 @@ fn undamped_impacts_conserve_energy() {
     };
     let (deepest, rebound) = impact(&linear, mass, speed, 1e-6);
     let expected = (mass / 1e4_f64).sqrt() * speed;
-    assert!((deepest - expected).abs() < 1e-6 * expected, "{deepest} vs {expected}");
+    assert!(
+        (deepest - expected).abs() < 1e-6 * expected,
+        "{deepest} vs {expected}"
+    );
     assert!((rebound - speed).abs() < 1e-6 * speed);
 
     // Hertz (n = 1.5): ½mv² = k·d^(n+1)/(n+1).
     let hertz = NormalForceLaw::hunt_crossley(1e6, 0.0, 1.5);
     let (deepest, rebound) = impact(&hertz, mass, speed, 1e-6);
     let expected = (2.5 * mass * speed * speed / (2.0 * 1e6_f64)).powf(1.0 / 2.5);
-    assert!((deepest - expected).abs() < 1e-6 * expected, "{deepest} vs {expected}");
+    assert!(
+        (deepest - expected).abs() < 1e-6 * expected,
+        "{deepest} vs {expected}"
+    );
     assert!((rebound - speed).abs() < 1e-6 * speed);
 
     // Smooth law: ∫₀ʷ s·k·x dx = k·w²·(3/4 − 2/5) = 0.35·k·w², so beyond w
@@ -72,7 +78,10 @@ fn undamped_impacts_conserve_energy() {
     };
     let (deepest, rebound) = impact(&smooth, mass, speed, 1e-6);
     let expected = (mass * speed * speed / k + 0.3 * w * w).sqrt();
-    assert!((deepest - expected).abs() < 1e-6 * expected, "{deepest} vs {expected}");
+    assert!(
+        (deepest - expected).abs() < 1e-6 * expected,
+        "{deepest} vs {expected}"
+    );
     assert!((rebound - speed).abs() < 1e-6 * speed);
 }
 
@@ -122,7 +131,11 @@ fn regularised_friction_creeps_at_the_balance_speed() {
         });
     }
     let expected = 1e-3 * (1.0 - (1.0 - 0.4 / 0.8_f64).sqrt());
-    assert!((v[0] - expected).abs() < 1e-9 * expected, "{} vs {expected}", v[0]);
+    assert!(
+        (v[0] - expected).abs() < 1e-9 * expected,
+        "{} vs {expected}",
+        v[0]
+    );
 }
 
 /// A 1 kg point on the compliant ground (K = 1e6 N/m^1.5, D critical for the linearised normal
@@ -141,13 +154,15 @@ fn point_slides_to_rest_on_the_compliant_ground() {
     let ground = GroundContactLaw::new(stiffness, damping, mu).unwrap();
     // State: x, z, vx, vz, ux.
     let derivative = |s: &[f64; 5]| {
-        let r = ground.evaluate_2d(
-            &Vector2::new(s[0], s[1]),
-            &Vector2::new(s[2], s[3]),
-            s[4],
-        );
+        let r = ground.evaluate_2d(&Vector2::new(s[0], s[1]), &Vector2::new(s[2], s[3]), s[4]);
         let f = r.force_world();
-        [s[2], s[3], f.x / mass, f.y / mass - gravity, r.deflection_rate[0]]
+        [
+            s[2],
+            s[3],
+            f.x / mass,
+            f.y / mass - gravity,
+            r.deflection_rate[0],
+        ]
     };
     let mut y = [0.0, -compression, 1.0, 0.0, 0.0];
     let step = 1e-5;

@@ -21,7 +21,11 @@ fn plate_on_four_corners_has_its_centre_of_pressure() {
     }
     let r = calculator.compute();
     // x = (20·2 + 30·2)/100 = 1, y = (30 + 40)/100 = 0.7.
-    assert!((r.point - Vector3::new(1.0, 0.7, 0.0)).norm() < 1e-12, "{}", r.point);
+    assert!(
+        (r.point - Vector3::new(1.0, 0.7, 0.0)).norm() < 1e-12,
+        "{}",
+        r.point
+    );
     assert_eq!(r.normal, up);
     assert_eq!(r.force, Vector3::new(0.0, 0.0, 100.0));
     assert!(r.torque.norm() < 1e-12);

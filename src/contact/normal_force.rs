@@ -259,7 +259,7 @@ impl NormalForceLaw {
                 velocity_exponent,
                 depth_exponent,
             } => {
-                let depth_pow_n = d.powf(exponent);
+                let depth_pow_n = depth_power(d, exponent);
                 // ḋ·|ḋ|^(q−1) written as sign(ḋ)·|ḋ|^q: no 0·∞ at ḋ = 0 when q < 1.
                 let speed_term = if velocity_exponent == 1.0 {
                     d_rate
@@ -269,7 +269,7 @@ impl NormalForceLaw {
                 let depth_term = if depth_exponent == exponent {
                     depth_pow_n
                 } else {
-                    d.powf(depth_exponent)
+                    depth_power(d, depth_exponent)
                 };
                 let elastic = stiffness * depth_pow_n;
                 elastic + damping * speed_term * depth_term
@@ -297,6 +297,20 @@ pub fn smoothstep(x: f64) -> f64 {
         1.0
     } else {
         x * x * (3.0 - 2.0 * x)
+    }
+}
+
+/// dⁿ for d > 0, with exact fast paths for the common exponents 1, 1.5 (Hertz) and 2.
+#[inline]
+fn depth_power(depth: f64, exponent: f64) -> f64 {
+    if exponent == 1.5 {
+        depth * depth.sqrt()
+    } else if exponent == 1.0 {
+        depth
+    } else if exponent == 2.0 {
+        depth * depth
+    } else {
+        depth.powf(exponent)
     }
 }
 

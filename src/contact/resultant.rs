@@ -20,8 +20,8 @@
 //!   minimal; this choice approximates where the axis meets the contact surface.
 //! - Resultant torque about P: τ = Σ τ_i + Σ (p_i − P) × f_i (it includes the tangential
 //!   components' moment and the minimum moment of the normal components).
-//! - Degenerate case: when the normal components cancel (|N| ≤ 8·ε·Σ|f_n,i|, ε the f64 machine
-//!   epsilon, or no normal components at all) the axis is undefined; P is the centroid of the
+//! - Degenerate case: when the normal components cancel (|N| ≤ 8·ε·Σ‖f_n,i‖₁, ε the f64 machine
+//!   epsilon, ‖·‖₁ the sum of the absolute components; or no normal components at all) the axis is undefined; P is the centroid of the
 //!   application points and the normal is +x (Drake's convention). An empty calculator gives
 //!   P = 0, n = +x, zero force and torque.
 //!
@@ -184,7 +184,7 @@ impl ResultantCalculator {
             sums.point += e.point;
             sums.force += e.force;
             sums.normal_force += e.normal_force;
-            sums.normal_force_magnitudes += e.normal_force.norm();
+            sums.normal_force_magnitudes += e.normal_force.abs().sum();
             sums.pure_torque += e.pure_torque;
         }
         sums
@@ -196,6 +196,7 @@ struct Sums {
     point: Vector3<f64>,
     force: Vector3<f64>,
     normal_force: Vector3<f64>,
+    /// Σ‖f_n,i‖₁: the scale against which N counts as zero.
     normal_force_magnitudes: f64,
     pure_torque: Vector3<f64>,
 }
