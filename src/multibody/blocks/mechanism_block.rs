@@ -10,7 +10,7 @@
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
 use crate::multibody::{
-    body_pose, body_velocity, forward_dynamics, forward_kinematics, normalize_quaternions, qdot_from_v, Mechanism, SpatialForce, Workspace,
+    body_position, body_rotation, body_velocity, forward_dynamics, forward_kinematics, normalize_quaternions, qdot_from_v, Mechanism, SpatialForce, Workspace,
 };
 use nalgebra::Vector3;
 use std::any::Any;
@@ -122,12 +122,12 @@ impl Block for MechanismBlock {
         forward_kinematics(m, q, v, &mut s.ws);
         let ws = &s.ws;
         for b in 0..m.num_bodies() {
-            let pose = body_pose(ws, b);
+            let r = body_rotation(ws, b);
+            let p = body_position(ws, b);
             let (w, vel) = body_velocity(ws, b);
-            let r = pose.rotation.to_rotation_matrix();
             let out = &mut ctx.io.output(b)[..KINEMATICS_LEN];
-            out[..9].copy_from_slice(r.matrix().as_slice());
-            out[9..12].copy_from_slice(pose.translation.vector.as_slice());
+            out[..9].copy_from_slice(r.as_slice());
+            out[9..12].copy_from_slice(p.as_slice());
             out[12..15].copy_from_slice(w.as_slice());
             out[15..18].copy_from_slice(vel.as_slice());
         }
