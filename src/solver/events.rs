@@ -186,7 +186,12 @@ impl ZeroCrossings {
 
     /// Locates the earliest crossing in [t_left, t_right] after [`Self::detect`] returned true.
     /// `eval(t, g)` writes g at the dense-output state at t. Fills `crossed`.
-    pub(crate) fn locate(&mut self, t_left: f64, t_right: f64, mut eval: impl FnMut(f64, &mut [f64])) -> f64 {
+    pub(crate) fn locate(
+        &mut self,
+        t_left: f64,
+        t_right: f64,
+        mut eval: impl FnMut(f64, &mut [f64]),
+    ) -> f64 {
         let m = self.len();
         let tol = location_tolerance(t_right);
         let (mut tl, mut tr) = (t_left, t_right);
@@ -204,7 +209,8 @@ impl ZeroCrossings {
                 return self.finish(tr);
             }
             eval(probe, &mut self.g_trial);
-            let crossed_at_probe = (0..m).any(|i| self.orient[i] != 0.0 && self.c(i, self.g_trial[i]) >= 0.0);
+            let crossed_at_probe =
+                (0..m).any(|i| self.orient[i] != 0.0 && self.c(i, self.g_trial[i]) >= 0.0);
             if crossed_at_probe {
                 for i in 0..m {
                     if self.orient[i] != 0.0 {
@@ -251,7 +257,8 @@ impl ZeroCrossings {
             let margin = 0.25 * tol;
             t_trial = t_trial.clamp(tl + margin, tr - margin);
             eval(t_trial, &mut self.g_trial);
-            let any_crossed = (0..m).any(|i| self.orient[i] != 0.0 && self.c(i, self.g_trial[i]) >= 0.0);
+            let any_crossed =
+                (0..m).any(|i| self.orient[i] != 0.0 && self.c(i, self.g_trial[i]) >= 0.0);
             if any_crossed {
                 tr = t_trial;
                 for i in 0..m {

@@ -55,7 +55,10 @@ impl SolverOptions {
     /// Checks every field; the message names the offending field and value.
     pub fn validate(&self) -> Result<(), SolverError> {
         let bad = |what: &str, value: f64| {
-            Err(SolverError::InvalidOptions(format!("{what} must be {value_rule}, got {value}", value_rule = rule(what))))
+            Err(SolverError::InvalidOptions(format!(
+                "{what} must be {value_rule}, got {value}",
+                value_rule = rule(what)
+            )))
         };
         fn rule(what: &str) -> &'static str {
             match what {
@@ -81,7 +84,10 @@ impl SolverOptions {
                 10.0 * f64::EPSILON
             )));
         }
-        for (name, value) in [("max_step", self.max_step), ("initial_step", self.initial_step)] {
+        for (name, value) in [
+            ("max_step", self.max_step),
+            ("initial_step", self.initial_step),
+        ] {
             if !(value.is_finite() && value >= 0.0) {
                 return bad(name, value);
             }
@@ -90,7 +96,9 @@ impl SolverOptions {
             return bad("fixed_step", self.fixed_step);
         }
         if self.max_consecutive_events == 0 {
-            return Err(SolverError::InvalidOptions("max_consecutive_events must be >= 1, got 0".into()));
+            return Err(SolverError::InvalidOptions(
+                "max_consecutive_events must be >= 1, got 0".into(),
+            ));
         }
         Ok(())
     }
@@ -112,12 +120,31 @@ mod tests {
     #[test]
     fn invalid_fields_are_named() {
         let cases = [
-            SolverOptions { rel_tol: -1.0, ..Default::default() },
-            SolverOptions { abs_tol: f64::NAN, ..Default::default() },
-            SolverOptions { rel_tol: 0.0, abs_tol: 0.0, ..Default::default() },
-            SolverOptions { max_step: -0.1, ..Default::default() },
-            SolverOptions { fixed_step: 0.0, ..Default::default() },
-            SolverOptions { max_consecutive_events: 0, ..Default::default() },
+            SolverOptions {
+                rel_tol: -1.0,
+                ..Default::default()
+            },
+            SolverOptions {
+                abs_tol: f64::NAN,
+                ..Default::default()
+            },
+            SolverOptions {
+                rel_tol: 0.0,
+                abs_tol: 0.0,
+                ..Default::default()
+            },
+            SolverOptions {
+                max_step: -0.1,
+                ..Default::default()
+            },
+            SolverOptions {
+                fixed_step: 0.0,
+                ..Default::default()
+            },
+            SolverOptions {
+                max_consecutive_events: 0,
+                ..Default::default()
+            },
         ];
         for o in cases {
             match o.validate() {

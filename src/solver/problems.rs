@@ -21,8 +21,12 @@ pub enum Problem {
 
 impl Problem {
     /// Every problem, for "every integrator on every problem" tests.
-    pub const ALL: [Problem; 4] =
-        [Problem::ExponentialDecay, Problem::HarmonicOscillator, Problem::StiffLinear, Problem::Forced];
+    pub const ALL: [Problem; 4] = [
+        Problem::ExponentialDecay,
+        Problem::HarmonicOscillator,
+        Problem::StiffLinear,
+        Problem::Forced,
+    ];
 
     /// Number of states.
     pub fn dim(self) -> usize {
@@ -84,7 +88,13 @@ impl System for Problem {
         }
     }
     fn zero_crossings(&mut self, _t: f64, _x: &[f64], _g: &mut [f64]) {}
-    fn handle_events(&mut self, _t: f64, _x: &mut [f64], _crossed: &[usize], _time_event: bool) -> EventOutcome {
+    fn handle_events(
+        &mut self,
+        _t: f64,
+        _x: &mut [f64],
+        _crossed: &[usize],
+        _time_event: bool,
+    ) -> EventOutcome {
         EventOutcome::default()
     }
 }
@@ -106,7 +116,11 @@ pub struct BouncingBall {
 impl BouncingBall {
     /// g = 9.81 m/s², restitution `e`, room for `capacity` impact times.
     pub fn new(restitution: f64, capacity: usize) -> Self {
-        Self { gravity: 9.81, restitution, impact_times: Vec::with_capacity(capacity) }
+        Self {
+            gravity: 9.81,
+            restitution,
+            impact_times: Vec::with_capacity(capacity),
+        }
     }
 
     /// Closed-form impact times for a drop from rest at `h0`: t₁ = sqrt(2h₀/g), then flights of
@@ -143,14 +157,23 @@ impl System for BouncingBall {
     fn zero_crossings(&mut self, _t: f64, x: &[f64], g: &mut [f64]) {
         g[0] = x[0];
     }
-    fn handle_events(&mut self, t: f64, x: &mut [f64], crossed: &[usize], _time_event: bool) -> EventOutcome {
+    fn handle_events(
+        &mut self,
+        t: f64,
+        x: &mut [f64],
+        crossed: &[usize],
+        _time_event: bool,
+    ) -> EventOutcome {
         let impact = crossed.contains(&0);
         if impact {
-            x[1] = -self.restitution * x[1];
+            x[1] *= -self.restitution;
             if self.impact_times.len() < self.impact_times.capacity() {
                 self.impact_times.push(t);
             }
         }
-        EventOutcome { state_changed: impact, stop: false }
+        EventOutcome {
+            state_changed: impact,
+            stop: false,
+        }
     }
 }

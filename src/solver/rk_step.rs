@@ -40,7 +40,13 @@ pub(crate) fn rk_trial_step<S: System>(
     evaluations: &mut usize,
 ) -> Result<(), (f64, usize)> {
     let n = buf.x.len();
-    let StepBuffers { x, k, x_stage, x_new, err } = buf;
+    let StepBuffers {
+        x,
+        k,
+        x_stage,
+        x_new,
+        err,
+    } = buf;
     for s in 1..tab.stages {
         let row = tab.a[s];
         let fsal_last = tab.fsal && s == tab.stages - 1;
@@ -54,7 +60,11 @@ pub(crate) fn rk_trial_step<S: System>(
             }
             input[i] = x[i] + h * acc;
         }
-        let ts = if tab.c[s] == 1.0 { t_new } else { t + tab.c[s] * h };
+        let ts = if tab.c[s] == 1.0 {
+            t_new
+        } else {
+            t + tab.c[s] * h
+        };
         let ks = &mut k[s * n..(s + 1) * n];
         system.derivatives(ts, input, ks);
         *evaluations += 1;
@@ -100,20 +110,41 @@ pub(crate) fn prepare_dense(tab: &Tableau, h: f64, k: &[f64], d: &mut [f64]) {
     }
 }
 
-/// The dense output of the accepted step (t, x) → (t + h, x_new) at θ = (t_out − t)/h ∈ [0, 1].
-/// Requires [`prepare_dense`] for Dormand–Prince.
-pub(crate) fn interpolate(tab: &Tableau, theta: f64, h: f64, x: &[f64], x_new: &[f64], k: &[f64], d: &[f64], out: &mut [f64]) {
-    let n = x.len();
-    let end = end_slot(tab) * n;
-    match tab.dense {
-        DenseOutput::Dopri5 => {
-            for i in 0..n {
-                out[i] = dopri5_interpolate_component(theta, x[i], x_new[i], h * k[i], h * k[end + i], d[i]);
+/// An accepted step (t, x) → (t + h, x_new) with its stage derivatives, for dense output.
+pub(crate) struct DenseStep<'a> {
+    pub tab: &'a Tableau,
+    pub h: f64,
+    pub x: &'a [f64],
+    pub x_new: &'a [f64],
+    pub k: &'a [f64],
+    /// Per-step coefficients from [`prepare_dense`].
+    pub d: &'a [f64],
+}
+
+impl DenseStep<'_> {
+    /// The dense output at θ = (t_out − t)/h ∈ [0, 1] into `out`.
+    pub(crate) fn interpolate(&self, theta: f64, out: &mut [f64]) {
+        let Self {
+            tab,
+            h,
+            x,
+            x_new,
+            k,
+            d,
+        } = *self;
+        let n = x.len();
+        let end = end_slot(tab) * n;
+        match tab.dense {
+            DenseOutput::Dopri5 => {
+                for i in 0..n {
+                    let (hk1, hk7) = (h * k[i], h * k[end + i]);
+                    out[i] = dopri5_interpolate_component(theta, x[i], x_new[i], hk1, hk7, d[i]);
+                }
             }
-        }
-        DenseOutput::Hermite => {
-            for i in 0..n {
-                out[i] = hermite(theta, x[i], x_new[i], h * k[i], h * k[end + i]);
+            DenseOutput::Hermite => {
+                for i in 0..n {
+                    out[i] = hermite(theta, x[i], x_new[i], h * k[i], h * k[end + i]);
+                }
             }
         }
     }
