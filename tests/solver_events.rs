@@ -279,6 +279,13 @@ fn record_call_order() {
             assert_eq!(w[1].0, w[0].0);
         }
     }
+    // max_step = 3 s / 50 is honoured by every step (events only shorten steps).
+    for w in r.windows(2) {
+        assert!(
+            w[1].0 - w[0].0 <= 3.0 / 50.0 + 1e-15,
+            "step {w:?} longer than max_step"
+        );
+    }
     let befores: Vec<f64> = r
         .iter()
         .filter(|k| k.1 == RecordKind::EventBefore)

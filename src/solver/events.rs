@@ -346,3 +346,76 @@ impl ZeroCrossings {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Detect + locate for functions of t alone (the "dense output" is exact).
+    fn locate_fn(
+        dirs: &[Direction],
+        g: impl Fn(f64, &mut [f64]),
+        t0: f64,
+        t1: f64,
+    ) -> Option<(f64, Vec<usize>)> {
+        let m = dirs.len();
+        let mut zc = ZeroCrossings::new(m);
+        g(t0, &mut zc.g_end);
+        zc.start(|i| dirs[i]);
+        g(t1, &mut zc.g_end);
+        if !zc.detect() {
+            return None;
+        }
+        let mut evaluations = 0;
+        let t = zc.locate(t0, t1, |t, out| {
+            evaluations += 1;
+            g(t, out)
+        });
+        assert!(evaluations < 60, "{evaluations} evaluations");
+        Some((t, zc.crossed.clone()))
+    }
+
+    #[test]
+    fn locates_a_nonlinear_root_from_the_far_side() {
+        // g = t³ − 0.001 rises through 0 at t = 0.1; the event is on the far side, within 1e-12.
+        let (t, crossed) = locate_fn(
+            &[Direction::Rising],
+            |t, g| g[0] = t * t * t - 1e-3,
+            0.0,
+            1.0,
+        )
+        .unwrap();
+        assert_eq!(crossed, vec![0]);
+        assert!(t >= 0.1 - 1e-15 && t - 0.1 <= 1e-12, "t = {t}");
+        assert!(t * t * t - 1e-3 >= 0.0);
+    }
+
+    #[test]
+    fn earliest_of_several_and_directions() {
+        // g0 = t − 0.7 (Rising), g1 = 0.4 − t (Falling at 0.4), g2 = t − 0.2 (Falling: must not fire).
+        let dirs = [Direction::Rising, Direction::Falling, Direction::Falling];
+        let (t, crossed) = locate_fn(
+            &dirs,
+            |t, g| {
+                g[0] = t - 0.7;
+                g[1] = 0.4 - t;
+                g[2] = t - 0.2;
+            },
+            0.0,
+            1.0,
+        )
+        .unwrap();
+        assert_eq!(crossed, vec![1]);
+        assert!((t - 0.4).abs() <= 1e-12);
+    }
+
+    #[test]
+    fn zero_at_the_end_counts_zero_at_the_start_does_not() {
+        let rising = [Direction::Rising];
+        // Arrives at exactly 0 at the step end: fires there.
+        let (t, _) = locate_fn(&rising, |t, g| g[0] = t - 1.0, 0.0, 1.0).unwrap();
+        assert!((t - 1.0).abs() <= 1e-12);
+        // Leaves exactly 0 at the step start: no event.
+        assert!(locate_fn(&rising, |t, g| g[0] = t, 0.0, 1.0).is_none());
+    }
+}

@@ -6,7 +6,8 @@
 //! 1. `record(t0, x0, Initial)`; k₁ = f(t0, x0); g(t0, x0); starting step.
 //! 2. Each step aims at the next target: the earliest of t_end and the next time event. A step
 //!    that would reach past 99 % of the remaining distance lands exactly on the target (t is
-//!    *assigned* the target). Adaptive steps are capped at `max_step`.
+//!    *assigned* the target) unless that exceeds `max_step` (then the remainder is split in two
+//!    equal steps). Adaptive steps never exceed `max_step`.
 //! 3. Trial step. A non-finite stage derivative or state rejects it and divides h by 4; an error
 //!    norm > 1 rejects it and the PI controller shrinks h. Below 16·ε·max(1, |t|) the run fails
 //!    with [`SolverError::NonFinite`] or [`SolverError::StepSizeUnderflow`].
@@ -298,8 +299,12 @@ impl Solver {
             let target = time_event.unwrap_or(t_end);
             let (h_try, t_new, lands) = if adaptive {
                 h = h.min(h_max);
-                if t + 1.01 * h >= target {
-                    (target - t, target, true)
+                let remaining = target - t;
+                if t + 1.01 * h >= target && remaining <= h_max {
+                    (remaining, target, true)
+                } else if t + 1.01 * h >= target {
+                    // Stretching onto the target would exceed max_step: two equal steps instead.
+                    (0.5 * remaining, t + 0.5 * remaining, false)
                 } else {
                     (h, t + h, false)
                 }

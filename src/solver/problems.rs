@@ -17,15 +17,22 @@ pub enum Problem {
     StiffLinear,
     /// x' = cos t, x(0) = 0: x = sin t (explicitly time-dependent). Span [0, 10].
     Forced,
+    /// A chain of 5 first-order lags: x₀' = −x₀, xᵢ' = −xᵢ + xᵢ₋₁, x(0) = (1, 0, …, 0):
+    /// xᵢ = tⁱ·e^(−t)/i!. Span [0, 5].
+    Chain,
 }
+
+/// Number of states of [`Problem::Chain`].
+const CHAIN_LEN: usize = 5;
 
 impl Problem {
     /// Every problem, for "every integrator on every problem" tests.
-    pub const ALL: [Problem; 4] = [
+    pub const ALL: [Problem; 5] = [
         Problem::ExponentialDecay,
         Problem::HarmonicOscillator,
         Problem::StiffLinear,
         Problem::Forced,
+        Problem::Chain,
     ];
 
     /// Number of states.
@@ -33,6 +40,7 @@ impl Problem {
         match self {
             Problem::ExponentialDecay | Problem::Forced => 1,
             Problem::HarmonicOscillator | Problem::StiffLinear => 2,
+            Problem::Chain => CHAIN_LEN,
         }
     }
 
@@ -42,6 +50,7 @@ impl Problem {
             Problem::ExponentialDecay => 2.0,
             Problem::HarmonicOscillator | Problem::Forced => 10.0,
             Problem::StiffLinear => 1.0,
+            Problem::Chain => 5.0,
         }
     }
 
@@ -59,6 +68,15 @@ impl Problem {
                 x[1] = fast;
             }
             Problem::Forced => x[0] = t.sin(),
+            Problem::Chain => {
+                let mut term = (-t).exp(); // tⁱ·e^(−t)/i! built up by recurrence
+                for (i, xi) in x.iter_mut().enumerate().take(CHAIN_LEN) {
+                    if i > 0 {
+                        term *= t / i as f64;
+                    }
+                    *xi = term;
+                }
+            }
         }
     }
 }
@@ -85,6 +103,12 @@ impl System for Problem {
                 dxdt[1] = -1000.0 * x[1];
             }
             Problem::Forced => dxdt[0] = t.cos(),
+            Problem::Chain => {
+                dxdt[0] = -x[0];
+                for i in 1..CHAIN_LEN {
+                    dxdt[i] = -x[i] + x[i - 1];
+                }
+            }
         }
     }
     fn zero_crossings(&mut self, _t: f64, _x: &[f64], _g: &mut [f64]) {}
