@@ -51,15 +51,7 @@ pub(crate) fn rk_trial_step<S: System>(
         let row = tab.a[s];
         let fsal_last = tab.fsal && s == tab.stages - 1;
         let input: &mut [f64] = if fsal_last { x_new } else { x_stage };
-        for i in 0..n {
-            let mut acc = 0.0;
-            for (j, &a) in row.iter().enumerate() {
-                if a != 0.0 {
-                    acc += a * k[j * n + i];
-                }
-            }
-            input[i] = x[i] + h * acc;
-        }
+        combine(input, Some(x), h, row, k);
         let ts = if tab.c[s] == 1.0 {
             t_new
         } else {
@@ -73,40 +65,40 @@ pub(crate) fn rk_trial_step<S: System>(
         }
     }
     if !tab.fsal {
-        for i in 0..n {
-            let mut acc = 0.0;
-            for (j, &b) in tab.b.iter().enumerate() {
-                acc += b * k[j * n + i];
-            }
-            x_new[i] = x[i] + h * acc;
-        }
+        combine(x_new, Some(x), h, tab.b, k);
     }
     if let Some(e) = tab.e {
-        for i in 0..n {
-            let mut acc = 0.0;
-            for (j, &ej) in e.iter().enumerate() {
-                if ej != 0.0 {
-                    acc += ej * k[j * n + i];
-                }
-            }
-            err[i] = h * acc;
-        }
+        combine(err, None, h, e, k);
     }
     Ok(())
+}
+
+/// out = base + h·Σⱼ coeffsⱼ·kⱼ (base = 0 when `None`), where kⱼ is slot j of `k`. The
+/// increment is summed first and added to `base` last, so that small increments of large
+/// states are not rounded away term by term; the loops run over contiguous slots.
+fn combine(out: &mut [f64], base: Option<&[f64]>, h: f64, coeffs: &[f64], k: &[f64]) {
+    let n = out.len();
+    out.fill(0.0);
+    for (j, &c) in coeffs.iter().enumerate() {
+        if c != 0.0 {
+            let hc = h * c;
+            for (o, kj) in out.iter_mut().zip(&k[j * n..(j + 1) * n]) {
+                *o += hc * kj;
+            }
+        }
+    }
+    if let Some(base) = base {
+        for (o, b) in out.iter_mut().zip(base) {
+            *o += b;
+        }
+    }
 }
 
 /// Precomputes the per-step part of the dense output (`d` = h·Σⱼ dⱼ·kⱼ for Dormand–Prince;
 /// nothing for Hermite).
 pub(crate) fn prepare_dense(tab: &Tableau, h: f64, k: &[f64], d: &mut [f64]) {
     if tab.dense == DenseOutput::Dopri5 {
-        let n = d.len();
-        for (i, di) in d.iter_mut().enumerate() {
-            let mut acc = 0.0;
-            for (j, &dj) in DOPRI5_DENSE.iter().enumerate() {
-                acc += dj * k[j * n + i];
-            }
-            *di = h * acc;
-        }
+        combine(d, None, h, &DOPRI5_DENSE, k);
     }
 }
 
