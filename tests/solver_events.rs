@@ -405,3 +405,29 @@ fn either_direction_reset_does_not_refire() {
         assert!((t - e).abs() < 1e-9);
     }
 }
+
+/// A ball starting exactly on the floor (g = 0) moving up at 5 m/s does not fire on leaving; it
+/// fires when it lands, at t = 2·v/g.
+#[test]
+fn ball_leaving_the_floor_fires_only_on_landing() {
+    let mut ball = BouncingBall::new(0.8, 8);
+    let mut solver = Solver::new(2, 1, SolverOptions::default()).unwrap();
+    solver.integrate(&mut ball, 0.0, &[0.0, 5.0], 1.5).unwrap();
+    assert_eq!(ball.impact_times.len(), 1, "{:?}", ball.impact_times);
+    assert!((ball.impact_times[0] - 2.0 * 5.0 / 9.81).abs() < 1e-9);
+}
+
+/// The Zeno ball ends with Chattering for every method (bounded work).
+#[test]
+fn zeno_ball_ends_with_chattering_for_every_method() {
+    for options in all_methods() {
+        let mut ball = BouncingBall::new(0.8, 0);
+        let mut solver = Solver::new(2, 1, options.clone()).unwrap();
+        let result = solver.integrate(&mut ball, 0.0, &[10.0, 0.0], 20.0);
+        assert!(
+            matches!(result, Err(SolverError::Chattering { index: 0, .. })),
+            "{:?}: {result:?}",
+            options.method
+        );
+    }
+}

@@ -21,6 +21,9 @@
 //! 6. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
 //!    `Final` (not also as `Step`); an event instant is recorded as the pair
 //!    `EventBefore`/`EventAfter` (not also as `Step`).
+//!
+//! On an error the run returns at once (no `Final` record); [`Solver::state`] then holds the last
+//! accepted state (or the state after the last handler).
 
 use super::error::{SolverError, SolverStats};
 use super::events::{chattering_window, location_tolerance, ZeroCrossings};
@@ -367,11 +370,11 @@ impl Solver {
                 }
                 err_norm = norm;
             } else {
-                let (done, end) = self.k.split_at_mut(k_end);
-                let _ = done;
-                system.derivatives(t_new, &self.x_new, &mut end[..n]);
+                // No FSAL: f(t_new, x_new) is the next step's k₁ and the Hermite end slope.
+                let k_new = &mut self.k[k_end..k_end + n];
+                system.derivatives(t_new, &self.x_new, k_new);
                 stats.function_evaluations += 1;
-                if let Some(index) = first_non_finite(&end[..n]) {
+                if let Some(index) = first_non_finite(&self.k[k_end..k_end + n]) {
                     return Err(SolverError::NonFinite { t: t_new, index });
                 }
             }
