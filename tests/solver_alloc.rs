@@ -46,7 +46,11 @@ impl System for BallWithSamples {
         2
     }
     fn zero_crossing_direction(&self, index: usize) -> Direction {
-        if index == 0 { Direction::Falling } else { Direction::Either }
+        if index == 0 {
+            Direction::Falling
+        } else {
+            Direction::Either
+        }
     }
     fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
         self.ball.derivatives(t, x, dxdt)
@@ -58,7 +62,13 @@ impl System for BallWithSamples {
     fn next_time_event(&self, t: f64) -> Option<f64> {
         Some(((t / 0.1).floor() + 1.0) * 0.1)
     }
-    fn handle_events(&mut self, t: f64, x: &mut [f64], crossed: &[usize], time_event: bool) -> EventOutcome {
+    fn handle_events(
+        &mut self,
+        t: f64,
+        x: &mut [f64],
+        crossed: &[usize],
+        time_event: bool,
+    ) -> EventOutcome {
         let floor: &[usize] = if crossed.contains(&0) { &[0] } else { &[] };
         let mut outcome = self.ball.handle_events(t, x, floor, time_event);
         outcome.state_changed |= time_event;
@@ -69,14 +79,31 @@ impl System for BallWithSamples {
 #[test]
 fn integrate_does_not_allocate() {
     for method in [Method::Dopri5, Method::Bs23, Method::Rk4] {
-        let mut system = BallWithSamples { ball: BouncingBall::new(0.8, 64) };
-        let mut solver = Solver::new(2, 2, SolverOptions { method, ..Default::default() }).unwrap();
+        let mut system = BallWithSamples {
+            ball: BouncingBall::new(0.8, 64),
+        };
+        let mut solver = Solver::new(
+            2,
+            2,
+            SolverOptions {
+                method,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         ALLOCATIONS.store(0, Ordering::SeqCst);
         COUNTING.store(true, Ordering::SeqCst);
         let result = solver.integrate(&mut system, 0.0, &[10.0, 0.0], 5.0);
         COUNTING.store(false, Ordering::SeqCst);
         let stats = result.unwrap();
-        assert!(stats.zero_crossings >= 4 && stats.time_events >= 40, "{method:?}: {stats:?}");
-        assert_eq!(ALLOCATIONS.load(Ordering::SeqCst), 0, "{method:?} allocated during integrate");
+        assert!(
+            stats.zero_crossings >= 4 && stats.time_events >= 40,
+            "{method:?}: {stats:?}"
+        );
+        assert_eq!(
+            ALLOCATIONS.load(Ordering::SeqCst),
+            0,
+            "{method:?} allocated during integrate"
+        );
     }
 }

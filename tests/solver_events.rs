@@ -2,7 +2,9 @@
 //! stop requests, the bouncing ball against its closed form, and the chattering guard.
 
 use blockdyn::solver::problems::BouncingBall;
-use blockdyn::solver::{Direction, EventOutcome, RecordKind, Solver, SolverError, SolverOptions, System};
+use blockdyn::solver::{
+    Direction, EventOutcome, RecordKind, Solver, SolverError, SolverOptions, System,
+};
 use std::f64::consts::PI;
 
 type Rhs = Box<dyn FnMut(f64, &[f64], &mut [f64])>;
@@ -58,7 +60,13 @@ impl System for Scripted {
     fn next_time_event(&self, t: f64) -> Option<f64> {
         self.time_events.iter().copied().find(|&te| te > t)
     }
-    fn handle_events(&mut self, t: f64, x: &mut [f64], crossed: &[usize], time_event: bool) -> EventOutcome {
+    fn handle_events(
+        &mut self,
+        t: f64,
+        x: &mut [f64],
+        crossed: &[usize],
+        time_event: bool,
+    ) -> EventOutcome {
         self.calls.push((t, crossed.to_vec(), time_event));
         (self.handler)(t, x, crossed, time_event)
     }
@@ -67,7 +75,12 @@ impl System for Scripted {
     }
 }
 
-fn integrate(system: &mut Scripted, x0: &[f64], t_end: f64, options: SolverOptions) -> Result<blockdyn::solver::SolverStats, SolverError> {
+fn integrate(
+    system: &mut Scripted,
+    x0: &[f64],
+    t_end: f64,
+    options: SolverOptions,
+) -> Result<blockdyn::solver::SolverStats, SolverError> {
     let mut solver = Solver::new(system.n, system.directions.len(), options)?;
     solver.integrate(system, 0.0, x0, t_end)
 }
@@ -87,7 +100,12 @@ fn ramp_crossing_located_to_1e_12() {
         );
         let stats = integrate(&mut s, &[0.0], 1.0, options.clone()).unwrap();
         assert_eq!(s.calls.len(), 1, "{:?}: {:?}", options.method, s.calls);
-        assert!((s.calls[0].0 - 0.3).abs() <= LOC_TOL, "{:?}: t = {}", options.method, s.calls[0].0);
+        assert!(
+            (s.calls[0].0 - 0.3).abs() <= LOC_TOL,
+            "{:?}: t = {}",
+            options.method,
+            s.calls[0].0
+        );
         assert_eq!(s.calls[0].1, vec![0]);
         assert_eq!(stats.zero_crossings, 1);
     }
@@ -97,8 +115,15 @@ fn all_methods() -> Vec<SolverOptions> {
     use blockdyn::solver::Method;
     vec![
         SolverOptions::default(),
-        SolverOptions { method: Method::Bs23, ..Default::default() },
-        SolverOptions { method: Method::Rk4, fixed_step: 1e-2, ..Default::default() },
+        SolverOptions {
+            method: Method::Bs23,
+            ..Default::default()
+        },
+        SolverOptions {
+            method: Method::Rk4,
+            fixed_step: 1e-2,
+            ..Default::default()
+        },
     ]
 }
 
@@ -120,21 +145,31 @@ fn oscillator_crossings_and_directions() {
     // cos t falls through 0 at π/2 + 2kπ and rises at 3π/2 + 2kπ. The located instant is
     // within the location tolerance of the zero of the *numerical* solution, whose own error at
     // rel_tol 1e-10 is ≈ 1e-9 in t; we assert 1e-8.
-    let options = SolverOptions { rel_tol: 1e-10, abs_tol: 1e-12, ..Default::default() };
+    let options = SolverOptions {
+        rel_tol: 1e-10,
+        abs_tol: 1e-12,
+        ..Default::default()
+    };
     let t_end = 8.0;
     let falling = [PI / 2.0, 5.0 * PI / 2.0];
     let rising = [3.0 * PI / 2.0];
     for (direction, expected) in [
         (Direction::Falling, falling.to_vec()),
         (Direction::Rising, rising.to_vec()),
-        (Direction::Either, vec![PI / 2.0, 3.0 * PI / 2.0, 5.0 * PI / 2.0]),
+        (
+            Direction::Either,
+            vec![PI / 2.0, 3.0 * PI / 2.0, 5.0 * PI / 2.0],
+        ),
     ] {
         let mut s = oscillator(direction);
         integrate(&mut s, &[1.0, 0.0], t_end, options.clone()).unwrap();
         let times = s.event_times();
         assert_eq!(times.len(), expected.len(), "{direction:?}: {times:?}");
         for (t, e) in times.iter().zip(&expected) {
-            assert!((t - e).abs() < 1e-8, "{direction:?}: event at {t}, expected {e}");
+            assert!(
+                (t - e).abs() < 1e-8,
+                "{direction:?}: event at {t}, expected {e}"
+            );
         }
     }
 }
@@ -143,7 +178,12 @@ fn oscillator_crossings_and_directions() {
 fn far_side_convention() {
     // After location the function has crossed: g(t_event) ≥ 0 for Rising, checked at EventBefore
     // through the state the handler receives.
-    let mut s = Scripted::new(1, vec![Direction::Rising], Box::new(|_, _, d| d[0] = 1.0), Box::new(|_, x, g| g[0] = x[0] - 0.3));
+    let mut s = Scripted::new(
+        1,
+        vec![Direction::Rising],
+        Box::new(|_, _, d| d[0] = 1.0),
+        Box::new(|_, x, g| g[0] = x[0] - 0.3),
+    );
     s.handler = Box::new(|_, x, _, _| {
         assert!(x[0] - 0.3 >= 0.0, "handler sees g = {}", x[0] - 0.3);
         EventOutcome::default()
@@ -155,7 +195,12 @@ fn far_side_convention() {
 #[test]
 fn leaving_exact_zero_does_not_fire() {
     // g = x starts at exactly 0 and rises: no Rising event (it left zero, it did not arrive).
-    let mut s = Scripted::new(1, vec![Direction::Either], Box::new(|_, _, d| d[0] = 1.0), Box::new(|_, x, g| g[0] = x[0]));
+    let mut s = Scripted::new(
+        1,
+        vec![Direction::Either],
+        Box::new(|_, _, d| d[0] = 1.0),
+        Box::new(|_, x, g| g[0] = x[0]),
+    );
     integrate(&mut s, &[0.0], 1.0, SolverOptions::default()).unwrap();
     assert!(s.calls.is_empty(), "{:?}", s.calls);
 }
@@ -185,7 +230,12 @@ fn simultaneous_crossings_in_one_call() {
 #[test]
 fn time_events_are_hit_bitwise() {
     for options in all_methods() {
-        let mut s = Scripted::new(1, vec![], Box::new(|_, x, d| d[0] = -x[0]), Box::new(|_, _, _| {}));
+        let mut s = Scripted::new(
+            1,
+            vec![],
+            Box::new(|_, x, d| d[0] = -x[0]),
+            Box::new(|_, _, _| {}),
+        );
         // 0.1·k computed as the engine would; 0.5 among them.
         s.time_events = (1..10).map(|k| k as f64 * 0.1).collect();
         let stats = integrate(&mut s, &[1.0], 1.0, options.clone()).unwrap();
@@ -202,7 +252,12 @@ fn time_events_are_hit_bitwise() {
 #[test]
 fn time_event_coinciding_with_crossing_is_one_call() {
     // g = t − 0.5 crosses exactly at the time event 0.5: a single call with both.
-    let mut s = Scripted::new(1, vec![Direction::Rising], Box::new(|_, _, d| d[0] = 0.0), Box::new(|t, _, g| g[0] = t - 0.5));
+    let mut s = Scripted::new(
+        1,
+        vec![Direction::Rising],
+        Box::new(|_, _, d| d[0] = 0.0),
+        Box::new(|t, _, g| g[0] = t - 0.5),
+    );
     s.time_events = vec![0.5];
     integrate(&mut s, &[0.0], 1.0, SolverOptions::default()).unwrap();
     assert_eq!(s.calls, vec![(0.5, vec![0], true)]);
@@ -224,7 +279,18 @@ fn record_call_order() {
             assert_eq!(w[1].0, w[0].0);
         }
     }
-    let befores: Vec<f64> = r.iter().filter(|k| k.1 == RecordKind::EventBefore).map(|k| k.0).collect();
+    // max_step = 3 s / 50 is honoured by every step (events only shorten steps).
+    for w in r.windows(2) {
+        assert!(
+            w[1].0 - w[0].0 <= 3.0 / 50.0 + 1e-15,
+            "step {w:?} longer than max_step"
+        );
+    }
+    let befores: Vec<f64> = r
+        .iter()
+        .filter(|k| k.1 == RecordKind::EventBefore)
+        .map(|k| k.0)
+        .collect();
     assert_eq!(befores.len(), 2);
     assert_eq!(befores[0], 0.25);
     assert!((befores[1] - PI / 2.0).abs() < 1e-3);
@@ -232,8 +298,16 @@ fn record_call_order() {
 
 #[test]
 fn stop_request_ends_at_the_event() {
-    let mut s = Scripted::new(1, vec![Direction::Rising], Box::new(|_, _, d| d[0] = 1.0), Box::new(|_, x, g| g[0] = x[0] - 0.3));
-    s.handler = Box::new(|_, _, _, _| EventOutcome { state_changed: false, stop: true });
+    let mut s = Scripted::new(
+        1,
+        vec![Direction::Rising],
+        Box::new(|_, _, d| d[0] = 1.0),
+        Box::new(|_, x, g| g[0] = x[0] - 0.3),
+    );
+    s.handler = Box::new(|_, _, _, _| EventOutcome {
+        state_changed: false,
+        stop: true,
+    });
     let stats = integrate(&mut s, &[0.0], 1.0, SolverOptions::default()).unwrap();
     assert!((stats.final_time - 0.3).abs() <= LOC_TOL);
     let n = s.records.len();
@@ -251,8 +325,16 @@ fn bouncing_ball_impact_times() {
     let mut solver = Solver::new(2, 1, SolverOptions::default()).unwrap();
     let stats = solver.integrate(&mut ball, 0.0, &[h0, 0.0], 5.0).unwrap();
     let exact = ball.exact_impact_times(h0, ball.impact_times.len());
-    assert!((exact[0] - 1.42784).abs() < 1e-5 && (exact[1] - 3.71239).abs() < 1e-5, "{exact:?}");
-    assert_eq!(ball.impact_times.len(), 2, "impacts before 5 s: {:?}", ball.impact_times);
+    assert!(
+        (exact[0] - 1.42784).abs() < 1e-5 && (exact[1] - 3.71239).abs() < 1e-5,
+        "{exact:?}"
+    );
+    assert_eq!(
+        ball.impact_times.len(),
+        2,
+        "impacts before 5 s: {:?}",
+        ball.impact_times
+    );
     for (t, e) in ball.impact_times.iter().zip(&exact) {
         assert!((t - e).abs() < 1e-9, "impact at {t}, exact {e}");
     }
@@ -275,7 +357,10 @@ fn zeno_ball_ends_with_chattering() {
         Err(SolverError::Chattering { t, index, count }) => {
             assert_eq!(index, 0);
             assert_eq!(count, 1001);
-            assert!((t - t_inf).abs() < 1e-6, "chattering at {t}, Zeno time {t_inf}");
+            assert!(
+                (t - t_inf).abs() < 1e-6,
+                "chattering at {t}, Zeno time {t_inf}"
+            );
         }
         other => panic!("expected Chattering, got {other:?}"),
     }
@@ -284,7 +369,11 @@ fn zeno_ball_ends_with_chattering() {
         assert!((t - e).abs() < 1e-9, "impact at {t}, exact {e}");
     }
     // The ball never fell through the floor by more than the location resolution.
-    assert!(solver.state()[0] > -1e-9, "final height {}", solver.state()[0]);
+    assert!(
+        solver.state()[0] > -1e-9,
+        "final height {}",
+        solver.state()[0]
+    );
 }
 
 #[test]
@@ -301,8 +390,11 @@ fn either_direction_reset_does_not_refire() {
         Box::new(|_, x, g| g[0] = x[0]),
     );
     s.handler = Box::new(|_, x, _, _| {
-        x[1] = -0.8 * x[1];
-        EventOutcome { state_changed: true, stop: false }
+        x[1] *= -0.8;
+        EventOutcome {
+            state_changed: true,
+            stop: false,
+        }
     });
     integrate(&mut s, &[10.0, 0.0], 5.0, SolverOptions::default()).unwrap();
     let ball = BouncingBall::new(0.8, 0);
@@ -311,5 +403,31 @@ fn either_direction_reset_does_not_refire() {
     assert_eq!(times.len(), 2, "{times:?}");
     for (t, e) in times.iter().zip(&exact) {
         assert!((t - e).abs() < 1e-9);
+    }
+}
+
+/// A ball starting exactly on the floor (g = 0) moving up at 5 m/s does not fire on leaving; it
+/// fires when it lands, at t = 2·v/g.
+#[test]
+fn ball_leaving_the_floor_fires_only_on_landing() {
+    let mut ball = BouncingBall::new(0.8, 8);
+    let mut solver = Solver::new(2, 1, SolverOptions::default()).unwrap();
+    solver.integrate(&mut ball, 0.0, &[0.0, 5.0], 1.5).unwrap();
+    assert_eq!(ball.impact_times.len(), 1, "{:?}", ball.impact_times);
+    assert!((ball.impact_times[0] - 2.0 * 5.0 / 9.81).abs() < 1e-9);
+}
+
+/// The Zeno ball ends with Chattering for every method (bounded work).
+#[test]
+fn zeno_ball_ends_with_chattering_for_every_method() {
+    for options in all_methods() {
+        let mut ball = BouncingBall::new(0.8, 0);
+        let mut solver = Solver::new(2, 1, options.clone()).unwrap();
+        let result = solver.integrate(&mut ball, 0.0, &[10.0, 0.0], 20.0);
+        assert!(
+            matches!(result, Err(SolverError::Chattering { index: 0, .. })),
+            "{:?}: {result:?}",
+            options.method
+        );
     }
 }

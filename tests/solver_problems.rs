@@ -1,17 +1,17 @@
 //! Every integrator on every reference problem, checked against the closed form; convergence;
 //! event location, directions, simultaneous events, time events, chattering.
 
-use blockdyn::solver::problems::{BouncingBall, Problem};
-use blockdyn::solver::{
-    Direction, EventOutcome, FnSystem, Method, RecordKind, Solver, SolverError, SolverOptions, System,
-};
+use blockdyn::solver::problems::Problem;
+use blockdyn::solver::{Method, Solver, SolverOptions};
 
 fn run(problem: Problem, options: SolverOptions) -> (Vec<f64>, blockdyn::solver::SolverStats) {
     let mut x0 = vec![0.0; problem.dim()];
     problem.exact(0.0, &mut x0);
     let mut solver = Solver::new(problem.dim(), 0, options).unwrap();
     let mut system = problem;
-    let stats = solver.integrate(&mut system, 0.0, &x0, problem.t_end()).unwrap();
+    let stats = solver
+        .integrate(&mut system, 0.0, &x0, problem.t_end())
+        .unwrap();
     assert_eq!(stats.final_time, problem.t_end());
     (solver.state().to_vec(), stats)
 }
@@ -19,7 +19,10 @@ fn run(problem: Problem, options: SolverOptions) -> (Vec<f64>, blockdyn::solver:
 fn max_error(problem: Problem, x: &[f64]) -> f64 {
     let mut exact = vec![0.0; problem.dim()];
     problem.exact(problem.t_end(), &mut exact);
-    x.iter().zip(&exact).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max)
+    x.iter()
+        .zip(&exact)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max)
 }
 
 /// Every method on every problem. Tolerances: the global error of a tolerance-controlled run is a
@@ -29,14 +32,42 @@ fn max_error(problem: Problem, x: &[f64]) -> f64 {
 fn every_method_matches_every_closed_form() {
     for problem in Problem::ALL {
         let cases = [
-            (Method::Dopri5, SolverOptions { rel_tol: 1e-8, abs_tol: 1e-10, ..Default::default() }, 1e-6),
-            (Method::Bs23, SolverOptions { method: Method::Bs23, rel_tol: 1e-7, abs_tol: 1e-9, ..Default::default() }, 2e-5),
-            (Method::Rk4, SolverOptions { method: Method::Rk4, fixed_step: 1e-3, ..Default::default() }, 1e-9),
+            (
+                Method::Dopri5,
+                SolverOptions {
+                    rel_tol: 1e-8,
+                    abs_tol: 1e-10,
+                    ..Default::default()
+                },
+                1e-6,
+            ),
+            (
+                Method::Bs23,
+                SolverOptions {
+                    method: Method::Bs23,
+                    rel_tol: 1e-7,
+                    abs_tol: 1e-9,
+                    ..Default::default()
+                },
+                2e-5,
+            ),
+            (
+                Method::Rk4,
+                SolverOptions {
+                    method: Method::Rk4,
+                    fixed_step: 1e-3,
+                    ..Default::default()
+                },
+                1e-9,
+            ),
         ];
         for (method, options, tol) in cases {
             let (x, stats) = run(problem, options);
             let e = max_error(problem, &x);
-            assert!(e < tol, "{method:?} on {problem:?}: error {e:e} (tol {tol:e}), {stats:?}");
+            assert!(
+                e < tol,
+                "{method:?} on {problem:?}: error {e:e} (tol {tol:e}), {stats:?}"
+            );
         }
     }
 }
@@ -73,7 +104,11 @@ fn global_error_shrinks_with_tolerance() {
 #[test]
 fn observed_orders_on_uniform_steps() {
     let problem = Problem::HarmonicOscillator;
-    for (method, order) in [(Method::Dopri5, 5.0), (Method::Bs23, 3.0), (Method::Rk4, 4.0)] {
+    for (method, order) in [
+        (Method::Dopri5, 5.0),
+        (Method::Bs23, 3.0),
+        (Method::Rk4, 4.0),
+    ] {
         let mut errors = Vec::new();
         for h in [0.1, 0.05, 0.025] {
             let options = SolverOptions {
@@ -91,7 +126,10 @@ fn observed_orders_on_uniform_steps() {
         }
         for pair in errors.windows(2) {
             let p = (pair[0] / pair[1]).log2();
-            assert!((p - order).abs() < 0.3, "{method:?}: observed order {p} (errors {errors:?})");
+            assert!(
+                (p - order).abs() < 0.3,
+                "{method:?}: observed order {p} (errors {errors:?})"
+            );
         }
     }
 }

@@ -20,8 +20,19 @@ fn persistent_nan_reports_the_component() {
         other => panic!("expected NonFinite, got {other:?}"),
     }
     // Fixed-step RK4 does not shrink: it fails at the first non-finite stage.
-    let mut solver = Solver::new(2, 0, SolverOptions { method: Method::Rk4, ..Default::default() }).unwrap();
-    assert!(matches!(solver.integrate(&mut system, 0.0, &[0.0, 0.0], 1.0), Err(SolverError::NonFinite { index: 1, .. })));
+    let mut solver = Solver::new(
+        2,
+        0,
+        SolverOptions {
+            method: Method::Rk4,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(matches!(
+        solver.integrate(&mut system, 0.0, &[0.0, 0.0], 1.0),
+        Err(SolverError::NonFinite { index: 1, .. })
+    ));
 }
 
 /// A transient NaN region that steps can avoid (f is NaN only for trial states far from the
@@ -33,7 +44,12 @@ fn transient_nan_is_survived() {
     let mut system = FnSystem::new(1, |_t, x: &[f64], d: &mut [f64]| {
         d[0] = if x[0] < 0.2 { f64::NAN } else { -x[0] };
     });
-    let options = SolverOptions { initial_step: 1.0, max_step: 1.0, rel_tol: 0.5, ..Default::default() };
+    let options = SolverOptions {
+        initial_step: 1.0,
+        max_step: 1.0,
+        rel_tol: 0.5,
+        ..Default::default()
+    };
     let mut solver = Solver::new(1, 0, options).unwrap();
     let stats = solver.integrate(&mut system, 0.0, &[1.0], 1.0).unwrap();
     assert!((solver.state()[0] - (-1.0f64).exp()).abs() < 0.05);
@@ -70,13 +86,34 @@ fn blow_up_reports_step_underflow() {
 fn invalid_inputs_are_errors_not_panics() {
     let mut system = FnSystem::new(1, |_t, x: &[f64], d: &mut [f64]| d[0] = -x[0]);
     let mut solver = Solver::new(1, 0, SolverOptions::default()).unwrap();
-    for (t0, x0, t_end) in [(0.0, vec![1.0, 2.0], 1.0), (1.0, vec![1.0], 0.0), (0.0, vec![1.0], f64::NAN)] {
-        assert!(matches!(solver.integrate(&mut system, t0, &x0, t_end), Err(SolverError::InvalidOptions(_))));
+    for (t0, x0, t_end) in [
+        (0.0, vec![1.0, 2.0], 1.0),
+        (1.0, vec![1.0], 0.0),
+        (0.0, vec![1.0], f64::NAN),
+    ] {
+        assert!(matches!(
+            solver.integrate(&mut system, t0, &x0, t_end),
+            Err(SolverError::InvalidOptions(_))
+        ));
     }
-    assert!(matches!(solver.integrate(&mut system, 0.0, &[f64::INFINITY], 1.0), Err(SolverError::NonFinite { index: 0, .. })));
+    assert!(matches!(
+        solver.integrate(&mut system, 0.0, &[f64::INFINITY], 1.0),
+        Err(SolverError::NonFinite { index: 0, .. })
+    ));
     let mut wrong = Solver::new(3, 0, SolverOptions::default()).unwrap();
-    assert!(matches!(wrong.integrate(&mut system, 0.0, &[1.0, 1.0, 1.0], 1.0), Err(SolverError::InvalidOptions(_))));
-    assert!(Solver::new(1, 0, SolverOptions { rel_tol: -1.0, ..Default::default() }).is_err());
+    assert!(matches!(
+        wrong.integrate(&mut system, 0.0, &[1.0, 1.0, 1.0], 1.0),
+        Err(SolverError::InvalidOptions(_))
+    ));
+    assert!(Solver::new(
+        1,
+        0,
+        SolverOptions {
+            rel_tol: -1.0,
+            ..Default::default()
+        }
+    )
+    .is_err());
     // An empty span records Initial and Final and returns.
     let stats = solver.integrate(&mut system, 2.0, &[1.0], 2.0).unwrap();
     assert_eq!((stats.steps, stats.final_time), (0, 2.0));

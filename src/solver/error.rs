@@ -26,7 +26,9 @@ pub enum SolverError {
     },
     /// More than `count − 1` = `max_consecutive_events` consecutive events, each within the
     /// chattering window of the previous one (a Zeno system or a handler that never resolves).
-    #[error("chattering: zero-crossing function {index} fired {count} times in a row near t = {t}")]
+    #[error(
+        "chattering: zero-crossing function {index} fired {count} times in a row near t = {t}"
+    )]
     Chattering {
         /// Time of the last event.
         t: f64,

@@ -186,7 +186,12 @@ impl ZeroCrossings {
 
     /// Locates the earliest crossing in [t_left, t_right] after [`Self::detect`] returned true.
     /// `eval(t, g)` writes g at the dense-output state at t. Fills `crossed`.
-    pub(crate) fn locate(&mut self, t_left: f64, t_right: f64, mut eval: impl FnMut(f64, &mut [f64])) -> f64 {
+    pub(crate) fn locate(
+        &mut self,
+        t_left: f64,
+        t_right: f64,
+        mut eval: impl FnMut(f64, &mut [f64]),
+    ) -> f64 {
         let m = self.len();
         let tol = location_tolerance(t_right);
         let (mut tl, mut tr) = (t_left, t_right);
@@ -204,7 +209,8 @@ impl ZeroCrossings {
                 return self.finish(tr);
             }
             eval(probe, &mut self.g_trial);
-            let crossed_at_probe = (0..m).any(|i| self.orient[i] != 0.0 && self.c(i, self.g_trial[i]) >= 0.0);
+            let crossed_at_probe =
+                (0..m).any(|i| self.orient[i] != 0.0 && self.c(i, self.g_trial[i]) >= 0.0);
             if crossed_at_probe {
                 for i in 0..m {
                     if self.orient[i] != 0.0 {
@@ -251,7 +257,8 @@ impl ZeroCrossings {
             let margin = 0.25 * tol;
             t_trial = t_trial.clamp(tl + margin, tr - margin);
             eval(t_trial, &mut self.g_trial);
-            let any_crossed = (0..m).any(|i| self.orient[i] != 0.0 && self.c(i, self.g_trial[i]) >= 0.0);
+            let any_crossed =
+                (0..m).any(|i| self.orient[i] != 0.0 && self.c(i, self.g_trial[i]) >= 0.0);
             if any_crossed {
                 tr = t_trial;
                 for i in 0..m {
@@ -337,5 +344,78 @@ impl ZeroCrossings {
                 self.g_start[i] = g_after;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Detect + locate for functions of t alone (the "dense output" is exact).
+    fn locate_fn(
+        dirs: &[Direction],
+        g: impl Fn(f64, &mut [f64]),
+        t0: f64,
+        t1: f64,
+    ) -> Option<(f64, Vec<usize>)> {
+        let m = dirs.len();
+        let mut zc = ZeroCrossings::new(m);
+        g(t0, &mut zc.g_end);
+        zc.start(|i| dirs[i]);
+        g(t1, &mut zc.g_end);
+        if !zc.detect() {
+            return None;
+        }
+        let mut evaluations = 0;
+        let t = zc.locate(t0, t1, |t, out| {
+            evaluations += 1;
+            g(t, out)
+        });
+        assert!(evaluations < 60, "{evaluations} evaluations");
+        Some((t, zc.crossed.clone()))
+    }
+
+    #[test]
+    fn locates_a_nonlinear_root_from_the_far_side() {
+        // g = t³ − 0.001 rises through 0 at t = 0.1; the event is on the far side, within 1e-12.
+        let (t, crossed) = locate_fn(
+            &[Direction::Rising],
+            |t, g| g[0] = t * t * t - 1e-3,
+            0.0,
+            1.0,
+        )
+        .unwrap();
+        assert_eq!(crossed, vec![0]);
+        assert!(t >= 0.1 - 1e-15 && t - 0.1 <= 1e-12, "t = {t}");
+        assert!(t * t * t - 1e-3 >= 0.0);
+    }
+
+    #[test]
+    fn earliest_of_several_and_directions() {
+        // g0 = t − 0.7 (Rising), g1 = 0.4 − t (Falling at 0.4), g2 = t − 0.2 (Falling: must not fire).
+        let dirs = [Direction::Rising, Direction::Falling, Direction::Falling];
+        let (t, crossed) = locate_fn(
+            &dirs,
+            |t, g| {
+                g[0] = t - 0.7;
+                g[1] = 0.4 - t;
+                g[2] = t - 0.2;
+            },
+            0.0,
+            1.0,
+        )
+        .unwrap();
+        assert_eq!(crossed, vec![1]);
+        assert!((t - 0.4).abs() <= 1e-12);
+    }
+
+    #[test]
+    fn zero_at_the_end_counts_zero_at_the_start_does_not() {
+        let rising = [Direction::Rising];
+        // Arrives at exactly 0 at the step end: fires there.
+        let (t, _) = locate_fn(&rising, |t, g| g[0] = t - 1.0, 0.0, 1.0).unwrap();
+        assert!((t - 1.0).abs() <= 1e-12);
+        // Leaves exactly 0 at the step start: no event.
+        assert!(locate_fn(&rising, |t, g| g[0] = t, 0.0, 1.0).is_none());
     }
 }

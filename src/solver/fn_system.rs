@@ -31,7 +31,13 @@ impl<F: FnMut(f64, &[f64], &mut [f64])> System for FnSystem<F> {
         (self.f)(t, x, dxdt)
     }
     fn zero_crossings(&mut self, _t: f64, _x: &[f64], _g: &mut [f64]) {}
-    fn handle_events(&mut self, _t: f64, _x: &mut [f64], _crossed: &[usize], _time_event: bool) -> EventOutcome {
+    fn handle_events(
+        &mut self,
+        _t: f64,
+        _x: &mut [f64],
+        _crossed: &[usize],
+        _time_event: bool,
+    ) -> EventOutcome {
         EventOutcome::default()
     }
 }

@@ -6,7 +6,8 @@
 //! 1. `record(t0, x0, Initial)`; k₁ = f(t0, x0); g(t0, x0); starting step.
 //! 2. Each step aims at the next target: the earliest of t_end and the next time event. A step
 //!    that would reach past 99 % of the remaining distance lands exactly on the target (t is
-//!    *assigned* the target). Adaptive steps are capped at `max_step`.
+//!    *assigned* the target) unless that exceeds `max_step` (then the remainder is split in two
+//!    equal steps). Adaptive steps never exceed `max_step`.
 //! 3. Trial step. A non-finite stage derivative or state rejects it and divides h by 4; an error
 //!    norm > 1 rejects it and the PI controller shrinks h. Below 16·ε·max(1, |t|) the run fails
 //!    with [`SolverError::NonFinite`] or [`SolverError::StepSizeUnderflow`].
@@ -20,12 +21,17 @@
 //! 6. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
 //!    `Final` (not also as `Step`); an event instant is recorded as the pair
 //!    `EventBefore`/`EventAfter` (not also as `Step`).
+//!
+//! On an error the run returns at once (no `Final` record); [`Solver::state`] then holds the last
+//! accepted state (or the state after the last handler).
 
 use super::error::{SolverError, SolverStats};
 use super::events::{chattering_window, location_tolerance, ZeroCrossings};
 use super::options::{Method, SolverOptions};
-use super::rk_step::{end_slot, interpolate, prepare_dense, rk_trial_step, StepBuffers};
-use super::step_control::{error_norm, initial_step_final, initial_step_h0, weighted_norm, PiController};
+use super::rk_step::{end_slot, prepare_dense, rk_trial_step, DenseStep, StepBuffers};
+use super::step_control::{
+    error_norm, initial_step_final, initial_step_h0, weighted_norm, PiController,
+};
 use super::tableau::{Tableau, BS23, DOPRI5, RK4};
 use super::{RecordKind, System};
 
@@ -66,7 +72,11 @@ pub struct Solver {
 impl Solver {
     /// A solver for systems with `state_dim` states and `zero_crossing_dim` zero-crossing
     /// functions. Validates `options` and allocates every buffer the runs need.
-    pub fn new(state_dim: usize, zero_crossing_dim: usize, options: SolverOptions) -> Result<Self, SolverError> {
+    pub fn new(
+        state_dim: usize,
+        zero_crossing_dim: usize,
+        options: SolverOptions,
+    ) -> Result<Self, SolverError> {
         options.validate()?;
         let tableau: &'static Tableau = match options.method {
             Method::Dopri5 => &DOPRI5,
@@ -99,7 +109,13 @@ impl Solver {
         &self.x
     }
 
-    fn check_inputs<S: System>(&self, system: &S, t0: f64, x0: &[f64], t_end: f64) -> Result<(), SolverError> {
+    fn check_inputs<S: System>(
+        &self,
+        system: &S,
+        t0: f64,
+        x0: &[f64],
+        t_end: f64,
+    ) -> Result<(), SolverError> {
         let (n, m) = (self.x.len(), self.zc.len());
         if system.state_dim() != n || x0.len() != n {
             return Err(SolverError::InvalidOptions(format!(
@@ -126,7 +142,12 @@ impl Solver {
     }
 
     /// Evaluates k₁ = f(t, x) into stage slot 0.
-    fn eval_start<S: System>(&mut self, system: &mut S, t: f64, stats: &mut SolverStats) -> Result<(), SolverError> {
+    fn eval_start<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        stats: &mut SolverStats,
+    ) -> Result<(), SolverError> {
         let n = self.x.len();
         system.derivatives(t, &self.x, &mut self.k[..n]);
         stats.function_evaluations += 1;
@@ -138,7 +159,13 @@ impl Solver {
 
     /// The step to try first (after k₁ is known): the user's `initial_step` or Hairer's
     /// heuristic (see `step_control`).
-    fn starting_step<S: System>(&mut self, system: &mut S, t: f64, h_max: f64, stats: &mut SolverStats) -> f64 {
+    fn starting_step<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        h_max: f64,
+        stats: &mut SolverStats,
+    ) -> f64 {
         if self.options.method == Method::Rk4 {
             return self.options.fixed_step;
         }
@@ -200,11 +227,19 @@ impl Solver {
         if !self.zc.crossed.is_empty() {
             stats.zero_crossings += 1;
         }
-        guard.count = if t - guard.last_t <= chattering_window(t) { guard.count + 1 } else { 1 };
+        guard.count = if t - guard.last_t <= chattering_window(t) {
+            guard.count + 1
+        } else {
+            1
+        };
         guard.last_t = t;
         if guard.count > self.options.max_consecutive_events {
             if let Some(&index) = self.zc.crossed.first() {
-                return Err(SolverError::Chattering { t, index, count: guard.count });
+                return Err(SolverError::Chattering {
+                    t,
+                    index,
+                    count: guard.count,
+                });
             }
         }
         if let Some(index) = first_non_finite(&self.x) {
@@ -215,17 +250,33 @@ impl Solver {
 
     /// Integrates `system` from (t0, x0) to t_end. See the module documentation for the call
     /// order of `record` and `handle_events`. Allocates nothing (error messages aside).
-    pub fn integrate<S: System>(&mut self, system: &mut S, t0: f64, x0: &[f64], t_end: f64) -> Result<SolverStats, SolverError> {
+    pub fn integrate<S: System>(
+        &mut self,
+        system: &mut S,
+        t0: f64,
+        x0: &[f64],
+        t_end: f64,
+    ) -> Result<SolverStats, SolverError> {
         self.check_inputs(system, t0, x0, t_end)?;
         let n = self.x.len();
         let tab = self.tableau;
         let adaptive = tab.e.is_some();
         let k_end = end_slot(tab) * n;
-        let mut stats = SolverStats { final_time: t0, ..Default::default() };
-        let mut guard = ChatterGuard { count: 0, last_t: f64::NEG_INFINITY };
+        let mut stats = SolverStats {
+            final_time: t0,
+            ..Default::default()
+        };
+        let mut guard = ChatterGuard {
+            count: 0,
+            last_t: f64::NEG_INFINITY,
+        };
         self.x.copy_from_slice(x0);
         system.record(t0, &self.x, RecordKind::Initial);
-        let h_max = if self.options.max_step > 0.0 { self.options.max_step } else { (t_end - t0) / 50.0 };
+        let h_max = if self.options.max_step > 0.0 {
+            self.options.max_step
+        } else {
+            (t_end - t0) / 50.0
+        };
         let mut t = t0;
         if t_end > t0 {
             self.eval_start(system, t, &mut stats)?;
@@ -235,18 +286,28 @@ impl Solver {
             }
             self.controller.reset();
         }
-        let mut h = if t_end > t0 { self.starting_step(system, t, h_max, &mut stats) } else { 0.0 };
+        let mut h = if t_end > t0 {
+            self.starting_step(system, t, h_max, &mut stats)
+        } else {
+            0.0
+        };
         let mut last_rejected = false;
         // Fixed-step grid: t_grid0 + grid_count·fixed_step since the last restart.
         let (mut t_grid0, mut grid_count) = (t, 0u64);
 
         while t < t_end {
-            let time_event = system.next_time_event(t).filter(|&te| te > t && te <= t_end);
+            let time_event = system
+                .next_time_event(t)
+                .filter(|&te| te > t && te <= t_end);
             let target = time_event.unwrap_or(t_end);
             let (h_try, t_new, lands) = if adaptive {
                 h = h.min(h_max);
-                if t + 1.01 * h >= target {
-                    (target - t, target, true)
+                let remaining = target - t;
+                if t + 1.01 * h >= target && remaining <= h_max {
+                    (remaining, target, true)
+                } else if t + 1.01 * h >= target {
+                    // Stretching onto the target would exceed max_step: two equal steps instead.
+                    (0.5 * remaining, t + 0.5 * remaining, false)
                 } else {
                     (h, t + h, false)
                 }
@@ -266,7 +327,13 @@ impl Solver {
                 t,
                 h_try,
                 t_new,
-                StepBuffers { x: &self.x, k: &mut self.k, x_stage: &mut self.x_stage, x_new: &mut self.x_new, err: &mut self.err },
+                StepBuffers {
+                    x: &self.x,
+                    k: &mut self.k,
+                    x_stage: &mut self.x_stage,
+                    x_new: &mut self.x_new,
+                    err: &mut self.err,
+                },
                 &mut stats.function_evaluations,
             )
             .and_then(|()| first_non_finite(&self.x_new).map_or(Ok(()), |i| Err((t_new, i))));
@@ -281,28 +348,42 @@ impl Solver {
             }
             let mut err_norm = 0.0;
             if adaptive {
-                let (norm, worst) = error_norm(&self.err, &self.x, &self.x_new, self.options.rel_tol, self.options.abs_tol);
-                if !(norm <= 1.0) {
+                let (norm, worst) = error_norm(
+                    &self.err,
+                    &self.x,
+                    &self.x_new,
+                    self.options.rel_tol,
+                    self.options.abs_tol,
+                );
+                if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
                     h = self.controller.reject(h_try, norm);
                     last_rejected = true;
                     if h < min_step(t) {
-                        return Err(SolverError::StepSizeUnderflow { t, step: h, index: Some(worst) });
+                        return Err(SolverError::StepSizeUnderflow {
+                            t,
+                            step: h,
+                            index: Some(worst),
+                        });
                     }
                     continue;
                 }
                 err_norm = norm;
             } else {
-                let (done, end) = self.k.split_at_mut(k_end);
-                let _ = done;
-                system.derivatives(t_new, &self.x_new, &mut end[..n]);
+                // No FSAL: f(t_new, x_new) is the next step's k₁ and the Hermite end slope.
+                let k_new = &mut self.k[k_end..k_end + n];
+                system.derivatives(t_new, &self.x_new, k_new);
                 stats.function_evaluations += 1;
-                if let Some(index) = first_non_finite(&end[..n]) {
+                if let Some(index) = first_non_finite(&self.k[k_end..k_end + n]) {
                     return Err(SolverError::NonFinite { t: t_new, index });
                 }
             }
             stats.steps += 1;
-            let h_next = if adaptive { self.controller.accept(h_try, err_norm, last_rejected) } else { h };
+            let h_next = if adaptive {
+                self.controller.accept(h_try, err_norm, last_rejected)
+            } else {
+                h
+            };
             last_rejected = false;
             grid_count += 1;
 
@@ -314,19 +395,34 @@ impl Solver {
             if crossing {
                 prepare_dense(tab, h_try, &self.k, &mut self.dense);
                 let t_start = t;
-                let Self { x, x_new, k, dense, x_interp, zc, .. } = self;
+                let Self {
+                    x,
+                    x_new,
+                    k,
+                    dense,
+                    x_interp,
+                    zc,
+                    ..
+                } = self;
+                let step = DenseStep {
+                    tab,
+                    h: h_try,
+                    x,
+                    x_new,
+                    k,
+                    d: dense,
+                };
                 let t_event = zc.locate(t_start, t_new, |tt, g| {
-                    let theta = (tt - t_start) / h_try;
-                    interpolate(tab, theta, h_try, x, x_new, k, dense, x_interp);
+                    step.interpolate((tt - t_start) / h_try, x_interp);
                     system.zero_crossings(tt, x_interp, g);
                 });
+                // The state at the event: the step end itself, or the dense output.
                 if t_event == t_new {
-                    self.x.copy_from_slice(&self.x_new);
+                    x_interp.copy_from_slice(x_new);
                 } else {
-                    let theta = (t_event - t_start) / h_try;
-                    interpolate(tab, theta, h_try, &self.x, &self.x_new, &self.k, &self.dense, &mut self.x_interp);
-                    self.x.copy_from_slice(&self.x_interp);
+                    step.interpolate((t_event - t_start) / h_try, x_interp);
                 }
+                self.x.copy_from_slice(&self.x_interp);
                 t = t_event;
                 let at_time_event = lands && time_event.is_some() && t_event == t_new;
                 let outcome = self.run_event(system, t, at_time_event, &mut stats, &mut guard)?;

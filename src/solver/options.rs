@@ -54,19 +54,14 @@ impl Default for SolverOptions {
 impl SolverOptions {
     /// Checks every field; the message names the offending field and value.
     pub fn validate(&self) -> Result<(), SolverError> {
-        let bad = |what: &str, value: f64| {
-            Err(SolverError::InvalidOptions(format!("{what} must be {value_rule}, got {value}", value_rule = rule(what))))
+        let bad = |name: &str, rule: &str, value: f64| {
+            Err(SolverError::InvalidOptions(format!(
+                "{name} must be {rule}, got {value}"
+            )))
         };
-        fn rule(what: &str) -> &'static str {
-            match what {
-                "rel_tol" | "abs_tol" => "finite and >= 0 (not both 0)",
-                "fixed_step" => "finite and > 0",
-                _ => "finite and >= 0 (0 = automatic)",
-            }
-        }
         for (name, value) in [("rel_tol", self.rel_tol), ("abs_tol", self.abs_tol)] {
             if !(value.is_finite() && value >= 0.0) {
-                return bad(name, value);
+                return bad(name, "finite and >= 0", value);
             }
         }
         if self.rel_tol == 0.0 && self.abs_tol == 0.0 {
@@ -81,16 +76,21 @@ impl SolverOptions {
                 10.0 * f64::EPSILON
             )));
         }
-        for (name, value) in [("max_step", self.max_step), ("initial_step", self.initial_step)] {
+        for (name, value) in [
+            ("max_step", self.max_step),
+            ("initial_step", self.initial_step),
+        ] {
             if !(value.is_finite() && value >= 0.0) {
-                return bad(name, value);
+                return bad(name, "finite and >= 0 (0 = automatic)", value);
             }
         }
         if !(self.fixed_step.is_finite() && self.fixed_step > 0.0) {
-            return bad("fixed_step", self.fixed_step);
+            return bad("fixed_step", "finite and > 0", self.fixed_step);
         }
         if self.max_consecutive_events == 0 {
-            return Err(SolverError::InvalidOptions("max_consecutive_events must be >= 1, got 0".into()));
+            return Err(SolverError::InvalidOptions(
+                "max_consecutive_events must be >= 1, got 0".into(),
+            ));
         }
         Ok(())
     }
@@ -112,12 +112,31 @@ mod tests {
     #[test]
     fn invalid_fields_are_named() {
         let cases = [
-            SolverOptions { rel_tol: -1.0, ..Default::default() },
-            SolverOptions { abs_tol: f64::NAN, ..Default::default() },
-            SolverOptions { rel_tol: 0.0, abs_tol: 0.0, ..Default::default() },
-            SolverOptions { max_step: -0.1, ..Default::default() },
-            SolverOptions { fixed_step: 0.0, ..Default::default() },
-            SolverOptions { max_consecutive_events: 0, ..Default::default() },
+            SolverOptions {
+                rel_tol: -1.0,
+                ..Default::default()
+            },
+            SolverOptions {
+                abs_tol: f64::NAN,
+                ..Default::default()
+            },
+            SolverOptions {
+                rel_tol: 0.0,
+                abs_tol: 0.0,
+                ..Default::default()
+            },
+            SolverOptions {
+                max_step: -0.1,
+                ..Default::default()
+            },
+            SolverOptions {
+                fixed_step: 0.0,
+                ..Default::default()
+            },
+            SolverOptions {
+                max_consecutive_events: 0,
+                ..Default::default()
+            },
         ];
         for o in cases {
             match o.validate() {

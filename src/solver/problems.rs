@@ -17,18 +17,30 @@ pub enum Problem {
     StiffLinear,
     /// x' = cos t, x(0) = 0: x = sin t (explicitly time-dependent). Span [0, 10].
     Forced,
+    /// A chain of 5 first-order lags: x₀' = −x₀, xᵢ' = −xᵢ + xᵢ₋₁, x(0) = (1, 0, …, 0):
+    /// xᵢ = tⁱ·e^(−t)/i!. Span [0, 5].
+    Chain,
 }
+
+/// Number of states of [`Problem::Chain`].
+const CHAIN_LEN: usize = 5;
 
 impl Problem {
     /// Every problem, for "every integrator on every problem" tests.
-    pub const ALL: [Problem; 4] =
-        [Problem::ExponentialDecay, Problem::HarmonicOscillator, Problem::StiffLinear, Problem::Forced];
+    pub const ALL: [Problem; 5] = [
+        Problem::ExponentialDecay,
+        Problem::HarmonicOscillator,
+        Problem::StiffLinear,
+        Problem::Forced,
+        Problem::Chain,
+    ];
 
     /// Number of states.
     pub fn dim(self) -> usize {
         match self {
             Problem::ExponentialDecay | Problem::Forced => 1,
             Problem::HarmonicOscillator | Problem::StiffLinear => 2,
+            Problem::Chain => CHAIN_LEN,
         }
     }
 
@@ -38,6 +50,7 @@ impl Problem {
             Problem::ExponentialDecay => 2.0,
             Problem::HarmonicOscillator | Problem::Forced => 10.0,
             Problem::StiffLinear => 1.0,
+            Problem::Chain => 5.0,
         }
     }
 
@@ -55,6 +68,15 @@ impl Problem {
                 x[1] = fast;
             }
             Problem::Forced => x[0] = t.sin(),
+            Problem::Chain => {
+                let mut term = (-t).exp(); // tⁱ·e^(−t)/i! built up by recurrence
+                for (i, xi) in x.iter_mut().enumerate().take(CHAIN_LEN) {
+                    if i > 0 {
+                        term *= t / i as f64;
+                    }
+                    *xi = term;
+                }
+            }
         }
     }
 }
@@ -81,10 +103,22 @@ impl System for Problem {
                 dxdt[1] = -1000.0 * x[1];
             }
             Problem::Forced => dxdt[0] = t.cos(),
+            Problem::Chain => {
+                dxdt[0] = -x[0];
+                for i in 1..CHAIN_LEN {
+                    dxdt[i] = -x[i] + x[i - 1];
+                }
+            }
         }
     }
     fn zero_crossings(&mut self, _t: f64, _x: &[f64], _g: &mut [f64]) {}
-    fn handle_events(&mut self, _t: f64, _x: &mut [f64], _crossed: &[usize], _time_event: bool) -> EventOutcome {
+    fn handle_events(
+        &mut self,
+        _t: f64,
+        _x: &mut [f64],
+        _crossed: &[usize],
+        _time_event: bool,
+    ) -> EventOutcome {
         EventOutcome::default()
     }
 }
@@ -106,7 +140,11 @@ pub struct BouncingBall {
 impl BouncingBall {
     /// g = 9.81 m/s², restitution `e`, room for `capacity` impact times.
     pub fn new(restitution: f64, capacity: usize) -> Self {
-        Self { gravity: 9.81, restitution, impact_times: Vec::with_capacity(capacity) }
+        Self {
+            gravity: 9.81,
+            restitution,
+            impact_times: Vec::with_capacity(capacity),
+        }
     }
 
     /// Closed-form impact times for a drop from rest at `h0`: t₁ = sqrt(2h₀/g), then flights of
@@ -143,14 +181,23 @@ impl System for BouncingBall {
     fn zero_crossings(&mut self, _t: f64, x: &[f64], g: &mut [f64]) {
         g[0] = x[0];
     }
-    fn handle_events(&mut self, t: f64, x: &mut [f64], crossed: &[usize], _time_event: bool) -> EventOutcome {
+    fn handle_events(
+        &mut self,
+        t: f64,
+        x: &mut [f64],
+        crossed: &[usize],
+        _time_event: bool,
+    ) -> EventOutcome {
         let impact = crossed.contains(&0);
         if impact {
-            x[1] = -self.restitution * x[1];
+            x[1] *= -self.restitution;
             if self.impact_times.len() < self.impact_times.capacity() {
                 self.impact_times.push(t);
             }
         }
-        EventOutcome { state_changed: impact, stop: false }
+        EventOutcome {
+            state_changed: impact,
+            stop: false,
+        }
     }
 }

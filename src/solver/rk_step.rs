@@ -40,21 +40,23 @@ pub(crate) fn rk_trial_step<S: System>(
     evaluations: &mut usize,
 ) -> Result<(), (f64, usize)> {
     let n = buf.x.len();
-    let StepBuffers { x, k, x_stage, x_new, err } = buf;
+    let StepBuffers {
+        x,
+        k,
+        x_stage,
+        x_new,
+        err,
+    } = buf;
     for s in 1..tab.stages {
         let row = tab.a[s];
         let fsal_last = tab.fsal && s == tab.stages - 1;
         let input: &mut [f64] = if fsal_last { x_new } else { x_stage };
-        for i in 0..n {
-            let mut acc = 0.0;
-            for (j, &a) in row.iter().enumerate() {
-                if a != 0.0 {
-                    acc += a * k[j * n + i];
-                }
-            }
-            input[i] = x[i] + h * acc;
-        }
-        let ts = if tab.c[s] == 1.0 { t_new } else { t + tab.c[s] * h };
+        combine(input, Some(x), h, row, k);
+        let ts = if tab.c[s] == 1.0 {
+            t_new
+        } else {
+            t + tab.c[s] * h
+        };
         let ks = &mut k[s * n..(s + 1) * n];
         system.derivatives(ts, input, ks);
         *evaluations += 1;
@@ -63,57 +65,78 @@ pub(crate) fn rk_trial_step<S: System>(
         }
     }
     if !tab.fsal {
-        for i in 0..n {
-            let mut acc = 0.0;
-            for (j, &b) in tab.b.iter().enumerate() {
-                acc += b * k[j * n + i];
-            }
-            x_new[i] = x[i] + h * acc;
-        }
+        combine(x_new, Some(x), h, tab.b, k);
     }
     if let Some(e) = tab.e {
-        for i in 0..n {
-            let mut acc = 0.0;
-            for (j, &ej) in e.iter().enumerate() {
-                if ej != 0.0 {
-                    acc += ej * k[j * n + i];
-                }
-            }
-            err[i] = h * acc;
-        }
+        combine(err, None, h, e, k);
     }
     Ok(())
+}
+
+/// out = base + h·Σⱼ coeffsⱼ·kⱼ (base = 0 when `None`), where kⱼ is slot j of `k`. The
+/// increment is summed first and added to `base` last, so that small increments of large
+/// states are not rounded away term by term; the loops run over contiguous slots.
+fn combine(out: &mut [f64], base: Option<&[f64]>, h: f64, coeffs: &[f64], k: &[f64]) {
+    let n = out.len();
+    out.fill(0.0);
+    for (j, &c) in coeffs.iter().enumerate() {
+        if c != 0.0 {
+            let hc = h * c;
+            for (o, kj) in out.iter_mut().zip(&k[j * n..(j + 1) * n]) {
+                *o += hc * kj;
+            }
+        }
+    }
+    if let Some(base) = base {
+        for (o, b) in out.iter_mut().zip(base) {
+            *o += b;
+        }
+    }
 }
 
 /// Precomputes the per-step part of the dense output (`d` = h·Σⱼ dⱼ·kⱼ for Dormand–Prince;
 /// nothing for Hermite).
 pub(crate) fn prepare_dense(tab: &Tableau, h: f64, k: &[f64], d: &mut [f64]) {
     if tab.dense == DenseOutput::Dopri5 {
-        let n = d.len();
-        for (i, di) in d.iter_mut().enumerate() {
-            let mut acc = 0.0;
-            for (j, &dj) in DOPRI5_DENSE.iter().enumerate() {
-                acc += dj * k[j * n + i];
-            }
-            *di = h * acc;
-        }
+        combine(d, None, h, &DOPRI5_DENSE, k);
     }
 }
 
-/// The dense output of the accepted step (t, x) → (t + h, x_new) at θ = (t_out − t)/h ∈ [0, 1].
-/// Requires [`prepare_dense`] for Dormand–Prince.
-pub(crate) fn interpolate(tab: &Tableau, theta: f64, h: f64, x: &[f64], x_new: &[f64], k: &[f64], d: &[f64], out: &mut [f64]) {
-    let n = x.len();
-    let end = end_slot(tab) * n;
-    match tab.dense {
-        DenseOutput::Dopri5 => {
-            for i in 0..n {
-                out[i] = dopri5_interpolate_component(theta, x[i], x_new[i], h * k[i], h * k[end + i], d[i]);
+/// An accepted step (t, x) → (t + h, x_new) with its stage derivatives, for dense output.
+pub(crate) struct DenseStep<'a> {
+    pub tab: &'a Tableau,
+    pub h: f64,
+    pub x: &'a [f64],
+    pub x_new: &'a [f64],
+    pub k: &'a [f64],
+    /// Per-step coefficients from [`prepare_dense`].
+    pub d: &'a [f64],
+}
+
+impl DenseStep<'_> {
+    /// The dense output at θ = (t_out − t)/h ∈ [0, 1] into `out`.
+    pub(crate) fn interpolate(&self, theta: f64, out: &mut [f64]) {
+        let Self {
+            tab,
+            h,
+            x,
+            x_new,
+            k,
+            d,
+        } = *self;
+        let n = x.len();
+        let end = end_slot(tab) * n;
+        match tab.dense {
+            DenseOutput::Dopri5 => {
+                for i in 0..n {
+                    let (hk1, hk7) = (h * k[i], h * k[end + i]);
+                    out[i] = dopri5_interpolate_component(theta, x[i], x_new[i], hk1, hk7, d[i]);
+                }
             }
-        }
-        DenseOutput::Hermite => {
-            for i in 0..n {
-                out[i] = hermite(theta, x[i], x_new[i], h * k[i], h * k[end + i]);
+            DenseOutput::Hermite => {
+                for i in 0..n {
+                    out[i] = hermite(theta, x[i], x_new[i], h * k[i], h * k[end + i]);
+                }
             }
         }
     }

@@ -18,7 +18,13 @@
 //! order; max(1e-6, 1e-3·h₀) when both are ≤ 1e-15); h = min(100·h₀, h₁, h_max).
 
 /// The weighted RMS norm of `err` and the index of the component with the largest scaled error.
-pub(crate) fn error_norm(err: &[f64], x: &[f64], x_new: &[f64], rel_tol: f64, abs_tol: f64) -> (f64, usize) {
+pub(crate) fn error_norm(
+    err: &[f64],
+    x: &[f64],
+    x_new: &[f64],
+    rel_tol: f64,
+    abs_tol: f64,
+) -> (f64, usize) {
     let mut sum = 0.0;
     let mut worst = (0.0_f64, 0usize);
     for i in 0..err.len() {
@@ -26,7 +32,7 @@ pub(crate) fn error_norm(err: &[f64], x: &[f64], x_new: &[f64], rel_tol: f64, ab
         let r = err[i] / sc;
         sum += r * r;
         // NaN compares false: a NaN component is reported as the worst one.
-        if !(r.abs() <= worst.0) {
+        if r.is_nan() || r.abs() > worst.0 {
             worst = (if r.is_nan() { f64::INFINITY } else { r.abs() }, i);
         }
     }
@@ -47,7 +53,11 @@ pub(crate) fn weighted_norm(v: &[f64], x: &[f64], rel_tol: f64, abs_tol: f64) ->
 /// Starting-step heuristic. `f0` = f(t0, x0); `f1` = f(t0 + h0, x0 + h0·f0) once `h0` is known
 /// (the caller evaluates it between [`initial_step_h0`] and this function).
 pub(crate) fn initial_step_h0(d0: f64, d1: f64, h_max: f64) -> f64 {
-    let h0 = if d0 < 1e-10 || d1 < 1e-10 { 1e-6 } else { 0.01 * d0 / d1 };
+    let h0 = if d0 < 1e-10 || d1 < 1e-10 {
+        1e-6
+    } else {
+        0.01 * d0 / d1
+    };
     h0.min(h_max)
 }
 
@@ -85,7 +95,12 @@ impl PiController {
     /// Controller for an error estimator of order `error_order` (q).
     pub(crate) fn new(error_order: u32) -> Self {
         let inv_order = 1.0 / (error_order as f64 + 1.0);
-        Self { alpha: inv_order - 0.75 * BETA, beta: BETA, inv_order, err_prev: 1e-4 }
+        Self {
+            alpha: inv_order - 0.75 * BETA,
+            beta: BETA,
+            inv_order,
+            err_prev: 1e-4,
+        }
     }
 
     /// Forgets the history (after an event: the next step is a fresh start).
@@ -107,7 +122,11 @@ impl PiController {
 
     /// Step to retry after a rejected step of size `h` with error norm `err` (> 1 or NaN).
     pub(crate) fn reject(&self, h: f64, err: f64) -> f64 {
-        let fac = if err.is_finite() { SAFETY * err.powf(-self.inv_order) } else { FAC_MIN };
+        let fac = if err.is_finite() {
+            SAFETY * err.powf(-self.inv_order)
+        } else {
+            FAC_MIN
+        };
         h * fac.clamp(FAC_MIN, 1.0)
     }
 }

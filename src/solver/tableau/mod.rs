@@ -71,14 +71,26 @@ mod tests {
         for (j, row) in tab.a.iter().enumerate() {
             assert_eq!(row.len(), j, "{name}: row {j} length");
             let sum: f64 = row.iter().sum();
-            assert!((sum - tab.c[j]).abs() < 1e-14, "{name}: row {j} sums to {sum}, c = {}", tab.c[j]);
+            assert!(
+                (sum - tab.c[j]).abs() < 1e-14,
+                "{name}: row {j} sums to {sum}, c = {}",
+                tab.c[j]
+            );
         }
         let sum_b: f64 = tab.b.iter().sum();
         assert!((sum_b - 1.0).abs() < 1e-14, "{name}: Σb = {sum_b}");
         // Σ b c^(k-1) = 1/k for k ≤ order: the quadrature conditions of the order.
         for k in 1..=tab.order {
-            let q: f64 = tab.b.iter().zip(tab.c).map(|(b, c)| b * c.powi(k as i32 - 1)).sum();
-            assert!((q - 1.0 / k as f64).abs() < 1e-14, "{name}: quadrature order {k}: {q}");
+            let q: f64 = tab
+                .b
+                .iter()
+                .zip(tab.c)
+                .map(|(b, c)| b * c.powi(k as i32 - 1))
+                .sum();
+            assert!(
+                (q - 1.0 / k as f64).abs() < 1e-14,
+                "{name}: quadrature order {k}: {q}"
+            );
         }
         if let Some(e) = tab.e {
             // b̂ = b − e is also consistent: Σe = 0.
@@ -88,8 +100,16 @@ mod tests {
         if tab.fsal {
             assert_eq!(tab.c[tab.stages - 1], 1.0);
             let last = tab.a[tab.stages - 1];
-            assert_eq!(last, &tab.b[..tab.stages - 1], "{name}: FSAL last row must equal b");
-            assert_eq!(tab.b[tab.stages - 1], 0.0, "{name}: FSAL last weight must be 0");
+            assert_eq!(
+                last,
+                &tab.b[..tab.stages - 1],
+                "{name}: FSAL last row must equal b"
+            );
+            assert_eq!(
+                tab.b[tab.stages - 1],
+                0.0,
+                "{name}: FSAL last weight must be 0"
+            );
         }
     }
 
