@@ -1,1 +1,43 @@
-//! blocks
+//! The signal block library, one file per family.
+//!
+//! Every block type is a [`BlockType`] (name, category, documented parameters and ports, and a
+//! build function reading its parameters through a [`crate::model::TableReader`]). [`LIBRARY`]
+//! lists them all; [`find`] looks one up by its `type = "..."` name.
+
+mod common;
+pub mod from_table;
+pub mod math;
+pub mod nonlinear;
+pub mod routing;
+pub mod sources;
+
+#[cfg(test)]
+pub(crate) mod harness;
+
+use crate::block::BlockType;
+
+/// Every signal block type, in library order (sources, math, routing, …).
+pub static LIBRARY: &[&BlockType] = &[
+    &sources::CONSTANT,
+    &sources::STEP,
+    &sources::RAMP,
+    &sources::SINE,
+    &sources::CLOCK,
+    &sources::PULSE_GENERATOR,
+    &from_table::FROM_TABLE,
+    &math::GAIN,
+    &math::SUM,
+    &math::PRODUCT,
+    &nonlinear::ABS,
+    &nonlinear::SATURATION,
+    &nonlinear::MIN_MAX,
+    &routing::MUX,
+    &routing::DEMUX,
+    &routing::SELECTOR,
+    &routing::SWITCH,
+];
+
+/// The block type called `name` (exact, case-sensitive).
+pub fn find(name: &str) -> Option<&'static BlockType> {
+    LIBRARY.iter().copied().find(|t| t.name == name)
+}
