@@ -5,7 +5,9 @@
 //! lists them all; [`find`] looks one up by its `type = "..."` name.
 
 mod common;
+pub mod continuous;
 pub mod from_table;
+pub mod integrator;
 pub mod math;
 pub mod nonlinear;
 pub mod routing;
@@ -35,6 +37,10 @@ pub static LIBRARY: &[&BlockType] = &[
     &routing::DEMUX,
     &routing::SELECTOR,
     &routing::SWITCH,
+    &integrator::INTEGRATOR,
+    &continuous::TRANSFER_FUNCTION,
+    &continuous::STATE_SPACE,
+    &continuous::PID,
 ];
 
 /// The block type called `name` (exact, case-sensitive).
