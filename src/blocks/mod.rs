@@ -6,11 +6,15 @@
 
 mod common;
 pub mod continuous;
+pub mod discontinuities;
+pub mod discrete;
+pub mod fcn;
 pub mod from_table;
 pub mod integrator;
 pub mod math;
 pub mod nonlinear;
 pub mod routing;
+pub mod sinks;
 pub mod sources;
 
 #[cfg(test)]
@@ -41,6 +45,13 @@ pub static LIBRARY: &[&BlockType] = &[
     &continuous::TRANSFER_FUNCTION,
     &continuous::STATE_SPACE,
     &continuous::PID,
+    &discrete::ZERO_ORDER_HOLD,
+    &discrete::UNIT_DELAY,
+    &discontinuities::RELAY,
+    &discontinuities::HIT_CROSSING,
+    &fcn::FCN,
+    &sinks::SCOPE,
+    &sinks::TERMINATOR,
 ];
 
 /// The block type called `name` (exact, case-sensitive).
