@@ -14,7 +14,12 @@ pub(crate) const fn param(
     default: &'static str,
     doc: &'static str,
 ) -> crate::block::ParamDoc {
-    crate::block::ParamDoc { name, unit, default, doc }
+    crate::block::ParamDoc {
+        name,
+        unit,
+        default,
+        doc,
+    }
 }
 
 /// A port's documentation.
@@ -25,7 +30,13 @@ pub(crate) const fn port(
     unit: &'static str,
     doc: &'static str,
 ) -> crate::block::PortDoc {
-    crate::block::PortDoc { name, kind, shape, unit, doc }
+    crate::block::PortDoc {
+        name,
+        kind,
+        shape,
+        unit,
+        doc,
+    }
 }
 
 /// Element `e` of a signal that may be a scalar broadcast over all elements (or an unconnected
@@ -41,7 +52,9 @@ pub(crate) fn at(values: &[f64], e: usize) -> f64 {
 
 /// `prefix1 .. prefixN` inherited signal ports.
 pub(crate) fn numbered_ports(prefix: &str, n: usize) -> Vec<PortDecl> {
-    (1..=n).map(|i| PortDecl::inherited(format!("{prefix}{i}"))).collect()
+    (1..=n)
+        .map(|i| PortDecl::inherited(format!("{prefix}{i}")))
+        .collect()
 }
 
 /// The column-vector shape of `n` elements (1×1 when `n` = 1).
@@ -51,23 +64,38 @@ pub(crate) fn column(n: usize) -> Shape {
 
 /// A numeric parameter that is a number (1×1), a flat array (n×1 column) or an array of rows
 /// (r×c matrix). Returns the values column-major and the shape.
-pub(crate) fn read_array(r: &TableReader, key: &'static str) -> ParamResult<Option<(Vec<f64>, Shape)>> {
-    let Some(v) = r.value(key) else { return Ok(None) };
-    let flat = v.as_array().is_none_or(|items| items.iter().all(|i| i.as_f64().is_some()));
+pub(crate) fn read_array(
+    r: &TableReader,
+    key: &'static str,
+) -> ParamResult<Option<(Vec<f64>, Shape)>> {
+    let Some(v) = r.value(key) else {
+        return Ok(None);
+    };
+    let flat = v
+        .as_array()
+        .is_none_or(|items| items.iter().all(|i| i.as_f64().is_some()));
     if flat {
         let values = r.vector(key)?.unwrap_or_default();
         r.ensure(
             !values.is_empty(),
             key,
             "must not be empty",
-            &format!("write a number or an array, e.g. {} = [1.0, 2.0]", r.name(key)),
+            &format!(
+                "write a number or an array, e.g. {} = [1.0, 2.0]",
+                r.name(key)
+            ),
         )?;
         let shape = column(values.len());
         return Ok(Some((values, shape)));
     }
     let rows = r.rows(key)?.unwrap_or_default();
     let (nr, nc) = (rows.len(), rows.first().map_or(0, Vec::len));
-    r.ensure(nc > 0, key, "must not have empty rows", &format!("write e.g. {} = [[1.0, 0.0], [0.0, 1.0]]", r.name(key)))?;
+    r.ensure(
+        nc > 0,
+        key,
+        "must not have empty rows",
+        &format!("write e.g. {} = [[1.0, 0.0], [0.0, 1.0]]", r.name(key)),
+    )?;
     let mut values = Vec::with_capacity(nr * nc);
     for c in 0..nc {
         values.extend(rows.iter().map(|row| row[c]));
@@ -85,8 +113,12 @@ pub(crate) fn read_matrix(
     rows: Option<usize>,
     cols: Option<usize>,
 ) -> ParamResult<Option<(usize, usize, Vec<f64>)>> {
-    let Some(v) = r.value(key) else { return Ok(None) };
-    let flat = v.as_array().is_none_or(|items| items.iter().all(|i| i.as_f64().is_some()));
+    let Some(v) = r.value(key) else {
+        return Ok(None);
+    };
+    let flat = v
+        .as_array()
+        .is_none_or(|items| items.iter().all(|i| i.as_f64().is_some()));
     let (nr, nc, data) = if flat {
         let values = r.vector(key)?.unwrap_or_default();
         if rows == Some(1) || (rows.is_none() && cols == Some(values.len()) && cols != Some(1)) {
@@ -102,23 +134,46 @@ pub(crate) fn read_matrix(
     let want = |n: Option<usize>| n.map_or("any".to_string(), |n| n.to_string());
     if nr == 0 || nc == 0 || rows.is_some_and(|n| n != nr) || cols.is_some_and(|n| n != nc) {
         return Err(r
-            .error(key, format!("'{}' is {nr}×{nc} but must be {}×{}", r.name(key), want(rows), want(cols)))
-            .hint(format!("write {} as an array of rows, e.g. {} = [[0.0, 1.0], [-1.0, -2.0]]", r.name(key), r.name(key))));
+            .error(
+                key,
+                format!(
+                    "'{}' is {nr}×{nc} but must be {}×{}",
+                    r.name(key),
+                    want(rows),
+                    want(cols)
+                ),
+            )
+            .hint(format!(
+                "write {} as an array of rows, e.g. {} = [[0.0, 1.0], [-1.0, -2.0]]",
+                r.name(key),
+                r.name(key)
+            )));
     }
     Ok(Some((nr, nc, data)))
 }
 
 /// A zero-crossing direction written `"rising" | "falling" | "either"`.
-pub(crate) fn read_direction(r: &TableReader, key: &'static str, default: &'static str) -> ParamResult<Direction> {
-    Ok(match r.choice(key, &["rising", "falling", "either"], default)? {
-        "rising" => Direction::Rising,
-        "falling" => Direction::Falling,
-        _ => Direction::Either,
-    })
+pub(crate) fn read_direction(
+    r: &TableReader,
+    key: &'static str,
+    default: &'static str,
+) -> ParamResult<Direction> {
+    Ok(
+        match r.choice(key, &["rising", "falling", "either"], default)? {
+            "rising" => Direction::Rising,
+            "falling" => Direction::Falling,
+            _ => Direction::Either,
+        },
+    )
 }
 
 /// A port count ≥ `min` with a default.
-pub(crate) fn read_count(r: &TableReader, key: &'static str, default: usize, min: usize) -> ParamResult<usize> {
+pub(crate) fn read_count(
+    r: &TableReader,
+    key: &'static str,
+    default: usize,
+    min: usize,
+) -> ParamResult<usize> {
     let n = r.usize(key)?.unwrap_or(default);
     r.ensure(
         (min..=1024).contains(&n),
@@ -131,7 +186,9 @@ pub(crate) fn read_count(r: &TableReader, key: &'static str, default: usize, min
 
 /// The broadcast shape of the given (possibly unknown) data-input shapes: the common non-scalar
 /// shape when there is one, 1×1 when all are known scalars, unknown otherwise.
-pub(crate) fn broadcast_shape<'s>(shapes: impl Iterator<Item = &'s Option<Shape>>) -> Result<Option<Shape>, String> {
+pub(crate) fn broadcast_shape<'s>(
+    shapes: impl Iterator<Item = &'s Option<Shape>>,
+) -> Result<Option<Shape>, String> {
     let mut common: Option<Shape> = None;
     let mut all_known = true;
     for s in shapes {
@@ -151,7 +208,11 @@ pub(crate) fn broadcast_shape<'s>(shapes: impl Iterator<Item = &'s Option<Shape>
 }
 
 /// Checks that every input shape is 1×1 or `out`.
-pub(crate) fn check_broadcast(names: &[PortDecl], inputs: &[Shape], out: Shape) -> Result<(), String> {
+pub(crate) fn check_broadcast(
+    names: &[PortDecl],
+    inputs: &[Shape],
+    out: Shape,
+) -> Result<(), String> {
     for (d, s) in names.iter().zip(inputs) {
         if !s.is_scalar() && *s != out {
             return Err(format!("input '{}' is {s} but the output is {out}; element-wise inputs must match or be 1×1", d.name));
@@ -218,6 +279,11 @@ impl SampleClock {
 }
 
 /// A located error about `key`, with a hint.
-pub(crate) fn bad(r: &TableReader, key: &str, message: impl Into<String>, hint: impl Into<String>) -> Diagnostic {
+pub(crate) fn bad(
+    r: &TableReader,
+    key: &str,
+    message: impl Into<String>,
+    hint: impl Into<String>,
+) -> Diagnostic {
     r.error(key, message).hint(hint)
 }

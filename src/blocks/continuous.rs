@@ -37,7 +37,11 @@ impl Block for TransferFunction {
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
         let feedthrough = if self.d != 0.0 { vec![(0, 0)] } else { vec![] };
-        Ok(Setup { num_states: self.a.len(), feedthrough, ..Default::default() })
+        Ok(Setup {
+            num_states: self.a.len(),
+            feedthrough,
+            ..Default::default()
+        })
     }
     fn initialize(&self, ctx: &mut Ctx) {
         ctx.states.fill(0.0);
@@ -66,15 +70,24 @@ impl Block for TransferFunction {
 
 fn build_transfer_function(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let missing = |key: &str| {
-        r.table_error(format!("missing parameter '{key}'")).hint("add numerator = [1.0] and denominator = [1.0, 2.0, 1.0] (descending powers of s)")
+        r.table_error(format!("missing parameter '{key}'")).hint(
+            "add numerator = [1.0] and denominator = [1.0, 2.0, 1.0] (descending powers of s)",
+        )
     };
     let num = r.vector("numerator")?.ok_or_else(|| missing("numerator"))?;
-    let den = r.vector("denominator")?.ok_or_else(|| missing("denominator"))?;
+    let den = r
+        .vector("denominator")?
+        .ok_or_else(|| missing("denominator"))?;
     let num: Vec<f64> = num.iter().copied().skip_while(|&c| c == 0.0).collect();
     if den.first().is_none_or(|&c| c == 0.0) {
         return Err(bad(r, "denominator", "the leading 'denominator' coefficient must not be zero", "write the coefficients in descending powers of s, e.g. [1.0, 2.0, 1.0] for s² + 2s + 1"));
     }
-    r.ensure(!num.is_empty(), "numerator", "must not be all zeros", "write e.g. numerator = [1.0]")?;
+    r.ensure(
+        !num.is_empty(),
+        "numerator",
+        "must not be all zeros",
+        "write e.g. numerator = [1.0]",
+    )?;
     if num.len() > den.len() {
         return Err(bad(
             r,
@@ -106,8 +119,18 @@ pub static TRANSFER_FUNCTION: BlockType = BlockType {
               realised in controllable canonical form with zero initial state. Must be proper; the \
               input feeds the output directly only when the degrees are equal.",
     params: &[
-        param("numerator", "", "required", "coefficients of num(s), highest power first, e.g. [1.0]"),
-        param("denominator", "", "required", "coefficients of den(s), highest power first, e.g. [1.0, 2.0, 1.0]"),
+        param(
+            "numerator",
+            "",
+            "required",
+            "coefficients of num(s), highest power first, e.g. [1.0]",
+        ),
+        param(
+            "denominator",
+            "",
+            "required",
+            "coefficients of den(s), highest power first, e.g. [1.0, 2.0, 1.0]",
+        ),
     ],
     ports: &[
         port("in", "input", "1×1", "", "u"),
@@ -143,7 +166,11 @@ impl Block for StateSpace {
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
         let feedthrough = if self.has_d { vec![(0, 0)] } else { vec![] };
-        Ok(Setup { num_states: self.n, feedthrough, ..Default::default() })
+        Ok(Setup {
+            num_states: self.n,
+            feedthrough,
+            ..Default::default()
+        })
     }
     fn initialize(&self, ctx: &mut Ctx) {
         ctx.states.copy_from_slice(&self.initial);
@@ -153,7 +180,9 @@ impl Block for StateSpace {
         for i in 0..self.p {
             let mut y: f64 = (0..n).map(|j| self.c[i * n + j] * ctx.states[j]).sum();
             if self.has_d {
-                y += (0..m).map(|j| self.d[i * m + j] * ctx.input(0)[j]).sum::<f64>();
+                y += (0..m)
+                    .map(|j| self.d[i * m + j] * ctx.input(0)[j])
+                    .sum::<f64>();
             }
             ctx.output(0)[i] = y;
         }
@@ -170,19 +199,36 @@ impl Block for StateSpace {
 }
 
 fn build_state_space(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let need = |key: &str, example: &str| r.table_error(format!("missing parameter '{key}'")).hint(format!("add {key} = {example} (an array of rows)"));
-    let (n, nc, a) = read_matrix(r, "A", None, None)?.ok_or_else(|| need("A", "[[0.0, 1.0], [-1.0, -2.0]]"))?;
+    let need = |key: &str, example: &str| {
+        r.table_error(format!("missing parameter '{key}'"))
+            .hint(format!("add {key} = {example} (an array of rows)"))
+    };
+    let (n, nc, a) =
+        read_matrix(r, "A", None, None)?.ok_or_else(|| need("A", "[[0.0, 1.0], [-1.0, -2.0]]"))?;
     if n != nc {
-        return Err(bad(r, "A", format!("'A' must be square, but it is {n}×{nc}"), "write A as n rows of n numbers, e.g. A = [[0.0, 1.0], [-1.0, -2.0]]"));
+        return Err(bad(
+            r,
+            "A",
+            format!("'A' must be square, but it is {n}×{nc}"),
+            "write A as n rows of n numbers, e.g. A = [[0.0, 1.0], [-1.0, -2.0]]",
+        ));
     }
-    let (_, m, b) = read_matrix(r, "B", Some(n), None)?.ok_or_else(|| need("B", "[[0.0], [1.0]]"))?;
+    let (_, m, b) =
+        read_matrix(r, "B", Some(n), None)?.ok_or_else(|| need("B", "[[0.0], [1.0]]"))?;
     let (p, _, c) = read_matrix(r, "C", None, Some(n))?.ok_or_else(|| need("C", "[[1.0, 0.0]]"))?;
     let d = read_matrix(r, "D", Some(p), Some(m))?.map_or(vec![0.0; p * m], |(_, _, d)| d);
     let initial = match r.vector("initial")? {
         None => vec![0.0; n],
         Some(v) if v.len() == 1 => vec![v[0]; n],
         Some(v) if v.len() == n => v,
-        Some(v) => return Err(bad(r, "initial", format!("'initial' has {} elements but A is {n}×{n}", v.len()), format!("write {n} initial states (or one number for all)"))),
+        Some(v) => {
+            return Err(bad(
+                r,
+                "initial",
+                format!("'initial' has {} elements but A is {n}×{n}", v.len()),
+                format!("write {n} initial states (or one number for all)"),
+            ))
+        }
     };
     r.finish()?;
     let has_d = d.iter().any(|&x| x != 0.0);
@@ -258,12 +304,23 @@ impl Block for Pid {
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
         if inputs[0] != outputs[0] {
-            return Err(format!("the input is {} but the output is {}", inputs[0], outputs[0]));
+            return Err(format!(
+                "the input is {} but the output is {}",
+                inputs[0], outputs[0]
+            ));
         }
         self.n = inputs[0].len();
-        let feedthrough = if self.feeds_through() { vec![(0, 0)] } else { vec![] };
+        let feedthrough = if self.feeds_through() {
+            vec![(0, 0)]
+        } else {
+            vec![]
+        };
         let filters = if self.kd != 0.0 { self.n } else { 0 };
-        Ok(Setup { num_states: self.n + filters, feedthrough, ..Default::default() })
+        Ok(Setup {
+            num_states: self.n + filters,
+            feedthrough,
+            ..Default::default()
+        })
     }
     fn initialize(&self, ctx: &mut Ctx) {
         let n = self.n;
@@ -347,7 +404,10 @@ mod tests {
     #[test]
     fn transfer_function_controllable_canonical_form() {
         // 1/(s² + 2s + 1): ż0 = z1, ż1 = u − z0 − 2·z1, y = z0.
-        let mut h = Harness::scalar("TransferFunction", "numerator = [1.0]\ndenominator = [1.0, 2.0, 1.0]");
+        let mut h = Harness::scalar(
+            "TransferFunction",
+            "numerator = [1.0]\ndenominator = [1.0, 2.0, 1.0]",
+        );
         assert!(h.setup.feedthrough.is_empty());
         assert_eq!(h.setup.num_states, 2);
         h.initialize(0.0);
@@ -356,20 +416,29 @@ mod tests {
         assert_eq!(h.out_at(0.0, 0), vec![0.5]);
         assert_eq!(h.derivatives(), vec![-1.0, 3.0 - 0.5 + 2.0]);
         // (2s² + 3)/(2s² + 4s + 2) = 1 + (−2s + 0.5)/(s² + 2s + 1): D = 1, y = 0.5·z0 − 2·z1 + u.
-        let mut h = Harness::scalar("TransferFunction", "numerator = [2.0, 0.0, 3.0]\ndenominator = [2.0, 4.0, 2.0]");
+        let mut h = Harness::scalar(
+            "TransferFunction",
+            "numerator = [2.0, 0.0, 3.0]\ndenominator = [2.0, 4.0, 2.0]",
+        );
         assert_eq!(h.setup.feedthrough, vec![(0, 0)]);
         h.states.copy_from_slice(&[1.0, 1.0]);
         h.set_input(0, &[4.0]);
         assert_eq!(h.out_at(0.0, 0), vec![0.5 - 2.0 + 4.0]);
         // Leading zeros in the numerator do not make it biproper.
-        let h = Harness::scalar("TransferFunction", "numerator = [0.0, 1.0]\ndenominator = [1.0, 1.0]");
+        let h = Harness::scalar(
+            "TransferFunction",
+            "numerator = [0.0, 1.0]\ndenominator = [1.0, 1.0]",
+        );
         assert!(h.setup.feedthrough.is_empty());
     }
 
     #[test]
     fn transfer_function_step_response_matches_closed_form() {
         // 1/(s + 1) step response 1 − e^{−t}; Euler with h = 1e-4 is accurate to ~h/2·max|ÿ| ≈ 5e-5.
-        let mut h = Harness::scalar("TransferFunction", "numerator = [1.0]\ndenominator = [1.0, 1.0]");
+        let mut h = Harness::scalar(
+            "TransferFunction",
+            "numerator = [1.0]\ndenominator = [1.0, 1.0]",
+        );
         h.initialize(0.0);
         h.set_input(0, &[1.0]);
         h.euler(1e-4, 1.0);
@@ -379,15 +448,24 @@ mod tests {
 
     #[test]
     fn transfer_function_bad_parameters() {
-        assert!(build_error("TransferFunction", "numerator = [1, 0, 0]\ndenominator = [1, 1]").contains("improper"));
-        assert!(build_error("TransferFunction", "numerator = [1]\ndenominator = [0, 1]").contains("leading 'denominator'"));
-        assert!(build_error("TransferFunction", "numerator = [1]").contains("missing parameter 'denominator'"));
+        assert!(build_error(
+            "TransferFunction",
+            "numerator = [1, 0, 0]\ndenominator = [1, 1]"
+        )
+        .contains("improper"));
+        assert!(
+            build_error("TransferFunction", "numerator = [1]\ndenominator = [0, 1]")
+                .contains("leading 'denominator'")
+        );
+        assert!(build_error("TransferFunction", "numerator = [1]")
+            .contains("missing parameter 'denominator'"));
     }
 
     #[test]
     fn state_space_matches_the_transfer_function() {
         // The same 1/(s² + 2s + 1) in companion form, with a nonzero initial state.
-        let toml = "A = [[0.0, 1.0], [-1.0, -2.0]]\nB = [0.0, 1.0]\nC = [1.0, 0.0]\ninitial = [0.5, -1.0]";
+        let toml =
+            "A = [[0.0, 1.0], [-1.0, -2.0]]\nB = [0.0, 1.0]\nC = [1.0, 0.0]\ninitial = [0.5, -1.0]";
         let mut h = Harness::new("StateSpace", toml, &[Shape::SCALAR]);
         assert!(h.setup.feedthrough.is_empty());
         h.initialize(0.0);
@@ -407,14 +485,29 @@ mod tests {
 
     #[test]
     fn state_space_dimension_errors() {
-        assert!(build_error("StateSpace", "A = [[0, 1]]\nB = [1]\nC = [1]").contains("must be square"));
-        let e = build_error("StateSpace", "A = [[0, 1], [0, 0]]\nB = [1, 2, 3]\nC = [1, 0]");
+        assert!(
+            build_error("StateSpace", "A = [[0, 1]]\nB = [1]\nC = [1]").contains("must be square")
+        );
+        let e = build_error(
+            "StateSpace",
+            "A = [[0, 1], [0, 0]]\nB = [1, 2, 3]\nC = [1, 0]",
+        );
         assert!(e.contains("'B' is 3×1 but must be 2×any"), "{e}");
-        let e = build_error("StateSpace", "A = [[0, 1], [0, 0]]\nB = [0, 1]\nC = [[1, 0, 0]]");
+        let e = build_error(
+            "StateSpace",
+            "A = [[0, 1], [0, 0]]\nB = [0, 1]\nC = [[1, 0, 0]]",
+        );
         assert!(e.contains("'C' is 1×3 but must be any×2"), "{e}");
-        let e = build_error("StateSpace", "A = [[0, 1], [0, 0]]\nB = [0, 1]\nC = [1, 0]\nD = [[1, 2]]");
+        let e = build_error(
+            "StateSpace",
+            "A = [[0, 1], [0, 0]]\nB = [0, 1]\nC = [1, 0]\nD = [[1, 2]]",
+        );
         assert!(e.contains("'D' is 1×2 but must be 1×1"), "{e}");
-        assert!(build_error("StateSpace", "A = [[-1]]\nB = [1]\nC = [1]\ninitial = [1, 2]").contains("'initial' has 2 elements"));
+        assert!(build_error(
+            "StateSpace",
+            "A = [[-1]]\nB = [1]\nC = [1]\ninitial = [1, 2]"
+        )
+        .contains("'initial' has 2 elements"));
     }
 
     #[test]

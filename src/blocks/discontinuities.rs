@@ -37,7 +37,11 @@ impl Block for Relay {
         self.n = inputs[0].len();
         let mut zero_crossings = vec![Direction::Rising; self.n];
         zero_crossings.extend(vec![Direction::Falling; self.n]);
-        Ok(Setup { num_work: self.n + 1, zero_crossings, ..Default::default() })
+        Ok(Setup {
+            num_work: self.n + 1,
+            zero_crossings,
+            ..Default::default()
+        })
     }
     fn initialize(&self, ctx: &mut Ctx) {
         ctx.work[..self.n].fill(f64::from(u8::from(self.initially_on)));
@@ -45,7 +49,11 @@ impl Block for Relay {
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
         for e in 0..self.n {
-            let y = if ctx.work[e] != 0.0 { self.on_value } else { self.off_value };
+            let y = if ctx.work[e] != 0.0 {
+                self.on_value
+            } else {
+                self.off_value
+            };
             ctx.output(0)[e] = y;
         }
     }
@@ -150,7 +158,11 @@ impl Block for HitCrossing {
         &self.outputs
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
-        Ok(Setup { num_work: 1, zero_crossings: vec![self.direction], ..Default::default() })
+        Ok(Setup {
+            num_work: 1,
+            zero_crossings: vec![self.direction],
+            ..Default::default()
+        })
     }
     fn initialize(&self, ctx: &mut Ctx) {
         ctx.work[0] = 0.0;
@@ -205,8 +217,14 @@ mod tests {
 
     #[test]
     fn relay_hysteresis_sequence() {
-        let mut h = Harness::scalar("Relay", "on_point = 1.0\noff_point = -1.0\non_value = 5.0\noff_value = -5.0");
-        assert_eq!(h.setup.zero_crossings, vec![Direction::Rising, Direction::Falling]);
+        let mut h = Harness::scalar(
+            "Relay",
+            "on_point = 1.0\noff_point = -1.0\non_value = 5.0\noff_value = -5.0",
+        );
+        assert_eq!(
+            h.setup.zero_crossings,
+            vec![Direction::Rising, Direction::Falling]
+        );
         h.set_input(0, &[0.0]);
         h.initialize(0.0);
         assert_eq!(h.out_at(0.0, 0), vec![-5.0]);
@@ -239,7 +257,8 @@ mod tests {
         h.set_input(0, &[1.0]);
         h.initialize(0.0);
         assert_eq!(h.out_at(0.0, 0), vec![1.0]);
-        assert!(build_error("Relay", "on_point = 0.0\noff_point = 1.0").contains("must not exceed on_point"));
+        assert!(build_error("Relay", "on_point = 0.0\noff_point = 1.0")
+            .contains("must not exceed on_point"));
     }
 
     #[test]

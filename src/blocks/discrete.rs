@@ -12,7 +12,12 @@ use crate::model::{Diagnostic, TableReader};
 
 /// Runs `sample` if a hit is due at `ctx.t` (index in `work[k_slot]`), then moves the index past
 /// `ctx.t`. True when it sampled.
-fn on_hit(clock: &SampleClock, ctx: &mut Ctx, k_slot: usize, sample: impl FnOnce(&mut Ctx)) -> bool {
+fn on_hit(
+    clock: &SampleClock,
+    ctx: &mut Ctx,
+    k_slot: usize,
+    sample: impl FnOnce(&mut Ctx),
+) -> bool {
     let k = ctx.work[k_slot];
     if clock.hit(k) > ctx.t {
         return false;
@@ -46,10 +51,16 @@ impl Block for ZeroOrderHold {
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
         if inputs[0] != outputs[0] {
-            return Err(format!("the input is {} but the output is {}", inputs[0], outputs[0]));
+            return Err(format!(
+                "the input is {} but the output is {}",
+                inputs[0], outputs[0]
+            ));
         }
         self.n = outputs[0].len();
-        Ok(Setup { num_work: self.n + 1, ..Default::default() })
+        Ok(Setup {
+            num_work: self.n + 1,
+            ..Default::default()
+        })
     }
     fn initialize(&self, ctx: &mut Ctx) {
         ctx.work[..self.n].fill(0.0);
@@ -83,17 +94,28 @@ impl Block for ZeroOrderHold {
 fn build_zoh(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let clock = SampleClock::read(r)?;
     r.finish()?;
-    Ok(Box::new(ZeroOrderHold { clock, inputs: vec![PortDecl::inherited("in")], outputs: vec![PortDecl::inherited("out")], n: 0 }))
+    Ok(Box::new(ZeroOrderHold {
+        clock,
+        inputs: vec![PortDecl::inherited("in")],
+        outputs: vec![PortDecl::inherited("out")],
+        n: 0,
+    }))
 }
 
 pub static ZERO_ORDER_HOLD: BlockType = BlockType {
     name: "ZeroOrderHold",
     category: "Discrete",
-    summary: "Samples its input at t = offset + k·sample_time (exact time events, the first at the \
+    summary:
+        "Samples its input at t = offset + k·sample_time (exact time events, the first at the \
               start when offset = 0) and holds it until the next hit; 0 before the first hit.",
     params: &[
         param("sample_time", "s", "required", "sample period (> 0)"),
-        param("offset", "s", "0.0", "time of the first hit, in [0, sample_time)"),
+        param(
+            "offset",
+            "s",
+            "0.0",
+            "time of the first hit, in [0, sample_time)",
+        ),
     ],
     ports: &[
         port("in", "input", "inherited", "", "the signal to sample"),
@@ -124,13 +146,23 @@ impl Block for UnitDelay {
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
         if inputs[0] != outputs[0] {
-            return Err(format!("the input is {} but the output is {}", inputs[0], outputs[0]));
+            return Err(format!(
+                "the input is {} but the output is {}",
+                inputs[0], outputs[0]
+            ));
         }
         self.n = outputs[0].len();
         if self.initial.len() != 1 && self.initial.len() != self.n {
-            return Err(format!("'initial' has {} elements but the output is {}", self.initial.len(), outputs[0]));
+            return Err(format!(
+                "'initial' has {} elements but the output is {}",
+                self.initial.len(),
+                outputs[0]
+            ));
         }
-        Ok(Setup { num_work: 2 * self.n + 1, ..Default::default() })
+        Ok(Setup {
+            num_work: 2 * self.n + 1,
+            ..Default::default()
+        })
     }
     fn initialize(&self, ctx: &mut Ctx) {
         for e in 0..self.n {
@@ -169,23 +201,50 @@ fn build_unit_delay(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let clock = SampleClock::read(r)?;
     let (initial, shape) = read_array(r, "initial")?.unwrap_or((vec![0.0], Shape::SCALAR));
     r.finish()?;
-    let out = if initial.len() == 1 { PortDecl::inherited("out") } else { PortDecl::signal("out", shape) };
-    Ok(Box::new(UnitDelay { clock, initial, inputs: vec![PortDecl::inherited("in")], outputs: vec![out], n: 0 }))
+    let out = if initial.len() == 1 {
+        PortDecl::inherited("out")
+    } else {
+        PortDecl::signal("out", shape)
+    };
+    Ok(Box::new(UnitDelay {
+        clock,
+        initial,
+        inputs: vec![PortDecl::inherited("in")],
+        outputs: vec![out],
+        n: 0,
+    }))
 }
 
 pub static UNIT_DELAY: BlockType = BlockType {
     name: "UnitDelay",
     category: "Discrete",
-    summary: "Delays its sampled input by one sample period: at each hit t_k = offset + k·sample_time \
+    summary:
+        "Delays its sampled input by one sample period: at each hit t_k = offset + k·sample_time \
               the output becomes the input sampled at t_(k−1) (`initial` until the second hit).",
     params: &[
         param("sample_time", "s", "required", "sample period (> 0)"),
-        param("offset", "s", "0.0", "time of the first hit, in [0, sample_time)"),
-        param("initial", "", "0.0", "output before the first delayed sample: a number (broadcast) or an array"),
+        param(
+            "offset",
+            "s",
+            "0.0",
+            "time of the first hit, in [0, sample_time)",
+        ),
+        param(
+            "initial",
+            "",
+            "0.0",
+            "output before the first delayed sample: a number (broadcast) or an array",
+        ),
     ],
     ports: &[
         port("in", "input", "same as out", "", "the signal to delay"),
-        port("out", "output", "shape of initial, or inherited from in when initial is a number", "", "the delayed sample"),
+        port(
+            "out",
+            "output",
+            "shape of initial, or inherited from in when initial is a number",
+            "",
+            "the delayed sample",
+        ),
     ],
     build: build_unit_delay,
 };
@@ -228,7 +287,11 @@ mod tests {
 
     #[test]
     fn unit_delay_shifts_by_one_sample() {
-        let mut h = Harness::new("UnitDelay", "sample_time = 1.0\ninitial = [-1.0, -2.0]", &[Shape::vector(2)]);
+        let mut h = Harness::new(
+            "UnitDelay",
+            "sample_time = 1.0\ninitial = [-1.0, -2.0]",
+            &[Shape::vector(2)],
+        );
         h.set_input(0, &[1.0, 10.0]);
         h.initialize(0.0);
         assert_eq!(h.out_at(0.0, 0), vec![-1.0, -2.0]);
@@ -243,8 +306,10 @@ mod tests {
 
     #[test]
     fn bad_sample_times() {
-        assert!(build_error("ZeroOrderHold", "sample_time = -0.1").contains("'sample_time' must be positive"));
+        assert!(build_error("ZeroOrderHold", "sample_time = -0.1")
+            .contains("'sample_time' must be positive"));
         assert!(build_error("ZeroOrderHold", "").contains("missing parameter 'sample_time'"));
-        assert!(build_error("UnitDelay", "sample_time = 0.1\noffset = 0.2").contains("smaller than sample_time"));
+        assert!(build_error("UnitDelay", "sample_time = 0.1\noffset = 0.2")
+            .contains("smaller than sample_time"));
     }
 }

@@ -53,7 +53,10 @@ impl Block for Fcn {
             };
         }
         // The variable count was checked at build, so eval cannot fail.
-        let y = self.expr.eval(&values[..self.sources.len()]).unwrap_or(f64::NAN);
+        let y = self
+            .expr
+            .eval(&values[..self.sources.len()])
+            .unwrap_or(f64::NAN);
         ctx.set_output_scalar(0, y);
     }
 }
@@ -94,7 +97,9 @@ fn rewrite_indices(text: &str, n: usize) -> Result<(String, Vec<(String, f64)>),
             if i == mantissa_end {
                 out.push_str(&literal);
             } else {
-                let value: f64 = literal.parse().map_err(|_| format!("'{literal}' is not a number"))?;
+                let value: f64 = literal
+                    .parse()
+                    .map_err(|_| format!("'{literal}' is not a number"))?;
                 let name = format!("#{}", literals.len());
                 out.push_str(&format!("{{{name}}}"));
                 literals.push((name, value));
@@ -112,11 +117,21 @@ fn rewrite_indices(text: &str, n: usize) -> Result<(String, Vec<(String, f64)>),
                 j += 1;
             }
             if name == "u" && chars.get(j) == Some(&'[') {
-                let close = chars[j..].iter().position(|&c| c == ']').ok_or("'u[' has no closing ']'")? + j;
+                let close = chars[j..]
+                    .iter()
+                    .position(|&c| c == ']')
+                    .ok_or("'u[' has no closing ']'")?
+                    + j;
                 let inner: String = chars[j + 1..close].iter().collect();
-                let k: usize = inner.trim().parse().map_err(|_| format!("'u[{inner}]' needs a non-negative integer index"))?;
+                let k: usize = inner
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("'u[{inner}]' needs a non-negative integer index"))?;
                 if k >= n {
-                    return Err(format!("u[{k}] is out of range: the input has {n} element(s), u[0]..u[{}]", n - 1));
+                    return Err(format!(
+                        "u[{k}] is out of range: the input has {n} element(s), u[0]..u[{}]",
+                        n - 1
+                    ));
                 }
                 out.push_str(&format!("{{u[{k}]}}"));
                 i = close + 1;
@@ -134,43 +149,90 @@ fn rewrite_indices(text: &str, n: usize) -> Result<(String, Vec<(String, f64)>),
 fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     const EXAMPLE: &str = "write e.g. expression = \"-k*u[0]*abs(u[1])\" with constants = { k = 2.0 }; \
                            operators + - * / ^, functions sin cos tan exp ln sqrt abs signum atan2 …";
-    let text = r
-        .string("expression")?
-        .ok_or_else(|| r.table_error("missing parameter 'expression'").hint(EXAMPLE))?;
+    let text = r.string("expression")?.ok_or_else(|| {
+        r.table_error("missing parameter 'expression'")
+            .hint(EXAMPLE)
+    })?;
     let n = read_count(r, "inputs", 1, 1)?;
     let mut constants: Vec<(&str, f64)> = Vec::new();
     if let Some(v) = r.value("constants") {
-        let table = v.as_table().ok_or_else(|| bad(r, "constants", "'constants' must be a table", "write constants = { k = 2.0, m = 0.5 }"))?;
+        let table = v.as_table().ok_or_else(|| {
+            bad(
+                r,
+                "constants",
+                "'constants' must be a table",
+                "write constants = { k = 2.0, m = 0.5 }",
+            )
+        })?;
         for entry in &table.entries {
             let name = entry.key.as_str();
-            let value = entry.value.as_f64().filter(|x| x.is_finite()).ok_or_else(|| {
-                bad(r, "constants", format!("constant '{name}' must be a finite number"), format!("write constants = {{ {name} = 1.0 }}"))
-            })?;
+            let value = entry
+                .value
+                .as_f64()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| {
+                    bad(
+                        r,
+                        "constants",
+                        format!("constant '{name}' must be a finite number"),
+                        format!("write constants = {{ {name} = 1.0 }}"),
+                    )
+                })?;
             if BUILT_IN_CONSTANTS.contains(&name) || name == "t" || name == "u" {
                 return Err(bad(
                     r,
                     "constants",
-                    format!("'{name}' cannot name a constant: it means {} in expressions", if name == "t" { "time" } else if name == "u" { "the input" } else { "a built-in constant" }),
+                    format!(
+                        "'{name}' cannot name a constant: it means {} in expressions",
+                        if name == "t" {
+                            "time"
+                        } else if name == "u" {
+                            "the input"
+                        } else {
+                            "a built-in constant"
+                        }
+                    ),
                     "choose another name, e.g. restitution",
                 ));
             }
             constants.push((name, value));
         }
     }
-    let (rewritten, literals) = rewrite_indices(text, n)
-        .map_err(|why| bad(r, "expression", format!("cannot read 'expression' \"{text}\": {why}"), EXAMPLE))?;
-    let expr = exmex::parse::<f64>(&rewritten)
-        .map_err(|e| bad(r, "expression", format!("cannot parse 'expression' \"{text}\": {}", e.msg()), EXAMPLE))?;
+    let (rewritten, literals) = rewrite_indices(text, n).map_err(|why| {
+        bad(
+            r,
+            "expression",
+            format!("cannot read 'expression' \"{text}\": {why}"),
+            EXAMPLE,
+        )
+    })?;
+    let expr = exmex::parse::<f64>(&rewritten).map_err(|e| {
+        bad(
+            r,
+            "expression",
+            format!("cannot parse 'expression' \"{text}\": {}", e.msg()),
+            EXAMPLE,
+        )
+    })?;
     let mut sources = Vec::with_capacity(expr.var_names().len());
     for name in expr.var_names() {
         let source = if name == "t" {
             Source::Time
         } else if name == "u" {
             if n != 1 {
-                return Err(bad(r, "expression", format!("'u' is a vector of {n} elements here"), format!("write u[0] .. u[{}] for its elements", n - 1)));
+                return Err(bad(
+                    r,
+                    "expression",
+                    format!("'u' is a vector of {n} elements here"),
+                    format!("write u[0] .. u[{}] for its elements", n - 1),
+                ));
             }
             Source::Input(0)
-        } else if let Some(k) = name.strip_prefix("u[").and_then(|s| s.strip_suffix(']')).and_then(|s| s.parse().ok()) {
+        } else if let Some(k) = name
+            .strip_prefix("u[")
+            .and_then(|s| s.strip_suffix(']'))
+            .and_then(|s| s.parse().ok())
+        {
             Source::Input(k)
         } else if let Some((_, v)) = constants.iter().find(|(c, _)| c == name) {
             Source::Constant(*v)
@@ -187,11 +249,24 @@ fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         sources.push(source);
     }
     if sources.len() > MAX_VARIABLES {
-        return Err(bad(r, "expression", format!("'expression' uses {} names; at most {MAX_VARIABLES} are supported", sources.len()), "split it over several Fcn blocks"));
+        return Err(bad(
+            r,
+            "expression",
+            format!(
+                "'expression' uses {} names; at most {MAX_VARIABLES} are supported",
+                sources.len()
+            ),
+            "split it over several Fcn blocks",
+        ));
     }
     r.finish()?;
     let inputs = vec![PortDecl::signal("in", column(n))];
-    Ok(Box::new(Fcn { expr, sources, inputs, outputs: vec![PortDecl::scalar("out")] }))
+    Ok(Box::new(Fcn {
+        expr,
+        sources,
+        inputs,
+        outputs: vec![PortDecl::scalar("out")],
+    }))
 }
 
 pub static FCN: BlockType = BlockType {
@@ -221,7 +296,11 @@ mod tests {
 
     #[test]
     fn evaluates_inputs_time_and_constants() {
-        let mut h = Harness::new("Fcn", "expression = \"-k*u[0]*abs(u[1]) + t\"\ninputs = 2\nconstants = { k = 2.0 }", &[Shape::vector(2)]);
+        let mut h = Harness::new(
+            "Fcn",
+            "expression = \"-k*u[0]*abs(u[1]) + t\"\ninputs = 2\nconstants = { k = 2.0 }",
+            &[Shape::vector(2)],
+        );
         h.set_input(0, &[3.0, -0.5]);
         // −2·3·0.5 + 1.5 = −1.5
         assert_eq!(h.out_at(1.5, 0), vec![-1.5]);
@@ -236,17 +315,28 @@ mod tests {
         let (text, literals) = rewrite_indices("u[1]*2.5e-3+mu[0]-1.5", 2).unwrap();
         assert_eq!(text, "{u[1]}*{#0}+mu[0]-1.5");
         assert_eq!(literals, vec![("#0".to_string(), 2.5e-3)]);
-        assert!(rewrite_indices("u[2]", 2).unwrap_err().contains("out of range"));
+        assert!(rewrite_indices("u[2]", 2)
+            .unwrap_err()
+            .contains("out of range"));
     }
 
     #[test]
     fn bad_expressions_are_located_diagnostics() {
         let e = build_error("Fcn", "expression = \"2*(u\"");
-        assert!(e.contains("cannot parse 'expression'") && e.contains("help:"), "{e}");
+        assert!(
+            e.contains("cannot parse 'expression'") && e.contains("help:"),
+            "{e}"
+        );
         let e = build_error("Fcn", "expression = \"k*u\"");
-        assert!(e.contains("unknown name 'k'") && e.contains("constants = { k = 1.0 }"), "{e}");
+        assert!(
+            e.contains("unknown name 'k'") && e.contains("constants = { k = 1.0 }"),
+            "{e}"
+        );
         assert!(build_error("Fcn", "expression = \"u[3]\"\ninputs = 2").contains("out of range"));
         assert!(build_error("Fcn", "expression = \"u\"\ninputs = 2").contains("write u[0] .. u[1]"));
-        assert!(build_error("Fcn", "expression = \"e*u\"\nconstants = { e = 0.8 }").contains("built-in constant"));
+        assert!(
+            build_error("Fcn", "expression = \"e*u\"\nconstants = { e = 0.8 }")
+                .contains("built-in constant")
+        );
     }
 }

@@ -45,7 +45,10 @@ impl Block for FromTable {
         &self.outputs
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
-        Ok(Setup { num_work: 1, ..Default::default() })
+        Ok(Setup {
+            num_work: 1,
+            ..Default::default()
+        })
     }
     fn initialize(&self, ctx: &mut Ctx) {
         ctx.work[0] = 0.0;
@@ -69,7 +72,10 @@ impl Block for FromTable {
         }
     }
     fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
-        self.time[work[0] as usize..].iter().copied().find(|&tb| tb > t)
+        self.time[work[0] as usize..]
+            .iter()
+            .copied()
+            .find(|&tb| tb > t)
     }
     fn handle_event(&self, ctx: &mut Ctx, _: &[bool], _: bool) -> bool {
         self.advance(ctx.work, ctx.t)
@@ -80,10 +86,16 @@ impl Block for FromTable {
 }
 
 fn build_from_table(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let time = r
-        .vector("time")?
-        .ok_or_else(|| r.table_error("missing parameter 'time'").hint("add time = [0.0, 1.0, 2.0] (s, strictly increasing)"))?;
-    r.ensure(!time.is_empty(), "time", "must not be empty", "write at least one time, e.g. time = [0.0, 1.0]")?;
+    let time = r.vector("time")?.ok_or_else(|| {
+        r.table_error("missing parameter 'time'")
+            .hint("add time = [0.0, 1.0, 2.0] (s, strictly increasing)")
+    })?;
+    r.ensure(
+        !time.is_empty(),
+        "time",
+        "must not be empty",
+        "write at least one time, e.g. time = [0.0, 1.0]",
+    )?;
     if let Some(i) = (1..time.len()).find(|&i| time[i] <= time[i - 1]) {
         return Err(bad(
             r,
@@ -92,23 +104,39 @@ fn build_from_table(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             "list the sample times in increasing order without repeats; for a jump use interpolation = \"hold\"",
         ));
     }
-    let rows = r
-        .rows("values")?
-        .ok_or_else(|| r.table_error("missing parameter 'values'").hint("add values = [..] with one value (or one row) per time"))?;
+    let rows = r.rows("values")?.ok_or_else(|| {
+        r.table_error("missing parameter 'values'")
+            .hint("add values = [..] with one value (or one row) per time")
+    })?;
     if rows.len() != time.len() {
         return Err(bad(
             r,
             "values",
-            format!("'values' has {} entries but 'time' has {}", rows.len(), time.len()),
+            format!(
+                "'values' has {} entries but 'time' has {}",
+                rows.len(),
+                time.len()
+            ),
             "write one value per time (or one row per time for a vector output)",
         ));
     }
     let m = rows[0].len();
-    r.ensure(m > 0, "values", "must not have empty rows", "write e.g. values = [[0.0, 1.0], [1.0, 2.0]]")?;
+    r.ensure(
+        m > 0,
+        "values",
+        "must not have empty rows",
+        "write e.g. values = [[0.0, 1.0], [1.0, 2.0]]",
+    )?;
     let linear = r.choice("interpolation", &["linear", "hold"], "linear")? == "linear";
     r.finish()?;
     let values = rows.into_iter().flatten().collect();
-    Ok(Box::new(FromTable { time, values, m, linear, outputs: vec![PortDecl::signal("out", column(m))] }))
+    Ok(Box::new(FromTable {
+        time,
+        values,
+        m,
+        linear,
+        outputs: vec![PortDecl::signal("out", column(m))],
+    }))
 }
 
 pub static FROM_TABLE: BlockType = BlockType {
@@ -133,7 +161,10 @@ mod tests {
 
     #[test]
     fn linear_interpolates_and_holds_outside() {
-        let mut h = Harness::scalar("FromTable", "time = [1.0, 2.0, 4.0]\nvalues = [10.0, 20.0, 0.0]");
+        let mut h = Harness::scalar(
+            "FromTable",
+            "time = [1.0, 2.0, 4.0]\nvalues = [10.0, 20.0, 0.0]",
+        );
         h.initialize(0.0);
         assert_eq!(h.out_at(0.5, 0), vec![10.0]); // held before the first time
         assert_eq!(h.next_time_event(), Some(1.0));
@@ -149,7 +180,10 @@ mod tests {
 
     #[test]
     fn hold_keeps_the_previous_sample_and_rows_make_vectors() {
-        let mut h = Harness::scalar("FromTable", "time = [0.0, 1.0]\nvalues = [[1.0, 2.0], [3.0, 4.0]]\ninterpolation = \"hold\"");
+        let mut h = Harness::scalar(
+            "FromTable",
+            "time = [0.0, 1.0]\nvalues = [[1.0, 2.0], [3.0, 4.0]]\ninterpolation = \"hold\"",
+        );
         assert_eq!(h.outputs[0], Shape::vector(2));
         h.initialize(0.0);
         assert_eq!(h.out_at(0.99, 0), vec![1.0, 2.0]);
@@ -161,10 +195,16 @@ mod tests {
     #[test]
     fn bad_tables_are_rejected() {
         let e = build_error("FromTable", "time = [0.0, 1.0, 1.0]\nvalues = [1, 2, 3]");
-        assert!(e.contains("strictly increasing") && e.contains("time[2]"), "{e}");
+        assert!(
+            e.contains("strictly increasing") && e.contains("time[2]"),
+            "{e}"
+        );
         let e = build_error("FromTable", "time = [0.0, 1.0]\nvalues = [1, 2, 3]");
         assert!(e.contains("has 3 entries but 'time' has 2"), "{e}");
-        let e = build_error("FromTable", "time = [0.0]\nvalues = [1]\ninterpolation = \"cubic\"");
+        let e = build_error(
+            "FromTable",
+            "time = [0.0]\nvalues = [1]\ninterpolation = \"cubic\"",
+        );
         assert!(e.contains("cannot be \"cubic\""), "{e}");
     }
 }

@@ -53,8 +53,14 @@ fn resolve(block: &dyn Block, given: &[Shape]) -> Result<(Vec<Shape>, Vec<Shape>
         }
     }
     // Like the engine: shapes nothing decides default to 1×1.
-    let ins = ins.into_iter().map(|s| s.unwrap_or(Shape::SCALAR)).collect();
-    let outs = outs.into_iter().map(|s| s.unwrap_or(Shape::SCALAR)).collect();
+    let ins = ins
+        .into_iter()
+        .map(|s| s.unwrap_or(Shape::SCALAR))
+        .collect();
+    let outs = outs
+        .into_iter()
+        .map(|s| s.unwrap_or(Shape::SCALAR))
+        .collect();
     Ok((ins, outs))
 }
 
@@ -66,18 +72,27 @@ impl Harness {
 
     /// Scalar inputs.
     pub fn scalar(type_name: &str, params: &str) -> Harness {
-        let n = build(type_name, params).map(|b| b.inputs().len()).unwrap_or(0);
+        let n = build(type_name, params)
+            .map(|b| b.inputs().len())
+            .unwrap_or(0);
         Self::new(type_name, params, &vec![Shape::SCALAR; n])
     }
 
     /// As [`Harness::new`], returning the build/shape/setup message on failure.
-    pub fn try_new(type_name: &str, params: &str, input_shapes: &[Shape]) -> Result<Harness, String> {
+    pub fn try_new(
+        type_name: &str,
+        params: &str,
+        input_shapes: &[Shape],
+    ) -> Result<Harness, String> {
         let mut block = build(type_name, params)?;
         let (inputs, outputs) = resolve(block.as_ref(), input_shapes)?;
         let setup = block.setup(&inputs, &outputs)?;
         let mut offset = 0u32;
         let mut slot = |s: &Shape| {
-            let sl = Slot { offset, len: s.len() as u32 };
+            let sl = Slot {
+                offset,
+                len: s.len() as u32,
+            };
             offset += s.len() as u32;
             sl
         };
@@ -164,7 +179,11 @@ impl Harness {
     /// Runs the event handler at the current time (outputs evaluated first, as the engine does).
     pub fn event(&mut self, crossed: &[bool], time_event: bool) -> bool {
         self.eval();
-        let crossed = if crossed.is_empty() { vec![false; self.setup.zero_crossings.len()] } else { crossed.to_vec() };
+        let crossed = if crossed.is_empty() {
+            vec![false; self.setup.zero_crossings.len()]
+        } else {
+            crossed.to_vec()
+        };
         self.with_ctx(|b, c| b.handle_event(c, &crossed, time_event))
     }
 
@@ -218,6 +237,10 @@ impl Harness {
 
 impl std::fmt::Debug for Harness {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Harness").field("inputs", &self.inputs).field("outputs", &self.outputs).field("setup", &self.setup).finish()
+        f.debug_struct("Harness")
+            .field("inputs", &self.inputs)
+            .field("outputs", &self.outputs)
+            .field("setup", &self.setup)
+            .finish()
     }
 }

@@ -71,16 +71,28 @@ impl Block for Integrator {
         let out = outputs[0];
         self.n = out.len();
         if inputs[0] != out {
-            return Err(format!("input 'in' is {} but the output is {out}; they must match", inputs[0]));
+            return Err(format!(
+                "input 'in' is {} but the output is {out}; they must match",
+                inputs[0]
+            ));
         }
         if self.initial.len() != 1 && self.initial.len() != self.n {
-            return Err(format!("'initial' has {} elements but the output is {out}", self.initial.len()));
+            return Err(format!(
+                "'initial' has {} elements but the output is {out}",
+                self.initial.len()
+            ));
         }
         if self.reset.is_some() && !inputs[self.reset_input()].is_scalar() {
-            return Err(format!("input 'reset' must be 1×1, not {}", inputs[self.reset_input()]));
+            return Err(format!(
+                "input 'reset' must be 1×1, not {}",
+                inputs[self.reset_input()]
+            ));
         }
         if self.external && inputs[self.x0_input()] != out {
-            return Err(format!("input 'x0' is {} but the output is {out}; they must match", inputs[self.x0_input()]));
+            return Err(format!(
+                "input 'x0' is {} but the output is {out}; they must match",
+                inputs[self.x0_input()]
+            ));
         }
         let limits = usize::from(self.upper.is_some()) + usize::from(self.lower.is_some());
         let mut zero_crossings = vec![Direction::Falling; limits * self.n];
@@ -117,10 +129,18 @@ impl Block for Integrator {
         for e in 0..self.n {
             let x = ctx.states[e];
             if let Some(upper) = self.upper {
-                g[zu + e] = if ctx.work[e] == AT_UPPER { u[e] } else { upper - x };
+                g[zu + e] = if ctx.work[e] == AT_UPPER {
+                    u[e]
+                } else {
+                    upper - x
+                };
             }
             if let Some(lower) = self.lower {
-                g[zl + e] = if ctx.work[e] == AT_LOWER { -u[e] } else { x - lower };
+                g[zl + e] = if ctx.work[e] == AT_LOWER {
+                    -u[e]
+                } else {
+                    x - lower
+                };
             }
         }
         if self.reset.is_some() {
@@ -131,7 +151,11 @@ impl Block for Integrator {
         let (zu, zl, zr) = self.zc_layout();
         if self.reset.is_some() && crossed[zr] {
             for e in 0..self.n {
-                let x = if self.external { at(ctx.input(self.x0_input()), e) } else { at(&self.initial, e) };
+                let x = if self.external {
+                    at(ctx.input(self.x0_input()), e)
+                } else {
+                    at(&self.initial, e)
+                };
                 ctx.states[e] = x;
             }
             ctx.work.fill(FREE);
@@ -168,7 +192,10 @@ impl Block for Integrator {
         if !self.has_limits() {
             return false;
         }
-        let (lo, hi) = (self.lower.unwrap_or(f64::NEG_INFINITY), self.upper.unwrap_or(f64::INFINITY));
+        let (lo, hi) = (
+            self.lower.unwrap_or(f64::NEG_INFINITY),
+            self.upper.unwrap_or(f64::INFINITY),
+        );
         let mut changed = false;
         for e in 0..self.n {
             let u = ctx.input(0)[e];
@@ -176,8 +203,12 @@ impl Block for Integrator {
             let (new_x, new_mode) = match ctx.work[e] {
                 AT_UPPER if u < 0.0 => (x, FREE),
                 AT_LOWER if u > 0.0 => (x, FREE),
-                FREE if x > hi || (x == hi && u > 0.0) => (hi, if u > 0.0 { AT_UPPER } else { FREE }),
-                FREE if x < lo || (x == lo && u < 0.0) => (lo, if u < 0.0 { AT_LOWER } else { FREE }),
+                FREE if x > hi || (x == hi && u > 0.0) => {
+                    (hi, if u > 0.0 { AT_UPPER } else { FREE })
+                }
+                FREE if x < lo || (x == lo && u < 0.0) => {
+                    (lo, if u < 0.0 { AT_LOWER } else { FREE })
+                }
                 m => (x, m),
             };
             if new_x != x || new_mode != ctx.work[e] {
@@ -195,10 +226,23 @@ fn build_integrator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let lower = r.f64("lower_limit")?;
     let upper = r.f64("upper_limit")?;
     if let (Some(lo), Some(hi)) = (lower, upper) {
-        r.ensure(lo < hi, "upper_limit", &format!("must be greater than lower_limit ({hi} ≤ {lo})"), "write lower_limit < upper_limit")?;
+        r.ensure(
+            lo < hi,
+            "upper_limit",
+            &format!("must be greater than lower_limit ({hi} ≤ {lo})"),
+            "write lower_limit < upper_limit",
+        )?;
     }
-    if let Some(x) = initial.iter().find(|&&x| lower.is_some_and(|lo| x < lo) || upper.is_some_and(|hi| x > hi)) {
-        return Err(bad(r, "initial", format!("'initial' value {x} lies outside the limits"), "write an initial value within [lower_limit, upper_limit]"));
+    if let Some(x) = initial
+        .iter()
+        .find(|&&x| lower.is_some_and(|lo| x < lo) || upper.is_some_and(|hi| x > hi))
+    {
+        return Err(bad(
+            r,
+            "initial",
+            format!("'initial' value {x} lies outside the limits"),
+            "write an initial value within [lower_limit, upper_limit]",
+        ));
     }
     let reset = match r.choice("reset", &["none", "rising", "falling", "either"], "none")? {
         "rising" => Some(Direction::Rising),
@@ -223,8 +267,21 @@ fn build_integrator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     if external {
         inputs.push(PortDecl::inherited("x0"));
     }
-    let out = if initial.len() == 1 { PortDecl::inherited("out") } else { PortDecl::signal("out", shape) };
-    Ok(Box::new(Integrator { initial, lower, upper, reset, external, inputs, outputs: vec![out], n: 0 }))
+    let out = if initial.len() == 1 {
+        PortDecl::inherited("out")
+    } else {
+        PortDecl::signal("out", shape)
+    };
+    Ok(Box::new(Integrator {
+        initial,
+        lower,
+        upper,
+        reset,
+        external,
+        inputs,
+        outputs: vec![out],
+        n: 0,
+    }))
 }
 
 pub static INTEGRATOR: BlockType = BlockType {
@@ -273,8 +330,14 @@ mod tests {
 
     #[test]
     fn upper_limit_is_entered_exactly_and_left_when_the_input_reverses() {
-        let mut h = Harness::scalar("Integrator", "initial = 0.0\nupper_limit = 1.0\nlower_limit = -1.0");
-        assert_eq!(h.setup.zero_crossings, vec![Direction::Falling, Direction::Falling]);
+        let mut h = Harness::scalar(
+            "Integrator",
+            "initial = 0.0\nupper_limit = 1.0\nlower_limit = -1.0",
+        );
+        assert_eq!(
+            h.setup.zero_crossings,
+            vec![Direction::Falling, Direction::Falling]
+        );
         h.initialize(0.0);
         h.set_input(0, &[2.0]);
         // The solver located the reach slightly past the limit.
@@ -290,7 +353,11 @@ mod tests {
         assert!(h.zero_crossings()[0] < 0.0);
         assert!(h.cross(0.8, 0));
         assert_eq!(h.derivatives(), vec![-0.5]);
-        assert_eq!(h.zero_crossings()[0], 0.0, "free again: g_upper = upper − x");
+        assert_eq!(
+            h.zero_crossings()[0],
+            0.0,
+            "free again: g_upper = upper − x"
+        );
     }
 
     #[test]
@@ -317,8 +384,18 @@ mod tests {
         assert!(h.cross(1.0, 0));
         assert_eq!(h.states[0], 5.0);
         // Bouncing-ball velocity integrator: reset on the falling height, x0 = −0.8·v⁻.
-        let mut h = Harness::scalar("Integrator", "initial = 0.0\nreset = \"falling\"\ninitial_source = \"external\"");
-        assert_eq!(h.block.inputs().iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["in", "reset", "x0"]);
+        let mut h = Harness::scalar(
+            "Integrator",
+            "initial = 0.0\nreset = \"falling\"\ninitial_source = \"external\"",
+        );
+        assert_eq!(
+            h.block
+                .inputs()
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>(),
+            ["in", "reset", "x0"]
+        );
         h.initialize(0.0);
         h.states[0] = -4.0;
         h.set_input(2, &[3.2]);
@@ -329,10 +406,21 @@ mod tests {
 
     #[test]
     fn bad_parameters() {
-        assert!(build_error("Integrator", "initial = 2.0\nupper_limit = 1.0").contains("outside the limits"));
-        assert!(build_error("Integrator", "lower_limit = 1.0\nupper_limit = 1.0").contains("greater than lower_limit"));
-        assert!(build_error("Integrator", "initial_source = \"external\"").contains("read only at resets"));
+        assert!(
+            build_error("Integrator", "initial = 2.0\nupper_limit = 1.0")
+                .contains("outside the limits")
+        );
+        assert!(
+            build_error("Integrator", "lower_limit = 1.0\nupper_limit = 1.0")
+                .contains("greater than lower_limit")
+        );
+        assert!(build_error("Integrator", "initial_source = \"external\"")
+            .contains("read only at resets"));
         assert!(build_error("Integrator", "reset = \"up\"").contains("cannot be \"up\""));
-        assert!(Harness::try_new("Integrator", "initial = [1.0, 2.0]", &[Shape::vector(3)]).unwrap_err().contains("must match"));
+        assert!(
+            Harness::try_new("Integrator", "initial = [1.0, 2.0]", &[Shape::vector(3)])
+                .unwrap_err()
+                .contains("must match")
+        );
     }
 }

@@ -4,13 +4,18 @@
 //! never leave a wrong output behind); each kink has a zero-crossing function (direction Either)
 //! whose only purpose is to make the solver end a step there. The event handlers change nothing.
 
-use super::common::{at, broadcast_shape, check_broadcast, numbered_ports, param, port, read_count};
+use super::common::{
+    at, broadcast_shape, check_broadcast, numbered_ports, param, port, read_count,
+};
 use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 
 fn single_io() -> (Vec<PortDecl>, Vec<PortDecl>) {
-    (vec![PortDecl::inherited("in")], vec![PortDecl::inherited("out")])
+    (
+        vec![PortDecl::inherited("in")],
+        vec![PortDecl::inherited("out")],
+    )
 }
 
 // ---------------------------------------------------------------- Abs
@@ -29,7 +34,10 @@ impl Block for Abs {
         &self.outputs
     }
     fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, String> {
-        Ok(Setup { zero_crossings: vec![Direction::Either; inputs[0].len()], ..Setup::memoryless(1, 1) })
+        Ok(Setup {
+            zero_crossings: vec![Direction::Either; inputs[0].len()],
+            ..Setup::memoryless(1, 1)
+        })
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let (u, y) = ctx.input_output(0, 0);
@@ -78,12 +86,20 @@ impl Block for Saturation {
     }
     fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, String> {
         let per = usize::from(self.lower.is_some()) + usize::from(self.upper.is_some());
-        Ok(Setup { zero_crossings: vec![Direction::Either; per * inputs[0].len()], ..Setup::memoryless(1, 1) })
+        Ok(Setup {
+            zero_crossings: vec![Direction::Either; per * inputs[0].len()],
+            ..Setup::memoryless(1, 1)
+        })
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let (lo, hi) = (self.lower.unwrap_or(f64::NEG_INFINITY), self.upper.unwrap_or(f64::INFINITY));
+        let (lo, hi) = (
+            self.lower.unwrap_or(f64::NEG_INFINITY),
+            self.upper.unwrap_or(f64::INFINITY),
+        );
         let (u, y) = ctx.input_output(0, 0);
-        y.iter_mut().zip(u).for_each(|(y, u)| *y = u.max(lo).min(hi));
+        y.iter_mut()
+            .zip(u)
+            .for_each(|(y, u)| *y = u.max(lo).min(hi));
     }
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
         let u = ctx.input(0);
@@ -101,14 +117,26 @@ fn build_saturation(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let lower = r.f64("lower")?;
     let upper = r.f64("upper")?;
     if lower.is_none() && upper.is_none() {
-        return Err(r.table_error("Saturation needs 'lower', 'upper' or both").hint("add e.g. lower = -1.0 and upper = 1.0"));
+        return Err(r
+            .table_error("Saturation needs 'lower', 'upper' or both")
+            .hint("add e.g. lower = -1.0 and upper = 1.0"));
     }
     if let (Some(lo), Some(hi)) = (lower, upper) {
-        r.ensure(lo < hi, "upper", &format!("must be greater than lower ({hi} ≤ {lo})"), "write lower < upper")?;
+        r.ensure(
+            lo < hi,
+            "upper",
+            &format!("must be greater than lower ({hi} ≤ {lo})"),
+            "write lower < upper",
+        )?;
     }
     r.finish()?;
     let (inputs, outputs) = single_io();
-    Ok(Box::new(Saturation { lower, upper, inputs, outputs }))
+    Ok(Box::new(Saturation {
+        lower,
+        upper,
+        inputs,
+        outputs,
+    }))
 }
 
 pub static SATURATION: BlockType = BlockType {
@@ -157,7 +185,11 @@ impl Block for MinMax {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn propagate_shapes(&self, inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+    fn propagate_shapes(
+        &self,
+        inputs: &mut [Option<Shape>],
+        outputs: &mut [Option<Shape>],
+    ) -> Result<(), String> {
         if self.inputs.len() > 1 && outputs[0].is_none() {
             outputs[0] = broadcast_shape(inputs.iter())?;
         }
@@ -170,25 +202,42 @@ impl Block for MinMax {
             self.candidates = inputs[0].len();
         }
         let pairs = self.candidates * (self.candidates.saturating_sub(1)) / 2;
-        Ok(Setup { zero_crossings: vec![Direction::Either; pairs * outputs[0].len()], ..Setup::memoryless(self.inputs.len(), 1) })
+        Ok(Setup {
+            zero_crossings: vec![Direction::Either; pairs * outputs[0].len()],
+            ..Setup::memoryless(self.inputs.len(), 1)
+        })
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let (sig, ins, outs) = ctx.raw();
         let o = outs[0];
         if self.inputs.len() == 1 {
             let u = &sig[ins[0].range()];
-            sig[o.offset as usize] = u.iter().copied().reduce(|a, b| self.pick(a, b)).unwrap_or(0.0);
+            sig[o.offset as usize] = u
+                .iter()
+                .copied()
+                .reduce(|a, b| self.pick(a, b))
+                .unwrap_or(0.0);
             return;
         }
         for e in 0..o.len as usize {
-            let y = ins.iter().map(|i| at(&sig[i.range()], e)).reduce(|a, b| self.pick(a, b)).unwrap_or(0.0);
+            let y = ins
+                .iter()
+                .map(|i| at(&sig[i.range()], e))
+                .reduce(|a, b| self.pick(a, b))
+                .unwrap_or(0.0);
             sig[o.offset as usize + e] = y;
         }
     }
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
         let single = self.inputs.len() == 1;
         let n_out = ctx.output_value(0).len();
-        let value = |ctx: &Ctx, c: usize, e: usize| if single { ctx.input(0)[c] } else { at(ctx.input(c), e) };
+        let value = |ctx: &Ctx, c: usize, e: usize| {
+            if single {
+                ctx.input(0)[c]
+            } else {
+                at(ctx.input(c), e)
+            }
+        };
         let mut k = 0;
         for e in 0..n_out {
             for a in 0..self.candidates {
@@ -205,9 +254,22 @@ fn build_minmax(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let max = r.choice("function", &["min", "max"], "min")? == "max";
     let n = read_count(r, "inputs", 1, 1)?;
     r.finish()?;
-    let outputs = if n == 1 { vec![PortDecl::scalar("out")] } else { vec![PortDecl::inherited("out")] };
-    let inputs = if n == 1 { vec![PortDecl::inherited("in1")] } else { numbered_ports("in", n) };
-    Ok(Box::new(MinMax { max, inputs, outputs, candidates: n }))
+    let outputs = if n == 1 {
+        vec![PortDecl::scalar("out")]
+    } else {
+        vec![PortDecl::inherited("out")]
+    };
+    let inputs = if n == 1 {
+        vec![PortDecl::inherited("in1")]
+    } else {
+        numbered_ports("in", n)
+    };
+    Ok(Box::new(MinMax {
+        max,
+        inputs,
+        outputs,
+        candidates: n,
+    }))
 }
 
 pub static MIN_MAX: BlockType = BlockType {
@@ -244,7 +306,11 @@ mod tests {
 
     #[test]
     fn saturation_limits_and_kinks() {
-        let mut h = Harness::new("Saturation", "lower = -1.0\nupper = 2.0", &[Shape::vector(3)]);
+        let mut h = Harness::new(
+            "Saturation",
+            "lower = -1.0\nupper = 2.0",
+            &[Shape::vector(3)],
+        );
         h.set_input(0, &[-3.0, 0.5, 5.0]);
         assert_eq!(h.out_at(0.0, 0), vec![-1.0, 0.5, 2.0]);
         // upper crossings first, then lower ones.
@@ -254,7 +320,8 @@ mod tests {
         assert_eq!(h.out_at(0.0, 0), vec![-7.0]);
         assert_eq!(h.setup.zero_crossings.len(), 1);
         assert!(build_error("Saturation", "").contains("needs 'lower', 'upper' or both"));
-        assert!(build_error("Saturation", "lower = 1\nupper = 0").contains("must be greater than lower"));
+        assert!(build_error("Saturation", "lower = 1\nupper = 0")
+            .contains("must be greater than lower"));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Signal routing: Mux, Demux, Selector, Switch.
 
-use super::common::{at, bad, broadcast_shape, check_broadcast, column, numbered_ports, param, port, read_count};
+use super::common::{
+    at, bad, broadcast_shape, check_broadcast, column, numbered_ports, param, port, read_count,
+};
 use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
@@ -20,7 +22,11 @@ impl Block for Mux {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn propagate_shapes(&self, inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+    fn propagate_shapes(
+        &self,
+        inputs: &mut [Option<Shape>],
+        outputs: &mut [Option<Shape>],
+    ) -> Result<(), String> {
         if outputs[0].is_none() && inputs.iter().all(Option::is_some) {
             outputs[0] = Some(column(inputs.iter().flatten().map(Shape::len).sum()));
         }
@@ -29,7 +35,10 @@ impl Block for Mux {
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
         let total: usize = inputs.iter().map(Shape::len).sum();
         if outputs[0] != column(total) {
-            return Err(format!("the inputs have {total} elements in all but the output is {}", outputs[0]));
+            return Err(format!(
+                "the inputs have {total} elements in all but the output is {}",
+                outputs[0]
+            ));
         }
         Ok(Setup::memoryless(inputs.len(), 1))
     }
@@ -47,7 +56,10 @@ impl Block for Mux {
 fn build_mux(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let n = read_count(r, "inputs", 2, 1)?;
     r.finish()?;
-    Ok(Box::new(Mux { inputs: numbered_ports("in", n), outputs: vec![PortDecl::inherited("out")] }))
+    Ok(Box::new(Mux {
+        inputs: numbered_ports("in", n),
+        outputs: vec![PortDecl::inherited("out")],
+    }))
 }
 
 pub static MUX: BlockType = BlockType {
@@ -76,7 +88,10 @@ impl Demux {
     fn part_sizes(&self, total: usize) -> Result<Vec<usize>, String> {
         match &self.sizes {
             Some(s) if s.iter().sum::<usize>() == total => Ok(s.clone()),
-            Some(s) => Err(format!("'sizes' add up to {} but the input has {total} elements", s.iter().sum::<usize>())),
+            Some(s) => Err(format!(
+                "'sizes' add up to {} but the input has {total} elements",
+                s.iter().sum::<usize>()
+            )),
             None => {
                 let n = self.outputs.len();
                 if total % n != 0 {
@@ -95,7 +110,11 @@ impl Block for Demux {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn propagate_shapes(&self, inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+    fn propagate_shapes(
+        &self,
+        inputs: &mut [Option<Shape>],
+        outputs: &mut [Option<Shape>],
+    ) -> Result<(), String> {
         if let Some(s) = inputs[0] {
             for (o, n) in outputs.iter_mut().zip(self.part_sizes(s.len())?) {
                 o.get_or_insert(column(n));
@@ -107,7 +126,10 @@ impl Block for Demux {
         let sizes = self.part_sizes(inputs[0].len())?;
         for (k, (o, n)) in outputs.iter().zip(sizes).enumerate() {
             if o.len() != n {
-                return Err(format!("output 'out{}' is {o} but its part has {n} elements", k + 1));
+                return Err(format!(
+                    "output 'out{}' is {o} but its part has {n} elements",
+                    k + 1
+                ));
             }
         }
         Ok(Setup::memoryless(1, outputs.len()))
@@ -127,35 +149,61 @@ fn build_demux(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         None => None,
         Some(v) => {
             let ok = !v.is_empty() && v.iter().all(|x| *x >= 1.0 && x.fract() == 0.0);
-            r.ensure(ok, "sizes", "must be a list of positive integers", "write e.g. sizes = [3, 1]")?;
+            r.ensure(
+                ok,
+                "sizes",
+                "must be a list of positive integers",
+                "write e.g. sizes = [3, 1]",
+            )?;
             Some(v.iter().map(|x| *x as usize).collect::<Vec<_>>())
         }
     };
     let n = match &sizes {
         Some(s) => {
             if let Some(n) = r.usize("outputs")? {
-                r.ensure(n == s.len(), "outputs", &format!("is {n} but 'sizes' lists {} parts", s.len()), "omit outputs when giving sizes")?;
+                r.ensure(
+                    n == s.len(),
+                    "outputs",
+                    &format!("is {n} but 'sizes' lists {} parts", s.len()),
+                    "omit outputs when giving sizes",
+                )?;
             }
             s.len()
         }
         None => read_count(r, "outputs", 2, 1)?,
     };
     r.finish()?;
-    Ok(Box::new(Demux { sizes, inputs: vec![PortDecl::inherited("in")], outputs: numbered_ports("out", n) }))
+    Ok(Box::new(Demux {
+        sizes,
+        inputs: vec![PortDecl::inherited("in")],
+        outputs: numbered_ports("out", n),
+    }))
 }
 
 pub static DEMUX: BlockType = BlockType {
     name: "Demux",
     category: "Routing",
-    summary: "Splits its input's elements into consecutive column vectors out1..outN: equal parts, or \
+    summary:
+        "Splits its input's elements into consecutive column vectors out1..outN: equal parts, or \
               the sizes given.",
     params: &[
         param("outputs", "", "2", "number of outputs N (equal parts)"),
-        param("sizes", "", "equal parts", "element count of each output, e.g. [3, 1]"),
+        param(
+            "sizes",
+            "",
+            "equal parts",
+            "element count of each output, e.g. [3, 1]",
+        ),
     ],
     ports: &[
         port("in", "input", "inherited", "", "the vector to split"),
-        port("out1..outN", "output", "(part size)×1", "", "the parts, in order"),
+        port(
+            "out1..outN",
+            "output",
+            "(part size)×1",
+            "",
+            "the parts, in order",
+        ),
     ],
     build: build_demux,
 };
@@ -179,20 +227,26 @@ impl Block for Selector {
     fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, String> {
         let n = inputs[0].len();
         if let Some(i) = self.indices.iter().find(|&&i| i >= n) {
-            return Err(format!("index {i} in 'indices' is out of range for a {} input (0..{n})", inputs[0]));
+            return Err(format!(
+                "index {i} in 'indices' is out of range for a {} input (0..{n})",
+                inputs[0]
+            ));
         }
         Ok(Setup::memoryless(1, 1))
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let (u, y) = ctx.input_output(0, 0);
-        y.iter_mut().zip(&self.indices).for_each(|(y, &i)| *y = u[i]);
+        y.iter_mut()
+            .zip(&self.indices)
+            .for_each(|(y, &i)| *y = u[i]);
     }
 }
 
 fn build_selector(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let v = r
-        .vector("indices")?
-        .ok_or_else(|| r.table_error("missing parameter 'indices'").hint("add indices = [0, 2] (0-based element indices)"))?;
+    let v = r.vector("indices")?.ok_or_else(|| {
+        r.table_error("missing parameter 'indices'")
+            .hint("add indices = [0, 2] (0-based element indices)")
+    })?;
     r.ensure(
         !v.is_empty() && v.iter().all(|x| *x >= 0.0 && x.fract() == 0.0),
         "indices",
@@ -202,17 +256,32 @@ fn build_selector(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     r.finish()?;
     let indices: Vec<usize> = v.iter().map(|x| *x as usize).collect();
     let outputs = vec![PortDecl::signal("out", column(indices.len()))];
-    Ok(Box::new(Selector { indices, inputs: vec![PortDecl::inherited("in")], outputs }))
+    Ok(Box::new(Selector {
+        indices,
+        inputs: vec![PortDecl::inherited("in")],
+        outputs,
+    }))
 }
 
 pub static SELECTOR: BlockType = BlockType {
     name: "Selector",
     category: "Routing",
     summary: "Picks elements of its input by 0-based (column-major) index into a column vector.",
-    params: &[param("indices", "", "required", "element indices, e.g. [0, 2]")],
+    params: &[param(
+        "indices",
+        "",
+        "required",
+        "element indices, e.g. [0, 2]",
+    )],
     ports: &[
         port("in", "input", "inherited", "", "the signal"),
-        port("out", "output", "(number of indices)×1", "", "the selected elements"),
+        port(
+            "out",
+            "output",
+            "(number of indices)×1",
+            "",
+            "the selected elements",
+        ),
     ],
     build: build_selector,
 };
@@ -268,7 +337,11 @@ impl Block for Switch {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn propagate_shapes(&self, inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+    fn propagate_shapes(
+        &self,
+        inputs: &mut [Option<Shape>],
+        outputs: &mut [Option<Shape>],
+    ) -> Result<(), String> {
         if outputs[0].is_none() {
             outputs[0] = broadcast_shape([&inputs[0], &inputs[2]].into_iter())?;
         }
@@ -276,11 +349,27 @@ impl Block for Switch {
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
         if !inputs[1].is_scalar() {
-            return Err(format!("the control input 'in2' must be 1×1, not {}", inputs[1]));
+            return Err(format!(
+                "the control input 'in2' must be 1×1, not {}",
+                inputs[1]
+            ));
         }
-        check_broadcast(&[self.inputs[0].clone(), self.inputs[2].clone()], &[inputs[0], inputs[2]], outputs[0])?;
-        let num_work = if self.criterion == Criterion::NonZero { 0 } else { 2 };
-        Ok(Setup { num_work, zero_crossings: vec![Direction::Either], feedthrough: vec![(0, 0), (1, 0), (2, 0)], ..Default::default() })
+        check_broadcast(
+            &[self.inputs[0].clone(), self.inputs[2].clone()],
+            &[inputs[0], inputs[2]],
+            outputs[0],
+        )?;
+        let num_work = if self.criterion == Criterion::NonZero {
+            0
+        } else {
+            2
+        };
+        Ok(Setup {
+            num_work,
+            zero_crossings: vec![Direction::Either],
+            feedthrough: vec![(0, 0), (1, 0), (2, 0)],
+            ..Default::default()
+        })
     }
     fn initialize(&self, ctx: &mut Ctx) {
         if self.criterion != Criterion::NonZero {
@@ -340,17 +429,35 @@ impl Block for Switch {
 
 fn build_switch(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let threshold = r.f64_or("threshold", 0.0)?;
-    let criterion = match r.choice("criteria", &["u2 >= threshold", "u2 > threshold", "u2 != 0"], "u2 >= threshold")? {
+    let criterion = match r.choice(
+        "criteria",
+        &["u2 >= threshold", "u2 > threshold", "u2 != 0"],
+        "u2 >= threshold",
+    )? {
         "u2 >= threshold" => Criterion::AtLeast,
         "u2 > threshold" => Criterion::Above,
         _ => Criterion::NonZero,
     };
     if criterion == Criterion::NonZero && r.has("threshold") {
-        return Err(bad(r, "threshold", "'threshold' is not used with criteria = \"u2 != 0\"", "remove threshold, or use criteria = \"u2 > threshold\""));
+        return Err(bad(
+            r,
+            "threshold",
+            "'threshold' is not used with criteria = \"u2 != 0\"",
+            "remove threshold, or use criteria = \"u2 > threshold\"",
+        ));
     }
     r.finish()?;
-    let inputs = vec![PortDecl::inherited("in1"), PortDecl::scalar("in2"), PortDecl::inherited("in3")];
-    Ok(Box::new(Switch { threshold, criterion, inputs, outputs: vec![PortDecl::inherited("out")] }))
+    let inputs = vec![
+        PortDecl::inherited("in1"),
+        PortDecl::scalar("in2"),
+        PortDecl::inherited("in3"),
+    ];
+    Ok(Box::new(Switch {
+        threshold,
+        criterion,
+        inputs,
+        outputs: vec![PortDecl::inherited("out")],
+    }))
 }
 
 pub static SWITCH: BlockType = BlockType {
@@ -379,7 +486,11 @@ mod tests {
 
     #[test]
     fn mux_demux_selector() {
-        let mut h = Harness::new("Mux", "inputs = 3", &[Shape::vector(2), Shape::SCALAR, Shape::new(1, 2)]);
+        let mut h = Harness::new(
+            "Mux",
+            "inputs = 3",
+            &[Shape::vector(2), Shape::SCALAR, Shape::new(1, 2)],
+        );
         assert_eq!(h.outputs[0], Shape::vector(5));
         h.set_input(0, &[1.0, 2.0]);
         h.set_input(1, &[3.0]);
@@ -390,11 +501,19 @@ mod tests {
         h.eval();
         assert_eq!((h.output(0), h.output(1)), (vec![1.0], vec![2.0, 3.0, 4.0]));
         assert_eq!(h.setup.feedthrough, vec![(0, 0), (0, 1)]);
-        assert!(Harness::try_new("Demux", "outputs = 3", &[Shape::vector(4)]).unwrap_err().contains("3 equal parts"));
+        assert!(
+            Harness::try_new("Demux", "outputs = 3", &[Shape::vector(4)])
+                .unwrap_err()
+                .contains("3 equal parts")
+        );
         let mut h = Harness::new("Selector", "indices = [2, 0]", &[Shape::vector(3)]);
         h.set_input(0, &[1.0, 2.0, 3.0]);
         assert_eq!(h.out_at(0.0, 0), vec![3.0, 1.0]);
-        assert!(Harness::try_new("Selector", "indices = [3]", &[Shape::vector(3)]).unwrap_err().contains("out of range"));
+        assert!(
+            Harness::try_new("Selector", "indices = [3]", &[Shape::vector(3)])
+                .unwrap_err()
+                .contains("out of range")
+        );
     }
 
     #[test]
@@ -404,7 +523,11 @@ mod tests {
         h.set_input(1, &[0.0]);
         h.set_input(2, &[30.0]);
         h.initialize(0.0);
-        assert_eq!(h.out_at(0.0, 0), vec![30.0], "settle at the start picks in3 (0 < 1)");
+        assert_eq!(
+            h.out_at(0.0, 0),
+            vec![30.0],
+            "settle at the start picks in3 (0 < 1)"
+        );
         // Within a step the mode is frozen even if in2 passes the threshold …
         h.set_input(1, &[1.5]);
         assert_eq!(h.out_at(0.1, 0), vec![30.0]);
@@ -416,10 +539,14 @@ mod tests {
         // Falling back through the threshold, located at g = 0: flips to in3 and settle keeps it.
         assert!(h.cross(0.2, 0));
         assert_eq!(h.out_at(0.2, 0), vec![30.0]);
-        assert!(build_error("Switch", "criteria = \"u2 < threshold\"").contains("cannot be \"u2 < threshold\""));
+        assert!(build_error("Switch", "criteria = \"u2 < threshold\"")
+            .contains("cannot be \"u2 < threshold\""));
         // At the start, in2 exactly at the threshold passes in1 for >= but not for >.
         for (criteria, expected) in [("u2 >= threshold", 10.0), ("u2 > threshold", 30.0)] {
-            let mut h = Harness::scalar("Switch", &format!("threshold = 1.0\ncriteria = \"{criteria}\""));
+            let mut h = Harness::scalar(
+                "Switch",
+                &format!("threshold = 1.0\ncriteria = \"{criteria}\""),
+            );
             h.set_input(0, &[10.0]);
             h.set_input(1, &[1.0]);
             h.set_input(2, &[30.0]);

@@ -16,7 +16,11 @@ impl Block for Sink {
     fn outputs(&self) -> &[PortDecl] {
         &[]
     }
-    fn propagate_shapes(&self, _: &mut [Option<Shape>], _: &mut [Option<Shape>]) -> Result<(), String> {
+    fn propagate_shapes(
+        &self,
+        _: &mut [Option<Shape>],
+        _: &mut [Option<Shape>],
+    ) -> Result<(), String> {
         // Each input takes its source's shape; they need not agree.
         Ok(())
     }
@@ -29,7 +33,9 @@ impl Block for Sink {
 fn build_scope(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let n = read_count(r, "inputs", 1, 1)?;
     r.finish()?;
-    Ok(Box::new(Sink { inputs: numbered_ports("in", n) }))
+    Ok(Box::new(Sink {
+        inputs: numbered_ports("in", n),
+    }))
 }
 
 pub static SCOPE: BlockType = BlockType {
@@ -37,13 +43,21 @@ pub static SCOPE: BlockType = BlockType {
     category: "Sinks",
     summary: "Records its inputs (each of any shape) for the CSV output and plots them.",
     params: &[param("inputs", "", "1", "number of inputs N")],
-    ports: &[port("in1..inN", "input", "inherited (each its own)", "", "the signals to record")],
+    ports: &[port(
+        "in1..inN",
+        "input",
+        "inherited (each its own)",
+        "",
+        "the signals to record",
+    )],
     build: build_scope,
 };
 
 fn build_terminator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     r.finish()?;
-    Ok(Box::new(Sink { inputs: vec![PortDecl::inherited("in")] }))
+    Ok(Box::new(Sink {
+        inputs: vec![PortDecl::inherited("in")],
+    }))
 }
 
 pub static TERMINATOR: BlockType = BlockType {

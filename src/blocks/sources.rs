@@ -14,7 +14,10 @@ fn out_port(shape: Shape) -> Vec<PortDecl> {
 }
 
 fn source_setup(num_work: usize) -> Setup {
-    Setup { num_work, ..Default::default() }
+    Setup {
+        num_work,
+        ..Default::default()
+    }
 }
 
 // ---------------------------------------------------------------- Constant
@@ -42,17 +45,26 @@ impl Block for Constant {
 
 fn build_constant(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let (value, shape) = read_array(r, "value")?.ok_or_else(|| {
-        r.table_error("missing parameter 'value'").hint("add value = 1.0 (or an array: value = [1.0, 2.0])")
+        r.table_error("missing parameter 'value'")
+            .hint("add value = 1.0 (or an array: value = [1.0, 2.0])")
     })?;
     r.finish()?;
-    Ok(Box::new(Constant { value, outputs: out_port(shape) }))
+    Ok(Box::new(Constant {
+        value,
+        outputs: out_port(shape),
+    }))
 }
 
 pub static CONSTANT: BlockType = BlockType {
     name: "Constant",
     category: "Sources",
     summary: "Outputs a constant number, column vector (flat array) or matrix (array of rows).",
-    params: &[param("value", "", "required", "the output: a number, [a, b, ...] (column) or [[row], [row], ...]")],
+    params: &[param(
+        "value",
+        "",
+        "required",
+        "the output: a number, [a, b, ...] (column) or [[row], [row], ...]",
+    )],
     ports: &[port("out", "output", "shape of value", "", "the constant")],
     build: build_constant,
 };
@@ -91,7 +103,11 @@ impl Block for Step {
         ctx.work[0] = if ctx.t >= self.time { 1.0 } else { 0.0 };
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let y = if ctx.work[0] == 0.0 { self.before } else { self.after };
+        let y = if ctx.work[0] == 0.0 {
+            self.before
+        } else {
+            self.after
+        };
         ctx.set_output_scalar(0, y);
     }
     fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
@@ -276,7 +292,9 @@ impl Block for Clock {
 
 fn build_clock(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     r.finish()?;
-    Ok(Box::new(Clock { outputs: vec![PortDecl::scalar("out").unit("s")] }))
+    Ok(Box::new(Clock {
+        outputs: vec![PortDecl::scalar("out").unit("s")],
+    }))
 }
 
 pub static CLOCK: BlockType = BlockType {
@@ -349,7 +367,11 @@ impl Block for PulseGenerator {
         self.advance(ctx.work, ctx.t);
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let y = if ctx.work[0] != 0.0 { self.amplitude } else { 0.0 };
+        let y = if ctx.work[0] != 0.0 {
+            self.amplitude
+        } else {
+            0.0
+        };
         ctx.set_output_scalar(0, y);
     }
     fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
@@ -379,7 +401,13 @@ fn build_pulse(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     )?;
     let delay = r.non_negative_or("phase_delay", 0.0, "s")?;
     r.finish()?;
-    let b = PulseGenerator { amplitude, period, width: percent / 100.0 * period, delay, outputs: out_port(Shape::SCALAR) };
+    let b = PulseGenerator {
+        amplitude,
+        period,
+        width: percent / 100.0 * period,
+        delay,
+        outputs: out_port(Shape::SCALAR),
+    };
     Ok(Box::new(b))
 }
 
@@ -391,8 +419,18 @@ pub static PULSE_GENERATOR: BlockType = BlockType {
     params: &[
         param("amplitude", "", "1.0", "output while the pulse is high"),
         param("period", "s", "1.0", "pulse period (> 0)"),
-        param("pulse_width", "%", "50.0", "high time as a percentage of the period, in (0, 100)"),
-        param("phase_delay", "s", "0.0", "time of the first rising edge (≥ 0); the output is 0 before"),
+        param(
+            "pulse_width",
+            "%",
+            "50.0",
+            "high time as a percentage of the period, in (0, 100)",
+        ),
+        param(
+            "phase_delay",
+            "s",
+            "0.0",
+            "time of the first rising edge (≥ 0); the output is 0 before",
+        ),
     ],
     ports: &[port("out", "output", "1×1", "", "the pulse train")],
     build: build_pulse,
@@ -437,7 +475,10 @@ mod tests {
 
     #[test]
     fn ramp_holds_then_rises() {
-        let mut h = Harness::scalar("Ramp", "slope = 2.0\nstart_time = 1.0\ninitial_output = 0.5");
+        let mut h = Harness::scalar(
+            "Ramp",
+            "slope = 2.0\nstart_time = 1.0\ninitial_output = 0.5",
+        );
         h.initialize(0.0);
         assert_eq!(h.out_at(0.9, 0), vec![0.5]);
         assert_eq!(h.next_time_event(), Some(1.0));
@@ -448,7 +489,10 @@ mod tests {
 
     #[test]
     fn sine_and_clock() {
-        let mut h = Harness::scalar("Sine", "amplitude = 2.0\nfrequency = 3.0\nphase = 0.5\nbias = 1.0");
+        let mut h = Harness::scalar(
+            "Sine",
+            "amplitude = 2.0\nfrequency = 3.0\nphase = 0.5\nbias = 1.0",
+        );
         let y = h.out_at(0.7, 0)[0];
         assert!((y - (1.0 + 2.0 * (3.0f64 * 0.7 + 0.5).sin())).abs() < 1e-15);
         let mut h = Harness::scalar("Clock", "");
@@ -458,7 +502,10 @@ mod tests {
     #[test]
     fn pulse_generator_edges_are_time_events() {
         // Period 2 s, 25 % width → high on [1 + 2k, 1.5 + 2k).
-        let mut h = Harness::scalar("PulseGenerator", "amplitude = 3.0\nperiod = 2.0\npulse_width = 25.0\nphase_delay = 1.0");
+        let mut h = Harness::scalar(
+            "PulseGenerator",
+            "amplitude = 3.0\nperiod = 2.0\npulse_width = 25.0\nphase_delay = 1.0",
+        );
         h.initialize(0.0);
         assert_eq!(h.out_at(0.5, 0), vec![0.0]);
         assert_eq!(h.next_time_event(), Some(1.0));
@@ -469,11 +516,15 @@ mod tests {
         assert_eq!(h.out_at(1.7, 0), vec![0.0]);
         assert_eq!(h.next_time_event(), Some(3.0));
         // Starting mid-pulse at t = 5.2 (high on [5, 5.5)).
-        let mut h = Harness::scalar("PulseGenerator", "amplitude = 3.0\nperiod = 2.0\npulse_width = 25.0\nphase_delay = 1.0");
+        let mut h = Harness::scalar(
+            "PulseGenerator",
+            "amplitude = 3.0\nperiod = 2.0\npulse_width = 25.0\nphase_delay = 1.0",
+        );
         h.initialize(5.2);
         assert_eq!(h.out_at(5.2, 0), vec![3.0]);
         assert_eq!(h.next_time_event(), Some(5.5));
-        assert!(build_error("PulseGenerator", "pulse_width = 100").contains("strictly between 0 and 100"));
+        assert!(build_error("PulseGenerator", "pulse_width = 100")
+            .contains("strictly between 0 and 100"));
         assert!(build_error("PulseGenerator", "period = -1").contains("must be positive"));
     }
 }
