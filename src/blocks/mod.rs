@@ -22,7 +22,8 @@ pub(crate) mod harness;
 
 use crate::block::BlockType;
 
-/// Every signal block type, in library order (sources, math, routing, …).
+/// Every signal block type, in library order: sources, math, user-defined, routing, continuous,
+/// discrete, discontinuities, sinks.
 pub static LIBRARY: &[&BlockType] = &[
     &sources::CONSTANT,
     &sources::STEP,
@@ -35,8 +36,8 @@ pub static LIBRARY: &[&BlockType] = &[
     &math::SUM,
     &math::PRODUCT,
     &nonlinear::ABS,
-    &nonlinear::SATURATION,
     &nonlinear::MIN_MAX,
+    &fcn::FCN,
     &routing::MUX,
     &routing::DEMUX,
     &routing::SELECTOR,
@@ -47,9 +48,9 @@ pub static LIBRARY: &[&BlockType] = &[
     &continuous::PID,
     &discrete::ZERO_ORDER_HOLD,
     &discrete::UNIT_DELAY,
+    &nonlinear::SATURATION,
     &discontinuities::RELAY,
     &discontinuities::HIT_CROSSING,
-    &fcn::FCN,
     &sinks::SCOPE,
     &sinks::TERMINATOR,
 ];
@@ -57,4 +58,14 @@ pub static LIBRARY: &[&BlockType] = &[
 /// The block type called `name` (exact, case-sensitive).
 pub fn find(name: &str) -> Option<&'static BlockType> {
     LIBRARY.iter().copied().find(|t| t.name == name)
+}
+
+/// The whole signal library as Markdown (one section per block, in [`LIBRARY`] order), for
+/// docs/blocks.md.
+pub fn library_markdown() -> String {
+    let mut s = String::from("# Signal blocks\n\n");
+    for t in LIBRARY {
+        s.push_str(&t.markdown());
+    }
+    s
 }

@@ -141,7 +141,7 @@ fn build_saturation(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
 
 pub static SATURATION: BlockType = BlockType {
     name: "Saturation",
-    category: "Math",
+    category: "Discontinuities",
     summary: "Limits its input element-wise to [lower, upper] (either limit may be omitted). \
               Zero crossings at both limits end solver steps at the kinks.",
     params: &[
