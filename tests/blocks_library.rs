@@ -29,7 +29,11 @@ fn build(name: &str, params: &str) -> Result<(), String> {
 #[test]
 fn names_are_unique_and_found() {
     for (i, t) in LIBRARY.iter().enumerate() {
-        assert!(LIBRARY[..i].iter().all(|o| o.name != t.name), "duplicate {}", t.name);
+        assert!(
+            LIBRARY[..i].iter().all(|o| o.name != t.name),
+            "duplicate {}",
+            t.name
+        );
         assert!(std::ptr::eq(find(t.name).unwrap(), *t));
     }
     assert!(find("Integrater").is_none());
@@ -39,14 +43,33 @@ fn names_are_unique_and_found() {
 #[test]
 fn every_type_is_documented() {
     for t in LIBRARY {
-        assert!(!t.summary.is_empty() && !t.category.is_empty(), "{}", t.name);
+        assert!(
+            !t.summary.is_empty() && !t.category.is_empty(),
+            "{}",
+            t.name
+        );
         assert!(!t.ports.is_empty(), "{} documents no ports", t.name);
         for p in t.params {
-            assert!(!p.doc.is_empty() && !p.default.is_empty(), "{}.{}", t.name, p.name);
+            assert!(
+                !p.doc.is_empty() && !p.default.is_empty(),
+                "{}.{}",
+                t.name,
+                p.name
+            );
         }
         for p in t.ports {
-            assert!(matches!(p.kind, "input" | "output"), "{}.{}", t.name, p.name);
-            assert!(!p.doc.is_empty() && !p.shape.is_empty(), "{}.{}", t.name, p.name);
+            assert!(
+                matches!(p.kind, "input" | "output"),
+                "{}.{}",
+                t.name,
+                p.name
+            );
+            assert!(
+                !p.doc.is_empty() && !p.shape.is_empty(),
+                "{}.{}",
+                t.name,
+                p.name
+            );
         }
         let md = t.markdown();
         assert!(md.starts_with(&format!("## {}", t.name)));
@@ -61,8 +84,16 @@ fn every_type_builds_from_its_minimal_parameters_and_rejects_unknown_ones() {
         let base = minimal(t.name);
         build(t.name, base).unwrap_or_else(|e| panic!("{}: {e}", t.name));
         let e = build(t.name, &format!("{base}\nno_such_parameter = 1")).unwrap_err();
-        assert!(e.contains("unknown parameter 'no_such_parameter'"), "{}: {e}", t.name);
-        assert!(e.starts_with("m.toml:") && e.contains("block 'b'"), "{}: {e}", t.name);
+        assert!(
+            e.contains("unknown parameter 'no_such_parameter'"),
+            "{}: {e}",
+            t.name
+        );
+        assert!(
+            e.starts_with("m.toml:") && e.contains("block 'b'"),
+            "{}: {e}",
+            t.name
+        );
     }
 }
 
@@ -72,9 +103,18 @@ fn every_documented_parameter_is_read() {
     for t in LIBRARY {
         for p in t.params {
             let snippet = format!("{}\n{} = \"?\"", minimal(t.name), p.name);
-            let snippet = if minimal(t.name).contains(&format!("{} =", p.name)) { minimal(t.name).to_string() } else { snippet };
+            let snippet = if minimal(t.name).contains(&format!("{} =", p.name)) {
+                minimal(t.name).to_string()
+            } else {
+                snippet
+            };
             if let Err(e) = build(t.name, &snippet) {
-                assert!(!e.contains("unknown parameter"), "{}.{}: {e}", t.name, p.name);
+                assert!(
+                    !e.contains("unknown parameter"),
+                    "{}.{}: {e}",
+                    t.name,
+                    p.name
+                );
             }
         }
     }
