@@ -340,3 +340,72 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    use super::super::harness::{build, Harness};
+
+    /// Malformed expressions give diagnostics, never panics.
+    #[test]
+    fn malformed_expressions_do_not_panic() {
+        let inputs = [
+            "",
+            " ",
+            "(",
+            ")",
+            "()",
+            "u u",
+            "sin",
+            "sin()",
+            "1..2",
+            "+",
+            "-",
+            "u^",
+            "^u",
+            "atan2(u, t)",
+            ",",
+            "u[",
+            "[0]",
+            "u[]",
+            "u[-1]",
+            "u[0",
+            "1e",
+            "1e+",
+            ".5e3*u",
+            "u**2",
+            "u//2",
+            "sin(u,u)",
+            "min(u)",
+            "u min t",
+            "((((u))))",
+            "2π",
+            "ln(-1)",
+            "{x}",
+            "u}",
+            "ééé",
+            "u[0]]",
+            "u[[0]]",
+            "1/0",
+            "t t",
+            "--u",
+            "+-u",
+            "u+",
+        ];
+        for text in inputs {
+            let snippet = format!("expression = \"{text}\"");
+            match build("Fcn", &snippet) {
+                Ok(_) => {
+                    // What parses must also evaluate without panicking.
+                    let mut h = Harness::scalar("Fcn", &snippet);
+                    h.set_input(0, &[0.5]);
+                    let y = h.out_at(1.0, 0)[0];
+                    assert!(
+                        y.is_finite() || matches!(text, "ln(-1)" | "1/0"),
+                        "{text} -> {y}"
+                    );
+                }
+                Err(e) => assert!(e.contains("expression"), "{text}: {e}"),
+            }
+        }
+    }
+}

@@ -69,3 +69,54 @@ pub fn library_markdown() -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::harness::Harness;
+
+    /// Direct feedthrough per (input, output) pair: exactly where an output reads a present input.
+    #[test]
+    fn feedthrough_declarations() {
+        let none: &[(usize, usize)] = &[];
+        let cases: &[(&str, &str, &[(usize, usize)])] = &[
+            ("Gain", "gain = 2.0", &[(0, 0)]),
+            ("Sum", "signs = \"+-\"", &[(0, 0), (1, 0)]),
+            ("Fcn", "expression = \"u\"", &[(0, 0)]),
+            ("Switch", "", &[(0, 0), (1, 0), (2, 0)]),
+            ("Mux", "", &[(0, 0), (1, 0)]),
+            ("Demux", "outputs = 1", &[(0, 0)]),
+            ("Saturation", "upper = 1.0", &[(0, 0)]),
+            (
+                "Integrator",
+                "reset = \"either\"\ninitial_source = \"external\"",
+                none,
+            ),
+            (
+                "TransferFunction",
+                "numerator = [1.0]\ndenominator = [1.0, 1.0]",
+                none,
+            ),
+            (
+                "TransferFunction",
+                "numerator = [1.0, 0.0]\ndenominator = [1.0, 1.0]",
+                &[(0, 0)],
+            ),
+            ("StateSpace", "A = [[-1.0]]\nB = [1.0]\nC = [1.0]", none),
+            (
+                "StateSpace",
+                "A = [[-1.0]]\nB = [1.0]\nC = [1.0]\nD = [0.5]",
+                &[(0, 0)],
+            ),
+            ("PID", "kp = 0.0\nki = 1.0", none),
+            ("PID", "kp = 0.0\nki = 1.0\nkd = 1.0", &[(0, 0)]),
+            ("ZeroOrderHold", "sample_time = 0.1", none),
+            ("UnitDelay", "sample_time = 0.1", none),
+            ("Relay", "", none),
+            ("HitCrossing", "", none),
+        ];
+        for (name, params, expected) in cases {
+            let h = Harness::scalar(name, params);
+            assert_eq!(h.setup.feedthrough, *expected, "{name} {params}");
+        }
+    }
+}
