@@ -74,11 +74,13 @@ pub fn library_markdown() -> String {
 mod tests {
     use super::harness::Harness;
 
+    type Pairs = &'static [(usize, usize)];
+
     /// Direct feedthrough per (input, output) pair: exactly where an output reads a present input.
     #[test]
     fn feedthrough_declarations() {
-        let none: &[(usize, usize)] = &[];
-        let cases: &[(&str, &str, &[(usize, usize)])] = &[
+        let none: Pairs = &[];
+        let cases: &[(&str, &str, Pairs)] = &[
             ("Gain", "gain = 2.0", &[(0, 0)]),
             ("Sum", "signs = \"+-\"", &[(0, 0), (1, 0)]),
             ("Fcn", "expression = \"u\"", &[(0, 0)]),
