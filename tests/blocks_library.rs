@@ -71,6 +71,12 @@ fn every_type_is_documented() {
                 p.name
             );
         }
+        // A '|' would break the Markdown tables.
+        let texts = t.params.iter().flat_map(|p| [p.doc, p.default, p.unit]);
+        let texts = texts.chain(t.ports.iter().flat_map(|p| [p.doc, p.shape, p.unit]));
+        for text in texts {
+            assert!(!text.contains('|'), "{}: {text}", t.name);
+        }
         let md = t.markdown();
         assert!(md.starts_with(&format!("## {}", t.name)));
     }
@@ -118,4 +124,10 @@ fn every_documented_parameter_is_read() {
             }
         }
     }
+}
+
+#[test]
+#[ignore = "prints the library documentation"]
+fn print_markdown() {
+    println!("{}", library_markdown());
 }

@@ -61,7 +61,7 @@ pub static ABS: BlockType = BlockType {
     params: &[],
     ports: &[
         port("in", "input", "inherited", "", "the signal"),
-        port("out", "output", "same as in", "", "|in|"),
+        port("out", "output", "same as in", "", "the absolute value of in"),
     ],
     build: build_abs,
 };
