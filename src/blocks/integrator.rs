@@ -298,7 +298,12 @@ pub static INTEGRATOR: BlockType = BlockType {
         param("lower_limit", "", "none", "lower saturation limit of the state"),
         param("upper_limit", "", "none", "upper saturation limit of the state, > lower_limit"),
         param("reset", "", "\"none\"", "\"none\", \"rising\", \"falling\" or \"either\": zero crossing of input reset that resets the state"),
-        param("initial_source", "", "\"internal\"", "\"internal\" (reset to initial) or \"external\" (reset to input x0)"),
+        param(
+            "initial_source",
+            "",
+            "\"internal\"",
+            "\"internal\" (reset to initial) or \"external\" (reset to input x0, read at the reset; the start state is still initial)",
+        ),
     ],
     ports: &[
         port("in", "input", "same as out", "", "the derivative ẋ"),
