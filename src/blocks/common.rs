@@ -1,0 +1,289 @@
+//! Helpers shared by the signal blocks: documentation constructors, parameter forms used by
+//! several blocks (numbers-or-arrays, matrices, port lists), element-wise shape rules and the
+//! sample-hit clock of the discrete blocks.
+
+use crate::block::{PortDecl, Shape};
+use crate::model::reader::ParamResult;
+use crate::model::{Diagnostic, TableReader};
+use crate::solver::Direction;
+
+/// A parameter's documentation (for the `BlockType` tables).
+pub(crate) const fn param(
+    name: &'static str,
+    unit: &'static str,
+    default: &'static str,
+    doc: &'static str,
+) -> crate::block::ParamDoc {
+    crate::block::ParamDoc {
+        name,
+        unit,
+        default,
+        doc,
+    }
+}
+
+/// A port's documentation.
+pub(crate) const fn port(
+    name: &'static str,
+    kind: &'static str,
+    shape: &'static str,
+    unit: &'static str,
+    doc: &'static str,
+) -> crate::block::PortDoc {
+    crate::block::PortDoc {
+        name,
+        kind,
+        shape,
+        unit,
+        doc,
+    }
+}
+
+/// Element `e` of a signal that may be a scalar broadcast over all elements (or an unconnected
+/// optional input, which has no elements and reads zero).
+#[inline]
+pub(crate) fn at(values: &[f64], e: usize) -> f64 {
+    match values.len() {
+        0 => 0.0,
+        1 => values[0],
+        _ => values[e],
+    }
+}
+
+/// `prefix1 .. prefixN` inherited signal ports.
+pub(crate) fn numbered_ports(prefix: &str, n: usize) -> Vec<PortDecl> {
+    (1..=n)
+        .map(|i| PortDecl::inherited(format!("{prefix}{i}")))
+        .collect()
+}
+
+/// The column-vector shape of `n` elements (1×1 when `n` = 1).
+pub(crate) fn column(n: usize) -> Shape {
+    Shape::vector(n)
+}
+
+/// A numeric parameter that is a number (1×1), a flat array (n×1 column) or an array of rows
+/// (r×c matrix). Returns the values column-major and the shape.
+pub(crate) fn read_array(
+    r: &TableReader,
+    key: &'static str,
+) -> ParamResult<Option<(Vec<f64>, Shape)>> {
+    let Some(v) = r.value(key) else {
+        return Ok(None);
+    };
+    let flat = v
+        .as_array()
+        .is_none_or(|items| items.iter().all(|i| i.as_f64().is_some()));
+    if flat {
+        let values = r.vector(key)?.unwrap_or_default();
+        r.ensure(
+            !values.is_empty(),
+            key,
+            "must not be empty",
+            &format!(
+                "write a number or an array, e.g. {} = [1.0, 2.0]",
+                r.name(key)
+            ),
+        )?;
+        let shape = column(values.len());
+        return Ok(Some((values, shape)));
+    }
+    let rows = r.rows(key)?.unwrap_or_default();
+    let (nr, nc) = (rows.len(), rows.first().map_or(0, Vec::len));
+    r.ensure(
+        nc > 0,
+        key,
+        "must not have empty rows",
+        &format!("write e.g. {} = [[1.0, 0.0], [0.0, 1.0]]", r.name(key)),
+    )?;
+    let mut values = Vec::with_capacity(nr * nc);
+    for c in 0..nc {
+        values.extend(rows.iter().map(|row| row[c]));
+    }
+    Ok(Some((values, Shape::new(nr, nc))))
+}
+
+/// A matrix parameter of expected size `rows × cols` (`None` = any), stored row-major.
+///
+/// Written as an array of rows; a flat array is accepted when it fits one of the expected
+/// orientations (a single row when `rows` = 1, else a single column).
+pub(crate) fn read_matrix(
+    r: &TableReader,
+    key: &'static str,
+    rows: Option<usize>,
+    cols: Option<usize>,
+) -> ParamResult<Option<(usize, usize, Vec<f64>)>> {
+    let Some(v) = r.value(key) else {
+        return Ok(None);
+    };
+    let flat = v
+        .as_array()
+        .is_none_or(|items| items.iter().all(|i| i.as_f64().is_some()));
+    let (nr, nc, data) = if flat {
+        let values = r.vector(key)?.unwrap_or_default();
+        if rows == Some(1) || (rows.is_none() && cols == Some(values.len()) && cols != Some(1)) {
+            (1, values.len(), values)
+        } else {
+            (values.len(), 1, values)
+        }
+    } else {
+        let m = r.rows(key)?.unwrap_or_default();
+        let (nr, nc) = (m.len(), m.first().map_or(0, Vec::len));
+        (nr, nc, m.into_iter().flatten().collect())
+    };
+    let want = |n: Option<usize>| n.map_or("any".to_string(), |n| n.to_string());
+    if nr == 0 || nc == 0 || rows.is_some_and(|n| n != nr) || cols.is_some_and(|n| n != nc) {
+        return Err(r
+            .error(
+                key,
+                format!(
+                    "'{}' is {nr}×{nc} but must be {}×{}",
+                    r.name(key),
+                    want(rows),
+                    want(cols)
+                ),
+            )
+            .hint(format!(
+                "write {} as an array of rows, e.g. {} = [[0.0, 1.0], [-1.0, -2.0]]",
+                r.name(key),
+                r.name(key)
+            )));
+    }
+    Ok(Some((nr, nc, data)))
+}
+
+/// A zero-crossing direction written `"rising" | "falling" | "either"`.
+pub(crate) fn read_direction(
+    r: &TableReader,
+    key: &'static str,
+    default: &'static str,
+) -> ParamResult<Direction> {
+    Ok(
+        match r.choice(key, &["rising", "falling", "either"], default)? {
+            "rising" => Direction::Rising,
+            "falling" => Direction::Falling,
+            _ => Direction::Either,
+        },
+    )
+}
+
+/// A port count ≥ `min` with a default.
+pub(crate) fn read_count(
+    r: &TableReader,
+    key: &'static str,
+    default: usize,
+    min: usize,
+) -> ParamResult<usize> {
+    let n = r.usize(key)?.unwrap_or(default);
+    r.ensure(
+        (min..=1024).contains(&n),
+        key,
+        &format!("must be between {min} and 1024 (got {n})"),
+        &format!("write e.g. {} = {}", r.name(key), default.max(min)),
+    )?;
+    Ok(n)
+}
+
+/// The broadcast shape of the given (possibly unknown) data-input shapes: the common non-scalar
+/// shape when there is one, 1×1 when all are known scalars, unknown otherwise.
+pub(crate) fn broadcast_shape<'s>(
+    shapes: impl Iterator<Item = &'s Option<Shape>>,
+) -> Result<Option<Shape>, String> {
+    let mut common: Option<Shape> = None;
+    let mut all_known = true;
+    for s in shapes {
+        match s {
+            None => all_known = false,
+            Some(s) if s.is_scalar() => {}
+            Some(s) => match common {
+                None => common = Some(*s),
+                Some(c) if c != *s => {
+                    return Err(format!("inputs of shapes {c} and {s} cannot be combined element-wise (only a 1×1 input is broadcast)"));
+                }
+                _ => {}
+            },
+        }
+    }
+    Ok(common.or(all_known.then_some(Shape::SCALAR)))
+}
+
+/// Checks that every input shape is 1×1 or `out`.
+pub(crate) fn check_broadcast(
+    names: &[PortDecl],
+    inputs: &[Shape],
+    out: Shape,
+) -> Result<(), String> {
+    for (d, s) in names.iter().zip(inputs) {
+        if !s.is_scalar() && *s != out {
+            return Err(format!("input '{}' is {s} but the output is {out}; element-wise inputs must match or be 1×1", d.name));
+        }
+    }
+    Ok(())
+}
+
+/// The sample hits `offset + k·period` of a discrete block, indexed by `k` (stored as f64 in a
+/// work slot so the hit time is recomputed exactly the same way every time it is needed).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SampleClock {
+    /// s, > 0.
+    pub period: f64,
+    /// s, ≥ 0 and < period.
+    pub offset: f64,
+}
+
+impl SampleClock {
+    /// Reads `sample_time` (required) and `offset` (0).
+    pub fn read(r: &TableReader) -> ParamResult<Self> {
+        let period = r.required_f64("sample_time", "s, the sample period")?;
+        r.ensure(
+            period > 0.0,
+            "sample_time",
+            &format!("must be positive (got {period})"),
+            "write the sample period in seconds, e.g. sample_time = 0.01",
+        )?;
+        let offset = r.non_negative_or("offset", 0.0, "s")?;
+        r.ensure(
+            offset < period,
+            "offset",
+            &format!("must be smaller than sample_time ({offset} ≥ {period})"),
+            "write an offset in [0, sample_time)",
+        )?;
+        Ok(SampleClock { period, offset })
+    }
+
+    /// Time of hit `k`, s.
+    #[inline]
+    pub fn hit(&self, k: f64) -> f64 {
+        self.offset + k * self.period
+    }
+
+    /// The index of the first hit at or after `t`.
+    pub fn first_at_or_after(&self, t: f64) -> f64 {
+        let mut k = ((t - self.offset) / self.period).floor().max(0.0);
+        while k > 0.0 && self.hit(k - 1.0) >= t {
+            k -= 1.0;
+        }
+        while self.hit(k) < t {
+            k += 1.0;
+        }
+        k
+    }
+
+    /// The first hit strictly after `t`, starting the search at index `k`.
+    pub fn next_after(&self, t: f64, mut k: f64) -> f64 {
+        while self.hit(k) <= t {
+            k += 1.0;
+        }
+        self.hit(k)
+    }
+}
+
+/// A located error about `key`, with a hint.
+pub(crate) fn bad(
+    r: &TableReader,
+    key: &str,
+    message: impl Into<String>,
+    hint: impl Into<String>,
+) -> Diagnostic {
+    r.error(key, message).hint(hint)
+}

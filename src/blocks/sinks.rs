@@ -1,0 +1,88 @@
+//! Sinks: Scope (recorded and plotted by the engine) and Terminator (ends an unused line).
+
+use super::common::{numbered_ports, param, port, read_count};
+use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::model::{Diagnostic, TableReader};
+
+/// A block with inputs of any shape and nothing else; the engine records Scope inputs.
+struct Sink {
+    inputs: Vec<PortDecl>,
+}
+
+impl Block for Sink {
+    fn inputs(&self) -> &[PortDecl] {
+        &self.inputs
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &[]
+    }
+    fn propagate_shapes(
+        &self,
+        _: &mut [Option<Shape>],
+        _: &mut [Option<Shape>],
+    ) -> Result<(), String> {
+        // Each input takes its source's shape; they need not agree.
+        Ok(())
+    }
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+        Ok(Setup::default())
+    }
+    fn outputs_eval(&self, _: &mut Ctx) {}
+}
+
+fn build_scope(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let n = read_count(r, "inputs", 1, 1)?;
+    r.finish()?;
+    Ok(Box::new(Sink {
+        inputs: numbered_ports("in", n),
+    }))
+}
+
+pub static SCOPE: BlockType = BlockType {
+    name: "Scope",
+    category: "Sinks",
+    summary: "Records its inputs (each of any shape) for the CSV output and plots them.",
+    params: &[param("inputs", "", "1", "number of inputs N")],
+    ports: &[port(
+        "in1..inN",
+        "input",
+        "inherited (each its own)",
+        "",
+        "the signals to record",
+    )],
+    build: build_scope,
+};
+
+fn build_terminator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    r.finish()?;
+    Ok(Box::new(Sink {
+        inputs: vec![PortDecl::inherited("in")],
+    }))
+}
+
+pub static TERMINATOR: BlockType = BlockType {
+    name: "Terminator",
+    category: "Sinks",
+    summary: "Accepts a signal and does nothing with it (marks an output as deliberately unused).",
+    params: &[],
+    ports: &[port("in", "input", "inherited", "", "the unused signal")],
+    build: build_terminator,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::harness::{build_error, Harness};
+    use crate::block::Shape;
+
+    #[test]
+    fn scope_takes_any_shapes_and_terminator_one_input() {
+        let h = Harness::new("Scope", "inputs = 2", &[Shape::vector(3), Shape::SCALAR]);
+        assert_eq!(h.inputs, vec![Shape::vector(3), Shape::SCALAR]);
+        assert!(h.outputs.is_empty());
+        assert_eq!(h.block.inputs()[1].name, "in2");
+        let h = Harness::new("Terminator", "", &[Shape::new(2, 2)]);
+        assert_eq!(h.block.inputs().len(), 1);
+        assert!(build_error("Scope", "inputs = -1").contains("non-negative integer"));
+        assert!(build_error("Terminator", "x = 1").contains("this takes no parameters here"));
+    }
+}

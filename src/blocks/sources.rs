@@ -1,0 +1,530 @@
+//! Sources: Constant, Step, Ramp, Sine, Clock, PulseGenerator (FromTable is in `from_table`).
+//!
+//! Every source has the single output `out`. Sources with a discontinuity (Step, Ramp's kink,
+//! PulseGenerator's edges) keep a mode in a work slot and switch it only at exact time events, so
+//! the solver never steps across a switch and the output during the step that ends at the switch
+//! time is the value before the switch.
+
+use super::common::{param, port, read_array};
+use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::model::{Diagnostic, TableReader};
+
+fn out_port(shape: Shape) -> Vec<PortDecl> {
+    vec![PortDecl::signal("out", shape)]
+}
+
+fn source_setup(num_work: usize) -> Setup {
+    Setup {
+        num_work,
+        ..Default::default()
+    }
+}
+
+// ---------------------------------------------------------------- Constant
+
+/// `out = value` (a number, array or matrix).
+struct Constant {
+    value: Vec<f64>,
+    outputs: Vec<PortDecl>,
+}
+
+impl Block for Constant {
+    fn inputs(&self) -> &[PortDecl] {
+        &[]
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+        Ok(Setup::default())
+    }
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        ctx.output(0).copy_from_slice(&self.value);
+    }
+}
+
+fn build_constant(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let (value, shape) = read_array(r, "value")?.ok_or_else(|| {
+        r.table_error("missing parameter 'value'")
+            .hint("add value = 1.0 (or an array: value = [1.0, 2.0])")
+    })?;
+    r.finish()?;
+    Ok(Box::new(Constant {
+        value,
+        outputs: out_port(shape),
+    }))
+}
+
+pub static CONSTANT: BlockType = BlockType {
+    name: "Constant",
+    category: "Sources",
+    summary: "Outputs a constant number, column vector (flat array) or matrix (array of rows).",
+    params: &[param(
+        "value",
+        "",
+        "required",
+        "the output: a number, [a, b, ...] (column) or [[row], [row], ...]",
+    )],
+    ports: &[port("out", "output", "shape of value", "", "the constant")],
+    build: build_constant,
+};
+
+// ---------------------------------------------------------------- Step
+
+/// `out = before` for t < time, `after` for t ≥ time. Work slot 0: 0 before the switch, 1 after.
+struct Step {
+    time: f64,
+    before: f64,
+    after: f64,
+    outputs: Vec<PortDecl>,
+}
+
+/// Switches a one-time mode (work slot 0) when `t` has reached `time`; true when it switched.
+fn switch_once(work: &mut [f64], t: f64, time: f64) -> bool {
+    if work[0] == 0.0 && t >= time {
+        work[0] = 1.0;
+        true
+    } else {
+        false
+    }
+}
+
+impl Block for Step {
+    fn inputs(&self) -> &[PortDecl] {
+        &[]
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+        Ok(source_setup(1))
+    }
+    fn initialize(&self, ctx: &mut Ctx) {
+        ctx.work[0] = if ctx.t >= self.time { 1.0 } else { 0.0 };
+    }
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        let y = if ctx.work[0] == 0.0 {
+            self.before
+        } else {
+            self.after
+        };
+        ctx.set_output_scalar(0, y);
+    }
+    fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
+        (work[0] == 0.0 && self.time > t).then_some(self.time)
+    }
+    fn handle_event(&self, ctx: &mut Ctx, _: &[bool], _: bool) -> bool {
+        switch_once(ctx.work, ctx.t, self.time)
+    }
+    fn settle(&self, ctx: &mut Ctx) -> bool {
+        switch_once(ctx.work, ctx.t, self.time)
+    }
+}
+
+fn build_step(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let b = Step {
+        time: r.f64_or("time", 1.0)?,
+        before: r.f64_or("before", 0.0)?,
+        after: r.f64_or("after", 1.0)?,
+        outputs: out_port(Shape::SCALAR),
+    };
+    r.finish()?;
+    Ok(Box::new(b))
+}
+
+pub static STEP: BlockType = BlockType {
+    name: "Step",
+    category: "Sources",
+    summary: "A step from `before` to `after` at `time`, switched at an exact time event \
+              (the output at the switch instant, before the event, is still `before`).",
+    params: &[
+        param("time", "s", "1.0", "switch time"),
+        param("before", "", "0.0", "output before the switch"),
+        param("after", "", "1.0", "output from the switch on"),
+    ],
+    ports: &[port("out", "output", "1×1", "", "the step")],
+    build: build_step,
+};
+
+// ---------------------------------------------------------------- Ramp
+
+/// `out = initial_output` for t < start_time, `initial_output + slope·(t − start_time)` after.
+/// Work slot 0: 0 before the start, 1 after (so no step straddles the kink).
+struct Ramp {
+    slope: f64,
+    start_time: f64,
+    initial_output: f64,
+    outputs: Vec<PortDecl>,
+}
+
+impl Block for Ramp {
+    fn inputs(&self) -> &[PortDecl] {
+        &[]
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+        Ok(source_setup(1))
+    }
+    fn initialize(&self, ctx: &mut Ctx) {
+        ctx.work[0] = if ctx.t >= self.start_time { 1.0 } else { 0.0 };
+    }
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        let y = if ctx.work[0] == 0.0 {
+            self.initial_output
+        } else {
+            self.initial_output + self.slope * (ctx.t - self.start_time)
+        };
+        ctx.set_output_scalar(0, y);
+    }
+    fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
+        (work[0] == 0.0 && self.start_time > t).then_some(self.start_time)
+    }
+    fn handle_event(&self, ctx: &mut Ctx, _: &[bool], _: bool) -> bool {
+        switch_once(ctx.work, ctx.t, self.start_time)
+    }
+    fn settle(&self, ctx: &mut Ctx) -> bool {
+        switch_once(ctx.work, ctx.t, self.start_time)
+    }
+}
+
+fn build_ramp(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let b = Ramp {
+        slope: r.f64_or("slope", 1.0)?,
+        start_time: r.f64_or("start_time", 0.0)?,
+        initial_output: r.f64_or("initial_output", 0.0)?,
+        outputs: out_port(Shape::SCALAR),
+    };
+    r.finish()?;
+    Ok(Box::new(b))
+}
+
+pub static RAMP: BlockType = BlockType {
+    name: "Ramp",
+    category: "Sources",
+    summary: "Holds `initial_output` until `start_time`, then rises with `slope` \
+              (out = initial_output + slope·(t − start_time)); the kink is an exact time event.",
+    params: &[
+        param("slope", "1/s", "1.0", "rate of change after the start"),
+        param("start_time", "s", "0.0", "when the ramp starts"),
+        param("initial_output", "", "0.0", "output before the start"),
+    ],
+    ports: &[port("out", "output", "1×1", "", "the ramp")],
+    build: build_ramp,
+};
+
+// ---------------------------------------------------------------- Sine
+
+/// `out = bias + amplitude·sin(frequency·t + phase)`.
+struct Sine {
+    amplitude: f64,
+    frequency: f64,
+    phase: f64,
+    bias: f64,
+    outputs: Vec<PortDecl>,
+}
+
+impl Block for Sine {
+    fn inputs(&self) -> &[PortDecl] {
+        &[]
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+        Ok(Setup::default())
+    }
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        let y = self.bias + self.amplitude * (self.frequency * ctx.t + self.phase).sin();
+        ctx.set_output_scalar(0, y);
+    }
+}
+
+fn build_sine(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let b = Sine {
+        amplitude: r.f64_or("amplitude", 1.0)?,
+        frequency: r.f64_or("frequency", 1.0)?,
+        phase: r.f64_or("phase", 0.0)?,
+        bias: r.f64_or("bias", 0.0)?,
+        outputs: out_port(Shape::SCALAR),
+    };
+    r.finish()?;
+    Ok(Box::new(b))
+}
+
+pub static SINE: BlockType = BlockType {
+    name: "Sine",
+    category: "Sources",
+    summary: "A sine wave: out = bias + amplitude·sin(frequency·t + phase).",
+    params: &[
+        param("amplitude", "", "1.0", "peak deviation from the bias"),
+        param("frequency", "rad/s", "1.0", "angular frequency ω (not Hz)"),
+        param("phase", "rad", "0.0", "phase at t = 0"),
+        param("bias", "", "0.0", "offset added to the wave"),
+    ],
+    ports: &[port("out", "output", "1×1", "", "the wave")],
+    build: build_sine,
+};
+
+// ---------------------------------------------------------------- Clock
+
+/// `out = t`.
+struct Clock {
+    outputs: Vec<PortDecl>,
+}
+
+impl Block for Clock {
+    fn inputs(&self) -> &[PortDecl] {
+        &[]
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+        Ok(Setup::default())
+    }
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        let t = ctx.t;
+        ctx.set_output_scalar(0, t);
+    }
+}
+
+fn build_clock(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    r.finish()?;
+    Ok(Box::new(Clock {
+        outputs: vec![PortDecl::scalar("out").unit("s")],
+    }))
+}
+
+pub static CLOCK: BlockType = BlockType {
+    name: "Clock",
+    category: "Sources",
+    summary: "Outputs the simulation time.",
+    params: &[],
+    ports: &[port("out", "output", "1×1", "s", "the time t")],
+    build: build_clock,
+};
+
+// ---------------------------------------------------------------- PulseGenerator
+
+/// A rectangular pulse train: `amplitude` during `[delay + k·period, delay + k·period + width)`,
+/// 0 otherwise (and 0 before `delay`).
+///
+/// Edges are numbered j = 0, 1, 2, …: edge 2k rises at `delay + k·period`, edge 2k+1 falls at
+/// `delay + k·period + width`. Work slot 0 is the level (0 low, 1 high), slot 1 the index of the
+/// next edge; edge times are recomputed from the index the same way every time, so a time event
+/// returned by `next_time_event` is recognised exactly when the engine lands on it.
+struct PulseGenerator {
+    amplitude: f64,
+    period: f64,
+    width: f64,
+    delay: f64,
+    outputs: Vec<PortDecl>,
+}
+
+impl PulseGenerator {
+    fn edge_time(&self, j: f64) -> f64 {
+        let k = (j / 2.0).floor();
+        let rise = self.delay + k * self.period;
+        if j - 2.0 * k > 0.5 {
+            rise + self.width
+        } else {
+            rise
+        }
+    }
+
+    /// Applies every edge at or before `t`; true when the level or edge index changed.
+    fn advance(&self, work: &mut [f64], t: f64) -> bool {
+        let mut changed = false;
+        while self.edge_time(work[1]) <= t {
+            work[0] = if work[1] % 2.0 == 0.0 { 1.0 } else { 0.0 };
+            work[1] += 1.0;
+            changed = true;
+        }
+        changed
+    }
+}
+
+impl Block for PulseGenerator {
+    fn inputs(&self) -> &[PortDecl] {
+        &[]
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+        Ok(source_setup(2))
+    }
+    fn initialize(&self, ctx: &mut Ctx) {
+        ctx.work[0] = 0.0;
+        ctx.work[1] = 0.0;
+        if ctx.t > self.delay {
+            // Start one period early so that rounding in the division cannot skip an edge.
+            let k = ((ctx.t - self.delay) / self.period).floor() - 1.0;
+            ctx.work[1] = 2.0 * k.max(0.0);
+        }
+        self.advance(ctx.work, ctx.t);
+    }
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        let y = if ctx.work[0] != 0.0 {
+            self.amplitude
+        } else {
+            0.0
+        };
+        ctx.set_output_scalar(0, y);
+    }
+    fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
+        let mut j = work[1];
+        while self.edge_time(j) <= t {
+            j += 1.0;
+        }
+        Some(self.edge_time(j))
+    }
+    fn handle_event(&self, ctx: &mut Ctx, _: &[bool], _: bool) -> bool {
+        self.advance(ctx.work, ctx.t)
+    }
+    fn settle(&self, ctx: &mut Ctx) -> bool {
+        self.advance(ctx.work, ctx.t)
+    }
+}
+
+fn build_pulse(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let amplitude = r.f64_or("amplitude", 1.0)?;
+    let period = r.positive_or("period", 1.0, "s")?;
+    let percent = r.f64_or("pulse_width", 50.0)?;
+    r.ensure(
+        percent > 0.0 && percent < 100.0,
+        "pulse_width",
+        &format!("must be strictly between 0 and 100 percent of the period (got {percent})"),
+        "write e.g. pulse_width = 50.0 (percent); for a constant use a Constant block",
+    )?;
+    let delay = r.non_negative_or("phase_delay", 0.0, "s")?;
+    r.finish()?;
+    let b = PulseGenerator {
+        amplitude,
+        period,
+        width: percent / 100.0 * period,
+        delay,
+        outputs: out_port(Shape::SCALAR),
+    };
+    Ok(Box::new(b))
+}
+
+pub static PULSE_GENERATOR: BlockType = BlockType {
+    name: "PulseGenerator",
+    category: "Sources",
+    summary: "A rectangular pulse train: `amplitude` for the first `pulse_width` percent of every \
+              period starting at `phase_delay`, 0 otherwise. Each edge is an exact time event.",
+    params: &[
+        param("amplitude", "", "1.0", "output while the pulse is high"),
+        param("period", "s", "1.0", "pulse period (> 0)"),
+        param(
+            "pulse_width",
+            "%",
+            "50.0",
+            "high time as a percentage of the period, in (0, 100)",
+        ),
+        param(
+            "phase_delay",
+            "s",
+            "0.0",
+            "time of the first rising edge (≥ 0); the output is 0 before",
+        ),
+    ],
+    ports: &[port("out", "output", "1×1", "", "the pulse train")],
+    build: build_pulse,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::harness::{build_error, Harness};
+    use crate::block::Shape;
+
+    #[test]
+    fn constant_outputs_numbers_vectors_and_matrices() {
+        let mut h = Harness::scalar("Constant", "value = 3.5");
+        assert_eq!(h.out_at(0.0, 0), vec![3.5]);
+        let mut h = Harness::scalar("Constant", "value = [1.0, 2.0, 3.0]");
+        assert_eq!(h.outputs[0], Shape::vector(3));
+        assert_eq!(h.out_at(0.0, 0), vec![1.0, 2.0, 3.0]);
+        // Rows [[1, 2], [3, 4]] stored column-major.
+        let mut h = Harness::scalar("Constant", "value = [[1.0, 2.0], [3.0, 4.0]]");
+        assert_eq!(h.outputs[0], Shape::new(2, 2));
+        assert_eq!(h.out_at(0.0, 0), vec![1.0, 3.0, 2.0, 4.0]);
+        assert!(build_error("Constant", "").contains("missing parameter 'value'"));
+        assert!(build_error("Constant", "value = 1\nvalu = 2").contains("unknown parameter 'valu'"));
+    }
+
+    #[test]
+    fn step_switches_only_at_its_time_event() {
+        let mut h = Harness::scalar("Step", "time = 0.5\nbefore = -1.0\nafter = 2.0");
+        h.initialize(0.0);
+        assert_eq!(h.out_at(0.2, 0), vec![-1.0]);
+        assert_eq!(h.next_time_event(), Some(0.5));
+        // The step ending at the switch time still sees the value before the switch.
+        assert_eq!(h.out_at(0.5, 0), vec![-1.0]);
+        assert!(h.time_event(0.5));
+        assert_eq!(h.out_at(0.5, 0), vec![2.0]);
+        assert_eq!(h.next_time_event(), None);
+        // Starting after the switch time.
+        let mut h = Harness::scalar("Step", "time = 0.5");
+        h.initialize(1.0);
+        assert_eq!(h.out_at(1.0, 0), vec![1.0]);
+    }
+
+    #[test]
+    fn ramp_holds_then_rises() {
+        let mut h = Harness::scalar(
+            "Ramp",
+            "slope = 2.0\nstart_time = 1.0\ninitial_output = 0.5",
+        );
+        h.initialize(0.0);
+        assert_eq!(h.out_at(0.9, 0), vec![0.5]);
+        assert_eq!(h.next_time_event(), Some(1.0));
+        h.time_event(1.0);
+        // 0.5 + 2·(1.75 − 1) = 2.0
+        assert_eq!(h.out_at(1.75, 0), vec![2.0]);
+    }
+
+    #[test]
+    fn sine_and_clock() {
+        let mut h = Harness::scalar(
+            "Sine",
+            "amplitude = 2.0\nfrequency = 3.0\nphase = 0.5\nbias = 1.0",
+        );
+        let y = h.out_at(0.7, 0)[0];
+        assert!((y - (1.0 + 2.0 * (3.0f64 * 0.7 + 0.5).sin())).abs() < 1e-15);
+        let mut h = Harness::scalar("Clock", "");
+        assert_eq!(h.out_at(1.25, 0), vec![1.25]);
+    }
+
+    #[test]
+    fn pulse_generator_edges_are_time_events() {
+        // Period 2 s, 25 % width → high on [1 + 2k, 1.5 + 2k).
+        let mut h = Harness::scalar(
+            "PulseGenerator",
+            "amplitude = 3.0\nperiod = 2.0\npulse_width = 25.0\nphase_delay = 1.0",
+        );
+        h.initialize(0.0);
+        assert_eq!(h.out_at(0.5, 0), vec![0.0]);
+        assert_eq!(h.next_time_event(), Some(1.0));
+        h.time_event(1.0);
+        assert_eq!(h.out_at(1.2, 0), vec![3.0]);
+        assert_eq!(h.next_time_event(), Some(1.5));
+        h.time_event(1.5);
+        assert_eq!(h.out_at(1.7, 0), vec![0.0]);
+        assert_eq!(h.next_time_event(), Some(3.0));
+        // Starting mid-pulse at t = 5.2 (high on [5, 5.5)).
+        let mut h = Harness::scalar(
+            "PulseGenerator",
+            "amplitude = 3.0\nperiod = 2.0\npulse_width = 25.0\nphase_delay = 1.0",
+        );
+        h.initialize(5.2);
+        assert_eq!(h.out_at(5.2, 0), vec![3.0]);
+        assert_eq!(h.next_time_event(), Some(5.5));
+        assert!(build_error("PulseGenerator", "pulse_width = 100")
+            .contains("strictly between 0 and 100"));
+        assert!(build_error("PulseGenerator", "period = -1").contains("must be positive"));
+    }
+}
