@@ -39,11 +39,6 @@ impl Io<'_> {
         self.signals[self.inputs[i].offset as usize]
     }
 
-    /// True when input `i` is connected (an unconnected optional input reads zeros).
-    #[inline]
-    pub fn input_connected(&self, i: usize) -> bool {
-        self.inputs[i].len > 0
-    }
 
     /// Output `o`'s values, to write.
     #[inline]
@@ -124,11 +119,6 @@ impl<'a> Ctx<'a> {
         self.io.input_scalar(i)
     }
 
-    /// True when input `i` is connected (an unconnected optional input reads zeros).
-    #[inline]
-    pub fn input_connected(&self, i: usize) -> bool {
-        self.io.input_connected(i)
-    }
 
     /// Output `o`'s values, to write.
     #[inline]
@@ -146,6 +136,12 @@ impl<'a> Ctx<'a> {
     #[inline]
     pub fn set_output_scalar(&mut self, o: usize, value: f64) {
         self.io.set_output_scalar(o, value)
+    }
+
+    /// The whole signal buffer and this block's input and output slots, for blocks that read
+    /// many ports at once. Prefer the port accessors.
+    pub fn raw(&mut self) -> (&mut [f64], &[Slot], &[Slot]) {
+        (self.io.signals, self.io.inputs, self.io.outputs)
     }
 
     /// Input `i` and output `o` at once (see [`Io::input_output`]).

@@ -97,3 +97,14 @@ impl Diagram {
         self.blocks.iter().find(|b| b.zero_crossings.contains(&k))
     }
 }
+
+impl std::fmt::Debug for Diagram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Diagram")
+            .field("name", &self.spec.name)
+            .field("blocks", &self.blocks.iter().map(|b| (&b.name, b.type_name)).collect::<Vec<_>>())
+            .field("schedule", &self.schedule)
+            .field("num_states", &self.num_states)
+            .finish()
+    }
+}
