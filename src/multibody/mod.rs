@@ -46,7 +46,10 @@ pub mod workspace;
 
 pub use aba::{forward_dynamics, passive_forces};
 pub use crba::mass_matrix;
-pub use energy::{center_of_mass, kinetic_energy, potential_energy, spatial_momentum, total_mass};
+pub use energy::{
+    center_of_mass, kinetic_energy, potential_energy, spatial_momentum, spring_potential_energy,
+    total_mass,
+};
 pub use joint::{JointKind, JointSpec};
 pub use kinematics::{
     body_pose, body_position, body_rotation, body_velocity, forward_kinematics, frame_pose,

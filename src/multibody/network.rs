@@ -316,19 +316,19 @@ impl FrameNetworkBuilder {
         }
         let ng = group_frames.len();
 
-        // 2. The tree over groups, breadth first from the World group.
+        // 2. The tree over groups, breadth first from the World group, following joints from base
+        //    to follower. A joint reaching an already reached group closes a loop; a joint left
+        //    over with only its follower side reached is reversed.
+        let mut outgoing: Vec<Vec<JointId>> = vec![Vec::new(); ng];
         let moving: Vec<JointId> = (0..self.joints.len())
             .filter(|&j| self.joints[j].spec.kind != JointKind::Weld)
             .collect();
-        let mut group_joints: Vec<Vec<JointId>> = vec![Vec::new(); ng];
         for &j in &moving {
             let je = &self.joints[j];
-            let (gb, gf) = (group[je.base], group[je.follower]);
-            if gb == gf {
+            if group[je.base] == group[je.follower] {
                 return Err(self.closed_loop(j));
             }
-            group_joints[gb].push(j);
-            group_joints[gf].push(j);
+            outgoing[group[je.base]].push(j);
         }
         let mut body_of_group = vec![UNSET; ng];
         let mut body_groups = vec![group[world]];
@@ -339,27 +339,30 @@ impl FrameNetworkBuilder {
         while next < body_groups.len() {
             let g = body_groups[next];
             next += 1;
-            for &j in &group_joints[g] {
-                if used[j] {
-                    continue;
-                }
+            for &j in &outgoing[g] {
                 used[j] = true;
-                let je = &self.joints[j];
-                let (gb, gf) = (group[je.base], group[je.follower]);
-                let other = if gb == g { gf } else { gb };
+                let other = group[self.joints[j].follower];
                 if body_of_group[other] != UNSET {
                     return Err(self.closed_loop(j));
-                }
-                if gf == g {
-                    return Err(MechanismError::ReversedJoint {
-                        joint: je.label.clone(),
-                        base: self.labels[je.base].clone(),
-                        follower: self.labels[je.follower].clone(),
-                    });
                 }
                 body_of_group[other] = body_groups.len();
                 body_groups.push(other);
                 inbound.push(Some(j));
+            }
+        }
+        for &j in moving.iter().filter(|&&j| !used[j]) {
+            let je = &self.joints[j];
+            let base_reached = body_of_group[group[je.base]] != UNSET;
+            let follower_reached = body_of_group[group[je.follower]] != UNSET;
+            if base_reached && follower_reached {
+                return Err(self.closed_loop(j));
+            }
+            if follower_reached {
+                return Err(MechanismError::ReversedJoint {
+                    joint: je.label.clone(),
+                    base: self.labels[je.base].clone(),
+                    follower: self.labels[je.follower].clone(),
+                });
             }
         }
         if body_groups.len() < ng {
