@@ -5,7 +5,7 @@
 //! dampers ([`passive_forces`]). All quantities of body i are in body i's frame (the "local"
 //! convention); gravity enters as a fictitious base acceleration `a_0 = [0; −g]`.
 
-use super::joint::{joint_deflection, joint_state};
+use super::joint::{joint_deflection, joint_state, reverse_joint_state};
 use super::mechanism::Mechanism;
 use super::spatial::{ArticulatedInertia, SpatialForce, SpatialMotion};
 use super::workspace::Workspace;
@@ -20,6 +20,9 @@ pub(crate) fn kinematics_pass(m: &Mechanism, q: &[f64], v: &[f64], ws: &mut Work
         let b = &m.bodies[i];
         let js = &mut ws.joint[i];
         joint_state(b.kind, &q[b.q_start..], &v[b.v_start..], js);
+        if b.reversed {
+            reverse_joint_state(b.kind.nv(), js);
+        }
         let x_up = js.x_j.compose(&b.x_tree);
         let vi = x_up.apply_motion(&ws.v[b.parent]) + js.v_j;
         ws.c[i] = js.c_j + vi.cross_motion(&js.v_j);

@@ -34,6 +34,7 @@
 //! ```
 
 pub mod aba;
+pub mod analytic;
 pub mod crba;
 pub mod energy;
 pub mod joint;

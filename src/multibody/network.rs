@@ -6,7 +6,9 @@
 //! joint. The groups of rigidly related frames are the **bodies**; every other joint connects two
 //! bodies. The tree is rooted at the body holding the World frame (body 0, whose reference frame is
 //! the World frame); each other body's reference frame is the follower frame F of the joint that
-//! connects it to its parent. Solids attached to the World body are fixed and do not enter the
+//! connects it to its parent (or the joint's base frame B if the joint is connected with its
+//! follower toward the World). Joints connected base-toward-World are preferred when building the
+//! tree, so the joint named when a loop is found is one that closes it. Solids attached to the World body are fixed and do not enter the
 //! dynamics.
 
 use super::aba::kinematics_pass;
@@ -54,16 +56,6 @@ pub enum MechanismError {
     InconsistentRigidLoop {
         /// The frame placed twice.
         frame: String,
-    },
-    /// A joint whose follower is on the World side of the tree.
-    #[error("joint '{joint}' has its follower frame '{follower}' on the World side: swap its connections so that its base frame B ('{base}') faces the World and its follower frame F moves")]
-    ReversedJoint {
-        /// The joint.
-        joint: String,
-        /// Its base frame's label.
-        base: String,
-        /// Its follower frame's label.
-        follower: String,
     },
     /// A joint must accelerate something without (enough) inertia.
     #[error("joint '{joint}' moves a body with no mass or inertia in the direction it moves (the body of frames {frames} and everything beyond it): add a Solid with mass to that body or beyond it, or replace joint '{joint}' by a weld joint")]
@@ -217,7 +209,9 @@ impl FrameNetworkBuilder {
         });
     }
 
-    /// Adds a joint moving `follower` relative to `base`. The base must be on the World side.
+    /// Adds a joint moving `follower` relative to `base`. Either side may face the World; when the
+    /// follower does, the joint's coordinates keep their meaning (F relative to B) and the dynamics
+    /// invert the motion.
     pub fn add_joint(
         &mut self,
         base: FrameId,
@@ -332,38 +326,46 @@ impl FrameNetworkBuilder {
         }
         let mut body_of_group = vec![UNSET; ng];
         let mut body_groups = vec![group[world]];
-        let mut inbound: Vec<Option<JointId>> = vec![None];
+        let mut inbound: Vec<Option<(JointId, bool)>> = vec![None];
         let mut used = vec![false; self.joints.len()];
         body_of_group[group[world]] = WORLD_BODY;
         let mut next = 0;
-        while next < body_groups.len() {
-            let g = body_groups[next];
-            next += 1;
-            for &j in &outgoing[g] {
-                used[j] = true;
-                let other = group[self.joints[j].follower];
-                if body_of_group[other] != UNSET {
-                    return Err(self.closed_loop(j));
+        loop {
+            while next < body_groups.len() {
+                let g = body_groups[next];
+                next += 1;
+                for &j in &outgoing[g] {
+                    if used[j] {
+                        continue;
+                    }
+                    used[j] = true;
+                    let other = group[self.joints[j].follower];
+                    if body_of_group[other] != UNSET {
+                        return Err(self.closed_loop(j));
+                    }
+                    body_of_group[other] = body_groups.len();
+                    body_groups.push(other);
+                    inbound.push(Some((j, false)));
                 }
-                body_of_group[other] = body_groups.len();
-                body_groups.push(other);
-                inbound.push(Some(j));
             }
+            // Then joints connected the other way round (follower toward the World).
+            let reached = |f: FrameId| body_of_group[group[f]] != UNSET;
+            let reversed = moving.iter().copied().find(|&j| {
+                !used[j] && reached(self.joints[j].follower) && !reached(self.joints[j].base)
+            });
+            let Some(j) = reversed else { break };
+            used[j] = true;
+            let other = group[self.joints[j].base];
+            body_of_group[other] = body_groups.len();
+            body_groups.push(other);
+            inbound.push(Some((j, true)));
         }
-        for &j in moving.iter().filter(|&&j| !used[j]) {
-            let je = &self.joints[j];
-            let base_reached = body_of_group[group[je.base]] != UNSET;
-            let follower_reached = body_of_group[group[je.follower]] != UNSET;
-            if base_reached && follower_reached {
-                return Err(self.closed_loop(j));
-            }
-            if follower_reached {
-                return Err(MechanismError::ReversedJoint {
-                    joint: je.label.clone(),
-                    base: self.labels[je.base].clone(),
-                    follower: self.labels[je.follower].clone(),
-                });
-            }
+        if let Some(&j) = moving.iter().find(|&&j| {
+            !used[j]
+                && body_of_group[group[self.joints[j].base]] != UNSET
+                && body_of_group[group[self.joints[j].follower]] != UNSET
+        }) {
+            return Err(self.closed_loop(j));
         }
         if body_groups.len() < ng {
             let frames = frame_list(
@@ -376,7 +378,16 @@ impl FrameNetworkBuilder {
         // 3. Reference frames, placements, tree transforms, inertias, coordinates.
         let nb = body_groups.len();
         let ref_frame: Vec<FrameId> = (0..nb)
-            .map(|b| inbound[b].map_or(world, |j| self.joints[j].follower))
+            .map(|b| {
+                inbound[b].map_or(world, |(j, reversed)| {
+                    let je = &self.joints[j];
+                    if reversed {
+                        je.base
+                    } else {
+                        je.follower
+                    }
+                })
+            })
             .collect();
         let frame_placements: Vec<(BodyIndex, Isometry3<f64>)> = (0..nf)
             .map(|f| {
@@ -413,16 +424,18 @@ impl FrameNetworkBuilder {
             stiffness: [0.0; 6],
             damping: [0.0; 6],
             has_passive: false,
+            reversed: false,
         };
         let mut bodies = vec![placeholder];
         let (mut nq, mut nv) = (0, 0);
         let (mut q0, mut v0) = (Vec::new(), Vec::new());
         let mut quaternion_offsets = Vec::new();
         for b in 1..nb {
-            let j = inbound[b].expect("every non-World body has an inbound joint");
+            let (j, reversed) = inbound[b].expect("every non-World body has an inbound joint");
             let je = &self.joints[j];
             let kind = je.spec.kind;
-            let (parent, base_in_parent) = frame_placements[je.base];
+            let parent_side = if reversed { je.follower } else { je.base };
+            let (parent, base_in_parent) = frame_placements[parent_side];
             let mut stiffness = [0.0; 6];
             let mut damping = [0.0; 6];
             stiffness[..je.spec.stiffness.len()].copy_from_slice(&je.spec.stiffness);
@@ -437,6 +450,7 @@ impl FrameNetworkBuilder {
                 stiffness,
                 damping,
                 has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0),
+                reversed,
             });
             let info = &mut joints_info[j];
             info.body = Some(b);
@@ -469,7 +483,7 @@ impl FrameNetworkBuilder {
             quaternion_offsets,
         };
         if let Some(b) = first_singular_body(&mechanism) {
-            let j = inbound[b].expect("non-World body");
+            let (j, _) = inbound[b].expect("non-World body");
             return Err(MechanismError::MasslessBody {
                 joint: self.joints[j].label.clone(),
                 frames: frame_list(&self.labels, group_frames[body_groups[b]].iter().copied()),

@@ -50,7 +50,8 @@ pub enum Shape {
 }
 
 /// A random tree of `n` moving joints drawn from `kinds`, with random placements, rigid transforms,
-/// welds and solids. `spring` adds isotropic per-joint stiffness (and `damping` damping).
+/// welds and solids; about a third of the joints are connected follower-toward-World (reversed).
+/// `spring` adds isotropic per-joint stiffness (and `damping` damping).
 pub fn random_mechanism(
     rng: &mut Rng,
     n: usize,
@@ -84,12 +85,12 @@ pub fn random_mechanism(
         } else {
             vec![]
         };
-        net.add_joint(
-            b,
-            f,
-            JointSpec::new(kind).with_spring_damper(&stiffness, &damp),
-            &format!("j{k}"),
-        );
+        let spec = JointSpec::new(kind).with_spring_damper(&stiffness, &damp);
+        if rng.next() > 0.33 {
+            net.add_joint(b, f, spec, &format!("j{k}"));
+        } else {
+            net.add_joint(f, b, spec, &format!("j{k}"));
+        }
         // A solid through a rigid transform, and sometimes a second one through a weld.
         let s = net.add_frame(&format!("s{k}.R"));
         net.add_rigid_transform(f, s, rng.pose());
