@@ -220,8 +220,8 @@ pub fn forward_dynamics(
             a = a_body;
         } else {
             let mut r = [0.0; 6];
-            for k in 0..nv {
-                r[k] = ws.u[i][k] - a.dot(&ws.u_cols[i][k]);
+            for (k, rk) in r.iter_mut().enumerate().take(nv) {
+                *rk = ws.u[i][k] - a.dot(&ws.u_cols[i][k]);
             }
             let d_inv = &ws.d_inv[i];
             for j in 0..nv {

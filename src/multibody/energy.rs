@@ -68,9 +68,11 @@ pub fn spring_potential_energy(m: &Mechanism, q: &[f64]) -> f64 {
             &q[b.q_start..b.q_start + b.kind.nq()],
             &mut e[..nv],
         );
-        for k in 0..nv {
-            total += 0.5 * b.stiffness[k] * e[k] * e[k];
-        }
+        total += e[..nv]
+            .iter()
+            .zip(&b.stiffness)
+            .map(|(e, k)| 0.5 * k * e * e)
+            .sum::<f64>();
     }
     total
 }

@@ -448,8 +448,8 @@ mod tests {
             assert!((vlin - js.v_j.v).norm() < 1e-7, "{kind:?} linear");
             // v_J = S v
             let mut sv = SpatialMotion::ZERO;
-            for k in 0..kind.nv() {
-                sv += js.s[k] * v[k];
+            for (s, vk) in js.s.iter().zip(&v) {
+                sv += *s * *vk;
             }
             assert!((sv.w - js.v_j.w).norm() < 1e-12 && (sv.v - js.v_j.v).norm() < 1e-12);
             // c_J = d/dt(S) v at fixed v.

@@ -14,9 +14,9 @@
 use super::aba::kinematics_pass;
 use super::joint::{JointKind, JointSpec};
 use super::mechanism::{BodyIndex, BodyModel, FrameId, JointId, JointInfo, Mechanism, WORLD_BODY};
-use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialInertia};
+use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialForce, SpatialInertia};
 use super::workspace::Workspace;
-use nalgebra::{Isometry3, Matrix3, Vector3};
+use nalgebra::{Isometry3, Matrix3, Matrix6, Vector3};
 use std::collections::VecDeque;
 use thiserror::Error;
 
@@ -583,8 +583,8 @@ fn validate_solid(s: &SolidEntry) -> Result<(), MechanismError> {
 }
 
 /// The first body (leaves first) whose joint-space articulated inertia `D = Sᵀ IA S` is singular at
-/// the initial configuration, if any. A pivot of the Cholesky factorization of D counts as zero
-/// below 1e-12 × the largest entry of IA (and exactly zero for a massless subtree).
+/// the initial configuration, if any: its smallest eigenvalue is at most 1e-12 × the largest entry
+/// of IA (exactly zero for a massless subtree).
 fn first_singular_body(m: &Mechanism) -> Option<BodyIndex> {
     let mut ws = Workspace::new(m);
     let zeros = vec![0.0; m.nv];
@@ -598,48 +598,31 @@ fn first_singular_body(m: &Mechanism) -> Option<BodyIndex> {
         let nv = b.kind.nv();
         let ia = ws.ia[i];
         let scale = ia.a.abs().max().max(ia.b.abs().max()).max(ia.c.abs().max());
-        let mut u_cols = [super::spatial::SpatialForce::ZERO; 6];
-        let mut d = [[0.0; 6]; 6];
-        for k in 0..nv {
-            u_cols[k] = ia.mul_motion(&ws.joint[i].s[k]);
-        }
-        for j in 0..nv {
-            for k in 0..nv {
-                d[j][k] = ws.joint[i].s[j].dot(&u_cols[k]);
+        let s = &ws.joint[i].s[..nv];
+        let u_cols: Vec<SpatialForce> = s.iter().map(|s| ia.mul_motion(s)).collect();
+        // D padded with `scale` on the unused diagonal so the padding never looks singular.
+        let mut d = Matrix6::from_diagonal_element(scale.max(1.0));
+        for (j, sj) in s.iter().enumerate() {
+            for (k, uk) in u_cols.iter().enumerate() {
+                d[(j, k)] = sj.dot(uk);
             }
         }
-        // Cholesky in place.
-        for k in 0..nv {
-            let mut pivot = d[k][k];
-            for p in 0..k {
-                pivot -= d[k][p] * d[k][p];
-            }
-            if pivot <= 1e-12 * scale || !pivot.is_finite() {
-                return Some(i);
-            }
-            let l = pivot.sqrt();
-            d[k][k] = l;
-            for r in k + 1..nv {
-                let mut x = d[r][k];
-                for p in 0..k {
-                    x -= d[r][p] * d[k][p];
-                }
-                d[r][k] = x / l;
-            }
+        let smallest = d.symmetric_eigenvalues().min();
+        if smallest <= 1e-12 * scale || !smallest.is_finite() {
+            return Some(i);
         }
         if b.parent != 0 {
-            // IA − U D⁻¹ Uᵀ via the factor: columns W = U L⁻ᵀ, IA −= W Wᵀ.
-            let mut w = u_cols;
-            for k in 0..nv {
-                for p in 0..k {
-                    let wp = w[p];
-                    w[k] -= wp * d[k][p];
-                }
-                w[k] = w[k] * (1.0 / d[k][k]);
-            }
+            let Some(d_inv) = d.try_inverse() else {
+                return Some(i);
+            };
             let mut ia_a = ia;
-            for wk in w.iter().take(nv) {
-                ia_a.sub_outer(wk, wk);
+            for (k, uk) in u_cols.iter().enumerate() {
+                // W_k = Σ_j U_j D⁻¹_jk ; IA −= Σ_k U_k W_kᵀ.
+                let w_k = u_cols
+                    .iter()
+                    .enumerate()
+                    .fold(SpatialForce::ZERO, |acc, (j, uj)| acc + *uj * d_inv[(j, k)]);
+                ia_a.sub_outer(uk, &w_k);
             }
             let contribution = ia_a.to_parent(&ws.x_up[i]);
             ws.ia[b.parent] += contribution;
