@@ -37,6 +37,8 @@ pub mod aba;
 pub mod analytic;
 pub mod crba;
 pub mod energy;
+pub mod errors;
+pub mod inertia;
 pub mod joint;
 pub mod kinematics;
 pub mod mechanism;
