@@ -321,3 +321,22 @@ fn reversed_joint_pendulum() {
         );
     }
 }
+
+#[test]
+fn bad_handle_and_gravity() {
+    let mut net = FrameNetworkBuilder::new();
+    let w = net.add_frame("world.W");
+    net.set_world(w);
+    net.connect(w, 7);
+    let msg = err_of(net);
+    assert!(msg.contains("frame handle 7 used in 'connect'"), "{msg}");
+
+    let mut net = FrameNetworkBuilder::new();
+    let w = net.add_frame("world.W");
+    net.set_world(w);
+    let msg = net
+        .build(Vector3::new(0.0, f64::NAN, 0.0))
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("gravity must be finite"), "{msg}");
+}
