@@ -5,11 +5,11 @@
 //! dampers ([`passive_forces`]). All quantities of body i are in body i's frame (the "local"
 //! convention); gravity enters as a fictitious base acceleration `a_0 = [0; −g]`.
 
-use super::joint::{joint_deflection, joint_state};
+use super::joint::{joint_deflection, joint_state, reverse_joint_state, JointKind, JointState};
 use super::mechanism::Mechanism;
 use super::spatial::{ArticulatedInertia, SpatialForce, SpatialMotion};
 use super::workspace::Workspace;
-use nalgebra::Matrix6;
+use nalgebra::{Matrix6, Vector3};
 
 /// First pass shared by ABA and kinematics: joint states, transforms, poses, velocities and the
 /// velocity-product terms `c_i`.
@@ -20,6 +20,9 @@ pub(crate) fn kinematics_pass(m: &Mechanism, q: &[f64], v: &[f64], ws: &mut Work
         let b = &m.bodies[i];
         let js = &mut ws.joint[i];
         joint_state(b.kind, &q[b.q_start..], &v[b.v_start..], js);
+        if b.reversed {
+            reverse_joint_state(b.kind.nv(), js);
+        }
         let x_up = js.x_j.compose(&b.x_tree);
         let vi = x_up.apply_motion(&ws.v[b.parent]) + js.v_j;
         ws.c[i] = js.c_j + vi.cross_motion(&js.v_j);
@@ -99,7 +102,16 @@ pub fn forward_dynamics(
         let js = &ws.joint[i];
         if nv == 1 {
             let s = js.s[0];
-            let u_col = ia.mul_motion(&s);
+            // U = IA S; S = e_z (angular or linear) for non-reversed revolute/prismatic joints.
+            let u_col = match (b.kind, b.reversed) {
+                (JointKind::Revolute, false) => {
+                    SpatialForce::new(ia.a.column(2).into_owned(), ia.b.row(2).transpose())
+                }
+                (JointKind::Prismatic, false) => {
+                    SpatialForce::new(ia.b.column(2).into_owned(), ia.c.column(2).into_owned())
+                }
+                _ => ia.mul_motion(&s),
+            };
             let d_inv = 1.0 / s.dot(&u_col);
             let u = tau[vs] + passive[0] - s.dot(&pa);
             ws.u_cols[i][0] = u_col;
@@ -112,6 +124,30 @@ pub fn forward_dynamics(
                 let x_up = &ws.x_up[i];
                 ws.ia[b.parent] += ia_a.to_parent(x_up);
                 ws.pa[b.parent] += x_up.inv_apply_force(&pa_a);
+            }
+        } else if b.kind == JointKind::SixDof {
+            // A 6-dof joint transmits only its actuation: with S invertible, the articulated
+            // inertia passed to the parent vanishes and the bias force passed is S⁻ᵀ τ'. The body's
+            // acceleration is a = IA⁻¹ (S⁻ᵀ τ' − pA) (solved in the last pass).
+            let mut u = [0.0; 6];
+            for k in 0..6 {
+                u[k] = tau[vs + k] + passive[k];
+            }
+            let f_act = if b.reversed {
+                six_dof_s_inv_t(js, &u)
+            } else {
+                // S = [0, 1; E, 0] (columns ṗ in B, ω in F): Sᵀ F = τ ⇔ F = [τ_ω; E τ_p].
+                let e = &js.x_j.rot;
+                SpatialForce::new(
+                    Vector3::new(u[3], u[4], u[5]),
+                    e * Vector3::new(u[0], u[1], u[2]),
+                )
+            };
+            let rhs = f_act - pa;
+            ws.u[i] = rhs.to_array();
+            if b.parent != 0 {
+                let x_up = &ws.x_up[i];
+                ws.pa[b.parent] += x_up.inv_apply_force(&f_act);
             }
         } else {
             let mut d = Matrix6::identity();
@@ -161,10 +197,31 @@ pub fn forward_dynamics(
             let qdd = ws.d_inv[i][(0, 0)] * (ws.u[i][0] - a.dot(&ws.u_cols[i][0]));
             a += js.s[0] * qdd;
             vdot[vs] = qdd;
+        } else if b.kind == JointKind::SixDof {
+            // a = IA⁻¹ (S⁻ᵀ τ' − pA); v̇ = S⁻¹ (a − a').
+            let rhs = nalgebra::Vector6::from_column_slice(&ws.u[i]);
+            let a_body = ws.ia[i]
+                .to_matrix()
+                .cholesky()
+                .map(|c| c.solve(&rhs))
+                .unwrap_or_else(|| nalgebra::Vector6::from_element(f64::NAN));
+            let a_body = SpatialMotion::new(
+                a_body.fixed_rows::<3>(0).into(),
+                a_body.fixed_rows::<3>(3).into(),
+            );
+            let rel = a_body - a;
+            if b.reversed {
+                six_dof_s_inv(js, &rel, &mut vdot[vs..vs + 6]);
+            } else {
+                let p_ddot = js.x_j.rot.tr_mul(&rel.v);
+                vdot[vs..vs + 3].copy_from_slice(p_ddot.as_slice());
+                vdot[vs + 3..vs + 6].copy_from_slice(rel.w.as_slice());
+            }
+            a = a_body;
         } else {
             let mut r = [0.0; 6];
-            for k in 0..nv {
-                r[k] = ws.u[i][k] - a.dot(&ws.u_cols[i][k]);
+            for (k, rk) in r.iter_mut().enumerate().take(nv) {
+                *rk = ws.u[i][k] - a.dot(&ws.u_cols[i][k]);
             }
             let d_inv = &ws.d_inv[i];
             for j in 0..nv {
@@ -180,4 +237,40 @@ pub fn forward_dynamics(
         }
         ws.a[i] = a;
     }
+}
+
+/// For a 6-dof joint connected follower-toward-World (S invertible, columns in `js.s`): the force
+/// `F` with `Sᵀ F = τ`, by a 6×6 solve (the forward-connected case has a closed form, inline).
+#[inline]
+fn six_dof_s_inv_t(js: &JointState, tau: &[f64; 6]) -> SpatialForce {
+    let s = s_matrix(js);
+    let f = s
+        .transpose()
+        .lu()
+        .solve(&nalgebra::Vector6::from_column_slice(tau))
+        .unwrap_or_else(|| nalgebra::Vector6::from_element(f64::NAN));
+    SpatialForce::from_array([f[0], f[1], f[2], f[3], f[4], f[5]])
+}
+
+/// For a reversed 6-dof joint: `v̇ = S⁻¹ m` written to `out` (6 values).
+#[inline]
+fn six_dof_s_inv(js: &JointState, m: &SpatialMotion, out: &mut [f64]) {
+    let s = s_matrix(js);
+    let x = s
+        .lu()
+        .solve(&nalgebra::Vector6::from_column_slice(&m.to_array()))
+        .unwrap_or_else(|| nalgebra::Vector6::from_element(f64::NAN));
+    out.copy_from_slice(x.as_slice());
+}
+
+#[inline]
+fn s_matrix(js: &JointState) -> Matrix6<f64> {
+    let mut s = Matrix6::zeros();
+    for k in 0..6 {
+        let col = js.s[k].to_array();
+        for r in 0..6 {
+            s[(r, k)] = col[r];
+        }
+    }
+    s
 }

@@ -54,3 +54,25 @@ pub fn spatial_momentum(m: &Mechanism, ws: &Workspace) -> SpatialForce {
     }
     h
 }
+
+/// Elastic energy of the joints' internal springs `Σ ½ K_k e_k²` (J), with the deflections `e` of
+/// [`passive_forces`](super::aba::passive_forces). It is the exact potential of the spring forces
+/// when a quaternion joint's rotational stiffness is the same on its three axes.
+pub fn spring_potential_energy(m: &Mechanism, q: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for b in m.bodies[1..].iter().filter(|b| b.has_passive) {
+        let nv = b.kind.nv();
+        let mut e = [0.0; 6];
+        super::joint::joint_deflection(
+            b.kind,
+            &q[b.q_start..b.q_start + b.kind.nq()],
+            &mut e[..nv],
+        );
+        total += e[..nv]
+            .iter()
+            .zip(&b.stiffness)
+            .map(|(e, k)| 0.5 * k * e * e)
+            .sum::<f64>();
+    }
+    total
+}

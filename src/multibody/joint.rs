@@ -337,6 +337,21 @@ pub fn joint_state(kind: JointKind, q: &[f64], v: &[f64], out: &mut JointState) 
     }
 }
 
+/// Turns the kinematics of F relative to B (resolved in F) into those of B relative to F (resolved
+/// in B), for a joint connected with its follower on the World side: with `X = B_X_F = X_J⁻¹`,
+/// `S' = −X S`, `v_J' = −X v_J` and, since `d/dt B_X_F = B_X_F (v_J ×)` and `v_J × v_J = 0`,
+/// `c_J' = −X c_J`. The coordinates q, v keep their meaning (F relative to B).
+#[inline]
+pub fn reverse_joint_state(nv: usize, js: &mut JointState) {
+    let x = js.x_j.inverse();
+    for k in 0..nv {
+        js.s[k] = -x.apply_motion(&js.s[k]);
+    }
+    js.v_j = -x.apply_motion(&js.v_j);
+    js.c_j = -x.apply_motion(&js.c_j);
+    js.x_j = x;
+}
+
 /// `q̇` from `v` for one joint (`qdot` has `nq` values).
 #[inline]
 pub fn joint_qdot(kind: JointKind, q: &[f64], v: &[f64], qdot: &mut [f64]) {
@@ -433,8 +448,8 @@ mod tests {
             assert!((vlin - js.v_j.v).norm() < 1e-7, "{kind:?} linear");
             // v_J = S v
             let mut sv = SpatialMotion::ZERO;
-            for k in 0..kind.nv() {
-                sv += js.s[k] * v[k];
+            for (s, vk) in js.s.iter().zip(&v) {
+                sv += *s * *vk;
             }
             assert!((sv.w - js.v_j.w).norm() < 1e-12 && (sv.v - js.v_j.v).norm() < 1e-12);
             // c_J = d/dt(S) v at fixed v.

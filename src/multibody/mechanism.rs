@@ -3,7 +3,8 @@
 //! Built by [`FrameNetworkBuilder::build`](super::network::FrameNetworkBuilder::build); immutable
 //! during a run. Body 0 is the World body (its frame is the World frame); bodies are numbered so that
 //! every parent precedes its children. Each other body's reference frame is the follower frame F of
-//! its inbound joint. q and v are the concatenation of the joints' coordinates in body order.
+//! its inbound joint (its base frame B when the joint is connected the other way round, follower
+//! toward the World). q and v are the concatenation of the joints' coordinates in body order.
 
 use super::joint::{joint_qdot, JointKind};
 use super::spatial::{PluckerTransform, SpatialInertia};
@@ -41,6 +42,9 @@ pub(crate) struct BodyModel {
     pub damping: [f64; 6],
     /// True if any stiffness or damping is non-zero.
     pub has_passive: bool,
+    /// True if the joint is connected with its follower frame on the parent side: the body's
+    /// frame is then the joint's base frame B and the joint motion is inverted.
+    pub reversed: bool,
 }
 
 /// Per-joint bookkeeping (for every `JointId`, welds included).

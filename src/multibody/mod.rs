@@ -34,9 +34,12 @@
 //! ```
 
 pub mod aba;
+pub mod analytic;
 pub mod blocks;
 pub mod crba;
 pub mod energy;
+pub mod errors;
+pub mod inertia;
 pub mod joint;
 pub mod kinematics;
 pub mod mechanism;
@@ -47,7 +50,10 @@ pub mod workspace;
 
 pub use aba::{forward_dynamics, passive_forces};
 pub use crba::mass_matrix;
-pub use energy::{center_of_mass, kinetic_energy, potential_energy, spatial_momentum, total_mass};
+pub use energy::{
+    center_of_mass, kinetic_energy, potential_energy, spatial_momentum, spring_potential_energy,
+    total_mass,
+};
 pub use joint::{JointKind, JointSpec};
 pub use kinematics::{
     body_pose, body_position, body_rotation, body_velocity, forward_kinematics, frame_pose,

@@ -6,108 +6,19 @@
 //! joint. The groups of rigidly related frames are the **bodies**; every other joint connects two
 //! bodies. The tree is rooted at the body holding the World frame (body 0, whose reference frame is
 //! the World frame); each other body's reference frame is the follower frame F of the joint that
-//! connects it to its parent. Solids attached to the World body are fixed and do not enter the
+//! connects it to its parent (or the joint's base frame B if the joint is connected with its
+//! follower toward the World). Joints connected base-toward-World are preferred when building the
+//! tree, so the joint named when a loop is found is one that closes it. Solids attached to the World body are fixed and do not enter the
 //! dynamics.
 
 use super::aba::kinematics_pass;
+pub use super::errors::MechanismError;
 use super::joint::{JointKind, JointSpec};
 use super::mechanism::{BodyIndex, BodyModel, FrameId, JointId, JointInfo, Mechanism, WORLD_BODY};
-use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialInertia};
+use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialForce, SpatialInertia};
 use super::workspace::Workspace;
-use nalgebra::{Isometry3, Matrix3, Vector3};
+use nalgebra::{Isometry3, Matrix3, Matrix6, Vector3};
 use std::collections::VecDeque;
-use thiserror::Error;
-
-/// Why a frame network cannot be compiled into a mechanism. Messages name frames and joints by the
-/// labels given to the builder and say what to change.
-#[derive(Debug, Clone, PartialEq, Error)]
-pub enum MechanismError {
-    /// No frame was declared the World frame.
-    #[error("the mechanism has no World frame: connect a WorldFrame block's W port to the frame network")]
-    NoWorldFrame,
-    /// More than one World frame.
-    #[error("two World frames, '{first}' and '{second}': a mechanism has a single World frame; use one WorldFrame block (connect everything fixed to its W port)")]
-    TwoWorldFrames {
-        /// First World frame's label.
-        first: String,
-        /// Second World frame's label.
-        second: String,
-    },
-    /// Some frames have no path to the World frame.
-    #[error("frames {frames} are not connected to the World frame: connect them to it through joints or rigid transforms, or remove them")]
-    NotConnectedToWorld {
-        /// The unconnected frames' labels (quoted, comma separated, possibly abbreviated).
-        frames: String,
-    },
-    /// A joint closes a kinematic loop.
-    #[error("closed loops are not supported yet: open the loop at joint '{joint}' (its frames '{base}' and '{follower}' are already connected through other joints or rigid connections)")]
-    ClosedLoop {
-        /// The joint that closes the loop.
-        joint: String,
-        /// Its base frame's label.
-        base: String,
-        /// Its follower frame's label.
-        follower: String,
-    },
-    /// A loop of rigid connections that does not close.
-    #[error("inconsistent rigid connections: frame '{frame}' is placed differently by two chains of rigid transforms/connections (a loop of rigid connections must close exactly); remove one of the chains")]
-    InconsistentRigidLoop {
-        /// The frame placed twice.
-        frame: String,
-    },
-    /// A joint whose follower is on the World side of the tree.
-    #[error("joint '{joint}' has its follower frame '{follower}' on the World side: swap its connections so that its base frame B ('{base}') faces the World and its follower frame F moves")]
-    ReversedJoint {
-        /// The joint.
-        joint: String,
-        /// Its base frame's label.
-        base: String,
-        /// Its follower frame's label.
-        follower: String,
-    },
-    /// A joint must accelerate something without (enough) inertia.
-    #[error("joint '{joint}' moves a body with no mass or inertia in the direction it moves (the body of frames {frames} and everything beyond it): add a Solid with mass to that body or beyond it, or replace joint '{joint}' by a weld joint")]
-    MasslessBody {
-        /// The joint.
-        joint: String,
-        /// The labels of the body's frames.
-        frames: String,
-    },
-    /// Inconsistent joint parameters.
-    #[error("joint '{joint}' ({kind}): {what}")]
-    BadJointSpec {
-        /// The joint.
-        joint: String,
-        /// Its kind's name.
-        kind: &'static str,
-        /// What is wrong and what to write instead.
-        what: String,
-    },
-    /// Inconsistent solid parameters.
-    #[error("solid '{solid}': {what}")]
-    BadSolid {
-        /// The solid.
-        solid: String,
-        /// What is wrong.
-        what: String,
-    },
-    /// A handle not returned by `add_frame`.
-    #[error(
-        "internal error: frame handle {handle} used in '{context}' was not returned by add_frame"
-    )]
-    BadFrameHandle {
-        /// The bad handle.
-        handle: FrameId,
-        /// Where it was used.
-        context: String,
-    },
-    /// Gravity with a non-finite component.
-    #[error("gravity must be finite, got {gravity:?}")]
-    BadGravity {
-        /// The given gravity.
-        gravity: [f64; 3],
-    },
-}
 
 #[derive(Clone, Debug)]
 struct SolidEntry {
@@ -217,7 +128,9 @@ impl FrameNetworkBuilder {
         });
     }
 
-    /// Adds a joint moving `follower` relative to `base`. The base must be on the World side.
+    /// Adds a joint moving `follower` relative to `base`. Either side may face the World; when the
+    /// follower does, the joint's coordinates keep their meaning (F relative to B) and the dynamics
+    /// invert the motion.
     pub fn add_joint(
         &mut self,
         base: FrameId,
@@ -316,51 +229,62 @@ impl FrameNetworkBuilder {
         }
         let ng = group_frames.len();
 
-        // 2. The tree over groups, breadth first from the World group.
+        // 2. The tree over groups, breadth first from the World group, following joints from base
+        //    to follower. A joint reaching an already reached group closes a loop; a joint left
+        //    over with only its follower side reached is reversed.
+        let mut outgoing: Vec<Vec<JointId>> = vec![Vec::new(); ng];
         let moving: Vec<JointId> = (0..self.joints.len())
             .filter(|&j| self.joints[j].spec.kind != JointKind::Weld)
             .collect();
-        let mut group_joints: Vec<Vec<JointId>> = vec![Vec::new(); ng];
         for &j in &moving {
             let je = &self.joints[j];
-            let (gb, gf) = (group[je.base], group[je.follower]);
-            if gb == gf {
+            if group[je.base] == group[je.follower] {
                 return Err(self.closed_loop(j));
             }
-            group_joints[gb].push(j);
-            group_joints[gf].push(j);
+            outgoing[group[je.base]].push(j);
         }
         let mut body_of_group = vec![UNSET; ng];
         let mut body_groups = vec![group[world]];
-        let mut inbound: Vec<Option<JointId>> = vec![None];
+        let mut inbound: Vec<Option<(JointId, bool)>> = vec![None];
         let mut used = vec![false; self.joints.len()];
         body_of_group[group[world]] = WORLD_BODY;
         let mut next = 0;
-        while next < body_groups.len() {
-            let g = body_groups[next];
-            next += 1;
-            for &j in &group_joints[g] {
-                if used[j] {
-                    continue;
+        loop {
+            while next < body_groups.len() {
+                let g = body_groups[next];
+                next += 1;
+                for &j in &outgoing[g] {
+                    if used[j] {
+                        continue;
+                    }
+                    used[j] = true;
+                    let other = group[self.joints[j].follower];
+                    if body_of_group[other] != UNSET {
+                        return Err(self.closed_loop(j));
+                    }
+                    body_of_group[other] = body_groups.len();
+                    body_groups.push(other);
+                    inbound.push(Some((j, false)));
                 }
-                used[j] = true;
-                let je = &self.joints[j];
-                let (gb, gf) = (group[je.base], group[je.follower]);
-                let other = if gb == g { gf } else { gb };
-                if body_of_group[other] != UNSET {
-                    return Err(self.closed_loop(j));
-                }
-                if gf == g {
-                    return Err(MechanismError::ReversedJoint {
-                        joint: je.label.clone(),
-                        base: self.labels[je.base].clone(),
-                        follower: self.labels[je.follower].clone(),
-                    });
-                }
-                body_of_group[other] = body_groups.len();
-                body_groups.push(other);
-                inbound.push(Some(j));
             }
+            // Then joints connected the other way round (follower toward the World).
+            let reached = |f: FrameId| body_of_group[group[f]] != UNSET;
+            let reversed = moving.iter().copied().find(|&j| {
+                !used[j] && reached(self.joints[j].follower) && !reached(self.joints[j].base)
+            });
+            let Some(j) = reversed else { break };
+            used[j] = true;
+            let other = group[self.joints[j].base];
+            body_of_group[other] = body_groups.len();
+            body_groups.push(other);
+            inbound.push(Some((j, true)));
+        }
+        if let Some(&j) = moving.iter().find(|&&j| {
+            !used[j]
+                && body_of_group[group[self.joints[j].base]] != UNSET
+                && body_of_group[group[self.joints[j].follower]] != UNSET
+        }) {
+            return Err(self.closed_loop(j));
         }
         if body_groups.len() < ng {
             let frames = frame_list(
@@ -373,7 +297,16 @@ impl FrameNetworkBuilder {
         // 3. Reference frames, placements, tree transforms, inertias, coordinates.
         let nb = body_groups.len();
         let ref_frame: Vec<FrameId> = (0..nb)
-            .map(|b| inbound[b].map_or(world, |j| self.joints[j].follower))
+            .map(|b| {
+                inbound[b].map_or(world, |(j, reversed)| {
+                    let je = &self.joints[j];
+                    if reversed {
+                        je.base
+                    } else {
+                        je.follower
+                    }
+                })
+            })
             .collect();
         let frame_placements: Vec<(BodyIndex, Isometry3<f64>)> = (0..nf)
             .map(|f| {
@@ -410,16 +343,18 @@ impl FrameNetworkBuilder {
             stiffness: [0.0; 6],
             damping: [0.0; 6],
             has_passive: false,
+            reversed: false,
         };
         let mut bodies = vec![placeholder];
         let (mut nq, mut nv) = (0, 0);
         let (mut q0, mut v0) = (Vec::new(), Vec::new());
         let mut quaternion_offsets = Vec::new();
         for b in 1..nb {
-            let j = inbound[b].expect("every non-World body has an inbound joint");
+            let (j, reversed) = inbound[b].expect("every non-World body has an inbound joint");
             let je = &self.joints[j];
             let kind = je.spec.kind;
-            let (parent, base_in_parent) = frame_placements[je.base];
+            let parent_side = if reversed { je.follower } else { je.base };
+            let (parent, base_in_parent) = frame_placements[parent_side];
             let mut stiffness = [0.0; 6];
             let mut damping = [0.0; 6];
             stiffness[..je.spec.stiffness.len()].copy_from_slice(&je.spec.stiffness);
@@ -434,6 +369,7 @@ impl FrameNetworkBuilder {
                 stiffness,
                 damping,
                 has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0),
+                reversed,
             });
             let info = &mut joints_info[j];
             info.body = Some(b);
@@ -466,7 +402,7 @@ impl FrameNetworkBuilder {
             quaternion_offsets,
         };
         if let Some(b) = first_singular_body(&mechanism) {
-            let j = inbound[b].expect("non-World body");
+            let (j, _) = inbound[b].expect("non-World body");
             return Err(MechanismError::MasslessBody {
                 joint: self.joints[j].label.clone(),
                 frames: frame_list(&self.labels, group_frames[body_groups[b]].iter().copied()),
@@ -566,8 +502,8 @@ fn validate_solid(s: &SolidEntry) -> Result<(), MechanismError> {
 }
 
 /// The first body (leaves first) whose joint-space articulated inertia `D = Sᵀ IA S` is singular at
-/// the initial configuration, if any. A pivot of the Cholesky factorization of D counts as zero
-/// below 1e-12 × the largest entry of IA (and exactly zero for a massless subtree).
+/// the initial configuration, if any: its smallest eigenvalue is at most 1e-12 × the largest entry
+/// of IA (exactly zero for a massless subtree).
 fn first_singular_body(m: &Mechanism) -> Option<BodyIndex> {
     let mut ws = Workspace::new(m);
     let zeros = vec![0.0; m.nv];
@@ -581,48 +517,31 @@ fn first_singular_body(m: &Mechanism) -> Option<BodyIndex> {
         let nv = b.kind.nv();
         let ia = ws.ia[i];
         let scale = ia.a.abs().max().max(ia.b.abs().max()).max(ia.c.abs().max());
-        let mut u_cols = [super::spatial::SpatialForce::ZERO; 6];
-        let mut d = [[0.0; 6]; 6];
-        for k in 0..nv {
-            u_cols[k] = ia.mul_motion(&ws.joint[i].s[k]);
-        }
-        for j in 0..nv {
-            for k in 0..nv {
-                d[j][k] = ws.joint[i].s[j].dot(&u_cols[k]);
+        let s = &ws.joint[i].s[..nv];
+        let u_cols: Vec<SpatialForce> = s.iter().map(|s| ia.mul_motion(s)).collect();
+        // D padded with `scale` on the unused diagonal so the padding never looks singular.
+        let mut d = Matrix6::from_diagonal_element(scale.max(1.0));
+        for (j, sj) in s.iter().enumerate() {
+            for (k, uk) in u_cols.iter().enumerate() {
+                d[(j, k)] = sj.dot(uk);
             }
         }
-        // Cholesky in place.
-        for k in 0..nv {
-            let mut pivot = d[k][k];
-            for p in 0..k {
-                pivot -= d[k][p] * d[k][p];
-            }
-            if pivot <= 1e-12 * scale || !pivot.is_finite() {
-                return Some(i);
-            }
-            let l = pivot.sqrt();
-            d[k][k] = l;
-            for r in k + 1..nv {
-                let mut x = d[r][k];
-                for p in 0..k {
-                    x -= d[r][p] * d[k][p];
-                }
-                d[r][k] = x / l;
-            }
+        let smallest = d.symmetric_eigenvalues().min();
+        if smallest <= 1e-12 * scale || !smallest.is_finite() {
+            return Some(i);
         }
         if b.parent != 0 {
-            // IA − U D⁻¹ Uᵀ via the factor: columns W = U L⁻ᵀ, IA −= W Wᵀ.
-            let mut w = u_cols;
-            for k in 0..nv {
-                for p in 0..k {
-                    let wp = w[p];
-                    w[k] -= wp * d[k][p];
-                }
-                w[k] = w[k] * (1.0 / d[k][k]);
-            }
+            let Some(d_inv) = d.try_inverse() else {
+                return Some(i);
+            };
             let mut ia_a = ia;
-            for wk in w.iter().take(nv) {
-                ia_a.sub_outer(wk, wk);
+            for (k, uk) in u_cols.iter().enumerate() {
+                // W_k = Σ_j U_j D⁻¹_jk ; IA −= Σ_k U_k W_kᵀ.
+                let w_k = u_cols
+                    .iter()
+                    .enumerate()
+                    .fold(SpatialForce::ZERO, |acc, (j, uj)| acc + *uj * d_inv[(j, k)]);
+                ia_a.sub_outer(uk, &w_k);
             }
             let contribution = ia_a.to_parent(&ws.x_up[i]);
             ws.ia[b.parent] += contribution;
