@@ -5,7 +5,7 @@
 //! most 15 ns per block. Run: `cargo bench --bench diagram`.
 
 use blockdyn::sim::{Engine, Recorder};
-use blockdyn::solver::{FnSystem, Solver, SolverOptions, System};
+use blockdyn::solver::{FnSystem, Solver, System};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
@@ -15,7 +15,11 @@ pub fn chain_model(stages: usize, stop_time: f64, rel_tol: f64) -> String {
     let mut connect = Vec::new();
     let mut blocks = String::from("[blocks.source]\ntype = \"Constant\"\nvalue = 1.0\n");
     for i in 0..stages {
-        let prev = if i == 0 { "source.out".to_string() } else { format!("x{}.out", i - 1) };
+        let prev = if i == 0 {
+            "source.out".to_string()
+        } else {
+            format!("x{}.out", i - 1)
+        };
         connect.push(format!("\"{prev} -> g{i}.in\""));
         connect.push(format!("\"g{i}.out -> s{i}.in1\""));
         connect.push(format!("\"x{i}.out -> s{i}.in2\""));
@@ -33,14 +37,20 @@ pub fn chain_model(stages: usize, stop_time: f64, rel_tol: f64) -> String {
 fn bench(c: &mut Criterion) {
     let stages = 100;
     let (stop, rtol) = (10.0, 1e-6);
-    let d = blockdyn::load_model_str("chain.toml", &chain_model(stages, stop, rtol), &[]).expect("chain model");
+    let d = blockdyn::load_model_str("chain.toml", &chain_model(stages, stop, rtol), &[])
+        .expect("chain model");
     let options = blockdyn::sim::solver_options(&d);
     let mut g = c.benchmark_group("chain100");
     g.bench_function("diagram", |b| {
         b.iter(|| {
             let mut engine = Engine::new(&d, Recorder::new(&d).expect("recorder"));
             let x0 = engine.initialize(0.0);
-            let mut solver = Solver::new(d.num_states, d.zero_crossing_directions.len(), options.clone()).expect("solver");
+            let mut solver = Solver::new(
+                d.num_states,
+                d.zero_crossing_directions.len(),
+                options.clone(),
+            )
+            .expect("solver");
             black_box(solver.integrate(&mut engine, 0.0, &x0, stop).expect("run"))
         })
     });
@@ -54,13 +64,18 @@ fn bench(c: &mut Criterion) {
                 }
             });
             let mut solver = Solver::new(stages, 0, options.clone()).expect("solver");
-            black_box(solver.integrate(&mut sys, 0.0, &vec![0.0; stages], stop).expect("run"))
+            black_box(
+                solver
+                    .integrate(&mut sys, 0.0, &vec![0.0; stages], stop)
+                    .expect("run"),
+            )
         })
     });
     g.finish();
 
     // 1000 blocks: 333 stages of 3 blocks plus the source.
-    let big = blockdyn::load_model_str("chain1000.toml", &chain_model(333, 1.0, 1e-6), &[]).expect("model");
+    let big = blockdyn::load_model_str("chain1000.toml", &chain_model(333, 1.0, 1e-6), &[])
+        .expect("model");
     assert_eq!(big.blocks.len(), 1000);
     let mut engine = Engine::new(&big, Recorder::new(&big).expect("recorder"));
     let x = engine.initialize(0.0);

@@ -9,10 +9,10 @@ pub mod blocks;
 pub mod contact;
 pub mod diagram;
 pub mod geometry;
+pub mod library;
 pub mod model;
 pub mod multibody;
 pub mod output;
-pub mod library;
 pub mod plot;
 pub mod report;
 pub mod sim;
@@ -31,7 +31,11 @@ pub fn load_model(path: &std::path::Path, overrides: &[String]) -> Result<Diagra
 }
 
 /// Like [`load_model`], from text (`label` is the file name shown in messages).
-pub fn load_model_str(label: &str, text: &str, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+pub fn load_model_str(
+    label: &str,
+    text: &str,
+    overrides: &[String],
+) -> Result<Diagram, Diagnostic> {
     build_document(Document::parse(label, text)?, overrides)
 }
 

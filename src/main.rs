@@ -9,7 +9,11 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[derive(Parser)]
-#[command(name = "blockdyn", version, about = "Block-diagram simulation of rigid-body mechanisms in contact")]
+#[command(
+    name = "blockdyn",
+    version,
+    about = "Block-diagram simulation of rigid-body mechanisms in contact"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -72,7 +76,14 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Run { model, csv, plot, stop_time, set, quiet } => run_model(&model, csv, plot, stop_time, &set, quiet),
+        Command::Run {
+            model,
+            csv,
+            plot,
+            stop_time,
+            set,
+            quiet,
+        } => run_model(&model, csv, plot, stop_time, &set, quiet),
         Command::Check { model, set } => {
             let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
             print!("{}", blockdyn::report::check_report(&d));
@@ -97,10 +108,19 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
-fn run_model(model: &Path, csv: Option<PathBuf>, plot: Option<PathBuf>, stop_time: Option<f64>, set: &[String], quiet: bool) -> Result<(), String> {
+fn run_model(
+    model: &Path,
+    csv: Option<PathBuf>,
+    plot: Option<PathBuf>,
+    stop_time: Option<f64>,
+    set: &[String],
+    quiet: bool,
+) -> Result<(), String> {
     if let Some(t) = stop_time {
         if !(t > 0.0 && t.is_finite()) {
-            return Err(format!("--stop-time must be a positive number of seconds, not {t}"));
+            return Err(format!(
+                "--stop-time must be a positive number of seconds, not {t}"
+            ));
         }
     }
     let d = blockdyn::load_model(model, set).map_err(|e| e.to_string())?;
@@ -109,14 +129,24 @@ fn run_model(model: &Path, csv: Option<PathBuf>, plot: Option<PathBuf>, stop_tim
     }
     let stop = stop_time.unwrap_or(d.spec.stop_time);
     let progress = (!quiet && std::io::stderr().is_terminal()).then(|| progress_reporter(stop));
-    let result = blockdyn::simulate(&d, blockdyn::RunOptions { stop_time, progress }).map_err(|e| e.to_string())?;
+    let result = blockdyn::simulate(
+        &d,
+        blockdyn::RunOptions {
+            stop_time,
+            progress,
+        },
+    )
+    .map_err(|e| e.to_string())?;
     let csv = csv.or_else(|| d.spec.output.csv.as_ref().map(PathBuf::from));
     let plot = plot.or_else(|| d.spec.output.plot.as_ref().map(PathBuf::from));
     if let Some(path) = &csv {
         blockdyn::output::csv::write_csv(&result.recording, path).map_err(|e| e.to_string())?;
     }
     if let Some(path) = &plot {
-        let options = blockdyn::plot::PlotOptions { title: Some(d.spec.name.clone()), ..Default::default() };
+        let options = blockdyn::plot::PlotOptions {
+            title: Some(d.spec.name.clone()),
+            ..Default::default()
+        };
         blockdyn::plot::plot_png(&result.recording, path, &options).map_err(|e| e.to_string())?;
     }
     if !quiet {
@@ -146,8 +176,10 @@ fn progress_reporter(stop_time: f64) -> Box<dyn FnMut(f64) + Send> {
         if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
             let b = indicatif::ProgressBar::new(1000);
             b.set_style(
-                indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:40}] simulated {msg}")
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                indicatif::ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:40}] simulated {msg}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
             );
             bar = Some(b);
         }

@@ -1,7 +1,7 @@
 //! Text reports for the command line: the compiled diagram (`check`) and the library (`blocks`).
 
-use crate::library::{all, find};
 use crate::diagram::Diagram;
+use crate::library::{all, find};
 use crate::model::diagnostic::closest;
 use crate::solver::Direction;
 use std::fmt::Write;
@@ -33,17 +33,43 @@ pub fn check_report(d: &Diagram) -> String {
             .filter(|(p, _)| !p.hidden)
             .map(|(p, sh)| format!("{} {sh}", p.name))
             .collect();
-        let _ = writeln!(s, "  {:>3}. {} ({}){}", k + 1, blk.name, blk.type_name, if outs.is_empty() { String::new() } else { format!(" → {}", outs.join(", ")) });
+        let _ = writeln!(
+            s,
+            "  {:>3}. {} ({}){}",
+            k + 1,
+            blk.name,
+            blk.type_name,
+            if outs.is_empty() {
+                String::new()
+            } else {
+                format!(" → {}", outs.join(", "))
+            }
+        );
     }
-    let without: Vec<&str> = d.blocks.iter().enumerate().filter(|(b, _)| !d.schedule.contains(b)).map(|(_, blk)| blk.name.as_str()).collect();
+    let without: Vec<&str> = d
+        .blocks
+        .iter()
+        .enumerate()
+        .filter(|(b, _)| !d.schedule.contains(b))
+        .map(|(_, blk)| blk.name.as_str())
+        .collect();
     if !without.is_empty() {
         let _ = writeln!(s, "  (no outputs to evaluate: {})", without.join(", "));
     }
     if d.num_states > 0 {
         let _ = writeln!(s, "\nstates:");
         for blk in d.blocks.iter().filter(|b| !b.states.is_empty()) {
-            let names: Vec<String> = (0..blk.states.len()).map(|k| blk.block.state_name(k)).collect();
-            let _ = writeln!(s, "  x[{}..{}] {}: {}", blk.states.start, blk.states.end, blk.name, names.join(", "));
+            let names: Vec<String> = (0..blk.states.len())
+                .map(|k| blk.block.state_name(k))
+                .collect();
+            let _ = writeln!(
+                s,
+                "  x[{}..{}] {}: {}",
+                blk.states.start,
+                blk.states.end,
+                blk.name,
+                names.join(", ")
+            );
         }
     }
     if !d.zero_crossing_directions.is_empty() {
@@ -78,7 +104,12 @@ pub fn library_list() -> String {
             category = t.category;
             let _ = writeln!(s, "\n{category}:");
         }
-        let first = t.summary.split(". ").next().unwrap_or(t.summary).trim_end_matches('.');
+        let first = t
+            .summary
+            .split(". ")
+            .next()
+            .unwrap_or(t.summary)
+            .trim_end_matches('.');
         let _ = writeln!(s, "  {:<24} {first}", t.name);
     }
     s

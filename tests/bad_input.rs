@@ -30,49 +30,79 @@ fn missing_stop_time() {
 #[test]
 fn unknown_block_type_suggests_the_nearest() {
     let e = error_of(&format!("{HEAD}[blocks.i]\ntype = \"Integrater\"\n"));
-    assert_contains(&e, &["bad.toml:4:8", "block 'i'", "unknown block type \"Integrater\"", "did you mean \"Integrator\""]);
+    assert_contains(
+        &e,
+        &[
+            "bad.toml:4:8",
+            "block 'i'",
+            "unknown block type \"Integrater\"",
+            "did you mean \"Integrator\"",
+        ],
+    );
 }
 
 #[test]
 fn unknown_parameter_suggests_the_nearest() {
     let e = error_of(&format!("{HEAD}[blocks.k]\ntype = \"Gain\"\ngian = 2.0\n"));
-    assert_contains(&e, &["bad.toml:5:1", "block 'k'", "unknown parameter 'gian'", "did you mean 'gain'"]);
+    assert_contains(
+        &e,
+        &[
+            "bad.toml:5:1",
+            "block 'k'",
+            "unknown parameter 'gian'",
+            "did you mean 'gain'",
+        ],
+    );
 }
 
 #[test]
 fn parameter_out_of_range() {
-    let e = error_of(&format!("{HEAD}[blocks.h]\ntype = \"ZeroOrderHold\"\nsample_time = -0.1\n"));
+    let e = error_of(&format!(
+        "{HEAD}[blocks.h]\ntype = \"ZeroOrderHold\"\nsample_time = -0.1\n"
+    ));
     assert_contains(&e, &["bad.toml:5:", "block 'h'", "sample_time"]);
 }
 
 #[test]
 fn parameter_of_the_wrong_type() {
-    let e = error_of(&format!("{HEAD}[blocks.k]\ntype = \"Gain\"\ngain = \"two\"\n"));
+    let e = error_of(&format!(
+        "{HEAD}[blocks.k]\ntype = \"Gain\"\ngain = \"two\"\n"
+    ));
     assert_contains(&e, &["bad.toml:5:8", "gain", "must be"]);
 }
 
 #[test]
 fn unknown_block_in_a_connection() {
-    let e = error_of(&format!("connect = [\"c.out -> scpoe.in1\"]\n{HEAD}[blocks.c]\ntype = \"Constant\"\n[blocks.scope]\ntype = \"Scope\"\n"));
-    assert_contains(&e, &["bad.toml:1:12", "no block 'scpoe'", "did you mean 'scope'"]);
+    let e = error_of(&format!("connect = [\"c.out -> scpoe.in1\"]\n{HEAD}[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.scope]\ntype = \"Scope\"\n"));
+    assert_contains(
+        &e,
+        &["bad.toml:1:12", "no block 'scpoe'", "did you mean 'scope'"],
+    );
 }
 
 #[test]
 fn unknown_port_suggests_the_nearest() {
-    let e = error_of(&format!("connect = [\"c.outt -> s.in1\"]\n{HEAD}[blocks.c]\ntype = \"Constant\"\n[blocks.s]\ntype = \"Scope\"\n"));
-    assert_contains(&e, &["bad.toml:1:", "has no output 'outt'", "did you mean 'c.out'"]);
+    let e = error_of(&format!("connect = [\"c.outt -> s.in1\"]\n{HEAD}[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.s]\ntype = \"Scope\"\n"));
+    assert_contains(
+        &e,
+        &[
+            "bad.toml:1:",
+            "has no output 'outt'",
+            "did you mean 'c.out'",
+        ],
+    );
 }
 
 #[test]
 fn line_from_an_input() {
-    let e = error_of(&format!("connect = [\"s.in1 -> c.out\"]\n{HEAD}[blocks.c]\ntype = \"Constant\"\n[blocks.s]\ntype = \"Scope\"\n"));
+    let e = error_of(&format!("connect = [\"s.in1 -> c.out\"]\n{HEAD}[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.s]\ntype = \"Scope\"\n"));
     assert_contains(&e, &["is an input, not an output"]);
 }
 
 #[test]
 fn two_sources_for_one_input() {
     let e = error_of(&format!(
-        "connect = [\"a.out -> s.in1\",\n \"b.out -> s.in1\"]\n{HEAD}[blocks.a]\ntype = \"Constant\"\n[blocks.b]\ntype = \"Constant\"\n[blocks.s]\ntype = \"Scope\"\n"
+        "connect = [\"a.out -> s.in1\",\n \"b.out -> s.in1\"]\n{HEAD}[blocks.a]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.b]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.s]\ntype = \"Scope\"\n"
     ));
     assert_contains(&e, &["bad.toml:2:2", "s.in1 has two sources", "line 1"]);
 }
@@ -102,7 +132,7 @@ fn element_index_out_of_range() {
 #[test]
 fn algebraic_loop_names_every_block() {
     let e = error_of(&format!(
-        "connect = [\"a.out -> b.in\", \"b.out -> c.in1\", \"c.out -> a.in\", \"k.out -> c.in2\"]\n{HEAD}[blocks.a]\ntype = \"Gain\"\n[blocks.b]\ntype = \"Gain\"\n[blocks.c]\ntype = \"Sum\"\nsigns = \"++\"\n[blocks.k]\ntype = \"Constant\"\n"
+        "connect = [\"a.out -> b.in\", \"b.out -> c.in1\", \"c.out -> a.in\", \"k.out -> c.in2\"]\n{HEAD}[blocks.a]\ntype = \"Gain\"\n[blocks.b]\ntype = \"Gain\"\n[blocks.c]\ntype = \"Sum\"\nsigns = \"++\"\n[blocks.k]\ntype = \"Constant\"\nvalue = 1.0\n"
     ));
     assert_contains(&e, &["algebraic loop", "a", "b", "c", "Integrator"]);
     assert!(!e.contains(" k "), "{e}");
@@ -111,12 +141,13 @@ fn algebraic_loop_names_every_block() {
 #[test]
 fn a_loop_through_an_integrator_is_legal() {
     let text = format!("connect = [\"x.out -> k.in\", \"k.out -> x.in\"]\n{HEAD}[blocks.x]\ntype = \"Integrator\"\ninitial = 1.0\n[blocks.k]\ntype = \"Gain\"\ngain = -1.0\n");
-    blockdyn::load_model_str("ok.toml", &text, &[]).expect("a loop through an integrator has no algebraic loop");
+    blockdyn::load_model_str("ok.toml", &text, &[])
+        .expect("a loop through an integrator has no algebraic loop");
 }
 
 #[test]
 fn physical_connection_on_a_signal_port() {
-    let e = error_of(&format!("connect = [\"a.out -- b.in\"]\n{HEAD}[blocks.a]\ntype = \"Constant\"\n[blocks.b]\ntype = \"Gain\"\n"));
+    let e = error_of(&format!("connect = [\"a.out -- b.in\"]\n{HEAD}[blocks.a]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.b]\ntype = \"Gain\"\n"));
     assert_contains(&e, &["signal port", "'->'"]);
 }
 
@@ -128,18 +159,31 @@ fn bad_connection_syntax() {
 
 #[test]
 fn bad_override() {
-    let text = format!("{HEAD}[blocks.k]\ntype = \"Constant\"\n");
-    let e = blockdyn::load_model_str("bad.toml", &text, &["k.vaule=2".into()]).unwrap_err().to_string();
+    let text = format!("{HEAD}[blocks.k]\ntype = \"Constant\"\nvalue = 1.0\n");
+    let e = blockdyn::load_model_str("bad.toml", &text, &["k.vaule=2".into()])
+        .unwrap_err()
+        .to_string();
     assert_contains(&e, &["unknown parameter 'vaule'", "did you mean 'value'"]);
-    let e = blockdyn::load_model_str("bad.toml", &text, &["q.value=2".into()]).unwrap_err().to_string();
+    let e = blockdyn::load_model_str("bad.toml", &text, &["q.value=2".into()])
+        .unwrap_err()
+        .to_string();
     assert_contains(&e, &["no block 'q'"]);
 }
 
 #[test]
 fn bad_log_entry() {
-    let text = format!("{HEAD}[output]\nlog = [\"k.outt\"]\n[blocks.k]\ntype = \"Constant\"\n");
+    let text = format!(
+        "{HEAD}[output]\nlog = [\"k.outt\"]\n[blocks.k]\ntype = \"Constant\"\nvalue = 1.0\n"
+    );
     let e = error_of(&text);
-    assert_contains(&e, &["bad.toml:4:", "has no output 'outt'", "did you mean 'k.out'"]);
+    assert_contains(
+        &e,
+        &[
+            "bad.toml:4:",
+            "has no output 'outt'",
+            "did you mean 'k.out'",
+        ],
+    );
 }
 
 #[test]
@@ -160,7 +204,8 @@ fn no_input_panics() {
         "model = 1",
     ];
     for c in cases {
-        let r = std::panic::catch_unwind(|| blockdyn::load_model_str("bad.toml", c, &[]).map(|_| ()));
+        let r =
+            std::panic::catch_unwind(|| blockdyn::load_model_str("bad.toml", c, &[]).map(|_| ()));
         match r {
             Ok(Err(e)) => assert!(!e.to_string().is_empty()),
             Ok(Ok(())) => panic!("accepted: {c}"),

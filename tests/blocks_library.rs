@@ -125,9 +125,3 @@ fn every_documented_parameter_is_read() {
         }
     }
 }
-
-#[test]
-#[ignore = "prints the library documentation"]
-fn print_markdown() {
-    println!("{}", library_markdown());
-}

@@ -35,7 +35,14 @@ fn run_writes_csv_and_png_and_a_summary() {
     let dir = temp_dir("run");
     let csv = dir.join("ball.csv");
     let png = dir.join("ball.png");
-    let out = blockdyn(&["run", "models/bouncing_ball.toml", "--csv", csv.to_str().unwrap(), "--plot", png.to_str().unwrap()]);
+    let out = blockdyn(&[
+        "run",
+        "models/bouncing_ball.toml",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
     let stdout = text(&out.stdout);
     for word in ["steps", "evaluations", "zero crossings", "wall"] {
@@ -44,7 +51,10 @@ fn run_writes_csv_and_png_and_a_summary() {
     let csv_text = std::fs::read_to_string(&csv).expect("csv written");
     let header = csv_text.lines().next().unwrap();
     assert!(header.starts_with("time,"), "{header}");
-    assert!(header.contains("position.out") && header.contains("velocity.out"), "{header}");
+    assert!(
+        header.contains("position.out") && header.contains("velocity.out"),
+        "{header}"
+    );
     assert!(csv_text.lines().count() > 20);
     assert_eq!(png_size(&png), (1200, 800));
 }
@@ -54,7 +64,15 @@ fn stop_time_and_set_override_the_file() {
     let dir = temp_dir("set");
     let csv = dir.join("b.csv");
     let out = blockdyn(&[
-        "run", "models/bouncing_ball.toml", "--csv", csv.to_str().unwrap(), "--stop-time", "1.0", "--set", "solver.rel_tol=1e-6", "-q",
+        "run",
+        "models/bouncing_ball.toml",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--stop-time",
+        "1.0",
+        "--set",
+        "solver.rel_tol=1e-6",
+        "-q",
     ]);
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
     let csv_text = std::fs::read_to_string(&csv).unwrap();
@@ -68,7 +86,13 @@ fn check_prints_the_compiled_diagram() {
     let out = blockdyn(&["check", "models/bouncing_ball.toml"]);
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
     let s = text(&out.stdout);
-    for word in ["execution order", "states", "zero-crossing signals", "velocity", "position"] {
+    for word in [
+        "execution order",
+        "states",
+        "zero-crossing signals",
+        "velocity",
+        "position",
+    ] {
         assert!(s.contains(word), "check output lacks '{word}':\n{s}");
     }
 }
@@ -114,16 +138,28 @@ fn graph_prints_dot() {
 fn errors_exit_non_zero_and_keep_old_outputs() {
     let dir = temp_dir("err");
     let model = dir.join("bad.toml");
-    std::fs::write(&model, "[model]\nstop_time = 1\n[blocks.k]\ntype = \"Gian\"\n").unwrap();
+    std::fs::write(
+        &model,
+        "[model]\nstop_time = 1\n[blocks.k]\ntype = \"Gian\"\n",
+    )
+    .unwrap();
     let out = blockdyn(&["run", model.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = text(&out.stderr);
-    assert!(err.contains("bad.toml:4:8") && err.contains("did you mean \"Gain\""), "{err}");
+    assert!(
+        err.contains("bad.toml:4:8") && err.contains("did you mean \"Gain\""),
+        "{err}"
+    );
 
     // A plot into a missing directory fails; an existing CSV elsewhere is not half-written.
     let csv = dir.join("keep.csv");
     std::fs::write(&csv, "old").unwrap();
-    let out = blockdyn(&["run", "models/bouncing_ball.toml", "--plot", dir.join("missing/x.png").to_str().unwrap()]);
+    let out = blockdyn(&[
+        "run",
+        "models/bouncing_ball.toml",
+        "--plot",
+        dir.join("missing/x.png").to_str().unwrap(),
+    ]);
     assert!(!out.status.success());
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), "old");
 

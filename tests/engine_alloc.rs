@@ -42,11 +42,20 @@ fn count<R>(f: impl FnOnce() -> R) -> (R, usize) {
 // One test function: the counter is global, and tests in one binary run on parallel threads.
 #[test]
 fn a_run_after_set_up_allocates_nothing() {
-    for model in ["models/bouncing_ball.toml", "models/thermostat.toml", "models/mass_spring_damper.toml"] {
+    for model in [
+        "models/bouncing_ball.toml",
+        "models/thermostat.toml",
+        "models/mass_spring_damper.toml",
+    ] {
         let d = blockdyn::load_model(std::path::Path::new(model), &[]).unwrap();
         let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
         let x0 = engine.initialize(0.0);
-        let mut solver = Solver::new(d.num_states, d.zero_crossing_directions.len(), blockdyn::sim::solver_options(&d)).unwrap();
+        let mut solver = Solver::new(
+            d.num_states,
+            d.zero_crossing_directions.len(),
+            blockdyn::sim::solver_options(&d),
+        )
+        .unwrap();
         let mut dx = vec![0.0; x0.len()];
         let (_, n) = count(|| {
             for k in 0..1000 {
@@ -54,9 +63,16 @@ fn a_run_after_set_up_allocates_nothing() {
             }
         });
         assert_eq!(n, 0, "{model}: minor steps allocated {n} times");
-        let (stats, n) = count(|| solver.integrate(&mut engine, 0.0, &x0, d.spec.stop_time).unwrap());
+        let (stats, n) = count(|| {
+            solver
+                .integrate(&mut engine, 0.0, &x0, d.spec.stop_time)
+                .unwrap()
+        });
         assert!(stats.steps > 10);
-        assert!(engine.run.recorder.recording.len() < 4096, "more rows than the reserved capacity");
+        assert!(
+            engine.run.recorder.recording.len() < 4096,
+            "more rows than the reserved capacity"
+        );
         assert_eq!(n, 0, "{model}: the run allocated {n} times");
     }
 }

@@ -9,13 +9,17 @@ fn run(path: &str, overrides: &[&str]) -> blockdyn::RunResult {
 }
 
 fn column<'a>(rec: &'a Recording, name: &str) -> Vec<f64> {
-    let j = rec.column_index(name).unwrap_or_else(|| panic!("no column {name}"));
+    let j = rec
+        .column_index(name)
+        .unwrap_or_else(|| panic!("no column {name}"));
     rec.column_values(j).collect()
 }
 
 /// Times that appear twice in a row: the located events (rows before and after the handlers).
 fn event_rows(rec: &Recording) -> Vec<usize> {
-    (1..rec.len()).filter(|&i| rec.times[i] == rec.times[i - 1]).collect()
+    (1..rec.len())
+        .filter(|&i| rec.times[i] == rec.times[i - 1])
+        .collect()
 }
 
 const G: f64 = 9.81;
@@ -38,17 +42,32 @@ fn bouncing_ball_impacts_and_apexes_match_the_closed_form() {
         expected.push(expected.last().unwrap() + 2.0 * speed / G);
     }
     expected.pop();
-    assert_eq!(events.len(), expected.len(), "impacts {:?}", events.iter().map(|&i| rec.times[i]).collect::<Vec<_>>());
+    assert_eq!(
+        events.len(),
+        expected.len(),
+        "impacts {:?}",
+        events.iter().map(|&i| rec.times[i]).collect::<Vec<_>>()
+    );
     for (k, (&row, &t_exact)) in events.iter().zip(&expected).enumerate() {
         // Event location is to 1e-12·max(1,t); the integration error of a parabola by dopri5 is at
         // round-off level, so the impact times agree to 1e-9 s.
-        assert!((rec.times[row] - t_exact).abs() < 1e-9, "impact {k}: {} vs {t_exact}", rec.times[row]);
+        assert!(
+            (rec.times[row] - t_exact).abs() < 1e-9,
+            "impact {k}: {} vs {t_exact}",
+            rec.times[row]
+        );
         // Apex after impact k: (v⁺)²/(2g) = e^{2(k+1)} h0; v⁺ = -e·v⁻ exactly.
         let (v_before, v_after) = (v[row - 1], v[row]);
-        assert!((v_after + E * v_before).abs() < 1e-12 * v_before.abs().max(1.0), "reset {v_before} → {v_after}");
+        assert!(
+            (v_after + E * v_before).abs() < 1e-12 * v_before.abs().max(1.0),
+            "reset {v_before} → {v_after}"
+        );
         let apex = v_after * v_after / (2.0 * G);
         let apex_exact = E.powi(2 * (k as i32 + 1)) * H0;
-        assert!((apex - apex_exact).abs() < 1e-8 * H0, "apex {k}: {apex} vs {apex_exact}");
+        assert!(
+            (apex - apex_exact).abs() < 1e-8 * H0,
+            "apex {k}: {apex} vs {apex_exact}"
+        );
     }
     // The peers' figures: bdsim found the first impacts at 1.42784 s and 3.71239 s.
     assert!((rec.times[events[0]] - 1.42784).abs() < 1e-5);
@@ -57,14 +76,21 @@ fn bouncing_ball_impacts_and_apexes_match_the_closed_form() {
 
 #[test]
 fn bouncing_ball_for_20_s_ends_with_chattering_not_a_hang() {
-    let d = blockdyn::load_model(std::path::Path::new("models/bouncing_ball.toml"), &["model.stop_time=20".into()]).unwrap();
+    let d = blockdyn::load_model(
+        std::path::Path::new("models/bouncing_ball.toml"),
+        &["model.stop_time=20".into()],
+    )
+    .unwrap();
     match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
         Err(blockdyn::SimError::Chattering { block, t, .. }) => {
             assert_eq!(block, "velocity");
             // The bounces accumulate at t∞ = t1 + 2 v1 e / (g (1 - e)).
             let t1 = (2.0 * H0 / G).sqrt();
             let t_inf = t1 + 2.0 * G * t1 * E / (G * (1.0 - E));
-            assert!((t - t_inf).abs() < 1e-3, "chattering at {t}, accumulation point {t_inf}");
+            assert!(
+                (t - t_inf).abs() < 1e-3,
+                "chattering at {t}, accumulation point {t_inf}"
+            );
         }
         Err(e) => panic!("unexpected error: {e}"),
         Ok(_) => panic!("a Zeno run cannot finish without chattering"),
@@ -86,7 +112,10 @@ fn mass_spring_damper_follows_the_underdamped_step_response() {
         let exact = if tau <= 0.0 {
             0.0
         } else {
-            f / k * (1.0 - (-zeta * wn * tau).exp() * ((wd * tau).cos() + zeta / (1.0 - zeta * zeta).sqrt() * (wd * tau).sin()))
+            f / k
+                * (1.0
+                    - (-zeta * wn * tau).exp()
+                        * ((wd * tau).cos() + zeta / (1.0 - zeta * zeta).sqrt() * (wd * tau).sin()))
         };
         // rel_tol 1e-8 on a response of amplitude 0.1 m: the global error stays below 1e-7 m.
         assert!((x[i] - exact).abs() < 1e-7, "t = {t}: {} vs {exact}", x[i]);
@@ -116,7 +145,11 @@ fn thermostat_cycles_with_the_closed_form_period() {
         let (t0, state, temp) = w[0];
         let (t1, _, _) = w[1];
         let expected = if state == 1.0 { heating } else { cooling };
-        assert!(((t1 - t0) - expected).abs() < 1e-4, "phase from {t0}: {} vs {expected}", t1 - t0);
+        assert!(
+            ((t1 - t0) - expected).abs() < 1e-4,
+            "phase from {t0}: {} vs {expected}",
+            t1 - t0
+        );
         // Switching happens exactly at the hysteresis thresholds.
         let threshold = if state == 1.0 { 19.0 } else { 21.0 };
         assert!((temp - threshold).abs() < 1e-6, "switched at {temp} °C");

@@ -39,7 +39,6 @@ impl Io<'_> {
         self.signals[self.inputs[i].offset as usize]
     }
 
-
     /// Output `o`'s values, to write.
     #[inline]
     pub fn output(&mut self, o: usize) -> &mut [f64] {
@@ -63,7 +62,10 @@ impl Io<'_> {
     #[inline]
     pub fn input_output(&mut self, i: usize, o: usize) -> (&[f64], &mut [f64]) {
         let (ri, ro) = (self.inputs[i].range(), self.outputs[o].range());
-        assert!(ri.end <= ro.start || ro.end <= ri.start || ri.is_empty(), "input and output slots overlap");
+        assert!(
+            ri.end <= ro.start || ro.end <= ri.start || ri.is_empty(),
+            "input and output slots overlap"
+        );
         if ri.end <= ro.start {
             let (a, b) = self.signals.split_at_mut(ro.start);
             (&a[ri], &mut b[..ro.end - ro.start])
@@ -104,7 +106,17 @@ impl<'a> Ctx<'a> {
         work: &'a mut [f64],
         scratch: &'a mut (dyn Any + Send),
     ) -> Self {
-        Ctx { t, io: Io { signals, inputs, outputs }, states, work, scratch }
+        Ctx {
+            t,
+            io: Io {
+                signals,
+                inputs,
+                outputs,
+            },
+            states,
+            work,
+            scratch,
+        }
     }
 
     /// Input `i`'s values.
@@ -118,7 +130,6 @@ impl<'a> Ctx<'a> {
     pub fn input_scalar(&self, i: usize) -> f64 {
         self.io.input_scalar(i)
     }
-
 
     /// Output `o`'s values, to write.
     #[inline]

@@ -42,8 +42,13 @@ pub struct Setup {
 impl Setup {
     /// Every input feeds every output directly (a memoryless block).
     pub fn memoryless(num_inputs: usize, num_outputs: usize) -> Self {
-        let feedthrough = (0..num_inputs).flat_map(|i| (0..num_outputs).map(move |o| (i, o))).collect();
-        Setup { feedthrough, ..Default::default() }
+        let feedthrough = (0..num_inputs)
+            .flat_map(|i| (0..num_outputs).map(move |o| (i, o)))
+            .collect();
+        Setup {
+            feedthrough,
+            ..Default::default()
+        }
     }
 }
 
@@ -73,17 +78,31 @@ pub trait Block: Send + Sync {
     /// Fills in unknown (inherited) port shapes from known ones; called repeatedly until nothing
     /// changes. The default suits element-wise blocks: every inherited port takes the shape of the
     /// first known inherited port. Returns a message when the known shapes contradict each other.
-    fn propagate_shapes(&self, inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+    fn propagate_shapes(
+        &self,
+        inputs: &mut [Option<Shape>],
+        outputs: &mut [Option<Shape>],
+    ) -> Result<(), String> {
         let decls = self.inputs().iter().chain(self.outputs().iter());
         let shapes = inputs.iter().chain(outputs.iter());
-        let known = decls.zip(shapes).find_map(|(d, s)| (d.shape == ShapeSpec::Inherited).then_some(*s).flatten());
+        let known = decls
+            .zip(shapes)
+            .find_map(|(d, s)| (d.shape == ShapeSpec::Inherited).then_some(*s).flatten());
         if let Some(k) = known {
-            for (d, s) in self.inputs().iter().zip(inputs.iter_mut()).chain(self.outputs().iter().zip(outputs.iter_mut())) {
+            for (d, s) in self
+                .inputs()
+                .iter()
+                .zip(inputs.iter_mut())
+                .chain(self.outputs().iter().zip(outputs.iter_mut()))
+            {
                 if d.shape == ShapeSpec::Inherited {
                     match s {
                         None => *s = Some(k),
                         Some(other) if *other != k && !(other.len() == 1 || k.len() == 1) => {
-                            return Err(format!("port '{}' is {other} but another port of this block is {k}", d.name));
+                            return Err(format!(
+                                "port '{}' is {other} but another port of this block is {k}",
+                                d.name
+                            ));
                         }
                         _ => {}
                     }

@@ -51,7 +51,14 @@ pub struct PortDecl {
 impl PortDecl {
     /// A signal port of fixed shape.
     pub fn signal(name: impl Into<String>, shape: Shape) -> Self {
-        PortDecl { name: name.into(), kind: PortKind::Signal, shape: ShapeSpec::Fixed(shape), unit: None, optional: false, hidden: false }
+        PortDecl {
+            name: name.into(),
+            kind: PortKind::Signal,
+            shape: ShapeSpec::Fixed(shape),
+            unit: None,
+            optional: false,
+            hidden: false,
+        }
     }
 
     /// A scalar signal port.
@@ -61,17 +68,26 @@ impl PortDecl {
 
     /// A signal port whose shape is propagated.
     pub fn inherited(name: impl Into<String>) -> Self {
-        PortDecl { shape: ShapeSpec::Inherited, ..Self::scalar(name) }
+        PortDecl {
+            shape: ShapeSpec::Inherited,
+            ..Self::scalar(name)
+        }
     }
 
     /// A frame port.
     pub fn frame(name: impl Into<String>) -> Self {
-        PortDecl { kind: PortKind::Frame, ..Self::scalar(name) }
+        PortDecl {
+            kind: PortKind::Frame,
+            ..Self::scalar(name)
+        }
     }
 
     /// A geometry port.
     pub fn geometry(name: impl Into<String>) -> Self {
-        PortDecl { kind: PortKind::Geometry, ..Self::scalar(name) }
+        PortDecl {
+            kind: PortKind::Geometry,
+            ..Self::scalar(name)
+        }
     }
 
     /// With a unit.

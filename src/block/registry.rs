@@ -47,11 +47,17 @@ pub struct BlockType {
 impl BlockType {
     /// The block's documentation as Markdown (the same text `blockdyn blocks NAME` prints).
     pub fn markdown(&self) -> String {
-        let mut s = format!("## {}\n\n*{}*\n\n{}\n\n", self.name, self.category, self.summary);
+        let mut s = format!(
+            "## {}\n\n*{}*\n\n{}\n\n",
+            self.name, self.category, self.summary
+        );
         if !self.ports.is_empty() {
             s.push_str("| port | kind | shape | unit | description |\n|---|---|---|---|---|\n");
             for p in self.ports {
-                s.push_str(&format!("| `{}` | {} | {} | {} | {} |\n", p.name, p.kind, p.shape, p.unit, p.doc));
+                s.push_str(&format!(
+                    "| `{}` | {} | {} | {} | {} |\n",
+                    p.name, p.kind, p.shape, p.unit, p.doc
+                ));
             }
             s.push('\n');
         }
@@ -60,7 +66,10 @@ impl BlockType {
         } else {
             s.push_str("| parameter | unit | default | description |\n|---|---|---|---|\n");
             for p in self.params {
-                s.push_str(&format!("| `{}` | {} | {} | {} |\n", p.name, p.unit, p.default, p.doc));
+                s.push_str(&format!(
+                    "| `{}` | {} | {} | {} |\n",
+                    p.name, p.unit, p.default, p.doc
+                ));
             }
             s.push('\n');
         }

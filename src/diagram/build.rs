@@ -1,11 +1,11 @@
 //! From a [`ModelSpec`] to a [`Diagram`]: instantiate blocks through the registry, resolve
 //! connections, propagate shapes, lay out the buffers, and schedule.
 
+use super::physical::{elaborate, PhysicalLine};
 use super::schedule::schedule;
 use super::{CompiledBlock, Diagram, SignalLine};
 use crate::block::{Block, PortDecl, PortKind, Shape, ShapeSpec, Slot};
 use crate::library;
-use super::physical::{elaborate, PhysicalLine};
 use crate::model::diagnostic::closest;
 use crate::model::{ConnectionKind, Diagnostic, ModelSpec, PortRef, SourceFile, Span, TableReader};
 
@@ -22,13 +22,23 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
     let mut instances = Vec::with_capacity(spec.blocks.len());
     for entry in &spec.blocks {
         if instances.iter().any(|i: &Instance| i.name == entry.name) {
-            return Err(Diagnostic::at(source, &entry.name_span, format!("two blocks are named '{}'", entry.name)));
+            return Err(Diagnostic::at(
+                source,
+                &entry.name_span,
+                format!("two blocks are named '{}'", entry.name),
+            ));
         }
         let Some(ty) = library::find(&entry.type_name) else {
-            let mut d = Diagnostic::at(source, &entry.type_span, format!("unknown block type \"{}\"", entry.type_name))
-                .block(&entry.name);
+            let mut d = Diagnostic::at(
+                source,
+                &entry.type_span,
+                format!("unknown block type \"{}\"", entry.type_name),
+            )
+            .block(&entry.name);
             d = match closest(&entry.type_name, library::all().map(|t| t.name)) {
-                Some(near) => d.hint(format!("did you mean \"{near}\"? (`blockdyn blocks` lists the library)")),
+                Some(near) => d.hint(format!(
+                    "did you mean \"{near}\"? (`blockdyn blocks` lists the library)"
+                )),
                 None => d.hint("run `blockdyn blocks` for the list of block types"),
             };
             return Err(d);
@@ -36,7 +46,12 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
         let reader = TableReader::new(source, Some(&entry.name), &entry.params, entry.span.clone());
         let block = (ty.build)(&reader)?;
         reader.finish()?;
-        instances.push(Instance { name: entry.name.clone(), type_name: ty.name, block, span: entry.name_span.clone() });
+        instances.push(Instance {
+            name: entry.name.clone(),
+            type_name: ty.name,
+            block,
+            span: entry.name_span.clone(),
+        });
     }
     let mut lines = Vec::new();
     let mut physical = Vec::new();
@@ -46,15 +61,25 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
         let at = |msg: String| Diagnostic::at(source, &c.span, msg);
         match c.kind {
             ConnectionKind::Signal => {
-                let (from, from_port) = find_port(source, &instances, &c.from, &c.span, Side::Output)?;
+                let (from, from_port) =
+                    find_port(source, &instances, &c.from, &c.span, Side::Output)?;
                 let (to, to_port) = find_port(source, &instances, &c.to, &c.span, Side::Input)?;
-                if let Some(k) = lines.iter().position(|l: &SignalLine| l.to == to && l.to_port == to_port) {
+                if let Some(k) = lines
+                    .iter()
+                    .position(|l: &SignalLine| l.to == to && l.to_port == to_port)
+                {
                     let (l1, _) = source.line_column(line_spans[k].as_ref().map_or(0, |r| r.start));
                     return Err(at(format!("input {} has two sources (the other line is on line {l1})", c.to))
                         .block(&c.to.block)
                         .hint("an input takes one line; add the signals with a Sum block or remove one line"));
                 }
-                lines.push(SignalLine { from, from_port, index: c.from.index, to, to_port });
+                lines.push(SignalLine {
+                    from,
+                    from_port,
+                    index: c.from.index,
+                    to,
+                    to_port,
+                });
                 line_spans.push(c.span.clone());
             }
             ConnectionKind::Physical => {
@@ -71,11 +96,21 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
                     .hint("frame ports connect to frame ports, geometry ports to geometry ports"));
                 }
                 physical.push((c.from.to_string(), c.to.to_string()));
-                physical_lines.push(PhysicalLine { a: c.from.clone(), b: c.to.clone(), span: c.span.clone() });
+                physical_lines.push(PhysicalLine {
+                    a: c.from.clone(),
+                    b: c.to.clone(),
+                    span: c.span.clone(),
+                });
             }
         }
     }
-    elaborate(source, &mut instances, &physical_lines, &mut lines, &mut line_spans)?;
+    elaborate(
+        source,
+        &mut instances,
+        &physical_lines,
+        &mut lines,
+        &mut line_spans,
+    )?;
     assemble(source, spec, instances, lines, line_spans, physical)
 }
 
@@ -85,18 +120,35 @@ enum Side {
     Output,
 }
 
-fn find_block<'a>(source: &SourceFile, instances: &'a [Instance], r: &PortRef, span: &Span) -> Result<(usize, &'a Instance), Diagnostic> {
-    instances.iter().enumerate().find(|(_, i)| i.name == r.block).ok_or_else(|| {
-        let d = Diagnostic::at(source, span, format!("there is no block '{}' (in '{r}')", r.block));
-        match closest(&r.block, instances.iter().map(|i| i.name.as_str())) {
-            Some(near) => d.hint(format!("did you mean '{near}'?")),
-            None => d.hint(format!("add a [blocks.{}] table, or fix the name", r.block)),
-        }
-    })
+fn find_block<'a>(
+    source: &SourceFile,
+    instances: &'a [Instance],
+    r: &PortRef,
+    span: &Span,
+) -> Result<(usize, &'a Instance), Diagnostic> {
+    instances
+        .iter()
+        .enumerate()
+        .find(|(_, i)| i.name == r.block)
+        .ok_or_else(|| {
+            let d = Diagnostic::at(
+                source,
+                span,
+                format!("there is no block '{}' (in '{r}')", r.block),
+            );
+            match closest(&r.block, instances.iter().map(|i| i.name.as_str())) {
+                Some(near) => d.hint(format!("did you mean '{near}'?")),
+                None => d.hint(format!("add a [blocks.{}] table, or fix the name", r.block)),
+            }
+        })
 }
 
 fn port_list(ports: &[PortDecl]) -> String {
-    let names: Vec<&str> = ports.iter().filter(|p| !p.hidden).map(|p| p.name.as_str()).collect();
+    let names: Vec<&str> = ports
+        .iter()
+        .filter(|p| !p.hidden)
+        .map(|p| p.name.as_str())
+        .collect();
     if names.is_empty() {
         "none".into()
     } else {
@@ -104,7 +156,13 @@ fn port_list(ports: &[PortDecl]) -> String {
     }
 }
 
-fn find_port(source: &SourceFile, instances: &[Instance], r: &PortRef, span: &Span, side: Side) -> Result<(usize, usize), Diagnostic> {
+fn find_port(
+    source: &SourceFile,
+    instances: &[Instance],
+    r: &PortRef,
+    span: &Span,
+    side: Side,
+) -> Result<(usize, usize), Diagnostic> {
     let (b, inst) = find_block(source, instances, r, span)?;
     let (ports, other, word, other_word) = match side {
         Side::Output => (inst.block.outputs(), inst.block.inputs(), "output", "input"),
@@ -115,37 +173,76 @@ fn find_port(source: &SourceFile, instances: &[Instance], r: &PortRef, span: &Sp
     }
     let at = |m: String| Diagnostic::at(source, span, m).block(&r.block);
     if other.iter().any(|p| p.name == r.port) {
-        return Err(at(format!("'{}.{}' is an {other_word}, not an {word}", r.block, r.port))
-            .hint("signal lines go from an output to an input: \"source.out -> sink.in\""));
+        return Err(at(format!(
+            "'{}.{}' is an {other_word}, not an {word}",
+            r.block, r.port
+        ))
+        .hint("signal lines go from an output to an input: \"source.out -> sink.in\""));
     }
-    if let Some(p) = inst.block.physical_ports().iter().find(|p| p.name == r.port) {
-        return Err(at(format!("'{}.{}' is a {} port: connect it with '--', not '->'", r.block, r.port, p.kind.name()))
-            .hint(format!("write \"{} -- other.port\"", r)));
+    if let Some(p) = inst
+        .block
+        .physical_ports()
+        .iter()
+        .find(|p| p.name == r.port)
+    {
+        return Err(at(format!(
+            "'{}.{}' is a {} port: connect it with '--', not '->'",
+            r.block,
+            r.port,
+            p.kind.name()
+        ))
+        .hint(format!("write \"{} -- other.port\"", r)));
     }
     let all = ports.iter().filter(|p| !p.hidden).map(|p| p.name.as_str());
-    let d = at(format!("block '{}' ({}) has no {word} '{}'", r.block, inst.type_name, r.port));
+    let d = at(format!(
+        "block '{}' ({}) has no {word} '{}'",
+        r.block, inst.type_name, r.port
+    ));
     Err(match closest(&r.port, all) {
         Some(near) => d.hint(format!("did you mean '{}.{near}'?", r.block)),
         None => d.hint(format!("its {word}s are: {}", port_list(ports))),
     })
 }
 
-fn find_physical(source: &SourceFile, instances: &[Instance], r: &PortRef, span: &Span) -> Result<PortKind, Diagnostic> {
+fn find_physical(
+    source: &SourceFile,
+    instances: &[Instance],
+    r: &PortRef,
+    span: &Span,
+) -> Result<PortKind, Diagnostic> {
     let (_, inst) = find_block(source, instances, r, span)?;
-    if let Some(p) = inst.block.physical_ports().iter().find(|p| p.name == r.port) {
+    if let Some(p) = inst
+        .block
+        .physical_ports()
+        .iter()
+        .find(|p| p.name == r.port)
+    {
         return Ok(p.kind);
     }
     let at = |m: String| Diagnostic::at(source, span, m).block(&r.block);
-    if inst.block.inputs().iter().chain(inst.block.outputs()).any(|p| p.name == r.port) {
-        return Err(at(format!("'{r}' is a signal port: connect it with '->', not '--'"))
-            .hint("write \"source.out -> sink.in\""));
+    if inst
+        .block
+        .inputs()
+        .iter()
+        .chain(inst.block.outputs())
+        .any(|p| p.name == r.port)
+    {
+        return Err(at(format!(
+            "'{r}' is a signal port: connect it with '->', not '--'"
+        ))
+        .hint("write \"source.out -> sink.in\""));
     }
     let ports = inst.block.physical_ports();
-    let d = at(format!("block '{}' ({}) has no frame or geometry port '{}'", r.block, inst.type_name, r.port));
-    Err(match closest(&r.port, ports.iter().map(|p| p.name.as_str())) {
-        Some(near) => d.hint(format!("did you mean '{}.{near}'?", r.block)),
-        None => d.hint(format!("its physical ports are: {}", port_list(ports))),
-    })
+    let d = at(format!(
+        "block '{}' ({}) has no frame or geometry port '{}'",
+        r.block, inst.type_name, r.port
+    ));
+    Err(
+        match closest(&r.port, ports.iter().map(|p| p.name.as_str())) {
+            Some(near) => d.hint(format!("did you mean '{}.{near}'?", r.block)),
+            None => d.hint(format!("its physical ports are: {}", port_list(ports))),
+        },
+    )
 }
 
 /// Propagates shapes, checks them, lays out buffers, runs setup and schedules.
@@ -158,13 +255,19 @@ pub fn assemble(
     physical: Vec<(String, String)>,
 ) -> Result<Diagram, Diagnostic> {
     let n = instances.len();
-    let block_err = |b: usize, m: String| Diagnostic::at(source, &instances[b].span, m).block(&instances[b].name);
+    let block_err = |b: usize, m: String| {
+        Diagnostic::at(source, &instances[b].span, m).block(&instances[b].name)
+    };
 
     // Unconnected required inputs.
     for (b, inst) in instances.iter().enumerate() {
         for (i, p) in inst.block.inputs().iter().enumerate() {
             if !p.optional && !lines.iter().any(|l| l.to == b && l.to_port == i) {
-                return Err(block_err(b, format!("input '{}.{}' is not connected", inst.name, p.name)).hint(format!(
+                return Err(block_err(
+                    b,
+                    format!("input '{}.{}' is not connected", inst.name, p.name),
+                )
+                .hint(format!(
                     "add a line to connect = [...], e.g. \"source.out -> {}.{}\"",
                     inst.name, p.name
                 )));
@@ -173,8 +276,14 @@ pub fn assemble(
     }
 
     // Shape propagation to a fixed point.
-    let mut in_shapes: Vec<Vec<Option<Shape>>> = instances.iter().map(|i| fixed_shapes(i.block.inputs())).collect();
-    let mut out_shapes: Vec<Vec<Option<Shape>>> = instances.iter().map(|i| fixed_shapes(i.block.outputs())).collect();
+    let mut in_shapes: Vec<Vec<Option<Shape>>> = instances
+        .iter()
+        .map(|i| fixed_shapes(i.block.inputs()))
+        .collect();
+    let mut out_shapes: Vec<Vec<Option<Shape>>> = instances
+        .iter()
+        .map(|i| fixed_shapes(i.block.outputs()))
+        .collect();
     for _round in 0..(2 * n + 4) {
         let mut changed = false;
         for l in &lines {
@@ -194,35 +303,67 @@ pub fn assemble(
             instances[b]
                 .block
                 .propagate_shapes(&mut in_shapes[b], &mut out_shapes[b])
-                .map_err(|m| block_err(b, m).hint("make the connected signals' shapes agree (`blockdyn check` prints them)"))?;
+                .map_err(|m| {
+                    block_err(b, m).hint(
+                        "make the connected signals' shapes agree (`blockdyn check` prints them)",
+                    )
+                })?;
             changed |= before_in != in_shapes[b] || before_out != out_shapes[b];
         }
         if !changed {
             break;
         }
     }
-    let in_shapes: Vec<Vec<Shape>> = in_shapes.into_iter().map(|v| v.into_iter().map(|s| s.unwrap_or(Shape::SCALAR)).collect()).collect();
-    let out_shapes: Vec<Vec<Shape>> = out_shapes.into_iter().map(|v| v.into_iter().map(|s| s.unwrap_or(Shape::SCALAR)).collect()).collect();
+    let in_shapes: Vec<Vec<Shape>> = in_shapes
+        .into_iter()
+        .map(|v| v.into_iter().map(|s| s.unwrap_or(Shape::SCALAR)).collect())
+        .collect();
+    let out_shapes: Vec<Vec<Shape>> = out_shapes
+        .into_iter()
+        .map(|v| v.into_iter().map(|s| s.unwrap_or(Shape::SCALAR)).collect())
+        .collect();
 
     // Check every line's shapes and indices.
     for (k, l) in lines.iter().enumerate() {
         let src = out_shapes[l.from][l.from_port];
         let dst = in_shapes[l.to][l.to_port];
-        let from_name = format!("{}.{}", instances[l.from].name, instances[l.from].block.outputs()[l.from_port].name);
-        let to_name = format!("{}.{}", instances[l.to].name, instances[l.to].block.inputs()[l.to_port].name);
+        let from_name = format!(
+            "{}.{}",
+            instances[l.from].name,
+            instances[l.from].block.outputs()[l.from_port].name
+        );
+        let to_name = format!(
+            "{}.{}",
+            instances[l.to].name,
+            instances[l.to].block.inputs()[l.to_port].name
+        );
         let carried = match l.index {
             Some(i) if i >= src.len() => {
-                return Err(Diagnostic::at(source, &line_spans[k], format!("{from_name}[{i}] is out of range: {from_name} is {src} ({} elements)", src.len()))
-                    .block(&instances[l.from].name)
-                    .hint(format!("use an index from 0 to {}", src.len().saturating_sub(1))));
+                return Err(Diagnostic::at(
+                    source,
+                    &line_spans[k],
+                    format!(
+                        "{from_name}[{i}] is out of range: {from_name} is {src} ({} elements)",
+                        src.len()
+                    ),
+                )
+                .block(&instances[l.from].name)
+                .hint(format!(
+                    "use an index from 0 to {}",
+                    src.len().saturating_sub(1)
+                )));
             }
             Some(_) => Shape::SCALAR,
             None => src,
         };
         if carried != dst {
-            return Err(Diagnostic::at(source, &line_spans[k], format!("shape mismatch: {from_name} is {carried} but {to_name} expects {dst}"))
-                .block(&instances[l.to].name)
-                .hint("select an element with block.port[i], or reshape with Mux/Demux/Selector"));
+            return Err(Diagnostic::at(
+                source,
+                &line_spans[k],
+                format!("shape mismatch: {from_name} is {carried} but {to_name} expects {dst}"),
+            )
+            .block(&instances[l.to].name)
+            .hint("select an element with block.port[i], or reshape with Mux/Demux/Selector"));
         }
     }
 
@@ -232,22 +373,40 @@ pub fn assemble(
     for shapes in &out_shapes {
         let mut slots = Vec::with_capacity(shapes.len());
         for s in shapes {
-            slots.push(Slot { offset: offset as u32, len: s.len() as u32 });
+            slots.push(Slot {
+                offset: offset as u32,
+                len: s.len() as u32,
+            });
             offset += s.len();
         }
         output_slots.push(slots);
     }
     let zero_offset = offset;
-    let zero_len = in_shapes.iter().flatten().map(|s| s.len()).max().unwrap_or(0);
+    let zero_len = in_shapes
+        .iter()
+        .flatten()
+        .map(|s| s.len())
+        .max()
+        .unwrap_or(0);
     let signal_len = offset + zero_len;
     let mut input_slots: Vec<Vec<Slot>> = in_shapes
         .iter()
-        .map(|v| v.iter().map(|s| Slot { offset: zero_offset as u32, len: s.len() as u32 }).collect())
+        .map(|v| {
+            v.iter()
+                .map(|s| Slot {
+                    offset: zero_offset as u32,
+                    len: s.len() as u32,
+                })
+                .collect()
+        })
         .collect();
     for l in &lines {
         let src = output_slots[l.from][l.from_port];
         input_slots[l.to][l.to_port] = match l.index {
-            Some(i) => Slot { offset: src.offset + i as u32, len: 1 },
+            Some(i) => Slot {
+                offset: src.offset + i as u32,
+                len: 1,
+            },
             None => src,
         };
     }
@@ -260,7 +419,9 @@ pub fn assemble(
             .map(|o| {
                 let logged_name = format!("{}.{}", inst.name, outputs[o].name);
                 lines.iter().any(|l| l.from == b && l.from_port == o)
-                    || spec.output.log.iter().any(|(name, _)| name == &logged_name || name.starts_with(&format!("{logged_name}[")))
+                    || spec.output.log.iter().any(|(name, _)| {
+                        name == &logged_name || name.starts_with(&format!("{logged_name}["))
+                    })
             })
             .collect();
         inst.block.set_used_outputs(&used);
@@ -268,7 +429,12 @@ pub fn assemble(
 
     let warnings: Vec<String> = instances
         .iter()
-        .flat_map(|i| i.block.warnings().into_iter().map(move |w| format!("block '{}': {w}", i.name)))
+        .flat_map(|i| {
+            i.block
+                .warnings()
+                .into_iter()
+                .map(move |w| format!("block '{}': {w}", i.name))
+        })
         .collect();
 
     // Setup.

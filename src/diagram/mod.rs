@@ -102,7 +102,14 @@ impl std::fmt::Debug for Diagram {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Diagram")
             .field("name", &self.spec.name)
-            .field("blocks", &self.blocks.iter().map(|b| (&b.name, b.type_name)).collect::<Vec<_>>())
+            .field(
+                "blocks",
+                &self
+                    .blocks
+                    .iter()
+                    .map(|b| (&b.name, b.type_name))
+                    .collect::<Vec<_>>(),
+            )
             .field("schedule", &self.schedule)
             .field("num_states", &self.num_states)
             .finish()

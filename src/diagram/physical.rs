@@ -46,7 +46,12 @@ pub fn elaborate(
         if inst.block.physical().is_none() {
             continue;
         }
-        for p in inst.block.physical_ports().iter().filter(|p| p.kind == PortKind::Frame) {
+        for p in inst
+            .block
+            .physical_ports()
+            .iter()
+            .filter(|p| p.kind == PortKind::Frame)
+        {
             let id = net.add_frame(&format!("{}.{}", inst.name, p.name));
             frame_of.insert((b, p.name.clone()), id);
         }
@@ -56,7 +61,9 @@ pub fn elaborate(
     // Connections.
     let mut geometry_of: HashMap<(usize, String), usize> = HashMap::new();
     for line in physical {
-        let (Some(a), Some(b)) = (index_of(&line.a.block), index_of(&line.b.block)) else { continue };
+        let (Some(a), Some(b)) = (index_of(&line.a.block), index_of(&line.b.block)) else {
+            continue;
+        };
         let at = |m: String| Diagnostic::at(source, &line.span, m);
         match (frame(a, &line.a.port), frame(b, &line.b.port)) {
             (Some(fa), Some(fb)) => {
@@ -64,11 +71,20 @@ pub fn elaborate(
                 continue;
             }
             (None, None) => {}
-            _ => return Err(at(format!("cannot connect {} to {}", line.a, line.b)).hint("frame ports connect to frame ports")),
+            _ => {
+                return Err(at(format!("cannot connect {} to {}", line.a, line.b))
+                    .hint("frame ports connect to frame ports"))
+            }
         }
         // Geometry: one provider (a Solid's or geometry block's G) and one consumer port.
-        let provides = |x: usize| matches!(instances[x].block.physical(), Some(PhysicalRole::Solid { .. } | PhysicalRole::Geometry { .. }));
-        let consumes = |x: usize| matches!(instances[x].block.physical(), Some(PhysicalRole::Consumer));
+        let provides = |x: usize| {
+            matches!(
+                instances[x].block.physical(),
+                Some(PhysicalRole::Solid { .. } | PhysicalRole::Geometry { .. })
+            )
+        };
+        let consumes =
+            |x: usize| matches!(instances[x].block.physical(), Some(PhysicalRole::Consumer));
         let (consumer, port, provider) = match (provides(a), provides(b), consumes(a), consumes(b)) {
             (true, _, _, true) => (b, &line.b.port, a),
             (_, true, true, _) => (a, &line.a.port, b),
@@ -78,7 +94,10 @@ pub fn elaborate(
             }
             _ => return Err(at(format!("cannot connect {} to {}", line.a, line.b)).hint("geometry ports connect a Solid or geometry block's G to a contact block")),
         };
-        if geometry_of.insert((consumer, port.clone()), provider).is_some() {
+        if geometry_of
+            .insert((consumer, port.clone()), provider)
+            .is_some()
+        {
             return Err(at(format!("geometry port {}.{} is connected twice", instances[consumer].name, port))
                 .hint("a contact port takes one geometry; use a PointCloud or a second contact block for more"));
         }
@@ -88,21 +107,46 @@ pub fn elaborate(
     let mut gravity: Option<(usize, Vector3<f64>)> = None;
     let mut joints: Vec<(usize, usize)> = Vec::new(); // (instance, joint id)
     for (b, inst) in instances.iter().enumerate() {
-        let Some(role) = inst.block.physical() else { continue };
-        let f = |p: &str| frame(b, p).ok_or_else(|| locate(source, instances, b, format!("internal: block has no frame port {p}")));
+        let Some(role) = inst.block.physical() else {
+            continue;
+        };
+        let f = |p: &str| {
+            frame(b, p).ok_or_else(|| {
+                locate(
+                    source,
+                    instances,
+                    b,
+                    format!("internal: block has no frame port {p}"),
+                )
+            })
+        };
         match role {
             PhysicalRole::World => net.set_world(f("W")?),
             PhysicalRole::Configuration { gravity: g } => {
                 if let Some((other, _)) = gravity {
-                    return Err(locate(source, instances, b, format!("a second MechanismConfiguration (the first is '{}')", instances[other].name))
-                        .hint("a model has one MechanismConfiguration; remove one"));
+                    return Err(locate(
+                        source,
+                        instances,
+                        b,
+                        format!(
+                            "a second MechanismConfiguration (the first is '{}')",
+                            instances[other].name
+                        ),
+                    )
+                    .hint("a model has one MechanismConfiguration; remove one"));
                 }
                 gravity = Some((b, *g));
             }
-            PhysicalRole::RigidTransform { follower_in_base } => net.add_rigid_transform(f("B")?, f("F")?, *follower_in_base),
-            PhysicalRole::Solid { inertia, .. } => {
-                net.add_solid(f("R")?, inertia.mass, inertia.com, inertia.inertia_about_com, &inst.name)
+            PhysicalRole::RigidTransform { follower_in_base } => {
+                net.add_rigid_transform(f("B")?, f("F")?, *follower_in_base)
             }
+            PhysicalRole::Solid { inertia, .. } => net.add_solid(
+                f("R")?,
+                inertia.mass,
+                inertia.com,
+                inertia.inertia_about_com,
+                &inst.name,
+            ),
             PhysicalRole::Geometry { .. } | PhysicalRole::Consumer => {}
             PhysicalRole::Joint { spec } => {
                 let id = net.add_joint(f("B")?, f("F")?, spec.clone(), &inst.name);
@@ -114,7 +158,9 @@ pub fn elaborate(
     let mechanism = net.build(g).map_err(|e| {
         let msg = e.to_string();
         // Locate the message at the first block it names.
-        let named = instances.iter().position(|i| msg.contains(&format!("'{}", i.name)) || msg.contains(&format!("'{}.", i.name)));
+        let named = instances.iter().position(|i| {
+            msg.contains(&format!("'{}", i.name)) || msg.contains(&format!("'{}.", i.name))
+        });
         match named {
             Some(b) => locate(source, instances, b, msg),
             None => Diagnostic::at(source, &None, msg),
@@ -134,23 +180,46 @@ pub fn elaborate(
             let binding = match p.kind {
                 PortKind::Frame => {
                     let (body, placement) = m.frame_placement(frame_of[&(b, p.name.clone())]);
-                    PortBinding { port: p.name.clone(), body, placement, geometry: None }
+                    PortBinding {
+                        port: p.name.clone(),
+                        body,
+                        placement,
+                        geometry: None,
+                    }
                 }
                 PortKind::Geometry => {
                     let Some(&provider) = geometry_of.get(&(b, p.name.clone())) else {
-                        if matches!(inst.block.physical(), Some(PhysicalRole::Consumer)) && !p.optional {
-                            return Err(locate(source, instances, b, format!("geometry port {}.{} is not connected", inst.name, p.name))
-                                .hint(format!("add \"solid.G -- {}.{}\" to connect = [...]", inst.name, p.name)));
+                        if matches!(inst.block.physical(), Some(PhysicalRole::Consumer))
+                            && !p.optional
+                        {
+                            return Err(locate(
+                                source,
+                                instances,
+                                b,
+                                format!("geometry port {}.{} is not connected", inst.name, p.name),
+                            )
+                            .hint(format!(
+                                "add \"solid.G -- {}.{}\" to connect = [...]",
+                                inst.name, p.name
+                            )));
                         }
                         continue;
                     };
-                    let (body, placement) = m.frame_placement(frame_of[&(provider, "R".to_string())]);
+                    let (body, placement) =
+                        m.frame_placement(frame_of[&(provider, "R".to_string())]);
                     let shape: Shape = match instances[provider].block.physical() {
-                        Some(PhysicalRole::Solid { shape, .. } | PhysicalRole::Geometry { shape }) => shape.clone(),
+                        Some(
+                            PhysicalRole::Solid { shape, .. } | PhysicalRole::Geometry { shape },
+                        ) => shape.clone(),
                         _ => continue,
                     };
                     let label = format!("{}.G", instances[provider].name);
-                    PortBinding { port: p.name.clone(), body, placement, geometry: Some((shape, label)) }
+                    PortBinding {
+                        port: p.name.clone(),
+                        body,
+                        placement,
+                        geometry: Some((shape, label)),
+                    }
                 }
                 PortKind::Signal => continue,
             };
@@ -162,49 +231,144 @@ pub fn elaborate(
     for &(b, id) in &joints {
         let r = m.joint_v_range(id);
         let nq = m.joint_q_range(id).len();
-        binds.push((b, Binding { ports: bind_ports(b)?, joint: Some((id, nq, r.len())), gravity: g }));
+        binds.push((
+            b,
+            Binding {
+                ports: bind_ports(b)?,
+                joint: Some((id, nq, r.len())),
+                gravity: g,
+            },
+        ));
     }
     for (b, inst) in instances.iter().enumerate() {
         if matches!(inst.block.physical(), Some(PhysicalRole::Consumer)) {
-            binds.push((b, Binding { ports: bind_ports(b)?, joint: None, gravity: g }));
+            binds.push((
+                b,
+                Binding {
+                    ports: bind_ports(b)?,
+                    joint: None,
+                    gravity: g,
+                },
+            ));
         }
     }
     for (b, binding) in binds {
         let bound = instances[b].block.bind(&binding);
         bound.map_err(|msg| locate(source, instances, b, msg))?;
         // Hidden inputs: kinematics of a port's body, or a joint's state.
-        let inputs: Vec<(usize, String)> = instances[b].block.inputs().iter().enumerate().filter(|(_, p)| p.hidden).map(|(i, p)| (i, p.name.clone())).collect();
+        let inputs: Vec<(usize, String)> = instances[b]
+            .block
+            .inputs()
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.hidden)
+            .map(|(i, p)| (i, p.name.clone()))
+            .collect();
         for (i, name) in inputs {
             let from_port = if name == "state" {
-                let (id, _, _) = binding.joint.ok_or_else(|| locate(source, instances, b, "internal: state input on a non-joint".into()))?;
+                let (id, _, _) = binding.joint.ok_or_else(|| {
+                    locate(
+                        source,
+                        instances,
+                        b,
+                        "internal: state input on a non-joint".into(),
+                    )
+                })?;
                 mech.joint_output(id)
             } else if let Some(port) = name.strip_prefix("kin_") {
-                let pb = binding.ports.iter().find(|p| p.port == port).ok_or_else(|| locate(source, instances, b, format!("internal: no binding for {port}")))?;
+                let pb = binding
+                    .ports
+                    .iter()
+                    .find(|p| p.port == port)
+                    .ok_or_else(|| {
+                        locate(
+                            source,
+                            instances,
+                            b,
+                            format!("internal: no binding for {port}"),
+                        )
+                    })?;
                 mech.body_output(pb.body)
             } else {
-                return Err(locate(source, instances, b, format!("internal: unknown hidden input {name}")));
+                return Err(locate(
+                    source,
+                    instances,
+                    b,
+                    format!("internal: unknown hidden input {name}"),
+                ));
             };
-            lines.push(SignalLine { from: mech_index, from_port, index: None, to: b, to_port: i });
+            lines.push(SignalLine {
+                from: mech_index,
+                from_port,
+                index: None,
+                to: b,
+                to_port: i,
+            });
             line_spans.push(instances[b].span.clone());
         }
         // Hidden outputs: wrenches on a port's body, or a joint's actuation.
-        let outputs: Vec<(usize, String)> = instances[b].block.outputs().iter().enumerate().filter(|(_, p)| p.hidden).map(|(o, p)| (o, p.name.clone())).collect();
+        let outputs: Vec<(usize, String)> = instances[b]
+            .block
+            .outputs()
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.hidden)
+            .map(|(o, p)| (o, p.name.clone()))
+            .collect();
         for (o, name) in outputs {
             let to_port = if name == "tau" {
-                let (id, _, _) = binding.joint.ok_or_else(|| locate(source, instances, b, "internal: tau output on a non-joint".into()))?;
+                let (id, _, _) = binding.joint.ok_or_else(|| {
+                    locate(
+                        source,
+                        instances,
+                        b,
+                        "internal: tau output on a non-joint".into(),
+                    )
+                })?;
                 mech.add_actuation_input(id)
             } else if let Some(port) = name.strip_prefix("wrench_") {
-                let pb = binding.ports.iter().find(|p| p.port == port).ok_or_else(|| locate(source, instances, b, format!("internal: no binding for {port}")))?;
+                let pb = binding
+                    .ports
+                    .iter()
+                    .find(|p| p.port == port)
+                    .ok_or_else(|| {
+                        locate(
+                            source,
+                            instances,
+                            b,
+                            format!("internal: no binding for {port}"),
+                        )
+                    })?;
                 mech.add_wrench_input(pb.body)
             } else {
-                return Err(locate(source, instances, b, format!("internal: unknown hidden output {name}")));
+                return Err(locate(
+                    source,
+                    instances,
+                    b,
+                    format!("internal: unknown hidden output {name}"),
+                ));
             };
-            lines.push(SignalLine { from: b, from_port: o, index: None, to: mech_index, to_port });
+            lines.push(SignalLine {
+                from: b,
+                from_port: o,
+                index: None,
+                to: mech_index,
+                to_port,
+            });
             line_spans.push(instances[b].span.clone());
         }
     }
-    let name = if instances.iter().any(|i| i.name == "mechanism") { "mechanism_".to_string() } else { "mechanism".to_string() };
-    instances.push(Instance { name, type_name: "Mechanism", block: Box::new(mech), span: None });
+    let name = if instances.iter().any(|i| i.name == "mechanism") {
+        "mechanism_".to_string()
+    } else {
+        "mechanism".to_string()
+    };
+    instances.push(Instance {
+        name,
+        type_name: "Mechanism",
+        block: Box::new(mech),
+        span: None,
+    });
     Ok(())
 }
 

@@ -19,7 +19,11 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
     let mut graph: DiGraph<(usize, usize), ()> = DiGraph::new();
     let mut node_of: Vec<Vec<NodeIndex>> = Vec::with_capacity(blocks.len());
     for (b, blk) in blocks.iter().enumerate() {
-        node_of.push((0..blk.output_slots.len()).map(|o| graph.add_node((b, o))).collect());
+        node_of.push(
+            (0..blk.output_slots.len())
+                .map(|o| graph.add_node((b, o)))
+                .collect(),
+        );
     }
     for l in lines {
         for &(i, o) in &blocks[l.to].setup.feedthrough {
@@ -30,8 +34,14 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
     }
     // Kahn's algorithm; once a block's port is taken, its other ready ports are taken right after,
     // so that a block is evaluated once whenever the dependencies allow it.
-    let mut indegree: Vec<usize> = graph.node_indices().map(|n| graph.neighbors_directed(n, Dir::Incoming).count()).collect();
-    let mut ready: VecDeque<NodeIndex> = graph.node_indices().filter(|n| indegree[n.index()] == 0).collect();
+    let mut indegree: Vec<usize> = graph
+        .node_indices()
+        .map(|n| graph.neighbors_directed(n, Dir::Incoming).count())
+        .collect();
+    let mut ready: VecDeque<NodeIndex> = graph
+        .node_indices()
+        .filter(|n| indegree[n.index()] == 0)
+        .collect();
     let mut order: Vec<usize> = Vec::with_capacity(blocks.len());
     let mut done = 0usize;
     while let Some(node) = ready.pop_front() {
@@ -49,7 +59,8 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
         }
         // Same-block ports first.
         let (same, other): (Vec<_>, Vec<_>) = newly.into_iter().partition(|n| graph[*n].0 == b);
-        let mut front: Vec<NodeIndex> = ready.iter().copied().filter(|n| graph[*n].0 == b).collect();
+        let mut front: Vec<NodeIndex> =
+            ready.iter().copied().filter(|n| graph[*n].0 == b).collect();
         ready.retain(|n| graph[*n].0 != b);
         front.extend(same);
         for n in front.into_iter().rev() {

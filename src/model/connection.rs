@@ -68,17 +68,29 @@ pub fn parse_connection(text: &str, span: Span) -> Result<Connection, Connection
     let to = parse_port_ref(right.trim(), text)?;
     if to.index.is_some() {
         return Err(ConnectionSyntaxError {
-            message: format!("connection \"{text}\": an element index is allowed only on the source side"),
-            hint: format!("write \"{} -> {}.{}\" and select the element on the left", from, to.block, to.port),
+            message: format!(
+                "connection \"{text}\": an element index is allowed only on the source side"
+            ),
+            hint: format!(
+                "write \"{} -> {}.{}\" and select the element on the left",
+                from, to.block, to.port
+            ),
         });
     }
     if kind == ConnectionKind::Physical && from.index.is_some() {
         return Err(ConnectionSyntaxError {
-            message: format!("connection \"{text}\": physical connections ('--') take no element index"),
+            message: format!(
+                "connection \"{text}\": physical connections ('--') take no element index"
+            ),
             hint: FORMS.into(),
         });
     }
-    Ok(Connection { kind, from, to, span })
+    Ok(Connection {
+        kind,
+        from,
+        to,
+        span,
+    })
 }
 
 fn parse_port_ref(s: &str, whole: &str) -> Result<PortRef, ConnectionSyntaxError> {
@@ -88,18 +100,35 @@ fn parse_port_ref(s: &str, whole: &str) -> Result<PortRef, ConnectionSyntaxError
     };
     let (name, index) = match s.split_once('[') {
         Some((n, rest)) => {
-            let inner = rest.strip_suffix(']').ok_or_else(|| bad("has an unclosed '['"))?;
-            let i = inner.trim().parse::<usize>().map_err(|_| bad("has an index that is not a non-negative integer"))?;
+            let inner = rest
+                .strip_suffix(']')
+                .ok_or_else(|| bad("has an unclosed '['"))?;
+            let i = inner
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| bad("has an index that is not a non-negative integer"))?;
             (n, Some(i))
         }
         None => (s, None),
     };
-    let (block, port) = name.split_once('.').ok_or_else(|| bad("is not of the form block.port"))?;
-    let valid = |x: &str| !x.is_empty() && x.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    let (block, port) = name
+        .split_once('.')
+        .ok_or_else(|| bad("is not of the form block.port"))?;
+    let valid = |x: &str| {
+        !x.is_empty()
+            && x.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    };
     if !valid(block) || !valid(port) {
-        return Err(bad("is not of the form block.port (names are letters, digits, '_' and '-')"));
+        return Err(bad(
+            "is not of the form block.port (names are letters, digits, '_' and '-')",
+        ));
     }
-    Ok(PortRef { block: block.to_string(), port: port.to_string(), index })
+    Ok(PortRef {
+        block: block.to_string(),
+        port: port.to_string(),
+        index,
+    })
 }
 
 #[cfg(test)]
@@ -110,7 +139,14 @@ mod tests {
     fn parses_the_three_forms() {
         let c = parse_connection("world.W -- joint.B", None).unwrap();
         assert_eq!(c.kind, ConnectionKind::Physical);
-        assert_eq!(c.from, PortRef { block: "world".into(), port: "W".into(), index: None });
+        assert_eq!(
+            c.from,
+            PortRef {
+                block: "world".into(),
+                port: "W".into(),
+                index: None
+            }
+        );
         let c = parse_connection(" sine.out->scope.in1 ", None).unwrap();
         assert_eq!(c.kind, ConnectionKind::Signal);
         assert_eq!(c.to.port, "in1");
@@ -120,7 +156,14 @@ mod tests {
 
     #[test]
     fn rejects_malformed_strings_with_a_hint() {
-        for bad in ["a.b => c.d", "a -> c.d", "a.b[x] -> c.d", "a.b -> c.d[1]", "a.b[1] -- c.d", "a.b <- c.d"] {
+        for bad in [
+            "a.b => c.d",
+            "a -> c.d",
+            "a.b[x] -> c.d",
+            "a.b -> c.d[1]",
+            "a.b[1] -- c.d",
+            "a.b <- c.d",
+        ] {
             let e = parse_connection(bad, None).unwrap_err();
             assert!(!e.hint.is_empty(), "{bad}: {e:?}");
         }

@@ -34,7 +34,13 @@ impl Diagnostic {
 
     /// A problem with no place in a file (e.g. from the command line).
     pub fn new(message: impl Into<String>) -> Self {
-        Diagnostic { file: None, line_column: None, block: None, message: message.into(), hint: None }
+        Diagnostic {
+            file: None,
+            line_column: None,
+            block: None,
+            message: message.into(),
+            hint: None,
+        }
     }
 
     /// Names the block concerned.
@@ -105,15 +111,23 @@ mod tests {
 
     #[test]
     fn suggests_the_nearest_name() {
-        assert_eq!(closest("Integrater", ["Integrator", "Gain", "Sum"]), Some("Integrator"));
-        assert_eq!(closest("stifness", ["stiffness", "damping"]), Some("stiffness"));
+        assert_eq!(
+            closest("Integrater", ["Integrator", "Gain", "Sum"]),
+            Some("Integrator")
+        );
+        assert_eq!(
+            closest("stifness", ["stiffness", "damping"]),
+            Some("stiffness")
+        );
         assert_eq!(closest("xyz", ["stiffness", "damping"]), None);
     }
 
     #[test]
     fn renders_file_line_block_and_help() {
         let src = SourceFile::new("m.toml", "a = 1\nb = 2\n");
-        let d = Diagnostic::at(&src, &Some(6..7), "bad").block("g").hint("write c");
+        let d = Diagnostic::at(&src, &Some(6..7), "bad")
+            .block("g")
+            .hint("write c");
         assert_eq!(d.to_string(), "m.toml:2:1: block 'g': bad\n  help: write c");
     }
 }

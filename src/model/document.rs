@@ -100,8 +100,10 @@ impl Document {
         let value = parse_override_value(value_text.trim());
         let mut keys: Vec<&str> = path.split('.').collect();
         if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
-            return Err(Diagnostic::new(format!("--set '{assignment}': '{path}' is not a dotted path"))
-                .hint("write --set block.param=value or --set solver.rel_tol=1e-8"));
+            return Err(Diagnostic::new(format!(
+                "--set '{assignment}': '{path}' is not a dotted path"
+            ))
+            .hint("write --set block.param=value or --set solver.rel_tol=1e-8"));
         }
         if !matches!(keys[0], "model" | "solver" | "output") {
             let block = keys[0];
@@ -109,14 +111,17 @@ impl Document {
             let exists = blocks.is_some_and(|t| t.get(block).is_some());
             if !exists {
                 let names: Vec<&str> = blocks.map(|t| t.keys().collect()).unwrap_or_default();
-                let mut d = Diagnostic::new(format!("--set '{assignment}': there is no block '{block}'"));
+                let mut d =
+                    Diagnostic::new(format!("--set '{assignment}': there is no block '{block}'"));
                 if let Some(near) = closest(block, names.iter().copied()) {
                     d = d.hint(format!("did you mean '{near}'?"));
                 }
                 return Err(d);
             }
             if keys[1] == "type" {
-                return Err(Diagnostic::new(format!("--set '{assignment}': a block's type cannot be overridden")));
+                return Err(Diagnostic::new(format!(
+                    "--set '{assignment}': a block's type cannot be overridden"
+                )));
             }
             keys.insert(0, "blocks");
         }
@@ -133,8 +138,17 @@ impl Document {
         let solver_v = top.value("solver");
         let output_v = top.value("output");
         let blocks_v = top.value("blocks");
-        if let Some(e) = self.root.entries.iter().find(|e| !TOP_KEYS.contains(&e.key.as_str())) {
-            let mut d = Diagnostic::at(src, &e.key_span, format!("unknown top-level key '{}'", e.key));
+        if let Some(e) = self
+            .root
+            .entries
+            .iter()
+            .find(|e| !TOP_KEYS.contains(&e.key.as_str()))
+        {
+            let mut d = Diagnostic::at(
+                src,
+                &e.key_span,
+                format!("unknown top-level key '{}'", e.key),
+            );
             d = match closest(&e.key, TOP_KEYS) {
                 Some(near) => d.hint(format!("did you mean '{near}'?")),
                 None => d.hint("the top level has: connect, [model], [solver], [output], [blocks.NAME]; a key meant for a block goes under its [blocks.NAME] table, and 'connect' must come before the first [table]"),
@@ -143,19 +157,32 @@ impl Document {
         }
 
         // [model]
-        let model_t = section(src, "model", model_v)?
-            .ok_or_else(|| Diagnostic::at(src, &Some(0..0), "the model has no [model] section").hint("add:\n[model]\nstop_time = 10.0"))?;
-        let model = TableReader::new(src, None, model_t.0, model_t.1.clone());
-        let name = model.string("name")?.unwrap_or_else(|| stem(&src.path)).to_string();
-        let stop_time = model.f64("stop_time")?.ok_or_else(|| {
-            model.table_error("[model] has no stop_time").hint("add stop_time = <seconds> under [model]")
+        let model_t = section(src, "model", model_v)?.ok_or_else(|| {
+            Diagnostic::at(src, &Some(0..0), "the model has no [model] section")
+                .hint("add:\n[model]\nstop_time = 10.0")
         })?;
-        model.ensure(stop_time > 0.0, "stop_time", &format!("must be positive (got {stop_time})"), "write the simulated duration in seconds, e.g. stop_time = 5.0")?;
+        let model = TableReader::new(src, None, model_t.0, model_t.1.clone());
+        let name = model
+            .string("name")?
+            .unwrap_or_else(|| stem(&src.path))
+            .to_string();
+        let stop_time = model.f64("stop_time")?.ok_or_else(|| {
+            model
+                .table_error("[model] has no stop_time")
+                .hint("add stop_time = <seconds> under [model]")
+        })?;
+        model.ensure(
+            stop_time > 0.0,
+            "stop_time",
+            &format!("must be positive (got {stop_time})"),
+            "write the simulated duration in seconds, e.g. stop_time = 5.0",
+        )?;
         model.finish()?;
 
         // [solver]
         let empty = Table::default();
-        let (solver_t, solver_span) = section(src, "solver", solver_v)?.unwrap_or((&empty, Some(0..0)));
+        let (solver_t, solver_span) =
+            section(src, "solver", solver_v)?.unwrap_or((&empty, Some(0..0)));
         let s = TableReader::new(src, None, solver_t, solver_span.clone());
         let solver = SolverSettings {
             method: s.choice("method", &SOLVER_METHODS, "dopri5")?.to_string(),
@@ -175,11 +202,16 @@ impl Document {
             output.plot = o.string("plot")?.map(str::to_string);
             if let Some(v) = o.value("log") {
                 let items = v.as_array().ok_or_else(|| {
-                    o.error("log", "'log' must be an array of signal names").hint("write log = [\"joint.q\", \"contact.normal_force\"]")
+                    o.error("log", "'log' must be an array of signal names")
+                        .hint("write log = [\"joint.q\", \"contact.normal_force\"]")
                 })?;
                 for item in items {
                     let name = item.as_str().ok_or_else(|| {
-                        Diagnostic::at(src, &item.span, "entries of 'log' must be strings like \"block.port\"")
+                        Diagnostic::at(
+                            src,
+                            &item.span,
+                            "entries of 'log' must be strings like \"block.port\"",
+                        )
                     })?;
                     output.log.push((name.to_string(), item.span.clone()));
                 }
@@ -196,7 +228,8 @@ impl Document {
             })?;
             for item in items {
                 let text = item.as_str().ok_or_else(|| {
-                    Diagnostic::at(src, &item.span, "entries of 'connect' must be strings").hint("write \"block.port -> block.port\"")
+                    Diagnostic::at(src, &item.span, "entries of 'connect' must be strings")
+                        .hint("write \"block.port -> block.port\"")
                 })?;
                 let c = parse_connection(text, item.span.clone())
                     .map_err(|e| Diagnostic::at(src, &item.span, e.message).hint(e.hint))?;
@@ -207,10 +240,19 @@ impl Document {
         // [blocks.*]
         let mut blocks = Vec::new();
         if let Some((t, _)) = section(src, "blocks", blocks_v)? {
-            for Entry { key, key_span, value } in &t.entries {
+            for Entry {
+                key,
+                key_span,
+                value,
+            } in &t.entries
+            {
                 let ValueKind::Table(params) = &value.kind else {
-                    return Err(Diagnostic::at(src, key_span, format!("'blocks.{key}' must be a table"))
-                        .hint(format!("write:\n[blocks.{key}]\ntype = \"Constant\"")));
+                    return Err(Diagnostic::at(
+                        src,
+                        key_span,
+                        format!("'blocks.{key}' must be a table"),
+                    )
+                    .hint(format!("write:\n[blocks.{key}]\ntype = \"Constant\"")));
                 };
                 let ty = params.get("type").ok_or_else(|| {
                     Diagnostic::at(src, key_span, format!("block '{key}' has no type"))
@@ -232,22 +274,39 @@ impl Document {
                 });
             }
         }
-        Ok(ModelSpec { name, stop_time, solver, output, connections, blocks })
+        Ok(ModelSpec {
+            name,
+            stop_time,
+            solver,
+            output,
+            connections,
+            blocks,
+        })
     }
 }
 
-fn section<'a>(src: &SourceFile, name: &str, v: Option<&'a Value>) -> Result<Option<(&'a Table, Span)>, Diagnostic> {
+fn section<'a>(
+    src: &SourceFile,
+    name: &str,
+    v: Option<&'a Value>,
+) -> Result<Option<(&'a Table, Span)>, Diagnostic> {
     match v {
         None => Ok(None),
         Some(v) => match &v.kind {
             ValueKind::Table(t) => Ok(Some((t, v.span.clone()))),
-            _ => Err(Diagnostic::at(src, &v.span, format!("'{name}' must be a table")).hint(format!("write [{name}] on a line of its own"))),
+            _ => Err(
+                Diagnostic::at(src, &v.span, format!("'{name}' must be a table"))
+                    .hint(format!("write [{name}] on a line of its own")),
+            ),
         },
     }
 }
 
 fn stem(path: &str) -> &str {
-    std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("model")
+    std::path::Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("model")
 }
 
 fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result<(), String> {
@@ -255,12 +314,18 @@ fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result<(), String
     if rest.is_empty() {
         match table.get_mut(first) {
             Some(e) => {
-                if matches!(e.value.kind, ValueKind::Table(_)) && !matches!(value.kind, ValueKind::Table(_)) {
+                if matches!(e.value.kind, ValueKind::Table(_))
+                    && !matches!(value.kind, ValueKind::Table(_))
+                {
                     return Err(format!("'{first}' is a table; set one of its keys"));
                 }
                 e.value = value;
             }
-            None => table.entries.push(Entry { key: first.to_string(), key_span: None, value }),
+            None => table.entries.push(Entry {
+                key: first.to_string(),
+                key_span: None,
+                value,
+            }),
         }
         return Ok(());
     }
@@ -268,7 +333,10 @@ fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result<(), String
         table.entries.push(Entry {
             key: first.to_string(),
             key_span: None,
-            value: Value { kind: ValueKind::Table(Table::default()), span: None },
+            value: Value {
+                kind: ValueKind::Table(Table::default()),
+                span: None,
+            },
         });
     }
     let entry = table.get_mut(first).ok_or("missing")?;
@@ -313,7 +381,10 @@ type = "Scope"
         d.apply_override("solver.method=bs23").unwrap();
         d.apply_override("model.stop_time=1").unwrap();
         let spec = d.spec().unwrap();
-        assert_eq!(spec.blocks[0].params.get("value").unwrap().value.as_f64(), Some(5.0));
+        assert_eq!(
+            spec.blocks[0].params.get("value").unwrap().value.as_f64(),
+            Some(5.0)
+        );
         assert_eq!(spec.solver.method, "bs23");
         assert_eq!(spec.stop_time, 1.0);
         let e = d.apply_override("aa.value=5").unwrap_err();
@@ -325,11 +396,26 @@ type = "Scope"
     fn bad_files_are_located() {
         let e = Document::parse("m.toml", "[model\nstop_time = 1").unwrap_err();
         assert!(e.to_string().starts_with("m.toml:1:"), "{e}");
-        let e = Document::parse("m.toml", "[model]\nstop_time = -1\n").unwrap().spec().unwrap_err();
+        let e = Document::parse("m.toml", "[model]\nstop_time = -1\n")
+            .unwrap()
+            .spec()
+            .unwrap_err();
         assert!(e.to_string().contains("m.toml:2:13"), "{e}");
-        let e = Document::parse("m.toml", "[model]\nstop_time = 1\n[solver]\nmethod = \"dopri\"\n").unwrap().spec().unwrap_err();
+        let e = Document::parse(
+            "m.toml",
+            "[model]\nstop_time = 1\n[solver]\nmethod = \"dopri\"\n",
+        )
+        .unwrap()
+        .spec()
+        .unwrap_err();
         assert!(e.to_string().contains("did you mean \"dopri5\""), "{e}");
-        let e = Document::parse("m.toml", "[model]\nstop_time = 1\nstoptime = 2\n").unwrap().spec().unwrap_err();
-        assert!(e.to_string().contains("unknown parameter 'stoptime'"), "{e}");
+        let e = Document::parse("m.toml", "[model]\nstop_time = 1\nstoptime = 2\n")
+            .unwrap()
+            .spec()
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("unknown parameter 'stoptime'"),
+            "{e}"
+        );
     }
 }

@@ -25,8 +25,20 @@ pub type ParamResult<T> = Result<T, Diagnostic>;
 
 impl<'a> TableReader<'a> {
     /// A reader over `table` (written at `span`) of block `block` (or of a section when `None`).
-    pub fn new(source: &'a SourceFile, block: Option<&'a str>, table: &'a Table, span: Span) -> Self {
-        TableReader { source, block, prefix: String::new(), table, span, asked: RefCell::new(Vec::new()) }
+    pub fn new(
+        source: &'a SourceFile,
+        block: Option<&'a str>,
+        table: &'a Table,
+        span: Span,
+    ) -> Self {
+        TableReader {
+            source,
+            block,
+            prefix: String::new(),
+            table,
+            span,
+            asked: RefCell::new(Vec::new()),
+        }
     }
 
     /// The model file.
@@ -71,8 +83,19 @@ impl<'a> TableReader<'a> {
 
     fn expect<T>(&self, key: &'static str, what: &str, got: &Value) -> ParamResult<T> {
         Err(self
-            .error(key, format!("'{}' must be {what}, not {}", self.name(key), got.type_name()))
-            .hint(format!("write e.g. {} = {}", self.name(key), example_of(what))))
+            .error(
+                key,
+                format!(
+                    "'{}' must be {what}, not {}",
+                    self.name(key),
+                    got.type_name()
+                ),
+            )
+            .hint(format!(
+                "write e.g. {} = {}",
+                self.name(key),
+                example_of(what)
+            )))
     }
 
     /// An optional finite number.
@@ -105,21 +128,33 @@ impl<'a> TableReader<'a> {
         if ok {
             Ok(())
         } else {
-            Err(self.error(key, format!("'{}' {message}", self.name(key))).hint(hint))
+            Err(self
+                .error(key, format!("'{}' {message}", self.name(key)))
+                .hint(hint))
         }
     }
 
     /// A number > 0 with a default.
     pub fn positive_or(&self, key: &'static str, default: f64, unit: &str) -> ParamResult<f64> {
         let x = self.f64_or(key, default)?;
-        self.ensure(x > 0.0, key, &format!("must be positive (got {x})"), &format!("write a positive value in {unit}"))?;
+        self.ensure(
+            x > 0.0,
+            key,
+            &format!("must be positive (got {x})"),
+            &format!("write a positive value in {unit}"),
+        )?;
         Ok(x)
     }
 
     /// A number ≥ 0 with a default.
     pub fn non_negative_or(&self, key: &'static str, default: f64, unit: &str) -> ParamResult<f64> {
         let x = self.f64_or(key, default)?;
-        self.ensure(x >= 0.0, key, &format!("must not be negative (got {x})"), &format!("write zero or a positive value in {unit}"))?;
+        self.ensure(
+            x >= 0.0,
+            key,
+            &format!("must not be negative (got {x})"),
+            &format!("write zero or a positive value in {unit}"),
+        )?;
         Ok(x)
     }
 
@@ -129,7 +164,9 @@ impl<'a> TableReader<'a> {
             None => Ok(None),
             Some(v) => match v.kind {
                 ValueKind::Integer(i) if i >= 0 => Ok(Some(i as usize)),
-                ValueKind::Float(x) if x >= 0.0 && x.fract() == 0.0 && x < 1e9 => Ok(Some(x as usize)),
+                ValueKind::Float(x) if x >= 0.0 && x.fract() == 0.0 && x < 1e9 => {
+                    Ok(Some(x as usize))
+                }
                 _ => self.expect(key, "a non-negative integer", v),
             },
         }
@@ -139,7 +176,10 @@ impl<'a> TableReader<'a> {
     pub fn bool(&self, key: &'static str) -> ParamResult<Option<bool>> {
         match self.value(key) {
             None => Ok(None),
-            Some(Value { kind: ValueKind::Bool(b), .. }) => Ok(Some(*b)),
+            Some(Value {
+                kind: ValueKind::Bool(b),
+                ..
+            }) => Ok(Some(*b)),
             Some(v) => self.expect(key, "true or false", v),
         }
     }
@@ -156,16 +196,32 @@ impl<'a> TableReader<'a> {
     }
 
     /// A string that must be one of `choices` (default `default`).
-    pub fn choice(&self, key: &'static str, choices: &[&'static str], default: &'static str) -> ParamResult<&'a str> {
-        let Some(s) = self.string(key)? else { return Ok(default) };
+    pub fn choice(
+        &self,
+        key: &'static str,
+        choices: &[&'static str],
+        default: &'static str,
+    ) -> ParamResult<&'a str> {
+        let Some(s) = self.string(key)? else {
+            return Ok(default);
+        };
         if let Some(c) = choices.iter().find(|c| **c == s) {
             return Ok(c);
         }
-        let mut hint = format!("write one of: {}", choices.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", "));
+        let mut hint = format!(
+            "write one of: {}",
+            choices
+                .iter()
+                .map(|c| format!("\"{c}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         if let Some(near) = closest(s, choices.iter().copied()) {
             hint = format!("did you mean \"{near}\"? ({hint})");
         }
-        Err(self.error(key, format!("'{}' cannot be \"{s}\"", self.name(key))).hint(hint))
+        Err(self
+            .error(key, format!("'{}' cannot be \"{s}\"", self.name(key)))
+            .hint(hint))
     }
 
     /// An optional array of numbers (a single number is read as a one-element array).
@@ -180,7 +236,13 @@ impl<'a> TableReader<'a> {
                             Some(x) if x.is_finite() => out.push(x),
                             _ => {
                                 return Err(self
-                                    .error(key, format!("'{}' must be an array of finite numbers", self.name(key)))
+                                    .error(
+                                        key,
+                                        format!(
+                                            "'{}' must be an array of finite numbers",
+                                            self.name(key)
+                                        ),
+                                    )
                                     .hint(format!("write e.g. {} = [0.0, 1.0]", self.name(key))))
                             }
                         }
@@ -199,8 +261,19 @@ impl<'a> TableReader<'a> {
     pub fn fixed_vector(&self, key: &'static str, n: usize) -> ParamResult<Option<Vec<f64>>> {
         match self.vector(key)? {
             Some(v) if v.len() != n => Err(self
-                .error(key, format!("'{}' must have {n} elements, not {}", self.name(key), v.len()))
-                .hint(format!("write {} = [{}]", self.name(key), vec!["0.0"; n].join(", ")))),
+                .error(
+                    key,
+                    format!(
+                        "'{}' must have {n} elements, not {}",
+                        self.name(key),
+                        v.len()
+                    ),
+                )
+                .hint(format!(
+                    "write {} = [{}]",
+                    self.name(key),
+                    vec!["0.0"; n].join(", ")
+                ))),
             other => Ok(other),
         }
     }
@@ -208,21 +281,38 @@ impl<'a> TableReader<'a> {
     /// An optional matrix written as an array of rows (all rows the same length), or a flat array
     /// (read as one row per element when `flat_as_column`, else as a single row).
     pub fn rows(&self, key: &'static str) -> ParamResult<Option<Vec<Vec<f64>>>> {
-        let Some(v) = self.value(key) else { return Ok(None) };
-        let Some(items) = v.as_array() else { return self.expect(key, "an array of rows", v) };
+        let Some(v) = self.value(key) else {
+            return Ok(None);
+        };
+        let Some(items) = v.as_array() else {
+            return self.expect(key, "an array of rows", v);
+        };
         if items.iter().all(|i| i.as_f64().is_some()) {
-            return Ok(Some(items.iter().map(|i| vec![i.as_f64().unwrap_or(f64::NAN)]).collect()));
+            return Ok(Some(
+                items
+                    .iter()
+                    .map(|i| vec![i.as_f64().unwrap_or(f64::NAN)])
+                    .collect(),
+            ));
         }
         let mut rows = Vec::with_capacity(items.len());
         for (r, item) in items.iter().enumerate() {
             let Some(row) = item.as_array() else {
-                return Err(self.error(key, format!("'{}' row {r} is not an array of numbers", self.name(key))));
+                return Err(self.error(
+                    key,
+                    format!("'{}' row {r} is not an array of numbers", self.name(key)),
+                ));
             };
             let mut out = Vec::with_capacity(row.len());
             for x in row {
                 match x.as_f64() {
                     Some(x) if x.is_finite() => out.push(x),
-                    _ => return Err(self.error(key, format!("'{}' row {r} must hold finite numbers only", self.name(key)))),
+                    _ => {
+                        return Err(self.error(
+                            key,
+                            format!("'{}' row {r} must hold finite numbers only", self.name(key)),
+                        ))
+                    }
                 }
             }
             if let Some(first) = rows.first() {
@@ -230,7 +320,12 @@ impl<'a> TableReader<'a> {
                 if first.len() != out.len() {
                     return Err(self.error(
                         key,
-                        format!("'{}' rows have different lengths ({} and {})", self.name(key), first.len(), out.len()),
+                        format!(
+                            "'{}' rows have different lengths ({} and {})",
+                            self.name(key),
+                            first.len(),
+                            out.len()
+                        ),
                     ));
                 }
             }
@@ -238,7 +333,10 @@ impl<'a> TableReader<'a> {
         }
         for row in &rows {
             if row.iter().any(|x| !x.is_finite()) {
-                return Err(self.error(key, format!("'{}' must hold finite numbers only", self.name(key))));
+                return Err(self.error(
+                    key,
+                    format!("'{}' must hold finite numbers only", self.name(key)),
+                ));
             }
         }
         Ok(Some(rows))
@@ -267,14 +365,20 @@ impl<'a> TableReader<'a> {
         let asked = self.asked.borrow();
         for entry in &self.table.entries {
             if !asked.contains(&entry.key.as_str()) {
-                let mut d = Diagnostic::at(self.source, &entry.key_span, format!("unknown parameter '{}'", self.name(&entry.key)));
+                let mut d = Diagnostic::at(
+                    self.source,
+                    &entry.key_span,
+                    format!("unknown parameter '{}'", self.name(&entry.key)),
+                );
                 if let Some(b) = self.block {
                     d = d.block(b);
                 }
                 let known: Vec<&str> = asked.iter().copied().collect();
                 d = match closest(&entry.key, known.iter().copied()) {
                     Some(near) => d.hint(format!("did you mean '{}'?", self.name(near))),
-                    None if known.is_empty() => d.hint("this takes no parameters here: remove the line"),
+                    None if known.is_empty() => {
+                        d.hint("this takes no parameters here: remove the line")
+                    }
                     None => {
                         let mut k = known.clone();
                         k.sort_unstable();

@@ -129,7 +129,10 @@ fn from_de_value(v: &Spanned<DeValue<'_>>) -> Value {
         DeValue::Array(a) => ValueKind::Array(a.iter().map(from_de_value).collect()),
         DeValue::Table(t) => ValueKind::Table(from_de_table(t)),
     };
-    Value { kind, span: Some(v.span()) }
+    Value {
+        kind,
+        span: Some(v.span()),
+    }
 }
 
 fn parse_toml_float(s: &str) -> f64 {
@@ -152,7 +155,10 @@ pub fn parse_override_value(text: &str) -> Value {
             return value;
         }
     }
-    Value { kind: ValueKind::String(text.to_string()), span: None }
+    Value {
+        kind: ValueKind::String(text.to_string()),
+        span: None,
+    }
 }
 
 fn clear_spans(v: &mut Value) {
@@ -177,6 +183,9 @@ mod tests {
         assert_eq!(parse_override_value("3").as_f64(), Some(3.0));
         assert_eq!(parse_override_value("dopri5").as_str(), Some("dopri5"));
         assert_eq!(parse_override_value("\"bs23\"").as_str(), Some("bs23"));
-        assert_eq!(parse_override_value("[1, 2]").as_array().map(|a| a.len()), Some(2));
+        assert_eq!(
+            parse_override_value("[1, 2]").as_array().map(|a| a.len()),
+            Some(2)
+        );
     }
 }

@@ -55,7 +55,11 @@ impl<'d> Engine<'d> {
             signals: vec![0.0; diagram.signal_len],
             x: vec![0.0; diagram.num_states],
             work: vec![0.0; diagram.num_work],
-            scratch: diagram.blocks.iter().map(|b| b.block.create_scratch()).collect(),
+            scratch: diagram
+                .blocks
+                .iter()
+                .map(|b| b.block.create_scratch())
+                .collect(),
             fired: vec![false; diagram.zero_crossing_directions.len()],
             next_time_event: vec![f64::INFINITY; diagram.blocks.len()],
             recorder,
@@ -63,9 +67,18 @@ impl<'d> Engine<'d> {
             unsettled: None,
             progress: None,
         };
-        let stateful = (0..diagram.blocks.len()).filter(|&b| !diagram.blocks[b].states.is_empty()).collect();
-        let crossing = (0..diagram.blocks.len()).filter(|&b| !diagram.blocks[b].zero_crossings.is_empty()).collect();
-        Engine { diagram, run, stateful, crossing }
+        let stateful = (0..diagram.blocks.len())
+            .filter(|&b| !diagram.blocks[b].states.is_empty())
+            .collect();
+        let crossing = (0..diagram.blocks.len())
+            .filter(|&b| !diagram.blocks[b].zero_crossings.is_empty())
+            .collect();
+        Engine {
+            diagram,
+            run,
+            stateful,
+            crossing,
+        }
     }
 
     /// Initializes states and modes at `t0`: `initialize`, first outputs, start-time samples, settle.
@@ -141,7 +154,11 @@ impl<'d> Engine<'d> {
     fn refresh_time_events(&mut self, t: f64) {
         for (b, blk) in self.diagram.blocks.iter().enumerate() {
             let w = &self.run.work[blk.work.clone()];
-            self.run.next_time_event[b] = blk.block.next_time_event(t, w).filter(|te| *te > t).unwrap_or(f64::INFINITY);
+            self.run.next_time_event[b] = blk
+                .block
+                .next_time_event(t, w)
+                .filter(|te| *te > t)
+                .unwrap_or(f64::INFINITY);
         }
     }
 
@@ -154,8 +171,15 @@ impl<'d> Engine<'d> {
         for &b in &d.schedule {
             let blk = &d.blocks[b];
             for (o, slot) in blk.output_slots.iter().enumerate() {
-                if self.run.signals[slot.range()].iter().any(|v| !v.is_finite()) {
-                    self.run.non_finite = Some(NonFiniteSource { block: blk.name.clone(), what: format!("output '{}'", blk.block.outputs()[o].name), t });
+                if self.run.signals[slot.range()]
+                    .iter()
+                    .any(|v| !v.is_finite())
+                {
+                    self.run.non_finite = Some(NonFiniteSource {
+                        block: blk.name.clone(),
+                        what: format!("output '{}'", blk.block.outputs()[o].name),
+                        t,
+                    });
                     return;
                 }
             }
@@ -163,7 +187,11 @@ impl<'d> Engine<'d> {
         if let Some(k) = dxdt.iter().position(|v| !v.is_finite()) {
             if let Some(blk) = d.block_of_state(k) {
                 let name = blk.block.state_name(k - blk.states.start);
-                self.run.non_finite = Some(NonFiniteSource { block: blk.name.clone(), what: format!("derivative of {name}"), t });
+                self.run.non_finite = Some(NonFiniteSource {
+                    block: blk.name.clone(),
+                    what: format!("derivative of {name}"),
+                    t,
+                });
             }
         }
     }
@@ -210,11 +238,23 @@ impl System for Engine<'_> {
     }
 
     fn next_time_event(&self, t: f64) -> Option<f64> {
-        let next = self.run.next_time_event.iter().copied().filter(|te| *te > t).fold(f64::INFINITY, f64::min);
+        let next = self
+            .run
+            .next_time_event
+            .iter()
+            .copied()
+            .filter(|te| *te > t)
+            .fold(f64::INFINITY, f64::min);
         next.is_finite().then_some(next)
     }
 
-    fn handle_events(&mut self, t: f64, x: &mut [f64], crossed: &[usize], time_event: bool) -> EventOutcome {
+    fn handle_events(
+        &mut self,
+        t: f64,
+        x: &mut [f64],
+        crossed: &[usize],
+        time_event: bool,
+    ) -> EventOutcome {
         self.run.x.copy_from_slice(x);
         self.eval_outputs(t);
         self.run.fired.iter_mut().for_each(|f| *f = false);
@@ -226,7 +266,9 @@ impl System for Engine<'_> {
         let mut changed = false;
         for (b, blk) in d.blocks.iter().enumerate() {
             let due = time_event && self.run.next_time_event[b] <= t + tolerance;
-            let any_fired = self.run.fired[blk.zero_crossings.clone()].iter().any(|f| *f);
+            let any_fired = self.run.fired[blk.zero_crossings.clone()]
+                .iter()
+                .any(|f| *f);
             if !due && !any_fired {
                 continue;
             }
@@ -240,7 +282,10 @@ impl System for Engine<'_> {
         changed |= self.settle(t);
         self.refresh_time_events(t);
         x.copy_from_slice(&self.run.x);
-        EventOutcome { state_changed: changed || time_event, stop: self.run.unsettled.is_some() }
+        EventOutcome {
+            state_changed: changed || time_event,
+            stop: self.run.unsettled.is_some(),
+        }
     }
 
     fn project(&mut self, _t: f64, x: &mut [f64]) -> bool {

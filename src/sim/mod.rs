@@ -42,7 +42,12 @@ pub enum SimError {
     #[error("at t = {t} s, the step size fell to {step:e} s without meeting the tolerances (hardest state: {state})\n  help: loosen rel_tol/abs_tol, soften stiff parameters, or enable zero crossings for contacts")]
     StepSizeUnderflow { t: f64, step: f64, state: String },
     #[error("chattering at t = {t} s: zero crossing {crossing} of block '{block}' fired {count} times in a row within a tiny time window\n  help: the model switches back and forth without advancing time (e.g. a bouncing ball that comes to rest); stop it earlier, add a rest condition, or damp the motion")]
-    Chattering { block: String, crossing: usize, t: f64, count: usize },
+    Chattering {
+        block: String,
+        crossing: usize,
+        t: f64,
+        count: usize,
+    },
     #[error("at t = {t} s, the modes of block '{block}' did not settle: they kept switching after {rounds} re-evaluations\n  help: check switching thresholds (hysteresis) of the blocks feeding it", rounds = 100)]
     Unsettled { block: String, t: f64 },
     #[error("invalid solver settings: {0}")]
@@ -73,8 +78,12 @@ pub fn simulate(d: &Diagram, options: RunOptions) -> Result<RunResult, SimError>
     let recorder = Recorder::new(d)?;
     let mut engine = Engine::new(d, recorder);
     engine.run.progress = options.progress;
-    let mut solver = Solver::new(d.num_states, d.zero_crossing_directions.len(), solver_options(d))
-        .map_err(|e| SimError::InvalidOptions(e.to_string()))?;
+    let mut solver = Solver::new(
+        d.num_states,
+        d.zero_crossing_directions.len(),
+        solver_options(d),
+    )
+    .map_err(|e| SimError::InvalidOptions(e.to_string()))?;
     let x0 = engine.initialize(0.0);
     if let Some((block, t)) = engine.run.unsettled.take() {
         return Err(SimError::Unsettled { block, t });
@@ -96,7 +105,11 @@ pub fn simulate(d: &Diagram, options: RunOptions) -> Result<RunResult, SimError>
 
 fn state_name(d: &Diagram, k: usize) -> String {
     match d.block_of_state(k) {
-        Some(b) => format!("{} of block '{}'", b.block.state_name(k - b.states.start), b.name),
+        Some(b) => format!(
+            "{} of block '{}'",
+            b.block.state_name(k - b.states.start),
+            b.name
+        ),
         None => format!("x[{k}]"),
     }
 }
@@ -104,10 +117,17 @@ fn state_name(d: &Diagram, k: usize) -> String {
 fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimError {
     match e {
         SolverError::NonFinite { t, index } => match &engine.run.non_finite {
-            Some(src) => SimError::NonFinite { block: src.block.clone(), what: src.what.clone(), t: src.t },
+            Some(src) => SimError::NonFinite {
+                block: src.block.clone(),
+                what: src.what.clone(),
+                t: src.t,
+            },
             None => {
                 let (block, what) = match d.block_of_state(index) {
-                    Some(b) => (b.name.clone(), format!("state {}", b.block.state_name(index - b.states.start))),
+                    Some(b) => (
+                        b.name.clone(),
+                        format!("state {}", b.block.state_name(index - b.states.start)),
+                    ),
                     None => ("?".into(), format!("state x[{index}]")),
                 };
                 SimError::NonFinite { block, what, t }
@@ -123,7 +143,12 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
                 Some(b) => (b.name.clone(), index - b.zero_crossings.start),
                 None => ("?".into(), index),
             };
-            SimError::Chattering { block, crossing, t, count }
+            SimError::Chattering {
+                block,
+                crossing,
+                t,
+                count,
+            }
         }
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
     }

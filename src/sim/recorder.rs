@@ -2,8 +2,8 @@
 //! live in the signal buffer.
 
 use crate::diagram::Diagram;
-use crate::model::{Diagnostic, PortRef};
 use crate::model::diagnostic::closest;
+use crate::model::{Diagnostic, PortRef};
 use crate::output::{Column, Recording};
 
 /// Columns to record and the signal-buffer offset of each.
@@ -26,20 +26,30 @@ impl Recorder {
             let panel = panels.len();
             panels.push(blk.name.clone());
             for (i, _) in blk.block.inputs().iter().enumerate() {
-                let Some(line) = d.lines.iter().find(|l| l.to == b && l.to_port == i) else { continue };
+                let Some(line) = d.lines.iter().find(|l| l.to == b && l.to_port == i) else {
+                    continue;
+                };
                 let src = &d.blocks[line.from];
                 let port = &src.block.outputs()[line.from_port];
                 let base = format!("{}.{}", src.name, port.name);
                 let slot = src.output_slots[line.from_port];
                 match line.index {
                     Some(k) => {
-                        columns.push(Column { name: format!("{base}[{k}]"), unit: port.unit.map(str::to_string), panel: Some(panel) });
+                        columns.push(Column {
+                            name: format!("{base}[{k}]"),
+                            unit: port.unit.map(str::to_string),
+                            panel: Some(panel),
+                        });
                         offsets.push(slot.offset as usize + k);
                     }
                     None => {
                         let shape = src.output_shapes[line.from_port];
                         for k in 0..shape.len() {
-                            columns.push(Column { name: shape.element_name(&base, k), unit: port.unit.map(str::to_string), panel: Some(panel) });
+                            columns.push(Column {
+                                name: shape.element_name(&base, k),
+                                unit: port.unit.map(str::to_string),
+                                panel: Some(panel),
+                            });
                             offsets.push(slot.offset as usize + k);
                         }
                     }
@@ -48,20 +58,50 @@ impl Recorder {
         }
         for (name, span) in &d.spec.output.log {
             let r = parse_log_name(name).ok_or_else(|| {
-                Diagnostic::at(&d.source, span, format!("'{name}' in [output] log is not a signal name"))
-                    .hint("write \"block.port\" or \"block.port[i]\"")
+                Diagnostic::at(
+                    &d.source,
+                    span,
+                    format!("'{name}' in [output] log is not a signal name"),
+                )
+                .hint("write \"block.port\" or \"block.port[i]\"")
             })?;
             let Some(b) = d.block_index(&r.block) else {
-                let d2 = Diagnostic::at(&d.source, span, format!("[output] log names '{name}', but there is no block '{}'", r.block));
-                return Err(match closest(&r.block, d.blocks.iter().map(|b| b.name.as_str())) {
-                    Some(near) => d2.hint(format!("did you mean '{near}'?")),
-                    None => d2,
-                });
+                let d2 = Diagnostic::at(
+                    &d.source,
+                    span,
+                    format!(
+                        "[output] log names '{name}', but there is no block '{}'",
+                        r.block
+                    ),
+                );
+                return Err(
+                    match closest(&r.block, d.blocks.iter().map(|b| b.name.as_str())) {
+                        Some(near) => d2.hint(format!("did you mean '{near}'?")),
+                        None => d2,
+                    },
+                );
             };
             let blk = &d.blocks[b];
-            let Some(o) = blk.output_index(&r.port).filter(|&o| !blk.block.outputs()[o].hidden) else {
-                let outs: Vec<&str> = blk.block.outputs().iter().filter(|p| !p.hidden).map(|p| p.name.as_str()).collect();
-                let d2 = Diagnostic::at(&d.source, span, format!("[output] log names '{name}', but block '{}' has no output '{}'", r.block, r.port)).block(&r.block);
+            let Some(o) = blk
+                .output_index(&r.port)
+                .filter(|&o| !blk.block.outputs()[o].hidden)
+            else {
+                let outs: Vec<&str> = blk
+                    .block
+                    .outputs()
+                    .iter()
+                    .filter(|p| !p.hidden)
+                    .map(|p| p.name.as_str())
+                    .collect();
+                let d2 = Diagnostic::at(
+                    &d.source,
+                    span,
+                    format!(
+                        "[output] log names '{name}', but block '{}' has no output '{}'",
+                        r.block, r.port
+                    ),
+                )
+                .block(&r.block);
                 return Err(match closest(&r.port, outs.iter().copied()) {
                     Some(near) => d2.hint(format!("did you mean '{}.{near}'?", r.block)),
                     None => d2.hint(format!("its outputs are: {}", outs.join(", "))),
@@ -73,16 +113,27 @@ impl Recorder {
             let base = format!("{}.{}", blk.name, port.name);
             let elements: Vec<(String, usize)> = match r.index {
                 Some(k) if k >= shape.len() => {
-                    return Err(Diagnostic::at(&d.source, span, format!("'{name}' is out of range: {base} is {shape}")).block(&r.block))
+                    return Err(Diagnostic::at(
+                        &d.source,
+                        span,
+                        format!("'{name}' is out of range: {base} is {shape}"),
+                    )
+                    .block(&r.block))
                 }
                 Some(k) => vec![(format!("{base}[{k}]"), k)],
-                None => (0..shape.len()).map(|k| (shape.element_name(&base, k), k)).collect(),
+                None => (0..shape.len())
+                    .map(|k| (shape.element_name(&base, k), k))
+                    .collect(),
             };
             for (col, k) in elements {
                 if columns.iter().any(|c: &Column| c.name == col) {
                     continue;
                 }
-                columns.push(Column { name: col, unit: port.unit.map(str::to_string), panel: None });
+                columns.push(Column {
+                    name: col,
+                    unit: port.unit.map(str::to_string),
+                    panel: None,
+                });
                 offsets.push(slot.offset as usize + k);
             }
         }
@@ -90,7 +141,11 @@ impl Recorder {
         recording.times.reserve(4096);
         recording.values.reserve(4096 * offsets.len());
         let row = vec![0.0; offsets.len()];
-        Ok(Recorder { recording, offsets, row })
+        Ok(Recorder {
+            recording,
+            offsets,
+            row,
+        })
     }
 
     /// Appends a row read from the signal buffer.
@@ -113,5 +168,9 @@ fn parse_log_name(name: &str) -> Option<PortRef> {
         None => (name, None),
     };
     let (block, port) = head.trim().split_once('.')?;
-    Some(PortRef { block: block.to_string(), port: port.to_string(), index })
+    Some(PortRef {
+        block: block.to_string(),
+        port: port.to_string(),
+        index,
+    })
 }

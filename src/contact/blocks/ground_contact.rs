@@ -10,7 +10,9 @@
 //! a change of a point's state. With μ = 0 there are no u states and no stick/slip signals.
 
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
-use crate::block::{Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape};
+use crate::block::{
+    Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+};
 use crate::contact::ground_law::GroundContactLaw;
 use crate::geometry::Shape as Geometry;
 use crate::model::{Diagnostic, TableReader};
@@ -90,7 +92,11 @@ impl Block for GroundContact {
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let pb = binding.ports.iter().find(|p| p.port == "F").ok_or("geometry port F is not connected")?;
+        let pb = binding
+            .ports
+            .iter()
+            .find(|p| p.port == "F")
+            .ok_or("geometry port F is not connected")?;
         let (shape, label) = pb.geometry.clone().ok_or("port F has no geometry")?;
         self.points = match &shape {
             Geometry::Point => vec![Point3::origin()],
@@ -103,15 +109,23 @@ impl Block for GroundContact {
             }
         };
         if pb.body == 0 {
-            return Err(format!("{label} is fixed to the World: the ground cannot push it"));
+            return Err(format!(
+                "{label} is fixed to the World: the ground cannot push it"
+            ));
         }
         self.placement = pb.placement;
-        self.inputs.push(PortDecl::signal("kin_F", Shape::vector(KINEMATICS_LEN)).hidden());
-        self.outputs.push(PortDecl::signal("wrench_F", Shape::vector(WRENCH_LEN)).hidden());
+        self.inputs
+            .push(PortDecl::signal("kin_F", Shape::vector(KINEMATICS_LEN)).hidden());
+        self.outputs
+            .push(PortDecl::signal("wrench_F", Shape::vector(WRENCH_LEN)).hidden());
         Ok(())
     }
 
-    fn propagate_shapes(&self, _inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+    fn propagate_shapes(
+        &self,
+        _inputs: &mut [Option<Shape>],
+        outputs: &mut [Option<Shape>],
+    ) -> Result<(), String> {
         let n = self.points.len();
         outputs[FORCE] = Some(Shape::new(3, n));
         outputs[STATUS] = Some(Shape::new(1, n));
@@ -124,14 +138,25 @@ impl Block for GroundContact {
         if self.points.is_empty() {
             return Err("GroundContact needs a Point or PointCloud connected to its F port".into());
         }
-        let per_point = if self.law.has_deflection_states() { 2 } else { 1 };
+        let per_point = if self.law.has_deflection_states() {
+            2
+        } else {
+            1
+        };
         let zero_crossings = vec![Direction::Either; per_point * self.points.len()];
-        Ok(Setup { num_states: self.num_states(), zero_crossings, ..Setup::memoryless(self.inputs.len(), self.outputs.len()) })
+        Ok(Setup {
+            num_states: self.num_states(),
+            zero_crossings,
+            ..Setup::memoryless(self.inputs.len(), self.outputs.len())
+        })
     }
 
     fn create_scratch(&self) -> Box<dyn Any + Send> {
         let n = self.points.len();
-        Box::new(Scratch { contact: vec![0.0; n], stick: vec![0.0; n] })
+        Box::new(Scratch {
+            contact: vec![0.0; n],
+            stick: vec![0.0; n],
+        })
     }
 
     fn state_name(&self, k: usize) -> String {
@@ -153,12 +178,32 @@ impl Block for GroundContact {
             let v = frame.point_velocity(&p);
             let (force, status, cone, contact_fn, stick_fn, u) = if self.planar {
                 let u = if stateful { ctx.states[i] } else { 0.0 };
-                let r = self.law.evaluate(p.y, v.y, &Vector1::new(v.x), &Vector1::new(u));
-                (r.force_world(), r.status.code(), r.cone_ratio, r.contact_function, r.stick_function, [u, 0.0])
+                let r = self
+                    .law
+                    .evaluate(p.y, v.y, &Vector1::new(v.x), &Vector1::new(u));
+                (
+                    r.force_world(),
+                    r.status.code(),
+                    r.cone_ratio,
+                    r.contact_function,
+                    r.stick_function,
+                    [u, 0.0],
+                )
             } else {
-                let u = if stateful { Vector2::new(ctx.states[t * i], ctx.states[t * i + 1]) } else { Vector2::zeros() };
+                let u = if stateful {
+                    Vector2::new(ctx.states[t * i], ctx.states[t * i + 1])
+                } else {
+                    Vector2::zeros()
+                };
                 let r = self.law.evaluate(p.z, v.z, &Vector2::new(v.x, v.y), &u);
-                (r.force_world(), r.status.code(), r.cone_ratio, r.contact_function, r.stick_function, [u.x, u.y])
+                (
+                    r.force_world(),
+                    r.status.code(),
+                    r.cone_ratio,
+                    r.contact_function,
+                    r.stick_function,
+                    [u.x, u.y],
+                )
             };
             ctx.io.output(FORCE)[3 * i..3 * i + 3].copy_from_slice(force.as_slice());
             ctx.io.output(STATUS)[i] = status;
@@ -171,7 +216,12 @@ impl Block for GroundContact {
             total_force += force;
             total_moment += p.cross(&force);
         }
-        write_wrench(ctx.io.output(DEFLECTION + 1), &Vector3::zeros(), &total_force, &total_moment);
+        write_wrench(
+            ctx.io.output(DEFLECTION + 1),
+            &Vector3::zeros(),
+            &total_force,
+            &total_moment,
+        );
     }
 
     fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
@@ -184,7 +234,9 @@ impl Block for GroundContact {
             let p = frame.position + frame.rotation * local.coords;
             let v = frame.point_velocity(&p);
             if self.planar {
-                let r = self.law.evaluate(p.y, v.y, &Vector1::new(v.x), &Vector1::new(ctx.states[i]));
+                let r =
+                    self.law
+                        .evaluate(p.y, v.y, &Vector1::new(v.x), &Vector1::new(ctx.states[i]));
                 dxdt[i] = r.deflection_rate[0];
             } else {
                 let u = Vector2::new(ctx.states[t * i], ctx.states[t * i + 1]);
@@ -196,7 +248,9 @@ impl Block for GroundContact {
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
-        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else { return };
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return;
+        };
         let n = self.points.len();
         g[..n].copy_from_slice(&s.contact);
         if g.len() == 2 * n {
@@ -217,7 +271,12 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let d = p.required_f64("damping", "N·s/m^1.5")?;
     let mu = p.f64_or("friction", 0.0)?;
     let dim = p.usize("dimension")?.unwrap_or(3);
-    p.ensure(dim == 2 || dim == 3, "dimension", "must be 2 or 3", "write dimension = 3 (ground = x-y plane, z up) or 2 (ground = x axis, y up)")?;
+    p.ensure(
+        dim == 2 || dim == 3,
+        "dimension",
+        "must be 2 or 3",
+        "write dimension = 3 (ground = x-y plane, z up) or 2 (ground = x axis, y up)",
+    )?;
     let law = GroundContactLaw::new(k, d, mu).map_err(|e| p.table_error(e.to_string()))?;
     Ok(Box::new(GroundContact {
         law,

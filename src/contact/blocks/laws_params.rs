@@ -5,7 +5,13 @@ use crate::contact::normal_force::NormalForceLaw;
 use crate::model::{Diagnostic, TableReader};
 
 /// The normal-force methods a model may name.
-pub const NORMAL_METHODS: [&str; 5] = ["smooth_spring_damper", "linear_spring_damper", "linear_spring_limited_damper", "hunt_crossley", "input"];
+pub const NORMAL_METHODS: [&str; 5] = [
+    "smooth_spring_damper",
+    "linear_spring_damper",
+    "linear_spring_limited_damper",
+    "hunt_crossley",
+    "input",
+];
 /// The friction methods a model may name.
 pub const FRICTION_METHODS: [&str; 4] = ["smooth_stick_slip", "stribeck", "none", "input"];
 
@@ -13,7 +19,11 @@ pub const FRICTION_METHODS: [&str; 4] = ["smooth_stick_slip", "stribeck", "none"
 /// b = 1e3 N·s/m, w = 1e-4 m, Simscape's defaults).
 pub fn read_normal_law(p: &TableReader) -> Result<NormalForceLaw, Diagnostic> {
     let Some(t) = p.table("normal")? else {
-        return Ok(NormalForceLaw::SmoothSpringDamper { stiffness: 1e6, damping: 1e3, transition_width: 1e-4 });
+        return Ok(NormalForceLaw::SmoothSpringDamper {
+            stiffness: 1e6,
+            damping: 1e3,
+            transition_width: 1e-4,
+        });
     };
     let method = t.choice("method", &NORMAL_METHODS, "smooth_spring_damper")?;
     let law = match method {
@@ -22,10 +32,14 @@ pub fn read_normal_law(p: &TableReader) -> Result<NormalForceLaw, Diagnostic> {
             damping: t.f64_or("damping", 1e3)?,
             transition_width: t.f64_or("transition_width", 1e-4)?,
         },
-        "linear_spring_damper" => NormalForceLaw::LinearSpringDamper { stiffness: t.f64_or("stiffness", 1e6)?, damping: t.f64_or("damping", 1e3)? },
-        "linear_spring_limited_damper" => {
-            NormalForceLaw::LinearSpringLimitedDamper { stiffness: t.f64_or("stiffness", 1e6)?, damping: t.f64_or("damping", 1e3)? }
-        }
+        "linear_spring_damper" => NormalForceLaw::LinearSpringDamper {
+            stiffness: t.f64_or("stiffness", 1e6)?,
+            damping: t.f64_or("damping", 1e3)?,
+        },
+        "linear_spring_limited_damper" => NormalForceLaw::LinearSpringLimitedDamper {
+            stiffness: t.f64_or("stiffness", 1e6)?,
+            damping: t.f64_or("damping", 1e3)?,
+        },
         "hunt_crossley" => {
             let exponent = t.f64_or("exponent", 1.5)?;
             NormalForceLaw::HuntCrossley {
@@ -47,7 +61,14 @@ pub fn read_normal_law(p: &TableReader) -> Result<NormalForceLaw, Diagnostic> {
 /// v_c = 1e-3 m/s, Simscape's defaults). Warnings (μ_d > μ_s) are returned for the user.
 pub fn read_friction_law(p: &TableReader) -> Result<(FrictionLaw, Vec<String>), Diagnostic> {
     let Some(t) = p.table("friction")? else {
-        return Ok((FrictionLaw::SmoothStickSlip { static_coefficient: 0.5, dynamic_coefficient: 0.3, critical_velocity: 1e-3 }, vec![]));
+        return Ok((
+            FrictionLaw::SmoothStickSlip {
+                static_coefficient: 0.5,
+                dynamic_coefficient: 0.3,
+                critical_velocity: 1e-3,
+            },
+            vec![],
+        ));
     };
     let method = t.choice("method", &FRICTION_METHODS, "smooth_stick_slip")?;
     let law = match method {

@@ -7,4 +7,7 @@ pub mod spatial_contact;
 use crate::block::BlockType;
 
 /// The contact block types, in documentation order.
-pub static LIBRARY: &[&BlockType] = &[&spatial_contact::SPATIAL_CONTACT_FORCE, &ground_contact::GROUND_CONTACT];
+pub static LIBRARY: &[&BlockType] = &[
+    &spatial_contact::SPATIAL_CONTACT_FORCE,
+    &ground_contact::GROUND_CONTACT,
+];

@@ -23,11 +23,16 @@
 
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
-use crate::block::{Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape};
+use crate::block::{
+    Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+};
 use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::contact::resultant::ResultantCalculator;
-use crate::geometry::{pair_supported, query, query_point_cloud, supported_partners, ContactGeometry, Shape as Geometry, ShapeKind};
+use crate::geometry::{
+    pair_supported, query, query_point_cloud, supported_partners, ContactGeometry,
+    Shape as Geometry, ShapeKind,
+};
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::blocks::{write_wrench, FrameMotion};
 use crate::solver::Direction;
@@ -127,15 +132,32 @@ impl Block for SpatialContactForce {
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
         let side = |port: &str| -> Result<Side, String> {
-            let pb = binding.ports.iter().find(|p| p.port == port).ok_or_else(|| format!("geometry port {port} is not connected"))?;
-            let (shape, label) = pb.geometry.clone().ok_or_else(|| format!("port {port} has no geometry"))?;
-            Ok(Side { shape, placement: pb.placement, label })
+            let pb = binding
+                .ports
+                .iter()
+                .find(|p| p.port == port)
+                .ok_or_else(|| format!("geometry port {port} is not connected"))?;
+            let (shape, label) = pb
+                .geometry
+                .clone()
+                .ok_or_else(|| format!("port {port} has no geometry"))?;
+            Ok(Side {
+                shape,
+                placement: pb.placement,
+                label,
+            })
         };
         let base = side("B")?;
         let follower = side("F")?;
         let (kb, kf) = (base.shape.kind(), follower.shape.kind());
         if !pair_supported(kb, kf) {
-            let list = |k: ShapeKind| supported_partners(k).iter().map(|p| p.name()).collect::<Vec<_>>().join(", ");
+            let list = |k: ShapeKind| {
+                supported_partners(k)
+                    .iter()
+                    .map(|p| p.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             return Err(format!(
                 "contact between {} ({}) and {} ({}) is not supported\n  help: a {} supports contact with: {}; a {} supports: {}",
                 base.label,
@@ -151,25 +173,41 @@ impl Block for SpatialContactForce {
         let b_body = binding.ports.iter().find(|p| p.port == "B").map(|p| p.body);
         let f_body = binding.ports.iter().find(|p| p.port == "F").map(|p| p.body);
         if b_body == f_body {
-            return Err(format!("{} and {} are on the same rigid body: contact between them exerts no net force", base.label, follower.label));
+            return Err(format!(
+                "{} and {} are on the same rigid body: contact between them exerts no net force",
+                base.label, follower.label
+            ));
         }
         self.points = match (&base.shape, &follower.shape) {
             (Geometry::PointCloud(c), _) | (_, Geometry::PointCloud(c)) => c.len(),
             _ => 1,
         };
-        self.cloud = matches!(base.shape, Geometry::PointCloud(_)) || matches!(follower.shape, Geometry::PointCloud(_));
+        self.cloud = matches!(base.shape, Geometry::PointCloud(_))
+            || matches!(follower.shape, Geometry::PointCloud(_));
         self.base = Some(base);
         self.follower = Some(follower);
-        self.inputs.push(PortDecl::signal("kin_B", Shape::vector(KINEMATICS_LEN)).hidden());
-        self.inputs.push(PortDecl::signal("kin_F", Shape::vector(KINEMATICS_LEN)).hidden());
-        self.outputs.push(PortDecl::signal("wrench_B", Shape::vector(WRENCH_LEN)).hidden());
-        self.outputs.push(PortDecl::signal("wrench_F", Shape::vector(WRENCH_LEN)).hidden());
+        self.inputs
+            .push(PortDecl::signal("kin_B", Shape::vector(KINEMATICS_LEN)).hidden());
+        self.inputs
+            .push(PortDecl::signal("kin_F", Shape::vector(KINEMATICS_LEN)).hidden());
+        self.outputs
+            .push(PortDecl::signal("wrench_B", Shape::vector(WRENCH_LEN)).hidden());
+        self.outputs
+            .push(PortDecl::signal("wrench_F", Shape::vector(WRENCH_LEN)).hidden());
         Ok(())
     }
 
-    fn propagate_shapes(&self, inputs: &mut [Option<Shape>], outputs: &mut [Option<Shape>]) -> Result<(), String> {
+    fn propagate_shapes(
+        &self,
+        inputs: &mut [Option<Shape>],
+        outputs: &mut [Option<Shape>],
+    ) -> Result<(), String> {
         let n = self.points;
-        let (row, pair) = if self.cloud { (Shape::new(1, n), Shape::new(2, n)) } else { (Shape::SCALAR, Shape::vector(2)) };
+        let (row, pair) = if self.cloud {
+            (Shape::new(1, n), Shape::new(2, n))
+        } else {
+            (Shape::SCALAR, Shape::vector(2))
+        };
         let shapes = [
             row,
             row,
@@ -206,33 +244,68 @@ impl Block for SpatialContactForce {
         if self.base.is_none() {
             return Err("the contact block is not connected to two geometries".into());
         }
-        let zero_crossings = if self.zero_crossings { vec![Direction::Either; self.points] } else { vec![] };
+        let zero_crossings = if self.zero_crossings {
+            vec![Direction::Either; self.points]
+        } else {
+            vec![]
+        };
         // Kinematics feed everything; forces given by input feed only the force outputs, so that a
         // custom law may be computed from this block's own sensed penetration and velocities.
         let (kin_b, kin_f) = self.kin_inputs();
         let all = 0..self.outputs.len();
-        let mut feedthrough: Vec<(usize, usize)> = all.clone().flat_map(|o| [(kin_b, o), (kin_f, o)]).collect();
-        let force_outputs = [NORMAL_FORCE, FRICTION_FORCE, RESULTANT_FORCE, RESULTANT_TORQUE, RESULTANT_POINT, NUM_USER_OUTPUTS, NUM_USER_OUTPUTS + 1];
+        let mut feedthrough: Vec<(usize, usize)> =
+            all.clone().flat_map(|o| [(kin_b, o), (kin_f, o)]).collect();
+        let force_outputs = [
+            NORMAL_FORCE,
+            FRICTION_FORCE,
+            RESULTANT_FORCE,
+            RESULTANT_TORQUE,
+            RESULTANT_POINT,
+            NUM_USER_OUTPUTS,
+            NUM_USER_OUTPUTS + 1,
+        ];
         for input in [self.fn_input, self.ff_input].into_iter().flatten() {
             feedthrough.extend(force_outputs.iter().map(|&o| (input, o)));
         }
-        Ok(Setup { zero_crossings, feedthrough, ..Setup::default() })
+        Ok(Setup {
+            zero_crossings,
+            feedthrough,
+            ..Setup::default()
+        })
     }
 
     fn create_scratch(&self) -> Box<dyn Any + Send> {
-        let empty = ContactGeometry { separation: f64::INFINITY, point: Point3::origin(), normal: Vector3::z_axis() };
-        Box::new(Scratch { geometry: vec![empty; self.points], resultant: ResultantCalculator::with_capacity(self.points) })
+        let empty = ContactGeometry {
+            separation: f64::INFINITY,
+            point: Point3::origin(),
+            normal: Vector3::z_axis(),
+        };
+        Box::new(Scratch {
+            geometry: vec![empty; self.points],
+            resultant: ResultantCalculator::with_capacity(self.points),
+        })
     }
 
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let (Some(base), Some(follower)) = (&self.base, &self.follower) else { return };
+        let (Some(base), Some(follower)) = (&self.base, &self.follower) else {
+            return;
+        };
         let (kin_b, kin_f) = self.kin_inputs();
         let mb = FrameMotion::of(ctx.io.input(kin_b), &base.placement);
         let mf = FrameMotion::of(ctx.io.input(kin_f), &follower.placement);
         let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
-        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else { return };
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return;
+        };
         let ok = if self.cloud {
-            query_point_cloud(&base.shape, &pose_b, &follower.shape, &pose_f, &mut s.geometry).is_ok()
+            query_point_cloud(
+                &base.shape,
+                &pose_b,
+                &follower.shape,
+                &pose_f,
+                &mut s.geometry,
+            )
+            .is_ok()
         } else {
             match query(&base.shape, &pose_b, &follower.shape, &pose_f) {
                 Ok(g) => {
@@ -246,7 +319,8 @@ impl Block for SpatialContactForce {
             return;
         }
         let used = |o: usize| self.used.get(o).copied().unwrap_or(true);
-        let want_resultant = used(RESULTANT_FORCE) || used(RESULTANT_TORQUE) || used(RESULTANT_POINT);
+        let want_resultant =
+            used(RESULTANT_FORCE) || used(RESULTANT_TORQUE) || used(RESULTANT_POINT);
         s.resultant.clear();
         let mut wrench_n = Vector3::zeros();
         let mut wrench_f = Vector3::zeros();
@@ -305,22 +379,42 @@ impl Block for SpatialContactForce {
                 out[0] = flag * axes.column(0).dot(&vt);
                 out[1] = flag * axes.column(1).dot(&vt);
             }
-            for (o, o_t, rt, origin) in [(BASE_ROTATION, BASE_TRANSLATION, &rb_t, &mb.position), (FOLLOWER_ROTATION, FOLLOWER_TRANSLATION, &rf_t, &mf.position)] {
+            for (o, o_t, rt, origin) in [
+                (BASE_ROTATION, BASE_TRANSLATION, &rb_t, &mb.position),
+                (FOLLOWER_ROTATION, FOLLOWER_TRANSLATION, &rf_t, &mf.position),
+            ] {
                 if used(o) {
-                    let r = if in_contact { rt * axes } else { Matrix3::identity() };
+                    let r = if in_contact {
+                        rt * axes
+                    } else {
+                        Matrix3::identity()
+                    };
                     ctx.io.output(o)[9 * i..9 * i + 9].copy_from_slice(r.as_slice());
                 }
                 if used(o_t) {
-                    let t = if in_contact { rt * (p - origin) } else { Vector3::zeros() };
+                    let t = if in_contact {
+                        rt * (p - origin)
+                    } else {
+                        Vector3::zeros()
+                    };
                     ctx.io.output(o_t)[3 * i..3 * i + 3].copy_from_slice(t.as_slice());
                 }
             }
         }
         if want_resultant {
-            let r = if s.resultant.is_empty() { None } else { Some(s.resultant.compute()) };
-            let (f, t, p) = r.map_or((Vector3::zeros(), Vector3::zeros(), Vector3::zeros()), |r| (r.force, r.torque, r.point));
+            let r = if s.resultant.is_empty() {
+                None
+            } else {
+                Some(s.resultant.compute())
+            };
+            let (f, t, p) = r.map_or(
+                (Vector3::zeros(), Vector3::zeros(), Vector3::zeros()),
+                |r| (r.force, r.torque, r.point),
+            );
             ctx.io.output(RESULTANT_FORCE).copy_from_slice(f.as_slice());
-            ctx.io.output(RESULTANT_TORQUE).copy_from_slice(t.as_slice());
+            ctx.io
+                .output(RESULTANT_TORQUE)
+                .copy_from_slice(t.as_slice());
             ctx.io.output(RESULTANT_POINT).copy_from_slice(p.as_slice());
         }
         // Equal and opposite: the follower gets [Σ p×F; ΣF], the base its negative.

@@ -26,13 +26,21 @@ impl FrameMotion {
         let v_body = Vector3::new(kin[15], kin[16], kin[17]);
         let offset_world = r_body * placement.translation.vector;
         let rotation = r_body * placement.rotation.to_rotation_matrix().matrix();
-        FrameMotion { rotation, position: p_body + offset_world, angular_velocity: w, velocity: v_body + w.cross(&offset_world) }
+        FrameMotion {
+            rotation,
+            position: p_body + offset_world,
+            angular_velocity: w,
+            velocity: v_body + w.cross(&offset_world),
+        }
     }
 
     /// The pose as an isometry (World ← frame).
     pub fn isometry(&self) -> Isometry3<f64> {
         let r = nalgebra::Rotation3::from_matrix_unchecked(self.rotation);
-        Isometry3::from_parts(self.position.into(), nalgebra::UnitQuaternion::from_rotation_matrix(&r))
+        Isometry3::from_parts(
+            self.position.into(),
+            nalgebra::UnitQuaternion::from_rotation_matrix(&r),
+        )
     }
 
     /// Velocity in World of the material point of this frame's body at World position `p`.
@@ -62,7 +70,8 @@ mod tests {
         let mut kin = [0.0; 18];
         kin[..9].copy_from_slice(Matrix3::identity().as_slice());
         kin[14] = 2.0;
-        let placement = Isometry3::from_parts(Translation3::new(1.0, 0.0, 0.0), UnitQuaternion::identity());
+        let placement =
+            Isometry3::from_parts(Translation3::new(1.0, 0.0, 0.0), UnitQuaternion::identity());
         let m = FrameMotion::of(&kin, &placement);
         assert_eq!(m.position, Vector3::new(1.0, 0.0, 0.0));
         assert!((m.velocity - Vector3::new(0.0, 2.0, 0.0)).norm() < 1e-15);
@@ -71,7 +80,12 @@ mod tests {
     #[test]
     fn wrench_torque_is_about_the_world_origin() {
         let mut w = [0.0; 6];
-        write_wrench(&mut w, &Vector3::new(1.0, 0.0, 0.0), &Vector3::new(0.0, 0.0, -10.0), &Vector3::zeros());
+        write_wrench(
+            &mut w,
+            &Vector3::new(1.0, 0.0, 0.0),
+            &Vector3::new(0.0, 0.0, -10.0),
+            &Vector3::zeros(),
+        );
         assert_eq!(&w, &[0.0, 10.0, 0.0, 0.0, 0.0, -10.0]);
     }
 }

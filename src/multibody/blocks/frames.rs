@@ -2,7 +2,9 @@
 //! and the geometry blocks InfinitePlane, Disk, GridSurface, Point, PointCloud.
 
 use crate::block::physical::SolidInertia;
-use crate::block::{Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape};
+use crate::block::{
+    Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+};
 use crate::geometry::{mass_properties, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
@@ -33,7 +35,10 @@ impl Block for FrameBlock {
 }
 
 fn frame_block(role: PhysicalRole, ports: Vec<PortDecl>) -> Box<dyn Block> {
-    Box::new(FrameBlock { role, physical: ports })
+    Box::new(FrameBlock {
+        role,
+        physical: ports,
+    })
 }
 
 fn geometry_error(p: &TableReader, key: &'static str, e: impl std::fmt::Display) -> Diagnostic {
@@ -41,37 +46,61 @@ fn geometry_error(p: &TableReader, key: &'static str, e: impl std::fmt::Display)
 }
 
 fn vec3(p: &TableReader, key: &'static str, default: [f64; 3]) -> Result<Vector3<f64>, Diagnostic> {
-    Ok(Vector3::from_column_slice(&p.fixed_vector(key, 3)?.unwrap_or(default.to_vec())))
+    Ok(Vector3::from_column_slice(
+        &p.fixed_vector(key, 3)?.unwrap_or(default.to_vec()),
+    ))
 }
 
 fn points(p: &TableReader, key: &'static str) -> Result<Vec<[f64; 3]>, Diagnostic> {
-    let rows = p.rows(key)?.ok_or_else(|| p.table_error(format!("missing parameter '{}'", p.name(key))).hint(format!("add {} = [[x, y, z], ...] (m)", p.name(key))))?;
+    let rows = p.rows(key)?.ok_or_else(|| {
+        p.table_error(format!("missing parameter '{}'", p.name(key)))
+            .hint(format!("add {} = [[x, y, z], ...] (m)", p.name(key)))
+    })?;
     rows.iter()
         .map(|r| match r.as_slice() {
             [x, y, z] => Ok([*x, *y, *z]),
-            _ => Err(p.error(key, format!("'{}' must list points as [x, y, z]", p.name(key))).hint("write e.g. [[0, 0, 0], [1, 0, 0]]")),
+            _ => Err(p
+                .error(
+                    key,
+                    format!("'{}' must list points as [x, y, z]", p.name(key)),
+                )
+                .hint("write e.g. [[0, 0, 0], [1, 0, 0]]")),
         })
         .collect()
 }
 
 /// Reads `rotation = { axis, angle }`, `{ sequence = "xyz", angles }` or `{ matrix = [[..]] }`.
-pub fn read_rotation(p: &TableReader, key: &'static str) -> Result<UnitQuaternion<f64>, Diagnostic> {
-    let Some(r) = p.table(key)? else { return Ok(UnitQuaternion::identity()) };
+pub fn read_rotation(
+    p: &TableReader,
+    key: &'static str,
+) -> Result<UnitQuaternion<f64>, Diagnostic> {
+    let Some(r) = p.table(key)? else {
+        return Ok(UnitQuaternion::identity());
+    };
     let q = if r.has("axis") || r.has("angle") {
         let axis = vec3(&r, "axis", [0.0, 0.0, 1.0])?;
         let angle = r.f64_or("angle", 0.0)?;
-        let axis = Unit::try_new(axis, 1e-12).ok_or_else(|| r.error("axis", "the rotation axis must not be zero").hint("write e.g. axis = [0, 0, 1]"))?;
+        let axis = Unit::try_new(axis, 1e-12).ok_or_else(|| {
+            r.error("axis", "the rotation axis must not be zero")
+                .hint("write e.g. axis = [0, 0, 1]")
+        })?;
         UnitQuaternion::from_axis_angle(&axis, angle)
     } else if r.has("sequence") {
         let seq = r.string("sequence")?.unwrap_or("xyz");
-        let angles = r.fixed_vector("angles", seq.len())?.unwrap_or(vec![0.0; seq.len()]);
+        let angles = r
+            .fixed_vector("angles", seq.len())?
+            .unwrap_or(vec![0.0; seq.len()]);
         let mut q = UnitQuaternion::identity();
         for (c, a) in seq.chars().zip(angles) {
             let axis = match c {
                 'x' | 'X' => Vector3::x_axis(),
                 'y' | 'Y' => Vector3::y_axis(),
                 'z' | 'Z' => Vector3::z_axis(),
-                _ => return Err(r.error("sequence", format!("'{seq}' is not a rotation sequence")).hint("write a sequence of the axes x, y, z, e.g. sequence = \"zyx\"")),
+                _ => {
+                    return Err(r
+                        .error("sequence", format!("'{seq}' is not a rotation sequence"))
+                        .hint("write a sequence of the axes x, y, z, e.g. sequence = \"zyx\""))
+                }
             };
             // Intrinsic sequence: each rotation about the axis of the frame rotated so far.
             q *= UnitQuaternion::from_axis_angle(&axis, a);
@@ -80,14 +109,24 @@ pub fn read_rotation(p: &TableReader, key: &'static str) -> Result<UnitQuaternio
     } else if r.has("matrix") {
         let rows = r.rows("matrix")?.unwrap_or_default();
         if rows.len() != 3 || rows.iter().any(|row| row.len() != 3) {
-            return Err(r.error("matrix", "the rotation matrix must be 3×3 (three rows of three)"));
+            return Err(r.error(
+                "matrix",
+                "the rotation matrix must be 3×3 (three rows of three)",
+            ));
         }
         let m = Matrix3::from_fn(|i, j| rows[i][j]);
         let orthogonality = (m.transpose() * m - Matrix3::identity()).norm();
-        r.ensure(orthogonality < 1e-6 && m.determinant() > 0.0, "matrix", "is not a rotation (orthonormal, determinant +1)", "write an orthonormal matrix, or use { axis, angle }")?;
+        r.ensure(
+            orthogonality < 1e-6 && m.determinant() > 0.0,
+            "matrix",
+            "is not a rotation (orthonormal, determinant +1)",
+            "write an orthonormal matrix, or use { axis, angle }",
+        )?;
         UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix(&m))
     } else {
-        return Err(r.table_error("a rotation needs { axis, angle }, { sequence, angles } or { matrix }").hint("write rotation = { axis = [0, 0, 1], angle = 0.5 }"));
+        return Err(r
+            .table_error("a rotation needs { axis, angle }, { sequence, angles } or { matrix }")
+            .hint("write rotation = { axis = [0, 0, 1], angle = 0.5 }"));
     };
     r.finish()?;
     Ok(q)
@@ -106,26 +145,47 @@ fn build_rigid_transform(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> 
     let t = vec3(p, "translation", [0.0; 3])?;
     let rotation = read_rotation(p, "rotation")?;
     let follower_in_base = Isometry3::from_parts(Translation3::from(t), rotation);
-    Ok(frame_block(PhysicalRole::RigidTransform { follower_in_base }, vec![PortDecl::frame("B"), PortDecl::frame("F")]))
+    Ok(frame_block(
+        PhysicalRole::RigidTransform { follower_in_base },
+        vec![PortDecl::frame("B"), PortDecl::frame("F")],
+    ))
 }
 
 /// Reads a `geometry = { shape = ..., ... }` table of a Solid.
 fn read_solid_geometry(p: &TableReader) -> Result<Geometry, Diagnostic> {
-    let g = p.table("geometry")?.ok_or_else(|| p.table_error("a Solid needs a geometry").hint("add geometry = { shape = \"sphere\", radius = 0.1 }"))?;
-    let shape = g.choice("shape", &["sphere", "brick", "cylinder", "ellipsoid", "convex_hull"], "")?;
+    let g = p.table("geometry")?.ok_or_else(|| {
+        p.table_error("a Solid needs a geometry")
+            .hint("add geometry = { shape = \"sphere\", radius = 0.1 }")
+    })?;
+    let shape = g.choice(
+        "shape",
+        &["sphere", "brick", "cylinder", "ellipsoid", "convex_hull"],
+        "",
+    )?;
     let result = match shape {
         "sphere" => Geometry::sphere(g.required_f64("radius", "m")?),
         "brick" => {
-            let s = g.fixed_vector("size", 3)?.ok_or_else(|| g.table_error("a brick needs size = [x, y, z]").hint("add size = [0.2, 0.1, 0.05] (m)"))?;
+            let s = g.fixed_vector("size", 3)?.ok_or_else(|| {
+                g.table_error("a brick needs size = [x, y, z]")
+                    .hint("add size = [0.2, 0.1, 0.05] (m)")
+            })?;
             Geometry::brick([s[0], s[1], s[2]])
         }
-        "cylinder" => Geometry::cylinder(g.required_f64("radius", "m")?, g.required_f64("length", "m")?),
+        "cylinder" => Geometry::cylinder(
+            g.required_f64("radius", "m")?,
+            g.required_f64("length", "m")?,
+        ),
         "ellipsoid" => {
-            let r = g.fixed_vector("radii", 3)?.ok_or_else(|| g.table_error("an ellipsoid needs radii = [a, b, c]").hint("add radii = [0.1, 0.2, 0.3] (m)"))?;
+            let r = g.fixed_vector("radii", 3)?.ok_or_else(|| {
+                g.table_error("an ellipsoid needs radii = [a, b, c]")
+                    .hint("add radii = [0.1, 0.2, 0.3] (m)")
+            })?;
             Geometry::ellipsoid([r[0], r[1], r[2]])
         }
         "convex_hull" => Geometry::convex_hull(&points(&g, "points")?),
-        _ => return Err(g.table_error("the geometry needs a shape").hint("write shape = \"sphere\" | \"brick\" | \"cylinder\" | \"ellipsoid\" | \"convex_hull\"")),
+        _ => return Err(g.table_error("the geometry needs a shape").hint(
+            "write shape = \"sphere\" | \"brick\" | \"cylinder\" | \"ellipsoid\" | \"convex_hull\"",
+        )),
     };
     let geometry = result.map_err(|e| g.table_error(e.to_string()))?;
     g.finish()?;
@@ -137,36 +197,70 @@ fn build_solid(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let mass = p.f64("mass")?;
     let density = p.f64("density")?;
     if mass.is_some() && density.is_some() {
-        return Err(p.error("density", "give either mass or density, not both").hint("remove one of the two lines"));
+        return Err(p
+            .error("density", "give either mass or density, not both")
+            .hint("remove one of the two lines"));
     }
     let density = density.unwrap_or(1000.0);
-    p.ensure(density > 0.0, "density", "must be positive", "write a density in kg/m³, e.g. 7800 for steel")?;
-    let mut props = mass_properties(&shape, density).map_err(|e| geometry_error(p, "geometry", e))?;
+    p.ensure(
+        density > 0.0,
+        "density",
+        "must be positive",
+        "write a density in kg/m³, e.g. 7800 for steel",
+    )?;
+    let mut props =
+        mass_properties(&shape, density).map_err(|e| geometry_error(p, "geometry", e))?;
     if let Some(m) = mass {
-        p.ensure(m > 0.0, "mass", &format!("must be positive (got {m})"), "write the mass in kg")?;
-        props = props.scaled_to_mass(m).map_err(|e| geometry_error(p, "mass", e))?;
+        p.ensure(
+            m > 0.0,
+            "mass",
+            &format!("must be positive (got {m})"),
+            "write the mass in kg",
+        )?;
+        props = props
+            .scaled_to_mass(m)
+            .map_err(|e| geometry_error(p, "mass", e))?;
     }
-    let mut inertia = SolidInertia { mass: props.mass, com: props.com.coords, inertia_about_com: props.inertia_about_com };
+    let mut inertia = SolidInertia {
+        mass: props.mass,
+        com: props.com.coords,
+        inertia_about_com: props.inertia_about_com,
+    };
     if let Some(c) = p.fixed_vector("center_of_mass", 3)? {
         inertia.com = Vector3::from_column_slice(&c);
     }
     if let Some(rows) = p.rows("inertia")? {
         inertia.inertia_about_com = match (rows.len(), rows.first().map(Vec::len)) {
-            (3, Some(1)) => Matrix3::from_diagonal(&Vector3::new(rows[0][0], rows[1][0], rows[2][0])),
+            (3, Some(1)) => {
+                Matrix3::from_diagonal(&Vector3::new(rows[0][0], rows[1][0], rows[2][0]))
+            }
             (3, Some(3)) => Matrix3::from_fn(|i, j| rows[i][j]),
-            _ => return Err(p.error("inertia", "'inertia' must be [Ixx, Iyy, Izz] or a 3×3 matrix about the centre of mass").hint("write inertia = [0.1, 0.1, 0.2] (kg·m²)")),
+            _ => return Err(p
+                .error(
+                    "inertia",
+                    "'inertia' must be [Ixx, Iyy, Izz] or a 3×3 matrix about the centre of mass",
+                )
+                .hint("write inertia = [0.1, 0.1, 0.2] (kg·m²)")),
         };
         let m = inertia.inertia_about_com;
         let symmetric = (m - m.transpose()).norm() <= 1e-12 * m.norm().max(1.0);
         let eig = m.symmetric_eigenvalues();
-        let triangle = eig[0] + eig[1] >= eig[2] * (1.0 - 1e-9) && eig[1] + eig[2] >= eig[0] * (1.0 - 1e-9) && eig[0] + eig[2] >= eig[1] * (1.0 - 1e-9);
+        let triangle = eig[0] + eig[1] >= eig[2] * (1.0 - 1e-9)
+            && eig[1] + eig[2] >= eig[0] * (1.0 - 1e-9)
+            && eig[0] + eig[2] >= eig[1] * (1.0 - 1e-9);
         p.ensure(symmetric && eig.iter().all(|e| *e >= 0.0) && triangle, "inertia", "is not a physical inertia (symmetric, positive, principal moments satisfying the triangle inequality)", "check the values, in kg·m² about the centre of mass")?;
     }
-    Ok(frame_block(PhysicalRole::Solid { inertia, shape }, vec![PortDecl::frame("R"), PortDecl::geometry("G")]))
+    Ok(frame_block(
+        PhysicalRole::Solid { inertia, shape },
+        vec![PortDecl::frame("R"), PortDecl::geometry("G")],
+    ))
 }
 
 fn geometry_block(shape: Geometry) -> Box<dyn Block> {
-    frame_block(PhysicalRole::Geometry { shape }, vec![PortDecl::frame("R"), PortDecl::geometry("G")])
+    frame_block(
+        PhysicalRole::Geometry { shape },
+        vec![PortDecl::frame("R"), PortDecl::geometry("G")],
+    )
 }
 
 fn build_plane(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
@@ -175,7 +269,9 @@ fn build_plane(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
 
 fn build_disk(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let r = p.required_f64("radius", "m")?;
-    Ok(geometry_block(Geometry::disk(r).map_err(|e| geometry_error(p, "radius", e))?))
+    Ok(geometry_block(
+        Geometry::disk(r).map_err(|e| geometry_error(p, "radius", e))?,
+    ))
 }
 
 fn build_point(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
@@ -184,19 +280,44 @@ fn build_point(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
 
 fn build_point_cloud(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let pts = points(p, "points")?;
-    Ok(geometry_block(Geometry::point_cloud(&pts).map_err(|e| geometry_error(p, "points", e))?))
+    Ok(geometry_block(
+        Geometry::point_cloud(&pts).map_err(|e| geometry_error(p, "points", e))?,
+    ))
 }
 
 fn build_grid(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let x = p.vector("x")?.ok_or_else(|| p.table_error("missing parameter 'x'").hint("add x = [x0, x1, ...] (m, increasing)"))?;
-    let y = p.vector("y")?.ok_or_else(|| p.table_error("missing parameter 'y'").hint("add y = [y0, y1, ...] (m, increasing)"))?;
-    let z = p.rows("z")?.ok_or_else(|| p.table_error("missing parameter 'z'").hint("add z = [[...], ...]: z[i][j] is the height at x[i], y[j]"))?;
-    Ok(geometry_block(Geometry::grid_surface(&x, &y, &z).map_err(|e| geometry_error(p, "z", e))?))
+    let x = p.vector("x")?.ok_or_else(|| {
+        p.table_error("missing parameter 'x'")
+            .hint("add x = [x0, x1, ...] (m, increasing)")
+    })?;
+    let y = p.vector("y")?.ok_or_else(|| {
+        p.table_error("missing parameter 'y'")
+            .hint("add y = [y0, y1, ...] (m, increasing)")
+    })?;
+    let z = p.rows("z")?.ok_or_else(|| {
+        p.table_error("missing parameter 'z'")
+            .hint("add z = [[...], ...]: z[i][j] is the height at x[i], y[j]")
+    })?;
+    Ok(geometry_block(
+        Geometry::grid_surface(&x, &y, &z).map_err(|e| geometry_error(p, "z", e))?,
+    ))
 }
 
 const R_G: [PortDoc; 2] = [
-    PortDoc { name: "R", kind: "frame", shape: "", unit: "", doc: "reference frame" },
-    PortDoc { name: "G", kind: "geometry", shape: "", unit: "", doc: "geometry, to connect to a contact block" },
+    PortDoc {
+        name: "R",
+        kind: "frame",
+        shape: "",
+        unit: "",
+        doc: "reference frame",
+    },
+    PortDoc {
+        name: "G",
+        kind: "geometry",
+        shape: "",
+        unit: "",
+        doc: "geometry, to connect to a contact block",
+    },
 ];
 
 pub static WORLD_FRAME: BlockType = BlockType {
@@ -204,7 +325,13 @@ pub static WORLD_FRAME: BlockType = BlockType {
     category: "Frames and bodies",
     summary: "The inertial World frame that roots the frame network. One per model.",
     params: &[],
-    ports: &[PortDoc { name: "W", kind: "frame", shape: "", unit: "", doc: "the World frame" }],
+    ports: &[PortDoc {
+        name: "W",
+        kind: "frame",
+        shape: "",
+        unit: "",
+        doc: "the World frame",
+    }],
     build: build_world,
 };
 
@@ -212,7 +339,12 @@ pub static MECHANISM_CONFIGURATION: BlockType = BlockType {
     name: "MechanismConfiguration",
     category: "Frames and bodies",
     summary: "Mechanism-wide settings. Without this block gravity is [0, 0, -9.80665].",
-    params: &[ParamDoc { name: "gravity", unit: "m/s²", default: "[0, 0, -9.80665]", doc: "gravitational acceleration, in World" }],
+    params: &[ParamDoc {
+        name: "gravity",
+        unit: "m/s²",
+        default: "[0, 0, -9.80665]",
+        doc: "gravitational acceleration, in World",
+    }],
     ports: &[],
     build: build_configuration,
 };
@@ -260,7 +392,12 @@ pub static DISK: BlockType = BlockType {
     name: "Disk",
     category: "Curves and surfaces",
     summary: "A flat disk in the x-y plane of R, centred at its origin, normal +z.",
-    params: &[ParamDoc { name: "radius", unit: "m", default: "required", doc: "disk radius" }],
+    params: &[ParamDoc {
+        name: "radius",
+        unit: "m",
+        default: "required",
+        doc: "disk radius",
+    }],
     ports: &R_G,
     build: build_disk,
 };
@@ -268,11 +405,27 @@ pub static DISK: BlockType = BlockType {
 pub static GRID_SURFACE: BlockType = BlockType {
     name: "GridSurface",
     category: "Curves and surfaces",
-    summary: "A regular grid of heights in R; contact on its +z side, inside the grid's x-y extent.",
+    summary:
+        "A regular grid of heights in R; contact on its +z side, inside the grid's x-y extent.",
     params: &[
-        ParamDoc { name: "x", unit: "m", default: "required", doc: "grid x coordinates, increasing" },
-        ParamDoc { name: "y", unit: "m", default: "required", doc: "grid y coordinates, increasing" },
-        ParamDoc { name: "z", unit: "m", default: "required", doc: "heights: z[i][j] at (x[i], y[j])" },
+        ParamDoc {
+            name: "x",
+            unit: "m",
+            default: "required",
+            doc: "grid x coordinates, increasing",
+        },
+        ParamDoc {
+            name: "y",
+            unit: "m",
+            default: "required",
+            doc: "grid y coordinates, increasing",
+        },
+        ParamDoc {
+            name: "z",
+            unit: "m",
+            default: "required",
+            doc: "heights: z[i][j] at (x[i], y[j])",
+        },
     ],
     ports: &R_G,
     build: build_grid,

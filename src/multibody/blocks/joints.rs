@@ -8,7 +8,9 @@
 //! mechanism through a hidden `tau` output — a direct feedthrough only from `t` to `tau`, so a
 //! controller may close a loop from `q` to `t`.
 
-use crate::block::{Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape};
+use crate::block::{
+    Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+};
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::{JointKind, JointSpec};
 
@@ -32,7 +34,12 @@ fn sensing_outputs(kind: JointKind) -> Vec<(&'static str, usize, usize, &'static
         JointKind::Revolute => vec![("q", 0, 1, "rad"), ("w", 1, 1, "rad/s")],
         JointKind::Prismatic => vec![("q", 0, 1, "m"), ("w", 1, 1, "m/s")],
         JointKind::Spherical => vec![("Q", 0, 4, ""), ("w", 4, 3, "rad/s")],
-        JointKind::SixDof => vec![("p", 0, 3, "m"), ("Q", 3, 4, ""), ("v", 7, 3, "m/s"), ("w", 10, 3, "rad/s")],
+        JointKind::SixDof => vec![
+            ("p", 0, 3, "m"),
+            ("Q", 3, 4, ""),
+            ("v", 7, 3, "m/s"),
+            ("w", 10, 3, "rad/s"),
+        ],
         _ => vec![("q", 0, nq, ""), ("w", nq, nv, "")],
     }
 }
@@ -81,13 +88,17 @@ impl Block for JointBlock {
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let (_, nq, nv) = binding.joint.ok_or("internal: joint bound without a joint index")?;
+        let (_, nq, nv) = binding
+            .joint
+            .ok_or("internal: joint bound without a joint index")?;
         if self.kind == JointKind::Weld {
             return Ok(());
         }
-        self.inputs.push(PortDecl::signal("state", Shape::vector(nq + nv)).hidden());
+        self.inputs
+            .push(PortDecl::signal("state", Shape::vector(nq + nv)).hidden());
         if self.actuated {
-            self.outputs.push(PortDecl::signal("tau", Shape::vector(nv)).hidden());
+            self.outputs
+                .push(PortDecl::signal("tau", Shape::vector(nv)).hidden());
         }
         Ok(())
     }
@@ -101,11 +112,16 @@ impl Block for JointBlock {
         if self.actuated {
             feedthrough.push((0, self.outputs.len() - 1));
         }
-        Ok(Setup { feedthrough, ..Setup::default() })
+        Ok(Setup {
+            feedthrough,
+            ..Setup::default()
+        })
     }
 
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let Some(state) = self.inputs.iter().position(|p| p.name == "state") else { return };
+        let Some(state) = self.inputs.iter().position(|p| p.name == "state") else {
+            return;
+        };
         for (o, &(offset, len)) in self.sources.iter().enumerate() {
             for k in 0..len {
                 let v = ctx.input(state)[offset + k];
@@ -122,12 +138,20 @@ impl Block for JointBlock {
     }
 }
 
-fn read_common(p: &TableReader, kind: JointKind, q0: Vec<f64>, v0: Vec<f64>) -> Result<JointSpec, Diagnostic> {
+fn read_common(
+    p: &TableReader,
+    kind: JointKind,
+    q0: Vec<f64>,
+    v0: Vec<f64>,
+) -> Result<JointSpec, Diagnostic> {
     let nv = kind.nv();
     let stiffness = per_dof(p, "stiffness", nv)?;
     let damping = per_dof(p, "damping", nv)?;
     let actuated = p.choice("actuation", &["none", "input"], "none")? == "input";
-    Ok(JointSpec::new(kind).with_state(&q0, &v0).with_spring_damper(&stiffness, &damping).with_actuation(actuated))
+    Ok(JointSpec::new(kind)
+        .with_state(&q0, &v0)
+        .with_spring_damper(&stiffness, &damping)
+        .with_actuation(actuated))
 }
 
 /// A per-dof parameter: one number for all dofs or one per dof; empty when absent.
@@ -135,14 +159,32 @@ fn per_dof(p: &TableReader, key: &'static str, nv: usize) -> Result<Vec<f64>, Di
     match p.vector(key)? {
         None => Ok(Vec::new()),
         Some(v) if v.len() == 1 => {
-            p.ensure(v[0] >= 0.0, key, "must not be negative", "write zero or a positive value")?;
+            p.ensure(
+                v[0] >= 0.0,
+                key,
+                "must not be negative",
+                "write zero or a positive value",
+            )?;
             Ok(vec![v[0]; nv])
         }
         Some(v) if v.len() == nv => {
-            p.ensure(v.iter().all(|x| *x >= 0.0), key, "must not be negative", "write zero or positive values")?;
+            p.ensure(
+                v.iter().all(|x| *x >= 0.0),
+                key,
+                "must not be negative",
+                "write zero or positive values",
+            )?;
             Ok(v)
         }
-        Some(v) => Err(p.error(key, format!("'{key}' has {} values but the joint has {nv} degrees of freedom", v.len())).hint(format!("write one number, or {nv}"))),
+        Some(v) => Err(p
+            .error(
+                key,
+                format!(
+                    "'{key}' has {} values but the joint has {nv} degrees of freedom",
+                    v.len()
+                ),
+            )
+            .hint(format!("write one number, or {nv}"))),
     }
 }
 
@@ -154,22 +196,35 @@ fn build_scalar(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
 }
 
 fn build_vector(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diagnostic> {
-    let q0 = p.fixed_vector("q0", kind.nq())?.unwrap_or_else(|| kind.neutral_position());
-    let w0 = p.fixed_vector("w0", kind.nv())?.unwrap_or_else(|| vec![0.0; kind.nv()]);
+    let q0 = p
+        .fixed_vector("q0", kind.nq())?
+        .unwrap_or_else(|| kind.neutral_position());
+    let w0 = p
+        .fixed_vector("w0", kind.nv())?
+        .unwrap_or_else(|| vec![0.0; kind.nv()]);
     let spec = read_common(p, kind, q0, w0)?;
     Ok(Box::new(JointBlock::new(kind, spec)))
 }
 
 fn quaternion(p: &TableReader, key: &'static str) -> Result<Vec<f64>, Diagnostic> {
-    let q = p.fixed_vector(key, 4)?.unwrap_or_else(|| vec![1.0, 0.0, 0.0, 0.0]);
+    let q = p
+        .fixed_vector(key, 4)?
+        .unwrap_or_else(|| vec![1.0, 0.0, 0.0, 0.0]);
     let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-    p.ensure(norm > 1e-9, key, "must be a non-zero quaternion [w, x, y, z]", "write e.g. [1.0, 0.0, 0.0, 0.0] (no rotation)")?;
+    p.ensure(
+        norm > 1e-9,
+        key,
+        "must be a non-zero quaternion [w, x, y, z]",
+        "write e.g. [1.0, 0.0, 0.0, 0.0] (no rotation)",
+    )?;
     Ok(q.iter().map(|x| x / norm).collect())
 }
 
 fn build_spherical(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let q0 = quaternion(p, "orientation")?;
-    let w0 = p.fixed_vector("angular_velocity", 3)?.unwrap_or(vec![0.0; 3]);
+    let w0 = p
+        .fixed_vector("angular_velocity", 3)?
+        .unwrap_or(vec![0.0; 3]);
     let spec = read_common(p, JointKind::Spherical, q0, w0)?;
     Ok(Box::new(JointBlock::new(JointKind::Spherical, spec)))
 }
@@ -178,18 +233,36 @@ fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let mut q0 = p.fixed_vector("position", 3)?.unwrap_or(vec![0.0; 3]);
     q0.extend(quaternion(p, "orientation")?);
     let mut v0 = p.fixed_vector("velocity", 3)?.unwrap_or(vec![0.0; 3]);
-    v0.extend(p.fixed_vector("angular_velocity", 3)?.unwrap_or(vec![0.0; 3]));
+    v0.extend(
+        p.fixed_vector("angular_velocity", 3)?
+            .unwrap_or(vec![0.0; 3]),
+    );
     let spec = read_common(p, JointKind::SixDof, q0, v0)?;
     Ok(Box::new(JointBlock::new(JointKind::SixDof, spec)))
 }
 
 fn build_weld(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    Ok(Box::new(JointBlock::new(JointKind::Weld, JointSpec::new(JointKind::Weld))))
+    Ok(Box::new(JointBlock::new(
+        JointKind::Weld,
+        JointSpec::new(JointKind::Weld),
+    )))
 }
 
 const FRAMES: [PortDoc; 2] = [
-    PortDoc { name: "B", kind: "frame", shape: "", unit: "", doc: "base frame" },
-    PortDoc { name: "F", kind: "frame", shape: "", unit: "", doc: "follower frame, moved relative to B" },
+    PortDoc {
+        name: "B",
+        kind: "frame",
+        shape: "",
+        unit: "",
+        doc: "base frame",
+    },
+    PortDoc {
+        name: "F",
+        kind: "frame",
+        shape: "",
+        unit: "",
+        doc: "follower frame, moved relative to B",
+    },
 ];
 
 const SPRING: [ParamDoc; 3] = [
@@ -205,8 +278,18 @@ macro_rules! scalar_joint {
             category: "Joints",
             summary: $summary,
             params: &[
-                ParamDoc { name: "q0", unit: $q, default: "0", doc: "initial position" },
-                ParamDoc { name: "w0", unit: $w, default: "0", doc: "initial velocity" },
+                ParamDoc {
+                    name: "q0",
+                    unit: $q,
+                    default: "0",
+                    doc: "initial position",
+                },
+                ParamDoc {
+                    name: "w0",
+                    unit: $w,
+                    default: "0",
+                    doc: "initial velocity",
+                },
                 SPRING[0],
                 SPRING[1],
                 SPRING[2],
@@ -214,17 +297,49 @@ macro_rules! scalar_joint {
             ports: &[
                 FRAMES[0],
                 FRAMES[1],
-                PortDoc { name: "q", kind: "output", shape: "1×1", unit: $q, doc: "position" },
-                PortDoc { name: "w", kind: "output", shape: "1×1", unit: $w, doc: "velocity" },
-                PortDoc { name: "t", kind: "input", shape: "1×1", unit: "", doc: "actuation force/torque (when actuation = \"input\")" },
+                PortDoc {
+                    name: "q",
+                    kind: "output",
+                    shape: "1×1",
+                    unit: $q,
+                    doc: "position",
+                },
+                PortDoc {
+                    name: "w",
+                    kind: "output",
+                    shape: "1×1",
+                    unit: $w,
+                    doc: "velocity",
+                },
+                PortDoc {
+                    name: "t",
+                    kind: "input",
+                    shape: "1×1",
+                    unit: "",
+                    doc: "actuation force/torque (when actuation = \"input\")",
+                },
             ],
             build: |p| build_scalar(p, $kind),
         };
     };
 }
 
-scalar_joint!(REVOLUTE, "RevoluteJoint", JointKind::Revolute, "Rotation of F about B's z axis by q.", "rad", "rad/s");
-scalar_joint!(PRISMATIC, "PrismaticJoint", JointKind::Prismatic, "Translation of F along B's z axis by q.", "m", "m/s");
+scalar_joint!(
+    REVOLUTE,
+    "RevoluteJoint",
+    JointKind::Revolute,
+    "Rotation of F about B's z axis by q.",
+    "rad",
+    "rad/s"
+);
+scalar_joint!(
+    PRISMATIC,
+    "PrismaticJoint",
+    JointKind::Prismatic,
+    "Translation of F along B's z axis by q.",
+    "m",
+    "m/s"
+);
 
 macro_rules! vector_joint {
     ($name:ident, $ty:literal, $kind:expr, $summary:literal, $n:literal) => {
@@ -233,8 +348,18 @@ macro_rules! vector_joint {
             category: "Joints",
             summary: $summary,
             params: &[
-                ParamDoc { name: "q0", unit: "m, rad", default: "zeros", doc: "initial position coordinates" },
-                ParamDoc { name: "w0", unit: "m/s, rad/s", default: "zeros", doc: "initial velocity coordinates" },
+                ParamDoc {
+                    name: "q0",
+                    unit: "m, rad",
+                    default: "zeros",
+                    doc: "initial position coordinates",
+                },
+                ParamDoc {
+                    name: "w0",
+                    unit: "m/s, rad/s",
+                    default: "zeros",
+                    doc: "initial velocity coordinates",
+                },
                 SPRING[0],
                 SPRING[1],
                 SPRING[2],
@@ -242,18 +367,48 @@ macro_rules! vector_joint {
             ports: &[
                 FRAMES[0],
                 FRAMES[1],
-                PortDoc { name: "q", kind: "output", shape: $n, unit: "m, rad", doc: "position coordinates" },
-                PortDoc { name: "w", kind: "output", shape: $n, unit: "m/s, rad/s", doc: "velocity coordinates" },
-                PortDoc { name: "t", kind: "input", shape: $n, unit: "N, N·m", doc: "actuation (when actuation = \"input\")" },
+                PortDoc {
+                    name: "q",
+                    kind: "output",
+                    shape: $n,
+                    unit: "m, rad",
+                    doc: "position coordinates",
+                },
+                PortDoc {
+                    name: "w",
+                    kind: "output",
+                    shape: $n,
+                    unit: "m/s, rad/s",
+                    doc: "velocity coordinates",
+                },
+                PortDoc {
+                    name: "t",
+                    kind: "input",
+                    shape: $n,
+                    unit: "N, N·m",
+                    doc: "actuation (when actuation = \"input\")",
+                },
             ],
             build: |p| build_vector(p, $kind),
         };
     };
 }
 
-vector_joint!(CYLINDRICAL, "CylindricalJoint", JointKind::Cylindrical, "Rotation about and translation along B's z axis: q = [θ, d].", "2×1");
+vector_joint!(
+    CYLINDRICAL,
+    "CylindricalJoint",
+    JointKind::Cylindrical,
+    "Rotation about and translation along B's z axis: q = [θ, d].",
+    "2×1"
+);
 vector_joint!(UNIVERSAL, "UniversalJoint", JointKind::Universal, "Rotation about B's x axis, then about the intermediate y axis: q = [α, β], R_BF = Rx(α)·Ry(β).", "2×1");
-vector_joint!(PLANAR, "PlanarJoint", JointKind::Planar, "Translation in B's x-y plane and rotation about B's z axis: q = [x, y, θ].", "3×1");
+vector_joint!(
+    PLANAR,
+    "PlanarJoint",
+    JointKind::Planar,
+    "Translation in B's x-y plane and rotation about B's z axis: q = [x, y, θ].",
+    "3×1"
+);
 
 pub static SPHERICAL: BlockType = BlockType {
     name: "SphericalJoint",
@@ -281,10 +436,30 @@ pub static SIX_DOF: BlockType = BlockType {
     category: "Joints",
     summary: "Free motion of F relative to B: position and unit-quaternion orientation.",
     params: &[
-        ParamDoc { name: "position", unit: "m", default: "[0, 0, 0]", doc: "initial position of F's origin in B" },
-        ParamDoc { name: "orientation", unit: "", default: "[1, 0, 0, 0]", doc: "initial quaternion [w, x, y, z] of F in B" },
-        ParamDoc { name: "velocity", unit: "m/s", default: "[0, 0, 0]", doc: "initial velocity of F's origin, resolved in B" },
-        ParamDoc { name: "angular_velocity", unit: "rad/s", default: "[0, 0, 0]", doc: "initial angular velocity of F relative to B, resolved in F" },
+        ParamDoc {
+            name: "position",
+            unit: "m",
+            default: "[0, 0, 0]",
+            doc: "initial position of F's origin in B",
+        },
+        ParamDoc {
+            name: "orientation",
+            unit: "",
+            default: "[1, 0, 0, 0]",
+            doc: "initial quaternion [w, x, y, z] of F in B",
+        },
+        ParamDoc {
+            name: "velocity",
+            unit: "m/s",
+            default: "[0, 0, 0]",
+            doc: "initial velocity of F's origin, resolved in B",
+        },
+        ParamDoc {
+            name: "angular_velocity",
+            unit: "rad/s",
+            default: "[0, 0, 0]",
+            doc: "initial angular velocity of F relative to B, resolved in F",
+        },
         SPRING[0],
         SPRING[1],
         SPRING[2],
@@ -292,11 +467,41 @@ pub static SIX_DOF: BlockType = BlockType {
     ports: &[
         FRAMES[0],
         FRAMES[1],
-        PortDoc { name: "p", kind: "output", shape: "3×1", unit: "m", doc: "position of F in B" },
-        PortDoc { name: "Q", kind: "output", shape: "4×1", unit: "", doc: "quaternion of F in B" },
-        PortDoc { name: "v", kind: "output", shape: "3×1", unit: "m/s", doc: "velocity of F's origin, resolved in B" },
-        PortDoc { name: "w", kind: "output", shape: "3×1", unit: "rad/s", doc: "angular velocity of F relative to B, resolved in F" },
-        PortDoc { name: "t", kind: "input", shape: "6×1", unit: "N, N·m", doc: "actuation [force in B; torque in F] (when actuation = \"input\")" },
+        PortDoc {
+            name: "p",
+            kind: "output",
+            shape: "3×1",
+            unit: "m",
+            doc: "position of F in B",
+        },
+        PortDoc {
+            name: "Q",
+            kind: "output",
+            shape: "4×1",
+            unit: "",
+            doc: "quaternion of F in B",
+        },
+        PortDoc {
+            name: "v",
+            kind: "output",
+            shape: "3×1",
+            unit: "m/s",
+            doc: "velocity of F's origin, resolved in B",
+        },
+        PortDoc {
+            name: "w",
+            kind: "output",
+            shape: "3×1",
+            unit: "rad/s",
+            doc: "angular velocity of F relative to B, resolved in F",
+        },
+        PortDoc {
+            name: "t",
+            kind: "input",
+            shape: "6×1",
+            unit: "N, N·m",
+            doc: "actuation [force in B; torque in F] (when actuation = \"input\")",
+        },
     ],
     build: build_six_dof,
 };

@@ -10,7 +10,8 @@
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
 use crate::multibody::{
-    body_position, body_rotation, body_velocity, forward_dynamics, forward_kinematics, normalize_quaternions, qdot_from_v, Mechanism, SpatialForce, Workspace,
+    body_position, body_rotation, body_velocity, forward_dynamics, forward_kinematics,
+    normalize_quaternions, qdot_from_v, Mechanism, SpatialForce, Workspace,
 };
 use nalgebra::Vector3;
 use std::any::Any;
@@ -45,13 +46,20 @@ impl MechanismBlock {
     pub fn new(mechanism: Mechanism) -> Self {
         let mut outputs = Vec::new();
         for b in 0..mechanism.num_bodies() {
-            outputs.push(PortDecl::signal(format!("body_{b}"), Shape::vector(KINEMATICS_LEN)).hidden());
+            outputs.push(
+                PortDecl::signal(format!("body_{b}"), Shape::vector(KINEMATICS_LEN)).hidden(),
+            );
         }
         for j in 0..mechanism.num_joints() {
             let n = mechanism.joint_q_range(j).len() + mechanism.joint_v_range(j).len();
             outputs.push(PortDecl::signal(format!("joint_{j}"), Shape::vector(n)).hidden());
         }
-        MechanismBlock { mechanism: Arc::new(mechanism), inputs: Vec::new(), outputs, roles: Vec::new() }
+        MechanismBlock {
+            mechanism: Arc::new(mechanism),
+            inputs: Vec::new(),
+            outputs,
+            roles: Vec::new(),
+        }
     }
 
     /// The mechanism.
@@ -72,7 +80,8 @@ impl MechanismBlock {
     /// Adds an input for joint `j`'s actuation (nv_j values); returns its index.
     pub fn add_actuation_input(&mut self, j: usize) -> usize {
         let r = self.mechanism.joint_v_range(j);
-        self.inputs.push(PortDecl::signal(format!("tau_{j}"), Shape::vector(r.len())).hidden());
+        self.inputs
+            .push(PortDecl::signal(format!("tau_{j}"), Shape::vector(r.len())).hidden());
         self.roles.push(InputRole::Actuation(r));
         self.inputs.len() - 1
     }
@@ -80,7 +89,13 @@ impl MechanismBlock {
     /// Adds an input for a wrench on body `b` (6×1: torque about the World origin, force; World);
     /// returns its index.
     pub fn add_wrench_input(&mut self, b: usize) -> usize {
-        self.inputs.push(PortDecl::signal(format!("wrench_{}", self.inputs.len()), Shape::vector(WRENCH_LEN)).hidden());
+        self.inputs.push(
+            PortDecl::signal(
+                format!("wrench_{}", self.inputs.len()),
+                Shape::vector(WRENCH_LEN),
+            )
+            .hidden(),
+        );
         self.roles.push(InputRole::Wrench(b));
         self.inputs.len() - 1
     }
@@ -100,12 +115,19 @@ impl Block for MechanismBlock {
     }
 
     fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
-        Ok(Setup { num_states: self.mechanism.nq() + self.mechanism.nv(), ..Setup::default() })
+        Ok(Setup {
+            num_states: self.mechanism.nq() + self.mechanism.nv(),
+            ..Setup::default()
+        })
     }
 
     fn create_scratch(&self) -> Box<dyn Any + Send> {
         let m = &self.mechanism;
-        Box::new(Scratch { ws: Workspace::new(m), tau: vec![0.0; m.nv()], f_ext: vec![SpatialForce::ZERO; m.num_bodies()] })
+        Box::new(Scratch {
+            ws: Workspace::new(m),
+            tau: vec![0.0; m.nv()],
+            f_ext: vec![SpatialForce::ZERO; m.num_bodies()],
+        })
     }
 
     fn initialize(&self, ctx: &mut Ctx) {
@@ -117,7 +139,9 @@ impl Block for MechanismBlock {
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let m = &*self.mechanism;
         let nq = self.nq();
-        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else { return };
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return;
+        };
         let (q, v) = ctx.states.split_at(nq);
         forward_kinematics(m, q, v, &mut s.ws);
         let ws = &s.ws;
@@ -139,14 +163,18 @@ impl Block for MechanismBlock {
             let mut buf = [0.0; 13];
             buf[..nqj].copy_from_slice(&q_all[qr]);
             buf[nqj..nqj + vr.len()].copy_from_slice(&v_all[vr.clone()]);
-            ctx.io.output(nb + j).copy_from_slice(&buf[..nqj + vr.len()]);
+            ctx.io
+                .output(nb + j)
+                .copy_from_slice(&buf[..nqj + vr.len()]);
         }
     }
 
     fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
         let m = &*self.mechanism;
         let nq = self.nq();
-        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else { return };
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return;
+        };
         s.tau.iter_mut().for_each(|t| *t = 0.0);
         s.f_ext.iter_mut().for_each(|f| *f = SpatialForce::ZERO);
         for (i, role) in self.roles.iter().enumerate() {
@@ -158,7 +186,10 @@ impl Block for MechanismBlock {
                     }
                 }
                 InputRole::Wrench(b) => {
-                    let f = SpatialForce::new(Vector3::new(u[0], u[1], u[2]), Vector3::new(u[3], u[4], u[5]));
+                    let f = SpatialForce::new(
+                        Vector3::new(u[0], u[1], u[2]),
+                        Vector3::new(u[3], u[4], u[5]),
+                    );
                     s.f_ext[*b] += f;
                 }
             }
@@ -186,7 +217,11 @@ impl Block for MechanismBlock {
                 return format!("position {} of joint '{}'", k - qr.start, m.joint_label(j));
             }
             if k >= nq && vr.contains(&(k - nq)) {
-                return format!("velocity {} of joint '{}'", k - nq - vr.start, m.joint_label(j));
+                return format!(
+                    "velocity {} of joint '{}'",
+                    k - nq - vr.start,
+                    m.joint_label(j)
+                );
             }
         }
         format!("x[{k}]")

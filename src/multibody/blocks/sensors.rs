@@ -3,7 +3,9 @@
 
 use super::frame_signal::{write_wrench, FrameMotion};
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
-use crate::block::{Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape};
+use crate::block::{
+    Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+};
 use crate::model::{Diagnostic, TableReader};
 use nalgebra::{Isometry3, Rotation3, UnitQuaternion, Vector3};
 
@@ -33,9 +35,15 @@ impl Block for TransformSensor {
     }
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
         for (k, port) in ["B", "F"].iter().enumerate() {
-            let pb = binding.ports.iter().find(|p| p.port == *port).ok_or("internal: unbound sensor frame")?;
+            let pb = binding
+                .ports
+                .iter()
+                .find(|p| p.port == *port)
+                .ok_or("internal: unbound sensor frame")?;
             self.placements[k] = pb.placement;
-            self.inputs.push(PortDecl::signal(format!("kin_{port}"), Shape::vector(KINEMATICS_LEN)).hidden());
+            self.inputs.push(
+                PortDecl::signal(format!("kin_{port}"), Shape::vector(KINEMATICS_LEN)).hidden(),
+            );
         }
         Ok(())
     }
@@ -54,7 +62,13 @@ impl Block for TransformSensor {
         // Velocity of F's origin relative to B, as seen from B (time derivative in B): ṗ = v_F − v_B − ω_B × (p_F − p_B).
         let dv = f.velocity - b.velocity - b.angular_velocity.cross(&dp);
         let dw = f.angular_velocity - b.angular_velocity;
-        let resolve = |v: Vector3<f64>| if self.in_world { v } else { b.rotation.transpose() * v };
+        let resolve = |v: Vector3<f64>| {
+            if self.in_world {
+                v
+            } else {
+                b.rotation.transpose() * v
+            }
+        };
         let p = resolve(dp);
         let v = resolve(dv);
         let w = resolve(dw);
@@ -111,10 +125,16 @@ impl Block for ExternalForceTorque {
         Some(&ROLE_CONSUMER)
     }
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let pb = binding.ports.iter().find(|p| p.port == "R").ok_or("internal: unbound frame R")?;
+        let pb = binding
+            .ports
+            .iter()
+            .find(|p| p.port == "R")
+            .ok_or("internal: unbound frame R")?;
         self.placement = pb.placement;
-        self.inputs.push(PortDecl::signal("kin_R", Shape::vector(KINEMATICS_LEN)).hidden());
-        self.outputs.push(PortDecl::signal("wrench_R", Shape::vector(WRENCH_LEN)).hidden());
+        self.inputs
+            .push(PortDecl::signal("kin_R", Shape::vector(KINEMATICS_LEN)).hidden());
+        self.outputs
+            .push(PortDecl::signal("wrench_R", Shape::vector(WRENCH_LEN)).hidden());
         Ok(())
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
@@ -142,7 +162,14 @@ fn build_external(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     Ok(Box::new(ExternalForceTorque {
         in_world,
         physical: vec![PortDecl::frame("R")],
-        inputs: vec![PortDecl::signal("force", Shape::vector(3)).unit("N").optional(), PortDecl::signal("torque", Shape::vector(3)).unit("N·m").optional()],
+        inputs: vec![
+            PortDecl::signal("force", Shape::vector(3))
+                .unit("N")
+                .optional(),
+            PortDecl::signal("torque", Shape::vector(3))
+                .unit("N·m")
+                .optional(),
+        ],
         outputs: vec![],
         placement: Isometry3::identity(),
     }))
