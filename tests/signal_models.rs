@@ -8,7 +8,7 @@ fn run(path: &str, overrides: &[&str]) -> blockdyn::RunResult {
     blockdyn::simulate(&d, blockdyn::RunOptions::default()).expect("model runs")
 }
 
-fn column<'a>(rec: &'a Recording, name: &str) -> Vec<f64> {
+fn column(rec: &Recording, name: &str) -> Vec<f64> {
     let j = rec
         .column_index(name)
         .unwrap_or_else(|| panic!("no column {name}"));
@@ -102,9 +102,9 @@ fn mass_spring_damper_follows_the_underdamped_step_response() {
     let r = run("models/mass_spring_damper.toml", &[]);
     let rec = &r.recording;
     let x = column(rec, "position.out");
-    let (m, k, c, f) = (1.0, 100.0, 4.0, 10.0);
-    let wn: f64 = (k / m as f64).sqrt();
-    let zeta = c / (2.0 * (k * m as f64).sqrt());
+    let (m, k, c, f): (f64, f64, f64, f64) = (1.0, 100.0, 4.0, 10.0);
+    let wn: f64 = (k / m).sqrt();
+    let zeta = c / (2.0 * (k * m).sqrt());
     let wd = wn * (1.0 - zeta * zeta).sqrt();
     let mut checked = 0;
     for (i, &t) in rec.times.iter().enumerate() {
