@@ -86,6 +86,23 @@ pub fn check_report(d: &Diagram) -> String {
             let _ = writeln!(s, "  {} ({}): {}", blk.name, blk.type_name, dirs.join(", "));
         }
     }
+    // Advice: blocks that know something useful about their parameters say it.
+    let (mass, gravity) = mechanism_mass_and_gravity(d);
+    let advice: Vec<String> = d
+        .blocks
+        .iter()
+        .filter_map(|b| {
+            b.block
+                .advice(mass, gravity)
+                .map(|a| format!("{}: {a}", b.name))
+        })
+        .collect();
+    if !advice.is_empty() {
+        let _ = writeln!(s, "\nadvice:");
+        for a in advice {
+            let _ = writeln!(s, "  {a}");
+        }
+    }
     if !d.warnings.is_empty() {
         let _ = writeln!(s, "\nwarnings:");
         for w in &d.warnings {
@@ -146,4 +163,19 @@ pub fn library_markdown() -> String {
         s.push_str(&t.markdown());
     }
     s
+}
+
+/// The mechanism's total mass (kg) and gravity magnitude (m/s²), from the physical blocks' roles.
+fn mechanism_mass_and_gravity(d: &Diagram) -> (f64, f64) {
+    use crate::block::PhysicalRole;
+    let mut mass = 0.0;
+    let mut gravity = crate::diagram::physical::STANDARD_GRAVITY[2].abs();
+    for b in &d.blocks {
+        match b.block.physical() {
+            Some(PhysicalRole::Solid { inertia, .. }) => mass += inertia.mass,
+            Some(PhysicalRole::Configuration { gravity: g }) => gravity = g.norm(),
+            _ => {}
+        }
+    }
+    (mass, gravity)
 }

@@ -112,6 +112,12 @@ pub trait Block: Send + Sync {
         Ok(())
     }
 
+    /// Parameter advice for `blockdyn check` (e.g. a ground contact's static compression and the
+    /// step an explicit solver will need), given the mechanism's total mass (kg) and gravity (m/s²).
+    fn advice(&self, _total_mass: f64, _gravity: f64) -> Option<String> {
+        None
+    }
+
     /// Accepted but questionable parameter values, shown to the user (e.g. μ_dynamic > μ_static).
     fn warnings(&self) -> Vec<String> {
         Vec::new()

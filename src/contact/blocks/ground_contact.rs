@@ -60,15 +60,15 @@ impl GroundContact {
             0
         }
     }
-    /// The static compression, time constant and stiffness-limited step for a supported weight,
-    /// for `blockdyn check`.
-    pub fn advice(&self, supported_weight: f64, supported_mass: f64) -> String {
+    /// The static compression, time constant and stiffness-limited step for a supported weight
+    /// (N) shared equally by the points, for `blockdyn check`.
+    pub fn advice_for(&self, supported_weight: f64, supported_mass: f64) -> String {
         let n = self.points.len().max(1) as f64;
         let load = supported_weight / n;
         let d = self.law.static_compression(load);
         let step = self.law.explicit_step_estimate(supported_mass / n, load);
         format!(
-            "ground contact: K = {} N/m^1.5, D = {} N·s/m^1.5; supported weight {supported_weight:.4} N over {} points ⇒ static compression (load/K)^(2/3) = {d:.3e} m per point; time constant D/K = {:.3e} s; an explicit solver needs steps of about {step:.2e} s in contact",
+            "ground contact, assuming it carries the whole mechanism's weight: K = {} N/m^1.5, D = {} N·s/m^1.5; supported weight {supported_weight:.4} N over {} points ⇒ static compression (load/K)^(2/3) = {d:.3e} m per point; time constant D/K = {:.3e} s; an explicit solver needs steps of about {step:.2e} s in contact",
             self.law.stiffness(),
             self.law.damping(),
             self.points.len(),
@@ -89,6 +89,10 @@ impl Block for GroundContact {
     }
     fn physical(&self) -> Option<&PhysicalRole> {
         Some(&ROLE)
+    }
+
+    fn advice(&self, total_mass: f64, gravity: f64) -> Option<String> {
+        Some(self.advice_for(total_mass * gravity, total_mass))
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {

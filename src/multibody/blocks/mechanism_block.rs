@@ -208,6 +208,19 @@ impl Block for MechanismBlock {
         true
     }
 
+    fn advice(&self, _total_mass: f64, _gravity: f64) -> Option<String> {
+        let m = &self.mechanism;
+        Some(format!(
+            "{} moving bodies, {} joints, {} position and {} velocity coordinates, total mass {:.6} kg, gravity {:?} m/s²",
+            m.num_bodies() - 1,
+            m.num_joints(),
+            m.nq(),
+            m.nv(),
+            crate::multibody::total_mass(m),
+            m.gravity().as_slice()
+        ))
+    }
+
     fn state_name(&self, k: usize) -> String {
         let m = &self.mechanism;
         let nq = m.nq();
