@@ -199,16 +199,28 @@ pub fn forward_dynamics(
             vdot[vs] = qdd;
         } else if b.kind == JointKind::SixDof {
             // a = IA⁻¹ (S⁻ᵀ τ' − pA); v̇ = S⁻¹ (a − a').
-            let rhs = nalgebra::Vector6::from_column_slice(&ws.u[i]);
-            let a_body = ws.ia[i]
-                .to_matrix()
-                .cholesky()
-                .map(|c| c.solve(&rhs))
-                .unwrap_or_else(|| nalgebra::Vector6::from_element(f64::NAN));
-            let a_body = SpatialMotion::new(
-                a_body.fixed_rows::<3>(0).into(),
-                a_body.fixed_rows::<3>(3).into(),
-            );
+            let a_body = if let Some((inv_mass, c, i_c_inv)) = &b.leaf_inverse {
+                // A leaf's articulated inertia is its rigid inertia, with a closed-form inverse:
+                // [n; f] = I [α; a] ⇔ α = I_c⁻¹ (n − c × f), a = f/m + c × α.
+                let u = &ws.u[i];
+                let (n, f) = (
+                    Vector3::new(u[0], u[1], u[2]),
+                    Vector3::new(u[3], u[4], u[5]),
+                );
+                let alpha = i_c_inv * (n - c.cross(&f));
+                SpatialMotion::new(alpha, f * *inv_mass + c.cross(&alpha))
+            } else {
+                let rhs = nalgebra::Vector6::from_column_slice(&ws.u[i]);
+                let a_body = ws.ia[i]
+                    .to_matrix()
+                    .cholesky()
+                    .map(|c| c.solve(&rhs))
+                    .unwrap_or_else(|| nalgebra::Vector6::from_element(f64::NAN));
+                SpatialMotion::new(
+                    a_body.fixed_rows::<3>(0).into(),
+                    a_body.fixed_rows::<3>(3).into(),
+                )
+            };
             let rel = a_body - a;
             if b.reversed {
                 six_dof_s_inv(js, &rel, &mut vdot[vs..vs + 6]);

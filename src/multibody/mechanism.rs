@@ -8,7 +8,7 @@
 
 use super::joint::{joint_qdot, JointKind};
 use super::spatial::{PluckerTransform, SpatialInertia};
-use nalgebra::{Isometry3, Vector3};
+use nalgebra::{Isometry3, Matrix3, Vector3};
 use std::ops::Range;
 
 /// Handle of a frame in the frame network (returned by `add_frame`).
@@ -45,6 +45,11 @@ pub(crate) struct BodyModel {
     /// True if the joint is connected with its follower frame on the parent side: the body's
     /// frame is then the joint's base frame B and the joint motion is inverted.
     pub reversed: bool,
+    /// For a body without children: its articulated inertia is its rigid inertia, whose inverse
+    /// has a closed form — `Some((1/m, c, I_c⁻¹))` with `c` the centre of mass and `I_c⁻¹` the
+    /// inverse rotational inertia about it (body frame). `None` for bodies with children or
+    /// without positive-definite inertia.
+    pub leaf_inverse: Option<(f64, Vector3<f64>, Matrix3<f64>)>,
 }
 
 /// Per-joint bookkeeping (for every `JointId`, welds included).

@@ -344,6 +344,7 @@ impl FrameNetworkBuilder {
             damping: [0.0; 6],
             has_passive: false,
             reversed: false,
+            leaf_inverse: None,
         };
         let mut bodies = vec![placeholder];
         let (mut nq, mut nv) = (0, 0);
@@ -370,6 +371,7 @@ impl FrameNetworkBuilder {
                 damping,
                 has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0),
                 reversed,
+                leaf_inverse: None,
             });
             let info = &mut joints_info[j];
             info.body = Some(b);
@@ -389,6 +391,19 @@ impl FrameNetworkBuilder {
         let mut body_labels = vec!["World".to_string()];
         body_labels.extend((1..nb).map(|b| self.labels[ref_frame[b]].clone()));
 
+        // Closed-form inverse inertia of leaf bodies (used by the 6-dof fast path of the ABA).
+        for b in 1..bodies.len() {
+            let leaf = !bodies.iter().any(|other| other.parent == b);
+            let inertia = bodies[b].inertia;
+            if leaf && inertia.mass > 0.0 {
+                let c = inertia.h / inertia.mass;
+                let i_c = inertia.i_origin
+                    - (Matrix3::identity() * c.norm_squared() - c * c.transpose()) * inertia.mass;
+                if let (Some(inv), true) = (i_c.try_inverse(), i_c.cholesky().is_some()) {
+                    bodies[b].leaf_inverse = Some((1.0 / inertia.mass, c, inv));
+                }
+            }
+        }
         let mechanism = Mechanism {
             bodies,
             body_labels,

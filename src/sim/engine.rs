@@ -46,6 +46,9 @@ pub struct Engine<'d> {
     pub run: RunState,
     stateful: Vec<usize>,
     crossing: Vec<usize>,
+    /// The time at which `run.signals` holds the outputs of `run.x`, if they are current: the
+    /// solver often asks for zero crossings and a record at the point its last stage evaluated.
+    evaluated_at: Option<f64>,
 }
 
 impl<'d> Engine<'d> {
@@ -78,6 +81,7 @@ impl<'d> Engine<'d> {
             run,
             stateful,
             crossing,
+            evaluated_at: None,
         }
     }
 
@@ -116,9 +120,21 @@ impl<'d> Engine<'d> {
         )
     }
 
+    /// Makes the outputs current for `(t, x)`, skipping the evaluation when they already are.
+    #[inline]
+    fn outputs_at(&mut self, t: f64, x: &[f64]) {
+        if self.evaluated_at == Some(t) && self.run.x.as_slice() == x {
+            return;
+        }
+        self.run.x.copy_from_slice(x);
+        self.eval_outputs(t);
+        self.evaluated_at = Some(t);
+    }
+
     /// Evaluates all outputs at `t` from the run state's `x`.
     #[inline]
     pub fn eval_outputs(&mut self, t: f64) {
+        self.evaluated_at = None;
         let d = self.diagram;
         for &b in &d.schedule {
             let mut ctx = self.ctx(b, t);
@@ -211,8 +227,7 @@ impl System for Engine<'_> {
     }
 
     fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
-        self.run.x.copy_from_slice(x);
-        self.eval_outputs(t);
+        self.outputs_at(t, x);
         let d = self.diagram;
         for i in 0..self.stateful.len() {
             let b = self.stateful[i];
@@ -226,8 +241,7 @@ impl System for Engine<'_> {
     }
 
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
-        self.run.x.copy_from_slice(x);
-        self.eval_outputs(t);
+        self.outputs_at(t, x);
         let d = self.diagram;
         for i in 0..self.crossing.len() {
             let b = self.crossing[i];
@@ -299,8 +313,7 @@ impl System for Engine<'_> {
     }
 
     fn record(&mut self, t: f64, x: &[f64], _kind: RecordKind) {
-        self.run.x.copy_from_slice(x);
-        self.eval_outputs(t);
+        self.outputs_at(t, x);
         self.run.recorder.push(t, &self.run.signals);
         if let Some(p) = self.run.progress.as_mut() {
             p(t);
