@@ -19,8 +19,15 @@ fn fibonacci_sphere(n: usize, r: f64) -> Vec<[f64; 3]> {
 }
 
 fn pose(t: Vector3<f64>, axis: Vector3<f64>, angle: f64) -> Isometry3<f64> {
-    let axis = if axis.norm() > 1e-3 { axis } else { Vector3::z() };
-    Isometry3::from_parts(Translation3::from(t), UnitQuaternion::from_axis_angle(&Unit::new_normalize(axis), angle))
+    let axis = if axis.norm() > 1e-3 {
+        axis
+    } else {
+        Vector3::z()
+    };
+    Isometry3::from_parts(
+        Translation3::from(t),
+        UnitQuaternion::from_axis_angle(&Unit::new_normalize(axis), angle),
+    )
 }
 
 fn vec3() -> impl Strategy<Value = Vector3<f64>> {

@@ -35,29 +35,57 @@ fn brick_hull_matches_brick_formula() {
     assert!((exact.inertia_about_com[(0, 0)] - m / 12.0 * (0.25 + 0.49)).abs() <= 1e-12 * m);
 
     let offset = Vector3::new(1.0, -2.0, 0.5);
-    for rotation in [Rotation3::identity(), Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(Vector3::new(1.0, 2.0, 3.0)), 0.7)]
-    {
+    for rotation in [
+        Rotation3::identity(),
+        Rotation3::from_axis_angle(
+            &nalgebra::Unit::new_normalize(Vector3::new(1.0, 2.0, 3.0)),
+            0.7,
+        ),
+    ] {
         let hull = Shape::convex_hull(&brick_corners(size, offset, &rotation)).unwrap();
         let mp = mass_properties(&hull, density).unwrap();
-        let expected_inertia = rotation.matrix() * exact.inertia_about_com * rotation.matrix().transpose();
+        let expected_inertia =
+            rotation.matrix() * exact.inertia_about_com * rotation.matrix().transpose();
         let scale = max_abs(&exact.inertia_about_com);
-        assert!((mp.mass - m).abs() <= 1e-12 * m, "mass {} vs {}", mp.mass, m);
-        assert!((mp.com.coords - offset).norm() <= 1e-12 * offset.norm(), "com {}", mp.com);
-        assert!(max_abs(&(mp.inertia_about_com - expected_inertia)) <= 1e-12 * scale, "{}", mp.inertia_about_com);
+        assert!(
+            (mp.mass - m).abs() <= 1e-12 * m,
+            "mass {} vs {}",
+            mp.mass,
+            m
+        );
+        assert!(
+            (mp.com.coords - offset).norm() <= 1e-12 * offset.norm(),
+            "com {}",
+            mp.com
+        );
+        assert!(
+            max_abs(&(mp.inertia_about_com - expected_inertia)) <= 1e-12 * scale,
+            "{}",
+            mp.inertia_about_com
+        );
     }
 }
 
 /// Regular tetrahedron of edge a: V = a³/(6√2), central inertia m a²/20 about every axis.
 #[test]
 fn regular_tetrahedron() {
-    let pts = [[1.0, 1.0, 1.0], [1.0, -1.0, -1.0], [-1.0, 1.0, -1.0], [-1.0, -1.0, 1.0]];
+    let pts = [
+        [1.0, 1.0, 1.0],
+        [1.0, -1.0, -1.0],
+        [-1.0, 1.0, -1.0],
+        [-1.0, -1.0, 1.0],
+    ];
     let a = 8f64.sqrt();
     let mp = mass_properties(&Shape::convex_hull(&pts).unwrap(), 2.0).unwrap();
     let volume = a.powi(3) / (6.0 * 2f64.sqrt()); // = 8/3
     assert!((mp.mass - 2.0 * volume).abs() < 1e-13);
     assert!(mp.com.coords.norm() < 1e-15);
     let expected = Matrix3::identity() * (mp.mass * a * a / 20.0);
-    assert!(max_abs(&(mp.inertia_about_com - expected)) < 1e-13, "{}", mp.inertia_about_com);
+    assert!(
+        max_abs(&(mp.inertia_about_com - expected)) < 1e-13,
+        "{}",
+        mp.inertia_about_com
+    );
 }
 
 /// A cylinder as the hull of two regular 256-gons (circumradius r, θ = 2π/n).
@@ -86,7 +114,11 @@ fn cylinder_as_256_gon_prism() {
     let m = rho * area * length;
     let izz = rho * length * polar;
     let ixx = 0.5 * izz + m * length * length / 12.0;
-    assert!((prism.mass / m - 1.0).abs() < 1e-12, "prism mass {} vs {m}", prism.mass);
+    assert!(
+        (prism.mass / m - 1.0).abs() < 1e-12,
+        "prism mass {} vs {m}",
+        prism.mass
+    );
     assert!((prism.inertia_about_com[(2, 2)] / izz - 1.0).abs() < 1e-12);
     assert!((prism.inertia_about_com[(0, 0)] / ixx - 1.0).abs() < 1e-12);
     assert!((prism.inertia_about_com[(1, 1)] / ixx - 1.0).abs() < 1e-12);
@@ -112,7 +144,10 @@ fn sphere_ellipsoid_cylinder_closed_forms() {
     assert!((s.inertia_about_com[(2, 2)] - 0.4 * m * 0.01).abs() < 1e-15);
     // An ellipsoid with equal radii is the sphere.
     let e = mass_properties(&Shape::ellipsoid([0.1, 0.1, 0.1]).unwrap(), rho).unwrap();
-    assert!((e.mass - s.mass).abs() < 1e-12 * m && max_abs(&(e.inertia_about_com - s.inertia_about_com)) < 1e-15);
+    assert!(
+        (e.mass - s.mass).abs() < 1e-12 * m
+            && max_abs(&(e.inertia_about_com - s.inertia_about_com)) < 1e-15
+    );
     // Ellipsoid (a, b, c) = (1, 2, 3): V = 8π, Ixx = m/5 (4 + 9).
     let e = mass_properties(&Shape::ellipsoid([1.0, 2.0, 3.0]).unwrap(), 1.0).unwrap();
     assert!((e.mass - 8.0 * PI).abs() < 1e-12);
@@ -151,13 +186,22 @@ fn scaled_to_mass_and_errors() {
     assert_eq!(scaled.mass, 3.0);
     // Ixx = m/12 (b² + c²) = 3/12·13
     assert!((scaled.inertia_about_com[(0, 0)] - 3.25).abs() < 1e-13);
-    assert_eq!(b.scaled_to_mass(f64::NAN).unwrap_err().to_string(), "mass properties: mass must be positive and finite, got NaN kg");
+    assert_eq!(
+        b.scaled_to_mass(f64::NAN).unwrap_err().to_string(),
+        "mass properties: mass must be positive and finite, got NaN kg"
+    );
     let e = mass_properties(&Shape::disk(1.0).unwrap(), 1.0).unwrap_err();
     assert!(matches!(e, GeometryError::NotASolid { .. }));
     assert_eq!(
         e.to_string(),
         "mass properties: a geometry of kind disk has no volume; only solids (sphere, brick, cylinder, ellipsoid, convex hull) have mass properties"
     );
-    assert_eq!(Shape::sphere(-1.0).unwrap_err().to_string(), "sphere: radius must be positive and finite, got -1");
-    assert_eq!(Shape::brick([1.0, 0.0, 1.0]).unwrap_err().to_string(), "brick: size[1] must be positive and finite, got 0");
+    assert_eq!(
+        Shape::sphere(-1.0).unwrap_err().to_string(),
+        "sphere: radius must be positive and finite, got -1"
+    );
+    assert_eq!(
+        Shape::brick([1.0, 0.0, 1.0]).unwrap_err().to_string(),
+        "brick: size[1] must be positive and finite, got 0"
+    );
 }

@@ -7,7 +7,8 @@
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 
 use blockdyn::geometry::{
-    pair_supported, query, query_point_cloud, supported_partners, ContactGeometry, GeometryError, Shape, ShapeKind,
+    pair_supported, query, query_point_cloud, supported_partners, ContactGeometry, GeometryError,
+    Shape, ShapeKind,
 };
 use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -21,7 +22,10 @@ fn at(x: f64, y: f64, z: f64) -> Isometry3<f64> {
 fn posed(t: [f64; 3], axis: [f64; 3], angle: f64) -> Isometry3<f64> {
     Isometry3::from_parts(
         Translation3::new(t[0], t[1], t[2]),
-        UnitQuaternion::from_axis_angle(&Unit::new_normalize(Vector3::new(axis[0], axis[1], axis[2])), angle),
+        UnitQuaternion::from_axis_angle(
+            &Unit::new_normalize(Vector3::new(axis[0], axis[1], axis[2])),
+            angle,
+        ),
     )
 }
 
@@ -31,6 +35,7 @@ fn v(x: f64, y: f64, z: f64) -> Vector3<f64> {
 
 /// Checks separation, normal (base → follower) and, if given, the contact point; then the same
 /// query with the arguments exchanged (normal reversed, the rest equal).
+#[allow(clippy::too_many_arguments)]
 fn check(
     base: &Shape,
     pb: &Isometry3<f64>,
@@ -42,14 +47,35 @@ fn check(
     tol: f64,
 ) -> ContactGeometry {
     let c = query(base, pb, follower, pf).unwrap();
-    assert!((c.separation - separation).abs() <= tol, "separation {} expected {separation}", c.separation);
-    assert!((c.normal.into_inner() - normal.normalize()).norm() <= tol.sqrt().max(tol * 10.0), "normal {} expected {}", c.normal.into_inner(), normal.normalize());
+    assert!(
+        (c.separation - separation).abs() <= tol,
+        "separation {} expected {separation}",
+        c.separation
+    );
+    assert!(
+        (c.normal.into_inner() - normal.normalize()).norm() <= tol.sqrt().max(tol * 10.0),
+        "normal {} expected {}",
+        c.normal.into_inner(),
+        normal.normalize()
+    );
     if let Some(p) = point {
-        assert!((c.point.coords - p).norm() <= tol * 10.0, "point {} expected {p}", c.point);
+        assert!(
+            (c.point.coords - p).norm() <= tol * 10.0,
+            "point {} expected {p}",
+            c.point
+        );
     }
     let s = query(follower, pf, base, pb).unwrap();
-    assert!((s.separation - c.separation).abs() <= tol, "swapped separation {}", s.separation);
-    assert!((s.normal.into_inner() + c.normal.into_inner()).norm() <= tol.sqrt().max(tol * 10.0), "swapped normal {}", s.normal.into_inner());
+    assert!(
+        (s.separation - c.separation).abs() <= tol,
+        "swapped separation {}",
+        s.separation
+    );
+    assert!(
+        (s.normal.into_inner() + c.normal.into_inner()).norm() <= tol.sqrt().max(tol * 10.0),
+        "swapped normal {}",
+        s.normal.into_inner()
+    );
     assert!((s.point - c.point).norm() <= tol * 10.0);
     c
 }
@@ -59,10 +85,28 @@ fn sphere_sphere() {
     let a = Shape::sphere(0.5).unwrap();
     let b = Shape::sphere(0.3).unwrap();
     // Apart: centres 1 m apart along x: 1 − 0.8 = 0.2; witnesses x = 0.5 and 0.7 → point x = 0.6.
-    check(&a, &at(0.0, 0.0, 0.0), &b, &at(1.0, 0.0, 0.0), 0.2, v(1.0, 0.0, 0.0), Some(v(0.6, 0.0, 0.0)), EXACT);
+    check(
+        &a,
+        &at(0.0, 0.0, 0.0),
+        &b,
+        &at(1.0, 0.0, 0.0),
+        0.2,
+        v(1.0, 0.0, 0.0),
+        Some(v(0.6, 0.0, 0.0)),
+        EXACT,
+    );
     // Penetrating along (0, 3, 4)/5 at distance 0.5: separation −0.3; witnesses 0.5 and 0.2 along it.
     let dir = v(0.0, 0.6, 0.8);
-    let c = check(&a, &at(1.0, 1.0, 1.0), &b, &Isometry3::translation(1.0, 1.3, 1.4), -0.3, dir, None, EXACT);
+    let c = check(
+        &a,
+        &at(1.0, 1.0, 1.0),
+        &b,
+        &Isometry3::translation(1.0, 1.3, 1.4),
+        -0.3,
+        dir,
+        None,
+        EXACT,
+    );
     assert!((c.point.coords - (v(1.0, 1.0, 1.0) + dir * 0.35)).norm() < EXACT);
     assert!((c.witness_base().coords - (v(1.0, 1.0, 1.0) + dir * 0.5)).norm() < EXACT);
     assert!((c.witness_follower().coords - (v(1.0, 1.0, 1.0) + dir * 0.2)).norm() < EXACT);
@@ -77,13 +121,31 @@ fn sphere_plane_tilted() {
     let sphere = Shape::sphere(0.25).unwrap();
     let centre = v(0.3, 0.4, 1.5);
     let height = n.dot(&(centre - v(0.0, 0.0, 1.0)));
-    let c = check(&Shape::InfinitePlane, &plane, &sphere, &at(0.3, 0.4, 1.5), height - 0.25, n, None, EXACT);
+    let c = check(
+        &Shape::InfinitePlane,
+        &plane,
+        &sphere,
+        &at(0.3, 0.4, 1.5),
+        height - 0.25,
+        n,
+        None,
+        EXACT,
+    );
     // Witness on the sphere: centre − r n; on the plane: centre − height n.
     let expected_point = centre - n * (0.5 * (0.25 + height));
     assert!((c.point.coords - expected_point).norm() < EXACT);
     // Penetrating: centre 0.1 above the plane.
     let centre = v(0.0, 0.0, 1.0) + n * 0.1;
-    check(&Shape::InfinitePlane, &plane, &sphere, &at(centre.x, centre.y, centre.z), -0.15, n, None, EXACT);
+    check(
+        &Shape::InfinitePlane,
+        &plane,
+        &sphere,
+        &at(centre.x, centre.y, centre.z),
+        -0.15,
+        n,
+        None,
+        EXACT,
+    );
 }
 
 /// Brick 2 × 1 × 0.5 turned by θ about y: its lowest point is hx sin θ + hz cos θ below the centre.
@@ -94,11 +156,24 @@ fn brick_plane_at_a_tilt() {
     let depth_below = 1.0 * theta.sin() + 0.25 * theta.cos();
     for h in [0.5, 0.2] {
         let pose = posed([0.1, 0.2, h], [0.0, 1.0, 0.0], theta);
-        let c = check(&Shape::InfinitePlane, &Isometry3::identity(), &brick, &pose, h - depth_below, v(0.0, 0.0, 1.0), None, EXACT);
+        let c = check(
+            &Shape::InfinitePlane,
+            &Isometry3::identity(),
+            &brick,
+            &pose,
+            h - depth_below,
+            v(0.0, 0.0, 1.0),
+            None,
+            EXACT,
+        );
         // The lowest edge is the one at body x = +hx, z = −hz (world z of body (x, z) is −x sin θ + z cos θ);
         // the support picks its middle (body y = 0).
         let lowest = pose * Point3::new(1.0, 0.0, -0.25);
-        assert!((c.witness_follower() - lowest).norm() < EXACT, "{} vs {lowest}", c.witness_follower());
+        assert!(
+            (c.witness_follower() - lowest).norm() < EXACT,
+            "{} vs {lowest}",
+            c.witness_follower()
+        );
         assert!((c.point.z - 0.5 * (h - depth_below)).abs() < EXACT);
     }
 }
@@ -107,19 +182,72 @@ fn brick_plane_at_a_tilt() {
 fn brick_brick_face_face() {
     let cube = Shape::brick([1.0, 1.0, 1.0]).unwrap();
     // Overlap 0.1 along x, offsets in y, z smaller than the overlap in x would need.
-    check(&cube, &at(0.0, 0.0, 0.0), &cube, &at(0.9, 0.1, 0.05), -0.1, v(1.0, 0.0, 0.0), None, EXACT);
-    check(&cube, &at(0.0, 0.0, 0.0), &cube, &at(0.0, -0.93, 0.2), -0.07, v(0.0, -1.0, 0.0), None, EXACT);
+    check(
+        &cube,
+        &at(0.0, 0.0, 0.0),
+        &cube,
+        &at(0.9, 0.1, 0.05),
+        -0.1,
+        v(1.0, 0.0, 0.0),
+        None,
+        EXACT,
+    );
+    check(
+        &cube,
+        &at(0.0, 0.0, 0.0),
+        &cube,
+        &at(0.0, -0.93, 0.2),
+        -0.07,
+        v(0.0, -1.0, 0.0),
+        None,
+        EXACT,
+    );
     // Apart by 0.2 along x.
-    let c = check(&cube, &at(0.0, 0.0, 0.0), &cube, &at(1.2, 0.3, 0.2), 0.2, v(1.0, 0.0, 0.0), None, EXACT);
+    let c = check(
+        &cube,
+        &at(0.0, 0.0, 0.0),
+        &cube,
+        &at(1.2, 0.3, 0.2),
+        0.2,
+        v(1.0, 0.0, 0.0),
+        None,
+        EXACT,
+    );
     assert!((c.point.x - 0.6).abs() < EXACT);
     // A brick turned 45° about z pokes its vertical edge into the face x = 0.5 of the cube.
-    let turned = posed([0.5 + FRAC_PI_4.sin() - 0.05, 0.0, 0.0], [0.0, 0.0, 1.0], FRAC_PI_4);
-    let c = check(&cube, &at(0.0, 0.0, 0.0), &cube, &turned, -0.05, v(1.0, 0.0, 0.0), None, EXACT);
+    let turned = posed(
+        [0.5 + FRAC_PI_4.sin() - 0.05, 0.0, 0.0],
+        [0.0, 0.0, 1.0],
+        FRAC_PI_4,
+    );
+    let c = check(
+        &cube,
+        &at(0.0, 0.0, 0.0),
+        &cube,
+        &turned,
+        -0.05,
+        v(1.0, 0.0, 0.0),
+        None,
+        EXACT,
+    );
     assert!((c.point.x - 0.475).abs() < EXACT && c.point.y.abs() < EXACT);
     // Both rotated the same way: still face-face, in the rotated frame.
     let rot = posed([0.0, 0.0, 0.0], [0.0, 0.0, 1.0], 0.4);
-    let shifted = posed((rot * Point3::new(0.95, 0.0, 0.0)).coords.into(), [0.0, 0.0, 1.0], 0.4);
-    check(&cube, &rot, &cube, &shifted, -0.05, rot * v(1.0, 0.0, 0.0), None, EXACT);
+    let shifted = posed(
+        (rot * Point3::new(0.95, 0.0, 0.0)).coords.into(),
+        [0.0, 0.0, 1.0],
+        0.4,
+    );
+    check(
+        &cube,
+        &rot,
+        &cube,
+        &shifted,
+        -0.05,
+        rot * v(1.0, 0.0, 0.0),
+        None,
+        EXACT,
+    );
 }
 
 #[test]
@@ -127,11 +255,38 @@ fn sphere_brick_edge_and_corner_regions() {
     let brick = Shape::brick([2.0, 2.0, 2.0]).unwrap();
     let sphere = Shape::sphere(0.5).unwrap();
     // Edge region (x > 1, y > 1, |z| < 1): distance to the edge (1, 1, z) is √(0.6² + 0.8²) = 1.
-    check(&brick, &Isometry3::identity(), &sphere, &at(1.6, 1.8, 0.2), 0.5, v(0.6, 0.8, 0.0), None, EXACT);
+    check(
+        &brick,
+        &Isometry3::identity(),
+        &sphere,
+        &at(1.6, 1.8, 0.2),
+        0.5,
+        v(0.6, 0.8, 0.0),
+        None,
+        EXACT,
+    );
     // Corner region, penetrating with the centre outside: distance √(0.04 + 0.04 + 0.01) = 0.3.
-    check(&brick, &Isometry3::identity(), &sphere, &at(1.2, 1.2, 1.1), -0.2, v(0.2, 0.2, 0.1), None, EXACT);
+    check(
+        &brick,
+        &Isometry3::identity(),
+        &sphere,
+        &at(1.2, 1.2, 1.1),
+        -0.2,
+        v(0.2, 0.2, 0.1),
+        None,
+        EXACT,
+    );
     // Face region, centre inside the brick (deep): depth = r + distance from centre to the face.
-    check(&brick, &Isometry3::identity(), &sphere, &at(0.0, 0.0, 0.8), -0.7, v(0.0, 0.0, 1.0), None, 1e-9);
+    check(
+        &brick,
+        &Isometry3::identity(),
+        &sphere,
+        &at(0.0, 0.0, 0.8),
+        -0.7,
+        v(0.0, 0.0, 1.0),
+        None,
+        1e-9,
+    );
 }
 
 #[test]
@@ -139,16 +294,43 @@ fn cylinder_plane_standing_lying_tilted() {
     let cyl = Shape::cylinder(0.2, 1.0).unwrap();
     let up = v(0.0, 0.0, 1.0);
     // Standing, bottom cap at 0.45 − 0.5 = −0.05; the support is the cap centre.
-    let c = check(&Shape::InfinitePlane, &Isometry3::identity(), &cyl, &at(0.3, 0.0, 0.45), -0.05, up, None, EXACT);
+    let c = check(
+        &Shape::InfinitePlane,
+        &Isometry3::identity(),
+        &cyl,
+        &at(0.3, 0.0, 0.45),
+        -0.05,
+        up,
+        None,
+        EXACT,
+    );
     assert!((c.point.coords - v(0.3, 0.0, -0.025)).norm() < EXACT);
     // Lying (axis along y), centre at 0.25: 0.05 above; the lowest line's middle is under the centre.
     let lying = posed([0.0, 0.0, 0.25], [1.0, 0.0, 0.0], FRAC_PI_2);
-    let c = check(&Shape::InfinitePlane, &Isometry3::identity(), &cyl, &lying, 0.05, up, None, EXACT);
+    let c = check(
+        &Shape::InfinitePlane,
+        &Isometry3::identity(),
+        &cyl,
+        &lying,
+        0.05,
+        up,
+        None,
+        EXACT,
+    );
     assert!((c.witness_follower().coords - v(0.0, 0.0, 0.05)).norm() < EXACT);
     // Tilted by θ about x: lowest point L/2 cos θ + r sin θ below the centre.
     let theta: f64 = 0.4;
     let tilted = posed([0.0, 0.0, 0.5], [1.0, 0.0, 0.0], theta);
-    check(&Shape::InfinitePlane, &Isometry3::identity(), &cyl, &tilted, 0.5 - 0.5 * theta.cos() - 0.2 * theta.sin(), up, None, EXACT);
+    check(
+        &Shape::InfinitePlane,
+        &Isometry3::identity(),
+        &cyl,
+        &tilted,
+        0.5 - 0.5 * theta.cos() - 0.2 * theta.sin(),
+        up,
+        None,
+        EXACT,
+    );
 }
 
 #[test]
@@ -156,7 +338,16 @@ fn disk_plane_tilted() {
     let disk = Shape::disk(0.5).unwrap();
     // Disk tilted 30° about x, centre at 0.2: its rim dips r sin 30° = 0.25 below the centre.
     let pose = posed([0.0, 0.0, 0.2], [1.0, 0.0, 0.0], PI / 6.0);
-    let c = check(&Shape::InfinitePlane, &Isometry3::identity(), &disk, &pose, -0.05, v(0.0, 0.0, 1.0), None, EXACT);
+    let c = check(
+        &Shape::InfinitePlane,
+        &Isometry3::identity(),
+        &disk,
+        &pose,
+        -0.05,
+        v(0.0, 0.0, 1.0),
+        None,
+        EXACT,
+    );
     // The rim point: body (0, +r, 0) → world y = r cos 30°, z = 0.2 + r sin 30°? No: rotation about x by +30° maps
     // body +y to (0, cos, sin) (up), so the lowest rim point is body −y: world (0, −r cos 30°, 0.2 − r sin 30°).
     let rim = v(0.0, -0.5 * (PI / 6.0).cos(), -0.05);
@@ -168,17 +359,53 @@ fn convex_disk() {
     let disk = Shape::disk(0.5).unwrap();
     let sphere = Shape::sphere(0.1).unwrap();
     // Over the disk's face: 0.3 − 0.1 = 0.2, normal +z from the disk.
-    check(&disk, &Isometry3::identity(), &sphere, &at(0.2, 0.0, 0.3), 0.2, v(0.0, 0.0, 1.0), None, EXACT);
+    check(
+        &disk,
+        &Isometry3::identity(),
+        &sphere,
+        &at(0.2, 0.0, 0.3),
+        0.2,
+        v(0.0, 0.0, 1.0),
+        None,
+        EXACT,
+    );
     // Beyond the rim: nearest disk point (0.5, 0, 0); distance √(0.2² + 0.3²).
     let d = 0.13f64.sqrt();
-    check(&disk, &Isometry3::identity(), &sphere, &at(0.7, 0.0, 0.3), d - 0.1, v(0.2, 0.0, 0.3), None, EXACT);
+    check(
+        &disk,
+        &Isometry3::identity(),
+        &sphere,
+        &at(0.7, 0.0, 0.3),
+        d - 0.1,
+        v(0.2, 0.0, 0.3),
+        None,
+        EXACT,
+    );
     // A cube (half 0.5) resting 0.05 deep on a smaller disk (r 0.3): pushed up by 0.05.
     let cube = Shape::brick([1.0, 1.0, 1.0]).unwrap();
     let small = Shape::disk(0.3).unwrap();
-    check(&small, &Isometry3::identity(), &cube, &at(0.05, 0.0, 0.45), -0.05, v(0.0, 0.0, 1.0), None, EXACT);
+    check(
+        &small,
+        &Isometry3::identity(),
+        &cube,
+        &at(0.05, 0.0, 0.45),
+        -0.05,
+        v(0.0, 0.0, 1.0),
+        None,
+        EXACT,
+    );
     // An ellipsoid above a tilted disk (smooth, through GJK).
     let ell = Shape::ellipsoid([0.1, 0.2, 0.3]).unwrap();
-    check(&small, &Isometry3::identity(), &ell, &at(0.0, 0.0, 0.5), 0.2, v(0.0, 0.0, 1.0), None, SMOOTH);
+    check(
+        &small,
+        &Isometry3::identity(),
+        &ell,
+        &at(0.0, 0.0, 0.5),
+        0.2,
+        v(0.0, 0.0, 1.0),
+        None,
+        SMOOTH,
+    );
 }
 
 #[test]
@@ -189,7 +416,16 @@ fn ellipsoid_plane() {
     let extent = (0.04 * theta.sin().powi(2) + 0.01 * theta.cos().powi(2)).sqrt();
     for h in [0.3, 0.1] {
         let pose = posed([0.5, -0.5, h], [1.0, 0.0, 0.0], theta);
-        check(&Shape::InfinitePlane, &Isometry3::identity(), &ell, &pose, h - extent, v(0.0, 0.0, 1.0), None, EXACT);
+        check(
+            &Shape::InfinitePlane,
+            &Isometry3::identity(),
+            &ell,
+            &pose,
+            h - extent,
+            v(0.0, 0.0, 1.0),
+            None,
+            EXACT,
+        );
     }
 }
 
@@ -199,40 +435,88 @@ fn ellipsoid_plane() {
 fn point_grid_sloped_cell() {
     let xs = [0.0, 1.0, 2.0];
     let ys = [0.0, 1.0];
-    let z: Vec<Vec<f64>> = xs.iter().map(|&x| ys.iter().map(|&y| 0.3 * x - 0.1 * y + 1.0).collect()).collect();
+    let z: Vec<Vec<f64>> = xs
+        .iter()
+        .map(|&x| ys.iter().map(|&y| 0.3 * x - 0.1 * y + 1.0).collect())
+        .collect();
     let grid = Shape::grid_surface(&xs, &ys, &z).unwrap();
     let n = v(-0.3, 0.1, 1.0).normalize();
     let k = 1.1f64.sqrt();
     // Above: h(1.5, 0.5) = 1.4, point at z = 2.
-    let c = check(&grid, &Isometry3::identity(), &Shape::Point, &at(1.5, 0.5, 2.0), 0.6 / k, n, None, EXACT);
+    let c = check(
+        &grid,
+        &Isometry3::identity(),
+        &Shape::Point,
+        &at(1.5, 0.5, 2.0),
+        0.6 / k,
+        n,
+        None,
+        EXACT,
+    );
     assert!((c.witness_follower().coords - v(1.5, 0.5, 2.0)).norm() < EXACT);
     // The grid's witness lies on the (planar) surface.
     let w = c.witness_base();
     assert!((w.z - (0.3 * w.x - 0.1 * w.y + 1.0)).abs() < EXACT);
     // Below by 0.2 vertically.
-    check(&grid, &Isometry3::identity(), &Shape::Point, &at(1.5, 0.5, 1.2), -0.2 / k, n, None, EXACT);
+    check(
+        &grid,
+        &Isometry3::identity(),
+        &Shape::Point,
+        &at(1.5, 0.5, 1.2),
+        -0.2 / k,
+        n,
+        None,
+        EXACT,
+    );
     // The same with the grid moved and turned about z: distances are unchanged.
     let pose = posed([3.0, -1.0, 0.5], [0.0, 0.0, 1.0], 0.9);
     let p = pose * Point3::new(1.5, 0.5, 1.2);
-    check(&grid, &pose, &Shape::Point, &at(p.x, p.y, p.z), -0.2 / k, pose.rotation * n, None, EXACT);
+    check(
+        &grid,
+        &pose,
+        &Shape::Point,
+        &at(p.x, p.y, p.z),
+        -0.2 / k,
+        pose.rotation * n,
+        None,
+        EXACT,
+    );
     // Outside the extent: no contact; the separation is the horizontal distance to the extent.
-    let c = query(&grid, &Isometry3::identity(), &Shape::Point, &at(3.0, 0.5, -5.0)).unwrap();
+    let c = query(
+        &grid,
+        &Isometry3::identity(),
+        &Shape::Point,
+        &at(3.0, 0.5, -5.0),
+    )
+    .unwrap();
     assert!((c.separation - 1.0).abs() < EXACT && c.normal.z == 1.0);
 }
 
 #[test]
 fn cloud_plane_per_point_in_order() {
-    let pts = [[0.0, 0.0, 0.0], [0.1, 0.0, -0.05], [0.0, 0.2, 0.3], [-0.1, -0.1, 0.01]];
+    let pts = [
+        [0.0, 0.0, 0.0],
+        [0.1, 0.0, -0.05],
+        [0.0, 0.2, 0.3],
+        [-0.1, -0.1, 0.01],
+    ];
     let cloud = Shape::point_cloud(&pts).unwrap();
     // Cloud lifted to z = 0.02, plane tilted 0.2 rad about y.
     let plane = posed([0.0, 0.0, 0.0], [0.0, 1.0, 0.0], 0.2);
     let n = plane.rotation * v(0.0, 0.0, 1.0);
     let pose = at(0.0, 0.0, 0.02);
-    let mut out = [ContactGeometry { separation: 0.0, point: Point3::origin(), normal: Vector3::z_axis() }; 4];
+    let mut out = [ContactGeometry {
+        separation: 0.0,
+        point: Point3::origin(),
+        normal: Vector3::z_axis(),
+    }; 4];
     query_point_cloud(&Shape::InfinitePlane, &plane, &cloud, &pose, &mut out).unwrap();
     for (i, p) in pts.iter().enumerate() {
         let world = v(p[0], p[1], p[2] + 0.02);
-        assert!((out[i].separation - n.dot(&world)).abs() < EXACT, "point {i}");
+        assert!(
+            (out[i].separation - n.dot(&world)).abs() < EXACT,
+            "point {i}"
+        );
         assert!((out[i].normal.into_inner() - n).norm() < EXACT);
         assert!((out[i].witness_follower().coords - world).norm() < EXACT);
     }
@@ -247,8 +531,12 @@ fn cloud_plane_per_point_in_order() {
     let c = query(&Shape::InfinitePlane, &plane, &cloud, &pose).unwrap();
     assert_eq!(c, out[1]);
     // Wrong output length.
-    let e = query_point_cloud(&Shape::InfinitePlane, &plane, &cloud, &pose, &mut out[..3]).unwrap_err();
-    assert_eq!(e.to_string(), "per-point contact query: the output has 3 entries but the point cloud has 4 points");
+    let e =
+        query_point_cloud(&Shape::InfinitePlane, &plane, &cloud, &pose, &mut out[..3]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "per-point contact query: the output has 3 entries but the point cloud has 4 points"
+    );
 }
 
 #[test]
@@ -256,18 +544,37 @@ fn cloud_against_brick_and_grid() {
     let pts = [[0.0, 0.0, 0.0], [0.9, 0.0, 0.0], [2.0, 0.0, 0.0]];
     let cloud = Shape::point_cloud(&pts).unwrap();
     let brick = Shape::brick([2.0, 2.0, 2.0]).unwrap();
-    let mut out = [ContactGeometry { separation: 0.0, point: Point3::origin(), normal: Vector3::z_axis() }; 3];
-    query_point_cloud(&brick, &Isometry3::identity(), &cloud, &at(0.0, 0.0, 0.95), &mut out).unwrap();
+    let mut out = [ContactGeometry {
+        separation: 0.0,
+        point: Point3::origin(),
+        normal: Vector3::z_axis(),
+    }; 3];
+    query_point_cloud(
+        &brick,
+        &Isometry3::identity(),
+        &cloud,
+        &at(0.0, 0.0, 0.95),
+        &mut out,
+    )
+    .unwrap();
     // Point 0 at (0,0,0.95): 0.05 inside the top face; point 1 at (0.9, 0, 0.95): 0.05 inside (top and side
     // tie at 0.05 and 0.1 → top, 0.05); point 2 at (2, 0, 0.95): 1 m from the side face x = 1.
     assert!((out[0].separation + 0.05).abs() < EXACT && (out[0].normal.z - 1.0).abs() < EXACT);
     assert!((out[1].separation + 0.05).abs() < EXACT && (out[1].normal.z - 1.0).abs() < EXACT);
     assert!((out[2].separation - 1.0).abs() < EXACT && (out[2].normal.x - 1.0).abs() < EXACT);
 
-    let grid = Shape::grid_surface(&[0.0, 1.0], &[0.0, 1.0], &[vec![0.0, 0.0], vec![0.0, 1.0]]).unwrap(); // h = x y
+    let grid =
+        Shape::grid_surface(&[0.0, 1.0], &[0.0, 1.0], &[vec![0.0, 0.0], vec![0.0, 1.0]]).unwrap(); // h = x y
     let cloud = Shape::point_cloud(&[[0.5, 0.5, 0.5], [0.2, 0.5, 0.0]]).unwrap();
     let mut out2 = [out[0]; 2];
-    query_point_cloud(&grid, &Isometry3::identity(), &cloud, &Isometry3::identity(), &mut out2).unwrap();
+    query_point_cloud(
+        &grid,
+        &Isometry3::identity(),
+        &cloud,
+        &Isometry3::identity(),
+        &mut out2,
+    )
+    .unwrap();
     // At (0.5, 0.5): h = 0.25, slopes (0.5, 0.5): separation 0.25/√1.5.
     assert!((out2[0].separation - 0.25 / 1.5f64.sqrt()).abs() < EXACT);
     // At (0.2, 0.5): h = 0.1, slopes (0.5, 0.2): separation −0.1/√1.29.
@@ -277,30 +584,82 @@ fn cloud_against_brick_and_grid() {
 #[test]
 fn point_and_convex_hull() {
     // Tetrahedron x, y, z ≥ 0, x + y + z ≤ 1.
-    let tet = Shape::convex_hull(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]).unwrap();
+    let tet = Shape::convex_hull(&[
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+    ])
+    .unwrap();
     // Outside the slanted face: (1,1,1) is (3 − 1)/√3 from the plane x + y + z = 1.
     let n = v(1.0, 1.0, 1.0);
-    check(&tet, &Isometry3::identity(), &Shape::Point, &at(1.0, 1.0, 1.0), 2.0 / 3f64.sqrt(), n, None, EXACT);
+    check(
+        &tet,
+        &Isometry3::identity(),
+        &Shape::Point,
+        &at(1.0, 1.0, 1.0),
+        2.0 / 3f64.sqrt(),
+        n,
+        None,
+        EXACT,
+    );
     // Inside, nearest the face z = 0 (0.05 away; the others are farther).
-    check(&tet, &Isometry3::identity(), &Shape::Point, &at(0.2, 0.2, 0.05), -0.05, v(0.0, 0.0, -1.0), None, EXACT);
+    check(
+        &tet,
+        &Isometry3::identity(),
+        &Shape::Point,
+        &at(0.2, 0.2, 0.05),
+        -0.05,
+        v(0.0, 0.0, -1.0),
+        None,
+        EXACT,
+    );
     // Point against a plane.
-    check(&Shape::InfinitePlane, &at(0.0, 0.0, 1.0), &Shape::Point, &at(4.0, 5.0, 0.7), -0.3, v(0.0, 0.0, 1.0), None, EXACT);
+    check(
+        &Shape::InfinitePlane,
+        &at(0.0, 0.0, 1.0),
+        &Shape::Point,
+        &at(4.0, 5.0, 0.7),
+        -0.3,
+        v(0.0, 0.0, 1.0),
+        None,
+        EXACT,
+    );
 }
 
 #[test]
 fn unsupported_pairs_are_named() {
     let disk = Shape::disk(1.0).unwrap();
     let e = query(&disk, &Isometry3::identity(), &disk, &Isometry3::identity()).unwrap_err();
-    assert_eq!(e, GeometryError::UnsupportedPair { base: ShapeKind::Disk, follower: ShapeKind::Disk });
+    assert_eq!(
+        e,
+        GeometryError::UnsupportedPair {
+            base: ShapeKind::Disk,
+            follower: ShapeKind::Disk
+        }
+    );
     assert_eq!(
         e.to_string(),
         "unsupported geometry pair: disk (base) and disk (follower); disk supports contact with: convex hull of solid, \
          infinite plane; disk supports contact with: convex hull of solid, infinite plane"
     );
-    let grid = Shape::grid_surface(&[0.0, 1.0], &[0.0, 1.0], &[vec![0.0; 2], vec![0.0; 2]]).unwrap();
-    assert!(query(&grid, &Isometry3::identity(), &Shape::sphere(1.0).unwrap(), &Isometry3::identity()).is_err());
-    assert!(!pair_supported(ShapeKind::InfinitePlane, ShapeKind::InfinitePlane));
-    assert_eq!(supported_partners(ShapeKind::GridSurface), &[ShapeKind::Point, ShapeKind::PointCloud]);
+    let grid =
+        Shape::grid_surface(&[0.0, 1.0], &[0.0, 1.0], &[vec![0.0; 2], vec![0.0; 2]]).unwrap();
+    assert!(query(
+        &grid,
+        &Isometry3::identity(),
+        &Shape::sphere(1.0).unwrap(),
+        &Isometry3::identity()
+    )
+    .is_err());
+    assert!(!pair_supported(
+        ShapeKind::InfinitePlane,
+        ShapeKind::InfinitePlane
+    ));
+    assert_eq!(
+        supported_partners(ShapeKind::GridSurface),
+        &[ShapeKind::Point, ShapeKind::PointCloud]
+    );
 }
 
 /// A sphere rolling along a plane in 1 mm steps: the contact point moves with the centre (exactly
@@ -313,7 +672,13 @@ fn sphere_sliding_on_plane_is_continuous() {
         let x = 1e-3 * k as f64;
         // A spinning sphere: the orientation must not matter.
         let pose = posed([x, 0.5 * x, 0.099], [1.0, 2.0, 0.5], 7.0 * x);
-        let c = query(&Shape::InfinitePlane, &Isometry3::identity(), &sphere, &pose).unwrap();
+        let c = query(
+            &Shape::InfinitePlane,
+            &Isometry3::identity(),
+            &sphere,
+            &pose,
+        )
+        .unwrap();
         assert!((c.separation + 0.001).abs() < EXACT);
         assert_eq!(c.normal.into_inner(), v(0.0, 0.0, 1.0));
         if let Some(p) = previous {
@@ -329,20 +694,68 @@ fn sphere_sliding_on_plane_is_continuous() {
 #[test]
 fn sphere_around_sphere_is_continuous() {
     let base = Shape::sphere(0.5).unwrap();
-    for follower in [Shape::sphere(0.3).unwrap(), Shape::ellipsoid([0.3, 0.3, 0.3]).unwrap()] {
+    for follower in [
+        Shape::sphere(0.3).unwrap(),
+        Shape::ellipsoid([0.3, 0.3, 0.3]).unwrap(),
+    ] {
         let mut previous: Option<ContactGeometry> = None;
         let step = PI / 1800.0;
         for k in 0..3600 {
             let phi = step * k as f64;
             let centre = v(phi.cos(), 0.0, phi.sin()) * 0.79; // 0.01 deep
-            let c = query(&base, &Isometry3::identity(), &follower, &at(centre.x, centre.y, centre.z)).unwrap();
-            assert!((c.separation + 0.01).abs() < SMOOTH, "k = {k}: {}", c.separation);
+            let c = query(
+                &base,
+                &Isometry3::identity(),
+                &follower,
+                &at(centre.x, centre.y, centre.z),
+            )
+            .unwrap();
+            assert!(
+                (c.separation + 0.01).abs() < SMOOTH,
+                "k = {k}: {}",
+                c.separation
+            );
             if let Some(p) = previous {
                 let turn = p.normal.angle(&c.normal);
                 assert!((turn - step).abs() < 1e-7, "k = {k}: normal turned {turn}");
-                assert!(((c.point - p.point).norm() - 2.0 * 0.495 * (0.5 * step).sin()).abs() < 1e-8);
+                assert!(
+                    ((c.point - p.point).norm() - 2.0 * 0.495 * (0.5 * step).sin()).abs() < 1e-8
+                );
             }
             previous = Some(c);
         }
     }
+}
+
+/// Regression: a brick pair whose Minkowski difference has many coplanar vertices once broke EPA's
+/// polytope (rounding made a face in the plane of a new point "visible"). Checks: moving the
+/// follower by (depth + 1e-6) along the normal leaves them 1e-6 apart.
+#[test]
+fn brick_brick_coplanar_minkowski_regression() {
+    let b1 = Shape::brick([0.41112337359241796, 0.9790227898734271, 0.46835751198248904]).unwrap();
+    let b2 = Shape::brick([0.8585539409241176, 0.855660856145366, 0.771929857489076]).unwrap();
+    let axis1 = v(0.2575607596748288, 0.2282012928651145, -0.8955225929025586);
+    let axis2 = v(-0.9953742794510149, -0.6237195357047542, 0.8969845519093249);
+    let p1 = Isometry3::from_parts(
+        Translation3::identity(),
+        UnitQuaternion::from_axis_angle(&Unit::new_normalize(axis1), 2.9455981039756933),
+    );
+    let t = v(
+        0.25573899075955886,
+        -0.4960727925845851,
+        -0.25909145951307866,
+    );
+    let rotation2 = UnitQuaternion::from_axis_angle(&Unit::new_normalize(axis2), 4.359432182741758);
+    let c = query(&b1, &p1, &b2, &Isometry3::from_parts(t.into(), rotation2)).unwrap();
+    assert!(c.separation < 0.0);
+    let moved = Isometry3::from_parts(
+        (t + c.normal.into_inner() * (1e-6 - c.separation)).into(),
+        rotation2,
+    );
+    let after = query(&b1, &p1, &b2, &moved).unwrap();
+    assert!(
+        (after.separation - 1e-6).abs() < 1e-9,
+        "after moving: {}",
+        after.separation
+    );
 }

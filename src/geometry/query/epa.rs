@@ -20,7 +20,7 @@ use nalgebra::Vector3;
 use super::gjk::{support_difference, Simplex, SupportPoint};
 use super::support::Posed;
 
-const MAX_VERTICES: usize = 96;
+const MAX_VERTICES: usize = 64;
 const MAX_FACES: usize = 2 * MAX_VERTICES;
 const MAX_HORIZON: usize = MAX_VERTICES;
 /// Relative termination tolerance on the depth.
@@ -132,10 +132,16 @@ pub(crate) fn epa(a: &Posed, b: &Posed, simplex: &Simplex) -> Option<Penetration
         }
     }
 
+    // Faces see a new point only if it is farther than this above their plane (m): points in the
+    // plane of a face (common: the Minkowski difference of polytopes has many coplanar vertices)
+    // must not flip a face by rounding, or the visible region stops being one connected cap.
+    let scale = tetra.iter().fold(0.0f64, |m, p| m.max(p.w.norm()));
+    let visibility_tolerance = 1e-13 * scale;
     let mut horizon = [(0u8, 0u8); MAX_HORIZON];
     let mut best = poly.nearest_face()?;
+    // The face the answer is read from (a copy: indices move when dead faces are dropped).
+    let mut face = poly.faces[best];
     loop {
-        let face = poly.faces[best];
         let w = support_difference(a, b, &face.normal);
         let gap = face.normal.dot(&w.w) - face.distance;
         if gap <= ABS_TOLERANCE + REL_TOLERANCE * face.distance.abs()
@@ -149,7 +155,7 @@ pub(crate) fn epa(a: &Posed, b: &Posed, simplex: &Simplex) -> Option<Penetration
         let mut overflow = false;
         for fi in 0..poly.face_count {
             let f = poly.faces[fi];
-            if !f.alive || f.normal.dot(&w.w) - f.distance <= 0.0 {
+            if !f.alive || (fi != best && f.normal.dot(&w.w) - f.distance <= visibility_tolerance) {
                 continue;
             }
             poly.faces[fi].alive = false;
@@ -180,12 +186,15 @@ pub(crate) fn epa(a: &Posed, b: &Posed, simplex: &Simplex) -> Option<Penetration
         }
         compact(&mut poly);
         match poly.nearest_face() {
-            Some(f) => best = f,
-            None => break,
+            // The nearest distance never decreases for a convex polytope holding the origin; if
+            // rounding broke the polytope, stop at the last sound face.
+            Some(f) if poly.faces[f].distance >= face.distance - visibility_tolerance => {
+                best = f;
+                face = poly.faces[f];
+            }
+            _ => break,
         }
     }
-    // `best` may have been removed in the last (aborted) expansion; its data is still valid.
-    let face = poly.faces[best];
     let [i, j, k] = face.v.map(usize::from);
     let (p0, p1, p2) = (poly.vertices[i], poly.vertices[j], poly.vertices[k]);
     let lambda = barycentric(&(face.normal * face.distance), &p0.w, &p1.w, &p2.w);

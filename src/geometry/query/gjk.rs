@@ -101,8 +101,10 @@ impl Simplex {
     }
 }
 
-/// Outcome of GJK.
+/// Outcome of GJK. (The simplex is returned by value on purpose: boxing it would allocate on the
+/// hot path.)
 #[derive(Debug, Clone, Copy)]
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Gjk {
     /// The shapes are apart: `distance` (m) between the witness points `a` (on A) and `b` (on B).
     Separated {
