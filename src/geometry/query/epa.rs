@@ -15,6 +15,8 @@
 //! If the store fills up (only for curved shapes, where the polytope refines forever) the best face
 //! so far is returned; its depth is then accurate to about the polytope's facet sag.
 
+use std::cell::RefCell;
+
 use nalgebra::Vector3;
 
 use super::gjk::{support_difference, Simplex, SupportPoint};
@@ -58,15 +60,31 @@ impl Face {
     };
 }
 
-struct Polytope {
+/// Fixed-size backing store of the polytope (~10 kB), one per thread: created once, reused by
+/// every EPA call on that thread, so a call neither allocates nor clears it (only the entries in
+/// use are ever read).
+struct Store {
     vertices: [SupportPoint; MAX_VERTICES],
-    vertex_count: usize,
     faces: [Face; MAX_FACES],
+}
+
+thread_local! {
+    static STORE: RefCell<Store> = const {
+        RefCell::new(Store { vertices: [SupportPoint::ZERO; MAX_VERTICES], faces: [Face::DEAD; MAX_FACES] })
+    };
+}
+
+/// The polytope: counts over the borrowed store.
+struct Polytope<'s> {
+    vertices: &'s mut [SupportPoint; MAX_VERTICES],
+    vertex_count: usize,
+    faces: &'s mut [Face; MAX_FACES],
     face_count: usize,
 }
 
-impl Polytope {
+impl Polytope<'_> {
     /// Adds face (i, j, k), counter-clockwise seen from outside. False if it is degenerate.
+    #[inline]
     fn add_face(&mut self, i: usize, j: usize, k: usize) -> bool {
         if self.face_count == MAX_FACES {
             return false;
@@ -104,13 +122,49 @@ impl Polytope {
 /// Runs EPA from GJK's final simplex. `None` if the Minkowski difference is flat (no volume),
 /// which does not happen for the supported pairs (at least one side is a solid).
 pub(crate) fn epa(a: &Posed, b: &Posed, simplex: &Simplex) -> Option<Penetration> {
-    let mut poly = Polytope {
-        vertices: [simplex.points[0]; MAX_VERTICES],
-        vertex_count: 0,
-        faces: [Face::DEAD; MAX_FACES],
-        face_count: 0,
-    };
     let tetra = blow_up(a, b, simplex)?;
+    STORE.with(|store| match store.try_borrow_mut() {
+        Ok(mut store) => {
+            let Store { vertices, faces } = &mut *store;
+            expand(
+                a,
+                b,
+                &tetra,
+                Polytope {
+                    vertices,
+                    vertex_count: 0,
+                    faces,
+                    face_count: 0,
+                },
+            )
+        }
+        // Unreachable (EPA does not call itself); a fresh store keeps it correct regardless.
+        Err(_) => {
+            let mut vertices = [SupportPoint::ZERO; MAX_VERTICES];
+            let mut faces = [Face::DEAD; MAX_FACES];
+            expand(
+                a,
+                b,
+                &tetra,
+                Polytope {
+                    vertices: &mut vertices,
+                    vertex_count: 0,
+                    faces: &mut faces,
+                    face_count: 0,
+                },
+            )
+        }
+    })
+}
+
+/// EPA proper, from a tetrahedron holding the origin.
+fn expand(
+    a: &Posed,
+    b: &Posed,
+    tetra: &[SupportPoint; 4],
+    mut poly: Polytope,
+) -> Option<Penetration> {
+    let tetra = *tetra;
     poly.vertices[..4].copy_from_slice(&tetra);
     poly.vertex_count = 4;
     // Orient the four faces outward (away from the opposite vertex).

@@ -36,7 +36,7 @@ pub(crate) struct SupportPoint {
 }
 
 impl SupportPoint {
-    const ZERO: SupportPoint = SupportPoint {
+    pub(crate) const ZERO: SupportPoint = SupportPoint {
         w: Vector3::new(0.0, 0.0, 0.0),
         a: Vector3::new(0.0, 0.0, 0.0),
         b: Vector3::new(0.0, 0.0, 0.0),
@@ -92,12 +92,13 @@ impl Simplex {
         }
         (a, b)
     }
-    fn set(&mut self, pts: &[SupportPoint], weights: &[f64]) {
-        for (i, (p, w)) in pts.iter().zip(weights).enumerate() {
-            self.points[i] = *p;
-            self.weights[i] = *w;
+    /// Keeps the points `r.index[..r.len]` (strictly increasing) with weights `r.weight`.
+    fn keep(&mut self, r: &Reduced) {
+        for k in 0..r.len {
+            self.points[k] = self.points[r.index[k]];
+            self.weights[k] = r.weight[k];
         }
-        self.len = pts.len();
+        self.len = r.len;
     }
 }
 
@@ -137,7 +138,6 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
         if vv - v.dot(&w.w) <= (REL_TOLERANCE * v_norm + ABS_TOLERANCE) * v_norm {
             break;
         }
-        let previous = simplex;
         simplex.points[simplex.len] = w;
         simplex.len += 1;
         if !reduce(&mut simplex) {
@@ -146,8 +146,8 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
         let v_new = simplex.closest();
         let vv_new = v_new.norm_squared();
         if vv_new >= vv {
-            // No progress (rounding): keep the previous, better simplex.
-            simplex = previous;
+            // No progress: rounding only (the new simplex is as good as the old to within it).
+            vv = vv_new;
             break;
         }
         v = v_new;
@@ -161,108 +161,130 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
     }
 }
 
-/// Replaces the simplex by the smallest sub-simplex whose affine hull holds the closest point to
-/// the origin, with its barycentric weights. Returns false if the origin is inside a tetrahedron.
-fn reduce(s: &mut Simplex) -> bool {
-    let p = s.points;
-    match s.len {
-        2 => {
-            let (w, pts) = closest_on_segment(&p[0], &p[1]);
-            s.set(&pts[..w.1], &w.0[..w.1]);
-            true
+/// A sub-simplex: `len` point indices (strictly increasing) into the simplex and their weights.
+#[derive(Debug, Clone, Copy)]
+struct Reduced {
+    index: [usize; 3],
+    weight: [f64; 3],
+    len: usize,
+}
+
+impl Reduced {
+    fn vertex(i: usize) -> Self {
+        Reduced {
+            index: [i, i, i],
+            weight: [1.0, 0.0, 0.0],
+            len: 1,
         }
-        3 => {
-            let (w, pts) = closest_on_triangle(&p[0], &p[1], &p[2]);
-            s.set(&pts[..w.1], &w.0[..w.1]);
-            true
+    }
+    fn edge(i: usize, j: usize, t: f64) -> Self {
+        Reduced {
+            index: [i, j, j],
+            weight: [1.0 - t, t, 0.0],
+            len: 2,
         }
-        4 => closest_on_tetrahedron(s),
-        _ => true,
+    }
+    /// `Σ λ w` over the kept points.
+    fn point(&self, p: &[SupportPoint; 4]) -> Vector3<f64> {
+        (0..self.len).fold(Vector3::zeros(), |acc, k| {
+            acc + p[self.index[k]].w * self.weight[k]
+        })
     }
 }
 
-type Weights = ([f64; 3], usize);
+/// Replaces the simplex by the smallest sub-simplex whose affine hull holds the closest point to
+/// the origin, with its barycentric weights. Returns false if the origin is inside a tetrahedron.
+fn reduce(s: &mut Simplex) -> bool {
+    let r = match s.len {
+        2 => closest_on_segment(&s.points, 0, 1),
+        3 => closest_on_triangle(&s.points, 0, 1, 2),
+        4 => match closest_on_tetrahedron(&s.points) {
+            Some(r) => r,
+            None => return false,
+        },
+        _ => return true,
+    };
+    s.keep(&r);
+    true
+}
 
-fn closest_on_segment(a: &SupportPoint, b: &SupportPoint) -> (Weights, [SupportPoint; 3]) {
-    let ab = b.w - a.w;
+/// Closest point of segment p[i] p[j] to the origin.
+fn closest_on_segment(p: &[SupportPoint; 4], i: usize, j: usize) -> Reduced {
+    let (a, b) = (p[i].w, p[j].w);
+    let ab = b - a;
     let denom = ab.norm_squared();
     let t = if denom > 0.0 {
-        -a.w.dot(&ab) / denom
+        -a.dot(&ab) / denom
     } else {
         0.0
     };
     if t <= 0.0 {
-        (([1.0, 0.0, 0.0], 1), [*a, *a, *a])
+        Reduced::vertex(i)
     } else if t >= 1.0 {
-        (([1.0, 0.0, 0.0], 1), [*b, *b, *b])
+        Reduced::vertex(j)
     } else {
-        (([1.0 - t, t, 0.0], 2), [*a, *b, *b])
+        Reduced::edge(i, j, t)
     }
 }
 
-/// Closest point of triangle abc to the origin by Voronoi regions (Ericson, Real-Time Collision
-/// Detection, §5.1.5), with degenerate (zero-area) triangles handled by their edges.
-fn closest_on_triangle(
-    a: &SupportPoint,
-    b: &SupportPoint,
-    c: &SupportPoint,
-) -> (Weights, [SupportPoint; 3]) {
-    let ab = b.w - a.w;
-    let ac = c.w - a.w;
-    let d1 = -ab.dot(&a.w);
-    let d2 = -ac.dot(&a.w);
+/// Closest point of triangle p[i] p[j] p[k] (i < j < k) to the origin by Voronoi regions
+/// (Ericson, Real-Time Collision Detection, §5.1.5), degenerate (zero-area) triangles handled by
+/// their edges.
+fn closest_on_triangle(p: &[SupportPoint; 4], i: usize, j: usize, k: usize) -> Reduced {
+    let (a, b, c) = (p[i].w, p[j].w, p[k].w);
+    let ab = b - a;
+    let ac = c - a;
+    let d1 = -ab.dot(&a);
+    let d2 = -ac.dot(&a);
     if d1 <= 0.0 && d2 <= 0.0 {
-        return (([1.0, 0.0, 0.0], 1), [*a, *a, *a]);
+        return Reduced::vertex(i);
     }
-    let d3 = -ab.dot(&b.w);
-    let d4 = -ac.dot(&b.w);
+    let d3 = -ab.dot(&b);
+    let d4 = -ac.dot(&b);
     if d3 >= 0.0 && d4 <= d3 {
-        return (([1.0, 0.0, 0.0], 1), [*b, *b, *b]);
+        return Reduced::vertex(j);
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let t = d1 / (d1 - d3);
-        return (([1.0 - t, t, 0.0], 2), [*a, *b, *b]);
+        return Reduced::edge(i, j, d1 / (d1 - d3));
     }
-    let d5 = -ab.dot(&c.w);
-    let d6 = -ac.dot(&c.w);
+    let d5 = -ab.dot(&c);
+    let d6 = -ac.dot(&c);
     if d6 >= 0.0 && d5 <= d6 {
-        return (([1.0, 0.0, 0.0], 1), [*c, *c, *c]);
+        return Reduced::vertex(k);
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let t = d2 / (d2 - d6);
-        return (([1.0 - t, t, 0.0], 2), [*a, *c, *c]);
+        return Reduced::edge(i, k, d2 / (d2 - d6));
     }
     let va = d3 * d6 - d5 * d4;
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return (([1.0 - t, t, 0.0], 2), [*b, *c, *c]);
+        return Reduced::edge(j, k, (d4 - d3) / ((d4 - d3) + (d5 - d6)));
     }
     let sum = va + vb + vc;
     if sum <= 0.0 || !sum.is_finite() {
         // Degenerate triangle: the best of its edges.
         let candidates = [
-            closest_on_segment(a, b),
-            closest_on_segment(b, c),
-            closest_on_segment(a, c),
+            closest_on_segment(p, i, j),
+            closest_on_segment(p, j, k),
+            closest_on_segment(p, i, k),
         ];
-        return best_of(&candidates);
+        return best_of(p, &candidates);
     }
     let v = vb / sum;
     let w = vc / sum;
-    (([1.0 - v - w, v, w], 3), [*a, *b, *c])
+    Reduced {
+        index: [i, j, k],
+        weight: [1.0 - v - w, v, w],
+        len: 3,
+    }
 }
 
-fn weighted(w: &Weights, pts: &[SupportPoint; 3]) -> Vector3<f64> {
-    (0..w.1).fold(Vector3::zeros(), |acc, i| acc + pts[i].w * w.0[i])
-}
-
-fn best_of(candidates: &[(Weights, [SupportPoint; 3])]) -> (Weights, [SupportPoint; 3]) {
+fn best_of(p: &[SupportPoint; 4], candidates: &[Reduced]) -> Reduced {
     let mut best = candidates[0];
-    let mut best_d = weighted(&best.0, &best.1).norm_squared();
+    let mut best_d = best.point(p).norm_squared();
     for c in &candidates[1..] {
-        let d = weighted(&c.0, &c.1).norm_squared();
+        let d = c.point(p).norm_squared();
         if d < best_d {
             best = *c;
             best_d = d;
@@ -272,17 +294,16 @@ fn best_of(candidates: &[(Weights, [SupportPoint; 3])]) -> (Weights, [SupportPoi
 }
 
 /// Closest point of the tetrahedron to the origin: the best of the faces the origin is outside of
-/// (Ericson §5.1.6); false if the origin is inside.
-fn closest_on_tetrahedron(s: &mut Simplex) -> bool {
-    let p = s.points;
-    // Faces with the opposite vertex.
+/// (Ericson §5.1.6); `None` if the origin is inside.
+fn closest_on_tetrahedron(p: &[SupportPoint; 4]) -> Option<Reduced> {
+    // Faces (sorted indices) with the opposite vertex.
     const FACES: [([usize; 3], usize); 4] = [
         ([0, 1, 2], 3),
         ([0, 2, 3], 1),
-        ([0, 3, 1], 2),
-        ([1, 3, 2], 0),
+        ([0, 1, 3], 2),
+        ([1, 2, 3], 0),
     ];
-    let mut best: Option<(Weights, [SupportPoint; 3])> = None;
+    let mut best: Option<Reduced> = None;
     let mut best_d = f64::INFINITY;
     for (f, opposite) in FACES {
         let (a, b, c) = (p[f[0]].w, p[f[1]].w, p[f[2]].w);
@@ -294,22 +315,13 @@ fn closest_on_tetrahedron(s: &mut Simplex) -> bool {
         let scale = n.norm() * (p[opposite].w - a).norm();
         let flat = side_opposite.abs() <= 1e-14 * scale;
         if flat || side_origin * side_opposite < 0.0 {
-            let candidate = closest_on_triangle(&p[f[0]], &p[f[1]], &p[f[2]]);
-            let d = weighted(&candidate.0, &candidate.1).norm_squared();
+            let candidate = closest_on_triangle(p, f[0], f[1], f[2]);
+            let d = candidate.point(p).norm_squared();
             if d < best_d {
                 best_d = d;
                 best = Some(candidate);
             }
         }
     }
-    match best {
-        Some((w, pts)) => {
-            s.set(&pts[..w.1], &w.0[..w.1]);
-            true
-        }
-        None => {
-            s.weights = [0.0; 4];
-            false
-        }
-    }
+    best
 }
