@@ -759,3 +759,38 @@ fn brick_brick_coplanar_minkowski_regression() {
         after.separation
     );
 }
+
+/// The contact frame is a proper rotation with z = normal, the identity for the normal +z.
+#[test]
+fn contact_frame_rotation() {
+    for n in [
+        v(0.0, 0.0, 1.0),
+        v(0.0, 0.0, -1.0),
+        v(1.0, 0.0, 0.0),
+        v(0.3, -0.4, 0.5),
+        v(-0.2, 0.7, -0.1),
+        v(1e-9, 0.0, -1.0),
+    ] {
+        let c = ContactGeometry {
+            separation: 0.0,
+            point: Point3::origin(),
+            normal: Unit::new_normalize(n),
+        };
+        let r = c.frame_rotation().into_inner();
+        assert!(
+            (r.transpose() * r - nalgebra::Matrix3::identity()).norm() < 1e-14,
+            "not orthonormal for {n}"
+        );
+        assert!((r.determinant() - 1.0).abs() < 1e-14);
+        assert!((r.column(2) - n.normalize()).norm() < 1e-15);
+    }
+    let up = ContactGeometry {
+        separation: 0.0,
+        point: Point3::origin(),
+        normal: Vector3::z_axis(),
+    };
+    assert_eq!(
+        up.frame_rotation().into_inner(),
+        nalgebra::Matrix3::identity()
+    );
+}
