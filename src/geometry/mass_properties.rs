@@ -135,7 +135,7 @@ mod tests {
     #[test]
     fn non_solids_and_bad_density_are_errors() {
         let e = mass_properties(&Shape::InfinitePlane, 1000.0).unwrap_err();
-        assert!(
+        assert_eq!(e, GeometryError::NotASolid { kind: crate::geometry::ShapeKind::InfinitePlane });
             e.to_string().contains("a infinite plane has no volume")
                 || e.to_string().contains("infinite plane")
         );
