@@ -21,6 +21,11 @@ use super::support::Posed;
 pub(crate) const REL_TOLERANCE: f64 = 1e-10;
 /// Absolute tolerance on the distance (m): below it the shapes count as touching.
 pub(crate) const ABS_TOLERANCE: f64 = 1e-12;
+/// Rounding floor of the stopping test, as a fraction of the size of the Minkowski difference
+/// (the largest |w| met): the closest point of a nearly degenerate simplex carries rounding error
+/// of about 1e-16·|w| amplified by the simplex's conditioning; asking for more than 1e-10·|w|
+/// makes GJK add near-duplicate support points and misjudge containment.
+const SCALE_TOLERANCE: f64 = 1e-10;
 /// Iteration limit (polytopes converge in a handful; smooth shapes in tens).
 const MAX_ITERATIONS: usize = 128;
 
@@ -128,16 +133,28 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
     let mut simplex = Simplex::single(support_difference(a, b, &d0));
     let mut v = simplex.points[0].w;
     let mut vv = v.norm_squared();
+    let mut scale = v.norm();
     for _ in 0..MAX_ITERATIONS {
         if vv <= ABS_TOLERANCE * ABS_TOLERANCE {
             return Gjk::Intersecting(simplex);
         }
         let w = support_difference(a, b, &-v);
+        scale = scale.max(w.w.norm());
         let v_norm = vv.sqrt();
+        let absolute = ABS_TOLERANCE + SCALE_TOLERANCE * scale;
         // |v| − v·w/|v| ≤ ε_rel|v| + ε_abs  ⇔  vv − v·w ≤ (ε_rel|v| + ε_abs)|v|
-        if vv - v.dot(&w.w) <= (REL_TOLERANCE * v_norm + ABS_TOLERANCE) * v_norm {
+        if vv - v.dot(&w.w) <= (REL_TOLERANCE * v_norm + absolute) * v_norm {
             break;
         }
+        // A support point already in the simplex brings nothing new (rounding): stop.
+        if simplex.points[..simplex.len]
+            .iter()
+            .any(|p| (p.w - w.w).norm_squared() <= absolute * absolute)
+        {
+            break;
+        }
+        // The current witnesses, kept in case the next simplex turns out no better.
+        let (previous_a, previous_b) = simplex.witnesses();
         simplex.points[simplex.len] = w;
         simplex.len += 1;
         if !reduce(&mut simplex) {
@@ -146,9 +163,13 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
         let v_new = simplex.closest();
         let vv_new = v_new.norm_squared();
         if vv_new >= vv {
-            // No progress: rounding only (the new simplex is as good as the old to within it).
-            vv = vv_new;
-            break;
+            // No progress (rounding): answer with the previous simplex, whose lower bound was
+            // checked last; the new one may point in a slightly different direction.
+            return Gjk::Separated {
+                distance: vv.sqrt(),
+                a: previous_a,
+                b: previous_b,
+            };
         }
         v = v_new;
         vv = vv_new;
@@ -293,8 +314,13 @@ fn best_of(p: &[SupportPoint; 4], candidates: &[Reduced]) -> Reduced {
     best
 }
 
-/// Closest point of the tetrahedron to the origin: the best of the faces the origin is outside of
-/// (Ericson §5.1.6); `None` if the origin is inside.
+/// Closest point of the tetrahedron to the origin; `None` if the origin is inside.
+///
+/// The origin is inside if it lies strictly on the inner side of all four faces. Otherwise the
+/// closest point is on the boundary, the union of the faces, so it is the best of the four
+/// faces' closest points. Checking every face (rather than only those the origin is classified
+/// outside of, as in Ericson §5.1.6) keeps the answer right when the tetrahedron is nearly flat and
+/// the classification is decided by rounding: GJK on curved shapes ends in such tetrahedra.
 fn closest_on_tetrahedron(p: &[SupportPoint; 4]) -> Option<Reduced> {
     // Faces (sorted indices) with the opposite vertex.
     const FACES: [([usize; 3], usize); 4] = [
@@ -303,25 +329,29 @@ fn closest_on_tetrahedron(p: &[SupportPoint; 4]) -> Option<Reduced> {
         ([0, 1, 3], 2),
         ([1, 2, 3], 0),
     ];
-    let mut best: Option<Reduced> = None;
-    let mut best_d = f64::INFINITY;
+    let mut inside = true;
     for (f, opposite) in FACES {
         let (a, b, c) = (p[f[0]].w, p[f[1]].w, p[f[2]].w);
         let n = (b - a).cross(&(c - a));
         let side_origin = -n.dot(&a);
         let side_opposite = n.dot(&(p[opposite].w - a));
-        // The origin is outside this face if it is on the other side from the opposite vertex;
-        // a flat tetrahedron (side_opposite ≈ 0) is treated as outside every face.
-        let scale = n.norm() * (p[opposite].w - a).norm();
-        let flat = side_opposite.abs() <= 1e-14 * scale;
-        if flat || side_origin * side_opposite < 0.0 {
-            let candidate = closest_on_triangle(p, f[0], f[1], f[2]);
-            let d = candidate.point(p).norm_squared();
-            if d < best_d {
-                best_d = d;
-                best = Some(candidate);
-            }
+        if side_origin * side_opposite <= 0.0 {
+            inside = false;
+            break;
         }
     }
-    best
+    if inside {
+        return None;
+    }
+    let mut best = closest_on_triangle(p, 0, 1, 2);
+    let mut best_d = best.point(p).norm_squared();
+    for (f, _) in &FACES[1..] {
+        let candidate = closest_on_triangle(p, f[0], f[1], f[2]);
+        let d = candidate.point(p).norm_squared();
+        if d < best_d {
+            best_d = d;
+            best = candidate;
+        }
+    }
+    Some(best)
 }
