@@ -112,11 +112,16 @@ impl Simplex {
 #[derive(Debug, Clone, Copy)]
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Gjk {
-    /// The shapes are apart: `distance` (m) between the witness points `a` (on A) and `b` (on B).
+    /// The shapes are apart: `distance` (m) between the witness points `a` (on A) and `b` (on B);
+    /// `normal` (unit, from A to B) is the direction whose separating slab was the widest met,
+    /// i.e. the best certified lower bound of the distance. It agrees with `(b − a)/|b − a|` to
+    /// first order, but is more accurate when a flat region meets a curved one (there the
+    /// distance pins the closest points down only to the square root of its tolerance).
     Separated {
         distance: f64,
         a: Vector3<f64>,
         b: Vector3<f64>,
+        normal: Vector3<f64>,
     },
     /// The shapes intersect or touch within tolerance; the simplex encloses (or touches) the origin.
     Intersecting(Simplex),
@@ -134,6 +139,9 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
     let mut v = simplex.points[0].w;
     let mut vv = v.norm_squared();
     let mut scale = v.norm();
+    // Widest slab met: lower bound of the distance and its direction (from A to B).
+    let mut best_lower = f64::NEG_INFINITY;
+    let mut best_normal = -v;
     for _ in 0..MAX_ITERATIONS {
         if vv <= ABS_TOLERANCE * ABS_TOLERANCE {
             return Gjk::Intersecting(simplex);
@@ -141,6 +149,11 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
         let w = support_difference(a, b, &-v);
         scale = scale.max(w.w.norm());
         let v_norm = vv.sqrt();
+        let lower = v.dot(&w.w) / v_norm;
+        if lower >= best_lower {
+            best_lower = lower;
+            best_normal = -v / v_norm;
+        }
         let absolute = ABS_TOLERANCE + SCALE_TOLERANCE * scale;
         // |v| − v·w/|v| ≤ ε_rel|v| + ε_abs  ⇔  vv − v·w ≤ (ε_rel|v| + ε_abs)|v|
         if vv - v.dot(&w.w) <= (REL_TOLERANCE * v_norm + absolute) * v_norm {
@@ -169,6 +182,7 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
                 distance: vv.sqrt(),
                 a: previous_a,
                 b: previous_b,
+                normal: best_normal,
             };
         }
         v = v_new;
@@ -179,6 +193,7 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
         distance: vv.sqrt(),
         a: pa,
         b: pb,
+        normal: best_normal,
     }
 }
 
