@@ -95,7 +95,7 @@ impl Polytope<'_> {
         if len <= f64::MIN_POSITIVE {
             return false;
         }
-        let normal = n / len;
+        let normal = n * len.recip();
         self.faces[self.face_count] = Face {
             v: [i as u8, j as u8, k as u8],
             normal,
