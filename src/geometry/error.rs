@@ -13,7 +13,7 @@ pub enum GeometryError {
     NonPositive {
         /// Shape name, e.g. "sphere".
         shape: &'static str,
-        /// Parameter name, e.g. "radius" or "size[1]".
+        /// Parameter name, e.g. `radius` or `size[1]`.
         parameter: String,
         /// The value given.
         value: f64,
@@ -23,7 +23,7 @@ pub enum GeometryError {
     NonFinite {
         /// Shape name.
         shape: &'static str,
-        /// Parameter name with index, e.g. "points[3][2]" or "z[1][4]".
+        /// Parameter name with index, e.g. `points[3][2]` or `z[1][4]`.
         parameter: String,
         /// The value given.
         value: f64,

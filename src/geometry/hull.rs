@@ -191,13 +191,12 @@ pub fn convex_hull(points: &[Point3<f64>]) -> Result<HullMesh, GeometryError> {
     let mut triangles = Vec::new();
     for f in faces.iter().filter(|f| f.alive) {
         let mut tri = [0; 3];
-        for k in 0..3 {
-            let old = f.v[k];
+        for (slot, &old) in tri.iter_mut().zip(&f.v) {
             if new_index[old] == usize::MAX {
                 new_index[old] = vertices.len();
                 vertices.push(points[old]);
             }
-            tri[k] = new_index[old];
+            *slot = new_index[old];
         }
         triangles.push(tri);
     }

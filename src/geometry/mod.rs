@@ -2,7 +2,7 @@
 //!
 //! - [`shape`]: the shapes, each in its own reference frame R (m), validated on construction.
 //! - [`mass_properties()`]: mass, centre of mass and central inertia of the solids (kg, m, kg·m²).
-//! - [`query`]: signed distance, contact point and normal of two posed geometries (world frame),
+//! - [`query()`] (module [`mod@query`]): signed distance, contact point and normal of two posed geometries (world frame),
 //!   for every pair the Spatial Contact Force supports.
 //!
 //! Everything here is a pure function of shapes and poses; nothing allocates on the query path.

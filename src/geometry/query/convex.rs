@@ -27,16 +27,26 @@ pub(crate) fn convex_convex(a: &Posed, b: &Posed) -> ContactGeometry {
         let apart = if both_points {
             // Both cores are points: closed form.
             let d = core_b.translation - core_a.translation;
-            Some((d.norm(), core_a.translation, core_b.translation))
+            let distance = d.norm();
+            Some((
+                distance,
+                core_a.translation,
+                core_b.translation,
+                d / distance,
+            ))
         } else {
             match gjk(&core_a, &core_b, &(core_a.translation - core_b.translation)) {
-                Gjk::Separated { distance, a, b } => Some((distance, a, b)),
+                Gjk::Separated {
+                    distance,
+                    a,
+                    b,
+                    normal,
+                } => Some((distance, a, b, normal)),
                 Gjk::Intersecting(_) => None,
             }
         };
-        if let Some((distance, pa, pb)) = apart {
+        if let Some((distance, pa, pb, n)) = apart {
             if distance > ABS_TOLERANCE {
-                let n = (pb - pa) / distance;
                 return ContactGeometry::from_witnesses(
                     pa + n * ra,
                     pb - n * rb,
@@ -62,14 +72,8 @@ fn full_shapes(a: &Posed, b: &Posed) -> ContactGeometry {
             distance,
             a: pa,
             b: pb,
-        } => {
-            let n = if distance > 0.0 {
-                (pb - pa) / distance
-            } else {
-                a.rotation.column(2).into_owned()
-            };
-            ContactGeometry::from_witnesses(pa, pb, n, distance)
-        }
+            normal,
+        } => ContactGeometry::from_witnesses(pa, pb, normal, distance),
         Gjk::Intersecting(simplex) => match epa(a, b, &simplex) {
             Some(p) => ContactGeometry::from_witnesses(p.a, p.b, p.normal, -p.depth),
             None => {

@@ -15,12 +15,14 @@
 //! If the store fills up (only for curved shapes, where the polytope refines forever) the best face
 //! so far is returned; its depth is then accurate to about the polytope's facet sag.
 
+use std::cell::RefCell;
+
 use nalgebra::Vector3;
 
 use super::gjk::{support_difference, Simplex, SupportPoint};
 use super::support::Posed;
 
-const MAX_VERTICES: usize = 96;
+const MAX_VERTICES: usize = 64;
 const MAX_FACES: usize = 2 * MAX_VERTICES;
 const MAX_HORIZON: usize = MAX_VERTICES;
 /// Relative termination tolerance on the depth.
@@ -58,15 +60,31 @@ impl Face {
     };
 }
 
-struct Polytope {
+/// Fixed-size backing store of the polytope (~10 kB), one per thread: created once, reused by
+/// every EPA call on that thread, so a call neither allocates nor clears it (only the entries in
+/// use are ever read).
+struct Store {
     vertices: [SupportPoint; MAX_VERTICES],
-    vertex_count: usize,
     faces: [Face; MAX_FACES],
+}
+
+thread_local! {
+    static STORE: RefCell<Store> = const {
+        RefCell::new(Store { vertices: [SupportPoint::ZERO; MAX_VERTICES], faces: [Face::DEAD; MAX_FACES] })
+    };
+}
+
+/// The polytope: counts over the borrowed store.
+struct Polytope<'s> {
+    vertices: &'s mut [SupportPoint; MAX_VERTICES],
+    vertex_count: usize,
+    faces: &'s mut [Face; MAX_FACES],
     face_count: usize,
 }
 
-impl Polytope {
+impl Polytope<'_> {
     /// Adds face (i, j, k), counter-clockwise seen from outside. False if it is degenerate.
+    #[inline]
     fn add_face(&mut self, i: usize, j: usize, k: usize) -> bool {
         if self.face_count == MAX_FACES {
             return false;
@@ -77,7 +95,7 @@ impl Polytope {
         if len <= f64::MIN_POSITIVE {
             return false;
         }
-        let normal = n / len;
+        let normal = n * len.recip();
         self.faces[self.face_count] = Face {
             v: [i as u8, j as u8, k as u8],
             normal,
@@ -104,13 +122,49 @@ impl Polytope {
 /// Runs EPA from GJK's final simplex. `None` if the Minkowski difference is flat (no volume),
 /// which does not happen for the supported pairs (at least one side is a solid).
 pub(crate) fn epa(a: &Posed, b: &Posed, simplex: &Simplex) -> Option<Penetration> {
-    let mut poly = Polytope {
-        vertices: [simplex.points[0]; MAX_VERTICES],
-        vertex_count: 0,
-        faces: [Face::DEAD; MAX_FACES],
-        face_count: 0,
-    };
     let tetra = blow_up(a, b, simplex)?;
+    STORE.with(|store| match store.try_borrow_mut() {
+        Ok(mut store) => {
+            let Store { vertices, faces } = &mut *store;
+            expand(
+                a,
+                b,
+                &tetra,
+                Polytope {
+                    vertices,
+                    vertex_count: 0,
+                    faces,
+                    face_count: 0,
+                },
+            )
+        }
+        // Unreachable (EPA does not call itself); a fresh store keeps it correct regardless.
+        Err(_) => {
+            let mut vertices = [SupportPoint::ZERO; MAX_VERTICES];
+            let mut faces = [Face::DEAD; MAX_FACES];
+            expand(
+                a,
+                b,
+                &tetra,
+                Polytope {
+                    vertices: &mut vertices,
+                    vertex_count: 0,
+                    faces: &mut faces,
+                    face_count: 0,
+                },
+            )
+        }
+    })
+}
+
+/// EPA proper, from a tetrahedron holding the origin.
+fn expand(
+    a: &Posed,
+    b: &Posed,
+    tetra: &[SupportPoint; 4],
+    mut poly: Polytope,
+) -> Option<Penetration> {
+    let tetra = *tetra;
     poly.vertices[..4].copy_from_slice(&tetra);
     poly.vertex_count = 4;
     // Orient the four faces outward (away from the opposite vertex).
@@ -132,10 +186,16 @@ pub(crate) fn epa(a: &Posed, b: &Posed, simplex: &Simplex) -> Option<Penetration
         }
     }
 
+    // Faces see a new point only if it is farther than this above their plane (m): points in the
+    // plane of a face (common: the Minkowski difference of polytopes has many coplanar vertices)
+    // must not flip a face by rounding, or the visible region stops being one connected cap.
+    let scale = tetra.iter().fold(0.0f64, |m, p| m.max(p.w.norm()));
+    let visibility_tolerance = 1e-13 * scale;
     let mut horizon = [(0u8, 0u8); MAX_HORIZON];
     let mut best = poly.nearest_face()?;
+    // The face the answer is read from (a copy: indices move when dead faces are dropped).
+    let mut face = poly.faces[best];
     loop {
-        let face = poly.faces[best];
         let w = support_difference(a, b, &face.normal);
         let gap = face.normal.dot(&w.w) - face.distance;
         if gap <= ABS_TOLERANCE + REL_TOLERANCE * face.distance.abs()
@@ -149,7 +209,7 @@ pub(crate) fn epa(a: &Posed, b: &Posed, simplex: &Simplex) -> Option<Penetration
         let mut overflow = false;
         for fi in 0..poly.face_count {
             let f = poly.faces[fi];
-            if !f.alive || f.normal.dot(&w.w) - f.distance <= 0.0 {
+            if !f.alive || (fi != best && f.normal.dot(&w.w) - f.distance <= visibility_tolerance) {
                 continue;
             }
             poly.faces[fi].alive = false;
@@ -180,12 +240,15 @@ pub(crate) fn epa(a: &Posed, b: &Posed, simplex: &Simplex) -> Option<Penetration
         }
         compact(&mut poly);
         match poly.nearest_face() {
-            Some(f) => best = f,
-            None => break,
+            // The nearest distance never decreases for a convex polytope holding the origin; if
+            // rounding broke the polytope, stop at the last sound face.
+            Some(f) if poly.faces[f].distance >= face.distance - visibility_tolerance => {
+                best = f;
+                face = poly.faces[f];
+            }
+            _ => break,
         }
     }
-    // `best` may have been removed in the last (aborted) expansion; its data is still valid.
-    let face = poly.faces[best];
     let [i, j, k] = face.v.map(usize::from);
     let (p0, p1, p2) = (poly.vertices[i], poly.vertices[j], poly.vertices[k]);
     let lambda = barycentric(&(face.normal * face.distance), &p0.w, &p1.w, &p2.w);

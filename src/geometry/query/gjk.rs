@@ -21,6 +21,11 @@ use super::support::Posed;
 pub(crate) const REL_TOLERANCE: f64 = 1e-10;
 /// Absolute tolerance on the distance (m): below it the shapes count as touching.
 pub(crate) const ABS_TOLERANCE: f64 = 1e-12;
+/// Rounding floor of the stopping test, as a fraction of the size of the Minkowski difference
+/// (the largest |w| met): the closest point of a nearly degenerate simplex carries rounding error
+/// of about 1e-16·|w| amplified by the simplex's conditioning; asking for more than 1e-10·|w|
+/// makes GJK add near-duplicate support points and misjudge containment.
+const SCALE_TOLERANCE: f64 = 1e-10;
 /// Iteration limit (polytopes converge in a handful; smooth shapes in tens).
 const MAX_ITERATIONS: usize = 128;
 
@@ -36,7 +41,7 @@ pub(crate) struct SupportPoint {
 }
 
 impl SupportPoint {
-    const ZERO: SupportPoint = SupportPoint {
+    pub(crate) const ZERO: SupportPoint = SupportPoint {
         w: Vector3::new(0.0, 0.0, 0.0),
         a: Vector3::new(0.0, 0.0, 0.0),
         b: Vector3::new(0.0, 0.0, 0.0),
@@ -92,23 +97,31 @@ impl Simplex {
         }
         (a, b)
     }
-    fn set(&mut self, pts: &[SupportPoint], weights: &[f64]) {
-        for (i, (p, w)) in pts.iter().zip(weights).enumerate() {
-            self.points[i] = *p;
-            self.weights[i] = *w;
+    /// Keeps the points `r.index[..r.len]` (strictly increasing) with weights `r.weight`.
+    fn keep(&mut self, r: &Reduced) {
+        for k in 0..r.len {
+            self.points[k] = self.points[r.index[k]];
+            self.weights[k] = r.weight[k];
         }
-        self.len = pts.len();
+        self.len = r.len;
     }
 }
 
-/// Outcome of GJK.
+/// Outcome of GJK. (The simplex is returned by value on purpose: boxing it would allocate on the
+/// hot path.)
 #[derive(Debug, Clone, Copy)]
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Gjk {
-    /// The shapes are apart: `distance` (m) between the witness points `a` (on A) and `b` (on B).
+    /// The shapes are apart: `distance` (m) between the witness points `a` (on A) and `b` (on B);
+    /// `normal` (unit, from A to B) is the direction whose separating slab was the widest met,
+    /// i.e. the best certified lower bound of the distance. It agrees with `(b − a)/|b − a|` to
+    /// first order, but is more accurate when a flat region meets a curved one (there the
+    /// distance pins the closest points down only to the square root of its tolerance).
     Separated {
         distance: f64,
         a: Vector3<f64>,
         b: Vector3<f64>,
+        normal: Vector3<f64>,
     },
     /// The shapes intersect or touch within tolerance; the simplex encloses (or touches) the origin.
     Intersecting(Simplex),
@@ -125,17 +138,36 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
     let mut simplex = Simplex::single(support_difference(a, b, &d0));
     let mut v = simplex.points[0].w;
     let mut vv = v.norm_squared();
+    let mut scale = v.norm();
+    // Widest slab met: lower bound of the distance and its direction (from A to B).
+    let mut best_lower = f64::NEG_INFINITY;
+    let mut best_normal = -v;
     for _ in 0..MAX_ITERATIONS {
         if vv <= ABS_TOLERANCE * ABS_TOLERANCE {
             return Gjk::Intersecting(simplex);
         }
         let w = support_difference(a, b, &-v);
+        scale = scale.max(w.w.norm());
         let v_norm = vv.sqrt();
+        let lower = v.dot(&w.w) / v_norm;
+        if lower >= best_lower {
+            best_lower = lower;
+            best_normal = -v / v_norm;
+        }
+        let absolute = ABS_TOLERANCE + SCALE_TOLERANCE * scale;
         // |v| − v·w/|v| ≤ ε_rel|v| + ε_abs  ⇔  vv − v·w ≤ (ε_rel|v| + ε_abs)|v|
-        if vv - v.dot(&w.w) <= (REL_TOLERANCE * v_norm + ABS_TOLERANCE) * v_norm {
+        if vv - v.dot(&w.w) <= (REL_TOLERANCE * v_norm + absolute) * v_norm {
             break;
         }
-        let previous = simplex;
+        // A support point already in the simplex brings nothing new (rounding): stop.
+        if simplex.points[..simplex.len]
+            .iter()
+            .any(|p| (p.w - w.w).norm_squared() <= absolute * absolute)
+        {
+            break;
+        }
+        // The current witnesses, kept in case the next simplex turns out no better.
+        let (previous_a, previous_b) = simplex.witnesses();
         simplex.points[simplex.len] = w;
         simplex.len += 1;
         if !reduce(&mut simplex) {
@@ -144,9 +176,14 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
         let v_new = simplex.closest();
         let vv_new = v_new.norm_squared();
         if vv_new >= vv {
-            // No progress (rounding): keep the previous, better simplex.
-            simplex = previous;
-            break;
+            // No progress (rounding): answer with the previous simplex, whose lower bound was
+            // checked last; the new one may point in a slightly different direction.
+            return Gjk::Separated {
+                distance: vv.sqrt(),
+                a: previous_a,
+                b: previous_b,
+                normal: best_normal,
+            };
         }
         v = v_new;
         vv = vv_new;
@@ -156,111 +193,134 @@ pub(crate) fn gjk(a: &Posed, b: &Posed, initial_direction: &Vector3<f64>) -> Gjk
         distance: vv.sqrt(),
         a: pa,
         b: pb,
+        normal: best_normal,
+    }
+}
+
+/// A sub-simplex: `len` point indices (strictly increasing) into the simplex and their weights.
+#[derive(Debug, Clone, Copy)]
+struct Reduced {
+    index: [usize; 3],
+    weight: [f64; 3],
+    len: usize,
+}
+
+impl Reduced {
+    fn vertex(i: usize) -> Self {
+        Reduced {
+            index: [i, i, i],
+            weight: [1.0, 0.0, 0.0],
+            len: 1,
+        }
+    }
+    fn edge(i: usize, j: usize, t: f64) -> Self {
+        Reduced {
+            index: [i, j, j],
+            weight: [1.0 - t, t, 0.0],
+            len: 2,
+        }
+    }
+    /// `Σ λ w` over the kept points.
+    fn point(&self, p: &[SupportPoint; 4]) -> Vector3<f64> {
+        (0..self.len).fold(Vector3::zeros(), |acc, k| {
+            acc + p[self.index[k]].w * self.weight[k]
+        })
     }
 }
 
 /// Replaces the simplex by the smallest sub-simplex whose affine hull holds the closest point to
 /// the origin, with its barycentric weights. Returns false if the origin is inside a tetrahedron.
 fn reduce(s: &mut Simplex) -> bool {
-    let p = s.points;
-    match s.len {
-        2 => {
-            let (w, pts) = closest_on_segment(&p[0], &p[1]);
-            s.set(&pts[..w.1], &w.0[..w.1]);
-            true
-        }
-        3 => {
-            let (w, pts) = closest_on_triangle(&p[0], &p[1], &p[2]);
-            s.set(&pts[..w.1], &w.0[..w.1]);
-            true
-        }
-        4 => closest_on_tetrahedron(s),
-        _ => true,
-    }
+    let r = match s.len {
+        2 => closest_on_segment(&s.points, 0, 1),
+        3 => closest_on_triangle(&s.points, 0, 1, 2),
+        4 => match closest_on_tetrahedron(&s.points) {
+            Some(r) => r,
+            None => return false,
+        },
+        _ => return true,
+    };
+    s.keep(&r);
+    true
 }
 
-type Weights = ([f64; 3], usize);
-
-fn closest_on_segment(a: &SupportPoint, b: &SupportPoint) -> (Weights, [SupportPoint; 3]) {
-    let ab = b.w - a.w;
+/// Closest point of segment p[i] p[j] to the origin.
+fn closest_on_segment(p: &[SupportPoint; 4], i: usize, j: usize) -> Reduced {
+    let (a, b) = (p[i].w, p[j].w);
+    let ab = b - a;
     let denom = ab.norm_squared();
     let t = if denom > 0.0 {
-        -a.w.dot(&ab) / denom
+        -a.dot(&ab) / denom
     } else {
         0.0
     };
     if t <= 0.0 {
-        (([1.0, 0.0, 0.0], 1), [*a, *a, *a])
+        Reduced::vertex(i)
     } else if t >= 1.0 {
-        (([1.0, 0.0, 0.0], 1), [*b, *b, *b])
+        Reduced::vertex(j)
     } else {
-        (([1.0 - t, t, 0.0], 2), [*a, *b, *b])
+        Reduced::edge(i, j, t)
     }
 }
 
-/// Closest point of triangle abc to the origin by Voronoi regions (Ericson, Real-Time Collision
-/// Detection, §5.1.5), with degenerate (zero-area) triangles handled by their edges.
-fn closest_on_triangle(
-    a: &SupportPoint,
-    b: &SupportPoint,
-    c: &SupportPoint,
-) -> (Weights, [SupportPoint; 3]) {
-    let ab = b.w - a.w;
-    let ac = c.w - a.w;
-    let d1 = -ab.dot(&a.w);
-    let d2 = -ac.dot(&a.w);
+/// Closest point of triangle p[i] p[j] p[k] (i < j < k) to the origin by Voronoi regions
+/// (Ericson, Real-Time Collision Detection, §5.1.5), degenerate (zero-area) triangles handled by
+/// their edges.
+fn closest_on_triangle(p: &[SupportPoint; 4], i: usize, j: usize, k: usize) -> Reduced {
+    let (a, b, c) = (p[i].w, p[j].w, p[k].w);
+    let ab = b - a;
+    let ac = c - a;
+    let d1 = -ab.dot(&a);
+    let d2 = -ac.dot(&a);
     if d1 <= 0.0 && d2 <= 0.0 {
-        return (([1.0, 0.0, 0.0], 1), [*a, *a, *a]);
+        return Reduced::vertex(i);
     }
-    let d3 = -ab.dot(&b.w);
-    let d4 = -ac.dot(&b.w);
+    let d3 = -ab.dot(&b);
+    let d4 = -ac.dot(&b);
     if d3 >= 0.0 && d4 <= d3 {
-        return (([1.0, 0.0, 0.0], 1), [*b, *b, *b]);
+        return Reduced::vertex(j);
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let t = d1 / (d1 - d3);
-        return (([1.0 - t, t, 0.0], 2), [*a, *b, *b]);
+        return Reduced::edge(i, j, d1 / (d1 - d3));
     }
-    let d5 = -ab.dot(&c.w);
-    let d6 = -ac.dot(&c.w);
+    let d5 = -ab.dot(&c);
+    let d6 = -ac.dot(&c);
     if d6 >= 0.0 && d5 <= d6 {
-        return (([1.0, 0.0, 0.0], 1), [*c, *c, *c]);
+        return Reduced::vertex(k);
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let t = d2 / (d2 - d6);
-        return (([1.0 - t, t, 0.0], 2), [*a, *c, *c]);
+        return Reduced::edge(i, k, d2 / (d2 - d6));
     }
     let va = d3 * d6 - d5 * d4;
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return (([1.0 - t, t, 0.0], 2), [*b, *c, *c]);
+        return Reduced::edge(j, k, (d4 - d3) / ((d4 - d3) + (d5 - d6)));
     }
     let sum = va + vb + vc;
     if sum <= 0.0 || !sum.is_finite() {
         // Degenerate triangle: the best of its edges.
         let candidates = [
-            closest_on_segment(a, b),
-            closest_on_segment(b, c),
-            closest_on_segment(a, c),
+            closest_on_segment(p, i, j),
+            closest_on_segment(p, j, k),
+            closest_on_segment(p, i, k),
         ];
-        return best_of(&candidates);
+        return best_of(p, &candidates);
     }
     let v = vb / sum;
     let w = vc / sum;
-    (([1.0 - v - w, v, w], 3), [*a, *b, *c])
+    Reduced {
+        index: [i, j, k],
+        weight: [1.0 - v - w, v, w],
+        len: 3,
+    }
 }
 
-fn weighted(w: &Weights, pts: &[SupportPoint; 3]) -> Vector3<f64> {
-    (0..w.1).fold(Vector3::zeros(), |acc, i| acc + pts[i].w * w.0[i])
-}
-
-fn best_of(candidates: &[(Weights, [SupportPoint; 3])]) -> (Weights, [SupportPoint; 3]) {
+fn best_of(p: &[SupportPoint; 4], candidates: &[Reduced]) -> Reduced {
     let mut best = candidates[0];
-    let mut best_d = weighted(&best.0, &best.1).norm_squared();
+    let mut best_d = best.point(p).norm_squared();
     for c in &candidates[1..] {
-        let d = weighted(&c.0, &c.1).norm_squared();
+        let d = c.point(p).norm_squared();
         if d < best_d {
             best = *c;
             best_d = d;
@@ -269,45 +329,44 @@ fn best_of(candidates: &[(Weights, [SupportPoint; 3])]) -> (Weights, [SupportPoi
     best
 }
 
-/// Closest point of the tetrahedron to the origin: the best of the faces the origin is outside of
-/// (Ericson §5.1.6); false if the origin is inside.
-fn closest_on_tetrahedron(s: &mut Simplex) -> bool {
-    let p = s.points;
-    // Faces with the opposite vertex.
+/// Closest point of the tetrahedron to the origin; `None` if the origin is inside.
+///
+/// The origin is inside if it lies strictly on the inner side of all four faces. Otherwise the
+/// closest point is on the boundary, the union of the faces, so it is the best of the four
+/// faces' closest points. Checking every face (rather than only those the origin is classified
+/// outside of, as in Ericson §5.1.6) keeps the answer right when the tetrahedron is nearly flat and
+/// the classification is decided by rounding: GJK on curved shapes ends in such tetrahedra.
+fn closest_on_tetrahedron(p: &[SupportPoint; 4]) -> Option<Reduced> {
+    // Faces (sorted indices) with the opposite vertex.
     const FACES: [([usize; 3], usize); 4] = [
         ([0, 1, 2], 3),
         ([0, 2, 3], 1),
-        ([0, 3, 1], 2),
-        ([1, 3, 2], 0),
+        ([0, 1, 3], 2),
+        ([1, 2, 3], 0),
     ];
-    let mut best: Option<(Weights, [SupportPoint; 3])> = None;
-    let mut best_d = f64::INFINITY;
+    let mut inside = true;
     for (f, opposite) in FACES {
         let (a, b, c) = (p[f[0]].w, p[f[1]].w, p[f[2]].w);
         let n = (b - a).cross(&(c - a));
         let side_origin = -n.dot(&a);
         let side_opposite = n.dot(&(p[opposite].w - a));
-        // The origin is outside this face if it is on the other side from the opposite vertex;
-        // a flat tetrahedron (side_opposite ≈ 0) is treated as outside every face.
-        let scale = n.norm() * (p[opposite].w - a).norm();
-        let flat = side_opposite.abs() <= 1e-14 * scale;
-        if flat || side_origin * side_opposite < 0.0 {
-            let candidate = closest_on_triangle(&p[f[0]], &p[f[1]], &p[f[2]]);
-            let d = weighted(&candidate.0, &candidate.1).norm_squared();
-            if d < best_d {
-                best_d = d;
-                best = Some(candidate);
-            }
+        if side_origin * side_opposite <= 0.0 {
+            inside = false;
+            break;
         }
     }
-    match best {
-        Some((w, pts)) => {
-            s.set(&pts[..w.1], &w.0[..w.1]);
-            true
-        }
-        None => {
-            s.weights = [0.0; 4];
-            false
+    if inside {
+        return None;
+    }
+    let mut best = closest_on_triangle(p, 0, 1, 2);
+    let mut best_d = best.point(p).norm_squared();
+    for (f, _) in &FACES[1..] {
+        let candidate = closest_on_triangle(p, f[0], f[1], f[2]);
+        let d = candidate.point(p).norm_squared();
+        if d < best_d {
+            best_d = d;
+            best = candidate;
         }
     }
+    Some(best)
 }
