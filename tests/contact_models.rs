@@ -161,13 +161,13 @@ fn forces_provided_by_input_drive_the_ball() {
     let wy = at(rec, "free.w[1]", last);
     // The contact point is midway between the surfaces: lever arm r − d/2 below the centre.
     let lever = 0.1 - pen[last] / 2.0;
-    let exact = -1.0 * lever / (0.4 * 0.1 * 0.1) * (rec.times[last] - 0.5);
+    let exact = -lever / (0.4 * 0.1 * 0.1) * (rec.times[last] - 0.5);
     assert!((wy - exact).abs() < 1e-6, "w_y = {wy} vs {exact}");
 }
 
 #[test]
-fn coin_drop_touches_down_after_free_fall() {
-    let r = run("models/coin_drop.toml", &["model.stop_time=0.2"]);
+fn coin_drop_touches_down_after_free_fall_and_settles_flat() {
+    let r = run("models/coin_drop.toml", &[]);
     let rec = &r.recording;
     let onset = rec.times[event_rows(rec)[0]];
     let z_low = 0.1 - 0.0125 * 30f64.to_radians().cos() - 0.038 * 30f64.to_radians().sin();
@@ -175,6 +175,12 @@ fn coin_drop_touches_down_after_free_fall() {
         (onset - (2.0 * z_low / G).sqrt()).abs() < 1e-9,
         "onset {onset}"
     );
+    // At rest flat on its face: no tilt (quaternion about z only) and the table carries m·g.
+    let last = rec.len() - 1;
+    let tilt = at(rec, "free.Q[1]", last).hypot(at(rec, "free.Q[2]", last));
+    assert!(tilt < 1e-3, "tilt {tilt}");
+    let f = at(rec, "contact.normal_force", last);
+    assert!((f - 0.17 * G).abs() < 1e-3 * 0.17 * G, "normal force {f}");
 }
 
 #[test]

@@ -16,6 +16,10 @@ use crate::geometry::GeometryError;
 /// support value changes by at most `1e-12·|d|·half-size`, far below any physical tolerance.
 const FLAT_FACE_TOLERANCE: f64 = 1e-12;
 
+/// Tilt (rad) below which a disk's support point blends from the rim to the centre (see
+/// [`Disk::support`]).
+pub const DISK_FLAT_BLEND: f64 = 1e-4;
+
 /// Sign of `x` with a dead zone `|x| <= tol` mapped to 0.
 #[inline]
 fn sign_with_dead_zone(x: f64, tol: f64) -> f64 {
@@ -181,13 +185,23 @@ impl Disk {
     pub fn radius(&self) -> f64 {
         self.radius
     }
-    /// Support point in R: `(r·d_xy/|d_xy|, 0)`; the centre when d ∥ z.
+    /// Support point in R: `(r·d_xy/|d_xy|, 0)` when the direction is tilted from the disk's axis
+    /// by more than [`DISK_FLAT_BLEND`] (rad, as `|d_xy| ≥ DISK_FLAT_BLEND·|d|`); closer to the
+    /// axis it blends linearly to the centre, `(r·d_xy/(DISK_FLAT_BLEND·|d|), 0)`.
+    ///
+    /// Why: the exact support jumps around the rim as a disk lying flat on a plane wobbles through
+    /// level, and the contact point — and the torque of the contact force — with it. The blend keeps
+    /// the contact point continuous (it moves to the centre as the disk levels); the support value
+    /// d·x it gives is below the exact one by at most r·DISK_FLAT_BLEND·|d|/4, so a flat disk's
+    /// penetration depth is off by at most r·2.5e-5 (2.5 µm for a 0.1 m radius).
     #[inline]
     pub fn support(&self, d: &Vector3<f64>) -> Point3<f64> {
-        let tol = FLAT_FACE_TOLERANCE * d.amax();
         let rho = (d.x * d.x + d.y * d.y).sqrt();
-        if rho > tol {
+        let blend = DISK_FLAT_BLEND * d.norm();
+        if rho >= blend && rho > 0.0 {
             Point3::new(self.radius * d.x / rho, self.radius * d.y / rho, 0.0)
+        } else if blend > 0.0 {
+            Point3::new(self.radius * d.x / blend, self.radius * d.y / blend, 0.0)
         } else {
             Point3::origin()
         }
