@@ -31,6 +31,8 @@ const ROLE: PhysicalRole = PhysicalRole::Consumer;
 pub struct GroundContact {
     law: GroundContactLaw,
     planar: bool,
+    /// Declare the per-point state-change signals (contact on/off, stick/slip) as zero crossings.
+    zero_crossings: bool,
     physical: Vec<PortDecl>,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
@@ -43,6 +45,8 @@ pub struct GroundContact {
 struct Scratch {
     contact: Vec<f64>,
     stick: Vec<f64>,
+    /// u̇, computed with the outputs.
+    rate: Vec<f64>,
 }
 
 impl GroundContact {
@@ -147,7 +151,12 @@ impl Block for GroundContact {
         } else {
             1
         };
-        let zero_crossings = vec![Direction::Either; per_point * self.points.len()];
+        let count = if self.zero_crossings {
+            per_point * self.points.len()
+        } else {
+            0
+        };
+        let zero_crossings = vec![Direction::Either; count];
         Ok(Setup {
             num_states: self.num_states(),
             zero_crossings,
@@ -160,6 +169,7 @@ impl Block for GroundContact {
         Box::new(Scratch {
             contact: vec![0.0; n],
             stick: vec![0.0; n],
+            rate: vec![0.0; 2 * n],
         })
     }
 
@@ -172,7 +182,12 @@ impl Block for GroundContact {
         if self.inputs.is_empty() {
             return;
         }
-        let frame = FrameMotion::of(ctx.io.input(0), &self.placement);
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return;
+        };
+        let io = &mut ctx.io;
+        let states: &[f64] = ctx.states;
+        let frame = FrameMotion::of(io.input(0), &self.placement);
         let t = self.tangent_dim();
         let stateful = self.law.has_deflection_states();
         let mut total_force = Vector3::zeros();
@@ -180,74 +195,48 @@ impl Block for GroundContact {
         for (i, local) in self.points.iter().enumerate() {
             let p = frame.position + frame.rotation * local.coords;
             let v = frame.point_velocity(&p);
-            let (force, status, cone, contact_fn, stick_fn, u) = if self.planar {
-                let u = if stateful { ctx.states[i] } else { 0.0 };
+            let (force, status, cone, u) = if self.planar {
+                let u = if stateful { states[i] } else { 0.0 };
                 let r = self
                     .law
                     .evaluate(p.y, v.y, &Vector1::new(v.x), &Vector1::new(u));
-                (
-                    r.force_world(),
-                    r.status.code(),
-                    r.cone_ratio,
-                    r.contact_function,
-                    r.stick_function,
-                    [u, 0.0],
-                )
+                s.contact[i] = r.contact_function;
+                s.stick[i] = r.stick_function;
+                s.rate[i] = r.deflection_rate[0];
+                (r.force_world(), r.status.code(), r.cone_ratio, [u, 0.0])
             } else {
                 let u = if stateful {
-                    Vector2::new(ctx.states[t * i], ctx.states[t * i + 1])
+                    Vector2::new(states[t * i], states[t * i + 1])
                 } else {
                     Vector2::zeros()
                 };
                 let r = self.law.evaluate(p.z, v.z, &Vector2::new(v.x, v.y), &u);
-                (
-                    r.force_world(),
-                    r.status.code(),
-                    r.cone_ratio,
-                    r.contact_function,
-                    r.stick_function,
-                    [u.x, u.y],
-                )
+                s.contact[i] = r.contact_function;
+                s.stick[i] = r.stick_function;
+                s.rate[t * i] = r.deflection_rate[0];
+                s.rate[t * i + 1] = r.deflection_rate[1];
+                (r.force_world(), r.status.code(), r.cone_ratio, [u.x, u.y])
             };
-            ctx.io.output(FORCE)[3 * i..3 * i + 3].copy_from_slice(force.as_slice());
-            ctx.io.output(STATUS)[i] = status;
-            ctx.io.output(CONE_RATIO)[i] = cone;
-            ctx.io.output(DEFLECTION)[2 * i..2 * i + 2].copy_from_slice(&u);
-            if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
-                s.contact[i] = contact_fn;
-                s.stick[i] = stick_fn;
-            }
+            io.output(FORCE)[3 * i..3 * i + 3].copy_from_slice(force.as_slice());
+            io.output(STATUS)[i] = status;
+            io.output(CONE_RATIO)[i] = cone;
+            io.output(DEFLECTION)[2 * i..2 * i + 2].copy_from_slice(&u);
             total_force += force;
             total_moment += p.cross(&force);
         }
         write_wrench(
-            ctx.io.output(DEFLECTION + 1),
+            io.output(DEFLECTION + 1),
             &Vector3::zeros(),
             &total_force,
             &total_moment,
         );
     }
 
+    /// u̇ per point, computed with the outputs at this state (the engine always evaluates the
+    /// outputs at the state it then asks derivatives for).
     fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
-        if dxdt.is_empty() {
-            return;
-        }
-        let frame = FrameMotion::of(ctx.io.input(0), &self.placement);
-        let t = self.tangent_dim();
-        for (i, local) in self.points.iter().enumerate() {
-            let p = frame.position + frame.rotation * local.coords;
-            let v = frame.point_velocity(&p);
-            if self.planar {
-                let r =
-                    self.law
-                        .evaluate(p.y, v.y, &Vector1::new(v.x), &Vector1::new(ctx.states[i]));
-                dxdt[i] = r.deflection_rate[0];
-            } else {
-                let u = Vector2::new(ctx.states[t * i], ctx.states[t * i + 1]);
-                let r = self.law.evaluate(p.z, v.z, &Vector2::new(v.x, v.y), &u);
-                dxdt[t * i] = r.deflection_rate[0];
-                dxdt[t * i + 1] = r.deflection_rate[1];
-            }
+        if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
+            dxdt.copy_from_slice(&s.rate[..dxdt.len()]);
         }
     }
 
@@ -281,10 +270,12 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         "must be 2 or 3",
         "write dimension = 3 (ground = x-y plane, z up) or 2 (ground = x axis, y up)",
     )?;
+    let zero_crossings = p.bool("zero_crossings")?.unwrap_or(true);
     let law = GroundContactLaw::new(k, d, mu).map_err(|e| p.table_error(e.to_string()))?;
     Ok(Box::new(GroundContact {
         law,
         planar: dim == 2,
+        zero_crossings,
         physical: vec![PortDecl::geometry("F")],
         inputs: vec![],
         outputs: vec![
@@ -307,6 +298,7 @@ pub static GROUND_CONTACT: BlockType = BlockType {
         ParamDoc { name: "damping", unit: "N·s/m^1.5", default: "required", doc: "D; D/K is the ground's recovery time constant" },
         ParamDoc { name: "friction", unit: "", default: "0", doc: "μ; 0 = frictionless (no deflection states)" },
         ParamDoc { name: "dimension", unit: "", default: "3", doc: "3 (ground = x-y plane) or 2 (ground = x axis, y up; planar mechanisms)" },
+        ParamDoc { name: "zero_crossings", unit: "", default: "true", doc: "locate every change of a point's state (contact on/off, stick/slip)" },
     ],
     ports: &[
         PortDoc { name: "F", kind: "geometry", shape: "", unit: "", doc: "a Point or PointCloud geometry" },

@@ -326,11 +326,33 @@ impl Block for SpatialContactForce {
         let mut wrench_f = Vector3::zeros();
         let rb_t = mb.rotation.transpose();
         let rf_t = mf.rotation.transpose();
+        // The contact frame's x and y axes are needed only by these.
+        let need_axes = self.ff_input.is_some()
+            || used(TANGENTIAL_VELOCITY)
+            || used(BASE_ROTATION)
+            || used(FOLLOWER_ROTATION);
+        let sensing = [
+            CONTACT,
+            PENETRATION,
+            NORMAL_FORCE,
+            FRICTION_FORCE,
+            NORMAL_VELOCITY,
+            TANGENTIAL_VELOCITY,
+            BASE_ROTATION,
+            BASE_TRANSLATION,
+            FOLLOWER_ROTATION,
+            FOLLOWER_TRANSLATION,
+        ];
+        let any_sensing = sensing.iter().any(|&o| used(o));
         for i in 0..self.points {
             let g = s.geometry[i];
+            ctx.io.output(SEPARATION)[i] = g.separation;
+            let in_contact = g.separation < 0.0;
+            if !in_contact && !any_sensing {
+                continue;
+            }
             let n: Vector3<f64> = g.normal.into_inner();
             let p = g.point.coords;
-            let in_contact = g.separation < 0.0;
             let v_rel = mf.point_velocity(&p) - mb.point_velocity(&p);
             let vn = n.dot(&v_rel);
             let vt = v_rel - n * vn;
@@ -338,7 +360,9 @@ impl Block for SpatialContactForce {
             let mut f_t = Vector3::zeros();
             let mut axes = Matrix3::identity();
             if in_contact {
-                axes = contact_axes(&n, &mb.rotation);
+                if need_axes {
+                    axes = contact_axes(&n, &mb.rotation);
+                }
                 f_n = match self.fn_input {
                     Some(k) => NormalForceLaw::input_magnitude(ctx.io.input(k)[i]),
                     None => self.normal.magnitude(-g.separation, -vn),
@@ -364,7 +388,6 @@ impl Block for SpatialContactForce {
             if used(PENETRATION) {
                 ctx.io.output(PENETRATION)[i] = (-g.separation).max(0.0);
             }
-            ctx.io.output(SEPARATION)[i] = g.separation;
             if used(NORMAL_FORCE) {
                 ctx.io.output(NORMAL_FORCE)[i] = f_n;
             }

@@ -33,6 +33,9 @@ pub struct MechanismBlock {
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
     roles: Vec<InputRole>,
+    /// Whether any body-kinematics output is read (else forward kinematics is skipped: the
+    /// dynamics compute their own).
+    bodies_used: bool,
 }
 
 struct Scratch {
@@ -59,6 +62,7 @@ impl MechanismBlock {
             inputs: Vec::new(),
             outputs,
             roles: Vec::new(),
+            bodies_used: true,
         }
     }
 
@@ -114,6 +118,10 @@ impl Block for MechanismBlock {
         &self.outputs
     }
 
+    fn set_used_outputs(&mut self, used: &[bool]) {
+        self.bodies_used = used.iter().take(self.mechanism.num_bodies()).any(|u| *u);
+    }
+
     fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
         Ok(Setup {
             num_states: self.mechanism.nq() + self.mechanism.nv(),
@@ -143,9 +151,12 @@ impl Block for MechanismBlock {
             return;
         };
         let (q, v) = ctx.states.split_at(nq);
-        forward_kinematics(m, q, v, &mut s.ws);
+        let bodies = if self.bodies_used { m.num_bodies() } else { 0 };
+        if bodies > 0 {
+            forward_kinematics(m, q, v, &mut s.ws);
+        }
         let ws = &s.ws;
-        for b in 0..m.num_bodies() {
+        for b in 0..bodies {
             let r = body_rotation(ws, b);
             let p = body_position(ws, b);
             let (w, vel) = body_velocity(ws, b);

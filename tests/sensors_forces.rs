@@ -1,0 +1,114 @@
+//! TransformSensor and ExternalForceTorque: the user's window into a mechanism and the way to wire
+//! custom forces into it.
+
+mod common;
+use common::{at, build_error};
+
+const PENDULUM: &str = r#"
+connect = [
+  "world.W -- hinge.B",
+  "hinge.F -- rod.B",
+  "rod.F -- bob.R",
+  "world.W -- in_world.B",
+  "bob.R -- in_world.F",
+  "hinge.F -- in_arm.B",
+  "bob.R -- in_arm.F",
+  "bob.R -- push.R",
+  "thrust.out -> push.force",
+]
+[model]
+stop_time = 2.0
+[solver]
+rel_tol = 1e-10
+abs_tol = 1e-12
+[output]
+log = ["hinge.q", "hinge.w", "in_world.p", "in_world.v", "in_world.R", "in_world.w", "in_world.Q", "in_arm.p", "in_arm.v", "in_arm.w"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, -9.81, 0.0]
+[blocks.hinge]
+type = "RevoluteJoint"
+q0 = 0.5
+[blocks.rod]
+type = "RigidTransform"
+translation = [0.0, -1.0, 0.0]
+[blocks.bob]
+type = "Solid"
+geometry = { shape = "sphere", radius = 0.05 }
+mass = 1.0
+[blocks.in_world]
+type = "TransformSensor"
+[blocks.in_arm]
+type = "TransformSensor"
+[blocks.push]
+type = "ExternalForceTorque"
+resolved_in = "R"
+[blocks.thrust]
+type = "Constant"
+value = [0.0, 0.0, 0.0]
+"#;
+
+fn run(overrides: &[&str]) -> blockdyn::RunResult {
+    let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let d = blockdyn::load_model_str("pendulum_sensors.toml", PENDULUM, &o).expect("builds");
+    blockdyn::simulate(&d, blockdyn::RunOptions::default()).expect("runs")
+}
+
+#[test]
+fn transform_sensor_reads_the_bob_in_world_and_in_the_arm() {
+    let r = run(&[]);
+    let rec = &r.recording;
+    for i in (0..rec.len()).step_by(7) {
+        let (q, w) = (at(rec, "hinge.q", i), at(rec, "hinge.w", i));
+        // The bob hangs 1 m from the hinge: p = (sin q, −cos q, 0), v = w·(cos q, sin q, 0).
+        let p = [q.sin(), -q.cos(), 0.0];
+        let v = [w * q.cos(), w * q.sin(), 0.0];
+        for k in 0..3 {
+            assert!((at(rec, &format!("in_world.p[{k}]"), i) - p[k]).abs() < 1e-12);
+            assert!((at(rec, &format!("in_world.v[{k}]"), i) - v[k]).abs() < 1e-12);
+        }
+        assert!((at(rec, "in_world.w[2]", i) - w).abs() < 1e-12);
+        // R = Rz(q), column-major: R[0,0] = cos q, R[1,0] = sin q.
+        assert!((at(rec, "in_world.R[0,0]", i) - q.cos()).abs() < 1e-12);
+        assert!((at(rec, "in_world.R[1,0]", i) - q.sin()).abs() < 1e-12);
+        // Quaternion of a rotation q about z: [cos q/2, 0, 0, sin q/2].
+        assert!((at(rec, "in_world.Q[0]", i) - (q / 2.0).cos()).abs() < 1e-12);
+        assert!((at(rec, "in_world.Q[3]", i) - (q / 2.0).sin()).abs() < 1e-12);
+        // Seen from the rotating arm frame the bob does not move.
+        assert!((at(rec, "in_arm.p[1]", i) + 1.0).abs() < 1e-12);
+        for k in 0..3 {
+            assert!(at(rec, &format!("in_arm.v[{k}]"), i).abs() < 1e-12);
+            assert!(at(rec, &format!("in_arm.w[{k}]"), i).abs() < 1e-12);
+        }
+    }
+}
+
+#[test]
+fn a_force_resolved_in_the_moving_frame_turns_with_it() {
+    // No gravity; 2 N along the bob frame's x (always tangent to the swing): torque 2 N·m about z.
+    let r = run(&[
+        "gravity.gravity=[0.0, 0.0, 0.0]",
+        "thrust.value=[2.0, 0.0, 0.0]",
+        "hinge.q0=0.0",
+    ]);
+    let rec = &r.recording;
+    let inertia = 1.0 + 0.4 * 0.05 * 0.05;
+    for i in 0..rec.len() {
+        let t = rec.times[i];
+        let exact = 0.5 * (2.0 / inertia) * t * t;
+        assert!((at(rec, "hinge.q", i) - exact).abs() < 1e-9, "t = {t}");
+    }
+}
+
+#[test]
+fn sensors_and_forces_need_their_frames_connected() {
+    let e = build_error("[model]\nstop_time = 1\n[blocks.world]\ntype = \"WorldFrame\"\n[blocks.s]\ntype = \"TransformSensor\"\n");
+    assert!(
+        e.contains("not connected to the World frame") && e.contains("s.B"),
+        "{e}"
+    );
+    let e = build_error("[model]\nstop_time = 1\n[blocks.f]\ntype = \"ExternalForceTorque\"\nresolved_in = \"body\"\n");
+    assert!(e.contains("block 'f'") && e.contains("\"world\""), "{e}");
+}
