@@ -265,3 +265,27 @@ fn bad_contact_parameters_are_rejected_with_advice() {
         d.warnings
     );
 }
+
+#[test]
+fn the_resultant_of_a_resting_cube_carries_its_weight_through_the_centre() {
+    // On a level floor the 4 bottom corners carry m·g; the resultant acts below the centre.
+    let r = run(
+        "models/box_on_incline.toml",
+        &[
+            "gravity.gravity=[0.0, 0.0, -9.81]",
+            "output.log=[\"contact.resultant_point\", \"contact.resultant_torque\"]",
+            "model.stop_time=0.5",
+        ],
+    );
+    let rec = &r.recording;
+    let last = rec.len() - 1;
+    assert!((at(rec, "contact.resultant_force[2]", last) - 9.81).abs() < 1e-6);
+    assert!(at(rec, "contact.resultant_force[0]", last).abs() < 1e-6);
+    assert!(
+        at(rec, "contact.resultant_point[0]", last).abs() < 1e-6
+            && at(rec, "contact.resultant_point[1]", last).abs() < 1e-6
+    );
+    for k in 0..3 {
+        assert!(at(rec, &format!("contact.resultant_torque[{k}]"), last).abs() < 1e-6);
+    }
+}

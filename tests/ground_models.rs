@@ -146,3 +146,64 @@ fn check_reports_ground_contact_advice() {
     // 1 kg on one point: (9.80665/1e6)^(2/3) = 4.58e-4 m.
     assert!(s.contains("4.58"), "{s}");
 }
+
+/// Force on the point and u̇ of the GroundContact block at the particle model's initial state.
+fn ground_at(dimension: &str, position: &str, velocity: &str) -> ([f64; 3], Vec<f64>, f64) {
+    use blockdyn::sim::{Engine, Recorder};
+    use blockdyn::solver::System;
+    let d = blockdyn::load_model(
+        std::path::Path::new("models/particle_on_ground.toml"),
+        &[
+            format!("ground.dimension={dimension}"),
+            format!("free.position={position}"),
+            format!("free.velocity={velocity}"),
+        ],
+    )
+    .unwrap();
+    let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+    let x = engine.initialize(0.0);
+    let mut dx = vec![0.0; x.len()];
+    engine.derivatives(0.0, &x, &mut dx);
+    let g = &d.blocks[d.block_index("ground").unwrap()];
+    let f = &engine.run.signals[g.output_slots[g.output_index("force").unwrap()].range()];
+    let status = engine.run.signals[g.output_slots[g.output_index("status").unwrap()].range()][0];
+    ([f[0], f[1], f[2]], dx[g.states.clone()].to_vec(), status)
+}
+
+#[test]
+fn the_block_applies_the_gcontact_equations_in_every_regime() {
+    let (k, d, mu) = (1e6, 1e3, 0.5);
+    let r = 1e-3f64.sqrt();
+    let f_n = r * (k * 1e-3 - d * -0.05);
+    // 3-D, sticking: f_t = −K r u − D r v_t with u = 0; u̇ = v_t.
+    let (f, rate, status) = ground_at("3", "[0.0, 0.0, -1e-3]", "[0.1, 0.0, -0.05]");
+    assert_eq!(status, 1.0);
+    assert!((f[2] - f_n).abs() < 1e-9 * f_n, "{f:?}");
+    assert!((f[0] - (-d * r * 0.1)).abs() < 1e-9, "{f:?}");
+    assert!(
+        (rate[0] - 0.1).abs() < 1e-15 && rate[1].abs() < 1e-15,
+        "{rate:?}"
+    );
+    // 3-D, slipping at the cone's edge: |f_t| = μ f_n; u̇ = −(f_t + K r u)/(D r).
+    let (f, rate, status) = ground_at("3", "[0.0, 0.0, -1e-3]", "[2.0, 0.0, -0.05]");
+    assert_eq!(status, 2.0);
+    assert!((f[0] + mu * f_n).abs() < 1e-9 * f_n, "{f:?}");
+    assert!((rate[0] - mu * f_n / (d * r)).abs() < 1e-9, "{rate:?}");
+    // Below ground but rising faster than the ground recovers (ż > −K z / D = 1 m/s): no contact.
+    let (f, rate, status) = ground_at("3", "[0.0, 0.0, -1e-3]", "[0.3, 0.0, 2.0]");
+    assert_eq!(status, 0.0);
+    assert_eq!(f, [0.0, 0.0, 0.0]);
+    assert_eq!(rate, vec![0.0, 0.0], "u = 0 relaxes at rate −(K/D)·u = 0");
+    // Above ground: nothing.
+    let (f, _, status) = ground_at("3", "[0.0, 0.0, 1e-3]", "[0.3, 0.0, -2.0]");
+    assert_eq!((f, status), ([0.0, 0.0, 0.0], 0.0));
+    // 2-D: the ground is the x axis, y up; z is ignored and the force has no z part.
+    let (f, rate, status) = ground_at("2", "[0.0, -1e-3, 0.7]", "[0.1, -0.05, 3.0]");
+    assert_eq!(status, 1.0);
+    assert!(
+        (f[1] - f_n).abs() < 1e-9 * f_n && (f[0] + d * r * 0.1).abs() < 1e-9 && f[2] == 0.0,
+        "{f:?}"
+    );
+    assert_eq!(rate.len(), 1);
+    assert!((rate[0] - 0.1).abs() < 1e-15);
+}

@@ -112,3 +112,118 @@ fn sensors_and_forces_need_their_frames_connected() {
     let e = build_error("[model]\nstop_time = 1\n[blocks.f]\ntype = \"ExternalForceTorque\"\nresolved_in = \"body\"\n");
     assert!(e.contains("block 'f'") && e.contains("\"world\""), "{e}");
 }
+
+#[test]
+fn joint_actuation_by_input_drives_the_joint() {
+    // A 1 kg bob on a 1 m massless arm, no gravity, 3 N·m from a Constant into the joint's input t.
+    let text = r#"
+connect = ["world.W -- hinge.B", "hinge.F -- rod.B", "rod.F -- bob.R", "motor.out -> hinge.t", "hinge.q -> k.in", "k.out -> sink.in"]
+[model]
+stop_time = 1.0
+[solver]
+rel_tol = 1e-10
+abs_tol = 1e-12
+[output]
+log = ["hinge.q"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, 0.0, 0.0]
+[blocks.hinge]
+type = "RevoluteJoint"
+actuation = "input"
+[blocks.rod]
+type = "RigidTransform"
+translation = [1.0, 0.0, 0.0]
+[blocks.bob]
+type = "Solid"
+geometry = { shape = "sphere", radius = 0.05 }
+mass = 1.0
+[blocks.motor]
+type = "Constant"
+value = 3.0
+[blocks.k]
+type = "Gain"
+gain = 1.0
+[blocks.sink]
+type = "Terminator"
+"#;
+    let d = blockdyn::load_model_str("motor.toml", text, &[]).expect("builds");
+    let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).expect("runs");
+    let rec = &r.recording;
+    let inertia = 1.0 + 0.4 * 0.05 * 0.05;
+    for i in 0..rec.len() {
+        let t = rec.times[i];
+        assert!(
+            (at(rec, "hinge.q", i) - 1.5 * t * t / inertia).abs() < 1e-9,
+            "t = {t}"
+        );
+    }
+}
+
+#[test]
+fn a_feedback_loop_from_a_joint_sensor_to_its_actuation_is_not_an_algebraic_loop() {
+    // PD control of the hinge: t = −k q − c w. q and w depend on the state only.
+    let text = r#"
+connect = ["world.W -- hinge.B", "hinge.F -- rod.B", "rod.F -- bob.R", "hinge.q -> kp.in", "hinge.w -> kd.in", "kp.out -> sum.in1", "kd.out -> sum.in2", "sum.out -> hinge.t"]
+[model]
+stop_time = 1.0
+[blocks.world]
+type = "WorldFrame"
+[blocks.hinge]
+type = "RevoluteJoint"
+actuation = "input"
+q0 = 0.5
+[blocks.rod]
+type = "RigidTransform"
+translation = [1.0, 0.0, 0.0]
+[blocks.bob]
+type = "Solid"
+geometry = { shape = "sphere", radius = 0.05 }
+mass = 1.0
+[blocks.kp]
+type = "Gain"
+gain = -100.0
+[blocks.kd]
+type = "Gain"
+gain = -20.0
+[blocks.sum]
+type = "Sum"
+signs = "++"
+"#;
+    let d = blockdyn::load_model_str("pd.toml", text, &[]).expect("no algebraic loop");
+    let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).expect("runs");
+    assert!(
+        r.final_state[0].abs() < 0.01,
+        "the controller brings q to 0: {}",
+        r.final_state[0]
+    );
+}
+
+#[test]
+fn a_non_finite_output_is_blamed_on_its_block() {
+    let text = r#"
+connect = ["clock.out -> f.in", "f.out -> x.in"]
+[model]
+stop_time = 1.0
+[blocks.clock]
+type = "Clock"
+[blocks.f]
+type = "Fcn"
+expression = "sqrt(0.5 - u)"
+[blocks.x]
+type = "Integrator"
+"#;
+    let d = blockdyn::load_model_str("nan.toml", text, &[]).expect("builds");
+    let e = blockdyn::simulate(&d, blockdyn::RunOptions::default())
+        .err()
+        .expect("must fail")
+        .to_string();
+    // sqrt of a negative number past t = 0.5: the Fcn's output is the first non-finite value.
+    assert!(
+        e.contains("block 'f' produced a non-finite output 'out'"),
+        "{e}"
+    );
+    assert!(e.contains("at t = 0.5"), "{e}");
+}
