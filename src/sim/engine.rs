@@ -105,7 +105,7 @@ impl<'d> Engine<'d> {
         self.run.x.clone()
     }
 
-    #[inline]
+    #[inline(always)]
     fn ctx(&mut self, b: usize, t: f64) -> Ctx<'_> {
         let blk = &self.diagram.blocks[b];
         let r = &mut self.run;
