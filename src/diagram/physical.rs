@@ -255,106 +255,51 @@ pub fn elaborate(
     for (b, binding) in binds {
         let bound = instances[b].block.bind(&binding);
         bound.map_err(|msg| locate(source, instances, b, msg))?;
-        // Hidden inputs: kinematics of a port's body, or a joint's state.
-        let inputs: Vec<(usize, String)> = instances[b]
-            .block
-            .inputs()
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.hidden)
-            .map(|(i, p)| (i, p.name.clone()))
-            .collect();
-        for (i, name) in inputs {
-            let from_port = if name == "state" {
-                let (id, _, _) = binding.joint.ok_or_else(|| {
-                    locate(
-                        source,
-                        instances,
-                        b,
-                        "internal: state input on a non-joint".into(),
-                    )
-                })?;
-                mech.joint_output(id)
-            } else if let Some(port) = name.strip_prefix("kin_") {
-                let pb = binding
-                    .ports
-                    .iter()
-                    .find(|p| p.port == port)
-                    .ok_or_else(|| {
-                        locate(
-                            source,
-                            instances,
-                            b,
-                            format!("internal: no binding for {port}"),
-                        )
-                    })?;
-                mech.body_output(pb.body)
-            } else {
-                return Err(locate(
-                    source,
-                    instances,
-                    b,
-                    format!("internal: unknown hidden input {name}"),
-                ));
+        // Hidden ports: inputs read a port's body kinematics or a joint's state; outputs send a
+        // wrench on a port's body or a joint's actuation.
+        let hidden: Vec<(bool, usize, String)> = {
+            let blk = &instances[b].block;
+            let ins = blk.inputs().iter().enumerate().map(|(i, p)| (true, i, p));
+            let outs = blk.outputs().iter().enumerate().map(|(o, p)| (false, o, p));
+            ins.chain(outs)
+                .filter(|(_, _, p)| p.hidden)
+                .map(|(is_in, k, p)| (is_in, k, p.name.clone()))
+                .collect()
+        };
+        for (is_input, port, name) in hidden {
+            let target =
+                hidden_target(&name, &binding).map_err(|m| locate(source, instances, b, m))?;
+            let line = match (is_input, target) {
+                (true, Hidden::JointState(j)) => SignalLine {
+                    from: mech_index,
+                    from_port: mech.joint_output(j),
+                    index: None,
+                    to: b,
+                    to_port: port,
+                },
+                (true, Hidden::Body(body)) => SignalLine {
+                    from: mech_index,
+                    from_port: mech.body_output(body),
+                    index: None,
+                    to: b,
+                    to_port: port,
+                },
+                (false, Hidden::JointState(j)) => SignalLine {
+                    from: b,
+                    from_port: port,
+                    index: None,
+                    to: mech_index,
+                    to_port: mech.add_actuation_input(j),
+                },
+                (false, Hidden::Body(body)) => SignalLine {
+                    from: b,
+                    from_port: port,
+                    index: None,
+                    to: mech_index,
+                    to_port: mech.add_wrench_input(body),
+                },
             };
-            lines.push(SignalLine {
-                from: mech_index,
-                from_port,
-                index: None,
-                to: b,
-                to_port: i,
-            });
-            line_spans.push(instances[b].span.clone());
-        }
-        // Hidden outputs: wrenches on a port's body, or a joint's actuation.
-        let outputs: Vec<(usize, String)> = instances[b]
-            .block
-            .outputs()
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.hidden)
-            .map(|(o, p)| (o, p.name.clone()))
-            .collect();
-        for (o, name) in outputs {
-            let to_port = if name == "tau" {
-                let (id, _, _) = binding.joint.ok_or_else(|| {
-                    locate(
-                        source,
-                        instances,
-                        b,
-                        "internal: tau output on a non-joint".into(),
-                    )
-                })?;
-                mech.add_actuation_input(id)
-            } else if let Some(port) = name.strip_prefix("wrench_") {
-                let pb = binding
-                    .ports
-                    .iter()
-                    .find(|p| p.port == port)
-                    .ok_or_else(|| {
-                        locate(
-                            source,
-                            instances,
-                            b,
-                            format!("internal: no binding for {port}"),
-                        )
-                    })?;
-                mech.add_wrench_input(pb.body)
-            } else {
-                return Err(locate(
-                    source,
-                    instances,
-                    b,
-                    format!("internal: unknown hidden output {name}"),
-                ));
-            };
-            lines.push(SignalLine {
-                from: b,
-                from_port: o,
-                index: None,
-                to: mech_index,
-                to_port,
-            });
+            lines.push(line);
             line_spans.push(instances[b].span.clone());
         }
     }
@@ -375,4 +320,32 @@ pub fn elaborate(
 /// A diagnostic at block `b`.
 fn locate(source: &SourceFile, instances: &[Instance], b: usize, message: String) -> Diagnostic {
     Diagnostic::at(source, &instances[b].span, message).block(&instances[b].name)
+}
+
+/// What a hidden port of a bound block connects to.
+enum Hidden {
+    /// Joint `j` of the mechanism: its state (input) or its actuation (output).
+    JointState(usize),
+    /// Body `b`: its kinematics (input) or a wrench on it (output).
+    Body(usize),
+}
+
+/// Resolves a hidden port by its name: `state` / `tau` (joints), `kin_<port>` / `wrench_<port>`.
+fn hidden_target(name: &str, binding: &Binding) -> Result<Hidden, String> {
+    if name == "state" || name == "tau" {
+        let (j, _, _) = binding.joint.ok_or_else(|| {
+            format!("internal: hidden port '{name}' on a block that is not a joint")
+        })?;
+        return Ok(Hidden::JointState(j));
+    }
+    let port = name
+        .strip_prefix("kin_")
+        .or_else(|| name.strip_prefix("wrench_"))
+        .ok_or_else(|| format!("internal: unknown hidden port '{name}'"))?;
+    let pb = binding
+        .ports
+        .iter()
+        .find(|p| p.port == port)
+        .ok_or_else(|| format!("internal: port '{port}' was not bound"))?;
+    Ok(Hidden::Body(pb.body))
 }
