@@ -27,6 +27,13 @@ pub struct Io<'a> {
 }
 
 impl Io<'_> {
+    /// The whole signal buffer and the block's input and output slots (for blocks that write
+    /// many elements of several outputs in one loop).
+    #[inline]
+    pub fn raw(&mut self) -> (&mut [f64], &[Slot], &[Slot]) {
+        (self.signals, self.inputs, self.outputs)
+    }
+
     /// Input `i`'s values.
     #[inline]
     pub fn input(&self, i: usize) -> &[f64] {

@@ -214,7 +214,8 @@ impl GroundContactLaw {
         let contact_function = spring.min(spring_damper);
         // Tangential spring-damper per unit r: K·u + D·v_t (sticking assumption).
         let tangential_per_root = deflection * k + v_tangential * d;
-        let stick_function = mu * spring_damper - tangential_per_root.norm();
+        let tangential_per_root_norm = tangential_per_root.norm();
+        let stick_function = mu * spring_damper - tangential_per_root_norm;
 
         let root = (-height).max(0.0).sqrt();
         let normal_force = root * spring_damper;
@@ -245,7 +246,8 @@ impl GroundContactLaw {
             };
         }
         let stick_force = tangential_per_root * (-root);
-        let cone_ratio = stick_force.norm() / (mu * normal_force);
+        // |f_t,stick|/(μ f_n) = r·|K u + D v_t| / (μ·r·(−K z − D ż)): the root cancels.
+        let cone_ratio = tangential_per_root_norm / (mu * spring_damper);
         if cone_ratio <= 1.0 {
             GroundPointResult {
                 normal_force,

@@ -36,6 +36,8 @@ pub struct GroundContact {
     physical: Vec<PortDecl>,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
+    /// Which outputs are read (unread ones are not written).
+    used: Vec<bool>,
     /// The points in their geometry frame, and that frame's placement in the body.
     points: Vec<Point3<f64>>,
     placement: Isometry3<f64>,
@@ -142,6 +144,10 @@ impl Block for GroundContact {
         Ok(())
     }
 
+    fn set_used_outputs(&mut self, used: &[bool]) {
+        self.used = used.to_vec();
+    }
+
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
         if self.points.is_empty() {
             return Err("GroundContact needs a Point or PointCloud connected to its F port".into());
@@ -185,11 +191,21 @@ impl Block for GroundContact {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
-        let io = &mut ctx.io;
         let states: &[f64] = ctx.states;
-        let frame = FrameMotion::of(io.input(0), &self.placement);
+        let (sig, ins, outs) = ctx.io.raw();
+        let frame = FrameMotion::of(&sig[ins[0].range()], &self.placement);
         let t = self.tangent_dim();
         let stateful = self.law.has_deflection_states();
+        // Output offsets in the signal buffer; `None` for outputs nobody reads.
+        let at = |o: usize| {
+            self.used
+                .get(o)
+                .copied()
+                .unwrap_or(true)
+                .then_some(outs[o].offset as usize)
+        };
+        let (force_at, status_at, cone_at, deflection_at) =
+            (at(FORCE), at(STATUS), at(CONE_RATIO), at(DEFLECTION));
         let mut total_force = Vector3::zeros();
         let mut total_moment = Vector3::zeros();
         for (i, local) in self.points.iter().enumerate() {
@@ -217,15 +233,24 @@ impl Block for GroundContact {
                 s.rate[t * i + 1] = r.deflection_rate[1];
                 (r.force_world(), r.status.code(), r.cone_ratio, [u.x, u.y])
             };
-            io.output(FORCE)[3 * i..3 * i + 3].copy_from_slice(force.as_slice());
-            io.output(STATUS)[i] = status;
-            io.output(CONE_RATIO)[i] = cone;
-            io.output(DEFLECTION)[2 * i..2 * i + 2].copy_from_slice(&u);
+            if let Some(o) = force_at {
+                sig[o + 3 * i..o + 3 * i + 3].copy_from_slice(force.as_slice());
+            }
+            if let Some(o) = status_at {
+                sig[o + i] = status;
+            }
+            if let Some(o) = cone_at {
+                sig[o + i] = cone;
+            }
+            if let Some(o) = deflection_at {
+                sig[o + 2 * i..o + 2 * i + 2].copy_from_slice(&u);
+            }
             total_force += force;
             total_moment += p.cross(&force);
         }
+        let w = outs[DEFLECTION + 1].offset as usize;
         write_wrench(
-            io.output(DEFLECTION + 1),
+            &mut sig[w..w + 6],
             &Vector3::zeros(),
             &total_force,
             &total_moment,
@@ -284,6 +309,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             PortDecl::inherited("cone_ratio"),
             PortDecl::inherited("deflection").unit("m"),
         ],
+        used: vec![],
         points: vec![],
         placement: Isometry3::identity(),
     }))

@@ -80,6 +80,8 @@ pub struct SpatialContactForce {
     follower: Option<Side>,
     /// Number of contact points (cloud size, else 1).
     points: usize,
+    /// The base geometry is fixed to the World (its material velocity is zero).
+    base_static: bool,
     cloud: bool,
     /// Input indices: fn, ff (when by input), kin_B, kin_F.
     fn_input: Option<usize>,
@@ -172,6 +174,7 @@ impl Block for SpatialContactForce {
         }
         let b_body = binding.ports.iter().find(|p| p.port == "B").map(|p| p.body);
         let f_body = binding.ports.iter().find(|p| p.port == "F").map(|p| p.body);
+        self.base_static = b_body == Some(0);
         if b_body == f_body {
             return Err(format!(
                 "{} and {} are on the same rigid body: contact between them exerts no net force",
@@ -318,7 +321,15 @@ impl Block for SpatialContactForce {
         if !ok {
             return;
         }
-        let used = |o: usize| self.used.get(o).copied().unwrap_or(true);
+        let mut used_flags = [true; NUM_USER_OUTPUTS];
+        for (o, flag) in used_flags.iter_mut().enumerate() {
+            *flag = self.used.get(o).copied().unwrap_or(true);
+        }
+        let used = |o: usize| used_flags[o];
+        let separation_at = {
+            let (_, _, outs) = ctx.io.raw();
+            outs[SEPARATION].offset as usize
+        };
         let want_resultant =
             used(RESULTANT_FORCE) || used(RESULTANT_TORQUE) || used(RESULTANT_POINT);
         s.resultant.clear();
@@ -346,14 +357,18 @@ impl Block for SpatialContactForce {
         let any_sensing = sensing.iter().any(|&o| used(o));
         for i in 0..self.points {
             let g = s.geometry[i];
-            ctx.io.output(SEPARATION)[i] = g.separation;
+            ctx.io.raw().0[separation_at + i] = g.separation;
             let in_contact = g.separation < 0.0;
             if !in_contact && !any_sensing {
                 continue;
             }
             let n: Vector3<f64> = g.normal.into_inner();
             let p = g.point.coords;
-            let v_rel = mf.point_velocity(&p) - mb.point_velocity(&p);
+            let v_rel = if self.base_static {
+                mf.point_velocity(&p)
+            } else {
+                mf.point_velocity(&p) - mb.point_velocity(&p)
+            };
             let vn = n.dot(&v_rel);
             let vt = v_rel - n * vn;
             let mut f_n = 0.0;
@@ -503,6 +518,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         base: None,
         follower: None,
         points: 1,
+        base_static: false,
         cloud: false,
         fn_input,
         ff_input,
