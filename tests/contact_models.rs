@@ -273,7 +273,7 @@ fn the_resultant_of_a_resting_cube_carries_its_weight_through_the_centre() {
         "models/box_on_incline.toml",
         &[
             "gravity.gravity=[0.0, 0.0, -9.81]",
-            "output.log=[\"contact.resultant_point\", \"contact.resultant_torque\"]",
+            "output.log=[\"contact.resultant_force\", \"contact.resultant_point\", \"contact.resultant_torque\"]",
             "model.stop_time=0.5",
         ],
     );

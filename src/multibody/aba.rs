@@ -69,10 +69,26 @@ pub fn forward_dynamics(
     ws: &mut Workspace,
     vdot: &mut [f64],
 ) {
+    kinematics_pass(m, q, v, ws);
+    forward_dynamics_after_kinematics(m, q, v, tau, f_ext, ws, vdot);
+}
+
+/// [`forward_dynamics`] without its first pass: `ws` must already hold the kinematics of exactly
+/// this `(q, v)` (from [`forward_kinematics`](super::kinematics::forward_kinematics) or a previous
+/// dynamics call). The mechanism block uses it when its kinematic outputs were just evaluated at
+/// the same state. Does not allocate.
+pub fn forward_dynamics_after_kinematics(
+    m: &Mechanism,
+    q: &[f64],
+    v: &[f64],
+    tau: &[f64],
+    f_ext: &[SpatialForce],
+    ws: &mut Workspace,
+    vdot: &mut [f64],
+) {
     let n = m.bodies.len();
     debug_assert!(q.len() == m.nq && v.len() == m.nv && tau.len() == m.nv && vdot.len() == m.nv);
     debug_assert!(f_ext.is_empty() || f_ext.len() == n);
-    kinematics_pass(m, q, v, ws);
     // Rigid-body inertias and velocity-dependent bias forces.
     for i in 1..n {
         let inertia = &m.bodies[i].inertia;

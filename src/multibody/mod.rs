@@ -48,7 +48,7 @@ pub mod rnea;
 pub mod spatial;
 pub mod workspace;
 
-pub use aba::{forward_dynamics, passive_forces};
+pub use aba::{forward_dynamics, forward_dynamics_after_kinematics, passive_forces};
 pub use crba::mass_matrix;
 pub use energy::{
     center_of_mass, kinetic_energy, potential_energy, spatial_momentum, spring_potential_energy,

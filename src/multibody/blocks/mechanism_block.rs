@@ -10,8 +10,9 @@
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
 use crate::multibody::{
-    body_position, body_rotation, body_velocity, forward_dynamics, forward_kinematics,
-    normalize_quaternions, qdot_from_v, Mechanism, SpatialForce, Workspace,
+    body_position, body_rotation, body_velocity, forward_dynamics,
+    forward_dynamics_after_kinematics, forward_kinematics, normalize_quaternions, qdot_from_v,
+    Mechanism, SpatialForce, Workspace,
 };
 use nalgebra::Vector3;
 use std::any::Any;
@@ -207,7 +208,13 @@ impl Block for MechanismBlock {
         }
         let (q, v) = ctx.states.split_at(nq);
         let (qdot, vdot) = dxdt.split_at_mut(nq);
-        forward_dynamics(m, q, v, &s.tau, &s.f_ext, &mut s.ws, vdot);
+        if self.bodies_used {
+            // outputs_eval ran forward kinematics at this very state (the engine evaluates the
+            // outputs before it asks for derivatives), so the workspace already holds them.
+            forward_dynamics_after_kinematics(m, q, v, &s.tau, &s.f_ext, &mut s.ws, vdot);
+        } else {
+            forward_dynamics(m, q, v, &s.tau, &s.f_ext, &mut s.ws, vdot);
+        }
         qdot_from_v(m, q, v, qdot);
     }
 
