@@ -41,17 +41,25 @@ fn bench(c: &mut Criterion) {
         .expect("chain model");
     let options = blockdyn::sim::solver_options(&d);
     let mut g = c.benchmark_group("chain100");
+    // Built once, like the closure below; each iteration re-initializes and runs it.
+    let mut engine = Engine::new(&d, Recorder::new(&d).expect("recorder"));
+    let mut solver = Solver::new(
+        d.num_states,
+        d.zero_crossing_directions.len(),
+        options.clone(),
+    )
+    .expect("solver");
     g.bench_function("diagram", |b| {
         b.iter(|| {
-            let mut engine = Engine::new(&d, Recorder::new(&d).expect("recorder"));
             let x0 = engine.initialize(0.0);
-            let mut solver = Solver::new(
-                d.num_states,
-                d.zero_crossing_directions.len(),
-                options.clone(),
-            )
-            .expect("solver");
             black_box(solver.integrate(&mut engine, 0.0, &x0, stop).expect("run"))
+        })
+    });
+    let mut unfused = Engine::with_fusion(&d, Recorder::new(&d).expect("recorder"), false);
+    g.bench_function("diagram_unfused", |b| {
+        b.iter(|| {
+            let x0 = unfused.initialize(0.0);
+            black_box(solver.integrate(&mut unfused, 0.0, &x0, stop).expect("run"))
         })
     });
     g.bench_function("closure", |b| {

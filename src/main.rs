@@ -134,6 +134,7 @@ fn run_model(
         blockdyn::RunOptions {
             stop_time,
             progress,
+            ..Default::default()
         },
     )
     .map_err(|e| e.to_string())?;

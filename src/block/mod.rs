@@ -52,6 +52,17 @@ impl Setup {
     }
 }
 
+/// A block's linear form, which lets the engine evaluate chains of linear blocks as fused sparse
+/// sums instead of calling each block (see `sim::linear`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinearForm {
+    /// Memoryless: y = Σ_k M_k·u_{i_k}, one `(input index, M_k)` per term, M_k dense row-major
+    /// `out_len × in_len` for the final port shapes (column-major element order on both sides).
+    Memoryless(Vec<(usize, Vec<f64>)>),
+    /// A pure integrator: its states are its output (y = x) and ẋ = u (input 0), element by element.
+    Integrator,
+}
+
 /// A block of the diagram. See the module documentation for the calling conventions.
 pub trait Block: Send + Sync {
     /// Signal inputs, in port order.
@@ -171,6 +182,12 @@ pub trait Block: Send + Sync {
     /// mode or state changed, so the engine re-evaluates and asks again.
     fn settle(&self, _ctx: &mut Ctx) -> bool {
         false
+    }
+
+    /// The block's linear form for the final shapes, if it is linear (Gain, Sum, a plain
+    /// Integrator). The engine then evaluates it without calling it. Called after `setup`.
+    fn linear_form(&self, _inputs: &[Shape], _outputs: &[Shape]) -> Option<LinearForm> {
+        None
     }
 
     /// Projects the block's states back onto their manifold after an accepted step (unit

@@ -1,7 +1,7 @@
 //! Integrator: `ẋ = in`, `out = x`, with optional hard limits and resets.
 
 use super::common::{at, bad, param, port, read_array};
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockType, Ctx, LinearForm, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 
@@ -110,6 +110,11 @@ impl Block for Integrator {
         }
         ctx.work.fill(FREE);
     }
+    fn linear_form(&self, inputs: &[Shape], outputs: &[Shape]) -> Option<LinearForm> {
+        let plain = self.lower.is_none() && self.upper.is_none() && self.reset.is_none();
+        (plain && inputs[0] == outputs[0]).then_some(LinearForm::Integrator)
+    }
+
     fn outputs_eval(&self, ctx: &mut Ctx) {
         for e in 0..self.n {
             let x = ctx.states[e];

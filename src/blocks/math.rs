@@ -5,7 +5,7 @@ use super::common::{
     at, bad, broadcast_shape, check_broadcast, column, numbered_ports, param, port, read_count,
     read_matrix,
 };
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockType, Ctx, LinearForm, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 
 // ---------------------------------------------------------------- Gain
@@ -56,6 +56,22 @@ impl Block for Gain {
         }
         Ok(Setup::memoryless(1, 1))
     }
+    fn linear_form(&self, inputs: &[Shape], outputs: &[Shape]) -> Option<LinearForm> {
+        let (n_in, n_out) = (inputs[0].len(), outputs[0].len());
+        let mut m = vec![0.0; n_out * n_in];
+        match &self.kind {
+            GainKind::Scalar(k) if n_in == n_out => (0..n_out).for_each(|e| m[e * n_in + e] = *k),
+            GainKind::Elementwise(k) if n_in == n_out && k.len() == n_out => {
+                (0..n_out).for_each(|e| m[e * n_in + e] = k[e])
+            }
+            GainKind::Matrix { rows, cols, k } if *rows == n_out && *cols == n_in => {
+                m.copy_from_slice(k)
+            }
+            _ => return None,
+        }
+        Some(LinearForm::Memoryless(vec![(0, m)]))
+    }
+
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let (u, y) = ctx.input_output(0, 0);
         match &self.kind {
@@ -165,6 +181,34 @@ impl Block for Sum {
         }
         Ok(Setup::memoryless(self.inputs.len(), 1))
     }
+    fn linear_form(&self, inputs: &[Shape], outputs: &[Shape]) -> Option<LinearForm> {
+        let n_out = outputs[0].len();
+        if self.signs.len() == 1 {
+            // A single input summed over its elements.
+            let n_in = inputs[0].len();
+            return (n_out == 1)
+                .then(|| LinearForm::Memoryless(vec![(0, vec![self.signs[0]; n_in])]));
+        }
+        let mut terms = Vec::with_capacity(self.signs.len());
+        for (k, sign) in self.signs.iter().enumerate() {
+            let n_in = inputs[k].len();
+            let mut m = vec![0.0; n_out * n_in];
+            for e in 0..n_out {
+                // A scalar input is broadcast to every element (as `outputs_eval` does).
+                let j = if n_in == 1 {
+                    0
+                } else if n_in == n_out {
+                    e
+                } else {
+                    return None;
+                };
+                m[e * n_in + j] = *sign;
+            }
+            terms.push((k, m));
+        }
+        Some(LinearForm::Memoryless(terms))
+    }
+
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let (sig, ins, outs) = ctx.raw();
         let o = outs[0];

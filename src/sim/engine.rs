@@ -4,6 +4,7 @@
 //! in schedule order into the flat signal buffer, then asks each stateful block for its
 //! derivatives. Nothing here allocates after [`Engine::new`].
 
+use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
 use crate::block::Ctx;
 use crate::diagram::Diagram;
@@ -31,6 +32,8 @@ pub struct RunState {
     fired: Vec<bool>,
     /// Each block's next time event (∞ when none).
     next_time_event: Vec<f64>,
+    /// The earliest of them.
+    next_time_event_min: f64,
     pub recorder: Recorder,
     /// Set when a derivative went non-finite: the block to blame.
     pub non_finite: Option<NonFiniteSource>,
@@ -46,14 +49,24 @@ pub struct Engine<'d> {
     pub run: RunState,
     stateful: Vec<usize>,
     crossing: Vec<usize>,
+    /// How each block is evaluated (called, or fused into sparse sums).
+    plan: LinearPlan,
+    /// The diagram's schedule without the blocks the plan skips.
+    schedule: Vec<usize>,
     /// The time at which `run.signals` holds the outputs of `run.x`, if they are current: the
     /// solver often asks for zero crossings and a record at the point its last stage evaluated.
     evaluated_at: Option<f64>,
 }
 
 impl<'d> Engine<'d> {
-    /// Sizes every buffer for `diagram` (the only allocation of a run besides the recording).
+    /// Sizes every buffer for `diagram` (the only allocation of a run besides the recording),
+    /// with linear blocks fused (see [`super::linear`]).
     pub fn new(diagram: &'d Diagram, recorder: Recorder) -> Self {
+        Self::with_fusion(diagram, recorder, true)
+    }
+
+    /// Like [`Engine::new`], choosing whether linear blocks are fused or called one by one.
+    pub fn with_fusion(diagram: &'d Diagram, recorder: Recorder, fuse: bool) -> Self {
         let run = RunState {
             signals: vec![0.0; diagram.signal_len],
             x: vec![0.0; diagram.num_states],
@@ -65,24 +78,49 @@ impl<'d> Engine<'d> {
                 .collect(),
             fired: vec![false; diagram.zero_crossing_directions.len()],
             next_time_event: vec![f64::INFINITY; diagram.blocks.len()],
+            next_time_event_min: f64::INFINITY,
             recorder,
             non_finite: None,
             unsettled: None,
             progress: None,
         };
-        let stateful = (0..diagram.blocks.len())
+        let stateful: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| !diagram.blocks[b].states.is_empty())
             .collect();
         let crossing = (0..diagram.blocks.len())
             .filter(|&b| !diagram.blocks[b].zero_crossings.is_empty())
+            .collect();
+        let plan = if fuse {
+            LinearPlan::build(diagram)
+        } else {
+            LinearPlan::none(diagram)
+        };
+        // Only what must run: skipped (fused, unread) blocks leave the schedule, and fused
+        // integrators leave the list of blocks whose derivatives are called.
+        let schedule = diagram
+            .schedule
+            .iter()
+            .copied()
+            .filter(|&b| plan.mode[b] != Mode::Skip)
+            .collect();
+        let stateful: Vec<usize> = stateful
+            .into_iter()
+            .filter(|&b| plan.derivative_rows[b].is_empty())
             .collect();
         Engine {
             diagram,
             run,
             stateful,
             crossing,
+            plan,
+            schedule,
             evaluated_at: None,
         }
+    }
+
+    /// Number of blocks evaluated by fusion instead of being called.
+    pub fn fused_blocks(&self) -> usize {
+        self.plan.fused
     }
 
     /// Initializes states and modes at `t0`: `initialize`, first outputs, start-time samples, settle.
@@ -136,9 +174,27 @@ impl<'d> Engine<'d> {
     pub fn eval_outputs(&mut self, t: f64) {
         self.evaluated_at = None;
         let d = self.diagram;
-        for &b in &d.schedule {
-            let mut ctx = self.ctx(b, t);
-            d.blocks[b].block.outputs_eval(&mut ctx);
+        for i in 0..self.schedule.len() {
+            let b = self.schedule[i];
+            match &self.plan.mode[b] {
+                Mode::Dispatch => {
+                    let mut ctx = self.ctx(b, t);
+                    d.blocks[b].block.outputs_eval(&mut ctx);
+                }
+                Mode::Skip => {}
+                Mode::Rows(rows) => {
+                    for r in rows.start as usize..rows.end as usize {
+                        let row = &self.plan.rows[r];
+                        let value = self.plan.eval(row, &self.run.signals, &self.run.x);
+                        self.run.signals[row.target as usize] = value;
+                    }
+                }
+                Mode::CopyStates => {
+                    let blk = &d.blocks[b];
+                    let out = blk.output_slots[0].range();
+                    self.run.signals[out].copy_from_slice(&self.run.x[blk.states.clone()]);
+                }
+            }
         }
     }
 
@@ -176,6 +232,12 @@ impl<'d> Engine<'d> {
                 .filter(|te| *te > t)
                 .unwrap_or(f64::INFINITY);
         }
+        self.run.next_time_event_min = self
+            .run
+            .next_time_event
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min);
     }
 
     /// Finds the block whose output or derivative first went non-finite (schedule order).
@@ -235,6 +297,9 @@ impl System for Engine<'_> {
             let mut ctx = self.ctx(b, t);
             d.blocks[b].block.derivatives(&mut ctx, &mut dxdt[range]);
         }
+        for row in &self.plan.derivatives {
+            dxdt[row.target as usize] = self.plan.eval(row, &self.run.signals, &self.run.x);
+        }
         if dxdt.iter().any(|v| !v.is_finite()) {
             self.blame_non_finite(t, dxdt);
         }
@@ -252,13 +317,18 @@ impl System for Engine<'_> {
     }
 
     fn next_time_event(&self, t: f64) -> Option<f64> {
-        let next = self
-            .run
-            .next_time_event
-            .iter()
-            .copied()
-            .filter(|te| *te > t)
-            .fold(f64::INFINITY, f64::min);
+        // The cached minimum is exact unless it has already passed (then scan for the next one).
+        let min = self.run.next_time_event_min;
+        let next = if min > t {
+            min
+        } else {
+            self.run
+                .next_time_event
+                .iter()
+                .copied()
+                .filter(|te| *te > t)
+                .fold(f64::INFINITY, f64::min)
+        };
         next.is_finite().then_some(next)
     }
 

@@ -2,6 +2,7 @@
 //! recorder, and [`simulate`], which drives the solver from the start to the stop time.
 
 pub mod engine;
+pub mod linear;
 pub mod recorder;
 
 pub use engine::{Engine, NonFiniteSource, RunState};
@@ -20,6 +21,8 @@ pub struct RunOptions {
     pub stop_time: Option<f64>,
     /// Called with the simulated time at each recorded point (e.g. a progress bar).
     pub progress: Option<Box<dyn FnMut(f64) + Send>>,
+    /// Call every block, even linear ones that the engine would otherwise fuse (for comparisons).
+    pub unfused: bool,
 }
 
 /// What a run produced.
@@ -76,7 +79,7 @@ pub fn solver_options(d: &Diagram) -> SolverOptions {
 pub fn simulate(d: &Diagram, options: RunOptions) -> Result<RunResult, SimError> {
     let stop_time = options.stop_time.unwrap_or(d.spec.stop_time);
     let recorder = Recorder::new(d)?;
-    let mut engine = Engine::new(d, recorder);
+    let mut engine = Engine::with_fusion(d, recorder, !options.unfused);
     engine.run.progress = options.progress;
     let mut solver = Solver::new(
         d.num_states,
