@@ -199,13 +199,7 @@ impl LinearPlan {
                     if read_outside[b] {
                         let start = plan.rows.len() as u32;
                         let base = d.blocks[b].output_slots[0].offset;
-                        for (e, expr) in exprs[b]
-                            .as_ref()
-                            .map(|x| x.as_slice())
-                            .unwrap_or(&[])
-                            .iter()
-                            .enumerate()
-                        {
+                        for (e, expr) in exprs[b].as_deref().unwrap_or(&[]).iter().enumerate() {
                             let row = plan.row(base + e as u32, expr);
                             plan.rows.push(row);
                         }
