@@ -97,6 +97,16 @@ fn bench(c: &mut Criterion) {
             black_box(dx[0])
         })
     });
+    // The same diagram with every block called (no linear fusion): the per-block dispatch cost.
+    let mut unfused = Engine::with_fusion(&big, Recorder::new(&big).expect("recorder"), false);
+    let x = unfused.initialize(0.0);
+    c.bench_function("minor_step_1000_blocks_unfused", |b| {
+        b.iter(|| {
+            t += 1e-9;
+            unfused.derivatives(black_box(t), black_box(&x), &mut dx);
+            black_box(dx[0])
+        })
+    });
 }
 
 criterion_group!(benches, bench);
