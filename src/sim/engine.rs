@@ -297,9 +297,7 @@ impl System for Engine<'_> {
             let mut ctx = self.ctx(b, t);
             d.blocks[b].block.derivatives(&mut ctx, &mut dxdt[range]);
         }
-        for row in &self.plan.derivatives {
-            dxdt[row.target as usize] = self.plan.eval(row, &self.run.signals, &self.run.x);
-        }
+        self.plan.derivatives(&self.run.signals, &self.run.x, dxdt);
         if dxdt.iter().any(|v| !v.is_finite()) {
             self.blame_non_finite(t, dxdt);
         }

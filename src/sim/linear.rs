@@ -63,6 +63,11 @@ pub struct LinearPlan {
     pub state_terms: Vec<(u32, f64)>,
     /// Number of fused blocks.
     pub fused: usize,
+    /// The derivative rows flattened for one pass each: every target state, then
+    /// `(target, signal offset, c)` and `(target, state index, c)` terms.
+    pub derivative_targets: Vec<u32>,
+    pub derivative_signal_terms: Vec<(u32, u32, f64)>,
+    pub derivative_state_terms: Vec<(u32, u32, f64)>,
 }
 
 type Expr = Vec<(Leaf, f64)>;
@@ -95,6 +100,9 @@ impl LinearPlan {
             signal_terms: Vec::new(),
             state_terms: Vec::new(),
             fused: 0,
+            derivative_targets: Vec::new(),
+            derivative_signal_terms: Vec::new(),
+            derivative_state_terms: Vec::new(),
         }
     }
 
@@ -237,7 +245,35 @@ impl LinearPlan {
                 _ => {}
             }
         }
+        for row in &plan.derivatives {
+            plan.derivative_targets.push(row.target);
+            for &(o, c) in
+                &plan.signal_terms[row.signal_terms.start as usize..row.signal_terms.end as usize]
+            {
+                plan.derivative_signal_terms.push((row.target, o, c));
+            }
+            for &(j, c) in
+                &plan.state_terms[row.state_terms.start as usize..row.state_terms.end as usize]
+            {
+                plan.derivative_state_terms.push((row.target, j, c));
+            }
+        }
         plan
+    }
+
+    /// Writes every fused integrator's derivative into `dxdt`: one pass over all terms (no
+    /// per-row loop overhead; the rows are short).
+    #[inline]
+    pub fn derivatives(&self, signals: &[f64], x: &[f64], dxdt: &mut [f64]) {
+        for &t in &self.derivative_targets {
+            dxdt[t as usize] = 0.0;
+        }
+        for &(t, o, c) in &self.derivative_signal_terms {
+            dxdt[t as usize] += c * signals[o as usize];
+        }
+        for &(t, j, c) in &self.derivative_state_terms {
+            dxdt[t as usize] += c * x[j as usize];
+        }
     }
 
     /// Stores the terms of `expr` and returns its row.
