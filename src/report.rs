@@ -22,6 +22,10 @@ pub fn check_report(d: &Diagram) -> String {
         d.spec.solver.rel_tol,
         d.spec.solver.abs_tol
     );
+    let fused = crate::sim::linear::LinearPlan::build(d).fused;
+    if fused > 0 {
+        let _ = writeln!(s, "  linear fusion: {fused} Gain/Sum/Integrator blocks are evaluated as fused sparse sums");
+    }
     let _ = writeln!(s, "\nexecution order (outputs):");
     for (k, &b) in d.schedule.iter().enumerate() {
         let blk = &d.blocks[b];
