@@ -169,12 +169,20 @@ fn run_model(
     Ok(())
 }
 
-/// A progress bar on stderr that appears only once a run has taken more than a second.
+/// A progress bar on stderr that appears only once a run has taken more than a second, updated
+/// at most 20 times a second.
 fn progress_reporter(stop_time: f64) -> Box<dyn FnMut(f64) + Send> {
     let started = Instant::now();
+    let mut last_update = started;
     let mut bar: Option<indicatif::ProgressBar> = None;
     Box::new(move |t: f64| {
-        if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+        let now = Instant::now();
+        let finished = t >= stop_time;
+        if now.duration_since(last_update) < Duration::from_millis(50) && !finished {
+            return;
+        }
+        last_update = now;
+        if bar.is_none() && now.duration_since(started) > Duration::from_secs(1) {
             let b = indicatif::ProgressBar::new(1000);
             b.set_style(
                 indicatif::ProgressStyle::with_template(
@@ -187,7 +195,7 @@ fn progress_reporter(stop_time: f64) -> Box<dyn FnMut(f64) + Send> {
         if let Some(b) = &bar {
             b.set_position(((t / stop_time) * 1000.0).clamp(0.0, 1000.0) as u64);
             b.set_message(format!("{t:.3} / {stop_time} s"));
-            if t >= stop_time {
+            if finished {
                 b.finish_and_clear();
             }
         }
