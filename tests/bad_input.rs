@@ -213,3 +213,29 @@ fn no_input_panics() {
         }
     }
 }
+
+#[test]
+fn an_algebraic_loop_is_reported_as_a_real_cycle() {
+    // a ⇄ b and b ⇄ c: whichever cycle is reported, each step must be a real line.
+    let e = error_of(&format!(
+        "connect = [\"a.out -> b.in1\", \"c.out -> b.in2\", \"b.out -> a.in\", \"b.out -> c.in\"]\n{HEAD}[blocks.a]\ntype = \"Gain\"\n[blocks.b]\ntype = \"Sum\"\nsigns = \"++\"\n[blocks.c]\ntype = \"Gain\"\n"
+    ));
+    let cycle = e
+        .split("algebraic loop through blocks: ")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
+    let names: Vec<&str> = cycle.split(" → ").collect();
+    let edges = [("a", "b"), ("b", "a"), ("c", "b"), ("b", "c")];
+    assert_eq!(names.first(), names.last(), "{cycle}");
+    for w in names.windows(2) {
+        assert!(
+            edges.contains(&(w[0], w[1])),
+            "{cycle}: {} → {} is not a line",
+            w[0],
+            w[1]
+        );
+    }
+}

@@ -227,3 +227,59 @@ type = "Integrator"
     );
     assert!(e.contains("at t = 0.5"), "{e}");
 }
+
+#[test]
+fn a_block_wired_back_to_its_own_input_sees_the_current_value() {
+    // τ = q through a direct self-wire (q depends on the state only, t feeds τ directly): the
+    // schedule must evaluate the joint again after q is known. No gravity: I·q̈ = q, so
+    // q = q0·cosh(t/√I).
+    let text = r#"
+connect = ["world.W -- hinge.B", "hinge.F -- rod.B", "rod.F -- bob.R", "hinge.q -> hinge.t"]
+[model]
+stop_time = 1.0
+[solver]
+rel_tol = 1e-10
+abs_tol = 1e-12
+[output]
+log = ["hinge.q"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, 0.0, 0.0]
+[blocks.hinge]
+type = "RevoluteJoint"
+actuation = "input"
+q0 = 0.1
+[blocks.rod]
+type = "RigidTransform"
+translation = [1.0, 0.0, 0.0]
+[blocks.bob]
+type = "Solid"
+geometry = { shape = "sphere", radius = 0.05 }
+mass = 1.0
+"#;
+    let d = blockdyn::load_model_str("self.toml", text, &[])
+        .expect("a self-wire through a non-feedthrough port is legal");
+    let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).expect("runs");
+    let rec = &r.recording;
+    let inertia: f64 = 1.0 + 0.4 * 0.05 * 0.05;
+    for i in 0..rec.len() {
+        let t = rec.times[i];
+        let exact = 0.1 * (t / inertia.sqrt()).cosh();
+        assert!((at(rec, "hinge.q", i) - exact).abs() < 1e-9, "t = {t}");
+    }
+}
+
+#[test]
+fn ragged_inertia_rows_are_an_error_not_a_panic() {
+    for inertia in [
+        "[[1.0, 0.0, 0.0], [0.0, 1.0], [0.0, 0.0, 1.0]]",
+        "[[0.1], [], [0.2]]",
+        "[[1.0, 2.0]]",
+    ] {
+        let text = format!("[model]\nstop_time = 1\n[blocks.s]\ntype = \"Solid\"\ngeometry = {{ shape = \"sphere\", radius = 0.1 }}\ninertia = {inertia}\n");
+        let e = build_error(&text);
+        assert!(e.contains("inertia"), "{e}");
+    }
+}

@@ -159,7 +159,7 @@ pub fn elaborate(
         let msg = e.to_string();
         // Locate the message at the first block it names.
         let named = instances.iter().position(|i| {
-            msg.contains(&format!("'{}", i.name)) || msg.contains(&format!("'{}.", i.name))
+            msg.contains(&format!("'{}'", i.name)) || msg.contains(&format!("'{}.", i.name))
         });
         match named {
             Some(b) => locate(source, instances, b, msg),
@@ -303,11 +303,10 @@ pub fn elaborate(
             line_spans.push(instances[b].span.clone());
         }
     }
-    let name = if instances.iter().any(|i| i.name == "mechanism") {
-        "mechanism_".to_string()
-    } else {
-        "mechanism".to_string()
-    };
+    let mut name = "mechanism".to_string();
+    while instances.iter().any(|i| i.name == name) {
+        name.push('_');
+    }
     instances.push(Instance {
         name,
         type_name: "Mechanism",

@@ -43,10 +43,13 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
         .filter(|n| indegree[n.index()] == 0)
         .collect();
     let mut order: Vec<usize> = Vec::with_capacity(blocks.len());
+    // A node that became ready through an edge from its own block (a block wired back to its own
+    // input) needs a fresh evaluation of the block: it must not be merged into the current one.
+    let mut fresh = vec![false; graph.node_count()];
     let mut done = 0usize;
     while let Some(node) = ready.pop_front() {
         let (b, _) = graph[node];
-        if order.last() != Some(&b) {
+        if order.last() != Some(&b) || fresh[node.index()] {
             order.push(b);
         }
         done += 1;
@@ -57,16 +60,20 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
                 newly.push(next);
             }
         }
-        // Same-block ports first.
-        let (same, other): (Vec<_>, Vec<_>) = newly.into_iter().partition(|n| graph[*n].0 == b);
+        // Ports of this block that were already ready are evaluated by this same call: take them
+        // next. Ports made ready by this very port (a self-wire) wait for their own call.
         let mut front: Vec<NodeIndex> =
             ready.iter().copied().filter(|n| graph[*n].0 == b).collect();
         ready.retain(|n| graph[*n].0 != b);
-        front.extend(same);
-        for n in front.into_iter().rev() {
+        for n in &newly {
+            if graph[*n].0 == b {
+                fresh[n.index()] = true;
+            }
+        }
+        for n in front.drain(..).rev() {
             ready.push_front(n);
         }
-        ready.extend(other);
+        ready.extend(newly);
     }
     if done == graph.node_count() {
         return Ok(order);
@@ -93,26 +100,37 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
     Err(vec![0])
 }
 
-/// A cycle through the strongly connected component `scc`, as a node path.
+/// A cycle through the strongly connected component `scc`, as a node path starting at `scc[0]`:
+/// a breadth-first search inside the component from the start's successors back to the start.
 fn cycle_in(graph: &DiGraph<(usize, usize), ()>, scc: &[NodeIndex]) -> Vec<NodeIndex> {
     let start = scc[0];
-    let mut path = vec![start];
-    let mut visited = vec![false; graph.node_count()];
-    visited[start.index()] = true;
-    let mut current = start;
-    loop {
-        let next = graph
-            .neighbors_directed(current, Dir::Outgoing)
-            .filter(|n| scc.contains(n))
-            .find(|n| *n == start || !visited[n.index()]);
-        match next {
-            Some(n) if n == start => return path,
-            Some(n) => {
-                visited[n.index()] = true;
-                path.push(n);
-                current = n;
+    let mut parent: Vec<Option<NodeIndex>> = vec![None; graph.node_count()];
+    let mut queue: VecDeque<NodeIndex> = VecDeque::new();
+    let mut seen = vec![false; graph.node_count()];
+    queue.push_back(start);
+    seen[start.index()] = true;
+    while let Some(node) = queue.pop_front() {
+        for next in graph.neighbors_directed(node, Dir::Outgoing) {
+            if !scc.contains(&next) {
+                continue;
             }
-            None => return path,
+            if next == start {
+                // Walk the parents back from `node` to the start.
+                let mut path = vec![node];
+                let mut current = node;
+                while let Some(p) = parent[current.index()] {
+                    path.push(p);
+                    current = p;
+                }
+                path.reverse();
+                return path;
+            }
+            if !seen[next.index()] {
+                seen[next.index()] = true;
+                parent[next.index()] = Some(node);
+                queue.push_back(next);
+            }
         }
     }
+    vec![start]
 }

@@ -241,10 +241,9 @@ impl<'d> Engine<'d> {
     }
 
     /// Finds the block whose output or derivative first went non-finite (schedule order).
+    /// The latest blame wins: the solver recovers from non-finite trial stages, so an earlier one
+    /// need not be the one that stopped the run.
     fn blame_non_finite(&mut self, t: f64, dxdt: &[f64]) {
-        if self.run.non_finite.is_some() {
-            return;
-        }
         let d = self.diagram;
         for &b in &d.schedule {
             let blk = &d.blocks[b];

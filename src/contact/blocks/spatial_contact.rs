@@ -319,6 +319,11 @@ impl Block for SpatialContactForce {
             }
         };
         if !ok {
+            // Not reachable for pairs accepted when the block was bound; never apply stale forces.
+            let (sig, _, outs) = ctx.io.raw();
+            for o in [SEPARATION, NUM_USER_OUTPUTS, NUM_USER_OUTPUTS + 1] {
+                sig[outs[o].range()].fill(if o == SEPARATION { f64::INFINITY } else { 0.0 });
+            }
             return;
         }
         let mut used_flags = [true; NUM_USER_OUTPUTS];
