@@ -9,6 +9,10 @@
 //! integrator's derivative is its input's flattened sum. The result is the same arithmetic the
 //! blocks would do, in the same dependency order, without per-block dispatch — which is what lets
 //! a diagram of Gains, Sums and Integrators run about as fast as the same ODE written by hand.
+//!
+//! One difference from calling the blocks: terms whose coefficients cancel exactly (a gain of 0,
+//! `u − u`) are dropped, so a non-finite value there gives 0 fused where it would give NaN called;
+//! a non-finite value that does reach a derivative is still caught and blamed.
 
 use crate::block::LinearForm;
 use crate::diagram::Diagram;
