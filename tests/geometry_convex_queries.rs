@@ -326,3 +326,46 @@ fn brick_brick_coplanar_minkowski_regression() {
         after.separation
     );
 }
+
+/// Regression (found by the brick–brick property with a random seed): two rotated bricks moved
+/// apart along the reported normal by the reported depth plus 1 µm are 1 µm apart. GJK used to
+/// call this near-touching pair intersecting (the four face tests of a sliver tetrahedron all
+/// claimed the origin inside) and EPA then reported a 4.1 mm penetration.
+#[test]
+fn near_touching_rotated_bricks_are_separated_by_the_gap() {
+    use blockdyn::geometry::{query, Shape};
+    use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion, Vector3};
+    let pose = |t: Vector3<f64>, axis: Vector3<f64>, angle: f64| {
+        Isometry3::from_parts(
+            Translation3::from(t),
+            UnitQuaternion::from_axis_angle(&Unit::new_normalize(axis), angle),
+        )
+    };
+    let b1 = Shape::brick([0.43654680777205374, 0.7149584847209557, 0.7851499320374635]).unwrap();
+    let b2 = Shape::brick([0.7803635177805683, 0.2949024170766186, 0.59674393236172]).unwrap();
+    let p1 = pose(
+        Vector3::zeros(),
+        Vector3::new(-0.9499352141132366, 0.8559833585051492, 0.2591554358225033),
+        1.4828341709526383,
+    );
+    let p2 = pose(
+        Vector3::new(-0.3337959428517698, -0.4193073984502073, 0.5330088231602296),
+        Vector3::new(0.8148390461708579, 0.05600689760845018, -0.3015557151427216),
+        3.0793503013979753,
+    );
+    let c = query(&b1, &p1, &b2, &p2).unwrap();
+    assert!(c.separation < -0.1, "deep penetration: {}", c.separation);
+    let n = c.normal.into_inner();
+    for gap in [1e-6, 1e-3] {
+        let moved = Isometry3::from_parts(
+            Translation3::from(p2.translation.vector + n * (-c.separation + gap)),
+            p2.rotation,
+        );
+        let after = query(&b1, &p1, &b2, &moved).unwrap();
+        assert!(
+            (after.separation - gap).abs() < 1e-9,
+            "gap {gap}: separation {}",
+            after.separation
+        );
+    }
+}

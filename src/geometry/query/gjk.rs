@@ -344,19 +344,21 @@ fn closest_on_tetrahedron(p: &[SupportPoint; 4]) -> Option<Reduced> {
         ([0, 1, 3], 2),
         ([1, 2, 3], 0),
     ];
-    let mut inside = true;
-    for (f, opposite) in FACES {
-        let (a, b, c) = (p[f[0]].w, p[f[1]].w, p[f[2]].w);
-        let n = (b - a).cross(&(c - a));
-        let side_origin = -n.dot(&a);
-        let side_opposite = n.dot(&(p[opposite].w - a));
-        if side_origin * side_opposite <= 0.0 {
-            inside = false;
-            break;
+    // Inside test by the origin's barycentric coordinates, from one 3×3 solve: consistent for all
+    // four faces at once (four separately rounded face normals of a sliver tetrahedron can all
+    // claim the origin on their inner side when it lies just outside one of them). A nearly flat
+    // tetrahedron holds no interior point: it counts as not enclosing the origin.
+    let a = p[0].w;
+    let m = nalgebra::Matrix3::from_columns(&[p[1].w - a, p[2].w - a, p[3].w - a]);
+    let scale = m.column(0).norm() * m.column(1).norm() * m.column(2).norm();
+    let det = m.determinant();
+    if det.abs() > 1e-12 * scale {
+        if let Some(inv) = m.try_inverse() {
+            let l = inv * (-a);
+            if l.x > 0.0 && l.y > 0.0 && l.z > 0.0 && l.x + l.y + l.z < 1.0 {
+                return None;
+            }
         }
-    }
-    if inside {
-        return None;
     }
     let mut best = closest_on_triangle(p, 0, 1, 2);
     let mut best_d = best.point(p).norm_squared();
