@@ -46,6 +46,6 @@ fn build_document(mut document: Document, overrides: &[String]) -> Result<Diagra
     let spec = document.spec()?;
     let diagram = diagram::build_diagram(&document.source, &spec)?;
     // The recorded signals are part of the model: check `[output] log` now, not when the run starts.
-    sim::Recorder::new(&diagram)?;
+    sim::Recorder::check(&diagram)?;
     Ok(diagram)
 }

@@ -1,26 +1,7 @@
 //! The signal-block example models, run and checked against their closed forms.
 
-use blockdyn::output::Recording;
-
-fn run(path: &str, overrides: &[&str]) -> blockdyn::RunResult {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let d = blockdyn::load_model(std::path::Path::new(path), &overrides).expect("model builds");
-    blockdyn::simulate(&d, blockdyn::RunOptions::default()).expect("model runs")
-}
-
-fn column(rec: &Recording, name: &str) -> Vec<f64> {
-    let j = rec
-        .column_index(name)
-        .unwrap_or_else(|| panic!("no column {name}"));
-    rec.column_values(j).collect()
-}
-
-/// Times that appear twice in a row: the located events (rows before and after the handlers).
-fn event_rows(rec: &Recording) -> Vec<usize> {
-    (1..rec.len())
-        .filter(|&i| rec.times[i] == rec.times[i - 1])
-        .collect()
-}
+mod common;
+use common::{column, event_rows, run};
 
 const G: f64 = 9.81;
 const E: f64 = 0.8;

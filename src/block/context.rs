@@ -159,7 +159,7 @@ impl<'a> Ctx<'a> {
     /// The whole signal buffer and this block's input and output slots, for blocks that read
     /// many ports at once. Prefer the port accessors.
     pub fn raw(&mut self) -> (&mut [f64], &[Slot], &[Slot]) {
-        (self.io.signals, self.io.inputs, self.io.outputs)
+        self.io.raw()
     }
 
     /// Input `i` and output `o` at once (see [`Io::input_output`]).

@@ -288,12 +288,15 @@ impl<'a> TableReader<'a> {
             return self.expect(key, "an array of rows", v);
         };
         if items.iter().all(|i| i.as_f64().is_some()) {
-            return Ok(Some(
-                items
-                    .iter()
-                    .map(|i| vec![i.as_f64().unwrap_or(f64::NAN)])
-                    .collect(),
-            ));
+            // A flat array: one row per element.
+            let values: Vec<f64> = items.iter().filter_map(Value::as_f64).collect();
+            if values.iter().any(|x| !x.is_finite()) {
+                return Err(self.error(
+                    key,
+                    format!("'{}' must hold finite numbers only", self.name(key)),
+                ));
+            }
+            return Ok(Some(values.into_iter().map(|x| vec![x]).collect()));
         }
         let mut rows = Vec::with_capacity(items.len());
         for (r, item) in items.iter().enumerate() {
@@ -330,14 +333,6 @@ impl<'a> TableReader<'a> {
                 }
             }
             rows.push(out);
-        }
-        for row in &rows {
-            if row.iter().any(|x| !x.is_finite()) {
-                return Err(self.error(
-                    key,
-                    format!("'{}' must hold finite numbers only", self.name(key)),
-                ));
-            }
         }
         Ok(Some(rows))
     }

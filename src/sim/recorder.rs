@@ -13,9 +13,33 @@ pub struct Recorder {
     row: Vec<f64>,
 }
 
+/// Panel titles, columns, and the signal-buffer offset of each column.
+type Layout = (Vec<String>, Vec<Column>, Vec<usize>);
+
 impl Recorder {
-    /// The columns of every Scope's inputs (one panel per Scope, in model order), then the logged signals.
+    /// The columns of every Scope's inputs (one panel per Scope, in model order), then the logged
+    /// signals, with room reserved for 4096 rows (so that short runs record without allocating).
     pub fn new(d: &Diagram) -> Result<Recorder, Diagnostic> {
+        let (panels, columns, offsets) = Self::resolve(d)?;
+        let mut recording = Recording::new(panels, columns);
+        recording.times.reserve(4096);
+        recording.values.reserve(4096 * offsets.len());
+        let row = vec![0.0; offsets.len()];
+        Ok(Recorder {
+            recording,
+            offsets,
+            row,
+        })
+    }
+
+    /// Checks that every recorded signal exists (the `[output] log` names), without reserving
+    /// anything: what building a model needs.
+    pub fn check(d: &Diagram) -> Result<(), Diagnostic> {
+        Self::resolve(d).map(|_| ())
+    }
+
+    /// Panels, columns and the signal-buffer offset of each column.
+    fn resolve(d: &Diagram) -> Result<Layout, Diagnostic> {
         let mut panels = Vec::new();
         let mut columns = Vec::new();
         let mut offsets = Vec::new();
@@ -137,15 +161,7 @@ impl Recorder {
                 offsets.push(slot.offset as usize + k);
             }
         }
-        let mut recording = Recording::new(panels, columns);
-        recording.times.reserve(4096);
-        recording.values.reserve(4096 * offsets.len());
-        let row = vec![0.0; offsets.len()];
-        Ok(Recorder {
-            recording,
-            offsets,
-            row,
-        })
+        Ok((panels, columns, offsets))
     }
 
     /// Appends a row read from the signal buffer.

@@ -168,16 +168,14 @@ impl Block for MechanismBlock {
             out[15..18].copy_from_slice(vel.as_slice());
         }
         let nb = m.num_bodies();
+        // Joint outputs: the joint's position coordinates, then its velocity coordinates.
+        let (q_all, v_all) = ctx.states.split_at(nq);
         for j in 0..m.num_joints() {
             let (qr, vr) = (m.joint_q_range(j), m.joint_v_range(j));
-            let nqj = qr.len();
-            let (q_all, v_all) = (&ctx.states[..nq], &ctx.states[nq..]);
-            let mut buf = [0.0; 13];
-            buf[..nqj].copy_from_slice(&q_all[qr]);
-            buf[nqj..nqj + vr.len()].copy_from_slice(&v_all[vr.clone()]);
-            ctx.io
-                .output(nb + j)
-                .copy_from_slice(&buf[..nqj + vr.len()]);
+            let out = ctx.io.output(nb + j);
+            let (out_q, out_v) = out.split_at_mut(qr.len());
+            out_q.copy_from_slice(&q_all[qr]);
+            out_v.copy_from_slice(&v_all[vr]);
         }
     }
 
