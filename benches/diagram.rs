@@ -9,35 +9,14 @@ use blockdyn::solver::{FnSystem, Solver, System};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
-/// A chain of `stages` first-order stages x_i' = 1·x_{i-1} − x_i (x_{-1} = 1), each built from an
-/// Integrator, a Gain and a Sum.
-pub fn chain_model(stages: usize, stop_time: f64, rel_tol: f64) -> String {
-    let mut connect = Vec::new();
-    let mut blocks = String::from("[blocks.source]\ntype = \"Constant\"\nvalue = 1.0\n");
-    for i in 0..stages {
-        let prev = if i == 0 {
-            "source.out".to_string()
-        } else {
-            format!("x{}.out", i - 1)
-        };
-        connect.push(format!("\"{prev} -> g{i}.in\""));
-        connect.push(format!("\"g{i}.out -> s{i}.in1\""));
-        connect.push(format!("\"x{i}.out -> s{i}.in2\""));
-        connect.push(format!("\"s{i}.out -> x{i}.in\""));
-        blocks.push_str(&format!(
-            "[blocks.g{i}]\ntype = \"Gain\"\ngain = 1.0\n[blocks.s{i}]\ntype = \"Sum\"\nsigns = \"+-\"\n[blocks.x{i}]\ntype = \"Integrator\"\n"
-        ));
-    }
-    format!(
-        "connect = [{}]\n[model]\nstop_time = {stop_time}\n[solver]\nrel_tol = {rel_tol}\nabs_tol = 1e-9\n{blocks}",
-        connect.join(",\n")
-    )
-}
+#[path = "../tests/chain_model/mod.rs"]
+mod chain_model;
+use chain_model::chain_model;
 
 fn bench(c: &mut Criterion) {
     let stages = 100;
     let (stop, rtol) = (10.0, 1e-6);
-    let d = blockdyn::load_model_str("chain.toml", &chain_model(stages, stop, rtol), &[])
+    let d = blockdyn::load_model_str("chain.toml", &chain_model(stages, stop, rtol, 1e-9), &[])
         .expect("chain model");
     let options = blockdyn::sim::solver_options(&d);
     let mut g = c.benchmark_group("chain100");
@@ -62,27 +41,52 @@ fn bench(c: &mut Criterion) {
             black_box(solver.integrate(&mut unfused, 0.0, &x0, stop).expect("run"))
         })
     });
+    // The same ODE by hand. Like the diagram, the system and its solver are built once; each
+    // iteration runs from the initial state.
+    let mut closure = FnSystem::new(stages, |_t: f64, x: &[f64], dx: &mut [f64]| {
+        let mut prev = 1.0;
+        for i in 0..x.len() {
+            dx[i] = 1.0 * prev - x[i];
+            prev = x[i];
+        }
+    });
+    let mut closure_solver = Solver::new(stages, 0, options.clone()).expect("solver");
+    let zeros = vec![0.0; stages];
     g.bench_function("closure", |b| {
         b.iter(|| {
-            let mut sys = FnSystem::new(stages, |_t: f64, x: &[f64], dx: &mut [f64]| {
-                let mut prev = 1.0;
-                for i in 0..x.len() {
-                    dx[i] = 1.0 * prev - x[i];
-                    prev = x[i];
-                }
-            });
-            let mut solver = Solver::new(stages, 0, options.clone()).expect("solver");
             black_box(
-                solver
-                    .integrate(&mut sys, 0.0, &vec![0.0; stages], stop)
+                closure_solver
+                    .integrate(&mut closure, 0.0, &zeros, stop)
                     .expect("run"),
             )
+        })
+    });
+    // One evaluation of f(t, x) each: where the difference between the two runs comes from.
+    let x: Vec<f64> = (0..stages).map(|i| 1.0 / (1.0 + i as f64)).collect();
+    let mut dx = vec![0.0; stages];
+    let mut t = 0.5;
+    engine.initialize(0.0);
+    g.bench_function("evaluation_diagram", |b| {
+        b.iter(|| {
+            t += 1e-9;
+            engine.derivatives(black_box(t), black_box(&x), &mut dx);
+            black_box(dx[0])
+        })
+    });
+    g.bench_function("initialize_diagram", |b| {
+        b.iter(|| black_box(engine.initialize(0.0)))
+    });
+    g.bench_function("evaluation_closure", |b| {
+        b.iter(|| {
+            t += 1e-9;
+            closure.derivatives(black_box(t), black_box(&x), &mut dx);
+            black_box(dx[0])
         })
     });
     g.finish();
 
     // 1000 blocks: 333 stages of 3 blocks plus the source.
-    let big = blockdyn::load_model_str("chain1000.toml", &chain_model(333, 1.0, 1e-6), &[])
+    let big = blockdyn::load_model_str("chain1000.toml", &chain_model(333, 1.0, 1e-6, 1e-9), &[])
         .expect("model");
     assert_eq!(big.blocks.len(), 1000);
     let mut engine = Engine::new(&big, Recorder::new(&big).expect("recorder"));

@@ -228,6 +228,42 @@ type = "Integrator"
     assert!(e.contains("at t = 0.5"), "{e}");
 }
 
+/// A derivative that overflows while the block's output stays finite is blamed on the block's
+/// state: x' = 1e308·x from x = 10 is +∞ at the start (output y = 0·x = 0); from x = 1e-300 the
+/// state grows through the range until a trial stage overflows, and the solver's recovery from
+/// earlier bad stages does not confuse the blame.
+#[test]
+fn a_non_finite_derivative_is_blamed_on_the_state_of_its_block() {
+    for (initial, at_start) in [(10.0, true), (1e-300, false)] {
+        let text = format!(
+            r#"
+connect = ["c.out -> ss.in"]
+[model]
+stop_time = 1.0
+[blocks.c]
+type = "Constant"
+value = 0.0
+[blocks.ss]
+type = "StateSpace"
+A = [[1e308]]
+B = [[0.0]]
+C = [[0.0]]
+initial = [{initial:e}]
+"#
+        );
+        let d = blockdyn::load_model_str("overflow.toml", &text, &[]).expect("builds");
+        let e = blockdyn::simulate(&d, blockdyn::RunOptions::default())
+            .err()
+            .expect("must fail")
+            .to_string();
+        assert!(
+            e.contains("block 'ss' produced a non-finite derivative of x[0]"),
+            "{e}"
+        );
+        assert_eq!(e.contains("at t = 0 s"), at_start, "{e}");
+    }
+}
+
 #[test]
 fn a_block_wired_back_to_its_own_input_sees_the_current_value() {
     // τ = q through a direct self-wire (q depends on the state only, t feeds τ directly): the

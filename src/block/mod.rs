@@ -148,11 +148,19 @@ pub trait Block: Send + Sync {
         Box::new(())
     }
 
-    /// Sets initial states and work slots at the start time (`ctx.t`).
+    /// Sets initial states and work slots at the start time (`ctx.t`). Not called for a block
+    /// with neither.
     fn initialize(&self, _ctx: &mut Ctx) {}
 
     /// Writes the outputs.
     fn outputs_eval(&self, ctx: &mut Ctx);
+
+    /// True when the outputs depend on nothing that changes during a run (no input, state, work
+    /// slot or time): the engine then evaluates them at the start and at events only, not at
+    /// every minor step (Simulink's constant sample time).
+    fn outputs_are_constant(&self) -> bool {
+        false
+    }
 
     /// Writes the state derivatives.
     fn derivatives(&self, _ctx: &mut Ctx, _dxdt: &mut [f64]) {}
@@ -186,6 +194,8 @@ pub trait Block: Send + Sync {
 
     /// The block's linear form for the final shapes, if it is linear (Gain, Sum, a plain
     /// Integrator). The engine then evaluates it without calling it. Called after `setup`.
+    /// A block that returns a form has no modes, events or time events: once fused, its
+    /// `settle`, `handle_event`, `samples_at_start` and `next_time_event` are never called.
     fn linear_form(&self, _inputs: &[Shape], _outputs: &[Shape]) -> Option<LinearForm> {
         None
     }

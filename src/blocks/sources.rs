@@ -41,6 +41,9 @@ impl Block for Constant {
     fn outputs_eval(&self, ctx: &mut Ctx) {
         ctx.output(0).copy_from_slice(&self.value);
     }
+    fn outputs_are_constant(&self) -> bool {
+        true
+    }
 }
 
 fn build_constant(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {

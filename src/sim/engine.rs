@@ -23,6 +23,17 @@ pub struct NonFiniteSource {
     pub t: f64,
 }
 
+/// Whether `a` and `b` hold the same bit patterns (a branch-free fold the compiler vectorizes;
+/// `==` on floats would compare element by element and treat NaN as different).
+#[inline]
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .fold(0u64, |acc, (x, y)| acc | (x.to_bits() ^ y.to_bits()))
+            == 0
+}
+
 /// Everything that changes during a run (MuJoCo's mjData): states, signals, modes, the recorder.
 pub struct RunState {
     pub signals: Vec<f64>,
@@ -37,6 +48,8 @@ pub struct RunState {
     pub recorder: Recorder,
     /// Set when a derivative went non-finite: the block to blame.
     pub non_finite: Option<NonFiniteSource>,
+    /// Derivatives re-evaluated to find the block to blame (sized once, used only then).
+    blame_dxdt: Vec<f64>,
     /// Set when modes did not settle at an event: (block, time).
     pub unsettled: Option<(String, f64)>,
     /// Called at each recorded point with the time (progress reporting).
@@ -51,8 +64,17 @@ pub struct Engine<'d> {
     crossing: Vec<usize>,
     /// How each block is evaluated (called, or fused into sparse sums).
     plan: LinearPlan,
-    /// The diagram's schedule without the blocks the plan skips.
+    /// The diagram's schedule without the blocks the plan skips (initialization and events).
     schedule: Vec<usize>,
+    /// The same without blocks whose outputs are constant (every minor step).
+    minor_schedule: Vec<usize>,
+    /// The blocks that are called (not fused), in index order: only they can have modes,
+    /// events and time events.
+    called: Vec<usize>,
+    /// Whether a called block owns states. Only then do minor steps copy the solver's state
+    /// into `run.x` (fused rows and sums read the solver's slice directly), and only then is
+    /// there a copy to compare against for the output cache below.
+    copy_states: bool,
     /// The time at which `run.signals` holds the outputs of `run.x`, if they are current: the
     /// solver often asks for zero crossings and a record at the point its last stage evaluated.
     evaluated_at: Option<f64>,
@@ -81,6 +103,7 @@ impl<'d> Engine<'d> {
             next_time_event_min: f64::INFINITY,
             recorder,
             non_finite: None,
+            blame_dxdt: vec![0.0; diagram.num_states],
             unsettled: None,
             progress: None,
         };
@@ -97,11 +120,20 @@ impl<'d> Engine<'d> {
         };
         // Only what must run: skipped (fused, unread) blocks leave the schedule, and fused
         // integrators leave the list of blocks whose derivatives are called.
-        let schedule = diagram
+        let schedule: Vec<usize> = diagram
             .schedule
             .iter()
             .copied()
             .filter(|&b| plan.mode[b] != Mode::Skip)
+            .collect();
+        let called: Vec<usize> = (0..diagram.blocks.len())
+            .filter(|&b| plan.mode[b] == Mode::Dispatch)
+            .collect();
+        let copy_states = called.iter().any(|&b| !diagram.blocks[b].states.is_empty());
+        let minor_schedule = schedule
+            .iter()
+            .copied()
+            .filter(|&b| !diagram.blocks[b].block.outputs_are_constant())
             .collect();
         let stateful: Vec<usize> = stateful
             .into_iter()
@@ -114,6 +146,9 @@ impl<'d> Engine<'d> {
             crossing,
             plan,
             schedule,
+            minor_schedule,
+            called,
+            copy_states,
             evaluated_at: None,
         }
     }
@@ -128,11 +163,15 @@ impl<'d> Engine<'d> {
     pub fn initialize(&mut self, t0: f64) -> Vec<f64> {
         let d = self.diagram;
         for (b, blk) in d.blocks.iter().enumerate() {
+            if blk.states.is_empty() && blk.work.is_empty() {
+                continue; // nothing to initialize
+            }
             let mut ctx = self.ctx(b, t0);
             blk.block.initialize(&mut ctx);
         }
         self.eval_outputs(t0);
-        for (b, blk) in d.blocks.iter().enumerate() {
+        for i in 0..self.called.len() {
+            let (b, blk) = (self.called[i], &d.blocks[self.called[i]]);
             if blk.block.samples_at_start() {
                 let mut ctx = self.ctx(b, t0);
                 blk.block.handle_event(&mut ctx, &[], true);
@@ -161,21 +200,43 @@ impl<'d> Engine<'d> {
     /// Makes the outputs current for `(t, x)`, skipping the evaluation when they already are.
     #[inline]
     fn outputs_at(&mut self, t: f64, x: &[f64]) {
-        if self.evaluated_at == Some(t) && self.run.x.as_slice() == x {
+        if !self.copy_states {
+            if !self.minor_schedule.is_empty() {
+                self.eval_scheduled(t, false, Some(x));
+            }
+            return;
+        }
+        if self.evaluated_at == Some(t) && same_bits(&self.run.x, x) {
             return;
         }
         self.run.x.copy_from_slice(x);
-        self.eval_outputs(t);
+        self.eval_scheduled(t, false, None);
         self.evaluated_at = Some(t);
     }
 
     /// Evaluates all outputs at `t` from the run state's `x`.
-    #[inline]
     pub fn eval_outputs(&mut self, t: f64) {
+        self.eval_scheduled(t, true, None);
+    }
+
+    /// Evaluates the outputs at `t`: every block's (`all`), or all but the constant ones, which
+    /// keep the values of the last full evaluation (a minor step). Fused rows read the states
+    /// from `x`, or from the run state's when `None`; called blocks always read the run state's.
+    #[inline]
+    fn eval_scheduled(&mut self, t: f64, all: bool, x: Option<&[f64]>) {
         self.evaluated_at = None;
         let d = self.diagram;
-        for i in 0..self.schedule.len() {
-            let b = self.schedule[i];
+        let len = if all {
+            self.schedule.len()
+        } else {
+            self.minor_schedule.len()
+        };
+        for i in 0..len {
+            let b = if all {
+                self.schedule[i]
+            } else {
+                self.minor_schedule[i]
+            };
             match &self.plan.mode[b] {
                 Mode::Dispatch => {
                     let mut ctx = self.ctx(b, t);
@@ -183,16 +244,18 @@ impl<'d> Engine<'d> {
                 }
                 Mode::Skip => {}
                 Mode::Rows(rows) => {
+                    let states = x.unwrap_or(&self.run.x);
                     for r in rows.start as usize..rows.end as usize {
                         let row = &self.plan.rows[r];
-                        let value = self.plan.eval(row, &self.run.signals, &self.run.x);
+                        let value = self.plan.eval(row, &self.run.signals, states);
                         self.run.signals[row.target as usize] = value;
                     }
                 }
                 Mode::CopyStates => {
                     let blk = &d.blocks[b];
                     let out = blk.output_slots[0].range();
-                    self.run.signals[out].copy_from_slice(&self.run.x[blk.states.clone()]);
+                    let states = x.unwrap_or(&self.run.x);
+                    self.run.signals[out].copy_from_slice(&states[blk.states.clone()]);
                 }
             }
         }
@@ -207,7 +270,8 @@ impl<'d> Engine<'d> {
         for _ in 0..MAX_SETTLE_ROUNDS {
             self.eval_outputs(t);
             let mut changed = false;
-            for (b, blk) in d.blocks.iter().enumerate() {
+            for i in 0..self.called.len() {
+                let (b, blk) = (self.called[i], &d.blocks[self.called[i]]);
                 let mut ctx = self.ctx(b, t);
                 if blk.block.settle(&mut ctx) {
                     changed = true;
@@ -224,7 +288,8 @@ impl<'d> Engine<'d> {
     }
 
     fn refresh_time_events(&mut self, t: f64) {
-        for (b, blk) in self.diagram.blocks.iter().enumerate() {
+        for &b in &self.called {
+            let blk = &self.diagram.blocks[b];
             let w = &self.run.work[blk.work.clone()];
             self.run.next_time_event[b] = blk
                 .block
@@ -240,9 +305,21 @@ impl<'d> Engine<'d> {
             .fold(f64::INFINITY, f64::min);
     }
 
+    /// Outputs at `(t, x)`, then every stateful block's derivatives into `dxdt`.
+    #[inline]
+    fn evaluate_derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
+        self.outputs_at(t, x);
+        let d = self.diagram;
+        for i in 0..self.stateful.len() {
+            let b = self.stateful[i];
+            let range = d.blocks[b].states.clone();
+            let mut ctx = self.ctx(b, t);
+            d.blocks[b].block.derivatives(&mut ctx, &mut dxdt[range]);
+        }
+        self.plan.derivatives(&self.run.signals, x, dxdt);
+    }
+
     /// Finds the block whose output or derivative first went non-finite (schedule order).
-    /// The latest blame wins: the solver recovers from non-finite trial stages, so an earlier one
-    /// need not be the one that stopped the run.
     fn blame_non_finite(&mut self, t: f64, dxdt: &[f64]) {
         let d = self.diagram;
         for &b in &d.schedule {
@@ -287,19 +364,23 @@ impl System for Engine<'_> {
         self.diagram.zero_crossing_directions[index]
     }
 
+    /// The solver checks what this returns for non-finite values and reports the bad ones to
+    /// [`System::non_finite_derivative`], which finds the block to blame.
     fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
-        self.outputs_at(t, x);
-        let d = self.diagram;
-        for i in 0..self.stateful.len() {
-            let b = self.stateful[i];
-            let range = d.blocks[b].states.clone();
-            let mut ctx = self.ctx(b, t);
-            d.blocks[b].block.derivatives(&mut ctx, &mut dxdt[range]);
-        }
-        self.plan.derivatives(&self.run.signals, &self.run.x, dxdt);
+        self.evaluate_derivatives(t, x, dxdt);
+    }
+
+    /// Re-evaluates `f(t, x)` and blames the first block (schedule order) whose output or
+    /// derivative is non-finite. The latest blame wins: the solver recovers from non-finite
+    /// trial stages, so an earlier one need not be the one that stopped the run.
+    fn non_finite_derivative(&mut self, t: f64, x: &[f64]) {
+        let mut dxdt = std::mem::take(&mut self.run.blame_dxdt);
+        self.evaluated_at = None;
+        self.evaluate_derivatives(t, x, &mut dxdt);
         if dxdt.iter().any(|v| !v.is_finite()) {
-            self.blame_non_finite(t, dxdt);
+            self.blame_non_finite(t, &dxdt);
         }
+        self.run.blame_dxdt = dxdt;
     }
 
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
@@ -345,7 +426,8 @@ impl System for Engine<'_> {
         let d = self.diagram;
         let tolerance = 1e-12 * t.abs().max(1.0);
         let mut changed = false;
-        for (b, blk) in d.blocks.iter().enumerate() {
+        for i in 0..self.called.len() {
+            let (b, blk) = (self.called[i], &d.blocks[self.called[i]]);
             let due = time_event && self.run.next_time_event[b] <= t + tolerance;
             let any_fired = self.run.fired[blk.zero_crossings.clone()]
                 .iter()

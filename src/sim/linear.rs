@@ -14,6 +14,7 @@
 //! `u − u`) are dropped, so a non-finite value there gives 0 fused where it would give NaN called;
 //! a non-finite value that does reach a derivative is still caught and blamed.
 
+use super::sparse_sum::SparseSum;
 use crate::block::LinearForm;
 use crate::diagram::Diagram;
 use std::ops::Range;
@@ -67,11 +68,8 @@ pub struct LinearPlan {
     pub state_terms: Vec<(u32, f64)>,
     /// Number of fused blocks.
     pub fused: usize,
-    /// The derivative rows flattened for one pass each: every target state, then
-    /// `(target, signal offset, c)` and `(target, state index, c)` terms.
-    pub derivative_targets: Vec<u32>,
-    pub derivative_signal_terms: Vec<(u32, u32, f64)>,
-    pub derivative_state_terms: Vec<(u32, u32, f64)>,
+    /// The derivative rows laid out for speed as one sparse sum.
+    pub derivative_sum: SparseSum,
 }
 
 type Expr = Vec<(Leaf, f64)>;
@@ -104,9 +102,7 @@ impl LinearPlan {
             signal_terms: Vec::new(),
             state_terms: Vec::new(),
             fused: 0,
-            derivative_targets: Vec::new(),
-            derivative_signal_terms: Vec::new(),
-            derivative_state_terms: Vec::new(),
+            derivative_sum: SparseSum::default(),
         }
     }
 
@@ -249,35 +245,30 @@ impl LinearPlan {
                 _ => {}
             }
         }
+        let mut targets = Vec::new();
+        let (mut signal_terms, mut state_terms) = (Vec::new(), Vec::new());
         for row in &plan.derivatives {
-            plan.derivative_targets.push(row.target);
+            targets.push(row.target);
             for &(o, c) in
                 &plan.signal_terms[row.signal_terms.start as usize..row.signal_terms.end as usize]
             {
-                plan.derivative_signal_terms.push((row.target, o, c));
+                signal_terms.push((row.target, o, c));
             }
             for &(j, c) in
                 &plan.state_terms[row.state_terms.start as usize..row.state_terms.end as usize]
             {
-                plan.derivative_state_terms.push((row.target, j, c));
+                state_terms.push((row.target, j, c));
             }
         }
+        plan.derivative_sum = SparseSum::new(&targets, &signal_terms, &state_terms);
         plan
     }
 
-    /// Writes every fused integrator's derivative into `dxdt`: one pass over all terms (no
-    /// per-row loop overhead; the rows are short).
+    /// Writes every fused integrator's derivative into `dxdt` (see [`super::sparse_sum`] for
+    /// how the terms are laid out).
     #[inline]
     pub fn derivatives(&self, signals: &[f64], x: &[f64], dxdt: &mut [f64]) {
-        for &t in &self.derivative_targets {
-            dxdt[t as usize] = 0.0;
-        }
-        for &(t, o, c) in &self.derivative_signal_terms {
-            dxdt[t as usize] += c * signals[o as usize];
-        }
-        for &(t, j, c) in &self.derivative_state_terms {
-            dxdt[t as usize] += c * x[j as usize];
-        }
+        self.derivative_sum.evaluate(signals, x, dxdt);
     }
 
     /// Stores the terms of `expr` and returns its row.

@@ -4,6 +4,7 @@
 pub mod engine;
 pub mod linear;
 pub mod recorder;
+pub mod sparse_sum;
 
 pub use engine::{Engine, NonFiniteSource, RunState};
 pub use recorder::Recorder;

@@ -103,6 +103,11 @@ pub trait System {
     fn project(&mut self, _t: f64, _x: &mut [f64]) -> bool {
         false
     }
+    /// Called when `f(t, x)` just returned a non-finite value, before the solver retries with a
+    /// smaller step or stops: lets the system find the source (e.g. the block to blame) without
+    /// checking every evaluation itself. The last call before a
+    /// [`NonFinite`](SolverError::NonFinite) error is the one that stopped the run.
+    fn non_finite_derivative(&mut self, _t: f64, _x: &[f64]) {}
     /// Called at every point the user may want recorded.
     fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
 }

@@ -5,6 +5,7 @@
 //! slot `stages − 1` for FSAL tableaux (their last stage) and in slot `stages` otherwise (evaluated
 //! after acceptance by the caller).
 
+use super::integrate::first_non_finite;
 use super::tableau::{dopri5_interpolate_component, hermite, DenseOutput, Tableau, DOPRI5_DENSE};
 use super::System;
 
@@ -60,7 +61,8 @@ pub(crate) fn rk_trial_step<S: System>(
         let ks = &mut k[s * n..(s + 1) * n];
         system.derivatives(ts, input, ks);
         *evaluations += 1;
-        if let Some(i) = ks.iter().position(|v| !v.is_finite()) {
+        if let Some(i) = first_non_finite(ks) {
+            system.non_finite_derivative(ts, input);
             return Err((ts, i));
         }
     }
