@@ -46,6 +46,12 @@ impl Recording {
         self.times.is_empty()
     }
 
+    /// Removes every row, keeping the columns and the memory (a new run into the same buffers).
+    pub fn clear(&mut self) {
+        self.times.clear();
+        self.values.clear();
+    }
+
     /// Appends one row; `row.len()` must equal the number of columns.
     pub fn push_row(&mut self, time: f64, row: &[f64]) {
         debug_assert_eq!(row.len(), self.columns.len());

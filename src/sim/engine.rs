@@ -159,9 +159,14 @@ impl<'d> Engine<'d> {
     }
 
     /// Initializes states and modes at `t0`: `initialize`, first outputs, start-time samples, settle.
-    /// Returns the initial state vector.
+    /// Starts a new recording (the previous run's rows are dropped, its memory kept) and clears
+    /// the previous run's diagnostics. Returns the initial state vector.
     pub fn initialize(&mut self, t0: f64) -> Vec<f64> {
         let d = self.diagram;
+        self.run.recorder.recording.clear();
+        self.run.non_finite = None;
+        self.run.unsettled = None;
+        self.evaluated_at = None;
         for (b, blk) in d.blocks.iter().enumerate() {
             if blk.states.is_empty() && blk.work.is_empty() {
                 continue; // nothing to initialize
@@ -467,5 +472,45 @@ impl System for Engine<'_> {
         if let Some(p) = self.run.progress.as_mut() {
             p(t);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Solver;
+
+    /// Running the same engine twice gives the same recording, not the two runs appended.
+    #[test]
+    fn initialize_starts_a_new_recording() {
+        let text = r#"
+connect = ["x.out -> scope.in1", "x.out -> k.in", "k.out -> x.in"]
+[model]
+stop_time = 1.0
+[blocks.x]
+type = "Integrator"
+initial = 1.0
+[blocks.k]
+type = "Gain"
+gain = -2.0
+[blocks.scope]
+type = "Scope"
+"#;
+        let d = crate::load_model_str("decay.toml", text, &[]).unwrap();
+        let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+        let options = crate::sim::solver_options(&d);
+        let mut solver = Solver::new(d.num_states, 0, options).unwrap();
+        let mut runs = Vec::new();
+        for _ in 0..2 {
+            let x0 = engine.initialize(0.0);
+            solver.integrate(&mut engine, 0.0, &x0, 1.0).unwrap();
+            runs.push(engine.run.recorder.recording.clone());
+        }
+        assert!(runs[0].len() > 2);
+        assert_eq!(runs[0].times, runs[1].times);
+        assert_eq!(runs[0].values, runs[1].values);
+        // x = e^{-2t}: the last recorded value at t = 1 (dopri5, default tolerances).
+        let last = runs[0].values.last().copied().unwrap();
+        assert!((last - (-2.0f64).exp()).abs() < 1e-5, "{last}");
     }
 }

@@ -65,12 +65,45 @@ pub struct SparseSum {
     bands: Vec<Band>,
     sources: Vec<BandSource>,
     coefficients: Vec<f64>,
-    /// `(target, source, c)` terms outside bands, per source: the first term of each target
-    /// that no band assigns stores (`*_assign`, run first), the others add.
+    /// Terms outside bands on targets no band assigns: evaluated before the bands.
+    scalars_apart: ScalarTerms,
+    /// Terms outside bands adding onto band targets: evaluated after the bands.
+    scalars_onto_bands: ScalarTerms,
+}
+
+/// `(target, source, c)` terms evaluated one by one, per source buffer. The `*_assign` terms
+/// store (the first term of a target nothing else writes first) and run before those that add.
+#[derive(Clone, Debug, Default)]
+struct ScalarTerms {
     signal_assign: Vec<(u32, u32, f64)>,
     state_assign: Vec<(u32, u32, f64)>,
-    signal_scalars: Vec<(u32, u32, f64)>,
-    state_scalars: Vec<(u32, u32, f64)>,
+    signal_add: Vec<(u32, u32, f64)>,
+    state_add: Vec<(u32, u32, f64)>,
+}
+
+impl ScalarTerms {
+    fn len(&self) -> usize {
+        self.signal_assign.len()
+            + self.state_assign.len()
+            + self.signal_add.len()
+            + self.state_add.len()
+    }
+
+    #[inline(always)]
+    fn evaluate(&self, signals: &[f64], states: &[f64], dst: &mut [f64]) {
+        for &(t, s, c) in &self.signal_assign {
+            dst[t as usize] = c * signals[s as usize];
+        }
+        for &(t, s, c) in &self.state_assign {
+            dst[t as usize] = c * states[s as usize];
+        }
+        for &(t, s, c) in &self.signal_add {
+            dst[t as usize] += c * signals[s as usize];
+        }
+        for &(t, s, c) in &self.state_add {
+            dst[t as usize] += c * states[s as usize];
+        }
+    }
 }
 
 /// A stretch of consecutive targets on one diagonal: `(target, source, c)` per element.
@@ -178,18 +211,26 @@ impl SparseSum {
             assigned[target as usize..(target + len) as usize].fill(true);
         }
         // Scalar terms in target order: neighbouring updates then touch neighbouring memory.
-        // A target no band assigns takes its first scalar term by assignment (no clearing).
+        // Those on targets no band writes run before the bands (their stores do not wait behind
+        // the bands' in the store buffer), each such target taking its first term by assignment
+        // (no clearing); those adding onto band targets run after the bands.
         scalars.sort_by_key(|&(from, (t, s, _))| (t, from, s));
+        let on_band = assigned.clone();
         for (from, term) in scalars {
-            let assign = !assigned[term.0 as usize];
-            assigned[term.0 as usize] = true;
-            let list = match (from, assign) {
-                (Source::Signals, true) => &mut sum.signal_assign,
-                (Source::States, true) => &mut sum.state_assign,
-                (Source::Signals, false) => &mut sum.signal_scalars,
-                (Source::States, false) => &mut sum.state_scalars,
+            let t = term.0 as usize;
+            let group = if on_band[t] {
+                &mut sum.scalars_onto_bands
+            } else {
+                &mut sum.scalars_apart
+            };
+            let list = match (from, !assigned[t]) {
+                (Source::Signals, true) => &mut group.signal_assign,
+                (Source::States, true) => &mut group.state_assign,
+                (Source::Signals, false) => &mut group.signal_add,
+                (Source::States, false) => &mut group.state_add,
             };
             list.push(term);
+            assigned[t] = true;
         }
         let to_clear: Vec<u32> = targets
             .iter()
@@ -202,11 +243,7 @@ impl SparseSum {
 
     /// Number of terms.
     pub fn len(&self) -> usize {
-        self.terms_in_bands()
-            + self.signal_assign.len()
-            + self.state_assign.len()
-            + self.signal_scalars.len()
-            + self.state_scalars.len()
+        self.terms_in_bands() + self.scalars_apart.len() + self.scalars_onto_bands.len()
     }
 
     /// Whether there are no terms.
@@ -230,6 +267,7 @@ impl SparseSum {
     #[inline]
     pub fn evaluate(&self, signals: &[f64], states: &[f64], dst: &mut [f64]) {
         self.clear.apply(dst);
+        self.scalars_apart.evaluate(signals, states, dst);
         for band in &self.bands {
             let (t, n) = (band.target as usize, band.len as usize);
             let dst = &mut dst[t..t + n];
@@ -240,12 +278,7 @@ impl SparseSum {
                     Source::Signals => &signals[k..k + n],
                     Source::States => &states[k..k + n],
                 };
-                let c = match s.coefficients {
-                    Coefficients::Uniform(c) => Coef::Uniform(c),
-                    Coefficients::Varying(j) => {
-                        Coef::Varying(&self.coefficients[j as usize..j as usize + n])
-                    }
-                };
+                let c = Coef::new(s.coefficients, &self.coefficients, n);
                 (src, c)
             };
             let mut assign = true;
@@ -258,85 +291,143 @@ impl SparseSum {
                 assign = false;
             }
         }
-        for &(t, s, c) in &self.signal_assign {
-            dst[t as usize] = c * signals[s as usize];
-        }
-        for &(t, s, c) in &self.state_assign {
-            dst[t as usize] = c * states[s as usize];
-        }
-        for &(t, s, c) in &self.signal_scalars {
-            dst[t as usize] += c * signals[s as usize];
-        }
-        for &(t, s, c) in &self.state_scalars {
-            dst[t as usize] += c * states[s as usize];
-        }
+        self.scalars_onto_bands.evaluate(signals, states, dst);
     }
 }
 
-/// A band source's coefficients at evaluation time.
+/// A band source's coefficients at evaluation time. ±1 (a Sum's signs, unit gains) get their
+/// own kinds: `1·x` and `−1·x` are exactly `x` and `−x`, so adding or subtracting instead of
+/// multiplying gives bit-identical results with one operation less per element.
 #[derive(Clone, Copy)]
 enum Coef<'a> {
+    PlusOne,
+    MinusOne,
     Uniform(f64),
     Varying(&'a [f64]),
 }
 
-/// `dst (=|+=) c·src`. Each coefficient kind gets its own loop so that all of them vectorize.
-#[inline(always)]
-fn pass1(dst: &mut [f64], (src, c): (&[f64], Coef<'_>), assign: bool) {
-    match (c, assign) {
-        (Coef::Uniform(c), true) => dst.iter_mut().zip(src).for_each(|(d, &x)| *d = c * x),
-        (Coef::Uniform(c), false) => dst.iter_mut().zip(src).for_each(|(d, &x)| *d += c * x),
-        (Coef::Varying(c), true) => dst
-            .iter_mut()
-            .zip(src.iter().zip(c))
-            .for_each(|(d, (&x, &c))| *d = c * x),
-        (Coef::Varying(c), false) => dst
-            .iter_mut()
-            .zip(src.iter().zip(c))
-            .for_each(|(d, (&x, &c))| *d += c * x),
+impl<'a> Coef<'a> {
+    fn new(coefficients: Coefficients, all: &'a [f64], n: usize) -> Coef<'a> {
+        match coefficients {
+            Coefficients::Uniform(1.0) => Coef::PlusOne,
+            Coefficients::Uniform(-1.0) => Coef::MinusOne,
+            Coefficients::Uniform(c) => Coef::Uniform(c),
+            Coefficients::Varying(j) => Coef::Varying(&all[j as usize..j as usize + n]),
+        }
     }
 }
 
-/// `dst (=|+=) a·src_a + b·src_b` in one pass.
-#[inline(always)]
-fn pass2(dst: &mut [f64], a: (&[f64], Coef<'_>), b: (&[f64], Coef<'_>), assign: bool) {
+/// One coefficient kind, as a type: each combination of kinds gets its own loop, which the
+/// compiler vectorizes.
+trait Scale: Copy {
+    /// `c_i · x`.
+    fn scale(self, i: usize, x: f64) -> f64;
+}
+
+#[derive(Clone, Copy)]
+struct PlusOne;
+#[derive(Clone, Copy)]
+struct MinusOne;
+#[derive(Clone, Copy)]
+struct Uniform(f64);
+/// Coefficients at least as long as the band (checked once before the loop).
+#[derive(Clone, Copy)]
+struct Varying<'a>(&'a [f64]);
+
+impl Scale for PlusOne {
     #[inline(always)]
-    fn run(
-        dst: &mut [f64],
-        xa: &[f64],
-        xb: &[f64],
-        assign: bool,
-        f: impl Fn(usize, f64, f64) -> f64,
-    ) {
-        let (xa, xb) = (&xa[..dst.len()], &xb[..dst.len()]);
+    fn scale(self, _: usize, x: f64) -> f64 {
+        x
+    }
+}
+impl Scale for MinusOne {
+    #[inline(always)]
+    fn scale(self, _: usize, x: f64) -> f64 {
+        -x
+    }
+}
+impl Scale for Uniform {
+    #[inline(always)]
+    fn scale(self, _: usize, x: f64) -> f64 {
+        self.0 * x
+    }
+}
+impl Scale for Varying<'_> {
+    #[inline(always)]
+    fn scale(self, i: usize, x: f64) -> f64 {
+        self.0[i] * x
+    }
+}
+
+/// Calls `$body` with `$s` bound to the [`Scale`] type of coefficient `$c`.
+macro_rules! with_scale {
+    ($c:expr, $n:expr, |$s:ident| $body:expr) => {
+        match $c {
+            Coef::PlusOne => {
+                let $s = PlusOne;
+                $body
+            }
+            Coef::MinusOne => {
+                let $s = MinusOne;
+                $body
+            }
+            Coef::Uniform(c) => {
+                let $s = Uniform(c);
+                $body
+            }
+            Coef::Varying(c) => {
+                let $s = Varying(&c[..$n]);
+                $body
+            }
+        }
+    };
+}
+
+/// `dst (=|+=) c·src`.
+#[inline(always)]
+fn pass1(dst: &mut [f64], (src, c): (&[f64], Coef<'_>), assign: bool) {
+    #[inline(always)]
+    fn run<A: Scale>(dst: &mut [f64], x: &[f64], a: A, assign: bool) {
+        let x = &x[..dst.len()];
         if assign {
             for (i, d) in dst.iter_mut().enumerate() {
-                *d = f(i, xa[i], xb[i]);
+                *d = a.scale(i, x[i]);
             }
         } else {
             for (i, d) in dst.iter_mut().enumerate() {
-                *d += f(i, xa[i], xb[i]);
+                *d += a.scale(i, x[i]);
             }
         }
     }
     let n = dst.len();
-    match (a.1, b.1) {
-        (Coef::Uniform(ca), Coef::Uniform(cb)) => {
-            run(dst, a.0, b.0, assign, |_, x, y| ca * x + cb * y)
-        }
-        (Coef::Varying(ca), Coef::Uniform(cb)) => {
-            let ca = &ca[..n];
-            run(dst, a.0, b.0, assign, |i, x, y| ca[i] * x + cb * y)
-        }
-        (Coef::Uniform(ca), Coef::Varying(cb)) => {
-            let cb = &cb[..n];
-            run(dst, a.0, b.0, assign, |i, x, y| ca * x + cb[i] * y)
-        }
-        (Coef::Varying(ca), Coef::Varying(cb)) => {
-            let (ca, cb) = (&ca[..n], &cb[..n]);
-            run(dst, a.0, b.0, assign, |i, x, y| ca[i] * x + cb[i] * y)
+    with_scale!(c, n, |a| run(dst, src, a, assign))
+}
+
+/// `dst (=|+=) a·src_a + b·src_b` in one pass.
+#[inline(always)]
+fn pass2(
+    dst: &mut [f64],
+    (xa, ca): (&[f64], Coef<'_>),
+    (xb, cb): (&[f64], Coef<'_>),
+    assign: bool,
+) {
+    #[inline(always)]
+    fn run<A: Scale, B: Scale>(dst: &mut [f64], xa: &[f64], a: A, xb: &[f64], b: B, assign: bool) {
+        let (xa, xb) = (&xa[..dst.len()], &xb[..dst.len()]);
+        if assign {
+            for (i, d) in dst.iter_mut().enumerate() {
+                *d = a.scale(i, xa[i]) + b.scale(i, xb[i]);
+            }
+        } else {
+            for (i, d) in dst.iter_mut().enumerate() {
+                *d += a.scale(i, xa[i]) + b.scale(i, xb[i]);
+            }
         }
     }
+    let n = dst.len();
+    with_scale!(ca, n, |a| with_scale!(cb, n, |b| run(
+        dst, xa, a, xb, b, assign
+    )))
 }
 
 /// Sets `dst[i] = 0` for every `i` of a fixed set of indices, stored as contiguous ranges.
@@ -428,7 +519,9 @@ mod tests {
             .all(|s| matches!(s.coefficients, Coefficients::Uniform(_))));
         // Target 0: its signal term assigns, its state term adds; nothing is cleared.
         assert!(sum.clear.ranges.is_empty());
-        assert_eq!((sum.signal_assign.len(), sum.state_scalars.len()), (1, 1));
+        let apart = &sum.scalars_apart;
+        assert_eq!((apart.signal_assign.len(), apart.state_add.len()), (1, 1));
+        assert_eq!(sum.scalars_onto_bands.len(), 0);
         assert_eq!((sum.terms_in_bands(), sum.len()), (14, 16));
         let signals = [0.0, 0.0, 0.0, 2.5];
         let states: Vec<f64> = (0..8).map(|i| (i * i) as f64 + 0.5).collect();
@@ -464,10 +557,16 @@ mod tests {
                 list.push((t, s, next(100) as f64 / 7.0 - 5.0));
             }
         }
-        // Plus long diagonals: a varying one with a hole (two runs, not one padded run) and a
-        // uniform one overlapping it.
+        // Plus long diagonals over the same targets, with a hole (two runs, not one padded
+        // run): varying coefficients, a uniform −2, +1 and −1 (bands of four sources, every
+        // coefficient kind).
         for i in (41..60u32).filter(|&i| i != 50) {
-            for (list, src, c) in [(0, i - 30, 0.5 + i as f64), (1, i - 41, -2.0)] {
+            for (list, src, c) in [
+                (0, i - 30, 0.5 + i as f64),
+                (1, i - 41, -2.0),
+                (1, i - 40, 1.0),
+                (0, i - 38, -1.0),
+            ] {
                 if !terms[list].iter().any(|e| e.0 == i && e.1 == src) {
                     terms[list].push((i, src, c));
                 }
