@@ -269,8 +269,19 @@ impl FrictionLaw {
     /// zero for [`FrictionLaw::None`] and [`FrictionLaw::Input`]. Does not allocate.
     #[inline]
     pub fn force(&self, normal_force: f64, v_tangential: &Vector3<f64>) -> Vector3<f64> {
-        let speed = v_tangential.norm();
-        v_tangential * (-normal_force.abs() * self.coefficient_per_speed(speed))
+        self.force_at_speed(normal_force, v_tangential, v_tangential.norm())
+    }
+
+    /// [`FrictionLaw::force`] with the slip speed `|v_t|` (m/s) already known (e.g. computed for
+    /// many points in one vectorized pass).
+    #[inline]
+    pub fn force_at_speed(
+        &self,
+        normal_force: f64,
+        v_tangential: &Vector3<f64>,
+        slip_speed: f64,
+    ) -> Vector3<f64> {
+        v_tangential * (-normal_force.abs() * self.coefficient_per_speed(slip_speed))
     }
 }
 

@@ -92,6 +92,16 @@ pub struct SpatialContactForce {
 struct Scratch {
     geometry: Vec<ContactGeometry>,
     resultant: ResultantCalculator,
+    /// Per point, in World: normal velocity v_n (m/s), tangential velocity v_t (m/s), its
+    /// magnitude (m/s; held as |v_t|² until the square roots are taken in one pass), normal force
+    /// magnitude (N) and friction force (N). Filled pass by pass, so that each pass is a short
+    /// loop whose iterations overlap (and the square roots vectorize) instead of one long chain
+    /// of dependent square roots and divisions per point.
+    normal_velocity: Vec<f64>,
+    tangential_velocity: Vec<Vector3<f64>>,
+    slip_speed: Vec<f64>,
+    normal_force: Vec<f64>,
+    friction_force: Vec<Vector3<f64>>,
 }
 
 impl SpatialContactForce {
@@ -283,9 +293,15 @@ impl Block for SpatialContactForce {
             point: Point3::origin(),
             normal: Vector3::z_axis(),
         };
+        let n = self.points;
         Box::new(Scratch {
-            geometry: vec![empty; self.points],
-            resultant: ResultantCalculator::with_capacity(self.points),
+            geometry: vec![empty; n],
+            resultant: ResultantCalculator::with_capacity(n),
+            normal_velocity: vec![0.0; n],
+            tangential_velocity: vec![Vector3::zeros(); n],
+            slip_speed: vec![0.0; n],
+            normal_force: vec![0.0; n],
+            friction_force: vec![Vector3::zeros(); n],
         })
     }
 
@@ -360,11 +376,12 @@ impl Block for SpatialContactForce {
             FOLLOWER_TRANSLATION,
         ];
         let any_sensing = sensing.iter().any(|&o| used(o));
+        // Pass 1, kinematics: separation out; relative velocity split into v_n and v_t.
         for i in 0..self.points {
-            let g = s.geometry[i];
+            let g = &s.geometry[i];
             ctx.io.raw().0[separation_at + i] = g.separation;
-            let in_contact = g.separation < 0.0;
-            if !in_contact && !any_sensing {
+            if g.separation >= 0.0 && !any_sensing {
+                s.slip_speed[i] = 0.0;
                 continue;
             }
             let n: Vector3<f64> = g.normal.into_inner();
@@ -376,31 +393,62 @@ impl Block for SpatialContactForce {
             };
             let vn = n.dot(&v_rel);
             let vt = v_rel - n * vn;
-            let mut f_n = 0.0;
-            let mut f_t = Vector3::zeros();
-            let mut axes = Matrix3::identity();
-            if in_contact {
-                if need_axes {
-                    axes = contact_axes(&n, &mb.rotation);
-                }
-                f_n = match self.fn_input {
-                    Some(k) => NormalForceLaw::input_magnitude(ctx.io.input(k)[i]),
-                    None => self.normal.magnitude(-g.separation, -vn),
-                };
-                f_t = match self.ff_input {
-                    Some(k) => {
-                        let ff = ctx.io.input(k);
-                        axes.column(0) * ff[2 * i] + axes.column(1) * ff[2 * i + 1]
-                    }
-                    None => self.friction.force(f_n, &vt),
-                };
-                let force = n * f_n + f_t;
-                wrench_n += p.cross(&force);
-                wrench_f += force;
-                if want_resultant {
-                    s.resultant.add_force(p, n, force);
-                }
+            s.normal_velocity[i] = vn;
+            s.tangential_velocity[i] = vt;
+            s.slip_speed[i] = vt.norm_squared();
+        }
+        // Pass 2: |v_t| for all points at once.
+        for v in s.slip_speed.iter_mut() {
+            *v = v.sqrt();
+        }
+        // Pass 3, forces of the points in contact, and their wrench about the World origin.
+        for i in 0..self.points {
+            let g = &s.geometry[i];
+            if g.separation >= 0.0 {
+                s.normal_force[i] = 0.0;
+                s.friction_force[i] = Vector3::zeros();
+                continue;
             }
+            let n: Vector3<f64> = g.normal.into_inner();
+            let p = g.point.coords;
+            let f_n = match self.fn_input {
+                Some(k) => NormalForceLaw::input_magnitude(ctx.io.input(k)[i]),
+                None => self.normal.magnitude(-g.separation, -s.normal_velocity[i]),
+            };
+            let f_t = match self.ff_input {
+                Some(k) => {
+                    let axes = contact_axes(&n, &mb.rotation);
+                    let ff = ctx.io.input(k);
+                    axes.column(0) * ff[2 * i] + axes.column(1) * ff[2 * i + 1]
+                }
+                None => {
+                    self.friction
+                        .force_at_speed(f_n, &s.tangential_velocity[i], s.slip_speed[i])
+                }
+            };
+            s.normal_force[i] = f_n;
+            s.friction_force[i] = f_t;
+            let force = n * f_n + f_t;
+            wrench_n += p.cross(&force);
+            wrench_f += force;
+            if want_resultant {
+                s.resultant.add_force(p, n, force);
+            }
+        }
+        // Pass 4, the sensed outputs, only when something reads them.
+        let sensed_points = if any_sensing { self.points } else { 0 };
+        for i in 0..sensed_points {
+            let g = &s.geometry[i];
+            let in_contact = g.separation < 0.0;
+            let n: Vector3<f64> = g.normal.into_inner();
+            let p = g.point.coords;
+            let (vn, vt) = (s.normal_velocity[i], s.tangential_velocity[i]);
+            let (f_n, f_t) = (s.normal_force[i], s.friction_force[i]);
+            let axes = if in_contact && need_axes {
+                contact_axes(&n, &mb.rotation)
+            } else {
+                Matrix3::identity()
+            };
             let flag = if in_contact { 1.0 } else { 0.0 };
             if used(CONTACT) {
                 ctx.io.output(CONTACT)[i] = flag;
