@@ -231,17 +231,13 @@ impl<'d> Engine<'d> {
     fn eval_scheduled(&mut self, t: f64, all: bool, x: Option<&[f64]>) {
         self.evaluated_at = None;
         let d = self.diagram;
-        let len = if all {
-            self.schedule.len()
+        // Taken out for the loop (the blocks need the run state mutably), put back after.
+        let schedule = std::mem::take(if all {
+            &mut self.schedule
         } else {
-            self.minor_schedule.len()
-        };
-        for i in 0..len {
-            let b = if all {
-                self.schedule[i]
-            } else {
-                self.minor_schedule[i]
-            };
+            &mut self.minor_schedule
+        });
+        for &b in &schedule {
             match &self.plan.mode[b] {
                 Mode::Dispatch => {
                     let mut ctx = self.ctx(b, t);
@@ -263,6 +259,11 @@ impl<'d> Engine<'d> {
                     self.run.signals[out].copy_from_slice(&states[blk.states.clone()]);
                 }
             }
+        }
+        if all {
+            self.schedule = schedule;
+        } else {
+            self.minor_schedule = schedule;
         }
     }
 
