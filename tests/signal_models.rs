@@ -222,3 +222,58 @@ fn a_chain_of_first_order_stages_follows_the_erlang_distribution() {
         }
     }
 }
+
+/// Per-element Integrator limits: ẋ = [1, −2, 0.5] from x(0) = 0 with upper_limit = [0.5, 10, 0.1]
+/// and lower_limit = [−10, −0.25, −10]. Element 0 reaches 0.5 at t = 0.5, element 1 reaches
+/// −0.25 at t = 0.125, element 2 reaches 0.1 at t = 0.2; each is then held bit-exactly at its own
+/// limit. A single-number limit and an array of them mix.
+#[test]
+fn integrator_limits_per_element_hold_each_element_at_its_own_limit() {
+    let text = r#"
+connect = ["u.out -> x.in"]
+[model]
+stop_time = 1.0
+[output]
+log = ["x.out"]
+[blocks.u]
+type = "Constant"
+value = [1.0, -2.0, 0.5]
+[blocks.x]
+type = "Integrator"
+initial = 0.0
+upper_limit = [0.5, 10.0, 0.1]
+lower_limit = -0.25
+"#;
+    let d = blockdyn::load_model_str("limits.toml", text, &[]).unwrap();
+    let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();
+    assert_eq!(r.final_state, vec![0.5, -0.25, 0.1]);
+    // Before the first reach, each element is still the ramp (to round-off).
+    let rec = &r.recording;
+    for (i, &t) in rec.times.iter().enumerate() {
+        let row = rec.row(i);
+        let expected = [
+            (1.0 * t).min(0.5),
+            (-2.0 * t).max(-0.25),
+            (0.5 * t).min(0.1),
+        ];
+        for (e, (&x, want)) in row.iter().zip(expected).enumerate() {
+            assert!(
+                (x - want).abs() < 1e-12,
+                "x[{e}]({t}) = {x}, expected {want}"
+            );
+        }
+    }
+    // The same limits as a length mismatch against the 3-element signal: a clear error.
+    let bad = text.replace(
+        "upper_limit = [0.5, 10.0, 0.1]",
+        "upper_limit = [0.5, 10.0]",
+    );
+    let e = blockdyn::load_model_str("limits.toml", &bad, &[])
+        .expect_err("a 2-element limit on a 3-element integrator")
+        .to_string();
+    assert!(
+        e.contains("'upper_limit' has 2 values but the signal has 3 elements"),
+        "{e}"
+    );
+    assert!(e.contains("'x'"), "{e}");
+}

@@ -287,3 +287,70 @@ pub(crate) fn bad(
 ) -> Diagnostic {
     r.error(key, message).hint(hint)
 }
+
+/// Optional lower and upper limits, each one number or one value per element.
+pub(crate) type LimitPair = (Option<Vec<f64>>, Option<Vec<f64>>);
+
+/// A pair of optional limits, each a number (broadcast to every element) or one value per element
+/// (a flat array), read from `lower_key` and `upper_key`. Checks that the arrays are not empty,
+/// that their lengths agree (or one is a single number), and that lower < upper element by
+/// element; the length against the signal is checked in `setup` ([`check_limit_len`]).
+pub(crate) fn read_limits(
+    r: &TableReader,
+    lower_key: &'static str,
+    upper_key: &'static str,
+) -> Result<LimitPair, Diagnostic> {
+    let mut limits = [None, None];
+    for (slot, key) in limits.iter_mut().zip([lower_key, upper_key]) {
+        if let Some(values) = r.vector(key)? {
+            r.ensure(
+                !values.is_empty(),
+                key,
+                "must not be empty",
+                &format!("write a number, or one value per element: {key} = [-1.0, -2.0]"),
+            )?;
+            *slot = Some(values);
+        }
+    }
+    let [lower, upper] = limits;
+    if let (Some(lo), Some(hi)) = (&lower, &upper) {
+        r.ensure(
+            lo.len() == hi.len() || lo.len() == 1 || hi.len() == 1,
+            upper_key,
+            &format!("has {} values but '{lower_key}' has {}", hi.len(), lo.len()),
+            "give both one value per element, or a single number for either",
+        )?;
+        let n = lo.len().max(hi.len());
+        if let Some(e) = (0..n).find(|&e| at(lo, e) >= at(hi, e)) {
+            return Err(bad(
+                r,
+                upper_key,
+                format!(
+                    "'{upper_key}' must be greater than {lower_key} ({} ≤ {}{})",
+                    at(hi, e),
+                    at(lo, e),
+                    if n > 1 {
+                        format!(" at element {e}")
+                    } else {
+                        String::new()
+                    }
+                ),
+                format!("write {lower_key} < {upper_key}"),
+            ));
+        }
+    }
+    Ok((lower, upper))
+}
+
+/// `Err` unless the limit `values` (named `key`) is a single number or has one value per
+/// element of a signal of `n` elements.
+pub(crate) fn check_limit_len(key: &str, values: Option<&[f64]>, n: usize) -> Result<(), String> {
+    match values {
+        Some(v) if v.len() != 1 && v.len() != n => Err(format!(
+            "'{key}' has {} values but the signal has {n} elements; give one per element or a \
+             single number",
+            v.len()
+        )),
+        _ => Ok(()),
+    }
+}

@@ -1,6 +1,6 @@
 //! Integrator: `ẋ = in`, `out = x`, with optional hard limits and resets.
 
-use super::common::{at, bad, param, port, read_array};
+use super::common::{at, bad, check_limit_len, param, port, read_array, read_limits};
 use crate::block::{Block, BlockType, Ctx, LinearForm, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
@@ -12,7 +12,8 @@ const AT_LOWER: f64 = -1.0;
 
 /// `ẋ = in`, `out = x` element-wise; `x(t0) = initial`.
 ///
-/// **Limits.** With `upper_limit` (and likewise `lower_limit`), each element has a mode in work
+/// **Limits.** With `upper_limit` (and likewise `lower_limit`; each a number for every element or
+/// one value per element), each element has a mode in work
 /// slot e: free or held at a limit. Zero-crossing functions, all direction Falling (fire when g
 /// goes from > 0 to ≤ 0), one per element and limit:
 /// - free: `g_upper = upper − x`, `g_lower = x − lower` (the state reaches the limit);
@@ -31,8 +32,9 @@ const AT_LOWER: f64 = -1.0;
 struct Integrator {
     /// One value broadcast, or one per element.
     initial: Vec<f64>,
-    lower: Option<f64>,
-    upper: Option<f64>,
+    /// One value broadcast, or one per element.
+    lower: Option<Vec<f64>>,
+    upper: Option<Vec<f64>>,
     reset: Option<Direction>,
     external: bool,
     inputs: Vec<PortDecl>,
@@ -58,6 +60,13 @@ impl Integrator {
     fn has_limits(&self) -> bool {
         self.lower.is_some() || self.upper.is_some()
     }
+    /// Element e's lower and upper limits, if given.
+    fn limits_at(&self, e: usize) -> (Option<f64>, Option<f64>) {
+        (
+            self.lower.as_deref().map(|v| at(v, e)),
+            self.upper.as_deref().map(|v| at(v, e)),
+        )
+    }
 }
 
 impl Block for Integrator {
@@ -82,6 +91,8 @@ impl Block for Integrator {
                 self.initial.len()
             ));
         }
+        check_limit_len("lower_limit", self.lower.as_deref(), self.n)?;
+        check_limit_len("upper_limit", self.upper.as_deref(), self.n)?;
         if self.reset.is_some() && !inputs[self.reset_input()].is_scalar() {
             return Err(format!(
                 "input 'reset' must be 1×1, not {}",
@@ -133,14 +144,15 @@ impl Block for Integrator {
         let u = ctx.input(0);
         for e in 0..self.n {
             let x = ctx.states[e];
-            if let Some(upper) = self.upper {
+            let (lower, upper) = self.limits_at(e);
+            if let Some(upper) = upper {
                 g[zu + e] = if ctx.work[e] == AT_UPPER {
                     u[e]
                 } else {
                     upper - x
                 };
             }
-            if let Some(lower) = self.lower {
+            if let Some(lower) = lower {
                 g[zl + e] = if ctx.work[e] == AT_LOWER {
                     -u[e]
                 } else {
@@ -170,7 +182,8 @@ impl Block for Integrator {
         let mut changed = false;
         for e in 0..self.n {
             let mode = ctx.work[e];
-            if let Some(upper) = self.upper.filter(|_| crossed[zu + e]) {
+            let (lower, upper) = self.limits_at(e);
+            if let Some(upper) = upper.filter(|_| crossed[zu + e]) {
                 if mode == FREE {
                     ctx.states[e] = upper;
                     ctx.work[e] = AT_UPPER;
@@ -180,7 +193,7 @@ impl Block for Integrator {
                     changed = true;
                 }
             }
-            if let Some(lower) = self.lower.filter(|_| crossed[zl + e]) {
+            if let Some(lower) = lower.filter(|_| crossed[zl + e]) {
                 if mode == FREE {
                     ctx.states[e] = lower;
                     ctx.work[e] = AT_LOWER;
@@ -197,12 +210,13 @@ impl Block for Integrator {
         if !self.has_limits() {
             return false;
         }
-        let (lo, hi) = (
-            self.lower.unwrap_or(f64::NEG_INFINITY),
-            self.upper.unwrap_or(f64::INFINITY),
-        );
         let mut changed = false;
         for e in 0..self.n {
+            let (lower, upper) = self.limits_at(e);
+            let (lo, hi) = (
+                lower.unwrap_or(f64::NEG_INFINITY),
+                upper.unwrap_or(f64::INFINITY),
+            );
             let u = ctx.input(0)[e];
             let x = ctx.states[e];
             let (new_x, new_mode) = match ctx.work[e] {
@@ -228,24 +242,34 @@ impl Block for Integrator {
 
 fn build_integrator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let (initial, shape) = read_array(r, "initial")?.unwrap_or((vec![0.0], Shape::SCALAR));
-    let lower = r.f64("lower_limit")?;
-    let upper = r.f64("upper_limit")?;
-    if let (Some(lo), Some(hi)) = (lower, upper) {
-        r.ensure(
-            lo < hi,
-            "upper_limit",
-            &format!("must be greater than lower_limit ({hi} ≤ {lo})"),
-            "write lower_limit < upper_limit",
-        )?;
-    }
-    if let Some(x) = initial
-        .iter()
-        .find(|&&x| lower.is_some_and(|lo| x < lo) || upper.is_some_and(|hi| x > hi))
-    {
+    let (lower, upper) = read_limits(r, "lower_limit", "upper_limit")?;
+    // Element by element over the longest of the three, when each is one number or that long
+    // (any other mismatch is reported against the signal's size by `setup`).
+    let given: Vec<&[f64]> = [Some(&initial), lower.as_ref(), upper.as_ref()]
+        .into_iter()
+        .flatten()
+        .map(Vec::as_slice)
+        .collect();
+    let n = given.iter().map(|v| v.len()).max().unwrap_or(1);
+    let comparable = given.iter().all(|v| v.len() == 1 || v.len() == n);
+    let outside = (0..n).filter(|_| comparable).find(|&e| {
+        let x = at(&initial, e);
+        lower.as_deref().is_some_and(|lo| x < at(lo, e))
+            || upper.as_deref().is_some_and(|hi| x > at(hi, e))
+    });
+    if let Some(e) = outside {
         return Err(bad(
             r,
             "initial",
-            format!("'initial' value {x} lies outside the limits"),
+            format!(
+                "'initial' value {} lies outside the limits{}",
+                at(&initial, e),
+                if n > 1 {
+                    format!(" at element {e}")
+                } else {
+                    String::new()
+                }
+            ),
             "write an initial value within [lower_limit, upper_limit]",
         ));
     }
@@ -300,8 +324,18 @@ pub static INTEGRATOR: BlockType = BlockType {
               No input feeds the output directly, so feedback loops through an integrator are legal.",
     params: &[
         param("initial", "", "0.0", "initial state: a number (broadcast over the input's shape) or an array"),
-        param("lower_limit", "", "none", "lower saturation limit of the state"),
-        param("upper_limit", "", "none", "upper saturation limit of the state, > lower_limit"),
+        param(
+            "lower_limit",
+            "",
+            "none",
+            "lower saturation limit of the state: a number, or one value per element",
+        ),
+        param(
+            "upper_limit",
+            "",
+            "none",
+            "upper saturation limit of the state, > lower_limit: a number, or one per element",
+        ),
         param("reset", "", "\"none\"", "\"none\", \"rising\", \"falling\" or \"either\": zero crossing of input reset that resets the state"),
         param(
             "initial_source",
@@ -424,6 +458,17 @@ mod tests {
             build_error("Integrator", "lower_limit = 1.0\nupper_limit = 1.0")
                 .contains("greater than lower_limit")
         );
+        // Per element: the initial value of element 1 is above its own upper limit.
+        let e = build_error(
+            "Integrator",
+            "initial = [0.0, 2.0]\nupper_limit = [1.0, 1.5]",
+        );
+        assert!(
+            e.contains("value 2 lies outside the limits at element 1"),
+            "{e}"
+        );
+        let e = build_error("Integrator", "lower_limit = [0.0, 3.0]\nupper_limit = 2.0");
+        assert!(e.contains("(2 ≤ 3 at element 1)"), "{e}");
         assert!(build_error("Integrator", "initial_source = \"external\"")
             .contains("read only at resets"));
         assert!(build_error("Integrator", "reset = \"up\"").contains("cannot be \"up\""));

@@ -5,7 +5,8 @@
 //! whose only purpose is to make the solver end a step there. The event handlers change nothing.
 
 use super::common::{
-    at, broadcast_shape, check_broadcast, numbered_ports, param, port, read_count,
+    at, broadcast_shape, check_broadcast, check_limit_len, numbered_ports, param, port, read_count,
+    read_limits,
 };
 use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
@@ -68,11 +69,12 @@ pub static ABS: BlockType = BlockType {
 
 // ---------------------------------------------------------------- Saturation
 
-/// `out[e] = min(max(in[e], lower), upper)`; zero crossings `in[e] − upper` then `in[e] − lower`
-/// (for the limits that are given), element by element.
+/// `out[e] = min(max(in[e], lower[e]), upper[e])`; zero crossings `in[e] − upper[e]` then
+/// `in[e] − lower[e]` (for the limits that are given), element by element. Each limit is one number
+/// for every element or one value per element.
 struct Saturation {
-    lower: Option<f64>,
-    upper: Option<f64>,
+    lower: Option<Vec<f64>>,
+    upper: Option<Vec<f64>>,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
 }
@@ -85,6 +87,8 @@ impl Block for Saturation {
         &self.outputs
     }
     fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+        check_limit_len("lower", self.lower.as_deref(), inputs[0].len())?;
+        check_limit_len("upper", self.upper.as_deref(), inputs[0].len())?;
         let per = usize::from(self.lower.is_some()) + usize::from(self.upper.is_some());
         Ok(Setup {
             zero_crossings: vec![Direction::Either; per * inputs[0].len()],
@@ -92,21 +96,22 @@ impl Block for Saturation {
         })
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let (lo, hi) = (
-            self.lower.unwrap_or(f64::NEG_INFINITY),
-            self.upper.unwrap_or(f64::INFINITY),
-        );
         let (u, y) = ctx.input_output(0, 0);
-        y.iter_mut()
-            .zip(u)
-            .for_each(|(y, u)| *y = u.max(lo).min(hi));
+        for (e, (y, u)) in y.iter_mut().zip(u).enumerate() {
+            let lo = self
+                .lower
+                .as_deref()
+                .map_or(f64::NEG_INFINITY, |v| at(v, e));
+            let hi = self.upper.as_deref().map_or(f64::INFINITY, |v| at(v, e));
+            *y = u.max(lo).min(hi);
+        }
     }
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
         let u = ctx.input(0);
         let mut k = 0;
-        for limit in [self.upper, self.lower].into_iter().flatten() {
-            for &x in u {
-                g[k] = x - limit;
+        for limit in [&self.upper, &self.lower].into_iter().flatten() {
+            for (e, &x) in u.iter().enumerate() {
+                g[k] = x - at(limit, e);
                 k += 1;
             }
         }
@@ -114,20 +119,11 @@ impl Block for Saturation {
 }
 
 fn build_saturation(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let lower = r.f64("lower")?;
-    let upper = r.f64("upper")?;
+    let (lower, upper) = read_limits(r, "lower", "upper")?;
     if lower.is_none() && upper.is_none() {
         return Err(r
             .table_error("Saturation needs 'lower', 'upper' or both")
             .hint("add e.g. lower = -1.0 and upper = 1.0"));
-    }
-    if let (Some(lo), Some(hi)) = (lower, upper) {
-        r.ensure(
-            lo < hi,
-            "upper",
-            &format!("must be greater than lower ({hi} ≤ {lo})"),
-            "write lower < upper",
-        )?;
     }
     r.finish()?;
     let (inputs, outputs) = single_io();
@@ -145,8 +141,18 @@ pub static SATURATION: BlockType = BlockType {
     summary: "Limits its input element-wise to [lower, upper] (either limit may be omitted). \
               Zero crossings at both limits end solver steps at the kinks.",
     params: &[
-        param("lower", "", "none (−∞)", "lower limit"),
-        param("upper", "", "none (+∞)", "upper limit, > lower"),
+        param(
+            "lower",
+            "",
+            "none (−∞)",
+            "lower limit: a number, or one value per element ([a, b, ...])",
+        ),
+        param(
+            "upper",
+            "",
+            "none (+∞)",
+            "upper limit, > lower: a number, or one value per element",
+        ),
     ],
     ports: &[
         port("in", "input", "inherited", "", "the signal"),
@@ -322,6 +328,43 @@ mod tests {
         assert!(build_error("Saturation", "").contains("needs 'lower', 'upper' or both"));
         assert!(build_error("Saturation", "lower = 1\nupper = 0")
             .contains("must be greater than lower"));
+    }
+
+    #[test]
+    fn saturation_limits_per_element() {
+        let mut h = Harness::new(
+            "Saturation",
+            "lower = [-1.0, 0.0, -2.0]\nupper = [1.0, 0.25, 2.0]",
+            &[Shape::vector(3)],
+        );
+        h.set_input(0, &[-3.0, 0.5, 3.0]);
+        assert_eq!(h.out_at(0.0, 0), vec![-1.0, 0.25, 2.0]);
+        // in − upper per element, then in − lower.
+        assert_eq!(h.zero_crossings(), vec![-4.0, 0.25, 1.0, -2.0, 0.5, 5.0]);
+        // A single number broadcasts against an array.
+        let mut h = Harness::new(
+            "Saturation",
+            "lower = 0.0\nupper = [1.0, 2.0]",
+            &[Shape::vector(2)],
+        );
+        h.set_input(0, &[5.0, -5.0]);
+        assert_eq!(h.out_at(0.0, 0), vec![1.0, 0.0]);
+        assert!(
+            build_error("Saturation", "lower = [0.0, 1.0]\nupper = [1.0, 0.5]")
+                .contains("must be greater than lower (0.5 ≤ 1 at element 1)")
+        );
+        assert!(
+            build_error("Saturation", "lower = [0.0, 1.0]\nupper = [1.0, 2.0, 3.0]")
+                .contains("has 3 values but 'lower' has 2")
+        );
+        let Err(e) = Harness::try_new("Saturation", "upper = [1.0, 2.0]", &[Shape::vector(3)])
+        else {
+            panic!("a 2-element limit on a 3-element signal must be rejected");
+        };
+        assert!(
+            e.contains("'upper' has 2 values but the signal has 3 elements"),
+            "{e}"
+        );
     }
 
     #[test]
