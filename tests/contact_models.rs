@@ -63,6 +63,24 @@ fn an_undamped_frictionless_bounce_conserves_energy() {
     );
 }
 
+/// A NaN pose gives a NaN separation, which counts as no contact: no force (not a NaN force),
+/// consistent with the contact flag. The mechanism's own NaN outputs are what gets blamed.
+#[test]
+fn a_nan_separation_applies_no_contact_force() {
+    let d = blockdyn::load_model(std::path::Path::new("models/ball_drop.toml"), &[]).unwrap();
+    let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+    let mut x = engine.initialize(0.0);
+    x.iter_mut().for_each(|v| *v = f64::NAN);
+    let mut dx = vec![0.0; x.len()];
+    blockdyn::solver::System::derivatives(&mut engine, 0.1, &x, &mut dx);
+    let c = d.block_index("contact").unwrap();
+    let blk = &d.blocks[c];
+    for port in ["wrench_B", "wrench_F"] {
+        let w = &engine.run.signals[blk.output_slots[blk.output_index(port).unwrap()].range()];
+        assert!(w.iter().all(|v| *v == 0.0), "{port}: {w:?}");
+    }
+}
+
 #[test]
 fn contact_wrenches_are_equal_and_opposite() {
     // Put the ball 1 mm into the floor, moving and spinning, then read the hidden wrenches.

@@ -1,8 +1,11 @@
 //! The engine: a compiled diagram plus its run state, seen by the solver as one [`System`].
 //!
-//! Each minor step copies the solver's state into the run state, evaluates every block's outputs
-//! in schedule order into the flat signal buffer, then asks each stateful block for its
-//! derivatives. Nothing here allocates after [`Engine::new`].
+//! Each minor step evaluates every block's outputs in schedule order into the flat signal buffer
+//! (fused linear blocks as sparse sums, constant outputs not at all), then the state derivatives.
+//! The solver's state is copied into the run state's `x` first only when a called block owns
+//! states; otherwise fused sums read the solver's vector directly and `run.x` is current only at
+//! initialization and events. Nothing here allocates after [`Engine::new`] (finding the block
+//! to blame for a non-finite value formats its message, once the solver reports one).
 
 use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
@@ -219,7 +222,8 @@ impl<'d> Engine<'d> {
         self.evaluated_at = Some(t);
     }
 
-    /// Evaluates all outputs at `t` from the run state's `x`.
+    /// Evaluates all outputs at `t` from the run state's `x` (`run.x`), which is current after
+    /// [`Engine::initialize`] and events; to evaluate at another state, write it to `run.x` first.
     pub fn eval_outputs(&mut self, t: f64) {
         self.eval_scheduled(t, true, None);
     }

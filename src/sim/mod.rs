@@ -120,23 +120,27 @@ fn state_name(d: &Diagram, k: usize) -> String {
 
 fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimError {
     match e {
-        SolverError::NonFinite { t, index } => match &engine.run.non_finite {
-            Some(src) => SimError::NonFinite {
-                block: src.block.clone(),
-                what: src.what.clone(),
-                t: src.t,
-            },
-            None => {
-                let (block, what) = match d.block_of_state(index) {
-                    Some(b) => (
-                        b.name.clone(),
-                        format!("state {}", b.block.state_name(index - b.states.start)),
-                    ),
-                    None => ("?".into(), format!("state x[{index}]")),
-                };
-                SimError::NonFinite { block, what, t }
+        // The blame found at the stage that stopped the run (same time); an older one, from a
+        // stage the solver recovered from, does not explain this error.
+        SolverError::NonFinite { t, index } => {
+            match engine.run.non_finite.as_ref().filter(|src| src.t == t) {
+                Some(src) => SimError::NonFinite {
+                    block: src.block.clone(),
+                    what: src.what.clone(),
+                    t: src.t,
+                },
+                None => {
+                    let (block, what) = match d.block_of_state(index) {
+                        Some(b) => (
+                            b.name.clone(),
+                            format!("state {}", b.block.state_name(index - b.states.start)),
+                        ),
+                        None => ("?".into(), format!("state x[{index}]")),
+                    };
+                    SimError::NonFinite { block, what, t }
+                }
             }
-        },
+        }
         SolverError::StepSizeUnderflow { t, step, index } => SimError::StepSizeUnderflow {
             t,
             step,

@@ -14,7 +14,9 @@
 //! *band*: `dst[t0..t0+n] = Σ_k c_k · src_k[..]`, evaluated two sources per pass. Bands cover
 //! disjoint targets, so each assigns its targets instead of clearing and adding; a chain's two
 //! diagonals become one pass that reads two sources and writes once, like the loop one would
-//! write by hand. Pieces shorter than [`MIN_RUN`] and terms in no run are scalar terms, added last.
+//! write by hand. Pieces shorter than [`MIN_RUN`] and terms in no run are scalar terms: those on
+//! targets no band writes run first (the first of each target assigns), those adding onto band
+//! targets run last.
 
 use std::ops::Range;
 
@@ -144,6 +146,17 @@ impl SparseSum {
         signal_terms: &[(u32, u32, f64)],
         state_terms: &[(u32, u32, f64)],
     ) -> SparseSum {
+        debug_assert!(
+            {
+                let mut known = targets.to_vec();
+                known.sort_unstable();
+                signal_terms
+                    .iter()
+                    .chain(state_terms)
+                    .all(|term| known.binary_search(&term.0).is_ok())
+            },
+            "every term's target must be one of the targets"
+        );
         let mut sum = SparseSum::default();
         let mut runs: Vec<Stretch> = Vec::new();
         let mut scalars: Vec<(Source, (u32, u32, f64))> = Vec::new();

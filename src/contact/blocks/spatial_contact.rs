@@ -380,7 +380,9 @@ impl Block for SpatialContactForce {
         for i in 0..self.points {
             let g = &s.geometry[i];
             ctx.io.raw().0[separation_at + i] = g.separation;
-            if g.separation >= 0.0 && !any_sensing {
+            // A NaN separation counts as no contact, as in the outputs below.
+            let in_contact = g.separation < 0.0;
+            if !in_contact && !any_sensing {
                 s.slip_speed[i] = 0.0;
                 continue;
             }
@@ -404,7 +406,8 @@ impl Block for SpatialContactForce {
         // Pass 3, forces of the points in contact, and their wrench about the World origin.
         for i in 0..self.points {
             let g = &s.geometry[i];
-            if g.separation >= 0.0 {
+            let in_contact = g.separation < 0.0;
+            if !in_contact {
                 s.normal_force[i] = 0.0;
                 s.friction_force[i] = Vector3::zeros();
                 continue;
