@@ -1,4 +1,5 @@
-//! Fcn: a scalar expression of the input vector, time and named constants (parsed by exmex).
+//! Fcn: an expression (or a column of expressions) of the input vector, time and named constants
+//! (parsed by exmex).
 
 use super::common::{bad, column, param, port, read_count};
 use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
@@ -21,13 +22,19 @@ enum Source {
     Constant(f64),
 }
 
-/// `out = f(u, t)` with `u` = the input vector (`u[i]`, 0-based; plain `u` when it has one
-/// element), `t` = time (s), and named constants. Parsed once at build; exmex's `eval` keeps up
-/// to 32 operands on the stack, so evaluating a typical expression does not allocate.
-struct Fcn {
+/// One parsed expression and where each of its variables comes from.
+struct Compiled {
     expr: FlatEx<f64>,
     /// One entry per exmex variable, in exmex's (sorted) variable order.
     sources: Vec<Source>,
+}
+
+/// `out[k] = f_k(u, t)` with `u` = the input vector (`u[i]`, 0-based; plain `u` when it has one
+/// element), `t` = time (s), and named constants; one expression gives a 1×1 output, an array
+/// of m expressions an m×1 column. Parsed once at build; exmex's `eval` keeps up to 32 operands
+/// on the stack, so evaluating a typical expression does not allocate.
+struct Fcn {
+    expressions: Vec<Compiled>,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
 }
@@ -43,21 +50,23 @@ impl Block for Fcn {
         Ok(Setup::memoryless(1, 1))
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let mut values = [0.0; MAX_VARIABLES];
-        let u = ctx.input(0);
-        for (v, s) in values.iter_mut().zip(&self.sources) {
-            *v = match *s {
-                Source::Input(i) => u[i],
-                Source::Time => ctx.t,
-                Source::Constant(c) => c,
-            };
+        let t = ctx.t;
+        let (u, y) = ctx.input_output(0, 0);
+        for (y, compiled) in y.iter_mut().zip(&self.expressions) {
+            let mut values = [0.0; MAX_VARIABLES];
+            for (v, s) in values.iter_mut().zip(&compiled.sources) {
+                *v = match *s {
+                    Source::Input(i) => u[i],
+                    Source::Time => t,
+                    Source::Constant(c) => c,
+                };
+            }
+            // The variable count was checked at build, so eval cannot fail.
+            *y = compiled
+                .expr
+                .eval(&values[..compiled.sources.len()])
+                .unwrap_or(f64::NAN);
         }
-        // The variable count was checked at build, so eval cannot fail.
-        let y = self
-            .expr
-            .eval(&values[..self.sources.len()])
-            .unwrap_or(f64::NAN);
-        ctx.set_output_scalar(0, y);
     }
 }
 
@@ -146,13 +155,104 @@ fn rewrite_indices(text: &str, n: usize) -> Result<(String, Vec<(String, f64)>),
     Ok((out, literals))
 }
 
+const EXAMPLE: &str = "write e.g. expression = \"-k*u[0]*abs(u[1])\" with constants = { k = 2.0 } \
+                       (or an array of expressions for a vector output); operators + - * / ^, \
+                       functions sin cos tan exp ln sqrt abs signum atan2 …";
+
+/// Parses one expression `text` over an input of `n` elements; `label` names it in messages
+/// ("'expression'" or "'expression[k]'").
+fn compile(
+    r: &TableReader,
+    label: &str,
+    text: &str,
+    n: usize,
+    constants: &[(&str, f64)],
+) -> Result<Compiled, Diagnostic> {
+    let (rewritten, literals) = rewrite_indices(text, n).map_err(|why| {
+        bad(
+            r,
+            "expression",
+            format!("cannot read {label} \"{text}\": {why}"),
+            EXAMPLE,
+        )
+    })?;
+    let expr = exmex::parse::<f64>(&rewritten).map_err(|e| {
+        bad(
+            r,
+            "expression",
+            format!("cannot parse {label} \"{text}\": {}", e.msg()),
+            EXAMPLE,
+        )
+    })?;
+    let mut sources = Vec::with_capacity(expr.var_names().len());
+    for name in expr.var_names() {
+        let source = if name == "t" {
+            Source::Time
+        } else if name == "u" {
+            if n != 1 {
+                return Err(bad(
+                    r,
+                    "expression",
+                    format!("'u' is a vector of {n} elements here"),
+                    format!("write u[0] .. u[{}] for its elements", n - 1),
+                ));
+            }
+            Source::Input(0)
+        } else if let Some(k) = name
+            .strip_prefix("u[")
+            .and_then(|s| s.strip_suffix(']'))
+            .and_then(|s| s.parse().ok())
+        {
+            Source::Input(k)
+        } else if let Some((_, v)) = constants.iter().find(|(c, _)| c == name) {
+            Source::Constant(*v)
+        } else if let Some((_, v)) = literals.iter().find(|(c, _)| c == name) {
+            Source::Constant(*v)
+        } else {
+            return Err(bad(
+                r,
+                "expression",
+                format!("unknown name '{name}' in {label}"),
+                format!("define it with constants = {{ {name} = 1.0 }}, or write u[i] for input elements and t for time"),
+            ));
+        };
+        sources.push(source);
+    }
+    if sources.len() > MAX_VARIABLES {
+        return Err(bad(
+            r,
+            "expression",
+            format!(
+                "{label} uses {} names; at most {MAX_VARIABLES} are supported",
+                sources.len()
+            ),
+            "split it over several Fcn blocks",
+        ));
+    }
+    Ok(Compiled { expr, sources })
+}
+
 fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    const EXAMPLE: &str = "write e.g. expression = \"-k*u[0]*abs(u[1])\" with constants = { k = 2.0 }; \
-                           operators + - * / ^, functions sin cos tan exp ln sqrt abs signum atan2 …";
-    let text = r.string("expression")?.ok_or_else(|| {
+    let value = r.value("expression").ok_or_else(|| {
         r.table_error("missing parameter 'expression'")
             .hint(EXAMPLE)
     })?;
+    // One string, or a non-empty array of strings (one output element each).
+    let texts: Vec<&str> = match (value.as_str(), value.as_array()) {
+        (Some(text), _) => vec![text],
+        (None, Some(items)) if !items.is_empty() && items.iter().all(|i| i.as_str().is_some()) => {
+            items.iter().filter_map(|i| i.as_str()).collect()
+        }
+        _ => {
+            return Err(bad(
+                r,
+                "expression",
+                "'expression' must be a string or a non-empty array of strings",
+                EXAMPLE,
+            ))
+        }
+    };
+    let vector_output = value.as_array().is_some();
     let n = read_count(r, "inputs", 1, 1)?;
     let mut constants: Vec<(&str, f64)> = Vec::new();
     if let Some(v) = r.value("constants") {
@@ -198,92 +298,52 @@ fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             constants.push((name, value));
         }
     }
-    let (rewritten, literals) = rewrite_indices(text, n).map_err(|why| {
-        bad(
-            r,
-            "expression",
-            format!("cannot read 'expression' \"{text}\": {why}"),
-            EXAMPLE,
-        )
-    })?;
-    let expr = exmex::parse::<f64>(&rewritten).map_err(|e| {
-        bad(
-            r,
-            "expression",
-            format!("cannot parse 'expression' \"{text}\": {}", e.msg()),
-            EXAMPLE,
-        )
-    })?;
-    let mut sources = Vec::with_capacity(expr.var_names().len());
-    for name in expr.var_names() {
-        let source = if name == "t" {
-            Source::Time
-        } else if name == "u" {
-            if n != 1 {
-                return Err(bad(
-                    r,
-                    "expression",
-                    format!("'u' is a vector of {n} elements here"),
-                    format!("write u[0] .. u[{}] for its elements", n - 1),
-                ));
-            }
-            Source::Input(0)
-        } else if let Some(k) = name
-            .strip_prefix("u[")
-            .and_then(|s| s.strip_suffix(']'))
-            .and_then(|s| s.parse().ok())
-        {
-            Source::Input(k)
-        } else if let Some((_, v)) = constants.iter().find(|(c, _)| c == name) {
-            Source::Constant(*v)
-        } else if let Some((_, v)) = literals.iter().find(|(c, _)| c == name) {
-            Source::Constant(*v)
+    let mut expressions = Vec::with_capacity(texts.len());
+    for (k, text) in texts.iter().enumerate() {
+        let label = if vector_output {
+            format!("'expression[{k}]'")
         } else {
-            return Err(bad(
-                r,
-                "expression",
-                format!("unknown name '{name}' in 'expression'"),
-                format!("define it with constants = {{ {name} = 1.0 }}, or write u[i] for input elements and t for time"),
-            ));
+            "'expression'".to_string()
         };
-        sources.push(source);
-    }
-    if sources.len() > MAX_VARIABLES {
-        return Err(bad(
-            r,
-            "expression",
-            format!(
-                "'expression' uses {} names; at most {MAX_VARIABLES} are supported",
-                sources.len()
-            ),
-            "split it over several Fcn blocks",
-        ));
+        expressions.push(compile(r, &label, text, n, &constants)?);
     }
     r.finish()?;
     let inputs = vec![PortDecl::signal("in", column(n))];
+    let outputs = vec![PortDecl::signal("out", column(expressions.len()))];
     Ok(Box::new(Fcn {
-        expr,
-        sources,
+        expressions,
         inputs,
-        outputs: vec![PortDecl::scalar("out")],
+        outputs,
     }))
 }
 
 pub static FCN: BlockType = BlockType {
     name: "Fcn",
     category: "User-defined",
-    summary: "Evaluates a scalar expression of its input vector u (u[0], u[1], …; plain u for one \
-              element), the time t and named constants, e.g. \"-k*u[0]*abs(u[1])\". Operators + - * / ^; \
+    summary: "Evaluates an expression of its input vector u (u[0], u[1], …; plain u for one \
+              element), the time t and named constants, e.g. \"-k*u[0]*abs(u[1])\"; an array of \
+              expressions gives a column output, one element each. Operators + - * / ^; \
               functions sin cos tan asin acos atan sinh cosh tanh exp ln log10 sqrt cbrt abs signum \
               floor ceil round, `a atan2 b`, `a min b`, `a max b`; constants PI, E.",
     params: &[
-        param("expression", "", "required", "the formula in u[i], t and the constants"),
+        param(
+            "expression",
+            "",
+            "required",
+            "the formula in u[i], t and the constants; or an array of formulas (m×1 output)",
+        ),
         param("inputs", "", "1", "number of elements n of the input u"),
         param("constants", "", "{}", "named numbers used in the expression, e.g. { k = 2.0 }"),
     ],
     ports: &[
         port("in", "input", "n×1", "", "the vector u"),
-        port("out", "output", "1×1", "", "the value of the expression"),
+        port(
+            "out",
+            "output",
+            "1×1, or m×1 for m expressions",
+            "",
+            "the value of the expression(s)",
+        ),
     ],
     build: build_fcn,
 };
@@ -293,6 +353,42 @@ mod tests {
     use super::super::harness::{build_error, Harness};
     use super::rewrite_indices;
     use crate::block::Shape;
+
+    #[test]
+    fn an_array_of_expressions_gives_a_column() {
+        // A planar rotation of the input by the angle t, and its squared norm.
+        let mut h = Harness::new(
+            "Fcn",
+            "expression = [\"cos(t)*u[0] - sin(t)*u[1]\", \"sin(t)*u[0] + cos(t)*u[1]\", \"u[0]^2 + u[1]^2\"]\ninputs = 2",
+            &[Shape::vector(2)],
+        );
+        assert_eq!(h.outputs[0], Shape::vector(3));
+        h.set_input(0, &[3.0, 4.0]);
+        let t = std::f64::consts::FRAC_PI_2;
+        let y = h.out_at(t, 0);
+        // Rotating (3, 4) by 90° gives (−4, 3); the norm is kept: 25.
+        assert!(
+            (y[0] + 4.0).abs() < 1e-14 && (y[1] - 3.0).abs() < 1e-14,
+            "{y:?}"
+        );
+        assert_eq!(y[2], 25.0);
+        // Messages name the element that is wrong.
+        let e = build_error("Fcn", "expression = [\"u\", \"u +\"]");
+        assert!(e.contains("cannot parse 'expression[1]' \"u +\""), "{e}");
+        let e = build_error("Fcn", "expression = [\"u\", \"q\"]");
+        assert!(e.contains("unknown name 'q' in 'expression[1]'"), "{e}");
+        for bad in [
+            "expression = []",
+            "expression = [\"u\", 2.0]",
+            "expression = 3.0",
+        ] {
+            assert!(
+                build_error("Fcn", bad)
+                    .contains("must be a string or a non-empty array of strings"),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn evaluates_inputs_time_and_constants() {
