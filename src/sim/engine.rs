@@ -4,8 +4,8 @@
 //! (fused linear blocks as sparse sums, constant outputs not at all), then the state derivatives.
 //! The solver's state is copied into the run state's `x` first only when a called block owns
 //! states; otherwise fused sums read the solver's vector directly and `run.x` is current only at
-//! initialization and events. Nothing here allocates after [`Engine::new`] (finding the block
-//! to blame for a non-finite value formats its message, once the solver reports one).
+//! initialization and events. Nothing here allocates after [`Engine::new`] (the block to blame
+//! for a non-finite value is stored as indices; its message is formatted after the run).
 
 use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
@@ -17,13 +17,36 @@ use std::any::Any;
 /// How many rounds of [`crate::block::Block::settle`] may pass before the modes count as inconsistent.
 const MAX_SETTLE_ROUNDS: usize = 100;
 
-/// The first block found producing a non-finite value, and when.
+/// What went non-finite in a block.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NonFiniteValue {
+    /// The block's output with this index.
+    Output(usize),
+    /// The derivative of the block's state with this index (within the block).
+    Derivative(usize),
+}
+
+/// The first block found producing a non-finite value, and when. Stored as indices (nothing is
+/// formatted during a run: the solver may recover from the stage); [`NonFiniteSource::describe`]
+/// names them for a message.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NonFiniteSource {
-    pub block: String,
-    /// "output 'out'" or "derivative of x[0]".
-    pub what: String,
+    /// Index of the block in the diagram.
+    pub block: usize,
+    pub value: NonFiniteValue,
     pub t: f64,
+}
+
+impl NonFiniteSource {
+    /// The block's name and what went bad: "output 'out'" or "derivative of x[0]".
+    pub fn describe(&self, diagram: &Diagram) -> (String, String) {
+        let blk = &diagram.blocks[self.block];
+        let what = match self.value {
+            NonFiniteValue::Output(o) => format!("output '{}'", blk.block.outputs()[o].name),
+            NonFiniteValue::Derivative(k) => format!("derivative of {}", blk.block.state_name(k)),
+        };
+        (blk.name.clone(), what)
+    }
 }
 
 /// Whether `a` and `b` hold the same bit patterns (a branch-free fold the compiler vectorizes;
@@ -340,8 +363,8 @@ impl<'d> Engine<'d> {
                     .any(|v| !v.is_finite())
                 {
                     self.run.non_finite = Some(NonFiniteSource {
-                        block: blk.name.clone(),
-                        what: format!("output '{}'", blk.block.outputs()[o].name),
+                        block: b,
+                        value: NonFiniteValue::Output(o),
                         t,
                     });
                     return;
@@ -349,11 +372,10 @@ impl<'d> Engine<'d> {
             }
         }
         if let Some(k) = dxdt.iter().position(|v| !v.is_finite()) {
-            if let Some(blk) = d.block_of_state(k) {
-                let name = blk.block.state_name(k - blk.states.start);
+            if let Some(b) = (0..d.blocks.len()).find(|&b| d.blocks[b].states.contains(&k)) {
                 self.run.non_finite = Some(NonFiniteSource {
-                    block: blk.name.clone(),
-                    what: format!("derivative of {name}"),
+                    block: b,
+                    value: NonFiniteValue::Derivative(k - d.blocks[b].states.start),
                     t,
                 });
             }

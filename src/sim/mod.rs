@@ -6,7 +6,7 @@ pub mod linear;
 pub mod recorder;
 pub mod sparse_sum;
 
-pub use engine::{Engine, NonFiniteSource, RunState};
+pub use engine::{Engine, NonFiniteSource, NonFiniteValue, RunState};
 pub use recorder::Recorder;
 
 use crate::diagram::Diagram;
@@ -124,11 +124,14 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
         // stage the solver recovered from, does not explain this error.
         SolverError::NonFinite { t, index } => {
             match engine.run.non_finite.as_ref().filter(|src| src.t == t) {
-                Some(src) => SimError::NonFinite {
-                    block: src.block.clone(),
-                    what: src.what.clone(),
-                    t: src.t,
-                },
+                Some(src) => {
+                    let (block, what) = src.describe(d);
+                    SimError::NonFinite {
+                        block,
+                        what,
+                        t: src.t,
+                    }
+                }
                 None => {
                     let (block, what) = match d.block_of_state(index) {
                         Some(b) => (
