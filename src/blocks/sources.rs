@@ -82,13 +82,29 @@ struct Step {
     outputs: Vec<PortDecl>,
 }
 
-/// Switches a one-time mode (work slot 0) when `t` has reached `time`; true when it switched.
-fn switch_once(work: &mut [f64], t: f64, time: f64) -> bool {
-    if work[0] == 0.0 && t >= time {
-        work[0] = 1.0;
-        true
-    } else {
-        false
+/// A mode switched once, at an exact time event at `time` (s): work slot 0 is 0 before, 1 from
+/// then on. Shared by the sources with one switch (Step, Ramp).
+#[derive(Clone, Copy)]
+struct SwitchAt(f64);
+
+impl SwitchAt {
+    fn initialize(self, work: &mut [f64], t: f64) {
+        work[0] = if t >= self.0 { 1.0 } else { 0.0 };
+    }
+    fn switched(work: &[f64]) -> bool {
+        work[0] != 0.0
+    }
+    fn next_time_event(self, t: f64, work: &[f64]) -> Option<f64> {
+        (!Self::switched(work) && self.0 > t).then_some(self.0)
+    }
+    /// Switches when `t` has reached the time; true when it switched (events and settle).
+    fn switch(self, work: &mut [f64], t: f64) -> bool {
+        if !Self::switched(work) && t >= self.0 {
+            work[0] = 1.0;
+            true
+        } else {
+            false
+        }
     }
 }
 
@@ -103,24 +119,24 @@ impl Block for Step {
         Ok(source_setup(1))
     }
     fn initialize(&self, ctx: &mut Ctx) {
-        ctx.work[0] = if ctx.t >= self.time { 1.0 } else { 0.0 };
+        SwitchAt(self.time).initialize(ctx.work, ctx.t);
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let y = if ctx.work[0] == 0.0 {
-            self.before
-        } else {
+        let y = if SwitchAt::switched(ctx.work) {
             self.after
+        } else {
+            self.before
         };
         ctx.set_output_scalar(0, y);
     }
     fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
-        (work[0] == 0.0 && self.time > t).then_some(self.time)
+        SwitchAt(self.time).next_time_event(t, work)
     }
     fn handle_event(&self, ctx: &mut Ctx, _: &[bool], _: bool) -> bool {
-        switch_once(ctx.work, ctx.t, self.time)
+        SwitchAt(self.time).switch(ctx.work, ctx.t)
     }
     fn settle(&self, ctx: &mut Ctx) -> bool {
-        switch_once(ctx.work, ctx.t, self.time)
+        SwitchAt(self.time).switch(ctx.work, ctx.t)
     }
 }
 
@@ -171,24 +187,24 @@ impl Block for Ramp {
         Ok(source_setup(1))
     }
     fn initialize(&self, ctx: &mut Ctx) {
-        ctx.work[0] = if ctx.t >= self.start_time { 1.0 } else { 0.0 };
+        SwitchAt(self.start_time).initialize(ctx.work, ctx.t);
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let y = if ctx.work[0] == 0.0 {
-            self.initial_output
-        } else {
+        let y = if SwitchAt::switched(ctx.work) {
             self.initial_output + self.slope * (ctx.t - self.start_time)
+        } else {
+            self.initial_output
         };
         ctx.set_output_scalar(0, y);
     }
     fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
-        (work[0] == 0.0 && self.start_time > t).then_some(self.start_time)
+        SwitchAt(self.start_time).next_time_event(t, work)
     }
     fn handle_event(&self, ctx: &mut Ctx, _: &[bool], _: bool) -> bool {
-        switch_once(ctx.work, ctx.t, self.start_time)
+        SwitchAt(self.start_time).switch(ctx.work, ctx.t)
     }
     fn settle(&self, ctx: &mut Ctx) -> bool {
-        switch_once(ctx.work, ctx.t, self.start_time)
+        SwitchAt(self.start_time).switch(ctx.work, ctx.t)
     }
 }
 

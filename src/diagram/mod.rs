@@ -89,7 +89,12 @@ impl Diagram {
 
     /// The block owning state `k`.
     pub fn block_of_state(&self, k: usize) -> Option<&CompiledBlock> {
-        self.blocks.iter().find(|b| b.states.contains(&k))
+        self.block_index_of_state(k).map(|b| &self.blocks[b])
+    }
+
+    /// The index of the block owning continuous state `k`.
+    pub fn block_index_of_state(&self, k: usize) -> Option<usize> {
+        self.blocks.iter().position(|b| b.states.contains(&k))
     }
 
     /// The block owning zero-crossing function `k`.

@@ -163,7 +163,7 @@ impl<'d> Engine<'d> {
             .collect();
         let stateful: Vec<usize> = stateful
             .into_iter()
-            .filter(|&b| plan.derivative_rows[b].is_empty())
+            .filter(|&b| !plan.fused_integrator[b])
             .collect();
         Engine {
             diagram,
@@ -372,7 +372,7 @@ impl<'d> Engine<'d> {
             }
         }
         if let Some(k) = dxdt.iter().position(|v| !v.is_finite()) {
-            if let Some(b) = (0..d.blocks.len()).find(|&b| d.blocks[b].states.contains(&k)) {
+            if let Some(b) = d.block_index_of_state(k) {
                 self.run.non_finite = Some(NonFiniteSource {
                     block: b,
                     value: NonFiniteValue::Derivative(k - d.blocks[b].states.start),

@@ -28,10 +28,10 @@ pub enum Leaf {
     State(u32),
 }
 
-/// One row: `target ← Σ c·signals[i] + Σ c·x[j]` over its signal terms and state terms.
+/// One output row of a fused memoryless block: `signals[target] ← Σ c·signals[i] + Σ c·x[j]`.
 #[derive(Clone, Debug)]
 pub struct Row {
-    /// Signal offset (outputs) or state index (derivatives).
+    /// Signal offset of the output element it writes.
     pub target: u32,
     /// Range in [`LinearPlan::signal_terms`].
     pub signal_terms: Range<u32>,
@@ -59,9 +59,8 @@ pub struct LinearPlan {
     pub mode: Vec<Mode>,
     /// Output rows of fused memoryless blocks.
     pub rows: Vec<Row>,
-    /// Derivative rows of fused integrators, per block (empty for others).
-    pub derivative_rows: Vec<Range<u32>>,
-    pub derivatives: Vec<Row>,
+    /// Per block: whether it is an integrator whose derivative is part of `derivative_sum`.
+    pub fused_integrator: Vec<bool>,
     /// `(signal offset, coefficient)` terms of all rows.
     pub signal_terms: Vec<(u32, f64)>,
     /// `(state index, coefficient)` terms of all rows.
@@ -97,8 +96,7 @@ impl LinearPlan {
         LinearPlan {
             mode: vec![Mode::Dispatch; d.blocks.len()],
             rows: Vec::new(),
-            derivative_rows: vec![0..0; d.blocks.len()],
-            derivatives: Vec::new(),
+            fused_integrator: vec![false; d.blocks.len()],
             signal_terms: Vec::new(),
             state_terms: Vec::new(),
             fused: 0,
@@ -200,6 +198,9 @@ impl LinearPlan {
             }
         }
         let mut plan = LinearPlan::none(d);
+        // The fused integrators' derivatives: target states, then (target, source, c) terms.
+        let mut targets = Vec::new();
+        let (mut signal_terms, mut state_terms) = (Vec::new(), Vec::new());
         for b in 0..n {
             match &forms[b] {
                 Some(LinearForm::Memoryless(_)) if fused[b] => {
@@ -230,12 +231,17 @@ impl LinearPlan {
                         continue; // its input comes through a block that could not be fused
                     }
                     plan.fused += 1;
-                    let start = plan.derivatives.len() as u32;
                     for (k, expr) in rows.iter().enumerate() {
-                        let row = plan.row((blk.states.start + k) as u32, expr);
-                        plan.derivatives.push(row);
+                        let target = (blk.states.start + k) as u32;
+                        targets.push(target);
+                        for &(leaf, c) in expr {
+                            match leaf {
+                                Leaf::Signal(o) => signal_terms.push((target, o, c)),
+                                Leaf::State(j) => state_terms.push((target, j, c)),
+                            }
+                        }
                     }
-                    plan.derivative_rows[b] = start..plan.derivatives.len() as u32;
+                    plan.fused_integrator[b] = true;
                     plan.mode[b] = if read_outside[b] {
                         Mode::CopyStates
                     } else {
@@ -243,21 +249,6 @@ impl LinearPlan {
                     };
                 }
                 _ => {}
-            }
-        }
-        let mut targets = Vec::new();
-        let (mut signal_terms, mut state_terms) = (Vec::new(), Vec::new());
-        for row in &plan.derivatives {
-            targets.push(row.target);
-            for &(o, c) in
-                &plan.signal_terms[row.signal_terms.start as usize..row.signal_terms.end as usize]
-            {
-                signal_terms.push((row.target, o, c));
-            }
-            for &(j, c) in
-                &plan.state_terms[row.state_terms.start as usize..row.state_terms.end as usize]
-            {
-                state_terms.push((row.target, j, c));
             }
         }
         plan.derivative_sum = SparseSum::new(&targets, &signal_terms, &state_terms);
