@@ -184,6 +184,19 @@ pub(crate) fn read_count(
     Ok(n)
 }
 
+/// Shape propagation of an element-wise block with several inputs (Sum, Product, MinMax): the
+/// output takes the inputs' broadcast shape once they are known. With a single input (a
+/// reduction over its elements) the block's declared output shape stands.
+pub(crate) fn propagate_broadcast(
+    inputs: &[Option<Shape>],
+    outputs: &mut [Option<Shape>],
+) -> Result<(), String> {
+    if inputs.len() > 1 && outputs[0].is_none() {
+        outputs[0] = broadcast_shape(inputs.iter())?;
+    }
+    Ok(())
+}
+
 /// The broadcast shape of the given (possibly unknown) data-input shapes: the common non-scalar
 /// shape when there is one, 1×1 when all are known scalars, unknown otherwise.
 pub(crate) fn broadcast_shape<'s>(

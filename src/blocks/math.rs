@@ -2,7 +2,7 @@
 //! Element-wise blocks broadcast a 1×1 input over the other inputs' shape.
 
 use super::common::{
-    at, bad, broadcast_shape, check_broadcast, column, numbered_ports, param, port, read_count,
+    at, bad, check_broadcast, column, numbered_ports, param, port, propagate_broadcast, read_count,
     read_matrix,
 };
 use crate::block::{Block, BlockType, Ctx, LinearForm, PortDecl, Setup, Shape};
@@ -170,10 +170,7 @@ impl Block for Sum {
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
     ) -> Result<(), String> {
-        if self.signs.len() > 1 && outputs[0].is_none() {
-            outputs[0] = broadcast_shape(inputs.iter())?;
-        }
-        Ok(())
+        propagate_broadcast(inputs, outputs)
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
         if self.signs.len() > 1 {
@@ -310,10 +307,7 @@ impl Block for Product {
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
     ) -> Result<(), String> {
-        if self.ops.len() > 1 && outputs[0].is_none() {
-            outputs[0] = broadcast_shape(inputs.iter())?;
-        }
-        Ok(())
+        propagate_broadcast(inputs, outputs)
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
         if self.ops.len() > 1 {

@@ -5,8 +5,8 @@
 //! whose only purpose is to make the solver end a step there. The event handlers change nothing.
 
 use super::common::{
-    at, broadcast_shape, check_broadcast, check_limit_len, numbered_ports, param, port, read_count,
-    read_limits,
+    at, check_broadcast, check_limit_len, numbered_ports, param, port, propagate_broadcast,
+    read_count, read_limits,
 };
 use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
@@ -196,10 +196,7 @@ impl Block for MinMax {
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
     ) -> Result<(), String> {
-        if self.inputs.len() > 1 && outputs[0].is_none() {
-            outputs[0] = broadcast_shape(inputs.iter())?;
-        }
-        Ok(())
+        propagate_broadcast(inputs, outputs)
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
         if self.inputs.len() > 1 {
