@@ -17,7 +17,7 @@ pub mod port;
 pub mod registry;
 pub mod shape;
 
-pub use context::{Ctx, Slot};
+pub use context::{Ctx, Io, Slot};
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};

@@ -8,5 +8,6 @@
 pub mod blocks;
 pub mod friction;
 pub mod ground_law;
+pub mod manifold_force;
 pub mod normal_force;
 pub mod resultant;

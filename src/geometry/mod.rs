@@ -9,6 +9,7 @@
 
 mod error;
 pub mod hull;
+pub mod hull_faces;
 pub mod mass_properties;
 pub mod query;
 pub mod shape;

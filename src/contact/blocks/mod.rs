@@ -1,5 +1,6 @@
 //! The contact blocks: SpatialContactForce and GroundContact.
 
+pub mod contact_advice;
 pub mod ground_contact;
 pub mod laws_params;
 pub mod spatial_contact;

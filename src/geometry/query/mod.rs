@@ -23,6 +23,7 @@ mod contact_geometry;
 mod convex;
 mod epa;
 mod gjk;
+pub mod manifold;
 mod pairs;
 mod support;
 mod surface;

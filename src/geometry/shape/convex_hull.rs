@@ -4,6 +4,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::validate::finite_points;
 use crate::geometry::hull::{convex_hull, HullMesh};
+use crate::geometry::hull_faces::{planar_faces, HullFace};
 use crate::geometry::GeometryError;
 
 /// The convex hull of points given in R (m). Only the hull's vertices are kept; the triangulated
@@ -11,6 +12,8 @@ use crate::geometry::GeometryError;
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConvexHull {
     mesh: HullMesh,
+    /// The flat faces (coplanar triangles merged), for contact manifolds.
+    faces: Vec<HullFace>,
 }
 
 impl ConvexHull {
@@ -22,9 +25,9 @@ impl ConvexHull {
             .iter()
             .map(|p| Point3::new(p[0], p[1], p[2]))
             .collect();
-        Ok(Self {
-            mesh: convex_hull(&pts)?,
-        })
+        let mesh = convex_hull(&pts)?;
+        let faces = planar_faces(&mesh);
+        Ok(Self { mesh, faces })
     }
     /// The hull's vertices in R (m).
     pub fn vertices(&self) -> &[Point3<f64>] {
@@ -33,6 +36,10 @@ impl ConvexHull {
     /// The hull's triangulated surface (outward, counter-clockwise seen from outside).
     pub fn mesh(&self) -> &HullMesh {
         &self.mesh
+    }
+    /// The hull's flat faces (coplanar triangles merged into polygons).
+    pub fn faces(&self) -> &[HullFace] {
+        &self.faces
     }
     /// Support point in R: the vertex maximising `d·v` (the first one on ties).
     #[inline]

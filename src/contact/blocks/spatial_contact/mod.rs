@@ -24,37 +24,59 @@
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockType, Ctx, Io, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
 };
 use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::contact::resultant::ResultantCalculator;
+use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::{
-    pair_supported, query, query_point_cloud, supported_partners, ContactGeometry,
-    Shape as Geometry, ShapeKind,
+    pair_supported, supported_partners, ContactGeometry, Shape as Geometry, ShapeKind,
 };
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::blocks::{write_wrench, FrameMotion};
 use crate::solver::Direction;
-use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
+use sensed::UsedOutputs;
 use std::any::Any;
 
-// Output indices.
-const CONTACT: usize = 0;
-const PENETRATION: usize = 1;
-const SEPARATION: usize = 2;
-const NORMAL_FORCE: usize = 3;
-const FRICTION_FORCE: usize = 4;
-const NORMAL_VELOCITY: usize = 5;
-const TANGENTIAL_VELOCITY: usize = 6;
-const BASE_ROTATION: usize = 7;
-const BASE_TRANSLATION: usize = 8;
-const FOLLOWER_ROTATION: usize = 9;
-const FOLLOWER_TRANSLATION: usize = 10;
-const RESULTANT_FORCE: usize = 11;
-const RESULTANT_TORQUE: usize = 12;
-const RESULTANT_POINT: usize = 13;
-const NUM_USER_OUTPUTS: usize = 14;
+mod manifold_eval;
+mod per_point;
+mod sensed;
+
+/// Output indices.
+pub(super) mod outputs {
+    pub(crate) const CONTACT: usize = 0;
+    pub(crate) const PENETRATION: usize = 1;
+    pub(crate) const SEPARATION: usize = 2;
+    pub(crate) const NORMAL_FORCE: usize = 3;
+    pub(crate) const FRICTION_FORCE: usize = 4;
+    pub(crate) const NORMAL_VELOCITY: usize = 5;
+    pub(crate) const TANGENTIAL_VELOCITY: usize = 6;
+    pub(crate) const BASE_ROTATION: usize = 7;
+    pub(crate) const BASE_TRANSLATION: usize = 8;
+    pub(crate) const FOLLOWER_ROTATION: usize = 9;
+    pub(crate) const FOLLOWER_TRANSLATION: usize = 10;
+    pub(crate) const RESULTANT_FORCE: usize = 11;
+    pub(crate) const RESULTANT_TORQUE: usize = 12;
+    pub(crate) const RESULTANT_POINT: usize = 13;
+    pub(crate) const POINTS: usize = 14;
+    pub(crate) const NUM_USER_OUTPUTS: usize = 15;
+}
+use outputs::*;
+
+/// The values of `contact_points`, and its default (written once: the docs quote it).
+const CONTACT_POINTS_CHOICES: [&str; 2] = ["manifold", "single"];
+const CONTACT_POINTS_DEFAULT: &str = "manifold";
+
+/// How many contact points a pair of bounded geometries gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContactPoints {
+    /// Every point of the contact manifold (a face touches at its corners); the default.
+    Manifold,
+    /// Simscape's single deepest point per pair.
+    Single,
+}
 
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
 
@@ -71,6 +93,9 @@ pub struct SpatialContactForce {
     normal: NormalForceLaw,
     friction: FrictionLaw,
     zero_crossings: bool,
+    contact_points: ContactPoints,
+    /// The pair is evaluated over its manifold (bounded geometries, `contact_points = "manifold"`).
+    use_manifold: bool,
     warnings: Vec<String>,
     physical: Vec<PortDecl>,
     inputs: Vec<PortDecl>,
@@ -89,14 +114,18 @@ pub struct SpatialContactForce {
 }
 
 /// Per-run buffers.
-struct Scratch {
+pub(super) struct Scratch {
     geometry: Vec<ContactGeometry>,
+    /// The pair's contact manifold (manifold mode).
+    manifold: ContactManifold,
+    /// Per manifold point: its share of the pair's normal force.
+    weights: Vec<f64>,
     resultant: ResultantCalculator,
-    /// Per point, in World: normal velocity v_n (m/s), tangential velocity v_t (m/s), its
-    /// magnitude (m/s; held as |v_t|² until the square roots are taken in one pass), normal force
-    /// magnitude (N) and friction force (N). Filled pass by pass, so that each pass is a short
-    /// loop whose iterations overlap (and the square roots vectorize) instead of one long chain
-    /// of dependent square roots and divisions per point.
+    /// Per point (cloud point or manifold point), in World: normal velocity v_n (m/s), tangential
+    /// velocity v_t (m/s), its magnitude (m/s; held as |v_t|² until the square roots are taken in
+    /// one pass), normal force magnitude (N) and friction force (N). Filled pass by pass, so that
+    /// each pass is a short loop whose iterations overlap (and the square roots vectorize) instead
+    /// of one long chain of dependent square roots and divisions per point.
     normal_velocity: Vec<f64>,
     tangential_velocity: Vec<Vector3<f64>>,
     slip_speed: Vec<f64>,
@@ -109,20 +138,28 @@ impl SpatialContactForce {
         let n = self.inputs.len();
         (n - 2, n - 1)
     }
-}
 
-/// Orthonormal contact-frame axes (x, y, z = n), all in World.
-#[inline]
-fn contact_axes(n: &Vector3<f64>, base_rotation: &Matrix3<f64>) -> Matrix3<f64> {
-    let bx = base_rotation.column(0).into_owned();
-    let mut x = bx - n * n.dot(&bx);
-    if x.norm_squared() < 1e-2 {
-        let by = base_rotation.column(1).into_owned();
-        x = by - n * n.dot(&by);
+    /// Velocity of the follower's material point at `p` relative to the base's (World, m/s).
+    #[inline]
+    fn relative_velocity(
+        &self,
+        base: &FrameMotion,
+        follower: &FrameMotion,
+        p: &Vector3<f64>,
+    ) -> Vector3<f64> {
+        if self.base_static {
+            follower.point_velocity(p)
+        } else {
+            follower.point_velocity(p) - base.point_velocity(p)
+        }
     }
-    let x = x.normalize();
-    let y = n.cross(&x);
-    Matrix3::from_columns(&[x, y, *n])
+
+    /// Writes the `points` output: the number of contact points in contact.
+    fn write_point_count(&self, io: &mut Io, count: usize) {
+        if self.used.get(POINTS).copied().unwrap_or(true) {
+            io.output(POINTS)[0] = count as f64;
+        }
+    }
 }
 
 impl Block for SpatialContactForce {
@@ -140,6 +177,15 @@ impl Block for SpatialContactForce {
     }
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
+    }
+
+    fn advice(&self, total_mass: f64, gravity: f64) -> Option<String> {
+        // Assumes the pair carries the whole mechanism's weight (a box on a table).
+        super::contact_advice::spatial_contact_advice(
+            &self.normal,
+            total_mass * gravity,
+            total_mass,
+        )
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
@@ -197,6 +243,7 @@ impl Block for SpatialContactForce {
         };
         self.cloud = matches!(base.shape, Geometry::PointCloud(_))
             || matches!(follower.shape, Geometry::PointCloud(_));
+        self.use_manifold = self.contact_points == ContactPoints::Manifold && !self.cloud;
         self.base = Some(base);
         self.follower = Some(follower);
         self.inputs
@@ -236,6 +283,7 @@ impl Block for SpatialContactForce {
             Shape::vector(3),
             Shape::vector(3),
             Shape::vector(3),
+            Shape::SCALAR,
         ];
         for (o, s) in shapes.iter().enumerate() {
             outputs[o] = Some(*s);
@@ -293,9 +341,20 @@ impl Block for SpatialContactForce {
             point: Point3::origin(),
             normal: Vector3::z_axis(),
         };
-        let n = self.points;
+        let manifold = match (&self.base, &self.follower, self.use_manifold) {
+            (Some(b), Some(f), true) => ContactManifold::for_pair(&b.shape, &f.shape),
+            _ => ContactManifold::for_pair(&Geometry::Point, &Geometry::Point),
+        };
+        // Per-point buffers serve the cloud's points or the manifold's, whichever is more.
+        let n = self.points.max(if self.use_manifold {
+            manifold.capacity()
+        } else {
+            0
+        });
         Box::new(Scratch {
-            geometry: vec![empty; n],
+            geometry: vec![empty; self.points],
+            weights: vec![0.0; manifold.capacity()],
+            manifold,
             resultant: ResultantCalculator::with_capacity(n),
             normal_velocity: vec![0.0; n],
             tangential_velocity: vec![Vector3::zeros(); n],
@@ -312,190 +371,25 @@ impl Block for SpatialContactForce {
         let (kin_b, kin_f) = self.kin_inputs();
         let mb = FrameMotion::of(ctx.io.input(kin_b), &base.placement);
         let mf = FrameMotion::of(ctx.io.input(kin_f), &follower.placement);
-        let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
-        let ok = if self.cloud {
-            query_point_cloud(
-                &base.shape,
-                &pose_b,
-                &follower.shape,
-                &pose_f,
-                &mut s.geometry,
-            )
-            .is_ok()
+        let used = UsedOutputs::new(&self.used, self.ff_input.is_some());
+        s.resultant.clear();
+        let wrench = if self.use_manifold {
+            self.eval_manifold(&mut ctx.io, s, &mb, &mf, &used)
         } else {
-            match query(&base.shape, &pose_b, &follower.shape, &pose_f) {
-                Ok(g) => {
-                    s.geometry[0] = g;
-                    true
-                }
-                Err(_) => false,
-            }
+            self.eval_per_point(&mut ctx.io, s, &mb, &mf, &used)
         };
-        if !ok {
+        let Some((moment, force)) = wrench else {
             // Not reachable for pairs accepted when the block was bound; never apply stale forces.
             let (sig, _, outs) = ctx.io.raw();
             for o in [SEPARATION, NUM_USER_OUTPUTS, NUM_USER_OUTPUTS + 1] {
                 sig[outs[o].range()].fill(if o == SEPARATION { f64::INFINITY } else { 0.0 });
             }
             return;
-        }
-        let mut used_flags = [true; NUM_USER_OUTPUTS];
-        for (o, flag) in used_flags.iter_mut().enumerate() {
-            *flag = self.used.get(o).copied().unwrap_or(true);
-        }
-        let used = |o: usize| used_flags[o];
-        let separation_at = {
-            let (_, _, outs) = ctx.io.raw();
-            outs[SEPARATION].offset as usize
         };
-        let want_resultant =
-            used(RESULTANT_FORCE) || used(RESULTANT_TORQUE) || used(RESULTANT_POINT);
-        s.resultant.clear();
-        let mut wrench_n = Vector3::zeros();
-        let mut wrench_f = Vector3::zeros();
-        let rb_t = mb.rotation.transpose();
-        let rf_t = mf.rotation.transpose();
-        // The contact frame's x and y axes are needed only by these.
-        let need_axes = self.ff_input.is_some()
-            || used(TANGENTIAL_VELOCITY)
-            || used(BASE_ROTATION)
-            || used(FOLLOWER_ROTATION);
-        let sensing = [
-            CONTACT,
-            PENETRATION,
-            NORMAL_FORCE,
-            FRICTION_FORCE,
-            NORMAL_VELOCITY,
-            TANGENTIAL_VELOCITY,
-            BASE_ROTATION,
-            BASE_TRANSLATION,
-            FOLLOWER_ROTATION,
-            FOLLOWER_TRANSLATION,
-        ];
-        let any_sensing = sensing.iter().any(|&o| used(o));
-        // Pass 1, kinematics: separation out; relative velocity split into v_n and v_t.
-        for i in 0..self.points {
-            let g = &s.geometry[i];
-            ctx.io.raw().0[separation_at + i] = g.separation;
-            // A NaN separation counts as no contact, as in the outputs below.
-            let in_contact = g.separation < 0.0;
-            if !in_contact && !any_sensing {
-                s.slip_speed[i] = 0.0;
-                continue;
-            }
-            let n: Vector3<f64> = g.normal.into_inner();
-            let p = g.point.coords;
-            let v_rel = if self.base_static {
-                mf.point_velocity(&p)
-            } else {
-                mf.point_velocity(&p) - mb.point_velocity(&p)
-            };
-            let vn = n.dot(&v_rel);
-            let vt = v_rel - n * vn;
-            s.normal_velocity[i] = vn;
-            s.tangential_velocity[i] = vt;
-            s.slip_speed[i] = vt.norm_squared();
-        }
-        // Pass 2: |v_t| for all points at once.
-        for v in s.slip_speed.iter_mut() {
-            *v = v.sqrt();
-        }
-        // Pass 3, forces of the points in contact, and their wrench about the World origin.
-        for i in 0..self.points {
-            let g = &s.geometry[i];
-            let in_contact = g.separation < 0.0;
-            if !in_contact {
-                s.normal_force[i] = 0.0;
-                s.friction_force[i] = Vector3::zeros();
-                continue;
-            }
-            let n: Vector3<f64> = g.normal.into_inner();
-            let p = g.point.coords;
-            let f_n = match self.fn_input {
-                Some(k) => NormalForceLaw::input_magnitude(ctx.io.input(k)[i]),
-                None => self.normal.magnitude(-g.separation, -s.normal_velocity[i]),
-            };
-            let f_t = match self.ff_input {
-                Some(k) => {
-                    let axes = contact_axes(&n, &mb.rotation);
-                    let ff = ctx.io.input(k);
-                    axes.column(0) * ff[2 * i] + axes.column(1) * ff[2 * i + 1]
-                }
-                None => {
-                    self.friction
-                        .force_at_speed(f_n, &s.tangential_velocity[i], s.slip_speed[i])
-                }
-            };
-            s.normal_force[i] = f_n;
-            s.friction_force[i] = f_t;
-            let force = n * f_n + f_t;
-            wrench_n += p.cross(&force);
-            wrench_f += force;
-            if want_resultant {
-                s.resultant.add_force(p, n, force);
-            }
-        }
-        // Pass 4, the sensed outputs, only when something reads them.
-        let sensed_points = if any_sensing { self.points } else { 0 };
-        for i in 0..sensed_points {
-            let g = &s.geometry[i];
-            let in_contact = g.separation < 0.0;
-            let n: Vector3<f64> = g.normal.into_inner();
-            let p = g.point.coords;
-            let (vn, vt) = (s.normal_velocity[i], s.tangential_velocity[i]);
-            let (f_n, f_t) = (s.normal_force[i], s.friction_force[i]);
-            let axes = if in_contact && need_axes {
-                contact_axes(&n, &mb.rotation)
-            } else {
-                Matrix3::identity()
-            };
-            let flag = if in_contact { 1.0 } else { 0.0 };
-            if used(CONTACT) {
-                ctx.io.output(CONTACT)[i] = flag;
-            }
-            if used(PENETRATION) {
-                ctx.io.output(PENETRATION)[i] = (-g.separation).max(0.0);
-            }
-            if used(NORMAL_FORCE) {
-                ctx.io.output(NORMAL_FORCE)[i] = f_n;
-            }
-            if used(FRICTION_FORCE) {
-                ctx.io.output(FRICTION_FORCE)[i] = f_t.norm();
-            }
-            if used(NORMAL_VELOCITY) {
-                ctx.io.output(NORMAL_VELOCITY)[i] = flag * vn;
-            }
-            if used(TANGENTIAL_VELOCITY) {
-                let out = &mut ctx.io.output(TANGENTIAL_VELOCITY)[2 * i..2 * i + 2];
-                out[0] = flag * axes.column(0).dot(&vt);
-                out[1] = flag * axes.column(1).dot(&vt);
-            }
-            for (o, o_t, rt, origin) in [
-                (BASE_ROTATION, BASE_TRANSLATION, &rb_t, &mb.position),
-                (FOLLOWER_ROTATION, FOLLOWER_TRANSLATION, &rf_t, &mf.position),
-            ] {
-                if used(o) {
-                    let r = if in_contact {
-                        rt * axes
-                    } else {
-                        Matrix3::identity()
-                    };
-                    ctx.io.output(o)[9 * i..9 * i + 9].copy_from_slice(r.as_slice());
-                }
-                if used(o_t) {
-                    let t = if in_contact {
-                        rt * (p - origin)
-                    } else {
-                        Vector3::zeros()
-                    };
-                    ctx.io.output(o_t)[3 * i..3 * i + 3].copy_from_slice(t.as_slice());
-                }
-            }
-        }
-        if want_resultant {
+        if used.want_resultant {
             let r = if s.resultant.is_empty() {
                 None
             } else {
@@ -513,8 +407,8 @@ impl Block for SpatialContactForce {
         }
         // Equal and opposite: the follower gets [Σ p×F; ΣF], the base its negative.
         let (wb, wf) = (NUM_USER_OUTPUTS, NUM_USER_OUTPUTS + 1);
-        write_wrench(ctx.io.output(wf), &Vector3::zeros(), &wrench_f, &wrench_n);
-        write_wrench(ctx.io.output(wb), &Vector3::zeros(), &-wrench_f, &-wrench_n);
+        write_wrench(ctx.io.output(wf), &Vector3::zeros(), &force, &moment);
+        write_wrench(ctx.io.output(wb), &Vector3::zeros(), &-force, &-moment);
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
@@ -528,6 +422,14 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let normal = read_normal_law(p)?;
     let (friction, warnings) = read_friction_law(p)?;
     let zero_crossings = p.bool("zero_crossings")?.unwrap_or(true);
+    let contact_points = match p.choice(
+        "contact_points",
+        &CONTACT_POINTS_CHOICES,
+        CONTACT_POINTS_DEFAULT,
+    )? {
+        "single" => ContactPoints::Single,
+        _ => ContactPoints::Manifold,
+    };
     let mut inputs = Vec::new();
     let mut fn_input = None;
     let mut ff_input = None;
@@ -561,11 +463,14 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         out("resultant_force", Some("N")),
         out("resultant_torque", Some("N·m")),
         out("resultant_point", Some("m")),
+        out("points", None),
     ];
     Ok(Box::new(SpatialContactForce {
         normal,
         friction,
         zero_crossings,
+        contact_points,
+        use_manifold: false,
         warnings,
         physical: vec![PortDecl::geometry("B"), PortDecl::geometry("F")],
         inputs,
@@ -584,11 +489,12 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
 pub static SPATIAL_CONTACT_FORCE: BlockType = BlockType {
     name: "SpatialContactForce",
     category: "Contact",
-    summary: "Contact between a base geometry B and a follower geometry F (Simscape's Spatial Contact Force): penalty normal force (smooth spring-damper, MapleSim's linear, limited-damper and Hunt–Crossley laws, or by input), friction (smooth stick-slip, Stribeck, none, or by input), applied equal and opposite at the contact point; every sensing output, per point for point clouds (1×N, 2×N, 3×N, rotations as 3×3N). Zero crossings on the separation distance stop a fast body tunnelling through a stiff, thin transition (without them it can step over the contact).",
+    summary: "Contact between a base geometry B and a follower geometry F (Simscape's Spatial Contact Force): penalty normal force (smooth spring-damper, MapleSim's linear, limited-damper and Hunt–Crossley laws, or by input), friction (smooth stick-slip, Stribeck, none, or by input), applied equal and opposite at the contact points: a face resting on a face touches at every corner of the contact manifold (contact_points = \"manifold\"), or at Simscape's single point (\"single\"); every sensing output, per point for point clouds (1×N, 2×N, 3×N, rotations as 3×3N). Zero crossings on the separation distance stop a fast body tunnelling through a stiff, thin transition (without them it can step over the contact).",
     params: &[
         ParamDoc { name: "normal", unit: "", default: "smooth_spring_damper", doc: "{ method = \"smooth_spring_damper\", stiffness (N/m, 1e6), damping (N·s/m, 1e3), transition_width (m, 1e-4) } | { method = \"linear_spring_damper\", stiffness, damping } | { method = \"linear_spring_limited_damper\", stiffness, damping } | { method = \"hunt_crossley\", stiffness (N/mⁿ), damping, exponent n (1.5), velocity_exponent q (1), depth_exponent p (n) } | { method = \"input\" } (input fn)" },
         ParamDoc { name: "friction", unit: "", default: "smooth_stick_slip", doc: "{ method = \"smooth_stick_slip\", static (0.5), dynamic (0.3), critical_velocity (m/s, 1e-3) } | { method = \"stribeck\", static, dynamic, stiction_velocity (m/s, 1e-4) } | { method = \"none\" } | { method = \"input\" } (input ff)" },
         ParamDoc { name: "zero_crossings", unit: "", default: "true", doc: "locate sign changes of the separation distance (per point for clouds)" },
+        ParamDoc { name: "contact_points", unit: "", default: CONTACT_POINTS_DEFAULT, doc: "\"manifold\": every point of the contact manifold (a face touches at its corners, a cylinder on its side along its length; the law is applied to the pair as a whole and spread over the points, friction per point) | \"single\": Simscape's one deepest point per pair. Point clouds always have one contact per cloud point" },
     ],
     ports: &[
         PortDoc { name: "B", kind: "geometry", shape: "", unit: "", doc: "base geometry" },
@@ -609,6 +515,7 @@ pub static SPATIAL_CONTACT_FORCE: BlockType = BlockType {
         PortDoc { name: "resultant_force", kind: "output", shape: "3×1", unit: "N", doc: "sum of the contact forces on the follower (World)" },
         PortDoc { name: "resultant_torque", kind: "output", shape: "3×1", unit: "N·m", doc: "torque about resultant_point (World; Drake's minimum-moment resultant)" },
         PortDoc { name: "resultant_point", kind: "output", shape: "3×1", unit: "m", doc: "application point on the central axis of the normal forces (World)" },
+        PortDoc { name: "points", kind: "output", shape: "1×1", unit: "", doc: "number of contact points in contact (manifold points of the pair; cloud points in contact)" },
     ],
     build,
 };

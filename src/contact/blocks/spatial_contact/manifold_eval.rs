@@ -1,0 +1,132 @@
+//! The pair's force over its contact manifold (`contact_points = "manifold"`, the default): the
+//! normal law applied to the pair as a whole and spread over the manifold's points (see
+//! [`crate::contact::manifold_force`]), friction per point.
+//!
+//! The outputs keep their single-pair meaning: `separation` is the pair's signed distance,
+//! `penetration` the deepest point's depth, `normal_force` the total, `friction_force` the
+//! magnitude of the total friction force, the velocities are those at the centre of pressure
+//! `Σ w_i·p_i`, the translations give the centre of pressure, and the contact frame's z axis is the
+//! manifold's shared normal. `points` is the number of manifold points.
+
+use nalgebra::Vector3;
+
+use super::outputs::SEPARATION;
+use super::sensed::{contact_axes, write_sensed, SensedContact, UsedOutputs};
+use super::{Scratch, SpatialContactForce};
+use crate::block::Io;
+use crate::contact::manifold_force::{manifold_weights, total_normal_force};
+use crate::contact::normal_force::NormalForceLaw;
+use crate::geometry::query::manifold::contact_manifold;
+use crate::multibody::blocks::FrameMotion;
+
+impl SpatialContactForce {
+    /// Builds the manifold, computes the forces and writes the outputs. Returns the wrench on the
+    /// follower about the World origin (moment, force), or `None` when the query failed.
+    pub(super) fn eval_manifold(
+        &self,
+        io: &mut Io,
+        s: &mut Scratch,
+        mb: &FrameMotion,
+        mf: &FrameMotion,
+        used: &UsedOutputs,
+    ) -> Option<(Vector3<f64>, Vector3<f64>)> {
+        let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
+        let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
+        contact_manifold(
+            &base.shape,
+            &pose_b,
+            &follower.shape,
+            &pose_f,
+            &mut s.manifold,
+        )
+        .ok()?;
+        let separation = s.manifold.separation();
+        io.output(SEPARATION)[0] = separation;
+        let n: Vector3<f64> = s.manifold.normal().into_inner();
+        let points = s.manifold.points();
+        let m = points.len().min(s.weights.len());
+        let in_contact = separation < 0.0 && m > 0;
+        let (mut moment, mut force_sum) = (Vector3::zeros(), Vector3::zeros());
+        if !in_contact {
+            if used.any_sensing {
+                let apart = SensedContact {
+                    in_contact: false,
+                    depth: 0.0,
+                    normal: n,
+                    point: Vector3::zeros(),
+                    normal_velocity: 0.0,
+                    tangential_velocity: Vector3::zeros(),
+                    normal_force: 0.0,
+                    friction_force: 0.0,
+                };
+                write_sensed(io, used, 0, &apart, mb, mf);
+            }
+            self.write_point_count(io, 0);
+            return Some((moment, force_sum));
+        }
+        let max_depth = manifold_weights(&points[..m], &mut s.weights[..m]);
+        // Kinematics of every point, then the slip speeds in one pass.
+        let mut rate = 0.0;
+        for (i, p) in points[..m].iter().enumerate() {
+            let v_rel = self.relative_velocity(mb, mf, &p.point.coords);
+            let vn = n.dot(&v_rel);
+            let vt = v_rel - n * vn;
+            s.normal_velocity[i] = vn;
+            s.tangential_velocity[i] = vt;
+            s.slip_speed[i] = vt.norm_squared();
+            rate -= s.weights[i] * vn;
+        }
+        for v in s.slip_speed[..m].iter_mut() {
+            *v = v.sqrt();
+        }
+        let total = match self.fn_input {
+            Some(k) => NormalForceLaw::input_magnitude(io.input(k)[0]),
+            None => total_normal_force(&self.normal, max_depth, rate),
+        };
+        // Friction by input: the given total (contact frame x, y) spread like the normal force.
+        let friction_input = self.ff_input.map(|k| {
+            let axes = contact_axes(&n, &mb.rotation);
+            let ff = io.input(k);
+            axes.column(0) * ff[0] + axes.column(1) * ff[1]
+        });
+        let mut friction_sum = Vector3::zeros();
+        let mut centre = Vector3::zeros();
+        for (i, p) in points[..m].iter().enumerate() {
+            let w = s.weights[i];
+            let f_n = w * total;
+            let f_t = match friction_input {
+                Some(f) => f * w,
+                None => {
+                    self.friction
+                        .force_at_speed(f_n, &s.tangential_velocity[i], s.slip_speed[i])
+                }
+            };
+            let x = p.point.coords;
+            let force = n * f_n + f_t;
+            moment += x.cross(&force);
+            force_sum += force;
+            friction_sum += f_t;
+            centre += x * w;
+            if used.want_resultant {
+                s.resultant.add_force(x, n, force);
+            }
+        }
+        if used.any_sensing {
+            let v_rel = self.relative_velocity(mb, mf, &centre);
+            let vn = n.dot(&v_rel);
+            let contact = SensedContact {
+                in_contact: true,
+                depth: max_depth,
+                normal: n,
+                point: centre,
+                normal_velocity: vn,
+                tangential_velocity: v_rel - n * vn,
+                normal_force: total,
+                friction_force: friction_sum.norm(),
+            };
+            write_sensed(io, used, 0, &contact, mb, mf);
+        }
+        self.write_point_count(io, m);
+        Some((moment, force_sum))
+    }
+}

@@ -1,0 +1,125 @@
+//! One contact per point: the single-point pair (`contact_points = "single"`, or a pair with a
+//! point) and point clouds (one contact per cloud point, each with its own normal and law).
+
+use nalgebra::Vector3;
+
+use super::outputs::SEPARATION;
+use super::sensed::{contact_axes, write_sensed, SensedContact, UsedOutputs};
+use super::{Scratch, SpatialContactForce};
+use crate::block::Io;
+use crate::contact::normal_force::NormalForceLaw;
+use crate::geometry::{query, query_point_cloud};
+use crate::multibody::blocks::FrameMotion;
+
+impl SpatialContactForce {
+    /// Queries the geometry, computes every point's forces and writes the outputs. Returns the
+    /// wrench on the follower about the World origin (moment, force), or `None` when the query
+    /// failed.
+    pub(super) fn eval_per_point(
+        &self,
+        io: &mut Io,
+        s: &mut Scratch,
+        mb: &FrameMotion,
+        mf: &FrameMotion,
+        used: &UsedOutputs,
+    ) -> Option<(Vector3<f64>, Vector3<f64>)> {
+        let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
+        let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
+        if self.cloud {
+            query_point_cloud(
+                &base.shape,
+                &pose_b,
+                &follower.shape,
+                &pose_f,
+                &mut s.geometry,
+            )
+            .ok()?;
+        } else {
+            s.geometry[0] = query(&base.shape, &pose_b, &follower.shape, &pose_f).ok()?;
+        }
+        let separation_at = {
+            let (_, _, outs) = io.raw();
+            outs[SEPARATION].offset as usize
+        };
+        let mut moment = Vector3::zeros();
+        let mut force_sum = Vector3::zeros();
+        let mut in_contact_count = 0usize;
+        // Pass 1, kinematics: separation out; relative velocity split into v_n and v_t.
+        for i in 0..self.points {
+            let g = &s.geometry[i];
+            io.raw().0[separation_at + i] = g.separation;
+            // A NaN separation counts as no contact, as in the outputs below.
+            let in_contact = g.separation < 0.0;
+            in_contact_count += usize::from(in_contact);
+            if !in_contact && !used.any_sensing {
+                s.slip_speed[i] = 0.0;
+                continue;
+            }
+            let n: Vector3<f64> = g.normal.into_inner();
+            let v_rel = self.relative_velocity(mb, mf, &g.point.coords);
+            let vn = n.dot(&v_rel);
+            let vt = v_rel - n * vn;
+            s.normal_velocity[i] = vn;
+            s.tangential_velocity[i] = vt;
+            s.slip_speed[i] = vt.norm_squared();
+        }
+        // Pass 2: |v_t| for all points at once.
+        for v in s.slip_speed.iter_mut() {
+            *v = v.sqrt();
+        }
+        // Pass 3, forces of the points in contact, and their wrench about the World origin.
+        for i in 0..self.points {
+            let g = &s.geometry[i];
+            // A NaN separation counts as no contact.
+            let in_contact = g.separation < 0.0;
+            if !in_contact {
+                s.normal_force[i] = 0.0;
+                s.friction_force[i] = Vector3::zeros();
+                continue;
+            }
+            let n: Vector3<f64> = g.normal.into_inner();
+            let p = g.point.coords;
+            let f_n = match self.fn_input {
+                Some(k) => NormalForceLaw::input_magnitude(io.input(k)[i]),
+                None => self.normal.magnitude(-g.separation, -s.normal_velocity[i]),
+            };
+            let f_t = match self.ff_input {
+                Some(k) => {
+                    let axes = contact_axes(&n, &mb.rotation);
+                    let ff = io.input(k);
+                    axes.column(0) * ff[2 * i] + axes.column(1) * ff[2 * i + 1]
+                }
+                None => {
+                    self.friction
+                        .force_at_speed(f_n, &s.tangential_velocity[i], s.slip_speed[i])
+                }
+            };
+            s.normal_force[i] = f_n;
+            s.friction_force[i] = f_t;
+            let force = n * f_n + f_t;
+            moment += p.cross(&force);
+            force_sum += force;
+            if used.want_resultant {
+                s.resultant.add_force(p, n, force);
+            }
+        }
+        // Pass 4, the sensed outputs, only when something reads them.
+        let sensed_points = if used.any_sensing { self.points } else { 0 };
+        for i in 0..sensed_points {
+            let g = &s.geometry[i];
+            let contact = SensedContact {
+                in_contact: g.separation < 0.0,
+                depth: (-g.separation).max(0.0),
+                normal: g.normal.into_inner(),
+                point: g.point.coords,
+                normal_velocity: s.normal_velocity[i],
+                tangential_velocity: s.tangential_velocity[i],
+                normal_force: s.normal_force[i],
+                friction_force: s.friction_force[i].norm(),
+            };
+            write_sensed(io, used, i, &contact, mb, mf);
+        }
+        self.write_point_count(io, in_contact_count);
+        Some((moment, force_sum))
+    }
+}

@@ -1,0 +1,317 @@
+//! The flat features of the bounded shapes that have them (brick, convex hull, cylinder, disk),
+//! posed in the world: their faces as reference polygons, and the polygon each presents to a
+//! reference plane.
+//!
+//! - A brick's and a hull's faces are their own polygons (a hull's coplanar triangles merged, see
+//!   [`crate::geometry::hull_faces`]).
+//! - A cylinder's caps and a disk's two sides, used as a reference face, are regular
+//!   [`CAP_SIDES`]-gons inscribed in the rim at fixed angles of the body. Their side planes are
+//!   within `r·(1 − cos(π/16))` = 1.9 % of the radius of the true rim.
+//! - Against a reference plane, a cylinder or a disk presents the part of each rim that lies below
+//!   the plane, sampled exactly on the circle (see [`PosedFaceted::incident_polygon`]). A cylinder
+//!   joins its two rims into one loop by its generator lines (boundary density 0).
+
+use std::f64::consts::{PI, TAU};
+
+use nalgebra::{Matrix3, Vector3};
+
+use super::polygon::PolygonVertex;
+use crate::geometry::shape::{Brick, ConvexHull, Cylinder, Disk, Shape};
+
+/// Points sampled on each rim arc below a reference plane: the two ends and the deepest point
+/// (odd, so that the middle sample is the deepest rim point; a whole rim gets 8 distinct points).
+pub const ARC_SAMPLES: usize = 9;
+
+/// Sides of the polygon that stands for a cylinder's cap or a disk used as a reference face.
+pub const CAP_SIDES: usize = 16;
+
+/// Tilt `|n − (n·a)a|` below which a rim counts as parallel to a reference plane: its deepest
+/// direction is then undefined and the body's x axis is used (all rim points are at one depth to
+/// within `r·1e-12`, so the choice does not change the forces).
+const PARALLEL_RIM: f64 = 1e-12;
+
+/// A bounded shape with flat faces or a flat rim.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Faceted<'a> {
+    Brick(&'a Brick),
+    Hull(&'a ConvexHull),
+    Cylinder(&'a Cylinder),
+    Disk(&'a Disk),
+}
+
+impl<'a> Faceted<'a> {
+    /// The faceted view of a shape, if it has flat features.
+    pub(crate) fn of(shape: &'a Shape) -> Option<Self> {
+        Some(match shape {
+            Shape::Brick(s) => Faceted::Brick(s),
+            Shape::ConvexHull(s) => Faceted::Hull(s),
+            Shape::Cylinder(s) => Faceted::Cylinder(s),
+            Shape::Disk(s) => Faceted::Disk(s),
+            _ => return None,
+        })
+    }
+
+    /// Whether the shape is a polytope (brick or hull): its vertices carry its contacts with a
+    /// plane.
+    pub(crate) fn is_polytope(&self) -> bool {
+        matches!(self, Faceted::Brick(_) | Faceted::Hull(_))
+    }
+
+    /// The most vertices a face polygon of this shape has.
+    pub(crate) fn max_face_vertices(&self) -> usize {
+        match self {
+            Faceted::Brick(_) => 4,
+            Faceted::Hull(h) => crate::geometry::hull_faces::max_face_vertices(h.faces()),
+            Faceted::Cylinder(_) | Faceted::Disk(_) => CAP_SIDES,
+        }
+    }
+
+    /// The most vertices the polygon presented to a reference plane has.
+    pub(crate) fn max_incident_vertices(&self) -> usize {
+        match self {
+            Faceted::Brick(_) | Faceted::Hull(_) => self.max_face_vertices(),
+            Faceted::Cylinder(_) => 2 * ARC_SAMPLES,
+            Faceted::Disk(_) => ARC_SAMPLES,
+        }
+    }
+
+    /// The number of vertices (polytopes; 0 otherwise).
+    pub(crate) fn vertex_count(&self) -> usize {
+        match self {
+            Faceted::Brick(_) => 8,
+            Faceted::Hull(h) => h.vertices().len(),
+            _ => 0,
+        }
+    }
+}
+
+/// Identifies one flat face of a [`Faceted`] shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum FaceId {
+    /// The brick face with outward normal `sign·e_axis`.
+    Brick { axis: usize, sign: f64 },
+    /// Face `index` of a hull.
+    Hull(usize),
+    /// The cylinder cap (or disk side) with outward normal `sign·e_z`.
+    Cap(f64),
+}
+
+/// A faceted shape at a pose: `x_world = rotation·x_R + translation`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PosedFaceted<'a> {
+    pub(crate) shape: Faceted<'a>,
+    pub(crate) rotation: Matrix3<f64>,
+    pub(crate) translation: Vector3<f64>,
+}
+
+impl PosedFaceted<'_> {
+    fn world_point(&self, local: &Vector3<f64>) -> Vector3<f64> {
+        self.rotation * local + self.translation
+    }
+
+    /// The face whose outward normal is closest to the world unit direction `dir`, with the cosine
+    /// of the angle between them.
+    pub(crate) fn best_face(&self, dir: &Vector3<f64>) -> (f64, FaceId) {
+        let d = self.rotation.tr_mul(dir);
+        match self.shape {
+            Faceted::Brick(_) => {
+                let axis = d.iamax();
+                let sign = if d[axis] >= 0.0 { 1.0 } else { -1.0 };
+                (d[axis].abs(), FaceId::Brick { axis, sign })
+            }
+            Faceted::Hull(h) => {
+                let mut best = (f64::NEG_INFINITY, 0);
+                for (i, f) in h.faces().iter().enumerate() {
+                    let c = f.normal.dot(&d);
+                    if c > best.0 {
+                        best = (c, i);
+                    }
+                }
+                (best.0, FaceId::Hull(best.1))
+            }
+            Faceted::Cylinder(_) | Faceted::Disk(_) => {
+                let sign = if d.z >= 0.0 { 1.0 } else { -1.0 };
+                (d.z.abs(), FaceId::Cap(sign))
+            }
+        }
+    }
+
+    /// A face's outward unit normal (world).
+    pub(crate) fn face_normal(&self, face: FaceId) -> Vector3<f64> {
+        let local = match face {
+            FaceId::Brick { axis, sign } => {
+                let mut n = Vector3::zeros();
+                n[axis] = sign;
+                n
+            }
+            FaceId::Hull(i) => match self.shape {
+                Faceted::Hull(h) => h.faces()[i].normal,
+                _ => Vector3::z(),
+            },
+            FaceId::Cap(sign) => Vector3::new(0.0, 0.0, sign),
+        };
+        self.rotation * local
+    }
+
+    /// A face's boundary (world), counter-clockwise seen from outside, every edge of density 1,
+    /// into `out` (cleared first).
+    pub(crate) fn face_polygon(&self, face: FaceId, out: &mut Vec<PolygonVertex>) {
+        out.clear();
+        let mut push = |local: Vector3<f64>| {
+            out.push(PolygonVertex {
+                position: self.world_point(&local),
+                density: 1.0,
+            })
+        };
+        match (self.shape, face) {
+            (Faceted::Brick(b), FaceId::Brick { axis, sign }) => {
+                let h = b.half_size();
+                let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+                // (u, v, axis) is right-handed: this order is counter-clockwise about +e_axis.
+                let mut corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+                if sign < 0.0 {
+                    corners.reverse();
+                }
+                for (su, sv) in corners {
+                    let mut p = Vector3::zeros();
+                    p[axis] = sign * h[axis];
+                    p[u] = su * h[u];
+                    p[v] = sv * h[v];
+                    push(p);
+                }
+            }
+            (Faceted::Hull(hull), FaceId::Hull(i)) => {
+                for &k in &hull.faces()[i].vertices {
+                    push(hull.vertices()[k].coords);
+                }
+            }
+            (Faceted::Cylinder(_) | Faceted::Disk(_), FaceId::Cap(sign)) => {
+                let (radius, z) = self.rim(sign);
+                for j in 0..CAP_SIDES {
+                    let angle = sign * TAU * j as f64 / CAP_SIDES as f64;
+                    push(Vector3::new(radius * angle.cos(), radius * angle.sin(), z));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Radius and local z of the rim on side `sign` (a disk has one rim, at z = 0).
+    fn rim(&self, sign: f64) -> (f64, f64) {
+        match self.shape {
+            Faceted::Cylinder(c) => (c.radius(), sign * 0.5 * c.length()),
+            Faceted::Disk(d) => (d.radius(), 0.0),
+            _ => (0.0, 0.0),
+        }
+    }
+
+    /// The polygon this shape presents to a reference plane with outward unit normal `n_ref`
+    /// (pointing from the reference body towards this one) through the world point `o_ref`, into
+    /// `out` (cleared first).
+    ///
+    /// - Brick, hull: the face whose outward normal is closest to `−n_ref`.
+    /// - Disk: its rim below the plane. With the depth of the rim's centre `d_c = n_ref·(o_ref − c)`
+    ///   and the rim's tilt `t = |n_ref − (n_ref·a)a|` (a: the rim's axis), the rim point at angle
+    ///   φ from the deepest direction `u = −(n_ref − (n_ref·a)a)/t` has depth `d_c + r·t·cos φ`;
+    ///   the arc below the plane is |φ| ≤ φ_c with `cos φ_c = −d_c/(r·t)` (φ_c = π when the whole
+    ///   rim is below, 0 when none is). [`ARC_SAMPLES`] points at `φ_k = φ_c(2k/(K−1) − 1)`: the
+    ///   two ends are at depth 0 while the arc is partial, so points enter at zero depth, and
+    ///   they meet (at the far side) when the whole rim goes under. The closing chord has density 1.
+    /// - Cylinder: the arcs of both rims, joined into one loop by the generator lines at the arcs'
+    ///   ends (density 0). A rim wholly above the plane collapses to its deepest point and is
+    ///   clipped away later, so the loop keeps its layout in every pose.
+    pub(crate) fn incident_polygon(
+        &self,
+        n_ref: &Vector3<f64>,
+        o_ref: &Vector3<f64>,
+        out: &mut Vec<PolygonVertex>,
+    ) {
+        match self.shape {
+            Faceted::Brick(_) | Faceted::Hull(_) => {
+                let (_, face) = self.best_face(&-n_ref);
+                self.face_polygon(face, out);
+            }
+            Faceted::Disk(_) => {
+                out.clear();
+                self.push_arc(0.0, n_ref, o_ref, false, 1.0, out);
+            }
+            Faceted::Cylinder(_) => {
+                out.clear();
+                self.push_arc(1.0, n_ref, o_ref, false, 0.0, out);
+                self.push_arc(-1.0, n_ref, o_ref, true, 0.0, out);
+            }
+        }
+    }
+
+    /// Appends the [`ARC_SAMPLES`] samples of the rim on side `sign` below the plane (see
+    /// [`Self::incident_polygon`]), in order of increasing φ (decreasing when `reverse`); the edge
+    /// after the last one gets `last_density`.
+    fn push_arc(
+        &self,
+        sign: f64,
+        n_ref: &Vector3<f64>,
+        o_ref: &Vector3<f64>,
+        reverse: bool,
+        last_density: f64,
+        out: &mut Vec<PolygonVertex>,
+    ) {
+        let (radius, z) = self.rim(if sign == 0.0 { 1.0 } else { sign });
+        let axis: Vector3<f64> = self.rotation.column(2).into_owned();
+        let centre = self.world_point(&Vector3::new(0.0, 0.0, z));
+        let in_plane = n_ref - axis * axis.dot(n_ref);
+        let tilt = in_plane.norm();
+        let u: Vector3<f64> = if tilt > PARALLEL_RIM {
+            -in_plane / tilt
+        } else {
+            self.rotation.column(0).into_owned()
+        };
+        let v = axis.cross(&u);
+        let centre_depth = n_ref.dot(&(o_ref - centre));
+        let reach = radius * tilt;
+        let half_angle = if reach <= PARALLEL_RIM * radius {
+            if centre_depth > 0.0 {
+                PI
+            } else {
+                0.0
+            }
+        } else {
+            let c = -centre_depth / reach;
+            if c <= -1.0 {
+                PI
+            } else if c >= 1.0 {
+                0.0
+            } else {
+                c.acos()
+            }
+        };
+        let last = ARC_SAMPLES - 1;
+        for i in 0..ARC_SAMPLES {
+            let k = if reverse { last - i } else { i };
+            let phi = half_angle * (2.0 * k as f64 / last as f64 - 1.0);
+            let (s, c) = phi.sin_cos();
+            out.push(PolygonVertex {
+                position: centre + (u * c + v * s) * radius,
+                density: if i == last { last_density } else { 1.0 },
+            });
+        }
+    }
+
+    /// The vertices of a polytope (world), in the shape's order, to `sink`.
+    pub(crate) fn for_each_vertex(&self, mut sink: impl FnMut(Vector3<f64>)) {
+        match self.shape {
+            Faceted::Brick(b) => {
+                let h = b.half_size();
+                for i in 0..8 {
+                    let s = |bit: usize| if i & bit != 0 { 1.0 } else { -1.0 };
+                    sink(self.world_point(&Vector3::new(s(1) * h.x, s(2) * h.y, s(4) * h.z)));
+                }
+            }
+            Faceted::Hull(h) => {
+                for p in h.vertices() {
+                    sink(self.world_point(&p.coords));
+                }
+            }
+            Faceted::Cylinder(_) | Faceted::Disk(_) => {}
+        }
+    }
+}

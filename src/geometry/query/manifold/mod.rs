@@ -1,0 +1,335 @@
+//! Contact manifolds: every contact point of two posed geometries, with a shared normal.
+//!
+//! A box resting face-down on a table touches it along a whole face, not at one point. The single
+//! point of [`query`](super::query) jumps between the face's corners from one evaluation to the
+//! next as round-off decides which corner is deepest; a manifold gives all of them. It is a pure
+//! function of the two poses ([`contact_manifold`]), writes into a [`ContactManifold`] sized once
+//! for the pair ([`ContactManifold::for_pair`]), and never allocates.
+//!
+//! | pair | manifold |
+//! |---|---|
+//! | plane – brick / convex hull | every vertex below the plane (each of share 1) |
+//! | plane – cylinder / disk | the rim arcs below the plane, sampled on the exact circle |
+//! | brick / hull / cylinder / disk – brick / hull / cylinder / disk | a reference face, the other body's incident polygon clipped against it (Sutherland–Hodgman) |
+//! | anything with a sphere, ellipsoid, point, grid surface, point cloud | the single deepest point |
+//!
+//! **Face against face.** The single-point query gives the contact normal n (from GJK/EPA). Each
+//! faceted body offers the face whose outward normal is closest to n (the base) or to −n (the
+//! follower). When neither is within [`FACE_ALIGNMENT_ANGLE`] of it (edge against edge, rim
+//! against edge) the manifold is the single point. Otherwise the better aligned face is the
+//! reference; the base keeps that role unless the follower's face is better aligned by more than
+//! [`REFERENCE_BIAS`] (in cosine), so that two faces lying flat on each other (a tie up to
+//! round-off) never trade roles from one evaluation to the next. The other body presents its
+//! incident polygon to the reference plane (see [`features`]); it is clipped by the reference
+//! face's side planes and by the reference plane itself (only the part below it remains).
+//!
+//! **Points.** Each point carries its own depth below the reference surface (m, > 0) and sits
+//! midway between the incident surface and the reference surface (the convention of
+//! [`ContactGeometry`]). Points at zero depth are left out. Each carries a boundary share (see
+//! [`polygon`]) so that a force distributed by shares and depths stays continuous while points
+//! appear and disappear. The normal is the reference face's normal, turned to point from the base
+//! into the follower.
+//!
+//! **Robustness.** Nothing here depends on which of two round-off-tied vertices a support function
+//! picks: a plane collects every vertex below it, and the reference face is chosen with a bias.
+//! The manifold is continuous in the pose except where the reference face changes (documented at
+//! [`REFERENCE_BIAS`]) and where the contact normal crosses [`FACE_ALIGNMENT_ANGLE`].
+
+mod features;
+mod polygon;
+mod reduce;
+
+use nalgebra::{Isometry3, Point3, Unit, Vector3};
+
+use super::contact_geometry::ContactGeometry;
+use crate::geometry::shape::Shape;
+use crate::geometry::GeometryError;
+use features::{Faceted, PosedFaceted};
+use polygon::{boundary_shares, clip, ClipPlane, PolygonVertex};
+
+pub use features::{ARC_SAMPLES, CAP_SIDES};
+
+/// Largest angle (rad) between the contact normal and a face's normal for that face to serve as
+/// a reference face. Face contacts have the face's normal exactly (up to the iteration tolerance of
+/// EPA on curved shapes); edge–edge contacts have normals tens of degrees away.
+pub const FACE_ALIGNMENT_ANGLE: f64 = 0.2;
+
+/// How much better (in the cosine of its angle to the contact normal) the follower's face must be
+/// aligned than the base's to become the reference face. 1e-6 is an angle of 1.4 mrad: below it
+/// the base's face is always the reference, so two faces resting flat on each other keep their
+/// roles; above it the follower's face (a box tipping over another box's edge) is the physically
+/// right reference. Where the roles change, the normal turns by that 1.4 mrad at most.
+pub const REFERENCE_BIAS: f64 = 1e-6;
+
+/// One point of a contact manifold (world frame).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ManifoldPoint {
+    /// Midway between the two surfaces (m, world).
+    pub point: Point3<f64>,
+    /// Penetration depth along the manifold's normal (m, > 0).
+    pub depth: f64,
+    /// Boundary share (m, or 1 for a plane's vertex set; only ratios within one manifold matter).
+    pub share: f64,
+}
+
+/// How a manifold was built (for diagnostics and tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ManifoldKind {
+    /// No contact: the geometries are apart (or the separation is not a number).
+    Apart,
+    /// The single deepest point.
+    Single,
+    /// The vertices of a polytope below a plane.
+    Vertices,
+    /// A clipped polygon against a reference face or plane.
+    Polygon,
+}
+
+/// The contact points of a pair, with a shared normal; sized once for a pair of shapes.
+#[derive(Debug, Clone)]
+pub struct ContactManifold {
+    kind: ManifoldKind,
+    normal: Unit<Vector3<f64>>,
+    closest: ContactGeometry,
+    points: Vec<ManifoldPoint>,
+    // Workspace of the clipping (never grows past the capacities set by `for_pair`).
+    reference: Vec<PolygonVertex>,
+    polygon: Vec<PolygonVertex>,
+    clipped: Vec<PolygonVertex>,
+    shares: Vec<f64>,
+}
+
+impl ContactManifold {
+    /// An empty manifold with room for every contact of `base` against `follower` (allocates once).
+    pub fn for_pair(base: &Shape, follower: &Shape) -> Self {
+        let (a, b) = (Faceted::of(base), Faceted::of(follower));
+        let max = |f: fn(&Faceted) -> usize| a.as_ref().map_or(0, f).max(b.as_ref().map_or(0, f));
+        let incident = max(|f| f.max_incident_vertices());
+        let sides = max(|f| f.max_face_vertices());
+        let vertices = max(|f| f.vertex_count());
+        // Clipping a loop by one plane adds at most one vertex per crossing; a convex face crosses
+        // a plane twice, a cylinder's two-rim loop at most four times.
+        let polygon = 2 * incident + 2 * (sides + 1) + 4;
+        Self {
+            kind: ManifoldKind::Apart,
+            normal: Vector3::z_axis(),
+            closest: ContactGeometry {
+                separation: f64::INFINITY,
+                point: Point3::origin(),
+                normal: Vector3::z_axis(),
+            },
+            points: Vec::with_capacity(polygon.max(vertices).max(1)),
+            reference: Vec::with_capacity(sides.max(1)),
+            polygon: Vec::with_capacity(polygon),
+            clipped: Vec::with_capacity(polygon),
+            shares: Vec::with_capacity(polygon),
+        }
+    }
+
+    /// The manifold's points (all with depth > 0; empty when apart).
+    pub fn points(&self) -> &[ManifoldPoint] {
+        &self.points
+    }
+    /// The shared unit normal (world), from the base into the follower.
+    pub fn normal(&self) -> Unit<Vector3<f64>> {
+        self.normal
+    }
+    /// The single-point result of the pair (signed distance, deepest point, GJK/EPA normal).
+    pub fn closest(&self) -> &ContactGeometry {
+        &self.closest
+    }
+    /// Signed distance of the pair (m): negative when penetrating.
+    pub fn separation(&self) -> f64 {
+        self.closest.separation
+    }
+    /// The depth of the deepest point (m; 0 when there is none).
+    pub fn max_depth(&self) -> f64 {
+        self.points.iter().fold(0.0, |m, p| m.max(p.depth))
+    }
+    /// How the manifold was built.
+    pub fn kind(&self) -> ManifoldKind {
+        self.kind
+    }
+    /// The capacity of the point store.
+    pub fn capacity(&self) -> usize {
+        self.points.capacity()
+    }
+
+    fn push(&mut self, point: ManifoldPoint) {
+        if self.points.len() < self.points.capacity() {
+            self.points.push(point);
+        }
+    }
+
+    /// The single deepest point of `closest`, if it penetrates.
+    fn single(&mut self) {
+        self.points.clear();
+        self.kind = ManifoldKind::Single;
+        self.normal = self.closest.normal;
+        let depth = -self.closest.separation;
+        if depth > 0.0 {
+            let point = ManifoldPoint {
+                point: self.closest.point,
+                depth,
+                share: 1.0,
+            };
+            self.push(point);
+        }
+    }
+}
+
+/// Fills `out` with the contact manifold of `base` at `pose_base` and `follower` at
+/// `pose_follower` (world frame; see the module documentation). `out` should come from
+/// [`ContactManifold::for_pair`] for these shapes; a smaller one keeps the points that fit.
+///
+/// Errors: [`GeometryError::UnsupportedPair`] for a pair the seed's table does not support.
+pub fn contact_manifold(
+    base: &Shape,
+    pose_base: &Isometry3<f64>,
+    follower: &Shape,
+    pose_follower: &Isometry3<f64>,
+    out: &mut ContactManifold,
+) -> Result<(), GeometryError> {
+    out.closest = super::query(base, pose_base, follower, pose_follower)?;
+    out.normal = out.closest.normal;
+    out.points.clear();
+    out.kind = ManifoldKind::Apart;
+    // Apart, touching, or a NaN separation: no point.
+    let penetrating = out.closest.separation < 0.0;
+    if !penetrating {
+        return Ok(());
+    }
+    match (base, follower, Faceted::of(base), Faceted::of(follower)) {
+        (Shape::InfinitePlane, _, _, Some(f)) => {
+            against_plane(out, pose_base, &posed(f, pose_follower), true)
+        }
+        (_, Shape::InfinitePlane, Some(b), _) => {
+            against_plane(out, pose_follower, &posed(b, pose_base), false)
+        }
+        (_, _, Some(b), Some(f)) => {
+            face_against_face(out, &posed(b, pose_base), &posed(f, pose_follower))
+        }
+        _ => out.single(),
+    }
+    Ok(())
+}
+
+fn posed<'a>(shape: Faceted<'a>, pose: &Isometry3<f64>) -> PosedFaceted<'a> {
+    PosedFaceted {
+        shape,
+        rotation: pose.rotation.to_rotation_matrix().into_inner(),
+        translation: pose.translation.vector,
+    }
+}
+
+/// A faceted body against an infinite plane (the reference, contact on its +z side).
+fn against_plane(
+    out: &mut ContactManifold,
+    plane: &Isometry3<f64>,
+    body: &PosedFaceted,
+    plane_is_base: bool,
+) {
+    let n_ref: Vector3<f64> = plane.rotation * Vector3::z();
+    let o_ref = plane.translation.vector;
+    out.normal = Unit::new_unchecked(if plane_is_base { n_ref } else { -n_ref });
+    if body.shape.is_polytope() {
+        out.kind = ManifoldKind::Vertices;
+        let level = n_ref.dot(&o_ref);
+        body.for_each_vertex(|p| {
+            let depth = level - n_ref.dot(&p);
+            if depth > 0.0 {
+                out.push(ManifoldPoint {
+                    point: Point3::from(p + n_ref * (0.5 * depth)),
+                    depth,
+                    share: 1.0,
+                });
+            }
+        });
+    } else {
+        let mut polygon = std::mem::take(&mut out.polygon);
+        body.incident_polygon(&n_ref, &o_ref, &mut polygon);
+        out.polygon = polygon;
+        finish_polygon(out, &n_ref, &o_ref);
+    }
+    if out.points.is_empty() {
+        out.single();
+    }
+}
+
+/// Two faceted bodies: reference face, incident polygon, clipping.
+fn face_against_face(out: &mut ContactManifold, base: &PosedFaceted, follower: &PosedFaceted) {
+    let n: Vector3<f64> = out.closest.normal.into_inner();
+    let (align_base, face_base) = base.best_face(&n);
+    let (align_follower, face_follower) = follower.best_face(&-n);
+    if align_base.max(align_follower) < FACE_ALIGNMENT_ANGLE.cos() {
+        out.single();
+        return;
+    }
+    let base_is_reference = align_base + REFERENCE_BIAS >= align_follower;
+    let (reference, face, incident) = if base_is_reference {
+        (base, face_base, follower)
+    } else {
+        (follower, face_follower, base)
+    };
+    let n_ref = reference.face_normal(face);
+    let mut ref_polygon = std::mem::take(&mut out.reference);
+    reference.face_polygon(face, &mut ref_polygon);
+    let o_ref = ref_polygon
+        .first()
+        .map_or(reference.translation, |v| v.position);
+    let mut polygon = std::mem::take(&mut out.polygon);
+    incident.incident_polygon(&n_ref, &o_ref, &mut polygon);
+    out.polygon = polygon;
+    // Side planes: edge × normal points out of a counter-clockwise face.
+    let sides = ref_polygon.len();
+    for i in 0..sides {
+        let a = ref_polygon[i].position;
+        let b = ref_polygon[(i + 1) % sides].position;
+        let Some(normal) = (b - a).cross(&n_ref).try_normalize(0.0) else {
+            continue;
+        };
+        let plane = ClipPlane {
+            normal,
+            offset: normal.dot(&a),
+        };
+        clip(&out.polygon, &plane, 1.0, &mut out.clipped);
+        std::mem::swap(&mut out.polygon, &mut out.clipped);
+    }
+    out.reference = ref_polygon;
+    out.normal = Unit::new_unchecked(if base_is_reference { n_ref } else { -n_ref });
+    finish_polygon(out, &n_ref, &o_ref);
+    if out.points.is_empty() {
+        out.single();
+    }
+}
+
+/// Clips `out.polygon` to the part below the reference plane (`n_ref`, through `o_ref`), computes
+/// the boundary shares and stores the points of positive depth.
+fn finish_polygon(out: &mut ContactManifold, n_ref: &Vector3<f64>, o_ref: &Vector3<f64>) {
+    let level = n_ref.dot(o_ref);
+    let below = ClipPlane {
+        normal: *n_ref,
+        offset: level,
+    };
+    clip(&out.polygon, &below, 1.0, &mut out.clipped);
+    boundary_shares(&out.clipped, &mut out.shares);
+    out.points.clear();
+    out.kind = ManifoldKind::Polygon;
+    for i in 0..out.clipped.len().min(out.shares.len()) {
+        let p = out.clipped[i].position;
+        let depth = level - n_ref.dot(&p);
+        if depth > 0.0 {
+            let point = ManifoldPoint {
+                point: Point3::from(p + n_ref * (0.5 * depth)),
+                depth,
+                share: out.shares[i],
+            };
+            if out.points.len() < out.points.capacity() {
+                out.points.push(point);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
