@@ -330,8 +330,10 @@ impl std::fmt::Display for ContactAdvice {
         }
         write!(
             f,
-            "; with the face-contact manifold (the default, contact_points = \"manifold\") the \
-             pair carries the weight as a whole, so this is the depth of its deepest point"
+            "; with the contact manifold (the default, contact_points = \"manifold\") a face \
+             lying flat, a cylinder on its side and a disk on its rim sink this depth (the law \
+             holds for the pair as a whole), a box tilted onto an edge presses with half the \
+             face's stiffness and onto a corner with a quarter"
         )?;
         match self.nonlinear_velocity_exponent {
             Some(q) if q > 1.0 => write!(

@@ -1,11 +1,11 @@
-//! The pair's force over its contact manifold (`contact_points = "manifold"`, the default): the
-//! normal law applied to the pair as a whole and spread over the manifold's points (see
-//! [`crate::contact::manifold_force`]), friction per point.
+//! The pair's force over its contact manifold (`contact_points = "manifold"`, the default): each
+//! point carries the normal law scaled by its share (see [`crate::contact::manifold_force`]),
+//! friction per point.
 //!
 //! The outputs keep their single-pair meaning: `separation` is the pair's signed distance,
 //! `penetration` the deepest point's depth, `normal_force` the total, `friction_force` the
 //! magnitude of the total friction force, the velocities are those at the centre of pressure
-//! `Σ w_i·p_i`, the translations give the centre of pressure, and the contact frame's z axis is the
+//! `Σ f_i·p_i / Σ f_i`, the translations give the centre of pressure, and the contact frame's z axis is the
 //! manifold's shared normal. `points` is the number of manifold points.
 
 use nalgebra::Vector3;
@@ -14,7 +14,7 @@ use super::outputs::SEPARATION;
 use super::sensed::{contact_axes, write_sensed, SensedContact, UsedOutputs};
 use super::{Scratch, SpatialContactForce};
 use crate::block::Io;
-use crate::contact::manifold_force::{manifold_weights, total_normal_force};
+use crate::contact::manifold_force::point_normal_force;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::geometry::query::manifold::contact_manifold;
 use crate::multibody::blocks::FrameMotion;
@@ -44,7 +44,7 @@ impl SpatialContactForce {
         io.output(SEPARATION)[0] = separation;
         let n: Vector3<f64> = s.manifold.normal().into_inner();
         let points = s.manifold.points();
-        let m = points.len().min(s.weights.len());
+        let m = points.len().min(s.normal_velocity.len());
         let in_contact = separation < 0.0 && m > 0;
         let (mut moment, mut force_sum) = (Vector3::zeros(), Vector3::zeros());
         if !in_contact {
@@ -64,9 +64,8 @@ impl SpatialContactForce {
             self.write_point_count(io, 0);
             return Some((moment, force_sum));
         }
-        let max_depth = manifold_weights(&points[..m], &mut s.weights[..m]);
+        let max_depth = s.manifold.max_depth();
         // Kinematics of every point, then the slip speeds in one pass.
-        let mut rate = 0.0;
         for (i, p) in points[..m].iter().enumerate() {
             let v_rel = self.relative_velocity(mb, mf, &p.point.coords);
             let vn = n.dot(&v_rel);
@@ -74,28 +73,39 @@ impl SpatialContactForce {
             s.normal_velocity[i] = vn;
             s.tangential_velocity[i] = vt;
             s.slip_speed[i] = vt.norm_squared();
-            rate -= s.weights[i] * vn;
         }
         for v in s.slip_speed[..m].iter_mut() {
             *v = v.sqrt();
         }
-        let total = match self.fn_input {
-            Some(k) => NormalForceLaw::input_magnitude(io.input(k)[0]),
-            None => total_normal_force(&self.normal, max_depth, rate),
-        };
-        // Friction by input: the given total (contact frame x, y) spread like the normal force.
+        // Forces by input: the given totals (normal; friction x, y in the contact frame) spread
+        // over the points by their shares.
+        let normal_input = self
+            .fn_input
+            .map(|k| NormalForceLaw::input_magnitude(io.input(k)[0]));
         let friction_input = self.ff_input.map(|k| {
             let axes = contact_axes(&n, &mb.rotation);
             let ff = io.input(k);
             axes.column(0) * ff[0] + axes.column(1) * ff[1]
         });
+        let share_total: f64 = points[..m].iter().map(|p| p.share).sum();
+        // Each point's part of a total given by input (equal parts if no point has a share).
+        let part = |share: f64| {
+            if share_total > 0.0 {
+                share / share_total
+            } else {
+                1.0 / m as f64
+            }
+        };
+        let mut total = 0.0;
         let mut friction_sum = Vector3::zeros();
         let mut centre = Vector3::zeros();
         for (i, p) in points[..m].iter().enumerate() {
-            let w = s.weights[i];
-            let f_n = w * total;
+            let f_n = match normal_input {
+                Some(f) => f * part(p.share),
+                None => point_normal_force(&self.normal, p, -s.normal_velocity[i]),
+            };
             let f_t = match friction_input {
-                Some(f) => f * w,
+                Some(f) => f * part(p.share),
                 None => {
                     self.friction
                         .force_at_speed(f_n, &s.tangential_velocity[i], s.slip_speed[i])
@@ -106,11 +116,21 @@ impl SpatialContactForce {
             moment += x.cross(&force);
             force_sum += force;
             friction_sum += f_t;
-            centre += x * w;
+            total += f_n;
+            centre += x * f_n;
             if used.want_resultant {
                 s.resultant.add_force(x, n, force);
             }
         }
+        // Centre of pressure; the share-weighted centre when no point pushes (separating).
+        centre = if total > 0.0 {
+            centre / total
+        } else {
+            points[..m]
+                .iter()
+                .map(|p| p.point.coords * part(p.share))
+                .sum()
+        };
         if used.any_sensing {
             let v_rel = self.relative_velocity(mb, mf, &centre);
             let vn = n.dot(&v_rel);

@@ -118,8 +118,6 @@ pub(super) struct Scratch {
     geometry: Vec<ContactGeometry>,
     /// The pair's contact manifold (manifold mode).
     manifold: ContactManifold,
-    /// Per manifold point: its share of the pair's normal force.
-    weights: Vec<f64>,
     resultant: ResultantCalculator,
     /// Per point (cloud point or manifold point), in World: normal velocity v_n (m/s), tangential
     /// velocity v_t (m/s), its magnitude (m/s; held as |v_t|² until the square roots are taken in
@@ -353,7 +351,6 @@ impl Block for SpatialContactForce {
         });
         Box::new(Scratch {
             geometry: vec![empty; self.points],
-            weights: vec![0.0; manifold.capacity()],
             manifold,
             resultant: ResultantCalculator::with_capacity(n),
             normal_velocity: vec![0.0; n],

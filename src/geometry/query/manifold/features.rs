@@ -30,6 +30,20 @@ pub const CAP_SIDES: usize = 16;
 /// within `r·1e-12`, so the choice does not change the forces).
 const PARALLEL_RIM: f64 = 1e-12;
 
+/// How much of a rim arc's depth profile counts as the rim's curvature (1) rather than as a tilt
+/// of a flat face (0), from the arc's half-angle φ_c (rad).
+///
+/// A short arc (φ_c ≤ π/2: less than half the rim below the plane) is a curved edge pressing in:
+/// a cylinder on its side, a coin on its rim. Its samples take the depth of the rim's deepest
+/// point, so the edge presses as one point would (the law keeps its single-point meaning). A whole
+/// rim below the plane is a flat face tilted a little: its samples keep their own depths, so a coin
+/// lying nearly flat is pushed back to level like a box's face. Between, the weight falls from 1 to
+/// 0 with the cubic smoothstep of (π − φ_c)/(π/2), continuous with its slope.
+fn rim_curvature_weight(half_angle: f64) -> f64 {
+    let x = ((PI - half_angle) / (0.5 * PI)).clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
+}
+
 /// A bounded shape with flat faces or a flat rim.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Faceted<'a> {
@@ -51,12 +65,6 @@ impl<'a> Faceted<'a> {
         })
     }
 
-    /// Whether the shape is a polytope (brick or hull): its vertices carry its contacts with a
-    /// plane.
-    pub(crate) fn is_polytope(&self) -> bool {
-        matches!(self, Faceted::Brick(_) | Faceted::Hull(_))
-    }
-
     /// The most vertices a face polygon of this shape has.
     pub(crate) fn max_face_vertices(&self) -> usize {
         match self {
@@ -72,15 +80,6 @@ impl<'a> Faceted<'a> {
             Faceted::Brick(_) | Faceted::Hull(_) => self.max_face_vertices(),
             Faceted::Cylinder(_) => 2 * ARC_SAMPLES,
             Faceted::Disk(_) => ARC_SAMPLES,
-        }
-    }
-
-    /// The number of vertices (polytopes; 0 otherwise).
-    pub(crate) fn vertex_count(&self) -> usize {
-        match self {
-            Faceted::Brick(_) => 8,
-            Faceted::Hull(h) => h.vertices().len(),
-            _ => 0,
         }
     }
 }
@@ -161,6 +160,7 @@ impl PosedFaceted<'_> {
             out.push(PolygonVertex {
                 position: self.world_point(&local),
                 density: 1.0,
+                relief: 0.0,
             })
         };
         match (self.shape, face) {
@@ -284,6 +284,7 @@ impl PosedFaceted<'_> {
                 c.acos()
             }
         };
+        let curvature = rim_curvature_weight(half_angle);
         let last = ARC_SAMPLES - 1;
         for i in 0..ARC_SAMPLES {
             let k = if reverse { last - i } else { i };
@@ -292,26 +293,10 @@ impl PosedFaceted<'_> {
             out.push(PolygonVertex {
                 position: centre + (u * c + v * s) * radius,
                 density: if i == last { last_density } else { 1.0 },
+                // Below the rim's deepest point by r·t·(1 − cos φ): curvature, not tilt, while
+                // the arc is short (see `rim_curvature_weight`).
+                relief: curvature * reach * (1.0 - c),
             });
-        }
-    }
-
-    /// The vertices of a polytope (world), in the shape's order, to `sink`.
-    pub(crate) fn for_each_vertex(&self, mut sink: impl FnMut(Vector3<f64>)) {
-        match self.shape {
-            Faceted::Brick(b) => {
-                let h = b.half_size();
-                for i in 0..8 {
-                    let s = |bit: usize| if i & bit != 0 { 1.0 } else { -1.0 };
-                    sink(self.world_point(&Vector3::new(s(1) * h.x, s(2) * h.y, s(4) * h.z)));
-                }
-            }
-            Faceted::Hull(h) => {
-                for p in h.vertices() {
-                    sink(self.world_point(&p.coords));
-                }
-            }
-            Faceted::Cylinder(_) | Faceted::Disk(_) => {}
         }
     }
 }

@@ -8,9 +8,9 @@
 //!
 //! | pair | manifold |
 //! |---|---|
-//! | plane – brick / convex hull | every vertex below the plane (each of share 1) |
+//! | plane – brick / convex hull | the face turned most towards the plane: its corners below it |
 //! | plane – cylinder / disk | the rim arcs below the plane, sampled on the exact circle |
-//! | brick / hull / cylinder / disk – brick / hull / cylinder / disk | a reference face, the other body's incident polygon clipped against it (Sutherland–Hodgman) |
+//! | brick / hull / cylinder / disk – brick / hull / cylinder / disk | a reference face, the other body's incident polygon clipped against its sides (Sutherland–Hodgman) |
 //! | anything with a sphere, ellipsoid, point, grid surface, point cloud | the single deepest point |
 //!
 //! **Face against face.** The single-point query gives the contact normal n (from GJK/EPA). Each
@@ -20,20 +20,26 @@
 //! reference; the base keeps that role unless the follower's face is better aligned by more than
 //! [`REFERENCE_BIAS`] (in cosine), so that two faces lying flat on each other (a tie up to
 //! round-off) never trade roles from one evaluation to the next. The other body presents its
-//! incident polygon to the reference plane (see [`features`]); it is clipped by the reference
-//! face's side planes and by the reference plane itself (only the part below it remains).
+//! incident polygon to the reference plane (see [`features`]): a polytope its face turned most
+//! against the reference normal, a cylinder or disk the arcs of its rims below the plane. The
+//! polygon is clipped by the reference face's side planes (an infinite plane has none).
 //!
-//! **Points.** Each point carries its own depth below the reference surface (m, > 0) and sits
-//! midway between the incident surface and the reference surface (the convention of
-//! [`ContactGeometry`]). Points at zero depth are left out. Each carries a boundary share (see
-//! [`polygon`]) so that a force distributed by shares and depths stays continuous while points
-//! appear and disappear. The normal is the reference face's normal, turned to point from the base
-//! into the follower.
+//! **Points.** The clipped polygon's vertices below the reference plane are the points. Each
+//! carries its depth below the reference surface (m) and sits midway between the incident surface
+//! and the reference surface (the convention of [`ContactGeometry`]). Each carries its boundary
+//! share of the clipped polygon (see [`polygon`]), normalised so that the shares of the whole
+//! clipped polygon add up to 1: a face lying flat has all its points and shares summing to 1, a
+//! face tilted onto an edge keeps only the edge's points and their shares. Points enter and leave
+//! at zero depth, and points made by clipping split off with their share, so a force of
+//! `share·law(depth)` per point is continuous in the pose.
 //!
 //! **Robustness.** Nothing here depends on which of two round-off-tied vertices a support function
-//! picks: a plane collects every vertex below it, and the reference face is chosen with a bias.
-//! The manifold is continuous in the pose except where the reference face changes (documented at
-//! [`REFERENCE_BIAS`]) and where the contact normal crosses [`FACE_ALIGNMENT_ANGLE`].
+//! picks: faces are chosen by their normals, and the reference face with a bias. The manifold is
+//! continuous in the pose except where the incident face changes while vertices it does not share
+//! with the next face are below the plane (not for a box: the faces that meet at its lowest edge
+//! or corner give that edge or corner the same share), where the reference face changes
+//! (documented at [`REFERENCE_BIAS`]), and where the contact normal crosses
+//! [`FACE_ALIGNMENT_ANGLE`].
 
 mod features;
 mod polygon;
@@ -66,9 +72,17 @@ pub const REFERENCE_BIAS: f64 = 1e-6;
 pub struct ManifoldPoint {
     /// Midway between the two surfaces (m, world).
     pub point: Point3<f64>,
-    /// Penetration depth along the manifold's normal (m, > 0).
+    /// Penetration depth of this point along the manifold's normal (m, ≥ 0).
     pub depth: f64,
-    /// Boundary share (m, or 1 for a plane's vertex set; only ratios within one manifold matter).
+    /// The depth a force law should use here (m, > 0): `depth` on flat faces; for a sample of a
+    /// short arc of a curved rim (a cylinder's or disk's edge, less than half of it below the
+    /// plane), the depth of that rim's deepest point. Such a rim is curved, not tilted: a cylinder
+    /// lying on its side presses along its deepest line, and the samples on either side of it only
+    /// spread that line's force over the arc. A rim almost wholly below the plane is a tilted face
+    /// and keeps its samples' own depths (a smooth blend between; see `rim_curvature_weight`).
+    pub effective_depth: f64,
+    /// Share of the contact feature's boundary (dimensionless; the shares of the whole clipped
+    /// feature add up to 1, so a face lying flat has shares summing to 1).
     pub share: f64,
 }
 
@@ -79,8 +93,6 @@ pub enum ManifoldKind {
     Apart,
     /// The single deepest point.
     Single,
-    /// The vertices of a polytope below a plane.
-    Vertices,
     /// A clipped polygon against a reference face or plane.
     Polygon,
 }
@@ -106,7 +118,6 @@ impl ContactManifold {
         let max = |f: fn(&Faceted) -> usize| a.as_ref().map_or(0, f).max(b.as_ref().map_or(0, f));
         let incident = max(|f| f.max_incident_vertices());
         let sides = max(|f| f.max_face_vertices());
-        let vertices = max(|f| f.vertex_count());
         // Clipping a loop by one plane adds at most one vertex per crossing; a convex face crosses
         // a plane twice, a cylinder's two-rim loop at most four times.
         let polygon = 2 * incident + 2 * (sides + 1) + 4;
@@ -118,7 +129,7 @@ impl ContactManifold {
                 point: Point3::origin(),
                 normal: Vector3::z_axis(),
             },
-            points: Vec::with_capacity(polygon.max(vertices).max(1)),
+            points: Vec::with_capacity(polygon),
             reference: Vec::with_capacity(sides.max(1)),
             polygon: Vec::with_capacity(polygon),
             clipped: Vec::with_capacity(polygon),
@@ -171,6 +182,7 @@ impl ContactManifold {
             let point = ManifoldPoint {
                 point: self.closest.point,
                 depth,
+                effective_depth: depth,
                 share: 1.0,
             };
             self.push(point);
@@ -232,25 +244,10 @@ fn against_plane(
     let n_ref: Vector3<f64> = plane.rotation * Vector3::z();
     let o_ref = plane.translation.vector;
     out.normal = Unit::new_unchecked(if plane_is_base { n_ref } else { -n_ref });
-    if body.shape.is_polytope() {
-        out.kind = ManifoldKind::Vertices;
-        let level = n_ref.dot(&o_ref);
-        body.for_each_vertex(|p| {
-            let depth = level - n_ref.dot(&p);
-            if depth > 0.0 {
-                out.push(ManifoldPoint {
-                    point: Point3::from(p + n_ref * (0.5 * depth)),
-                    depth,
-                    share: 1.0,
-                });
-            }
-        });
-    } else {
-        let mut polygon = std::mem::take(&mut out.polygon);
-        body.incident_polygon(&n_ref, &o_ref, &mut polygon);
-        out.polygon = polygon;
-        finish_polygon(out, &n_ref, &o_ref);
-    }
+    let mut polygon = std::mem::take(&mut out.polygon);
+    body.incident_polygon(&n_ref, &o_ref, &mut polygon);
+    out.polygon = polygon;
+    finish_polygon(out, &n_ref, &o_ref);
     if out.points.is_empty() {
         out.single();
     }
@@ -303,30 +300,27 @@ fn face_against_face(out: &mut ContactManifold, base: &PosedFaceted, follower: &
     }
 }
 
-/// Clips `out.polygon` to the part below the reference plane (`n_ref`, through `o_ref`), computes
-/// the boundary shares and stores the points of positive depth.
+/// Turns the (side-clipped) `out.polygon` into points: the boundary shares of the whole polygon,
+/// normalised to sum to 1, and the vertices that lie below the reference plane (`n_ref`, through
+/// `o_ref`) with their depths.
 fn finish_polygon(out: &mut ContactManifold, n_ref: &Vector3<f64>, o_ref: &Vector3<f64>) {
+    boundary_shares(&out.polygon, &mut out.shares);
+    let total: f64 = out.shares.iter().sum();
     let level = n_ref.dot(o_ref);
-    let below = ClipPlane {
-        normal: *n_ref,
-        offset: level,
-    };
-    clip(&out.polygon, &below, 1.0, &mut out.clipped);
-    boundary_shares(&out.clipped, &mut out.shares);
     out.points.clear();
     out.kind = ManifoldKind::Polygon;
-    for i in 0..out.clipped.len().min(out.shares.len()) {
-        let p = out.clipped[i].position;
+    for (vertex, share) in out.polygon.iter().zip(&out.shares) {
+        let p = vertex.position;
         let depth = level - n_ref.dot(&p);
-        if depth > 0.0 {
-            let point = ManifoldPoint {
+        let effective_depth = depth + vertex.relief;
+        if effective_depth > 0.0 && out.points.len() < out.points.capacity() {
+            let depth = depth.max(0.0);
+            out.points.push(ManifoldPoint {
                 point: Point3::from(p + n_ref * (0.5 * depth)),
                 depth,
-                share: out.shares[i],
-            };
-            if out.points.len() < out.points.capacity() {
-                out.points.push(point);
-            }
+                effective_depth,
+                share: share / total,
+            });
         }
     }
 }

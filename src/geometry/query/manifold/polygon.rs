@@ -14,13 +14,17 @@
 
 use nalgebra::Vector3;
 
-/// One vertex of a polygon: its position (world, m) and the density of the edge to the next vertex.
+/// One vertex of a polygon: its position (world, m), the density of the edge to the next vertex,
+/// and its rim relief.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct PolygonVertex {
     /// Position (world, m).
     pub(crate) position: Vector3<f64>,
     /// Boundary density of the edge from this vertex to the next (1 or 0).
     pub(crate) density: f64,
+    /// How far the vertex lies above its rim's deepest point because the rim is curved (m, ≥ 0;
+    /// 0 on flat faces). See [`super::ManifoldPoint::effective_depth`].
+    pub(crate) relief: f64,
 }
 
 /// A plane `{x : normal·x = offset}`; clipping keeps the side `normal·x ≤ offset`.
@@ -64,10 +68,15 @@ pub(crate) fn clip(
         if a_inside != b_inside {
             let t = da / (da - db);
             let position = a.position + (b.position - a.position) * t;
+            let relief = a.relief + (b.relief - a.relief) * t;
             // Leaving: the boundary follows the plane to the next entry. Entering: the rest of
             // the edge a→b.
             let density = if a_inside { cut_density } else { a.density };
-            push(PolygonVertex { position, density });
+            push(PolygonVertex {
+                position,
+                density,
+                relief,
+            });
         }
     }
 }
@@ -107,6 +116,7 @@ mod tests {
             .map(|&(x, y)| PolygonVertex {
                 position: Vector3::new(x, y, 0.0),
                 density: 1.0,
+                relief: 0.0,
             })
             .collect()
     }
@@ -167,6 +177,7 @@ mod tests {
         let p = PolygonVertex {
             position: Vector3::new(1.0, 2.0, 3.0),
             density: 1.0,
+            relief: 0.0,
         };
         let mut shares = Vec::with_capacity(3);
         boundary_shares(&[p, p, p], &mut shares);

@@ -57,7 +57,7 @@ fn brick_flat_on_a_plane_touches_at_its_four_bottom_corners() {
         &brick,
         &at(0.0, 0.0, 0.1 - depth),
     );
-    assert_eq!(m.kind(), ManifoldKind::Vertices);
+    assert_eq!(m.kind(), ManifoldKind::Polygon);
     assert_xy(&m, &square(0.1), EPS);
     for p in m.points() {
         assert!((p.depth - depth).abs() < EPS);
