@@ -152,6 +152,43 @@ impl PosedFaceted<'_> {
         self.rotation * local
     }
 
+    /// The plane offset `n·x` (m) of a face's points x (world), with n its outward normal.
+    pub(crate) fn face_offset(&self, face: FaceId) -> f64 {
+        let local = match (self.shape, face) {
+            (Faceted::Brick(b), FaceId::Brick { axis, sign }) => {
+                let mut p = Vector3::zeros();
+                p[axis] = sign * b.half_size()[axis];
+                p
+            }
+            (Faceted::Hull(h), FaceId::Hull(i)) => h.faces()[i]
+                .vertices
+                .first()
+                .map_or(Vector3::zeros(), |&k| h.vertices()[k].coords),
+            (_, FaceId::Cap(sign)) => Vector3::new(0.0, 0.0, self.rim(sign).1),
+            _ => Vector3::zeros(),
+        };
+        self.face_normal(face).dot(&self.world_point(&local))
+    }
+
+    /// The support point (world) of the shape in the world direction `d`.
+    pub(crate) fn support(&self, d: &Vector3<f64>) -> Vector3<f64> {
+        let local = self.rotation.tr_mul(d);
+        let p = match self.shape {
+            Faceted::Brick(b) => b.support(&local),
+            Faceted::Hull(h) => h.support(&local),
+            Faceted::Cylinder(c) => c.support(&local),
+            Faceted::Disk(disk) => disk.support(&local),
+        };
+        self.world_point(&p.coords)
+    }
+
+    /// How deep `other` reaches below the plane of this shape's face `face` (m; negative when it
+    /// lies wholly above): `offset − n·s_other(−n)`.
+    pub(crate) fn depth_below_face(&self, face: FaceId, other: &PosedFaceted) -> f64 {
+        let n = self.face_normal(face);
+        self.face_offset(face) - n.dot(&other.support(&-n))
+    }
+
     /// A face's boundary (world), counter-clockwise seen from outside, every edge of density 1,
     /// into `out` (cleared first).
     pub(crate) fn face_polygon(&self, face: FaceId, out: &mut Vec<PolygonVertex>) {
