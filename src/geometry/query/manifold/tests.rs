@@ -389,3 +389,58 @@ fn reduction_keeps_the_corners_and_the_total_share() {
     let quad = 0.5 * ((sorted[2] - sorted[0]).cross(&(sorted[3] - sorted[1]))).norm();
     assert!(quad > 0.019, "{quad}");
 }
+
+#[test]
+fn cylinder_standing_on_a_brick_touches_around_its_rim() {
+    let cylinder = Shape::cylinder(0.05, 0.1).unwrap();
+    let table = Shape::brick([0.4, 0.4, 0.1]).unwrap();
+    let depth = 1e-4;
+    let m = manifold(&table, &at(0.0, 0.0, 0.0), &cylinder, &at(0.0, 0.0, 0.1 - depth));
+    assert_eq!(m.kind(), ManifoldKind::Polygon);
+    let (mut total, mut centre) = (0.0, Vector3::zeros());
+    for p in m.points() {
+        assert!((p.depth - depth).abs() < 1e-12);
+        assert!((p.point.coords.xy().norm() - 0.05).abs() < 1e-12);
+        total += p.share;
+        centre += p.point.coords * p.share;
+    }
+    // The whole rim is down: shares sum to 1 and centre on the axis.
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    assert!((centre / total).xy().norm() < 1e-12);
+}
+
+#[test]
+fn brick_on_a_disk_is_clipped_by_the_disk_polygon() {
+    // A 0.2 m brick centred 0.1 m off a disk of radius 0.1: the overlap is clipped by the disk's
+    // 16-gon; every point lies inside the disk and inside the brick's face.
+    let disk = Shape::disk(0.1).unwrap();
+    let brick = Shape::brick([0.2, 0.2, 0.2]).unwrap();
+    let depth = 1e-4;
+    let m = manifold(&disk, &at(0.0, 0.0, 0.0), &brick, &at(0.1, 0.0, 0.1 - depth));
+    assert!(m.points().len() >= 3);
+    for p in m.points() {
+        assert!(p.point.coords.xy().norm() <= 0.1 + 1e-12, "{p:?}");
+        assert!(p.point.x >= -1e-12 && p.point.x <= 0.2 + 1e-12);
+        assert!((p.depth - depth).abs() < 1e-12);
+    }
+    let total: f64 = m.points().iter().map(|p| p.share).sum();
+    assert!((total - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn cylinder_lying_over_a_brick_edge_is_cut_at_the_edge() {
+    // A cylinder (axis along x, length 0.2) lying on a brick whose top face ends at x = 0.05:
+    // the contact line runs from the cylinder's end at x = −0.1 to the edge at x = 0.05.
+    let cylinder = Shape::cylinder(0.05, 0.2).unwrap();
+    let table = Shape::brick([0.2, 0.4, 0.1]).unwrap();
+    let depth = 1e-4;
+    let pose = posed(0.0, 0.0, 0.1 - depth, Vector3::y(), 0.5 * std::f64::consts::PI);
+    let m = manifold(&table, &at(-0.05, 0.0, 0.0), &cylinder, &pose);
+    let xs: Vec<f64> = m.points().iter().map(|p| p.point.x).collect();
+    let (lo, hi) = xs.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!((lo + 0.1).abs() < 1e-12 && (hi - 0.05).abs() < 1e-12, "{lo} {hi}");
+    // The law's depth is the contact line's depth at every point.
+    for p in m.points() {
+        assert!((p.effective_depth - depth).abs() < 1e-12, "{p:?}");
+    }
+}
