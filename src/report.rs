@@ -34,7 +34,7 @@ pub fn check_report(d: &Diagram) -> String {
             .outputs()
             .iter()
             .zip(&blk.output_shapes)
-            .filter(|(p, _)| !p.hidden)
+            .filter(|(p, _)| !p.is_hidden())
             .map(|(p, sh)| format!("{} {sh}", p.name))
             .collect();
         let _ = writeln!(

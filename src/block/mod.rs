@@ -19,7 +19,7 @@ pub mod shape;
 
 pub use context::{Ctx, Io, Slot};
 pub use physical::{Binding, PhysicalRole, PortBinding};
-pub use port::{PortDecl, PortKind, ShapeSpec};
+pub use port::{HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};
 pub use shape::Shape;
 

@@ -33,6 +33,29 @@ pub enum ShapeSpec {
     Inherited,
 }
 
+/// What a builder-made (hidden) port carries. The physical lowering pass wires hidden ports by
+/// this, never by their names (which are only shown in messages).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HiddenPort {
+    /// Input: the kinematics (18×1, see [`super::physical`]) of the body that the block's
+    /// physical port `port` is fixed to.
+    BodyKinematics {
+        /// The block's physical (frame or geometry) port.
+        port: String,
+    },
+    /// Output: a wrench (6×1) applied to the body that the block's physical port `port` is fixed to.
+    BodyWrench {
+        /// The block's physical (frame or geometry) port.
+        port: String,
+    },
+    /// Input: the bound joint's state (its positions, then its velocities).
+    JointState,
+    /// Output: the bound joint's actuation (force or torque per velocity coordinate).
+    JointActuation,
+    /// A port of the mechanism block itself, wired by index by the lowering pass.
+    Mechanism,
+}
+
 /// One declared port.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PortDecl {
@@ -44,8 +67,9 @@ pub struct PortDecl {
     pub unit: Option<&'static str>,
     /// An input that may stay unconnected (it then reads zeros).
     pub optional: bool,
-    /// Hidden ports are made by the diagram builder (mechanism wiring) and not shown to users.
-    pub hidden: bool,
+    /// Hidden ports are made by the diagram builder (mechanism wiring) and not shown to users;
+    /// what they carry.
+    pub hidden: Option<HiddenPort>,
 }
 
 impl PortDecl {
@@ -57,7 +81,7 @@ impl PortDecl {
             shape: ShapeSpec::Fixed(shape),
             unit: None,
             optional: false,
-            hidden: false,
+            hidden: None,
         }
     }
 
@@ -102,9 +126,36 @@ impl PortDecl {
         self
     }
 
-    /// As a hidden (builder-made) port.
-    pub fn hidden(mut self) -> Self {
-        self.hidden = true;
+    /// As a hidden (builder-made) port carrying `what`.
+    pub fn hidden(mut self, what: HiddenPort) -> Self {
+        self.hidden = Some(what);
         self
+    }
+
+    /// Whether the port is hidden (made by the builder, not shown to users).
+    pub fn is_hidden(&self) -> bool {
+        self.hidden.is_some()
+    }
+
+    /// A hidden input reading the kinematics of the body that physical port `port` is fixed to.
+    pub fn body_kinematics(port: &str) -> Self {
+        Self::signal(
+            format!("kin_{port}"),
+            Shape::vector(super::physical::KINEMATICS_LEN),
+        )
+        .hidden(HiddenPort::BodyKinematics {
+            port: port.to_string(),
+        })
+    }
+
+    /// A hidden output applying a wrench to the body that physical port `port` is fixed to.
+    pub fn body_wrench(port: &str) -> Self {
+        Self::signal(
+            format!("wrench_{port}"),
+            Shape::vector(super::physical::WRENCH_LEN),
+        )
+        .hidden(HiddenPort::BodyWrench {
+            port: port.to_string(),
+        })
     }
 }

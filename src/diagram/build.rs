@@ -146,7 +146,7 @@ fn find_block<'a>(
 fn port_list(ports: &[PortDecl]) -> String {
     let names: Vec<&str> = ports
         .iter()
-        .filter(|p| !p.hidden)
+        .filter(|p| !p.is_hidden())
         .map(|p| p.name.as_str())
         .collect();
     if names.is_empty() {
@@ -168,7 +168,10 @@ fn find_port(
         Side::Output => (inst.block.outputs(), inst.block.inputs(), "output", "input"),
         Side::Input => (inst.block.inputs(), inst.block.outputs(), "input", "output"),
     };
-    if let Some(p) = ports.iter().position(|p| p.name == r.port && !p.hidden) {
+    if let Some(p) = ports
+        .iter()
+        .position(|p| p.name == r.port && !p.is_hidden())
+    {
         return Ok((b, p));
     }
     let at = |m: String| Diagnostic::at(source, span, m).block(&r.block);
@@ -193,7 +196,10 @@ fn find_port(
         ))
         .hint(format!("write \"{} -- other.port\"", r)));
     }
-    let all = ports.iter().filter(|p| !p.hidden).map(|p| p.name.as_str());
+    let all = ports
+        .iter()
+        .filter(|p| !p.is_hidden())
+        .map(|p| p.name.as_str());
     let d = at(format!(
         "block '{}' ({}) has no {word} '{}'",
         r.block, inst.type_name, r.port

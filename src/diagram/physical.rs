@@ -6,10 +6,11 @@
 
 use super::build::Instance;
 use super::SignalLine;
-use crate::block::{Binding, PhysicalRole, PortBinding, PortKind};
+use crate::block::{Binding, HiddenPort, PhysicalRole, PortBinding, PortKind};
 use crate::geometry::Shape;
 use crate::model::{Diagnostic, PortRef, SourceFile, Span};
 use crate::multibody::blocks::MechanismBlock;
+use crate::multibody::errors::ErrorSubject;
 use crate::multibody::{FrameId, FrameNetworkBuilder};
 use nalgebra::Vector3;
 use std::collections::HashMap;
@@ -42,6 +43,8 @@ pub fn elaborate(
     // Frames: every frame port of every physical block.
     let mut net = FrameNetworkBuilder::new();
     let mut frame_of: HashMap<(usize, String), FrameId> = HashMap::new();
+    // Frame label → the block it belongs to (for locating mechanism errors).
+    let mut block_of_frame: HashMap<String, usize> = HashMap::new();
     for (b, inst) in instances.iter().enumerate() {
         if inst.block.physical().is_none() {
             continue;
@@ -52,8 +55,10 @@ pub fn elaborate(
             .iter()
             .filter(|p| p.kind == PortKind::Frame)
         {
-            let id = net.add_frame(&format!("{}.{}", inst.name, p.name));
+            let label = format!("{}.{}", inst.name, p.name);
+            let id = net.add_frame(&label);
             frame_of.insert((b, p.name.clone()), id);
+            block_of_frame.insert(label, b);
         }
     }
     let frame = |b: usize, port: &str| frame_of.get(&(b, port.to_string())).copied();
@@ -156,14 +161,18 @@ pub fn elaborate(
     }
     let g = gravity.map_or(Vector3::from(STANDARD_GRAVITY), |(_, g)| g);
     let mechanism = net.build(g).map_err(|e| {
-        let msg = e.to_string();
-        // Locate the message at the first block it names.
-        let named = instances.iter().position(|i| {
-            msg.contains(&format!("'{}'", i.name)) || msg.contains(&format!("'{}.", i.name))
-        });
-        match named {
-            Some(b) => locate(source, instances, b, msg),
-            None => Diagnostic::at(source, &None, msg),
+        // Locate the error at the block it is about (joints and solids are labelled by their
+        // block's name, frames as "block.port").
+        let block = match e.subject() {
+            Some(ErrorSubject::Joint(name) | ErrorSubject::Solid(name)) => {
+                instances.iter().position(|i| i.name == name)
+            }
+            Some(ErrorSubject::Frame(label)) => block_of_frame.get(label).copied(),
+            None => None,
+        };
+        match block {
+            Some(b) => locate(source, instances, b, e.to_string()),
+            None => Diagnostic::at(source, &None, e.to_string()),
         }
     })?;
 
@@ -256,48 +265,71 @@ pub fn elaborate(
         let bound = instances[b].block.bind(&binding);
         bound.map_err(|msg| locate(source, instances, b, msg))?;
         // Hidden ports: inputs read a port's body kinematics or a joint's state; outputs send a
-        // wrench on a port's body or a joint's actuation.
-        let hidden: Vec<(bool, usize, String)> = {
+        // wrench on a port's body or a joint's actuation. Wired by what they carry, not by name.
+        let hidden: Vec<(usize, HiddenPort)> = {
             let blk = &instances[b].block;
-            let ins = blk.inputs().iter().enumerate().map(|(i, p)| (true, i, p));
-            let outs = blk.outputs().iter().enumerate().map(|(o, p)| (false, o, p));
+            let ins = blk.inputs().iter().enumerate();
+            let outs = blk.outputs().iter().enumerate();
             ins.chain(outs)
-                .filter(|(_, _, p)| p.hidden)
-                .map(|(is_in, k, p)| (is_in, k, p.name.clone()))
+                .filter_map(|(k, p)| p.hidden.clone().map(|h| (k, h)))
                 .collect()
         };
-        for (is_input, port, name) in hidden {
-            let target =
-                hidden_target(&name, &binding).map_err(|m| locate(source, instances, b, m))?;
-            let line = match (is_input, target) {
-                (true, Hidden::JointState(j)) => SignalLine {
+        for (port, what) in hidden {
+            let body_of = |physical_port: &str| {
+                binding
+                    .ports
+                    .iter()
+                    .find(|p| p.port == physical_port)
+                    .map(|p| p.body)
+                    .ok_or_else(|| {
+                        locate(
+                            source,
+                            instances,
+                            b,
+                            format!("internal: physical port '{physical_port}' was not bound"),
+                        )
+                    })
+            };
+            let joint = || {
+                binding.joint.map(|(j, _, _)| j).ok_or_else(|| {
+                    locate(
+                        source,
+                        instances,
+                        b,
+                        "internal: a joint port on a block that is not a joint".to_string(),
+                    )
+                })
+            };
+            let line = match what {
+                HiddenPort::JointState => SignalLine {
                     from: mech_index,
-                    from_port: mech.joint_output(j),
+                    from_port: mech.joint_output(joint()?),
                     index: None,
                     to: b,
                     to_port: port,
                 },
-                (true, Hidden::Body(body)) => SignalLine {
+                HiddenPort::BodyKinematics { port: physical } => SignalLine {
                     from: mech_index,
-                    from_port: mech.body_output(body),
+                    from_port: mech.body_output(body_of(&physical)?),
                     index: None,
                     to: b,
                     to_port: port,
                 },
-                (false, Hidden::JointState(j)) => SignalLine {
+                HiddenPort::JointActuation => SignalLine {
                     from: b,
                     from_port: port,
                     index: None,
                     to: mech_index,
-                    to_port: mech.add_actuation_input(j),
+                    to_port: mech.add_actuation_input(joint()?),
                 },
-                (false, Hidden::Body(body)) => SignalLine {
+                HiddenPort::BodyWrench { port: physical } => SignalLine {
                     from: b,
                     from_port: port,
                     index: None,
                     to: mech_index,
-                    to_port: mech.add_wrench_input(body),
+                    to_port: mech.add_wrench_input(body_of(&physical)?),
                 },
+                HiddenPort::Mechanism => continue,
             };
             lines.push(line);
             line_spans.push(instances[b].span.clone());
@@ -319,32 +351,4 @@ pub fn elaborate(
 /// A diagnostic at block `b`.
 fn locate(source: &SourceFile, instances: &[Instance], b: usize, message: String) -> Diagnostic {
     Diagnostic::at(source, &instances[b].span, message).block(&instances[b].name)
-}
-
-/// What a hidden port of a bound block connects to.
-enum Hidden {
-    /// Joint `j` of the mechanism: its state (input) or its actuation (output).
-    JointState(usize),
-    /// Body `b`: its kinematics (input) or a wrench on it (output).
-    Body(usize),
-}
-
-/// Resolves a hidden port by its name: `state` / `tau` (joints), `kin_<port>` / `wrench_<port>`.
-fn hidden_target(name: &str, binding: &Binding) -> Result<Hidden, String> {
-    if name == "state" || name == "tau" {
-        let (j, _, _) = binding.joint.ok_or_else(|| {
-            format!("internal: hidden port '{name}' on a block that is not a joint")
-        })?;
-        return Ok(Hidden::JointState(j));
-    }
-    let port = name
-        .strip_prefix("kin_")
-        .or_else(|| name.strip_prefix("wrench_"))
-        .ok_or_else(|| format!("internal: unknown hidden port '{name}'"))?;
-    let pb = binding
-        .ports
-        .iter()
-        .find(|p| p.port == port)
-        .ok_or_else(|| format!("internal: port '{port}' was not bound"))?;
-    Ok(Hidden::Body(pb.body))
 }

@@ -23,6 +23,8 @@ pub enum MechanismError {
     NotConnectedToWorld {
         /// The unconnected frames' labels (quoted, comma separated, possibly abbreviated).
         frames: String,
+        /// The first unconnected frame's label.
+        first: String,
     },
     /// A joint closes a kinematic loop.
     #[error("closed loops are not supported yet: open the loop at joint '{joint}' (its frames '{base}' and '{follower}' are already connected through other joints or rigid connections)")]
@@ -82,4 +84,33 @@ pub enum MechanismError {
         /// The given gravity.
         gravity: [f64; 3],
     },
+}
+
+/// What a [`MechanismError`] is about: the label a model author gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorSubject<'a> {
+    /// A joint, by its label.
+    Joint(&'a str),
+    /// A solid, by its label.
+    Solid(&'a str),
+    /// A frame, by its label.
+    Frame(&'a str),
+}
+
+impl MechanismError {
+    /// The joint, solid or frame the error is about, if it is about one (for locating it in a
+    /// model file without reading the message).
+    pub fn subject(&self) -> Option<ErrorSubject<'_>> {
+        use MechanismError::*;
+        Some(match self {
+            TwoWorldFrames { second, .. } => ErrorSubject::Frame(second),
+            NotConnectedToWorld { first, .. } => ErrorSubject::Frame(first),
+            ClosedLoop { joint, .. } | MasslessBody { joint, .. } | BadJointSpec { joint, .. } => {
+                ErrorSubject::Joint(joint)
+            }
+            InconsistentRigidLoop { frame } => ErrorSubject::Frame(frame),
+            BadSolid { solid, .. } => ErrorSubject::Solid(solid),
+            NoWorldFrame | BadFrameHandle { .. } | BadGravity { .. } => return None,
+        })
+    }
 }

@@ -287,11 +287,15 @@ impl FrameNetworkBuilder {
             return Err(self.closed_loop(j));
         }
         if body_groups.len() < ng {
+            let mut unconnected = (0..nf).filter(|&f| body_of_group[group[f]] == UNSET);
+            let first = unconnected
+                .next()
+                .map_or_else(String::new, |f| self.labels[f].clone());
             let frames = frame_list(
                 &self.labels,
                 (0..nf).filter(|&f| body_of_group[group[f]] == UNSET),
             );
-            return Err(MechanismError::NotConnectedToWorld { frames });
+            return Err(MechanismError::NotConnectedToWorld { frames, first });
         }
 
         // 3. Reference frames, placements, tree transforms, inertias, coordinates.

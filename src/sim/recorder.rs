@@ -108,13 +108,13 @@ impl Recorder {
             let blk = &d.blocks[b];
             let Some(o) = blk
                 .output_index(&r.port)
-                .filter(|&o| !blk.block.outputs()[o].hidden)
+                .filter(|&o| !blk.block.outputs()[o].is_hidden())
             else {
                 let outs: Vec<&str> = blk
                     .block
                     .outputs()
                     .iter()
-                    .filter(|p| !p.hidden)
+                    .filter(|p| !p.is_hidden())
                     .map(|p| p.name.as_str())
                     .collect();
                 let d2 = Diagnostic::at(

@@ -9,7 +9,6 @@
 //! contact function (on/off) and the stick function (stick/slip) — so the solver never steps across
 //! a change of a point's state. With μ = 0 there are no u states and no stick/slip signals.
 
-use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{
     Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
 };
@@ -124,10 +123,8 @@ impl Block for GroundContact {
             ));
         }
         self.placement = pb.placement;
-        self.inputs
-            .push(PortDecl::signal("kin_F", Shape::vector(KINEMATICS_LEN)).hidden());
-        self.outputs
-            .push(PortDecl::signal("wrench_F", Shape::vector(WRENCH_LEN)).hidden());
+        self.inputs.push(PortDecl::body_kinematics("F"));
+        self.outputs.push(PortDecl::body_wrench("F"));
         Ok(())
     }
 

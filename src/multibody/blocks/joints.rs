@@ -9,7 +9,8 @@
 //! controller may close a loop from `q` to `t`.
 
 use crate::block::{
-    Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockType, Ctx, HiddenPort, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
+    Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::{JointKind, JointSpec};
@@ -95,10 +96,11 @@ impl Block for JointBlock {
             return Ok(());
         }
         self.inputs
-            .push(PortDecl::signal("state", Shape::vector(nq + nv)).hidden());
+            .push(PortDecl::signal("state", Shape::vector(nq + nv)).hidden(HiddenPort::JointState));
         if self.actuated {
-            self.outputs
-                .push(PortDecl::signal("tau", Shape::vector(nv)).hidden());
+            self.outputs.push(
+                PortDecl::signal("tau", Shape::vector(nv)).hidden(HiddenPort::JointActuation),
+            );
         }
         Ok(())
     }

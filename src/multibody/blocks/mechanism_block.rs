@@ -8,7 +8,7 @@
 //! derivatives only.
 
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
-use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
+use crate::block::{Block, Ctx, HiddenPort, PortDecl, Setup, Shape};
 use crate::multibody::{
     body_position, body_rotation, body_velocity, forward_dynamics,
     forward_dynamics_after_kinematics, forward_kinematics, normalize_quaternions, qdot_from_v,
@@ -51,12 +51,16 @@ impl MechanismBlock {
         let mut outputs = Vec::new();
         for b in 0..mechanism.num_bodies() {
             outputs.push(
-                PortDecl::signal(format!("body_{b}"), Shape::vector(KINEMATICS_LEN)).hidden(),
+                PortDecl::signal(format!("body_{b}"), Shape::vector(KINEMATICS_LEN))
+                    .hidden(HiddenPort::Mechanism),
             );
         }
         for j in 0..mechanism.num_joints() {
             let n = mechanism.joint_q_range(j).len() + mechanism.joint_v_range(j).len();
-            outputs.push(PortDecl::signal(format!("joint_{j}"), Shape::vector(n)).hidden());
+            outputs.push(
+                PortDecl::signal(format!("joint_{j}"), Shape::vector(n))
+                    .hidden(HiddenPort::Mechanism),
+            );
         }
         MechanismBlock {
             mechanism: Arc::new(mechanism),
@@ -85,8 +89,10 @@ impl MechanismBlock {
     /// Adds an input for joint `j`'s actuation (nv_j values); returns its index.
     pub fn add_actuation_input(&mut self, j: usize) -> usize {
         let r = self.mechanism.joint_v_range(j);
-        self.inputs
-            .push(PortDecl::signal(format!("tau_{j}"), Shape::vector(r.len())).hidden());
+        self.inputs.push(
+            PortDecl::signal(format!("tau_{j}"), Shape::vector(r.len()))
+                .hidden(HiddenPort::Mechanism),
+        );
         self.roles.push(InputRole::Actuation(r));
         self.inputs.len() - 1
     }
@@ -99,7 +105,7 @@ impl MechanismBlock {
                 format!("wrench_{}", self.inputs.len()),
                 Shape::vector(WRENCH_LEN),
             )
-            .hidden(),
+            .hidden(HiddenPort::Mechanism),
         );
         self.roles.push(InputRole::Wrench(b));
         self.inputs.len() - 1

@@ -2,7 +2,6 @@
 //! and torque inputs applied at a frame) — how users read motion and wire their own forces in.
 
 use super::frame_signal::{write_wrench, FrameMotion};
-use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{
     Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
 };
@@ -41,9 +40,7 @@ impl Block for TransformSensor {
                 .find(|p| p.port == *port)
                 .ok_or("internal: unbound sensor frame")?;
             self.placements[k] = pb.placement;
-            self.inputs.push(
-                PortDecl::signal(format!("kin_{port}"), Shape::vector(KINEMATICS_LEN)).hidden(),
-            );
+            self.inputs.push(PortDecl::body_kinematics(port));
         }
         Ok(())
     }
@@ -131,10 +128,8 @@ impl Block for ExternalForceTorque {
             .find(|p| p.port == "R")
             .ok_or("internal: unbound frame R")?;
         self.placement = pb.placement;
-        self.inputs
-            .push(PortDecl::signal("kin_R", Shape::vector(KINEMATICS_LEN)).hidden());
-        self.outputs
-            .push(PortDecl::signal("wrench_R", Shape::vector(WRENCH_LEN)).hidden());
+        self.inputs.push(PortDecl::body_kinematics("R"));
+        self.outputs.push(PortDecl::body_wrench("R"));
         Ok(())
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {

@@ -22,7 +22,6 @@
 //!   rotation matrices side by side as `3×3N` (matrix i in columns 3i..3i+2), all column-major.
 
 use super::laws_params::{read_friction_law, read_normal_law};
-use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{
     Binding, Block, BlockType, Ctx, Io, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
 };
@@ -244,14 +243,10 @@ impl Block for SpatialContactForce {
         self.use_manifold = self.contact_points == ContactPoints::Manifold && !self.cloud;
         self.base = Some(base);
         self.follower = Some(follower);
-        self.inputs
-            .push(PortDecl::signal("kin_B", Shape::vector(KINEMATICS_LEN)).hidden());
-        self.inputs
-            .push(PortDecl::signal("kin_F", Shape::vector(KINEMATICS_LEN)).hidden());
-        self.outputs
-            .push(PortDecl::signal("wrench_B", Shape::vector(WRENCH_LEN)).hidden());
-        self.outputs
-            .push(PortDecl::signal("wrench_F", Shape::vector(WRENCH_LEN)).hidden());
+        self.inputs.push(PortDecl::body_kinematics("B"));
+        self.inputs.push(PortDecl::body_kinematics("F"));
+        self.outputs.push(PortDecl::body_wrench("B"));
+        self.outputs.push(PortDecl::body_wrench("F"));
         Ok(())
     }
 

@@ -279,7 +279,9 @@ fn face_against_face(out: &mut ContactManifold, base: &PosedFaceted, follower: &
     } else {
         let follower_depth = base.depth_below_face(face_base, follower);
         let base_depth = follower.depth_below_face(face_follower, base);
-        !(base_depth < REFERENCE_DEPTH_RATIO * follower_depth)
+        // (A NaN depth keeps the base as the reference.)
+        let follower_is_reference = base_depth < REFERENCE_DEPTH_RATIO * follower_depth;
+        !follower_is_reference
     };
     let (reference, face, incident) = if base_is_reference {
         (base, face_base, follower)

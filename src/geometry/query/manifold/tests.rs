@@ -395,7 +395,12 @@ fn cylinder_standing_on_a_brick_touches_around_its_rim() {
     let cylinder = Shape::cylinder(0.05, 0.1).unwrap();
     let table = Shape::brick([0.4, 0.4, 0.1]).unwrap();
     let depth = 1e-4;
-    let m = manifold(&table, &at(0.0, 0.0, 0.0), &cylinder, &at(0.0, 0.0, 0.1 - depth));
+    let m = manifold(
+        &table,
+        &at(0.0, 0.0, 0.0),
+        &cylinder,
+        &at(0.0, 0.0, 0.1 - depth),
+    );
     assert_eq!(m.kind(), ManifoldKind::Polygon);
     let (mut total, mut centre) = (0.0, Vector3::zeros());
     for p in m.points() {
@@ -416,7 +421,12 @@ fn brick_on_a_disk_is_clipped_by_the_disk_polygon() {
     let disk = Shape::disk(0.1).unwrap();
     let brick = Shape::brick([0.2, 0.2, 0.2]).unwrap();
     let depth = 1e-4;
-    let m = manifold(&disk, &at(0.0, 0.0, 0.0), &brick, &at(0.1, 0.0, 0.1 - depth));
+    let m = manifold(
+        &disk,
+        &at(0.0, 0.0, 0.0),
+        &brick,
+        &at(0.1, 0.0, 0.1 - depth),
+    );
     assert!(m.points().len() >= 3);
     for p in m.points() {
         assert!(p.point.coords.xy().norm() <= 0.1 + 1e-12, "{p:?}");
@@ -434,11 +444,22 @@ fn cylinder_lying_over_a_brick_edge_is_cut_at_the_edge() {
     let cylinder = Shape::cylinder(0.05, 0.2).unwrap();
     let table = Shape::brick([0.2, 0.4, 0.1]).unwrap();
     let depth = 1e-4;
-    let pose = posed(0.0, 0.0, 0.1 - depth, Vector3::y(), 0.5 * std::f64::consts::PI);
+    let pose = posed(
+        0.0,
+        0.0,
+        0.1 - depth,
+        Vector3::y(),
+        0.5 * std::f64::consts::PI,
+    );
     let m = manifold(&table, &at(-0.05, 0.0, 0.0), &cylinder, &pose);
     let xs: Vec<f64> = m.points().iter().map(|p| p.point.x).collect();
-    let (lo, hi) = xs.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-    assert!((lo + 0.1).abs() < 1e-12 && (hi - 0.05).abs() < 1e-12, "{lo} {hi}");
+    let (lo, hi) = xs
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!(
+        (lo + 0.1).abs() < 1e-12 && (hi - 0.05).abs() < 1e-12,
+        "{lo} {hi}"
+    );
     // The law's depth is the contact line's depth at every point.
     for p in m.points() {
         assert!((p.effective_depth - depth).abs() < 1e-12, "{p:?}");
