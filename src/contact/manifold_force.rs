@@ -6,8 +6,9 @@
 //! to 1). Each point carries the law, scaled by its share:
 //!
 //! ```text
-//! f_i = s_i · law(d̂_i, ḋ_i)      along the shared normal n    (ḋ_i = −n·v_rel at point i)
-//! friction at point i: from f_i and the point's own slip velocity
+//! f_i = s_i · law(d̂_i, ḋ_i)      along the shared normal n    (ḋ_i = −n·v_rel at the point's
+//!                                 velocity point: itself, or a short rim arc's deepest point)
+//! friction at point i: from f_i and the slip velocity at the point itself
 //! ```
 //!
 //! An elastic foundation (Winkler's) sampled at the contact feature's boundary:
@@ -61,10 +62,10 @@ pub fn manifold_wrench(
 ) -> (Vector3<f64>, Vector3<f64>) {
     let (mut force, mut moment) = (Vector3::zeros(), Vector3::zeros());
     for p in points {
-        let v = relative_velocity(&p.point.coords);
-        let v_n = normal.dot(&v);
+        let v_n = normal.dot(&relative_velocity(&p.velocity_point.coords));
         let f_n = point_normal_force(law, p, -v_n);
-        let f = normal * f_n + friction.force(f_n, &(v - normal * v_n));
+        let v = relative_velocity(&p.point.coords);
+        let f = normal * f_n + friction.force(f_n, &(v - normal * normal.dot(&v)));
         force += f;
         moment += p.point.coords.cross(&f);
     }

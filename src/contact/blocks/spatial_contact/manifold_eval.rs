@@ -67,9 +67,11 @@ impl SpatialContactForce {
         let max_depth = s.manifold.max_depth();
         // Kinematics of every point, then the slip speeds in one pass.
         for (i, p) in points[..m].iter().enumerate() {
+            // The normal rate at the point's velocity point (a short rim arc moves with its
+            // deepest point), the slip at the point itself (a spread patch resists pivoting).
+            let vn = n.dot(&self.relative_velocity(mb, mf, &p.velocity_point.coords));
             let v_rel = self.relative_velocity(mb, mf, &p.point.coords);
-            let vn = n.dot(&v_rel);
-            let vt = v_rel - n * vn;
+            let vt = v_rel - n * n.dot(&v_rel);
             s.normal_velocity[i] = vn;
             s.tangential_velocity[i] = vt;
             s.slip_speed[i] = vt.norm_squared();

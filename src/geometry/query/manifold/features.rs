@@ -194,10 +194,12 @@ impl PosedFaceted<'_> {
     pub(crate) fn face_polygon(&self, face: FaceId, out: &mut Vec<PolygonVertex>) {
         out.clear();
         let mut push = |local: Vector3<f64>| {
+            let position = self.world_point(&local);
             out.push(PolygonVertex {
-                position: self.world_point(&local),
+                position,
                 density: 1.0,
                 relief: 0.0,
+                anchor: position,
             })
         };
         match (self.shape, face) {
@@ -322,13 +324,18 @@ impl PosedFaceted<'_> {
             }
         };
         let curvature = rim_curvature_weight(half_angle);
+        let deepest = centre + u * radius;
         let last = ARC_SAMPLES - 1;
         for i in 0..ARC_SAMPLES {
             let k = if reverse { last - i } else { i };
             let phi = half_angle * (2.0 * k as f64 / last as f64 - 1.0);
             let (s, c) = phi.sin_cos();
+            let position = centre + (u * c + v * s) * radius;
             out.push(PolygonVertex {
-                position: centre + (u * c + v * s) * radius,
+                position,
+                // A short arc spreads one curved contact: its samples move with the rim's deepest
+                // point (no rolling resistance from the spread), blended like the depth.
+                anchor: position + (deepest - position) * curvature,
                 density: if i == last { last_density } else { 1.0 },
                 // Below the rim's deepest point by r·t·(1 − cos φ): curvature, not tilt, while
                 // the arc is short (see `rim_curvature_weight`).

@@ -93,6 +93,13 @@ pub struct ManifoldPoint {
     /// Share of the contact feature's boundary (dimensionless; the shares of the whole clipped
     /// feature add up to 1, so a face lying flat has shares summing to 1).
     pub share: f64,
+    /// Where a force law should take the relative velocity for this point (m, world): the point
+    /// itself on flat faces; for a short rim arc, the rim's deepest point (blended like
+    /// `effective_depth`). A short arc is one curved contact spread out: its samples press with
+    /// the deepest point's depth and move with it, so a rolling disk or cylinder meets no rolling
+    /// resistance from the spread (samples ahead of the deepest point sink while those behind
+    /// rise; with their own rates, the damping would brake the rolling).
+    pub velocity_point: Point3<f64>,
 }
 
 /// How a manifold was built (for diagnostics and tests).
@@ -193,6 +200,7 @@ impl ContactManifold {
                 depth,
                 effective_depth: depth,
                 share: 1.0,
+                velocity_point: self.closest.point,
             };
             self.push(point);
         }
@@ -333,17 +341,46 @@ fn finish_polygon(out: &mut ContactManifold, n_ref: &Vector3<f64>, o_ref: &Vecto
         let p = vertex.position;
         let depth = level - n_ref.dot(&p);
         let effective_depth = depth + vertex.relief;
-        if effective_depth > 0.0 && out.points.len() < out.points.capacity() {
-            let depth = depth.max(0.0);
+        if effective_depth <= 0.0 {
+            continue;
+        }
+        let depth = depth.max(0.0);
+        let share = share / total;
+        // A vertex at the place of the previous one (the two ends of a rim arc that has gone
+        // wholly under) is one point: it adds its share there.
+        if let Some(last) = out.points.last_mut() {
+            let here = p + n_ref * (0.5 * depth);
+            if (last.point.coords - here).norm_squared() <= COINCIDENT * COINCIDENT {
+                last.share += share;
+                continue;
+            }
+        }
+        if out.points.len() < out.points.capacity() {
+            let half_depth = n_ref * (0.5 * depth);
             out.points.push(ManifoldPoint {
-                point: Point3::from(p + n_ref * (0.5 * depth)),
+                point: Point3::from(p + half_depth),
                 depth,
                 effective_depth,
-                share: share / total,
+                share,
+                velocity_point: Point3::from(vertex.anchor + half_depth),
             });
         }
     }
+    // The loop's last and first vertices can coincide too.
+    if out.points.len() > 1 {
+        let n = out.points.len();
+        let (first, last) = (out.points[0].point, out.points[n - 1].point);
+        if (first - last).norm_squared() <= COINCIDENT * COINCIDENT {
+            let share = out.points[n - 1].share;
+            out.points[0].share += share;
+            out.points.truncate(n - 1);
+        }
+    }
 }
+
+/// Distance (m) below which two consecutive manifold points are one (round-off of cos/sin at ±π
+/// puts the two ends of a whole rim about 1e-17 m apart).
+const COINCIDENT: f64 = 1e-12;
 
 #[cfg(test)]
 mod tests;

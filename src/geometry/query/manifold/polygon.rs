@@ -25,6 +25,9 @@ pub(crate) struct PolygonVertex {
     /// How far the vertex lies above its rim's deepest point because the rim is curved (m, ≥ 0;
     /// 0 on flat faces). See [`super::ManifoldPoint::effective_depth`].
     pub(crate) relief: f64,
+    /// Where the vertex's relative velocity is taken (world, m): the vertex itself on flat faces,
+    /// its rim's deepest point on a short rim arc. See [`super::ManifoldPoint::velocity_point`].
+    pub(crate) anchor: Vector3<f64>,
 }
 
 /// A plane `{x : normal·x = offset}`; clipping keeps the side `normal·x ≤ offset`.
@@ -69,6 +72,7 @@ pub(crate) fn clip(
             let t = da / (da - db);
             let position = a.position + (b.position - a.position) * t;
             let relief = a.relief + (b.relief - a.relief) * t;
+            let anchor = a.anchor + (b.anchor - a.anchor) * t;
             // Leaving: the boundary follows the plane to the next entry. Entering: the rest of
             // the edge a→b.
             let density = if a_inside { cut_density } else { a.density };
@@ -76,6 +80,7 @@ pub(crate) fn clip(
                 position,
                 density,
                 relief,
+                anchor,
             });
         }
     }
@@ -117,6 +122,7 @@ mod tests {
                 position: Vector3::new(x, y, 0.0),
                 density: 1.0,
                 relief: 0.0,
+                anchor: Vector3::new(x, y, 0.0),
             })
             .collect()
     }
@@ -178,6 +184,7 @@ mod tests {
             position: Vector3::new(1.0, 2.0, 3.0),
             density: 1.0,
             relief: 0.0,
+            anchor: Vector3::new(1.0, 2.0, 3.0),
         };
         let mut shares = Vec::with_capacity(3);
         boundary_shares(&[p, p, p], &mut shares);
