@@ -167,3 +167,20 @@ fn errors_exit_non_zero_and_keep_old_outputs() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("cannot read model"));
 }
+
+#[test]
+fn check_advises_on_a_spatial_contact() {
+    // The box on the slope: static depth W/k with W = 1 kg·g, the normal mode, and the stiffness
+    // of the friction's regularisation (c_f = 2·μ_s/v_c·W = 2·0.8/0.01·9.80665 = 1569 N·s/m).
+    let out = blockdyn(&["check", "models/box_on_slope.toml"]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let s = text(&out.stdout);
+    for needle in [
+        "static depth d = W/k = 9.807e-5 m",
+        "ω = sqrt(k_eff/m) = 316.2 rad/s",
+        "c_f = 1.569e3 N·s/m",
+        "dopri5 needs steps of about 1.91e-3 s while it sticks",
+    ] {
+        assert!(s.contains(needle), "check output lacks '{needle}':\n{s}");
+    }
+}

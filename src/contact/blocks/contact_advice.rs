@@ -36,6 +36,8 @@
 //! [`STIFF_EIGENVALUE_RATIO`] times its slow one (the fast one sets the explicit step, the slow one
 //! the time scale of the motion).
 
+use super::friction_advice::FrictionAdvice;
+use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::{smoothstep, NormalForceLaw};
 
 /// h·|λ|max that dopri5 tolerates: its stability region reaches about 3.3 along the negative real
@@ -415,10 +417,18 @@ impl std::fmt::Display for ContactAdvice {
 /// whose magnitude is an input signal. One line; never panics, never prints NaN.
 pub fn spatial_contact_advice(
     normal: &NormalForceLaw,
+    friction: &FrictionLaw,
     supported_weight: f64,
     supported_mass: f64,
 ) -> Option<String> {
-    ContactAdvice::compute(normal, supported_weight, supported_mass).map(|a| a.to_string())
+    let normal = ContactAdvice::compute(normal, supported_weight, supported_mass);
+    let friction = FrictionAdvice::compute(friction, supported_weight, supported_mass);
+    match (normal, friction) {
+        (None, None) => None,
+        (Some(n), None) => Some(n.to_string()),
+        (None, Some(f)) => Some(f.to_string()),
+        (Some(n), Some(f)) => Some(format!("{n}; {f}")),
+    }
 }
 
 /// d₀ = W/k (m) for a linear spring; 0 at zero load; `None` when k = 0 cannot carry W > 0.
@@ -784,7 +794,9 @@ mod tests {
     #[test]
     fn input_law_has_no_advice() {
         assert!(ContactAdvice::compute(&NormalForceLaw::Input, G, 1.0).is_none());
-        assert!(spatial_contact_advice(&NormalForceLaw::Input, G, 1.0).is_none());
+        assert!(
+            spatial_contact_advice(&NormalForceLaw::Input, &FrictionLaw::None, G, 1.0).is_none()
+        );
     }
 
     #[test]

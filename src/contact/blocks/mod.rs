@@ -1,6 +1,7 @@
 //! The contact blocks: SpatialContactForce and GroundContact.
 
 pub mod contact_advice;
+pub mod friction_advice;
 pub mod ground_contact;
 pub mod laws_params;
 pub mod spatial_contact;

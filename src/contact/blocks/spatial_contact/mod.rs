@@ -180,6 +180,7 @@ impl Block for SpatialContactForce {
         // Assumes the pair carries the whole mechanism's weight (a box on a table).
         super::contact_advice::spatial_contact_advice(
             &self.normal,
+            &self.friction,
             total_mass * gravity,
             total_mass,
         )
