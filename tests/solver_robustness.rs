@@ -119,3 +119,57 @@ fn invalid_inputs_are_errors_not_panics() {
     assert_eq!((stats.steps, stats.final_time), (0, 2.0));
     assert_eq!(solver.state(), &[1.0]);
 }
+
+/// Hangs of issue 12 (H1, H2), each ending at once. H1: a state of 1e150, or abs_tol = 1e-300
+/// with a zero state: the starting-step norm squared terms beyond 1e154 and overflowed, the first
+/// step became 0, and zero-length steps repeated forever. The norm is now scaled before squaring:
+/// x' = 1 from 1e150 runs to t = 1 (x(1) = 1e150 + 1 = 1e150 in floating point).
+#[test]
+fn huge_states_and_tiny_tolerances_still_step() {
+    let mut system = FnSystem::new(1, |_t, _x: &[f64], d: &mut [f64]| d[0] = 1.0);
+    for (x0, abs_tol) in [(1e150, 1e-6), (0.0, 1e-300)] {
+        let mut solver = Solver::new(
+            1,
+            0,
+            SolverOptions {
+                abs_tol,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let stats = solver.integrate(&mut system, 0.0, &[x0], 1.0).unwrap();
+        assert_eq!(stats.final_time, 1.0);
+        // x(1) = x0 + 1 to the tolerance (exact for 0; 1e150 + 1 rounds to 1e150).
+        assert!((solver.state()[0] - (x0 + 1.0)).abs() <= 1e-6 * (x0 + 1.0));
+        assert!(stats.steps < 1000, "{stats:?}");
+    }
+}
+
+/// H2: max_step = 5e-324 or fixed_step = 1e-17 moved t by denormal or sub-resolution amounts, so
+/// time stopped advancing (or took 2^52 steps to): refused before the run starts, with the
+/// setting named. A setting that forces more than 1e9 steps is refused too.
+#[test]
+fn steps_below_the_time_resolution_are_refused() {
+    let mut system = FnSystem::new(1, |_t, _x: &[f64], d: &mut [f64]| d[0] = 1.0);
+    for (method, max_step, fixed_step, name) in [
+        (Method::Dopri5, 5e-324, 1e-3, "max_step"),
+        (Method::Rk4, 0.0, 1e-17, "fixed_step"),
+        (Method::Dopri5, 1e-10, 1e-3, "max_step"),
+    ] {
+        let mut solver = Solver::new(
+            1,
+            0,
+            SolverOptions {
+                method,
+                max_step,
+                fixed_step,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        match solver.integrate(&mut system, 0.0, &[0.0], 1.0) {
+            Err(SolverError::InvalidOptions(m)) => assert!(m.contains(name), "{m}"),
+            other => panic!("{name}: expected InvalidOptions, got {other:?}"),
+        }
+    }
+}

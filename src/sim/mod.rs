@@ -54,6 +54,8 @@ pub enum SimError {
     },
     #[error("at t = {t} s, the modes of block '{block}' did not settle: they kept switching after {rounds} re-evaluations\n  help: check switching thresholds (hysteresis) of the blocks feeding it", rounds = 100)]
     Unsettled { block: String, t: f64 },
+    #[error("at t = {t} s, time does not advance: a step of {step:e} s is below the resolution of t (about {resolution:e} s there)\n  help: raise [solver] max_step or fixed_step above {resolution:e} s, or loosen abs_tol if states are tiny")]
+    TimeDoesNotAdvance { t: f64, step: f64, resolution: f64 },
     #[error("invalid solver settings: {0}")]
     InvalidOptions(String),
 }
@@ -161,6 +163,11 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
                 count,
             }
         }
+        SolverError::TimeDoesNotAdvance { t, step } => SimError::TimeDoesNotAdvance {
+            t,
+            step,
+            resolution: f64::EPSILON * t.abs().max(f64::MIN_POSITIVE),
+        },
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
     }
 }

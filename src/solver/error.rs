@@ -37,6 +37,15 @@ pub enum SolverError {
         /// Number of consecutive events counted.
         count: usize,
     },
+    /// A step would not move the time: t + h rounds to t (a step below the resolution of t, from a
+    /// `max_step` or `fixed_step` too small for the run's times, or a step size driven to zero).
+    #[error("time does not advance at t = {t}: a step of {step:e} is below the resolution of t")]
+    TimeDoesNotAdvance {
+        /// The time that did not move.
+        t: f64,
+        /// The step tried.
+        step: f64,
+    },
     /// The options, the initial state or the time span are unusable.
     #[error("invalid solver input: {0}")]
     InvalidOptions(String),

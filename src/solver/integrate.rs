@@ -35,6 +35,10 @@ use super::step_control::{
 use super::tableau::{Tableau, BS23, DOPRI5, RK4};
 use super::{RecordKind, System};
 
+/// The most steps a `max_step` or `fixed_step` setting may force on a run: 1e9 steps take minutes
+/// for the cheapest diagram and hours for a mechanism.
+pub const MAX_STEPS_BY_SETTING: f64 = 1e9;
+
 /// Smallest admissible step at time t: 16·ε·max(1, |t|).
 fn min_step(t: f64) -> f64 {
     16.0 * f64::EPSILON * t.abs().max(1.0)
@@ -147,6 +151,35 @@ impl Solver {
         }
         if let Some(index) = first_non_finite(x0) {
             return Err(SolverError::NonFinite { t: t0, index });
+        }
+        self.check_step_limits(t0, t_end)
+    }
+
+    /// `max_step` (adaptive methods) and `fixed_step` (fixed-step methods) bound the number of
+    /// steps from below by (t_end − t0)/step. A step below the resolution of the times reached
+    /// would never move t, and more than [`MAX_STEPS_BY_SETTING`] steps forced by a setting would
+    /// not end in any useful time: both are refused before the run starts.
+    fn check_step_limits(&self, t0: f64, t_end: f64) -> Result<(), SolverError> {
+        let (name, step) = if self.tableau.e.is_some() {
+            ("max_step", self.options.max_step)
+        } else {
+            ("fixed_step", self.options.fixed_step)
+        };
+        if step <= 0.0 || t_end <= t0 {
+            return Ok(());
+        }
+        let resolution = f64::EPSILON * t0.abs().max(t_end.abs());
+        if step <= resolution {
+            return Err(SolverError::InvalidOptions(format!(
+                "{name} = {step:e} s is below the resolution of t near {t_end} s ({resolution:.1e} s): time would not advance; raise it"
+            )));
+        }
+        let forced = (t_end - t0) / step;
+        if forced > MAX_STEPS_BY_SETTING {
+            return Err(SolverError::InvalidOptions(format!(
+                "{name} = {step:e} s over {} s forces {forced:.2e} steps (more than {MAX_STEPS_BY_SETTING:e}); raise {name} or shorten the run",
+                t_end - t0
+            )));
         }
         Ok(())
     }
@@ -334,6 +367,11 @@ impl Solver {
                 }
             };
 
+            // Every step must move the time (a step below t's resolution would repeat forever).
+            let advances = t_new > t;
+            if !advances {
+                return Err(SolverError::TimeDoesNotAdvance { t, step: h_try });
+            }
             let trial = rk_trial_step(
                 tab,
                 system,

@@ -42,12 +42,19 @@ pub(crate) fn error_norm(
 
 /// Weighted RMS norm of a vector `v` with weights from `x` only (used by the starting step).
 pub(crate) fn weighted_norm(v: &[f64], x: &[f64], rel_tol: f64, abs_tol: f64) -> f64 {
+    // Scaled by the largest term before squaring (as Hairer's codes do with their scaled sums),
+    // so that terms beyond 1e154 (a state of 1e150, or abs_tol = 1e-300) do not overflow to ∞.
+    let term = |i: usize| v[i] / (abs_tol + rel_tol * x[i].abs());
+    let largest = (0..v.len()).fold(0.0f64, |m, i| m.max(term(i).abs()));
+    if largest == 0.0 || !largest.is_finite() {
+        return largest;
+    }
     let mut sum = 0.0;
     for i in 0..v.len() {
-        let r = v[i] / (abs_tol + rel_tol * x[i].abs());
+        let r = term(i) / largest;
         sum += r * r;
     }
-    (sum / v.len().max(1) as f64).sqrt()
+    largest * (sum / v.len().max(1) as f64).sqrt()
 }
 
 /// Starting-step heuristic. `f0` = f(t0, x0); `f1` = f(t0 + h0, x0 + h0·f0) once `h0` is known
