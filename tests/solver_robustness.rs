@@ -173,3 +173,29 @@ fn steps_below_the_time_resolution_are_refused() {
         }
     }
 }
+
+/// H3: a time event every 1e-300 s (a ZeroOrderHold's sample time, a PulseGenerator's period)
+/// flooded the run without end; the chattering guard now counts time events too.
+#[test]
+fn a_flood_of_time_events_is_an_error() {
+    let d = blockdyn::load_model_str(
+        "flood.toml",
+        r#"connect = ["c.out -> z.in", "z.out -> s.in1"]
+[model]
+stop_time = 1.0
+[blocks.c]
+type = "Sine"
+[blocks.z]
+type = "ZeroOrderHold"
+sample_time = 1e-300
+[blocks.s]
+type = "Scope"
+"#,
+        &[],
+    )
+    .unwrap();
+    match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
+        Err(e) => assert!(e.to_string().contains("time events"), "{e}"),
+        Ok(_) => panic!("a 1e-300 s sample time ran to the end"),
+    }
+}

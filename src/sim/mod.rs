@@ -56,6 +56,8 @@ pub enum SimError {
     Unsettled { block: String, t: f64 },
     #[error("at t = {t} s, time does not advance: a step of {step:e} s is below the resolution of t (about {resolution:e} s there)\n  help: raise [solver] max_step or fixed_step above {resolution:e} s, or loosen abs_tol if states are tiny")]
     TimeDoesNotAdvance { t: f64, step: f64, resolution: f64 },
+    #[error("at t = {t:e} s, {count} time events followed each other, each within 1e-10·max(1, t) s of the last: a sample time or period (ZeroOrderHold sample_time, PulseGenerator period, a discrete block's sample time) is far below the run's time scale\n  help: raise it; a run cannot take that many events")]
+    TimeEventFlood { t: f64, count: usize },
     #[error("invalid solver settings: {0}")]
     InvalidOptions(String),
 }
@@ -168,6 +170,7 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
             step,
             resolution: f64::EPSILON * t.abs().max(f64::MIN_POSITIVE),
         },
+        SolverError::TimeEventFlood { t, count } => SimError::TimeEventFlood { t, count },
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
     }
 }

@@ -46,6 +46,15 @@ pub enum SolverError {
         /// The step tried.
         step: f64,
     },
+    /// More than `max_consecutive_events` time events followed each other within the chattering
+    /// window (a sample time or period far below the run's time resolution).
+    #[error("time events flood: {count} in a row near t = {t}")]
+    TimeEventFlood {
+        /// Time of the last event.
+        t: f64,
+        /// Number of consecutive events counted.
+        count: usize,
+    },
     /// The options, the initial state or the time span are unusable.
     #[error("invalid solver input: {0}")]
     InvalidOptions(String),

@@ -287,6 +287,12 @@ impl Solver {
                     count: guard.count,
                 });
             }
+            if time_event {
+                return Err(SolverError::TimeEventFlood {
+                    t,
+                    count: guard.count,
+                });
+            }
         }
         if let Some(index) = first_non_finite(&self.x) {
             return Err(SolverError::NonFinite { t, index });
