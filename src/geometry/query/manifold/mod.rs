@@ -335,12 +335,19 @@ fn finish_polygon(out: &mut ContactManifold, n_ref: &Vector3<f64>, o_ref: &Vecto
     boundary_shares(&out.polygon, &mut out.shares);
     let total: f64 = out.shares.iter().sum();
     let level = n_ref.dot(o_ref);
+    // A rim sample presses with its rim's deepest depth only while that depth is really there:
+    // once the reference face's side has cut the deepest point away (a cylinder rolling off a
+    // table's edge), no point presses deeper than the deepest vertex left after clipping.
+    let deepest_left = out
+        .polygon
+        .iter()
+        .fold(0.0f64, |m, v| m.max(level - n_ref.dot(&v.position)));
     out.points.clear();
     out.kind = ManifoldKind::Polygon;
     for (vertex, share) in out.polygon.iter().zip(&out.shares) {
         let p = vertex.position;
         let depth = level - n_ref.dot(&p);
-        let effective_depth = depth + vertex.relief;
+        let effective_depth = (depth + vertex.relief).min(deepest_left);
         if effective_depth <= 0.0 {
             continue;
         }
