@@ -170,3 +170,69 @@ mod tests {
         assert!((f.z - 0.5 * K * depth).abs() < 1e-9, "{f:?}");
     }
 }
+
+#[cfg(test)]
+mod face_switch_tests {
+    use super::*;
+    use crate::geometry::query::manifold::{contact_manifold, ContactManifold};
+    use crate::geometry::Shape;
+    use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion};
+
+    /// Normal force on a hull over a plane, turned by `tilt` about `axis`, lowered so that its
+    /// lowest vertex is 1e-4 m deep.
+    fn hull_force(points: &[[f64; 3]], axis: &Unit<Vector3<f64>>, tilt: f64) -> f64 {
+        let hull = Shape::convex_hull(points).unwrap();
+        let rotation = UnitQuaternion::from_axis_angle(axis, tilt);
+        let lowest = points
+            .iter()
+            .map(|p| (rotation * Point3::new(p[0], p[1], p[2])).z)
+            .fold(f64::INFINITY, f64::min);
+        let pose = Isometry3::from_parts(Translation3::new(0.0, 0.0, -lowest - 1e-4), rotation);
+        let plane = Shape::InfinitePlane;
+        let mut m = ContactManifold::for_pair(&plane, &hull);
+        contact_manifold(&plane, &Isometry3::identity(), &hull, &pose, &mut m).unwrap();
+        let law = NormalForceLaw::LinearSpringDamper {
+            stiffness: 1e5,
+            damping: 0.0,
+        };
+        let n = m.normal().into_inner();
+        manifold_wrench(&law, &FrictionLaw::None, &n, m.points(), |_| {
+            Vector3::zeros()
+        })
+        .0
+        .z
+    }
+
+    #[test]
+    fn a_hexagonal_prism_tipping_from_cap_to_side_changes_face_without_a_jump() {
+        // A hexagonal prism (circumradius 0.05, height 0.1) turned about one cap edge: at 45°
+        // the cap (6 corners, 1/6 each) and the side (4 corners, 1/4 each) are equally turned
+        // towards the plane, and the edge's two corners carry 2/6 of k·d on the cap, 2/4 on the
+        // side: 3.33 N against 5 N. Without blending the force jumped by 1.67 N there; blended
+        // over 0.02 rad it changes by at most ~2e-3 N per 1.75e-5 rad step (the blend's slope
+        // 1.67 N/0.02 rad times the smoothstep's peak 1.5), and never by more than 0.01 N.
+        let mut points = Vec::new();
+        for k in 0..6 {
+            let a = std::f64::consts::TAU * k as f64 / 6.0;
+            for z in [-0.05, 0.05] {
+                points.push([0.05 * a.cos(), 0.05 * a.sin(), z]);
+            }
+        }
+        // The edge between the corners at 0° and 60° of the bottom cap runs along (−sin 30°,
+        // cos 30°, 0): tipping about it lowers the side face whose normal is at 30°.
+        let axis = Unit::new_normalize(Vector3::new(-0.5, 3f64.sqrt() / 2.0, 0.0));
+        let (from, to, steps) = (44f64.to_radians(), 46f64.to_radians(), 2000);
+        let mut previous = hull_force(&points, &axis, from);
+        let mut worst: f64 = 0.0;
+        for i in 1..=steps {
+            let tilt = from + (to - from) * i as f64 / steps as f64;
+            let f = hull_force(&points, &axis, tilt);
+            worst = worst.max((f - previous).abs());
+            previous = f;
+        }
+        assert!(worst < 0.01, "the force jumped by {worst} N");
+        // Away from the band each face alone: the cap's edge (3.33 N), the side's edge (5 N).
+        assert!((hull_force(&points, &axis, 40f64.to_radians()) - 10.0 / 3.0).abs() < 1e-9);
+        assert!((hull_force(&points, &axis, 50f64.to_radians()) - 5.0).abs() < 1e-9);
+    }
+}

@@ -18,6 +18,13 @@ use nalgebra::{Matrix3, Vector3};
 use super::polygon::PolygonVertex;
 use crate::geometry::shape::{Brick, ConvexHull, Cylinder, Disk, Shape};
 
+/// Angle (rad) within which the incident faces of a polytope are blended (see
+/// [`PosedFaceted::incident_faces`]).
+pub const FACE_BLEND_ANGLE: f64 = 0.02;
+
+/// The most incident faces blended at once.
+pub const MAX_BLENDED_FACES: usize = 4;
+
 /// Points sampled on each rim arc below a reference plane: the two ends and the deepest point
 /// (odd, so that the middle sample is the deepest rim point; a whole rim gets 8 distinct points).
 pub const ARC_SAMPLES: usize = 9;
@@ -261,13 +268,14 @@ impl PosedFaceted<'_> {
     ///   clipped away later, so the loop keeps its layout in every pose.
     pub(crate) fn incident_polygon(
         &self,
+        face: Option<FaceId>,
         n_ref: &Vector3<f64>,
         o_ref: &Vector3<f64>,
         out: &mut Vec<PolygonVertex>,
     ) {
         match self.shape {
             Faceted::Brick(_) | Faceted::Hull(_) => {
-                let (_, face) = self.best_face(&-n_ref);
+                let face = face.unwrap_or_else(|| self.best_face(&-n_ref).1);
                 self.face_polygon(face, out);
             }
             Faceted::Disk(_) => {
@@ -280,6 +288,65 @@ impl PosedFaceted<'_> {
                 self.push_arc(-1.0, n_ref, o_ref, true, 0.0, out);
             }
         }
+    }
+
+    /// The faces a polytope presents to a reference plane with normal `n_ref`, with their weights
+    /// (summing to 1), into `out`; returns how many (0 for a cylinder or disk, which present their
+    /// rims instead).
+    ///
+    /// The face turned most against `n_ref` has the weight 1 until another face comes within
+    /// [`FACE_BLEND_ANGLE`] of the same alignment; then each face in that band weighs
+    /// smoothstep(1 − (θ_f − θ_min)/FACE_BLEND_ANGLE) (θ_f its angle from −n_ref), normalised.
+    /// A face enters the band with weight 0, so the manifold does not jump where the incident face
+    /// changes, even when the two faces give the vertices they share different shares (a hexagonal
+    /// prism tipping from its cap onto a side). At most [`MAX_BLENDED_FACES`] faces blend: the
+    /// lightest are left out (only a finely faceted curved hull has more within the band).
+    pub(crate) fn incident_faces(
+        &self,
+        n_ref: &Vector3<f64>,
+        out: &mut [(FaceId, f64); MAX_BLENDED_FACES],
+    ) -> usize {
+        let d = self.rotation.tr_mul(&-n_ref);
+        let mut count = 0;
+        let mut consider = |face: FaceId, alignment: f64, count: &mut usize| {
+            let angle = alignment.clamp(-1.0, 1.0).acos();
+            // Keep the MAX_BLENDED_FACES smallest angles (stored as angles for now).
+            if *count < MAX_BLENDED_FACES {
+                out[*count] = (face, angle);
+                *count += 1;
+            } else if let Some(worst) = (0..MAX_BLENDED_FACES)
+                .max_by(|&a, &b| out[a].1.total_cmp(&out[b].1))
+                .filter(|&w| angle < out[w].1)
+            {
+                out[worst] = (face, angle);
+            }
+        };
+        match self.shape {
+            Faceted::Brick(_) => {
+                for axis in 0..3 {
+                    for sign in [1.0, -1.0] {
+                        consider(FaceId::Brick { axis, sign }, sign * d[axis], &mut count);
+                    }
+                }
+            }
+            Faceted::Hull(h) => {
+                for (i, f) in h.faces().iter().enumerate() {
+                    consider(FaceId::Hull(i), f.normal.dot(&d), &mut count);
+                }
+            }
+            Faceted::Cylinder(_) | Faceted::Disk(_) => return 0,
+        }
+        let smallest = out[..count].iter().fold(f64::INFINITY, |m, f| m.min(f.1));
+        let mut total = 0.0;
+        for f in out[..count].iter_mut() {
+            let x = (1.0 - (f.1 - smallest) / FACE_BLEND_ANGLE).clamp(0.0, 1.0);
+            f.1 = x * x * (3.0 - 2.0 * x);
+            total += f.1;
+        }
+        for f in out[..count].iter_mut() {
+            f.1 /= total;
+        }
+        count
     }
 
     /// Appends the [`ARC_SAMPLES`] samples of the rim on side `sign` below the plane (see

@@ -51,10 +51,10 @@ use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use super::contact_geometry::ContactGeometry;
 use crate::geometry::shape::Shape;
 use crate::geometry::GeometryError;
-use features::{Faceted, PosedFaceted};
+use features::{FaceId, Faceted, PosedFaceted};
 use polygon::{boundary_shares, clip, ClipPlane, PolygonVertex};
 
-pub use features::{ARC_SAMPLES, CAP_SIDES};
+pub use features::{ARC_SAMPLES, CAP_SIDES, FACE_BLEND_ANGLE, MAX_BLENDED_FACES};
 
 /// Largest angle (rad) between the contact normal and a face's normal for that face to serve as
 /// a reference face. Face contacts have the face's normal exactly (up to the iteration tolerance of
@@ -145,7 +145,7 @@ impl ContactManifold {
                 point: Point3::origin(),
                 normal: Vector3::z_axis(),
             },
-            points: Vec::with_capacity(polygon),
+            points: Vec::with_capacity(polygon * MAX_BLENDED_FACES),
             reference: Vec::with_capacity(sides.max(1)),
             polygon: Vec::with_capacity(polygon),
             clipped: Vec::with_capacity(polygon),
@@ -261,12 +261,61 @@ fn against_plane(
     let n_ref: Vector3<f64> = plane.rotation * Vector3::z();
     let o_ref = plane.translation.vector;
     out.normal = Unit::new_unchecked(if plane_is_base { n_ref } else { -n_ref });
-    let mut polygon = std::mem::take(&mut out.polygon);
-    body.incident_polygon(&n_ref, &o_ref, &mut polygon);
-    out.polygon = polygon;
-    finish_polygon(out, &n_ref, &o_ref);
+    out.reference.clear();
+    present_incident(out, body, &n_ref, &o_ref);
     if out.points.is_empty() {
         out.single();
+    }
+}
+
+/// The incident body's polygon(s), clipped by the sides of `out.reference` (none for a plane),
+/// turned into points: one polygon for a rim, the blended faces for a polytope.
+fn present_incident(
+    out: &mut ContactManifold,
+    incident: &PosedFaceted,
+    n_ref: &Vector3<f64>,
+    o_ref: &Vector3<f64>,
+) {
+    out.points.clear();
+    out.kind = ManifoldKind::Polygon;
+    let mut faces = [(FaceId::Cap(1.0), 0.0); MAX_BLENDED_FACES];
+    let count = incident.incident_faces(n_ref, &mut faces);
+    let rim = [(None, 1.0)];
+    // Faces outside the blending band weigh 0: they present nothing.
+    let blended = faces[..count]
+        .iter()
+        .filter(|f| f.1 > 0.0)
+        .map(|&(f, w)| (Some(f), w));
+    let presented: &mut dyn Iterator<Item = (Option<FaceId>, f64)> = if count == 0 {
+        &mut rim.into_iter()
+    } else {
+        &mut blended.into_iter()
+    };
+    for (face, weight) in presented {
+        let mut polygon = std::mem::take(&mut out.polygon);
+        incident.incident_polygon(face, n_ref, o_ref, &mut polygon);
+        out.polygon = polygon;
+        clip_by_reference_sides(out, n_ref);
+        append_points(out, n_ref, o_ref, weight);
+    }
+}
+
+/// Clips `out.polygon` by the side planes of the reference face `out.reference` (counter-clockwise
+/// seen along `n_ref`; edge × normal points out of it).
+fn clip_by_reference_sides(out: &mut ContactManifold, n_ref: &Vector3<f64>) {
+    let sides = out.reference.len();
+    for i in 0..sides {
+        let a = out.reference[i].position;
+        let b = out.reference[(i + 1) % sides].position;
+        let Some(normal) = (b - a).cross(n_ref).try_normalize(0.0) else {
+            continue;
+        };
+        let plane = ClipPlane {
+            normal,
+            offset: normal.dot(&a),
+        };
+        clip(&out.polygon, &plane, 1.0, &mut out.clipped);
+        std::mem::swap(&mut out.polygon, &mut out.clipped);
     }
 }
 
@@ -302,36 +351,23 @@ fn face_against_face(out: &mut ContactManifold, base: &PosedFaceted, follower: &
     let o_ref = ref_polygon
         .first()
         .map_or(reference.translation, |v| v.position);
-    let mut polygon = std::mem::take(&mut out.polygon);
-    incident.incident_polygon(&n_ref, &o_ref, &mut polygon);
-    out.polygon = polygon;
-    // Side planes: edge × normal points out of a counter-clockwise face.
-    let sides = ref_polygon.len();
-    for i in 0..sides {
-        let a = ref_polygon[i].position;
-        let b = ref_polygon[(i + 1) % sides].position;
-        let Some(normal) = (b - a).cross(&n_ref).try_normalize(0.0) else {
-            continue;
-        };
-        let plane = ClipPlane {
-            normal,
-            offset: normal.dot(&a),
-        };
-        clip(&out.polygon, &plane, 1.0, &mut out.clipped);
-        std::mem::swap(&mut out.polygon, &mut out.clipped);
-    }
     out.reference = ref_polygon;
     out.normal = Unit::new_unchecked(if base_is_reference { n_ref } else { -n_ref });
-    finish_polygon(out, &n_ref, &o_ref);
+    present_incident(out, incident, &n_ref, &o_ref);
     if out.points.is_empty() {
         out.single();
     }
 }
 
-/// Turns the (side-clipped) `out.polygon` into points: the boundary shares of the whole polygon,
-/// normalised to sum to 1, and the vertices that lie below the reference plane (`n_ref`, through
-/// `o_ref`) with their depths.
-fn finish_polygon(out: &mut ContactManifold, n_ref: &Vector3<f64>, o_ref: &Vector3<f64>) {
+/// Appends the points of the (side-clipped) `out.polygon`: the boundary shares of the whole
+/// polygon, normalised to sum to `weight`, and the vertices that lie below the reference plane
+/// (`n_ref`, through `o_ref`) with their depths.
+fn append_points(
+    out: &mut ContactManifold,
+    n_ref: &Vector3<f64>,
+    o_ref: &Vector3<f64>,
+    weight: f64,
+) {
     boundary_shares(&out.polygon, &mut out.shares);
     let total: f64 = out.shares.iter().sum();
     let level = n_ref.dot(o_ref);
@@ -342,8 +378,7 @@ fn finish_polygon(out: &mut ContactManifold, n_ref: &Vector3<f64>, o_ref: &Vecto
         .polygon
         .iter()
         .fold(0.0f64, |m, v| m.max(level - n_ref.dot(&v.position)));
-    out.points.clear();
-    out.kind = ManifoldKind::Polygon;
+    let first = out.points.len();
     for (vertex, share) in out.polygon.iter().zip(&out.shares) {
         let p = vertex.position;
         let depth = level - n_ref.dot(&p);
@@ -352,20 +387,25 @@ fn finish_polygon(out: &mut ContactManifold, n_ref: &Vector3<f64>, o_ref: &Vecto
             continue;
         }
         let depth = depth.max(0.0);
-        let share = share / total;
+        let share = weight * share / total;
+        let half_depth = n_ref * (0.5 * depth);
+        let here = p + half_depth;
         // A vertex at the place of the previous one (the two ends of a rim arc that has gone
-        // wholly under) is one point: it adds its share there.
-        if let Some(last) = out.points.last_mut() {
-            let here = p + n_ref * (0.5 * depth);
-            if (last.point.coords - here).norm_squared() <= COINCIDENT * COINCIDENT {
-                last.share += share;
-                continue;
-            }
+        // wholly under), or of a vertex of an earlier blended face (the edge two faces share),
+        // is one point: it adds its share there.
+        let coincident =
+            |q: &ManifoldPoint| (q.point.coords - here).norm_squared() <= COINCIDENT * COINCIDENT;
+        let earlier = out.points[..first].iter().position(coincident);
+        let previous = (out.points.len() > first)
+            .then(|| out.points.len() - 1)
+            .filter(|&i| coincident(&out.points[i]));
+        if let Some(i) = earlier.or(previous) {
+            out.points[i].share += share;
+            continue;
         }
         if out.points.len() < out.points.capacity() {
-            let half_depth = n_ref * (0.5 * depth);
             out.points.push(ManifoldPoint {
-                point: Point3::from(p + half_depth),
+                point: Point3::from(here),
                 depth,
                 effective_depth,
                 share,
@@ -374,12 +414,12 @@ fn finish_polygon(out: &mut ContactManifold, n_ref: &Vector3<f64>, o_ref: &Vecto
         }
     }
     // The loop's last and first vertices can coincide too.
-    if out.points.len() > 1 {
-        let n = out.points.len();
-        let (first, last) = (out.points[0].point, out.points[n - 1].point);
-        if (first - last).norm_squared() <= COINCIDENT * COINCIDENT {
+    let n = out.points.len();
+    if n > first + 1 {
+        let (head, tail) = (out.points[first].point, out.points[n - 1].point);
+        if (head - tail).norm_squared() <= COINCIDENT * COINCIDENT {
             let share = out.points[n - 1].share;
-            out.points[0].share += share;
+            out.points[first].share += share;
             out.points.truncate(n - 1);
         }
     }

@@ -475,18 +475,33 @@ fn a_cylinder_rolling_off_a_brick_edge_presses_no_deeper_than_its_dent() {
     let table = Shape::brick([1.0, 1.0, 0.1]).unwrap();
     let depth = 1e-4;
     for x in [0.501, 0.502, 0.503, 0.5031] {
-        let pose = posed(x, 0.0, 0.1 - depth, Vector3::x(), 0.5 * std::f64::consts::PI);
+        let pose = posed(
+            x,
+            0.0,
+            0.1 - depth,
+            Vector3::x(),
+            0.5 * std::f64::consts::PI,
+        );
         let m = manifold(&table, &at(0.0, 0.0, 0.0), &cylinder, &pose);
         let dx: f64 = x - 0.5;
         let dent = depth - (0.05 - (0.05f64 * 0.05 - dx * dx).sqrt());
         for p in m.points() {
-            assert!(p.effective_depth <= dent + 1e-12, "x = {x}: {p:?} vs dent {dent}");
+            assert!(
+                p.effective_depth <= dent + 1e-12,
+                "x = {x}: {p:?} vs dent {dent}"
+            );
         }
         if !m.points().is_empty() {
-            let deepest = m.points().iter().fold(0.0f64, |a, p| a.max(p.effective_depth));
+            let deepest = m
+                .points()
+                .iter()
+                .fold(0.0f64, |a, p| a.max(p.effective_depth));
             // The arc between samples is a chord: the cut lies up to its sagitta inside the rim,
             // r·(Δφ/2)²/2 = 1.6e-6 m for 9 samples over the arc's 2·0.063 rad.
-            assert!((deepest - dent).abs() < 2e-6, "x = {x}: {deepest} vs {dent}");
+            assert!(
+                (deepest - dent).abs() < 2e-6,
+                "x = {x}: {deepest} vs {dent}"
+            );
         }
     }
 }
