@@ -36,6 +36,7 @@
 pub mod aba;
 pub mod analytic;
 pub mod blocks;
+pub mod constraints;
 pub mod crba;
 pub mod energy;
 pub mod errors;

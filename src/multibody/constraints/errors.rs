@@ -1,0 +1,108 @@
+//! Errors of the constraint solvers.
+
+use thiserror::Error;
+
+/// Why a constraint problem could not be solved. Row and contact indices are those of the
+/// caller's problem (row `i` of `A` and `b`; contact `c` of the contact list), so that the caller
+/// can name the joint limit, loop closure or contact behind them.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ConstraintError {
+    /// Inconsistent sizes of the problem's arrays.
+    #[error("constraint problem: {what} has {got} entries, expected {expected}")]
+    Dimension {
+        /// Which array.
+        what: &'static str,
+        /// The size it should have.
+        expected: usize,
+        /// The size it has.
+        got: usize,
+    },
+    /// More rows than the workspace was sized for.
+    #[error("constraint problem with {rows} rows, but the workspace was sized for {capacity}: create the workspace with a larger capacity")]
+    CapacityExceeded {
+        /// Rows of the problem.
+        rows: usize,
+        /// Rows the workspace holds.
+        capacity: usize,
+    },
+    /// A NaN or infinity in the problem.
+    #[error("constraint row {row}: non-finite entry in A, b or the contact data")]
+    NonFinite {
+        /// The row.
+        row: usize,
+    },
+    /// `A` is not symmetric (it must be `J M⁻¹ Jᵀ`).
+    #[error("constraint matrix is not symmetric at ({row}, {column}): A must be J·M⁻¹·Jᵀ")]
+    NotSymmetric {
+        /// Row of the offending entry.
+        row: usize,
+        /// Column of the offending entry.
+        column: usize,
+    },
+    /// A row of a kind the solver does not take, or a contact whose rows are laid out wrongly.
+    #[error("constraint row {row}: {what}")]
+    BadRow {
+        /// The row.
+        row: usize,
+        /// What is wrong with it.
+        what: &'static str,
+    },
+    /// A contact with bad parameters (negative or non-finite μ, zero sliding velocity, ...).
+    #[error("contact {contact}: {what}")]
+    BadContact {
+        /// The contact.
+        contact: usize,
+        /// What is wrong with it.
+        what: &'static str,
+    },
+    /// `A` is not positive semi-definite on the rows involved with `row`: the rows cannot come
+    /// from `J M⁻¹ Jᵀ` with a positive definite mass matrix.
+    #[error("constraint row {row}: the constraint matrix is not positive semi-definite (it cannot be J·M⁻¹·Jᵀ with a positive definite mass matrix)")]
+    NotPositiveSemidefinite {
+        /// The row whose pivot or driving direction revealed it.
+        row: usize,
+    },
+    /// No force at `row` can satisfy it: increasing its force does not change its acceleration
+    /// (the row is redundant with other rows that demand incompatible accelerations), so the
+    /// complementarity problem has no solution.
+    #[error("constraint row {row} cannot be satisfied: its force has no effect on its own acceleration once the other constraints hold (redundant constraints demanding incompatible accelerations)")]
+    Infeasible {
+        /// The row.
+        row: usize,
+    },
+    /// The frictional problem has no solution (or the pivoting could not find one): the
+    /// rigid-body Coulomb model is inconsistent at this contact (Painlevé's paradox).
+    #[error("contact {contact} (normal row {row}): no contact force satisfies Coulomb friction here (Painlevé's paradox: μ too large for this configuration in a rigid model); lower μ or use a compliant contact")]
+    FrictionInfeasible {
+        /// The contact.
+        contact: usize,
+        /// Its normal row.
+        row: usize,
+    },
+    /// The pivoting did not finish within its budget (cycling on a degenerate problem).
+    #[error("constraint solver gave up after {pivots} pivots while resolving row {row} (cycling on a degenerate problem)")]
+    PivotLimit {
+        /// The row being resolved when the budget ran out.
+        row: usize,
+        /// Pivots made.
+        pivots: usize,
+    },
+    /// The final check found a condition violated beyond the tolerance (an ill-conditioned `A`).
+    #[error("constraint row {row}: the computed forces violate the constraint conditions by {violation:e} (relative); the constraint matrix is too ill-conditioned")]
+    Inaccurate {
+        /// The row.
+        row: usize,
+        /// The violation, relative to the problem's scale.
+        violation: f64,
+    },
+    /// A row couples a body index outside the body list.
+    #[error("constraint row {row} couples body {body}, but there are only {bodies} bodies")]
+    BodyOutOfRange {
+        /// The row.
+        row: usize,
+        /// The bad body index.
+        body: usize,
+        /// Number of bodies.
+        bodies: usize,
+    },
+}
