@@ -23,7 +23,7 @@ use crate::geometry::shape::{Brick, ConvexHull, Cylinder, Disk, Shape};
 pub const FACE_BLEND_ANGLE: f64 = 0.02;
 
 /// The most incident faces blended at once.
-pub const MAX_BLENDED_FACES: usize = 4;
+pub const MAX_BLENDED_FACES: usize = 8;
 
 /// Points sampled on each rim arc below a reference plane: the two ends and the deepest point
 /// (odd, so that the middle sample is the deepest rim point; a whole rim gets 8 distinct points).
