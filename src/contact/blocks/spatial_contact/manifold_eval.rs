@@ -19,9 +19,23 @@ use crate::contact::normal_force::NormalForceLaw;
 use crate::geometry::query::manifold::contact_manifold;
 use crate::multibody::blocks::FrameMotion;
 
+/// The sums over a manifold's points that the outputs report.
+struct ManifoldTotals {
+    /// Wrench on the follower about the World origin: moment (N·m), force (N).
+    moment: Vector3<f64>,
+    force: Vector3<f64>,
+    /// Total normal force (N) and total friction force (N, World).
+    normal: f64,
+    friction: Vector3<f64>,
+    /// Centre of pressure (m, World).
+    centre: Vector3<f64>,
+}
+
 impl SpatialContactForce {
     /// Builds the manifold, computes the forces and writes the outputs. Returns the wrench on the
-    /// follower about the World origin (moment, force), or `None` when the query failed.
+    /// follower about the World origin (moment, force), or `None` when the query failed (not
+    /// reachable for a pair accepted when the block was bound: the only error is an unsupported
+    /// pair).
     pub(super) fn eval_manifold(
         &self,
         io: &mut Io,
@@ -43,11 +57,8 @@ impl SpatialContactForce {
         let separation = s.manifold.separation();
         io.output(SEPARATION)[0] = separation;
         let n: Vector3<f64> = s.manifold.normal().into_inner();
-        let points = s.manifold.points();
-        let m = points.len().min(s.normal_velocity.len());
-        let in_contact = separation < 0.0 && m > 0;
-        let (mut moment, mut force_sum) = (Vector3::zeros(), Vector3::zeros());
-        if !in_contact {
+        let m = s.manifold.points().len().min(s.normal_velocity.len());
+        if !(separation < 0.0 && m > 0) {
             if used.any_sensing {
                 let apart = SensedContact {
                     in_contact: false,
@@ -62,13 +73,42 @@ impl SpatialContactForce {
                 write_sensed(io, used, 0, &apart, mb, mf);
             }
             self.write_point_count(io, 0);
-            return Some((moment, force_sum));
+            return Some((Vector3::zeros(), Vector3::zeros()));
         }
-        let max_depth = s.manifold.max_depth();
-        // Kinematics of every point, then the slip speeds in one pass.
-        for (i, p) in points[..m].iter().enumerate() {
-            // The normal rate at the point's velocity point (a short rim arc moves with its
-            // deepest point), the slip at the point itself (a spread patch resists pivoting).
+        self.point_kinematics(s, mb, mf, &n, m);
+        let totals = self.point_forces(io, s, mb, &n, m, used);
+        if used.any_sensing {
+            let v_rel = self.relative_velocity(mb, mf, &totals.centre);
+            let vn = n.dot(&v_rel);
+            let contact = SensedContact {
+                in_contact: true,
+                depth: s.manifold.max_depth(),
+                normal: n,
+                point: totals.centre,
+                normal_velocity: vn,
+                tangential_velocity: v_rel - n * vn,
+                normal_force: totals.normal,
+                friction_force: totals.friction.norm(),
+            };
+            write_sensed(io, used, 0, &contact, mb, mf);
+        }
+        self.write_point_count(io, m);
+        Some((totals.moment, totals.force))
+    }
+
+    /// The normal rate and slip of the first `m` manifold points, into the scratch: the normal
+    /// rate at each point's velocity point (a short rim arc moves with its deepest point), the
+    /// slip at the point itself (a spread patch resists pivoting); then the slip speeds in one
+    /// pass.
+    fn point_kinematics(
+        &self,
+        s: &mut Scratch,
+        mb: &FrameMotion,
+        mf: &FrameMotion,
+        n: &Vector3<f64>,
+        m: usize,
+    ) {
+        for (i, p) in s.manifold.points()[..m].iter().enumerate() {
             let vn = n.dot(&self.relative_velocity(mb, mf, &p.velocity_point.coords));
             let v_rel = self.relative_velocity(mb, mf, &p.point.coords);
             let vt = v_rel - n * n.dot(&v_rel);
@@ -79,13 +119,27 @@ impl SpatialContactForce {
         for v in s.slip_speed[..m].iter_mut() {
             *v = v.sqrt();
         }
+    }
+
+    /// Each point's normal force (share · law, or its share of an input total) and friction,
+    /// their wrench, totals and centre of pressure; the resultant's forces when it is read.
+    fn point_forces(
+        &self,
+        io: &Io,
+        s: &mut Scratch,
+        mb: &FrameMotion,
+        n: &Vector3<f64>,
+        m: usize,
+        used: &UsedOutputs,
+    ) -> ManifoldTotals {
+        let points = s.manifold.points();
         // Forces by input: the given totals (normal; friction x, y in the contact frame) spread
         // over the points by their shares.
         let normal_input = self
             .fn_input
             .map(|k| NormalForceLaw::input_magnitude(io.input(k)[0]));
         let friction_input = self.ff_input.map(|k| {
-            let axes = contact_axes(&n, &mb.rotation);
+            let axes = contact_axes(n, &mb.rotation);
             let ff = io.input(k);
             axes.column(0) * ff[0] + axes.column(1) * ff[1]
         });
@@ -98,9 +152,13 @@ impl SpatialContactForce {
                 1.0 / m as f64
             }
         };
-        let mut total = 0.0;
-        let mut friction_sum = Vector3::zeros();
-        let mut centre = Vector3::zeros();
+        let mut totals = ManifoldTotals {
+            moment: Vector3::zeros(),
+            force: Vector3::zeros(),
+            normal: 0.0,
+            friction: Vector3::zeros(),
+            centre: Vector3::zeros(),
+        };
         for (i, p) in points[..m].iter().enumerate() {
             let f_n = match normal_input {
                 Some(f) => f * part(p.share),
@@ -115,40 +173,24 @@ impl SpatialContactForce {
             };
             let x = p.point.coords;
             let force = n * f_n + f_t;
-            moment += x.cross(&force);
-            force_sum += force;
-            friction_sum += f_t;
-            total += f_n;
-            centre += x * f_n;
+            totals.moment += x.cross(&force);
+            totals.force += force;
+            totals.friction += f_t;
+            totals.normal += f_n;
+            totals.centre += x * f_n;
             if used.want_resultant {
-                s.resultant.add_force(x, n, force);
+                s.resultant.add_force(x, *n, force);
             }
         }
         // Centre of pressure; the share-weighted centre when no point pushes (separating).
-        centre = if total > 0.0 {
-            centre / total
+        totals.centre = if totals.normal > 0.0 {
+            totals.centre / totals.normal
         } else {
             points[..m]
                 .iter()
                 .map(|p| p.point.coords * part(p.share))
                 .sum()
         };
-        if used.any_sensing {
-            let v_rel = self.relative_velocity(mb, mf, &centre);
-            let vn = n.dot(&v_rel);
-            let contact = SensedContact {
-                in_contact: true,
-                depth: max_depth,
-                normal: n,
-                point: centre,
-                normal_velocity: vn,
-                tangential_velocity: v_rel - n * vn,
-                normal_force: total,
-                friction_force: friction_sum.norm(),
-            };
-            write_sensed(io, used, 0, &contact, mb, mf);
-        }
-        self.write_point_count(io, m);
-        Some((moment, force_sum))
+        totals
     }
 }
