@@ -74,6 +74,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes to standard output. A closed pipe (`blockdyn blocks | head -1`) ends the output
+/// quietly instead of panicking: there is no one left to tell.
+fn say(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().write_all(text.as_bytes());
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Run {
@@ -86,23 +93,23 @@ fn run(cli: Cli) -> Result<(), String> {
         } => run_model(&model, csv, plot, stop_time, &set, quiet),
         Command::Check { model, set } => {
             let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
-            print!("{}", blockdyn::report::check_report(&d));
+            say(&blockdyn::report::check_report(&d));
             Ok(())
         }
         Command::Blocks { name, markdown } => {
             if markdown {
-                print!("{}", blockdyn::report::library_markdown());
+                say(&blockdyn::report::library_markdown());
                 return Ok(());
             }
             match name {
-                None => print!("{}", blockdyn::report::library_list()),
-                Some(n) => print!("{}", blockdyn::report::block_help(&n)?),
+                None => say(&blockdyn::report::library_list()),
+                Some(n) => say(&blockdyn::report::block_help(&n)?),
             }
             Ok(())
         }
         Command::Graph { model, set } => {
             let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
-            print!("{}", blockdyn::diagram::dot::to_dot(&d));
+            say(&blockdyn::diagram::dot::to_dot(&d));
             Ok(())
         }
     }
@@ -159,10 +166,10 @@ fn run_model(
             zero_crossings: result.stats.zero_crossings as u64,
             wall_time: result.wall_time,
         };
-        println!("{}: {summary}", d.spec.name);
+        say(&format!("{}: {summary}\n", d.spec.name));
         for (what, p) in [("csv", &csv), ("plot", &plot)] {
             if let Some(p) = p {
-                println!("  {what}: {}", p.display());
+                say(&format!("  {what}: {}\n", p.display()));
             }
         }
     }

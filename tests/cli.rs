@@ -184,3 +184,21 @@ fn check_advises_on_a_spatial_contact() {
         assert!(s.contains(needle), "check output lacks '{needle}':\n{s}");
     }
 }
+
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    // `blockdyn blocks --markdown | head -1`: the reader goes away; the write fails with a broken
+    // pipe, which must end the command quietly (it used to panic: "failed printing to stdout").
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blockdyn"))
+        .args(["blocks", "--markdown"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("blockdyn runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("blockdyn ends");
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    assert!(out.status.success(), "status {:?}, stderr: {stderr}", out.status);
+}
