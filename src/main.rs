@@ -134,6 +134,14 @@ fn run_model(
     for w in &d.warnings {
         eprintln!("warning: {w}");
     }
+    let csv = csv.or_else(|| d.spec.output.csv.as_ref().map(PathBuf::from));
+    let plot = plot.or_else(|| d.spec.output.plot.as_ref().map(PathBuf::from));
+    // Bad output paths are reported before the run, not after it.
+    let outputs: Vec<(&'static str, &Path)> = [("CSV", &csv), ("plot", &plot)]
+        .into_iter()
+        .filter_map(|(what, p)| p.as_deref().map(|p| (what, p)))
+        .collect();
+    blockdyn::output::check_outputs(model, &outputs).map_err(|e| e.to_string())?;
     let stop = stop_time.unwrap_or(d.spec.stop_time);
     let progress = (!quiet && std::io::stderr().is_terminal()).then(|| progress_reporter(stop));
     let result = blockdyn::simulate(
@@ -145,8 +153,6 @@ fn run_model(
         },
     )
     .map_err(|e| e.to_string())?;
-    let csv = csv.or_else(|| d.spec.output.csv.as_ref().map(PathBuf::from));
-    let plot = plot.or_else(|| d.spec.output.plot.as_ref().map(PathBuf::from));
     if let Some(path) = &csv {
         blockdyn::output::csv::write_csv(&result.recording, path).map_err(|e| e.to_string())?;
     }

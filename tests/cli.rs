@@ -200,5 +200,55 @@ fn a_closed_output_pipe_ends_quietly() {
     let out = child.wait_with_output().expect("blockdyn ends");
     let stderr = text(&out.stderr);
     assert!(!stderr.contains("panicked"), "stderr: {stderr}");
-    assert!(out.status.success(), "status {:?}, stderr: {stderr}", out.status);
+    assert!(
+        out.status.success(),
+        "status {:?}, stderr: {stderr}",
+        out.status
+    );
+}
+
+#[test]
+fn outputs_are_checked_before_the_run() {
+    // Issue 12: `--csv model.toml` overwrote the model; `--csv` and `--plot` on one path exited
+    // 0; a missing directory was reported after the whole run. All three are refused up front,
+    // and the model file is left as it was.
+    let dir = temp_dir("outputs_checked");
+    let model = dir.join("ball.toml");
+    std::fs::copy("models/mass_spring_damper.toml", &model).unwrap();
+    let original = std::fs::read(&model).unwrap();
+    let m = model.to_str().unwrap();
+    let same = dir.join("out.x");
+    let same_dot = dir.join(".").join("out.x");
+    let missing = dir.join("no_such_dir").join("out.csv");
+    for (args, needle) in [
+        (vec!["run", m, "--csv", m], "it is the model file being run"),
+        (
+            vec![
+                "run",
+                m,
+                "--csv",
+                same.to_str().unwrap(),
+                "--plot",
+                same_dot.to_str().unwrap(),
+            ],
+            "the CSV goes to the same file",
+        ),
+        (
+            vec!["run", m, "--csv", missing.to_str().unwrap()],
+            "does not exist",
+        ),
+    ] {
+        let out = blockdyn(&args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        // Refused before the run: no summary line was printed.
+        assert!(!text(&out.stdout).contains("simulated"), "{args:?} ran");
+    }
+    assert_eq!(
+        std::fs::read(&model).unwrap(),
+        original,
+        "the model was changed"
+    );
+    assert!(!same.exists());
 }

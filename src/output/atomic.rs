@@ -56,6 +56,24 @@ pub enum OutputError {
         /// The requested target path.
         path: PathBuf,
     },
+    /// The output would replace the model file being run.
+    #[error("cannot write {what} '{}': it is the model file being run", path.display())]
+    OverwritesModel {
+        /// Kind of file, e.g. "CSV".
+        what: &'static str,
+        /// The requested target path.
+        path: PathBuf,
+    },
+    /// Two outputs of one run name the same file.
+    #[error("cannot write {what} '{}': the {other} goes to the same file", path.display())]
+    SameTarget {
+        /// Kind of file, e.g. "plot".
+        what: &'static str,
+        /// The other output's kind, e.g. "CSV".
+        other: &'static str,
+        /// The shared path.
+        path: PathBuf,
+    },
     /// The recording handed to the writer is internally inconsistent (a bug in the caller).
     #[error("cannot write {what} '{}': {reason}", path.display())]
     InvalidRecording {
@@ -106,28 +124,25 @@ impl Drop for TempGuard {
     }
 }
 
-/// Writes the file at `path` whole or not at all.
-///
-/// `write` receives a buffered writer onto a fresh temporary file in the same directory as `path`
-/// (named `.<file name>.<pid>.<n>.tmp`). When `write` returns `Ok`, the data is flushed and fsynced
-/// and the temporary file is renamed over `path`; then the directory is fsynced (best effort, Unix).
-/// When `write` or any step fails, the temporary file is removed, `path` is untouched and the error
-/// names `what` (the kind of file, e.g. "CSV" or "plot") and `path`.
-pub fn write_atomically(
-    path: &Path,
-    what: &'static str,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), OutputError> {
-    let Some(file_name) = path.file_name() else {
+/// The directory a target goes into (`.` for a bare file name).
+fn target_directory(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Checks that `path` can take an output file (`what`, e.g. "CSV"): it names a file, its
+/// directory exists, and it is not itself a directory. [`write_atomically`] checks the same;
+/// call this before a run, so that a bad path is reported before the run's time is spent.
+pub fn check_target(path: &Path, what: &'static str) -> Result<(), OutputError> {
+    if path.file_name().is_none() {
         return Err(OutputError::NotAFilePath {
             what,
             path: path.to_path_buf(),
         });
-    };
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    }
+    let dir = target_directory(path);
     if dir.exists() && !dir.is_dir() {
         return Err(OutputError::ParentNotADirectory {
             what,
@@ -148,6 +163,53 @@ pub fn write_atomically(
             path: path.to_path_buf(),
         });
     }
+    Ok(())
+}
+
+/// Checks a run's outputs before it starts: each target as [`check_target`] does, none of them
+/// the model file `model`, no two of them the same file (paths compared after resolving the
+/// directory, so `out.csv` and `./out.csv` are one file).
+pub fn check_outputs(model: &Path, outputs: &[(&'static str, &Path)]) -> Result<(), OutputError> {
+    let resolved = |p: &Path| -> PathBuf {
+        let dir = fs::canonicalize(target_directory(p)).unwrap_or_else(|_| target_directory(p));
+        dir.join(p.file_name().unwrap_or_default())
+    };
+    let model = fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
+    for (i, &(what, path)) in outputs.iter().enumerate() {
+        check_target(path, what)?;
+        let here = resolved(path);
+        if here == model {
+            return Err(OutputError::OverwritesModel {
+                what,
+                path: path.to_path_buf(),
+            });
+        }
+        if let Some(&(other, _)) = outputs[..i].iter().find(|(_, p)| resolved(p) == here) {
+            return Err(OutputError::SameTarget {
+                what,
+                other,
+                path: path.to_path_buf(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Writes the file at `path` whole or not at all.
+///
+/// `write` receives a buffered writer onto a fresh temporary file in the same directory as `path`
+/// (named `.<file name>.<pid>.<n>.tmp`). When `write` returns `Ok`, the data is flushed and fsynced
+/// and the temporary file is renamed over `path`; then the directory is fsynced (best effort, Unix).
+/// When `write` or any step fails, the temporary file is removed, `path` is untouched and the error
+/// names `what` (the kind of file, e.g. "CSV" or "plot") and `path`.
+pub fn write_atomically(
+    path: &Path,
+    what: &'static str,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), OutputError> {
+    check_target(path, what)?;
+    let file_name = path.file_name().unwrap_or_default();
+    let dir = target_directory(path);
     let io_error = |action: String, source: io::Error| OutputError::Io {
         what,
         path: path.to_path_buf(),

@@ -5,7 +5,7 @@ pub mod csv;
 pub mod recording;
 pub mod stats;
 
-pub use atomic::{write_atomically, OutputError};
+pub use atomic::{check_outputs, check_target, write_atomically, OutputError};
 pub use csv::{write_csv, write_csv_to, CsvNumber};
 pub use recording::{Column, Recording};
 pub use stats::RunSummary;
