@@ -95,6 +95,14 @@ pub enum ConstraintError {
         /// The violation, relative to the problem's scale.
         violation: f64,
     },
+    /// The mechanism's mass matrix is not positive definite (a body without mass or inertia
+    /// along a joint's motion), found at the given velocity coordinate while factoring it to build
+    /// `J·M⁻¹·Jᵀ`.
+    #[error("the mass matrix is not positive definite at velocity coordinate {coordinate}: a joint moves a body without mass or inertia along its motion")]
+    SingularMassMatrix {
+        /// The velocity coordinate whose pivot was not positive.
+        coordinate: usize,
+    },
     /// A row couples a body index outside the body list.
     #[error("constraint row {row} couples body {body}, but there are only {bodies} bodies")]
     BodyOutOfRange {

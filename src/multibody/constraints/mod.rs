@@ -57,6 +57,7 @@ pub mod impulse;
 pub mod lcp;
 mod ldl;
 mod lemke;
+pub mod rows;
 #[cfg(test)]
 mod testutil;
 
@@ -68,3 +69,4 @@ pub use friction::{
 pub use groups::{RowGroups, WORLD};
 pub use impulse::solve_impulses;
 pub use lcp::{solve_lcp, LcpSettings, LcpStats, LcpWorkspace, RowKind};
+pub use rows::{ConstraintRows, ContactRow};
