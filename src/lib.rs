@@ -20,7 +20,7 @@ pub mod solver;
 
 pub use diagram::Diagram;
 pub use model::Diagnostic;
-pub use sim::{simulate, RunOptions, RunResult, SimError};
+pub use sim::{simulate, simulate_keeping_rows, FailedRun, RunOptions, RunResult, SimError};
 
 use model::Document;
 

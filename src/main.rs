@@ -144,24 +144,41 @@ fn run_model(
     blockdyn::output::check_outputs(model, &outputs).map_err(|e| e.to_string())?;
     let stop = stop_time.unwrap_or(d.spec.stop_time);
     let progress = (!quiet && std::io::stderr().is_terminal()).then(|| progress_reporter(stop));
-    let result = blockdyn::simulate(
+    let run = blockdyn::simulate_keeping_rows(
         &d,
         blockdyn::RunOptions {
             stop_time,
             progress,
             ..Default::default()
         },
-    )
-    .map_err(|e| e.to_string())?;
-    if let Some(path) = &csv {
-        blockdyn::output::csv::write_csv(&result.recording, path).map_err(|e| e.to_string())?;
+    );
+    let (result, failure) = match run {
+        Ok(result) => (result, None),
+        Err(failed) => {
+            // A failed run still writes the rows it recorded, then exits non-zero.
+            let partial = blockdyn::RunResult {
+                recording: failed.recording,
+                stats: Default::default(),
+                wall_time: Default::default(),
+                final_state: Vec::new(),
+            };
+            (partial, Some(failed.error))
+        }
+    };
+    let wrote_rows = !result.recording.is_empty();
+    if wrote_rows || failure.is_none() {
+        write_outputs(&d, &result, csv.as_deref(), plot.as_deref())?;
     }
-    if let Some(path) = &plot {
-        let options = blockdyn::plot::PlotOptions {
-            title: Some(d.spec.name.clone()),
-            ..Default::default()
-        };
-        blockdyn::plot::plot_png(&result.recording, path, &options).map_err(|e| e.to_string())?;
+    if let Some(error) = failure {
+        let mut message = error.to_string();
+        if wrote_rows && (csv.is_some() || plot.is_some()) {
+            let last = result.recording.times.last().copied().unwrap_or(0.0);
+            message.push_str(&format!(
+                "\n  note: the {} rows recorded up to t = {last} s were written (a partial run)",
+                result.recording.len()
+            ));
+        }
+        return Err(message);
     }
     if !quiet {
         let summary = RunSummary {
@@ -178,6 +195,26 @@ fn run_model(
                 say(&format!("  {what}: {}\n", p.display()));
             }
         }
+    }
+    Ok(())
+}
+
+/// Writes the CSV and the plot of a run (or of the rows a failed run recorded).
+fn write_outputs(
+    d: &blockdyn::diagram::Diagram,
+    result: &blockdyn::RunResult,
+    csv: Option<&Path>,
+    plot: Option<&Path>,
+) -> Result<(), String> {
+    if let Some(path) = csv {
+        blockdyn::output::csv::write_csv(&result.recording, path).map_err(|e| e.to_string())?;
+    }
+    if let Some(path) = plot {
+        let options = blockdyn::plot::PlotOptions {
+            title: Some(d.spec.name.clone()),
+            ..Default::default()
+        };
+        blockdyn::plot::plot_png(&result.recording, path, &options).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

@@ -252,3 +252,41 @@ fn outputs_are_checked_before_the_run() {
     );
     assert!(!same.exists());
 }
+
+#[test]
+fn a_failed_run_writes_the_rows_it_recorded() {
+    // The bouncing ball to 30 s chatters at rest near t = 12.85 s (the Zeno limit of e = 0.8 from
+    // 10 m: t∞ = t1·(1 + e)/(1 − e) with t1 = sqrt(2·10/9.81) = 1.4278 s, 12.85 s). The run
+    // still fails, but the rows up to the failure are written, whole, and said to be partial.
+    let dir = temp_dir("partial");
+    let (csv, png) = (dir.join("ball.csv"), dir.join("ball.png"));
+    let out = blockdyn(&[
+        "run",
+        "models/bouncing_ball.toml",
+        "--stop-time",
+        "30",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("chattering") && stderr.contains("partial run"),
+        "{stderr}"
+    );
+    let written = std::fs::read_to_string(&csv).expect("the partial CSV");
+    let last: f64 = written
+        .lines()
+        .last()
+        .and_then(|l| l.split(',').next())
+        .and_then(|t| t.parse().ok())
+        .expect("a last row");
+    let t_inf = (2.0f64 * 10.0 / 9.81).sqrt() * 1.8 / 0.2;
+    assert!(
+        (last - t_inf).abs() < 0.01,
+        "last row at {last}, Zeno limit {t_inf}"
+    );
+    assert!(png.exists(), "the partial plot");
+}

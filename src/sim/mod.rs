@@ -82,8 +82,33 @@ pub fn solver_options(d: &Diagram) -> SolverOptions {
 
 /// Runs a built diagram from t = 0 to its stop time.
 pub fn simulate(d: &Diagram, options: RunOptions) -> Result<RunResult, SimError> {
+    simulate_keeping_rows(d, options).map_err(|failed| failed.error)
+}
+
+/// A run that failed part-way, with what it had recorded until then.
+#[derive(Debug)]
+pub struct FailedRun {
+    /// Why the run stopped.
+    pub error: SimError,
+    /// The rows recorded up to the failure (every accepted step and event before it); empty when
+    /// the run failed before its first row.
+    pub recording: Recording,
+}
+
+/// [`simulate`], keeping the rows recorded before a failure (chattering, a non-finite state, a
+/// step-size underflow, unsettled modes) so that they can still be written.
+pub fn simulate_keeping_rows(
+    d: &Diagram,
+    options: RunOptions,
+) -> Result<RunResult, Box<FailedRun>> {
     let stop_time = options.stop_time.unwrap_or(d.spec.stop_time);
-    let recorder = Recorder::new(d)?;
+    let early = |error: SimError| {
+        Box::new(FailedRun {
+            error,
+            recording: Recording::default(),
+        })
+    };
+    let recorder = Recorder::new(d).map_err(|e| early(e.into()))?;
     let mut engine = Engine::with_fusion(d, recorder, !options.unfused);
     engine.run.progress = options.progress;
     let mut solver = Solver::new(
@@ -91,24 +116,29 @@ pub fn simulate(d: &Diagram, options: RunOptions) -> Result<RunResult, SimError>
         d.zero_crossing_directions.len(),
         solver_options(d),
     )
-    .map_err(|e| SimError::InvalidOptions(e.to_string()))?;
+    .map_err(|e| early(SimError::InvalidOptions(e.to_string())))?;
     let x0 = engine.initialize(0.0);
     if let Some((block, t)) = engine.run.unsettled.take() {
-        return Err(SimError::Unsettled { block, t });
+        return Err(early(SimError::Unsettled { block, t }));
     }
     let started = Instant::now();
     let outcome = solver.integrate(&mut engine, 0.0, &x0, stop_time);
     let wall_time = started.elapsed();
-    if let Some((block, t)) = engine.run.unsettled.take() {
-        return Err(SimError::Unsettled { block, t });
+    let failure = match (engine.run.unsettled.take(), outcome) {
+        (Some((block, t)), _) => Err(SimError::Unsettled { block, t }),
+        (None, Err(e)) => Err(map_solver_error(d, &engine, e)),
+        (None, Ok(stats)) => Ok(stats),
+    };
+    let recording = std::mem::take(&mut engine.run.recorder.recording);
+    match failure {
+        Ok(stats) => Ok(RunResult {
+            recording,
+            stats,
+            wall_time,
+            final_state: solver.state().to_vec(),
+        }),
+        Err(error) => Err(Box::new(FailedRun { error, recording })),
     }
-    let stats = outcome.map_err(|e| map_solver_error(d, &engine, e))?;
-    Ok(RunResult {
-        recording: std::mem::take(&mut engine.run.recorder.recording),
-        stats,
-        wall_time,
-        final_state: solver.state().to_vec(),
-    })
 }
 
 fn state_name(d: &Diagram, k: usize) -> String {
