@@ -63,11 +63,16 @@ fn run_writes_csv_and_png_and_a_summary() {
 fn stop_time_and_set_override_the_file() {
     let dir = temp_dir("set");
     let csv = dir.join("b.csv");
+    // The model's [output] also names a plot: send it to the temporary directory too (tests
+    // write nothing into the repository).
+    let png = dir.join("b.png");
     let out = blockdyn(&[
         "run",
         "models/bouncing_ball.toml",
         "--csv",
         csv.to_str().unwrap(),
+        "--plot",
+        png.to_str().unwrap(),
         "--stop-time",
         "1.0",
         "--set",
