@@ -32,7 +32,7 @@ enum Command {
         #[arg(long)]
         plot: Option<PathBuf>,
         /// Simulated duration in seconds (overrides [model] stop_time).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         stop_time: Option<f64>,
         /// Override a parameter: --set block.param=value, --set solver.rel_tol=1e-8 (repeatable).
         #[arg(long = "set", value_name = "PATH=VALUE")]

@@ -295,3 +295,15 @@ fn a_failed_run_writes_the_rows_it_recorded() {
     );
     assert!(png.exists(), "the partial plot");
 }
+
+#[test]
+fn a_negative_stop_time_is_named_as_such() {
+    // It used to be read as an unknown option "-1".
+    let out = blockdyn(&["run", "models/bouncing_ball.toml", "--stop-time", "-1"]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("--stop-time must be a positive number of seconds, not -1"),
+        "{stderr}"
+    );
+}
