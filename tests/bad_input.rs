@@ -239,3 +239,21 @@ fn an_algebraic_loop_is_reported_as_a_real_cycle() {
         );
     }
 }
+
+#[test]
+fn an_unreachable_relative_tolerance_is_located() {
+    // Below 10·ε no step can meet it; it used to be found only when the run started, and printed
+    // with 300 zeros.
+    let msg = error_of(
+        "[model]\nstop_time = 1.0\n[solver]\nrel_tol = 1e-300\n[blocks.c]\ntype = \"Constant\"\n",
+    );
+    assert_contains(
+        &msg,
+        &[
+            "bad.toml:4:",
+            "rel_tol",
+            "got 1e-300",
+            "write 1e-14 or more",
+        ],
+    );
+}

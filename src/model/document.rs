@@ -192,6 +192,17 @@ impl Document {
             initial_step: s.non_negative_or("initial_step", 0.0, "s (0 = automatic)")?,
             fixed_step: s.positive_or("fixed_step", 1e-3, "s")?,
         };
+        // Checked here, where the line is known, not when the run starts.
+        s.ensure(
+            solver.rel_tol >= 10.0 * f64::EPSILON,
+            "rel_tol",
+            &format!(
+                "is below 10·machine epsilon, {:.1e}: no step can meet it (got {:e})",
+                10.0 * f64::EPSILON,
+                solver.rel_tol
+            ),
+            "write 1e-14 or more (1e-6 to 1e-10 are typical)",
+        )?;
         s.finish()?;
 
         // [output]

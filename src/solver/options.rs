@@ -71,7 +71,7 @@ impl SolverOptions {
         }
         if self.rel_tol > 0.0 && self.rel_tol < 10.0 * f64::EPSILON {
             return Err(SolverError::InvalidOptions(format!(
-                "rel_tol = {} is below 10·machine epsilon ({:.1e}): unreachable",
+                "rel_tol = {:e} is below 10·machine epsilon ({:.1e}): unreachable",
                 self.rel_tol,
                 10.0 * f64::EPSILON
             )));
