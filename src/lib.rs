@@ -43,9 +43,28 @@ fn build_document(mut document: Document, overrides: &[String]) -> Result<Diagra
     for o in overrides {
         document.apply_override(o)?;
     }
-    let spec = document.spec()?;
-    let diagram = diagram::build_diagram(&document.source, &spec)?;
-    // The recorded signals are part of the model: check `[output] log` now, not when the run starts.
-    sim::Recorder::check(&diagram)?;
-    Ok(diagram)
+    let built = document.spec().and_then(|spec| {
+        let diagram = diagram::build_diagram(&document.source, &spec)?;
+        // The recorded signals are part of the model: check `[output] log` now, not when the run
+        // starts.
+        sim::Recorder::check(&diagram)?;
+        Ok(diagram)
+    });
+    built.map_err(|d| name_the_override(d, overrides))
+}
+
+/// Every value written in the file has a line; a value set with `--set` has none. So an error
+/// about the model that has no line, when options were given, is about one of them: say which
+/// (the file name alone would send the user looking in the file).
+fn name_the_override(mut d: Diagnostic, overrides: &[String]) -> Diagnostic {
+    if d.line_column.is_some() || d.file.is_none() || overrides.is_empty() {
+        return d;
+    }
+    let options: Vec<String> = overrides.iter().map(|o| format!("--set '{o}'")).collect();
+    let from = match options.as_slice() {
+        [one] => one.clone(),
+        many => format!("one of {}", many.join(", ")),
+    };
+    d.message = format!("{from}: {}", d.message);
+    d
 }

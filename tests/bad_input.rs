@@ -257,3 +257,16 @@ fn an_unreachable_relative_tolerance_is_located() {
         ],
     );
 }
+
+#[test]
+fn an_error_in_a_set_value_names_the_option() {
+    // A value from --set has no line in the file: the message names the option instead of
+    // leaving the user to search the file.
+    let text = "[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n";
+    let overrides = ["solver.rel_tol=1e-300".to_string()];
+    let e = blockdyn::load_model_str("bad.toml", text, &overrides)
+        .err()
+        .expect("an error")
+        .to_string();
+    assert_contains(&e, &["--set 'solver.rel_tol=1e-300'", "rel_tol"]);
+}
