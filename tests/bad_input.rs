@@ -265,8 +265,7 @@ fn an_error_in_a_set_value_names_the_option() {
     let text = "[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n";
     let overrides = ["solver.rel_tol=1e-300".to_string()];
     let e = blockdyn::load_model_str("bad.toml", text, &overrides)
-        .err()
-        .expect("an error")
+        .expect_err("an error")
         .to_string();
     assert_contains(&e, &["--set 'solver.rel_tol=1e-300'", "rel_tol"]);
 }
