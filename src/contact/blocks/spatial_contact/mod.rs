@@ -29,9 +29,8 @@ use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::query::manifold::ContactManifold;
-use crate::geometry::{
-    pair_supported, supported_partners, ContactGeometry, Shape as Geometry, ShapeKind,
-};
+use crate::geometry::query::partners_list;
+use crate::geometry::{pair_supported, ContactGeometry, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::blocks::{write_wrench, FrameMotion};
 use crate::solver::Direction;
@@ -207,13 +206,6 @@ impl Block for SpatialContactForce {
         let follower = side("F")?;
         let (kb, kf) = (base.shape.kind(), follower.shape.kind());
         if !pair_supported(kb, kf) {
-            let list = |k: ShapeKind| {
-                supported_partners(k)
-                    .iter()
-                    .map(|p| p.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
             return Err(format!(
                 "contact between {} ({}) and {} ({}) is not supported\n  help: a {} supports contact with: {}; a {} supports: {}",
                 base.label,
@@ -221,9 +213,9 @@ impl Block for SpatialContactForce {
                 follower.label,
                 kf.name(),
                 kb.name(),
-                list(kb),
+                partners_list(kb),
                 kf.name(),
-                list(kf)
+                partners_list(kf)
             ));
         }
         let b_body = binding.ports.iter().find(|p| p.port == "B").map(|p| p.body);

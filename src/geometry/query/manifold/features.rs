@@ -308,17 +308,17 @@ impl PosedFaceted<'_> {
     ) -> usize {
         let d = self.rotation.tr_mul(&-n_ref);
         let mut count = 0;
+        // Keep the MAX_BLENDED_FACES best aligned faces, ranked by the cosine (the angle is
+        // taken only for those kept: acos is monotone).
         let mut consider = |face: FaceId, alignment: f64, count: &mut usize| {
-            let angle = alignment.clamp(-1.0, 1.0).acos();
-            // Keep the MAX_BLENDED_FACES smallest angles (stored as angles for now).
             if *count < MAX_BLENDED_FACES {
-                out[*count] = (face, angle);
+                out[*count] = (face, alignment);
                 *count += 1;
             } else if let Some(worst) = (0..MAX_BLENDED_FACES)
-                .max_by(|&a, &b| out[a].1.total_cmp(&out[b].1))
-                .filter(|&w| angle < out[w].1)
+                .min_by(|&a, &b| out[a].1.total_cmp(&out[b].1))
+                .filter(|&w| alignment > out[w].1)
             {
-                out[worst] = (face, angle);
+                out[worst] = (face, alignment);
             }
         };
         match self.shape {
@@ -335,6 +335,9 @@ impl PosedFaceted<'_> {
                 }
             }
             Faceted::Cylinder(_) | Faceted::Disk(_) => return 0,
+        }
+        for f in out[..count].iter_mut() {
+            f.1 = f.1.clamp(-1.0, 1.0).acos();
         }
         let smallest = out[..count].iter().fold(f64::INFINITY, |m, f| m.min(f.1));
         let mut total = 0.0;

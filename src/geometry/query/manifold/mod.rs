@@ -278,19 +278,19 @@ fn present_incident(
 ) {
     out.points.clear();
     out.kind = ManifoldKind::Polygon;
+    // A polytope presents its blended faces (those outside the band weigh 0 and present
+    // nothing); a cylinder or disk its rims, as one polygon of weight 1.
     let mut faces = [(FaceId::Cap(1.0), 0.0); MAX_BLENDED_FACES];
     let count = incident.incident_faces(n_ref, &mut faces);
-    let rim = [(None, 1.0)];
-    // Faces outside the blending band weigh 0: they present nothing.
-    let blended = faces[..count]
+    let rims = [(None, 1.0)];
+    let polytope_faces = faces[..count]
         .iter()
         .filter(|f| f.1 > 0.0)
         .map(|&(f, w)| (Some(f), w));
-    let presented: &mut dyn Iterator<Item = (Option<FaceId>, f64)> = if count == 0 {
-        &mut rim.into_iter()
-    } else {
-        &mut blended.into_iter()
-    };
+    let presented = rims
+        .into_iter()
+        .take(usize::from(count == 0))
+        .chain(polytope_faces);
     for (face, weight) in presented {
         let mut polygon = std::mem::take(&mut out.polygon);
         incident.incident_polygon(face, n_ref, o_ref, &mut polygon);
