@@ -53,6 +53,9 @@ fn a_run_after_set_up_allocates_nothing() {
         ("models/box_on_slope.toml", &short[..]),
         ("models/coin_drop.toml", &short[..]),
         ("models/stacked_boxes.toml", &short[..]),
+        // Rigid contact: resting complementarity problems, impacts, drift projection.
+        ("models/ball_to_rest.toml", &[][..]),
+        ("models/newtons_cradle.toml", &[][..]),
     ] {
         let d = blockdyn::load_model(std::path::Path::new(model), overrides).unwrap();
         let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());

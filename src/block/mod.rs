@@ -201,9 +201,22 @@ pub trait Block: Send + Sync {
     }
 
     /// Projects the block's states back onto their manifold after an accepted step (unit
-    /// quaternions); returns true when it changed them.
-    fn project_states(&self, _states: &mut [f64]) -> bool {
+    /// quaternions, contact and closure constraints), with the block's scratch space; returns true
+    /// when it changed them.
+    fn project_states(&self, _states: &mut [f64], _scratch: &mut (dyn Any + Send)) -> bool {
         false
+    }
+
+    /// Why the block's last evaluation failed, when it signalled a failure by non-finite values
+    /// (e.g. a rigid contact problem without solution); read from its scratch after the run.
+    fn failure(&self, _scratch: &(dyn Any + Send)) -> Option<String> {
+        None
+    }
+
+    /// The rigid contact pair this block declares, once bound (RigidContact); the mechanism
+    /// solves it (see [`crate::multibody::rigid`]).
+    fn rigid_pair(&self) -> Option<crate::multibody::rigid::RigidPair> {
+        None
     }
 
     /// Names of the continuous states (for messages), default `x[k]`.

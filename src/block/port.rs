@@ -52,6 +52,9 @@ pub enum HiddenPort {
     JointState,
     /// Output: the bound joint's actuation (force or torque per velocity coordinate).
     JointActuation,
+    /// Input: the solved contact of the block's rigid pair (see [`crate::multibody::rigid`]),
+    /// from the mechanism that solves it.
+    RigidContact,
     /// A port of the mechanism block itself, wired by index by the lowering pass.
     Mechanism,
 }

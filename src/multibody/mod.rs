@@ -45,6 +45,7 @@ pub mod joint;
 pub mod kinematics;
 pub mod mechanism;
 pub mod network;
+pub mod rigid;
 pub mod rnea;
 pub mod spatial;
 pub mod workspace;

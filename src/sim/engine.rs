@@ -179,6 +179,11 @@ impl<'d> Engine<'d> {
         }
     }
 
+    /// Why block `b`'s last evaluation failed, if it says (see [`crate::block::Block::failure`]).
+    pub fn block_failure(&self, b: usize) -> Option<String> {
+        self.diagram.blocks[b].block.failure(&*self.run.scratch[b])
+    }
+
     /// Number of blocks evaluated by fusion instead of being called.
     pub fn fused_blocks(&self) -> usize {
         self.plan.fused
@@ -488,7 +493,9 @@ impl System for Engine<'_> {
         let mut changed = false;
         for &b in &self.stateful {
             let blk = &d.blocks[b];
-            changed |= blk.block.project_states(&mut x[blk.states.clone()]);
+            changed |= blk
+                .block
+                .project_states(&mut x[blk.states.clone()], &mut *self.run.scratch[b]);
         }
         changed
     }

@@ -43,6 +43,12 @@ pub enum SimError {
     Model(#[from] Diagnostic),
     #[error("at t = {t} s, block '{block}' produced a non-finite {what} (NaN or infinity)\n  help: check the block's parameters and inputs near that time; a stiff contact may need a smaller max_step or tighter tolerances")]
     NonFinite { block: String, what: String, t: f64 },
+    #[error("at t = {t} s, block '{block}' failed: {message}")]
+    BlockFailed {
+        block: String,
+        message: String,
+        t: f64,
+    },
     #[error("at t = {t} s, the step size fell to {step:e} s without meeting the tolerances (hardest state: {state})\n  help: loosen rel_tol/abs_tol, soften stiff parameters, or enable zero crossings for contacts")]
     StepSizeUnderflow { t: f64, step: f64, state: String },
     #[error("chattering at t = {t} s: zero crossing {crossing} of block '{block}' fired {count} times in a row within a tiny time window\n  help: the model switches back and forth without advancing time (e.g. a bouncing ball that comes to rest); stop it earlier, add a rest condition, or damp the motion")]
@@ -157,6 +163,14 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
         // The blame found at the stage that stopped the run (same time); an older one, from a
         // stage the solver recovered from, does not explain this error.
         SolverError::NonFinite { t, index } => {
+            let failure = engine.run.non_finite.as_ref().and_then(|src| {
+                engine
+                    .block_failure(src.block)
+                    .map(|message| (d.blocks[src.block].name.clone(), message))
+            });
+            if let Some((block, message)) = failure {
+                return SimError::BlockFailed { block, message, t };
+            }
             match engine.run.non_finite.as_ref().filter(|src| src.t == t) {
                 Some(src) => {
                     let (block, what) = src.describe(d);

@@ -1,9 +1,10 @@
-//! The contact blocks: SpatialContactForce and GroundContact.
+//! The contact blocks: SpatialContactForce, GroundContact and RigidContact.
 
 pub mod contact_advice;
 pub mod friction_advice;
 pub mod ground_contact;
 pub mod laws_params;
+pub mod rigid_contact;
 pub mod spatial_contact;
 
 use crate::block::BlockType;
@@ -12,4 +13,5 @@ use crate::block::BlockType;
 pub static LIBRARY: &[&BlockType] = &[
     &spatial_contact::SPATIAL_CONTACT_FORCE,
     &ground_contact::GROUND_CONTACT,
+    &rigid_contact::RIGID_CONTACT,
 ];

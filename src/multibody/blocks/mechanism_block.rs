@@ -6,14 +6,27 @@
 //! ((nq + nv)×1) per joint. They depend on the state only, so contact forces computed from them
 //! never form an algebraic loop. Inputs (hidden): joint actuation and wrenches, used by the
 //! derivatives only.
+//!
+//! Rigid contacts (RigidContact blocks, see [`crate::multibody::rigid`]) are solved here: their
+//! forces depend on accelerations, so the mechanism solves the complementarity problem at every
+//! evaluation, with its inputs. Each pair adds a hidden output (`rigid_<k>`, the pair's solved
+//! contact: it depends on every input, so the schedule evaluates the mechanism again after the
+//! blocks that apply forces), a falling zero crossing (impacts), and a work slot (the last
+//! impulse). The solution is kept in the scratch, keyed by time, state and inputs, so that
+//! `derivatives` reuses it instead of solving again.
 
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
-use crate::block::{Block, Ctx, HiddenPort, PortDecl, Setup, Shape};
+use crate::block::{Block, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec};
+use crate::multibody::rigid::{
+    self, candidates::find_candidates, impact::resolve_impacts, resting::constrained_accelerations,
+    RigidPair, RigidWorkspace, PAIR_OUTPUT_LEN,
+};
 use crate::multibody::{
     body_position, body_rotation, body_velocity, forward_dynamics,
     forward_dynamics_after_kinematics, forward_kinematics, normalize_quaternions, qdot_from_v,
     Mechanism, SpatialForce, Workspace,
 };
+use crate::solver::Direction;
 use nalgebra::Vector3;
 use std::any::Any;
 use std::ops::Range;
@@ -37,12 +50,22 @@ pub struct MechanismBlock {
     /// Whether any body-kinematics output is read (else forward kinematics is skipped: the
     /// dynamics compute their own).
     bodies_used: bool,
+    /// Rigid contact pairs, in the order of their outputs, zero crossings and work slots.
+    rigid: Vec<RigidPair>,
+    /// Index of the first rigid-contact output.
+    rigid_outputs: usize,
 }
 
 struct Scratch {
     ws: Workspace,
     tau: Vec<f64>,
     f_ext: Vec<SpatialForce>,
+    rigid: RigidWorkspace,
+    /// The constrained accelerations of the last solve, and what they were solved for: time,
+    /// state and inputs (bit patterns), or empty when nothing is current.
+    vdot: Vec<f64>,
+    solved_for: Vec<f64>,
+    key: Vec<f64>,
 }
 
 impl MechanismBlock {
@@ -68,7 +91,26 @@ impl MechanismBlock {
             outputs,
             roles: Vec::new(),
             bodies_used: true,
+            rigid_outputs: 0,
+            rigid: Vec::new(),
         }
+    }
+
+    /// Adds a rigid contact pair; returns the index of its output (the pair's solved contact,
+    /// [`PAIR_OUTPUT_LEN`] values laid out as [`rigid::output`] says).
+    pub fn add_rigid_contact(&mut self, pair: RigidPair) -> usize {
+        if self.rigid.is_empty() {
+            self.rigid_outputs = self.outputs.len();
+        }
+        self.outputs.push(
+            PortDecl::signal(
+                format!("rigid_{}", self.rigid.len()),
+                Shape::vector(PAIR_OUTPUT_LEN),
+            )
+            .hidden(HiddenPort::Mechanism),
+        );
+        self.rigid.push(pair);
+        self.outputs.len() - 1
     }
 
     /// The mechanism.
@@ -114,6 +156,103 @@ impl MechanismBlock {
     fn nq(&self) -> usize {
         self.mechanism.nq()
     }
+
+    /// Sums the actuation and wrench inputs into the scratch's `tau` and `f_ext`.
+    fn gather_inputs(&self, io: &crate::block::Io, s: &mut Scratch) {
+        s.tau.iter_mut().for_each(|t| *t = 0.0);
+        s.f_ext.iter_mut().for_each(|f| *f = SpatialForce::ZERO);
+        for (i, role) in self.roles.iter().enumerate() {
+            let u = io.input(i);
+            match role {
+                InputRole::Actuation(r) => {
+                    for (k, t) in r.clone().zip(u) {
+                        s.tau[k] += t;
+                    }
+                }
+                InputRole::Wrench(b) => {
+                    let f = SpatialForce::new(
+                        Vector3::new(u[0], u[1], u[2]),
+                        Vector3::new(u[3], u[4], u[5]),
+                    );
+                    s.f_ext[*b] += f;
+                }
+            }
+        }
+    }
+
+    /// Writes into `s.key` what a rigid-contact solve at this point depends on: time, state and
+    /// inputs.
+    fn fill_key(&self, t: f64, states: &[f64], io: &crate::block::Io, s: &mut Scratch) {
+        s.key.clear();
+        s.key.push(t);
+        s.key.extend_from_slice(states);
+        for i in 0..self.roles.len() {
+            s.key.extend_from_slice(io.input(i));
+        }
+    }
+
+    /// Solves the rigid contacts at the context's time, state and inputs into `s.vdot` and the
+    /// candidates' forces, unless the last solve was for the same point. Kinematics must be in
+    /// `s.ws` for this state.
+    fn solve_rigid(&self, t: f64, states: &[f64], io: &crate::block::Io, s: &mut Scratch) {
+        self.fill_key(t, states, io, s);
+        if same_bits(&s.key, &s.solved_for) {
+            return;
+        }
+        let m = &*self.mechanism;
+        self.gather_inputs(io, s);
+        let (q, v) = states.split_at(m.nq());
+        find_candidates(&self.rigid, &s.ws, &mut s.rigid);
+        let solved = constrained_accelerations(
+            m,
+            &self.rigid,
+            &mut s.rigid,
+            &mut s.ws,
+            q,
+            v,
+            &s.tau,
+            &s.f_ext,
+            &mut s.vdot,
+        );
+        if let Err(message) = solved {
+            s.vdot.iter_mut().for_each(|x| *x = f64::NAN);
+            s.rigid.failure = Some(message);
+        }
+        std::mem::swap(&mut s.key, &mut s.solved_for);
+    }
+
+    /// Writes each pair's output from the last solve.
+    fn write_rigid_outputs(&self, io: &mut crate::block::Io, work: &[f64], s: &Scratch) {
+        use rigid::output::*;
+        for (k, pair) in s.rigid.pairs.iter().enumerate() {
+            let out = io.output(self.rigid_outputs + k);
+            out.fill(0.0);
+            let points = &s.rigid.candidates[pair.first..pair.first + pair.count];
+            let forces = &s.rigid.point_force[pair.first..pair.first + pair.count];
+            let mut friction = Vector3::zeros();
+            let mut normal = 0.0;
+            let mut resting = false;
+            for (slot, (c, f)) in points.iter().zip(forces).enumerate() {
+                resting |= c.resting();
+                let fn_ = f.dot(&c.normal);
+                normal += fn_;
+                friction += f - c.normal * fn_;
+                let base = POINTS + 6 * slot;
+                out[base..base + 3].copy_from_slice(c.point.as_slice());
+                out[base + 3..base + 6].copy_from_slice(f.as_slice());
+            }
+            out[CONTACT] = if resting { 1.0 } else { 0.0 };
+            out[SEPARATION] = pair.separation;
+            out[NORMAL_FORCE] = normal;
+            out[FRICTION_FORCE] = friction.norm();
+            out[IMPULSE] = work[k];
+        }
+    }
+}
+
+/// Whether `a` and `b` hold the same bit patterns.
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 impl Block for MechanismBlock {
@@ -130,18 +269,40 @@ impl Block for MechanismBlock {
     }
 
     fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
+        // A pair's solved contact depends on every force the mechanism receives.
+        let pair_outputs = self.rigid_outputs..self.rigid_outputs + self.rigid.len();
+        let feedthrough = (0..self.inputs.len())
+            .flat_map(|i| pair_outputs.clone().map(move |o| (i, o)))
+            .collect();
         Ok(Setup {
             num_states: self.mechanism.nq() + self.mechanism.nv(),
-            ..Setup::default()
+            num_work: self.rigid.len(),
+            zero_crossings: vec![Direction::Falling; self.rigid.len()],
+            feedthrough,
         })
     }
 
     fn create_scratch(&self) -> Box<dyn Any + Send> {
         let m = &self.mechanism;
+        let key_len = 1
+            + m.nq()
+            + m.nv()
+            + self
+                .inputs
+                .iter()
+                .map(|p| match p.shape {
+                    ShapeSpec::Fixed(shape) => shape.len(),
+                    ShapeSpec::Inherited => 0,
+                })
+                .sum::<usize>();
         Box::new(Scratch {
             ws: Workspace::new(m),
             tau: vec![0.0; m.nv()],
             f_ext: vec![SpatialForce::ZERO; m.num_bodies()],
+            rigid: RigidWorkspace::new(m, &self.rigid),
+            vdot: vec![0.0; m.nv()],
+            solved_for: Vec::with_capacity(key_len),
+            key: Vec::with_capacity(key_len),
         })
     }
 
@@ -149,6 +310,15 @@ impl Block for MechanismBlock {
         let nq = self.nq();
         let (q, v) = ctx.states.split_at_mut(nq);
         self.mechanism.initial_state(q, v);
+        ctx.work.fill(0.0);
+        if !self.rigid.is_empty() {
+            if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
+                // Bodies placed overlapping start pushed apart.
+                let m = &*self.mechanism;
+                rigid::projection::project(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v);
+                s.solved_for.clear();
+            }
+        }
     }
 
     fn outputs_eval(&self, ctx: &mut Ctx) {
@@ -159,7 +329,7 @@ impl Block for MechanismBlock {
         };
         let (q, v) = ctx.states.split_at(nq);
         let bodies = if self.bodies_used { m.num_bodies() } else { 0 };
-        if bodies > 0 {
+        if bodies > 0 || !self.rigid.is_empty() {
             forward_kinematics(m, q, v, &mut s.ws);
         }
         let ws = &s.ws;
@@ -183,6 +353,10 @@ impl Block for MechanismBlock {
             out_q.copy_from_slice(&q_all[qr]);
             out_v.copy_from_slice(&v_all[vr]);
         }
+        if !self.rigid.is_empty() {
+            self.solve_rigid(ctx.t, ctx.states, &ctx.io, s);
+            self.write_rigid_outputs(&mut ctx.io, ctx.work, s);
+        }
     }
 
     fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
@@ -191,27 +365,21 @@ impl Block for MechanismBlock {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
-        s.tau.iter_mut().for_each(|t| *t = 0.0);
-        s.f_ext.iter_mut().for_each(|f| *f = SpatialForce::ZERO);
-        for (i, role) in self.roles.iter().enumerate() {
-            let u = ctx.io.input(i);
-            match role {
-                InputRole::Actuation(r) => {
-                    for (k, t) in r.clone().zip(u) {
-                        s.tau[k] += t;
-                    }
-                }
-                InputRole::Wrench(b) => {
-                    let f = SpatialForce::new(
-                        Vector3::new(u[0], u[1], u[2]),
-                        Vector3::new(u[3], u[4], u[5]),
-                    );
-                    s.f_ext[*b] += f;
-                }
-            }
-        }
         let (q, v) = ctx.states.split_at(nq);
         let (qdot, vdot) = dxdt.split_at_mut(nq);
+        qdot_from_v(m, q, v, qdot);
+        if !self.rigid.is_empty() {
+            // outputs_eval solved at this point; solve_rigid finds it current (or, if the
+            // engine skipped the outputs, solves now).
+            self.fill_key(ctx.t, ctx.states, &ctx.io, s);
+            if !same_bits(&s.key, &s.solved_for) {
+                forward_kinematics(m, q, v, &mut s.ws);
+                self.solve_rigid(ctx.t, ctx.states, &ctx.io, s);
+            }
+            vdot.copy_from_slice(&s.vdot);
+            return;
+        }
+        self.gather_inputs(&ctx.io, s);
         if self.bodies_used {
             // outputs_eval ran forward kinematics at this very state (the engine evaluates the
             // outputs before it asks for derivatives), so the workspace already holds them.
@@ -219,15 +387,66 @@ impl Block for MechanismBlock {
         } else {
             forward_dynamics(m, q, v, &s.tau, &s.f_ext, &mut s.ws, vdot);
         }
-        qdot_from_v(m, q, v, qdot);
     }
 
-    fn project_states(&self, states: &mut [f64]) -> bool {
-        if self.mechanism.quaternion_offsets().is_empty() {
+    fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
+        if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
+            for (gk, pair) in g.iter_mut().zip(&s.rigid.pairs) {
+                *gk = pair.crossing;
+            }
+        }
+    }
+
+    fn handle_event(&self, ctx: &mut Ctx, crossed: &[bool], _time_event: bool) -> bool {
+        if self.rigid.is_empty() || !crossed.iter().any(|c| *c) {
             return false;
         }
-        normalize_quaternions(&self.mechanism, &mut states[..self.nq()]);
-        true
+        let m = &*self.mechanism;
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return false;
+        };
+        let (q, v) = ctx.states.split_at_mut(m.nq());
+        match resolve_impacts(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v) {
+            Ok(changed) => {
+                for (w, p) in ctx.work.iter_mut().zip(&s.rigid.pair_impulse) {
+                    if *p > 0.0 {
+                        *w = *p;
+                    }
+                }
+                s.solved_for.clear();
+                changed
+            }
+            Err(message) => {
+                s.rigid.failure = Some(message);
+                v.iter_mut().for_each(|x| *x = f64::NAN);
+                true
+            }
+        }
+    }
+
+    fn failure(&self, scratch: &(dyn Any + Send)) -> Option<String> {
+        scratch
+            .downcast_ref::<Scratch>()
+            .and_then(|s| s.rigid.failure.clone())
+    }
+
+    fn project_states(&self, states: &mut [f64], scratch: &mut (dyn Any + Send)) -> bool {
+        let m = &*self.mechanism;
+        let mut changed = false;
+        if !m.quaternion_offsets().is_empty() {
+            normalize_quaternions(m, &mut states[..self.nq()]);
+            changed = true;
+        }
+        if !self.rigid.is_empty() {
+            if let Some(s) = scratch.downcast_mut::<Scratch>() {
+                let (q, v) = states.split_at_mut(m.nq());
+                if rigid::projection::project(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v) {
+                    s.solved_for.clear();
+                    changed = true;
+                }
+            }
+        }
+        changed
     }
 
     fn advice(&self, _total_mass: f64, _gravity: f64) -> Option<String> {

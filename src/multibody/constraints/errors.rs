@@ -114,3 +114,25 @@ pub enum ConstraintError {
         bodies: usize,
     },
 }
+
+impl ConstraintError {
+    /// The row the error is about, if it names one (for the caller to name the contact, limit or
+    /// closure behind it).
+    pub fn row(&self) -> Option<usize> {
+        match *self {
+            ConstraintError::NonFinite { row }
+            | ConstraintError::NotSymmetric { row, .. }
+            | ConstraintError::BadRow { row, .. }
+            | ConstraintError::NotPositiveSemidefinite { row }
+            | ConstraintError::Infeasible { row }
+            | ConstraintError::FrictionInfeasible { row, .. }
+            | ConstraintError::PivotLimit { row, .. }
+            | ConstraintError::Inaccurate { row, .. }
+            | ConstraintError::BodyOutOfRange { row, .. } => Some(row),
+            ConstraintError::Dimension { .. }
+            | ConstraintError::CapacityExceeded { .. }
+            | ConstraintError::BadContact { .. }
+            | ConstraintError::SingularMassMatrix { .. } => None,
+        }
+    }
+}

@@ -324,6 +324,41 @@ impl ConstraintRows {
         Ok(())
     }
 
+    /// Writes to `dv` the velocity change `M⁻¹ Jᵀ p` (nv) of the row impulses `p` (one per row of
+    /// the last [`rows_matrix`](Self::rows_matrix), N·s for point rows): the jump of an impact,
+    /// or, with row forces, the acceleration they add. Uses the factor `M = Lᵀ L` of that call
+    /// (two tree-sparse substitutions, no inverse). Does not allocate.
+    ///
+    /// # Errors
+    /// [`ConstraintError::Dimension`] if `p` or `dv` have the wrong length.
+    pub fn velocity_change(&self, p: &[f64], dv: &mut [f64]) -> Result<(), ConstraintError> {
+        check_len("p", p.len(), self.jac_rows)?;
+        check_len("dv", dv.len(), self.nv)?;
+        dv.fill(0.0);
+        self.apply_row_forces(p, dv)?;
+        // Lᵀ z = Jᵀ p, from the leaves to the root (RBDA Table 6.4) ...
+        for i in (0..self.nv).rev() {
+            let zi = dv[i] / self.factor[(i, i)];
+            dv[i] = zi;
+            let mut j = self.dof_parent[i];
+            while j != NO_PARENT {
+                dv[j] -= self.factor[(i, j)] * zi;
+                j = self.dof_parent[j];
+            }
+        }
+        // ... then L x = z, from the root to the leaves (a dof's ancestors come before it).
+        for i in 0..self.nv {
+            let mut sum = dv[i];
+            let mut j = self.dof_parent[i];
+            while j != NO_PARENT {
+                sum -= self.factor[(i, j)] * dv[j];
+                j = self.dof_parent[j];
+            }
+            dv[i] = sum / self.factor[(i, i)];
+        }
+        Ok(())
+    }
+
     /// The row velocities `J v` (m/s for point rows) at `(q, v)`, written to `out` (one per row):
     /// the velocity-level quantities of impacts. Leaves in `ws` the kinematics of `(q, v)`.
     ///

@@ -457,7 +457,7 @@ fn random_trees_match_dense_matrices_and_finite_differences() {
         assert!((cr.jacobian() - &j_dense).amax() < 1e-12 * j_dense.amax().max(1.0));
         let mut mass = DMatrix::zeros(m.nv(), m.nv());
         mass_matrix(&m, &q, &mut ws, &mut mass);
-        let dense = &j_dense * mass.cholesky().unwrap().solve(&j_dense.transpose());
+        let dense = &j_dense * mass.clone().cholesky().unwrap().solve(&j_dense.transpose());
         let scale = dense.amax().max(1e-300);
         assert!(
             (&a - &dense).amax() < 1e-9 * scale,
@@ -483,6 +483,14 @@ fn random_trees_match_dense_matrices_and_finite_differences() {
         let jt_f = j_dense.transpose() * DVector::from_column_slice(&f);
         let expected_tau: Vec<f64> = tau.iter().zip(jt_f.iter()).map(|(t, x)| t + x).collect();
         assert!(rel_err(&tau_c, &expected_tau) < 1e-12);
+        // The impulse response M⁻¹ Jᵀ f against the dense Cholesky solve.
+        let mut dv = vec![0.0; m.nv()];
+        cr.velocity_change(&f, &mut dv).unwrap();
+        let dense_dv = mass.clone().cholesky().unwrap().solve(&jt_f);
+        assert!(
+            rel_err(&dv, dense_dv.as_slice()) < 1e-9,
+            "case {case}: M⁻¹ Jᵀ f"
+        );
         let predicted = &a * DVector::from_column_slice(&f) + DVector::from_column_slice(&b);
         let after = cr
             .rows_acceleration_bias(&m, &q, &v, &tau_c, &f_ext, &rows, &mut ws)

@@ -1,0 +1,314 @@
+//! The RigidContact block (seed 002, myPhysicsLab's ContactSim): rigid resting contact by
+//! complementarity and collisions as impulses between a base geometry B and a follower geometry
+//! F. The block only declares its pair; the mechanism solves it (see
+//! [`crate::multibody::rigid`]) and sends the solved contact back through a hidden input, from
+//! which the block writes its outputs.
+//!
+//! Output conventions (World frame, SI units): `contact` is 1 while any point of the pair rests
+//! (sliding or sticking); `separation` the pair's signed distance (m); `normal_force` the total
+//! normal force (N); `friction_force` the magnitude of the total friction force (N); `impulse` the
+//! total normal impulse of the pair's last impact (N·s, held); `resultant_*` the forces on the
+//! follower reduced to Drake's minimum-moment resultant, as SpatialContactForce.
+
+use crate::block::{
+    Binding, Block, BlockType, Ctx, HiddenPort, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
+    Shape,
+};
+use crate::contact::resultant::ResultantCalculator;
+use crate::geometry::query::partners_list;
+use crate::geometry::{pair_supported, Shape as Geometry};
+use crate::model::{Diagnostic, TableReader};
+use crate::multibody::rigid::{
+    output, ImpactOrder, PairSide, RigidPair, MAX_POINTS_PER_PAIR, PAIR_OUTPUT_LEN,
+};
+use nalgebra::Vector3;
+use std::any::Any;
+
+const ROLE: PhysicalRole = PhysicalRole::Consumer;
+
+/// Defaults, written once: the docs below quote them.
+const RESTITUTION_DEFAULT: f64 = 0.5;
+const REST_VELOCITY_DEFAULT: f64 = 1e-3;
+const IMPACT_CHOICES: [&str; 2] = ["serial", "simultaneous"];
+const IMPACT_DEFAULT: &str = "serial";
+const FRICTION_METHODS: [&str; 2] = ["none", "coulomb"];
+
+/// Output indices.
+const CONTACT: usize = 0;
+const SEPARATION: usize = 1;
+const NORMAL_FORCE: usize = 2;
+const FRICTION_FORCE: usize = 3;
+const IMPULSE: usize = 4;
+const RESULTANT_FORCE: usize = 5;
+const RESULTANT_TORQUE: usize = 6;
+const RESULTANT_POINT: usize = 7;
+
+/// The RigidContact block.
+pub struct RigidContact {
+    restitution: f64,
+    rest_velocity: f64,
+    friction: f64,
+    impacts: ImpactOrder,
+    physical: Vec<PortDecl>,
+    inputs: Vec<PortDecl>,
+    outputs: Vec<PortDecl>,
+    pair: Option<RigidPair>,
+}
+
+impl Block for RigidContact {
+    fn inputs(&self) -> &[PortDecl] {
+        &self.inputs
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn physical_ports(&self) -> &[PortDecl] {
+        &self.physical
+    }
+    fn physical(&self) -> Option<&PhysicalRole> {
+        Some(&ROLE)
+    }
+    fn rigid_pair(&self) -> Option<RigidPair> {
+        self.pair.clone()
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
+        let side = |port: &str| -> Result<(PairSide, String), String> {
+            let pb = binding
+                .ports
+                .iter()
+                .find(|p| p.port == port)
+                .ok_or_else(|| format!("geometry port {port} is not connected"))?;
+            let (shape, label) = pb
+                .geometry
+                .clone()
+                .ok_or_else(|| format!("port {port} has no geometry"))?;
+            let side = PairSide {
+                body: pb.body,
+                placement: pb.placement,
+                shape,
+            };
+            Ok((side, label))
+        };
+        let (base, base_label) = side("B")?;
+        let (follower, follower_label) = side("F")?;
+        let (kb, kf) = (base.shape.kind(), follower.shape.kind());
+        for (s, label) in [
+            (&base.shape, &base_label),
+            (&follower.shape, &follower_label),
+        ] {
+            if matches!(s, Geometry::PointCloud(_) | Geometry::GridSurface(_)) {
+                return Err(format!(
+                    "{label} is a {}: rigid contact takes solids, disks, planes and points\n  help: use a SpatialContactForce (penalty contact) for point clouds and grid surfaces",
+                    s.kind().name()
+                ));
+            }
+        }
+        if !pair_supported(kb, kf) {
+            return Err(format!(
+                "contact between {base_label} ({}) and {follower_label} ({}) is not supported\n  help: a {} supports contact with: {}",
+                kb.name(),
+                kf.name(),
+                kb.name(),
+                partners_list(kb),
+            ));
+        }
+        if base.body == follower.body {
+            return Err(format!(
+                "{base_label} and {follower_label} are on the same rigid body: contact between them exerts no net force"
+            ));
+        }
+        self.pair = Some(RigidPair {
+            label: String::new(),
+            base,
+            follower,
+            restitution: self.restitution,
+            rest_velocity: self.rest_velocity,
+            friction: self.friction,
+            impacts: self.impacts,
+        });
+        self.inputs.push(
+            PortDecl::signal("solution", Shape::vector(PAIR_OUTPUT_LEN))
+                .hidden(HiddenPort::RigidContact),
+        );
+        Ok(())
+    }
+
+    fn propagate_shapes(
+        &self,
+        _inputs: &mut [Option<Shape>],
+        outputs: &mut [Option<Shape>],
+    ) -> Result<(), String> {
+        for (o, out) in outputs.iter_mut().enumerate() {
+            *out = Some(if o < RESULTANT_FORCE {
+                Shape::SCALAR
+            } else {
+                Shape::vector(3)
+            });
+        }
+        Ok(())
+    }
+
+    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
+        if self.pair.is_none() {
+            return Err("the rigid contact is not connected to two geometries".into());
+        }
+        Ok(Setup {
+            feedthrough: (0..self.outputs.len()).map(|o| (0, o)).collect(),
+            ..Setup::default()
+        })
+    }
+
+    fn create_scratch(&self) -> Box<dyn Any + Send> {
+        Box::new(ResultantCalculator::with_capacity(MAX_POINTS_PER_PAIR))
+    }
+
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        let Some(resultant) = ctx.scratch.downcast_mut::<ResultantCalculator>() else {
+            return;
+        };
+        let (signals, inputs, outputs) = ctx.io.raw();
+        let solution = &signals[inputs[0].range()];
+        let mut scalars = [0.0; 5];
+        scalars[CONTACT] = solution[output::CONTACT];
+        scalars[SEPARATION] = solution[output::SEPARATION];
+        scalars[NORMAL_FORCE] = solution[output::NORMAL_FORCE];
+        scalars[FRICTION_FORCE] = solution[output::FRICTION_FORCE];
+        scalars[IMPULSE] = solution[output::IMPULSE];
+        resultant.clear();
+        for k in 0..MAX_POINTS_PER_PAIR {
+            let at = output::POINTS + 6 * k;
+            let point = Vector3::from_column_slice(&solution[at..at + 3]);
+            let force = Vector3::from_column_slice(&solution[at + 3..at + 6]);
+            if force != Vector3::zeros() {
+                let normal = force.try_normalize(0.0).unwrap_or_else(Vector3::z);
+                resultant.add_force(point, normal, force);
+            }
+        }
+        let r = (!resultant.is_empty()).then(|| resultant.compute());
+        let (f, t, p) = r.map_or(
+            (Vector3::zeros(), Vector3::zeros(), Vector3::zeros()),
+            |r| (r.force, r.torque, r.point),
+        );
+        for (o, x) in scalars.iter().enumerate() {
+            signals[outputs[o].offset as usize] = *x;
+        }
+        for (o, v) in [
+            (RESULTANT_FORCE, f),
+            (RESULTANT_TORQUE, t),
+            (RESULTANT_POINT, p),
+        ] {
+            signals[outputs[o].range()].copy_from_slice(v.as_slice());
+        }
+    }
+}
+
+fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let restitution = p.f64_or("restitution", RESTITUTION_DEFAULT)?;
+    p.ensure(
+        (0.0..=1.0).contains(&restitution),
+        "restitution",
+        "'restitution' must be in [0, 1]",
+        "write e.g. restitution = 0.5 (0: plastic, 1: elastic)",
+    )?;
+    let rest_velocity = p.non_negative_or("rest_velocity", REST_VELOCITY_DEFAULT, "m/s")?;
+    let friction = match p.table("friction")? {
+        None => 0.0,
+        Some(t) => {
+            let method = t.choice("method", &FRICTION_METHODS, "none")?;
+            let mu = if method == "coulomb" {
+                let mu = t.required_f64("coefficient", "Coulomb's μ, e.g. 0.5")?;
+                t.ensure(
+                    mu >= 0.0,
+                    "coefficient",
+                    "the friction coefficient must not be negative",
+                    "write e.g. coefficient = 0.5",
+                )?;
+                mu
+            } else {
+                0.0
+            };
+            t.finish()?;
+            mu
+        }
+    };
+    let impacts = match p.choice("impacts", &IMPACT_CHOICES, IMPACT_DEFAULT)? {
+        "simultaneous" => ImpactOrder::Simultaneous,
+        _ => ImpactOrder::Serial,
+    };
+    let out = |name: &str, unit: &'static str| {
+        let d = PortDecl::inherited(name);
+        if unit.is_empty() {
+            d
+        } else {
+            d.unit(unit)
+        }
+    };
+    Ok(Box::new(RigidContact {
+        restitution,
+        rest_velocity,
+        friction,
+        impacts,
+        physical: vec![PortDecl::geometry("B"), PortDecl::geometry("F")],
+        inputs: Vec::new(),
+        outputs: vec![
+            out("contact", ""),
+            out("separation", "m"),
+            out("normal_force", "N"),
+            out("friction_force", "N"),
+            out("impulse", "N·s"),
+            out("resultant_force", "N"),
+            out("resultant_torque", "N·m"),
+            out("resultant_point", "m"),
+        ],
+        pair: None,
+    }))
+}
+
+pub static RIGID_CONTACT: BlockType = BlockType {
+    name: "RigidContact",
+    category: "Contact",
+    summary: "Rigid contact between a base geometry B and a follower geometry F (myPhysicsLab's ContactSim, Baraff's method): resting contacts hold exactly, with forces from a complementarity problem solved in the mechanism's dynamics (Coulomb friction by a polyhedral cone); collisions are impulses at located events with Newton's restitution, resolved serially (Newton's cradle) or simultaneously; impacts slower than rest_velocity end at rest. Solids, disks, planes and points.",
+    params: &[
+        ParamDoc { name: "restitution", unit: "", default: "0.5", doc: "Newton's coefficient e in [0, 1]: normal velocity after an impact = −e · before" },
+        ParamDoc { name: "rest_velocity", unit: "m/s", default: "1e-3", doc: "impacts slower than this are plastic and leave the contact resting (the Zeno guard)" },
+        ParamDoc { name: "friction", unit: "", default: "none", doc: "{ method = \"none\" } | { method = \"coulomb\", coefficient = μ } (static = dynamic)" },
+        ParamDoc { name: "impacts", unit: "", default: IMPACT_DEFAULT, doc: "\"serial\": one pair at a time, fastest first, until nothing approaches | \"simultaneous\": one impulse problem over every touching point" },
+    ],
+    ports: &[
+        PortDoc { name: "B", kind: "geometry", shape: "", unit: "", doc: "base geometry" },
+        PortDoc { name: "F", kind: "geometry", shape: "", unit: "", doc: "follower geometry" },
+        PortDoc { name: "contact", kind: "output", shape: "1×1", unit: "", doc: "1 while resting (sliding or sticking), 0 otherwise" },
+        PortDoc { name: "separation", kind: "output", shape: "1×1", unit: "m", doc: "signed distance of the pair (negative when penetrating)" },
+        PortDoc { name: "normal_force", kind: "output", shape: "1×1", unit: "N", doc: "total normal force of the pair" },
+        PortDoc { name: "friction_force", kind: "output", shape: "1×1", unit: "N", doc: "magnitude of the total friction force (below μ·N while sticking)" },
+        PortDoc { name: "impulse", kind: "output", shape: "1×1", unit: "N·s", doc: "total normal impulse of the pair's last impact (0 before the first), held" },
+        PortDoc { name: "resultant_force", kind: "output", shape: "3×1", unit: "N", doc: "sum of the contact forces on the follower (World)" },
+        PortDoc { name: "resultant_torque", kind: "output", shape: "3×1", unit: "N·m", doc: "torque about resultant_point (World; Drake's minimum-moment resultant)" },
+        PortDoc { name: "resultant_point", kind: "output", shape: "3×1", unit: "m", doc: "application point on the central axis of the normal forces (World)" },
+    ],
+    build,
+};
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn defaults_match_the_docs() {
+        let doc = |name: &str| {
+            super::RIGID_CONTACT
+                .params
+                .iter()
+                .find(|p| p.name == name)
+                .map(|p| p.default)
+        };
+        assert_eq!(doc("restitution"), Some("0.5"));
+        assert_eq!(
+            doc("rest_velocity").and_then(|d| d.parse::<f64>().ok()),
+            Some(super::REST_VELOCITY_DEFAULT)
+        );
+        assert_eq!(
+            doc("restitution").and_then(|d| d.parse::<f64>().ok()),
+            Some(super::RESTITUTION_DEFAULT)
+        );
+    }
+}

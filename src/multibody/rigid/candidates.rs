@@ -1,0 +1,142 @@
+//! The speculative contact points of every pair at the kinematics in a dynamics workspace (see
+//! the [module documentation](super)).
+
+use super::workspace::{Candidate, PairContact, RigidWorkspace};
+use super::{RigidPair, MAX_POINTS_PER_PAIR};
+use crate::geometry::query::manifold::contact_manifold;
+use crate::multibody::kinematics::{body_pose, body_position, body_velocity};
+use crate::multibody::workspace::Workspace;
+use nalgebra::{Isometry3, Translation3, Vector3};
+
+/// Fills `rw.candidates` and `rw.pairs` from the poses and velocities in `ws` (after forward
+/// kinematics or a dynamics call at the state of interest). Does not allocate.
+pub fn find_candidates(pairs: &[RigidPair], ws: &Workspace, rw: &mut RigidWorkspace) {
+    rw.candidates.clear();
+    for (k, pair) in pairs.iter().enumerate() {
+        let pose_base = body_pose(ws, pair.base.body) * pair.base.placement;
+        let pose_follower = body_pose(ws, pair.follower.body) * pair.follower.placement;
+        let margin = pair.margin();
+        let first = rw.candidates.len();
+        let manifold = &mut rw.manifolds[k];
+        let mut contact = PairContact {
+            separation: f64::INFINITY,
+            crossing: margin,
+            first,
+            count: 0,
+        };
+        // The pair's signed distance and normal at the true poses ...
+        if contact_manifold(
+            &pair.base.shape,
+            &pose_base,
+            &pair.follower.shape,
+            &pose_follower,
+            manifold,
+        )
+        .is_err()
+        {
+            rw.pairs[k] = contact;
+            continue;
+        }
+        contact.separation = manifold.separation();
+        let n = manifold.normal().into_inner();
+        if contact.separation.is_nan() || contact.separation > margin {
+            rw.pairs[k] = contact;
+            continue;
+        }
+        // ... then the manifold with the follower moved `margin` towards the base, so that points
+        // up to `margin` apart appear with their gaps.
+        let shifted = Isometry3::from_parts(Translation3::from(-n * margin), Default::default())
+            * pose_follower;
+        if contact_manifold(
+            &pair.base.shape,
+            &pose_base,
+            &pair.follower.shape,
+            &shifted,
+            manifold,
+        )
+        .is_err()
+        {
+            rw.pairs[k] = contact;
+            continue;
+        }
+        manifold.reduce(MAX_POINTS_PER_PAIR);
+        let n_shifted = manifold.normal().into_inner();
+        let along = margin * n.dot(&n_shifted);
+        let motion = BodyMotion::of(ws, pair.base.body);
+        let follower_motion = BodyMotion::of(ws, pair.follower.body);
+        for p in manifold.points() {
+            if rw.candidates.len() == rw.candidates.capacity() {
+                break;
+            }
+            // The midpoint between the surfaces moves back by half the shift.
+            let point = p.point.coords + n * (0.5 * margin);
+            let relative = follower_motion.point_velocity(&point) - motion.point_velocity(&point);
+            let normal = n_shifted;
+            let gap = along - p.depth;
+            rw.candidates.push(Candidate {
+                pair: k,
+                point,
+                normal,
+                tangents: tangent_basis(&normal),
+                gap,
+                relative_velocity: relative,
+                normal_velocity: normal.dot(&relative),
+                base_angular_velocity: motion.angular,
+            });
+            let c = rw
+                .candidates
+                .last()
+                .copied()
+                .unwrap_or_else(|| unreachable!());
+            if c.approaching() {
+                contact.crossing = contact.crossing.min(gap);
+            }
+        }
+        contact.count = rw.candidates.len() - first;
+        rw.pairs[k] = contact;
+    }
+}
+
+/// Two unit tangents `t1`, `t2` with `(t1, t2, n)` right-handed: `t1` is the World axis least
+/// aligned with `n`, made orthogonal to it.
+pub fn tangent_basis(n: &Vector3<f64>) -> [Vector3<f64>; 2] {
+    let axis = if n.x.abs() <= n.y.abs() && n.x.abs() <= n.z.abs() {
+        Vector3::x()
+    } else if n.y.abs() <= n.z.abs() {
+        Vector3::y()
+    } else {
+        Vector3::z()
+    };
+    let t1 = (axis - n * n.dot(&axis)).normalize();
+    [t1, n.cross(&t1)]
+}
+
+/// A body's motion in the World frame.
+struct BodyMotion {
+    origin: Vector3<f64>,
+    angular: Vector3<f64>,
+    linear: Vector3<f64>,
+}
+
+impl BodyMotion {
+    fn of(ws: &Workspace, body: usize) -> Self {
+        if body == 0 {
+            return BodyMotion {
+                origin: Vector3::zeros(),
+                angular: Vector3::zeros(),
+                linear: Vector3::zeros(),
+            };
+        }
+        let (angular, linear) = body_velocity(ws, body);
+        BodyMotion {
+            origin: body_position(ws, body),
+            angular,
+            linear,
+        }
+    }
+
+    /// Velocity of the body's material point at `p` (m/s, World).
+    fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
+        self.linear + self.angular.cross(&(p - self.origin))
+    }
+}

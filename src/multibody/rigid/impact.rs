@@ -1,0 +1,151 @@
+//! Collisions: the impulse problem over the touching points at a located impact (see the
+//! [module documentation](super)).
+//!
+//! Rows are the normals of every touching point. Serial resolution (the default) repeatedly takes
+//! the pair whose point approaches fastest and solves the impulse problem of that pair's points
+//! alone (all of them at once, so a face landing flat does not spin), with Newton's law
+//! `v⁺ = −e·v⁻` per point (e = 0 for points arriving slower than the pair's `rest_velocity`),
+//! until no touching point approaches: a ball striking a row of touching balls passes its
+//! velocity down the row (Newton's cradle). Pairs that ask for simultaneous resolution are solved
+//! together in one problem. Each round is the velocity-level problem of
+//! [`solve_impulses`]; the velocities jump by `M⁻¹ Jᵀ p`.
+
+use super::candidates::find_candidates;
+use super::resting::describe;
+use super::workspace::RigidWorkspace;
+use super::{ImpactOrder, RigidPair};
+use crate::multibody::constraints::{solve_impulses, RowKind};
+use crate::multibody::kinematics::forward_kinematics;
+use crate::multibody::mechanism::Mechanism;
+use crate::multibody::workspace::Workspace;
+
+/// Touching points approaching slower than this (m/s) are left as they are: they rest.
+pub const IMPACT_VELOCITY_TOLERANCE: f64 = 1e-9;
+
+/// Rounds of serial resolution per pair before the rest is settled plastically in one problem.
+const ROUNDS_PER_PAIR: usize = 50;
+
+/// Resolves the impacts at `(q, v)`: changes `v` so that no touching point approaches, and writes
+/// each pair's total normal impulse (N·s) to `rw.pair_impulse`. Returns whether `v` changed.
+///
+/// # Errors
+/// A message naming the pair when an impulse problem cannot be solved.
+pub fn resolve_impacts(
+    m: &Mechanism,
+    pairs: &[RigidPair],
+    rw: &mut RigidWorkspace,
+    ws: &mut Workspace,
+    q: &[f64],
+    v: &mut [f64],
+) -> Result<bool, String> {
+    forward_kinematics(m, q, v, ws);
+    find_candidates(pairs, ws, rw);
+    rw.normal_rows(pairs, |c| c.touching());
+    rw.pair_impulse.iter_mut().for_each(|p| *p = 0.0);
+    if rw.rows.is_empty() {
+        return Ok(false);
+    }
+    if let Err(e) = rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws) {
+        return Err(describe(e, pairs, rw));
+    }
+    let mut changed = false;
+    let rounds = ROUNDS_PER_PAIR * pairs.len().max(1);
+    for round in 0..=rounds {
+        row_velocities(rw, v);
+        let Some(fastest) = fastest_approach(rw) else {
+            break;
+        };
+        let plastic = round == rounds;
+        let pair = rw.candidates[rw.row_candidate[fastest]].pair;
+        select_rows(pairs, rw, pair, plastic);
+        solve_round(pairs, rw, plastic)?;
+        for (x, d) in v.iter_mut().zip(&rw.dv) {
+            *x += d;
+        }
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// `rw.velocities = J v` for the rows of the last `rows_matrix`.
+fn row_velocities(rw: &mut RigidWorkspace, v: &[f64]) {
+    let j = rw.constraint_rows.jacobian();
+    for r in 0..rw.rows.len() {
+        rw.velocities[r] = (0..v.len()).map(|k| j[(r, k)] * v[k]).sum();
+    }
+}
+
+/// The row approaching fastest, if any approaches faster than the tolerance.
+fn fastest_approach(rw: &RigidWorkspace) -> Option<usize> {
+    (0..rw.rows.len())
+        .filter(|&r| rw.velocities[r] < -IMPACT_VELOCITY_TOLERANCE)
+        .min_by(|&a, &b| rw.velocities[a].total_cmp(&rw.velocities[b]))
+}
+
+/// The rows of this round: `pair`'s (serial), every simultaneous pair's, or all (`plastic`).
+fn select_rows(pairs: &[RigidPair], rw: &mut RigidWorkspace, pair: usize, plastic: bool) {
+    rw.sub_rows.clear();
+    let together = pairs[pair].impacts == ImpactOrder::Simultaneous;
+    for r in 0..rw.rows.len() {
+        let k = rw.candidates[rw.row_candidate[r]].pair;
+        let take =
+            plastic || k == pair || (together && pairs[k].impacts == ImpactOrder::Simultaneous);
+        if take {
+            rw.sub_rows.push(r);
+        }
+    }
+}
+
+/// Solves the impulse problem of `rw.sub_rows` and leaves the velocity jump in `rw.dv`.
+fn solve_round(pairs: &[RigidPair], rw: &mut RigidWorkspace, plastic: bool) -> Result<(), String> {
+    let n = rw.sub_rows.len();
+    {
+        let a = rw.constraint_rows.matrix();
+        for (i, &ri) in rw.sub_rows.iter().enumerate() {
+            for (j, &rj) in rw.sub_rows.iter().enumerate() {
+                rw.sub_matrix[(i, j)] = a[(ri, rj)];
+            }
+            let c = &rw.candidates[rw.row_candidate[ri]];
+            let pair = &pairs[c.pair];
+            let v_minus = rw.velocities[ri];
+            rw.sub_velocities[i] = v_minus;
+            rw.sub_restitution[i] = if !plastic && -v_minus > pair.rest_velocity {
+                pair.restitution
+            } else {
+                0.0
+            };
+            rw.sub_kinds[i] = RowKind::Unilateral;
+        }
+    }
+    let solved = solve_impulses(
+        rw.sub_matrix.view((0, 0), (n, n)),
+        &rw.sub_velocities[..n],
+        &rw.sub_restitution[..n],
+        &rw.sub_kinds[..n],
+        &mut rw.lcp,
+        &mut rw.sub_impulses[..n],
+        &mut rw.sub_after[..n],
+    );
+    if let Err(e) = solved {
+        // Name the pair of the sub-problem's row.
+        let row = e.row().and_then(|r| rw.sub_rows.get(r).copied());
+        let label = row
+            .map(|r| {
+                pairs[rw.candidates[rw.row_candidate[r]].pair]
+                    .label
+                    .as_str()
+            })
+            .unwrap_or("?");
+        return Err(format!("rigid contact '{label}': impact: {e}"));
+    }
+    let rows = rw.rows.len();
+    rw.forces[..rows].iter_mut().for_each(|f| *f = 0.0);
+    for (i, &r) in rw.sub_rows.iter().enumerate() {
+        rw.forces[r] = rw.sub_impulses[i];
+        let pair = rw.candidates[rw.row_candidate[r]].pair;
+        rw.pair_impulse[pair] += rw.sub_impulses[i];
+    }
+    rw.constraint_rows
+        .velocity_change(&rw.forces[..rows], &mut rw.dv)
+        .map_err(|e| describe(e, pairs, rw))
+}

@@ -1,0 +1,148 @@
+//! Rigid contact (seed 002, myPhysicsLab's ContactSim on Baraff's method): bodies rest on each
+//! other exactly, with contact forces from a complementarity problem solved inside the
+//! mechanism's forward dynamics, and collisions resolved as impulses at located events.
+//!
+//! # The contact points of a pair
+//!
+//! At every evaluation each pair's contact manifold is computed *speculatively*: with the
+//! follower shifted towards the base by the pair's margin `m` (m) along the contact normal, so
+//! that points still up to `m` apart appear with their gaps (`gap = m·(n·n′) − depth′`, m,
+//! negative when penetrating). At most [`MAX_POINTS_PER_PAIR`] points are kept (the manifold's
+//! `reduce`: corners first). Each point has a normal `n` (World, from base into follower), a
+//! normal velocity `v_n = n·(v_F(p) − v_B(p))` (m/s, negative when approaching) and a tangential
+//! velocity. A point is
+//!
+//! - **touching** when `gap ≤` [`CONTACT_DISTANCE`];
+//! - **resting** when touching and `v_n ≤` [`SEPARATING_VELOCITY`]: it is a row of the
+//!   complementarity problem (`a_n ≥ 0 ⊥ f_n ≥ 0`, with Coulomb friction by a polyhedral cone);
+//! - **approaching** when `v_n < −SEPARATING_VELOCITY`, touching or not.
+//!
+//! A touching point moving apart faster than `SEPARATING_VELOCITY` carries no force (it has just
+//! bounced, or lifted off): it leaves the problem, and since the complementarity problem gave it
+//! no force before it could separate, the accelerations stay continuous.
+//!
+//! # Impacts: one zero crossing per pair
+//!
+//! `g = min(m, min over approaching points of gap)`, falling. It is continuous
+//! between events (an approaching point enters at `gap = m`, which the cap `m` equals) and
+//! crosses zero only when an approaching point arrives. At the located event the impulse problem
+//! is solved over the touching points ([`impact`]): serially by default (the pair approaching
+//! fastest first, all its points at once, until no touching point approaches: Newton's cradle
+//! passes the velocity along the row) or simultaneously. A point arriving slower than the pair's
+//! `rest_velocity` gets restitution 0 and rests (the Zeno guard); faster ones get `−e·v_n`.
+//!
+//! # Drift
+//!
+//! Resting rows hold the normal *acceleration* at zero, so the gaps drift by the integration
+//! error. After every accepted step ([`projection`]) penetrations are pushed out by a
+//! position-level Gauss–Newton step on the touching rows (to [`POSITION_TOLERANCE`]) and
+//! approach velocities of resting points are removed by a plastic impulse.
+//!
+//! # What is approximated
+//!
+//! - The normal is taken to turn with the base body: the row bias gets Baraff's `2 ṅ·v_rel` with
+//!   `ṅ = ω_B × n` (exact for a base fixed to the World, and for vertex–face contacts on the base).
+//! - Impacts are frictionless (the normal impulse only); friction acts on resting contacts.
+//! - Within a step the set of resting points can change only where their force is zero (lift-off)
+//!   or at events; the stick–slip switch is per evaluation (sliding when the tangential speed
+//!   exceeds [`SLIDING_VELOCITY`]), without an event of its own.
+
+pub mod candidates;
+pub mod impact;
+pub mod projection;
+pub mod resting;
+pub mod workspace;
+
+use crate::geometry::Shape;
+use nalgebra::{Isometry3, Vector3};
+
+pub use workspace::RigidWorkspace;
+
+/// A point whose gap is at most this is touching (m).
+pub const CONTACT_DISTANCE: f64 = 1e-7;
+/// A touching point moving apart faster than this is not resting (m/s).
+pub const SEPARATING_VELOCITY: f64 = 1e-6;
+/// A resting point sliding faster than this uses dynamic friction with the sliding direction
+/// (m/s); slower, static friction (which may start it sliding).
+pub const SLIDING_VELOCITY: f64 = 1e-6;
+/// Penetration left after the drift projection (m).
+pub const POSITION_TOLERANCE: f64 = 1e-10;
+/// The most contact points kept per pair (a face: its four extreme corners).
+pub const MAX_POINTS_PER_PAIR: usize = 4;
+/// The largest speculative margin (m); smaller bodies get 5 % of their smallest width.
+pub const MAX_MARGIN: f64 = 1e-3;
+
+/// Values per pair in the mechanism's hidden contact output: `contact`, `separation` (m),
+/// `normal_force` (N), `friction_force` (N), `impulse` (N·s), then per point (up to
+/// [`MAX_POINTS_PER_PAIR`], zeros when unused) the point (m, World) and the force on the
+/// follower there (N, World).
+pub const PAIR_OUTPUT_LEN: usize = 5 + 6 * MAX_POINTS_PER_PAIR;
+
+/// Offsets in the pair output.
+pub mod output {
+    pub const CONTACT: usize = 0;
+    pub const SEPARATION: usize = 1;
+    pub const NORMAL_FORCE: usize = 2;
+    pub const FRICTION_FORCE: usize = 3;
+    pub const IMPULSE: usize = 4;
+    pub const POINTS: usize = 5;
+}
+
+/// How simultaneous collisions are resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImpactOrder {
+    /// One pair at a time, fastest approach first, until nothing approaches.
+    Serial,
+    /// One impulse problem over every touching point.
+    Simultaneous,
+}
+
+/// One side of a rigid pair: a geometry fixed to a body.
+#[derive(Clone, Debug)]
+pub struct PairSide {
+    /// The body the geometry is fixed to (0 = World).
+    pub body: usize,
+    /// The geometry's frame in the body frame.
+    pub placement: Isometry3<f64>,
+    /// The geometry.
+    pub shape: Shape,
+}
+
+/// A rigid contact pair as a RigidContact block declares it (immutable during a run).
+#[derive(Clone, Debug)]
+pub struct RigidPair {
+    /// The block's name, for messages.
+    pub label: String,
+    pub base: PairSide,
+    pub follower: PairSide,
+    /// Newton's coefficient of restitution e in [0, 1].
+    pub restitution: f64,
+    /// Impacts slower than this (m/s) are plastic and leave the contact resting.
+    pub rest_velocity: f64,
+    /// Coulomb's coefficient (static = dynamic); 0 without friction.
+    pub friction: f64,
+    pub impacts: ImpactOrder,
+}
+
+impl RigidPair {
+    /// The speculative margin (m): [`MAX_MARGIN`], or 5 % of the smallest width of the pair's
+    /// bounded geometries when that is smaller.
+    pub fn margin(&self) -> f64 {
+        let width = |s: &Shape| {
+            [Vector3::x(), Vector3::y(), Vector3::z()]
+                .iter()
+                .filter_map(|e| {
+                    let hi = s.support(e)?;
+                    let lo = s.support(&-e)?;
+                    Some((hi.coords - lo.coords).dot(e))
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        let w = width(&self.base.shape).min(width(&self.follower.shape));
+        if w.is_finite() && w > 0.0 {
+            MAX_MARGIN.min(0.05 * w)
+        } else {
+            MAX_MARGIN
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Drift correction after accepted steps: resting rows hold accelerations, so the gaps drift by
+//! the integration error. Penetrations are pushed out by Gauss–Newton steps on the touching
+//! points' gaps (the complementarity problem `A p + gap ≥ 0 ⊥ p ≥ 0` at the position level, the
+//! correction `δ = M⁻¹ Jᵀ p` in velocity coordinates mapped to `q`), to [`POSITION_TOLERANCE`];
+//! then approach velocities of resting points are removed by a plastic impulse.
+
+use super::candidates::find_candidates;
+use super::impact::IMPACT_VELOCITY_TOLERANCE;
+use super::workspace::RigidWorkspace;
+use super::{RigidPair, POSITION_TOLERANCE};
+use crate::multibody::constraints::{solve_impulses, solve_lcp};
+use crate::multibody::kinematics::forward_kinematics;
+use crate::multibody::mechanism::{normalize_quaternions, qdot_from_v, Mechanism};
+use crate::multibody::workspace::Workspace;
+
+/// Gauss–Newton iterations of the position correction.
+const POSITION_ITERATIONS: usize = 4;
+
+/// Projects `(q, v)` (see the module documentation); returns whether either changed. A solver
+/// failure leaves the state as it is (the next evaluation reports it).
+pub fn project(
+    m: &Mechanism,
+    pairs: &[RigidPair],
+    rw: &mut RigidWorkspace,
+    ws: &mut Workspace,
+    q: &mut [f64],
+    v: &mut [f64],
+) -> bool {
+    let mut changed = false;
+    for _ in 0..POSITION_ITERATIONS {
+        forward_kinematics(m, q, v, ws);
+        find_candidates(pairs, ws, rw);
+        let deepest = rw
+            .candidates
+            .iter()
+            .filter(|c| c.touching())
+            .fold(0.0f64, |d, c| d.max(-c.gap));
+        if deepest <= POSITION_TOLERANCE {
+            break;
+        }
+        rw.normal_rows(pairs, |c| c.touching());
+        let n = rw.rows.len();
+        if rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
+            return changed;
+        }
+        for r in 0..n {
+            rw.bias[r] = rw.candidates[rw.row_candidate[r]].gap;
+        }
+        let a = rw.constraint_rows.matrix();
+        if solve_lcp(
+            a,
+            &rw.bias[..n],
+            &rw.kinds,
+            &mut rw.lcp,
+            &mut rw.forces[..n],
+        )
+        .is_err()
+        {
+            return changed;
+        }
+        if rw
+            .constraint_rows
+            .velocity_change(&rw.forces[..n], &mut rw.dv)
+            .is_err()
+        {
+            return changed;
+        }
+        qdot_from_v(m, q, &rw.dv, &mut rw.dq);
+        for (x, d) in q.iter_mut().zip(&rw.dq) {
+            *x += d;
+        }
+        normalize_quaternions(m, q);
+        changed = true;
+    }
+    // Velocities: a plastic impulse on resting points that approach.
+    forward_kinematics(m, q, v, ws);
+    find_candidates(pairs, ws, rw);
+    let approaching = rw
+        .candidates
+        .iter()
+        .any(|c| c.resting() && c.normal_velocity < -IMPACT_VELOCITY_TOLERANCE);
+    if !approaching {
+        return changed;
+    }
+    rw.normal_rows(pairs, |c| c.resting());
+    let n = rw.rows.len();
+    if rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
+        return changed;
+    }
+    for r in 0..n {
+        rw.velocities[r] = rw.candidates[rw.row_candidate[r]].normal_velocity;
+        rw.restitution[r] = 0.0;
+    }
+    let a = rw.constraint_rows.matrix();
+    let solved = solve_impulses(
+        a,
+        &rw.velocities[..n],
+        &rw.restitution[..n],
+        &rw.kinds,
+        &mut rw.lcp,
+        &mut rw.forces[..n],
+        &mut rw.velocities_after[..n],
+    );
+    if solved.is_err()
+        || rw
+            .constraint_rows
+            .velocity_change(&rw.forces[..n], &mut rw.dv)
+            .is_err()
+    {
+        return changed;
+    }
+    for (x, d) in v.iter_mut().zip(&rw.dv) {
+        *x += d;
+    }
+    true
+}

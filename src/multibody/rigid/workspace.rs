@@ -1,0 +1,160 @@
+//! The buffers of rigid contact, sized once per mechanism and set of pairs (nothing allocates
+//! during a run).
+
+use super::{RigidPair, MAX_POINTS_PER_PAIR};
+use crate::geometry::query::manifold::ContactManifold;
+use crate::multibody::constraints::{
+    ConstraintRows, ContactRow, FrictionWorkspace, FrictionalContact, LcpWorkspace, RowKind,
+};
+use crate::multibody::mechanism::Mechanism;
+use nalgebra::{DMatrix, Vector3};
+
+/// One speculative contact point of a pair (see the [module documentation](super)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// Index of its pair.
+    pub pair: usize,
+    /// The contact point (m, World).
+    pub point: Vector3<f64>,
+    /// Unit normal from the base into the follower (World).
+    pub normal: Vector3<f64>,
+    /// Two unit tangents completing a right-handed basis with the normal (World).
+    pub tangents: [Vector3<f64>; 2],
+    /// Signed gap (m): negative when penetrating.
+    pub gap: f64,
+    /// Velocity of the follower's material point relative to the base's at `point` (m/s, World).
+    pub relative_velocity: Vector3<f64>,
+    /// `normal · relative_velocity` (m/s; negative when approaching).
+    pub normal_velocity: f64,
+    /// Angular velocity of the base body (rad/s, World): the normal turns with it.
+    pub base_angular_velocity: Vector3<f64>,
+}
+
+impl Candidate {
+    /// Whether the point is touching (gap at most [`super::CONTACT_DISTANCE`]).
+    pub fn touching(&self) -> bool {
+        self.gap <= super::CONTACT_DISTANCE
+    }
+
+    /// Whether the point is a resting contact: touching, neither approaching nor separating
+    /// faster than [`super::SEPARATING_VELOCITY`].
+    pub fn resting(&self) -> bool {
+        self.touching() && self.normal_velocity.abs() <= super::SEPARATING_VELOCITY
+    }
+
+    /// Whether the point approaches faster than [`super::SEPARATING_VELOCITY`].
+    pub fn approaching(&self) -> bool {
+        self.normal_velocity < -super::SEPARATING_VELOCITY
+    }
+}
+
+/// What one pair's query found.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PairContact {
+    /// Signed distance of the pair (m).
+    pub separation: f64,
+    /// The pair's zero-crossing value (m; see the module documentation).
+    pub crossing: f64,
+    /// Its candidates: `candidates[first..first + count]`.
+    pub first: usize,
+    pub count: usize,
+}
+
+/// All buffers of rigid contact for one mechanism.
+#[derive(Clone, Debug)]
+pub struct RigidWorkspace {
+    pub manifolds: Vec<ContactManifold>,
+    pub candidates: Vec<Candidate>,
+    pub pairs: Vec<PairContact>,
+    /// The rows of the current problem, their kinds and (for frictional problems) contacts.
+    pub rows: Vec<ContactRow>,
+    pub kinds: Vec<RowKind>,
+    pub contacts: Vec<FrictionalContact>,
+    /// The candidate behind each row.
+    pub row_candidate: Vec<usize>,
+    pub constraint_rows: ConstraintRows,
+    pub lcp: LcpWorkspace,
+    pub friction: FrictionWorkspace,
+    /// Per-row right-hand side, solution and velocities (capacity-sized).
+    pub bias: Vec<f64>,
+    pub forces: Vec<f64>,
+    pub velocities: Vec<f64>,
+    pub velocities_after: Vec<f64>,
+    pub restitution: Vec<f64>,
+    /// A gathered sub-problem (impacts of one pair).
+    pub sub_matrix: DMatrix<f64>,
+    pub sub_rows: Vec<usize>,
+    pub sub_velocities: Vec<f64>,
+    pub sub_restitution: Vec<f64>,
+    pub sub_kinds: Vec<RowKind>,
+    pub sub_impulses: Vec<f64>,
+    pub sub_after: Vec<f64>,
+    /// Generalized velocity change and a q-sized buffer (nv, nq).
+    pub dv: Vec<f64>,
+    pub dq: Vec<f64>,
+    /// Per candidate: the contact force on the follower (N, World).
+    pub point_force: Vec<Vector3<f64>>,
+    /// Per pair: total normal impulse of the current impact (N·s).
+    pub pair_impulse: Vec<f64>,
+    /// Why the last constraint solve failed (formatted only when it does).
+    pub failure: Option<String>,
+}
+
+impl RigidWorkspace {
+    /// Buffers for `pairs` on `m`.
+    pub fn new(m: &Mechanism, pairs: &[RigidPair]) -> Self {
+        let points = pairs.len() * MAX_POINTS_PER_PAIR;
+        let rows = 3 * points;
+        RigidWorkspace {
+            manifolds: pairs
+                .iter()
+                .map(|p| ContactManifold::for_pair(&p.base.shape, &p.follower.shape))
+                .collect(),
+            candidates: Vec::with_capacity(points),
+            pairs: vec![PairContact::default(); pairs.len()],
+            rows: Vec::with_capacity(rows),
+            kinds: Vec::with_capacity(rows),
+            contacts: Vec::with_capacity(points),
+            row_candidate: Vec::with_capacity(rows),
+            constraint_rows: ConstraintRows::new(m, rows.max(1)),
+            lcp: LcpWorkspace::new(rows.max(1)),
+            friction: FrictionWorkspace::new(rows.max(1)),
+            bias: vec![0.0; rows],
+            forces: vec![0.0; rows],
+            velocities: vec![0.0; rows],
+            velocities_after: vec![0.0; rows],
+            restitution: vec![0.0; rows],
+            sub_matrix: DMatrix::zeros(rows.max(1), rows.max(1)),
+            sub_rows: Vec::with_capacity(rows),
+            sub_velocities: vec![0.0; rows],
+            sub_restitution: vec![0.0; rows],
+            sub_kinds: vec![RowKind::Unilateral; rows],
+            sub_impulses: vec![0.0; rows],
+            sub_after: vec![0.0; rows],
+            dv: vec![0.0; m.nv()],
+            dq: vec![0.0; m.nq()],
+            point_force: vec![Vector3::zeros(); points],
+            pair_impulse: vec![0.0; pairs.len()],
+            failure: None,
+        }
+    }
+}
+
+impl RigidWorkspace {
+    /// Sets the problem's rows to the normals of the candidates that `keep` selects (all
+    /// unilateral).
+    pub fn normal_rows(&mut self, pairs: &[RigidPair], keep: impl Fn(&Candidate) -> bool) {
+        self.rows.clear();
+        self.kinds.clear();
+        self.row_candidate.clear();
+        for (i, c) in self.candidates.iter().enumerate() {
+            if keep(c) {
+                let pair = &pairs[c.pair];
+                let (a, b) = (pair.base.body, pair.follower.body);
+                self.rows.push(ContactRow::point(a, b, c.point, c.normal));
+                self.kinds.push(RowKind::Unilateral);
+                self.row_candidate.push(i);
+            }
+        }
+    }
+}
