@@ -307,3 +307,85 @@ fn newtons_cradle_passes_the_velocity_to_the_last_ball() {
         "last ball rose to {q4_max} rad"
     );
 }
+
+/// models/box_stack_rigid.toml: three bricks dropped onto each other with e = 0.3 and μ = 0.5
+/// land, bounce and rest with contact forces 3mg, 2mg, mg (1e-9 relative), each brick's centre
+/// at its resting height within the contact distance (1e-7 m).
+#[test]
+fn a_dropped_rigid_stack_settles_to_3mg_2mg_mg() {
+    let r = run("models/box_stack_rigid.toml", &[]);
+    let rec = &r.recording;
+    let last = rec.len() - 1;
+    for (contact, load) in [("c0", 3.0), ("c1", 2.0), ("c2", 1.0)] {
+        let f = at(rec, &format!("{contact}.normal_force"), last);
+        assert!((f - load * G).abs() < 1e-9 * load * G, "{contact}: {f}");
+    }
+    for (i, z) in [(1, 0.05), (2, 0.15), (3, 0.25)] {
+        let height = at(rec, &format!("j{i}.p[2]"), last);
+        assert!((height - z).abs() < 1.5e-7, "brick {i} at {height}");
+    }
+}
+
+/// The planar blocks of models/contactsim_blocks.toml: (name, width, height) in m, density 500
+/// kg/m³, depth 0.2 m.
+const CONTACTSIM_BLOCKS: [(&str, f64, f64); 3] = [
+    ("block1", 0.6, 0.3),
+    ("block2", 0.4, 0.4),
+    ("block3", 0.2, 0.8),
+];
+
+/// models/contactsim_blocks.toml (frictionless, e = 0.2): no pair ever penetrates by more than
+/// 1e-6 m (the contract; every separation is logged), and the total energy never rises (impacts
+/// with e < 1 and frictionless resting contacts do no positive work: 1e-6 relative, the
+/// integration tolerance over the run).
+#[test]
+fn contactsim_blocks_never_penetrate_and_never_gain_energy() {
+    let text = std::fs::read_to_string("models/contactsim_blocks.toml").unwrap();
+    let pairs: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[blocks.c_"))
+        .map(|l| format!("c_{}", l.trim_end_matches(']')))
+        .collect();
+    assert_eq!(pairs.len(), 12);
+    let mut log: Vec<String> = pairs
+        .iter()
+        .map(|p| format!("\"{p}.separation\""))
+        .collect();
+    for (b, _, _) in CONTACTSIM_BLOCKS {
+        log.push(format!("\"{b}_joint.q\""));
+        log.push(format!("\"{b}_joint.w\""));
+    }
+    let set = format!("output.log=[{}]", log.join(", "));
+    let r = run("models/contactsim_blocks.toml", &[&set]);
+    let rec = &r.recording;
+    assert_eq!(*rec.times.last().unwrap(), 3.0);
+    for p in &pairs {
+        let deepest = column(rec, &format!("{p}.separation"))
+            .into_iter()
+            .fold(f64::INFINITY, f64::min);
+        assert!(deepest >= -1e-6, "{p} penetrated {deepest} m");
+    }
+    let energy = |i: usize| -> f64 {
+        CONTACTSIM_BLOCKS
+            .iter()
+            .map(|(b, w, h)| {
+                let m = 500.0 * w * h * 0.2;
+                let inertia = m * (w * w + h * h) / 12.0;
+                let y = at(rec, &format!("{b}_joint.q[1]"), i);
+                let v = [0, 1, 2].map(|k| at(rec, &format!("{b}_joint.w[{k}]"), i));
+                m * G * y + 0.5 * m * (v[0] * v[0] + v[1] * v[1]) + 0.5 * inertia * v[2] * v[2]
+            })
+            .sum()
+    };
+    let e0 = energy(0);
+    let mut previous = e0;
+    for i in 1..rec.len() {
+        let e = energy(i);
+        assert!(
+            e <= previous + 1e-6 * e0,
+            "energy rose at t = {}: {e} > {previous}",
+            rec.times[i]
+        );
+        previous = e;
+    }
+}
