@@ -329,20 +329,20 @@ pub fn elaborate(
                     to: mech_index,
                     to_port: mech.add_wrench_input(body_of(&physical)?),
                 },
-                HiddenPort::RigidContact => {
-                    let mut pair = instances[b].block.rigid_pair().ok_or_else(|| {
+                HiddenPort::RigidConstraint => {
+                    let mut pair = instances[b].block.rigid_constraint().ok_or_else(|| {
                         locate(
                             source,
                             instances,
                             b,
-                            "internal: a rigid-contact port on a block without a rigid pair"
+                            "internal: a rigid-constraint port on a block without a constraint"
                                 .to_string(),
                         )
                     })?;
                     pair.label = instances[b].name.clone();
                     SignalLine {
                         from: mech_index,
-                        from_port: mech.add_rigid_contact(pair),
+                        from_port: mech.add_rigid_constraint(pair),
                         index: None,
                         to: b,
                         to_port: port,
