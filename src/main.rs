@@ -173,6 +173,9 @@ fn run_model(
             .filter_map(|(what, p)| p.as_deref().map(|p| (what, p)))
             .collect();
     blockdyn::output::check_outputs(model, &targets).map_err(|e| e.to_string())?;
+    if let Some(p) = &plot {
+        blockdyn::plot::check_format(p).map_err(|e| e.to_string())?;
+    }
     let stop = stop_time.unwrap_or(d.spec.stop_time);
     let progress = (!quiet && std::io::stderr().is_terminal()).then(|| progress_reporter(stop));
     let run = blockdyn::simulate_keeping_rows(
