@@ -121,12 +121,12 @@ impl Block for RigidContact {
         }
         self.pair = Some(RigidConstraint {
             label: String::new(),
-            kind: ConstraintKind::Contact(RigidPair {
+            kind: ConstraintKind::Contact(Box::new(RigidPair {
                 base,
                 follower,
                 friction: self.friction,
                 impacts: self.impacts,
-            }),
+            })),
             restitution: self.restitution,
             rest_velocity: self.rest_velocity,
         });

@@ -41,7 +41,7 @@ fn limit_candidates(k: usize, limit: &JointLimit, q: &[f64], v: &[f64], rw: &mut
     let (x, rate) = (q[limit.q_index], v[limit.v_index]);
     for (gap, sign) in [(x - limit.lower, 1.0), (limit.upper - x, -1.0)] {
         contact.separation = contact.separation.min(gap);
-        if !(gap <= margin) || rw.candidates.len() == rw.candidates.capacity() {
+        if gap.is_nan() || gap > margin || rw.candidates.len() == rw.candidates.capacity() {
             continue;
         }
         let c = Candidate {

@@ -135,7 +135,7 @@ pub struct JointLimit {
 /// What a constraint is.
 #[derive(Clone, Debug)]
 pub enum ConstraintKind {
-    Contact(RigidPair),
+    Contact(Box<RigidPair>),
     Limit(JointLimit),
 }
 
