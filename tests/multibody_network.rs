@@ -109,7 +109,7 @@ fn initial_state_and_quaternion_normalization() {
 }
 
 #[test]
-fn closed_loop_is_rejected_naming_the_joint() {
+fn a_closed_loop_is_cut_at_the_joint_that_closes_it() {
     let mut net = FrameNetworkBuilder::new();
     let w = net.add_frame("world.W");
     net.set_world(w);
@@ -119,10 +119,31 @@ fn closed_loop_is_rejected_naming_the_joint() {
     net.add_solid(a, 1.0, Vector3::x(), Matrix3::identity(), "sa");
     net.add_joint(a, b, JointSpec::new(JointKind::Revolute), "b");
     net.add_solid(b, 1.0, Vector3::x(), Matrix3::identity(), "sb");
-    net.add_joint(b, w, JointSpec::new(JointKind::Revolute), "closing");
+    let closing = net.add_joint(b, w, JointSpec::new(JointKind::Revolute), "closing");
+    let m = net.build(Vector3::zeros()).unwrap();
+    assert_eq!(m.cut_joints().len(), 1);
+    assert_eq!(m.cut_of(closing), Some(0));
+    assert_eq!(m.joint_q_range(closing), 0..0);
+    assert_eq!(m.joint_state_sizes(closing), (1, 1));
+    assert_eq!(m.nv(), 2);
+}
+
+#[test]
+fn a_loop_of_prismatic_joints_cannot_be_closed() {
+    let mut net = FrameNetworkBuilder::new();
+    let w = net.add_frame("world.W");
+    net.set_world(w);
+    let a = net.add_frame("a.F");
+    net.add_joint(w, a, JointSpec::new(JointKind::Prismatic), "a");
+    net.add_solid(a, 1.0, Vector3::x(), Matrix3::identity(), "sa");
+    net.add_joint(a, w, JointSpec::new(JointKind::Prismatic), "closing");
     let msg = err_of(net);
     assert!(
-        msg.contains("closed loops are not supported yet: open the loop at joint 'closing'"),
+        msg.contains("joint 'closing' closes a kinematic loop"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("only a RevoluteJoint or SphericalJoint"),
         "{msg}"
     );
 }
@@ -136,7 +157,8 @@ fn joint_within_one_rigid_body_is_a_closed_loop() {
     net.connect(w, x);
     net.add_joint(x, w, JointSpec::new(JointKind::Prismatic), "p");
     let msg = err_of(net);
-    assert!(msg.contains("open the loop at joint 'p'"), "{msg}");
+    assert!(msg.contains("joint 'p' closes a kinematic loop"), "{msg}");
+    assert!(msg.contains("on the same rigid body"), "{msg}");
 }
 
 #[test]

@@ -267,13 +267,12 @@ pub fn elaborate(
     };
     let mut binds: Vec<(usize, Binding)> = Vec::new();
     for &(b, id) in &joints {
-        let r = m.joint_v_range(id);
-        let nq = m.joint_q_range(id).len();
+        let (nq, nv) = m.joint_state_sizes(id);
         binds.push((
             b,
             Binding {
                 ports: bind_ports(b)?,
-                joint: Some((id, nq, r.len())),
+                joint: Some((id, nq, nv)),
                 gravity: g,
             },
         ));
@@ -329,6 +328,24 @@ pub fn elaborate(
                     )
                 })
             };
+            let closes_loop = binding.joint.is_some_and(|(j, _, _)| m.cut_of(j).is_some());
+            if closes_loop
+                && matches!(
+                    what,
+                    HiddenPort::JointActuation | HiddenPort::RigidConstraint
+                )
+            {
+                return Err(locate(
+                    source,
+                    instances,
+                    b,
+                    format!(
+                        "joint '{}' closes a kinematic loop, so it cannot have limits or actuation (a loop closure has no coordinates to act on)",
+                        instances[b].name
+                    ),
+                )
+                .hint("put the limits or the actuation on another joint of the loop, or connect this joint earlier so that another one closes the loop"));
+            }
             let line = match what {
                 HiddenPort::JointState => SignalLine {
                     from: mech_index,

@@ -26,8 +26,9 @@ pub enum MechanismError {
         /// The first unconnected frame's label.
         first: String,
     },
-    /// A joint closes a kinematic loop.
-    #[error("closed loops are not supported yet: open the loop at joint '{joint}' (its frames '{base}' and '{follower}' are already connected through other joints or rigid connections)")]
+    /// A joint closes a kinematic loop it cannot close: its two frames are on one rigid body, or
+    /// it is of a kind, or carries actuation, springs or limits, that a loop closure does not take.
+    #[error("joint '{joint}' closes a kinematic loop but {why} (its frames '{base}' and '{follower}' are already connected through other joints or rigid connections)")]
     ClosedLoop {
         /// The joint that closes the loop.
         joint: String,
@@ -35,6 +36,8 @@ pub enum MechanismError {
         base: String,
         /// Its follower frame's label.
         follower: String,
+        /// Why it cannot be a loop closure, and what to do.
+        why: String,
     },
     /// A loop of rigid connections that does not close.
     #[error("inconsistent rigid connections: frame '{frame}' is placed differently by two chains of rigid transforms/connections (a loop of rigid connections must close exactly); remove one of the chains")]

@@ -63,6 +63,21 @@ pub(crate) struct JointInfo {
     pub v_range: Range<usize>,
 }
 
+/// A joint that closes a kinematic loop (a *cut* joint): it has no coordinates of its own; its
+/// motion constraints are loop-closure rows solved with the rigid contacts (see
+/// [`crate::multibody::rigid`]).
+#[derive(Clone, Debug)]
+pub struct CutJoint {
+    /// The joint.
+    pub joint: JointId,
+    /// Its kind (revolute or spherical).
+    pub kind: JointKind,
+    /// The body of its base frame B and B's pose in that body.
+    pub base: (BodyIndex, Isometry3<f64>),
+    /// The body of its follower frame F and F's pose in that body.
+    pub follower: (BodyIndex, Isometry3<f64>),
+}
+
 /// A rigid-body mechanism: a kinematic tree rooted at the World body. See the module docs.
 #[derive(Clone, Debug)]
 pub struct Mechanism {
@@ -78,6 +93,8 @@ pub struct Mechanism {
     pub(crate) v0: Vec<f64>,
     /// (q offset) of every quaternion in q.
     pub(crate) quaternion_offsets: Vec<usize>,
+    /// Joints that close loops.
+    pub(crate) cuts: Vec<CutJoint>,
 }
 
 impl Mechanism {
@@ -149,7 +166,27 @@ impl Mechanism {
         &self.joints[j].label
     }
 
-    /// The position coordinates of joint `j` in q (empty for welds).
+    /// The joints that close kinematic loops (no coordinates: loop-closure constraints).
+    pub fn cut_joints(&self) -> &[CutJoint] {
+        &self.cuts
+    }
+
+    /// The index in [`cut_joints`](Self::cut_joints) of joint `j`, if it closes a loop.
+    pub fn cut_of(&self, j: JointId) -> Option<usize> {
+        self.cuts.iter().position(|c| c.joint == j)
+    }
+
+    /// The sizes (nq, nv) of joint `j`'s state as its block sees it: its coordinates, or for a
+    /// cut joint the relative motion of its frames, of the same sizes.
+    pub fn joint_state_sizes(&self, j: JointId) -> (usize, usize) {
+        let kind = self.joints[j].kind;
+        match self.cut_of(j) {
+            Some(_) => (kind.nq(), kind.nv()),
+            None => (self.joints[j].q_range.len(), self.joints[j].v_range.len()),
+        }
+    }
+
+    /// The position coordinates of joint `j` in q (empty for welds and cut joints).
     pub fn joint_q_range(&self, j: JointId) -> Range<usize> {
         self.joints[j].q_range.clone()
     }

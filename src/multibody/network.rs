@@ -14,7 +14,9 @@
 use super::aba::kinematics_pass;
 pub use super::errors::MechanismError;
 use super::joint::{JointKind, JointSpec};
-use super::mechanism::{BodyIndex, BodyModel, FrameId, JointId, JointInfo, Mechanism, WORLD_BODY};
+use super::mechanism::{
+    BodyIndex, BodyModel, CutJoint, FrameId, JointId, JointInfo, Mechanism, WORLD_BODY,
+};
 use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialForce, SpatialInertia};
 use super::workspace::Workspace;
 use nalgebra::{Isometry3, Matrix3, Matrix6, Vector3};
@@ -243,6 +245,12 @@ impl FrameNetworkBuilder {
             }
             outgoing[group[je.base]].push(j);
         }
+        // Joints that can close loops (revolute, spherical) last: the tree takes the others
+        // first, so that a loop is cut where a closure can be written.
+        for list in &mut outgoing {
+            list.sort_by_key(|&j| closes_loops(self.joints[j].spec.kind));
+        }
+        let mut cuts: Vec<JointId> = Vec::new();
         let mut body_of_group = vec![UNSET; ng];
         let mut body_groups = vec![group[world]];
         let mut inbound: Vec<Option<(JointId, bool)>> = vec![None];
@@ -260,7 +268,8 @@ impl FrameNetworkBuilder {
                     used[j] = true;
                     let other = group[self.joints[j].follower];
                     if body_of_group[other] != UNSET {
-                        return Err(self.closed_loop(j));
+                        cuts.push(j);
+                        continue;
                     }
                     body_of_group[other] = body_groups.len();
                     body_groups.push(other);
@@ -279,12 +288,13 @@ impl FrameNetworkBuilder {
             body_groups.push(other);
             inbound.push(Some((j, true)));
         }
-        if let Some(&j) = moving.iter().find(|&&j| {
+        cuts.extend(moving.iter().copied().filter(|&j| {
             !used[j]
                 && body_of_group[group[self.joints[j].base]] != UNSET
                 && body_of_group[group[self.joints[j].follower]] != UNSET
-        }) {
-            return Err(self.closed_loop(j));
+        }));
+        for &j in &cuts {
+            self.check_cut(j)?;
         }
         if body_groups.len() < ng {
             let mut unconnected = (0..nf).filter(|&f| body_of_group[group[f]] == UNSET);
@@ -419,7 +429,18 @@ impl FrameNetworkBuilder {
             q0,
             v0,
             quaternion_offsets,
+            cuts: Vec::new(),
         };
+        let mut mechanism = mechanism;
+        mechanism.cuts = cuts
+            .iter()
+            .map(|&j| CutJoint {
+                joint: j,
+                kind: self.joints[j].spec.kind,
+                base: mechanism.frame_placements[self.joints[j].base],
+                follower: mechanism.frame_placements[self.joints[j].follower],
+            })
+            .collect();
         if let Some(b) = first_singular_body(&mechanism) {
             let (j, _) = inbound[b].expect("non-World body");
             return Err(MechanismError::MasslessBody {
@@ -431,13 +452,50 @@ impl FrameNetworkBuilder {
     }
 
     fn closed_loop(&self, j: JointId) -> MechanismError {
+        self.cannot_close(
+            j,
+            "its two frames are on the same rigid body, so it cannot move: remove it or use a WeldJoint",
+        )
+    }
+
+    fn cannot_close(&self, j: JointId, why: &str) -> MechanismError {
         let je = &self.joints[j];
         MechanismError::ClosedLoop {
             joint: je.label.clone(),
             base: self.labels[je.base].clone(),
             follower: self.labels[je.follower].clone(),
+            why: why.to_string(),
         }
     }
+
+    /// Checks that joint `j` can be a loop closure: revolute or spherical, without actuation or
+    /// internal spring-damper (a closure has no coordinates to act on).
+    fn check_cut(&self, j: JointId) -> Result<(), MechanismError> {
+        let spec = &self.joints[j].spec;
+        if !closes_loops(spec.kind) {
+            return Err(self.cannot_close(
+                j,
+                "only a RevoluteJoint or SphericalJoint can close a loop: make a revolute or spherical joint of this loop the one that closes it (connect it last), or open the loop",
+            ));
+        }
+        let passive = spec
+            .stiffness
+            .iter()
+            .chain(&spec.damping)
+            .any(|x| *x != 0.0);
+        if spec.actuated || passive {
+            return Err(self.cannot_close(
+                j,
+                "the joint closing a loop cannot be actuated or have stiffness or damping: move them to another joint of the loop",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether a joint of this kind can close a loop (its closure rows are written).
+fn closes_loops(kind: JointKind) -> bool {
+    matches!(kind, JointKind::Revolute | JointKind::Spherical)
 }
 
 /// Two poses equal to round-off (1e-9 in rotation-matrix entries and in m, relative to the size).

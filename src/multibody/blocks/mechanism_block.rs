@@ -81,13 +81,19 @@ impl MechanismBlock {
             );
         }
         for j in 0..mechanism.num_joints() {
-            let n = mechanism.joint_q_range(j).len() + mechanism.joint_v_range(j).len();
+            let (nq, nv) = mechanism.joint_state_sizes(j);
+            let n = nq + nv;
             outputs.push(
                 PortDecl::signal(format!("joint_{j}"), Shape::vector(n))
                     .hidden(HiddenPort::Mechanism),
             );
         }
-        MechanismBlock {
+        let closures: Vec<RigidConstraint> = mechanism
+            .cut_joints()
+            .iter()
+            .map(|cut| RigidConstraint::closure(cut.clone(), mechanism.joint_label(cut.joint)))
+            .collect();
+        let mut block = MechanismBlock {
             mechanism: Arc::new(mechanism),
             inputs: Vec::new(),
             outputs,
@@ -95,7 +101,11 @@ impl MechanismBlock {
             bodies_used: true,
             rigid_outputs: 0,
             rigid: Vec::new(),
+        };
+        for closure in closures {
+            block.add_rigid_constraint(closure);
         }
+        block
     }
 
     /// Adds a rigid contact pair or joint limit (whose coordinates it resolves); returns the index
@@ -251,6 +261,7 @@ impl MechanismBlock {
                     }
                     // Positive towards increasing q.
                     ContactRow::Coordinate { sign, .. } => normal += sign * fr,
+                    ContactRow::Rotation { .. } => {}
                 }
             }
             out[CONTACT] = if points.iter().any(|c| c.resting()) {
@@ -365,6 +376,11 @@ impl Block for MechanismBlock {
         for j in 0..m.num_joints() {
             let (qr, vr) = (m.joint_q_range(j), m.joint_v_range(j));
             let out = ctx.io.output(nb + j);
+            if let Some(cut) = m.cut_of(j) {
+                // The relative motion of a loop-closing joint's frames.
+                rigid::closure::cut_joint_state(&m.cut_joints()[cut], &s.ws, out);
+                continue;
+            }
             let (out_q, out_v) = out.split_at_mut(qr.len());
             out_q.copy_from_slice(&q_all[qr]);
             out_v.copy_from_slice(&v_all[vr]);

@@ -21,6 +21,12 @@
 //! normal of body a), the caller adds the geometric term of its contact model to `b` (Baraff's
 //! `2 ṅ·(ṗ_b − ṗ_a)` for a vertex–face contact).
 //!
+//! A [`ContactRow::Rotation`] row measures the relative angular velocity of body b with respect to
+//! body a along a unit direction `d` (World-resolved, constant): `J v = d·(ω_b − ω_a)` (rad/s),
+//! its acceleration `d·(α_b − α_a)` (rad/s²), its force a couple `f d` on body b and `−f d` on body
+//! a (N·m). Loop closures use it for the rotations a cut joint forbids; a direction that turns
+//! with a body adds its `ḋ·(ω_b − ω_a)` to `b`, as for point rows.
+//!
 //! A [`ContactRow::Coordinate`] row is `±` one velocity coordinate `v_k` of the mechanism (a joint
 //! limit): `J = ±e_kᵀ`, `J̇ = 0`; its units are those of the coordinate (rad/s², m/s²) and its force
 //! is a joint torque (N·m) or force (N).
@@ -81,6 +87,15 @@ pub enum ContactRow {
         point: Vector3<f64>,
         /// The unit direction, World-resolved (a contact normal pointing from a to b, or a
         /// tangent).
+        direction: Vector3<f64>,
+    },
+    /// The relative angular acceleration of two bodies along a direction.
+    Rotation {
+        /// The body whose angular acceleration is subtracted (0 = World).
+        body_a: BodyIndex,
+        /// The body whose angular acceleration is counted positive (0 = World).
+        body_b: BodyIndex,
+        /// The unit direction, World-resolved.
         direction: Vector3<f64>,
     },
     /// `sign · v̇_index`: one velocity coordinate of the mechanism (joint limits).
@@ -297,6 +312,14 @@ impl ConstraintRows {
                         - point_acceleration(ws, &self.acc, body_a, &point);
                     direction.dot(&rel)
                 }
+                ContactRow::Rotation {
+                    body_a,
+                    body_b,
+                    direction,
+                } => direction.dot(
+                    &(angular_acceleration(ws, &self.acc, body_b)
+                        - angular_acceleration(ws, &self.acc, body_a)),
+                ),
                 ContactRow::Coordinate { index, sign } => sign * self.vdot[index],
             };
             if !self.b[i].is_finite() {
@@ -388,6 +411,11 @@ impl ConstraintRows {
                 } => direction.dot(
                     &(point_velocity(ws, body_b, &point) - point_velocity(ws, body_a, &point)),
                 ),
+                ContactRow::Rotation {
+                    body_a,
+                    body_b,
+                    direction,
+                } => direction.dot(&(angular_velocity(ws, body_b) - angular_velocity(ws, body_a))),
                 ContactRow::Coordinate { index, sign } => sign * v[index],
             };
         }
@@ -433,6 +461,15 @@ impl ConstraintRows {
                     let wrench = SpatialForce::from_force_at_point(direction, point);
                     self.add_path(m, ws, r, body_b, &wrench);
                     self.add_path(m, ws, r, body_a, &-wrench);
+                }
+                ContactRow::Rotation {
+                    body_a,
+                    body_b,
+                    direction,
+                } => {
+                    let couple = SpatialForce::new(direction, Vector3::zeros());
+                    self.add_path(m, ws, r, body_b, &couple);
+                    self.add_path(m, ws, r, body_a, &-couple);
                 }
                 ContactRow::Coordinate { index, sign } => self.jac[(r, index)] = sign,
             }
@@ -549,6 +586,31 @@ fn check_row(row: usize, r: &ContactRow, bodies: usize, nv: usize) -> Result<(),
                 });
             }
         }
+        ContactRow::Rotation {
+            body_a,
+            body_b,
+            direction,
+        } => {
+            for body in [body_a, body_b] {
+                if body >= bodies {
+                    return Err(ConstraintError::BodyOutOfRange { row, body, bodies });
+                }
+            }
+            if body_a == body_b {
+                return Err(ConstraintError::BadRow {
+                    row,
+                    what: "a rotation row between a body and itself",
+                });
+            }
+            if !direction.iter().all(|x| x.is_finite())
+                || (direction.norm() - 1.0).abs() > UNIT_TOLERANCE
+            {
+                return Err(ConstraintError::BadRow {
+                    row,
+                    what: "a rotation row's direction must be a finite unit vector",
+                });
+            }
+        }
         ContactRow::Coordinate { index, sign } => {
             if index >= nv {
                 return Err(ConstraintError::BadRow {
@@ -587,6 +649,22 @@ fn point_velocity(ws: &Workspace, k: BodyIndex, p: &Vector3<f64>) -> Vector3<f64
     let x = &ws.x_world[k];
     let omega = x.rot.tr_mul(&ws.v[k].w);
     x.rot.tr_mul(&ws.v[k].v) + omega.cross(&(p - x.trans))
+}
+
+/// The angular velocity of body `k`, World-resolved (rad/s).
+fn angular_velocity(ws: &Workspace, k: BodyIndex) -> Vector3<f64> {
+    if k == 0 {
+        return Vector3::zeros();
+    }
+    ws.x_world[k].rot.tr_mul(&ws.v[k].w)
+}
+
+/// The angular acceleration of body `k`, World-resolved (rad/s²).
+fn angular_acceleration(ws: &Workspace, acc: &[SpatialMotion], k: BodyIndex) -> Vector3<f64> {
+    if k == 0 {
+        return Vector3::zeros();
+    }
+    ws.x_world[k].rot.tr_mul(&acc[k].w)
 }
 
 /// The classical acceleration of body `k`'s material point at the World point `p`,

@@ -353,6 +353,20 @@ fn material_row_velocities(
             direction,
             ..
         } => direction.dot(&(velocity(body_b, &l.1) - velocity(body_a, &l.0))),
+        ContactRow::Rotation {
+            body_a,
+            body_b,
+            direction,
+        } => {
+            let omega = |k: usize| {
+                if k == 0 {
+                    V3::zeros()
+                } else {
+                    body_velocity(&ws, k).0
+                }
+            };
+            direction.dot(&(omega(body_b) - omega(body_a)))
+        }
         ContactRow::Coordinate { index, sign } => sign * v[index],
     };
     rows.iter().zip(locals).map(row).collect()
@@ -410,7 +424,9 @@ fn row_rates_by_differences(
                 point,
                 ..
             } => (local(body_a, &point), local(body_b, &point)),
-            ContactRow::Coordinate { .. } => (V3::zeros(), V3::zeros()),
+            ContactRow::Rotation { .. } | ContactRow::Coordinate { .. } => {
+                (V3::zeros(), V3::zeros())
+            }
         })
         .collect();
     let x: Vec<f64> = q.iter().chain(v).copied().collect();

@@ -23,6 +23,7 @@ pub fn find_candidates(
         match &constraint.kind {
             ConstraintKind::Contact(pair) => contact_candidates(k, pair, ws, rw),
             ConstraintKind::Limit(limit) => limit_candidates(k, limit, q, v, rw),
+            ConstraintKind::Loop(cut) => super::closure::closure_candidates(k, cut, ws, rw),
         }
     }
 }
@@ -51,7 +52,8 @@ fn limit_candidates(k: usize, limit: &JointLimit, q: &[f64], v: &[f64], rw: &mut
             gap,
             relative_velocity: Vector3::zeros(),
             normal_velocity: sign * rate,
-            base_angular_velocity: Vector3::zeros(),
+            bias: 0.0,
+            bilateral: false,
         };
         if c.approaching() {
             contact.crossing = contact.crossing.min(gap);
@@ -135,7 +137,9 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
                 gap,
                 relative_velocity: relative,
                 normal_velocity: normal.dot(&relative),
-                base_angular_velocity: motion.angular,
+                // Baraff's 2 ṅ·v_rel, the normal turning with the base body.
+                bias: 2.0 * motion.angular.cross(&normal).dot(&relative),
+                bilateral: false,
             });
             let c = rw
                 .candidates
@@ -166,14 +170,14 @@ pub fn tangent_basis(n: &Vector3<f64>) -> [Vector3<f64>; 2] {
 }
 
 /// A body's motion in the World frame.
-struct BodyMotion {
-    origin: Vector3<f64>,
-    angular: Vector3<f64>,
-    linear: Vector3<f64>,
+pub(super) struct BodyMotion {
+    pub origin: Vector3<f64>,
+    pub angular: Vector3<f64>,
+    pub linear: Vector3<f64>,
 }
 
 impl BodyMotion {
-    fn of(ws: &Workspace, body: usize) -> Self {
+    pub fn of(ws: &Workspace, body: usize) -> Self {
         if body == 0 {
             return BodyMotion {
                 origin: Vector3::zeros(),
@@ -190,7 +194,7 @@ impl BodyMotion {
     }
 
     /// Velocity of the body's material point at `p` (m/s, World).
-    fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
+    pub fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
         self.linear + self.angular.cross(&(p - self.origin))
     }
 }

@@ -78,6 +78,7 @@ fn row_velocities(rw: &mut RigidWorkspace, v: &[f64]) {
 /// The row approaching fastest, if any approaches faster than the tolerance.
 fn fastest_approach(rw: &RigidWorkspace) -> Option<usize> {
     (0..rw.rows.len())
+        .filter(|&r| rw.kinds[r] == RowKind::Unilateral)
         .filter(|&r| rw.velocities[r] < -IMPACT_VELOCITY_TOLERANCE)
         .min_by(|&a, &b| rw.velocities[a].total_cmp(&rw.velocities[b]))
 }
@@ -88,8 +89,11 @@ fn select_rows(pairs: &[RigidConstraint], rw: &mut RigidWorkspace, pair: usize, 
     let together = pairs[pair].impacts() == ImpactOrder::Simultaneous;
     for r in 0..rw.rows.len() {
         let k = rw.candidates[rw.row_candidate[r]].owner;
-        let take =
-            plastic || k == pair || (together && pairs[k].impacts() == ImpactOrder::Simultaneous);
+        // Loop closures take part in every impact (their velocities must stay consistent).
+        let take = plastic
+            || k == pair
+            || rw.kinds[r] == RowKind::Bilateral
+            || (together && pairs[k].impacts() == ImpactOrder::Simultaneous);
         if take {
             rw.sub_rows.push(r);
         }
@@ -118,7 +122,7 @@ fn solve_round(
             } else {
                 0.0
             };
-            rw.sub_kinds[i] = RowKind::Unilateral;
+            rw.sub_kinds[i] = rw.kinds[ri];
         }
     }
     let solved = solve_impulses(

@@ -48,12 +48,14 @@
 //!   exceeds [`SLIDING_VELOCITY`]), without an event of its own.
 
 pub mod candidates;
+pub mod closure;
 pub mod impact;
 pub mod projection;
 pub mod resting;
 pub mod workspace;
 
 use crate::geometry::Shape;
+use crate::multibody::mechanism::CutJoint;
 use nalgebra::{Isometry3, Vector3};
 
 pub use workspace::RigidWorkspace;
@@ -137,6 +139,8 @@ pub struct JointLimit {
 pub enum ConstraintKind {
     Contact(Box<RigidPair>),
     Limit(JointLimit),
+    /// A joint that closes a kinematic loop: bilateral rows (see [`closure`]).
+    Loop(CutJoint),
 }
 
 /// A unilateral constraint that the mechanism solves: a rigid contact pair or a joint limit.
@@ -152,11 +156,11 @@ pub struct RigidConstraint {
 }
 
 impl RigidConstraint {
-    /// Coulomb's coefficient (0 for limits and frictionless pairs).
+    /// Coulomb's coefficient (0 for limits, closures and frictionless pairs).
     pub fn friction(&self) -> f64 {
         match &self.kind {
             ConstraintKind::Contact(p) => p.friction,
-            ConstraintKind::Limit(_) => 0.0,
+            ConstraintKind::Limit(_) | ConstraintKind::Loop(_) => 0.0,
         }
     }
 
@@ -164,15 +168,26 @@ impl RigidConstraint {
     pub fn impacts(&self) -> ImpactOrder {
         match &self.kind {
             ConstraintKind::Contact(p) => p.impacts,
-            ConstraintKind::Limit(_) => ImpactOrder::Serial,
+            ConstraintKind::Limit(_) | ConstraintKind::Loop(_) => ImpactOrder::Serial,
         }
     }
 
-    /// The bodies its rows couple (a limit: none of World's; its rows are joint coordinates).
-    pub fn bodies(&self) -> (usize, usize) {
+    /// The most rows (candidates) it can have at once.
+    pub fn max_rows(&self) -> usize {
         match &self.kind {
-            ConstraintKind::Contact(p) => (p.base.body, p.follower.body),
-            ConstraintKind::Limit(_) => (0, 0),
+            ConstraintKind::Contact(_) => MAX_POINTS_PER_PAIR,
+            ConstraintKind::Limit(_) => 2,
+            ConstraintKind::Loop(_) => 6,
+        }
+    }
+
+    /// The loop closure of a cut joint (always active; no restitution).
+    pub fn closure(cut: CutJoint, label: &str) -> Self {
+        RigidConstraint {
+            label: label.to_string(),
+            kind: ConstraintKind::Loop(cut),
+            restitution: 0.0,
+            rest_velocity: 0.0,
         }
     }
 }

@@ -30,11 +30,14 @@ pub fn project(
     for _ in 0..POSITION_ITERATIONS {
         forward_kinematics(m, q, v, ws);
         find_candidates(pairs, ws, q, v, rw);
+        // The deepest penetration, or the largest closure error.
         let deepest = rw
             .candidates
             .iter()
             .filter(|c| c.touching())
-            .fold(0.0f64, |d, c| d.max(-c.gap));
+            .fold(0.0f64, |d, c| {
+                d.max(if c.bilateral { c.gap.abs() } else { -c.gap })
+            });
         if deepest <= POSITION_TOLERANCE {
             break;
         }
@@ -75,10 +78,11 @@ pub fn project(
     // Velocities: a plastic impulse on resting points that approach.
     forward_kinematics(m, q, v, ws);
     find_candidates(pairs, ws, q, v, rw);
-    let approaching = rw
-        .candidates
-        .iter()
-        .any(|c| c.resting() && c.normal_velocity < -IMPACT_VELOCITY_TOLERANCE);
+    let approaching = rw.candidates.iter().any(|c| {
+        let v = c.normal_velocity;
+        (c.bilateral && v.abs() > IMPACT_VELOCITY_TOLERANCE)
+            || (c.resting() && v < -IMPACT_VELOCITY_TOLERANCE)
+    });
     if !approaching {
         return changed;
     }

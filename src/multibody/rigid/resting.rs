@@ -34,7 +34,7 @@ fn resting_rows(constraints: &[RigidConstraint], rw: &mut RigidWorkspace) -> boo
         let mu = constraints[c.owner].friction();
         let normal_row = rw.rows.len();
         rw.rows.push(c.row);
-        rw.kinds.push(RowKind::Unilateral);
+        rw.kinds.push(c.kind());
         rw.row_candidate.push(i);
         let mut tangent_rows = 0;
         if let (
@@ -107,10 +107,8 @@ pub fn constrained_accelerations(
     }
     rw.bias[..n].copy_from_slice(rw.constraint_rows.bias());
     for (r, kind) in rw.kinds.iter().enumerate() {
-        if *kind == RowKind::Unilateral {
-            let c = &rw.candidates[rw.row_candidate[r]];
-            let n_dot = c.base_angular_velocity.cross(&c.normal());
-            rw.bias[r] += 2.0 * n_dot.dot(&c.relative_velocity);
+        if *kind != RowKind::Tangent {
+            rw.bias[r] += rw.candidates[rw.row_candidate[r]].bias;
         }
     }
     let frictionless_holds = any_friction && frictionless_solution_sticks(rw);
@@ -162,7 +160,7 @@ pub fn constrained_accelerations(
     }
     for r in 0..n {
         let c = rw.row_candidate[r];
-        if rw.kinds[r] == RowKind::Unilateral {
+        if rw.kinds[r] != RowKind::Tangent {
             rw.row_force[c] = rw.forces[r];
         }
         if let ContactRow::Point { direction, .. } = rw.rows[r] {
@@ -211,7 +209,7 @@ fn frictionless_normal_forces(rw: &mut RigidWorkspace) -> bool {
     let n = rw.rows.len();
     rw.sub_rows.clear();
     rw.sub_rows
-        .extend((0..n).filter(|&r| rw.kinds[r] == RowKind::Unilateral));
+        .extend((0..n).filter(|&r| rw.kinds[r] != RowKind::Tangent));
     let m = rw.sub_rows.len();
     let a = rw.constraint_rows.matrix();
     for (i, &ri) in rw.sub_rows.iter().enumerate() {
@@ -219,7 +217,7 @@ fn frictionless_normal_forces(rw: &mut RigidWorkspace) -> bool {
             rw.sub_matrix[(i, j)] = a[(ri, rj)];
         }
         rw.sub_velocities[i] = rw.bias[ri];
-        rw.sub_kinds[i] = RowKind::Unilateral;
+        rw.sub_kinds[i] = rw.kinds[ri];
     }
     let solved = solve_lcp(
         rw.sub_matrix.view((0, 0), (m, m)),
@@ -294,6 +292,7 @@ pub fn describe(
         Some(c) => match c.kind {
             ConstraintKind::Contact(_) => format!("rigid contact '{}': {e}", c.label),
             ConstraintKind::Limit(_) => format!("joint limit of '{}': {e}", c.label),
+            ConstraintKind::Loop(_) => format!("loop closed by joint '{}': {e}", c.label),
         },
         None => format!("rigid constraints: {e}"),
     }

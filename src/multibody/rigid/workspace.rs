@@ -1,7 +1,7 @@
 //! The buffers of rigid contact, sized once per mechanism and set of pairs (nothing allocates
 //! during a run).
 
-use super::{ConstraintKind, RigidConstraint, MAX_POINTS_PER_PAIR};
+use super::{ConstraintKind, RigidConstraint};
 use crate::geometry::query::manifold::ContactManifold;
 use crate::multibody::constraints::{
     ConstraintRows, ContactRow, FrictionWorkspace, FrictionalContact, LcpWorkspace, RowKind,
@@ -27,8 +27,12 @@ pub struct Candidate {
     pub relative_velocity: Vector3<f64>,
     /// The gap's rate (m/s or rad/s; negative when approaching).
     pub normal_velocity: f64,
-    /// Angular velocity of the base body (rad/s, World): a contact normal turns with it.
-    pub base_angular_velocity: Vector3<f64>,
+    /// What the row's acceleration has beyond `J v̇ + J̇ v` with a constant direction (m/s² or
+    /// rad/s²): Baraff's `2 ṅ·v_rel` for a contact normal turning with the base body, `ḋ·(ω_b −
+    /// ω_a)` for a closure's rotation row.
+    pub bias: f64,
+    /// A loop-closure row: always active, force of either sign, its gap the closure error.
+    pub bilateral: bool,
 }
 
 impl Candidate {
@@ -36,7 +40,7 @@ impl Candidate {
     pub fn normal(&self) -> Vector3<f64> {
         match self.row {
             ContactRow::Point { direction, .. } => direction,
-            ContactRow::Coordinate { .. } => Vector3::zeros(),
+            ContactRow::Rotation { .. } | ContactRow::Coordinate { .. } => Vector3::zeros(),
         }
     }
 
@@ -44,24 +48,34 @@ impl Candidate {
     pub fn point(&self) -> Vector3<f64> {
         match self.row {
             ContactRow::Point { point, .. } => point,
-            ContactRow::Coordinate { .. } => Vector3::zeros(),
+            ContactRow::Rotation { .. } | ContactRow::Coordinate { .. } => Vector3::zeros(),
         }
     }
 
-    /// Whether the point is touching (gap at most [`super::CONTACT_DISTANCE`]).
+    /// Whether the point is touching (gap at most [`super::CONTACT_DISTANCE`]); closures always.
     pub fn touching(&self) -> bool {
-        self.gap <= super::CONTACT_DISTANCE
+        self.bilateral || self.gap <= super::CONTACT_DISTANCE
     }
 
     /// Whether the point is a resting contact: touching, neither approaching nor separating
-    /// faster than [`super::SEPARATING_VELOCITY`].
+    /// faster than [`super::SEPARATING_VELOCITY`]; closures always.
     pub fn resting(&self) -> bool {
-        self.touching() && self.normal_velocity.abs() <= super::SEPARATING_VELOCITY
+        self.bilateral
+            || (self.touching() && self.normal_velocity.abs() <= super::SEPARATING_VELOCITY)
     }
 
-    /// Whether the point approaches faster than [`super::SEPARATING_VELOCITY`].
+    /// Whether the point approaches faster than [`super::SEPARATING_VELOCITY`] (never a closure).
     pub fn approaching(&self) -> bool {
-        self.normal_velocity < -super::SEPARATING_VELOCITY
+        !self.bilateral && self.normal_velocity < -super::SEPARATING_VELOCITY
+    }
+
+    /// The row's kind in a complementarity problem.
+    pub fn kind(&self) -> RowKind {
+        if self.bilateral {
+            RowKind::Bilateral
+        } else {
+            RowKind::Unilateral
+        }
     }
 }
 
@@ -123,7 +137,7 @@ impl RigidWorkspace {
     /// Buffers for `constraints` on `m`.
     pub fn new(m: &Mechanism, constraints: &[RigidConstraint]) -> Self {
         let pairs = constraints;
-        let points = pairs.len() * MAX_POINTS_PER_PAIR;
+        let points: usize = pairs.iter().map(|c| c.max_rows()).sum();
         let rows = 3 * points;
         RigidWorkspace {
             manifolds: pairs
@@ -132,10 +146,12 @@ impl RigidWorkspace {
                     ConstraintKind::Contact(p) => {
                         ContactManifold::for_pair(&p.base.shape, &p.follower.shape)
                     }
-                    ConstraintKind::Limit(_) => ContactManifold::for_pair(
-                        &crate::geometry::Shape::Point,
-                        &crate::geometry::Shape::Point,
-                    ),
+                    ConstraintKind::Limit(_) | ConstraintKind::Loop(_) => {
+                        ContactManifold::for_pair(
+                            &crate::geometry::Shape::Point,
+                            &crate::geometry::Shape::Point,
+                        )
+                    }
                 })
                 .collect(),
             candidates: Vec::with_capacity(points),
@@ -179,7 +195,7 @@ impl RigidWorkspace {
         for (i, c) in self.candidates.iter().enumerate() {
             if keep(c) {
                 self.rows.push(c.row);
-                self.kinds.push(RowKind::Unilateral);
+                self.kinds.push(c.kind());
                 self.row_candidate.push(i);
             }
         }
