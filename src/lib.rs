@@ -2,7 +2,7 @@
 //!
 //! A model is a TOML diagram of blocks (see `docs/model-format.md`). The flow of one run:
 //! parse ([`model`]) → build the diagram ([`diagram`]) → schedule → simulate ([`sim`], driving a
-//! [`solver`]) → record → write CSV and PNG ([`output`], [`plot`]).
+//! [`solver`]) → record → write CSV and PNG ([`output`], [`plot`]) and animations ([`render`]).
 
 pub mod block;
 pub mod blocks;
@@ -14,6 +14,7 @@ pub mod model;
 pub mod multibody;
 pub mod output;
 pub mod plot;
+pub mod render;
 pub mod report;
 pub mod sim;
 pub mod solver;
@@ -27,7 +28,18 @@ use model::Document;
 /// Reads, overrides (`PATH=VALUE` strings, as `--set` takes them) and builds a model file.
 pub fn load_model(path: &std::path::Path, overrides: &[String]) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
-    build_document(document, overrides)
+    build_document(document, overrides, None)
+}
+
+/// Like [`load_model`], with the animation written to `animation` whatever `[output] animation`
+/// says (the `--animate` option): the contact blocks then compute the forces it draws.
+pub fn load_model_animated(
+    path: &std::path::Path,
+    overrides: &[String],
+    animation: Option<&std::path::Path>,
+) -> Result<Diagram, Diagnostic> {
+    let document = Document::load(path)?;
+    build_document(document, overrides, animation)
 }
 
 /// Like [`load_model`], from text (`label` is the file name shown in messages).
@@ -36,14 +48,21 @@ pub fn load_model_str(
     text: &str,
     overrides: &[String],
 ) -> Result<Diagram, Diagnostic> {
-    build_document(Document::parse(label, text)?, overrides)
+    build_document(Document::parse(label, text)?, overrides, None)
 }
 
-fn build_document(mut document: Document, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+fn build_document(
+    mut document: Document,
+    overrides: &[String],
+    animation: Option<&std::path::Path>,
+) -> Result<Diagram, Diagnostic> {
     for o in overrides {
         document.apply_override(o)?;
     }
-    let built = document.spec().and_then(|spec| {
+    let built = document.spec().and_then(|mut spec| {
+        if let Some(path) = animation {
+            spec.output.animation.path = Some(path.display().to_string());
+        }
         let diagram = diagram::build_diagram(&document.source, &spec)?;
         // The recorded signals are part of the model: check `[output] log` now, not when the run
         // starts.

@@ -31,6 +31,9 @@ enum Command {
         /// Plot the recorded signals as PNG here (overrides [output] plot).
         #[arg(long)]
         plot: Option<PathBuf>,
+        /// Write an animated GIF of the mechanism here (overrides [output] animation).
+        #[arg(long, value_name = "PATH.gif")]
+        animate: Option<PathBuf>,
         /// Simulated duration in seconds (overrides [model] stop_time).
         #[arg(long, allow_negative_numbers = true)]
         stop_time: Option<f64>,
@@ -87,10 +90,21 @@ fn run(cli: Cli) -> Result<(), String> {
             model,
             csv,
             plot,
+            animate,
             stop_time,
             set,
             quiet,
-        } => run_model(&model, csv, plot, stop_time, &set, quiet),
+        } => run_model(
+            &model,
+            Outputs {
+                csv,
+                plot,
+                animation: animate,
+            },
+            stop_time,
+            &set,
+            quiet,
+        ),
         Command::Check { model, set } => {
             let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
             say(&blockdyn::report::check_report(&d));
@@ -115,10 +129,16 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
-fn run_model(
-    model: &Path,
+/// The files a run writes (from the command line, else from `[output]`).
+struct Outputs {
     csv: Option<PathBuf>,
     plot: Option<PathBuf>,
+    animation: Option<PathBuf>,
+}
+
+fn run_model(
+    model: &Path,
+    outputs: Outputs,
     stop_time: Option<f64>,
     set: &[String],
     quiet: bool,
@@ -130,18 +150,32 @@ fn run_model(
             ));
         }
     }
-    let d = blockdyn::load_model(model, set).map_err(|e| e.to_string())?;
+    let d = blockdyn::load_model_animated(model, set, outputs.animation.as_deref())
+        .map_err(|e| e.to_string())?;
     for w in &d.warnings {
         eprintln!("warning: {w}");
     }
-    let csv = csv.or_else(|| d.spec.output.csv.as_ref().map(PathBuf::from));
-    let plot = plot.or_else(|| d.spec.output.plot.as_ref().map(PathBuf::from));
+    let spec_path = |p: &Option<String>| p.as_ref().map(PathBuf::from);
+    let out = &d.spec.output;
+    let csv = outputs.csv.or_else(|| spec_path(&out.csv));
+    let plot = outputs.plot.or_else(|| spec_path(&out.plot));
+    let animation = outputs.animation.or_else(|| spec_path(&out.animation.path));
+    if animation.is_some() && d.scene.is_none() {
+        return Err(format!(
+            "cannot animate '{}': the model has no mechanism (no Solid, joint or geometry block) to draw",
+            model.display()
+        ));
+    }
     // Bad output paths are reported before the run, not after it.
-    let outputs: Vec<(&'static str, &Path)> = [("CSV", &csv), ("plot", &plot)]
-        .into_iter()
-        .filter_map(|(what, p)| p.as_deref().map(|p| (what, p)))
-        .collect();
-    blockdyn::output::check_outputs(model, &outputs).map_err(|e| e.to_string())?;
+    let targets: Vec<(&'static str, &Path)> =
+        [("CSV", &csv), ("plot", &plot), ("animation", &animation)]
+            .into_iter()
+            .filter_map(|(what, p)| p.as_deref().map(|p| (what, p)))
+            .collect();
+    blockdyn::output::check_outputs(model, &targets).map_err(|e| e.to_string())?;
+    if let Some(p) = &plot {
+        blockdyn::plot::check_format(p).map_err(|e| e.to_string())?;
+    }
     let stop = stop_time.unwrap_or(d.spec.stop_time);
     let progress = (!quiet && std::io::stderr().is_terminal()).then(|| progress_reporter(stop));
     let run = blockdyn::simulate_keeping_rows(
@@ -149,6 +183,7 @@ fn run_model(
         blockdyn::RunOptions {
             stop_time,
             progress,
+            animation_rate: animation.is_some().then_some(out.animation.fps),
             ..Default::default()
         },
     );
@@ -161,6 +196,7 @@ fn run_model(
                 stats: Default::default(),
                 wall_time: Default::default(),
                 final_state: Vec::new(),
+                animation: failed.animation,
             };
             (partial, Some(failed.error))
         }
@@ -168,6 +204,9 @@ fn run_model(
     let wrote_rows = !result.recording.is_empty();
     if wrote_rows || failure.is_none() {
         write_outputs(&d, &result, csv.as_deref(), plot.as_deref())?;
+        if let Some(path) = &animation {
+            write_animation(&d, &result, path)?;
+        }
     }
     if let Some(error) = failure {
         let mut message = error.to_string();
@@ -195,6 +234,14 @@ fn run_model(
                 say(&format!("  {what}: {}\n", p.display()));
             }
         }
+        if let (Some(p), Some(a)) = (&animation, &result.animation) {
+            say(&format!(
+                "  animation: {} ({} frames, one every {} s of simulated time)\n",
+                p.display(),
+                a.frames.len(),
+                a.frame_interval
+            ));
+        }
     }
     Ok(())
 }
@@ -217,6 +264,26 @@ fn write_outputs(
         blockdyn::plot::plot_png(&result.recording, path, &options).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// Writes the animation of a run (or of the frames a failed run took) as a GIF.
+fn write_animation(
+    d: &blockdyn::diagram::Diagram,
+    result: &blockdyn::RunResult,
+    path: &Path,
+) -> Result<(), String> {
+    let Some(animation) = &result.animation else {
+        return Ok(());
+    };
+    let settings = &d.spec.output.animation;
+    let options = blockdyn::render::RenderOptions {
+        width: settings.size[0],
+        height: settings.size[1],
+        camera: settings.camera,
+        playback_rate: settings.fps,
+        time_label: true,
+    };
+    blockdyn::render::write_gif(path, animation, &options).map_err(|e| e.to_string())
 }
 
 /// A progress bar on stderr that appears only once a run has taken more than a second, updated

@@ -125,13 +125,14 @@ fn three_panels_and_logged_panel_png_has_requested_size_and_lines() {
 fn custom_size_is_respected() {
     let dir = scratch_dir("size");
     let path = dir.join("small.png");
+    // Five panels (the "contact" scope splits into one panel per unit) of at least 140 px.
     let options = PlotOptions {
         width: 800,
-        height: 600,
+        height: 720,
         title: None,
     };
     plot_png(&demo_recording(), &path, &options).unwrap();
-    assert_eq!(png_size(&fs::read(&path).unwrap()), (800, 600));
+    assert_eq!(png_size(&fs::read(&path).unwrap()), (800, 720));
 }
 
 #[test]

@@ -213,9 +213,10 @@ pub trait Block: Send + Sync {
         None
     }
 
-    /// The rigid contact pair this block declares, once bound (RigidContact); the mechanism
-    /// solves it (see [`crate::multibody::rigid`]).
-    fn rigid_pair(&self) -> Option<crate::multibody::rigid::RigidPair> {
+    /// The rigid constraint this block declares once bound (a RigidContact's pair, a joint's
+    /// rigid limit); the mechanism solves it (see [`crate::multibody::rigid`]) and sends it back
+    /// through the block's [`HiddenPort::RigidConstraint`] input.
+    fn rigid_constraint(&self) -> Option<crate::multibody::rigid::RigidConstraint> {
         None
     }
 

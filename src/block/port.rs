@@ -52,9 +52,9 @@ pub enum HiddenPort {
     JointState,
     /// Output: the bound joint's actuation (force or torque per velocity coordinate).
     JointActuation,
-    /// Input: the solved contact of the block's rigid pair (see [`crate::multibody::rigid`]),
-    /// from the mechanism that solves it.
-    RigidContact,
+    /// Input: the solved state of the block's rigid contact pair or joint limit (see
+    /// [`crate::multibody::rigid`]), from the mechanism that solves it.
+    RigidConstraint,
     /// A port of the mechanism block itself, wired by index by the lowering pass.
     Mechanism,
 }

@@ -104,14 +104,16 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
             }
         }
     }
-    elaborate(
+    let scene = elaborate(
         source,
         &mut instances,
         &physical_lines,
         &mut lines,
         &mut line_spans,
     )?;
-    assemble(source, spec, instances, lines, line_spans, physical)
+    let mut diagram = assemble(source, spec, instances, lines, line_spans, physical)?;
+    diagram.scene = scene;
+    Ok(diagram)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -425,6 +427,8 @@ pub fn assemble(
             .map(|o| {
                 let logged_name = format!("{}.{}", inst.name, outputs[o].name);
                 lines.iter().any(|l| l.from == b && l.from_port == o)
+                    || (spec.output.animation.path.is_some()
+                        && crate::sim::animation::is_arrow_output(&outputs[o].name))
                     || spec.output.log.iter().any(|(name, _)| {
                         name == &logged_name || name.starts_with(&format!("{logged_name}["))
                     })
@@ -491,6 +495,7 @@ pub fn assemble(
         num_work: work,
         zero_crossing_directions: zcs,
         warnings,
+        scene: None,
     })
 }
 

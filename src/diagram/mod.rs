@@ -79,6 +79,8 @@ pub struct Diagram {
     pub zero_crossing_directions: Vec<Direction>,
     /// Non-fatal findings to show the user.
     pub warnings: Vec<String>,
+    /// The mechanism and the geometries on its bodies (`None` without physical blocks).
+    pub scene: Option<physical::PhysicalScene>,
 }
 
 impl Diagram {

@@ -11,12 +11,40 @@ use crate::geometry::Shape;
 use crate::model::{Diagnostic, PortRef, SourceFile, Span};
 use crate::multibody::blocks::MechanismBlock;
 use crate::multibody::errors::ErrorSubject;
+use crate::multibody::{BodyIndex, Mechanism};
 use crate::multibody::{FrameId, FrameNetworkBuilder};
-use nalgebra::Vector3;
+use nalgebra::{Isometry3, Vector3};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Standard gravity, m/s², used when the model has no MechanismConfiguration block.
 pub const STANDARD_GRAVITY: [f64; 3] = [0.0, 0.0, -9.80665];
+
+/// A geometry fixed to a body of the mechanism: what an animation draws.
+#[derive(Clone, Debug)]
+pub struct PlacedGeometry {
+    /// The Solid or geometry block that provides it.
+    pub block: String,
+    /// The shape, in its own frame R.
+    pub shape: Shape,
+    /// True for a Solid (a body with mass), false for a massless geometry block.
+    pub solid: bool,
+    /// The body it is fixed to (0 = World).
+    pub body: BodyIndex,
+    /// Pose of the geometry's frame R in the body's frame.
+    pub r_in_body: Isometry3<f64>,
+}
+
+/// The compiled mechanism and every geometry on it, for whoever needs poses outside the block
+/// graph (the animation).
+#[derive(Clone, Debug)]
+pub struct PhysicalScene {
+    pub mechanism: Arc<Mechanism>,
+    /// Index of the mechanism block in [`super::Diagram::blocks`] (its states are x = [q; v]).
+    pub mechanism_block: usize,
+    /// Every Solid and geometry block, in model order.
+    pub geometries: Vec<PlacedGeometry>,
+}
 
 /// One physical (`--`) connection as written.
 pub struct PhysicalLine {
@@ -26,17 +54,18 @@ pub struct PhysicalLine {
 }
 
 /// Compiles the physical blocks into a mechanism block appended to `instances`, and adds the hidden
-/// signal lines that bind joints and consumers to it.
+/// signal lines that bind joints and consumers to it. Returns the scene (`None` for a model
+/// without physical blocks).
 pub fn elaborate(
     source: &SourceFile,
     instances: &mut Vec<Instance>,
     physical: &[PhysicalLine],
     lines: &mut Vec<SignalLine>,
     line_spans: &mut Vec<Span>,
-) -> Result<(), Diagnostic> {
+) -> Result<Option<PhysicalScene>, Diagnostic> {
     let has_role = instances.iter().any(|i| i.block.physical().is_some());
     if !has_role {
-        return Ok(());
+        return Ok(None);
     }
     let index_of = |name: &str| instances.iter().position(|i| i.name == name);
 
@@ -329,20 +358,20 @@ pub fn elaborate(
                     to: mech_index,
                     to_port: mech.add_wrench_input(body_of(&physical)?),
                 },
-                HiddenPort::RigidContact => {
-                    let mut pair = instances[b].block.rigid_pair().ok_or_else(|| {
+                HiddenPort::RigidConstraint => {
+                    let mut pair = instances[b].block.rigid_constraint().ok_or_else(|| {
                         locate(
                             source,
                             instances,
                             b,
-                            "internal: a rigid-contact port on a block without a rigid pair"
+                            "internal: a rigid-constraint port on a block without a constraint"
                                 .to_string(),
                         )
                     })?;
                     pair.label = instances[b].name.clone();
                     SignalLine {
                         from: mech_index,
-                        from_port: mech.add_rigid_contact(pair),
+                        from_port: mech.add_rigid_constraint(pair),
                         index: None,
                         to: b,
                         to_port: port,
@@ -354,6 +383,30 @@ pub fn elaborate(
             line_spans.push(instances[b].span.clone());
         }
     }
+    let geometries = instances
+        .iter()
+        .enumerate()
+        .filter_map(|(b, inst)| {
+            let (shape, solid) = match inst.block.physical()? {
+                PhysicalRole::Solid { shape, .. } => (shape, true),
+                PhysicalRole::Geometry { shape } => (shape, false),
+                _ => return None,
+            };
+            let (body, r_in_body) = m.frame_placement(frame(b, "R")?);
+            Some(PlacedGeometry {
+                block: inst.name.clone(),
+                shape: shape.clone(),
+                solid,
+                body,
+                r_in_body,
+            })
+        })
+        .collect();
+    let scene = PhysicalScene {
+        mechanism: bindings_source.clone(),
+        mechanism_block: mech_index,
+        geometries,
+    };
     let mut name = "mechanism".to_string();
     while instances.iter().any(|i| i.name == name) {
         name.push('_');
@@ -364,7 +417,7 @@ pub fn elaborate(
         block: Box::new(mech),
         span: None,
     });
-    Ok(())
+    Ok(Some(scene))
 }
 
 /// A diagnostic at block `b`.

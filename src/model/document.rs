@@ -1,5 +1,6 @@
 //! A model file: parsed with spans, `--set` overrides applied, then read into a [`ModelSpec`].
 
+use super::animation::{read_animation, AnimationSettings};
 use super::connection::{parse_connection, Connection};
 use super::diagnostic::{closest, Diagnostic};
 use super::reader::TableReader;
@@ -48,6 +49,8 @@ pub struct OutputSettings {
     pub plot: Option<String>,
     /// Signals to record besides those wired to scopes, with where each was written.
     pub log: Vec<(String, Span)>,
+    /// The animation: its path, size, frame rate and camera.
+    pub animation: AnimationSettings,
 }
 
 /// Everything a model says, read and checked at the level of the file (blocks are checked when built).
@@ -211,6 +214,7 @@ impl Document {
             let o = TableReader::new(src, None, t, span.clone());
             output.csv = o.string("csv")?.map(str::to_string);
             output.plot = o.string("plot")?.map(str::to_string);
+            output.animation = read_animation(&o)?;
             if let Some(v) = o.value("log") {
                 let items = v.as_array().ok_or_else(|| {
                     o.error("log", "'log' must be an array of signal names")

@@ -1,6 +1,7 @@
 //! The TOML model format: documents with source spans, connection strings, `--set` overrides,
 //! located diagnostics, and the typed parameter reader every block uses.
 
+pub mod animation;
 pub mod connection;
 pub mod diagnostic;
 pub mod document;
@@ -8,6 +9,7 @@ pub mod reader;
 pub mod source;
 pub mod value;
 
+pub use animation::AnimationSettings;
 pub use connection::{Connection, ConnectionKind, PortRef};
 pub use diagnostic::Diagnostic;
 pub use document::{BlockEntry, Document, ModelSpec, OutputSettings, SolverSettings};

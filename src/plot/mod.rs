@@ -1,7 +1,8 @@
 //! PNG plots of a run's [`Recording`].
 //!
 //! [`plot_png`] draws one panel per Scope (`Recording::panels`), stacked vertically, plus a panel
-//! titled "logged" for columns recorded only through `[output] log`. Each panel has its title, the
+//! titled "logged" for columns recorded only through `[output] log`; a panel whose columns have
+//! different units is split into one panel per unit. Located events are marked by vertical lines. Each panel has its title, the
 //! time axis "time (s)" (shared range across panels), a value axis fitted to the data with a 5 %
 //! margin, and a legend on the right with the column names and units (`joint.p[2] [m]`).
 //!
@@ -102,6 +103,13 @@ pub enum PlotError {
         /// What is inconsistent.
         reason: String,
     },
+    /// The path does not end in `.png`: plots are written as PNG only (an `.svg` name would get PNG
+    /// bytes).
+    #[error("cannot write plot '{}': plots are PNG only; name the file with .png (e.g. '{}')", path.display(), path.with_extension("png").display())]
+    NotPng {
+        /// The requested target path.
+        path: PathBuf,
+    },
     /// The embedded font could not be loaded (a broken build).
     #[error("cannot write plot '{}': the embedded DejaVu Sans font could not be loaded", path.display())]
     Font {
@@ -132,9 +140,27 @@ pub struct RgbImage {
 /// Draws `rec` and writes it as a PNG to `path`, whole or not at all. See the module documentation
 /// for the layout and the handling of empty, non-finite and long recordings.
 pub fn plot_png(rec: &Recording, path: &Path, options: &PlotOptions) -> Result<(), PlotError> {
+    // Where the file cannot go (a directory, a missing directory) is said before its name's extension.
+    crate::output::check_target(path, "plot")?;
+    check_format(path)?;
     let image = render_rgb(rec, path, options)?;
     write_atomically(path, "plot", |w| encode_png(&image, w))?;
     Ok(())
+}
+
+/// Checks that `path` names a PNG file (its extension is `png`, in any case).
+pub fn check_format(path: &Path) -> Result<(), PlotError> {
+    let png = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if png {
+        Ok(())
+    } else {
+        Err(PlotError::NotPng {
+            path: path.to_path_buf(),
+        })
+    }
 }
 
 /// Draws `rec` into an in-memory RGB image (what [`plot_png`] encodes). `path` only names the

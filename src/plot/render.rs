@@ -5,6 +5,7 @@
 //! right. All panels share the time range, the width of the value-axis labels and the legend width,
 //! so one x pixel is one instant in every panel.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -43,9 +44,50 @@ pub struct PanelPlan {
 }
 
 /// Assigns the recording's columns to panels: one panel per entry of `rec.panels` (possibly without
-/// columns), plus a "logged" panel when some column has `panel: None`. A recording with neither gets
-/// one empty panel titled "no signals recorded". Err when a column names a panel that does not exist.
+/// columns), plus a "logged" panel when some column has `panel: None`; a panel whose columns have
+/// different units is split into one panel per unit (in the order the units first appear), titled
+/// "scope [unit]", so that a force and a displacement never share a value axis. A recording with
+/// neither gets one empty panel titled "no signals recorded". Err when a column names a panel that
+/// does not exist.
 pub fn plan_panels(rec: &Recording) -> Result<Vec<PanelPlan>, String> {
+    Ok(plan_scope_panels(rec)?
+        .into_iter()
+        .flat_map(|plan| split_by_unit(rec, plan))
+        .collect())
+}
+
+/// `plan` as one panel per unit of its columns (itself when they share one).
+fn split_by_unit(rec: &Recording, plan: PanelPlan) -> Vec<PanelPlan> {
+    let unit = |j: usize| rec.columns[j].unit.as_deref().unwrap_or("");
+    let mut units: Vec<&str> = Vec::new();
+    for &j in &plan.columns {
+        if !units.contains(&unit(j)) {
+            units.push(unit(j));
+        }
+    }
+    if units.len() < 2 {
+        return vec![plan];
+    }
+    units
+        .into_iter()
+        .map(|u| PanelPlan {
+            title: if u.is_empty() {
+                format!("{} (no unit)", plan.title)
+            } else {
+                format!("{} [{u}]", plan.title)
+            },
+            columns: plan
+                .columns
+                .iter()
+                .copied()
+                .filter(|&j| unit(j) == u)
+                .collect(),
+        })
+        .collect()
+}
+
+/// One panel per Scope and one for the logged columns (see [`plan_panels`]).
+fn plan_scope_panels(rec: &Recording) -> Result<Vec<PanelPlan>, String> {
     let mut plans: Vec<PanelPlan> = rec
         .panels
         .iter()
@@ -301,6 +343,7 @@ fn draw_panel(
         .max_light_lines(4)
         .draw()?;
 
+    draw_event_markers(&mut chart, rec, (y_lo, y_hi))?;
     let reduction =
         if layout.decimate && rec.len() > DECIMATION_ROWS_PER_PIXEL * plot_width as usize {
             Reduction::PerPixelColumn {
@@ -356,6 +399,38 @@ fn draw_panel(
     // The legend starts level with the top of the plotting area.
     let top = chart.plotting_area().get_base_pixel().1 - chart_area.get_base_pixel().1;
     draw_legend(legend_area, rec, &plan.columns, top, label_size)
+}
+
+/// Colour of the vertical lines at located events.
+pub const EVENT_MARKER: RGBColor = RGBColor(196, 186, 232);
+
+/// The times of the recording's events: where a row repeats the time of the row before (a located
+/// zero crossing or a time event records the instant twice, before and after its handlers).
+pub fn event_times(rec: &Recording) -> Vec<f64> {
+    let mut times: Vec<f64> = rec
+        .times
+        .windows(2)
+        .filter(|w| w[0] == w[1] && w[0].is_finite())
+        .map(|w| w[0])
+        .collect();
+    times.dedup();
+    times
+}
+
+/// A thin vertical line across the panel at each event time, under the curves.
+fn draw_event_markers<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    rec: &Recording,
+    (y_lo, y_hi): (f64, f64),
+) -> Result<(), DrawFailure>
+where
+    DB::ErrorType: 'static,
+{
+    let lines = event_times(rec)
+        .into_iter()
+        .map(|t| PathElement::new(vec![(t, y_lo), (t, y_hi)], EVENT_MARKER.stroke_width(1)));
+    chart.draw_series(lines)?;
+    Ok(())
 }
 
 /// The unit all columns of a panel share, if they do.

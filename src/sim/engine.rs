@@ -7,6 +7,7 @@
 //! initialization and events. Nothing here allocates after [`Engine::new`] (the block to blame
 //! for a non-finite value is stored as indices; its message is formatted after the run).
 
+use super::animation::FrameSampler;
 use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
 use crate::block::Ctx;
@@ -80,6 +81,8 @@ pub struct RunState {
     pub unsettled: Option<(String, f64)>,
     /// Called at each recorded point with the time (progress reporting).
     pub progress: Option<Box<dyn FnMut(f64) + Send>>,
+    /// Takes animation frames at its times (from the solver's dense output), when asked for.
+    pub frames: Option<FrameSampler>,
 }
 
 /// A diagram and its run state.
@@ -132,6 +135,7 @@ impl<'d> Engine<'d> {
             blame_dxdt: vec![0.0; diagram.num_states],
             unsettled: None,
             progress: None,
+            frames: None,
         };
         let stateful: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| !diagram.blocks[b].states.is_empty())
@@ -498,6 +502,19 @@ impl System for Engine<'_> {
                 .project_states(&mut x[blk.states.clone()], &mut *self.run.scratch[b]);
         }
         changed
+    }
+
+    fn next_sample_time(&self) -> Option<f64> {
+        self.run.frames.as_ref()?.next_time()
+    }
+
+    fn sample(&mut self, t: f64, x: &[f64]) {
+        if self.run.frames.is_some() {
+            self.outputs_at(t, x);
+            if let Some(frames) = self.run.frames.as_mut() {
+                frames.capture(t, x, &self.run.signals);
+            }
+        }
     }
 
     fn record(&mut self, t: f64, x: &[f64], _kind: RecordKind) {

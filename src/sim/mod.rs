@@ -1,6 +1,7 @@
 //! Running a diagram: the engine (a [`System`](crate::solver::System) over the diagram), the
 //! recorder, and [`simulate`], which drives the solver from the start to the stop time.
 
+pub mod animation;
 pub mod engine;
 pub mod linear;
 pub mod recorder;
@@ -12,7 +13,9 @@ pub use recorder::Recorder;
 use crate::diagram::Diagram;
 use crate::model::Diagnostic;
 use crate::output::Recording;
+use crate::render::Animation;
 use crate::solver::{Method, Solver, SolverError, SolverOptions, SolverStats};
+use animation::FrameSampler;
 use std::time::{Duration, Instant};
 
 /// Options of one run that are not part of the model.
@@ -24,6 +27,9 @@ pub struct RunOptions {
     pub progress: Option<Box<dyn FnMut(f64) + Send>>,
     /// Call every block, even linear ones that the engine would otherwise fuse (for comparisons).
     pub unfused: bool,
+    /// Take animation frames at this many per second of simulated time (see
+    /// [`animation::FrameSampler`]); `None` for none. A model without a mechanism gives none.
+    pub animation_rate: Option<f64>,
 }
 
 /// What a run produced.
@@ -34,6 +40,8 @@ pub struct RunResult {
     pub wall_time: Duration,
     /// The continuous state at the end.
     pub final_state: Vec<f64>,
+    /// The animation frames, when [`RunOptions::animation_rate`] asked for them.
+    pub animation: Option<Animation>,
 }
 
 /// Why a run stopped early.
@@ -99,6 +107,8 @@ pub struct FailedRun {
     /// The rows recorded up to the failure (every accepted step and event before it); empty when
     /// the run failed before its first row.
     pub recording: Recording,
+    /// The animation frames taken before the failure, when asked for.
+    pub animation: Option<Animation>,
 }
 
 /// [`simulate`], keeping the rows recorded before a failure (chattering, a non-finite state, a
@@ -112,11 +122,15 @@ pub fn simulate_keeping_rows(
         Box::new(FailedRun {
             error,
             recording: Recording::default(),
+            animation: None,
         })
     };
     let recorder = Recorder::new(d).map_err(|e| early(e.into()))?;
     let mut engine = Engine::with_fusion(d, recorder, !options.unfused);
     engine.run.progress = options.progress;
+    engine.run.frames = options
+        .animation_rate
+        .and_then(|rate| FrameSampler::new(d, stop_time, rate));
     let mut solver = Solver::new(
         d.num_states,
         d.zero_crossing_directions.len(),
@@ -136,14 +150,20 @@ pub fn simulate_keeping_rows(
         (None, Ok(stats)) => Ok(stats),
     };
     let recording = std::mem::take(&mut engine.run.recorder.recording);
+    let animation = engine.run.frames.take().map(FrameSampler::into_animation);
     match failure {
         Ok(stats) => Ok(RunResult {
             recording,
             stats,
             wall_time,
             final_state: solver.state().to_vec(),
+            animation,
         }),
-        Err(error) => Err(Box::new(FailedRun { error, recording })),
+        Err(error) => Err(Box::new(FailedRun {
+            error,
+            recording,
+            animation,
+        })),
     }
 }
 

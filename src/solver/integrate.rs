@@ -18,7 +18,10 @@
 //!    (then `record(Final)` at that instant). A state-changing event restarts the method:
 //!    f is re-evaluated, the controller history is cleared and the starting step is recomputed.
 //!    Fixed-step RK4 restarts its grid t_restart + k·h at the event.
-//! 6. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
+//! 6. Sample times ([`System::next_sample_time`]) inside an accepted step, up to its end or its
+//!    located event, are handed to [`System::sample`] from the step's dense output; they never
+//!    change the steps taken.
+//! 7. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
 //!    `Final` (not also as `Step`); an event instant is recorded as the pair
 //!    `EventBefore`/`EventAfter` (not also as `Step`).
 //!
@@ -57,6 +60,27 @@ pub(crate) fn first_non_finite(v: &[f64]) -> Option<usize> {
         return None;
     }
     v.iter().position(|x| !x.is_finite())
+}
+
+/// Hands the system its requested sample times in (t_start, t_upto] (see
+/// [`System::next_sample_time`]), each from the dense output of `step`, which starts at
+/// `t_start`; `out` is scratch of length n. A time that does not increase ends the delivery.
+fn deliver_samples<S: System>(
+    system: &mut S,
+    step: &DenseStep<'_>,
+    t_start: f64,
+    t_upto: f64,
+    out: &mut [f64],
+) {
+    let mut last = f64::NEG_INFINITY;
+    while let Some(ts) = system
+        .next_sample_time()
+        .filter(|&ts| ts <= t_upto && ts > last)
+    {
+        last = ts;
+        step.interpolate(((ts - t_start) / step.h).clamp(0.0, 1.0), out);
+        system.sample(ts, out);
+    }
 }
 
 /// Consecutive-event counter of the chattering guard.
@@ -324,6 +348,12 @@ impl Solver {
         };
         self.x.copy_from_slice(x0);
         system.record(t0, &self.x, RecordKind::Initial);
+        while let Some(ts) = system.next_sample_time().filter(|&ts| ts <= t0) {
+            system.sample(ts, &self.x);
+            if system.next_sample_time() == Some(ts) {
+                break;
+            }
+        }
         let h_max = if self.options.max_step > 0.0 {
             self.options.max_step
         } else {
@@ -474,6 +504,7 @@ impl Solver {
                     step.interpolate((tt - t_start) / h_try, x_interp);
                     system.zero_crossings(tt, x_interp, g);
                 });
+                deliver_samples(system, &step, t_start, t_event, x_interp);
                 // The state at the event: the step end itself, or the dense output.
                 if t_event == t_new {
                     x_interp.copy_from_slice(x_new);
@@ -500,6 +531,18 @@ impl Solver {
             }
 
             // Ordinary step end.
+            if system.next_sample_time().is_some_and(|ts| ts <= t_new) {
+                prepare_dense(tab, h_try, &self.k, &mut self.dense);
+                let step = DenseStep {
+                    tab,
+                    h: h_try,
+                    x: &self.x,
+                    x_new: &self.x_new,
+                    k: &self.k,
+                    d: &self.dense,
+                };
+                deliver_samples(system, &step, t, t_new, &mut self.x_interp);
+            }
             std::mem::swap(&mut self.x, &mut self.x_new);
             system.project(t_new, &mut self.x);
             self.k.copy_within(k_end..k_end + n, 0);

@@ -110,6 +110,18 @@ pub trait System {
     fn non_finite_derivative(&mut self, _t: f64, _x: &[f64]) {}
     /// Called at every point the user may want recorded.
     fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
+    /// The next time at which the system wants the solution sampled (animation frames, fixed
+    /// output times); `None` when it wants no more. Unlike a time event, a sample time never
+    /// shortens a step: the solver evaluates the dense output of the step that covers it. The
+    /// times must increase from one call to the next (after each [`System::sample`]); a time
+    /// that does not is skipped.
+    fn next_sample_time(&self) -> Option<f64> {
+        None
+    }
+    /// Receives x(t) at a time that [`System::next_sample_time`] asked for: the initial state for
+    /// times at or before t0, the dense output of the step covering t otherwise (at a located
+    /// event, the state before the event handlers run).
+    fn sample(&mut self, _t: f64, _x: &[f64]) {}
 }
 
 mod error;

@@ -19,7 +19,8 @@ use crate::geometry::query::partners_list;
 use crate::geometry::{pair_supported, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{
-    output, ImpactOrder, PairSide, RigidPair, MAX_POINTS_PER_PAIR, PAIR_OUTPUT_LEN,
+    output, ConstraintKind, ImpactOrder, PairSide, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR,
+    PAIR_OUTPUT_LEN,
 };
 use nalgebra::Vector3;
 use std::any::Any;
@@ -52,7 +53,7 @@ pub struct RigidContact {
     physical: Vec<PortDecl>,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
-    pair: Option<RigidPair>,
+    pair: Option<RigidConstraint>,
 }
 
 impl Block for RigidContact {
@@ -68,7 +69,7 @@ impl Block for RigidContact {
     fn physical(&self) -> Option<&PhysicalRole> {
         Some(&ROLE)
     }
-    fn rigid_pair(&self) -> Option<RigidPair> {
+    fn rigid_constraint(&self) -> Option<RigidConstraint> {
         self.pair.clone()
     }
 
@@ -118,18 +119,20 @@ impl Block for RigidContact {
                 "{base_label} and {follower_label} are on the same rigid body: contact between them exerts no net force"
             ));
         }
-        self.pair = Some(RigidPair {
+        self.pair = Some(RigidConstraint {
             label: String::new(),
-            base,
-            follower,
+            kind: ConstraintKind::Contact(Box::new(RigidPair {
+                base,
+                follower,
+                friction: self.friction,
+                impacts: self.impacts,
+            })),
             restitution: self.restitution,
             rest_velocity: self.rest_velocity,
-            friction: self.friction,
-            impacts: self.impacts,
         });
         self.inputs.push(
             PortDecl::signal("solution", Shape::vector(PAIR_OUTPUT_LEN))
-                .hidden(HiddenPort::RigidContact),
+                .hidden(HiddenPort::RigidConstraint),
         );
         Ok(())
     }

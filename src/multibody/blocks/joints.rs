@@ -8,12 +8,15 @@
 //! mechanism through a hidden `tau` output — a direct feedthrough only from `t` to `tau`, so a
 //! controller may close a loop from `q` to `t`.
 
+use super::joint_limits::{read_limits, JointLimits, LimitMethod};
 use crate::block::{
     Binding, Block, BlockType, Ctx, HiddenPort, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
     Shape,
 };
 use crate::model::{Diagnostic, TableReader};
+use crate::multibody::rigid::{output as rigid_output, RigidConstraint, PAIR_OUTPUT_LEN};
 use crate::multibody::{JointKind, JointSpec};
+use crate::solver::Direction;
 
 /// A joint block.
 pub struct JointBlock {
@@ -25,6 +28,15 @@ pub struct JointBlock {
     /// Per user output: (offset, length) in the joint's state vector [q; v].
     sources: Vec<(usize, usize)>,
     actuated: bool,
+    /// Limits (RevoluteJoint, PrismaticJoint), with the `limit_force` output's index.
+    limits: Option<JointLimits>,
+    limit_output: Option<usize>,
+    /// Hidden ports once bound: the state input, the solved rigid limit's input, the actuation
+    /// output; and the joint's index in the mechanism.
+    state_input: Option<usize>,
+    limit_input: Option<usize>,
+    tau_output: Option<usize>,
+    joint: usize,
 }
 
 fn sensing_outputs(kind: JointKind) -> Vec<(&'static str, usize, usize, &'static str)> {
@@ -46,6 +58,31 @@ fn sensing_outputs(kind: JointKind) -> Vec<(&'static str, usize, usize, &'static
 }
 
 impl JointBlock {
+    /// With limits: adds the `limit_force` output.
+    fn with_limits(mut self, limits: Option<JointLimits>) -> Self {
+        if limits.is_some() {
+            let unit = if self.kind == JointKind::Revolute {
+                "N·m"
+            } else {
+                "N"
+            };
+            self.limit_output = Some(self.outputs.len());
+            self.outputs
+                .push(PortDecl::signal("limit_force", Shape::SCALAR).unit(unit));
+        }
+        self.limits = limits;
+        self
+    }
+
+    /// Whether the joint sends forces to the mechanism (actuation, or a penalty limit).
+    fn sends_forces(&self) -> bool {
+        self.actuated
+            || matches!(
+                self.limits.map(|l| l.method),
+                Some(LimitMethod::SpringDamper { .. })
+            )
+    }
+
     fn new(kind: JointKind, spec: JointSpec) -> Self {
         let actuated = spec.actuated;
         let mut outputs = Vec::new();
@@ -70,6 +107,12 @@ impl JointBlock {
             outputs,
             sources,
             actuated,
+            limits: None,
+            limit_output: None,
+            state_input: None,
+            limit_input: None,
+            tau_output: None,
+            joint: 0,
         }
     }
 }
@@ -89,15 +132,28 @@ impl Block for JointBlock {
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let (_, nq, nv) = binding
+        let (joint, nq, nv) = binding
             .joint
             .ok_or("internal: joint bound without a joint index")?;
+        self.joint = joint;
         if self.kind == JointKind::Weld {
             return Ok(());
         }
+        self.state_input = Some(self.inputs.len());
         self.inputs
             .push(PortDecl::signal("state", Shape::vector(nq + nv)).hidden(HiddenPort::JointState));
-        if self.actuated {
+        if matches!(
+            self.limits.map(|l| l.method),
+            Some(LimitMethod::Rigid { .. })
+        ) {
+            self.limit_input = Some(self.inputs.len());
+            self.inputs.push(
+                PortDecl::signal("limit", Shape::vector(PAIR_OUTPUT_LEN))
+                    .hidden(HiddenPort::RigidConstraint),
+            );
+        }
+        if self.sends_forces() {
+            self.tau_output = Some(self.outputs.len());
             self.outputs.push(
                 PortDecl::signal("tau", Shape::vector(nv)).hidden(HiddenPort::JointActuation),
             );
@@ -105,23 +161,44 @@ impl Block for JointBlock {
         Ok(())
     }
 
+    fn rigid_constraint(&self) -> Option<RigidConstraint> {
+        self.limits.and_then(|l| l.rigid_constraint(self.joint))
+    }
+
     fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
-        let state = self.inputs.iter().position(|p| p.name == "state");
         let mut feedthrough = Vec::new();
-        if let Some(s) = state {
+        if let Some(s) = self.state_input {
             feedthrough.extend((0..self.sources.len()).map(|o| (s, o)));
+            let penalty = self.limit_input.is_none() && self.limits.is_some();
+            for o in [self.limit_output, self.tau_output].into_iter().flatten() {
+                if penalty {
+                    feedthrough.push((s, o));
+                }
+            }
         }
-        if self.actuated {
-            feedthrough.push((0, self.outputs.len() - 1));
+        if let (Some(i), Some(o)) = (self.limit_input, self.limit_output) {
+            feedthrough.push((i, o));
         }
+        if let (true, Some(o)) = (self.actuated, self.tau_output) {
+            feedthrough.push((0, o));
+        }
+        let penalty_limits = matches!(
+            self.limits.map(|l| l.method),
+            Some(LimitMethod::SpringDamper { .. })
+        );
         Ok(Setup {
             feedthrough,
+            zero_crossings: if penalty_limits {
+                vec![Direction::Either; 2]
+            } else {
+                Vec::new()
+            },
             ..Setup::default()
         })
     }
 
     fn outputs_eval(&self, ctx: &mut Ctx) {
-        let Some(state) = self.inputs.iter().position(|p| p.name == "state") else {
+        let Some(state) = self.state_input else {
             return;
         };
         for (o, &(offset, len)) in self.sources.iter().enumerate() {
@@ -130,12 +207,30 @@ impl Block for JointBlock {
                 ctx.output(o)[k] = v;
             }
         }
-        if self.actuated {
-            let tau = self.outputs.len() - 1;
-            for k in 0..self.kind.nv() {
-                let v = ctx.input(0)[k];
-                ctx.output(tau)[k] = v;
+        let mut penalty = 0.0;
+        if let Some(limits) = &self.limits {
+            let (q, rate) = (ctx.input(state)[0], ctx.input(state)[1]);
+            penalty = limits.penalty_force(q, rate);
+            let force = match self.limit_input {
+                Some(i) => ctx.input(i)[rigid_output::NORMAL_FORCE],
+                None => penalty,
+            };
+            if let Some(o) = self.limit_output {
+                ctx.output(o)[0] = force;
             }
+        }
+        if let Some(tau) = self.tau_output {
+            for k in 0..self.kind.nv() {
+                let t = if self.actuated { ctx.input(0)[k] } else { 0.0 };
+                ctx.output(tau)[k] = t + if k == 0 { penalty } else { 0.0 };
+            }
+        }
+    }
+
+    fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
+        if let (Some(limits), Some(state)) = (&self.limits, self.state_input) {
+            let crossings = limits.crossings(ctx.input(state)[0]);
+            g.copy_from_slice(&crossings[..g.len()]);
         }
     }
 }
@@ -194,7 +289,21 @@ fn build_scalar(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
     let q0 = p.f64_or("q0", 0.0)?;
     let w0 = p.f64_or("w0", 0.0)?;
     let spec = read_common(p, kind, vec![q0], vec![w0])?;
-    Ok(Box::new(JointBlock::new(kind, spec)))
+    let unit = if kind == JointKind::Revolute {
+        "rad"
+    } else {
+        "m"
+    };
+    let limits = read_limits(p, unit)?;
+    if let Some(l) = &limits {
+        p.ensure(
+            (l.lower..=l.upper).contains(&q0),
+            "q0",
+            "the initial position is outside the joint's limits",
+            &format!("start with q0 between {} and {}", l.lower, l.upper),
+        )?;
+    }
+    Ok(Box::new(JointBlock::new(kind, spec).with_limits(limits)))
 }
 
 fn build_vector(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diagnostic> {
@@ -295,6 +404,12 @@ macro_rules! scalar_joint {
                 SPRING[0],
                 SPRING[1],
                 SPRING[2],
+                ParamDoc {
+                    name: "limits",
+                    unit: $q,
+                    default: "none",
+                    doc: "{ lower, upper, method = \"rigid\" (default), restitution (0), rest_velocity (1e-3) } | { lower, upper, method = \"spring_damper\", stiffness, damping (0) }: either bound may be omitted; rigid bounds are unilateral constraints solved with the rigid contacts (impacts ω⁺ = −e·ω⁻), penalty bounds a spring-damper beyond the bound with a zero crossing there",
+                },
             ],
             ports: &[
                 FRAMES[0],
@@ -305,6 +420,13 @@ macro_rules! scalar_joint {
                     shape: "1×1",
                     unit: $q,
                     doc: "position",
+                },
+                PortDoc {
+                    name: "limit_force",
+                    kind: "output",
+                    shape: "1×1",
+                    unit: "N·m or N",
+                    doc: "force/torque of the limits along the axis, positive towards increasing q (with limits)",
                 },
                 PortDoc {
                     name: "w",

@@ -17,9 +17,10 @@
 
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{Block, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec};
+use crate::multibody::constraints::ContactRow;
 use crate::multibody::rigid::{
     self, candidates::find_candidates, impact::resolve_impacts, resting::constrained_accelerations,
-    RigidPair, RigidWorkspace, PAIR_OUTPUT_LEN,
+    ConstraintKind, RigidConstraint, RigidWorkspace, PAIR_OUTPUT_LEN,
 };
 use crate::multibody::{
     body_position, body_rotation, body_velocity, forward_dynamics,
@@ -50,8 +51,9 @@ pub struct MechanismBlock {
     /// Whether any body-kinematics output is read (else forward kinematics is skipped: the
     /// dynamics compute their own).
     bodies_used: bool,
-    /// Rigid contact pairs, in the order of their outputs, zero crossings and work slots.
-    rigid: Vec<RigidPair>,
+    /// Rigid contact pairs and joint limits, in the order of their outputs, zero crossings and
+    /// work slots.
+    rigid: Vec<RigidConstraint>,
     /// Index of the first rigid-contact output.
     rigid_outputs: usize,
 }
@@ -96,9 +98,14 @@ impl MechanismBlock {
         }
     }
 
-    /// Adds a rigid contact pair; returns the index of its output (the pair's solved contact,
-    /// [`PAIR_OUTPUT_LEN`] values laid out as [`rigid::output`] says).
-    pub fn add_rigid_contact(&mut self, pair: RigidPair) -> usize {
+    /// Adds a rigid contact pair or joint limit (whose coordinates it resolves); returns the index
+    /// of its output (the solved constraint, [`PAIR_OUTPUT_LEN`] values laid out as
+    /// [`rigid::output`] says).
+    pub fn add_rigid_constraint(&mut self, mut pair: RigidConstraint) -> usize {
+        if let ConstraintKind::Limit(limit) = &mut pair.kind {
+            limit.q_index = self.mechanism.joint_q_range(limit.joint).start;
+            limit.v_index = self.mechanism.joint_v_range(limit.joint).start;
+        }
         if self.rigid.is_empty() {
             self.rigid_outputs = self.outputs.len();
         }
@@ -202,7 +209,7 @@ impl MechanismBlock {
         let m = &*self.mechanism;
         self.gather_inputs(io, s);
         let (q, v) = states.split_at(m.nq());
-        find_candidates(&self.rigid, &s.ws, &mut s.rigid);
+        find_candidates(&self.rigid, &s.ws, q, v, &mut s.rigid);
         let solved = constrained_accelerations(
             m,
             &self.rigid,
@@ -221,27 +228,36 @@ impl MechanismBlock {
         std::mem::swap(&mut s.key, &mut s.solved_for);
     }
 
-    /// Writes each pair's output from the last solve.
+    /// Writes each constraint's output from the last solve.
     fn write_rigid_outputs(&self, io: &mut crate::block::Io, work: &[f64], s: &Scratch) {
         use rigid::output::*;
         for (k, pair) in s.rigid.pairs.iter().enumerate() {
             let out = io.output(self.rigid_outputs + k);
             out.fill(0.0);
-            let points = &s.rigid.candidates[pair.first..pair.first + pair.count];
-            let forces = &s.rigid.point_force[pair.first..pair.first + pair.count];
+            let range = pair.first..pair.first + pair.count;
+            let points = &s.rigid.candidates[range.clone()];
+            let forces = &s.rigid.point_force[range.clone()];
+            let row_forces = &s.rigid.row_force[range];
             let mut friction = Vector3::zeros();
             let mut normal = 0.0;
-            let mut resting = false;
-            for (slot, (c, f)) in points.iter().zip(forces).enumerate() {
-                resting |= c.resting();
-                let fn_ = f.dot(&c.normal);
-                normal += fn_;
-                friction += f - c.normal * fn_;
-                let base = POINTS + 6 * slot;
-                out[base..base + 3].copy_from_slice(c.point.as_slice());
-                out[base + 3..base + 6].copy_from_slice(f.as_slice());
+            for (slot, ((c, f), fr)) in points.iter().zip(forces).zip(row_forces).enumerate() {
+                match c.row {
+                    ContactRow::Point { .. } => {
+                        normal += fr;
+                        friction += f - c.normal() * *fr;
+                        let base = POINTS + 6 * slot;
+                        out[base..base + 3].copy_from_slice(c.point().as_slice());
+                        out[base + 3..base + 6].copy_from_slice(f.as_slice());
+                    }
+                    // Positive towards increasing q.
+                    ContactRow::Coordinate { sign, .. } => normal += sign * fr,
+                }
             }
-            out[CONTACT] = if resting { 1.0 } else { 0.0 };
+            out[CONTACT] = if points.iter().any(|c| c.resting()) {
+                1.0
+            } else {
+                0.0
+            };
             out[SEPARATION] = pair.separation;
             out[NORMAL_FORCE] = normal;
             out[FRICTION_FORCE] = friction.norm();

@@ -3,6 +3,7 @@
 
 pub mod frame_signal;
 pub mod frames;
+pub mod joint_limits;
 pub mod joints;
 pub mod mechanism_block;
 pub mod sensors;

@@ -1,18 +1,73 @@
-//! The speculative contact points of every pair at the kinematics in a dynamics workspace (see
-//! the [module documentation](super)).
+//! The speculative contact points of every pair at the kinematics in a dynamics workspace, and
+//! the bounds of every joint limit near its range's ends (see the [module documentation](super)).
 
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
-use super::{RigidPair, MAX_POINTS_PER_PAIR};
+use super::{ConstraintKind, JointLimit, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR};
 use crate::geometry::query::manifold::contact_manifold;
+use crate::multibody::constraints::ContactRow;
 use crate::multibody::kinematics::{body_pose, body_position, body_velocity};
 use crate::multibody::workspace::Workspace;
 use nalgebra::{Isometry3, Translation3, Vector3};
 
 /// Fills `rw.candidates` and `rw.pairs` from the poses and velocities in `ws` (after forward
-/// kinematics or a dynamics call at the state of interest). Does not allocate.
-pub fn find_candidates(pairs: &[RigidPair], ws: &Workspace, rw: &mut RigidWorkspace) {
+/// kinematics or a dynamics call at the state `(q, v)` of interest). Does not allocate.
+pub fn find_candidates(
+    constraints: &[RigidConstraint],
+    ws: &Workspace,
+    q: &[f64],
+    v: &[f64],
+    rw: &mut RigidWorkspace,
+) {
     rw.candidates.clear();
-    for (k, pair) in pairs.iter().enumerate() {
+    for (k, constraint) in constraints.iter().enumerate() {
+        match &constraint.kind {
+            ConstraintKind::Contact(pair) => contact_candidates(k, pair, ws, rw),
+            ConstraintKind::Limit(limit) => limit_candidates(k, limit, q, v, rw),
+        }
+    }
+}
+
+/// The bounds of a joint limit within [`super::MAX_MARGIN`]-scaled reach (0.05 rad or m) of the
+/// coordinate, as candidates with coordinate rows.
+fn limit_candidates(k: usize, limit: &JointLimit, q: &[f64], v: &[f64], rw: &mut RigidWorkspace) {
+    let margin = LIMIT_MARGIN;
+    let first = rw.candidates.len();
+    let mut contact = PairContact {
+        separation: f64::INFINITY,
+        crossing: margin,
+        first,
+        count: 0,
+    };
+    let (x, rate) = (q[limit.q_index], v[limit.v_index]);
+    for (gap, sign) in [(x - limit.lower, 1.0), (limit.upper - x, -1.0)] {
+        contact.separation = contact.separation.min(gap);
+        if gap.is_nan() || gap > margin || rw.candidates.len() == rw.candidates.capacity() {
+            continue;
+        }
+        let c = Candidate {
+            owner: k,
+            row: ContactRow::coordinate(limit.v_index, sign),
+            tangents: [Vector3::zeros(); 2],
+            gap,
+            relative_velocity: Vector3::zeros(),
+            normal_velocity: sign * rate,
+            base_angular_velocity: Vector3::zeros(),
+        };
+        if c.approaching() {
+            contact.crossing = contact.crossing.min(gap);
+        }
+        rw.candidates.push(c);
+    }
+    contact.count = rw.candidates.len() - first;
+    rw.pairs[k] = contact;
+}
+
+/// How near its bound (rad or m) a joint coordinate is watched.
+const LIMIT_MARGIN: f64 = 0.05;
+
+/// The speculative manifold points of contact pair `k`.
+fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWorkspace) {
+    {
         let pose_base = body_pose(ws, pair.base.body) * pair.base.placement;
         let pose_follower = body_pose(ws, pair.follower.body) * pair.follower.placement;
         let margin = pair.margin();
@@ -35,13 +90,13 @@ pub fn find_candidates(pairs: &[RigidPair], ws: &Workspace, rw: &mut RigidWorksp
         .is_err()
         {
             rw.pairs[k] = contact;
-            continue;
+            return;
         }
         contact.separation = manifold.separation();
         let n = manifold.normal().into_inner();
         if contact.separation.is_nan() || contact.separation > margin {
             rw.pairs[k] = contact;
-            continue;
+            return;
         }
         // ... then the manifold with the follower moved `margin` towards the base, so that points
         // up to `margin` apart appear with their gaps.
@@ -57,7 +112,7 @@ pub fn find_candidates(pairs: &[RigidPair], ws: &Workspace, rw: &mut RigidWorksp
         .is_err()
         {
             rw.pairs[k] = contact;
-            continue;
+            return;
         }
         manifold.reduce(MAX_POINTS_PER_PAIR);
         let n_shifted = manifold.normal().into_inner();
@@ -74,9 +129,8 @@ pub fn find_candidates(pairs: &[RigidPair], ws: &Workspace, rw: &mut RigidWorksp
             let normal = n_shifted;
             let gap = along - p.depth;
             rw.candidates.push(Candidate {
-                pair: k,
-                point,
-                normal,
+                owner: k,
+                row: ContactRow::point(pair.base.body, pair.follower.body, point, normal),
                 tangents: tangent_basis(&normal),
                 gap,
                 relative_velocity: relative,

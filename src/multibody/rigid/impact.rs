@@ -13,7 +13,7 @@
 use super::candidates::find_candidates;
 use super::resting::describe;
 use super::workspace::RigidWorkspace;
-use super::{ImpactOrder, RigidPair};
+use super::{ImpactOrder, RigidConstraint};
 use crate::multibody::constraints::{solve_impulses, RowKind};
 use crate::multibody::kinematics::forward_kinematics;
 use crate::multibody::mechanism::Mechanism;
@@ -32,15 +32,15 @@ const ROUNDS_PER_PAIR: usize = 50;
 /// A message naming the pair when an impulse problem cannot be solved.
 pub fn resolve_impacts(
     m: &Mechanism,
-    pairs: &[RigidPair],
+    pairs: &[RigidConstraint],
     rw: &mut RigidWorkspace,
     ws: &mut Workspace,
     q: &[f64],
     v: &mut [f64],
 ) -> Result<bool, String> {
     forward_kinematics(m, q, v, ws);
-    find_candidates(pairs, ws, rw);
-    rw.normal_rows(pairs, |c| c.touching());
+    find_candidates(pairs, ws, q, v, rw);
+    rw.normal_rows(|c| c.touching());
     rw.pair_impulse.iter_mut().for_each(|p| *p = 0.0);
     if rw.rows.is_empty() {
         return Ok(false);
@@ -56,7 +56,7 @@ pub fn resolve_impacts(
             break;
         };
         let plastic = round == rounds;
-        let pair = rw.candidates[rw.row_candidate[fastest]].pair;
+        let pair = rw.candidates[rw.row_candidate[fastest]].owner;
         select_rows(pairs, rw, pair, plastic);
         solve_round(pairs, rw, plastic)?;
         for (x, d) in v.iter_mut().zip(&rw.dv) {
@@ -83,13 +83,13 @@ fn fastest_approach(rw: &RigidWorkspace) -> Option<usize> {
 }
 
 /// The rows of this round: `pair`'s (serial), every simultaneous pair's, or all (`plastic`).
-fn select_rows(pairs: &[RigidPair], rw: &mut RigidWorkspace, pair: usize, plastic: bool) {
+fn select_rows(pairs: &[RigidConstraint], rw: &mut RigidWorkspace, pair: usize, plastic: bool) {
     rw.sub_rows.clear();
-    let together = pairs[pair].impacts == ImpactOrder::Simultaneous;
+    let together = pairs[pair].impacts() == ImpactOrder::Simultaneous;
     for r in 0..rw.rows.len() {
-        let k = rw.candidates[rw.row_candidate[r]].pair;
+        let k = rw.candidates[rw.row_candidate[r]].owner;
         let take =
-            plastic || k == pair || (together && pairs[k].impacts == ImpactOrder::Simultaneous);
+            plastic || k == pair || (together && pairs[k].impacts() == ImpactOrder::Simultaneous);
         if take {
             rw.sub_rows.push(r);
         }
@@ -97,7 +97,11 @@ fn select_rows(pairs: &[RigidPair], rw: &mut RigidWorkspace, pair: usize, plasti
 }
 
 /// Solves the impulse problem of `rw.sub_rows` and leaves the velocity jump in `rw.dv`.
-fn solve_round(pairs: &[RigidPair], rw: &mut RigidWorkspace, plastic: bool) -> Result<(), String> {
+fn solve_round(
+    pairs: &[RigidConstraint],
+    rw: &mut RigidWorkspace,
+    plastic: bool,
+) -> Result<(), String> {
     let n = rw.sub_rows.len();
     {
         let a = rw.constraint_rows.matrix();
@@ -106,7 +110,7 @@ fn solve_round(pairs: &[RigidPair], rw: &mut RigidWorkspace, plastic: bool) -> R
                 rw.sub_matrix[(i, j)] = a[(ri, rj)];
             }
             let c = &rw.candidates[rw.row_candidate[ri]];
-            let pair = &pairs[c.pair];
+            let pair = &pairs[c.owner];
             let v_minus = rw.velocities[ri];
             rw.sub_velocities[i] = v_minus;
             rw.sub_restitution[i] = if !plastic && -v_minus > pair.rest_velocity {
@@ -131,7 +135,7 @@ fn solve_round(pairs: &[RigidPair], rw: &mut RigidWorkspace, plastic: bool) -> R
         let row = e.row().and_then(|r| rw.sub_rows.get(r).copied());
         let label = row
             .map(|r| {
-                pairs[rw.candidates[rw.row_candidate[r]].pair]
+                pairs[rw.candidates[rw.row_candidate[r]].owner]
                     .label
                     .as_str()
             })
@@ -142,7 +146,7 @@ fn solve_round(pairs: &[RigidPair], rw: &mut RigidWorkspace, plastic: bool) -> R
     rw.forces[..rows].iter_mut().for_each(|f| *f = 0.0);
     for (i, &r) in rw.sub_rows.iter().enumerate() {
         rw.forces[r] = rw.sub_impulses[i];
-        let pair = rw.candidates[rw.row_candidate[r]].pair;
+        let pair = rw.candidates[rw.row_candidate[r]].owner;
         rw.pair_impulse[pair] += rw.sub_impulses[i];
     }
     rw.constraint_rows

@@ -111,17 +111,70 @@ pub struct PairSide {
 /// A rigid contact pair as a RigidContact block declares it (immutable during a run).
 #[derive(Clone, Debug)]
 pub struct RigidPair {
-    /// The block's name, for messages.
-    pub label: String,
     pub base: PairSide,
     pub follower: PairSide,
-    /// Newton's coefficient of restitution e in [0, 1].
-    pub restitution: f64,
-    /// Impacts slower than this (m/s) are plastic and leave the contact resting.
-    pub rest_velocity: f64,
     /// Coulomb's coefficient (static = dynamic); 0 without friction.
     pub friction: f64,
     pub impacts: ImpactOrder,
+}
+
+/// A rigid joint limit (a RevoluteJoint's or PrismaticJoint's `limits` with `method = "rigid"`):
+/// unilateral rows in joint space, `q − lower ≥ 0` and `upper − q ≥ 0` (rad or m).
+#[derive(Clone, Debug)]
+pub struct JointLimit {
+    /// The joint's index in the mechanism.
+    pub joint: usize,
+    /// Its position and velocity coordinates (set by the mechanism when it takes the limit).
+    pub q_index: usize,
+    pub v_index: usize,
+    /// The bounds (rad or m); `-∞` or `+∞` when absent.
+    pub lower: f64,
+    pub upper: f64,
+}
+
+/// What a constraint is.
+#[derive(Clone, Debug)]
+pub enum ConstraintKind {
+    Contact(Box<RigidPair>),
+    Limit(JointLimit),
+}
+
+/// A unilateral constraint that the mechanism solves: a rigid contact pair or a joint limit.
+#[derive(Clone, Debug)]
+pub struct RigidConstraint {
+    /// The declaring block's name, for messages.
+    pub label: String,
+    pub kind: ConstraintKind,
+    /// Newton's coefficient of restitution e in [0, 1].
+    pub restitution: f64,
+    /// Impacts slower than this (m/s or rad/s) are plastic and leave the constraint resting.
+    pub rest_velocity: f64,
+}
+
+impl RigidConstraint {
+    /// Coulomb's coefficient (0 for limits and frictionless pairs).
+    pub fn friction(&self) -> f64 {
+        match &self.kind {
+            ConstraintKind::Contact(p) => p.friction,
+            ConstraintKind::Limit(_) => 0.0,
+        }
+    }
+
+    /// How its impacts are resolved (limits: serially).
+    pub fn impacts(&self) -> ImpactOrder {
+        match &self.kind {
+            ConstraintKind::Contact(p) => p.impacts,
+            ConstraintKind::Limit(_) => ImpactOrder::Serial,
+        }
+    }
+
+    /// The bodies its rows couple (a limit: none of World's; its rows are joint coordinates).
+    pub fn bodies(&self) -> (usize, usize) {
+        match &self.kind {
+            ConstraintKind::Contact(p) => (p.base.body, p.follower.body),
+            ConstraintKind::Limit(_) => (0, 0),
+        }
+    }
 }
 
 impl RigidPair {

@@ -7,7 +7,7 @@
 use super::candidates::find_candidates;
 use super::impact::IMPACT_VELOCITY_TOLERANCE;
 use super::workspace::RigidWorkspace;
-use super::{RigidPair, POSITION_TOLERANCE};
+use super::{RigidConstraint, POSITION_TOLERANCE};
 use crate::multibody::constraints::{solve_impulses, solve_lcp};
 use crate::multibody::kinematics::forward_kinematics;
 use crate::multibody::mechanism::{normalize_quaternions, qdot_from_v, Mechanism};
@@ -20,7 +20,7 @@ const POSITION_ITERATIONS: usize = 4;
 /// failure leaves the state as it is (the next evaluation reports it).
 pub fn project(
     m: &Mechanism,
-    pairs: &[RigidPair],
+    pairs: &[RigidConstraint],
     rw: &mut RigidWorkspace,
     ws: &mut Workspace,
     q: &mut [f64],
@@ -29,7 +29,7 @@ pub fn project(
     let mut changed = false;
     for _ in 0..POSITION_ITERATIONS {
         forward_kinematics(m, q, v, ws);
-        find_candidates(pairs, ws, rw);
+        find_candidates(pairs, ws, q, v, rw);
         let deepest = rw
             .candidates
             .iter()
@@ -38,7 +38,7 @@ pub fn project(
         if deepest <= POSITION_TOLERANCE {
             break;
         }
-        rw.normal_rows(pairs, |c| c.touching());
+        rw.normal_rows(|c| c.touching());
         let n = rw.rows.len();
         if rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
             return changed;
@@ -74,7 +74,7 @@ pub fn project(
     }
     // Velocities: a plastic impulse on resting points that approach.
     forward_kinematics(m, q, v, ws);
-    find_candidates(pairs, ws, rw);
+    find_candidates(pairs, ws, q, v, rw);
     let approaching = rw
         .candidates
         .iter()
@@ -82,7 +82,7 @@ pub fn project(
     if !approaching {
         return changed;
     }
-    rw.normal_rows(pairs, |c| c.resting());
+    rw.normal_rows(|c| c.resting());
     let n = rw.rows.len();
     if rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
         return changed;

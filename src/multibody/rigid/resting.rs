@@ -8,7 +8,7 @@
 //! constrained accelerations are `v̇ = v̇_free + M⁻¹ Jᵀ f`.
 
 use super::workspace::RigidWorkspace;
-use super::{RigidPair, SLIDING_VELOCITY};
+use super::{ConstraintKind, RigidConstraint, SLIDING_VELOCITY};
 use crate::multibody::constraints::{
     solve_frictional, solve_lcp, ConstraintError, ContactMotion, ContactRow, FrictionalContact,
     RowKind,
@@ -21,7 +21,7 @@ use nalgebra::{DMatrixView, Vector3};
 
 /// Builds the rows of the resting candidates in `rw` (after
 /// [`find_candidates`](super::candidates::find_candidates)). Returns whether any has friction.
-fn resting_rows(pairs: &[RigidPair], rw: &mut RigidWorkspace) -> bool {
+fn resting_rows(constraints: &[RigidConstraint], rw: &mut RigidWorkspace) -> bool {
     rw.rows.clear();
     rw.kinds.clear();
     rw.contacts.clear();
@@ -31,30 +31,38 @@ fn resting_rows(pairs: &[RigidPair], rw: &mut RigidWorkspace) -> bool {
         if !c.resting() {
             continue;
         }
-        let pair = &pairs[c.pair];
-        let (a, b) = (pair.base.body, pair.follower.body);
+        let mu = constraints[c.owner].friction();
         let normal_row = rw.rows.len();
-        rw.rows.push(ContactRow::point(a, b, c.point, c.normal));
+        rw.rows.push(c.row);
         rw.kinds.push(RowKind::Unilateral);
         rw.row_candidate.push(i);
-        let tangent_rows = if pair.friction > 0.0 {
+        let mut tangent_rows = 0;
+        if let (
+            ContactRow::Point {
+                body_a,
+                body_b,
+                point,
+                ..
+            },
+            true,
+        ) = (c.row, mu > 0.0)
+        {
             any_friction = true;
             for t in c.tangents {
-                rw.rows.push(ContactRow::point(a, b, c.point, t));
+                rw.rows.push(ContactRow::point(body_a, body_b, point, t));
                 rw.kinds.push(RowKind::Tangent);
                 rw.row_candidate.push(i);
             }
-            2
-        } else {
-            0
-        };
-        let slip = c.relative_velocity - c.normal * c.normal_velocity;
-        rw.contacts.push(if slip.norm() > SLIDING_VELOCITY {
-            let velocity = [slip.dot(&c.tangents[0]), slip.dot(&c.tangents[1])];
-            FrictionalContact::sliding(normal_row, tangent_rows, pair.friction, velocity)
-        } else {
-            FrictionalContact::sticking(normal_row, tangent_rows, pair.friction)
-        });
+            tangent_rows = 2;
+        }
+        let slip = c.relative_velocity - c.normal() * c.normal_velocity;
+        rw.contacts
+            .push(if tangent_rows > 0 && slip.norm() > SLIDING_VELOCITY {
+                let velocity = [slip.dot(&c.tangents[0]), slip.dot(&c.tangents[1])];
+                FrictionalContact::sliding(normal_row, tangent_rows, mu, velocity)
+            } else {
+                FrictionalContact::sticking(normal_row, tangent_rows, mu)
+            });
     }
     any_friction
 }
@@ -69,7 +77,7 @@ fn resting_rows(pairs: &[RigidPair], rw: &mut RigidWorkspace) -> bool {
 #[allow(clippy::too_many_arguments)]
 pub fn constrained_accelerations(
     m: &Mechanism,
-    pairs: &[RigidPair],
+    pairs: &[RigidConstraint],
     rw: &mut RigidWorkspace,
     ws: &mut Workspace,
     q: &[f64],
@@ -101,7 +109,7 @@ pub fn constrained_accelerations(
     for (r, kind) in rw.kinds.iter().enumerate() {
         if *kind == RowKind::Unilateral {
             let c = &rw.candidates[rw.row_candidate[r]];
-            let n_dot = c.base_angular_velocity.cross(&c.normal);
+            let n_dot = c.base_angular_velocity.cross(&c.normal());
             rw.bias[r] += 2.0 * n_dot.dot(&c.relative_velocity);
         }
     }
@@ -154,11 +162,12 @@ pub fn constrained_accelerations(
     }
     for r in 0..n {
         let c = rw.row_candidate[r];
-        let direction = match rw.rows[r] {
-            ContactRow::Point { direction, .. } => direction,
-            ContactRow::Coordinate { .. } => continue,
-        };
-        rw.point_force[c] += direction * rw.forces[r];
+        if rw.kinds[r] == RowKind::Unilateral {
+            rw.row_force[c] = rw.forces[r];
+        }
+        if let ContactRow::Point { direction, .. } = rw.rows[r] {
+            rw.point_force[c] += direction * rw.forces[r];
+        }
     }
     Ok(())
 }
@@ -270,15 +279,22 @@ fn sticking_friction(rw: &mut RigidWorkspace) -> bool {
 }
 
 /// A solver error as a message naming the RigidContact block of the row concerned.
-pub fn describe(e: ConstraintError, pairs: &[RigidPair], rw: &RigidWorkspace) -> String {
-    let pair_of_row = |row: usize| {
+pub fn describe(
+    e: ConstraintError,
+    constraints: &[RigidConstraint],
+    rw: &RigidWorkspace,
+) -> String {
+    let owner_of_row = |row: usize| {
         rw.row_candidate
             .get(row)
             .and_then(|&c| rw.candidates.get(c))
-            .map(|c| pairs[c.pair].label.as_str())
+            .map(|c| &constraints[c.owner])
     };
-    match e.row().and_then(pair_of_row) {
-        Some(label) => format!("rigid contact '{label}': {e}"),
-        None => format!("rigid contact: {e}"),
+    match e.row().and_then(owner_of_row) {
+        Some(c) => match c.kind {
+            ConstraintKind::Contact(_) => format!("rigid contact '{}': {e}", c.label),
+            ConstraintKind::Limit(_) => format!("joint limit of '{}': {e}", c.label),
+        },
+        None => format!("rigid constraints: {e}"),
     }
 }

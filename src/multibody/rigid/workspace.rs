@@ -1,7 +1,7 @@
 //! The buffers of rigid contact, sized once per mechanism and set of pairs (nothing allocates
 //! during a run).
 
-use super::{RigidPair, MAX_POINTS_PER_PAIR};
+use super::{ConstraintKind, RigidConstraint, MAX_POINTS_PER_PAIR};
 use crate::geometry::query::manifold::ContactManifold;
 use crate::multibody::constraints::{
     ConstraintRows, ContactRow, FrictionWorkspace, FrictionalContact, LcpWorkspace, RowKind,
@@ -9,28 +9,45 @@ use crate::multibody::constraints::{
 use crate::multibody::mechanism::Mechanism;
 use nalgebra::{DMatrix, Vector3};
 
-/// One speculative contact point of a pair (see the [module documentation](super)).
+/// One speculative contact point of a pair, or one bound of a joint limit (see the
+/// [module documentation](super)).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate {
-    /// Index of its pair.
-    pub pair: usize,
-    /// The contact point (m, World).
-    pub point: Vector3<f64>,
-    /// Unit normal from the base into the follower (World).
-    pub normal: Vector3<f64>,
-    /// Two unit tangents completing a right-handed basis with the normal (World).
+    /// Index of its constraint.
+    pub owner: usize,
+    /// Its normal row: a contact point and normal (World, from the base into the follower), or a
+    /// joint coordinate with its sign (+1 at a lower bound, −1 at an upper one).
+    pub row: ContactRow,
+    /// Two unit tangents completing a right-handed basis with a contact normal (World).
     pub tangents: [Vector3<f64>; 2],
-    /// Signed gap (m): negative when penetrating.
+    /// Signed gap (m, or rad for a revolute limit): negative when penetrating.
     pub gap: f64,
-    /// Velocity of the follower's material point relative to the base's at `point` (m/s, World).
+    /// Velocity of the follower's material point relative to the base's at the point (m/s,
+    /// World; zero for a limit).
     pub relative_velocity: Vector3<f64>,
-    /// `normal · relative_velocity` (m/s; negative when approaching).
+    /// The gap's rate (m/s or rad/s; negative when approaching).
     pub normal_velocity: f64,
-    /// Angular velocity of the base body (rad/s, World): the normal turns with it.
+    /// Angular velocity of the base body (rad/s, World): a contact normal turns with it.
     pub base_angular_velocity: Vector3<f64>,
 }
 
 impl Candidate {
+    /// The contact normal (World; zero for a joint limit's coordinate row).
+    pub fn normal(&self) -> Vector3<f64> {
+        match self.row {
+            ContactRow::Point { direction, .. } => direction,
+            ContactRow::Coordinate { .. } => Vector3::zeros(),
+        }
+    }
+
+    /// The contact point (m, World; zero for a joint limit).
+    pub fn point(&self) -> Vector3<f64> {
+        match self.row {
+            ContactRow::Point { point, .. } => point,
+            ContactRow::Coordinate { .. } => Vector3::zeros(),
+        }
+    }
+
     /// Whether the point is touching (gap at most [`super::CONTACT_DISTANCE`]).
     pub fn touching(&self) -> bool {
         self.gap <= super::CONTACT_DISTANCE
@@ -92,23 +109,34 @@ pub struct RigidWorkspace {
     /// Generalized velocity change and a q-sized buffer (nv, nq).
     pub dv: Vec<f64>,
     pub dq: Vec<f64>,
-    /// Per candidate: the contact force on the follower (N, World).
+    /// Per candidate: the force of its normal row (N, or N·m for a revolute limit), and for a
+    /// contact point the whole contact force on the follower (N, World).
+    pub row_force: Vec<f64>,
     pub point_force: Vec<Vector3<f64>>,
-    /// Per pair: total normal impulse of the current impact (N·s).
+    /// Per constraint: total normal impulse of the current impact (N·s).
     pub pair_impulse: Vec<f64>,
     /// Why the last constraint solve failed (formatted only when it does).
     pub failure: Option<String>,
 }
 
 impl RigidWorkspace {
-    /// Buffers for `pairs` on `m`.
-    pub fn new(m: &Mechanism, pairs: &[RigidPair]) -> Self {
+    /// Buffers for `constraints` on `m`.
+    pub fn new(m: &Mechanism, constraints: &[RigidConstraint]) -> Self {
+        let pairs = constraints;
         let points = pairs.len() * MAX_POINTS_PER_PAIR;
         let rows = 3 * points;
         RigidWorkspace {
             manifolds: pairs
                 .iter()
-                .map(|p| ContactManifold::for_pair(&p.base.shape, &p.follower.shape))
+                .map(|c| match &c.kind {
+                    ConstraintKind::Contact(p) => {
+                        ContactManifold::for_pair(&p.base.shape, &p.follower.shape)
+                    }
+                    ConstraintKind::Limit(_) => ContactManifold::for_pair(
+                        &crate::geometry::Shape::Point,
+                        &crate::geometry::Shape::Point,
+                    ),
+                })
                 .collect(),
             candidates: Vec::with_capacity(points),
             pairs: vec![PairContact::default(); pairs.len()],
@@ -133,6 +161,7 @@ impl RigidWorkspace {
             sub_after: vec![0.0; rows],
             dv: vec![0.0; m.nv()],
             dq: vec![0.0; m.nq()],
+            row_force: vec![0.0; points],
             point_force: vec![Vector3::zeros(); points],
             pair_impulse: vec![0.0; pairs.len()],
             failure: None,
@@ -141,17 +170,15 @@ impl RigidWorkspace {
 }
 
 impl RigidWorkspace {
-    /// Sets the problem's rows to the normals of the candidates that `keep` selects (all
+    /// Sets the problem's rows to the normal rows of the candidates that `keep` selects (all
     /// unilateral).
-    pub fn normal_rows(&mut self, pairs: &[RigidPair], keep: impl Fn(&Candidate) -> bool) {
+    pub fn normal_rows(&mut self, keep: impl Fn(&Candidate) -> bool) {
         self.rows.clear();
         self.kinds.clear();
         self.row_candidate.clear();
         for (i, c) in self.candidates.iter().enumerate() {
             if keep(c) {
-                let pair = &pairs[c.pair];
-                let (a, b) = (pair.base.body, pair.follower.body);
-                self.rows.push(ContactRow::point(a, b, c.point, c.normal));
+                self.rows.push(c.row);
                 self.kinds.push(RowKind::Unilateral);
                 self.row_candidate.push(i);
             }

@@ -1,0 +1,94 @@
+//! The animation keys of `[output]`: `animation` (the GIF's path), `animation_size = [w, h]`,
+//! `animation_fps`, and `camera = { eye, target, up }`. Defaults are the renderer's
+//! ([`crate::render::DEFAULT_SIZE`], [`crate::render::DEFAULT_FRAME_RATE`]).
+
+use super::reader::{ParamResult, TableReader};
+use crate::render::camera::{Camera, View};
+use crate::render::{DEFAULT_FRAME_RATE, DEFAULT_SIZE, MAX_SIDE, MIN_SIDE};
+use nalgebra::{Point3, Vector3};
+
+/// Highest frame rate, frames/s: a GIF frame shows for at least 2/100 s in browsers.
+pub const MAX_FRAME_RATE: f64 = 50.0;
+
+/// `[output]` animation settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnimationSettings {
+    /// Where to write the animated GIF (`--animate` overrides it); `None`: no animation.
+    pub path: Option<String>,
+    /// Image width and height, px.
+    pub size: [u32; 2],
+    /// Frames per second of simulated time (and of playback).
+    pub fps: f64,
+    /// A fixed camera; `None` frames the motion automatically.
+    pub camera: Option<Camera>,
+}
+
+impl Default for AnimationSettings {
+    fn default() -> Self {
+        Self {
+            path: None,
+            size: DEFAULT_SIZE,
+            fps: DEFAULT_FRAME_RATE,
+            camera: None,
+        }
+    }
+}
+
+/// Reads the animation keys of the `[output]` table `o`.
+pub fn read_animation(o: &TableReader<'_>) -> ParamResult<AnimationSettings> {
+    let mut a = AnimationSettings {
+        path: o.string("animation")?.map(str::to_string),
+        ..AnimationSettings::default()
+    };
+    if let Some(size) = o.fixed_vector("animation_size", 2)? {
+        let side_ok = |s: f64| s.fract() == 0.0 && (MIN_SIDE as f64..=MAX_SIDE as f64).contains(&s);
+        o.ensure(
+            side_ok(size[0]) && side_ok(size[1]),
+            "animation_size",
+            &format!(
+                "must be two whole numbers of pixels from {MIN_SIDE} to {MAX_SIDE} (got [{}, {}])",
+                size[0], size[1]
+            ),
+            &format!(
+                "write animation_size = [{}, {}] (width, height in px)",
+                DEFAULT_SIZE[0], DEFAULT_SIZE[1]
+            ),
+        )?;
+        a.size = [size[0] as u32, size[1] as u32];
+    }
+    if let Some(fps) = o.f64("animation_fps")? {
+        o.ensure(
+            fps > 0.0 && fps <= MAX_FRAME_RATE,
+            "animation_fps",
+            &format!("must be above 0 and at most {MAX_FRAME_RATE} frames per second (got {fps})"),
+            &format!("write animation_fps = {DEFAULT_FRAME_RATE}"),
+        )?;
+        a.fps = fps;
+    }
+    if let Some(c) = o.table("camera")? {
+        let point = |key: &'static str| -> ParamResult<Vector3<f64>> {
+            let v = c.fixed_vector(key, 3)?.ok_or_else(|| {
+                c.table_error(format!("'camera' has no '{key}'"))
+                    .hint("write camera = { eye = [2.0, -3.0, 1.5], target = [0.0, 0.0, 0.0], up = [0.0, 0.0, 1.0] } (m, World)")
+            })?;
+            Ok(Vector3::new(v[0], v[1], v[2]))
+        };
+        let (eye, target) = (point("eye")?, point("target")?);
+        let up = match c.fixed_vector("up", 3)? {
+            Some(u) => Vector3::new(u[0], u[1], u[2]),
+            None => Vector3::z(),
+        };
+        c.finish()?;
+        let camera = Camera {
+            eye: Point3::from(eye),
+            target: Point3::from(target),
+            up,
+        };
+        View::new(&camera, a.size[0], a.size[1]).map_err(|e| {
+            o.error("camera", format!("[output] camera: {e}"))
+                .hint("the eye must be away from the target, and up must not point along the line from eye to target")
+        })?;
+        a.camera = Some(camera);
+    }
+    Ok(a)
+}

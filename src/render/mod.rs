@@ -1,0 +1,154 @@
+//! Animations of a run: the mechanism's geometries drawn in their true shapes at each frame, with
+//! the contact forces as arrows, written as an animated GIF.
+//!
+//! The renderer takes plain data ([`Animation`]: shapes, a pose per item per frame, arrows) and
+//! knows nothing of blocks or of the engine; `sim::animation` fills it from a run.
+//!
+//! The pipeline, per frame: each item's mesh ([`mesh`], in its frame R) is moved to the World by
+//! its pose, into the camera frame ([`camera`]: a pinhole with a 35° vertical field of view),
+//! clipped at a near plane, projected, and filled into an indexed-colour framebuffer with a depth
+//! buffer ([`raster`]); faces are flat-shaded (Lambert, a light fixed to the camera), then the
+//! edges are drawn where visible, then the arrows and the time label over everything. The frames
+//! are encoded as a GIF ([`gif_out`]) with a fixed 256-colour palette ([`palette`]).
+//!
+//! The automatic camera ([`camera::auto_camera`]) frames the bounding boxes of every bounded item
+//! over the whole motion, from a three-quarter view above; infinite planes are drawn as a patch
+//! under the motion. Arrows are scaled so that the largest force of the animation is 0.3 of the
+//! scene's size.
+
+pub mod camera;
+pub mod draw;
+pub mod gif_out;
+pub mod mesh;
+pub mod palette;
+pub mod raster;
+pub mod scene;
+mod text;
+
+pub use camera::{Camera, CameraError};
+pub use draw::Renderer;
+pub use scene::{Animation, Arrow, FrameSnapshot, Material, SceneItem};
+
+use crate::output::{write_atomically, OutputError};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Default image size, px (`[output] animation_size`).
+pub const DEFAULT_SIZE: [u32; 2] = [640, 480];
+/// Smallest accepted image side, px.
+pub const MIN_SIDE: u32 = 32;
+/// Largest accepted image side, px (bounds the framebuffers to 4096² × 5 bytes).
+pub const MAX_SIDE: u32 = 4096;
+/// Default frames per second of simulated time, and the playback rate (`[output]
+/// animation_fps`): 25 frames/s, shown 4/100 s each (GIF delays are whole hundredths).
+pub const DEFAULT_FRAME_RATE: f64 = 25.0;
+/// Most frames in one animation: a longer run is sampled more sparsely (and plays faster than
+/// real time).
+pub const MAX_FRAMES: usize = 400;
+
+/// How to draw an animation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Image width, px.
+    pub width: u32,
+    /// Image height, px.
+    pub height: u32,
+    /// The camera; `None` frames the whole motion automatically.
+    pub camera: Option<Camera>,
+    /// Frames shown per second of playback.
+    pub playback_rate: f64,
+    /// Draw the simulated time in the top-left corner.
+    pub time_label: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self {
+            width: DEFAULT_SIZE[0],
+            height: DEFAULT_SIZE[1],
+            camera: None,
+            playback_rate: DEFAULT_FRAME_RATE,
+            time_label: true,
+        }
+    }
+}
+
+impl RenderOptions {
+    fn check(&self) -> Result<(), RenderError> {
+        let side = MIN_SIDE..=MAX_SIDE;
+        if !side.contains(&self.width) || !side.contains(&self.height) {
+            return Err(RenderError::InvalidSize {
+                width: self.width,
+                height: self.height,
+            });
+        }
+        Ok(())
+    }
+
+    /// The GIF frame delay: 1/playback_rate rounded to hundredths of a second, at least 2 (the
+    /// shortest delay browsers honour).
+    pub fn delay_cs(&self) -> u16 {
+        (100.0 / self.playback_rate).round().clamp(2.0, 6000.0) as u16
+    }
+}
+
+/// Why frames could not be drawn or encoded.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    #[error("image size {width}×{height} px is outside {MIN_SIDE}..={MAX_SIDE} px per side")]
+    InvalidSize { width: u32, height: u32 },
+    #[error(transparent)]
+    Camera(#[from] CameraError),
+    #[error("the run recorded no frames")]
+    NoFrames,
+    #[error("drawing the time label failed: {0}")]
+    Text(String),
+    #[error("GIF encoding failed: {0}")]
+    Encode(String),
+}
+
+/// Why an animation file could not be written. Every variant names the target path.
+#[derive(Debug, Error)]
+pub enum AnimationError {
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    #[error("cannot write animation '{}': {source}", path.display())]
+    Render {
+        path: PathBuf,
+        #[source]
+        source: RenderError,
+    },
+}
+
+/// Renders every frame of `animation` and encodes them as a GIF into memory; returns the bytes.
+pub fn encode_gif(animation: &Animation, options: &RenderOptions) -> Result<Vec<u8>, RenderError> {
+    if animation.frames.is_empty() {
+        return Err(RenderError::NoFrames);
+    }
+    let mut renderer = Renderer::new(animation, options)?;
+    let mut stream = gif_out::GifStream::new(
+        Vec::new(),
+        options.width,
+        options.height,
+        options.delay_cs(),
+    )?;
+    for k in 0..animation.frames.len() {
+        stream.push(renderer.render(k)?)?;
+    }
+    stream.finish()
+}
+
+/// Writes `animation` as an animated GIF to `path` (whole or not at all: a failed write never
+/// replaces a good file).
+pub fn write_gif(
+    path: &Path,
+    animation: &Animation,
+    options: &RenderOptions,
+) -> Result<(), AnimationError> {
+    let bytes = encode_gif(animation, options).map_err(|source| AnimationError::Render {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    write_atomically(path, "animation", |w| w.write_all(&bytes))?;
+    Ok(())
+}

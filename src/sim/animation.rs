@@ -1,0 +1,254 @@
+//! Animation frames of a run: at fixed times of simulated time, the pose of every geometry of the
+//! mechanism and the contact forces, taken from the solver's dense output (never from the steps
+//! it happened to take) and handed to the renderer as plain data ([`crate::render::Animation`]).
+//!
+//! Poses: the mechanism's state x = [q; v] at the frame time gives every body's pose by forward
+//! kinematics; a geometry's frame R is fixed to its body, so its World pose is
+//! X_WR = X_WB · X_BR.
+//!
+//! Arrows come from blocks' outputs, by name: a block with 3×1 outputs `resultant_force` and
+//! `resultant_point` (SpatialContactForce: the force on the follower, World, at the point on its
+//! central axis) gives one arrow; a block with a 3×N output `force` and a point or point cloud of
+//! N points connected to its port `F` (GroundContact) gives one arrow per point, at the point.
+//! [`is_arrow_output`] names them, so that the diagram builder computes them when an animation
+//! is asked for. GroundContact's ground has no geometry block: when a model has one, the plane
+//! through the World origin perpendicular to gravity is drawn as the ground (the x-y plane under
+//! gravity along −z, the x axis's plane under gravity along −y, as GroundContact's 3-D and 2-D
+//! grounds).
+
+use crate::diagram::physical::PhysicalScene;
+use crate::diagram::Diagram;
+use crate::geometry::Shape;
+use crate::multibody::{body_pose, forward_kinematics, Workspace};
+use crate::render::{Animation, Arrow, FrameSnapshot, Material, SceneItem, MAX_FRAMES};
+use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use std::collections::HashMap;
+use std::f64::consts::PI;
+use std::ops::Range;
+
+/// Whether output `name` of a block feeds the animation's arrows (see the module documentation).
+pub fn is_arrow_output(name: &str) -> bool {
+    matches!(name, "resultant_force" | "resultant_point" | "force")
+}
+
+/// Where a force drawn as arrows is read from the signal buffer.
+#[derive(Clone, Debug)]
+enum ForceSource {
+    /// A resultant force (3 values, World) applied at a point (3 values, World).
+    Resultant { force: usize, point: usize },
+    /// Forces (3×N column-major, World) on the N points of scene item `item`.
+    PerPoint { force: usize, item: usize },
+}
+
+/// Takes frames during a run; see the module documentation.
+pub struct FrameSampler {
+    scene: PhysicalScene,
+    items: Vec<SceneItem>,
+    /// x range of the mechanism's q and of its v.
+    q: Range<usize>,
+    v: Range<usize>,
+    sources: Vec<ForceSource>,
+    /// The pose of the implicit ground plane (the last item), when there is one.
+    ground: Option<Isometry3<f64>>,
+    workspace: Workspace,
+    /// Frame k is at min(k·interval, stop_time).
+    interval: f64,
+    stop_time: f64,
+    count: usize,
+    frames: Vec<FrameSnapshot>,
+}
+
+impl FrameSampler {
+    /// A sampler for `d` over [0, stop_time], `rate` frames per second of simulated time (fewer
+    /// when that would exceed [`MAX_FRAMES`]: then MAX_FRAMES spread evenly). `None` when the
+    /// model has no mechanism (nothing to draw).
+    pub fn new(d: &Diagram, stop_time: f64, rate: f64) -> Option<FrameSampler> {
+        let scene = d.scene.clone()?;
+        let m = &scene.mechanism;
+        let states = d.blocks[scene.mechanism_block].states.start;
+        let q = states..states + m.nq();
+        let v = q.end..q.end + m.nv();
+        let mut items = scene_items(&scene);
+        let sources = force_sources(d, &scene);
+        let ground = sources
+            .iter()
+            .any(|s| matches!(s, ForceSource::PerPoint { .. }))
+            .then(|| {
+                items.push(SceneItem {
+                    label: "ground".into(),
+                    shape: Shape::InfinitePlane,
+                    material: Material::Ground,
+                });
+                let up = up_world(&scene);
+                let turn = UnitQuaternion::rotation_between(&Vector3::z(), &up)
+                    .unwrap_or_else(|| UnitQuaternion::from_axis_angle(&Vector3::x_axis(), PI));
+                Isometry3::from_parts(Translation3::identity(), turn)
+            });
+        let wanted = (stop_time * rate + 1e-9).floor() as usize + 1;
+        let (count, interval) = if wanted <= MAX_FRAMES {
+            (wanted, 1.0 / rate)
+        } else {
+            (MAX_FRAMES, stop_time / (MAX_FRAMES - 1) as f64)
+        };
+        let workspace = Workspace::new(m);
+        Some(FrameSampler {
+            scene,
+            items,
+            q,
+            v,
+            sources,
+            ground,
+            workspace,
+            interval,
+            stop_time,
+            count,
+            frames: Vec::with_capacity(count),
+        })
+    }
+
+    /// Simulated time between frames, s.
+    pub fn interval(&self) -> f64 {
+        self.interval
+    }
+
+    /// The time of the next frame to take; `None` when all are taken.
+    pub fn next_time(&self) -> Option<f64> {
+        let k = self.frames.len();
+        (k < self.count).then(|| (k as f64 * self.interval).min(self.stop_time))
+    }
+
+    /// Takes a frame at time t from the state `x` and the signal buffer `signals` (outputs
+    /// evaluated at (t, x)).
+    pub fn capture(&mut self, t: f64, x: &[f64], signals: &[f64]) {
+        let m = &*self.scene.mechanism;
+        forward_kinematics(
+            m,
+            &x[self.q.clone()],
+            &x[self.v.clone()],
+            &mut self.workspace,
+        );
+        let mut r_world: Vec<Isometry3<f64>> = self
+            .scene
+            .geometries
+            .iter()
+            .map(|g| body_pose(&self.workspace, g.body) * g.r_in_body)
+            .collect();
+        r_world.extend(self.ground);
+        let vec3 = |o: usize| Vector3::new(signals[o], signals[o + 1], signals[o + 2]);
+        let mut arrows = Vec::new();
+        for source in &self.sources {
+            match *source {
+                ForceSource::Resultant { force, point } => arrows.push(Arrow {
+                    p_world_tail: Point3::from(vec3(point)),
+                    f_world: vec3(force),
+                }),
+                ForceSource::PerPoint { force, item } => {
+                    let Shape::PointCloud(cloud) = &self.items[item].shape else {
+                        arrows.push(Arrow {
+                            p_world_tail: r_world[item] * Point3::origin(),
+                            f_world: vec3(force),
+                        });
+                        continue;
+                    };
+                    for (k, p) in cloud.points().iter().enumerate() {
+                        arrows.push(Arrow {
+                            p_world_tail: r_world[item] * p,
+                            f_world: vec3(force + 3 * k),
+                        });
+                    }
+                }
+            }
+        }
+        self.frames.push(FrameSnapshot { t, r_world, arrows });
+    }
+
+    /// The frames taken, with the scene.
+    pub fn into_animation(self) -> Animation {
+        Animation {
+            up_world: up_world(&self.scene),
+            items: self.items,
+            frames: self.frames,
+            frame_interval: self.interval,
+        }
+    }
+}
+
+/// Against gravity (World z without gravity), unit.
+fn up_world(scene: &PhysicalScene) -> Vector3<f64> {
+    (-scene.mechanism.gravity())
+        .try_normalize(1e-12)
+        .unwrap_or_else(Vector3::z)
+}
+
+/// One item per geometry. Colours: each body takes the next body colour at its first Solid;
+/// geometries on the World body are ground-coloured, and massless ones on a moving body take
+/// that body's colour.
+fn scene_items(scene: &PhysicalScene) -> Vec<SceneItem> {
+    let mut body_color: HashMap<usize, usize> = HashMap::new();
+    for g in scene.geometries.iter().filter(|g| g.solid) {
+        let next = body_color.len();
+        body_color.entry(g.body).or_insert(next);
+    }
+    scene
+        .geometries
+        .iter()
+        .map(|g| {
+            let material = match body_color.get(&g.body) {
+                Some(&k) if g.solid || g.body != 0 => Material::Body(k),
+                _ if g.body != 0 => Material::Body(body_color.len() + g.body),
+                _ => Material::Ground,
+            };
+            SceneItem {
+                label: g.block.clone(),
+                shape: g.shape.clone(),
+                material,
+            }
+        })
+        .collect()
+}
+
+/// The blocks whose outputs give arrows (see the module documentation).
+fn force_sources(d: &Diagram, scene: &PhysicalScene) -> Vec<ForceSource> {
+    let mut sources = Vec::new();
+    for blk in &d.blocks {
+        let output = |name: &str, len: Option<usize>| {
+            let o = blk.output_index(name)?;
+            let shape = blk.output_shapes[o];
+            (shape.rows == 3 && len.is_none_or(|n| shape.len() == n))
+                .then(|| blk.output_slots[o].offset as usize)
+        };
+        if let (Some(force), Some(point)) = (
+            output("resultant_force", Some(3)),
+            output("resultant_point", Some(3)),
+        ) {
+            sources.push(ForceSource::Resultant { force, point });
+            continue;
+        }
+        let Some(force) = output("force", None) else {
+            continue;
+        };
+        // The geometry connected to the block's F port, written "provider.G -- block.F".
+        let port = format!("{}.F", blk.name);
+        let provider = d.physical.iter().find_map(|(a, b)| {
+            let other = if *a == port {
+                b
+            } else if *b == port {
+                a
+            } else {
+                return None;
+            };
+            other.strip_suffix(".G")
+        });
+        let item = provider.and_then(|p| scene.geometries.iter().position(|g| g.block == p));
+        let Some(item) = item else { continue };
+        let points = match &scene.geometries[item].shape {
+            Shape::Point => 1,
+            Shape::PointCloud(c) => c.len(),
+            _ => continue,
+        };
+        if blk.output_shapes[blk.output_index("force").unwrap_or(0)].cols == points {
+            sources.push(ForceSource::PerPoint { force, item });
+        }
+    }
+    sources
+}
