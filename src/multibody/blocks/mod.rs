@@ -1,5 +1,5 @@
-//! The mechanism as diagram blocks: frames, solids, joints, the compiled mechanism, sensors and
-//! external forces.
+//! The mechanism as diagram blocks: frames, solids, joints, the compiled mechanism, sensors,
+//! external forces and spring-dampers.
 
 pub mod frame_signal;
 pub mod frames;
@@ -7,6 +7,7 @@ pub mod joint_limits;
 pub mod joints;
 pub mod mechanism_block;
 pub mod sensors;
+pub mod spring_damper;
 
 pub use frame_signal::{write_wrench, FrameMotion};
 pub use mechanism_block::MechanismBlock;
@@ -29,6 +30,7 @@ pub static LIBRARY: &[&BlockType] = &[
     &joints::WELD,
     &sensors::TRANSFORM_SENSOR,
     &sensors::EXTERNAL_FORCE_TORQUE,
+    &spring_damper::SPRING_DAMPER,
     &frames::INFINITE_PLANE,
     &frames::DISK,
     &frames::GRID_SURFACE,
