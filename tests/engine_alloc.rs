@@ -56,6 +56,11 @@ fn a_run_after_set_up_allocates_nothing() {
         // Rigid contact: resting complementarity problems, impacts, drift projection.
         ("models/ball_to_rest.toml", &[][..]),
         ("models/newtons_cradle.toml", &[][..]),
+        ("models/box_stack_rigid.toml", &[][..]),
+        // Joint limits and closed loops (bilateral closure rows, projection).
+        ("models/pendulum_stop.toml", &[][..]),
+        ("models/four_bar.toml", &[][..]),
+        ("models/slider_crank.toml", &[][..]),
     ] {
         let d = blockdyn::load_model(std::path::Path::new(model), overrides).unwrap();
         let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());

@@ -52,6 +52,7 @@ pub fn resolve_impacts(
     let rounds = ROUNDS_PER_PAIR * pairs.len().max(1);
     for round in 0..=rounds {
         row_velocities(rw, v);
+        rw.drop_ineffective_rows(true);
         let Some(fastest) = fastest_approach(rw) else {
             break;
         };

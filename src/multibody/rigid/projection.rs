@@ -49,6 +49,7 @@ pub fn project(
         for r in 0..n {
             rw.bias[r] = rw.candidates[rw.row_candidate[r]].gap;
         }
+        rw.drop_ineffective_rows(false);
         let a = rw.constraint_rows.matrix();
         if solve_lcp(
             a,
@@ -95,6 +96,7 @@ pub fn project(
         rw.velocities[r] = rw.candidates[rw.row_candidate[r]].normal_velocity;
         rw.restitution[r] = 0.0;
     }
+    rw.drop_ineffective_rows(true);
     let a = rw.constraint_rows.matrix();
     let solved = solve_impulses(
         a,

@@ -111,6 +111,7 @@ pub fn constrained_accelerations(
             rw.bias[r] += rw.candidates[rw.row_candidate[r]].bias;
         }
     }
+    rw.drop_ineffective_rows(false);
     let frictionless_holds = any_friction && frictionless_solution_sticks(rw);
     let a = rw.constraint_rows.matrix();
     let solved = if frictionless_holds {

@@ -200,4 +200,23 @@ impl RigidWorkspace {
             }
         }
     }
+
+    /// Zeroes `values[r]` of the bilateral rows that no motion of the mechanism can change
+    /// (`A_rr ≤ 10⁻¹²·max A_ii`: a planar loop's out-of-plane closure rows, whose Jacobian rows
+    /// vanish). Their right-hand sides are round-off; left in, the solvers would rightly report
+    /// them as unsatisfiable redundant rows.
+    pub fn drop_ineffective_rows(&mut self, values_are_velocities: bool) {
+        let n = self.rows.len();
+        let a = self.constraint_rows.matrix();
+        let largest = (0..n).fold(0.0f64, |m, r| m.max(a[(r, r)]));
+        for r in 0..n {
+            if self.kinds[r] == RowKind::Bilateral && a[(r, r)] <= 1e-12 * largest {
+                if values_are_velocities {
+                    self.velocities[r] = 0.0;
+                } else {
+                    self.bias[r] = 0.0;
+                }
+            }
+        }
+    }
 }
