@@ -389,3 +389,24 @@ fn contactsim_blocks_never_penetrate_and_never_gain_energy() {
         previous = e;
     }
 }
+
+/// The same cradle with `impacts = "simultaneous"`: one impulse problem over the four touching
+/// pairs. Newton's law on the striking pair (v₂ − v₁ = e·v, e = 1) with the other pairs kept
+/// closed (v₂ = v₃ = v₄ = v₅) and momentum gives v₁ = −0.6·v, v₂..₅ = 0.4·v (and kinetic energy
+/// 0.36 + 4·0.16 = 1 of the original): checked to 1e-9 relative.
+#[test]
+fn simultaneous_impacts_move_the_touching_balls_together() {
+    let sets: Vec<String> = (0..4)
+        .map(|k| format!("hit{k}.impacts=\"simultaneous\""))
+        .collect();
+    let sets: Vec<&str> = sets.iter().map(|s| s.as_str()).collect();
+    let r = run("models/newtons_cradle.toml", &sets);
+    let rec = &r.recording;
+    let i = event_rows(rec)[0];
+    let v = at(rec, "hinge0.w", i - 1);
+    assert!((at(rec, "hinge0.w", i) + 0.6 * v).abs() < 1e-9 * v);
+    for b in 1..5 {
+        let w = at(rec, &format!("hinge{b}.w"), i);
+        assert!((w - 0.4 * v).abs() < 1e-9 * v, "ball {b}: {w}");
+    }
+}

@@ -50,6 +50,7 @@
 pub mod candidates;
 pub mod closure;
 pub mod impact;
+pub mod problem;
 pub mod projection;
 pub mod resting;
 pub mod workspace;

@@ -9,24 +9,20 @@
 
 use super::workspace::RigidWorkspace;
 use super::{ConstraintKind, RigidConstraint, SLIDING_VELOCITY};
-use crate::multibody::constraints::{
-    solve_frictional, solve_lcp, ConstraintError, ContactMotion, ContactRow, FrictionalContact,
-    RowKind,
-};
+use crate::multibody::constraints::{ConstraintError, ContactRow, FrictionalContact, RowKind};
 use crate::multibody::forward_dynamics;
 use crate::multibody::mechanism::Mechanism;
 use crate::multibody::spatial::SpatialForce;
 use crate::multibody::workspace::Workspace;
-use nalgebra::{DMatrixView, Vector3};
+use nalgebra::Vector3;
 
 /// Builds the rows of the resting candidates in `rw` (after
-/// [`find_candidates`](super::candidates::find_candidates)). Returns whether any has friction.
-fn resting_rows(constraints: &[RigidConstraint], rw: &mut RigidWorkspace) -> bool {
+/// [`find_candidates`](super::candidates::find_candidates)).
+fn resting_rows(constraints: &[RigidConstraint], rw: &mut RigidWorkspace) {
     rw.rows.clear();
     rw.kinds.clear();
     rw.contacts.clear();
     rw.row_candidate.clear();
-    let mut any_friction = false;
     for (i, c) in rw.candidates.iter().enumerate() {
         if !c.resting() {
             continue;
@@ -47,7 +43,6 @@ fn resting_rows(constraints: &[RigidConstraint], rw: &mut RigidWorkspace) -> boo
             true,
         ) = (c.row, mu > 0.0)
         {
-            any_friction = true;
             for t in c.tangents {
                 rw.rows.push(ContactRow::point(body_a, body_b, point, t));
                 rw.kinds.push(RowKind::Tangent);
@@ -64,7 +59,6 @@ fn resting_rows(constraints: &[RigidConstraint], rw: &mut RigidWorkspace) -> boo
                 FrictionalContact::sticking(normal_row, tangent_rows, mu)
             });
     }
-    any_friction
 }
 
 /// The constrained accelerations `vdot` (nv) at `(q, v)` under the actuation `tau` and external
@@ -89,7 +83,7 @@ pub fn constrained_accelerations(
     rw.point_force
         .iter_mut()
         .for_each(|f| *f = Vector3::zeros());
-    let any_friction = resting_rows(pairs, rw);
+    resting_rows(pairs, rw);
     if rw.rows.is_empty() {
         forward_dynamics(m, q, v, tau, f_ext, ws, vdot);
         return Ok(());
@@ -112,43 +106,7 @@ pub fn constrained_accelerations(
         }
     }
     rw.drop_ineffective_rows(false);
-    let frictionless_holds = any_friction && frictionless_solution_sticks(rw);
-    let a = rw.constraint_rows.matrix();
-    let solved = if frictionless_holds {
-        Ok(())
-    } else if any_friction {
-        solve_frictional(
-            a,
-            &rw.bias[..n],
-            &rw.kinds,
-            &rw.contacts,
-            &mut rw.friction,
-            &mut rw.forces[..n],
-        )
-        .map(|_| ())
-    } else {
-        solve_lcp(
-            a,
-            &rw.bias[..n],
-            &rw.kinds,
-            &mut rw.lcp,
-            &mut rw.forces[..n],
-        )
-        .map(|_| ())
-    };
-    if let Err(e) = solved {
-        // Sticking problems always have a solution (b = J M⁻¹ F); Lemke's pivoting can still end
-        // on a ray on the degenerate cones of faces resting on faces. Then the normal forces come
-        // from the frictionless problem and friction from the cones with those normal forces.
-        // With a sliding contact the failure may be Painlevé's paradox: reported.
-        let all_sticking = rw
-            .contacts
-            .iter()
-            .all(|c| c.motion == ContactMotion::Sticking);
-        if !(all_sticking && frictionless_normal_forces(rw) && sticking_friction(rw)) {
-            return Err(named(e, rw));
-        }
-    }
+    solve_groups(m, pairs, rw)?;
     vdot.copy_from_slice(rw.constraint_rows.free_acceleration());
     if let Err(e) = rw
         .constraint_rows
@@ -171,115 +129,76 @@ pub fn constrained_accelerations(
     Ok(())
 }
 
-/// Tries the problem without friction first (Baraff's method, robust to the redundant rows of
-/// faces resting on faces): when every frictional contact sticks and the frictionless forces
-/// leave every tangential acceleration at zero (within 10⁻⁹ of the problem's scale), they solve
-/// the frictional problem too, with zero friction (inside every cone). A stack resting on level
-/// ground is solved this way, without Lemke's pivoting on its degenerate polyhedral cones.
-/// Leaves the forces in `rw.forces` when it returns true.
-fn frictionless_solution_sticks(rw: &mut RigidWorkspace) -> bool {
-    if rw
-        .contacts
-        .iter()
-        .any(|c| c.motion != ContactMotion::Sticking)
-    {
-        return false;
-    }
-    if !frictionless_normal_forces(rw) {
-        return false;
-    }
+/// Solves the rows of `rw` group by group (rows sharing no moving subtree of the mechanism are
+/// independent: `A` is block diagonal over the groups), into `rw.forces`.
+fn solve_groups(
+    m: &Mechanism,
+    constraints: &[RigidConstraint],
+    rw: &mut RigidWorkspace,
+) -> Result<(), String> {
     let n = rw.rows.len();
-    let scale = rw.bias[..n].iter().fold(1.0f64, |s, b| s.max(b.abs()));
-    let a = rw.constraint_rows.matrix();
-    (0..n)
-        .filter(|&r| rw.kinds[r] == RowKind::Tangent)
-        .all(|r| row_acceleration(a, &rw.forces[..n], rw.bias[r], r).abs() <= 1e-9 * scale)
-}
-
-/// `Σ_j A_rj f_j + b_r`.
-fn row_acceleration(a: DMatrixView<'_, f64>, f: &[f64], b: f64, r: usize) -> f64 {
-    f.iter()
-        .enumerate()
-        .map(|(j, fj)| a[(r, j)] * fj)
-        .sum::<f64>()
-        + b
-}
-
-/// Solves the normal rows alone (no friction) into `rw.forces` (tangent forces zero).
-fn frictionless_normal_forces(rw: &mut RigidWorkspace) -> bool {
-    let n = rw.rows.len();
-    rw.sub_rows.clear();
-    rw.sub_rows
-        .extend((0..n).filter(|&r| rw.kinds[r] != RowKind::Tangent));
-    let m = rw.sub_rows.len();
-    let a = rw.constraint_rows.matrix();
-    for (i, &ri) in rw.sub_rows.iter().enumerate() {
-        for (j, &rj) in rw.sub_rows.iter().enumerate() {
-            rw.sub_matrix[(i, j)] = a[(ri, rj)];
-        }
-        rw.sub_velocities[i] = rw.bias[ri];
-        rw.sub_kinds[i] = rw.kinds[ri];
-    }
-    let solved = solve_lcp(
-        rw.sub_matrix.view((0, 0), (m, m)),
-        &rw.sub_velocities[..m],
-        &rw.sub_kinds[..m],
-        &mut rw.lcp,
-        &mut rw.sub_impulses[..m],
-    );
-    if solved.is_err() {
-        return false;
-    }
-    rw.forces[..n].iter_mut().for_each(|f| *f = 0.0);
-    for (i, &ri) in rw.sub_rows.iter().enumerate() {
-        rw.forces[ri] = rw.sub_impulses[i];
-    }
-    true
-}
-
-/// Sweeps of [`sticking_friction`].
-const FRICTION_SWEEPS: usize = 200;
-
-/// Friction of sticking contacts with the normal forces in `rw.forces` held: projected
-/// Gauss–Seidel on the tangent rows, each contact's friction kept in its disk `|f_t| ≤ μ f_n`,
-/// until a sweep changes no force by more than 10⁻¹² of the largest. Returns false when it does
-/// not settle.
-fn sticking_friction(rw: &mut RigidWorkspace) -> bool {
-    let n = rw.rows.len();
-    let a = rw.constraint_rows.matrix();
-    let largest = rw.forces[..n].iter().fold(0.0f64, |m, f| m.max(f.abs()));
-    for _ in 0..FRICTION_SWEEPS {
-        let mut change = 0.0f64;
-        for c in rw.contacts.iter().filter(|c| c.tangent_rows == 2) {
-            let (r1, r2) = (c.normal_row + 1, c.normal_row + 2);
-            let mut f = [rw.forces[r1], rw.forces[r2]];
-            for (k, r) in [r1, r2].into_iter().enumerate() {
-                let at = row_acceleration(a, &rw.forces[..n], rw.bias[r], r);
-                if a[(r, r)] > 0.0 {
-                    f[k] -= at / a[(r, r)];
-                }
+    rw.couples.clear();
+    for r in 0..n {
+        let couple = match rw.rows[r] {
+            ContactRow::Point { body_a, body_b, .. }
+            | ContactRow::Rotation { body_a, body_b, .. } => {
+                [rw.root_of_body[body_a], rw.root_of_body[body_b]]
             }
-            let limit = c.mu * rw.forces[c.normal_row];
-            let norm = f[0].hypot(f[1]);
-            if norm > limit {
-                f = [f[0] * limit / norm, f[1] * limit / norm];
+            ContactRow::Coordinate { index, .. } => [rw.root_of_body[rw.body_of_dof[index]], 0],
+        };
+        rw.couples.push(couple);
+    }
+    let groups = rw
+        .groups
+        .partition(m.num_bodies(), &rw.couples)
+        .map_err(|e| describe(e, constraints, rw))?;
+    for g in 0..groups {
+        let a = rw.constraint_rows.matrix();
+        let rows = rw.groups.rows(g);
+        let p = &mut rw.problem;
+        p.n = rows.len();
+        p.kinds.clear();
+        for (i, &ri) in rows.iter().enumerate() {
+            for (j, &rj) in rows.iter().enumerate() {
+                p.a[(i, j)] = a[(ri, rj)];
             }
-            change = change
-                .max((f[0] - rw.forces[r1]).abs())
-                .max((f[1] - rw.forces[r2]).abs());
-            rw.forces[r1] = f[0];
-            rw.forces[r2] = f[1];
+            p.b[i] = rw.bias[ri];
+            p.kinds.push(rw.kinds[ri]);
         }
-        if change <= 1e-12 * largest.max(f64::MIN_POSITIVE) {
-            return true;
+        p.contacts.clear();
+        for c in &rw.contacts {
+            if let Ok(local) = rows.binary_search(&c.normal_row) {
+                p.contacts.push(FrictionalContact {
+                    normal_row: local,
+                    ..*c
+                });
+            }
+        }
+        if let Err(e) = p.solve() {
+            let global = e.row().and_then(|r| rows.get(r).copied());
+            return Err(describe_row(e, global, constraints, rw));
+        }
+        for (i, &ri) in rows.iter().enumerate() {
+            rw.forces[ri] = rw.problem.forces[i];
         }
     }
-    false
+    Ok(())
 }
 
 /// A solver error as a message naming the RigidContact block of the row concerned.
 pub fn describe(
     e: ConstraintError,
+    constraints: &[RigidConstraint],
+    rw: &RigidWorkspace,
+) -> String {
+    let row = e.row();
+    describe_row(e, row, constraints, rw)
+}
+
+/// A solver error as a message naming the constraint of problem row `row` (when known).
+fn describe_row(
+    e: ConstraintError,
+    row: Option<usize>,
     constraints: &[RigidConstraint],
     rw: &RigidWorkspace,
 ) -> String {
@@ -289,7 +208,7 @@ pub fn describe(
             .and_then(|&c| rw.candidates.get(c))
             .map(|c| &constraints[c.owner])
     };
-    match e.row().and_then(owner_of_row) {
+    match row.and_then(owner_of_row) {
         Some(c) => match c.kind {
             ConstraintKind::Contact(_) => format!("rigid contact '{}': {e}", c.label),
             ConstraintKind::Limit(_) => format!("joint limit of '{}': {e}", c.label),

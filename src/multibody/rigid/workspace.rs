@@ -1,10 +1,12 @@
 //! The buffers of rigid contact, sized once per mechanism and set of pairs (nothing allocates
 //! during a run).
 
+use super::problem::Problem;
 use super::{ConstraintKind, RigidConstraint};
 use crate::geometry::query::manifold::ContactManifold;
 use crate::multibody::constraints::{
-    ConstraintRows, ContactRow, FrictionWorkspace, FrictionalContact, LcpWorkspace, RowKind,
+    ConstraintRows, ContactRow, FrictionWorkspace, FrictionalContact, LcpWorkspace, RowGroups,
+    RowKind,
 };
 use crate::multibody::mechanism::Mechanism;
 use nalgebra::{DMatrix, Vector3};
@@ -131,6 +133,13 @@ pub struct RigidWorkspace {
     pub pair_impulse: Vec<f64>,
     /// Why the last constraint solve failed (formatted only when it does).
     pub failure: Option<String>,
+    /// Independent groups of rows: the root subtree of each body and the body of each velocity
+    /// coordinate (what a row couples), the partition, and one group's problem.
+    pub root_of_body: Vec<usize>,
+    pub body_of_dof: Vec<usize>,
+    pub couples: Vec<[usize; 2]>,
+    pub groups: RowGroups,
+    pub problem: Problem,
 }
 
 impl RigidWorkspace {
@@ -181,6 +190,26 @@ impl RigidWorkspace {
             point_force: vec![Vector3::zeros(); points],
             pair_impulse: vec![0.0; pairs.len()],
             failure: None,
+            root_of_body: (0..m.num_bodies())
+                .map(|b| {
+                    let mut root = b;
+                    while root != 0 && m.bodies[root].parent != 0 {
+                        root = m.bodies[root].parent;
+                    }
+                    root
+                })
+                .collect(),
+            body_of_dof: {
+                let mut of = vec![0; m.nv()];
+                for b in 1..m.num_bodies() {
+                    let body = &m.bodies[b];
+                    of[body.v_start..body.v_start + body.kind.nv()].fill(b);
+                }
+                of
+            },
+            couples: Vec::with_capacity(rows),
+            groups: RowGroups::new(rows.max(1), m.num_bodies()),
+            problem: Problem::new(rows),
         }
     }
 }

@@ -1,0 +1,193 @@
+//! One complementarity problem of resting constraints (a group of rows that share no moving
+//! subtree with the others), and the strategy that solves it:
+//!
+//! 1. without friction rows: Baraff's method ([`solve_lcp`]), exact and tolerant of redundant rows;
+//! 2. with friction, every contact sticking: the frictionless problem first — when its forces
+//!    leave every tangential acceleration at zero (within 10⁻⁹ of the problem's scale), they solve
+//!    the frictional problem too (a stack resting on level ground);
+//! 3. otherwise the polyhedral-cone problem by Lemke's method ([`solve_frictional`]);
+//! 4. when Lemke's method ends on a ray with every contact sticking (degenerate cones; sticking
+//!    problems always have a solution), the frictionless normal forces are kept and the friction
+//!    found by projected Gauss–Seidel within each contact's disk `|f_t| ≤ μ f_n`. With a sliding
+//!    contact the failure may be Painlevé's paradox and is returned.
+
+use crate::multibody::constraints::{
+    solve_frictional, solve_lcp, ConstraintError, ContactMotion, FrictionWorkspace,
+    FrictionalContact, LcpWorkspace, RowKind,
+};
+use nalgebra::{DMatrix, DMatrixView};
+
+/// A problem `a = A f + b` over `n` rows, in buffers sized once.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub a: DMatrix<f64>,
+    pub b: Vec<f64>,
+    pub kinds: Vec<RowKind>,
+    pub contacts: Vec<FrictionalContact>,
+    pub forces: Vec<f64>,
+    pub n: usize,
+    // Scratch of the strategy.
+    lcp: LcpWorkspace,
+    friction: FrictionWorkspace,
+    sub_a: DMatrix<f64>,
+    sub_rows: Vec<usize>,
+    sub_b: Vec<f64>,
+    sub_kinds: Vec<RowKind>,
+    sub_f: Vec<f64>,
+}
+
+/// Sweeps of the fixed-normal friction fallback.
+const FRICTION_SWEEPS: usize = 200;
+
+impl Problem {
+    /// Buffers for up to `capacity` rows.
+    pub fn new(capacity: usize) -> Self {
+        let c = capacity.max(1);
+        Problem {
+            a: DMatrix::zeros(c, c),
+            b: vec![0.0; c],
+            kinds: Vec::with_capacity(c),
+            contacts: Vec::with_capacity(c),
+            forces: vec![0.0; c],
+            n: 0,
+            lcp: LcpWorkspace::new(c),
+            friction: FrictionWorkspace::new(c),
+            sub_a: DMatrix::zeros(c, c),
+            sub_rows: Vec::with_capacity(c),
+            sub_b: vec![0.0; c],
+            sub_kinds: vec![RowKind::Unilateral; c],
+            sub_f: vec![0.0; c],
+        }
+    }
+
+    fn matrix(&self) -> DMatrixView<'_, f64> {
+        self.a.view((0, 0), (self.n, self.n))
+    }
+
+    /// Solves the problem into `forces[..n]` (module documentation).
+    pub fn solve(&mut self) -> Result<(), ConstraintError> {
+        let n = self.n;
+        let any_friction = self
+            .contacts
+            .iter()
+            .any(|c| c.tangent_rows > 0 && c.mu > 0.0);
+        if !any_friction {
+            let a = self.a.view((0, 0), (n, n));
+            return solve_lcp(
+                a,
+                &self.b[..n],
+                &self.kinds,
+                &mut self.lcp,
+                &mut self.forces[..n],
+            )
+            .map(|_| ());
+        }
+        let all_sticking = self
+            .contacts
+            .iter()
+            .all(|c| c.motion == ContactMotion::Sticking);
+        if all_sticking && self.frictionless_forces() && self.tangential_accelerations_vanish() {
+            return Ok(());
+        }
+        let a = self.a.view((0, 0), (n, n));
+        let solved = solve_frictional(
+            a,
+            &self.b[..n],
+            &self.kinds,
+            &self.contacts,
+            &mut self.friction,
+            &mut self.forces[..n],
+        );
+        match solved {
+            Ok(_) => Ok(()),
+            Err(_) if all_sticking && self.frictionless_forces() && self.sticking_friction() => {
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `Σ_j A_rj f_j + b_r`.
+    fn row_acceleration(&self, r: usize) -> f64 {
+        let a = self.matrix();
+        (0..self.n).map(|j| a[(r, j)] * self.forces[j]).sum::<f64>() + self.b[r]
+    }
+
+    /// Whether the forces leave every tangent row's acceleration at zero (10⁻⁹ of the scale).
+    fn tangential_accelerations_vanish(&self) -> bool {
+        let scale = self.b[..self.n].iter().fold(1.0f64, |s, b| s.max(b.abs()));
+        (0..self.n)
+            .filter(|&r| self.kinds[r] == RowKind::Tangent)
+            .all(|r| self.row_acceleration(r).abs() <= 1e-9 * scale)
+    }
+
+    /// Solves the rows without their tangents into `forces` (tangent forces zero).
+    fn frictionless_forces(&mut self) -> bool {
+        let n = self.n;
+        self.sub_rows.clear();
+        self.sub_rows
+            .extend((0..n).filter(|&r| self.kinds[r] != RowKind::Tangent));
+        let m = self.sub_rows.len();
+        for (i, &ri) in self.sub_rows.iter().enumerate() {
+            for (j, &rj) in self.sub_rows.iter().enumerate() {
+                self.sub_a[(i, j)] = self.a[(ri, rj)];
+            }
+            self.sub_b[i] = self.b[ri];
+            self.sub_kinds[i] = self.kinds[ri];
+        }
+        let solved = solve_lcp(
+            self.sub_a.view((0, 0), (m, m)),
+            &self.sub_b[..m],
+            &self.sub_kinds[..m],
+            &mut self.lcp,
+            &mut self.sub_f[..m],
+        );
+        if solved.is_err() {
+            return false;
+        }
+        self.forces[..n].iter_mut().for_each(|f| *f = 0.0);
+        for (i, &ri) in self.sub_rows.iter().enumerate() {
+            self.forces[ri] = self.sub_f[i];
+        }
+        true
+    }
+
+    /// Friction of sticking contacts with the normal forces in `forces` held: projected
+    /// Gauss–Seidel on the tangent rows, each contact's friction kept in its disk, until a sweep
+    /// changes no force by more than 10⁻¹² of the largest. False when it does not settle.
+    fn sticking_friction(&mut self) -> bool {
+        let n = self.n;
+        let largest = self.forces[..n].iter().fold(0.0f64, |m, f| m.max(f.abs()));
+        for _ in 0..FRICTION_SWEEPS {
+            let mut change = 0.0f64;
+            for k in 0..self.contacts.len() {
+                let c = self.contacts[k];
+                if c.tangent_rows != 2 {
+                    continue;
+                }
+                let (r1, r2) = (c.normal_row + 1, c.normal_row + 2);
+                let mut f = [self.forces[r1], self.forces[r2]];
+                for (slot, r) in [r1, r2].into_iter().enumerate() {
+                    let diagonal = self.a[(r, r)];
+                    if diagonal > 0.0 {
+                        f[slot] -= self.row_acceleration(r) / diagonal;
+                    }
+                }
+                let limit = c.mu * self.forces[c.normal_row];
+                let norm = f[0].hypot(f[1]);
+                if norm > limit {
+                    f = [f[0] * limit / norm, f[1] * limit / norm];
+                }
+                change = change
+                    .max((f[0] - self.forces[r1]).abs())
+                    .max((f[1] - self.forces[r2]).abs());
+                self.forces[r1] = f[0];
+                self.forces[r2] = f[1];
+            }
+            if change <= 1e-12 * largest.max(f64::MIN_POSITIVE) {
+                return true;
+            }
+        }
+        false
+    }
+}
