@@ -33,6 +33,9 @@ use std::any::Any;
 use std::ops::Range;
 use std::sync::Arc;
 
+/// A loop-closure error at the initial positions above this (m or rad) is reported as a warning.
+const CLOSURE_WARNING: f64 = 1e-6;
+
 /// What a hidden input of the mechanism carries.
 #[derive(Clone, Debug)]
 enum InputRole {
@@ -479,6 +482,34 @@ impl Block for MechanismBlock {
             }
         }
         changed
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        // Initial positions that violate a loop closure are projected onto it at the start;
+        // say so when the correction is more than round-off.
+        let m = &*self.mechanism;
+        if m.cut_joints().is_empty() {
+            return Vec::new();
+        }
+        let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
+        m.initial_state(&mut q, &mut v);
+        let mut ws = Workspace::new(m);
+        forward_kinematics(m, &q, &v, &mut ws);
+        let mut rw = RigidWorkspace::new(m, &self.rigid);
+        find_candidates(&self.rigid, &ws, &q, &v, &mut rw);
+        self.rigid
+            .iter()
+            .zip(&rw.pairs)
+            .filter(|(c, pair)| {
+                matches!(c.kind, ConstraintKind::Loop(_)) && pair.separation > CLOSURE_WARNING
+            })
+            .map(|(c, pair)| {
+                format!(
+                    "the initial positions open the loop closed by joint '{}' by {:.3e} (m or rad); they are projected onto the loop at the start",
+                    c.label, pair.separation
+                )
+            })
+            .collect()
     }
 
     fn advice(&self, _total_mass: f64, _gravity: f64) -> Option<String> {
