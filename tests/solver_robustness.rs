@@ -199,3 +199,22 @@ type = "Scope"
         Ok(_) => panic!("a 1e-300 s sample time ran to the end"),
     }
 }
+
+/// A recording of very many columns reserves at most RESERVED_BYTES up front, not 4096 rows of
+/// them (a 1,000,000-element Constant on a Scope used to abort reserving 32 GB).
+#[test]
+fn a_wide_recording_reserves_bounded_memory() {
+    use blockdyn::sim::recorder::{RESERVED_BYTES, RESERVED_ROWS};
+    let n = 200_000;
+    let values = vec!["1.0"; n].join(",");
+    let text = format!(
+        "connect = [\"c.out -> s.in1\"]\n[model]\nstop_time = 0.001\n[blocks.c]\ntype = \"Constant\"\nvalue = [{values}]\n[blocks.s]\ntype = \"Scope\"\ninputs = 1\n"
+    );
+    let d = blockdyn::load_model_str("wide.toml", &text, &[]).unwrap();
+    let recorder = blockdyn::sim::Recorder::new(&d).unwrap();
+    let reserved = recorder.recording.values.capacity() * std::mem::size_of::<f64>();
+    assert!(reserved <= RESERVED_BYTES, "{reserved} bytes reserved");
+    assert!(recorder.recording.times.capacity() < RESERVED_ROWS);
+    let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();
+    assert_eq!(r.recording.columns.len(), n);
+}

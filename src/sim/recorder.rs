@@ -13,17 +13,26 @@ pub struct Recorder {
     row: Vec<f64>,
 }
 
+/// Rows reserved up front for a recording.
+pub const RESERVED_ROWS: usize = 4096;
+/// The most memory reserved up front for a recording's values (bytes).
+pub const RESERVED_BYTES: usize = 64 << 20;
+
 /// Panel titles, columns, and the signal-buffer offset of each column.
 type Layout = (Vec<String>, Vec<Column>, Vec<usize>);
 
 impl Recorder {
     /// The columns of every Scope's inputs (one panel per Scope, in model order), then the logged
-    /// signals, with room reserved for 4096 rows (so that short runs record without allocating).
+    /// signals, with room reserved for [`RESERVED_ROWS`] rows (so that short runs record without
+    /// allocating), but never more than [`RESERVED_BYTES`] of values: a recording of a million
+    /// columns reserves a few rows, not 32 GB.
     pub fn new(d: &Diagram) -> Result<Recorder, Diagnostic> {
         let (panels, columns, offsets) = Self::resolve(d)?;
         let mut recording = Recording::new(panels, columns);
-        recording.times.reserve(4096);
-        recording.values.reserve(4096 * offsets.len());
+        let row_bytes = std::mem::size_of::<f64>() * offsets.len().max(1);
+        let rows = RESERVED_ROWS.min(RESERVED_BYTES / row_bytes).max(1);
+        recording.times.reserve(rows);
+        recording.values.reserve(rows * offsets.len());
         let row = vec![0.0; offsets.len()];
         Ok(Recorder {
             recording,
