@@ -207,6 +207,11 @@ pub trait Block: Send + Sync {
         false
     }
 
+    /// Whether the engine records this block's inputs as a plot panel and CSV columns (a Scope).
+    fn records_inputs(&self) -> bool {
+        false
+    }
+
     /// Why the block's last evaluation failed, when it signalled a failure by non-finite values
     /// (e.g. a rigid contact problem without solution); read from its scratch after the run.
     fn failure(&self, _scratch: &(dyn Any + Send)) -> Option<String> {

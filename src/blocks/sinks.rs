@@ -4,9 +4,11 @@ use super::common::{numbered_ports, param, port, read_count};
 use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 
-/// A block with inputs of any shape and nothing else; the engine records Scope inputs.
+/// A block with inputs of any shape and nothing else; the engine records a Scope's inputs.
 struct Sink {
     inputs: Vec<PortDecl>,
+    /// Whether its inputs are recorded (a Scope; a Terminator is not).
+    records: bool,
 }
 
 impl Block for Sink {
@@ -28,6 +30,9 @@ impl Block for Sink {
         Ok(Setup::default())
     }
     fn outputs_eval(&self, _: &mut Ctx) {}
+    fn records_inputs(&self) -> bool {
+        self.records
+    }
 }
 
 fn build_scope(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
@@ -35,6 +40,7 @@ fn build_scope(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     r.finish()?;
     Ok(Box::new(Sink {
         inputs: numbered_ports("in", n),
+        records: true,
     }))
 }
 
@@ -57,6 +63,7 @@ fn build_terminator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     r.finish()?;
     Ok(Box::new(Sink {
         inputs: vec![PortDecl::inherited("in")],
+        records: false,
     }))
 }
 

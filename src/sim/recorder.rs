@@ -53,7 +53,7 @@ impl Recorder {
         let mut columns = Vec::new();
         let mut offsets = Vec::new();
         for (b, blk) in d.blocks.iter().enumerate() {
-            if blk.type_name != "Scope" {
+            if !blk.block.records_inputs() {
                 continue;
             }
             let panel = panels.len();
