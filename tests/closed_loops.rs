@@ -204,3 +204,28 @@ fn an_open_initial_loop_is_projected_with_a_warning() {
     let quiet = blockdyn::load_model(std::path::Path::new("models/four_bar.toml"), &[]).unwrap();
     assert!(quiet.warnings.is_empty(), "{:?}", quiet.warnings);
 }
+
+/// A loop whose links cannot reach each other (crank 0.3 m, coupler 0.3 m, rocker 0.05 m between
+/// pivots 1 m apart) stops the run at the start with an error naming the cut joint, instead of
+/// integrating an open loop.
+#[test]
+fn a_loop_that_cannot_close_stops_the_run_naming_the_joint() {
+    let overrides: Vec<String> = [
+        "crank_arm.translation=[0.0, -0.3, 0.0]",
+        "coupler_end.translation=[0.3, 0.0, 0.0]",
+        "coupler_mid.translation=[0.15, 0.0, 0.0]",
+        "rocker_arm.translation=[0.0, -0.05, 0.0]",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let d = blockdyn::load_model(std::path::Path::new("models/four_bar.toml"), &overrides).unwrap();
+    let e = blockdyn::simulate(&d, blockdyn::RunOptions::default())
+        .err()
+        .expect("the run must fail")
+        .to_string();
+    assert!(
+        e.contains("the loop closed by joint 'close' cannot be closed"),
+        "{e}"
+    );
+}

@@ -410,3 +410,51 @@ fn simultaneous_impacts_move_the_touching_balls_together() {
         assert!((w - 0.4 * v).abs() < 1e-9 * v, "ball {b}: {w}");
     }
 }
+
+/// A brick dropped on its corner with friction (e = 0.3, μ = 0.5): whenever the pair is not in
+/// resting contact its forces are zero (no force of an earlier evaluation is reported), it never
+/// penetrates by more than 1e-6 m, and it ends resting with N = m·g (1e-9 relative).
+#[test]
+fn forces_are_reported_only_while_resting() {
+    let text = r#"connect = [
+  "world.W -- floor.R", "world.W -- j.B", "j.F -- b.R",
+  "floor.G -- c.B", "b.G -- c.F",
+]
+[model]
+name = "box_corner"
+stop_time = 3.0
+[solver]
+rel_tol = 1e-8
+abs_tol = 1e-10
+[output]
+log = ["j.p", "j.v", "j.w", "j.Q", "c.normal_force", "c.friction_force", "c.separation", "c.contact", "c.impulse"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.floor]
+type = "InfinitePlane"
+[blocks.b]
+type = "Solid"
+geometry = { shape = "brick", size = [0.2, 0.2, 0.1] }
+mass = 1.0
+[blocks.j]
+type = "SixDofJoint"
+position = [0.0, 0.0, 0.3278713684417443]
+orientation = [0.9393727128473789, 0.2371873730449, -0.2371873730449, 0.07115621191346999]
+velocity = [0.3, 0.0, 0.0]
+[blocks.c]
+type = "RigidContact"
+restitution = 0.3
+friction = { method = "coulomb", coefficient = 0.5 }
+"#;
+    let r = run_text("box_corner", text);
+    let rec = &r.recording;
+    for i in 0..rec.len() {
+        if at(rec, "c.contact", i) == 0.0 {
+            assert_eq!(at(rec, "c.normal_force", i), 0.0, "t = {}", rec.times[i]);
+            assert_eq!(at(rec, "c.friction_force", i), 0.0, "t = {}", rec.times[i]);
+        }
+        assert!(at(rec, "c.separation", i) >= -1e-6);
+    }
+    let last = rec.len() - 1;
+    assert!((at(rec, "c.normal_force", last) - G).abs() < 1e-9 * G);
+}

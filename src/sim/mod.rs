@@ -183,10 +183,12 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
         // The blame found at the stage that stopped the run (same time); an older one, from a
         // stage the solver recovered from, does not explain this error.
         SolverError::NonFinite { t, index } => {
-            let failure = engine.run.non_finite.as_ref().and_then(|src| {
+            // A block that says why it failed (the blamed one first, else any).
+            let blamed = engine.run.non_finite.as_ref().map(|src| src.block);
+            let failure = blamed.into_iter().chain(0..d.blocks.len()).find_map(|b| {
                 engine
-                    .block_failure(src.block)
-                    .map(|message| (d.blocks[src.block].name.clone(), message))
+                    .block_failure(b)
+                    .map(|message| (d.blocks[b].name.clone(), message))
             });
             if let Some((block, message)) = failure {
                 return SimError::BlockFailed { block, message, t };

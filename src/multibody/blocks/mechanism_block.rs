@@ -236,9 +236,24 @@ impl MechanismBlock {
         );
         if let Err(message) = solved {
             s.vdot.iter_mut().for_each(|x| *x = f64::NAN);
-            s.rigid.failure = Some(message);
+            // The first failure explains the run's end; later ones follow from it.
+            s.rigid.failure.get_or_insert(message);
         }
         std::mem::swap(&mut s.key, &mut s.solved_for);
+    }
+
+    /// When a loop stays open after the projection (its links cannot reach each other), records
+    /// the failure and poisons the velocities, so that the run stops with the message.
+    fn fail_if_open(&self, s: &mut Scratch, q: &[f64], v: &mut [f64]) {
+        let m = &*self.mechanism;
+        let open = rigid::projection::open_loop(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v);
+        if let Some((owner, error)) = open {
+            s.rigid.failure.get_or_insert(format!(
+                "the loop closed by joint '{}' cannot be closed: its frames stay {error:.3e} (m or rad) apart after the projection; check the links' lengths and the initial positions",
+                self.rigid[owner].label
+            ));
+            v.iter_mut().for_each(|x| *x = f64::NAN);
+        }
     }
 
     /// Writes each constraint's output from the last solve.
@@ -343,10 +358,12 @@ impl Block for MechanismBlock {
         ctx.work.fill(0.0);
         if !self.rigid.is_empty() {
             if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
-                // Bodies placed overlapping start pushed apart.
+                // Bodies placed overlapping start pushed apart, open loops closed.
+                s.rigid.failure = None;
                 let m = &*self.mechanism;
                 rigid::projection::project(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v);
                 s.solved_for.clear();
+                self.fail_if_open(s, q, v);
             }
         }
     }
@@ -452,7 +469,8 @@ impl Block for MechanismBlock {
                 changed
             }
             Err(message) => {
-                s.rigid.failure = Some(message);
+                // The first failure explains the run's end; later ones follow from it.
+                s.rigid.failure.get_or_insert(message);
                 v.iter_mut().for_each(|x| *x = f64::NAN);
                 true
             }
@@ -474,10 +492,13 @@ impl Block for MechanismBlock {
         }
         if !self.rigid.is_empty() {
             if let Some(s) = scratch.downcast_mut::<Scratch>() {
+                // A step was accepted: failures of rejected trial stages no longer matter.
+                s.rigid.failure = None;
                 let (q, v) = states.split_at_mut(m.nq());
                 if rigid::projection::project(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v) {
                     s.solved_for.clear();
                     changed = true;
+                    self.fail_if_open(s, q, v);
                 }
             }
         }

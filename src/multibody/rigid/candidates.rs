@@ -72,7 +72,7 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
     {
         let pose_base = body_pose(ws, pair.base.body) * pair.base.placement;
         let pose_follower = body_pose(ws, pair.follower.body) * pair.follower.placement;
-        let margin = pair.margin();
+        let margin = rw.margins[k];
         let first = rw.candidates.len();
         let manifold = &mut rw.manifolds[k];
         let mut contact = PairContact {

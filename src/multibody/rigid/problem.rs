@@ -64,8 +64,36 @@ impl Problem {
         self.a.view((0, 0), (self.n, self.n))
     }
 
-    /// Solves the problem into `forces[..n]` (module documentation).
+    /// Solves the problem into `forces[..n]` (module documentation). A bilateral row found
+    /// redundant and inconsistent with the others (a loop's closure rows at a singular,
+    /// collinear configuration, inconsistent only by the drift the projection removes) is
+    /// decoupled — its force set to zero — and the problem solved again.
     pub fn solve(&mut self) -> Result<(), ConstraintError> {
+        for _ in 0..self.n.max(1) {
+            match self.solve_once() {
+                Err(ConstraintError::Infeasible { row })
+                    if self.kinds[row] == RowKind::Bilateral =>
+                {
+                    self.decouple(row)
+                }
+                other => return other,
+            }
+        }
+        self.solve_once()
+    }
+
+    /// Makes `row` independent of the others with a zero force: `A_row,· = 0`, `A_row,row = 1`,
+    /// `b_row = 0`.
+    fn decouple(&mut self, row: usize) {
+        for j in 0..self.n {
+            self.a[(row, j)] = 0.0;
+            self.a[(j, row)] = 0.0;
+        }
+        self.a[(row, row)] = 1.0;
+        self.b[row] = 0.0;
+    }
+
+    fn solve_once(&mut self) -> Result<(), ConstraintError> {
         let n = self.n;
         let any_friction = self
             .contacts

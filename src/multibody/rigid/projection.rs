@@ -8,7 +8,7 @@ use super::candidates::find_candidates;
 use super::impact::IMPACT_VELOCITY_TOLERANCE;
 use super::workspace::RigidWorkspace;
 use super::{RigidConstraint, POSITION_TOLERANCE};
-use crate::multibody::constraints::{solve_impulses, solve_lcp};
+use crate::multibody::constraints::{solve_impulses, solve_lcp, RowKind};
 use crate::multibody::kinematics::forward_kinematics;
 use crate::multibody::mechanism::{normalize_quaternions, qdot_from_v, Mechanism};
 use crate::multibody::workspace::Workspace;
@@ -16,8 +16,13 @@ use crate::multibody::workspace::Workspace;
 /// Gauss–Newton iterations of the position correction.
 const POSITION_ITERATIONS: usize = 4;
 
+/// A loop-closure error left after the projection above this (m or rad) means the loop cannot be
+/// closed (its links cannot reach each other): the run stops with an error naming the cut joint.
+pub const CLOSURE_FAILURE: f64 = 1e-6;
+
 /// Projects `(q, v)` (see the module documentation); returns whether either changed. A solver
-/// failure leaves the state as it is (the next evaluation reports it).
+/// failure leaves the state as it is; a loop that stays open is reported by
+/// [`open_loop`].
 pub fn project(
     m: &Mechanism,
     pairs: &[RigidConstraint],
@@ -88,26 +93,16 @@ pub fn project(
         return changed;
     }
     rw.normal_rows(|c| c.resting());
+    for r in 0..rw.rows.len() {
+        rw.velocities[r] = rw.candidates[rw.row_candidate[r]].normal_velocity;
+        rw.restitution[r] = 0.0;
+    }
     let n = rw.rows.len();
     if rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
         return changed;
     }
-    for r in 0..n {
-        rw.velocities[r] = rw.candidates[rw.row_candidate[r]].normal_velocity;
-        rw.restitution[r] = 0.0;
-    }
     rw.drop_ineffective_rows(true);
-    let a = rw.constraint_rows.matrix();
-    let solved = solve_impulses(
-        a,
-        &rw.velocities[..n],
-        &rw.restitution[..n],
-        &rw.kinds,
-        &mut rw.lcp,
-        &mut rw.forces[..n],
-        &mut rw.velocities_after[..n],
-    );
-    if solved.is_err()
+    if solve_velocity_rows(rw, n).is_err()
         || rw
             .constraint_rows
             .velocity_change(&rw.forces[..n], &mut rw.dv)
@@ -119,4 +114,69 @@ pub fn project(
         *x += d;
     }
     true
+}
+
+/// The plastic impulse problem of the first `n` rows (velocities in `rw.velocities`) into
+/// `rw.forces`. Redundant bilateral rows inconsistent with the others by round-off (the
+/// tangents of a face's four corners) are decoupled with a zero impulse, and the problem solved
+/// again.
+fn solve_velocity_rows(
+    rw: &mut RigidWorkspace,
+    n: usize,
+) -> Result<(), crate::multibody::constraints::ConstraintError> {
+    use crate::multibody::constraints::ConstraintError;
+    let a = rw.constraint_rows.matrix();
+    for i in 0..n {
+        for j in 0..n {
+            rw.sub_matrix[(i, j)] = a[(i, j)];
+        }
+    }
+    for _ in 0..=n {
+        let solved = solve_impulses(
+            rw.sub_matrix.view((0, 0), (n, n)),
+            &rw.velocities[..n],
+            &rw.restitution[..n],
+            &rw.kinds,
+            &mut rw.lcp,
+            &mut rw.forces[..n],
+            &mut rw.velocities_after[..n],
+        );
+        match solved {
+            Err(ConstraintError::Infeasible { row }) if rw.kinds[row] == RowKind::Bilateral => {
+                for j in 0..n {
+                    rw.sub_matrix[(row, j)] = 0.0;
+                    rw.sub_matrix[(j, row)] = 0.0;
+                }
+                rw.sub_matrix[(row, row)] = 1.0;
+                rw.velocities[row] = 0.0;
+            }
+            other => return other.map(|_| ()),
+        }
+    }
+    Err(ConstraintError::PivotLimit { row: 0, pivots: n })
+}
+
+/// The loop closure with the largest error above [`CLOSURE_FAILURE`] at `(q, v)`, with that
+/// error: a loop the projection could not close.
+pub fn open_loop(
+    m: &Mechanism,
+    constraints: &[RigidConstraint],
+    rw: &mut RigidWorkspace,
+    ws: &mut Workspace,
+    q: &[f64],
+    v: &[f64],
+) -> Option<(usize, f64)> {
+    if !constraints
+        .iter()
+        .any(|c| matches!(c.kind, super::ConstraintKind::Loop(_)))
+    {
+        return None;
+    }
+    forward_kinematics(m, q, v, ws);
+    find_candidates(constraints, ws, q, v, rw);
+    rw.candidates
+        .iter()
+        .filter(|c| c.bilateral && c.gap.abs() > CLOSURE_FAILURE)
+        .map(|c| (c.owner, c.gap.abs()))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
 }

@@ -83,6 +83,7 @@ pub fn constrained_accelerations(
     rw.point_force
         .iter_mut()
         .for_each(|f| *f = Vector3::zeros());
+    rw.row_force.iter_mut().for_each(|f| *f = 0.0);
     resting_rows(pairs, rw);
     if rw.rows.is_empty() {
         forward_dynamics(m, q, v, tau, f_ext, ws, vdot);

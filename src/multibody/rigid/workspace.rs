@@ -46,6 +46,11 @@ impl Candidate {
         }
     }
 
+    /// The tangential slip speed at a contact point (m/s; zero for other rows).
+    pub fn slip_speed(&self) -> f64 {
+        (self.relative_velocity - self.normal() * self.normal_velocity).norm()
+    }
+
     /// The contact point (m, World; zero for a joint limit).
     pub fn point(&self) -> Vector3<f64> {
         match self.row {
@@ -140,6 +145,8 @@ pub struct RigidWorkspace {
     pub couples: Vec<[usize; 2]>,
     pub groups: RowGroups,
     pub problem: Problem,
+    /// Each contact pair's speculative margin (m; computed once).
+    pub margins: Vec<f64>,
 }
 
 impl RigidWorkspace {
@@ -210,6 +217,13 @@ impl RigidWorkspace {
             couples: Vec::with_capacity(rows),
             groups: RowGroups::new(rows.max(1), m.num_bodies()),
             problem: Problem::new(rows),
+            margins: pairs
+                .iter()
+                .map(|c| match &c.kind {
+                    ConstraintKind::Contact(p) => p.margin(),
+                    _ => 0.0,
+                })
+                .collect(),
         }
     }
 }
