@@ -78,7 +78,7 @@ impl System for BallWithSamples {
 
 #[test]
 fn integrate_does_not_allocate() {
-    for method in [Method::Dopri5, Method::Bs23, Method::Rk4] {
+    for method in Method::ALL {
         let mut system = BallWithSamples {
             ball: BouncingBall::new(0.8, 64),
         };

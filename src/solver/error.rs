@@ -75,4 +75,9 @@ pub struct SolverStats {
     pub time_events: usize,
     /// Time reached: t_end, or the instant a handler asked to stop.
     pub final_time: f64,
+    /// Jacobians formed by finite differences (implicit methods; their evaluations of f are
+    /// counted in `function_evaluations`).
+    pub jacobian_evaluations: usize,
+    /// LU factorizations of the Newton matrix I − h·d·J (implicit methods).
+    pub lu_factorizations: usize,
 }

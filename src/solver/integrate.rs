@@ -8,15 +8,18 @@
 //!    that would reach past 99 % of the remaining distance lands exactly on the target (t is
 //!    *assigned* the target) unless that exceeds `max_step` (then the remainder is split in two
 //!    equal steps). Adaptive steps never exceed `max_step`.
-//! 3. Trial step. A non-finite stage derivative or state rejects it and divides h by 4; an error
-//!    norm > 1 rejects it and the PI controller shrinks h. Below 16·ε·max(1, |t|) the run fails
-//!    with [`SolverError::NonFinite`] or [`SolverError::StepSizeUnderflow`].
+//! 3. Trial step (explicit: `rk_step`; TR-BDF2: `trbdf2`). A non-finite stage derivative or
+//!    state rejects it and divides h by 4; a Newton failure of the implicit method (with a fresh
+//!    Jacobian) halves h; an error norm > 1 rejects it and the PI controller shrinks h. Below
+//!    16·ε·max(1, |t|) the run fails with [`SolverError::NonFinite`] or
+//!    [`SolverError::StepSizeUnderflow`].
 //! 4. Accepted: g at the step end is compared with g at the step start (see `events`). A crossing
 //!    is located on the dense output and the step is cut there; otherwise the step end is
 //!    recorded (`Step`), or, at a time event, the event is handled.
 //! 5. Events: `record(EventBefore)`, `handle_events`, `record(EventAfter)`; stop if asked
 //!    (then `record(Final)` at that instant). A state-changing event restarts the method:
-//!    f is re-evaluated, the controller history is cleared and the starting step is recomputed.
+//!    f is re-evaluated, the controller history is cleared, the starting step is recomputed and
+//!    TR-BDF2 forms its Jacobian again.
 //!    Fixed-step RK4 restarts its grid t_restart + k·h at the event.
 //! 6. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
 //!    `Final` (not also as `Step`); an event instant is recorded as the pair
@@ -27,12 +30,14 @@
 
 use super::error::{SolverError, SolverStats};
 use super::events::{chattering_window, location_tolerance, ZeroCrossings};
+use super::finite::first_non_finite;
 use super::options::{Method, SolverOptions};
 use super::rk_step::{end_slot, prepare_dense, rk_trial_step, DenseStep, StepBuffers};
 use super::step_control::{
     error_norm, initial_step_final, initial_step_h0, weighted_norm, PiController,
 };
-use super::tableau::{Tableau, BS23, DOPRI5, RK4};
+use super::tableau::{Tableau, BS23, DOPRI5, RK4, TRBDF2};
+use super::trbdf2::{ImplicitFailure, Trbdf2};
 use super::{RecordKind, System};
 
 /// The most steps a `max_step` or `fixed_step` setting may force on a run: 1e9 steps take minutes
@@ -44,19 +49,12 @@ fn min_step(t: f64) -> f64 {
     16.0 * f64::EPSILON * t.abs().max(1.0)
 }
 
-/// First non-finite component of `v`.
-///
-/// The common case — all finite — is decided by a branch-free fold the compiler vectorizes:
-/// `x − x` is +0 (all bits clear) for every finite `x` and NaN for ±∞ and NaN, so the OR of
-/// the bit patterns is zero exactly when every component is finite. Only then is the position
-/// searched element by element. (Checked after every stage, so this is on the hot path.)
-#[inline]
-#[allow(clippy::eq_op)] // `x - x` is the finiteness test, not a mistake
-pub(crate) fn first_non_finite(v: &[f64]) -> Option<usize> {
-    if v.iter().fold(0u64, |acc, x| acc | (x - x).to_bits()) == 0 {
-        return None;
-    }
-    v.iter().position(|x| !x.is_finite())
+/// Why a trial step failed.
+enum TrialFailure {
+    /// A stage derivative or the new state was not finite at (t, component).
+    NonFinite(f64, usize),
+    /// An implicit method's Newton iteration did not converge.
+    Newton,
 }
 
 /// Consecutive-event counter of the chattering guard.
@@ -81,6 +79,8 @@ pub struct Solver {
     dense: Vec<f64>,
     x_interp: Vec<f64>,
     zc: ZeroCrossings,
+    /// The implicit method's Newton state and buffers (`None` for explicit methods).
+    implicit: Option<Box<Trbdf2>>,
 }
 
 impl Solver {
@@ -96,8 +96,10 @@ impl Solver {
             Method::Dopri5 => &DOPRI5,
             Method::Bs23 => &BS23,
             Method::Rk4 => &RK4,
+            Method::Trbdf2 => &TRBDF2,
         };
         let n = state_dim;
+        let implicit = (options.method == Method::Trbdf2).then(|| Box::new(Trbdf2::new(n)));
         Ok(Self {
             controller: PiController::new(tableau.error_order),
             tableau,
@@ -110,6 +112,7 @@ impl Solver {
             dense: vec![0.0; n],
             x_interp: vec![0.0; n],
             zc: ZeroCrossings::new(zero_crossing_dim),
+            implicit,
         })
     }
 
@@ -255,6 +258,55 @@ impl Solver {
         self.zc.restart();
     }
 
+    /// One trial step (t, x) → (t_new, x_new) of size h with the error estimate in `err`; k₁ is
+    /// in stage slot 0.
+    fn trial_step<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        h: f64,
+        t_new: f64,
+        stats: &mut SolverStats,
+    ) -> Result<(), TrialFailure> {
+        let buffers = StepBuffers {
+            x: &self.x,
+            k: &mut self.k,
+            x_stage: &mut self.x_stage,
+            x_new: &mut self.x_new,
+            err: &mut self.err,
+        };
+        let tolerances = (self.options.rel_tol, self.options.abs_tol);
+        match self.implicit.as_deref_mut() {
+            None => rk_trial_step(
+                self.tableau,
+                system,
+                t,
+                h,
+                t_new,
+                buffers,
+                &mut stats.function_evaluations,
+            )
+            .map_err(|(t, i)| TrialFailure::NonFinite(t, i)),
+            Some(implicit) => implicit
+                .trial_step(system, t, h, t_new, buffers, tolerances, stats)
+                .map_err(|e| match e {
+                    ImplicitFailure::NonFinite(t, i) => TrialFailure::NonFinite(t, i),
+                    ImplicitFailure::Newton => TrialFailure::Newton,
+                }),
+        }?;
+        match first_non_finite(&self.x_new) {
+            Some(i) => Err(TrialFailure::NonFinite(t_new, i)),
+            None => Ok(()),
+        }
+    }
+
+    /// After an event changed the state: an implicit method forms its Jacobian again.
+    fn restart_implicit(&mut self) {
+        if let Some(implicit) = self.implicit.as_deref_mut() {
+            implicit.restart();
+        }
+    }
+
     /// Records and handles an event at (t, self.x). Returns the handler's outcome.
     fn run_event<S: System>(
         &mut self,
@@ -337,6 +389,7 @@ impl Solver {
                 self.zc.start(|i| system.zero_crossing_direction(i));
             }
             self.controller.reset();
+            self.restart_implicit();
         }
         let mut h = if t_end > t0 {
             self.starting_step(system, t, h_max, &mut stats)
@@ -378,30 +431,30 @@ impl Solver {
             if !advances {
                 return Err(SolverError::TimeDoesNotAdvance { t, step: h_try });
             }
-            let trial = rk_trial_step(
-                tab,
-                system,
-                t,
-                h_try,
-                t_new,
-                StepBuffers {
-                    x: &self.x,
-                    k: &mut self.k,
-                    x_stage: &mut self.x_stage,
-                    x_new: &mut self.x_new,
-                    err: &mut self.err,
-                },
-                &mut stats.function_evaluations,
-            )
-            .and_then(|()| first_non_finite(&self.x_new).map_or(Ok(()), |i| Err((t_new, i))));
-            if let Err((t_bad, index)) = trial {
-                stats.rejected_steps += 1;
-                h = 0.25 * h_try;
-                if !adaptive || h < min_step(t) {
-                    return Err(SolverError::NonFinite { t: t_bad, index });
+            match self.trial_step(system, t, h_try, t_new, &mut stats) {
+                Ok(()) => {}
+                Err(TrialFailure::NonFinite(t_bad, index)) => {
+                    stats.rejected_steps += 1;
+                    h = 0.25 * h_try;
+                    if !adaptive || h < min_step(t) {
+                        return Err(SolverError::NonFinite { t: t_bad, index });
+                    }
+                    last_rejected = true;
+                    continue;
                 }
-                last_rejected = true;
-                continue;
+                Err(TrialFailure::Newton) => {
+                    stats.rejected_steps += 1;
+                    h = 0.5 * h_try;
+                    if h < min_step(t) {
+                        return Err(SolverError::StepSizeUnderflow {
+                            t,
+                            step: h,
+                            index: None,
+                        });
+                    }
+                    last_rejected = true;
+                    continue;
+                }
             }
             let mut err_norm = 0.0;
             if adaptive {
@@ -437,10 +490,16 @@ impl Solver {
                 }
             }
             stats.steps += 1;
-            let h_next = if adaptive {
-                self.controller.accept(h_try, err_norm, last_rejected)
-            } else {
-                h
+            let h_next = match (adaptive, self.implicit.as_deref_mut()) {
+                (false, _) => h,
+                (true, None) => self.controller.accept(h_try, err_norm, last_rejected),
+                (true, Some(implicit)) => {
+                    implicit.accepted();
+                    implicit.keep_step(
+                        h_try,
+                        self.controller.accept(h_try, err_norm, last_rejected),
+                    )
+                }
             };
             last_rejected = false;
             grid_count += 1;
@@ -491,6 +550,7 @@ impl Solver {
                 self.restart_crossings(system, t);
                 if outcome.state_changed {
                     self.controller.reset();
+                    self.restart_implicit();
                     h = self.starting_step(system, t, h_max, &mut stats);
                 } else {
                     h = h_next;
@@ -516,6 +576,7 @@ impl Solver {
                     self.eval_start(system, t, &mut stats)?;
                     self.restart_crossings(system, t);
                     self.controller.reset();
+                    self.restart_implicit();
                     h = self.starting_step(system, t, h_max, &mut stats);
                 }
                 (t_grid0, grid_count) = (t, 0);
@@ -526,25 +587,5 @@ impl Solver {
         system.record(t, &self.x, RecordKind::Final);
         stats.final_time = t;
         Ok(stats)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::first_non_finite;
-
-    #[test]
-    fn first_non_finite_finds_the_first_bad_component_or_none() {
-        assert_eq!(first_non_finite(&[]), None);
-        assert_eq!(
-            first_non_finite(&[0.0, -0.0, 1e308, -1e-320, f64::MAX, f64::MIN]),
-            None
-        );
-        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            let mut v = vec![1.0; 37];
-            v[29] = bad;
-            v[33] = bad;
-            assert_eq!(first_non_finite(&v), Some(29));
-        }
     }
 }

@@ -10,10 +10,12 @@
 //! | `Dopri5` (default) | Dormand–Prince 5(4), FSAL, local extrapolation | 6 | PI, estimator order 4 | Hairer's 4th-order continuous extension |
 //! | `Bs23` | Bogacki–Shampine 3(2), FSAL | 3 | PI, estimator order 2 | cubic Hermite |
 //! | `Rk4` | classical Runge–Kutta, fixed step | 4 | none | cubic Hermite |
+//! | `Trbdf2` | TR-BDF2 (implicit, L-stable, stiffly accurate), FSAL | 2 Newton solves sharing one LU (≈ 2–6 evaluations; n more per Jacobian) | PI, estimator order 2, filtered estimate | cubic Hermite |
 //!
 //! Tableaux from Hairer, Nørsett & Wanner, *Solving Ordinary Differential Equations I* (2nd ed.,
 //! Springer 1993), Table II.5.2 and Section II.6 (Dormand–Prince and its dense output), and
-//! Bogacki & Shampine (1989). Error norm, PI controller and starting step: see `step_control`
+//! Bogacki & Shampine (1989); TR-BDF2 from Hosea & Shampine (1996), its Newton iteration and
+//! Jacobian reuse in `trbdf2`. Error norm, PI controller and starting step: see `step_control`
 //! (RMS of errᵢ/(abs_tol + rel_tol·max(|xᵢ|, |x_newᵢ|)) ≤ 1). The loop and the order of
 //! `record`/`handle_events` calls: see `integrate`. Event semantics (directions, location to
 //! 1e-12·max(1, |t|), simultaneous events, behaviour at g = 0 after a reset, chattering):
@@ -112,17 +114,24 @@ pub trait System {
     fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
 }
 
+mod dense_lu;
 mod error;
 mod events;
+mod finite;
 mod fn_system;
 mod integrate;
+mod jacobian;
 mod options;
 pub mod problems;
 mod rk_step;
 mod step_control;
 mod tableau;
+mod trbdf2;
 
 pub use error::{SolverError, SolverStats};
 pub use fn_system::FnSystem;
 pub use integrate::Solver;
 pub use options::{Method, SolverOptions};
+
+#[cfg(test)]
+mod trbdf2_tests;
