@@ -554,3 +554,42 @@ fn zeno_ball_ends_with_chattering_for_every_method() {
         );
     }
 }
+
+/// A crossing where f jumps (x₁' switches from 0 to 1000 when x₀ = t passes 0.3): the step that
+/// straddled it is redone to end just before the crossing, so no stage sees the jump before the
+/// event, and x₁ follows the exact 1000·(t − 0.3) afterwards. The loose default tolerances would
+/// otherwise leave the stages' view of the jump in the state (a stage past 0.3 in a step of a few
+/// hundredths adds an error of order b·h·1000 ≈ 1). Errors allowed: 1e-6 of x₁(1) = 700 (the
+/// remaining steps are exact for these piecewise linear solutions, up to the location tolerance
+/// of 1e-12 s times the slope 1000 and rounding).
+#[test]
+fn a_jump_in_f_at_a_crossing_is_not_smeared() {
+    for method in ADAPTIVE {
+        let mut s = Scripted::new(
+            2,
+            vec![Direction::Rising],
+            Box::new(|_, x, d| {
+                d[0] = 1.0;
+                d[1] = if x[0] >= 0.3 { 1000.0 } else { 0.0 };
+            }),
+            Box::new(|_, x, g| g[0] = x[0] - 0.3),
+        );
+        let mut solver = Solver::new(
+            2,
+            1,
+            SolverOptions {
+                method,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let stats = solver.integrate(&mut s, 0.0, &[0.0, 0.0], 1.0).unwrap();
+        assert_eq!(s.calls.len(), 1, "{method:?}");
+        let x1 = solver.state()[1];
+        assert!(
+            (x1 - 700.0).abs() < 7e-4,
+            "{method:?}: x₁(1) = {x1}, {stats:?}"
+        );
+        assert!(stats.redone_steps >= 1, "{method:?}: {stats:?}");
+    }
+}

@@ -67,6 +67,9 @@ pub struct SolverStats {
     pub steps: usize,
     /// Steps rejected by the error test or because a stage derivative was not finite.
     pub rejected_steps: usize,
+    /// Accepted steps that were redone to end at the zero crossing they straddled (not counted in
+    /// `steps`): the state at an event comes from a step end, not from the dense output.
+    pub redone_steps: usize,
     /// Calls of `System::derivatives` (stages, starting-step heuristic, restarts after events).
     pub function_evaluations: usize,
     /// Located zero-crossing events (instants; several functions crossing together count once).

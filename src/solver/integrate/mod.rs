@@ -29,16 +29,17 @@
 //! accepted state (or the state after the last handler).
 
 use super::error::{SolverError, SolverStats};
-use super::events::{chattering_window, location_tolerance, ZeroCrossings};
+use super::events::{chattering_window, ZeroCrossings};
 use super::finite::first_non_finite;
 use super::options::{Method, SolverOptions};
-use super::rk_step::{end_slot, prepare_dense, rk_trial_step, DenseStep, StepBuffers};
-use super::step_control::{
-    error_norm, initial_step_final, initial_step_h0, weighted_norm, PiController,
-};
+use super::rk_step::{end_slot, prepare_dense, DenseStep};
+use super::step_control::{error_norm, PiController};
 use super::tableau::{Tableau, BS23, DOPRI5, RK4, TRBDF2};
-use super::trbdf2::{ImplicitFailure, Trbdf2};
+use super::trbdf2::Trbdf2;
 use super::{RecordKind, System};
+use step::TrialFailure;
+
+mod step;
 
 /// The most steps a `max_step` or `fixed_step` setting may force on a run: 1e9 steps take minutes
 /// for the cheapest diagram and hours for a mechanism.
@@ -49,12 +50,19 @@ fn min_step(t: f64) -> f64 {
     16.0 * f64::EPSILON * t.abs().max(1.0)
 }
 
-/// Why a trial step failed.
-enum TrialFailure {
-    /// A stage derivative or the new state was not finite at (t, component).
-    NonFinite(f64, usize),
-    /// An implicit method's Newton iteration did not converge.
-    Newton,
+/// A step that straddled a zero crossing is redone to end short of it by this fraction of the
+/// distance: the location on the straddling step's polluted dense output may be off by a little.
+const REDO_MARGIN: f64 = 1e-3;
+
+/// Where the redo of a step that straddled a crossing stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Redo {
+    /// No redo under way: a straddling step is redone.
+    None,
+    /// The redone step is being tried.
+    Stepping,
+    /// The redone step ended before the crossing: the next crossing is located as usual.
+    BeforeCrossing,
 }
 
 /// Consecutive-event counter of the chattering guard.
@@ -187,126 +195,6 @@ impl Solver {
         Ok(())
     }
 
-    /// Evaluates k₁ = f(t, x) into stage slot 0.
-    fn eval_start<S: System>(
-        &mut self,
-        system: &mut S,
-        t: f64,
-        stats: &mut SolverStats,
-    ) -> Result<(), SolverError> {
-        let n = self.x.len();
-        system.derivatives(t, &self.x, &mut self.k[..n]);
-        stats.function_evaluations += 1;
-        match first_non_finite(&self.k[..n]) {
-            Some(index) => {
-                system.non_finite_derivative(t, &self.x);
-                Err(SolverError::NonFinite { t, index })
-            }
-            None => Ok(()),
-        }
-    }
-
-    /// The step to try first (after k₁ is known): the user's `initial_step` or Hairer's
-    /// heuristic (see `step_control`).
-    fn starting_step<S: System>(
-        &mut self,
-        system: &mut S,
-        t: f64,
-        h_max: f64,
-        stats: &mut SolverStats,
-    ) -> f64 {
-        if self.options.method == Method::Rk4 {
-            return self.options.fixed_step;
-        }
-        if self.options.initial_step > 0.0 {
-            return self.options.initial_step.min(h_max);
-        }
-        let (rel, abs) = (self.options.rel_tol, self.options.abs_tol);
-        let n = self.x.len();
-        let d0 = weighted_norm(&self.x, &self.x, rel, abs);
-        let d1 = weighted_norm(&self.k[..n], &self.x, rel, abs);
-        let h0 = initial_step_h0(d0, d1, h_max);
-        for i in 0..n {
-            self.x_stage[i] = self.x[i] + h0 * self.k[i];
-        }
-        let (f0, rest) = self.k.split_at_mut(n);
-        let f1 = &mut rest[..n];
-        system.derivatives(t + h0, &self.x_stage, f1);
-        stats.function_evaluations += 1;
-        for i in 0..n {
-            f1[i] -= f0[i];
-        }
-        let d2 = weighted_norm(f1, &self.x, rel, abs) / h0;
-        initial_step_final(h0, d1, d2, self.tableau.order, h_max)
-    }
-
-    /// g(t, x) into the crossing tracker's `g_end` and, when a function that fired is at its
-    /// crossing, the slope probe; then the tracker restarts.
-    fn restart_crossings<S: System>(&mut self, system: &mut S, t: f64) {
-        if self.zc.len() == 0 {
-            return;
-        }
-        system.zero_crossings(t, &self.x, &mut self.zc.g_end);
-        if self.zc.needs_probe() {
-            let eta = location_tolerance(t);
-            let n = self.x.len();
-            for i in 0..n {
-                self.x_stage[i] = self.x[i] + eta * self.k[i];
-            }
-            system.zero_crossings(t + eta, &self.x_stage, &mut self.zc.g_trial);
-        }
-        self.zc.restart();
-    }
-
-    /// One trial step (t, x) → (t_new, x_new) of size h with the error estimate in `err`; k₁ is
-    /// in stage slot 0.
-    fn trial_step<S: System>(
-        &mut self,
-        system: &mut S,
-        t: f64,
-        h: f64,
-        t_new: f64,
-        stats: &mut SolverStats,
-    ) -> Result<(), TrialFailure> {
-        let buffers = StepBuffers {
-            x: &self.x,
-            k: &mut self.k,
-            x_stage: &mut self.x_stage,
-            x_new: &mut self.x_new,
-            err: &mut self.err,
-        };
-        let tolerances = (self.options.rel_tol, self.options.abs_tol);
-        match self.implicit.as_deref_mut() {
-            None => rk_trial_step(
-                self.tableau,
-                system,
-                t,
-                h,
-                t_new,
-                buffers,
-                &mut stats.function_evaluations,
-            )
-            .map_err(|(t, i)| TrialFailure::NonFinite(t, i)),
-            Some(implicit) => implicit
-                .trial_step(system, t, h, t_new, buffers, tolerances, stats)
-                .map_err(|e| match e {
-                    ImplicitFailure::NonFinite(t, i) => TrialFailure::NonFinite(t, i),
-                    ImplicitFailure::Newton => TrialFailure::Newton,
-                }),
-        }?;
-        match first_non_finite(&self.x_new) {
-            Some(i) => Err(TrialFailure::NonFinite(t_new, i)),
-            None => Ok(()),
-        }
-    }
-
-    /// After an event changed the state: an implicit method forms its Jacobian again.
-    fn restart_implicit(&mut self) {
-        if let Some(implicit) = self.implicit.as_deref_mut() {
-            implicit.restart();
-        }
-    }
-
     /// Records and handles an event at (t, self.x). Returns the handler's outcome.
     fn run_event<S: System>(
         &mut self,
@@ -397,6 +285,8 @@ impl Solver {
             0.0
         };
         let mut last_rejected = false;
+        // Redoing a step that straddled a crossing (see below).
+        let mut redo = Redo::None;
         // Fixed-step grid: t_grid0 + grid_count·fixed_step since the last restart.
         let (mut t_grid0, mut grid_count) = (t, 0u64);
 
@@ -468,6 +358,7 @@ impl Solver {
                 if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
                     h = self.controller.reject(h_try, norm);
+                    h = self.shorten_to_crossing(system, t_new, h_try, h);
                     last_rejected = true;
                     if h < min_step(t) {
                         return Err(SolverError::StepSizeUnderflow {
@@ -533,6 +424,23 @@ impl Solver {
                     step.interpolate((tt - t_start) / h_try, x_interp);
                     system.zero_crossings(tt, x_interp, g);
                 });
+                if adaptive && redo == Redo::None && zc.near_side > t_start && !zc.rearmed_fired() {
+                    // The step straddled the crossing, often a kink or a jump of f, past which
+                    // its stages and dense output are polluted: redo it to end just before the
+                    // crossing, so that no stage sees the far side and the state there is an
+                    // error-controlled step end. The next step then crosses right after its
+                    // start, where its interpolant deviates from the truth by a fraction of that
+                    // distance only. Not for a re-armed function coming back across its level:
+                    // that is a function grazing zero (a contact force that touches zero and
+                    // rises again), and steps cut ever closer to it would let the noise of the
+                    // integration fire it again and again.
+                    h = (zc.near_side - t_start) * (1.0 - REDO_MARGIN);
+                    zc.clear_crossed();
+                    stats.steps -= 1;
+                    stats.redone_steps += 1;
+                    redo = Redo::Stepping;
+                    continue;
+                }
                 // The state at the event: the step end itself, or the dense output.
                 if t_event == t_new {
                     x_interp.copy_from_slice(x_new);
@@ -542,6 +450,7 @@ impl Solver {
                 self.x.copy_from_slice(&self.x_interp);
                 t = t_event;
                 let at_time_event = lands && time_event.is_some() && t_event == t_new;
+                redo = Redo::None;
                 let outcome = self.run_event(system, t, at_time_event, &mut stats, &mut guard)?;
                 if outcome.stop {
                     break;
@@ -560,6 +469,11 @@ impl Solver {
             }
 
             // Ordinary step end.
+            redo = if redo == Redo::Stepping {
+                Redo::BeforeCrossing
+            } else {
+                Redo::None
+            };
             std::mem::swap(&mut self.x, &mut self.x_new);
             system.project(t_new, &mut self.x);
             self.k.copy_within(k_end..k_end + n, 0);
