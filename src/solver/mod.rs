@@ -110,10 +110,19 @@ pub trait System {
     /// checking every evaluation itself. The last call before a
     /// [`NonFinite`](SolverError::NonFinite) error is the one that stopped the run.
     fn non_finite_derivative(&mut self, _t: f64, _x: &[f64]) {}
+    /// Which states each derivative may read, for the difference Jacobian of implicit methods:
+    /// set `pattern[i·n + j] = true` (n×n, row-major, all false on entry) when ẋᵢ may depend on
+    /// xⱼ and return true. Columns that share no row are then perturbed together (Curtis–Powell–
+    /// Reid), so a Jacobian costs one evaluation per group instead of per state. The default
+    /// returns false: a dense Jacobian. Called once per run, before the first Jacobian.
+    fn jacobian_sparsity(&self, _pattern: &mut [bool]) -> bool {
+        false
+    }
     /// Called at every point the user may want recorded.
     fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
 }
 
+mod column_groups;
 mod dense_lu;
 mod error;
 mod events;

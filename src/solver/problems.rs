@@ -121,6 +121,32 @@ impl System for Problem {
     ) -> EventOutcome {
         EventOutcome::default()
     }
+    fn jacobian_sparsity(&self, pattern: &mut [bool]) -> bool {
+        let n = self.dim();
+        let mut depends = |i: usize, j: usize| pattern[i * n + j] = true;
+        match self {
+            Problem::ExponentialDecay => depends(0, 0),
+            Problem::HarmonicOscillator => {
+                depends(0, 1);
+                depends(1, 0);
+            }
+            Problem::StiffLinear => {
+                depends(0, 0);
+                depends(0, 1);
+                depends(1, 1);
+            }
+            Problem::Forced => {}
+            Problem::Chain => {
+                for i in 0..n {
+                    depends(i, i);
+                    if i > 0 {
+                        depends(i, i - 1);
+                    }
+                }
+            }
+        }
+        true
+    }
 }
 
 /// A ball dropped from height `h0` (m) onto a floor at height 0, state (height m, velocity m/s,

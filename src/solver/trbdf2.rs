@@ -20,7 +20,8 @@
 //! when m iterations did not converge.
 //!
 //! **Jacobian and LU reuse** (Hosea & Shampine's policy): J is formed by forward differences
-//! (`jacobian`) at the start of a run and after every state-changing event, and otherwise only
+//! (`jacobian`; columns grouped by the system's sparsity pattern when it declares one,
+//! `column_groups`) at the start of a run and after every state-changing event, and otherwise only
 //! when Newton fails with a J from an earlier step; M is factored again only when h changes
 //! (the integration loop keeps h when the controller would grow it by less than 20 %). A Newton
 //! failure with a current J rejects the step (h halved by the caller).
@@ -29,6 +30,7 @@
 //! which for stiff components (h·|λ| ≫ 1) keeps the raw O(h³) difference from rejecting steps the
 //! L-stable solution handles well, and for non-stiff ones is the raw estimate up to O(h).
 
+use super::column_groups::ColumnGroups;
 use super::dense_lu::DenseLu;
 use super::finite::first_non_finite;
 use super::jacobian::{fd_jacobian, FdWork};
@@ -67,6 +69,10 @@ pub(crate) enum ImplicitFailure {
 pub(crate) struct Trbdf2 {
     /// J row-major, n×n.
     jac: Vec<f64>,
+    /// The column groups of the difference Jacobian, from the system's sparsity pattern.
+    groups: ColumnGroups,
+    /// The groups were set up for the current run.
+    groups_ready: bool,
     jac_state: JacobianState,
     lu: DenseLu,
     /// h of the factored M; NaN when M must be factored again.
@@ -93,6 +99,8 @@ impl Trbdf2 {
     pub(crate) fn new(n: usize) -> Self {
         Self {
             jac: vec![0.0; n * n],
+            groups: ColumnGroups::new(n),
+            groups_ready: false,
             jac_state: JacobianState::Missing,
             lu: DenseLu::new(n),
             h_lu: f64::NAN,
@@ -103,6 +111,12 @@ impl Trbdf2 {
             f_z: vec![0.0; n],
             f_0: vec![0.0; n],
         }
+    }
+
+    /// A run starts: J is formed anew and the column groups are asked from the system again.
+    pub(crate) fn start_run(&mut self) {
+        self.groups_ready = false;
+        self.restart();
     }
 
     /// Forgets J (a run starts, or an event changed the state or the modes).
@@ -189,6 +203,16 @@ impl Trbdf2 {
         x_stage: &mut [f64],
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
+        if !self.groups_ready {
+            let pattern = self.groups.pattern_mut();
+            pattern.fill(false);
+            if system.jacobian_sparsity(pattern) {
+                self.groups.set_pattern();
+            } else {
+                self.groups.set_dense();
+            }
+            self.groups_ready = true;
+        }
         system.derivatives(t, x, &mut self.f_0);
         stats.function_evaluations += 1;
         if let Some(i) = first_non_finite(&self.f_0) {
@@ -198,13 +222,13 @@ impl Trbdf2 {
         let work = FdWork {
             x_pert: x_stage,
             f_pert: &mut self.f_z,
+            delta: &mut self.delta,
         };
         fd_jacobian(
             system,
-            t,
-            x,
-            &self.f_0,
+            (t, x, &self.f_0),
             &mut self.jac,
+            &self.groups,
             work,
             &mut stats.function_evaluations,
         )

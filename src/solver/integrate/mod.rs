@@ -277,7 +277,9 @@ impl Solver {
                 self.zc.start(|i| system.zero_crossing_direction(i));
             }
             self.controller.reset();
-            self.restart_implicit();
+            if let Some(implicit) = self.implicit.as_deref_mut() {
+                implicit.start_run();
+            }
         }
         let mut h = if t_end > t0 {
             self.starting_step(system, t, h_max, &mut stats)
