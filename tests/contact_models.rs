@@ -27,12 +27,13 @@ fn ball_drop_onset_rebound_and_rest_match_the_closed_forms() {
     // The peers' reference apex of the same law (k = 1e5, c = 100): 0.4599056 m (7 digits).
     assert!((apex - 0.4599056).abs() < 1e-6, "apex {apex}");
     // 9 contact onsets in 3 s (each followed by its end while the ball still bounces): events
-    // in contact whose previous row (before the EventBefore row) was apart. The clip events,
-    // where the force reaches 0 while the ball still overlaps, are in contact on both sides.
+    // at or past zero separation (the located far side) whose previous row (before the
+    // EventBefore row) was apart. The clip events, where the force reaches 0 while the ball
+    // still overlaps, are in contact on both sides; the partings go the other way.
     let onsets = events
         .iter()
         .filter(|&&i| {
-            at(rec, "contact.separation", i) < 0.0 && at(rec, "contact.separation", i - 2) >= 0.0
+            at(rec, "contact.separation", i) <= 0.0 && at(rec, "contact.separation", i - 2) > 0.0
         })
         .count();
     assert_eq!(onsets, 9, "contact onsets");

@@ -13,11 +13,16 @@
 //! | Hunt–Crossley | clip: the unclipped law k·dⁿ + b·ḋ·\|ḋ\|^(q−1)·d^p |
 //! | input | none |
 //!
-//! Each function changes sign exactly at its kink. While the bodies are apart (d ≤ 0) every
-//! function is −1: no function can then cross zero in flight (the apex of a bounce would otherwise
-//! cross b·ḋ = 0), and the jump from −1 at contact onset coincides with the onset itself, which the
-//! separation's own zero crossing locates. A solver that locates these crossings (direction
-//! Either) ends its steps at every kink, so no step straddles one.
+//! Each function changes sign exactly at its kink, and is meant to be located when it *falls*
+//! through zero (direction Falling): the force letting go while the bodies still overlap (and the
+//! limited damper's switch from damper-limited to spring-limited). While the bodies are apart
+//! (d ≤ 0) every function is +1 ([`APART`]): no function can then cross zero in flight (the apex of
+//! a bounce would otherwise cross b·ḋ = 0); at contact onset it goes from +1 to b·ḋ > 0 without a
+//! sign change, and at the parting after a slack phase it jumps from below zero to +1, a rise that
+//! a Falling function does not fire on. The discontinuities thus never look like crossings, and
+//! the solver's secant estimates on rejected steps are not misled by them (with −1 while apart,
+//! the jump at onset did both, and ball_drop took 43 % more evaluations). Not located: the force
+//! coming back while the bodies still overlap (a rise through zero), a rarer kink.
 //!
 //! The ends of the smooth law's ramp (d = 0 and d = w) are not kinks: the smoothstep has zero
 //! slope at both, so f is C¹ there (only f'' jumps) and the 5th-order step control sees no reason
@@ -29,7 +34,7 @@
 use super::normal_force::NormalForceLaw;
 
 /// The value of every kink function while the bodies are apart.
-pub const APART: f64 = -1.0;
+pub const APART: f64 = 1.0;
 
 impl NormalForceLaw {
     /// Number of kink functions of the law (see the module documentation).
@@ -140,7 +145,7 @@ mod tests {
     }
 
     #[test]
-    fn apart_is_negative_for_every_function() {
+    fn apart_is_positive_for_every_function() {
         for law in laws() {
             let mut out = [0.0; 2];
             for d in [0.0, -1e-3, f64::NAN] {

@@ -297,7 +297,10 @@ impl Block for SpatialContactForce {
             return Err("the contact block is not connected to two geometries".into());
         }
         let zero_crossings = if self.zero_crossings {
-            vec![Direction::Either; self.points + self.kink_function_count()]
+            // Separations either way; the law's kinks falling (see `contact::law_kinks`).
+            let mut d = vec![Direction::Either; self.points];
+            d.resize(self.points + self.kink_function_count(), Direction::Falling);
+            d
         } else {
             vec![]
         };
@@ -491,7 +494,7 @@ pub static SPATIAL_CONTACT_FORCE: BlockType = BlockType {
         ParamDoc { name: "normal", unit: "", default: "smooth_spring_damper", doc: "{ method = \"smooth_spring_damper\", stiffness (N/m, 1e6), damping (N·s/m, 1e3), transition_width (m, 1e-4) } | { method = \"linear_spring_damper\", stiffness, damping } | { method = \"linear_spring_limited_damper\", stiffness, damping } | { method = \"hunt_crossley\", stiffness (N/mⁿ), damping, exponent n (1.5), velocity_exponent q (1), depth_exponent p (n) } | { method = \"input\" } (input fn)" },
         ParamDoc { name: "friction", unit: "", default: "smooth_stick_slip", doc: "{ method = \"smooth_stick_slip\", static (0.5), dynamic (0.3), critical_velocity (m/s, 1e-3) } | { method = \"stribeck\", static, dynamic, stiction_velocity (m/s, 1e-4) } | { method = \"none\" } | { method = \"input\" } (input ff)" },
         ParamDoc { name: "zero_crossings", unit: "", default: "true", doc: "locate sign changes of the separation distance (per point for clouds)" },
-        ParamDoc { name: "kink_crossings", unit: "", default: "true", doc: "with zero_crossings, also locate the kinks of the normal law per contact point: the clip point where the law's force reaches 0 while the bodies still overlap (k·d + b·ḋ = 0 for the spring-damper laws), and the limited damper's switch (b·ḋ = k·d); steps then never straddle a kink (see docs/contact.md)" },
+        ParamDoc { name: "kink_crossings", unit: "", default: "true", doc: "with zero_crossings, also locate the kinks of the normal law per contact point: the clip point where the law's force falls to 0 while the bodies still overlap (k·d + b·ḋ = 0 for the spring-damper laws), and the limited damper's switch (b·ḋ = k·d); steps then never straddle a kink (see docs/contact.md)" },
         ParamDoc { name: "contact_points", unit: "", default: CONTACT_POINTS_DEFAULT, doc: "\"manifold\": every point of the contact manifold (a face touches at its corners, a cylinder on its side along its length; the law is applied to the pair as a whole and spread over the points, friction per point) | \"single\": Simscape's one deepest point per pair. Point clouds always have one contact per cloud point" },
     ],
     ports: &[
