@@ -59,6 +59,11 @@ impl System for BallWithSamples {
         g[0] = x[0];
         g[1] = x[1];
     }
+    /// h' = v, v' = −g: declared, so that trbdf2's grouped Jacobian is counted too.
+    fn jacobian_sparsity(&self, pattern: &mut [bool]) -> bool {
+        pattern[1] = true;
+        true
+    }
     fn next_time_event(&self, t: f64) -> Option<f64> {
         Some(((t / 0.1).floor() + 1.0) * 0.1)
     }
@@ -78,7 +83,7 @@ impl System for BallWithSamples {
 
 #[test]
 fn integrate_does_not_allocate() {
-    for method in [Method::Dopri5, Method::Bs23, Method::Rk4] {
+    for method in Method::ALL {
         let mut system = BallWithSamples {
             ball: BouncingBall::new(0.8, 64),
         };

@@ -234,12 +234,17 @@ impl NormalForceLaw {
     /// [`NormalForceLaw::Input`]. Does not allocate; assumes a validated law.
     #[inline]
     pub fn magnitude(&self, penetration_depth: f64, penetration_rate: f64) -> f64 {
-        let d = penetration_depth;
-        let d_rate = penetration_rate;
-        if d <= 0.0 {
+        if penetration_depth <= 0.0 {
             return 0.0;
         }
-        let unclipped = match *self {
+        clip_repulsive(self.unclipped(penetration_depth, penetration_rate))
+    }
+
+    /// The law before clipping, f in f_n = max(0, f), at a depth d > 0 (m) and rate ḋ (m/s);
+    /// 0 for [`NormalForceLaw::Input`].
+    #[inline]
+    pub(crate) fn unclipped(&self, d: f64, d_rate: f64) -> f64 {
+        match *self {
             NormalForceLaw::SmoothSpringDamper {
                 stiffness,
                 damping,
@@ -275,8 +280,7 @@ impl NormalForceLaw {
                 elastic + damping * speed_term * depth_term
             }
             NormalForceLaw::Input => 0.0,
-        };
-        clip_repulsive(unclipped)
+        }
     }
 
     /// The magnitude applied by the [`NormalForceLaw::Input`] law for an input signal value:

@@ -67,7 +67,7 @@ pub struct ModelSpec {
 
 const TOP_KEYS: [&str; 5] = ["connect", "model", "solver", "output", "blocks"];
 /// The solver methods a model may name.
-pub const SOLVER_METHODS: [&str; 3] = ["dopri5", "bs23", "rk4"];
+pub const SOLVER_METHODS: [&str; 4] = crate::solver::Method::NAMES;
 
 impl Document {
     /// Parses TOML text read from `path`.

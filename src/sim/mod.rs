@@ -80,11 +80,8 @@ pub enum SimError {
 pub fn solver_options(d: &Diagram) -> SolverOptions {
     let s = &d.spec.solver;
     SolverOptions {
-        method: match s.method.as_str() {
-            "bs23" => Method::Bs23,
-            "rk4" => Method::Rk4,
-            _ => Method::Dopri5,
-        },
+        // The reader accepts only `Method::NAMES`.
+        method: Method::from_name(&s.method).unwrap_or_default(),
         rel_tol: s.rel_tol,
         abs_tol: s.abs_tol,
         max_step: s.max_step,

@@ -67,6 +67,9 @@ pub struct SolverStats {
     pub steps: usize,
     /// Steps rejected by the error test or because a stage derivative was not finite.
     pub rejected_steps: usize,
+    /// Accepted steps that were redone to end at the zero crossing they straddled (not counted in
+    /// `steps`): the state at an event comes from a step end, not from the dense output.
+    pub redone_steps: usize,
     /// Calls of `System::derivatives` (stages, starting-step heuristic, restarts after events).
     pub function_evaluations: usize,
     /// Located zero-crossing events (instants; several functions crossing together count once).
@@ -75,4 +78,9 @@ pub struct SolverStats {
     pub time_events: usize,
     /// Time reached: t_end, or the instant a handler asked to stop.
     pub final_time: f64,
+    /// Jacobians formed by finite differences (implicit methods; their evaluations of f are
+    /// counted in `function_evaluations`).
+    pub jacobian_evaluations: usize,
+    /// LU factorizations of the Newton matrix I − h·d·J (implicit methods).
+    pub lu_factorizations: usize,
 }

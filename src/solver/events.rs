@@ -91,6 +91,9 @@ pub(crate) struct ZeroCrossings {
     band: Vec<f64>,
     /// The functions that fired at the last located event (ascending).
     pub(crate) crossed: Vec<usize>,
+    /// The near side of the last location's final bracket: the latest time at which none of them
+    /// had crossed yet (the step start when the crossing is within a tolerance of it).
+    pub(crate) near_side: f64,
 }
 
 impl ZeroCrossings {
@@ -111,6 +114,7 @@ impl ZeroCrossings {
             c_right_eff: v(),
             band: v(),
             crossed: Vec::with_capacity(m),
+            near_side: f64::NEG_INFINITY,
         }
     }
 
@@ -172,6 +176,31 @@ impl ZeroCrossings {
         }
     }
 
+    /// After a *rejected* trial step with g at its end in `g_end`: the secant estimate
+    /// θ = c_start/(c_start − c_end) ∈ (0, 1] of the earliest crossing, as a fraction of the
+    /// step, or `None` when no function fires. Leaves no candidate behind.
+    pub(crate) fn crossing_fraction(&mut self) -> Option<f64> {
+        if !self.detect() {
+            return None;
+        }
+        let mut earliest: Option<f64> = None;
+        for i in 0..self.len() {
+            if self.orient[i] != 0.0 {
+                let (c0, c1) = (self.c(i, self.g_start[i]), self.c(i, self.g_end[i]));
+                let frac = if c1 - c0 > 0.0 { -c0 / (c1 - c0) } else { 1.0 };
+                earliest = Some(earliest.map_or(frac, |e| e.min(frac)));
+                self.orient[i] = 0.0;
+            }
+        }
+        earliest.map(|f| f.clamp(0.0, 1.0))
+    }
+
+    /// True when a function among those that fired at the last location was re-armed (it came
+    /// back across its post-event level, see the module documentation).
+    pub(crate) fn rearmed_fired(&self) -> bool {
+        self.crossed.iter().any(|&i| self.armed[i] != 0.0)
+    }
+
     /// Forgets the last located event (before a time event without crossing).
     pub(crate) fn clear_crossed(&mut self) {
         for &i in &self.crossed {
@@ -206,7 +235,7 @@ impl ZeroCrossings {
         if (0..m).any(|i| self.orient[i] != 0.0 && self.armed[i] != 0.0) {
             let probe = tl + tol;
             if probe >= tr {
-                return self.finish(tr);
+                return self.finish(tl, tr);
             }
             eval(probe, &mut self.g_trial);
             let crossed_at_probe =
@@ -222,7 +251,7 @@ impl ZeroCrossings {
                         }
                     }
                 }
-                return self.finish(probe);
+                return self.finish(tl, probe);
             }
             tl = probe;
             for i in 0..m {
@@ -292,10 +321,11 @@ impl ZeroCrossings {
                 kept_right_last = Some(true);
             }
         }
-        self.finish(tr)
+        self.finish(tl, tr)
     }
 
-    fn finish(&mut self, t: f64) -> f64 {
+    fn finish(&mut self, near_side: f64, t: f64) -> f64 {
+        self.near_side = near_side;
         self.crossed.clear();
         for i in 0..self.len() {
             if self.orient[i] != 0.0 {

@@ -10,10 +10,12 @@
 //! | `Dopri5` (default) | Dormand–Prince 5(4), FSAL, local extrapolation | 6 | PI, estimator order 4 | Hairer's 4th-order continuous extension |
 //! | `Bs23` | Bogacki–Shampine 3(2), FSAL | 3 | PI, estimator order 2 | cubic Hermite |
 //! | `Rk4` | classical Runge–Kutta, fixed step | 4 | none | cubic Hermite |
+//! | `Trbdf2` | TR-BDF2 (implicit, L-stable, stiffly accurate), FSAL | 2 Newton solves sharing one LU (≈ 2–6 evaluations; n more per Jacobian) | PI, estimator order 2, filtered estimate | cubic Hermite |
 //!
 //! Tableaux from Hairer, Nørsett & Wanner, *Solving Ordinary Differential Equations I* (2nd ed.,
 //! Springer 1993), Table II.5.2 and Section II.6 (Dormand–Prince and its dense output), and
-//! Bogacki & Shampine (1989). Error norm, PI controller and starting step: see `step_control`
+//! Bogacki & Shampine (1989); TR-BDF2 from Hosea & Shampine (1996), its Newton iteration and
+//! Jacobian reuse in `trbdf2`. Error norm, PI controller and starting step: see `step_control`
 //! (RMS of errᵢ/(abs_tol + rel_tol·max(|xᵢ|, |x_newᵢ|)) ≤ 1). The loop and the order of
 //! `record`/`handle_events` calls: see `integrate`. Event semantics (directions, location to
 //! 1e-12·max(1, |t|), simultaneous events, behaviour at g = 0 after a reset, chattering):
@@ -108,6 +110,14 @@ pub trait System {
     /// checking every evaluation itself. The last call before a
     /// [`NonFinite`](SolverError::NonFinite) error is the one that stopped the run.
     fn non_finite_derivative(&mut self, _t: f64, _x: &[f64]) {}
+    /// Which states each derivative may read, for the difference Jacobian of implicit methods:
+    /// set `pattern[i·n + j] = true` (n×n, row-major, all false on entry) when ẋᵢ may depend on
+    /// xⱼ and return true. Columns that share no row are then perturbed together (Curtis–Powell–
+    /// Reid), so a Jacobian costs one evaluation per group instead of per state. The default
+    /// returns false: a dense Jacobian. Called once per run, before the first Jacobian.
+    fn jacobian_sparsity(&self, _pattern: &mut [bool]) -> bool {
+        false
+    }
     /// Called at every point the user may want recorded.
     fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
     /// The next time at which the system wants the solution sampled (animation frames, fixed
@@ -124,17 +134,25 @@ pub trait System {
     fn sample(&mut self, _t: f64, _x: &[f64]) {}
 }
 
+mod column_groups;
+mod dense_lu;
 mod error;
 mod events;
+mod finite;
 mod fn_system;
 mod integrate;
+mod jacobian;
 mod options;
 pub mod problems;
 mod rk_step;
 mod step_control;
 mod tableau;
+mod trbdf2;
 
 pub use error::{SolverError, SolverStats};
 pub use fn_system::FnSystem;
 pub use integrate::Solver;
 pub use options::{Method, SolverOptions};
+
+#[cfg(test)]
+mod trbdf2_tests;

@@ -14,6 +14,35 @@ pub enum Method {
     /// Classical 4th-order Runge–Kutta with the fixed step [`SolverOptions::fixed_step`]; no error
     /// control. Steps are still shortened to land on time events, crossings and the stop time.
     Rk4,
+    /// TR-BDF2 (Hosea & Shampine 1996; MATLAB's `ode23tb`): the stiff method. Implicit, L-stable,
+    /// one-step, 2nd order with a 3rd-order embedded error estimate; a trapezoidal stage and a
+    /// BDF2 stage share one LU of I − h·d·J (J by finite differences, reused across steps);
+    /// cubic Hermite dense output. For stiff systems (penalty contact, fast damping), where the
+    /// explicit methods' steps are limited by stability rather than accuracy.
+    Trbdf2,
+}
+
+impl Method {
+    /// Every method, in the order of [`Method::NAMES`].
+    pub const ALL: [Method; 4] = [Method::Dopri5, Method::Bs23, Method::Rk4, Method::Trbdf2];
+    /// The name of each method in a model's `[solver] method` (the one list the model reader and
+    /// the docs use).
+    pub const NAMES: [&'static str; 4] = ["dopri5", "bs23", "rk4", "trbdf2"];
+
+    /// The method's name in a model file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Dopri5 => Self::NAMES[0],
+            Method::Bs23 => Self::NAMES[1],
+            Method::Rk4 => Self::NAMES[2],
+            Method::Trbdf2 => Self::NAMES[3],
+        }
+    }
+
+    /// The method called `name` in a model file, if any.
+    pub fn from_name(name: &str) -> Option<Method> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
 }
 
 /// Options of a [`Solver`](super::Solver). Times in the unit of the system's `t` (seconds in blockdyn).
@@ -107,6 +136,15 @@ mod tests {
         assert_eq!((o.rel_tol, o.abs_tol, o.fixed_step), (1e-3, 1e-6, 1e-3));
         assert_eq!(o.max_consecutive_events, 1000);
         assert!(o.validate().is_ok());
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for (m, name) in Method::ALL.into_iter().zip(Method::NAMES) {
+            assert_eq!(m.name(), name);
+            assert_eq!(Method::from_name(name), Some(m));
+        }
+        assert_eq!(Method::from_name("ode45"), None);
     }
 
     #[test]

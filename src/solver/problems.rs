@@ -121,6 +121,32 @@ impl System for Problem {
     ) -> EventOutcome {
         EventOutcome::default()
     }
+    fn jacobian_sparsity(&self, pattern: &mut [bool]) -> bool {
+        let n = self.dim();
+        let mut depends = |i: usize, j: usize| pattern[i * n + j] = true;
+        match self {
+            Problem::ExponentialDecay => depends(0, 0),
+            Problem::HarmonicOscillator => {
+                depends(0, 1);
+                depends(1, 0);
+            }
+            Problem::StiffLinear => {
+                depends(0, 0);
+                depends(0, 1);
+                depends(1, 1);
+            }
+            Problem::Forced => {}
+            Problem::Chain => {
+                for i in 0..n {
+                    depends(i, i);
+                    if i > 0 {
+                        depends(i, i - 1);
+                    }
+                }
+            }
+        }
+        true
+    }
 }
 
 /// A ball dropped from height `h0` (m) onto a floor at height 0, state (height m, velocity m/s,
@@ -198,6 +224,114 @@ impl System for BouncingBall {
         EventOutcome {
             state_changed: impact,
             stop: false,
+        }
+    }
+}
+
+/// Robertson's chemical kinetics (H. H. Robertson 1966; Hairer & Wanner, *Solving ODE II*,
+/// Section IV.1), the classic stiff test:
+/// y₁' = −0.04·y₁ + 1e4·y₂·y₃, y₂' = 0.04·y₁ − 1e4·y₂·y₃ − 3e7·y₂², y₃' = 3e7·y₂², y(0) = (1, 0, 0).
+/// Eigenvalues down to about −1e4 for all t > 0.01 while the solution varies on the scale of t:
+/// an explicit method needs steps below about 3e-4 throughout.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Robertson;
+
+impl Robertson {
+    /// y(0).
+    pub const INITIAL: [f64; 3] = [1.0, 0.0, 0.0];
+    /// y(40): Hairer & Wanner's reference values, confirmed by scipy 1.17 `solve_ivp` (Radau and
+    /// LSODA, rtol 1e-12, analytic Jacobian; they agree to 4e-12 relative).
+    pub const AT_40: [f64; 3] = [0.715_827_068_7, 9.185_534_764e-6, 0.284_163_745_7];
+    /// y(1e5) from scipy 1.17 `solve_ivp` (Radau, BDF and LSODA at rtol 1e-12, atol 1e-20 on y₁,
+    /// y₃ and 1e-24 on y₂, analytic Jacobian; they agree to 1e-10 relative).
+    pub const AT_1E5: [f64; 3] = [0.017_865_921_142_1, 7.274_751_468_4e-8, 0.982_134_006_110_4];
+}
+
+impl System for Robertson {
+    fn state_dim(&self) -> usize {
+        3
+    }
+    fn zero_crossing_dim(&self) -> usize {
+        0
+    }
+    fn zero_crossing_direction(&self, _index: usize) -> Direction {
+        Direction::Either
+    }
+    fn derivatives(&mut self, _t: f64, y: &[f64], dydt: &mut [f64]) {
+        let (slow, fast) = (1e4 * y[1] * y[2], 3e7 * y[1] * y[1]);
+        dydt[0] = -0.04 * y[0] + slow;
+        dydt[1] = 0.04 * y[0] - slow - fast;
+        dydt[2] = fast;
+    }
+    fn zero_crossings(&mut self, _t: f64, _y: &[f64], _g: &mut [f64]) {}
+    fn handle_events(
+        &mut self,
+        _t: f64,
+        _y: &mut [f64],
+        _crossed: &[usize],
+        _time_event: bool,
+    ) -> EventOutcome {
+        EventOutcome::default()
+    }
+}
+
+/// Van der Pol's oscillator x'' = μ·(1 − x²)·x' − x as (x, y = x'), stiff for large μ: slow
+/// phases on the time scale μ joined by jumps lasting about 1/μ. Zero-crossing 0 is y, Falling:
+/// it fires at every maximum of x, so from (2, 0) (a maximum: leaving y = 0 does not fire) the
+/// first event ends one period.
+#[derive(Clone, Copy, Debug)]
+pub struct VanDerPol {
+    /// μ.
+    pub mu: f64,
+    /// Time of the first event, s (NaN before it).
+    pub first_maximum: f64,
+}
+
+impl VanDerPol {
+    /// For μ = 1000 from (2, 0): the period and x at its end, from scipy 1.17 `solve_ivp` with event
+    /// location (Radau and LSODA at rtol 1e-12, atol 1e-14, analytic Jacobian; they agree to 1.4e-7
+    /// in T and 2e-12 in x). The asymptotic period (3 − 2·ln 2)·μ + 7.014·μ^(−1/3) = 1614.4.
+    pub const PERIOD_MU_1000: f64 = 1_614.291_673_4;
+    /// x at the end of that period (the maximum after the jump overshoots 2 slightly).
+    pub const X_MAX_MU_1000: f64 = 2.000_072_966_0;
+
+    /// The oscillator with parameter `mu`.
+    pub fn new(mu: f64) -> Self {
+        Self {
+            mu,
+            first_maximum: f64::NAN,
+        }
+    }
+}
+
+impl System for VanDerPol {
+    fn state_dim(&self) -> usize {
+        2
+    }
+    fn zero_crossing_dim(&self) -> usize {
+        1
+    }
+    fn zero_crossing_direction(&self, _index: usize) -> Direction {
+        Direction::Falling
+    }
+    fn derivatives(&mut self, _t: f64, x: &[f64], dxdt: &mut [f64]) {
+        dxdt[0] = x[1];
+        dxdt[1] = self.mu * (1.0 - x[0] * x[0]) * x[1] - x[0];
+    }
+    fn zero_crossings(&mut self, _t: f64, x: &[f64], g: &mut [f64]) {
+        g[0] = x[1];
+    }
+    fn handle_events(
+        &mut self,
+        t: f64,
+        _x: &mut [f64],
+        _crossed: &[usize],
+        _time_event: bool,
+    ) -> EventOutcome {
+        self.first_maximum = t;
+        EventOutcome {
+            state_changed: false,
+            stop: true,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! slot `stages − 1` for FSAL tableaux (their last stage) and in slot `stages` otherwise (evaluated
 //! after acceptance by the caller).
 
-use super::integrate::first_non_finite;
+use super::finite::first_non_finite;
 use super::tableau::{dopri5_interpolate_component, hermite, DenseOutput, Tableau, DOPRI5_DENSE};
 use super::System;
 

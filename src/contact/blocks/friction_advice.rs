@@ -105,8 +105,8 @@ impl std::fmt::Display for FrictionAdvice {
         if self.stiff {
             write!(
                 f,
-                "; stiff: raise the critical (stiction) velocity, or use a stiff solver when \
-                 available"
+                "; stiff: choose the stiff solver, [solver] method = \"trbdf2\", or raise the \
+                 critical (stiction) velocity"
             )?;
         }
         Ok(())

@@ -8,6 +8,7 @@ use super::{DenseOutput, Tableau};
 pub(crate) static BS23: Tableau = Tableau {
     stages: 4,
     c: &[0.0, 1.0 / 2.0, 3.0 / 4.0, 1.0],
+    diagonal: 0.0,
     a: &[
         &[],
         &[1.0 / 2.0],

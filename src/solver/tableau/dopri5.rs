@@ -12,6 +12,7 @@ use super::{DenseOutput, Tableau};
 pub(crate) static DOPRI5: Tableau = Tableau {
     stages: 7,
     c: &[0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0],
+    diagonal: 0.0,
     a: &[
         &[],
         &[1.0 / 5.0],

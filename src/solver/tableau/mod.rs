@@ -1,18 +1,23 @@
-//! Butcher tableaux of the explicit Runge–Kutta methods and their dense output.
+//! Butcher tableaux of the Runge–Kutta methods and their dense output.
 //!
 //! A tableau with `s` stages advances x' = f(t, x) from (t, x) by h:
-//! kⱼ = f(t + cⱼ·h, x + h·Σ_{l<j} a_{jl}·k_l), x_new = x + h·Σ bⱼ·kⱼ, and (embedded pairs) the
-//! local error estimate err = h·Σ eⱼ·kⱼ with e = b − b̂ (b̂ the weights of the lower-order
-//! solution). For FSAL ("first same as last") pairs the last row of `a` equals `b` and c = 1, so
-//! the last stage is f(t + h, x_new), which is also the first stage of the next step.
+//! kⱼ = f(t + cⱼ·h, x + h·Σ_{l<j} a_{jl}·k_l + h·d·kⱼ), x_new = x + h·Σ bⱼ·kⱼ, and (embedded
+//! pairs) the local error estimate err = h·Σ eⱼ·kⱼ with e = b − b̂ (b̂ the weights of the
+//! lower-order solution). The diagonal d is 0 for the explicit methods; an ESDIRK method (TR-BDF2)
+//! has an explicit first stage (k₁ = f(t, x)) and d ≠ 0 on every later stage, which are then
+//! implicit equations (solved in `trbdf2`). For FSAL ("first same as last") tableaux the last row
+//! of `a` (with d) equals `b` and c = 1, so the last stage is f(t + h, x_new), which is also the
+//! first stage of the next step.
 
 mod bs23;
 mod dopri5;
 mod rk4;
+mod trbdf2;
 
 pub(crate) use bs23::BS23;
 pub(crate) use dopri5::{dopri5_interpolate_component, DOPRI5, DOPRI5_DENSE};
 pub(crate) use rk4::RK4;
+pub(crate) use trbdf2::{TRBDF2, TRBDF2_D, TRBDF2_E, TRBDF2_GAMMA, TRBDF2_W};
 
 /// How the solution is interpolated inside an accepted step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +35,8 @@ pub(crate) struct Tableau {
     pub stages: usize,
     /// Nodes c (length s).
     pub c: &'static [f64],
+    /// Diagonal coefficient d of stages 2..s (0 for an explicit method).
+    pub diagonal: f64,
     /// Strictly lower-triangular coefficients; row j has j entries.
     pub a: &'static [&'static [f64]],
     /// Weights b of the propagated solution (length s).
@@ -67,10 +74,12 @@ mod tests {
         assert_eq!(tab.c.len(), tab.stages, "{name}: c");
         assert_eq!(tab.a.len(), tab.stages, "{name}: a rows");
         assert_eq!(tab.b.len(), tab.stages, "{name}: b");
-        // Row sums of a equal c (the stages are consistent in time), Σb = 1 (order ≥ 1).
+        // Row sums of a (with the diagonal from row 2 on) equal c (the stages are consistent in
+        // time), Σb = 1 (order ≥ 1).
         for (j, row) in tab.a.iter().enumerate() {
             assert_eq!(row.len(), j, "{name}: row {j} length");
-            let sum: f64 = row.iter().sum();
+            let diag = if j > 0 { tab.diagonal } else { 0.0 };
+            let sum: f64 = row.iter().sum::<f64>() + diag;
             assert!(
                 (sum - tab.c[j]).abs() < 1e-14,
                 "{name}: row {j} sums to {sum}, c = {}",
@@ -107,8 +116,8 @@ mod tests {
             );
             assert_eq!(
                 tab.b[tab.stages - 1],
-                0.0,
-                "{name}: FSAL last weight must be 0"
+                tab.diagonal,
+                "{name}: FSAL last weight must be the diagonal (0 for explicit methods)"
             );
         }
     }
@@ -118,6 +127,7 @@ mod tests {
         check_consistency(&DOPRI5, "dopri5");
         check_consistency(&BS23, "bs23");
         check_consistency(&RK4, "rk4");
+        check_consistency(&TRBDF2, "trbdf2");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::{DenseOutput, Tableau};
 pub(crate) static RK4: Tableau = Tableau {
     stages: 4,
     c: &[0.0, 0.5, 0.5, 1.0],
+    diagonal: 0.0,
     a: &[&[], &[0.5], &[0.0, 0.5], &[0.0, 0.0, 1.0]],
     b: &[1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0],
     e: None,

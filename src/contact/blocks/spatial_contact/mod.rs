@@ -38,6 +38,7 @@ use nalgebra::{Isometry3, Point3, Vector3};
 use sensed::UsedOutputs;
 use std::any::Any;
 
+mod kinks;
 mod manifold_eval;
 mod per_point;
 mod sensed;
@@ -91,6 +92,8 @@ pub struct SpatialContactForce {
     normal: NormalForceLaw,
     friction: FrictionLaw,
     zero_crossings: bool,
+    /// Also locate the normal law's kinks (`law_kinks`), per contact slot.
+    kink_crossings: bool,
     contact_points: ContactPoints,
     /// The pair is evaluated over its manifold (bounded geometries, `contact_points = "manifold"`).
     use_manifold: bool,
@@ -127,6 +130,8 @@ pub(super) struct Scratch {
     slip_speed: Vec<f64>,
     normal_force: Vec<f64>,
     friction_force: Vec<Vector3<f64>>,
+    /// The law's kink functions, slot by slot (see `kinks`).
+    kinks: Vec<f64>,
 }
 
 impl SpatialContactForce {
@@ -292,7 +297,10 @@ impl Block for SpatialContactForce {
             return Err("the contact block is not connected to two geometries".into());
         }
         let zero_crossings = if self.zero_crossings {
-            vec![Direction::Either; self.points]
+            // Separations either way; the law's kinks falling (see `contact::law_kinks`).
+            let mut d = vec![Direction::Either; self.points];
+            d.resize(self.points + self.kink_function_count(), Direction::Falling);
+            d
         } else {
             vec![]
         };
@@ -346,6 +354,7 @@ impl Block for SpatialContactForce {
             slip_speed: vec![0.0; n],
             normal_force: vec![0.0; n],
             friction_force: vec![Vector3::zeros(); n],
+            kinks: vec![kinks::APART; self.kink_function_count()],
         })
     }
 
@@ -366,6 +375,7 @@ impl Block for SpatialContactForce {
         } else {
             self.eval_per_point(&mut ctx.io, s, &mb, &mf, &used)
         };
+        self.fill_kinks(s);
         let Some((moment, force)) = wrench else {
             // Not reachable for pairs accepted when the block was bound; never apply stale forces.
             let (sig, _, outs) = ctx.io.raw();
@@ -397,9 +407,12 @@ impl Block for SpatialContactForce {
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
-        // The separations were just computed by outputs_eval.
-        let sep = ctx.io.output_value(SEPARATION);
-        g.copy_from_slice(&sep[..g.len()]);
+        // The separations and the kinks were just computed by outputs_eval.
+        let (separations, kinks) = g.split_at_mut(self.points);
+        separations.copy_from_slice(&ctx.io.output_value(SEPARATION)[..self.points]);
+        if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
+            kinks.copy_from_slice(&s.kinks);
+        }
     }
 }
 
@@ -407,6 +420,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let normal = read_normal_law(p)?;
     let (friction, warnings) = read_friction_law(p)?;
     let zero_crossings = p.bool("zero_crossings")?.unwrap_or(true);
+    let kink_crossings = p.bool("kink_crossings")?.unwrap_or(true);
     let contact_points = match p.choice(
         "contact_points",
         &CONTACT_POINTS_CHOICES,
@@ -454,6 +468,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         normal,
         friction,
         zero_crossings,
+        kink_crossings,
         contact_points,
         use_manifold: false,
         warnings,
@@ -479,6 +494,7 @@ pub static SPATIAL_CONTACT_FORCE: BlockType = BlockType {
         ParamDoc { name: "normal", unit: "", default: "smooth_spring_damper", doc: "{ method = \"smooth_spring_damper\", stiffness (N/m, 1e6), damping (N·s/m, 1e3), transition_width (m, 1e-4) } | { method = \"linear_spring_damper\", stiffness, damping } | { method = \"linear_spring_limited_damper\", stiffness, damping } | { method = \"hunt_crossley\", stiffness (N/mⁿ), damping, exponent n (1.5), velocity_exponent q (1), depth_exponent p (n) } | { method = \"input\" } (input fn)" },
         ParamDoc { name: "friction", unit: "", default: "smooth_stick_slip", doc: "{ method = \"smooth_stick_slip\", static (0.5), dynamic (0.3), critical_velocity (m/s, 1e-3) } | { method = \"stribeck\", static, dynamic, stiction_velocity (m/s, 1e-4) } | { method = \"none\" } | { method = \"input\" } (input ff)" },
         ParamDoc { name: "zero_crossings", unit: "", default: "true", doc: "locate sign changes of the separation distance (per point for clouds)" },
+        ParamDoc { name: "kink_crossings", unit: "", default: "true", doc: "with zero_crossings, also locate the kinks of the normal law per contact point: the clip point where the law's force falls to 0 while the bodies still overlap (k·d + b·ḋ = 0 for the spring-damper laws), and the limited damper's switch (b·ḋ = k·d); steps then never straddle a kink (see docs/contact.md)" },
         ParamDoc { name: "contact_points", unit: "", default: CONTACT_POINTS_DEFAULT, doc: "\"manifold\": every point of the contact manifold (a face touches at its corners, a cylinder on its side along its length; the law is applied to the pair as a whole and spread over the points, friction per point) | \"single\": Simscape's one deepest point per pair. Point clouds always have one contact per cloud point" },
     ],
     ports: &[

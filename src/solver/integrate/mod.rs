@@ -8,15 +8,18 @@
 //!    that would reach past 99 % of the remaining distance lands exactly on the target (t is
 //!    *assigned* the target) unless that exceeds `max_step` (then the remainder is split in two
 //!    equal steps). Adaptive steps never exceed `max_step`.
-//! 3. Trial step. A non-finite stage derivative or state rejects it and divides h by 4; an error
-//!    norm > 1 rejects it and the PI controller shrinks h. Below 16·ε·max(1, |t|) the run fails
-//!    with [`SolverError::NonFinite`] or [`SolverError::StepSizeUnderflow`].
+//! 3. Trial step (explicit: `rk_step`; TR-BDF2: `trbdf2`). A non-finite stage derivative or
+//!    state rejects it and divides h by 4; a Newton failure of the implicit method (with a fresh
+//!    Jacobian) halves h; an error norm > 1 rejects it and the PI controller shrinks h. Below
+//!    16·ε·max(1, |t|) the run fails with [`SolverError::NonFinite`] or
+//!    [`SolverError::StepSizeUnderflow`].
 //! 4. Accepted: g at the step end is compared with g at the step start (see `events`). A crossing
 //!    is located on the dense output and the step is cut there; otherwise the step end is
 //!    recorded (`Step`), or, at a time event, the event is handled.
 //! 5. Events: `record(EventBefore)`, `handle_events`, `record(EventAfter)`; stop if asked
 //!    (then `record(Final)` at that instant). A state-changing event restarts the method:
-//!    f is re-evaluated, the controller history is cleared and the starting step is recomputed.
+//!    f is re-evaluated, the controller history is cleared, the starting step is recomputed and
+//!    TR-BDF2 forms its Jacobian again.
 //!    Fixed-step RK4 restarts its grid t_restart + k·h at the event.
 //! 6. Sample times ([`System::next_sample_time`]) inside an accepted step, up to its end or its
 //!    located event, are handed to [`System::sample`] from the step's dense output; they never
@@ -29,14 +32,17 @@
 //! accepted state (or the state after the last handler).
 
 use super::error::{SolverError, SolverStats};
-use super::events::{chattering_window, location_tolerance, ZeroCrossings};
+use super::events::{chattering_window, ZeroCrossings};
+use super::finite::first_non_finite;
 use super::options::{Method, SolverOptions};
-use super::rk_step::{end_slot, prepare_dense, rk_trial_step, DenseStep, StepBuffers};
-use super::step_control::{
-    error_norm, initial_step_final, initial_step_h0, weighted_norm, PiController,
-};
-use super::tableau::{Tableau, BS23, DOPRI5, RK4};
+use super::rk_step::{end_slot, prepare_dense, DenseStep};
+use super::step_control::{error_norm, PiController};
+use super::tableau::{Tableau, BS23, DOPRI5, RK4, TRBDF2};
+use super::trbdf2::Trbdf2;
 use super::{RecordKind, System};
+use step::TrialFailure;
+
+mod step;
 
 /// The most steps a `max_step` or `fixed_step` setting may force on a run: 1e9 steps take minutes
 /// for the cheapest diagram and hours for a mechanism.
@@ -47,19 +53,19 @@ fn min_step(t: f64) -> f64 {
     16.0 * f64::EPSILON * t.abs().max(1.0)
 }
 
-/// First non-finite component of `v`.
-///
-/// The common case — all finite — is decided by a branch-free fold the compiler vectorizes:
-/// `x − x` is +0 (all bits clear) for every finite `x` and NaN for ±∞ and NaN, so the OR of
-/// the bit patterns is zero exactly when every component is finite. Only then is the position
-/// searched element by element. (Checked after every stage, so this is on the hot path.)
-#[inline]
-#[allow(clippy::eq_op)] // `x - x` is the finiteness test, not a mistake
-pub(crate) fn first_non_finite(v: &[f64]) -> Option<usize> {
-    if v.iter().fold(0u64, |acc, x| acc | (x - x).to_bits()) == 0 {
-        return None;
-    }
-    v.iter().position(|x| !x.is_finite())
+/// A step that straddled a zero crossing is redone to end short of it by this fraction of the
+/// distance: the location on the straddling step's polluted dense output may be off by a little.
+const REDO_MARGIN: f64 = 1e-3;
+
+/// Where the redo of a step that straddled a crossing stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Redo {
+    /// No redo under way: a straddling step is redone.
+    None,
+    /// The redone step is being tried.
+    Stepping,
+    /// The redone step ended before the crossing: the next crossing is located as usual.
+    BeforeCrossing,
 }
 
 /// Hands the system its requested sample times in (t_start, t_upto] (see
@@ -105,6 +111,8 @@ pub struct Solver {
     dense: Vec<f64>,
     x_interp: Vec<f64>,
     zc: ZeroCrossings,
+    /// The implicit method's Newton state and buffers (`None` for explicit methods).
+    implicit: Option<Box<Trbdf2>>,
 }
 
 impl Solver {
@@ -120,8 +128,10 @@ impl Solver {
             Method::Dopri5 => &DOPRI5,
             Method::Bs23 => &BS23,
             Method::Rk4 => &RK4,
+            Method::Trbdf2 => &TRBDF2,
         };
         let n = state_dim;
+        let implicit = (options.method == Method::Trbdf2).then(|| Box::new(Trbdf2::new(n)));
         Ok(Self {
             controller: PiController::new(tableau.error_order),
             tableau,
@@ -134,6 +144,7 @@ impl Solver {
             dense: vec![0.0; n],
             x_interp: vec![0.0; n],
             zc: ZeroCrossings::new(zero_crossing_dim),
+            implicit,
         })
     }
 
@@ -206,77 +217,6 @@ impl Solver {
             )));
         }
         Ok(())
-    }
-
-    /// Evaluates k₁ = f(t, x) into stage slot 0.
-    fn eval_start<S: System>(
-        &mut self,
-        system: &mut S,
-        t: f64,
-        stats: &mut SolverStats,
-    ) -> Result<(), SolverError> {
-        let n = self.x.len();
-        system.derivatives(t, &self.x, &mut self.k[..n]);
-        stats.function_evaluations += 1;
-        match first_non_finite(&self.k[..n]) {
-            Some(index) => {
-                system.non_finite_derivative(t, &self.x);
-                Err(SolverError::NonFinite { t, index })
-            }
-            None => Ok(()),
-        }
-    }
-
-    /// The step to try first (after k₁ is known): the user's `initial_step` or Hairer's
-    /// heuristic (see `step_control`).
-    fn starting_step<S: System>(
-        &mut self,
-        system: &mut S,
-        t: f64,
-        h_max: f64,
-        stats: &mut SolverStats,
-    ) -> f64 {
-        if self.options.method == Method::Rk4 {
-            return self.options.fixed_step;
-        }
-        if self.options.initial_step > 0.0 {
-            return self.options.initial_step.min(h_max);
-        }
-        let (rel, abs) = (self.options.rel_tol, self.options.abs_tol);
-        let n = self.x.len();
-        let d0 = weighted_norm(&self.x, &self.x, rel, abs);
-        let d1 = weighted_norm(&self.k[..n], &self.x, rel, abs);
-        let h0 = initial_step_h0(d0, d1, h_max);
-        for i in 0..n {
-            self.x_stage[i] = self.x[i] + h0 * self.k[i];
-        }
-        let (f0, rest) = self.k.split_at_mut(n);
-        let f1 = &mut rest[..n];
-        system.derivatives(t + h0, &self.x_stage, f1);
-        stats.function_evaluations += 1;
-        for i in 0..n {
-            f1[i] -= f0[i];
-        }
-        let d2 = weighted_norm(f1, &self.x, rel, abs) / h0;
-        initial_step_final(h0, d1, d2, self.tableau.order, h_max)
-    }
-
-    /// g(t, x) into the crossing tracker's `g_end` and, when a function that fired is at its
-    /// crossing, the slope probe; then the tracker restarts.
-    fn restart_crossings<S: System>(&mut self, system: &mut S, t: f64) {
-        if self.zc.len() == 0 {
-            return;
-        }
-        system.zero_crossings(t, &self.x, &mut self.zc.g_end);
-        if self.zc.needs_probe() {
-            let eta = location_tolerance(t);
-            let n = self.x.len();
-            for i in 0..n {
-                self.x_stage[i] = self.x[i] + eta * self.k[i];
-            }
-            system.zero_crossings(t + eta, &self.x_stage, &mut self.zc.g_trial);
-        }
-        self.zc.restart();
     }
 
     /// Records and handles an event at (t, self.x). Returns the handler's outcome.
@@ -367,6 +307,9 @@ impl Solver {
                 self.zc.start(|i| system.zero_crossing_direction(i));
             }
             self.controller.reset();
+            if let Some(implicit) = self.implicit.as_deref_mut() {
+                implicit.start_run();
+            }
         }
         let mut h = if t_end > t0 {
             self.starting_step(system, t, h_max, &mut stats)
@@ -374,6 +317,8 @@ impl Solver {
             0.0
         };
         let mut last_rejected = false;
+        // Redoing a step that straddled a crossing (see below).
+        let mut redo = Redo::None;
         // Fixed-step grid: t_grid0 + grid_count·fixed_step since the last restart.
         let (mut t_grid0, mut grid_count) = (t, 0u64);
 
@@ -408,30 +353,30 @@ impl Solver {
             if !advances {
                 return Err(SolverError::TimeDoesNotAdvance { t, step: h_try });
             }
-            let trial = rk_trial_step(
-                tab,
-                system,
-                t,
-                h_try,
-                t_new,
-                StepBuffers {
-                    x: &self.x,
-                    k: &mut self.k,
-                    x_stage: &mut self.x_stage,
-                    x_new: &mut self.x_new,
-                    err: &mut self.err,
-                },
-                &mut stats.function_evaluations,
-            )
-            .and_then(|()| first_non_finite(&self.x_new).map_or(Ok(()), |i| Err((t_new, i))));
-            if let Err((t_bad, index)) = trial {
-                stats.rejected_steps += 1;
-                h = 0.25 * h_try;
-                if !adaptive || h < min_step(t) {
-                    return Err(SolverError::NonFinite { t: t_bad, index });
+            match self.trial_step(system, t, h_try, t_new, &mut stats) {
+                Ok(()) => {}
+                Err(TrialFailure::NonFinite(t_bad, index)) => {
+                    stats.rejected_steps += 1;
+                    h = 0.25 * h_try;
+                    if !adaptive || h < min_step(t) {
+                        return Err(SolverError::NonFinite { t: t_bad, index });
+                    }
+                    last_rejected = true;
+                    continue;
                 }
-                last_rejected = true;
-                continue;
+                Err(TrialFailure::Newton) => {
+                    stats.rejected_steps += 1;
+                    h = 0.5 * h_try;
+                    if h < min_step(t) {
+                        return Err(SolverError::StepSizeUnderflow {
+                            t,
+                            step: h,
+                            index: None,
+                        });
+                    }
+                    last_rejected = true;
+                    continue;
+                }
             }
             let mut err_norm = 0.0;
             if adaptive {
@@ -445,6 +390,7 @@ impl Solver {
                 if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
                     h = self.controller.reject(h_try, norm);
+                    h = self.shorten_to_crossing(system, t_new, h_try, h);
                     last_rejected = true;
                     if h < min_step(t) {
                         return Err(SolverError::StepSizeUnderflow {
@@ -467,10 +413,16 @@ impl Solver {
                 }
             }
             stats.steps += 1;
-            let h_next = if adaptive {
-                self.controller.accept(h_try, err_norm, last_rejected)
-            } else {
-                h
+            let h_next = match (adaptive, self.implicit.as_deref_mut()) {
+                (false, _) => h,
+                (true, None) => self.controller.accept(h_try, err_norm, last_rejected),
+                (true, Some(implicit)) => {
+                    implicit.accepted();
+                    implicit.keep_step(
+                        h_try,
+                        self.controller.accept(h_try, err_norm, last_rejected),
+                    )
+                }
             };
             last_rejected = false;
             grid_count += 1;
@@ -504,6 +456,23 @@ impl Solver {
                     step.interpolate((tt - t_start) / h_try, x_interp);
                     system.zero_crossings(tt, x_interp, g);
                 });
+                if adaptive && redo == Redo::None && zc.near_side > t_start && !zc.rearmed_fired() {
+                    // The step straddled the crossing, often a kink or a jump of f, past which
+                    // its stages and dense output are polluted: redo it to end just before the
+                    // crossing, so that no stage sees the far side and the state there is an
+                    // error-controlled step end. The next step then crosses right after its
+                    // start, where its interpolant deviates from the truth by a fraction of that
+                    // distance only. Not for a re-armed function coming back across its level:
+                    // that is a function grazing zero (a contact force that touches zero and
+                    // rises again), and steps cut ever closer to it would let the noise of the
+                    // integration fire it again and again.
+                    h = (zc.near_side - t_start) * (1.0 - REDO_MARGIN);
+                    zc.clear_crossed();
+                    stats.steps -= 1;
+                    stats.redone_steps += 1;
+                    redo = Redo::Stepping;
+                    continue;
+                }
                 deliver_samples(system, &step, t_start, t_event, x_interp);
                 // The state at the event: the step end itself, or the dense output.
                 if t_event == t_new {
@@ -514,6 +483,7 @@ impl Solver {
                 self.x.copy_from_slice(&self.x_interp);
                 t = t_event;
                 let at_time_event = lands && time_event.is_some() && t_event == t_new;
+                redo = Redo::None;
                 let outcome = self.run_event(system, t, at_time_event, &mut stats, &mut guard)?;
                 if outcome.stop {
                     break;
@@ -522,6 +492,7 @@ impl Solver {
                 self.restart_crossings(system, t);
                 if outcome.state_changed {
                     self.controller.reset();
+                    self.restart_implicit();
                     h = self.starting_step(system, t, h_max, &mut stats);
                 } else {
                     h = h_next;
@@ -543,6 +514,11 @@ impl Solver {
                 };
                 deliver_samples(system, &step, t, t_new, &mut self.x_interp);
             }
+            redo = if redo == Redo::Stepping {
+                Redo::BeforeCrossing
+            } else {
+                Redo::None
+            };
             std::mem::swap(&mut self.x, &mut self.x_new);
             system.project(t_new, &mut self.x);
             self.k.copy_within(k_end..k_end + n, 0);
@@ -559,6 +535,7 @@ impl Solver {
                     self.eval_start(system, t, &mut stats)?;
                     self.restart_crossings(system, t);
                     self.controller.reset();
+                    self.restart_implicit();
                     h = self.starting_step(system, t, h_max, &mut stats);
                 }
                 (t_grid0, grid_count) = (t, 0);
@@ -569,25 +546,5 @@ impl Solver {
         system.record(t, &self.x, RecordKind::Final);
         stats.final_time = t;
         Ok(stats)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::first_non_finite;
-
-    #[test]
-    fn first_non_finite_finds_the_first_bad_component_or_none() {
-        assert_eq!(first_non_finite(&[]), None);
-        assert_eq!(
-            first_non_finite(&[0.0, -0.0, 1e308, -1e-320, f64::MAX, f64::MIN]),
-            None
-        );
-        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            let mut v = vec![1.0; 37];
-            v[29] = bad;
-            v[33] = bad;
-            assert_eq!(first_non_finite(&v), Some(29));
-        }
     }
 }

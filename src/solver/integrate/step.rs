@@ -1,0 +1,164 @@
+//! The per-step pieces of the loop: the first stage, the starting step, the trial step of either
+//! kind of method, and the restarts after events.
+
+use super::super::error::SolverStats;
+use super::super::events::location_tolerance;
+use super::super::finite::first_non_finite;
+use super::super::options::Method;
+use super::super::rk_step::{rk_trial_step, StepBuffers};
+use super::super::step_control::{initial_step_final, initial_step_h0, weighted_norm};
+use super::super::trbdf2::ImplicitFailure;
+use super::super::{SolverError, System};
+use super::Solver;
+
+/// Why a trial step failed.
+pub(super) enum TrialFailure {
+    /// A stage derivative or the new state was not finite at (t, component).
+    NonFinite(f64, usize),
+    /// An implicit method's Newton iteration did not converge.
+    Newton,
+}
+
+impl Solver {
+    /// Evaluates k₁ = f(t, x) into stage slot 0.
+    pub(super) fn eval_start<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        stats: &mut SolverStats,
+    ) -> Result<(), SolverError> {
+        let n = self.x.len();
+        system.derivatives(t, &self.x, &mut self.k[..n]);
+        stats.function_evaluations += 1;
+        match first_non_finite(&self.k[..n]) {
+            Some(index) => {
+                system.non_finite_derivative(t, &self.x);
+                Err(SolverError::NonFinite { t, index })
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The step to try first (after k₁ is known): the user's `initial_step` or Hairer's
+    /// heuristic (see `step_control`).
+    pub(super) fn starting_step<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        h_max: f64,
+        stats: &mut SolverStats,
+    ) -> f64 {
+        if self.options.method == Method::Rk4 {
+            return self.options.fixed_step;
+        }
+        if self.options.initial_step > 0.0 {
+            return self.options.initial_step.min(h_max);
+        }
+        let (rel, abs) = (self.options.rel_tol, self.options.abs_tol);
+        let n = self.x.len();
+        let d0 = weighted_norm(&self.x, &self.x, rel, abs);
+        let d1 = weighted_norm(&self.k[..n], &self.x, rel, abs);
+        let h0 = initial_step_h0(d0, d1, h_max);
+        for i in 0..n {
+            self.x_stage[i] = self.x[i] + h0 * self.k[i];
+        }
+        let (f0, rest) = self.k.split_at_mut(n);
+        let f1 = &mut rest[..n];
+        system.derivatives(t + h0, &self.x_stage, f1);
+        stats.function_evaluations += 1;
+        for i in 0..n {
+            f1[i] -= f0[i];
+        }
+        let d2 = weighted_norm(f1, &self.x, rel, abs) / h0;
+        initial_step_final(h0, d1, d2, self.tableau.order, h_max)
+    }
+
+    /// g(t, x) into the crossing tracker's `g_end` and, when a function that fired is at its
+    /// crossing, the slope probe; then the tracker restarts.
+    pub(super) fn restart_crossings<S: System>(&mut self, system: &mut S, t: f64) {
+        if self.zc.len() == 0 {
+            return;
+        }
+        system.zero_crossings(t, &self.x, &mut self.zc.g_end);
+        if self.zc.needs_probe() {
+            let eta = location_tolerance(t);
+            let n = self.x.len();
+            for i in 0..n {
+                self.x_stage[i] = self.x[i] + eta * self.k[i];
+            }
+            system.zero_crossings(t + eta, &self.x_stage, &mut self.zc.g_trial);
+        }
+        self.zc.restart();
+    }
+
+    /// One trial step (t, x) → (t_new, x_new) of size h with the error estimate in `err`; k₁ is
+    /// in stage slot 0.
+    pub(super) fn trial_step<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        h: f64,
+        t_new: f64,
+        stats: &mut SolverStats,
+    ) -> Result<(), TrialFailure> {
+        let buffers = StepBuffers {
+            x: &self.x,
+            k: &mut self.k,
+            x_stage: &mut self.x_stage,
+            x_new: &mut self.x_new,
+            err: &mut self.err,
+        };
+        let tolerances = (self.options.rel_tol, self.options.abs_tol);
+        match self.implicit.as_deref_mut() {
+            None => rk_trial_step(
+                self.tableau,
+                system,
+                t,
+                h,
+                t_new,
+                buffers,
+                &mut stats.function_evaluations,
+            )
+            .map_err(|(t, i)| TrialFailure::NonFinite(t, i)),
+            Some(implicit) => implicit
+                .trial_step(system, t, h, t_new, buffers, tolerances, stats)
+                .map_err(|e| match e {
+                    ImplicitFailure::NonFinite(t, i) => TrialFailure::NonFinite(t, i),
+                    ImplicitFailure::Newton => TrialFailure::Newton,
+                }),
+        }?;
+        match first_non_finite(&self.x_new) {
+            Some(i) => Err(TrialFailure::NonFinite(t_new, i)),
+            None => Ok(()),
+        }
+    }
+
+    /// After a rejected trial step ending at (t_new, x_new) of size `h_try`: when a zero-crossing
+    /// function fired within it, the next trial ends just past the secant estimate of the crossing
+    /// (θ·h_try·1.001) if that is shorter than `h`, the controller's proposal. A step across a kink
+    /// of f (a contact's onset) is rejected for the kink's sake, and the controller alone would
+    /// need several more rejections to get near it. Costs one evaluation of g.
+    pub(super) fn shorten_to_crossing<S: System>(
+        &mut self,
+        system: &mut S,
+        t_new: f64,
+        h_try: f64,
+        h: f64,
+    ) -> f64 {
+        if self.zc.len() == 0 {
+            return h;
+        }
+        system.zero_crossings(t_new, &self.x_new, &mut self.zc.g_end);
+        match self.zc.crossing_fraction() {
+            Some(theta) => h.min((1.001 * theta * h_try).max(0.01 * h_try)),
+            None => h,
+        }
+    }
+
+    /// After an event changed the state: an implicit method forms its Jacobian again.
+    pub(super) fn restart_implicit(&mut self) {
+        if let Some(implicit) = self.implicit.as_deref_mut() {
+            implicit.restart();
+        }
+    }
+}

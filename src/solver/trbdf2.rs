@@ -1,0 +1,380 @@
+//! One trial step of TR-BDF2 (tableau in `tableau::trbdf2`): two implicit stages solved by a
+//! simplified Newton iteration that shares one LU of M = I − h·d·J.
+//!
+//! **Stages** (increments u = z − x, with k₁ = f(t, x) in stage slot 0):
+//! - trapezoidal stage to t + γh: u₂ = h·d·k₁ + h·d·f(t + γh, x + u₂);
+//! - BDF2 stage to t + h: u₃ = h·w·(k₁ + k₂) + h·d·f(t + h, x + u₃), x_new = x + u₃.
+//!
+//! Each is G(u) = u − ψ − h·d·f(x + u) = 0, solved by M·Δ = −G(u), u ← u + Δ. The stage
+//! derivative is taken from the converged stage relation, kⱼ = (uⱼ − ψⱼ)/(h·d), not from one more
+//! evaluation of f (for stiff components that would amplify the Newton error by h·|λ|); k₃ is
+//! f(t + h, x_new) to the iteration's accuracy and becomes the next step's k₁ (FSAL) and the end
+//! slope of the cubic Hermite dense output. Predictors: u₂ = γ·h·k₁ (Euler), u₃ from the
+//! quadratic through x with slopes k₁ at t and k₂ at t + γh.
+//!
+//! **Convergence** (Hairer & Wanner, *Solving ODE II*, Section IV.8): with ‖·‖ the weighted RMS
+//! norm of the error test (weights 1/(abs_tol + rel_tol·|xᵢ|)) and θ = ‖Δₖ‖/‖Δₖ₋₁‖ the observed
+//! contraction, the iteration has converged when η·‖Δₖ‖ ≤ κ = 0.05 with η = θ/(1 − θ) (on the
+//! first iteration η is the previous stage's, raised to the power 0.8, as in RADAU5). It has failed
+//! when θ ≥ 1, when θ^(m−1−k)·η·‖Δₖ‖ > κ predicts no convergence within m = 7 iterations, or
+//! when m iterations did not converge.
+//!
+//! **Jacobian and LU reuse** (Hosea & Shampine's policy): J is formed by forward differences
+//! (`jacobian`; columns grouped by the system's sparsity pattern when it declares one,
+//! `column_groups`) at the start of a run and after every state-changing event, and otherwise only
+//! when Newton fails with a J from an earlier step; M is factored again only when h changes
+//! (the integration loop keeps h when the controller would grow it by less than 20 %). A Newton
+//! failure with a current J rejects the step (h halved by the caller).
+//!
+//! **Error estimate.** err = M⁻¹·h·Σ eⱼ·kⱼ (e = b − b̂): Hosea & Shampine's filtered estimate,
+//! which for stiff components (h·|λ| ≫ 1) keeps the raw O(h³) difference from rejecting steps the
+//! L-stable solution handles well, and for non-stiff ones is the raw estimate up to O(h).
+
+use super::column_groups::ColumnGroups;
+use super::dense_lu::DenseLu;
+use super::finite::first_non_finite;
+use super::jacobian::{fd_jacobian, FdWork};
+use super::rk_step::StepBuffers;
+use super::tableau::{TRBDF2, TRBDF2_D, TRBDF2_E, TRBDF2_GAMMA, TRBDF2_W};
+use super::{SolverStats, System};
+
+/// Newton converged when η·‖Δ‖ ≤ κ (weighted norm: 1 is the error test's tolerance).
+const KAPPA: f64 = 0.05;
+/// Most Newton iterations per stage.
+const MAX_ITERATIONS: usize = 7;
+/// The step is kept (and the LU reused) when the controller proposes h_new ∈ [h, 1.2·h].
+const KEEP_STEP_BAND: f64 = 1.2;
+
+/// Where J stands relative to the current step start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JacobianState {
+    /// None usable (start of a run, after a state-changing event).
+    Missing,
+    /// Evaluated at the current step start.
+    Current,
+    /// Evaluated at an earlier step start.
+    Stale,
+}
+
+/// Why a trial step failed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ImplicitFailure {
+    /// f was not finite at (t, component).
+    NonFinite(f64, usize),
+    /// Newton did not converge (or M was singular) with a Jacobian of the step start.
+    Newton,
+}
+
+/// TR-BDF2's state across steps and its buffers (sized once).
+pub(crate) struct Trbdf2 {
+    /// J row-major, n×n.
+    jac: Vec<f64>,
+    /// The column groups of the difference Jacobian, from the system's sparsity pattern.
+    groups: ColumnGroups,
+    /// The groups were set up for the current run.
+    groups_ready: bool,
+    jac_state: JacobianState,
+    lu: DenseLu,
+    /// h of the factored M; NaN when M must be factored again.
+    h_lu: f64,
+    /// Newton's η carried from stage to stage.
+    eta: f64,
+    inv_w: Vec<f64>,
+    psi: Vec<f64>,
+    delta: Vec<f64>,
+    f_z: Vec<f64>,
+    /// f(t, x) evaluated afresh for the Jacobian (k₁ may be the previous step's k₃, which
+    /// differs from f(t, x) by the Newton error times h·|λ|: too much for a difference quotient).
+    f_0: Vec<f64>,
+}
+
+/// A stage to solve: its time and the stage slot its derivative goes to (ψ is in `Trbdf2::psi`).
+struct Stage {
+    t: f64,
+    slot: usize,
+}
+
+impl Trbdf2 {
+    /// Buffers for n states.
+    pub(crate) fn new(n: usize) -> Self {
+        Self {
+            jac: vec![0.0; n * n],
+            groups: ColumnGroups::new(n),
+            groups_ready: false,
+            jac_state: JacobianState::Missing,
+            lu: DenseLu::new(n),
+            h_lu: f64::NAN,
+            eta: 1.0,
+            inv_w: vec![0.0; n],
+            psi: vec![0.0; n],
+            delta: vec![0.0; n],
+            f_z: vec![0.0; n],
+            f_0: vec![0.0; n],
+        }
+    }
+
+    /// A run starts: J is formed anew and the column groups are asked from the system again.
+    pub(crate) fn start_run(&mut self) {
+        self.groups_ready = false;
+        self.restart();
+    }
+
+    /// Forgets J (a run starts, or an event changed the state or the modes).
+    pub(crate) fn restart(&mut self) {
+        self.jac_state = JacobianState::Missing;
+        self.h_lu = f64::NAN;
+        self.eta = 1.0;
+    }
+
+    /// A step was accepted: J now belongs to an earlier step start.
+    pub(crate) fn accepted(&mut self) {
+        if self.jac_state == JacobianState::Current {
+            self.jac_state = JacobianState::Stale;
+        }
+    }
+
+    /// The step to take after an accepted step of size `h` for which the controller proposes
+    /// `h_new`: `h` itself when `h_new` ∈ [h, 1.2·h] and M is factored for `h`.
+    pub(crate) fn keep_step(&self, h: f64, h_new: f64) -> f64 {
+        if h == self.h_lu && h_new >= h && h_new <= KEEP_STEP_BAND * h {
+            h
+        } else {
+            h_new
+        }
+    }
+
+    /// One trial step from (t, x) with k₁ = f(t, x) in slot 0: stages into slots 1 and 2,
+    /// `x_new`, and the filtered error estimate into `err`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn trial_step<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        h: f64,
+        t_new: f64,
+        buf: StepBuffers<'_>,
+        (rel_tol, abs_tol): (f64, f64),
+        stats: &mut SolverStats,
+    ) -> Result<(), ImplicitFailure> {
+        let StepBuffers {
+            x,
+            k,
+            x_stage,
+            x_new,
+            err,
+        } = buf;
+        for (w, xi) in self.inv_w.iter_mut().zip(x) {
+            *w = 1.0 / (abs_tol + rel_tol * xi.abs());
+        }
+        loop {
+            if self.jac_state == JacobianState::Missing {
+                self.form_jacobian(system, t, x, x_stage, stats)?;
+            }
+            let solved = self
+                .factor(h, stats)
+                .and_then(|()| self.stages(system, (t, h, t_new), x, k, x_stage, x_new, stats));
+            match solved {
+                Ok(()) => break,
+                Err(ImplicitFailure::Newton) if self.jac_state == JacobianState::Stale => {
+                    self.jac_state = JacobianState::Missing;
+                }
+                Err(e) => {
+                    self.eta = 1.0;
+                    return Err(e);
+                }
+            }
+        }
+        let n = x.len();
+        let e = TRBDF2_E;
+        for i in 0..n {
+            err[i] = h * (e[0] * k[i] + e[1] * k[n + i] + e[2] * k[2 * n + i]);
+        }
+        self.lu.solve(err);
+        Ok(())
+    }
+
+    /// J at (t, x) by forward differences (n + 1 evaluations of f); M must then be factored
+    /// again.
+    fn form_jacobian<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        x: &[f64],
+        x_stage: &mut [f64],
+        stats: &mut SolverStats,
+    ) -> Result<(), ImplicitFailure> {
+        if !self.groups_ready {
+            let pattern = self.groups.pattern_mut();
+            pattern.fill(false);
+            if system.jacobian_sparsity(pattern) {
+                self.groups.set_pattern();
+            } else {
+                self.groups.set_dense();
+            }
+            self.groups_ready = true;
+        }
+        system.derivatives(t, x, &mut self.f_0);
+        stats.function_evaluations += 1;
+        if let Some(i) = first_non_finite(&self.f_0) {
+            system.non_finite_derivative(t, x);
+            return Err(ImplicitFailure::NonFinite(t, i));
+        }
+        let work = FdWork {
+            x_pert: x_stage,
+            f_pert: &mut self.f_z,
+            delta: &mut self.delta,
+        };
+        fd_jacobian(
+            system,
+            (t, x, &self.f_0),
+            &mut self.jac,
+            &self.groups,
+            work,
+            &mut stats.function_evaluations,
+        )
+        .map_err(|(t, i)| ImplicitFailure::NonFinite(t, i))?;
+        stats.jacobian_evaluations += 1;
+        self.jac_state = JacobianState::Current;
+        self.h_lu = f64::NAN;
+        Ok(())
+    }
+
+    /// Factors M = I − h·d·J unless it is factored for this h already.
+    fn factor(&mut self, h: f64, stats: &mut SolverStats) -> Result<(), ImplicitFailure> {
+        if self.h_lu == h {
+            return Ok(());
+        }
+        let n = self.inv_w.len();
+        let hd = h * TRBDF2.diagonal;
+        let m = self.lu.matrix_mut();
+        for (mi, ji) in m.iter_mut().zip(&self.jac) {
+            *mi = -hd * ji;
+        }
+        for i in 0..n {
+            m[i * n + i] += 1.0;
+        }
+        stats.lu_factorizations += 1;
+        self.h_lu = f64::NAN;
+        self.lu.factor().map_err(|_| ImplicitFailure::Newton)?;
+        self.h_lu = h;
+        Ok(())
+    }
+
+    /// Both implicit stages: k₂, k₃ into slots 1, 2 and x_new.
+    #[allow(clippy::too_many_arguments)]
+    fn stages<S: System>(
+        &mut self,
+        system: &mut S,
+        (t, h, t_new): (f64, f64, f64),
+        x: &[f64],
+        k: &mut [f64],
+        x_stage: &mut [f64],
+        x_new: &mut [f64],
+        stats: &mut SolverStats,
+    ) -> Result<(), ImplicitFailure> {
+        let n = x.len();
+        let g = TRBDF2_GAMMA;
+        // Stage 2: ψ = h·d·k₁, predictor u = γ·h·k₁ (u is kept in x_new until x_new is formed).
+        for i in 0..n {
+            self.psi[i] = h * TRBDF2_D * k[i];
+            x_new[i] = g * h * k[i];
+        }
+        let stage2 = Stage {
+            t: t + g * h,
+            slot: 1,
+        };
+        self.newton(system, &stage2, h, x, k, x_stage, x_new, stats)?;
+        // Stage 3: ψ = h·w·(k₁ + k₂), predictor from the quadratic through x with slopes k₁, k₂.
+        let (c1, c2) = (1.0 - 0.5 / g, 0.5 / g);
+        for i in 0..n {
+            let (k1, k2) = (k[i], k[n + i]);
+            self.psi[i] = h * TRBDF2_W * (k1 + k2);
+            x_new[i] = h * (c1 * k1 + c2 * k2);
+        }
+        let stage3 = Stage { t: t_new, slot: 2 };
+        self.newton(system, &stage3, h, x, k, x_stage, x_new, stats)?;
+        for (xn, xi) in x_new.iter_mut().zip(x) {
+            *xn += xi;
+        }
+        Ok(())
+    }
+
+    /// One Newton correction from f(x + u) in `f_z`: Δ = M⁻¹·(ψ + h·d·f − u), u ← u + Δ.
+    /// Returns ‖Δ‖ (weighted RMS).
+    fn newton_update(&mut self, hd: f64, u: &mut [f64]) -> f64 {
+        for (((d, p), f), ui) in self.delta.iter_mut().zip(&self.psi).zip(&self.f_z).zip(&*u) {
+            *d = p + hd * f - ui;
+        }
+        self.lu.solve(&mut self.delta);
+        let mut sum = 0.0;
+        for ((ui, d), w) in u.iter_mut().zip(&self.delta).zip(&self.inv_w) {
+            *ui += d;
+            let r = d * w;
+            sum += r * r;
+        }
+        (sum / u.len().max(1) as f64).sqrt()
+    }
+
+    /// Simplified Newton on u − ψ − h·d·f(t_s, x + u) = 0 from the predictor in `u`; the stage
+    /// derivative (u − ψ)/(h·d) into `k`'s slot.
+    #[allow(clippy::too_many_arguments)]
+    fn newton<S: System>(
+        &mut self,
+        system: &mut S,
+        stage: &Stage,
+        h: f64,
+        x: &[f64],
+        k: &mut [f64],
+        x_stage: &mut [f64],
+        u: &mut [f64],
+        stats: &mut SolverStats,
+    ) -> Result<(), ImplicitFailure> {
+        let n = x.len();
+        let hd = h * TRBDF2.diagonal;
+        let mut eta = self.eta.max(f64::EPSILON).powf(0.8);
+        let mut norm_prev = 0.0;
+        let mut converged = false;
+        for iteration in 0..MAX_ITERATIONS {
+            for i in 0..n {
+                x_stage[i] = x[i] + u[i];
+            }
+            system.derivatives(stage.t, x_stage, &mut self.f_z);
+            stats.function_evaluations += 1;
+            if let Some(i) = first_non_finite(&self.f_z) {
+                system.non_finite_derivative(stage.t, x_stage);
+                return Err(ImplicitFailure::NonFinite(stage.t, i));
+            }
+            let norm = self.newton_update(hd, u);
+            if !norm.is_finite() {
+                return Err(ImplicitFailure::Newton);
+            }
+            if iteration > 0 {
+                let theta = norm / norm_prev;
+                if theta >= 1.0 {
+                    return Err(ImplicitFailure::Newton);
+                }
+                eta = theta / (1.0 - theta);
+                // The error left after the remaining iterations at this contraction rate.
+                let remaining = (MAX_ITERATIONS - 1 - iteration) as i32;
+                if eta * norm > KAPPA && theta.powi(remaining) * eta * norm > KAPPA {
+                    return Err(ImplicitFailure::Newton);
+                }
+            }
+            if eta * norm <= KAPPA || norm == 0.0 {
+                converged = true;
+                break;
+            }
+            norm_prev = norm;
+        }
+        if !converged {
+            return Err(ImplicitFailure::Newton);
+        }
+        self.eta = eta;
+        let inv_hd = 1.0 / hd;
+        let ks = &mut k[stage.slot * n..(stage.slot + 1) * n];
+        for i in 0..n {
+            ks[i] = (u[i] - self.psi[i]) * inv_hd;
+        }
+        Ok(())
+    }
+}
