@@ -28,7 +28,7 @@ fn falling_zeros(times: &[f64], values: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// models/four_bar.toml: the parallelogram moves as a compound pendulum, T = 4·√(I/(M g a))·
+/// models/four_bar_parallelogram.toml: the parallelogram moves as a compound pendulum, T = 4·√(I/(M g a))·
 /// K(sin(θ0/2)). The period between falling zero crossings of the crank angle agrees to 1e-6
 /// relative (the crossings are interpolated linearly between steps: about 4e-8 here). The loop
 /// stays closed: the coupler's end C, computed from the crank and coupler angles, meets the
@@ -37,7 +37,7 @@ fn falling_zeros(times: &[f64], values: &[f64]) -> Vec<f64> {
 /// rocker's orientation relative to the coupler's: q_rocker − (q_crank + q_coupler)).
 #[test]
 fn a_parallelogram_four_bar_swings_with_the_pendulum_period_and_stays_closed() {
-    let r = run("models/four_bar.toml", &[]);
+    let r = run("models/four_bar_parallelogram.toml", &[]);
     let rec = &r.recording;
     let (a, l, r_ball, m, total) = (0.5, 1.0, 0.05, 1.0, 3.0);
     let inertia = total * a * a + 2.0 * 0.4 * m * r_ball * r_ball;
@@ -178,7 +178,11 @@ fn a_slider_crank_follows_its_kinematics_and_keeps_its_energy() {
 #[test]
 fn an_open_initial_loop_is_projected_with_a_warning() {
     let overrides = vec!["rocker_joint.q0=1.05".to_string()];
-    let d = blockdyn::load_model(std::path::Path::new("models/four_bar.toml"), &overrides).unwrap();
+    let d = blockdyn::load_model(
+        std::path::Path::new("models/four_bar_parallelogram.toml"),
+        &overrides,
+    )
+    .unwrap();
     assert!(
         d.warnings
             .iter()
@@ -201,7 +205,11 @@ fn an_open_initial_loop_is_projected_with_a_warning() {
     let c_rocker = [l + a * q3.sin(), -a * q3.cos()];
     let gap = (c_coupler[0] - c_rocker[0]).hypot(c_coupler[1] - c_rocker[1]);
     assert!(gap < 1e-9, "closure error after the start: {gap}");
-    let quiet = blockdyn::load_model(std::path::Path::new("models/four_bar.toml"), &[]).unwrap();
+    let quiet = blockdyn::load_model(
+        std::path::Path::new("models/four_bar_parallelogram.toml"),
+        &[],
+    )
+    .unwrap();
     assert!(quiet.warnings.is_empty(), "{:?}", quiet.warnings);
 }
 
@@ -219,7 +227,11 @@ fn a_loop_that_cannot_close_stops_the_run_naming_the_joint() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let d = blockdyn::load_model(std::path::Path::new("models/four_bar.toml"), &overrides).unwrap();
+    let d = blockdyn::load_model(
+        std::path::Path::new("models/four_bar_parallelogram.toml"),
+        &overrides,
+    )
+    .unwrap();
     let e = blockdyn::simulate(&d, blockdyn::RunOptions::default())
         .err()
         .expect("the run must fail")
@@ -227,5 +239,79 @@ fn a_loop_that_cannot_close_stops_the_run_naming_the_joint() {
     assert!(
         e.contains("the loop closed by joint 'close' cannot be closed"),
         "{e}"
+    );
+}
+
+/// models/four_bar.toml, a crank-rocker: the crank makes full turns while the rocker swings
+/// within its range; the loop stays closed (1e-9 m: C from the crank and coupler angles against
+/// the rocker's tip) and, without friction, the energy (balls as points plus their own
+/// inertia, the coupler as a uniform bar) stays constant to 1e-7 relative (rel_tol 1e-9 over
+/// 4 s, plus the projections' O(1e-10) corrections).
+#[test]
+fn a_crank_rocker_turns_its_crank_and_keeps_its_energy() {
+    let r = run("models/four_bar.toml", &[]);
+    let rec = &r.recording;
+    let (crank, coupler, rocker, ground) = (0.3, 0.9, 0.8, 1.0);
+    let (m, ball) = (1.0, 0.05);
+    let i_ball = 0.4 * m * ball * ball;
+    let i_bar = m * (coupler * coupler + 0.05 * 0.05) / 12.0;
+    let energy = |i: usize| -> f64 {
+        let (q1, w1) = (at(rec, "crank_joint.q", i), at(rec, "crank_joint.w", i));
+        let (q2, w2) = (at(rec, "coupler_joint.q", i), at(rec, "coupler_joint.w", i));
+        let (q3, w3) = (at(rec, "rocker_joint.q", i), at(rec, "rocker_joint.w", i));
+        let (phi, phi_dot) = (q1 + q2, w1 + w2);
+        let b = [crank * q1.cos(), crank * q1.sin()];
+        let vb = [-crank * w1 * q1.sin(), crank * w1 * q1.cos()];
+        let mid = [
+            b[0] + 0.5 * coupler * phi.cos(),
+            b[1] + 0.5 * coupler * phi.sin(),
+        ];
+        let vmid = [
+            vb[0] - 0.5 * coupler * phi_dot * phi.sin(),
+            vb[1] + 0.5 * coupler * phi_dot * phi.cos(),
+        ];
+        let tip_y = rocker * q3.sin();
+        let kinetic = 0.5 * (m * crank * crank + i_ball) * w1 * w1
+            + 0.5 * m * (vmid[0] * vmid[0] + vmid[1] * vmid[1])
+            + 0.5 * i_bar * phi_dot * phi_dot
+            + 0.5 * (m * rocker * rocker + i_ball) * w3 * w3;
+        kinetic + m * G * (b[1] + mid[1] + tip_y)
+    };
+    let e0 = energy(0);
+    let scale = e0.abs().max(1.0);
+    for i in 0..rec.len() {
+        let (q1, q2, q3) = (
+            at(rec, "crank_joint.q", i),
+            at(rec, "coupler_joint.q", i),
+            at(rec, "rocker_joint.q", i),
+        );
+        let c_coupler = [
+            crank * q1.cos() + coupler * (q1 + q2).cos(),
+            crank * q1.sin() + coupler * (q1 + q2).sin(),
+        ];
+        let c_rocker = [ground + rocker * q3.cos(), rocker * q3.sin()];
+        let gap = (c_coupler[0] - c_rocker[0]).hypot(c_coupler[1] - c_rocker[1]);
+        assert!(gap < 1e-9, "t = {}: closure error {gap} m", rec.times[i]);
+        let e = energy(i);
+        assert!(
+            (e - e0).abs() < 1e-7 * scale,
+            "t = {}: energy {e} vs {e0}",
+            rec.times[i]
+        );
+    }
+    let last = rec.len() - 1;
+    assert!(
+        at(rec, "crank_joint.q", last) > 4.0 * std::f64::consts::TAU,
+        "the crank turns"
+    );
+    let rocker_angles = column(rec, "rocker_joint.q");
+    let (lo, hi) = rocker_angles
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+            (l.min(*x), h.max(*x))
+        });
+    assert!(
+        hi - lo < std::f64::consts::PI,
+        "the rocker swings within [{lo}, {hi}]"
     );
 }

@@ -64,7 +64,7 @@ fn a_run_after_set_up_allocates_nothing() {
         ("models/box_stack_rigid.toml", &[][..]),
         // Joint limits and closed loops (bilateral closure rows, projection).
         ("models/pendulum_stop.toml", &[][..]),
-        ("models/four_bar.toml", &[][..]),
+        ("models/four_bar_parallelogram.toml", &[][..]),
         ("models/slider_crank.toml", &[][..]),
         ("models/ball_drop.toml", &stiff[..]),
     ] {
