@@ -315,3 +315,26 @@ fn a_crank_rocker_turns_its_crank_and_keeps_its_energy() {
         "the rocker swings within [{lo}, {hi}]"
     );
 }
+
+/// The parallelogram driven through full turns (and its collinear, singular positions): the run
+/// completes, the loop stays closed, and the cut joint's angle counts full turns like a tree
+/// joint's (no jump of 2π between recorded rows: every change below 1 rad at these steps).
+#[test]
+fn a_cut_joint_counts_full_turns() {
+    let sets = [
+        "crank_joint.w0=12.0",
+        "coupler_joint.w0=-12.0",
+        "rocker_joint.w0=12.0",
+    ];
+    let r = run("models/four_bar_parallelogram.toml", &sets);
+    let rec = &r.recording;
+    let close = column(rec, "close.q");
+    let biggest = close
+        .windows(2)
+        .fold(0.0f64, |m, w| m.max((w[1] - w[0]).abs()));
+    assert!(biggest < 1.0, "close.q jumped by {biggest}");
+    assert!(
+        close.last().unwrap().abs() > std::f64::consts::TAU,
+        "it turned"
+    );
+}

@@ -71,6 +71,8 @@ struct Scratch {
     vdot: Vec<f64>,
     solved_for: Vec<f64>,
     key: Vec<f64>,
+    /// The angle each revolute cut joint last reported (rad; NaN before the first).
+    cut_angles: Vec<f64>,
 }
 
 impl MechanismBlock {
@@ -348,6 +350,7 @@ impl Block for MechanismBlock {
             vdot: vec![0.0; m.nv()],
             solved_for: Vec::with_capacity(key_len),
             key: Vec::with_capacity(key_len),
+            cut_angles: vec![f64::NAN; m.cut_joints().len()],
         })
     }
 
@@ -360,6 +363,7 @@ impl Block for MechanismBlock {
             if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
                 // Bodies placed overlapping start pushed apart, open loops closed.
                 s.rigid.failure = None;
+                s.cut_angles.fill(f64::NAN);
                 let m = &*self.mechanism;
                 rigid::projection::project(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v);
                 s.solved_for.clear();
@@ -398,7 +402,8 @@ impl Block for MechanismBlock {
             let out = ctx.io.output(nb + j);
             if let Some(cut) = m.cut_of(j) {
                 // The relative motion of a loop-closing joint's frames.
-                rigid::closure::cut_joint_state(&m.cut_joints()[cut], &s.ws, out);
+                let last = &mut s.cut_angles[cut];
+                rigid::closure::cut_joint_state(&m.cut_joints()[cut], &s.ws, last, out);
                 continue;
             }
             let (out_q, out_v) = out.split_at_mut(qr.len());

@@ -16,7 +16,8 @@
 //! errors below [`super::POSITION_TOLERANCE`].
 //!
 //! A cut joint still reports its relative motion ([`cut_joint_state`]): a revolute joint its angle
-//! about `z_B` in (−π, π] and its rate; a spherical joint the quaternion of F in B and the angular
+//! about `z_B`, continued through full turns (the branch nearest the angle it last reported), and
+//! its rate; a spherical joint the quaternion of F in B and the angular
 //! velocity of F relative to B, resolved in F.
 
 use super::candidates::BodyMotion;
@@ -94,8 +95,9 @@ pub fn closure_candidates(k: usize, cut: &CutJoint, ws: &Workspace, rw: &mut Rig
 }
 
 /// Writes the relative motion of a cut joint's frames (its state as its block sees it: positions,
-/// then velocities) from the kinematics in `ws`.
-pub fn cut_joint_state(cut: &CutJoint, ws: &Workspace, out: &mut [f64]) {
+/// then velocities) from the kinematics in `ws`. A revolute joint's angle is taken on the branch
+/// nearest `last_angle` (rad, updated), so that it counts full turns as a tree joint's does.
+pub fn cut_joint_state(cut: &CutJoint, ws: &Workspace, last_angle: &mut f64, out: &mut [f64]) {
     let (pose_b, pose_f) = frame_poses(cut, ws);
     let relative: Rotation3<f64> =
         (pose_b.rotation.inverse() * pose_f.rotation).to_rotation_matrix();
@@ -107,7 +109,14 @@ pub fn cut_joint_state(cut: &CutJoint, ws: &Workspace, out: &mut [f64]) {
     match cut.kind {
         JointKind::Revolute => {
             let m = relative.matrix();
-            out[0] = m[(1, 0)].atan2(m[(0, 0)]);
+            let principal = m[(1, 0)].atan2(m[(0, 0)]);
+            let turns = if last_angle.is_finite() {
+                ((*last_angle - principal) / std::f64::consts::TAU).round()
+            } else {
+                0.0
+            };
+            out[0] = principal + turns * std::f64::consts::TAU;
+            *last_angle = out[0];
             out[1] = (pose_b * Vector3::z()).dot(&spin);
         }
         _ => {
