@@ -234,6 +234,9 @@ fn run_model(
                 say(&format!("  {what}: {}\n", p.display()));
             }
         }
+        if csv.is_none() && plot.is_none() && animation.is_none() {
+            say(blockdyn::report::NOTHING_WRITTEN);
+        }
         if let (Some(p), Some(a)) = (&animation, &result.animation) {
             say(&format!(
                 "  animation: {} ({} frames, one every {} s of simulated time)\n",

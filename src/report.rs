@@ -116,6 +116,9 @@ pub fn check_report(d: &Diagram) -> String {
     s
 }
 
+/// What `run` says when it wrote nothing (no CSV, plot or animation asked for).
+pub const NOTHING_WRITTEN: &str = "  nothing was written: add --csv out.csv or --plot out.png (or [output] csv = \"out.csv\", plot = \"out.png\"), with a Scope block or [output] log = [\"block.port\"] to choose the signals\n";
+
 /// What `blockdyn blocks` prints: the library by category.
 pub fn library_list() -> String {
     let mut s = String::from("blockdyn block library (`blockdyn blocks NAME` for one block):\n");
@@ -125,15 +128,25 @@ pub fn library_list() -> String {
             category = t.category;
             let _ = writeln!(s, "\n{category}:");
         }
-        let first = t
-            .summary
-            .split(". ")
-            .next()
-            .unwrap_or(t.summary)
-            .trim_end_matches('.');
+        let first = first_sentence(t.summary);
         let _ = writeln!(s, "  {:<24} {first}", t.name);
     }
     s
+}
+
+/// The first sentence of `text`, without its final period: up to the first ". " that is not the
+/// end of an abbreviation ("e.g. ", "i.e. ").
+fn first_sentence(text: &str) -> &str {
+    let mut from = 0;
+    while let Some(k) = text[from..].find(". ") {
+        let end = from + k;
+        let before = &text[..end];
+        if !(before.ends_with("e.g") || before.ends_with("i.e")) {
+            return before;
+        }
+        from = end + 2;
+    }
+    text.trim_end_matches('.')
 }
 
 /// What `blockdyn blocks NAME` prints.
@@ -182,4 +195,17 @@ fn mechanism_mass_and_gravity(d: &Diagram) -> (f64, f64) {
         }
     }
     (mass, gravity)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn first_sentences_skip_abbreviations() {
+        assert_eq!(
+            super::first_sentence("Plays a table (e.g. a force). More."),
+            "Plays a table (e.g. a force)"
+        );
+        assert_eq!(super::first_sentence("One. Two."), "One");
+        assert_eq!(super::first_sentence("Only one."), "Only one");
+    }
 }

@@ -307,3 +307,39 @@ fn a_negative_stop_time_is_named_as_such() {
         "{stderr}"
     );
 }
+
+#[test]
+fn blocks_list_keeps_abbreviations_in_its_summaries() {
+    let out = blockdyn(&["blocks"]);
+    assert!(out.status.success());
+    let listing = text(&out.stdout);
+    assert!(
+        listing.contains("Plays back a table of samples (e.g. measured data)"),
+        "{listing}"
+    );
+    assert!(
+        !listing.lines().any(|l| l.trim_end().ends_with("(e.g")),
+        "{listing}"
+    );
+}
+
+#[test]
+fn a_run_that_writes_nothing_says_how_to_get_output() {
+    let dir = temp_dir("nothing");
+    let model = dir.join("quiet.toml");
+    std::fs::write(
+        &model,
+        "connect = [\"c.out -> i.in\"]\n[model]\nstop_time = 0.1\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.i]\ntype = \"Integrator\"\n",
+    )
+    .unwrap();
+    let out = blockdyn(&["run", model.to_str().unwrap()]);
+    assert!(out.status.success());
+    let said = text(&out.stdout);
+    assert!(said.contains("nothing was written: add --csv"), "{said}");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "only the model is there"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
