@@ -458,3 +458,93 @@ friction = { method = "coulomb", coefficient = 0.5 }
     let last = rec.len() - 1;
     assert!((at(rec, "c.normal_force", last) - G).abs() < 1e-9 * G);
 }
+
+/// A ball rolling on a rigid floor with Coulomb friction at ω = 20 rad/s (R·ω² = 40 m/s² > g):
+/// the contact follows the ball's centre, not the material point sliding over its surface, so it
+/// presses with m·g exactly (1e-9 relative) and keeps rolling (v = ω·R) without leaving the floor.
+#[test]
+fn a_fast_rolling_ball_stays_on_the_floor_with_its_weight() {
+    let text = r#"connect = ["world.W -- floor.R", "world.W -- free.B", "free.F -- ball.R", "floor.G -- c.B", "ball.G -- c.F"]
+[model]
+stop_time = 1.0
+[output]
+log = ["c.normal_force", "free.v", "free.w", "c.contact"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.floor]
+type = "InfinitePlane"
+[blocks.ball]
+type = "Solid"
+geometry = { shape = "sphere", radius = 0.1 }
+mass = 1.0
+[blocks.free]
+type = "SixDofJoint"
+position = [0.0, 0.0, 0.1]
+velocity = [2.0, 0.0, 0.0]
+angular_velocity = [0.0, 20.0, 0.0]
+[blocks.c]
+type = "RigidContact"
+friction = { method = "coulomb", coefficient = 0.5 }
+"#;
+    let r = run_text("roll", text);
+    let rec = &r.recording;
+    for i in 0..rec.len() {
+        assert_eq!(
+            at(rec, "c.contact", i),
+            1.0,
+            "left the floor at t = {}",
+            rec.times[i]
+        );
+        assert!((at(rec, "c.normal_force", i) - G).abs() < 1e-9 * G);
+        assert!((at(rec, "free.v[0]", i) - 2.0).abs() < 1e-9);
+    }
+}
+
+/// A frictionless ball sliding down a fixed ball from θ0 = 0.05 rad leaves it where the normal
+/// force vanishes, cos θ = (2/3)·cos θ0 (energy and the centripetal balance of a point mass on a
+/// circle of radius R1 + R2). The leaving angle is read at the first recorded step without
+/// contact, so it lags by one step: 2e-3 relative on cos θ.
+#[test]
+fn a_ball_leaves_a_ball_where_the_normal_force_vanishes() {
+    let text = r#"connect = [
+  "world.W -- base.R", "world.W -- j.B", "j.F -- top.R",
+  "base.G -- c.B", "top.G -- c.F",
+]
+[model]
+name = "sos"
+stop_time = 1.5
+[solver]
+rel_tol = 1e-9
+abs_tol = 1e-12
+[output]
+log = ["j.p", "j.v", "c.normal_force", "c.separation", "c.contact", "c.impulse"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.base]
+type = "Solid"
+geometry = { shape = "sphere", radius = 0.1 }
+mass = 1.0
+[blocks.top]
+type = "Solid"
+geometry = { shape = "sphere", radius = 0.1 }
+mass = 1.0
+[blocks.j]
+type = "SixDofJoint"
+position = [0.009995833854135666, 0.0, 0.19975005207899327]
+[blocks.c]
+type = "RigidContact"
+restitution = 0.0
+"#;
+    let r = run_text("sos", text);
+    let rec = &r.recording;
+    let left = (1..rec.len())
+        .find(|&i| at(rec, "c.contact", i - 1) == 1.0 && at(rec, "c.contact", i) == 0.0)
+        .expect("the ball leaves");
+    let (x, z) = (at(rec, "j.p[0]", left), at(rec, "j.p[2]", left));
+    let cos = z / x.hypot(z);
+    let expected = 2.0 / 3.0 * 0.05f64.cos();
+    assert!(
+        (cos - expected).abs() < 2e-3 * expected,
+        "left at cos θ = {cos}, expected {expected}"
+    );
+}

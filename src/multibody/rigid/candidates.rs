@@ -4,6 +4,7 @@
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
 use super::{ConstraintKind, JointLimit, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR};
 use crate::geometry::query::manifold::contact_manifold;
+use crate::geometry::Shape;
 use crate::multibody::constraints::ContactRow;
 use crate::multibody::kinematics::{body_pose, body_position, body_velocity};
 use crate::multibody::workspace::Workspace;
@@ -137,8 +138,14 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
                 gap,
                 relative_velocity: relative,
                 normal_velocity: normal.dot(&relative),
-                // Baraff's 2 ṅ·v_rel, the normal turning with the base body.
-                bias: 2.0 * motion.angular.cross(&normal).dot(&relative),
+                bias: row_bias(
+                    pair,
+                    (&pose_base, &pose_follower),
+                    (&motion, &follower_motion),
+                    &point,
+                    &normal,
+                    &relative,
+                ),
                 bilateral: false,
             });
             let c = rw
@@ -153,6 +160,54 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
         contact.count = rw.candidates.len() - first;
         rw.pairs[k] = contact;
     }
+}
+
+/// What a contact row's acceleration has beyond the material points' `n·(a_F(p) − a_B(p))` that
+/// `ConstraintRows` computes (m/s²), so that the row holds the *gap's* acceleration:
+///
+/// - a sphere side is followed by its centre, not by the material point at `p` (which slides
+///   over its surface): its centripetal term `n·(ω×(ω×(p − c))) = ∓R·|ω⊥|²` is removed (`ω⊥` the
+///   angular velocity across `n`) — without it a ball rolling at ω on a floor would press with
+///   `m(g − R ω²)`, and leave the floor when `R ω² > g`;
+/// - the normal's rotation: for a sphere base the normal is the direction from its centre to the
+///   follower's point `q` (its centre, for a sphere), so `n̈`'s share is `|Δv⊥|²/|q − c_B|` with
+///   `Δv` the velocity of `q` relative to the base centre's; otherwise the normal turns with the
+///   base body and Baraff's `2 ṅ·v_rel`, `ṅ = ω_B × n`, is added.
+fn row_bias(
+    pair: &RigidPair,
+    (pose_base, pose_follower): (&Isometry3<f64>, &Isometry3<f64>),
+    (base, follower): (&BodyMotion, &BodyMotion),
+    point: &Vector3<f64>,
+    n: &Vector3<f64>,
+    relative: &Vector3<f64>,
+) -> f64 {
+    let radius = |s: &Shape| match s {
+        Shape::Sphere(ball) => Some(ball.radius()),
+        _ => None,
+    };
+    let across = |w: &Vector3<f64>| (w - n * n.dot(w)).norm_squared();
+    let (r_base, r_follower) = (radius(&pair.base.shape), radius(&pair.follower.shape));
+    let mut bias = 0.0;
+    if let Some(r) = r_follower {
+        bias -= r * across(&follower.angular);
+    }
+    if let Some(r) = r_base {
+        bias -= r * across(&base.angular);
+        let c_base = pose_base.translation.vector;
+        let q = if r_follower.is_some() {
+            pose_follower.translation.vector
+        } else {
+            *point
+        };
+        let dv = follower.point_velocity(&q) - base.point_velocity(&c_base);
+        let distance = (q - c_base).norm();
+        if distance > 0.0 {
+            bias += across(&dv) / distance;
+        }
+    } else {
+        bias += 2.0 * base.angular.cross(n).dot(relative);
+    }
+    bias
 }
 
 /// Two unit tangents `t1`, `t2` with `(t1, t2, n)` right-handed: `t1` is the World axis least

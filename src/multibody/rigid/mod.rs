@@ -40,8 +40,9 @@
 //!
 //! # What is approximated
 //!
-//! - The normal is taken to turn with the base body: the row bias gets Baraff's `2 ṅ·v_rel` with
-//!   `ṅ = ω_B × n` (exact for a base fixed to the World, and for vertex–face contacts on the base).
+//! - The rows hold the gap's acceleration for spheres (followed by their centres) and for faces
+//!   and planes (the normal turning with the base body: Baraff's `2 ṅ·v_rel`, `ṅ = ω_B × n`); the
+//!   curvature of other curved shapes is left to the drift projection.
 //! - Impacts are frictionless (the normal impulse only); friction acts on resting contacts.
 //! - Within a step the set of resting points can change only where their force is zero (lift-off)
 //!   or at events; the stick–slip switch is per evaluation (sliding when the tangential speed
