@@ -244,3 +244,23 @@ fn bad_joint_and_solid_parameters_are_located() {
         "{e}"
     );
 }
+
+/// A rotation angle beyond a full turn is accepted (radians) but warned about as likely degrees,
+/// with the value in radians to write instead.
+#[test]
+fn an_angle_that_looks_like_degrees_is_warned_about() {
+    let text = format!(
+        "connect = [\"world.W -- tilt.B\", \"tilt.F -- j.B\", \"j.F -- bob.R\"]\n[model]\nstop_time = 1\n{WORLD}{BOB}[blocks.tilt]\ntype = \"RigidTransform\"\nrotation = {{ axis = [1.0, 0.0, 0.0], angle = 90 }}\n[blocks.j]\ntype = \"RevoluteJoint\"\n"
+    );
+    let d = blockdyn::load_model_str("deg.toml", &text, &[]).unwrap();
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.contains("block 'tilt'") && w.contains("write 1.5707963268")),
+        "{:?}",
+        d.warnings
+    );
+    let plain = text.replace("angle = 90", "angle = 1.5707963268");
+    let d = blockdyn::load_model_str("rad.toml", &plain, &[]).unwrap();
+    assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+}

@@ -13,6 +13,7 @@ use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, Unit, UnitQuaternion
 pub struct FrameBlock {
     role: PhysicalRole,
     physical: Vec<PortDecl>,
+    warnings: Vec<String>,
 }
 
 impl Block for FrameBlock {
@@ -32,13 +33,33 @@ impl Block for FrameBlock {
         Ok(Setup::default())
     }
     fn outputs_eval(&self, _ctx: &mut Ctx) {}
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
 }
 
 fn frame_block(role: PhysicalRole, ports: Vec<PortDecl>) -> Box<dyn Block> {
     Box::new(FrameBlock {
         role,
         physical: ports,
+        warnings: Vec::new(),
     })
+}
+
+/// Angles (rad) beyond a full turn are accepted, but are most likely degrees.
+fn degrees_warning(p: &TableReader, key: &'static str) -> Option<String> {
+    let rotation = p.table(key).ok()??;
+    let mut angles = rotation.vector("angles").ok().flatten().unwrap_or_default();
+    angles.extend(rotation.f64("angle").ok().flatten());
+    angles
+        .iter()
+        .find(|a| a.abs() > std::f64::consts::TAU)
+        .map(|a| {
+            format!(
+                "rotation angle {a} rad is more than a full turn: angles are in radians; if you meant {a}°, write {:.10}",
+                a.to_radians()
+            )
+        })
 }
 
 fn geometry_error(p: &TableReader, key: &'static str, e: impl std::fmt::Display) -> Diagnostic {
@@ -145,10 +166,11 @@ fn build_rigid_transform(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> 
     let t = vec3(p, "translation", [0.0; 3])?;
     let rotation = read_rotation(p, "rotation")?;
     let follower_in_base = Isometry3::from_parts(Translation3::from(t), rotation);
-    Ok(frame_block(
-        PhysicalRole::RigidTransform { follower_in_base },
-        vec![PortDecl::frame("B"), PortDecl::frame("F")],
-    ))
+    Ok(Box::new(FrameBlock {
+        role: PhysicalRole::RigidTransform { follower_in_base },
+        physical: vec![PortDecl::frame("B"), PortDecl::frame("F")],
+        warnings: degrees_warning(p, "rotation").into_iter().collect(),
+    }))
 }
 
 /// Reads a `geometry = { shape = ..., ... }` table of a Solid.
