@@ -4,6 +4,18 @@
 use std::any::Any;
 use std::ops::Range;
 
+/// Whether `a` and `b` hold the same bit patterns (a branch-free fold the compiler vectorizes;
+/// `==` on floats would compare element by element and treat NaN as different): the test of
+/// whether a cached evaluation is still current.
+#[inline]
+pub fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .fold(0u64, |acc, (x, y)| acc | (x.to_bits() ^ y.to_bits()))
+            == 0
+}
+
 /// Where one port's values live in the flat signal buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Slot {

@@ -17,7 +17,7 @@ pub mod port;
 pub mod registry;
 pub mod shape;
 
-pub use context::{Ctx, Io, Slot};
+pub use context::{same_bits, Ctx, Io, Slot};
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};

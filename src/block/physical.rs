@@ -75,3 +75,23 @@ pub struct Binding {
     /// Gravity of the mechanism in World, m/s².
     pub gravity: Vector3<f64>,
 }
+
+impl Binding {
+    /// Where physical port `port` ended up.
+    pub fn port(&self, port: &str) -> Option<&PortBinding> {
+        self.ports.iter().find(|p| p.port == port)
+    }
+
+    /// A geometry port's binding with its geometry and the geometry's label (`ball.G`), or the
+    /// message for a port left unconnected.
+    pub fn geometry(&self, port: &str) -> Result<(&PortBinding, Shape, String), String> {
+        let bound = self
+            .port(port)
+            .ok_or_else(|| format!("geometry port {port} is not connected"))?;
+        let (shape, label) = bound
+            .geometry
+            .clone()
+            .ok_or_else(|| format!("port {port} has no geometry"))?;
+        Ok((bound, shape, label))
+    }
+}

@@ -304,19 +304,14 @@ pub fn elaborate(
         };
         for (port, what) in hidden {
             let body_of = |physical_port: &str| {
-                binding
-                    .ports
-                    .iter()
-                    .find(|p| p.port == physical_port)
-                    .map(|p| p.body)
-                    .ok_or_else(|| {
-                        locate(
-                            source,
-                            instances,
-                            b,
-                            format!("internal: physical port '{physical_port}' was not bound"),
-                        )
-                    })
+                binding.port(physical_port).map(|p| p.body).ok_or_else(|| {
+                    locate(
+                        source,
+                        instances,
+                        b,
+                        format!("internal: physical port '{physical_port}' was not bound"),
+                    )
+                })
             };
             let joint = || {
                 binding.joint.map(|(j, _, _)| j).ok_or_else(|| {

@@ -10,7 +10,7 @@
 use super::animation::FrameSampler;
 use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
-use crate::block::Ctx;
+use crate::block::{same_bits, Ctx};
 use crate::diagram::Diagram;
 use crate::solver::{Direction, EventOutcome, RecordKind, System};
 use std::any::Any;
@@ -48,17 +48,6 @@ impl NonFiniteSource {
         };
         (blk.name.clone(), what)
     }
-}
-
-/// Whether `a` and `b` hold the same bit patterns (a branch-free fold the compiler vectorizes;
-/// `==` on floats would compare element by element and treat NaN as different).
-#[inline]
-fn same_bits(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .fold(0u64, |acc, (x, y)| acc | (x.to_bits() ^ y.to_bits()))
-            == 0
 }
 
 /// Everything that changes during a run (MuJoCo's mjData): states, signals, modes, the recorder.

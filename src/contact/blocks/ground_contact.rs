@@ -102,9 +102,7 @@ impl Block for GroundContact {
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
         let pb = binding
-            .ports
-            .iter()
-            .find(|p| p.port == "F")
+            .port("F")
             .ok_or("geometry port F is not connected")?;
         let (shape, label) = pb.geometry.clone().ok_or("port F has no geometry")?;
         self.points = match &shape {

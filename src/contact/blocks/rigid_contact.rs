@@ -75,18 +75,10 @@ impl Block for RigidContact {
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
         let side = |port: &str| -> Result<(PairSide, String), String> {
-            let pb = binding
-                .ports
-                .iter()
-                .find(|p| p.port == port)
-                .ok_or_else(|| format!("geometry port {port} is not connected"))?;
-            let (shape, label) = pb
-                .geometry
-                .clone()
-                .ok_or_else(|| format!("port {port} has no geometry"))?;
+            let (bound, shape, label) = binding.geometry(port)?;
             let side = PairSide {
-                body: pb.body,
-                placement: pb.placement,
+                body: bound.body,
+                placement: bound.placement,
                 shape,
             };
             Ok((side, label))

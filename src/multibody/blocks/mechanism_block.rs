@@ -16,7 +16,7 @@
 //! `derivatives` reuses it instead of solving again.
 
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
-use crate::block::{Block, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec};
+use crate::block::{same_bits, Block, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec};
 use crate::multibody::constraints::ContactRow;
 use crate::multibody::rigid::{
     self, candidates::find_candidates, impact::resolve_impacts, resting::constrained_accelerations,
@@ -295,11 +295,6 @@ impl MechanismBlock {
             out[IMPULSE] = work[k];
         }
     }
-}
-
-/// Whether `a` and `b` hold the same bit patterns.
-fn same_bits(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 impl Block for MechanismBlock {

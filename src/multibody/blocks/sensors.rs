@@ -34,11 +34,7 @@ impl Block for TransformSensor {
     }
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
         for (k, port) in ["B", "F"].iter().enumerate() {
-            let pb = binding
-                .ports
-                .iter()
-                .find(|p| p.port == *port)
-                .ok_or("internal: unbound sensor frame")?;
+            let pb = binding.port(port).ok_or("internal: unbound sensor frame")?;
             self.placements[k] = pb.placement;
             self.inputs.push(PortDecl::body_kinematics(port));
         }
@@ -122,11 +118,7 @@ impl Block for ExternalForceTorque {
         Some(&ROLE_CONSUMER)
     }
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let pb = binding
-            .ports
-            .iter()
-            .find(|p| p.port == "R")
-            .ok_or("internal: unbound frame R")?;
+        let pb = binding.port("R").ok_or("internal: unbound frame R")?;
         self.placement = pb.placement;
         self.inputs.push(PortDecl::body_kinematics("R"));
         self.outputs.push(PortDecl::body_wrench("R"));

@@ -131,9 +131,7 @@ impl Block for SpringDamper {
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
         for (k, port) in ["B", "F"].iter().enumerate() {
             let pb = binding
-                .ports
-                .iter()
-                .find(|p| p.port == *port)
+                .port(port)
                 .ok_or_else(|| format!("internal: SpringDamper frame {port} is not bound"))?;
             self.placements[k] = pb.placement;
             self.inputs.push(PortDecl::body_kinematics(port));

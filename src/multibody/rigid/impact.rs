@@ -11,6 +11,7 @@
 //! [`solve_impulses`]; the velocities jump by `M⁻¹ Jᵀ p`.
 
 use super::candidates::find_candidates;
+use super::problem::gather;
 use super::resting::describe;
 use super::workspace::RigidWorkspace;
 use super::{ImpactOrder, RigidConstraint};
@@ -109,11 +110,12 @@ fn solve_round(
 ) -> Result<(), String> {
     let n = rw.sub_rows.len();
     {
-        let a = rw.constraint_rows.matrix();
+        gather(
+            rw.constraint_rows.matrix(),
+            &rw.sub_rows,
+            &mut rw.sub_matrix,
+        );
         for (i, &ri) in rw.sub_rows.iter().enumerate() {
-            for (j, &rj) in rw.sub_rows.iter().enumerate() {
-                rw.sub_matrix[(i, j)] = a[(ri, rj)];
-            }
             let c = &rw.candidates[rw.row_candidate[ri]];
             let pair = &pairs[c.owner];
             let v_minus = rw.velocities[ri];

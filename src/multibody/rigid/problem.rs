@@ -36,6 +36,27 @@ pub struct Problem {
     sub_f: Vec<f64>,
 }
 
+/// Copies the rows and columns `rows` of `a` into the top-left of `out`.
+pub fn gather(a: DMatrixView<'_, f64>, rows: &[usize], out: &mut DMatrix<f64>) {
+    for (i, &ri) in rows.iter().enumerate() {
+        for (j, &rj) in rows.iter().enumerate() {
+            out[(i, j)] = a[(ri, rj)];
+        }
+    }
+}
+
+/// Makes `row` of the `n × n` problem matrix `a` independent of the others: `A_row,· = 0`,
+/// `A_row,row = 1`. With a zero right-hand side its force is then zero: how a redundant
+/// bilateral row that the others already hold, inconsistent with them only by drift, is taken
+/// out of a problem.
+pub fn decouple(a: &mut DMatrix<f64>, n: usize, row: usize) {
+    for j in 0..n {
+        a[(row, j)] = 0.0;
+        a[(j, row)] = 0.0;
+    }
+    a[(row, row)] = 1.0;
+}
+
 /// Sweeps of the fixed-normal friction fallback.
 const FRICTION_SWEEPS: usize = 200;
 
@@ -82,14 +103,9 @@ impl Problem {
         self.solve_once()
     }
 
-    /// Makes `row` independent of the others with a zero force: `A_row,· = 0`, `A_row,row = 1`,
-    /// `b_row = 0`.
+    /// Makes `row` independent of the others with a zero force (see [`decouple`]).
     fn decouple(&mut self, row: usize) {
-        for j in 0..self.n {
-            self.a[(row, j)] = 0.0;
-            self.a[(j, row)] = 0.0;
-        }
-        self.a[(row, row)] = 1.0;
+        decouple(&mut self.a, self.n, row);
         self.b[row] = 0.0;
     }
 
@@ -156,10 +172,8 @@ impl Problem {
         self.sub_rows
             .extend((0..n).filter(|&r| self.kinds[r] != RowKind::Tangent));
         let m = self.sub_rows.len();
+        gather(self.a.view((0, 0), (n, n)), &self.sub_rows, &mut self.sub_a);
         for (i, &ri) in self.sub_rows.iter().enumerate() {
-            for (j, &rj) in self.sub_rows.iter().enumerate() {
-                self.sub_a[(i, j)] = self.a[(ri, rj)];
-            }
             self.sub_b[i] = self.b[ri];
             self.sub_kinds[i] = self.kinds[ri];
         }

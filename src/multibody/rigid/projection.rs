@@ -6,6 +6,7 @@
 
 use super::candidates::find_candidates;
 use super::impact::IMPACT_VELOCITY_TOLERANCE;
+use super::problem::decouple;
 use super::workspace::RigidWorkspace;
 use super::{RigidConstraint, POSITION_TOLERANCE};
 use crate::multibody::constraints::{solve_impulses, solve_lcp, RowKind};
@@ -32,9 +33,12 @@ pub fn project(
     v: &mut [f64],
 ) -> bool {
     let mut changed = false;
+    // Whether the candidates in `rw` are those of the current (q, v).
+    let mut current = false;
     for _ in 0..POSITION_ITERATIONS {
         forward_kinematics(m, q, v, ws);
         find_candidates(pairs, ws, q, v, rw);
+        current = true;
         // The deepest penetration, or the largest closure error.
         let deepest = rw
             .candidates
@@ -80,10 +84,13 @@ pub fn project(
         }
         normalize_quaternions(m, q);
         changed = true;
+        current = false;
     }
     // Velocities: a plastic impulse on resting points that approach.
-    forward_kinematics(m, q, v, ws);
-    find_candidates(pairs, ws, q, v, rw);
+    if !current {
+        forward_kinematics(m, q, v, ws);
+        find_candidates(pairs, ws, q, v, rw);
+    }
     let approaching = rw.candidates.iter().any(|c| {
         let v = c.normal_velocity;
         (c.bilateral && v.abs() > IMPACT_VELOCITY_TOLERANCE)
@@ -125,12 +132,9 @@ fn solve_velocity_rows(
     n: usize,
 ) -> Result<(), crate::multibody::constraints::ConstraintError> {
     use crate::multibody::constraints::ConstraintError;
-    let a = rw.constraint_rows.matrix();
-    for i in 0..n {
-        for j in 0..n {
-            rw.sub_matrix[(i, j)] = a[(i, j)];
-        }
-    }
+    rw.sub_matrix
+        .view_mut((0, 0), (n, n))
+        .copy_from(&rw.constraint_rows.matrix());
     for _ in 0..=n {
         let solved = solve_impulses(
             rw.sub_matrix.view((0, 0), (n, n)),
@@ -143,11 +147,7 @@ fn solve_velocity_rows(
         );
         match solved {
             Err(ConstraintError::Infeasible { row }) if rw.kinds[row] == RowKind::Bilateral => {
-                for j in 0..n {
-                    rw.sub_matrix[(row, j)] = 0.0;
-                    rw.sub_matrix[(j, row)] = 0.0;
-                }
-                rw.sub_matrix[(row, row)] = 1.0;
+                decouple(&mut rw.sub_matrix, n, row);
                 rw.velocities[row] = 0.0;
             }
             other => return other.map(|_| ()),

@@ -157,15 +157,9 @@ fn solve_groups(
         let a = rw.constraint_rows.matrix();
         let rows = rw.groups.rows(g);
         let p = &mut rw.problem;
-        p.n = rows.len();
+        p.n = rw.groups.gather(g, a, &rw.bias, &mut p.a, &mut p.b);
         p.kinds.clear();
-        for (i, &ri) in rows.iter().enumerate() {
-            for (j, &rj) in rows.iter().enumerate() {
-                p.a[(i, j)] = a[(ri, rj)];
-            }
-            p.b[i] = rw.bias[ri];
-            p.kinds.push(rw.kinds[ri]);
-        }
+        p.kinds.extend(rows.iter().map(|&r| rw.kinds[r]));
         p.contacts.clear();
         for c in &rw.contacts {
             if let Ok(local) = rows.binary_search(&c.normal_row) {
@@ -179,9 +173,7 @@ fn solve_groups(
             let global = e.row().and_then(|r| rows.get(r).copied());
             return Err(describe_row(e, global, constraints, rw));
         }
-        for (i, &ri) in rows.iter().enumerate() {
-            rw.forces[ri] = rw.problem.forces[i];
-        }
+        rw.groups.scatter(g, &rw.problem.forces, &mut rw.forces);
     }
     Ok(())
 }

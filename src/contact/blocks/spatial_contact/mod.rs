@@ -192,18 +192,10 @@ impl Block for SpatialContactForce {
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
         let side = |port: &str| -> Result<Side, String> {
-            let pb = binding
-                .ports
-                .iter()
-                .find(|p| p.port == port)
-                .ok_or_else(|| format!("geometry port {port} is not connected"))?;
-            let (shape, label) = pb
-                .geometry
-                .clone()
-                .ok_or_else(|| format!("port {port} has no geometry"))?;
+            let (bound, shape, label) = binding.geometry(port)?;
             Ok(Side {
                 shape,
-                placement: pb.placement,
+                placement: bound.placement,
                 label,
             })
         };
@@ -223,8 +215,8 @@ impl Block for SpatialContactForce {
                 partners_list(kf)
             ));
         }
-        let b_body = binding.ports.iter().find(|p| p.port == "B").map(|p| p.body);
-        let f_body = binding.ports.iter().find(|p| p.port == "F").map(|p| p.body);
+        let b_body = binding.port("B").map(|p| p.body);
+        let f_body = binding.port("F").map(|p| p.body);
         self.base_static = b_body == Some(0);
         if b_body == f_body {
             return Err(format!(
