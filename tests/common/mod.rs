@@ -54,3 +54,11 @@ pub fn build_error(text: &str) -> String {
         Err(e) => e.to_string(),
     }
 }
+
+/// Builds and runs a model given as text (in memory: nothing is written).
+pub fn run_text(label: &str, text: &str) -> blockdyn::RunResult {
+    let d = blockdyn::load_model_str(label, text, &[])
+        .unwrap_or_else(|e| panic!("{label}: {e}\n{text}"));
+    blockdyn::simulate(&d, blockdyn::RunOptions::default())
+        .unwrap_or_else(|e| panic!("{label}: {e}"))
+}

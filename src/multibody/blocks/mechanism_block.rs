@@ -319,7 +319,8 @@ impl Block for MechanismBlock {
         Ok(Setup {
             num_states: self.mechanism.nq() + self.mechanism.nv(),
             num_work: self.rigid.len(),
-            zero_crossings: vec![Direction::Falling; self.rigid.len()],
+            // Per constraint: its impacts, then (after all of them) its mode changes.
+            zero_crossings: vec![Direction::Falling; 2 * self.rigid.len()],
             feedthrough,
         })
     }
@@ -358,6 +359,7 @@ impl Block for MechanismBlock {
             if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
                 // Bodies placed overlapping start pushed apart, open loops closed.
                 s.rigid.failure = None;
+                s.rigid.modes.reset_counts();
                 s.cut_angles.fill(f64::NAN);
                 let m = &*self.mechanism;
                 rigid::projection::project(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v);
@@ -443,8 +445,12 @@ impl Block for MechanismBlock {
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
         if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
-            for (gk, pair) in g.iter_mut().zip(&s.rigid.pairs) {
+            let (impacts, modes) = g.split_at_mut(self.rigid.len());
+            for (gk, pair) in impacts.iter_mut().zip(&s.rigid.pairs) {
                 *gk = pair.crossing;
+            }
+            for (k, gk) in modes.iter_mut().enumerate() {
+                *gk = s.rigid.modes.crossing(k);
             }
         }
     }
@@ -457,6 +463,40 @@ impl Block for MechanismBlock {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return false;
         };
+        // Every mode is taken again after the event (the crossing counts at its next evaluation).
+        let (impacts, modes) = crossed.split_at(self.rigid.len());
+        if !impacts.iter().any(|c| *c) {
+            // Only modes changed, at this very state (its solve is current): the state is
+            // continuous there, and the counts are taken again from which way they crossed.
+            self.fill_key(ctx.t, ctx.states, &ctx.io, s);
+            if !same_bits(&s.key, &s.solved_for) {
+                let (q, v) = ctx.states.split_at(m.nq());
+                forward_kinematics(m, q, v, &mut s.ws);
+                self.solve_rigid(ctx.t, ctx.states, &ctx.io, s);
+            }
+            let mut changed = false;
+            for (k, _) in modes.iter().enumerate().filter(|(_, c)| **c) {
+                if s.rigid.modes.crossed(k) {
+                    // Points stick: their remaining slip (below the switch speed) is removed.
+                    let (q, v) = ctx.states.split_at_mut(m.nq());
+                    changed |= rigid::projection::stop_sliding(
+                        m,
+                        &self.rigid,
+                        &mut s.rigid,
+                        &mut s.ws,
+                        (q, v),
+                        k,
+                    );
+                }
+            }
+            if changed {
+                s.solved_for.clear();
+                s.rigid.modes.reset_counts();
+            }
+            return changed;
+        }
+        // After impacts every mode is taken again from the new velocities.
+        s.rigid.modes.reset_counts();
         let (q, v) = ctx.states.split_at_mut(m.nq());
         match resolve_impacts(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v) {
             Ok(changed) => {

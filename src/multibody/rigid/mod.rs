@@ -44,13 +44,15 @@
 //!   and planes (the normal turning with the base body: Baraff's `2 ṅ·v_rel`, `ṅ = ω_B × n`); the
 //!   curvature of other curved shapes is left to the drift projection.
 //! - Impacts are frictionless (the normal impulse only); friction acts on resting contacts.
-//! - Within a step the set of resting points can change only where their force is zero (lift-off)
-//!   or at events; the stick–slip switch is per evaluation (sliding when the tangential speed
-//!   exceeds [`SLIDING_VELOCITY`]), without an event of its own.
+//! - Mode changes (lift-off, slip onset, sliding ↔ sticking at [`SLIDING_VELOCITY`]) are located
+//!   events ([`modes`]); the resting set is still re-classified at every evaluation, so a point
+//!   entering or leaving the resting band otherwise (drift, a trial step's error) changes the
+//!   right-hand side within a step.
 
 pub mod candidates;
 pub mod closure;
 pub mod impact;
+pub mod modes;
 pub mod problem;
 pub mod projection;
 pub mod resting;

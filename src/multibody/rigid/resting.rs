@@ -7,6 +7,7 @@
 //! Baraff's `2 ṅ·v_rel` with `ṅ = ω_B × n` (the normal turning with the base body). The
 //! constrained accelerations are `v̇ = v̇_free + M⁻¹ Jᵀ f`.
 
+use super::modes::record_modes;
 use super::workspace::RigidWorkspace;
 use super::{ConstraintKind, RigidConstraint, SLIDING_VELOCITY};
 use crate::multibody::constraints::{ConstraintError, ContactRow, FrictionalContact, RowKind};
@@ -15,6 +16,12 @@ use crate::multibody::mechanism::Mechanism;
 use crate::multibody::spatial::SpatialForce;
 use crate::multibody::workspace::Workspace;
 use nalgebra::Vector3;
+
+/// A resting point separating faster than this (m/s) gets no friction rows: it has lifted off
+/// (its normal force is zero, so is its friction), and its tangent rows would only make the
+/// friction problem degenerate (Lemke's method then fails on a tipping box's lifted corners).
+/// A tenth of [`super::SEPARATING_VELOCITY`]: far above the round-off of resting points.
+const FRICTION_SEPARATING_VELOCITY: f64 = 0.1 * super::SEPARATING_VELOCITY;
 
 /// Builds the rows of the resting candidates in `rw` (after
 /// [`find_candidates`](super::candidates::find_candidates)).
@@ -41,8 +48,10 @@ fn resting_rows(constraints: &[RigidConstraint], rw: &mut RigidWorkspace) {
                 ..
             },
             true,
-        ) = (c.row, mu > 0.0)
-        {
+        ) = (
+            c.row,
+            mu > 0.0 && c.normal_velocity <= FRICTION_SEPARATING_VELOCITY,
+        ) {
             for t in c.tangents {
                 rw.rows.push(ContactRow::point(body_a, body_b, point, t));
                 rw.kinds.push(RowKind::Tangent);
@@ -86,6 +95,7 @@ pub fn constrained_accelerations(
     rw.row_force.iter_mut().for_each(|f| *f = 0.0);
     resting_rows(pairs, rw);
     if rw.rows.is_empty() {
+        rw.modes.clear();
         forward_dynamics(m, q, v, tau, f_ext, ws, vdot);
         return Ok(());
     }
@@ -127,6 +137,7 @@ pub fn constrained_accelerations(
             rw.point_force[c] += direction * rw.forces[r];
         }
     }
+    record_modes(rw);
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! The buffers of rigid contact, sized once per mechanism and set of pairs (nothing allocates
 //! during a run).
 
+use super::modes::ModeIndicators;
 use super::problem::Problem;
 use super::{ConstraintKind, RigidConstraint};
 use crate::geometry::query::manifold::ContactManifold;
@@ -147,6 +148,8 @@ pub struct RigidWorkspace {
     pub problem: Problem,
     /// Each contact pair's speculative margin (m; computed once).
     pub margins: Vec<f64>,
+    /// The mode indicators of the last solve and the mode counts of the last event.
+    pub modes: ModeIndicators,
 }
 
 impl RigidWorkspace {
@@ -224,6 +227,7 @@ impl RigidWorkspace {
                     _ => 0.0,
                 })
                 .collect(),
+            modes: ModeIndicators::new(pairs.len(), points),
         }
     }
 }
