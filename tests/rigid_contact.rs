@@ -549,3 +549,148 @@ restitution = 0.0
         "left at cos θ = {cos}, expected {expected}"
     );
 }
+
+/// The cube of models/box_on_incline.toml (1 kg, 0.2 m, its eight corners a PointCloud) in rigid
+/// contact on the 30° slope (gravity tilted) with Coulomb μ = 0.3, from rest: it slides at
+/// a = g (sin 30° − μ cos 30°) exactly, so x(1 s) = a/2. Per-point outputs (1×8, the cloud's
+/// order): the four bottom corners rest and carry m·g·cos 30° between them, the top four are
+/// 0.2 m away and carry nothing. Tolerances: 1e-7 relative on x (rel_tol 1e-9 over 1 s), 1e-9
+/// relative on the force sum (round-off of the solve).
+#[test]
+fn a_point_cloud_cube_slides_down_a_coulomb_slope_per_point() {
+    let text = std::fs::read_to_string("models/box_on_incline.toml").expect("the model");
+    let start = text.find("[blocks.contact]").expect("its contact block");
+    let rest = &text[start..];
+    let scope = rest.find("[blocks.scope]").map_or("", |i| &rest[i..]);
+    let text = format!(
+        "{}[blocks.contact]\ntype = \"RigidContact\"\nrestitution = 0.0\nfriction = {{ method = \"coulomb\", coefficient = 0.3 }}\n{scope}",
+        &text[..start]
+    )
+    .replace("position = [0.0, 0.0, 0.0999787607]", "position = [0.0, 0.0, 0.1]")
+    .replace("rel_tol = 1e-6", "rel_tol = 1e-9")
+    .replace("plot = \"box_on_incline.png\"\n", "")
+    .replace(
+        "log = [\"contact.normal_force\"]",
+        "log = [\"contact.normal_force\", \"contact.contact\", \"contact.separation\", \"free.p\"]",
+    );
+    let r = run_text("cloud_slope", &text);
+    let rec = &r.recording;
+    let last = rec.len() - 1;
+    let (gx, gz) = (4.905, 8.4957092111);
+    let a = gx - 0.3 * gz;
+    let x = at(rec, "free.p[0]", last);
+    assert!(
+        (x - 0.5 * a).abs() < 1e-7 * 0.5 * a,
+        "x(1) = {x}, expected {}",
+        0.5 * a
+    );
+    let (mut total, mut resting) = (0.0, 0);
+    for i in 0..8 {
+        let bottom = i % 2 == 0;
+        let f = at(rec, &format!("contact.normal_force[{i}]"), last);
+        let c = at(rec, &format!("contact.contact[{i}]"), last);
+        let s = at(rec, &format!("contact.separation[{i}]"), last);
+        total += f;
+        if bottom {
+            resting += c as usize;
+            assert!(s.abs() < 1e-9, "bottom corner {i} at {s} m");
+        } else {
+            assert_eq!((f, c), (0.0, 0.0), "top corner {i}");
+            assert!((s - 0.2).abs() < 1e-9, "top corner {i} at {s} m");
+        }
+    }
+    assert_eq!(resting, 4);
+    assert!(
+        (total - gz).abs() < 1e-9 * gz,
+        "normal forces sum to {total}"
+    );
+}
+
+/// A point cloud larger than rigid contact takes is refused at the block, with the limit and
+/// what to use instead.
+#[test]
+fn a_large_point_cloud_is_refused_with_the_limit() {
+    let points: Vec<String> = (0..65)
+        .map(|i| format!("[{:?}, 0.0, -0.1]", i as f64 * 0.001))
+        .collect();
+    let text = format!(
+        r#"connect = ["world.W -- floor.R", "world.W -- free.B", "free.F -- cloud.R", "free.F -- body.R",
+  "floor.G -- c.B", "cloud.G -- c.F"]
+[model]
+stop_time = 1.0
+[blocks.world]
+type = "WorldFrame"
+[blocks.floor]
+type = "InfinitePlane"
+[blocks.body]
+type = "Solid"
+geometry = {{ shape = "sphere", radius = 0.1 }}
+mass = 1.0
+[blocks.free]
+type = "SixDofJoint"
+[blocks.cloud]
+type = "PointCloud"
+points = [{}]
+[blocks.c]
+type = "RigidContact"
+"#,
+        points.join(", ")
+    );
+    let e = common::build_error(&text);
+    assert!(
+        e.contains("65 points") && e.contains("at most 64") && e.contains("SpatialContactForce"),
+        "{e}"
+    );
+}
+
+/// The same eight-corner cloud cube dropped flat from 5 cm onto level ground with e = 0.5: its
+/// four bottom corners strike together (one impulse problem for the pair) and it leaves at
+/// v⁺ = e·√(2 g h), with no spin. Tolerance 1e-8 relative (the event's location and the state
+/// error at rel_tol 1e-10).
+#[test]
+fn a_dropped_point_cloud_cube_rebounds_with_newtons_restitution() {
+    let text = std::fs::read_to_string("models/box_on_incline.toml").expect("the model");
+    let start = text.find("[blocks.contact]").expect("its contact block");
+    let rest = &text[start..];
+    let scope = rest.find("[blocks.scope]").map_or("", |i| &rest[i..]);
+    let h = 0.05;
+    let text = format!(
+        "{}[blocks.contact]\ntype = \"RigidContact\"\nrestitution = 0.5\n{scope}",
+        &text[..start]
+    )
+    .replace(
+        "gravity = [4.9050000000, 0.0, -8.4957092111]",
+        "gravity = [0.0, 0.0, -9.80665]",
+    )
+    .replace(
+        "position = [0.0, 0.0, 0.0999787607]",
+        &format!("position = [0.0, 0.0, {:?}]", 0.1 + h),
+    )
+    .replace("rel_tol = 1e-6", "rel_tol = 1e-10")
+    .replace("stop_time = 1.0", "stop_time = 0.12")
+    .replace("plot = \"box_on_incline.png\"\n", "")
+    .replace(
+        "log = [\"contact.normal_force\"]",
+        "log = [\"free.v\", \"free.w\", \"contact.impulse\"]",
+    );
+    let r = run_text("cloud_drop", &text);
+    let rec = &r.recording;
+    let events = event_rows(rec);
+    assert!(!events.is_empty(), "no impact");
+    let after = events[0];
+    let v_before = (2.0 * G * h).sqrt();
+    let v_after = at(rec, "free.v[2]", after);
+    assert!(
+        (v_after - 0.5 * v_before).abs() < 1e-8 * v_before,
+        "v⁺ = {v_after}, expected {}",
+        0.5 * v_before
+    );
+    let impulse = at(rec, "contact.impulse", after);
+    assert!(
+        (impulse - 1.5 * v_before).abs() < 1e-8 * v_before,
+        "impulse {impulse}"
+    );
+    for k in 0..3 {
+        assert!(at(rec, &format!("free.w[{k}]"), after).abs() < 1e-9);
+    }
+}

@@ -8,7 +8,10 @@
 //! (sliding or sticking); `separation` the pair's signed distance (m); `normal_force` the total
 //! normal force (N); `friction_force` the magnitude of the total friction force (N); `impulse` the
 //! total normal impulse of the pair's last impact (N·s, held); `resultant_*` the forces on the
-//! follower reduced to Drake's minimum-moment resultant, as SpatialContactForce.
+//! follower reduced to Drake's minimum-moment resultant, as SpatialContactForce. With a point
+//! cloud on either side, `contact`, `separation`, `normal_force` and `friction_force` are 1×N,
+//! per point in the cloud's order (every point a contact candidate, up to
+//! [`MAX_CLOUD_POINTS`]).
 
 use crate::block::{
     Binding, Block, BlockType, Ctx, HiddenPort, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
@@ -19,8 +22,7 @@ use crate::geometry::query::partners_list;
 use crate::geometry::{pair_supported, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{
-    output, ConstraintKind, ImpactOrder, PairSide, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR,
-    PAIR_OUTPUT_LEN,
+    output, ConstraintKind, ImpactOrder, PairSide, RigidConstraint, RigidPair, MAX_CLOUD_POINTS,
 };
 use nalgebra::Vector3;
 use std::any::Any;
@@ -54,6 +56,8 @@ pub struct RigidContact {
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
     pair: Option<RigidConstraint>,
+    /// The number of points of a point cloud on either side.
+    cloud_points: Option<usize>,
 }
 
 impl Block for RigidContact {
@@ -90,11 +94,19 @@ impl Block for RigidContact {
             (&base.shape, &base_label),
             (&follower.shape, &follower_label),
         ] {
-            if matches!(s, Geometry::PointCloud(_) | Geometry::GridSurface(_)) {
+            if matches!(s, Geometry::GridSurface(_)) {
                 return Err(format!(
-                    "{label} is a {}: rigid contact takes solids, disks, planes and points\n  help: use a SpatialContactForce (penalty contact) for point clouds and grid surfaces",
+                    "{label} is a {}: rigid contact takes solids, disks, planes, points and point clouds\n  help: use a SpatialContactForce (penalty contact) for grid surfaces",
                     s.kind().name()
                 ));
+            }
+            if let Geometry::PointCloud(cloud) = s {
+                if cloud.len() > MAX_CLOUD_POINTS {
+                    return Err(format!(
+                        "{label} has {} points: rigid contact takes point clouds of at most {MAX_CLOUD_POINTS} (every point is a row of a dense complementarity problem)\n  help: use fewer points, or a SpatialContactForce (penalty contact) for large clouds",
+                        cloud.len()
+                    ));
+                }
             }
         }
         if !pair_supported(kb, kf) {
@@ -111,21 +123,24 @@ impl Block for RigidContact {
                 "{base_label} and {follower_label} are on the same rigid body: contact between them exerts no net force"
             ));
         }
-        self.pair = Some(RigidConstraint {
+        let pair = RigidPair {
+            base,
+            follower,
+            friction: self.friction,
+            impacts: self.impacts,
+        };
+        self.cloud_points = pair.cloud_points();
+        let constraint = RigidConstraint {
             label: String::new(),
-            kind: ConstraintKind::Contact(Box::new(RigidPair {
-                base,
-                follower,
-                friction: self.friction,
-                impacts: self.impacts,
-            })),
+            kind: ConstraintKind::Contact(Box::new(pair)),
             restitution: self.restitution,
             rest_velocity: self.rest_velocity,
-        });
+        };
         self.inputs.push(
-            PortDecl::signal("solution", Shape::vector(PAIR_OUTPUT_LEN))
+            PortDecl::signal("solution", Shape::vector(constraint.output_len()))
                 .hidden(HiddenPort::RigidConstraint),
         );
+        self.pair = Some(constraint);
         Ok(())
     }
 
@@ -134,11 +149,14 @@ impl Block for RigidContact {
         _inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
     ) -> Result<(), String> {
+        let per_point = self
+            .cloud_points
+            .map_or(Shape::SCALAR, |n| Shape::new(1, n));
         for (o, out) in outputs.iter_mut().enumerate() {
-            *out = Some(if o < RESULTANT_FORCE {
-                Shape::SCALAR
-            } else {
-                Shape::vector(3)
+            *out = Some(match o {
+                IMPULSE => Shape::SCALAR,
+                o if o < RESULTANT_FORCE => per_point,
+                _ => Shape::vector(3),
             });
         }
         Ok(())
@@ -155,7 +173,8 @@ impl Block for RigidContact {
     }
 
     fn create_scratch(&self) -> Box<dyn Any + Send> {
-        Box::new(ResultantCalculator::with_capacity(MAX_POINTS_PER_PAIR))
+        let points = self.pair.as_ref().map_or(0, RigidConstraint::max_rows);
+        Box::new(ResultantCalculator::with_capacity(points))
     }
 
     fn outputs_eval(&self, ctx: &mut Ctx) {
@@ -164,30 +183,52 @@ impl Block for RigidContact {
         };
         let (signals, inputs, outputs) = ctx.io.raw();
         let solution = &signals[inputs[0].range()];
-        let mut scalars = [0.0; 5];
-        scalars[CONTACT] = solution[output::CONTACT];
-        scalars[SEPARATION] = solution[output::SEPARATION];
-        scalars[NORMAL_FORCE] = solution[output::NORMAL_FORCE];
-        scalars[FRICTION_FORCE] = solution[output::FRICTION_FORCE];
-        scalars[IMPULSE] = solution[output::IMPULSE];
+        let slots = (solution.len() - output::POINTS) / output::SLOT_LEN;
+        let slot =
+            |k: usize| &solution[output::POINTS + output::SLOT_LEN * k..][..output::SLOT_LEN];
         resultant.clear();
-        for k in 0..MAX_POINTS_PER_PAIR {
-            let at = output::POINTS + 6 * k;
-            let point = Vector3::from_column_slice(&solution[at..at + 3]);
-            let force = Vector3::from_column_slice(&solution[at + 3..at + 6]);
+        for k in 0..slots {
+            let at = slot(k);
+            let point = Vector3::from_column_slice(&at[output::SLOT_POINT..output::SLOT_POINT + 3]);
+            let force = Vector3::from_column_slice(&at[output::SLOT_FORCE..output::SLOT_FORCE + 3]);
             if force != Vector3::zeros() {
                 let normal = force.try_normalize(0.0).unwrap_or_else(Vector3::z);
                 resultant.add_force(point, normal, force);
             }
         }
+        // Pair totals, or per cloud point.
+        let per_point = [
+            (CONTACT, output::CONTACT, output::SLOT_CONTACT),
+            (SEPARATION, output::SEPARATION, output::SLOT_SEPARATION),
+            (
+                NORMAL_FORCE,
+                output::NORMAL_FORCE,
+                output::SLOT_NORMAL_FORCE,
+            ),
+            (
+                FRICTION_FORCE,
+                output::FRICTION_FORCE,
+                output::SLOT_FRICTION_FORCE,
+            ),
+        ];
+        // Copied by index: the solution and the outputs share the signal buffer.
+        let from = inputs[0].offset as usize;
+        for (port, total, in_slot) in per_point {
+            let range = outputs[port].range();
+            if self.cloud_points.is_some() {
+                for (k, i) in range.enumerate() {
+                    signals[i] = signals[from + output::POINTS + output::SLOT_LEN * k + in_slot];
+                }
+            } else {
+                signals[range.start] = signals[from + total];
+            }
+        }
+        signals[outputs[IMPULSE].offset as usize] = signals[from + output::IMPULSE];
         let r = (!resultant.is_empty()).then(|| resultant.compute());
         let (f, t, p) = r.map_or(
             (Vector3::zeros(), Vector3::zeros(), Vector3::zeros()),
             |r| (r.force, r.torque, r.point),
         );
-        for (o, x) in scalars.iter().enumerate() {
-            signals[outputs[o].offset as usize] = *x;
-        }
         for (o, v) in [
             (RESULTANT_FORCE, f),
             (RESULTANT_TORQUE, t),
@@ -257,13 +298,14 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             out("resultant_point", "m"),
         ],
         pair: None,
+        cloud_points: None,
     }))
 }
 
 pub static RIGID_CONTACT: BlockType = BlockType {
     name: "RigidContact",
     category: "Contact",
-    summary: "Rigid contact between a base geometry B and a follower geometry F (myPhysicsLab's ContactSim, Baraff's method): resting contacts hold exactly, with forces from a complementarity problem solved in the mechanism's dynamics (Coulomb friction by a polyhedral cone); collisions are impulses at located events with Newton's restitution, resolved serially (Newton's cradle) or simultaneously; impacts slower than rest_velocity end at rest. Solids, disks, planes and points.",
+    summary: "Rigid contact between a base geometry B and a follower geometry F (myPhysicsLab's ContactSim, Baraff's method): resting contacts hold exactly, with forces from a complementarity problem solved in the mechanism's dynamics (Coulomb friction by a polyhedral cone); collisions are impulses at located events with Newton's restitution, resolved serially (Newton's cradle) or simultaneously; impacts slower than rest_velocity end at rest. Solids, disks, planes, points and point clouds (every point a contact, at most 64).",
     params: &[
         ParamDoc { name: "restitution", unit: "", default: "0.5", doc: "Newton's coefficient e in [0, 1]: normal velocity after an impact = −e · before" },
         ParamDoc { name: "rest_velocity", unit: "m/s", default: "1e-3", doc: "impacts slower than this are plastic and leave the contact resting (the Zeno guard)" },
@@ -273,10 +315,10 @@ pub static RIGID_CONTACT: BlockType = BlockType {
     ports: &[
         PortDoc { name: "B", kind: "geometry", shape: "", unit: "", doc: "base geometry" },
         PortDoc { name: "F", kind: "geometry", shape: "", unit: "", doc: "follower geometry" },
-        PortDoc { name: "contact", kind: "output", shape: "1×1", unit: "", doc: "1 while resting (sliding or sticking), 0 otherwise" },
-        PortDoc { name: "separation", kind: "output", shape: "1×1", unit: "m", doc: "signed distance of the pair (negative when penetrating)" },
-        PortDoc { name: "normal_force", kind: "output", shape: "1×1", unit: "N", doc: "total normal force of the pair" },
-        PortDoc { name: "friction_force", kind: "output", shape: "1×1", unit: "N", doc: "magnitude of the total friction force (below μ·N while sticking)" },
+        PortDoc { name: "contact", kind: "output", shape: "1×1 | 1×N", unit: "", doc: "1 while resting (sliding or sticking), 0 otherwise; per point for a point cloud" },
+        PortDoc { name: "separation", kind: "output", shape: "1×1 | 1×N", unit: "m", doc: "signed distance of the pair (negative when penetrating); per point for a point cloud" },
+        PortDoc { name: "normal_force", kind: "output", shape: "1×1 | 1×N", unit: "N", doc: "total normal force of the pair; per point for a point cloud" },
+        PortDoc { name: "friction_force", kind: "output", shape: "1×1 | 1×N", unit: "N", doc: "magnitude of the total friction force (below μ·N while sticking); per point for a point cloud" },
         PortDoc { name: "impulse", kind: "output", shape: "1×1", unit: "N·s", doc: "total normal impulse of the pair's last impact (0 before the first), held" },
         PortDoc { name: "resultant_force", kind: "output", shape: "3×1", unit: "N", doc: "sum of the contact forces on the follower (World)" },
         PortDoc { name: "resultant_torque", kind: "output", shape: "3×1", unit: "N·m", doc: "torque about resultant_point (World; Drake's minimum-moment resultant)" },

@@ -23,6 +23,15 @@ pub struct ContactGeometry {
 }
 
 impl ContactGeometry {
+    /// Nothing near: infinite separation (a placeholder before a query).
+    pub fn apart() -> Self {
+        ContactGeometry {
+            separation: f64::INFINITY,
+            point: Point3::origin(),
+            normal: Vector3::z_axis(),
+        }
+    }
+
     /// From witness points on the base and the follower and the base-to-follower unit normal.
     #[inline]
     pub(crate) fn from_witnesses(

@@ -14,7 +14,7 @@ use crate::block::{
     Shape,
 };
 use crate::model::{Diagnostic, TableReader};
-use crate::multibody::rigid::{output as rigid_output, RigidConstraint, PAIR_OUTPUT_LEN};
+use crate::multibody::rigid::{output as rigid_output, RigidConstraint};
 use crate::multibody::{JointKind, JointSpec};
 use crate::solver::Direction;
 
@@ -147,9 +147,11 @@ impl Block for JointBlock {
             Some(LimitMethod::Rigid { .. })
         ) {
             self.limit_input = Some(self.inputs.len());
+            let len = self
+                .rigid_constraint()
+                .map_or(rigid_output::POINTS, |c| c.output_len());
             self.inputs.push(
-                PortDecl::signal("limit", Shape::vector(PAIR_OUTPUT_LEN))
-                    .hidden(HiddenPort::RigidConstraint),
+                PortDecl::signal("limit", Shape::vector(len)).hidden(HiddenPort::RigidConstraint),
             );
         }
         if self.sends_forces() {

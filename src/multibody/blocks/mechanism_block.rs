@@ -20,7 +20,7 @@ use crate::block::{same_bits, Block, Ctx, HiddenPort, PortDecl, Setup, Shape, Sh
 use crate::multibody::constraints::ContactRow;
 use crate::multibody::rigid::{
     self, candidates::find_candidates, impact::resolve_impacts, resting::constrained_accelerations,
-    ConstraintKind, RigidConstraint, RigidWorkspace, PAIR_OUTPUT_LEN,
+    ConstraintKind, RigidConstraint, RigidWorkspace,
 };
 use crate::multibody::{
     body_position, body_rotation, body_velocity, forward_dynamics,
@@ -114,7 +114,7 @@ impl MechanismBlock {
     }
 
     /// Adds a rigid contact pair or joint limit (whose coordinates it resolves); returns the index
-    /// of its output (the solved constraint, [`PAIR_OUTPUT_LEN`] values laid out as
+    /// of its output (the solved constraint, [`RigidConstraint::output_len`] values laid out as
     /// [`rigid::output`] says).
     pub fn add_rigid_constraint(&mut self, mut pair: RigidConstraint) -> usize {
         if let ConstraintKind::Limit(limit) = &mut pair.kind {
@@ -127,7 +127,7 @@ impl MechanismBlock {
         self.outputs.push(
             PortDecl::signal(
                 format!("rigid_{}", self.rigid.len()),
-                Shape::vector(PAIR_OUTPUT_LEN),
+                Shape::vector(pair.output_len()),
             )
             .hidden(HiddenPort::Mechanism),
         );
@@ -258,26 +258,35 @@ impl MechanismBlock {
         }
     }
 
-    /// Writes each constraint's output from the last solve.
+    /// Writes each constraint's output from the last solve (see [`rigid::output`]).
     fn write_rigid_outputs(&self, io: &mut crate::block::Io, work: &[f64], s: &Scratch) {
         use rigid::output::*;
         for (k, pair) in s.rigid.pairs.iter().enumerate() {
             let out = io.output(self.rigid_outputs + k);
             out.fill(0.0);
+            // A point cloud's points all report their separations, candidates or not.
+            for (slot, q) in s.rigid.cloud_queries[k].iter().enumerate() {
+                out[POINTS + SLOT_LEN * slot + SLOT_SEPARATION] = q.separation;
+            }
             let range = pair.first..pair.first + pair.count;
             let points = &s.rigid.candidates[range.clone()];
             let forces = &s.rigid.point_force[range.clone()];
             let row_forces = &s.rigid.row_force[range];
             let mut friction = Vector3::zeros();
             let mut normal = 0.0;
-            for (slot, ((c, f), fr)) in points.iter().zip(forces).zip(row_forces).enumerate() {
+            for ((c, f), fr) in points.iter().zip(forces).zip(row_forces) {
+                let slot = &mut out[POINTS + SLOT_LEN * c.slot..][..SLOT_LEN];
+                slot[SLOT_CONTACT] = if c.resting() { 1.0 } else { 0.0 };
+                slot[SLOT_SEPARATION] = c.gap;
                 match c.row {
                     ContactRow::Point { .. } => {
+                        let point_friction = f - c.normal() * *fr;
                         normal += fr;
-                        friction += f - c.normal() * *fr;
-                        let base = POINTS + 6 * slot;
-                        out[base..base + 3].copy_from_slice(c.point().as_slice());
-                        out[base + 3..base + 6].copy_from_slice(f.as_slice());
+                        friction += point_friction;
+                        slot[SLOT_POINT..SLOT_POINT + 3].copy_from_slice(c.point().as_slice());
+                        slot[SLOT_FORCE..SLOT_FORCE + 3].copy_from_slice(f.as_slice());
+                        slot[SLOT_NORMAL_FORCE] = *fr;
+                        slot[SLOT_FRICTION_FORCE] = point_friction.norm();
                     }
                     // Positive towards increasing q.
                     ContactRow::Coordinate { sign, .. } => normal += sign * fr,

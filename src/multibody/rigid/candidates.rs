@@ -4,6 +4,7 @@
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
 use super::{ConstraintKind, JointLimit, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR};
 use crate::geometry::query::manifold::contact_manifold;
+use crate::geometry::query::query_point_cloud;
 use crate::geometry::Shape;
 use crate::multibody::constraints::ContactRow;
 use crate::multibody::kinematics::{body_pose, body_position, body_velocity};
@@ -22,6 +23,9 @@ pub fn find_candidates(
     rw.candidates.clear();
     for (k, constraint) in constraints.iter().enumerate() {
         match &constraint.kind {
+            ConstraintKind::Contact(pair) if pair.cloud_points().is_some() => {
+                cloud_candidates(k, pair, ws, rw)
+            }
             ConstraintKind::Contact(pair) => contact_candidates(k, pair, ws, rw),
             ConstraintKind::Limit(limit) => limit_candidates(k, limit, q, v, rw),
             ConstraintKind::Loop(cut) => super::closure::closure_candidates(k, cut, ws, rw),
@@ -48,6 +52,7 @@ fn limit_candidates(k: usize, limit: &JointLimit, q: &[f64], v: &[f64], rw: &mut
         }
         let c = Candidate {
             owner: k,
+            slot: rw.candidates.len() - first,
             row: ContactRow::coordinate(limit.v_index, sign),
             tangents: [Vector3::zeros(); 2],
             gap,
@@ -122,7 +127,7 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
         let along = margin * n.dot(&n_shifted);
         let motion = BodyMotion::of(ws, pair.base.body);
         let follower_motion = BodyMotion::of(ws, pair.follower.body);
-        for p in manifold.points() {
+        for (slot, p) in manifold.points().iter().enumerate() {
             if rw.candidates.len() == rw.candidates.capacity() {
                 break;
             }
@@ -133,6 +138,7 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
             let gap = along - p.depth;
             rw.candidates.push(Candidate {
                 owner: k,
+                slot,
                 row: ContactRow::point(pair.base.body, pair.follower.body, point, normal),
                 tangents: tangent_basis(&normal),
                 gap,
@@ -160,6 +166,73 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
         contact.count = rw.candidates.len() - first;
         rw.pairs[k] = contact;
     }
+}
+
+/// The points of contact pair `k`'s point cloud (on either side) within the pair's margin of
+/// the other geometry, each a candidate in the slot of its index in the cloud. The gaps are the
+/// points' true signed distances (a point has no extent: nothing to shift speculatively).
+fn cloud_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWorkspace) {
+    let pose_base = body_pose(ws, pair.base.body) * pair.base.placement;
+    let pose_follower = body_pose(ws, pair.follower.body) * pair.follower.placement;
+    let margin = rw.margins[k];
+    let first = rw.candidates.len();
+    let mut contact = PairContact {
+        separation: f64::INFINITY,
+        crossing: margin,
+        first,
+        count: 0,
+    };
+    let queries = &mut rw.cloud_queries[k];
+    if query_point_cloud(
+        &pair.base.shape,
+        &pose_base,
+        &pair.follower.shape,
+        &pose_follower,
+        queries,
+    )
+    .is_err()
+    {
+        rw.pairs[k] = contact;
+        return;
+    }
+    let motion = BodyMotion::of(ws, pair.base.body);
+    let follower_motion = BodyMotion::of(ws, pair.follower.body);
+    for (slot, q) in rw.cloud_queries[k].iter().enumerate() {
+        contact.separation = contact.separation.min(q.separation);
+        if q.separation.is_nan()
+            || q.separation > margin
+            || rw.candidates.len() == rw.candidates.capacity()
+        {
+            continue;
+        }
+        let point = q.point.coords;
+        let normal = q.normal.into_inner();
+        let relative = follower_motion.point_velocity(&point) - motion.point_velocity(&point);
+        let c = Candidate {
+            owner: k,
+            slot,
+            row: ContactRow::point(pair.base.body, pair.follower.body, point, normal),
+            tangents: tangent_basis(&normal),
+            gap: q.separation,
+            relative_velocity: relative,
+            normal_velocity: normal.dot(&relative),
+            bias: row_bias(
+                pair,
+                (&pose_base, &pose_follower),
+                (&motion, &follower_motion),
+                &point,
+                &normal,
+                &relative,
+            ),
+            bilateral: false,
+        };
+        if c.approaching() {
+            contact.crossing = contact.crossing.min(c.gap);
+        }
+        rw.candidates.push(c);
+    }
+    contact.count = rw.candidates.len() - first;
+    rw.pairs[k] = contact;
 }
 
 /// What a contact row's acceleration has beyond the material points' `n·(a_F(p) − a_B(p))` that
@@ -205,7 +278,13 @@ fn row_bias(
             bias += across(&dv) / distance;
         }
     } else {
-        bias += 2.0 * base.angular.cross(n).dot(relative);
+        // The normal is the surface normal of the side that is not a point cloud's point.
+        let turning = if matches!(pair.base.shape, Shape::PointCloud(_)) {
+            &follower.angular
+        } else {
+            &base.angular
+        };
+        bias += 2.0 * turning.cross(n).dot(relative);
     }
     bias
 }

@@ -54,6 +54,7 @@ pub fn closure_candidates(k: usize, cut: &CutJoint, ws: &Workspace, rw: &mut Rig
     for axis in [Vector3::x(), Vector3::y(), Vector3::z()] {
         let c = Candidate {
             owner: k,
+            slot: rw.candidates.len() - first,
             row: ContactRow::point(a, b, p_f, axis),
             tangents: [Vector3::zeros(); 2],
             gap: axis.dot(&offset),
@@ -71,6 +72,7 @@ pub fn closure_candidates(k: usize, cut: &CutJoint, ws: &Workspace, rw: &mut Rig
         for d in [pose_b * Vector3::x(), pose_b * Vector3::y()] {
             let c = Candidate {
                 owner: k,
+                slot: rw.candidates.len() - first,
                 row: ContactRow::Rotation {
                     body_a: a,
                     body_b: b,

@@ -78,20 +78,33 @@ pub const MAX_POINTS_PER_PAIR: usize = 4;
 /// The largest speculative margin (m); smaller bodies get 5 % of their smallest width.
 pub const MAX_MARGIN: f64 = 1e-3;
 
-/// Values per pair in the mechanism's hidden contact output: `contact`, `separation` (m),
-/// `normal_force` (N), `friction_force` (N), `impulse` (N·s), then per point (up to
-/// [`MAX_POINTS_PER_PAIR`], zeros when unused) the point (m, World) and the force on the
-/// follower there (N, World).
-pub const PAIR_OUTPUT_LEN: usize = 5 + 6 * MAX_POINTS_PER_PAIR;
+/// The most points of a point cloud in rigid contact: every point is a candidate row (three with
+/// friction), and the complementarity problems are dense in them.
+pub const MAX_CLOUD_POINTS: usize = 64;
 
-/// Offsets in the pair output.
+/// Offsets in a constraint's hidden output (the solved constraint, sent to its block): a header
+/// of pair totals, then one slot of [`SLOT_LEN`](output::SLOT_LEN) values per possible point
+/// ([`RigidConstraint::max_rows`] of them: a manifold's points in its order, a point cloud's in
+/// the cloud's order, zeros when unused).
 pub mod output {
+    /// Header: `contact` (1 while any point rests), `separation` (m), total `normal_force` (N),
+    /// magnitude of the total `friction_force` (N), total `impulse` of the last impact (N·s).
     pub const CONTACT: usize = 0;
     pub const SEPARATION: usize = 1;
     pub const NORMAL_FORCE: usize = 2;
     pub const FRICTION_FORCE: usize = 3;
     pub const IMPULSE: usize = 4;
+    /// The first slot.
     pub const POINTS: usize = 5;
+    /// Per slot: the point (m, World), the force on the follower there (N, World), whether it
+    /// rests, its separation (m), normal force (N) and friction force magnitude (N).
+    pub const SLOT_LEN: usize = 10;
+    pub const SLOT_POINT: usize = 0;
+    pub const SLOT_FORCE: usize = 3;
+    pub const SLOT_CONTACT: usize = 6;
+    pub const SLOT_SEPARATION: usize = 7;
+    pub const SLOT_NORMAL_FORCE: usize = 8;
+    pub const SLOT_FRICTION_FORCE: usize = 9;
 }
 
 /// How simultaneous collisions are resolved.
@@ -176,13 +189,19 @@ impl RigidConstraint {
         }
     }
 
-    /// The most rows (candidates) it can have at once.
+    /// The most rows (candidates) it can have at once: a pair's manifold points, or every point
+    /// of its point cloud.
     pub fn max_rows(&self) -> usize {
         match &self.kind {
-            ConstraintKind::Contact(_) => MAX_POINTS_PER_PAIR,
+            ConstraintKind::Contact(p) => p.cloud_points().unwrap_or(MAX_POINTS_PER_PAIR),
             ConstraintKind::Limit(_) => 2,
             ConstraintKind::Loop(_) => 6,
         }
+    }
+
+    /// The length of its hidden output (see [`output`]).
+    pub fn output_len(&self) -> usize {
+        output::POINTS + output::SLOT_LEN * self.max_rows()
     }
 
     /// The loop closure of a cut joint (always active; no restitution).
@@ -197,6 +216,16 @@ impl RigidConstraint {
 }
 
 impl RigidPair {
+    /// The number of points when either side is a point cloud (each point a contact candidate).
+    pub fn cloud_points(&self) -> Option<usize> {
+        [&self.base.shape, &self.follower.shape]
+            .into_iter()
+            .find_map(|s| match s {
+                Shape::PointCloud(c) => Some(c.len()),
+                _ => None,
+            })
+    }
+
     /// The speculative margin (m): [`MAX_MARGIN`], or 5 % of the smallest width of the pair's
     /// bounded geometries when that is smaller.
     pub fn margin(&self) -> f64 {

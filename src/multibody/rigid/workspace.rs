@@ -5,6 +5,7 @@ use super::modes::ModeIndicators;
 use super::problem::Problem;
 use super::{ConstraintKind, RigidConstraint};
 use crate::geometry::query::manifold::ContactManifold;
+use crate::geometry::query::ContactGeometry;
 use crate::multibody::constraints::{
     ConstraintRows, ContactRow, FrictionWorkspace, FrictionalContact, LcpWorkspace, RowGroups,
     RowKind,
@@ -18,6 +19,8 @@ use nalgebra::{DMatrix, Vector3};
 pub struct Candidate {
     /// Index of its constraint.
     pub owner: usize,
+    /// Its slot in the constraint's output: its index in the pair's manifold or point cloud.
+    pub slot: usize,
     /// Its normal row: a contact point and normal (World, from the base into the follower), or a
     /// joint coordinate with its sign (+1 at a lower bound, −1 at an upper one).
     pub row: ContactRow,
@@ -103,6 +106,8 @@ pub struct PairContact {
 #[derive(Clone, Debug)]
 pub struct RigidWorkspace {
     pub manifolds: Vec<ContactManifold>,
+    /// Per constraint, the contact geometry of each point of its point cloud (empty without one).
+    pub cloud_queries: Vec<Vec<ContactGeometry>>,
     pub candidates: Vec<Candidate>,
     pub pairs: Vec<PairContact>,
     /// The rows of the current problem, their kinds and (for frictional problems) contacts.
@@ -162,15 +167,22 @@ impl RigidWorkspace {
             manifolds: pairs
                 .iter()
                 .map(|c| match &c.kind {
-                    ConstraintKind::Contact(p) => {
+                    ConstraintKind::Contact(p) if p.cloud_points().is_none() => {
                         ContactManifold::for_pair(&p.base.shape, &p.follower.shape)
                     }
-                    ConstraintKind::Limit(_) | ConstraintKind::Loop(_) => {
-                        ContactManifold::for_pair(
-                            &crate::geometry::Shape::Point,
-                            &crate::geometry::Shape::Point,
-                        )
+                    _ => ContactManifold::for_pair(
+                        &crate::geometry::Shape::Point,
+                        &crate::geometry::Shape::Point,
+                    ),
+                })
+                .collect(),
+            cloud_queries: pairs
+                .iter()
+                .map(|c| match &c.kind {
+                    ConstraintKind::Contact(p) => {
+                        vec![ContactGeometry::apart(); p.cloud_points().unwrap_or(0)]
                     }
+                    _ => Vec::new(),
                 })
                 .collect(),
             candidates: Vec::with_capacity(points),
