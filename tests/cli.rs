@@ -139,6 +139,27 @@ fn graph_prints_dot() {
     assert!(s.starts_with("digraph") && s.contains("->"), "{s}");
 }
 
+/// The graph shows what the user wrote: node labels break the line with DOT's own `\n` (not an
+/// escaped backslash that dot would print), and the hidden mechanism node and its wiring to the
+/// joints and contacts are left out; the physical connections stay.
+#[test]
+fn graph_labels_break_lines_and_hide_the_mechanism() {
+    let out = blockdyn(&["graph", "models/box_stack_rigid.toml"]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains(r#""c0" [label="c0\nRigidContact"];"#), "{s}");
+    assert!(!s.contains(r"\\n"), "escaped line breaks: {s}");
+    assert!(!s.contains("mechanism"), "hidden node shown: {s}");
+    assert!(
+        !s.contains("rigid_0") && !s.contains("joint_0"),
+        "hidden lines shown: {s}"
+    );
+    assert!(
+        s.contains(r#""world" -> "j1" [dir=none, style=dashed"#),
+        "{s}"
+    );
+}
+
 #[test]
 fn errors_exit_non_zero_and_keep_old_outputs() {
     let dir = temp_dir("err");

@@ -1,44 +1,56 @@
 //! Graphviz DOT of a diagram: blocks as nodes, signal lines as solid arrows, physical connections
 //! as dashed undirected edges.
+//!
+//! What the user wrote is shown, not how it is lowered: the mechanism block that the physical
+//! connections compile to, and the hidden signal lines that wire it to the joints and contact
+//! blocks (`joint_0 → state`, `rigid_0 → solution`, wrenches), are left out.
 
 use super::Diagram;
+use std::collections::HashSet;
 use std::fmt::Write;
 
+/// `s` as the inside of a DOT string: backslashes and quotes escaped.
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
 fn quote(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    format!("\"{}\"", escape(s))
 }
 
 /// The diagram as DOT text.
 pub fn to_dot(d: &Diagram) -> String {
+    let declared: HashSet<&str> = d.spec.blocks.iter().map(|b| b.name.as_str()).collect();
+    let shown = |b: usize| declared.contains(d.blocks[b].name.as_str());
     let mut s = String::new();
     let _ = writeln!(s, "digraph {} {{", quote(&d.spec.name));
     let _ = writeln!(
         s,
         "  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];"
     );
-    for b in &d.blocks {
+    for (_, b) in d.blocks.iter().enumerate().filter(|(i, _)| shown(*i)) {
+        // Name and type on two lines: DOT's own `\n` escape, between the escaped parts.
         let _ = writeln!(
             s,
-            "  {} [label={}];",
+            "  {} [label=\"{}\\n{}\"];",
             quote(&b.name),
-            quote(&format!("{}\\n{}", b.name, b.type_name))
+            escape(&b.name),
+            escape(b.type_name)
         );
     }
     for l in &d.lines {
-        let from = &d.blocks[l.from];
-        let to = &d.blocks[l.to];
-        let mut label = format!(
-            "{} → {}",
-            from.block.outputs()[l.from_port].name,
-            to.block.inputs()[l.to_port].name
+        let (from, to) = (&d.blocks[l.from], &d.blocks[l.to]);
+        let (out, inp) = (
+            &from.block.outputs()[l.from_port],
+            &to.block.inputs()[l.to_port],
         );
-        if let Some(i) = l.index {
-            label = format!(
-                "{}[{i}] → {}",
-                from.block.outputs()[l.from_port].name,
-                to.block.inputs()[l.to_port].name
-            );
+        if !shown(l.from) || !shown(l.to) || out.is_hidden() || inp.is_hidden() {
+            continue;
         }
+        let label = match l.index {
+            Some(i) => format!("{}[{i}] → {}", out.name, inp.name),
+            None => format!("{} → {}", out.name, inp.name),
+        };
         let _ = writeln!(
             s,
             "  {} -> {} [label={}];",
