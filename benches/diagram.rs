@@ -1,8 +1,12 @@
-//! Engine overhead: a diagram against the same ODE hand-written as a closure.
+//! Engine overhead: a diagram against the same ODE hand-written as a closure, fusion against
+//! calling every block, and the cost of building a diagram.
 //!
 //! Targets (ISSUE 2): the 100-stage chain built as a diagram takes at most 1.25× the hand-written
 //! closure's time on the same solver and tolerances; a 1000-block diagram's minor step costs at
-//! most 15 ns per block. Run: `cargo bench --bench diagram`.
+//! most 15 ns per block. Issue 13: the running-sums chain (n = 1000) fused is no slower than
+//! called; a 1000-block diagram of non-linear blocks costs at most 8 ns per block per minor step;
+//! building grows linearly (10 000-block chain, 2 000-stage running sums, each at two sizes).
+//! Run: `cargo bench --bench diagram` (a group alone: `cargo bench --bench diagram -- build`).
 
 use blockdyn::sim::{Engine, Recorder};
 use blockdyn::solver::{FnSystem, Solver, System};
@@ -12,6 +16,9 @@ use std::hint::black_box;
 #[path = "../tests/chain_model/mod.rs"]
 mod chain_model;
 use chain_model::chain_model;
+#[path = "../tests/linear_models/mod.rs"]
+mod linear_models;
+use linear_models::{nonlinear_model, running_sums_model};
 
 fn bench(c: &mut Criterion) {
     let stages = 100;
@@ -113,5 +120,64 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// One minor step (outputs and derivatives at a new time) of `d`, fused or with every block called.
+fn minor_step(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    d: &blockdyn::diagram::Diagram,
+    fuse: bool,
+) {
+    let mut engine = Engine::with_fusion(d, Recorder::new(d).expect("recorder"), fuse);
+    let x = engine.initialize(0.0);
+    let mut dx = vec![0.0; x.len()];
+    let mut t = 0.5;
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            t += 1e-9;
+            engine.derivatives(black_box(t), black_box(&x), &mut dx);
+            black_box(dx[0])
+        })
+    });
+}
+
+/// Issue 13: shapes that used to make fusion slower, and non-linear blocks.
+fn shapes(c: &mut Criterion) {
+    let sums = blockdyn::load_model_str("sums.toml", &running_sums_model(1000, 1.0), &[])
+        .expect("running sums");
+    let mut g = c.benchmark_group("running_sums1000");
+    minor_step(&mut g, "fused", &sums, true);
+    minor_step(&mut g, "called", &sums, false);
+    g.finish();
+    let nonlinear =
+        blockdyn::load_model_str("nl.toml", &nonlinear_model(250, 1.0), &[]).expect("non-linear");
+    assert_eq!(nonlinear.blocks.len(), 1001);
+    let mut g = c.benchmark_group("nonlinear1000");
+    minor_step(&mut g, "fused", &nonlinear, true);
+    minor_step(&mut g, "called", &nonlinear, false);
+    g.finish();
+}
+
+/// Parsing and building a diagram, then its fusion plan, at two sizes of each shape.
+fn build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("build");
+    g.sample_size(10);
+    let cases = [
+        ("chain_10000_blocks", chain_model(3333, 1.0, 1e-6, 1e-9)),
+        ("chain_20002_blocks", chain_model(6667, 1.0, 1e-6, 1e-9)),
+        ("running_sums_2000_stages", running_sums_model(2000, 1.0)),
+        ("running_sums_4000_stages", running_sums_model(4000, 1.0)),
+    ];
+    for (name, text) in &cases {
+        g.bench_function(*name, |b| {
+            b.iter(|| {
+                let d = blockdyn::load_model_str("m.toml", text, &[]).expect("model");
+                let plan = blockdyn::sim::linear::LinearPlan::build(&d);
+                black_box((d.blocks.len(), plan.fused))
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, shapes, build);
 criterion_main!(benches);

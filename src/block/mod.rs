@@ -56,11 +56,37 @@ impl Setup {
 /// sums instead of calling each block (see `sim::linear`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum LinearForm {
-    /// Memoryless: y = Σ_k M_k·u_{i_k}, one `(input index, M_k)` per term, M_k dense row-major
-    /// `out_len × in_len` for the final port shapes (column-major element order on both sides).
-    Memoryless(Vec<(usize, Vec<f64>)>),
+    /// Memoryless: `y[row] = Σ c·u_input[col]` over its terms (element indices in column-major
+    /// order for the final port shapes). The terms are exactly the products the block computes:
+    /// one per multiplication, a coefficient that is zero included (a gain of 0, a matrix Gain's
+    /// zero entries), so that the fused sums give NaN and infinity where the block would
+    /// (0·∞ = NaN). Elements the block does not read (off-diagonal for a scalar gain) have none.
+    Memoryless(Vec<LinearTerm>),
     /// A pure integrator: its states are its output (y = x) and ẋ = u (input 0), element by element.
     Integrator,
+}
+
+/// One product of a memoryless [`LinearForm`]: `y[row] += c · u_input[col]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinearTerm {
+    /// The input port.
+    pub input: u32,
+    /// The output element.
+    pub row: u32,
+    /// The input element.
+    pub col: u32,
+    pub c: f64,
+}
+
+impl LinearTerm {
+    pub fn new(input: usize, row: usize, col: usize, c: f64) -> LinearTerm {
+        LinearTerm {
+            input: input as u32,
+            row: row as u32,
+            col: col as u32,
+            c,
+        }
+    }
 }
 
 /// A block of the diagram. See the module documentation for the calling conventions.

@@ -5,7 +5,7 @@ use super::common::{
     at, bad, check_broadcast, column, numbered_ports, param, port, propagate_broadcast, read_count,
     read_matrix,
 };
-use crate::block::{Block, BlockType, Ctx, LinearForm, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockType, Ctx, LinearForm, LinearTerm, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 
 // ---------------------------------------------------------------- Gain
@@ -58,18 +58,20 @@ impl Block for Gain {
     }
     fn linear_form(&self, inputs: &[Shape], outputs: &[Shape]) -> Option<LinearForm> {
         let (n_in, n_out) = (inputs[0].len(), outputs[0].len());
-        let mut m = vec![0.0; n_out * n_in];
-        match &self.kind {
-            GainKind::Scalar(k) if n_in == n_out => (0..n_out).for_each(|e| m[e * n_in + e] = *k),
+        // One term per product `outputs_eval` computes (zero gains included).
+        let terms = match &self.kind {
+            GainKind::Scalar(k) if n_in == n_out => {
+                (0..n_out).map(|e| LinearTerm::new(0, e, e, *k)).collect()
+            }
             GainKind::Elementwise(k) if n_in == n_out && k.len() == n_out => {
-                (0..n_out).for_each(|e| m[e * n_in + e] = k[e])
+                (0..n_out).map(|e| LinearTerm::new(0, e, e, k[e])).collect()
             }
-            GainKind::Matrix { rows, cols, k } if *rows == n_out && *cols == n_in => {
-                m.copy_from_slice(k)
-            }
+            GainKind::Matrix { rows, cols, k } if *rows == n_out && *cols == n_in => (0..n_out)
+                .flat_map(|r| (0..n_in).map(move |j| LinearTerm::new(0, r, j, k[r * n_in + j])))
+                .collect(),
             _ => return None,
-        }
-        Some(LinearForm::Memoryless(vec![(0, m)]))
+        };
+        Some(LinearForm::Memoryless(terms))
     }
 
     fn outputs_eval(&self, ctx: &mut Ctx) {
@@ -181,16 +183,20 @@ impl Block for Sum {
     fn linear_form(&self, inputs: &[Shape], outputs: &[Shape]) -> Option<LinearForm> {
         let n_out = outputs[0].len();
         if self.signs.len() == 1 {
-            // A single input summed over its elements.
+            // A single input summed over its elements: ±Σ u[e] = Σ ±u[e] exactly.
             let n_in = inputs[0].len();
-            return (n_out == 1)
-                .then(|| LinearForm::Memoryless(vec![(0, vec![self.signs[0]; n_in])]));
+            return (n_out == 1).then(|| {
+                LinearForm::Memoryless(
+                    (0..n_in)
+                        .map(|j| LinearTerm::new(0, 0, j, self.signs[0]))
+                        .collect(),
+                )
+            });
         }
-        let mut terms = Vec::with_capacity(self.signs.len());
-        for (k, sign) in self.signs.iter().enumerate() {
-            let n_in = inputs[k].len();
-            let mut m = vec![0.0; n_out * n_in];
-            for e in 0..n_out {
+        let mut terms = Vec::with_capacity(self.signs.len() * n_out);
+        for e in 0..n_out {
+            for (k, sign) in self.signs.iter().enumerate() {
+                let n_in = inputs[k].len();
                 // A scalar input is broadcast to every element (as `outputs_eval` does).
                 let j = if n_in == 1 {
                     0
@@ -199,9 +205,8 @@ impl Block for Sum {
                 } else {
                     return None;
                 };
-                m[e * n_in + j] = *sign;
+                terms.push(LinearTerm::new(k, e, j, *sign));
             }
-            terms.push((k, m));
         }
         Some(LinearForm::Memoryless(terms))
     }

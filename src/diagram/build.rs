@@ -8,6 +8,7 @@ use crate::block::{Block, PortDecl, PortKind, Shape, ShapeSpec, Slot};
 use crate::library;
 use crate::model::diagnostic::closest;
 use crate::model::{ConnectionKind, Diagnostic, ModelSpec, PortRef, SourceFile, Span, TableReader};
+use std::collections::{HashMap, HashSet};
 
 /// A block instantiated from the model, before layout.
 pub struct Instance {
@@ -20,8 +21,10 @@ pub struct Instance {
 /// Builds the diagram of a model.
 pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, Diagnostic> {
     let mut instances = Vec::with_capacity(spec.blocks.len());
+    // Block name → index, for the duplicate check and every connection's lookup.
+    let mut names: HashMap<String, usize> = HashMap::with_capacity(spec.blocks.len());
     for entry in &spec.blocks {
-        if instances.iter().any(|i: &Instance| i.name == entry.name) {
+        if names.insert(entry.name.clone(), instances.len()).is_some() {
             return Err(Diagnostic::at(
                 source,
                 &entry.name_span,
@@ -57,22 +60,25 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
     let mut physical = Vec::new();
     let mut physical_lines = Vec::new();
     let mut line_spans: Vec<Span> = Vec::new();
+    // (block, input port) → the line feeding it.
+    let mut line_into: HashMap<(usize, usize), usize> = HashMap::new();
+    let blocks = Blocks {
+        instances: &instances,
+        names: &names,
+    };
     for c in &spec.connections {
         let at = |msg: String| Diagnostic::at(source, &c.span, msg);
         match c.kind {
             ConnectionKind::Signal => {
-                let (from, from_port) =
-                    find_port(source, &instances, &c.from, &c.span, Side::Output)?;
-                let (to, to_port) = find_port(source, &instances, &c.to, &c.span, Side::Input)?;
-                if let Some(k) = lines
-                    .iter()
-                    .position(|l: &SignalLine| l.to == to && l.to_port == to_port)
-                {
+                let (from, from_port) = find_port(source, &blocks, &c.from, &c.span, Side::Output)?;
+                let (to, to_port) = find_port(source, &blocks, &c.to, &c.span, Side::Input)?;
+                if let Some(&k) = line_into.get(&(to, to_port)) {
                     let (l1, _) = source.line_column(line_spans[k].as_ref().map_or(0, |r| r.start));
                     return Err(at(format!("input {} has two sources (the other line is on line {l1})", c.to))
                         .block(&c.to.block)
                         .hint("an input takes one line; add the signals with a Sum block or remove one line"));
                 }
+                line_into.insert((to, to_port), lines.len());
                 lines.push(SignalLine {
                     from,
                     from_port,
@@ -83,8 +89,8 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
                 line_spans.push(c.span.clone());
             }
             ConnectionKind::Physical => {
-                let a = find_physical(source, &instances, &c.from, &c.span)?;
-                let b = find_physical(source, &instances, &c.to, &c.span)?;
+                let a = find_physical(source, &blocks, &c.from, &c.span)?;
+                let b = find_physical(source, &blocks, &c.to, &c.span)?;
                 if a != b {
                     return Err(at(format!(
                         "cannot connect {} port {} to {} port {}",
@@ -122,16 +128,23 @@ enum Side {
     Output,
 }
 
+/// The instances and their index by name.
+struct Blocks<'a> {
+    instances: &'a [Instance],
+    names: &'a HashMap<String, usize>,
+}
+
 fn find_block<'a>(
     source: &SourceFile,
-    instances: &'a [Instance],
+    blocks: &Blocks<'a>,
     r: &PortRef,
     span: &Span,
 ) -> Result<(usize, &'a Instance), Diagnostic> {
-    instances
-        .iter()
-        .enumerate()
-        .find(|(_, i)| i.name == r.block)
+    let instances = blocks.instances;
+    blocks
+        .names
+        .get(r.block.as_str())
+        .map(|&b| (b, &instances[b]))
         .ok_or_else(|| {
             let d = Diagnostic::at(
                 source,
@@ -160,12 +173,12 @@ fn port_list(ports: &[PortDecl]) -> String {
 
 fn find_port(
     source: &SourceFile,
-    instances: &[Instance],
+    blocks: &Blocks<'_>,
     r: &PortRef,
     span: &Span,
     side: Side,
 ) -> Result<(usize, usize), Diagnostic> {
-    let (b, inst) = find_block(source, instances, r, span)?;
+    let (b, inst) = find_block(source, blocks, r, span)?;
     let (ports, other, word, other_word) = match side {
         Side::Output => (inst.block.outputs(), inst.block.inputs(), "output", "input"),
         Side::Input => (inst.block.inputs(), inst.block.outputs(), "input", "output"),
@@ -214,11 +227,11 @@ fn find_port(
 
 fn find_physical(
     source: &SourceFile,
-    instances: &[Instance],
+    blocks: &Blocks<'_>,
     r: &PortRef,
     span: &Span,
 ) -> Result<PortKind, Diagnostic> {
-    let (_, inst) = find_block(source, instances, r, span)?;
+    let (_, inst) = find_block(source, blocks, r, span)?;
     if let Some(p) = inst
         .block
         .physical_ports()
@@ -267,10 +280,21 @@ pub fn assemble(
         Diagnostic::at(source, &instances[b].span, m).block(&instances[b].name)
     };
 
+    // Which inputs have a line, and the lines leaving each block.
+    let mut connected: Vec<Vec<bool>> = instances
+        .iter()
+        .map(|i| vec![false; i.block.inputs().len()])
+        .collect();
+    let mut lines_from: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, l) in lines.iter().enumerate() {
+        connected[l.to][l.to_port] = true;
+        lines_from[l.from].push(k);
+    }
+
     // Unconnected required inputs.
     for (b, inst) in instances.iter().enumerate() {
         for (i, p) in inst.block.inputs().iter().enumerate() {
-            if !p.optional && !lines.iter().any(|l| l.to == b && l.to_port == i) {
+            if !p.optional && !connected[b][i] {
                 return Err(block_err(
                     b,
                     format!("input '{}.{}' is not connected", inst.name, p.name),
@@ -283,7 +307,11 @@ pub fn assemble(
         }
     }
 
-    // Shape propagation to a fixed point.
+    // Shape propagation to a fixed point, in rounds: each round carries the known output shapes
+    // along the lines, then lets each block fill in its unknown shapes. Only blocks whose shapes
+    // changed since they last ran are run again (a block's propagation depends on nothing else),
+    // and only lines leaving an output that became known are carried, so the whole costs time
+    // linear in the diagram's size.
     let mut in_shapes: Vec<Vec<Option<Shape>>> = instances
         .iter()
         .map(|i| fixed_shapes(i.block.inputs()))
@@ -292,9 +320,13 @@ pub fn assemble(
         .iter()
         .map(|i| fixed_shapes(i.block.outputs()))
         .collect();
+    let mut carry: Vec<usize> = (0..lines.len()).collect();
+    let mut dirty = vec![true; n];
+    let mut round_blocks: Vec<usize> = (0..n).collect();
+    let mut next_blocks: Vec<usize> = Vec::new();
     for _round in 0..(2 * n + 4) {
-        let mut changed = false;
-        for l in &lines {
+        for &k in &carry {
+            let l = &lines[k];
             let src = out_shapes[l.from][l.from_port];
             let want = match (src, l.index) {
                 (Some(_), Some(_)) => Some(Shape::SCALAR),
@@ -303,10 +335,22 @@ pub fn assemble(
             };
             if let (Some(w), None) = (want, in_shapes[l.to][l.to_port]) {
                 in_shapes[l.to][l.to_port] = Some(w);
-                changed = true;
+                if !dirty[l.to] {
+                    dirty[l.to] = true;
+                    round_blocks.push(l.to);
+                }
             }
         }
-        for b in 0..n {
+        carry.clear();
+        if round_blocks.is_empty() {
+            break;
+        }
+        // Index order within a round, as a full pass over the blocks would go.
+        round_blocks.sort_unstable();
+        for &b in &round_blocks {
+            dirty[b] = false;
+        }
+        for &b in &round_blocks {
             let (before_in, before_out) = (in_shapes[b].clone(), out_shapes[b].clone());
             instances[b]
                 .block
@@ -316,11 +360,25 @@ pub fn assemble(
                         "make the connected signals' shapes agree (`blockdyn check` prints them)",
                     )
                 })?;
-            changed |= before_in != in_shapes[b] || before_out != out_shapes[b];
+            if before_in != in_shapes[b] || before_out != out_shapes[b] {
+                if !dirty[b] {
+                    dirty[b] = true;
+                    next_blocks.push(b);
+                }
+                for (o, (was, now)) in before_out.iter().zip(&out_shapes[b]).enumerate() {
+                    if was != now {
+                        carry.extend(
+                            lines_from[b]
+                                .iter()
+                                .copied()
+                                .filter(|&k| lines[k].from_port == o),
+                        );
+                    }
+                }
+            }
         }
-        if !changed {
-            break;
-        }
+        round_blocks.clear();
+        std::mem::swap(&mut round_blocks, &mut next_blocks);
     }
     let in_shapes: Vec<Vec<Shape>> = in_shapes
         .into_iter()
@@ -419,19 +477,27 @@ pub fn assemble(
         };
     }
 
-    // Which outputs are read: by a line, or by name in [output] log.
+    // Which outputs are read: by a line, or by name in [output] log ("block.port" or
+    // "block.port[i]").
+    let logged: HashSet<&str> = spec
+        .output
+        .log
+        .iter()
+        .map(|(name, _)| match name.find('[') {
+            Some(i) => &name[..i],
+            None => name.as_str(),
+        })
+        .collect();
     let mut instances = instances;
     for (b, inst) in instances.iter_mut().enumerate() {
         let outputs = inst.block.outputs();
         let used: Vec<bool> = (0..outputs.len())
             .map(|o| {
-                let logged_name = format!("{}.{}", inst.name, outputs[o].name);
-                lines.iter().any(|l| l.from == b && l.from_port == o)
+                lines_from[b].iter().any(|&k| lines[k].from_port == o)
                     || (spec.output.animation.path.is_some()
                         && crate::sim::animation::is_arrow_output(&outputs[o].name))
-                    || spec.output.log.iter().any(|(name, _)| {
-                        name == &logged_name || name.starts_with(&format!("{logged_name}["))
-                    })
+                    || (!logged.is_empty()
+                        && logged.contains(format!("{}.{}", inst.name, outputs[o].name).as_str()))
             })
             .collect();
         inst.block.set_used_outputs(&used);

@@ -12,7 +12,7 @@ use super::{CompiledBlock, SignalLine};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::Direction as Dir;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 /// The block evaluation order, or the blocks of an algebraic loop in loop order.
 pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<usize>, Vec<usize>> {
@@ -25,10 +25,16 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
                 .collect(),
         );
     }
+    // Edges, each once, in line order (a hash set rather than a search of the source's edges:
+    // a block's fan-out may be large).
+    let mut seen: HashSet<(NodeIndex, NodeIndex)> = HashSet::new();
     for l in lines {
         for &(i, o) in &blocks[l.to].setup.feedthrough {
             if i == l.to_port {
-                graph.update_edge(node_of[l.from][l.from_port], node_of[l.to][o], ());
+                let (from, to) = (node_of[l.from][l.from_port], node_of[l.to][o]);
+                if seen.insert((from, to)) {
+                    graph.add_edge(from, to, ());
+                }
             }
         }
     }
@@ -38,22 +44,34 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
         .node_indices()
         .map(|n| graph.neighbors_directed(n, Dir::Incoming).count())
         .collect();
+    // The queue may hold a node twice (moved to the front while still further back); `taken`
+    // skips the second. `pending[b]`: block b's nodes in the queue and not taken, in queue order.
     let mut ready: VecDeque<NodeIndex> = graph
         .node_indices()
         .filter(|n| indegree[n.index()] == 0)
         .collect();
+    let mut pending: Vec<Vec<NodeIndex>> = vec![Vec::new(); blocks.len()];
+    for &n in &ready {
+        pending[graph[n].0].push(n);
+    }
+    let mut taken = vec![false; graph.node_count()];
     let mut order: Vec<usize> = Vec::with_capacity(blocks.len());
     // A node that became ready through an edge from its own block (a block wired back to its own
     // input) needs a fresh evaluation of the block: it must not be merged into the current one.
     let mut fresh = vec![false; graph.node_count()];
     let mut done = 0usize;
+    let mut newly = Vec::new();
     while let Some(node) = ready.pop_front() {
+        if std::mem::replace(&mut taken[node.index()], true) {
+            continue;
+        }
         let (b, _) = graph[node];
+        pending[b].retain(|&n| n != node);
         if order.last() != Some(&b) || fresh[node.index()] {
             order.push(b);
         }
         done += 1;
-        let mut newly = Vec::new();
+        newly.clear();
         for next in graph.neighbors_directed(node, Dir::Outgoing) {
             indegree[next.index()] -= 1;
             if indegree[next.index()] == 0 {
@@ -62,18 +80,16 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
         }
         // Ports of this block that were already ready are evaluated by this same call: take them
         // next. Ports made ready by this very port (a self-wire) wait for their own call.
-        let mut front: Vec<NodeIndex> =
-            ready.iter().copied().filter(|n| graph[*n].0 == b).collect();
-        ready.retain(|n| graph[*n].0 != b);
-        for n in &newly {
-            if graph[*n].0 == b {
-                fresh[n.index()] = true;
-            }
-        }
-        for n in front.drain(..).rev() {
+        for &n in pending[b].iter().rev() {
             ready.push_front(n);
         }
-        ready.extend(newly);
+        for &n in &newly {
+            if graph[n].0 == b {
+                fresh[n.index()] = true;
+            }
+            pending[graph[n].0].push(n);
+            ready.push_back(n);
+        }
     }
     if done == graph.node_count() {
         return Ok(order);
@@ -104,6 +120,10 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
 /// a breadth-first search inside the component from the start's successors back to the start.
 fn cycle_in(graph: &DiGraph<(usize, usize), ()>, scc: &[NodeIndex]) -> Vec<NodeIndex> {
     let start = scc[0];
+    let mut inside = vec![false; graph.node_count()];
+    for n in scc {
+        inside[n.index()] = true;
+    }
     let mut parent: Vec<Option<NodeIndex>> = vec![None; graph.node_count()];
     let mut queue: VecDeque<NodeIndex> = VecDeque::new();
     let mut seen = vec![false; graph.node_count()];
@@ -111,7 +131,7 @@ fn cycle_in(graph: &DiGraph<(usize, usize), ()>, scc: &[NodeIndex]) -> Vec<NodeI
     seen[start.index()] = true;
     while let Some(node) = queue.pop_front() {
         for next in graph.neighbors_directed(node, Dir::Outgoing) {
-            if !scc.contains(&next) {
+            if !inside[next.index()] {
                 continue;
             }
             if next == start {

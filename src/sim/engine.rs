@@ -96,6 +96,9 @@ pub struct Engine<'d> {
     /// The time at which `run.signals` holds the outputs of `run.x`, if they are current: the
     /// solver often asks for zero crossings and a record at the point its last stage evaluated.
     evaluated_at: Option<f64>,
+    /// Where a fused block evaluated as a sum ([`Mode::Sum`]) is written before it is copied to
+    /// its output.
+    sum_scratch: Vec<f64>,
 }
 
 impl<'d> Engine<'d> {
@@ -163,12 +166,13 @@ impl<'d> Engine<'d> {
             run,
             stateful,
             crossing,
-            plan,
             schedule,
             minor_schedule,
             called,
             copy_states,
             evaluated_at: None,
+            sum_scratch: vec![0.0; plan.sum_scratch_len],
+            plan,
         }
     }
 
@@ -180,6 +184,11 @@ impl<'d> Engine<'d> {
     /// Number of blocks evaluated by fusion instead of being called.
     pub fn fused_blocks(&self) -> usize {
         self.plan.fused
+    }
+
+    /// The fused evaluation plan (which blocks are fused, inlined or materialized).
+    pub fn linear_plan(&self) -> &LinearPlan {
+        &self.plan
     }
 
     /// Initializes states and modes at `t0`: `initialize`, first outputs, start-time samples, settle.
@@ -276,6 +285,13 @@ impl<'d> Engine<'d> {
                         let value = self.plan.eval(row, &self.run.signals, states);
                         self.run.signals[row.target as usize] = value;
                     }
+                }
+                Mode::Sum(k) => {
+                    let out = d.blocks[b].output_slots[0].range();
+                    let states = x.unwrap_or(&self.run.x);
+                    let scratch = &mut self.sum_scratch[..out.len()];
+                    self.plan.sums[*k as usize].evaluate(&self.run.signals, states, scratch);
+                    self.run.signals[out].copy_from_slice(scratch);
                 }
                 Mode::CopyStates => {
                     let blk = &d.blocks[b];
