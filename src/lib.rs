@@ -14,6 +14,7 @@ pub mod model;
 pub mod multibody;
 pub mod output;
 pub mod plot;
+pub mod progress;
 pub mod render;
 pub mod report;
 pub mod sim;

@@ -72,6 +72,15 @@ pub enum SimError {
     TimeDoesNotAdvance { t: f64, step: f64, resolution: f64 },
     #[error("at t = {t:e} s, {count} time events followed each other, each within 1e-10·max(1, t) s of the last: a sample time or period (ZeroOrderHold sample_time, PulseGenerator period, a discrete block's sample time) is far below the run's time scale\n  help: raise it; a run cannot take that many events")]
     TimeEventFlood { t: f64, count: usize },
+    #[error("the run stalled at t = {} s: {reason}; its steps were about {step:.1e} s lately\n  stiffest block (its states set the step size most often): {stiffest}\n  help: write method = \"trbdf2\" under [solver] (the stiff solver), or give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact); if the run is merely long, shorten stop_time or raise the budget named above", readable_time(.t))]
+    Stalled {
+        t: f64,
+        step: f64,
+        /// Which budget was passed, with the numbers.
+        reason: String,
+        /// The block and state that limit the step size, as `'block' (state)`.
+        stiffest: String,
+    },
     #[error("invalid solver settings: {0}")]
     InvalidOptions(String),
 }
@@ -87,6 +96,8 @@ pub fn solver_options(d: &Diagram) -> SolverOptions {
         max_step: s.max_step,
         initial_step: s.initial_step,
         fixed_step: s.fixed_step,
+        max_steps: s.max_steps,
+        max_wall_time: s.max_wall_time,
         ..SolverOptions::default()
     }
 }
@@ -164,6 +175,16 @@ pub fn simulate_keeping_rows(
     }
 }
 
+/// A time for a message: plain decimals where they read well, else scientific notation (not
+/// 1e-300 written out with 300 zeros).
+fn readable_time(t: &f64) -> String {
+    if *t == 0.0 || (1e-4..1e7).contains(&t.abs()) {
+        format!("{t}")
+    } else {
+        format!("{t:e}")
+    }
+}
+
 fn state_name(d: &Diagram, k: usize) -> String {
     match d.block_of_state(k) {
         Some(b) => format!(
@@ -234,6 +255,24 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
             resolution: f64::EPSILON * t.abs().max(f64::MIN_POSITIVE),
         },
         SolverError::TimeEventFlood { t, count } => SimError::TimeEventFlood { t, count },
+        SolverError::Stalled {
+            t,
+            step,
+            reason,
+            index,
+        } => SimError::Stalled {
+            t,
+            step,
+            reason: reason.to_string(),
+            stiffest: match index.and_then(|k| d.block_of_state(k).map(|b| (k, b))) {
+                Some((k, b)) => format!(
+                    "'{}' ({})",
+                    b.name,
+                    b.block.state_name(k - b.states.start)
+                ),
+                None => "none (no state's error set the step size: fixed steps, or steps cut short by time events)".into(),
+            },
+        },
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
     }
 }
