@@ -128,3 +128,34 @@ fn geometry_errors_have_a_help_line() {
         "bad.toml:8:10: block 'p': point cloud: points 0 and 2 are the same point [0, 0, 0]\n  help: remove point 2 (0-based) or move it: a cloud lists distinct points"
     );
 }
+
+#[test]
+fn a_max_step_that_cannot_move_time_is_refused_at_its_line() {
+    let e = error_of(
+        "[model]\nstop_time = 1.0\n[solver]\nmax_step = 5e-324\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n",
+    );
+    assert_eq!(
+        e,
+        "bad.toml:4:12: 'max_step' is 5e-324 s, below the resolution of t near the stop time (2.2e-16 s): time would not advance\n  help: write max_step = 4e-15 or more (s)"
+    );
+    let e = error_of(
+        "[model]\nstop_time = 10.0\n[solver]\nmax_step = 1e-6\nmax_steps = 1000\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n",
+    );
+    assert_eq!(
+        e,
+        "bad.toml:4:12: 'max_step' is 1e-6 s: 1.0e7 steps over stop_time = 10 s, more than max_steps = 1000\n  help: write max_step = 1.0e-2 or more (s), or raise max_steps"
+    );
+}
+
+#[test]
+fn an_error_from_two_set_options_names_the_one_it_is_about() {
+    let text = "[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.k]\ntype = \"Constant\"\nvalue = 2.0\n";
+    let overrides = ["k.value=3".to_string(), "c.vaule=2".to_string()];
+    let e = blockdyn::load_model_str("bad.toml", text, &overrides)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("bad.toml: block 'c': --set 'c.vaule=2': unknown parameter 'vaule'"),
+        "{e}"
+    );
+}

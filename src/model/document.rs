@@ -225,6 +225,7 @@ impl Document {
             ),
             "write 1e-14 or more (1e-6 to 1e-10 are typical)",
         )?;
+        check_step_settings(&s, &solver, stop_time)?;
         s.finish()?;
 
         // [output]
@@ -334,6 +335,42 @@ fn section<'a>(
             ),
         },
     }
+}
+
+/// A `max_step` (or rk4's `fixed_step`) that t cannot resolve near the stop time, or that alone
+/// forces more steps than `max_steps`, is refused here, where its line is known; the solver checks
+/// again against the stop time of the run (`--stop-time`).
+fn check_step_settings(
+    s: &TableReader,
+    solver: &SolverSettings,
+    stop_time: f64,
+) -> Result<(), Diagnostic> {
+    let (key, step) = if solver.method == "rk4" {
+        ("fixed_step", solver.fixed_step)
+    } else {
+        ("max_step", solver.max_step)
+    };
+    if step <= 0.0 {
+        return Ok(());
+    }
+    let resolution = f64::EPSILON * stop_time;
+    s.ensure(
+        step > resolution,
+        key,
+        &format!("is {step:e} s, below the resolution of t near the stop time ({resolution:.1e} s): time would not advance"),
+        &format!("write {key} = {:.0e} or more (s)", 16.0 * resolution),
+    )?;
+    let forced = stop_time / step;
+    let budget = solver.max_steps as f64;
+    s.ensure(
+        forced <= budget,
+        key,
+        &format!(
+            "is {step:e} s: {forced:.1e} steps over stop_time = {stop_time} s, more than max_steps = {}",
+            solver.max_steps
+        ),
+        &format!("write {key} = {:.1e} or more (s), or raise max_steps", stop_time / budget),
+    )
 }
 
 /// A model file that is not UTF-8, located at its first byte that is not part of a character.
