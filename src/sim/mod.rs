@@ -49,26 +49,26 @@ pub struct RunResult {
 pub enum SimError {
     #[error("{0}")]
     Model(#[from] Diagnostic),
-    #[error("at t = {t} s, block '{block}' produced a non-finite {what} (NaN or infinity)\n  help: check the block's parameters and inputs near that time; a stiff contact may need a smaller max_step or tighter tolerances")]
+    #[error("at t = {t} s, block '{block}' produced a non-finite {what} (NaN or infinity)\n  help: check the block's parameters and inputs near that time; a stiff contact may need a smaller max_step or tighter tolerances", t = readable_time(.t))]
     NonFinite { block: String, what: String, t: f64 },
-    #[error("at t = {t} s, block '{block}' failed: {message}")]
+    #[error("at t = {t} s, block '{block}' failed: {message}", t = readable_time(.t))]
     BlockFailed {
         block: String,
         message: String,
         t: f64,
     },
-    #[error("at t = {t} s, the step size fell to {step:e} s without meeting the tolerances (hardest state: {state})\n  help: loosen rel_tol/abs_tol, soften stiff parameters, or enable zero crossings for contacts")]
+    #[error("at t = {t} s, the step size fell to {step:e} s without meeting the tolerances (hardest state: {state})\n  help: loosen rel_tol/abs_tol, soften stiff parameters, or enable zero crossings for contacts", t = readable_time(.t))]
     StepSizeUnderflow { t: f64, step: f64, state: String },
-    #[error("chattering at t = {t} s: zero crossing {crossing} of block '{block}' fired {count} times in a row within a tiny time window\n  help: the model switches back and forth without advancing time (e.g. a bouncing ball that comes to rest); stop it earlier, add a rest condition, or damp the motion")]
+    #[error("chattering at t = {t} s: zero crossing {crossing} of block '{block}' fired {count} times in a row within a tiny time window\n  help: the model switches back and forth without advancing time (e.g. a bouncing ball that comes to rest); stop it earlier, add a rest condition, or damp the motion", t = readable_time(.t))]
     Chattering {
         block: String,
         crossing: usize,
         t: f64,
         count: usize,
     },
-    #[error("at t = {t} s, the modes of block '{block}' did not settle: they kept switching after {rounds} re-evaluations\n  help: check switching thresholds (hysteresis) of the blocks feeding it", rounds = 100)]
+    #[error("at t = {t} s, the modes of block '{block}' did not settle: they kept switching after {rounds} re-evaluations\n  help: check switching thresholds (hysteresis) of the blocks feeding it", rounds = 100, t = readable_time(.t))]
     Unsettled { block: String, t: f64 },
-    #[error("at t = {t} s, time does not advance: a step of {step:e} s is below the resolution of t (about {resolution:e} s there)\n  help: raise [solver] max_step or fixed_step above {resolution:e} s, or loosen abs_tol if states are tiny")]
+    #[error("at t = {t} s, time does not advance: a step of {step:e} s is below the resolution of t (about {resolution:e} s there)\n  help: raise [solver] max_step or fixed_step above {resolution:e} s, or loosen abs_tol if states are tiny", t = readable_time(.t))]
     TimeDoesNotAdvance { t: f64, step: f64, resolution: f64 },
     #[error("at t = {t:e} s, {count} time events followed each other, each within 1e-10·max(1, t) s of the last: a sample time or period (ZeroOrderHold sample_time, PulseGenerator period, a discrete block's sample time) is far below the run's time scale\n  help: raise it; a run cannot take that many events")]
     TimeEventFlood { t: f64, count: usize },
@@ -274,5 +274,16 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
             },
         },
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn times_in_messages_are_readable() {
+        assert_eq!(super::readable_time(&0.0), "0");
+        assert_eq!(super::readable_time(&0.25), "0.25");
+        assert_eq!(super::readable_time(&4e-298), "4e-298");
+        assert_eq!(super::readable_time(&1e9), "1e9");
     }
 }
