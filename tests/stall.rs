@@ -270,3 +270,22 @@ fn every_reproducer_of_the_corpus_ends() {
         }
     }
 }
+
+/// `[solver] max_wall_time`: a budget of a nanosecond is passed by any run of more than 1024 trial
+/// steps (the elapsed time is read every 1024), so this needs no clock limit of its own.
+#[test]
+fn a_wall_clock_budget_ends_the_run_when_passed() {
+    let path = std::path::Path::new(HANGS).join("poles_5e7.toml");
+    let d = blockdyn::load_model(&path, &["solver.max_wall_time=1e-9".to_string()]).unwrap();
+    assert_eq!(blockdyn::sim::solver_options(&d).max_wall_time, 1e-9);
+    let e = match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
+        Ok(r) => panic!("ran to t = {}", r.stats.final_time),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        e.contains(" s elapsed, ")
+            && e.contains("more than max_wall_time = 1e-9 s")
+            && e.contains("stiffest block (its states set the step size most often): 'lag' (z[0])"),
+        "{e}"
+    );
+}

@@ -116,7 +116,7 @@ impl std::fmt::Display for StallReason {
                 max_wall_time,
             } => write!(
                 f,
-                "{elapsed:.1} s elapsed, {projected:.1e} s projected to the stop time, more than max_wall_time = {max_wall_time} s"
+                "{elapsed:.1e} s elapsed, {projected:.1e} s projected to the stop time, more than max_wall_time = {max_wall_time:?} s"
             ),
         }
     }
