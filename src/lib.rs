@@ -14,6 +14,7 @@ pub mod model;
 pub mod multibody;
 pub mod output;
 pub mod plot;
+pub mod progress;
 pub mod render;
 pub mod report;
 pub mod sim;
@@ -79,11 +80,39 @@ fn name_the_override(mut d: Diagnostic, overrides: &[String]) -> Diagnostic {
     if d.line_column.is_some() || d.file.is_none() || overrides.is_empty() {
         return d;
     }
-    let options: Vec<String> = overrides.iter().map(|o| format!("--set '{o}'")).collect();
+    let options: Vec<String> = blamed_overrides(&d, overrides)
+        .iter()
+        .map(|o| format!("--set '{o}'"))
+        .collect();
     let from = match options.as_slice() {
         [one] => one.clone(),
         many => format!("one of {}", many.join(", ")),
     };
     d.message = format!("{from}: {}", d.message);
     d
+}
+
+/// The overrides an error without a line can be about: those addressing its block (or the
+/// `model`/`solver`/`output` sections when it names no block), narrowed to those whose key the
+/// message quotes; all of them when that leaves none.
+fn blamed_overrides<'a>(d: &Diagnostic, overrides: &'a [String]) -> Vec<&'a String> {
+    let path_of = |o: &'a String| o.split_once('=').map_or(o.as_str(), |(p, _)| p.trim());
+    let about_block = |o: &&'a String| {
+        let first = path_of(o).split('.').next().unwrap_or_default();
+        match &d.block {
+            Some(block) => first == block,
+            None => matches!(first, "model" | "solver" | "output"),
+        }
+    };
+    let quoted = |o: &&'a String| {
+        let key = path_of(o).rsplit('.').next().unwrap_or_default();
+        d.message.contains(&format!("'{key}'"))
+    };
+    let of_block: Vec<&String> = overrides.iter().filter(about_block).collect();
+    let narrowed: Vec<&String> = of_block.iter().copied().filter(quoted).collect();
+    match (narrowed.is_empty(), of_block.is_empty()) {
+        (false, _) => narrowed,
+        (true, false) => of_block,
+        (true, true) => overrides.iter().collect(),
+    }
 }

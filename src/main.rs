@@ -6,7 +6,6 @@ use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(
@@ -177,7 +176,8 @@ fn run_model(
         blockdyn::plot::check_format(p).map_err(|e| e.to_string())?;
     }
     let stop = stop_time.unwrap_or(d.spec.stop_time);
-    let progress = (!quiet && std::io::stderr().is_terminal()).then(|| progress_reporter(stop));
+    let terminal = std::io::stderr().is_terminal();
+    let progress = (!quiet).then(|| blockdyn::progress::reporter(stop, terminal));
     let run = blockdyn::simulate_keeping_rows(
         &d,
         blockdyn::RunOptions {
@@ -287,37 +287,4 @@ fn write_animation(
         time_label: true,
     };
     blockdyn::render::write_gif(path, animation, &options).map_err(|e| e.to_string())
-}
-
-/// A progress bar on stderr that appears only once a run has taken more than a second, updated
-/// at most 20 times a second.
-fn progress_reporter(stop_time: f64) -> Box<dyn FnMut(f64) + Send> {
-    let started = Instant::now();
-    let mut last_update = started;
-    let mut bar: Option<indicatif::ProgressBar> = None;
-    Box::new(move |t: f64| {
-        let now = Instant::now();
-        let finished = t >= stop_time;
-        if now.duration_since(last_update) < Duration::from_millis(50) && !finished {
-            return;
-        }
-        last_update = now;
-        if bar.is_none() && now.duration_since(started) > Duration::from_secs(1) {
-            let b = indicatif::ProgressBar::new(1000);
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{elapsed_precise} [{bar:40}] simulated {msg}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            bar = Some(b);
-        }
-        if let Some(b) = &bar {
-            b.set_position(((t / stop_time) * 1000.0).clamp(0.0, 1000.0) as u64);
-            b.set_message(format!("{t:.3} / {stop_time} s"));
-            if finished {
-                b.finish_and_clear();
-            }
-        }
-    })
 }

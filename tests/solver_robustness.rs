@@ -147,7 +147,7 @@ fn huge_states_and_tiny_tolerances_still_step() {
 
 /// H2: max_step = 5e-324 or fixed_step = 1e-17 moved t by denormal or sub-resolution amounts, so
 /// time stopped advancing (or took 2^52 steps to): refused before the run starts, with the
-/// setting named. A setting that forces more than 1e9 steps is refused too.
+/// setting named. A setting that forces more steps than the step budget (max_steps) is refused too.
 #[test]
 fn steps_below_the_time_resolution_are_refused() {
     let mut system = FnSystem::new(1, |_t, _x: &[f64], d: &mut [f64]| d[0] = 1.0);

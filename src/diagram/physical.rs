@@ -10,7 +10,7 @@ use crate::block::{Binding, HiddenPort, PhysicalRole, PortBinding, PortKind};
 use crate::geometry::Shape;
 use crate::model::{Diagnostic, PortRef, SourceFile, Span};
 use crate::multibody::blocks::MechanismBlock;
-use crate::multibody::errors::ErrorSubject;
+use crate::multibody::errors::{ErrorSubject, MechanismError};
 use crate::multibody::{BodyIndex, Mechanism};
 use crate::multibody::{FrameId, FrameNetworkBuilder};
 use nalgebra::{Isometry3, Vector3};
@@ -201,6 +201,7 @@ pub fn elaborate(
         };
         match block {
             Some(b) => locate(source, instances, b, e.to_string()),
+            None if e == MechanismError::NoWorldFrame => no_world_frame(source, instances),
             None => Diagnostic::at(source, &None, e.to_string()),
         }
     })?;
@@ -433,6 +434,29 @@ pub fn elaborate(
 }
 
 /// A diagnostic at block `b`.
+/// "The mechanism has no World frame", located at the first block of the frame network (in the
+/// file's order), with the two lines to add.
+fn no_world_frame(source: &SourceFile, instances: &[Instance]) -> Diagnostic {
+    let first = instances.iter().enumerate().find_map(|(b, inst)| {
+        let port = match inst.block.physical()? {
+            PhysicalRole::Joint { .. } | PhysicalRole::RigidTransform { .. } => "B",
+            PhysicalRole::Solid { .. } | PhysicalRole::Geometry { .. } => "R",
+            _ => return None,
+        };
+        Some((b, port))
+    });
+    let message = "the mechanism has no World frame: nothing roots its frames in space";
+    match first {
+        Some((b, port)) => locate(source, instances, b, message.into()).hint(format!(
+            "add [blocks.world] with type = \"WorldFrame\", and \"world.W -- {}.{port}\" to connect = [...]",
+            instances[b].name
+        )),
+        None => Diagnostic::at(source, &None, message).hint(
+            "add [blocks.world] with type = \"WorldFrame\" and connect its W port to the frame network",
+        ),
+    }
+}
+
 fn locate(source: &SourceFile, instances: &[Instance], b: usize, message: String) -> Diagnostic {
     Diagnostic::at(source, &instances[b].span, message).block(&instances[b].name)
 }

@@ -142,3 +142,84 @@ pub enum GeometryError {
         got: usize,
     },
 }
+
+impl GeometryError {
+    /// What to write instead: the `help:` line of the model error that carries this error.
+    pub fn help(&self) -> String {
+        use GeometryError::*;
+        match self {
+            NonPositive { parameter, .. } => {
+                format!("write a positive size in m for {parameter}, e.g. 0.1")
+            }
+            NonFinite { parameter, .. } => format!("write a finite number for {parameter} (m)"),
+            GridTooSmall { axis, .. } => {
+                format!("give {axis} at least two increasing coordinates, e.g. {axis} = [0.0, 1.0]")
+            }
+            GridNotIncreasing { axis, .. } => format!(
+                "list {axis} in increasing order without repeats, e.g. {axis} = [0.0, 0.5, 1.0] (m), and order the heights in z to match"
+            ),
+            GridDimensions {
+                rows_expected,
+                columns_expected,
+                ..
+            } => format!(
+                "write z as {rows_expected} rows (one per x) of {columns_expected} heights (one per y)"
+            ),
+            EmptyPointCloud => "add points = [[x, y, z], ...] (m) with at least one point".into(),
+            RepeatedPoint { second, .. } => {
+                format!("remove point {second} (0-based) or move it: a cloud lists distinct points")
+            }
+            DegenerateHull { .. } => "give at least 4 points that span a volume (not all on one plane), e.g. the 8 corners of a box".into(),
+            InvalidDensity { .. } => {
+                "write a density in kg/m³, e.g. density = 1000 (water) or 7800 (steel)".into()
+            }
+            InvalidMass { .. } => "write the mass in kg, e.g. mass = 1.0".into(),
+            NotASolid { .. } => {
+                "give the Solid a sphere, brick, cylinder, ellipsoid or convex_hull geometry".into()
+            }
+            UnsupportedPair { .. } => {
+                "connect one of the partners listed above (docs/contact.md has the pair table)"
+                    .into()
+            }
+            NotAPointCloudPair { .. } => {
+                "connect a PointCloud to one of the two geometry ports".into()
+            }
+            OutputLength { expected, .. } => {
+                format!("pass an output of one entry per cloud point ({expected})")
+            }
+        }
+    }
+
+    /// The parameter of the geometry's block that the error is about, when it is not the one
+    /// the caller would guess (a grid's `x` or `y`, not its `z`).
+    pub fn parameter(&self) -> Option<&'static str> {
+        match self {
+            GeometryError::GridTooSmall { axis, .. }
+            | GeometryError::GridNotIncreasing { axis, .. } => Some(axis),
+            GeometryError::GridDimensions { .. } => Some("z"),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GeometryError;
+
+    #[test]
+    fn grid_errors_name_their_axis_and_every_error_has_help() {
+        let e = GeometryError::GridNotIncreasing {
+            axis: "x",
+            index: 2,
+            value: 0.5,
+            previous: 1.0,
+        };
+        assert_eq!(e.parameter(), Some("x"));
+        assert_eq!(
+            e.help(),
+            "list x in increasing order without repeats, e.g. x = [0.0, 0.5, 1.0] (m), and order the heights in z to match"
+        );
+        assert_eq!(GeometryError::EmptyPointCloud.parameter(), None);
+        assert!(!GeometryError::EmptyPointCloud.help().is_empty());
+    }
+}

@@ -40,6 +40,10 @@ pub struct SolverSettings {
     pub initial_step: f64,
     /// s; for fixed-step methods.
     pub fixed_step: f64,
+    /// The step budget of a run (trial steps); see the solver's stall detection.
+    pub max_steps: u64,
+    /// s; the wall-clock budget of a run, 0 = none.
+    pub max_wall_time: f64,
 }
 
 /// `[output]` settings.
@@ -75,7 +79,17 @@ impl Document {
         let source = SourceFile::new(path, text);
         let parsed = DeTable::parse(text).map_err(|e| {
             let span = e.span();
-            let msg = e.message().trim().to_string();
+            let msg = e.message().trim();
+            if msg.contains("recursion") || msg.contains("recurse") {
+                // The parser's own words ("cannot recurse further; max recursion depth met")
+                // do not say what in the file is wrong.
+                return Diagnostic::at(
+                    &source,
+                    &span,
+                    "invalid TOML: arrays or inline tables are nested too deeply here (the TOML parser stops at this depth)",
+                )
+                .hint("a parameter nests at most two levels, e.g. points = [[0, 0, 0], [1, 0, 0]]; look for an unbalanced '[' or '{'");
+            }
             Diagnostic::at(&source, &span, format!("invalid TOML: {msg}"))
                 .hint("see docs/model-format.md for the model format")
         })?;
@@ -85,11 +99,14 @@ impl Document {
 
     /// Reads and parses a model file.
     pub fn load(path: &std::path::Path) -> Result<Document, Diagnostic> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let bytes = std::fs::read(path).map_err(|e| {
             Diagnostic::new(format!("cannot read model '{}': {e}", path.display()))
                 .hint("check the path; models end in .toml")
         })?;
-        Document::parse(&path.display().to_string(), &text)
+        let label = path.display().to_string();
+        let text =
+            String::from_utf8(bytes).map_err(|e| not_utf8(&label, e.as_bytes(), e.utf8_error()))?;
+        Document::parse(&label, &text)
     }
 
     /// Applies `PATH=VALUE` (the `--set` option): `model.*`, `solver.*`, `output.*` address those
@@ -194,6 +211,8 @@ impl Document {
             max_step: s.non_negative_or("max_step", 0.0, "s (0 = automatic)")?,
             initial_step: s.non_negative_or("initial_step", 0.0, "s (0 = automatic)")?,
             fixed_step: s.positive_or("fixed_step", 1e-3, "s")?,
+            max_steps: read_max_steps(&s)?,
+            max_wall_time: s.non_negative_or("max_wall_time", 0.0, "s (0 = no limit)")?,
         };
         // Checked here, where the line is known, not when the run starts.
         s.ensure(
@@ -206,6 +225,7 @@ impl Document {
             ),
             "write 1e-14 or more (1e-6 to 1e-10 are typical)",
         )?;
+        check_step_settings(&s, &solver, stop_time)?;
         s.finish()?;
 
         // [output]
@@ -315,6 +335,78 @@ fn section<'a>(
             ),
         },
     }
+}
+
+/// A `max_step` (or rk4's `fixed_step`) that t cannot resolve near the stop time, or that alone
+/// forces more steps than `max_steps`, is refused here, where its line is known; the solver checks
+/// again against the stop time of the run (`--stop-time`).
+fn check_step_settings(
+    s: &TableReader,
+    solver: &SolverSettings,
+    stop_time: f64,
+) -> Result<(), Diagnostic> {
+    let (key, step) = if solver.method == "rk4" {
+        ("fixed_step", solver.fixed_step)
+    } else {
+        ("max_step", solver.max_step)
+    };
+    if step <= 0.0 {
+        return Ok(());
+    }
+    let resolution = f64::EPSILON * stop_time;
+    s.ensure(
+        step > resolution,
+        key,
+        &format!("is {step:e} s, below the resolution of t near the stop time ({resolution:.1e} s): time would not advance"),
+        &format!("write {key} = {:.0e} or more (s)", 16.0 * resolution),
+    )?;
+    let forced = stop_time / step;
+    let budget = solver.max_steps as f64;
+    s.ensure(
+        forced <= budget,
+        key,
+        &format!(
+            "is {step:e} s: {forced:.1e} steps over stop_time = {stop_time} s, more than max_steps = {}",
+            solver.max_steps
+        ),
+        &format!("write {key} = {:.1e} or more (s), or raise max_steps", stop_time / budget),
+    )
+}
+
+/// A model file that is not UTF-8, located at its first byte that is not part of a character.
+fn not_utf8(label: &str, bytes: &[u8], e: std::str::Utf8Error) -> Diagnostic {
+    let at = e.valid_up_to();
+    let valid = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+    let source = SourceFile::new(label, valid);
+    let byte = bytes.get(at).copied().unwrap_or_default();
+    Diagnostic::at(
+        &source,
+        &Some(at..at),
+        format!("the model is not UTF-8 text: byte 0x{byte:02X} is not part of a UTF-8 character"),
+    )
+    .hint("TOML files are UTF-8: save the file as UTF-8 in your editor, or convert it, e.g. iconv -f latin1 -t utf-8 model.toml > model-utf8.toml")
+}
+
+/// `[solver] max_steps`: a whole number ≥ 1, written as an integer or as a float (`1e8`).
+fn read_max_steps(s: &TableReader) -> Result<u64, Diagnostic> {
+    let Some(v) = s.value("max_steps") else {
+        return Ok(crate::solver::DEFAULT_MAX_STEPS);
+    };
+    let steps = match v.kind {
+        ValueKind::Integer(i) if i >= 1 => Some(i as u64),
+        ValueKind::Float(x) if (1.0..=1e18).contains(&x) && x.fract() == 0.0 => Some(x as u64),
+        _ => None,
+    };
+    steps.ok_or_else(|| {
+        s.error(
+            "max_steps",
+            "'max_steps' must be a whole number of steps, at least 1",
+        )
+        .hint(format!(
+            "write e.g. max_steps = 1e8 (the default is {:e})",
+            crate::solver::DEFAULT_MAX_STEPS as f64
+        ))
+    })
 }
 
 fn stem(path: &str) -> &str {

@@ -49,29 +49,38 @@ pub struct RunResult {
 pub enum SimError {
     #[error("{0}")]
     Model(#[from] Diagnostic),
-    #[error("at t = {t} s, block '{block}' produced a non-finite {what} (NaN or infinity)\n  help: check the block's parameters and inputs near that time; a stiff contact may need a smaller max_step or tighter tolerances")]
+    #[error("at t = {t} s, block '{block}' produced a non-finite {what} (NaN or infinity)\n  help: check the block's parameters and inputs near that time; a stiff contact may need a smaller max_step or tighter tolerances", t = readable_time(.t))]
     NonFinite { block: String, what: String, t: f64 },
-    #[error("at t = {t} s, block '{block}' failed: {message}")]
+    #[error("at t = {t} s, block '{block}' failed: {message}", t = readable_time(.t))]
     BlockFailed {
         block: String,
         message: String,
         t: f64,
     },
-    #[error("at t = {t} s, the step size fell to {step:e} s without meeting the tolerances (hardest state: {state})\n  help: loosen rel_tol/abs_tol, soften stiff parameters, or enable zero crossings for contacts")]
+    #[error("at t = {t} s, the step size fell to {step:e} s without meeting the tolerances (hardest state: {state})\n  help: loosen rel_tol/abs_tol, soften stiff parameters, or enable zero crossings for contacts", t = readable_time(.t))]
     StepSizeUnderflow { t: f64, step: f64, state: String },
-    #[error("chattering at t = {t} s: zero crossing {crossing} of block '{block}' fired {count} times in a row within a tiny time window\n  help: the model switches back and forth without advancing time (e.g. a bouncing ball that comes to rest); stop it earlier, add a rest condition, or damp the motion")]
+    #[error("chattering at t = {t} s: zero crossing {crossing} of block '{block}' fired {count} times in a row within a tiny time window\n  help: the model switches back and forth without advancing time (e.g. a bouncing ball that comes to rest); stop it earlier, add a rest condition, or damp the motion", t = readable_time(.t))]
     Chattering {
         block: String,
         crossing: usize,
         t: f64,
         count: usize,
     },
-    #[error("at t = {t} s, the modes of block '{block}' did not settle: they kept switching after {rounds} re-evaluations\n  help: check switching thresholds (hysteresis) of the blocks feeding it", rounds = 100)]
+    #[error("at t = {t} s, the modes of block '{block}' did not settle: they kept switching after {rounds} re-evaluations\n  help: check switching thresholds (hysteresis) of the blocks feeding it", rounds = 100, t = readable_time(.t))]
     Unsettled { block: String, t: f64 },
-    #[error("at t = {t} s, time does not advance: a step of {step:e} s is below the resolution of t (about {resolution:e} s there)\n  help: raise [solver] max_step or fixed_step above {resolution:e} s, or loosen abs_tol if states are tiny")]
+    #[error("at t = {t} s, time does not advance: a step of {step:e} s is below the resolution of t (about {resolution:e} s there)\n  help: raise [solver] max_step or fixed_step above {resolution:e} s, or loosen abs_tol if states are tiny", t = readable_time(.t))]
     TimeDoesNotAdvance { t: f64, step: f64, resolution: f64 },
     #[error("at t = {t:e} s, {count} time events followed each other, each within 1e-10·max(1, t) s of the last: a sample time or period (ZeroOrderHold sample_time, PulseGenerator period, a discrete block's sample time) is far below the run's time scale\n  help: raise it; a run cannot take that many events")]
     TimeEventFlood { t: f64, count: usize },
+    #[error("the run stalled at t = {} s: {reason}; its steps were about {step:.1e} s lately\n  stiffest block (its states set the step size most often): {stiffest}\n  help: write method = \"trbdf2\" under [solver] (the stiff solver), or give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact); if the run is merely long, shorten stop_time or raise the budget named above", readable_time(.t))]
+    Stalled {
+        t: f64,
+        step: f64,
+        /// Which budget was passed, with the numbers.
+        reason: String,
+        /// The block and state that limit the step size, as `'block' (state)`.
+        stiffest: String,
+    },
     #[error("invalid solver settings: {0}")]
     InvalidOptions(String),
 }
@@ -87,6 +96,8 @@ pub fn solver_options(d: &Diagram) -> SolverOptions {
         max_step: s.max_step,
         initial_step: s.initial_step,
         fixed_step: s.fixed_step,
+        max_steps: s.max_steps,
+        max_wall_time: s.max_wall_time,
         ..SolverOptions::default()
     }
 }
@@ -164,6 +175,16 @@ pub fn simulate_keeping_rows(
     }
 }
 
+/// A time for a message: plain decimals where they read well, else scientific notation (not
+/// 1e-300 written out with 300 zeros).
+fn readable_time(t: &f64) -> String {
+    if *t == 0.0 || (1e-4..1e7).contains(&t.abs()) {
+        format!("{t}")
+    } else {
+        format!("{t:e}")
+    }
+}
+
 fn state_name(d: &Diagram, k: usize) -> String {
     match d.block_of_state(k) {
         Some(b) => format!(
@@ -234,6 +255,35 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
             resolution: f64::EPSILON * t.abs().max(f64::MIN_POSITIVE),
         },
         SolverError::TimeEventFlood { t, count } => SimError::TimeEventFlood { t, count },
+        SolverError::Stalled {
+            t,
+            step,
+            reason,
+            index,
+        } => SimError::Stalled {
+            t,
+            step,
+            reason: reason.to_string(),
+            stiffest: match index.and_then(|k| d.block_of_state(k).map(|b| (k, b))) {
+                Some((k, b)) => format!(
+                    "'{}' ({})",
+                    b.name,
+                    b.block.state_name(k - b.states.start)
+                ),
+                None => "none (no state's error set the step size: fixed steps, or steps cut short by time events)".into(),
+            },
+        },
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn times_in_messages_are_readable() {
+        assert_eq!(super::readable_time(&0.0), "0");
+        assert_eq!(super::readable_time(&0.25), "0.25");
+        assert_eq!(super::readable_time(&4e-298), "4e-298");
+        assert_eq!(super::readable_time(&1e9), "1e9");
     }
 }

@@ -55,9 +55,71 @@ pub enum SolverError {
         /// Number of consecutive events counted.
         count: usize,
     },
+    /// The run would not end within its budget: at the pace of its recent steps it would need
+    /// more than `max_steps` steps (or more than `max_wall_time` seconds) to reach the stop time.
+    /// Stiff or fast dynamics that an explicit method creeps through with tiny steps, each one
+    /// meeting the tolerances, so that the step size never underflows.
+    #[error("stalled at t = {t}: {reason} (steps of about {step:e} lately; stiffest state component: {index:?})")]
+    Stalled {
+        /// Time reached.
+        t: f64,
+        /// The mean step over the recent window of steps (s), accepted and rejected attempts.
+        step: f64,
+        /// Which budget the projection passed.
+        reason: StallReason,
+        /// The state component that was most often the worst one in the error norm over the
+        /// recent steps (the one that limits the step size); `None` without error control.
+        index: Option<usize>,
+    },
     /// The options, the initial state or the time span are unusable.
     #[error("invalid solver input: {0}")]
     InvalidOptions(String),
+}
+
+/// Which budget a stalled run passed (see [`SolverError::Stalled`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StallReason {
+    /// The steps taken, plus those the recent pace needs to reach the stop time, pass `max_steps`.
+    Steps {
+        /// Trial steps taken so far (accepted and rejected).
+        taken: u64,
+        /// Projected total at the recent pace (∞ when time stood still).
+        projected: f64,
+        /// The budget.
+        max_steps: u64,
+    },
+    /// The elapsed wall-clock time, or its projection to the stop time, passes `max_wall_time`.
+    WallTime {
+        /// Seconds elapsed.
+        elapsed: f64,
+        /// Projected total seconds at the recent pace.
+        projected: f64,
+        /// The budget (s).
+        max_wall_time: f64,
+    },
+}
+
+impl std::fmt::Display for StallReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            StallReason::Steps {
+                taken,
+                projected,
+                max_steps,
+            } => write!(
+                f,
+                "{taken} steps taken, {projected:.1e} projected to the stop time, more than max_steps = {max_steps}"
+            ),
+            StallReason::WallTime {
+                elapsed,
+                projected,
+                max_wall_time,
+            } => write!(
+                f,
+                "{elapsed:.1e} s elapsed, {projected:.1e} s projected to the stop time, more than max_wall_time = {max_wall_time:?} s"
+            ),
+        }
+    }
 }
 
 /// Counters of one [`Solver::integrate`](super::Solver::integrate) run.

@@ -145,14 +145,15 @@ mod jacobian;
 mod options;
 pub mod problems;
 mod rk_step;
+mod stall;
 mod step_control;
 mod tableau;
 mod trbdf2;
 
-pub use error::{SolverError, SolverStats};
+pub use error::{SolverError, SolverStats, StallReason};
 pub use fn_system::FnSystem;
 pub use integrate::Solver;
-pub use options::{Method, SolverOptions};
+pub use options::{Method, SolverOptions, DEFAULT_MAX_STEPS};
 
 #[cfg(test)]
 mod trbdf2_tests;

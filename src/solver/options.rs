@@ -64,7 +64,21 @@ pub struct SolverOptions {
     /// Chattering guard: more than this many consecutive events, each within the chattering window
     /// of the previous one, is an error (default 1000). See the `events` module.
     pub max_consecutive_events: usize,
+    /// Step budget of one run: trial steps (accepted and rejected) that a run may take, and the
+    /// projection the stall detection compares against (default [`DEFAULT_MAX_STEPS`]). A run
+    /// whose recent step rate projects past it stops with [`SolverError::Stalled`]; a `max_step`
+    /// or `fixed_step` that alone forces more steps is refused before the run. See `stall`.
+    pub max_steps: u64,
+    /// Wall-clock budget of one run in seconds; `0.0` (the default) means none. A run whose
+    /// elapsed time, or its recent pace projected to the stop time, passes it stops with
+    /// [`SolverError::Stalled`]. Off by default: a limit in seconds makes the same model succeed
+    /// on one machine and fail on a slower one, which the step budget never does.
+    pub max_wall_time: f64,
 }
+
+/// The default step budget: ten million trial steps, a few minutes for a mechanism with contact
+/// and far beyond what the example models need (the longest takes about 1e5).
+pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 
 impl Default for SolverOptions {
     fn default() -> Self {
@@ -76,6 +90,8 @@ impl Default for SolverOptions {
             initial_step: 0.0,
             fixed_step: 1e-3,
             max_consecutive_events: 1000,
+            max_steps: DEFAULT_MAX_STEPS,
+            max_wall_time: 0.0,
         }
     }
 }
@@ -116,6 +132,18 @@ impl SolverOptions {
         if !(self.fixed_step.is_finite() && self.fixed_step > 0.0) {
             return bad("fixed_step", "finite and > 0", self.fixed_step);
         }
+        if self.max_steps == 0 {
+            return Err(SolverError::InvalidOptions(
+                "max_steps must be >= 1, got 0".into(),
+            ));
+        }
+        if !(self.max_wall_time.is_finite() && self.max_wall_time >= 0.0) {
+            return bad(
+                "max_wall_time",
+                "finite and >= 0 (0 = none)",
+                self.max_wall_time,
+            );
+        }
         if self.max_consecutive_events == 0 {
             return Err(SolverError::InvalidOptions(
                 "max_consecutive_events must be >= 1, got 0".into(),
@@ -135,6 +163,7 @@ mod tests {
         assert_eq!(o.method, Method::Dopri5);
         assert_eq!((o.rel_tol, o.abs_tol, o.fixed_step), (1e-3, 1e-6, 1e-3));
         assert_eq!(o.max_consecutive_events, 1000);
+        assert_eq!((o.max_steps, o.max_wall_time), (10_000_000, 0.0));
         assert!(o.validate().is_ok());
     }
 
@@ -173,6 +202,14 @@ mod tests {
             },
             SolverOptions {
                 max_consecutive_events: 0,
+                ..Default::default()
+            },
+            SolverOptions {
+                max_steps: 0,
+                ..Default::default()
+            },
+            SolverOptions {
+                max_wall_time: -1.0,
                 ..Default::default()
             },
         ];

@@ -5,7 +5,7 @@ use crate::block::physical::SolidInertia;
 use crate::block::{
     Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
 };
-use crate::geometry::{mass_properties, Shape as Geometry};
+use crate::geometry::{mass_properties, GeometryError, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -62,8 +62,11 @@ fn degrees_warning(p: &TableReader, key: &'static str) -> Option<String> {
         })
 }
 
-fn geometry_error(p: &TableReader, key: &'static str, e: impl std::fmt::Display) -> Diagnostic {
-    p.error(key, e.to_string())
+/// A geometry error located at the parameter it is about (`key` unless the error names another,
+/// e.g. a grid's `x`), with what to write instead.
+fn geometry_error(p: &TableReader, key: &'static str, e: GeometryError) -> Diagnostic {
+    p.error(e.parameter().unwrap_or(key), e.to_string())
+        .hint(e.help())
 }
 
 fn vec3(p: &TableReader, key: &'static str, default: [f64; 3]) -> Result<Vector3<f64>, Diagnostic> {
@@ -209,7 +212,7 @@ fn read_solid_geometry(p: &TableReader) -> Result<Geometry, Diagnostic> {
             "write shape = \"sphere\" | \"brick\" | \"cylinder\" | \"ellipsoid\" | \"convex_hull\"",
         )),
     };
-    let geometry = result.map_err(|e| g.table_error(e.to_string()))?;
+    let geometry = result.map_err(|e| g.table_error(e.to_string()).hint(e.help()))?;
     g.finish()?;
     Ok(geometry)
 }

@@ -24,7 +24,9 @@
 //! 6. Sample times ([`System::next_sample_time`]) inside an accepted step, up to its end or its
 //!    located event, are handed to [`System::sample`] from the step's dense output; they never
 //!    change the steps taken.
-//! 7. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
+//! 7. Every trial step counts against the step budget (`max_steps`, and `max_wall_time` when set);
+//!    a run whose recent pace projects past it ends with [`SolverError::Stalled`] (see `stall`).
+//! 8. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
 //!    `Final` (not also as `Step`); an event instant is recorded as the pair
 //!    `EventBefore`/`EventAfter` (not also as `Step`).
 //!
@@ -36,6 +38,7 @@ use super::events::{chattering_window, ZeroCrossings};
 use super::finite::first_non_finite;
 use super::options::{Method, SolverOptions};
 use super::rk_step::{end_slot, prepare_dense, DenseStep};
+use super::stall::StallWatch;
 use super::step_control::{error_norm, PiController};
 use super::tableau::{Tableau, BS23, DOPRI5, RK4, TRBDF2};
 use super::trbdf2::Trbdf2;
@@ -43,10 +46,6 @@ use super::{RecordKind, System};
 use step::TrialFailure;
 
 mod step;
-
-/// The most steps a `max_step` or `fixed_step` setting may force on a run: 1e9 steps take minutes
-/// for the cheapest diagram and hours for a mechanism.
-pub const MAX_STEPS_BY_SETTING: f64 = 1e9;
 
 /// Smallest admissible step at time t: 16·ε·max(1, |t|).
 fn min_step(t: f64) -> f64 {
@@ -113,6 +112,8 @@ pub struct Solver {
     zc: ZeroCrossings,
     /// The implicit method's Newton state and buffers (`None` for explicit methods).
     implicit: Option<Box<Trbdf2>>,
+    /// The step budget and the stiffest-component tally.
+    stall: StallWatch,
 }
 
 impl Solver {
@@ -132,6 +133,7 @@ impl Solver {
         };
         let n = state_dim;
         let implicit = (options.method == Method::Trbdf2).then(|| Box::new(Trbdf2::new(n)));
+        let stall = StallWatch::new(n, options.max_steps, options.max_wall_time);
         Ok(Self {
             controller: PiController::new(tableau.error_order),
             tableau,
@@ -145,6 +147,7 @@ impl Solver {
             x_interp: vec![0.0; n],
             zc: ZeroCrossings::new(zero_crossing_dim),
             implicit,
+            stall,
         })
     }
 
@@ -192,8 +195,8 @@ impl Solver {
 
     /// `max_step` (adaptive methods) and `fixed_step` (fixed-step methods) bound the number of
     /// steps from below by (t_end − t0)/step. A step below the resolution of the times reached
-    /// would never move t, and more than [`MAX_STEPS_BY_SETTING`] steps forced by a setting would
-    /// not end in any useful time: both are refused before the run starts.
+    /// would never move t, and a setting that forces more steps than the step budget
+    /// (`max_steps`) would only stall: both are refused before the run starts.
     fn check_step_limits(&self, t0: f64, t_end: f64) -> Result<(), SolverError> {
         let (name, step) = if self.tableau.e.is_some() {
             ("max_step", self.options.max_step)
@@ -210,9 +213,10 @@ impl Solver {
             )));
         }
         let forced = (t_end - t0) / step;
-        if forced > MAX_STEPS_BY_SETTING {
+        let max_steps = self.options.max_steps;
+        if forced > max_steps as f64 {
             return Err(SolverError::InvalidOptions(format!(
-                "{name} = {step:e} s over {} s forces {forced:.2e} steps (more than {MAX_STEPS_BY_SETTING:e}); raise {name} or shorten the run",
+                "{name} = {step:e} s over {} s forces {forced:.2e} steps, more than max_steps = {max_steps}; raise {name}, shorten the run or raise max_steps",
                 t_end - t0
             )));
         }
@@ -300,6 +304,7 @@ impl Solver {
             (t_end - t0) / 50.0
         };
         let mut t = t0;
+        self.stall.start(t0, t_end);
         if t_end > t0 {
             self.eval_start(system, t, &mut stats)?;
             if self.zc.len() > 0 {
@@ -353,6 +358,7 @@ impl Solver {
             if !advances {
                 return Err(SolverError::TimeDoesNotAdvance { t, step: h_try });
             }
+            self.stall.attempt(t)?;
             match self.trial_step(system, t, h_try, t_new, &mut stats) {
                 Ok(()) => {}
                 Err(TrialFailure::NonFinite(t_bad, index)) => {
@@ -387,6 +393,7 @@ impl Solver {
                     self.options.rel_tol,
                     self.options.abs_tol,
                 );
+                self.stall.note_worst(worst);
                 if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
                     h = self.controller.reject(h_try, norm);
