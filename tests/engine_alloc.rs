@@ -3,41 +3,12 @@
 
 use blockdyn::sim::{Engine, Recorder};
 use blockdyn::solver::{Solver, System};
-use std::alloc::{GlobalAlloc, Layout, System as SystemAlloc};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-struct Counting;
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-static COUNTING: AtomicBool = AtomicBool::new(false);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { SystemAlloc.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { SystemAlloc.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { SystemAlloc.realloc(ptr, layout, new_size) }
-    }
-}
+mod alloc_counter;
+use alloc_counter::count;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn count<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    ALLOCATIONS.store(0, Ordering::SeqCst);
-    COUNTING.store(true, Ordering::SeqCst);
-    let r = f();
-    COUNTING.store(false, Ordering::SeqCst);
-    (r, ALLOCATIONS.load(Ordering::SeqCst))
-}
+static GLOBAL: alloc_counter::Counting = alloc_counter::Counting;
 
 // One test function: the counter is global, and tests in one binary run on parallel threads.
 #[test]

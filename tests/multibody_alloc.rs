@@ -5,28 +5,12 @@ mod multibody_common;
 use blockdyn::multibody::*;
 use multibody_common::*;
 use nalgebra::{DMatrix, Vector3};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Counting;
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod alloc_counter;
+use alloc_counter::count;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_counter::Counting = alloc_counter::Counting;
 
 #[test]
 fn dynamics_calls_do_not_allocate() {
@@ -50,23 +34,24 @@ fn dynamics_calls_do_not_allocate() {
     let mut out = vec![0.0; nv];
     let mut mm = DMatrix::zeros(nv, nv);
 
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
-    for _ in 0..3 {
-        forward_dynamics(&m, &q, &v, &tau, &f_ext, &mut ws, &mut vdot);
-        forward_dynamics(&m, &q, &v, &tau, &[], &mut ws, &mut vdot);
-        qdot_from_v(&m, &q, &v, &mut qdot);
-        normalize_quaternions(&m, &mut q);
-        forward_kinematics(&m, &q, &v, &mut ws);
-        let _ = body_velocity(&ws, 1);
-        let _ = body_pose(&ws, 1);
-        let _ =
-            kinetic_energy(&m, &ws) + potential_energy(&m, &ws) + spring_potential_energy(&m, &q);
-        let _ = spatial_momentum(&m, &ws);
-        inverse_dynamics(&m, &q, &v, &vdot, &f_ext, &mut ws, &mut out);
-        bias_forces(&m, &q, &v, &f_ext, &mut ws, &mut out);
-        passive_forces(&m, &q, &v, &mut out);
-        mass_matrix(&m, &q, &mut ws, &mut mm);
-    }
-    let after = ALLOCATIONS.load(Ordering::SeqCst);
-    assert_eq!(after - before, 0, "allocations during the dynamics calls");
+    let ((), allocations) = count(|| {
+        for _ in 0..3 {
+            forward_dynamics(&m, &q, &v, &tau, &f_ext, &mut ws, &mut vdot);
+            forward_dynamics(&m, &q, &v, &tau, &[], &mut ws, &mut vdot);
+            qdot_from_v(&m, &q, &v, &mut qdot);
+            normalize_quaternions(&m, &mut q);
+            forward_kinematics(&m, &q, &v, &mut ws);
+            let _ = body_velocity(&ws, 1);
+            let _ = body_pose(&ws, 1);
+            let _ = kinetic_energy(&m, &ws)
+                + potential_energy(&m, &ws)
+                + spring_potential_energy(&m, &q);
+            let _ = spatial_momentum(&m, &ws);
+            inverse_dynamics(&m, &q, &v, &vdot, &f_ext, &mut ws, &mut out);
+            bias_forces(&m, &q, &v, &f_ext, &mut ws, &mut out);
+            passive_forces(&m, &q, &v, &mut out);
+            mass_matrix(&m, &q, &mut ws, &mut mm);
+        }
+    });
+    assert_eq!(allocations, 0, "allocations during the dynamics calls");
 }

@@ -3,35 +3,12 @@
 
 use blockdyn::solver::problems::BouncingBall;
 use blockdyn::solver::{Direction, EventOutcome, Method, Solver, SolverOptions, System};
-use std::alloc::{GlobalAlloc, Layout, System as SystemAlloc};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Counts allocations made by the thread that set `COUNTING` (the test harness runs other
-/// threads; this file has one test so nothing else allocates while counting).
-struct Counting;
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-static COUNTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::SeqCst) {
-            ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        }
-        unsafe { SystemAlloc.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { SystemAlloc.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::SeqCst) {
-            ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        }
-        unsafe { SystemAlloc.realloc(ptr, layout, new_size) }
-    }
-}
+mod alloc_counter;
+use alloc_counter::count;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_counter::Counting = alloc_counter::Counting;
 
 /// The bouncing ball plus a second crossing function (g = v, Either) and time events every 0.1 s.
 struct BallWithSamples {
@@ -96,19 +73,12 @@ fn integrate_does_not_allocate() {
             },
         )
         .unwrap();
-        ALLOCATIONS.store(0, Ordering::SeqCst);
-        COUNTING.store(true, Ordering::SeqCst);
-        let result = solver.integrate(&mut system, 0.0, &[10.0, 0.0], 5.0);
-        COUNTING.store(false, Ordering::SeqCst);
+        let (result, allocations) = count(|| solver.integrate(&mut system, 0.0, &[10.0, 0.0], 5.0));
         let stats = result.unwrap();
         assert!(
             stats.zero_crossings >= 4 && stats.time_events >= 40,
             "{method:?}: {stats:?}"
         );
-        assert_eq!(
-            ALLOCATIONS.load(Ordering::SeqCst),
-            0,
-            "{method:?} allocated during integrate"
-        );
+        assert_eq!(allocations, 0, "{method:?} allocated during integrate");
     }
 }
