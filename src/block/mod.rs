@@ -199,6 +199,13 @@ pub trait Block: Send + Sync {
         None
     }
 
+    /// A periodic block's period (s) and the parameter that sets it (`sample_time`, `period`):
+    /// the diagram refuses, at that parameter's line, a period that t cannot resolve near the
+    /// stop time or whose time events alone pass the solver's step budget.
+    fn period(&self) -> Option<(&'static str, f64)> {
+        None
+    }
+
     /// True for blocks with a sample hit at the start time: the engine then calls
     /// `handle_event(ctx, &[], true)` once at `t0`, after the first output evaluation.
     fn samples_at_start(&self) -> bool {

@@ -75,6 +75,9 @@ impl Block for ZeroOrderHold {
     fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
         Some(self.clock.next_after(t, work[self.n]))
     }
+    fn period(&self) -> Option<(&'static str, f64)> {
+        Some(("sample_time", self.clock.period))
+    }
     fn samples_at_start(&self) -> bool {
         true
     }
@@ -179,6 +182,9 @@ impl Block for UnitDelay {
     }
     fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
         Some(self.clock.next_after(t, work[2 * self.n]))
+    }
+    fn period(&self) -> Option<(&'static str, f64)> {
+        Some(("sample_time", self.clock.period))
     }
     fn samples_at_start(&self) -> bool {
         true

@@ -400,6 +400,10 @@ impl Block for PulseGenerator {
         }
         Some(self.edge_time(j))
     }
+    fn period(&self) -> Option<(&'static str, f64)> {
+        // Two edges per period: the budget counts events, so the half period.
+        Some(("period", 0.5 * self.period))
+    }
     fn handle_event(&self, ctx: &mut Ctx, _: &[bool], _: bool) -> bool {
         self.advance(ctx.work, ctx.t)
     }

@@ -49,6 +49,7 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
         let reader = TableReader::new(source, Some(&entry.name), &entry.params, entry.span.clone());
         let block = (ty.build)(&reader)?;
         reader.finish()?;
+        check_period(&reader, &*block, spec)?;
         instances.push(Instance {
             name: entry.name.clone(),
             type_name: ty.name,
@@ -573,4 +574,37 @@ fn fixed_shapes(ports: &[PortDecl]) -> Vec<Option<Shape>> {
             ShapeSpec::Inherited => None,
         })
         .collect()
+}
+
+/// A periodic block's time events (see [`Block::period`]) must move t near the stop time and fit
+/// the solver's step budget: refused here, at the parameter's line, rather than found at run
+/// time by the event-flood guard (which has no line to point at). The solver checks again
+/// against the stop time of the run (`--stop-time`).
+fn check_period(
+    reader: &TableReader,
+    block: &dyn Block,
+    spec: &ModelSpec,
+) -> Result<(), Diagnostic> {
+    let Some((key, period)) = block.period() else {
+        return Ok(());
+    };
+    let stop_time = spec.stop_time;
+    let resolution = f64::EPSILON * stop_time;
+    reader.ensure(
+        period > 16.0 * resolution,
+        key,
+        &format!("gives time events {period:e} s apart, below the resolution of t near the stop time ({resolution:.1e} s): time would not advance"),
+        &format!("write {key} = {:.0e} or more (s)", 32.0 * resolution),
+    )?;
+    let events = stop_time / period;
+    let budget = spec.solver.max_steps as f64;
+    reader.ensure(
+        events <= budget,
+        key,
+        &format!(
+            "gives {events:.1e} time events over stop_time = {stop_time} s, more than [solver] max_steps = {}",
+            spec.solver.max_steps
+        ),
+        &format!("write a longer {key}, or raise max_steps"),
+    )
 }
