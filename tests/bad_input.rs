@@ -269,3 +269,38 @@ fn an_error_in_a_set_value_names_the_option() {
         .to_string();
     assert_contains(&e, &["--set 'solver.rel_tol=1e-300'", "rel_tol"]);
 }
+
+/// `connect = [...]` written below the block tables lands, by TOML's rules, in the last table:
+/// said so, with where to move it, instead of "unknown parameter 'connect'".
+#[test]
+fn connect_after_the_tables_says_to_move_it() {
+    let e = error_of(&format!(
+        "{HEAD}[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.s]\ntype = \"Scope\"\nconnect = [\"c.out -> s.in1\"]\n"
+    ));
+    assert_contains(
+        &e,
+        &[
+            "bad.toml:8:1",
+            "block 's': 'connect' is inside [blocks.s]",
+            "help: move `connect = [...]` to the top of the file",
+        ],
+    );
+    assert!(!e.contains("unknown parameter"), "{e}");
+}
+
+/// Messages about a port name the block once (in the location), and count elements in English.
+#[test]
+fn port_messages_do_not_repeat_the_block() {
+    let e = error_of(&format!(
+        "connect = [\"c.outt -> s.in1\"]\n{HEAD}[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.s]\ntype = \"Scope\"\n"
+    ));
+    assert_contains(&e, &["block 'c': a Constant has no output 'outt'"]);
+    assert_eq!(e.matches("'c'").count(), 1, "{e}");
+    let e = error_of(&format!(
+        "connect = [\"c.out[3] -> s.in1\"]\n{HEAD}[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.s]\ntype = \"Scope\"\n"
+    ));
+    assert_contains(
+        &e,
+        &["c.out is 1×1 (1 element)", "use an index from 0 to 0"],
+    );
+}

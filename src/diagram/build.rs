@@ -216,10 +216,8 @@ fn find_port(
         .iter()
         .filter(|p| !p.is_hidden())
         .map(|p| p.name.as_str());
-    let d = at(format!(
-        "block '{}' ({}) has no {word} '{}'",
-        r.block, inst.type_name, r.port
-    ));
+    // The diagnostic names the block already: say only what kind of block it is.
+    let d = at(format!("a {} has no {word} '{}'", inst.type_name, r.port));
     Err(match closest(&r.port, all) {
         Some(near) => d.hint(format!("did you mean '{}.{near}'?", r.block)),
         None => d.hint(format!("its {word}s are: {}", port_list(ports))),
@@ -256,8 +254,8 @@ fn find_physical(
     }
     let ports = inst.block.physical_ports();
     let d = at(format!(
-        "block '{}' ({}) has no frame or geometry port '{}'",
-        r.block, inst.type_name, r.port
+        "a {} has no frame or geometry port '{}'",
+        inst.type_name, r.port
     ));
     Err(
         match closest(&r.port, ports.iter().map(|p| p.name.as_str())) {
@@ -410,8 +408,9 @@ pub fn assemble(
                     source,
                     &line_spans[k],
                     format!(
-                        "{from_name}[{i}] is out of range: {from_name} is {src} ({} elements)",
-                        src.len()
+                        "{from_name}[{i}] is out of range: {from_name} is {src} ({} element{})",
+                        src.len(),
+                        if src.len() == 1 { "" } else { "s" }
                     ),
                 )
                 .block(&instances[l.from].name)

@@ -367,6 +367,17 @@ impl<'a> TableReader<'a> {
                 );
                 if let Some(b) = self.block {
                     d = d.block(b);
+                    if entry.key == "connect" && self.prefix.is_empty() {
+                        // TOML puts every key after a [table] header into that table: a
+                        // `connect` list written below the blocks lands in the last block.
+                        return Err(Diagnostic::at(
+                            self.source,
+                            &entry.key_span,
+                            format!("'connect' is inside [blocks.{b}]: TOML puts every key written after a [table] header into that table"),
+                        )
+                        .block(b)
+                        .hint("move `connect = [...]` to the top of the file, above the first [table] header"));
+                    }
                 }
                 let known: Vec<&str> = asked.iter().copied().collect();
                 d = match closest(&entry.key, known.iter().copied()) {
