@@ -55,6 +55,13 @@ pub enum SolverError {
         /// Number of consecutive events counted.
         count: usize,
     },
+    /// [`System::interrupted`](super::System::interrupted) asked the run to stop (e.g. Ctrl-C); `t`
+    /// is the last accepted time, already recorded.
+    #[error("interrupted at t = {t}")]
+    Interrupted {
+        /// The last accepted time.
+        t: f64,
+    },
     /// The options, the initial state or the time span are unusable.
     #[error("invalid solver input: {0}")]
     InvalidOptions(String),
