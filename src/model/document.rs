@@ -72,8 +72,10 @@ pub enum OutputRows {
 
 /// Without `refine` or `sample_time`, rows are at most stop_time / SMOOTH_ROWS apart.
 pub const SMOOTH_ROWS: usize = 1000;
-/// Without `refine` or `sample_time`, at most this many rows per step.
-pub const SMOOTH_MAX_REFINE: usize = 16;
+/// Without `refine` or `sample_time`, at most this many rows per step: with the default
+/// max_step (stop_time / 50) 20 rows keep the stop_time / SMOOTH_ROWS spacing; a larger
+/// max_step gets wider gaps rather than unbounded rows per step.
+pub const SMOOTH_MAX_REFINE: usize = 32;
 /// The largest `refine` accepted.
 pub const MAX_REFINE: usize = 1000;
 
