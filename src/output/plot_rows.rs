@@ -225,8 +225,10 @@ mod tests {
         rows.flush(&mut out);
         // At most 4 rows per bucket (plus the bucket split by the event) and the 2 event rows.
         assert!(out.len() <= 4 * (rows.buckets() + 1) + 2, "{}", out.len());
-        let jump = out.times.windows(2).position(|w| w[0] == w[1]).unwrap();
-        assert_eq!((out.row(jump)[0], out.row(jump + 1)[0]), (5.0, -5.0));
+        // The jump: the "before" row (5) then the "after" row (−5), both at t = 5, as pushed.
+        let after = out.values.iter().position(|&v| v == -5.0).unwrap();
+        assert_eq!((out.times[after - 1], out.row(after - 1)[0]), (5.0, 5.0));
+        assert_eq!(out.times[after], 5.0);
         // The budget: buckets × 4 rows of (1 + 1) values ≤ half of PLOT_BUDGET_BYTES.
         assert_eq!(rows.buckets(), MAX_BUCKETS);
     }

@@ -23,7 +23,10 @@
 //!    Fixed-step RK4 restarts its grid t_restart + k·h at the event.
 //! 6. Sample times ([`System::next_sample_time`]) inside an accepted step, up to its end or its
 //!    located event, are handed to [`System::sample`] from the step's dense output; they never
-//!    change the steps taken.
+//!    change the steps taken. Before them, the N − 1 rows of [`System::rows_per_step`] inside
+//!    the step are recorded from the same dense output (`RecordKind::Refined`).
+//!
+//! Before every trial step, [`System::interrupted`] may stop the run (`SolverError::Interrupted`).
 //! 7. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
 //!    `Final` (not also as `Step`); an event instant is recorded as the pair
 //!    `EventBefore`/`EventAfter` (not also as `Step`).
