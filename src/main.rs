@@ -196,7 +196,10 @@ fn run_model(
             stream: Some(blockdyn::sim::StreamTo {
                 csv: csv_file,
                 plot: plot.is_some(),
-                size_warning: Some(Box::new(|message| eprintln!("warning: {message}"))),
+                size_warning: Some(blockdyn::sim::SizeWarning::new(
+                    blockdyn::sim::CSV_WARNING_BYTES,
+                    Box::new(|message| eprintln!("warning: {message}")),
+                )),
             }),
             interrupt,
             ..Default::default()

@@ -1,7 +1,7 @@
 //! Runs keep their data (issue 12, part 4), through the built binary: a run that fails or is
 //! interrupted writes the rows it recorded, whole, and exits non-zero; outputs are committed
-//! together or not at all; no temporary file is left behind. Every file goes into a fresh
-//! temporary directory.
+//! together or not at all; no temporary file is left behind; a million columns stream through
+//! without reserving rows × columns. Every file goes into a fresh temporary directory.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -210,5 +210,39 @@ fn a_failed_plot_commits_no_output() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(parse_csv(&csv).last().unwrap()[0], 1.0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_million_column_scope_runs() {
+    // Issue 12: a 1,000,000-element Constant wired to a Scope aborted ("memory allocation of
+    // 32768000000 bytes failed"): the recorder reserved 4096 rows × columns. Streamed, it runs;
+    // sample_time = 0.5 keeps the CSV at 3 rows (t = 0, 0.5 and the stop time 1).
+    const N: usize = 1_000_000;
+    let dir = temp_dir("million");
+    let model = dir.join("big.toml");
+    let values = vec!["1.5"; N].join(", ");
+    std::fs::write(
+        &model,
+        format!("connect = [\"c.out -> s.in1\"]\n[model]\nstop_time = 1.0\n[output]\nsample_time = 0.5\n[blocks.c]\ntype = \"Constant\"\nvalue = [{values}]\n[blocks.s]\ntype = \"Scope\"\n"),
+    )
+    .unwrap();
+    let csv = dir.join("big.csv");
+    let out = blockdyn(&[
+        "run",
+        model.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows = parse_csv(&csv);
+    assert_eq!(
+        rows.iter().map(|r| r[0]).collect::<Vec<_>>(),
+        [0.0, 0.5, 1.0]
+    );
+    for row in &rows {
+        assert_eq!(row.len(), N + 1);
+        assert!(row[1..].iter().all(|&v| v == 1.5));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,7 +8,7 @@ pub mod recorder;
 pub mod sparse_sum;
 
 pub use engine::{Engine, NonFiniteSource, NonFiniteValue, RunState};
-pub use recorder::{Recorder, StreamTo};
+pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};
 
 use crate::diagram::Diagram;
 use crate::model::Diagnostic;

@@ -86,10 +86,24 @@ impl RowSchedule {
     }
 }
 
-/// Warns once when the CSV passes [`CSV_WARNING_BYTES`].
-struct SizeWarning {
-    warn: Box<dyn FnMut(String) + Send>,
+/// Warns once when the streamed CSV passes a size.
+pub struct SizeWarning {
+    /// The size, bytes ([`CSV_WARNING_BYTES`] on the command line).
+    pub bytes: u64,
+    /// Receives the warning's text.
+    pub warn: Box<dyn FnMut(String) + Send>,
     done: bool,
+}
+
+impl SizeWarning {
+    /// A warning at `bytes`, handed to `warn`.
+    pub fn new(bytes: u64, warn: Box<dyn FnMut(String) + Send>) -> SizeWarning {
+        SizeWarning {
+            bytes,
+            warn,
+            done: false,
+        }
+    }
 }
 
 /// Rows reserved up front for a recording.
@@ -108,8 +122,8 @@ pub struct StreamTo {
     pub csv: Option<StagedFile>,
     /// Keep decimated rows for a plot.
     pub plot: bool,
-    /// Called once when the CSV passes [`CSV_WARNING_BYTES`].
-    pub size_warning: Option<Box<dyn FnMut(String) + Send>>,
+    /// Called once when the CSV passes a size.
+    pub size_warning: Option<SizeWarning>,
 }
 
 impl Recorder {
@@ -143,9 +157,7 @@ impl Recorder {
         };
         let mut recorder = Self::with(d, Recording::new(panels, columns), offsets, keep);
         recorder.csv = csv;
-        recorder.size_warning = to
-            .size_warning
-            .map(|warn| SizeWarning { warn, done: false });
+        recorder.size_warning = to.size_warning;
         Ok(recorder)
     }
 
@@ -349,13 +361,13 @@ impl Recorder {
         if let Some(csv) = &mut self.csv {
             csv.push(t, &self.row);
             if let Some(warning) = self.size_warning.as_mut().filter(|w| !w.done) {
-                if csv.bytes() > CSV_WARNING_BYTES {
+                if csv.bytes() > warning.bytes {
                     warning.done = true;
                     let projected = csv.bytes() as f64 * self.schedule.stop_time / t.max(1e-300);
                     (warning.warn)(format!(
-                        "the CSV passed {} GB at t = {t} s; at this rate it will be about {:.3} GB at the stop time ({} s)\n  help: set [output] sample_time (rows at fixed times) or refine = 1 (step ends only), or log fewer signals",
-                        CSV_WARNING_BYTES as f64 / 1e9,
-                        projected / 1e9,
+                        "the CSV passed {} GB at t = {t} s; at this rate it will be about {} GB at the stop time ({} s)\n  help: set [output] sample_time (rows at fixed times) or refine = 1 (step ends only), or log fewer signals",
+                        warning.bytes as f64 / 1e9,
+                        four_digits(projected / 1e9),
                         self.schedule.stop_time
                     ));
                 }
@@ -409,6 +421,15 @@ impl Recorder {
     pub fn num_columns(&self) -> usize {
         self.offsets.len()
     }
+}
+
+/// `x` rounded to 4 significant digits (a projection is no more precise).
+fn four_digits(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(3 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
 }
 
 fn parse_log_name(name: &str) -> Option<PortRef> {
