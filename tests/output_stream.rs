@@ -111,3 +111,53 @@ fn a_csv_passing_its_size_warns_once() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn sample_time_rows_are_estimated_before_the_run() {
+    // The estimate is rows × (columns + the time) × 20 bytes, with rows = the 30000 multiples
+    // of 1e-4 s before the stop time 3 s, and the final row: 30001.
+    let dir = temp_dir("estimate");
+    let csv = dir.join("ball.csv");
+    let said = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = said.clone();
+    let d = load_model(
+        Path::new("models/ball_drop.toml"),
+        &["output.sample_time=1e-4".to_string()],
+    )
+    .unwrap();
+    let options = RunOptions {
+        stream: Some(StreamTo {
+            csv: Some(StagedFile::create(&csv, "CSV").unwrap()),
+            plot: false,
+            size_warning: Some(SizeWarning::new(
+                1_000_000,
+                Box::new(move |message| sink.lock().unwrap().push(message)),
+            )),
+        }),
+        ..RunOptions::default()
+    };
+    let run = simulate(&d, options).unwrap();
+    let said = said.lock().unwrap();
+    assert_eq!(said.len(), 1, "{said:?}");
+    let columns = run.recording.columns.len() + 1;
+    let estimate = 30001.0 * columns as f64 * 20.0 / 1e9;
+    assert!(
+        said[0].contains(&format!(
+            "30001 rows (stop_time / sample_time) × {columns} columns"
+        )),
+        "{}",
+        said[0]
+    );
+    let stated: f64 = said[0]
+        .split("about ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(
+        (stated / estimate - 1.0).abs() < 1e-3,
+        "{stated} against {estimate}"
+    );
+    drop(run);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

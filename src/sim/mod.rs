@@ -155,6 +155,7 @@ pub fn simulate_keeping_rows(
     }
     .map_err(early)?;
     recorder.set_stop_time(stop_time);
+    recorder.warn_if_too_large();
     if let Some(flag) = options.interrupt {
         recorder.set_interrupt(flag);
     }

@@ -112,6 +112,9 @@ pub const RESERVED_ROWS: usize = 4096;
 pub const RESERVED_BYTES: usize = 64 << 20;
 /// A streamed CSV this large gets a warning (once, with the size it is heading for).
 pub const CSV_WARNING_BYTES: u64 = 1 << 30;
+/// Bytes a CSV value takes, for estimates: a full-precision number (17 digits, a sign, a point
+/// or an exponent) and its comma.
+pub const CSV_BYTES_PER_VALUE: f64 = 20.0;
 
 /// Panel titles, columns, and the signal-buffer offset of each column.
 type Layout = (Vec<String>, Vec<Column>, Vec<usize>);
@@ -186,6 +189,28 @@ impl Recorder {
         self.schedule.stop_time = stop_time;
         if let Keep::Plot(rows) = &mut self.keep {
             *rows = PlotRows::new(self.offsets.len(), 0.0, stop_time);
+        }
+    }
+
+    /// Warns before the run when its rows are known in advance (`sample_time`) and the CSV would
+    /// pass the warning's size, estimating [`CSV_BYTES_PER_VALUE`] bytes a value. Other runs are
+    /// warned while they go, when the CSV passes it.
+    pub fn warn_if_too_large(&mut self) {
+        let (Some(warning), Some(_), OutputRows::SampleTime(dt)) =
+            (self.size_warning.as_mut(), &self.csv, self.schedule.rows)
+        else {
+            return;
+        };
+        // k·dt before the stop time (k = 0, 1, ...), and the final row; events not counted.
+        let rows = (self.schedule.stop_time / dt).ceil() + 1.0;
+        let bytes = rows * (self.offsets.len() + 1) as f64 * CSV_BYTES_PER_VALUE;
+        if bytes > warning.bytes as f64 {
+            warning.done = true;
+            (warning.warn)(format!(
+                "the CSV will be about {} GB: {rows} rows (stop_time / sample_time) × {} columns\n  help: raise [output] sample_time, or log fewer signals",
+                four_digits(bytes / 1e9),
+                self.offsets.len() + 1
+            ));
         }
     }
 
