@@ -161,3 +161,45 @@ fn sample_time_rows_are_estimated_before_the_run() {
     drop(run);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_plot_from_decimated_rows_looks_like_the_plot_from_every_row() {
+    // bouncing_ball with refine = 400: 59 steps × 400 = 23,600 rows over 5 s, about 6 per
+    // bucket of the plot's 4096, so the streamed run keeps 4 rows per bucket instead.
+    let d = load_model(
+        Path::new("models/bouncing_ball.toml"),
+        &["output.refine=400".to_string()],
+    )
+    .unwrap();
+    let whole = simulate(&d, RunOptions::default()).unwrap();
+    let options = RunOptions {
+        stream: Some(StreamTo {
+            csv: None,
+            plot: true,
+            size_warning: None,
+        }),
+        ..RunOptions::default()
+    };
+    let decimated = simulate(&d, options).unwrap();
+    assert_eq!(decimated.rows, whole.recording.len());
+    assert!(
+        decimated.recording.len() < whole.recording.len() * 3 / 4,
+        "{} of {} rows kept",
+        decimated.recording.len(),
+        whole.recording.len()
+    );
+    let plot = blockdyn::plot::PlotOptions::default();
+    let path = Path::new("unused.png");
+    let a = blockdyn::plot::render_rgb(&whole.recording, path, &plot).unwrap();
+    let b = blockdyn::plot::render_rgb(&decimated.recording, path, &plot).unwrap();
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    let differing = a
+        .pixels
+        .chunks(3)
+        .zip(b.pixels.chunks(3))
+        .filter(|(p, q)| p != q)
+        .count();
+    // An extremum may move by a third of a pixel column, and anti-aliased edges with it: a few
+    // pixels along the curves, far below 0.1 % of the 960,000.
+    assert!(differing < 960, "{differing} pixels differ");
+}
