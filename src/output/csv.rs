@@ -80,8 +80,8 @@ pub fn write_row(w: &mut dyn Write, time: f64, values: &[f64]) -> io::Result<()>
 /// A CSV written while a run goes: the header when created, each row as it is recorded, into a
 /// [`StagedFile`] that the run's outputs commit together at the end.
 ///
-/// A row is formatted into a line buffer (grown to the longest row once, then reused: no
-/// allocation per row) and handed to the file's 64 KiB buffer. The first I/O error stops the
+/// A row is formatted into a line buffer (sized for the longest possible row up front, then
+/// reused: no allocation per row) and handed to the file's 64 KiB buffer. The first I/O error stops the
 /// writing and is kept for [`CsvStream::finish`]; the run goes on.
 #[derive(Debug)]
 pub struct CsvStream {
@@ -94,7 +94,8 @@ pub struct CsvStream {
 impl CsvStream {
     /// Starts the CSV in `file` with the header of `columns`.
     pub fn new(mut file: StagedFile, columns: &[Column]) -> Result<CsvStream, OutputError> {
-        let mut line = Vec::new();
+        // The longest number, "-2.2250738585072014e-308", and its comma: rows never grow it.
+        let mut line = Vec::with_capacity(25 * (columns.len() + 1) + 1);
         write_header(&mut line, columns).map_err(|e| file.error("writing failed", e))?;
         file.writer()
             .write_all(&line)

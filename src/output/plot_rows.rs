@@ -21,7 +21,7 @@
 //! **Memory**: at most [`PLOT_BUDGET_BYTES`] of values: the number of buckets is chosen from the
 //! number of columns so that 4 rows per bucket fill half of it (`buckets = budget / 2 / (4 ·
 //! 8 bytes · (columns + 1))`, from 1 to [`MAX_BUCKETS`]); the kept event rows fill at most the
-//! other half. Nothing is reserved up front.
+//! other half. [`PlotRows::reserve`] reserves the bucket rows (not the event rows) up front.
 
 use super::recording::Recording;
 
@@ -57,10 +57,18 @@ impl PlotRows {
             buckets: (rows / 8).clamp(1, MAX_BUCKETS),
             special_rows_left: rows / 2,
             current: None,
-            times: Vec::new(),
-            values: Vec::new(),
+            times: Vec::with_capacity(4),
+            values: Vec::with_capacity(4 * columns),
             reduced: false,
         }
+    }
+
+    /// Reserves in `out` the rows the buckets can give (4 each, within half of
+    /// [`PLOT_BUDGET_BYTES`]), so that recording does not allocate until event rows pass them.
+    pub fn reserve(&self, out: &mut Recording) {
+        let rows = 4 * self.buckets;
+        out.times.reserve(rows);
+        out.values.reserve(rows * out.columns.len());
     }
 
     /// The number of time buckets.

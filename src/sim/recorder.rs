@@ -145,8 +145,9 @@ impl Recorder {
     }
 
     /// A recorder that writes each row into `to.csv` as it is recorded and keeps in memory only
-    /// the plot's decimated rows (see [`PlotRows`]), or nothing without a plot. Reserves nothing
-    /// in proportion to the number of rows.
+    /// the plot's decimated rows (see [`PlotRows`]), or nothing without a plot. Reserves the CSV's
+    /// longest line and the plot's bucket rows (bounded by its budget), nothing in proportion to
+    /// the number of rows.
     pub fn streaming(d: &Diagram, to: StreamTo) -> Result<Recorder, SimError> {
         let (panels, columns, offsets) = Self::resolve(d)?;
         let csv = match to.csv {
@@ -159,6 +160,9 @@ impl Recorder {
             Keep::Nothing
         };
         let mut recorder = Self::with(d, Recording::new(panels, columns), offsets, keep);
+        if let Keep::Plot(plot) = &recorder.keep {
+            plot.reserve(&mut recorder.recording);
+        }
         recorder.csv = csv;
         recorder.size_warning = to.size_warning;
         Ok(recorder)
@@ -189,6 +193,7 @@ impl Recorder {
         self.schedule.stop_time = stop_time;
         if let Keep::Plot(rows) = &mut self.keep {
             *rows = PlotRows::new(self.offsets.len(), 0.0, stop_time);
+            rows.reserve(&mut self.recording);
         }
     }
 
