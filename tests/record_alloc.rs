@@ -4,7 +4,7 @@
 
 use blockdyn::output::StagedFile;
 use blockdyn::sim::{Engine, Recorder, StreamTo};
-use blockdyn::solver::{Solver, System};
+use blockdyn::solver::Solver;
 use std::alloc::{GlobalAlloc, Layout, System as SystemAlloc};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
