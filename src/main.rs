@@ -224,9 +224,20 @@ fn run_model(
     };
     let summary = run_summary(&result);
     if result.rows > 0 || failure.is_none() {
-        let staged = stage_outputs(&d, result, plot.as_deref(), animation.as_deref())?;
         // All outputs together or none: a failed plot never leaves a CSV of another run.
-        blockdyn::output::commit_all(staged.files).map_err(|e| e.to_string())?;
+        let committed =
+            stage_outputs(&d, result, plot.as_deref(), animation.as_deref()).and_then(|staged| {
+                blockdyn::output::commit_all(staged.files)
+                    .map(|()| staged.frames)
+                    .map_err(|e| e.to_string())
+            });
+        let frames = match (committed, &failure) {
+            (Ok(frames), _) => frames,
+            (Err(output), None) => return Err(output),
+            (Err(output), Some(error)) => {
+                return Err(format!("{error}\n  note: no output was written: {output}"))
+            }
+        };
         if let Some(error) = failure {
             let mut message = error.to_string();
             if csv.is_some() || plot.is_some() {
@@ -248,7 +259,7 @@ fn run_model(
             if csv.is_none() && plot.is_none() && animation.is_none() {
                 say(blockdyn::report::NOTHING_WRITTEN);
             }
-            if let (Some(p), Some((frames, interval))) = (&animation, staged.frames) {
+            if let (Some(p), Some((frames, interval))) = (&animation, frames) {
                 say(&format!(
                     "  animation: {} ({frames} frames, one every {interval} s of simulated time)\n",
                     p.display(),
