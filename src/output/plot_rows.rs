@@ -21,7 +21,7 @@
 //! **Memory**: at most [`PLOT_BUDGET_BYTES`] of values: the number of buckets is chosen from the
 //! number of columns so that 4 rows per bucket fill half of it (`buckets = budget / 2 / (4 ·
 //! 8 bytes · (columns + 1))`, from 1 to [`MAX_BUCKETS`]); the kept event rows fill at most the
-//! other half. [`PlotRows::reserve`] reserves the bucket rows (not the event rows) up front.
+//! other half. [`PlotRows::reserve`] reserves some of the bucket rows up front.
 
 use super::recording::Recording;
 
@@ -63,10 +63,10 @@ impl PlotRows {
         }
     }
 
-    /// Reserves in `out` the rows the buckets can give (4 each, within half of
-    /// [`PLOT_BUDGET_BYTES`]), so that recording does not allocate until event rows pass them.
-    pub fn reserve(&self, out: &mut Recording) {
-        let rows = 4 * self.buckets;
+    /// Reserves in `out` room for up to `rows` rows, but no more than the buckets can give (4
+    /// each, within half of [`PLOT_BUDGET_BYTES`]).
+    pub fn reserve(&self, out: &mut Recording, rows: usize) {
+        let rows = rows.min(4 * self.buckets);
         out.times.reserve(rows);
         out.values.reserve(rows * out.columns.len());
     }

@@ -146,8 +146,8 @@ impl Recorder {
 
     /// A recorder that writes each row into `to.csv` as it is recorded and keeps in memory only
     /// the plot's decimated rows (see [`PlotRows`]), or nothing without a plot. Reserves the CSV's
-    /// longest line and the plot's bucket rows (bounded by its budget), nothing in proportion to
-    /// the number of rows.
+    /// longest line and [`RESERVED_ROWS`] of the plot's rows (fewer when the plot's budget gives
+    /// fewer), nothing in proportion to the number of rows.
     pub fn streaming(d: &Diagram, to: StreamTo) -> Result<Recorder, SimError> {
         let (panels, columns, offsets) = Self::resolve(d)?;
         let csv = match to.csv {
@@ -161,7 +161,7 @@ impl Recorder {
         };
         let mut recorder = Self::with(d, Recording::new(panels, columns), offsets, keep);
         if let Keep::Plot(plot) = &recorder.keep {
-            plot.reserve(&mut recorder.recording);
+            plot.reserve(&mut recorder.recording, RESERVED_ROWS);
         }
         recorder.csv = csv;
         recorder.size_warning = to.size_warning;
@@ -193,7 +193,7 @@ impl Recorder {
         self.schedule.stop_time = stop_time;
         if let Keep::Plot(rows) = &mut self.keep {
             *rows = PlotRows::new(self.offsets.len(), 0.0, stop_time);
-            rows.reserve(&mut self.recording);
+            rows.reserve(&mut self.recording, RESERVED_ROWS);
         }
     }
 
