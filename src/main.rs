@@ -2,10 +2,13 @@
 //! this file only parses arguments and formats results and errors.
 
 use blockdyn::output::stats::RunSummary;
+use blockdyn::output::StagedFile;
 use clap::{Parser, Subcommand};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -178,12 +181,27 @@ fn run_model(
     let stop = stop_time.unwrap_or(d.spec.stop_time);
     let terminal = std::io::stderr().is_terminal();
     let progress = (!quiet).then(|| blockdyn::progress::reporter(stop, terminal));
+    let interrupt = stop_on_signals();
+    let csv_file = csv
+        .as_deref()
+        .map(|p| StagedFile::create(p, "CSV"))
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let run = blockdyn::simulate_keeping_rows(
         &d,
         blockdyn::RunOptions {
             stop_time,
             progress,
             animation_rate: animation.is_some().then_some(out.animation.fps),
+            stream: Some(blockdyn::sim::StreamTo {
+                csv: csv_file,
+                plot: plot.is_some(),
+                size_warning: Some(blockdyn::sim::SizeWarning::new(
+                    blockdyn::sim::CSV_WARNING_BYTES,
+                    Box::new(|message| eprintln!("warning: {message}")),
+                )),
+            }),
+            interrupt,
             ..Default::default()
         },
     );
@@ -193,6 +211,9 @@ fn run_model(
             // A failed run still writes the rows it recorded, then exits non-zero.
             let partial = blockdyn::RunResult {
                 recording: failed.recording,
+                csv: failed.csv,
+                rows: failed.rows,
+                last_time: failed.last_time,
                 stats: Default::default(),
                 wall_time: Default::default(),
                 final_state: Vec::new(),
@@ -201,90 +222,147 @@ fn run_model(
             (partial, Some(failed.error))
         }
     };
-    let wrote_rows = !result.recording.is_empty();
-    if wrote_rows || failure.is_none() {
-        write_outputs(&d, &result, csv.as_deref(), plot.as_deref())?;
-        if let Some(path) = &animation {
-            write_animation(&d, &result, path)?;
-        }
-    }
-    if let Some(error) = failure {
-        let mut message = error.to_string();
-        if wrote_rows && (csv.is_some() || plot.is_some()) {
-            let last = result.recording.times.last().copied().unwrap_or(0.0);
-            message.push_str(&format!(
-                "\n  note: the {} rows recorded up to t = {last} s were written (a partial run)",
-                result.recording.len()
-            ));
-        }
-        return Err(message);
-    }
-    if !quiet {
-        let summary = RunSummary {
-            simulated_time: result.stats.final_time,
-            steps: result.stats.steps as u64,
-            rejected_steps: result.stats.rejected_steps as u64,
-            function_evaluations: result.stats.function_evaluations as u64,
-            zero_crossings: result.stats.zero_crossings as u64,
-            wall_time: result.wall_time,
+    let summary = run_summary(&result);
+    if result.rows > 0 || failure.is_none() {
+        // All outputs together or none: a failed plot never leaves a CSV of another run.
+        let committed =
+            stage_outputs(&d, result, plot.as_deref(), animation.as_deref()).and_then(|staged| {
+                blockdyn::output::commit_all(staged.files)
+                    .map(|()| staged.frames)
+                    .map_err(|e| e.to_string())
+            });
+        let frames = match (committed, &failure) {
+            (Ok(frames), _) => frames,
+            (Err(output), None) => return Err(output),
+            (Err(output), Some(error)) => {
+                return Err(format!("{error}\n  note: no output was written: {output}"))
+            }
         };
-        say(&format!("{}: {summary}\n", d.spec.name));
-        for (what, p) in [("csv", &csv), ("plot", &plot)] {
-            if let Some(p) = p {
-                say(&format!("  {what}: {}\n", p.display()));
+        if let Some(error) = failure {
+            let mut message = error.to_string();
+            if csv.is_some() || plot.is_some() {
+                message.push_str(&format!(
+                    "\n  note: a partial run: the {} rows recorded up to t = {} s were written",
+                    summary.rows,
+                    blockdyn::sim::readable_time(&summary.last_time.unwrap_or(0.0))
+                ));
+            }
+            return Err(message);
+        }
+        if !quiet {
+            say(&format!("{}: {}\n", d.spec.name, summary.line));
+            for (what, p) in [("csv", &csv), ("plot", &plot)] {
+                if let Some(p) = p {
+                    say(&format!("  {what}: {}\n", p.display()));
+                }
+            }
+            if csv.is_none() && plot.is_none() && animation.is_none() {
+                say(blockdyn::report::NOTHING_WRITTEN);
+            }
+            if let (Some(p), Some((frames, interval))) = (&animation, frames) {
+                say(&format!(
+                    "  animation: {} ({frames} frames, one every {interval} s of simulated time)\n",
+                    p.display(),
+                ));
             }
         }
-        if csv.is_none() && plot.is_none() && animation.is_none() {
-            say(blockdyn::report::NOTHING_WRITTEN);
-        }
-        if let (Some(p), Some(a)) = (&animation, &result.animation) {
-            say(&format!(
-                "  animation: {} ({} frames, one every {} s of simulated time)\n",
-                p.display(),
-                a.frames.len(),
-                a.frame_interval
-            ));
-        }
+        return Ok(());
     }
-    Ok(())
+    Err(failure.map_or_else(String::new, |e| e.to_string()))
 }
 
-/// Writes the CSV and the plot of a run (or of the rows a failed run recorded).
-fn write_outputs(
-    d: &blockdyn::diagram::Diagram,
-    result: &blockdyn::RunResult,
-    csv: Option<&Path>,
-    plot: Option<&Path>,
-) -> Result<(), String> {
-    if let Some(path) = csv {
-        blockdyn::output::csv::write_csv(&result.recording, path).map_err(|e| e.to_string())?;
+/// What the summary line says about a run.
+struct Summary {
+    line: String,
+    rows: usize,
+    last_time: Option<f64>,
+}
+
+fn run_summary(result: &blockdyn::RunResult) -> Summary {
+    let line = RunSummary {
+        simulated_time: result.stats.final_time,
+        steps: result.stats.steps as u64,
+        rejected_steps: result.stats.rejected_steps as u64,
+        function_evaluations: result.stats.function_evaluations as u64,
+        zero_crossings: result.stats.zero_crossings as u64,
+        wall_time: result.wall_time,
     }
+    .to_string();
+    Summary {
+        line,
+        rows: result.rows,
+        last_time: result.last_time,
+    }
+}
+
+/// A run's output files, written into temporary files and not yet committed.
+struct StagedOutputs {
+    files: Vec<StagedFile>,
+    /// The animation's frame count and interval, when one was written.
+    frames: Option<(usize, f64)>,
+}
+
+/// Stages the CSV (streamed during the run), the plot and the animation of a run, or of the rows
+/// a failed run recorded. On an error the staged files are dropped: their temporaries removed.
+fn stage_outputs(
+    d: &blockdyn::diagram::Diagram,
+    result: blockdyn::RunResult,
+    plot: Option<&Path>,
+    animation: Option<&Path>,
+) -> Result<StagedOutputs, String> {
+    let mut files: Vec<StagedFile> = result.csv.into_iter().collect();
     if let Some(path) = plot {
         let options = blockdyn::plot::PlotOptions {
             title: Some(d.spec.name.clone()),
             ..Default::default()
         };
-        blockdyn::plot::plot_png(&result.recording, path, &options).map_err(|e| e.to_string())?;
+        let image = blockdyn::plot::render_rgb(&result.recording, path, &options)
+            .map_err(|e| e.to_string())?;
+        let mut file = StagedFile::create(path, "plot").map_err(|e| e.to_string())?;
+        blockdyn::plot::encode_png(&image, file.writer())
+            .map_err(|e| file.error("writing failed", e).to_string())?;
+        files.push(file);
     }
-    Ok(())
+    let mut frames = None;
+    if let (Some(path), Some(anim)) = (animation, &result.animation) {
+        let settings = &d.spec.output.animation;
+        let options = blockdyn::render::RenderOptions {
+            width: settings.size[0],
+            height: settings.size[1],
+            camera: settings.camera,
+            playback_rate: settings.fps,
+            time_label: true,
+        };
+        let bytes = blockdyn::render::encode_gif(anim, &options).map_err(|source| {
+            blockdyn::render::AnimationError::Render {
+                path: path.to_path_buf(),
+                source,
+            }
+            .to_string()
+        })?;
+        let mut file = StagedFile::create(path, "animation").map_err(|e| e.to_string())?;
+        file.writer()
+            .write_all(&bytes)
+            .map_err(|e| file.error("writing failed", e).to_string())?;
+        files.push(file);
+        frames = Some((anim.frames.len(), anim.frame_interval));
+    }
+    Ok(StagedOutputs { files, frames })
 }
 
-/// Writes the animation of a run (or of the frames a failed run took) as a GIF.
-fn write_animation(
-    d: &blockdyn::diagram::Diagram,
-    result: &blockdyn::RunResult,
-    path: &Path,
-) -> Result<(), String> {
-    let Some(animation) = &result.animation else {
-        return Ok(());
-    };
-    let settings = &d.spec.output.animation;
-    let options = blockdyn::render::RenderOptions {
-        width: settings.size[0],
-        height: settings.size[1],
-        camera: settings.camera,
-        playback_rate: settings.fps,
-        time_label: true,
-    };
-    blockdyn::render::write_gif(path, animation, &options).map_err(|e| e.to_string())
+/// The first SIGINT or SIGTERM sets the returned flag: the run stops at its next step and its rows
+/// are written (a partial run). A second one removes this process's temporary output files and
+/// exits at once with status 130. `None` when a handler cannot be installed (then the signals
+/// keep their default action).
+fn stop_on_signals() -> Option<Arc<AtomicBool>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let seen = flag.clone();
+    ctrlc::set_handler(move || {
+        if seen.swap(true, Ordering::SeqCst) {
+            blockdyn::output::remove_staged_files();
+            std::process::exit(130);
+        }
+    })
+    .ok()?;
+    Some(flag)
 }

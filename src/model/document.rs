@@ -55,7 +55,33 @@ pub struct OutputSettings {
     pub log: Vec<(String, Span)>,
     /// The animation: its path, size, frame rate and camera.
     pub animation: AnimationSettings,
+    /// Which rows are recorded (`refine`, `sample_time`).
+    pub rows: OutputRows,
 }
+
+/// Which rows a run records: `[output] refine = N`, `[output] sample_time = dt`, or neither.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum OutputRows {
+    /// Neither: each step's end, plus rows from the step's dense output so that no two rows are
+    /// more than stop_time / [`SMOOTH_ROWS`] apart (at most [`SMOOTH_MAX_REFINE`] rows per step).
+    /// Short steps (contacts, events) add nothing; long smooth steps are drawn as curves.
+    #[default]
+    Smooth,
+    /// `refine = N`: N rows per step, N − 1 of them from the dense output inside the step.
+    Refine(usize),
+    /// `sample_time = dt`: rows at t = k·dt (k = 0, 1, ...) instead of at steps, plus the two rows
+    /// of each located event and the final row.
+    SampleTime(f64),
+}
+
+/// Without `refine` or `sample_time`, rows are at most stop_time / SMOOTH_ROWS apart.
+pub const SMOOTH_ROWS: usize = 1000;
+/// Without `refine` or `sample_time`, at most this many rows per step: with the default
+/// max_step (stop_time / 50) 20 rows keep the stop_time / SMOOTH_ROWS spacing; a larger
+/// max_step gets wider gaps rather than unbounded rows per step.
+pub const SMOOTH_MAX_REFINE: usize = 32;
+/// The largest `refine` accepted.
+pub const MAX_REFINE: usize = 1000;
 
 /// Everything a model says, read and checked at the level of the file (blocks are checked when built).
 #[derive(Clone, Debug)]
@@ -235,6 +261,7 @@ impl Document {
             output.csv = o.string("csv")?.map(str::to_string);
             output.plot = o.string("plot")?.map(str::to_string);
             output.animation = read_animation(&o)?;
+            output.rows = read_output_rows(&o)?;
             if let Some(v) = o.value("log") {
                 let items = v.as_array().ok_or_else(|| {
                     o.error("log", "'log' must be an array of signal names")
@@ -450,6 +477,41 @@ fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result<(), String
     match &mut entry.value.kind {
         ValueKind::Table(t) => set_path(t, rest, value),
         _ => Err(format!("'{first}' is not a table")),
+    }
+}
+
+/// `[output] refine` and `sample_time` (at most one of them).
+fn read_output_rows(o: &TableReader<'_>) -> Result<OutputRows, Diagnostic> {
+    let refine = o.usize("refine")?;
+    let sample_time = o.f64("sample_time")?;
+    match (refine, sample_time) {
+        (Some(_), Some(_)) => Err(o
+            .error(
+                "sample_time",
+                "'sample_time' and 'refine' exclude each other",
+            )
+            .hint(
+                "keep one: refine = N adds rows between steps, sample_time = dt records at k·dt",
+            )),
+        (Some(n), None) => {
+            o.ensure(
+                (1..=MAX_REFINE).contains(&n),
+                "refine",
+                &format!("must be from 1 to {MAX_REFINE} (got {n})"),
+                "write the number of rows per step, e.g. refine = 4 (1 = step ends only)",
+            )?;
+            Ok(OutputRows::Refine(n))
+        }
+        (None, Some(dt)) => {
+            o.ensure(
+                dt > 0.0,
+                "sample_time",
+                &format!("must be positive (got {dt})"),
+                "write the time between rows in s, e.g. sample_time = 0.01",
+            )?;
+            Ok(OutputRows::SampleTime(dt))
+        }
+        (None, None) => Ok(OutputRows::Smooth),
     }
 }
 

@@ -12,6 +12,9 @@ pub mod value;
 pub use animation::AnimationSettings;
 pub use connection::{Connection, ConnectionKind, PortRef};
 pub use diagnostic::Diagnostic;
-pub use document::{BlockEntry, Document, ModelSpec, OutputSettings, SolverSettings};
+pub use document::{
+    BlockEntry, Document, ModelSpec, OutputRows, OutputSettings, SolverSettings, MAX_REFINE,
+    SMOOTH_MAX_REFINE, SMOOTH_ROWS,
+};
 pub use reader::TableReader;
 pub use source::{SourceFile, Span};

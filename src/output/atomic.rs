@@ -10,11 +10,13 @@
 //! target that is a symbolic link is replaced by a regular file (the link's destination is untouched).
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use thiserror::Error;
+
+use super::staged::{commit_all, StagedFile};
 
 /// Why an output file could not be written. Every variant names the kind of file (`what`, e.g.
 /// "CSV", "plot") and the path the user asked for.
@@ -102,30 +104,8 @@ pub enum OutputError {
 /// Distinguishes temporary files of concurrent writes from one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Removes the temporary file when dropped, unless [`TempGuard::disarm`] was called (after the
-/// rename succeeded). Dropping also happens on early return and on unwinding.
-struct TempGuard {
-    path: PathBuf,
-    armed: bool,
-}
-
-impl TempGuard {
-    fn disarm(&mut self) {
-        self.armed = false;
-    }
-}
-
-impl Drop for TempGuard {
-    fn drop(&mut self) {
-        if self.armed {
-            // Best effort: the write already failed, and the error being returned is the useful one.
-            let _ = fs::remove_file(&self.path);
-        }
-    }
-}
-
 /// The directory a target goes into (`.` for a bare file name).
-fn target_directory(path: &Path) -> PathBuf {
+pub(crate) fn target_directory(path: &Path) -> PathBuf {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
@@ -207,53 +187,16 @@ pub fn write_atomically(
     what: &'static str,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), OutputError> {
-    check_target(path, what)?;
-    let file_name = path.file_name().unwrap_or_default();
-    let dir = target_directory(path);
-    let io_error = |action: String, source: io::Error| OutputError::Io {
-        what,
-        path: path.to_path_buf(),
-        action,
-        source,
-    };
-
-    let (file, temp_path) =
-        create_temp_file(&dir, &file_name.to_string_lossy()).map_err(|(temp, e)| {
-            io_error(
-                format!("cannot create temporary file '{}'", temp.display()),
-                e,
-            )
-        })?;
-    let mut guard = TempGuard {
-        path: temp_path,
-        armed: true,
-    };
-
-    let mut writer = BufWriter::with_capacity(1 << 16, file);
-    write(&mut writer).map_err(|e| io_error("writing failed".to_string(), e))?;
-    let file = writer
-        .into_inner()
-        .map_err(|e| io_error("writing failed".to_string(), e.into_error()))?;
-    file.sync_all()
-        .map_err(|e| io_error("cannot flush to disk".to_string(), e))?;
-    drop(file);
-
-    fs::rename(&guard.path, path).map_err(|e| {
-        io_error(
-            format!(
-                "cannot rename temporary file '{}' over it",
-                guard.path.display()
-            ),
-            e,
-        )
-    })?;
-    guard.disarm();
-    sync_directory(&dir);
-    Ok(())
+    let mut staged = StagedFile::create(path, what)?;
+    write(staged.writer()).map_err(|e| staged.error("writing failed", e))?;
+    commit_all(vec![staged])
 }
 
 /// Creates a new temporary file next to the target; retries with another name if one exists.
-fn create_temp_file(dir: &Path, file_name: &str) -> Result<(File, PathBuf), (PathBuf, io::Error)> {
+pub(crate) fn create_temp_file(
+    dir: &Path,
+    file_name: &str,
+) -> Result<(File, PathBuf), (PathBuf, io::Error)> {
     let pid = std::process::id();
     let mut attempts = 0;
     loop {
@@ -273,7 +216,7 @@ fn create_temp_file(dir: &Path, file_name: &str) -> Result<(File, PathBuf), (Pat
 
 /// Makes the rename durable by fsyncing the directory. Best effort: a failure here does not undo a
 /// completed rename, so it is not reported.
-fn sync_directory(dir: &Path) {
+pub(crate) fn sync_directory(dir: &Path) {
     #[cfg(unix)]
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();

@@ -14,7 +14,8 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::atomic::{write_atomically, OutputError};
-use super::recording::Recording;
+use super::recording::{Column, Recording};
+use super::staged::StagedFile;
 
 /// Kind of file named in errors.
 const WHAT: &str = "CSV";
@@ -50,20 +51,89 @@ pub fn write_csv_to(rec: &Recording, w: &mut dyn Write) -> io::Result<()> {
             "inconsistent recording",
         ));
     }
+    write_header(w, &rec.columns)?;
+    for (i, &time) in rec.times.iter().enumerate() {
+        write_row(w, time, &rec.values[i * n_columns..(i + 1) * n_columns])?;
+    }
+    Ok(())
+}
+
+/// Writes the header line: `time`, then the column names.
+pub fn write_header(w: &mut dyn Write, columns: &[Column]) -> io::Result<()> {
     w.write_all(b"time")?;
-    for column in &rec.columns {
+    for column in columns {
         w.write_all(b",")?;
         write_field(w, &column.name)?;
     }
-    w.write_all(b"\n")?;
-    for (i, &time) in rec.times.iter().enumerate() {
-        write!(w, "{}", CsvNumber(time))?;
-        for &value in &rec.values[i * n_columns..(i + 1) * n_columns] {
-            write!(w, ",{}", CsvNumber(value))?;
-        }
-        w.write_all(b"\n")?;
+    w.write_all(b"\n")
+}
+
+/// Writes one row: the time, then the values.
+pub fn write_row(w: &mut dyn Write, time: f64, values: &[f64]) -> io::Result<()> {
+    write!(w, "{}", CsvNumber(time))?;
+    for &value in values {
+        write!(w, ",{}", CsvNumber(value))?;
     }
-    Ok(())
+    w.write_all(b"\n")
+}
+
+/// A CSV written while a run goes: the header when created, each row as it is recorded, into a
+/// [`StagedFile`] that the run's outputs commit together at the end.
+///
+/// A row is formatted into a line buffer (sized for the longest possible row up front, then
+/// reused: no allocation per row) and handed to the file's 64 KiB buffer. The first I/O error stops the
+/// writing and is kept for [`CsvStream::finish`]; the run goes on.
+#[derive(Debug)]
+pub struct CsvStream {
+    file: StagedFile,
+    line: Vec<u8>,
+    bytes: u64,
+    error: Option<io::Error>,
+}
+
+impl CsvStream {
+    /// Starts the CSV in `file` with the header of `columns`.
+    pub fn new(mut file: StagedFile, columns: &[Column]) -> Result<CsvStream, OutputError> {
+        // The longest number, "-2.2250738585072014e-308", and its comma: rows never grow it.
+        let mut line = Vec::with_capacity(25 * (columns.len() + 1) + 1);
+        write_header(&mut line, columns).map_err(|e| file.error("writing failed", e))?;
+        file.writer()
+            .write_all(&line)
+            .map_err(|e| file.error("writing failed", e))?;
+        Ok(CsvStream {
+            file,
+            bytes: line.len() as u64,
+            line,
+            error: None,
+        })
+    }
+
+    /// Appends one row (nothing after an I/O error).
+    pub fn push(&mut self, time: f64, values: &[f64]) {
+        if self.error.is_some() {
+            return;
+        }
+        self.line.clear();
+        let written = write_row(&mut self.line, time, values)
+            .and_then(|()| self.file.writer().write_all(&self.line));
+        match written {
+            Ok(()) => self.bytes += self.line.len() as u64,
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Bytes written so far (header included).
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The staged file with every row in it, or the first I/O error.
+    pub fn finish(self) -> Result<StagedFile, OutputError> {
+        match self.error {
+            Some(e) => Err(self.file.error("writing failed", e)),
+            None => Ok(self.file),
+        }
+    }
 }
 
 /// Writes one text field, quoted when it contains `,`, `"`, `\r` or `\n` (RFC 4180).
@@ -96,7 +166,6 @@ impl fmt::Display for CsvNumber {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::Column;
     use proptest::prelude::*;
 
     fn column(name: &str) -> Column {

@@ -2,10 +2,14 @@
 
 pub mod atomic;
 pub mod csv;
+pub mod plot_rows;
 pub mod recording;
+pub mod staged;
 pub mod stats;
 
 pub use atomic::{check_outputs, check_target, write_atomically, OutputError};
-pub use csv::{write_csv, write_csv_to, CsvNumber};
+pub use csv::{write_csv, write_csv_to, CsvNumber, CsvStream};
+pub use plot_rows::PlotRows;
 pub use recording::{Column, Recording};
+pub use staged::{commit_all, remove_staged_files, StagedFile};
 pub use stats::RunSummary;

@@ -196,7 +196,7 @@ impl<'d> Engine<'d> {
     /// the previous run's diagnostics. Returns the initial state vector.
     pub fn initialize(&mut self, t0: f64) -> Vec<f64> {
         let d = self.diagram;
-        self.run.recorder.recording.clear();
+        self.run.recorder.restart();
         self.run.non_finite = None;
         self.run.unsettled = None;
         self.evaluated_at = None;
@@ -510,24 +510,42 @@ impl System for Engine<'_> {
     }
 
     fn next_sample_time(&self) -> Option<f64> {
-        self.run.frames.as_ref()?.next_time()
+        let frame = self.run.frames.as_ref().and_then(FrameSampler::next_time);
+        match (frame, self.run.recorder.next_sample_time()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn sample(&mut self, t: f64, x: &[f64]) {
-        if self.run.frames.is_some() {
-            self.outputs_at(t, x);
-            if let Some(frames) = self.run.frames.as_mut() {
-                frames.capture(t, x, &self.run.signals);
-            }
+        let frame_due = self.run.frames.as_ref().and_then(FrameSampler::next_time) == Some(t);
+        let row_due = self.run.recorder.next_sample_time() == Some(t);
+        if !(frame_due || row_due) {
+            return;
+        }
+        self.outputs_at(t, x);
+        if let Some(frames) = self.run.frames.as_mut().filter(|_| frame_due) {
+            frames.capture(t, x, &self.run.signals);
+        }
+        if row_due {
+            self.run.recorder.sample(t, &self.run.signals);
         }
     }
 
-    fn record(&mut self, t: f64, x: &[f64], _kind: RecordKind) {
+    fn record(&mut self, t: f64, x: &[f64], kind: RecordKind) {
         self.outputs_at(t, x);
-        self.run.recorder.push(t, &self.run.signals);
+        self.run.recorder.record(t, kind, &self.run.signals);
         if let Some(p) = self.run.progress.as_mut() {
             p(t);
         }
+    }
+
+    fn rows_per_step(&self, h: f64) -> usize {
+        self.run.recorder.rows_per_step(h)
+    }
+
+    fn interrupted(&self) -> bool {
+        self.run.recorder.interrupted()
     }
 }
 

@@ -8,14 +8,16 @@ pub mod recorder;
 pub mod sparse_sum;
 
 pub use engine::{Engine, NonFiniteSource, NonFiniteValue, RunState};
-pub use recorder::Recorder;
+pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};
 
 use crate::diagram::Diagram;
 use crate::model::Diagnostic;
-use crate::output::Recording;
+use crate::output::{OutputError, Recording, StagedFile};
 use crate::render::Animation;
 use crate::solver::{Method, Solver, SolverError, SolverOptions, SolverStats};
 use animation::FrameSampler;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Options of one run that are not part of the model.
@@ -30,11 +32,23 @@ pub struct RunOptions {
     /// Take animation frames at this many per second of simulated time (see
     /// [`animation::FrameSampler`]); `None` for none. A model without a mechanism gives none.
     pub animation_rate: Option<f64>,
+    /// Stream the rows into a CSV and keep only the plot's rows in memory (see
+    /// [`Recorder::streaming`]); `None` keeps every row in [`RunResult::recording`].
+    pub stream: Option<StreamTo>,
+    /// The run stops (with [`SimError::Interrupted`], its rows kept) once this is set.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 /// What a run produced.
 pub struct RunResult {
+    /// Every row, or with [`RunOptions::stream`] the plot's decimated rows (none without a plot).
     pub recording: Recording,
+    /// With [`RunOptions::stream`]: the CSV with every row, staged (not yet committed).
+    pub csv: Option<StagedFile>,
+    /// Rows recorded (also those streamed and not kept in memory).
+    pub rows: usize,
+    /// The time of the last row, if any.
+    pub last_time: Option<f64>,
     pub stats: SolverStats,
     /// Wall-clock time spent in the solver loop.
     pub wall_time: Duration,
@@ -83,6 +97,10 @@ pub enum SimError {
     },
     #[error("invalid solver settings: {0}")]
     InvalidOptions(String),
+    #[error("interrupted at t = {t} s (by a signal: Ctrl-C or SIGTERM)")]
+    Interrupted { t: f64 },
+    #[error("{0}")]
+    Output(#[from] OutputError),
 }
 
 /// Solver options from the model's `[solver]` section.
@@ -113,8 +131,14 @@ pub struct FailedRun {
     /// Why the run stopped.
     pub error: SimError,
     /// The rows recorded up to the failure (every accepted step and event before it); empty when
-    /// the run failed before its first row.
+    /// the run failed before its first row. With [`RunOptions::stream`], the plot's rows.
     pub recording: Recording,
+    /// With [`RunOptions::stream`]: the CSV of the rows up to the failure, staged.
+    pub csv: Option<StagedFile>,
+    /// Rows recorded before the failure.
+    pub rows: usize,
+    /// The time of the last row, if any.
+    pub last_time: Option<f64>,
     /// The animation frames taken before the failure, when asked for.
     pub animation: Option<Animation>,
 }
@@ -130,10 +154,22 @@ pub fn simulate_keeping_rows(
         Box::new(FailedRun {
             error,
             recording: Recording::default(),
+            csv: None,
+            rows: 0,
+            last_time: None,
             animation: None,
         })
     };
-    let recorder = Recorder::new(d).map_err(|e| early(e.into()))?;
+    let mut recorder = match options.stream {
+        Some(to) => Recorder::streaming(d, to),
+        None => Recorder::new(d).map_err(SimError::from),
+    }
+    .map_err(early)?;
+    recorder.set_stop_time(stop_time);
+    recorder.warn_if_too_large();
+    if let Some(flag) = options.interrupt {
+        recorder.set_interrupt(flag);
+    }
     let mut engine = Engine::with_fusion(d, recorder, !options.unfused);
     engine.run.progress = options.progress;
     engine.run.frames = options
@@ -146,30 +182,47 @@ pub fn simulate_keeping_rows(
     )
     .map_err(|e| early(SimError::InvalidOptions(e.to_string())))?;
     let x0 = engine.initialize(0.0);
-    if let Some((block, t)) = engine.run.unsettled.take() {
-        return Err(early(SimError::Unsettled { block, t }));
-    }
     let started = Instant::now();
-    let outcome = solver.integrate(&mut engine, 0.0, &x0, stop_time);
-    let wall_time = started.elapsed();
-    let failure = match (engine.run.unsettled.take(), outcome) {
-        (Some((block, t)), _) => Err(SimError::Unsettled { block, t }),
-        (None, Err(e)) => Err(map_solver_error(d, &engine, e)),
-        (None, Ok(stats)) => Ok(stats),
+    let outcome = match engine.run.unsettled.take() {
+        Some((block, t)) => Err(SimError::Unsettled { block, t }),
+        None => solver
+            .integrate(&mut engine, 0.0, &x0, stop_time)
+            .map_err(|e| match engine.run.unsettled.take() {
+                Some((block, t)) => SimError::Unsettled { block, t },
+                None => map_solver_error(d, &engine, e),
+            }),
     };
-    let recording = std::mem::take(&mut engine.run.recorder.recording);
+    let wall_time = started.elapsed();
+    let recorder = &mut engine.run.recorder;
+    let (rows, last_time) = (recorder.rows(), recorder.last_time());
+    let finished = recorder.finish();
+    let recording = std::mem::take(&mut recorder.recording);
     let animation = engine.run.frames.take().map(FrameSampler::into_animation);
-    match failure {
-        Ok(stats) => Ok(RunResult {
+    // An unsettled mode found at the run's last event is an error even when the solver ended.
+    let outcome = match (outcome, engine.run.unsettled.take()) {
+        (Ok(_), Some((block, t))) => Err(SimError::Unsettled { block, t }),
+        (outcome, _) => outcome,
+    };
+    match (outcome, finished) {
+        (Ok(stats), Ok(csv)) => Ok(RunResult {
             recording,
+            csv,
+            rows,
+            last_time,
             stats,
             wall_time,
             final_state: solver.state().to_vec(),
             animation,
         }),
-        Err(error) => Err(Box::new(FailedRun {
+        (Ok(_), Err(e)) => Err(early(e.into())),
+        (Err(error), finished) => Err(Box::new(FailedRun {
             error,
             recording,
+            // A CSV that could not be written is dropped (its temporary removed); the run's
+            // own error is the one to report.
+            csv: finished.ok().flatten(),
+            rows,
+            last_time,
             animation,
         })),
     }
@@ -177,7 +230,7 @@ pub fn simulate_keeping_rows(
 
 /// A time for a message: plain decimals where they read well, else scientific notation (not
 /// 1e-300 written out with 300 zeros).
-fn readable_time(t: &f64) -> String {
+pub fn readable_time(t: &f64) -> String {
     if *t == 0.0 || (1e-4..1e7).contains(&t.abs()) {
         format!("{t}")
     } else {
@@ -274,6 +327,7 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
             },
         },
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
+        SolverError::Interrupted { t } => SimError::Interrupted { t },
     }
 }
 

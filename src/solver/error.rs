@@ -71,6 +71,13 @@ pub enum SolverError {
         /// recent steps (the one that limits the step size); `None` without error control.
         index: Option<usize>,
     },
+    /// [`System::interrupted`](super::System::interrupted) asked the run to stop (e.g. Ctrl-C); `t`
+    /// is the last accepted time, already recorded.
+    #[error("interrupted at t = {t}")]
+    Interrupted {
+        /// The last accepted time.
+        t: f64,
+    },
     /// The options, the initial state or the time span are unusable.
     #[error("invalid solver input: {0}")]
     InvalidOptions(String),

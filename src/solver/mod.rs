@@ -61,6 +61,9 @@ pub enum RecordKind {
     EventAfter,
     /// The final point at the stop time (or where the system asked to stop).
     Final,
+    /// Between a step's start and its end (or its located event), from the step's dense output,
+    /// when [`System::rows_per_step`] asks for more than one row per step.
+    Refined,
 }
 
 /// What an event handler did.
@@ -120,6 +123,17 @@ pub trait System {
     }
     /// Called at every point the user may want recorded.
     fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
+    /// How many rows to record for an accepted step of length `h` (up to its end or its located
+    /// event): N ≥ 1 gives N − 1 [`RecordKind::Refined`] rows at equal spacing inside the step,
+    /// from its dense output, before the row at its end. The default, 1, records step ends only.
+    fn rows_per_step(&self, _h: f64) -> usize {
+        1
+    }
+    /// Checked before every trial step: true stops the run with
+    /// [`SolverError::Interrupted`] at the last accepted time (e.g. on Ctrl-C).
+    fn interrupted(&self) -> bool {
+        false
+    }
     /// The next time at which the system wants the solution sampled (animation frames, fixed
     /// output times); `None` when it wants no more. Unlike a time event, a sample time never
     /// shortens a step: the solver evaluates the dense output of the step that covers it. The

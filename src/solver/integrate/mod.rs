@@ -23,9 +23,12 @@
 //!    Fixed-step RK4 restarts its grid t_restart + k·h at the event.
 //! 6. Sample times ([`System::next_sample_time`]) inside an accepted step, up to its end or its
 //!    located event, are handed to [`System::sample`] from the step's dense output; they never
-//!    change the steps taken.
+//!    change the steps taken. Before them, the N − 1 rows of [`System::rows_per_step`] inside
+//!    the step are recorded from the same dense output (`RecordKind::Refined`).
 //! 7. Every trial step counts against the step budget (`max_steps`, and `max_wall_time` when set);
 //!    a run whose recent pace projects past it ends with [`SolverError::Stalled`] (see `stall`).
+//!    Before every trial step, [`System::interrupted`] may stop the run
+//!    (`SolverError::Interrupted`).
 //! 8. At t_end: `record(t_end, x, Final)`. The point that ends the run is recorded once, as
 //!    `Final` (not also as `Step`); an event instant is recorded as the pair
 //!    `EventBefore`/`EventAfter` (not also as `Step`).
@@ -85,6 +88,25 @@ fn deliver_samples<S: System>(
         last = ts;
         step.interpolate(((ts - t_start) / step.h).clamp(0.0, 1.0), out);
         system.sample(ts, out);
+    }
+}
+
+/// Records the N − 1 rows inside (t_start, t_upto) that [`System::rows_per_step`] asks for, at
+/// t_start + k·(t_upto − t_start)/N, from the dense output of `step` (which starts at t_start);
+/// `out` is scratch of length n.
+fn deliver_refined<S: System>(
+    system: &mut S,
+    step: &DenseStep<'_>,
+    t_start: f64,
+    t_upto: f64,
+    out: &mut [f64],
+) {
+    let span = t_upto - t_start;
+    let rows = system.rows_per_step(span);
+    for k in 1..rows {
+        let ts = t_start + span * (k as f64 / rows as f64);
+        step.interpolate(((ts - t_start) / step.h).clamp(0.0, 1.0), out);
+        system.record(ts, out, RecordKind::Refined);
     }
 }
 
@@ -328,6 +350,9 @@ impl Solver {
         let (mut t_grid0, mut grid_count) = (t, 0u64);
 
         while t < t_end {
+            if system.interrupted() {
+                return Err(SolverError::Interrupted { t });
+            }
             let time_event = system
                 .next_time_event(t)
                 .filter(|&te| te > t && te <= t_end);
@@ -480,6 +505,7 @@ impl Solver {
                     redo = Redo::Stepping;
                     continue;
                 }
+                deliver_refined(system, &step, t_start, t_event, x_interp);
                 deliver_samples(system, &step, t_start, t_event, x_interp);
                 // The state at the event: the step end itself, or the dense output.
                 if t_event == t_new {
@@ -509,7 +535,8 @@ impl Solver {
             }
 
             // Ordinary step end.
-            if system.next_sample_time().is_some_and(|ts| ts <= t_new) {
+            let refined = system.rows_per_step(h_try) > 1;
+            if refined || system.next_sample_time().is_some_and(|ts| ts <= t_new) {
                 prepare_dense(tab, h_try, &self.k, &mut self.dense);
                 let step = DenseStep {
                     tab,
@@ -519,6 +546,7 @@ impl Solver {
                     k: &self.k,
                     d: &self.dense,
                 };
+                deliver_refined(system, &step, t, t_new, &mut self.x_interp);
                 deliver_samples(system, &step, t, t_new, &mut self.x_interp);
             }
             redo = if redo == Redo::Stepping {
