@@ -65,6 +65,10 @@ enum Command {
         model: PathBuf,
         #[arg(long = "set", value_name = "PATH=VALUE")]
         set: Vec<String>,
+        /// Also show the hidden wiring: the mechanism block the physical connections compile to,
+        /// and its signal lines to the joints and contact blocks.
+        #[arg(long)]
+        all: bool,
     },
 }
 
@@ -123,9 +127,9 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Graph { model, set } => {
+        Command::Graph { model, set, all } => {
             let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
-            say(&blockdyn::diagram::dot::to_dot(&d));
+            say(&blockdyn::diagram::dot::to_dot(&d, all));
             Ok(())
         }
     }

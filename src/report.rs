@@ -184,17 +184,7 @@ pub fn library_markdown() -> String {
 
 /// The mechanism's total mass (kg) and gravity magnitude (m/s²), from the physical blocks' roles.
 fn mechanism_mass_and_gravity(d: &Diagram) -> (f64, f64) {
-    use crate::block::PhysicalRole;
-    let mut mass = 0.0;
-    let mut gravity = crate::diagram::physical::STANDARD_GRAVITY[2].abs();
-    for b in &d.blocks {
-        match b.block.physical() {
-            Some(PhysicalRole::Solid { inertia, .. }) => mass += inertia.mass,
-            Some(PhysicalRole::Configuration { gravity: g }) => gravity = g.norm(),
-            _ => {}
-        }
-    }
-    (mass, gravity)
+    crate::diagram::physical::mass_and_gravity(d.blocks.iter().map(|b| &*b.block))
 }
 
 #[cfg(test)]

@@ -5,33 +5,11 @@
 use blockdyn::output::StagedFile;
 use blockdyn::sim::{Engine, Recorder, StreamTo};
 use blockdyn::solver::Solver;
-use std::alloc::{GlobalAlloc, Layout, System as SystemAlloc};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-struct Counting;
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-static COUNTING: AtomicBool = AtomicBool::new(false);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { SystemAlloc.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { SystemAlloc.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { SystemAlloc.realloc(ptr, layout, new_size) }
-    }
-}
+mod alloc_counter;
+use alloc_counter::count;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_counter::Counting = alloc_counter::Counting;
 
 #[test]
 fn a_streamed_run_after_set_up_allocates_nothing() {
@@ -65,11 +43,7 @@ fn a_streamed_run_after_set_up_allocates_nothing() {
             blockdyn::sim::solver_options(&d),
         )
         .unwrap();
-        ALLOCATIONS.store(0, Ordering::SeqCst);
-        COUNTING.store(true, Ordering::SeqCst);
-        let stats = solver.integrate(&mut engine, 0.0, &x0, d.spec.stop_time);
-        COUNTING.store(false, Ordering::SeqCst);
-        let n = ALLOCATIONS.load(Ordering::SeqCst);
+        let (stats, n) = count(|| solver.integrate(&mut engine, 0.0, &x0, d.spec.stop_time));
         let stats = stats.unwrap();
         assert!(stats.steps > 10, "{model}");
         assert!(engine.run.recorder.rows() > stats.steps, "{model}");

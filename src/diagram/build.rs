@@ -503,7 +503,7 @@ pub fn assemble(
         inst.block.set_used_outputs(&used);
     }
 
-    let warnings: Vec<String> = instances
+    let mut warnings: Vec<String> = instances
         .iter()
         .flat_map(|i| {
             i.block
@@ -512,6 +512,7 @@ pub fn assemble(
                 .map(move |w| format!("block '{}': {w}", i.name))
         })
         .collect();
+    warnings.extend(fixed_step_warnings(&instances, spec));
 
     // Setup.
     let mut compiled = Vec::with_capacity(n);
@@ -606,4 +607,33 @@ fn check_period(
         ),
         &format!("write a longer {key}, or raise max_steps"),
     )
+}
+
+/// How far rk4's stability region reaches along the negative real and the imaginary axis
+/// (2.785 and 2√2 ≈ 2.83): a fixed step h is stable for h·|λ| below about this.
+const RK4_STABILITY_REACH: f64 = 2.78;
+
+/// rk4's `fixed_step` against each penalty contact's stability limit (see
+/// [`Block::fastest_rate`]): above it, the run is unstable in contact (a ball rebounds higher
+/// than it fell), which nothing else would say.
+fn fixed_step_warnings(instances: &[Instance], spec: &ModelSpec) -> Vec<String> {
+    if spec.solver.method != "rk4" {
+        return Vec::new();
+    }
+    let step = spec.solver.fixed_step;
+    let (mass, gravity) = super::physical::mass_and_gravity(instances.iter().map(|i| &*i.block));
+    instances
+        .iter()
+        .filter_map(|i| {
+            let rate = i.block.fastest_rate(mass, gravity)?;
+            let limit = RK4_STABILITY_REACH / rate;
+            (step > limit).then(|| {
+                format!(
+                    "block '{}': rk4's fixed_step = {step:e} s is above this contact's stability limit of about {limit:.2e} s (its fastest rate |λ| = {rate:.3e} 1/s with the whole mechanism's weight on it): the run will be unstable in contact, e.g. a ball rebounding higher than it fell\n  help: write fixed_step = {:.1e} or less under [solver], or method = \"dopri5\" (adaptive) or \"trbdf2\" (stiff)",
+                    i.name,
+                    0.5 * limit
+                )
+            })
+        })
+        .collect()
 }

@@ -3,7 +3,8 @@
 //!
 //! What the user wrote is shown, not how it is lowered: the mechanism block that the physical
 //! connections compile to, and the hidden signal lines that wire it to the joints and contact
-//! blocks (`joint_0 → state`, `rigid_0 → solution`, wrenches), are left out.
+//! blocks (`joint_0 → state`, `rigid_0 → solution`, wrenches), are left out unless `all` is
+//! asked for (`blockdyn graph --all`), where they are drawn dotted.
 
 use super::Diagram;
 use std::collections::HashSet;
@@ -18,10 +19,10 @@ fn quote(s: &str) -> String {
     format!("\"{}\"", escape(s))
 }
 
-/// The diagram as DOT text.
-pub fn to_dot(d: &Diagram) -> String {
+/// The diagram as DOT text; `all` also draws the hidden wiring.
+pub fn to_dot(d: &Diagram, all: bool) -> String {
     let declared: HashSet<&str> = d.spec.blocks.iter().map(|b| b.name.as_str()).collect();
-    let shown = |b: usize| declared.contains(d.blocks[b].name.as_str());
+    let shown = |b: usize| all || declared.contains(d.blocks[b].name.as_str());
     let mut s = String::new();
     let _ = writeln!(s, "digraph {} {{", quote(&d.spec.name));
     let _ = writeln!(
@@ -44,16 +45,18 @@ pub fn to_dot(d: &Diagram) -> String {
             &from.block.outputs()[l.from_port],
             &to.block.inputs()[l.to_port],
         );
-        if !shown(l.from) || !shown(l.to) || out.is_hidden() || inp.is_hidden() {
+        let hidden = out.is_hidden() || inp.is_hidden();
+        if !shown(l.from) || !shown(l.to) || (hidden && !all) {
             continue;
         }
+        let style = if hidden { ", style=dotted" } else { "" };
         let label = match l.index {
             Some(i) => format!("{}[{i}] → {}", out.name, inp.name),
             None => format!("{} → {}", out.name, inp.name),
         };
         let _ = writeln!(
             s,
-            "  {} -> {} [label={}];",
+            "  {} -> {} [label={}{style}];",
             quote(&from.name),
             quote(&to.name),
             quote(&label)

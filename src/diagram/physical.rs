@@ -460,3 +460,22 @@ fn no_world_frame(source: &SourceFile, instances: &[Instance]) -> Diagnostic {
 fn locate(source: &SourceFile, instances: &[Instance], b: usize, message: String) -> Diagnostic {
     Diagnostic::at(source, &instances[b].span, message).block(&instances[b].name)
 }
+
+/// The total mass of the Solids (kg) and the gravity's magnitude (m/s²; standard gravity without
+/// a MechanismConfiguration) of a diagram's blocks: the load that `check`'s contact advice and
+/// the rk4 stability warning assume a contact carries.
+pub fn mass_and_gravity<'a>(
+    blocks: impl Iterator<Item = &'a dyn crate::block::Block>,
+) -> (f64, f64) {
+    use crate::block::PhysicalRole;
+    let mut mass = 0.0;
+    let mut gravity = STANDARD_GRAVITY[2].abs();
+    for b in blocks {
+        match b.physical() {
+            Some(PhysicalRole::Solid { inertia, .. }) => mass += inertia.mass,
+            Some(PhysicalRole::Configuration { gravity: g }) => gravity = g.norm(),
+            _ => {}
+        }
+    }
+    (mass, gravity)
+}

@@ -100,6 +100,15 @@ impl Block for GroundContact {
         Some(self.advice_for(total_mass * gravity, total_mass))
     }
 
+    fn fastest_rate(&self, total_mass: f64, gravity: f64) -> Option<f64> {
+        // The law's step estimate is 2/|λ|max (its stability reach taken as 2).
+        let n = self.points.len().max(1) as f64;
+        let h = self
+            .law
+            .explicit_step_estimate(total_mass / n, total_mass * gravity / n);
+        (h.is_finite() && h > 0.0).then(|| 2.0 / h)
+    }
+
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
         let pb = binding
             .port("F")

@@ -180,6 +180,15 @@ impl Block for SpatialContactForce {
         self.warnings.clone()
     }
 
+    fn fastest_rate(&self, total_mass: f64, gravity: f64) -> Option<f64> {
+        let advice = super::contact_advice::ContactAdvice::compute(
+            &self.normal,
+            total_mass * gravity,
+            total_mass,
+        )?;
+        (advice.fastest_rate > 0.0).then_some(advice.fastest_rate)
+    }
+
     fn advice(&self, total_mass: f64, gravity: f64) -> Option<String> {
         // Assumes the pair carries the whole mechanism's weight (a box on a table).
         super::contact_advice::spatial_contact_advice(
