@@ -108,7 +108,7 @@ fn a_non_finite_state_keeps_the_rows_up_to_it() {
 }
 
 /// A harmonic oscillator that would run for hours (max_step 1 ms over 1e6 s).
-const ENDLESS: &str = "connect = [\"x.out -> v.in\", \"v.out -> k.in\", \"k.out -> x.in\", \"v.out -> scope.in1\"]\n[model]\nstop_time = 1e6\n[solver]\nmax_step = 1e-3\n[blocks.x]\ntype = \"Integrator\"\ninitial = 1.0\n[blocks.v]\ntype = \"Integrator\"\n[blocks.k]\ntype = \"Gain\"\ngain = -1.0\n[blocks.scope]\ntype = \"Scope\"\n";
+const ENDLESS: &str = "connect = [\"x.out -> v.in\", \"v.out -> k.in\", \"k.out -> x.in\", \"v.out -> scope.in1\"]\n[model]\nstop_time = 1e6\n[solver]\nmax_step = 1e-3\nmax_steps = 1e10\n[blocks.x]\ntype = \"Integrator\"\ninitial = 1.0\n[blocks.v]\ntype = \"Integrator\"\n[blocks.k]\ntype = \"Gain\"\ngain = -1.0\n[blocks.scope]\ntype = \"Scope\"\n";
 
 #[test]
 fn a_signal_stops_the_run_and_keeps_its_rows() {
@@ -117,7 +117,7 @@ fn a_signal_stops_the_run_and_keeps_its_rows() {
         let model = dir.join("endless.toml");
         std::fs::write(&model, ENDLESS).unwrap();
         let (csv, png) = (dir.join("endless.csv"), dir.join("endless.png"));
-        let child = Command::new(env!("CARGO_BIN_EXE_blockdyn"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_blockdyn"))
             .arg("run")
             .arg(&model)
             .arg("--csv")
@@ -132,6 +132,14 @@ fn a_signal_stops_the_run_and_keeps_its_rows() {
         // The staged CSV appears once the run is about to start (the handler is installed
         // before it); then the signal.
         while temporaries(&dir).is_empty() {
+            // A run refused or ended before it started would never stage its CSV.
+            if let Ok(Some(status)) = child.try_wait() {
+                let out = child.wait_with_output().unwrap();
+                panic!(
+                    "SIG{signal}: the run ended ({status}) before the signal: {}",
+                    text(&out.stderr)
+                );
+            }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         let status = Command::new("kill")
