@@ -100,7 +100,7 @@ fn blamed_overrides<'a>(d: &Diagnostic, overrides: &'a [String]) -> Vec<&'a Stri
     let about_block = |o: &&'a String| {
         let first = path_of(o).split('.').next().unwrap_or_default();
         match &d.block {
-            Some(block) => first == block,
+            Some(block) => first == &**block,
             None => matches!(first, "model" | "solver" | "output"),
         }
     };

@@ -345,3 +345,39 @@ fn an_rk4_step_above_a_contacts_stability_limit_is_warned_about() {
         d.warnings
     );
 }
+
+/// Independent mistakes of one file are reported together, each located, in one pass: an unknown
+/// block type, an unknown parameter of another block and a connection to a port that does not
+/// exist; the connection to the block that failed ("g.out") is not checked on top.
+#[test]
+fn independent_mistakes_are_reported_together() {
+    let text = "connect = [\"c.outt -> s.in1\", \"g.out -> s.in2\"]\n[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.g]\ntype = \"Gian\"\n[blocks.r]\ntype = \"Ramp\"\nslop = 2.0\n[blocks.s]\ntype = \"Scope\"\ninputs = 2\n";
+    let e = match blockdyn::load_model_str("bad.toml", text, &[]) {
+        Ok(_) => panic!("accepted"),
+        Err(e) => e,
+    };
+    let all: Vec<String> = e
+        .all()
+        .map(|d| {
+            format!(
+                "{}:{:?}: {}",
+                d.block.as_deref().unwrap_or(""),
+                d.line_column,
+                d.message
+            )
+        })
+        .collect();
+    assert_eq!(
+        all,
+        [
+            "g:Some((8, 8)): unknown block type \"Gian\"",
+            "r:Some((11, 1)): unknown parameter 'slop'",
+            "c:Some((1, 12)): a Constant has no output 'outt'",
+        ],
+        "{e}"
+    );
+    assert_contains(
+        &e.to_string(),
+        &["\nerror: bad.toml:11:1", "3 problems in this file"],
+    );
+}

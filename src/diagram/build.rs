@@ -18,99 +18,58 @@ pub struct Instance {
     pub span: Span,
 }
 
-/// Builds the diagram of a model.
+/// Builds the diagram of a model. Problems that do not depend on each other — each block's type
+/// and parameters, each connection's names and port kinds — are all reported in one
+/// [`Diagnostic`] (see [`Diagnostic::more`]); a connection to a block that failed is not checked.
 pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, Diagnostic> {
     let mut instances = Vec::with_capacity(spec.blocks.len());
     // Block name → index, for the duplicate check and every connection's lookup.
     let mut names: HashMap<String, usize> = HashMap::with_capacity(spec.blocks.len());
+    let mut problems = Vec::new();
+    let mut failed: HashSet<&str> = HashSet::new();
     for entry in &spec.blocks {
-        if names.insert(entry.name.clone(), instances.len()).is_some() {
-            return Err(Diagnostic::at(
+        if names.contains_key(&entry.name) || failed.contains(entry.name.as_str()) {
+            problems.push(Diagnostic::at(
                 source,
                 &entry.name_span,
                 format!("two blocks are named '{}'", entry.name),
             ));
+            continue;
         }
-        let Some(ty) = library::find(&entry.type_name) else {
-            let mut d = Diagnostic::at(
-                source,
-                &entry.type_span,
-                format!("unknown block type \"{}\"", entry.type_name),
-            )
-            .block(&entry.name);
-            d = match closest(&entry.type_name, library::all().map(|t| t.name)) {
-                Some(near) => d.hint(format!(
-                    "did you mean \"{near}\"? (`blockdyn blocks` lists the library)"
-                )),
-                None => d.hint("run `blockdyn blocks` for the list of block types"),
-            };
-            return Err(d);
-        };
-        let reader = TableReader::new(source, Some(&entry.name), &entry.params, entry.span.clone());
-        let block = (ty.build)(&reader)?;
-        reader.finish()?;
-        check_period(&reader, &*block, spec)?;
-        instances.push(Instance {
-            name: entry.name.clone(),
-            type_name: ty.name,
-            block,
-            span: entry.name_span.clone(),
-        });
+        match instantiate(source, spec, entry) {
+            Ok(instance) => {
+                names.insert(entry.name.clone(), instances.len());
+                instances.push(instance);
+            }
+            Err(d) => {
+                failed.insert(&entry.name);
+                problems.push(d);
+            }
+        }
     }
-    let mut lines = Vec::new();
-    let mut physical = Vec::new();
-    let mut physical_lines = Vec::new();
-    let mut line_spans: Vec<Span> = Vec::new();
-    // (block, input port) → the line feeding it.
-    let mut line_into: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut wiring = Wiring::default();
     let blocks = Blocks {
         instances: &instances,
         names: &names,
     };
     for c in &spec.connections {
-        let at = |msg: String| Diagnostic::at(source, &c.span, msg);
-        match c.kind {
-            ConnectionKind::Signal => {
-                let (from, from_port) = find_port(source, &blocks, &c.from, &c.span, Side::Output)?;
-                let (to, to_port) = find_port(source, &blocks, &c.to, &c.span, Side::Input)?;
-                if let Some(&k) = line_into.get(&(to, to_port)) {
-                    let (l1, _) = source.line_column(line_spans[k].as_ref().map_or(0, |r| r.start));
-                    return Err(at(format!("input {} has two sources (the other line is on line {l1})", c.to))
-                        .block(&c.to.block)
-                        .hint("an input takes one line; add the signals with a Sum block or remove one line"));
-                }
-                line_into.insert((to, to_port), lines.len());
-                lines.push(SignalLine {
-                    from,
-                    from_port,
-                    index: c.from.index,
-                    to,
-                    to_port,
-                });
-                line_spans.push(c.span.clone());
-            }
-            ConnectionKind::Physical => {
-                let a = find_physical(source, &blocks, &c.from, &c.span)?;
-                let b = find_physical(source, &blocks, &c.to, &c.span)?;
-                if a != b {
-                    return Err(at(format!(
-                        "cannot connect {} port {} to {} port {}",
-                        a.name(),
-                        c.from,
-                        b.name(),
-                        c.to
-                    ))
-                    .hint("frame ports connect to frame ports, geometry ports to geometry ports"));
-                }
-                physical.push((c.from.to_string(), c.to.to_string()));
-                physical_lines.push(PhysicalLine {
-                    a: c.from.clone(),
-                    b: c.to.clone(),
-                    span: c.span.clone(),
-                });
-            }
+        if failed.contains(c.from.block.as_str()) || failed.contains(c.to.block.as_str()) {
+            continue;
+        }
+        if let Err(d) = wiring.connect(source, &blocks, c) {
+            problems.push(d);
         }
     }
+    if let Some(d) = Diagnostic::combine(problems) {
+        return Err(d);
+    }
+    let Wiring {
+        mut lines,
+        physical,
+        physical_lines,
+        mut line_spans,
+        ..
+    } = wiring;
     let scene = elaborate(
         source,
         &mut instances,
@@ -121,6 +80,107 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
     let mut diagram = assemble(source, spec, instances, lines, line_spans, physical)?;
     diagram.scene = scene;
     Ok(diagram)
+}
+
+/// A block of the model, built by its type from its table, its parameters and period checked.
+fn instantiate(
+    source: &SourceFile,
+    spec: &ModelSpec,
+    entry: &crate::model::document::BlockEntry,
+) -> Result<Instance, Diagnostic> {
+    let Some(ty) = library::find(&entry.type_name) else {
+        let d = Diagnostic::at(
+            source,
+            &entry.type_span,
+            format!("unknown block type \"{}\"", entry.type_name),
+        )
+        .block(&entry.name);
+        return Err(
+            match closest(&entry.type_name, library::all().map(|t| t.name)) {
+                Some(near) => d.hint(format!(
+                    "did you mean \"{near}\"? (`blockdyn blocks` lists the library)"
+                )),
+                None => d.hint("run `blockdyn blocks` for the list of block types"),
+            },
+        );
+    };
+    let reader = TableReader::new(source, Some(&entry.name), &entry.params, entry.span.clone());
+    let block = (ty.build)(&reader)?;
+    reader.finish()?;
+    check_period(&reader, &*block, spec)?;
+    Ok(Instance {
+        name: entry.name.clone(),
+        type_name: ty.name,
+        block,
+        span: entry.name_span.clone(),
+    })
+}
+
+/// The connections resolved so far: signal lines (with their spans, and which input each
+/// feeds) and physical connections.
+#[derive(Default)]
+struct Wiring {
+    lines: Vec<SignalLine>,
+    line_spans: Vec<Span>,
+    /// (block, input port) → the line feeding it.
+    line_into: HashMap<(usize, usize), usize>,
+    physical: Vec<(String, String)>,
+    physical_lines: Vec<PhysicalLine>,
+}
+
+impl Wiring {
+    /// Resolves one connection of the model.
+    fn connect(
+        &mut self,
+        source: &SourceFile,
+        blocks: &Blocks<'_>,
+        c: &crate::model::Connection,
+    ) -> Result<(), Diagnostic> {
+        let at = |msg: String| Diagnostic::at(source, &c.span, msg);
+        match c.kind {
+            ConnectionKind::Signal => {
+                let (from, from_port) = find_port(source, blocks, &c.from, &c.span, Side::Output)?;
+                let (to, to_port) = find_port(source, blocks, &c.to, &c.span, Side::Input)?;
+                if let Some(&k) = self.line_into.get(&(to, to_port)) {
+                    let other = self.line_spans[k].as_ref().map_or(0, |r| r.start);
+                    let (l1, _) = source.line_column(other);
+                    return Err(at(format!("input {} has two sources (the other line is on line {l1})", c.to))
+                        .block(&c.to.block)
+                        .hint("an input takes one line; add the signals with a Sum block or remove one line"));
+                }
+                self.line_into.insert((to, to_port), self.lines.len());
+                self.lines.push(SignalLine {
+                    from,
+                    from_port,
+                    index: c.from.index,
+                    to,
+                    to_port,
+                });
+                self.line_spans.push(c.span.clone());
+            }
+            ConnectionKind::Physical => {
+                let a = find_physical(source, blocks, &c.from, &c.span)?;
+                let b = find_physical(source, blocks, &c.to, &c.span)?;
+                if a != b {
+                    return Err(at(format!(
+                        "cannot connect {} port {} to {} port {}",
+                        a.name(),
+                        c.from,
+                        b.name(),
+                        c.to
+                    ))
+                    .hint("frame ports connect to frame ports, geometry ports to geometry ports"));
+                }
+                self.physical.push((c.from.to_string(), c.to.to_string()));
+                self.physical_lines.push(PhysicalLine {
+                    a: c.from.clone(),
+                    b: c.to.clone(),
+                    span: c.span.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -9,26 +9,31 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
     /// The model file.
-    pub file: Option<String>,
+    pub file: Option<Box<str>>,
     /// 1-based line and column, when the problem has a place in the file.
     pub line_column: Option<(usize, usize)>,
-    /// The block concerned, if any.
-    pub block: Option<String>,
+    /// The block concerned, if any. (Boxed strings keep the error small: it travels in `Result`s
+    /// everywhere parameters are read.)
+    pub block: Option<Box<str>>,
     /// What is wrong.
     pub message: String,
     /// What to write instead.
-    pub hint: Option<String>,
+    pub hint: Option<Box<str>>,
+    /// Other problems of the same file found in the same pass, independent of this one (each
+    /// block's parameters, each connection's names), in the file's order.
+    pub more: Vec<Diagnostic>,
 }
 
 impl Diagnostic {
     /// A problem at `span` of `source`.
     pub fn at(source: &SourceFile, span: &Span, message: impl Into<String>) -> Self {
         Diagnostic {
-            file: Some(source.path.clone()),
+            file: Some(source.path.as_str().into()),
             line_column: span.as_ref().map(|r| source.line_column(r.start)),
             block: None,
             message: message.into(),
             hint: None,
+            more: Vec::new(),
         }
     }
 
@@ -40,24 +45,38 @@ impl Diagnostic {
             block: None,
             message: message.into(),
             hint: None,
+            more: Vec::new(),
         }
     }
 
     /// Names the block concerned.
     pub fn block(mut self, name: impl Into<String>) -> Self {
-        self.block = Some(name.into());
+        self.block = Some(name.into().into_boxed_str());
         self
     }
 
     /// Adds what to write instead.
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
+        self.hint = Some(hint.into().into_boxed_str());
         self
     }
-}
 
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The first of `problems` carrying the others (see [`Diagnostic::more`]); `None` when
+    /// there are none.
+    pub fn combine(problems: Vec<Diagnostic>) -> Option<Diagnostic> {
+        let mut problems = problems.into_iter();
+        let mut first = problems.next()?;
+        first.more.extend(problems);
+        Some(first)
+    }
+
+    /// This problem and the others found with it.
+    pub fn all(&self) -> impl Iterator<Item = &Diagnostic> {
+        std::iter::once(self).chain(self.more.iter())
+    }
+
+    /// One problem's text, without the others.
+    fn fmt_one(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(file) = &self.file {
             write!(f, "{file}")?;
             match self.line_column {
@@ -71,6 +90,22 @@ impl fmt::Display for Diagnostic {
         write!(f, "{}", self.message)?;
         if let Some(h) = &self.hint {
             write!(f, "\n  help: {h}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// The problem, then each other one found with it on lines of their own, as the command line
+    /// prints them (`error: ` before each, the first one's prefix being the caller's).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_one(f)?;
+        for other in &self.more {
+            write!(f, "\nerror: ")?;
+            other.fmt_one(f)?;
+        }
+        if !self.more.is_empty() {
+            write!(f, "\n{} problems in this file", 1 + self.more.len())?;
         }
         Ok(())
     }
