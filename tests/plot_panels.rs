@@ -117,3 +117,32 @@ fn a_plot_not_named_png_is_refused_with_png_only() {
         "refused before the run"
     );
 }
+
+/// A joint whose coordinates differ in kind carries a unit per element: models/contactsim_blocks'
+/// PlanarJoint `q` is [x, y, θ] in [m, m, rad], so each Scope input splits into an "[m]" panel
+/// with x and y and a "[rad]" panel with θ, each labelled with its unit.
+#[test]
+fn a_planar_joints_coordinates_get_their_own_units() {
+    let d = blockdyn::load_model(
+        Path::new("models/contactsim_blocks.toml"),
+        &["model.stop_time=0.01".to_string()],
+    )
+    .unwrap();
+    let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();
+    let rec: &Recording = &r.recording;
+    let unit = |name: &str| {
+        let j = rec
+            .column_index(name)
+            .unwrap_or_else(|| panic!("no column {name}"));
+        rec.columns[j].unit.clone()
+    };
+    assert_eq!(unit("block1_joint.q[0]").as_deref(), Some("m"));
+    assert_eq!(unit("block1_joint.q[1]").as_deref(), Some("m"));
+    assert_eq!(unit("block1_joint.q[2]").as_deref(), Some("rad"));
+    let plans = plan_panels(rec).unwrap();
+    let titles: Vec<String> = plans.iter().map(|p| p.title.clone()).collect();
+    assert!(
+        titles.iter().any(|t| t == "q1 [m]") && titles.iter().any(|t| t == "q1 [rad]"),
+        "{titles:?}"
+    );
+}

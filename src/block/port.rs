@@ -68,6 +68,9 @@ pub struct PortDecl {
     pub shape: ShapeSpec,
     /// Physical unit, e.g. "N", shown in plots and docs.
     pub unit: Option<&'static str>,
+    /// Per-element units of a vector whose elements differ (a planar joint's `q`: x and y in m,
+    /// θ in rad); `None` when every element has [`unit`](Self::unit).
+    pub element_units: Option<&'static [&'static str]>,
     /// An input that may stay unconnected (it then reads zeros).
     pub optional: bool,
     /// Hidden ports are made by the diagram builder (mechanism wiring) and not shown to users;
@@ -83,6 +86,7 @@ impl PortDecl {
             kind: PortKind::Signal,
             shape: ShapeSpec::Fixed(shape),
             unit: None,
+            element_units: None,
             optional: false,
             hidden: None,
         }
@@ -121,6 +125,20 @@ impl PortDecl {
     pub fn unit(mut self, unit: &'static str) -> Self {
         self.unit = Some(unit);
         self
+    }
+
+    /// With one unit per element (a vector whose elements differ in kind).
+    pub fn element_units(mut self, units: &'static [&'static str]) -> Self {
+        self.element_units = Some(units);
+        self
+    }
+
+    /// The unit of element `k`: its own when the port has per-element units, else the port's.
+    pub fn unit_of(&self, k: usize) -> Option<&'static str> {
+        match self.element_units {
+            Some(units) => units.get(k).copied().filter(|u| !u.is_empty()),
+            None => self.unit,
+        }
     }
 
     /// As an optional input.

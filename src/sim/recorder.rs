@@ -253,7 +253,7 @@ impl Recorder {
                     Some(k) => {
                         columns.push(Column {
                             name: format!("{base}[{k}]"),
-                            unit: port.unit.map(str::to_string),
+                            unit: port.unit_of(k).map(str::to_string),
                             panel: Some(panel),
                         });
                         offsets.push(slot.offset as usize + k);
@@ -263,7 +263,7 @@ impl Recorder {
                         for k in 0..shape.len() {
                             columns.push(Column {
                                 name: shape.element_name(&base, k),
-                                unit: port.unit.map(str::to_string),
+                                unit: port.unit_of(k).map(str::to_string),
                                 panel: Some(panel),
                             });
                             offsets.push(slot.offset as usize + k);
@@ -347,7 +347,7 @@ impl Recorder {
                 }
                 columns.push(Column {
                     name: col,
-                    unit: port.unit.map(str::to_string),
+                    unit: port.unit_of(k).map(str::to_string),
                     panel: None,
                 });
                 offsets.push(slot.offset as usize + k);

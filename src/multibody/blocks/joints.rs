@@ -57,6 +57,20 @@ fn sensing_outputs(kind: JointKind) -> Vec<(&'static str, usize, usize, &'static
     }
 }
 
+/// Per-element units of a joint's mixed `q` and `w` outputs (their coordinate order:
+/// cylindrical [θ, z], planar [x, y, θ]); `None` where one unit fits all.
+fn element_units(kind: JointKind, name: &str) -> Option<&'static [&'static str]> {
+    match (kind, name) {
+        (JointKind::Cylindrical, "q") => Some(&["rad", "m"]),
+        (JointKind::Cylindrical, "w") => Some(&["rad/s", "m/s"]),
+        (JointKind::Universal, "q") => Some(&["rad", "rad"]),
+        (JointKind::Universal, "w") => Some(&["rad/s", "rad/s"]),
+        (JointKind::Planar, "q") => Some(&["m", "m", "rad"]),
+        (JointKind::Planar, "w") => Some(&["m/s", "m/s", "rad/s"]),
+        _ => None,
+    }
+}
+
 impl JointBlock {
     /// With limits: adds the `limit_force` output.
     fn with_limits(mut self, limits: Option<JointLimits>) -> Self {
@@ -91,6 +105,9 @@ impl JointBlock {
             let mut p = PortDecl::signal(name, Shape::vector(len));
             if !unit.is_empty() {
                 p = p.unit(unit);
+            }
+            if let Some(units) = element_units(kind, name) {
+                p = p.element_units(units);
             }
             outputs.push(p);
             sources.push((offset, len));
