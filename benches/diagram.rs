@@ -13,12 +13,9 @@ use blockdyn::solver::{FnSystem, Solver, System};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
-#[path = "../tests/chain_model/mod.rs"]
-mod chain_model;
-use chain_model::chain_model;
 #[path = "../tests/linear_models/mod.rs"]
 mod linear_models;
-use linear_models::{nonlinear_model, running_sums_model};
+use linear_models::{chain_model, nonlinear_model, running_sums_model};
 
 fn bench(c: &mut Criterion) {
     let stages = 100;

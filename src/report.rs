@@ -91,7 +91,8 @@ pub fn check_report(d: &Diagram) -> String {
         }
     }
     // Advice: blocks that know something useful about their parameters say it.
-    let (mass, gravity) = mechanism_mass_and_gravity(d);
+    let (mass, gravity) =
+        crate::diagram::physical::mass_and_gravity(d.blocks.iter().map(|b| &*b.block));
     let advice: Vec<String> = d
         .blocks
         .iter()
@@ -183,10 +184,6 @@ pub fn library_markdown() -> String {
 }
 
 /// The mechanism's total mass (kg) and gravity magnitude (m/s²), from the physical blocks' roles.
-fn mechanism_mass_and_gravity(d: &Diagram) -> (f64, f64) {
-    crate::diagram::physical::mass_and_gravity(d.blocks.iter().map(|b| &*b.block))
-}
-
 #[cfg(test)]
 mod tests {
     #[test]

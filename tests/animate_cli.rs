@@ -1,27 +1,9 @@
 //! `blockdyn run --animate` and `[output] animation` end to end: the GIF's size, frame count and
 //! content, and the errors of bad animation settings.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn blockdyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockdyn"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("blockdyn runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("blockdyn-anim-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use std::path::Path;
+mod cli_common;
+use cli_common::{blockdyn, temp_dir, text};
 
 /// A 0.2 m cube dropped from 0.6 m onto a plane, tumbling a little (tilted 20°), for 1 s.
 fn falling_box(output: &str) -> String {

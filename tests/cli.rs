@@ -1,26 +1,9 @@
 //! The command line end to end: run writes CSV and PNG, check/blocks/graph print, errors exit non-zero.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn blockdyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockdyn"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("blockdyn runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("blockdyn-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use std::path::Path;
+use std::process::Command;
+mod cli_common;
+use cli_common::{blockdyn, temp_dir, text};
 
 fn png_size(path: &Path) -> (u32, u32) {
     let bytes = std::fs::read(path).expect("png");

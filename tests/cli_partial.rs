@@ -3,27 +3,10 @@
 //! together or not at all; no temporary file is left behind; a million columns stream through
 //! without reserving rows × columns. Every file goes into a fresh temporary directory.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("blockdyn-partial-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn blockdyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockdyn"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("blockdyn runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use std::path::Path;
+use std::process::{Command, Stdio};
+mod cli_common;
+use cli_common::{blockdyn, temp_dir, text};
 
 /// Files in `dir` whose name ends in `.tmp` (the staged outputs).
 fn temporaries(dir: &Path) -> Vec<String> {

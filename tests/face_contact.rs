@@ -5,22 +5,13 @@
 
 mod common;
 use blockdyn::output::Recording;
-use common::{at, column, row_at, run};
+use common::{at, column, row_at, run, run_text_with as run_text};
 use std::f64::consts::{PI, TAU};
 
 /// Standard gravity, the default of a mechanism without a MechanismConfiguration block.
 const G: f64 = 9.80665;
 /// The linear contact stiffness of the models here (N/m).
 const K: f64 = 1e5;
-
-/// Builds and runs a model given as text, with `--set` style overrides.
-fn run_text(label: &str, text: &str, overrides: &[&str]) -> blockdyn::RunResult {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let d = blockdyn::load_model_str(label, text, &overrides)
-        .unwrap_or_else(|e| panic!("{label}: {e}\n{text}"));
-    blockdyn::simulate(&d, blockdyn::RunOptions::default())
-        .unwrap_or_else(|e| panic!("{label}: {e}"))
-}
 
 /// The quaternion [w, x, y, z] of a turn by `angle` (rad) about `axis` (any length).
 fn quaternion(axis: [f64; 3], angle: f64) -> [f64; 4] {

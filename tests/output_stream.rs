@@ -5,15 +5,10 @@
 use blockdyn::output::{commit_all, write_csv, StagedFile};
 use blockdyn::sim::{SizeWarning, StreamTo};
 use blockdyn::{load_model, simulate, RunOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("blockdyn-stream-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+mod cli_common;
+use cli_common::temp_dir;
 
 fn ball_drop() -> blockdyn::Diagram {
     load_model(Path::new("models/ball_drop.toml"), &[]).expect("ball_drop")

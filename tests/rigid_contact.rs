@@ -4,19 +4,11 @@
 //! Every run is in memory (`blockdyn::simulate`); nothing is written to disk.
 
 mod common;
-use common::{at, column, event_rows, run};
+use common::{at, column, event_rows, run, run_text};
 use std::f64::consts::PI;
 
 /// Standard gravity, the default of a mechanism without a MechanismConfiguration block.
 const G: f64 = 9.80665;
-
-/// Builds and runs a model given as text.
-fn run_text(label: &str, text: &str) -> blockdyn::RunResult {
-    let d = blockdyn::load_model_str(label, text, &[])
-        .unwrap_or_else(|e| panic!("{label}: {e}\n{text}"));
-    blockdyn::simulate(&d, blockdyn::RunOptions::default())
-        .unwrap_or_else(|e| panic!("{label}: {e}"))
-}
 
 /// A 1 kg brick 0.2 × 0.2 × 0.1 m lying on a plane turned `angle` (rad) about y, its centre on the
 /// plane's normal through the origin, with the RigidContact parameters `contact`.
@@ -550,6 +542,26 @@ restitution = 0.0
     );
 }
 
+/// models/box_on_incline.toml (a 1 kg cube whose eight corners are a PointCloud) with its
+/// penalty contact replaced by a RigidContact with `contact` parameters, its plot removed, and
+/// each `(from, to)` of `edits` applied to the text.
+fn cloud_cube(contact: &str, edits: &[(&str, &str)]) -> String {
+    let text = std::fs::read_to_string("models/box_on_incline.toml").expect("the model");
+    let start = text.find("[blocks.contact]").expect("its contact block");
+    let rest = &text[start..];
+    let scope = rest.find("[blocks.scope]").map_or("", |i| &rest[i..]);
+    let mut text = format!(
+        "{}[blocks.contact]\ntype = \"RigidContact\"\n{contact}\n{scope}",
+        &text[..start]
+    )
+    .replace("plot = \"box_on_incline.png\"\n", "");
+    for (from, to) in edits {
+        assert!(text.contains(from), "box_on_incline.toml has no '{from}'");
+        text = text.replace(from, to);
+    }
+    text
+}
+
 /// The cube of models/box_on_incline.toml (1 kg, 0.2 m, its eight corners a PointCloud) in rigid
 /// contact on the 30° slope (gravity tilted) with Coulomb μ = 0.3, from rest: it slides at
 /// a = g (sin 30° − μ cos 30°) exactly, so x(1 s) = a/2. Per-point outputs (1×8, the cloud's
@@ -558,20 +570,16 @@ restitution = 0.0
 /// relative on the force sum (round-off of the solve).
 #[test]
 fn a_point_cloud_cube_slides_down_a_coulomb_slope_per_point() {
-    let text = std::fs::read_to_string("models/box_on_incline.toml").expect("the model");
-    let start = text.find("[blocks.contact]").expect("its contact block");
-    let rest = &text[start..];
-    let scope = rest.find("[blocks.scope]").map_or("", |i| &rest[i..]);
-    let text = format!(
-        "{}[blocks.contact]\ntype = \"RigidContact\"\nrestitution = 0.0\nfriction = {{ method = \"coulomb\", coefficient = 0.3 }}\n{scope}",
-        &text[..start]
-    )
-    .replace("position = [0.0, 0.0, 0.0999787607]", "position = [0.0, 0.0, 0.1]")
-    .replace("rel_tol = 1e-6", "rel_tol = 1e-9")
-    .replace("plot = \"box_on_incline.png\"\n", "")
-    .replace(
-        "log = [\"contact.normal_force\"]",
-        "log = [\"contact.normal_force\", \"contact.contact\", \"contact.separation\", \"free.p\"]",
+    let text = cloud_cube(
+        "restitution = 0.0\nfriction = { method = \"coulomb\", coefficient = 0.3 }",
+        &[
+            ("position = [0.0, 0.0, 0.0999787607]", "position = [0.0, 0.0, 0.1]"),
+            ("rel_tol = 1e-6", "rel_tol = 1e-9"),
+            (
+                "log = [\"contact.normal_force\"]",
+                "log = [\"contact.normal_force\", \"contact.contact\", \"contact.separation\", \"free.p\"]",
+            ),
+        ],
     );
     let r = run_text("cloud_slope", &text);
     let rec = &r.recording;
@@ -649,29 +657,23 @@ type = "RigidContact"
 /// error at rel_tol 1e-10).
 #[test]
 fn a_dropped_point_cloud_cube_rebounds_with_newtons_restitution() {
-    let text = std::fs::read_to_string("models/box_on_incline.toml").expect("the model");
-    let start = text.find("[blocks.contact]").expect("its contact block");
-    let rest = &text[start..];
-    let scope = rest.find("[blocks.scope]").map_or("", |i| &rest[i..]);
     let h = 0.05;
-    let text = format!(
-        "{}[blocks.contact]\ntype = \"RigidContact\"\nrestitution = 0.5\n{scope}",
-        &text[..start]
-    )
-    .replace(
-        "gravity = [4.9050000000, 0.0, -8.4957092111]",
-        "gravity = [0.0, 0.0, -9.80665]",
-    )
-    .replace(
-        "position = [0.0, 0.0, 0.0999787607]",
-        &format!("position = [0.0, 0.0, {:?}]", 0.1 + h),
-    )
-    .replace("rel_tol = 1e-6", "rel_tol = 1e-10")
-    .replace("stop_time = 1.0", "stop_time = 0.12")
-    .replace("plot = \"box_on_incline.png\"\n", "")
-    .replace(
-        "log = [\"contact.normal_force\"]",
-        "log = [\"free.v\", \"free.w\", \"contact.impulse\"]",
+    let position = format!("position = [0.0, 0.0, {:?}]", 0.1 + h);
+    let text = cloud_cube(
+        "restitution = 0.5",
+        &[
+            (
+                "gravity = [4.9050000000, 0.0, -8.4957092111]",
+                "gravity = [0.0, 0.0, -9.80665]",
+            ),
+            ("position = [0.0, 0.0, 0.0999787607]", &position),
+            ("rel_tol = 1e-6", "rel_tol = 1e-10"),
+            ("stop_time = 1.0", "stop_time = 0.12"),
+            (
+                "log = [\"contact.normal_force\"]",
+                "log = [\"free.v\", \"free.w\", \"contact.impulse\"]",
+            ),
+        ],
     );
     let r = run_text("cloud_drop", &text);
     let rec = &r.recording;

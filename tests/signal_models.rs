@@ -1,9 +1,9 @@
 //! The signal-block example models, run and checked against their closed forms.
 
-mod chain_model;
 mod common;
-use chain_model::chain_model;
+mod linear_models;
 use common::{column, event_rows, run};
+use linear_models::chain_model;
 
 const G: f64 = 9.81;
 const E: f64 = 0.8;

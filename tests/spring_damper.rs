@@ -7,7 +7,7 @@
 
 mod common;
 use blockdyn::output::Recording;
-use common::{at, build_error, column, event_rows, row_at};
+use common::{at, build_error, column, event_rows, row_at, run_text_with as run_text};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use std::f64::consts::PI;
 
@@ -19,15 +19,6 @@ const K: f64 = 200.0;
 const L0: f64 = 0.5;
 /// ω_n = √(k/m) = 10 rad/s.
 const OMEGA: f64 = 10.0;
-
-/// Builds and runs a model given as text, with `--set` style overrides.
-fn run_text(label: &str, text: &str, overrides: &[&str]) -> blockdyn::RunResult {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let d = blockdyn::load_model_str(label, text, &overrides)
-        .unwrap_or_else(|e| panic!("{label}: {e}\n{text}"));
-    blockdyn::simulate(&d, blockdyn::RunOptions::default())
-        .unwrap_or_else(|e| panic!("{label}: {e}"))
-}
 
 /// The static length L₀ + m·g/k of the hanging spring.
 fn equilibrium_length() -> f64 {

@@ -29,7 +29,10 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
         s,
         "  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];"
     );
-    for (_, b) in d.blocks.iter().enumerate().filter(|(i, _)| shown(*i)) {
+    for b in (0..d.blocks.len())
+        .filter(|&b| shown(b))
+        .map(|b| &d.blocks[b])
+    {
         // Name and type on two lines: DOT's own `\n` escape, between the escaped parts.
         let _ = writeln!(
             s,

@@ -228,22 +228,10 @@ pub(crate) fn sync_directory(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::test_dirs::entries;
 
     fn scratch_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("blockdyn-atomic-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    fn entries(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+        crate::output::test_dirs::scratch_dir("atomic", name)
     }
 
     #[test]

@@ -7,6 +7,9 @@ pub mod recording;
 pub mod staged;
 pub mod stats;
 
+#[cfg(test)]
+pub(crate) mod test_dirs;
+
 pub use atomic::{check_outputs, check_target, write_atomically, OutputError};
 pub use csv::{write_csv, write_csv_to, CsvNumber, CsvStream};
 pub use plot_rows::PlotRows;

@@ -159,22 +159,10 @@ pub fn commit_all(mut files: Vec<StagedFile>) -> Result<(), OutputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::test_dirs::entries;
 
     fn scratch_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("blockdyn-staged-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    fn names(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+        crate::output::test_dirs::scratch_dir("staged", name)
     }
 
     #[test]
@@ -185,11 +173,11 @@ mod tests {
         let mut first = StagedFile::create(&a, "CSV").unwrap();
         first.writer().write_all(b"new a").unwrap();
         let second = StagedFile::create(&b, "plot").unwrap();
-        assert_eq!(names(&dir).len(), 3, "two temporaries and the old a");
+        assert_eq!(entries(&dir).len(), 3, "two temporaries and the old a");
         // The second output fails before the commit: dropping both leaves the old a alone.
         drop(second);
         drop(first);
-        assert_eq!(names(&dir), ["a.csv"]);
+        assert_eq!(entries(&dir), ["a.csv"]);
         assert_eq!(fs::read_to_string(&a).unwrap(), "old a");
 
         let mut first = StagedFile::create(&a, "CSV").unwrap();
@@ -197,7 +185,7 @@ mod tests {
         let mut second = StagedFile::create(&b, "plot").unwrap();
         second.writer().write_all(b"new b").unwrap();
         commit_all(vec![first, second]).unwrap();
-        assert_eq!(names(&dir), ["a.csv", "b.png"]);
+        assert_eq!(entries(&dir), ["a.csv", "b.png"]);
         assert_eq!(fs::read_to_string(&a).unwrap(), "new a");
         assert_eq!(fs::read_to_string(&b).unwrap(), "new b");
         fs::remove_dir_all(&dir).unwrap();

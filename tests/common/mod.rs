@@ -57,7 +57,13 @@ pub fn build_error(text: &str) -> String {
 
 /// Builds and runs a model given as text (in memory: nothing is written).
 pub fn run_text(label: &str, text: &str) -> blockdyn::RunResult {
-    let d = blockdyn::load_model_str(label, text, &[])
+    run_text_with(label, text, &[])
+}
+
+/// [`run_text`] with `--set` style overrides (`"block.param=value"`).
+pub fn run_text_with(label: &str, text: &str, overrides: &[&str]) -> blockdyn::RunResult {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let d = blockdyn::load_model_str(label, text, &overrides)
         .unwrap_or_else(|e| panic!("{label}: {e}\n{text}"));
     blockdyn::simulate(&d, blockdyn::RunOptions::default())
         .unwrap_or_else(|e| panic!("{label}: {e}"))

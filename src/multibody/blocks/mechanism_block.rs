@@ -244,6 +244,50 @@ impl MechanismBlock {
         std::mem::swap(&mut s.key, &mut s.solved_for);
     }
 
+    /// Makes the rigid-contact solve current for this time, state and inputs: nothing when the
+    /// last solve was for them, else forward kinematics and the solve.
+    fn ensure_solved(&self, t: f64, states: &[f64], io: &crate::block::Io, s: &mut Scratch) {
+        self.fill_key(t, states, io, s);
+        if !same_bits(&s.key, &s.solved_for) {
+            let (q, v) = states.split_at(self.nq());
+            forward_kinematics(&self.mechanism, q, v, &mut s.ws);
+            self.solve_rigid(t, states, io, s);
+        }
+    }
+
+    /// Mode changes only (no impact) of the constraints whose mode crossing fired in `modes`:
+    /// the state is continuous there, so the counts are taken again from which way they
+    /// crossed; where points begin to stick, their remaining slip is removed. Returns whether
+    /// the velocities changed.
+    fn handle_mode_events(
+        &self,
+        (t, states, io): (f64, &mut [f64], &crate::block::Io),
+        s: &mut Scratch,
+        modes: &[bool],
+    ) -> bool {
+        let m = &*self.mechanism;
+        self.ensure_solved(t, states, io, s);
+        let mut changed = false;
+        for (k, _) in modes.iter().enumerate().filter(|(_, c)| **c) {
+            if s.rigid.modes.crossed(k) {
+                let (q, v) = states.split_at_mut(m.nq());
+                changed |= rigid::projection::stop_sliding(
+                    m,
+                    &self.rigid,
+                    &mut s.rigid,
+                    &mut s.ws,
+                    (q, v),
+                    k,
+                );
+            }
+        }
+        if changed {
+            s.solved_for.clear();
+            s.rigid.modes.reset_counts();
+        }
+        changed
+    }
+
     /// When a loop stays open after the projection (its links cannot reach each other), records
     /// the failure and poisons the velocities, so that the run stops with the message.
     fn fail_if_open(&self, s: &mut Scratch, q: &[f64], v: &mut [f64]) {
@@ -432,13 +476,9 @@ impl Block for MechanismBlock {
         let (qdot, vdot) = dxdt.split_at_mut(nq);
         qdot_from_v(m, q, v, qdot);
         if !self.rigid.is_empty() {
-            // outputs_eval solved at this point; solve_rigid finds it current (or, if the
-            // engine skipped the outputs, solves now).
-            self.fill_key(ctx.t, ctx.states, &ctx.io, s);
-            if !same_bits(&s.key, &s.solved_for) {
-                forward_kinematics(m, q, v, &mut s.ws);
-                self.solve_rigid(ctx.t, ctx.states, &ctx.io, s);
-            }
+            // outputs_eval solved at this point (or, if the engine skipped the outputs, this
+            // solves now).
+            self.ensure_solved(ctx.t, ctx.states, &ctx.io, s);
             vdot.copy_from_slice(&s.vdot);
             return;
         }
@@ -472,37 +512,9 @@ impl Block for MechanismBlock {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return false;
         };
-        // Every mode is taken again after the event (the crossing counts at its next evaluation).
         let (impacts, modes) = crossed.split_at(self.rigid.len());
         if !impacts.iter().any(|c| *c) {
-            // Only modes changed, at this very state (its solve is current): the state is
-            // continuous there, and the counts are taken again from which way they crossed.
-            self.fill_key(ctx.t, ctx.states, &ctx.io, s);
-            if !same_bits(&s.key, &s.solved_for) {
-                let (q, v) = ctx.states.split_at(m.nq());
-                forward_kinematics(m, q, v, &mut s.ws);
-                self.solve_rigid(ctx.t, ctx.states, &ctx.io, s);
-            }
-            let mut changed = false;
-            for (k, _) in modes.iter().enumerate().filter(|(_, c)| **c) {
-                if s.rigid.modes.crossed(k) {
-                    // Points stick: their remaining slip (below the switch speed) is removed.
-                    let (q, v) = ctx.states.split_at_mut(m.nq());
-                    changed |= rigid::projection::stop_sliding(
-                        m,
-                        &self.rigid,
-                        &mut s.rigid,
-                        &mut s.ws,
-                        (q, v),
-                        k,
-                    );
-                }
-            }
-            if changed {
-                s.solved_for.clear();
-                s.rigid.modes.reset_counts();
-            }
-            return changed;
+            return self.handle_mode_events((ctx.t, &mut *ctx.states, &ctx.io), s, modes);
         }
         // After impacts every mode is taken again from the new velocities.
         s.rigid.modes.reset_counts();

@@ -73,107 +73,75 @@ fn limit_candidates(k: usize, limit: &JointLimit, q: &[f64], v: &[f64], rw: &mut
 /// How near its bound (rad or m) a joint coordinate is watched.
 const LIMIT_MARGIN: f64 = 0.05;
 
-/// The speculative manifold points of contact pair `k`.
-fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWorkspace) {
-    {
-        let pose_base = body_pose(ws, pair.base.body) * pair.base.placement;
-        let pose_follower = body_pose(ws, pair.follower.body) * pair.follower.placement;
-        let margin = rw.margins[k];
-        let first = rw.candidates.len();
-        let manifold = &mut rw.manifolds[k];
-        let mut contact = PairContact {
-            separation: f64::INFINITY,
-            crossing: margin,
-            first,
-            count: 0,
-        };
-        // The pair's signed distance and normal at the true poses ...
-        if contact_manifold(
-            &pair.base.shape,
-            &pose_base,
-            &pair.follower.shape,
-            &pose_follower,
-            manifold,
-        )
-        .is_err()
-        {
-            rw.pairs[k] = contact;
-            return;
+/// A contact pair at the kinematics of a dynamics workspace: what each of its candidate points
+/// needs (the geometries' poses and the bodies' motions, World).
+struct PairAt<'a> {
+    k: usize,
+    pair: &'a RigidPair,
+    pose_base: Isometry3<f64>,
+    pose_follower: Isometry3<f64>,
+    base: BodyMotion,
+    follower: BodyMotion,
+}
+
+impl<'a> PairAt<'a> {
+    fn new(k: usize, pair: &'a RigidPair, ws: &Workspace) -> Self {
+        PairAt {
+            k,
+            pair,
+            pose_base: body_pose(ws, pair.base.body) * pair.base.placement,
+            pose_follower: body_pose(ws, pair.follower.body) * pair.follower.placement,
+            base: BodyMotion::of(ws, pair.base.body),
+            follower: BodyMotion::of(ws, pair.follower.body),
         }
-        contact.separation = manifold.separation();
-        let n = manifold.normal().into_inner();
-        if contact.separation.is_nan() || contact.separation > margin {
-            rw.pairs[k] = contact;
-            return;
+    }
+
+    /// The candidate at `point` with `normal` (World, base into follower) and `gap` (m), in
+    /// output slot `slot`.
+    fn candidate(
+        &self,
+        slot: usize,
+        point: Vector3<f64>,
+        normal: Vector3<f64>,
+        gap: f64,
+    ) -> Candidate {
+        let relative = self.follower.point_velocity(&point) - self.base.point_velocity(&point);
+        Candidate {
+            owner: self.k,
+            slot,
+            row: ContactRow::point(self.pair.base.body, self.pair.follower.body, point, normal),
+            tangents: tangent_basis(&normal),
+            gap,
+            relative_velocity: relative,
+            normal_velocity: normal.dot(&relative),
+            bias: row_bias(
+                self.pair,
+                (&self.pose_base, &self.pose_follower),
+                (&self.base, &self.follower),
+                &point,
+                &normal,
+                &relative,
+            ),
+            bilateral: false,
         }
-        // ... then the manifold with the follower moved `margin` towards the base, so that points
-        // up to `margin` apart appear with their gaps.
-        let shifted = Isometry3::from_parts(Translation3::from(-n * margin), Default::default())
-            * pose_follower;
-        if contact_manifold(
-            &pair.base.shape,
-            &pose_base,
-            &pair.follower.shape,
-            &shifted,
-            manifold,
-        )
-        .is_err()
-        {
-            rw.pairs[k] = contact;
-            return;
-        }
-        manifold.reduce(MAX_POINTS_PER_PAIR);
-        let n_shifted = manifold.normal().into_inner();
-        let along = margin * n.dot(&n_shifted);
-        let motion = BodyMotion::of(ws, pair.base.body);
-        let follower_motion = BodyMotion::of(ws, pair.follower.body);
-        for (slot, p) in manifold.points().iter().enumerate() {
-            if rw.candidates.len() == rw.candidates.capacity() {
-                break;
-            }
-            // The midpoint between the surfaces moves back by half the shift.
-            let point = p.point.coords + n * (0.5 * margin);
-            let relative = follower_motion.point_velocity(&point) - motion.point_velocity(&point);
-            let normal = n_shifted;
-            let gap = along - p.depth;
-            rw.candidates.push(Candidate {
-                owner: k,
-                slot,
-                row: ContactRow::point(pair.base.body, pair.follower.body, point, normal),
-                tangents: tangent_basis(&normal),
-                gap,
-                relative_velocity: relative,
-                normal_velocity: normal.dot(&relative),
-                bias: row_bias(
-                    pair,
-                    (&pose_base, &pose_follower),
-                    (&motion, &follower_motion),
-                    &point,
-                    &normal,
-                    &relative,
-                ),
-                bilateral: false,
-            });
-            let c = rw
-                .candidates
-                .last()
-                .copied()
-                .unwrap_or_else(|| unreachable!());
-            if c.approaching() {
-                contact.crossing = contact.crossing.min(gap);
-            }
-        }
-        contact.count = rw.candidates.len() - first;
-        rw.pairs[k] = contact;
     }
 }
 
-/// The points of contact pair `k`'s point cloud (on either side) within the pair's margin of
-/// the other geometry, each a candidate in the slot of its index in the cloud. The gaps are the
-/// points' true signed distances (a point has no extent: nothing to shift speculatively).
-fn cloud_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWorkspace) {
-    let pose_base = body_pose(ws, pair.base.body) * pair.base.placement;
-    let pose_follower = body_pose(ws, pair.follower.body) * pair.follower.placement;
+/// Adds `c` to the candidates when there is room, and lowers the pair's crossing to its gap when
+/// it approaches.
+fn push_candidate(rw: &mut RigidWorkspace, contact: &mut PairContact, c: Candidate) {
+    if rw.candidates.len() == rw.candidates.capacity() {
+        return;
+    }
+    if c.approaching() {
+        contact.crossing = contact.crossing.min(c.gap);
+    }
+    rw.candidates.push(c);
+}
+
+/// The speculative manifold points of contact pair `k`.
+fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWorkspace) {
+    let at = PairAt::new(k, pair, ws);
     let margin = rw.margins[k];
     let first = rw.candidates.len();
     let mut contact = PairContact {
@@ -182,54 +150,68 @@ fn cloud_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWo
         first,
         count: 0,
     };
-    let queries = &mut rw.cloud_queries[k];
-    if query_point_cloud(
-        &pair.base.shape,
-        &pose_base,
-        &pair.follower.shape,
-        &pose_follower,
-        queries,
-    )
-    .is_err()
-    {
+    let manifold = &mut rw.manifolds[k];
+    // The pair's signed distance and normal at the true poses ...
+    let (base, follower) = (&pair.base.shape, &pair.follower.shape);
+    if contact_manifold(base, &at.pose_base, follower, &at.pose_follower, manifold).is_err() {
         rw.pairs[k] = contact;
         return;
     }
-    let motion = BodyMotion::of(ws, pair.base.body);
-    let follower_motion = BodyMotion::of(ws, pair.follower.body);
-    for (slot, q) in rw.cloud_queries[k].iter().enumerate() {
+    contact.separation = manifold.separation();
+    let n = manifold.normal().into_inner();
+    if contact.separation.is_nan() || contact.separation > margin {
+        rw.pairs[k] = contact;
+        return;
+    }
+    // ... then the manifold with the follower moved `margin` towards the base, so that points
+    // up to `margin` apart appear with their gaps.
+    let shifted = Isometry3::from_parts(Translation3::from(-n * margin), Default::default())
+        * at.pose_follower;
+    if contact_manifold(base, &at.pose_base, follower, &shifted, manifold).is_err() {
+        rw.pairs[k] = contact;
+        return;
+    }
+    manifold.reduce(MAX_POINTS_PER_PAIR);
+    let normal = manifold.normal().into_inner();
+    let along = margin * n.dot(&normal);
+    for slot in 0..rw.manifolds[k].points().len() {
+        let p = &rw.manifolds[k].points()[slot];
+        // The midpoint between the surfaces moves back by half the shift.
+        let point = p.point.coords + n * (0.5 * margin);
+        let c = at.candidate(slot, point, normal, along - p.depth);
+        push_candidate(rw, &mut contact, c);
+    }
+    contact.count = rw.candidates.len() - first;
+    rw.pairs[k] = contact;
+}
+
+/// The points of contact pair `k`'s point cloud (on either side) within the pair's margin of
+/// the other geometry, each a candidate in the slot of its index in the cloud. The gaps are the
+/// points' true signed distances (a point has no extent: nothing to shift speculatively).
+fn cloud_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWorkspace) {
+    let at = PairAt::new(k, pair, ws);
+    let margin = rw.margins[k];
+    let first = rw.candidates.len();
+    let mut contact = PairContact {
+        separation: f64::INFINITY,
+        crossing: margin,
+        first,
+        count: 0,
+    };
+    let (base, follower) = (&pair.base.shape, &pair.follower.shape);
+    let queries = &mut rw.cloud_queries[k];
+    if query_point_cloud(base, &at.pose_base, follower, &at.pose_follower, queries).is_err() {
+        rw.pairs[k] = contact;
+        return;
+    }
+    for slot in 0..rw.cloud_queries[k].len() {
+        let q = rw.cloud_queries[k][slot];
         contact.separation = contact.separation.min(q.separation);
-        if q.separation.is_nan()
-            || q.separation > margin
-            || rw.candidates.len() == rw.candidates.capacity()
-        {
+        if q.separation.is_nan() || q.separation > margin {
             continue;
         }
-        let point = q.point.coords;
-        let normal = q.normal.into_inner();
-        let relative = follower_motion.point_velocity(&point) - motion.point_velocity(&point);
-        let c = Candidate {
-            owner: k,
-            slot,
-            row: ContactRow::point(pair.base.body, pair.follower.body, point, normal),
-            tangents: tangent_basis(&normal),
-            gap: q.separation,
-            relative_velocity: relative,
-            normal_velocity: normal.dot(&relative),
-            bias: row_bias(
-                pair,
-                (&pose_base, &pose_follower),
-                (&motion, &follower_motion),
-                &point,
-                &normal,
-                &relative,
-            ),
-            bilateral: false,
-        };
-        if c.approaching() {
-            contact.crossing = contact.crossing.min(c.gap);
-        }
-        rw.candidates.push(c);
+        let c = at.candidate(slot, q.point.coords, q.normal.into_inner(), q.separation);
+        push_candidate(rw, &mut contact, c);
     }
     contact.count = rw.candidates.len() - first;
     rw.pairs[k] = contact;

@@ -102,12 +102,25 @@ pub fn project(
     rw.normal_rows(|c| c.resting());
     for r in 0..rw.rows.len() {
         rw.velocities[r] = rw.candidates[rw.row_candidate[r]].normal_velocity;
-        rw.restitution[r] = 0.0;
     }
+    plastic_impulse(m, rw, ws, q, v) || changed
+}
+
+/// The plastic impulse on the rows in `rw` (their velocities in `rw.velocities`, restitution
+/// 0): unilateral rows end not approaching, bilateral rows at rest; `v` changes by `M⁻¹Jᵀp`.
+/// False (and `v` untouched) when there are no rows or a solve fails.
+fn plastic_impulse(
+    m: &Mechanism,
+    rw: &mut RigidWorkspace,
+    ws: &mut Workspace,
+    q: &[f64],
+    v: &mut [f64],
+) -> bool {
     let n = rw.rows.len();
-    if rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
-        return changed;
+    if n == 0 || rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
+        return false;
     }
+    rw.restitution[..n].fill(0.0);
     rw.drop_ineffective_rows(true);
     if solve_velocity_rows(rw, n).is_err()
         || rw
@@ -115,7 +128,7 @@ pub fn project(
             .velocity_change(&rw.forces[..n], &mut rw.dv)
             .is_err()
     {
-        return changed;
+        return false;
     }
     for (x, d) in v.iter_mut().zip(&rw.dv) {
         *x += d;
@@ -198,30 +211,14 @@ fn stop_sliding_once(
             rw.row_candidate.push(i);
         }
     }
-    let n = rw.rows.len();
-    if n == 0 || rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
-        return false;
-    }
-    for r in 0..n {
+    for r in 0..rw.rows.len() {
         let c = &rw.candidates[rw.row_candidate[r]];
         rw.velocities[r] = match rw.rows[r] {
             ContactRow::Point { direction, .. } => direction.dot(&c.relative_velocity),
             _ => 0.0,
         };
-        rw.restitution[r] = 0.0;
     }
-    if solve_velocity_rows(rw, n).is_err()
-        || rw
-            .constraint_rows
-            .velocity_change(&rw.forces[..n], &mut rw.dv)
-            .is_err()
-    {
-        return false;
-    }
-    for (x, d) in v.iter_mut().zip(&rw.dv) {
-        *x += d;
-    }
-    true
+    plastic_impulse(m, rw, ws, q, v)
 }
 
 /// The plastic impulse problem of the first `n` rows (velocities in `rw.velocities`) into
