@@ -172,6 +172,18 @@ fn bench(c: &mut Criterion) {
     // ISSUE 4 and 5: per-point contact costs.
     minor_step(c, "cloud4096_vs_plane", &cloud_model(4096, false), 4096);
     minor_step(c, "ground1000", &cloud_model(1000, true), 1000);
+    // ISSUE 11: one evaluation of the peers' problems in contact (the cost per evaluation that
+    // whole runs multiply): the sphere resting 0.1 mm deep on the plane, and the cube on its 8
+    // corners sliding down the slope (models as written, apart from the sphere's height).
+    let sphere = std::fs::read_to_string("models/ball_drop.toml")
+        .expect("ball_drop")
+        .replace(
+            "position = [0.0, 0.0, 1.0]",
+            "position = [0.0, 0.0, 0.0999]",
+        );
+    minor_step(c, "sphere_on_plane", &sphere, 1);
+    let cube = std::fs::read_to_string("models/box_on_incline.toml").expect("box_on_incline");
+    minor_step(c, "cube_8_corners_sliding", &cube, 1);
 }
 
 criterion_group!(benches, bench);

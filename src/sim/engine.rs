@@ -10,9 +10,10 @@
 use super::animation::FrameSampler;
 use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
+use super::sparsity::StateDependencies;
 use crate::block::{same_bits, Ctx};
 use crate::diagram::Diagram;
-use crate::solver::{Direction, EventOutcome, RecordKind, System};
+use crate::solver::{Direction, EventOutcome, Method, RecordKind, System};
 use std::any::Any;
 
 /// How many rounds of [`crate::block::Block::settle`] may pass before the modes count as inconsistent.
@@ -99,6 +100,10 @@ pub struct Engine<'d> {
     /// Where a fused block evaluated as a sum ([`Mode::Sum`]) is written before it is copied to
     /// its output.
     sum_scratch: Vec<f64>,
+    /// Which states each derivative reads, worked out with the engine when the model asks for
+    /// an implicit method (whose difference Jacobian groups its columns by it), so that the run
+    /// does not allocate for it; otherwise worked out when a solver asks.
+    dependencies: Option<StateDependencies>,
 }
 
 impl<'d> Engine<'d> {
@@ -173,6 +178,8 @@ impl<'d> Engine<'d> {
             evaluated_at: None,
             sum_scratch: vec![0.0; plan.sum_scratch_len],
             plan,
+            dependencies: (super::solver_options(diagram).method == Method::Trbdf2)
+                .then(|| StateDependencies::of(diagram)),
         }
     }
 
@@ -438,6 +445,15 @@ impl System for Engine<'_> {
             let mut ctx = self.ctx(b, t);
             d.blocks[b].block.zero_crossings(&mut ctx, &mut g[range]);
         }
+    }
+
+    /// From the wiring: see [`super::sparsity`].
+    fn jacobian_sparsity(&self, pattern: &mut [bool]) -> bool {
+        match &self.dependencies {
+            Some(dependencies) => dependencies.fill_pattern(self.diagram, pattern),
+            None => StateDependencies::of(self.diagram).fill_pattern(self.diagram, pattern),
+        }
+        true
     }
 
     fn next_time_event(&self, t: f64) -> Option<f64> {

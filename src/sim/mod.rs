@@ -6,6 +6,7 @@ pub mod engine;
 pub mod linear;
 pub mod recorder;
 pub mod sparse_sum;
+pub mod sparsity;
 
 pub use engine::{Engine, NonFiniteSource, NonFiniteValue, RunState};
 pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};

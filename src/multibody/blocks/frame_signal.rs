@@ -25,7 +25,13 @@ impl FrameMotion {
         let w = Vector3::new(kin[12], kin[13], kin[14]);
         let v_body = Vector3::new(kin[15], kin[16], kin[17]);
         let offset_world = r_body * placement.translation.vector;
-        let rotation = r_body * placement.rotation.to_rotation_matrix().matrix();
+        // Most frames are only translated on their body (or are its origin): skip the product.
+        let unrotated = placement.rotation.quaternion().w == 1.0;
+        let rotation = if unrotated {
+            r_body
+        } else {
+            r_body * placement.rotation.to_rotation_matrix().matrix()
+        };
         FrameMotion {
             rotation,
             position: p_body + offset_world,

@@ -221,10 +221,8 @@ impl Block for JointBlock {
             return;
         };
         for (o, &(offset, len)) in self.sources.iter().enumerate() {
-            for k in 0..len {
-                let v = ctx.input(state)[offset + k];
-                ctx.output(o)[k] = v;
-            }
+            let (source, out) = ctx.io.input_output(state, o);
+            out[..len].copy_from_slice(&source[offset..offset + len]);
         }
         let mut penalty = 0.0;
         if let Some(limits) = &self.limits {
@@ -239,9 +237,15 @@ impl Block for JointBlock {
             }
         }
         if let Some(tau) = self.tau_output {
-            for k in 0..self.kind.nv() {
-                let t = if self.actuated { ctx.input(0)[k] } else { 0.0 };
-                ctx.output(tau)[k] = t + if k == 0 { penalty } else { 0.0 };
+            let nv = self.kind.nv();
+            if self.actuated {
+                let (u, out) = ctx.io.input_output(0, tau);
+                out[..nv].copy_from_slice(&u[..nv]);
+            } else {
+                ctx.output(tau)[..nv].fill(0.0);
+            }
+            if nv > 0 {
+                ctx.output(tau)[0] += penalty;
             }
         }
     }

@@ -102,6 +102,8 @@ pub struct SpatialContactForce {
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
     used: Vec<bool>,
+    /// What `used` implies for the evaluation, worked out once when `used` is set.
+    used_outputs: UsedOutputs,
     base: Option<Side>,
     follower: Option<Side>,
     /// Number of contact points (cloud size, else 1).
@@ -291,6 +293,7 @@ impl Block for SpatialContactForce {
 
     fn set_used_outputs(&mut self, used: &[bool]) {
         self.used = used.to_vec();
+        self.used_outputs = UsedOutputs::new(&self.used, self.ff_input.is_some());
     }
 
     fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
@@ -369,12 +372,12 @@ impl Block for SpatialContactForce {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
-        let used = UsedOutputs::new(&self.used, self.ff_input.is_some());
+        let used = &self.used_outputs;
         s.resultant.clear();
         let wrench = if self.use_manifold {
-            self.eval_manifold(&mut ctx.io, s, &mb, &mf, &used)
+            self.eval_manifold(&mut ctx.io, s, &mb, &mf, used)
         } else {
-            self.eval_per_point(&mut ctx.io, s, &mb, &mf, &used)
+            self.eval_per_point(&mut ctx.io, s, &mb, &mf, used)
         };
         self.fill_kinks(s);
         let Some((moment, force)) = wrench else {
@@ -477,6 +480,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         inputs,
         outputs,
         used: vec![true; NUM_USER_OUTPUTS],
+        used_outputs: UsedOutputs::new(&[], ff_input.is_some()),
         base: None,
         follower: None,
         points: 1,
