@@ -222,6 +222,7 @@ fn run_model(
                 wall_time: Default::default(),
                 final_state: Vec::new(),
                 animation: failed.animation,
+                checkpoint: None,
             };
             (partial, Some(failed.error))
         }

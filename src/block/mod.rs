@@ -182,6 +182,15 @@ pub trait Block: Send + Sync {
         Box::new(())
     }
 
+    /// A copy of `scratch` for a checkpoint or a copied run state. The default makes a fresh
+    /// scratch, which is right for scratch that is only workspace (rewritten before it is read
+    /// in every evaluation). A block that keeps something in its scratch from one evaluation
+    /// or event to the next (a mode count, an angle continued through full turns) returns a true
+    /// copy.
+    fn clone_scratch(&self, _scratch: &(dyn Any + Send)) -> Box<dyn Any + Send> {
+        self.create_scratch()
+    }
+
     /// Sets initial states and work slots at the start time (`ctx.t`). Not called for a block
     /// with neither.
     fn initialize(&self, _ctx: &mut Ctx) {}

@@ -55,6 +55,8 @@ pub struct FrameSampler {
     interval: f64,
     stop_time: f64,
     count: usize,
+    /// The index of the first frame taken (a run resumed from a checkpoint starts later).
+    first: usize,
     frames: Vec<FrameSnapshot>,
 }
 
@@ -102,6 +104,7 @@ impl FrameSampler {
             interval,
             stop_time,
             count,
+            first: 0,
             frames: Vec::with_capacity(count),
         })
     }
@@ -113,8 +116,18 @@ impl FrameSampler {
 
     /// The time of the next frame to take; `None` when all are taken.
     pub fn next_time(&self) -> Option<f64> {
-        let k = self.frames.len();
+        let k = self.first + self.frames.len();
         (k < self.count).then(|| (k as f64 * self.interval).min(self.stop_time))
+    }
+
+    /// Leaves out the frames before time `t` (a run resumed from a checkpoint at t: they belong
+    /// to the run that reached it); the frame at t itself is taken.
+    pub fn skip_before(&mut self, t: f64) {
+        self.frames.clear();
+        self.first = 0;
+        while self.next_time().is_some_and(|tf| tf < t) {
+            self.first += 1;
+        }
     }
 
     /// Takes a frame at time t from the state `x` and the signal buffer `signals` (outputs

@@ -73,6 +73,31 @@ pub struct RunState {
     pub progress: Option<Box<dyn FnMut(f64) + Send>>,
     /// Takes animation frames at its times (from the solver's dense output), when asked for.
     pub frames: Option<FrameSampler>,
+    /// End the run at its next located zero crossing, after the handlers ran (see
+    /// [`Engine::checkpoint`]).
+    pub stop_at_crossing: bool,
+}
+
+/// The engine's side of a checkpoint: everything of the run state that the rest of a run reads
+/// (states, work slots, outputs, the blocks' scratch, pending time events); the recording is not
+/// part of it. See [`Engine::checkpoint`].
+pub struct EngineCheckpoint {
+    t: f64,
+    x: Vec<f64>,
+    work: Vec<f64>,
+    signals: Vec<f64>,
+    /// Behind a lock only so that a checkpoint can be shared between threads (a scratch is
+    /// `Send`, not `Sync`); it is only ever read, to copy from.
+    scratch: std::sync::Mutex<Vec<Box<dyn Any + Send>>>,
+    next_time_event: Vec<f64>,
+    next_time_event_min: f64,
+}
+
+impl EngineCheckpoint {
+    /// The time it was taken at, s.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
 }
 
 /// A diagram and its run state.
@@ -133,6 +158,7 @@ impl<'d> Engine<'d> {
             unsettled: None,
             progress: None,
             frames: None,
+            stop_at_crossing: false,
         };
         let stateful: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| !diagram.blocks[b].states.is_empty())
@@ -224,6 +250,58 @@ impl<'d> Engine<'d> {
         }
         self.settle(t0);
         self.refresh_time_events(t0);
+        self.run.x.clone()
+    }
+
+    /// The run state at `t` (after an event's handlers, or anywhere the solver is between
+    /// steps), to continue from with [`Engine::restore`]. The blocks' scratch is copied through
+    /// [`crate::block::Block::clone_scratch`].
+    pub fn checkpoint(&self, t: f64) -> EngineCheckpoint {
+        let d = self.diagram;
+        EngineCheckpoint {
+            t,
+            x: self.run.x.clone(),
+            work: self.run.work.clone(),
+            signals: self.run.signals.clone(),
+            scratch: std::sync::Mutex::new(
+                d.blocks
+                    .iter()
+                    .zip(&self.run.scratch)
+                    .map(|(blk, s)| blk.block.clone_scratch(&**s))
+                    .collect(),
+            ),
+            next_time_event: self.run.next_time_event.clone(),
+            next_time_event_min: self.run.next_time_event_min,
+        }
+    }
+
+    /// Puts the run state back to `checkpoint` (taken on an engine of the same diagram) and
+    /// starts a new recording there: the counterpart of [`Engine::initialize`] for a run that
+    /// continues from a checkpoint. Returns the state vector.
+    pub fn restore(&mut self, checkpoint: &EngineCheckpoint) -> Vec<f64> {
+        let d = self.diagram;
+        self.run.recorder.restart_at(checkpoint.t);
+        if let Some(frames) = self.run.frames.as_mut() {
+            frames.skip_before(checkpoint.t);
+        }
+        self.run.non_finite = None;
+        self.run.unsettled = None;
+        self.evaluated_at = None;
+        self.run.x.copy_from_slice(&checkpoint.x);
+        self.run.work.copy_from_slice(&checkpoint.work);
+        self.run.signals.copy_from_slice(&checkpoint.signals);
+        // Never poisoned: nothing panics while it is held.
+        let saved = checkpoint
+            .scratch
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for (b, blk) in d.blocks.iter().enumerate() {
+            self.run.scratch[b] = blk.block.clone_scratch(&*saved[b]);
+        }
+        self.run
+            .next_time_event
+            .copy_from_slice(&checkpoint.next_time_event);
+        self.run.next_time_event_min = checkpoint.next_time_event_min;
         self.run.x.clone()
     }
 
@@ -509,7 +587,8 @@ impl System for Engine<'_> {
         x.copy_from_slice(&self.run.x);
         EventOutcome {
             state_changed: changed || time_event,
-            stop: self.run.unsettled.is_some(),
+            stop: self.run.unsettled.is_some()
+                || (self.run.stop_at_crossing && !crossed.is_empty()),
         }
     }
 

@@ -8,14 +8,14 @@ pub mod recorder;
 pub mod sparse_sum;
 pub mod sparsity;
 
-pub use engine::{Engine, NonFiniteSource, NonFiniteValue, RunState};
+pub use engine::{Engine, EngineCheckpoint, NonFiniteSource, NonFiniteValue, RunState};
 pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};
 
 use crate::diagram::Diagram;
 use crate::model::Diagnostic;
 use crate::output::{OutputError, Recording, StagedFile};
 use crate::render::Animation;
-use crate::solver::{Method, Solver, SolverError, SolverOptions, SolverStats};
+use crate::solver::{Method, Solver, SolverCheckpoint, SolverError, SolverOptions, SolverStats};
 use animation::FrameSampler;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -38,6 +38,35 @@ pub struct RunOptions {
     pub stream: Option<StreamTo>,
     /// The run stops (with [`SimError::Interrupted`], its rows kept) once this is set.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// End the run at its first located zero crossing, after the event's handlers ran, with a
+    /// [`RunResult::checkpoint`] to continue from.
+    pub stop_at_crossing: bool,
+    /// Start from this checkpoint (taken on the same diagram) instead of t = 0: the run takes
+    /// the steps the stopped run would have taken had it gone on. See [`Checkpoint`].
+    pub resume_from: Option<Arc<Checkpoint>>,
+}
+
+/// A run stopped at an event, to continue from: the engine's run state and the solver's state at
+/// that instant (Drake's Context, MuJoCo's mjData, with the integrator's memory). A run resumed
+/// from it with the same options takes the same steps, bit for bit, as the run that stopped
+/// would have taken had it gone on (`tests/checkpoint.rs`); any number of runs can start from
+/// one checkpoint, on any threads. The recording is not part of it: a resumed run records from
+/// the checkpoint's time on.
+pub struct Checkpoint {
+    engine: EngineCheckpoint,
+    solver: SolverCheckpoint,
+}
+
+impl Checkpoint {
+    /// The time it was taken at, s.
+    pub fn time(&self) -> f64 {
+        self.solver.time()
+    }
+
+    /// The state vector at that time (after the event's handlers).
+    pub fn state(&self) -> &[f64] {
+        self.solver.state()
+    }
 }
 
 /// What a run produced.
@@ -57,6 +86,9 @@ pub struct RunResult {
     pub final_state: Vec<f64>,
     /// The animation frames, when [`RunOptions::animation_rate`] asked for them.
     pub animation: Option<Animation>,
+    /// Where the run stopped at a crossing, to continue from ([`RunOptions::stop_at_crossing`]);
+    /// `None` when it ran to its stop time.
+    pub checkpoint: Option<Checkpoint>,
 }
 
 /// Why a run stopped early.
@@ -182,16 +214,33 @@ pub fn simulate_keeping_rows(
         solver_options(d),
     )
     .map_err(|e| early(SimError::InvalidOptions(e.to_string())))?;
-    let x0 = engine.initialize(0.0);
+    engine.run.stop_at_crossing = options.stop_at_crossing;
     let started = Instant::now();
-    let outcome = match engine.run.unsettled.take() {
-        Some((block, t)) => Err(SimError::Unsettled { block, t }),
-        None => solver
-            .integrate(&mut engine, 0.0, &x0, stop_time)
-            .map_err(|e| match engine.run.unsettled.take() {
-                Some((block, t)) => SimError::Unsettled { block, t },
-                None => map_solver_error(d, &engine, e),
+    let outcome = match &options.resume_from {
+        Some(checkpoint) => {
+            engine.restore(&checkpoint.engine);
+            solver.resume(&mut engine, &checkpoint.solver, stop_time)
+        }
+        None => {
+            let x0 = engine.initialize(0.0);
+            match engine.run.unsettled.as_ref() {
+                Some(_) => Ok(SolverStats::default()),
+                None => solver.integrate(&mut engine, 0.0, &x0, stop_time),
+            }
+        }
+    };
+    let outcome = match (outcome, engine.run.unsettled.take()) {
+        (_, Some((block, t))) => Err(SimError::Unsettled { block, t }),
+        (outcome, None) => outcome.map_err(|e| map_solver_error(d, &engine, e)),
+    };
+    let checkpoint = match &outcome {
+        Ok(stats) => solver
+            .checkpoint(stats.final_time)
+            .map(|solver| Checkpoint {
+                engine: engine.checkpoint(stats.final_time),
+                solver,
             }),
+        Err(_) => None,
     };
     let wall_time = started.elapsed();
     let recorder = &mut engine.run.recorder;
@@ -199,11 +248,6 @@ pub fn simulate_keeping_rows(
     let finished = recorder.finish();
     let recording = std::mem::take(&mut recorder.recording);
     let animation = engine.run.frames.take().map(FrameSampler::into_animation);
-    // An unsettled mode found at the run's last event is an error even when the solver ended.
-    let outcome = match (outcome, engine.run.unsettled.take()) {
-        (Ok(_), Some((block, t))) => Err(SimError::Unsettled { block, t }),
-        (outcome, _) => outcome,
-    };
     match (outcome, finished) {
         (Ok(stats), Ok(csv)) => Ok(RunResult {
             recording,
@@ -214,6 +258,7 @@ pub fn simulate_keeping_rows(
             wall_time,
             final_state: solver.state().to_vec(),
             animation,
+            checkpoint,
         }),
         (Ok(_), Err(e)) => Err(early(e.into())),
         (Err(error), finished) => Err(Box::new(FailedRun {

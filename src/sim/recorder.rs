@@ -364,6 +364,20 @@ impl Recorder {
         self.last_time = None;
     }
 
+    /// Starts a new recording for a run that continues from time `t` (a checkpoint): like
+    /// [`Recorder::restart`], with the fixed-time rows (`sample_time`) resuming at the first
+    /// k·dt after t (the rows at or before t belong to the run that reached t).
+    pub fn restart_at(&mut self, t: f64) {
+        self.restart();
+        if let OutputRows::SampleTime(dt) = self.schedule.rows {
+            let mut k = (t / dt).floor().max(0.0) as u64;
+            while k as f64 * dt <= t {
+                k += 1;
+            }
+            self.schedule.next_sample = k;
+        }
+    }
+
     /// Records the point the solver reported (`kind`), unless the schedule skips it.
     pub fn record(&mut self, t: f64, kind: RecordKind, signals: &[f64]) {
         if self.schedule.takes(kind) {

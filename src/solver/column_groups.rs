@@ -10,6 +10,7 @@
 //! column is its own group.
 
 /// The grouping of the n columns, in buffers sized once.
+#[derive(Clone, Debug)]
 pub(crate) struct ColumnGroups {
     n: usize,
     /// P row-major: `pattern[i·n + j]` is true when fᵢ may depend on xⱼ.

@@ -68,6 +68,7 @@ const ILLINOIS_ITERATIONS: usize = 40;
 const MAX_ITERATIONS: usize = 200;
 
 /// Per-function crossing state and the location work buffers (sized once).
+#[derive(Clone, Debug)]
 pub(crate) struct ZeroCrossings {
     directions: Vec<Direction>,
     /// g at the start of the current step (after events; 0 when snapped).

@@ -166,7 +166,7 @@ mod trbdf2;
 
 pub use error::{SolverError, SolverStats, StallReason};
 pub use fn_system::FnSystem;
-pub use integrate::Solver;
+pub use integrate::{Solver, SolverCheckpoint};
 pub use options::{Method, SolverOptions, DEFAULT_MAX_STEPS};
 
 #[cfg(test)]

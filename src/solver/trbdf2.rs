@@ -66,6 +66,7 @@ pub(crate) enum ImplicitFailure {
 }
 
 /// TR-BDF2's state across steps and its buffers (sized once).
+#[derive(Clone, Debug)]
 pub(crate) struct Trbdf2 {
     /// J row-major, n×n.
     jac: Vec<f64>,

@@ -61,6 +61,10 @@ pub struct MechanismBlock {
     rigid_outputs: usize,
 }
 
+/// The mechanism's scratch. Besides workspace it keeps, from one evaluation or event to the
+/// next, the rigid contacts' mode counts (in `rigid`) and the cut joints' continued angles, so a
+/// copy is a true clone (see [`Block::clone_scratch`]).
+#[derive(Clone)]
 struct Scratch {
     ws: Workspace,
     tau: Vec<f64>,
@@ -376,6 +380,13 @@ impl Block for MechanismBlock {
             zero_crossings: vec![Direction::Falling; 2 * self.rigid.len()],
             feedthrough,
         })
+    }
+
+    fn clone_scratch(&self, scratch: &(dyn Any + Send)) -> Box<dyn Any + Send> {
+        match scratch.downcast_ref::<Scratch>() {
+            Some(s) => Box::new(s.clone()),
+            None => self.create_scratch(),
+        }
     }
 
     fn create_scratch(&self) -> Box<dyn Any + Send> {

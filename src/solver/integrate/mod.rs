@@ -48,7 +48,10 @@ use super::trbdf2::Trbdf2;
 use super::{RecordKind, System};
 use step::TrialFailure;
 
+mod resume;
 mod step;
+
+pub use resume::SolverCheckpoint;
 
 /// Smallest admissible step at time t: 16·ε·max(1, |t|).
 fn min_step(t: f64) -> f64 {
@@ -111,6 +114,7 @@ fn deliver_refined<S: System>(
 }
 
 /// Consecutive-event counter of the chattering guard.
+#[derive(Clone, Copy, Debug)]
 struct ChatterGuard {
     count: usize,
     last_t: f64,
@@ -136,6 +140,18 @@ pub struct Solver {
     implicit: Option<Box<Trbdf2>>,
     /// The step budget and the stiffest-component tally.
     stall: StallWatch,
+    /// Where the last run stopped because an event handler asked it to (see
+    /// [`Solver::checkpoint`]); `None` when it ran to its end or failed.
+    stopped: Option<resume::StopPoint>,
+}
+
+/// What the integration loop carries from step to step.
+struct LoopState {
+    t: f64,
+    /// The step size to try next.
+    h: f64,
+    h_max: f64,
+    guard: ChatterGuard,
 }
 
 impl Solver {
@@ -170,6 +186,7 @@ impl Solver {
             zc: ZeroCrossings::new(zero_crossing_dim),
             implicit,
             stall,
+            stopped: None,
         })
     }
 
@@ -300,19 +317,51 @@ impl Solver {
         t_end: f64,
     ) -> Result<SolverStats, SolverError> {
         self.check_inputs(system, t0, x0, t_end)?;
-        let n = self.x.len();
-        let tab = self.tableau;
-        let adaptive = tab.e.is_some();
-        let k_end = end_slot(tab) * n;
+        self.stopped = None;
         let mut stats = SolverStats {
             final_time: t0,
             ..Default::default()
         };
-        let mut guard = ChatterGuard {
+        self.x.copy_from_slice(x0);
+        self.record_start(system, t0);
+        let h_max = if self.options.max_step > 0.0 {
+            self.options.max_step
+        } else {
+            (t_end - t0) / 50.0
+        };
+        self.stall.start(t0, t_end);
+        let mut h = 0.0;
+        if t_end > t0 {
+            self.eval_start(system, t0, &mut stats)?;
+            if self.zc.len() > 0 {
+                system.zero_crossings(t0, &self.x, &mut self.zc.g_end);
+                self.zc.start(|i| system.zero_crossing_direction(i));
+            }
+            self.controller.reset();
+            if let Some(implicit) = self.implicit.as_deref_mut() {
+                implicit.start_run();
+            }
+            h = self.starting_step(system, t0, h_max, &mut stats);
+        }
+        let guard = ChatterGuard {
             count: 0,
             last_t: f64::NEG_INFINITY,
         };
-        self.x.copy_from_slice(x0);
+        self.run_loop(
+            system,
+            LoopState {
+                t: t0,
+                h,
+                h_max,
+                guard,
+            },
+            t_end,
+            stats,
+        )
+    }
+
+    /// The first row of a run at (t0, self.x), and the sample times at or before t0.
+    fn record_start<S: System>(&mut self, system: &mut S, t0: f64) {
         system.record(t0, &self.x, RecordKind::Initial);
         while let Some(ts) = system.next_sample_time().filter(|&ts| ts <= t0) {
             system.sample(ts, &self.x);
@@ -320,29 +369,26 @@ impl Solver {
                 break;
             }
         }
-        let h_max = if self.options.max_step > 0.0 {
-            self.options.max_step
-        } else {
-            (t_end - t0) / 50.0
-        };
-        let mut t = t0;
-        self.stall.start(t0, t_end);
-        if t_end > t0 {
-            self.eval_start(system, t, &mut stats)?;
-            if self.zc.len() > 0 {
-                system.zero_crossings(t, &self.x, &mut self.zc.g_end);
-                self.zc.start(|i| system.zero_crossing_direction(i));
-            }
-            self.controller.reset();
-            if let Some(implicit) = self.implicit.as_deref_mut() {
-                implicit.start_run();
-            }
-        }
-        let mut h = if t_end > t0 {
-            self.starting_step(system, t, h_max, &mut stats)
-        } else {
-            0.0
-        };
+    }
+
+    /// Steps from `state` to t_end (or to an event that stops the run).
+    fn run_loop<S: System>(
+        &mut self,
+        system: &mut S,
+        state: LoopState,
+        t_end: f64,
+        mut stats: SolverStats,
+    ) -> Result<SolverStats, SolverError> {
+        let n = self.x.len();
+        let tab = self.tableau;
+        let adaptive = tab.e.is_some();
+        let k_end = end_slot(tab) * n;
+        let LoopState {
+            mut t,
+            mut h,
+            h_max,
+            mut guard,
+        } = state;
         let mut last_rejected = false;
         // Redoing a step that straddled a crossing (see below).
         let mut redo = Redo::None;
@@ -519,6 +565,13 @@ impl Solver {
                 redo = Redo::None;
                 let outcome = self.run_event(system, t, at_time_event, &mut stats, &mut guard)?;
                 if outcome.stop {
+                    self.stopped = Some(resume::StopPoint {
+                        after: resume::AfterEvent::Crossing,
+                        state_changed: outcome.state_changed,
+                        h_next,
+                        h_max,
+                        guard,
+                    });
                     break;
                 }
                 self.eval_start(system, t, &mut stats)?;
@@ -564,6 +617,13 @@ impl Solver {
                 self.zc.clear_crossed();
                 let outcome = self.run_event(system, t, true, &mut stats, &mut guard)?;
                 if outcome.stop {
+                    self.stopped = Some(resume::StopPoint {
+                        after: resume::AfterEvent::Time,
+                        state_changed: outcome.state_changed,
+                        h_next: h,
+                        h_max,
+                        guard,
+                    });
                     break;
                 }
                 if outcome.state_changed {

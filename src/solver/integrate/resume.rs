@@ -1,0 +1,133 @@
+//! Checkpoints: a run stopped by an event handler, resumed later exactly where it stopped.
+//!
+//! When [`System::handle_events`] asks to stop, the loop ends right after the handlers ran, before
+//! the restart that would follow the event (re-evaluating f, the crossing functions, and, when
+//! the event changed the state, the controller's history, the implicit method's Jacobian and the
+//! step size). A [`SolverCheckpoint`] keeps everything that restart reads: the state, the
+//! first-same-as-last derivative, the step-size controller, the crossing functions' arming, the
+//! implicit method's Jacobian and LU, the step size the controller chose and the chattering
+//! guard. [`Solver::resume`] performs that restart and continues the loop, so a run resumed from
+//! a checkpoint takes the same steps, bit for bit, as one that never stopped, provided the system
+//! is restored to the same point too (its own state: modes, discrete states).
+
+use super::{ChatterGuard, LoopState, Solver};
+use crate::solver::error::{SolverError, SolverStats};
+use crate::solver::events::ZeroCrossings;
+use crate::solver::step_control::PiController;
+use crate::solver::trbdf2::Trbdf2;
+use crate::solver::System;
+
+/// Which kind of event the run stopped at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum AfterEvent {
+    /// A located zero crossing: the restart re-evaluates f and the crossing functions.
+    Crossing,
+    /// A time event at a step's end: f and the crossings carry on unless the state changed.
+    Time,
+}
+
+/// Where the loop stopped, and what its restart needs besides the solver's buffers.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StopPoint {
+    pub(super) after: AfterEvent,
+    /// The handlers changed the state or the modes.
+    pub(super) state_changed: bool,
+    /// The step the controller chose before the event, kept when the state did not change.
+    pub(super) h_next: f64,
+    pub(super) h_max: f64,
+    pub(super) guard: ChatterGuard,
+}
+
+/// A stopped run's solver state, to resume from (see the module documentation). Resuming does
+/// not consume it: one checkpoint can start any number of runs.
+#[derive(Clone, Debug)]
+pub struct SolverCheckpoint {
+    t: f64,
+    x: Vec<f64>,
+    /// k₁: f at (t, x) as the step before the event left it.
+    k_first: Vec<f64>,
+    controller: PiController,
+    zero_crossings: ZeroCrossings,
+    implicit: Option<Box<Trbdf2>>,
+    stop: StopPoint,
+}
+
+impl SolverCheckpoint {
+    /// The time the run stopped at, s.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// The state the run stopped with (after the event's handlers).
+    pub fn state(&self) -> &[f64] {
+        &self.x
+    }
+}
+
+impl Solver {
+    /// The checkpoint of the last run, if an event handler stopped it (`None` when it ran to its
+    /// end or failed). `t` is the time it stopped at: [`SolverStats::final_time`].
+    pub fn checkpoint(&self, t: f64) -> Option<SolverCheckpoint> {
+        let stop = self.stopped?;
+        let n = self.x.len();
+        Some(SolverCheckpoint {
+            t,
+            x: self.x.clone(),
+            k_first: self.k[..n].to_vec(),
+            controller: self.controller.clone(),
+            zero_crossings: self.zc.clone(),
+            implicit: self.implicit.clone(),
+            stop,
+        })
+    }
+
+    /// Continues a run from `checkpoint` to `t_end`, taking the steps the run would have taken
+    /// had it not stopped (with the same options and a system restored to the same point). The
+    /// first row recorded is the checkpoint's point (`RecordKind::Initial`).
+    pub fn resume<S: System>(
+        &mut self,
+        system: &mut S,
+        checkpoint: &SolverCheckpoint,
+        t_end: f64,
+    ) -> Result<SolverStats, SolverError> {
+        let t = checkpoint.t;
+        self.check_inputs(system, t, &checkpoint.x, t_end)?;
+        let n = self.x.len();
+        if self.implicit.is_some() != checkpoint.implicit.is_some() {
+            return Err(SolverError::InvalidOptions(
+                "the checkpoint was taken with another integration method".into(),
+            ));
+        }
+        self.stopped = None;
+        self.x.copy_from_slice(&checkpoint.x);
+        self.k[..n].copy_from_slice(&checkpoint.k_first);
+        self.controller.clone_from(&checkpoint.controller);
+        self.zc.clone_from(&checkpoint.zero_crossings);
+        self.implicit.clone_from(&checkpoint.implicit);
+        let mut stats = SolverStats {
+            final_time: t,
+            ..Default::default()
+        };
+        self.record_start(system, t);
+        self.stall.start(t, t_end);
+        let stop = checkpoint.stop;
+        let restart = stop.after == AfterEvent::Crossing || stop.state_changed;
+        let mut h = stop.h_next;
+        if restart && t_end > t {
+            self.eval_start(system, t, &mut stats)?;
+            self.restart_crossings(system, t);
+            if stop.state_changed {
+                self.controller.reset();
+                self.restart_implicit();
+                h = self.starting_step(system, t, stop.h_max, &mut stats);
+            }
+        }
+        let state = LoopState {
+            t,
+            h,
+            h_max: stop.h_max,
+            guard: stop.guard,
+        };
+        self.run_loop(system, state, t_end, stats)
+    }
+}

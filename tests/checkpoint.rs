@@ -1,0 +1,154 @@
+//! Checkpoints: a run stopped at an event and resumed takes the same steps, bit for bit, as the
+//! run that never stopped (the "restart from an event" of the architecture).
+//!
+//! The comparison is exact (equal bits, not a tolerance): a resumed run restores the engine's run
+//! state and the solver's memory (step size, controller history, crossing arming, Jacobian and
+//! LU), and every evaluation is a deterministic function of them. Any difference would show that
+//! something a run carries across an event was left out of the checkpoint.
+
+use blockdyn::{load_model, simulate, Diagram, RunOptions, RunResult};
+use std::path::Path;
+use std::sync::Arc;
+
+fn model(path: &str, sets: &[&str]) -> Diagram {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    load_model(Path::new(path), &sets).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn run(
+    d: &Diagram,
+    stop_at_crossing: bool,
+    resume_from: Option<Arc<blockdyn::sim::Checkpoint>>,
+) -> RunResult {
+    simulate(
+        d,
+        RunOptions {
+            stop_at_crossing,
+            resume_from,
+            ..Default::default()
+        },
+    )
+    .expect("run")
+}
+
+/// The rows of `r` strictly after time `t`: (time, values) with their bits.
+fn rows_after(r: &RunResult, t: f64) -> Vec<(u64, Vec<u64>)> {
+    let rec = &r.recording;
+    (0..rec.len())
+        .filter(|&i| rec.times[i] > t)
+        .map(|i| {
+            (
+                rec.times[i].to_bits(),
+                rec.row(i).iter().map(|v| v.to_bits()).collect(),
+            )
+        })
+        .collect()
+}
+
+/// Stops at the first crossing, resumes, and compares with the uninterrupted run; then walks the
+/// whole run event by event (each resumed run stopping at its next crossing) and checks that the
+/// pieces add up to the same steps and evaluations. Returns the number of pieces.
+fn check_resume_is_exact(path: &str, sets: &[&str]) -> usize {
+    let d = model(path, sets);
+    let full = run(&d, false, None);
+    assert!(
+        full.checkpoint.is_none(),
+        "{path}: a run to its end leaves no checkpoint"
+    );
+    let first = run(&d, true, None);
+    let checkpoint = Arc::new(first.checkpoint.expect("stopped at a crossing"));
+    let t1 = checkpoint.time();
+    assert!(t1 > 0.0 && t1 < d.spec.stop_time, "{path}: t1 = {t1}");
+    assert_eq!(first.stats.final_time, t1);
+    let resumed = run(&d, false, Some(checkpoint.clone()));
+    assert_eq!(
+        rows_after(&resumed, t1),
+        rows_after(&full, t1),
+        "{path}: the resumed run's rows after t = {t1} differ from the uninterrupted run's"
+    );
+    assert_eq!(resumed.final_state, full.final_state, "{path}");
+    assert_eq!(
+        first.stats.steps + resumed.stats.steps,
+        full.stats.steps,
+        "{path}"
+    );
+    assert_eq!(
+        first.stats.function_evaluations + resumed.stats.function_evaluations,
+        full.stats.function_evaluations,
+        "{path}"
+    );
+    // One checkpoint starts any number of runs: again, the same.
+    let again = run(&d, false, Some(checkpoint));
+    assert_eq!(rows_after(&again, t1), rows_after(&resumed, t1), "{path}");
+
+    // Event by event to the end.
+    let (mut steps, mut evaluations, mut pieces) = (0, 0, 0);
+    let mut from = None;
+    let last = loop {
+        let piece = run(&d, true, from.take());
+        steps += piece.stats.steps;
+        evaluations += piece.stats.function_evaluations;
+        pieces += 1;
+        match piece.checkpoint {
+            Some(c) if pieces < 200 => from = Some(Arc::new(c)),
+            _ => break piece,
+        }
+    };
+    assert_eq!(last.final_state, full.final_state, "{path}: event by event");
+    assert_eq!(
+        (steps, evaluations),
+        (full.stats.steps, full.stats.function_evaluations),
+        "{path}"
+    );
+    pieces
+}
+
+/// The bouncing ball: each bounce resets the velocity (a state-changing event, after which the
+/// method restarts with a new starting step).
+#[test]
+fn bouncing_ball_resumes_exactly() {
+    // Dropped from 10 m with e = 0.8: bounces at √(2·10/9.81) = 1.428 s and 1.428·(1 + 2·0.8)
+    // = 3.713 s inside the 5 s run (the third would be at 5.54 s), so three pieces.
+    let pieces = check_resume_is_exact("models/bouncing_ball.toml", &[]);
+    assert_eq!(pieces, 3);
+}
+
+/// The peers' ball drop: the contact onset is located but changes nothing, so the run that never
+/// stopped carries its step size and controller history across it; the checkpoint must too.
+#[test]
+fn ball_drop_resumes_exactly_across_a_located_onset() {
+    check_resume_is_exact("models/ball_drop.toml", &["model.stop_time=1.2"]);
+}
+
+/// The same under TR-BDF2, whose Jacobian and LU carry across events that change nothing.
+#[test]
+fn ball_drop_resumes_exactly_under_trbdf2() {
+    check_resume_is_exact(
+        "models/ball_drop.toml",
+        &["model.stop_time=1.2", "solver.method=\"trbdf2\""],
+    );
+}
+
+/// Rigid impacts: the mechanism keeps its contact modes in its scratch from event to event;
+/// the checkpoint copies them.
+#[test]
+fn rigid_impacts_resume_exactly() {
+    check_resume_is_exact("models/ball_to_rest.toml", &["model.stop_time=0.6"]);
+}
+
+/// A run resumed with `sample_time` records the fixed-time rows after the checkpoint only, at
+/// the same times as the run that never stopped.
+#[test]
+fn sample_time_rows_resume_on_their_grid() {
+    let d = model("models/bouncing_ball.toml", &["output.sample_time=0.01"]);
+    let full = run(&d, false, None);
+    let first = run(&d, true, None);
+    let checkpoint = Arc::new(first.checkpoint.expect("stopped"));
+    let resumed = run(&d, false, Some(checkpoint.clone()));
+    let t1 = checkpoint.time();
+    assert_eq!(rows_after(&resumed, t1), rows_after(&full, t1));
+    assert_eq!(
+        resumed.recording.times[0], t1,
+        "the first row is the checkpoint's"
+    );
+}
