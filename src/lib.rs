@@ -24,12 +24,23 @@ pub use diagram::Diagram;
 pub use model::Diagnostic;
 pub use sim::{simulate, simulate_keeping_rows, FailedRun, RunOptions, RunResult, SimError};
 
+use library::Registry;
 use model::Document;
 
 /// Reads, overrides (`PATH=VALUE` strings, as `--set` takes them) and builds a model file.
 pub fn load_model(path: &std::path::Path, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+    load_model_with(path, overrides, Registry::standard())
+}
+
+/// Like [`load_model`], with the block types of `registry` (the standard library plus a
+/// program's own; see [`library::Registry`]).
+pub fn load_model_with(
+    path: &std::path::Path,
+    overrides: &[String],
+    registry: &Registry,
+) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
-    build_document(document, overrides, None)
+    build_document(document, overrides, None, registry)
 }
 
 /// Like [`load_model`], with the animation written to `animation` whatever `[output] animation`
@@ -40,7 +51,7 @@ pub fn load_model_animated(
     animation: Option<&std::path::Path>,
 ) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
-    build_document(document, overrides, animation)
+    build_document(document, overrides, animation, Registry::standard())
 }
 
 /// Like [`load_model`], from text (`label` is the file name shown in messages).
@@ -49,13 +60,24 @@ pub fn load_model_str(
     text: &str,
     overrides: &[String],
 ) -> Result<Diagram, Diagnostic> {
-    build_document(Document::parse(label, text)?, overrides, None)
+    load_model_str_with(label, text, overrides, Registry::standard())
+}
+
+/// Like [`load_model_str`], with the block types of `registry`.
+pub fn load_model_str_with(
+    label: &str,
+    text: &str,
+    overrides: &[String],
+    registry: &Registry,
+) -> Result<Diagram, Diagnostic> {
+    build_document(Document::parse(label, text)?, overrides, None, registry)
 }
 
 fn build_document(
     mut document: Document,
     overrides: &[String],
     animation: Option<&std::path::Path>,
+    registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     for o in overrides {
         document.apply_override(o)?;
@@ -64,7 +86,7 @@ fn build_document(
         if let Some(path) = animation {
             spec.output.animation.path = Some(path.display().to_string());
         }
-        let diagram = diagram::build_diagram(&document.source, &spec)?;
+        let diagram = diagram::build_diagram_with(&document.source, &spec, registry)?;
         // The recorded signals are part of the model: check `[output] log` now, not when the run
         // starts.
         sim::Recorder::check(&diagram)?;

@@ -1,17 +1,117 @@
-//! The whole block library: the signal blocks, the multibody blocks and the contact blocks.
+//! The registry of block types a model may use: the standard library (signal, multibody and
+//! contact blocks) and any block types a program adds of its own.
+//!
+//! A [`Registry`] is a value. The loader is given one ([`crate::load_model_with`]); the plain
+//! loaders use [`Registry::standard`]. Every type is declared once, as a [`BlockType`]: its name,
+//! documentation (what `blockdyn blocks` and docs/blocks.md print) and constructor.
 
 use crate::block::BlockType;
+use std::sync::OnceLock;
 
-/// Every block type, in documentation order.
-pub fn all() -> impl Iterator<Item = &'static BlockType> {
-    crate::blocks::LIBRARY
-        .iter()
-        .chain(crate::multibody::blocks::LIBRARY.iter())
-        .chain(crate::contact::blocks::LIBRARY.iter())
-        .copied()
+/// Why a block type could not be registered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    /// A type of that name is already registered.
+    #[error("a block type named \"{name}\" is already registered")]
+    DuplicateName { name: String },
+    /// The name cannot be written as `type = "..."` in a model.
+    #[error("block type name \"{name}\" must be a letter followed by letters, digits or '_'")]
+    InvalidName { name: String },
 }
 
-/// The block type called `name`.
+/// The block types a loader accepts, in documentation order.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    types: Vec<BlockType>,
+}
+
+impl std::fmt::Debug for BlockType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BlockType({})", self.name)
+    }
+}
+
+impl Registry {
+    /// The standard library, built once per process.
+    pub fn standard() -> &'static Registry {
+        static STANDARD: OnceLock<Registry> = OnceLock::new();
+        STANDARD.get_or_init(|| Registry {
+            types: crate::blocks::LIBRARY
+                .iter()
+                .chain(crate::multibody::blocks::LIBRARY.iter())
+                .chain(crate::contact::blocks::LIBRARY.iter())
+                .map(|t| **t)
+                .collect(),
+        })
+    }
+
+    /// A registry with no types (e.g. a sandbox of custom blocks only).
+    pub fn empty() -> Registry {
+        Registry { types: Vec::new() }
+    }
+
+    /// Adds a block type. Its name must be new and usable as `type = "..."`.
+    pub fn register(&mut self, block_type: BlockType) -> Result<(), RegistryError> {
+        let name = block_type.name;
+        let mut chars = name.chars();
+        let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(RegistryError::InvalidName { name: name.into() });
+        }
+        if self.find(name).is_some() {
+            return Err(RegistryError::DuplicateName { name: name.into() });
+        }
+        self.types.push(block_type);
+        Ok(())
+    }
+
+    /// The block type called `name`.
+    pub fn find(&self, name: &str) -> Option<&BlockType> {
+        self.types.iter().find(|t| t.name == name)
+    }
+
+    /// Every block type, in documentation order (the standard library's categories first, then
+    /// the types registered after it, in the order they were added).
+    pub fn all(&self) -> impl Iterator<Item = &BlockType> {
+        self.types.iter()
+    }
+}
+
+/// Every block type of the standard library, in documentation order.
+pub fn all() -> impl Iterator<Item = &'static BlockType> {
+    Registry::standard().all()
+}
+
+/// The standard library's block type called `name`.
 pub fn find(name: &str) -> Option<&'static BlockType> {
-    all().find(|t| t.name == name)
+    Registry::standard().find(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_must_be_new_and_writable() {
+        let mut r = Registry::standard().clone();
+        let gain = *r.find("Gain").unwrap();
+        assert_eq!(
+            r.register(gain),
+            Err(RegistryError::DuplicateName {
+                name: "Gain".into()
+            })
+        );
+        let mut odd = gain;
+        odd.name = "my block";
+        assert!(matches!(
+            r.register(odd),
+            Err(RegistryError::InvalidName { .. })
+        ));
+        let mut mine = gain;
+        mine.name = "MyGain2";
+        r.register(mine).unwrap();
+        assert_eq!(r.all().last().unwrap().name, "MyGain2");
+        assert!(Registry::standard().find("MyGain2").is_none());
+    }
 }

@@ -1,6 +1,7 @@
 //! The `blockdyn` command line: run, check, blocks, graph. Everything here is a library call;
 //! this file only parses arguments and formats results and errors.
 
+use blockdyn::library::Registry;
 use blockdyn::output::stats::RunSummary;
 use blockdyn::output::StagedFile;
 use clap::{Parser, Subcommand};
@@ -118,12 +119,12 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Blocks { name, markdown } => {
             if markdown {
-                say(&blockdyn::report::library_markdown());
+                say(&blockdyn::report::library_markdown(Registry::standard()));
                 return Ok(());
             }
             match name {
-                None => say(&blockdyn::report::library_list()),
-                Some(n) => say(&blockdyn::report::block_help(&n)?),
+                None => say(&blockdyn::report::library_list(Registry::standard())),
+                Some(n) => say(&blockdyn::report::block_help(Registry::standard(), &n)?),
             }
             Ok(())
         }

@@ -5,7 +5,7 @@ use super::physical::{elaborate, PhysicalLine};
 use super::schedule::schedule;
 use super::{CompiledBlock, Diagram, SignalLine};
 use crate::block::{Block, PortDecl, PortKind, Shape, ShapeSpec, Slot};
-use crate::library;
+use crate::library::Registry;
 use crate::model::diagnostic::closest;
 use crate::model::{ConnectionKind, Diagnostic, ModelSpec, PortRef, SourceFile, Span, TableReader};
 use std::collections::{HashMap, HashSet};
@@ -22,6 +22,16 @@ pub struct Instance {
 /// and parameters, each connection's names and port kinds — are all reported in one
 /// [`Diagnostic`] (see [`Diagnostic::more`]); a connection to a block that failed is not checked.
 pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, Diagnostic> {
+    build_diagram_with(source, spec, Registry::standard())
+}
+
+/// [`build_diagram`] with the block types of `registry` (the standard library and a program's
+/// own types; see [`crate::library`]).
+pub fn build_diagram_with(
+    source: &SourceFile,
+    spec: &ModelSpec,
+    registry: &Registry,
+) -> Result<Diagram, Diagnostic> {
     let mut instances = Vec::with_capacity(spec.blocks.len());
     // Block name → index, for the duplicate check and every connection's lookup.
     let mut names: HashMap<String, usize> = HashMap::with_capacity(spec.blocks.len());
@@ -36,7 +46,7 @@ pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, D
             ));
             continue;
         }
-        match instantiate(source, spec, entry) {
+        match instantiate(source, spec, entry, registry) {
             Ok(instance) => {
                 names.insert(entry.name.clone(), instances.len());
                 instances.push(instance);
@@ -87,8 +97,9 @@ fn instantiate(
     source: &SourceFile,
     spec: &ModelSpec,
     entry: &crate::model::document::BlockEntry,
+    registry: &Registry,
 ) -> Result<Instance, Diagnostic> {
-    let Some(ty) = library::find(&entry.type_name) else {
+    let Some(ty) = registry.find(&entry.type_name) else {
         let d = Diagnostic::at(
             source,
             &entry.type_span,
@@ -96,7 +107,7 @@ fn instantiate(
         )
         .block(&entry.name);
         return Err(
-            match closest(&entry.type_name, library::all().map(|t| t.name)) {
+            match closest(&entry.type_name, registry.all().map(|t| t.name)) {
                 Some(near) => d.hint(format!(
                     "did you mean \"{near}\"? (`blockdyn blocks` lists the library)"
                 )),

@@ -7,7 +7,7 @@ pub mod dot;
 pub mod physical;
 pub mod schedule;
 
-pub use build::build_diagram;
+pub use build::{build_diagram, build_diagram_with};
 
 use crate::block::{Block, Setup, Shape, Slot};
 use crate::model::{ModelSpec, SourceFile, Span};

@@ -229,7 +229,14 @@ impl<'d> Engine<'d> {
     /// the previous run's diagnostics. Returns the initial state vector.
     pub fn initialize(&mut self, t0: f64) -> Vec<f64> {
         let d = self.diagram;
-        self.run.recorder.restart();
+        if t0 == 0.0 {
+            self.run.recorder.restart();
+        } else {
+            self.run.recorder.restart_at(t0);
+            if let Some(frames) = self.run.frames.as_mut() {
+                frames.skip_before(t0);
+            }
+        }
         self.run.non_finite = None;
         self.run.unsettled = None;
         self.evaluated_at = None;
@@ -250,6 +257,17 @@ impl<'d> Engine<'d> {
         }
         self.settle(t0);
         self.refresh_time_events(t0);
+        self.run.x.clone()
+    }
+
+    /// Replaces the states after [`Engine::initialize`] (a run from a state of the caller's
+    /// choosing): evaluates the outputs and settles the modes for it at `t`. Returns the state
+    /// vector.
+    pub fn set_state(&mut self, t: f64, x: &[f64]) -> Vec<f64> {
+        self.run.x.copy_from_slice(x);
+        self.evaluated_at = None;
+        self.settle(t);
+        self.refresh_time_events(t);
         self.run.x.clone()
     }
 

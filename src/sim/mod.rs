@@ -38,6 +38,12 @@ pub struct RunOptions {
     pub stream: Option<StreamTo>,
     /// The run stops (with [`SimError::Interrupted`], its rows kept) once this is set.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Start at this time instead of t = 0, s (blocks initialize at it; time-dependent sources
+    /// read it).
+    pub start_time: Option<f64>,
+    /// Start from this state vector instead of the blocks' initial conditions (the layout of
+    /// [`crate::Diagram::num_states`] states, block by block; modes are settled for it).
+    pub initial_state: Option<Vec<f64>>,
     /// End the run at its first located zero crossing, after the event's handlers ran, with a
     /// [`RunResult::checkpoint`] to continue from.
     pub stop_at_crossing: bool,
@@ -222,10 +228,21 @@ pub fn simulate_keeping_rows(
             solver.resume(&mut engine, &checkpoint.solver, stop_time)
         }
         None => {
-            let x0 = engine.initialize(0.0);
+            let t0 = options.start_time.unwrap_or(0.0);
+            let mut x0 = engine.initialize(t0);
+            if let Some(x) = &options.initial_state {
+                if x.len() != x0.len() {
+                    return Err(early(SimError::InvalidOptions(format!(
+                        "initial_state has {} values; the model has {} states",
+                        x.len(),
+                        x0.len()
+                    ))));
+                }
+                x0 = engine.set_state(t0, x);
+            }
             match engine.run.unsettled.as_ref() {
                 Some(_) => Ok(SolverStats::default()),
-                None => solver.integrate(&mut engine, 0.0, &x0, stop_time),
+                None => solver.integrate(&mut engine, t0, &x0, stop_time),
             }
         }
     };
