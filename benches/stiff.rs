@@ -13,11 +13,24 @@
 //!   Compare with Drake's figures in `../shared/bench/peers.md` (ball_drop 77 ms at 7.9e-7, box_slide
 //!   58 ms at accuracy 1e-6), measured on the same kind of machine.
 //!
+//! - `stiff_box_slide/*`: the peers' box_slide made stiff (MathWorks' typical k = 8e7 N/m per
+//!   corner, damping c = 4e6 N·s/m at the static load), in Drake's own law, Hunt–Crossley
+//!   f = k·d·(1 + D·ḋ) with D = c/(k·d_s), d_s = m·g·cos 30°/(4k) the static penetration, which is
+//!   blockdyn's `hunt_crossley` with exponents 1, 1, 1 and damping k·D = c/d_s; it starts level at
+//!   rest at d_s. trbdf2 at rel_tol 1e-3 … 1e-11 with abs_tol = 1e-4·rel_tol (the series the
+//!   comparison uses) and with abs_tol 1e-12; the error in x(1 s) against this model's converged
+//!   answer (trbdf2 at rel_tol 1e-12, abs_tol 1e-16, computed here; Drake's Radau3 at accuracy 1e-6
+//!   agrees within 3e-8). Each is timed as the model is written (about 1000 rows from the dense
+//!   output, each a whole evaluation of the diagram) and with `output.refine = 1` (step ends only;
+//!   Drake's script records nothing). Compare with `benches/peers/box_slide_stiff_drake.py`, run
+//!   right after.
+//!
 //! Each configuration prints its steps, evaluations, accuracy and the median wall time of a few
 //! whole runs (the configurations of a comparison interleaved in one process) with the ratio;
 //! then criterion times the fast runs. No wall-clock asserts.
 //!
-//! Run: `cargo bench --bench stiff` (about a minute; the dopri5 cube runs take seconds each).
+//! Run: `cargo bench --bench stiff` (about a minute; the dopri5 cube runs take seconds each), or one
+//! group: `cargo bench --bench stiff -- stiff_box_slide`.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -156,5 +169,76 @@ fn peers(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, cube, peers);
+/// The stiff box_slide's per-corner stiffness (N/m) and damping at the static load (N·s/m).
+const STIFF_K: f64 = 8e7;
+const STIFF_C: f64 = 4e6;
+
+/// models/box_on_incline.toml with Drake's Hunt–Crossley law matched to (`STIFF_K`, `STIFF_C`) at
+/// the static load, starting at the static penetration, under trbdf2.
+fn stiff_box_slide_model(rel_tol: f64, abs_tol: f64, step_rows_only: bool) -> Diagram {
+    let static_depth = 9.81 * 30f64.to_radians().cos() / (4.0 * STIFF_K);
+    let law = format!(
+        "contact.normal={{ method = \"hunt_crossley\", stiffness = {STIFF_K:e}, damping = {:e}, exponent = 1, velocity_exponent = 1, depth_exponent = 1 }}",
+        STIFF_C / static_depth
+    );
+    let position = format!("free.position=[0.0, 0.0, {:e}]", 0.1 - static_depth);
+    let (rel, abs) = (
+        format!("solver.rel_tol={rel_tol:e}"),
+        format!("solver.abs_tol={abs_tol:e}"),
+    );
+    let mut sets = vec![law.as_str(), &position, "solver.method=trbdf2", &rel, &abs];
+    if step_rows_only {
+        sets.push("output.refine=1");
+    }
+    model("models/box_on_incline.toml", &sets)
+}
+
+fn stiff_box_slide(c: &mut Criterion) {
+    let mut g = c.benchmark_group("stiff_box_slide");
+    g.sample_size(10);
+    let reference = simulate(
+        &stiff_box_slide_model(1e-12, 1e-16, true),
+        RunOptions::default(),
+    )
+    .expect("reference run");
+    let x_ref = last(&reference.recording, "free.p[0]");
+    println!(
+        "stiff box_slide (k = {STIFF_K:e}, c = {STIFF_C:e} per corner, Hunt–Crossley matched at the static load): reference x(1 s) = {x_ref:.10} m (trbdf2 rel_tol 1e-12 abs_tol 1e-16, {} steps)",
+        reference.stats.steps
+    );
+    let coupled = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11].map(|r| (r, r * 1e-4));
+    let fixed = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8].map(|r| (r, 1e-12));
+    for (rel_tol, abs_tol) in coupled.into_iter().chain(fixed) {
+        // The model as written records ~1000 rows per second from the dense output (each a whole
+        // evaluation of the diagram); `refine = 1` records the step ends only. Drake records nothing.
+        let (t_rows, r) = timed(&stiff_box_slide_model(rel_tol, abs_tol, false), 7);
+        let (t_steps, r_steps) = timed(&stiff_box_slide_model(rel_tol, abs_tol, true), 7);
+        let x = last(&r.recording, "free.p[0]");
+        assert_eq!(
+            x,
+            last(&r_steps.recording, "free.p[0]"),
+            "rows change no step"
+        );
+        println!(
+            "stiff box_slide trbdf2 rel_tol {rel_tol:.0e} abs_tol {abs_tol:.0e}: {t_rows:?} ({} rows), {t_steps:?} (refine = 1, {} rows), {} steps ({} rejected), {} evaluations, {} Jacobians, {} LUs, x(1 s) = {x:.10} m, error {:+.2e} m",
+            r.recording.len(),
+            r_steps.recording.len(),
+            r.stats.steps,
+            r.stats.rejected_steps,
+            r.stats.function_evaluations,
+            r.stats.jacobian_evaluations,
+            r.stats.lu_factorizations,
+            x - x_ref
+        );
+    }
+    for rel_tol in [1e-3, 1e-6] {
+        let d = stiff_box_slide_model(rel_tol, rel_tol * 1e-4, true);
+        g.bench_function(format!("trbdf2_rtol_{rel_tol:.0e}_refine_1"), |b| {
+            b.iter(|| simulate(&d, RunOptions::default()).expect("run"))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, cube, peers, stiff_box_slide);
 criterion_main!(benches);
