@@ -19,7 +19,7 @@ pub mod shape;
 
 pub use context::{same_bits, Ctx, Io, Slot};
 pub use physical::{Binding, PhysicalRole, PortBinding};
-pub use port::{HiddenPort, PortDecl, PortKind, ShapeSpec};
+pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};
 pub use shape::Shape;
 

@@ -33,6 +33,18 @@ pub enum ShapeSpec {
     Inherited,
 }
 
+/// What an animation draws from an output (see `sim::animation`): a block's outputs say so by
+/// this role, so that the drawing never goes by their names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawnAs {
+    /// 3×1, World, N: a resultant force, drawn at the block's [`DrawnAs::ResultantPoint`].
+    ResultantForce,
+    /// 3×1, World, m: where the resultant force is drawn.
+    ResultantPoint,
+    /// 3×N, World, N: one force per point of the point or point cloud on the block's `F` port.
+    PointForces,
+}
+
 /// What a builder-made (hidden) port carries. The physical lowering pass wires hidden ports by
 /// this, never by their names (which are only shown in messages).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +88,8 @@ pub struct PortDecl {
     /// Hidden ports are made by the diagram builder (mechanism wiring) and not shown to users;
     /// what they carry.
     pub hidden: Option<HiddenPort>,
+    /// An output an animation draws, and as what.
+    pub drawn: Option<DrawnAs>,
 }
 
 impl PortDecl {
@@ -89,6 +103,7 @@ impl PortDecl {
             element_units: None,
             optional: false,
             hidden: None,
+            drawn: None,
         }
     }
 
@@ -124,6 +139,12 @@ impl PortDecl {
     /// With a unit.
     pub fn unit(mut self, unit: &'static str) -> Self {
         self.unit = Some(unit);
+        self
+    }
+
+    /// Drawn by animations as `role`.
+    pub fn drawn(mut self, role: DrawnAs) -> Self {
+        self.drawn = Some(role);
         self
     }
 

@@ -565,8 +565,7 @@ pub fn assemble(
         let used: Vec<bool> = (0..outputs.len())
             .map(|o| {
                 lines_from[b].iter().any(|&k| lines[k].from_port == o)
-                    || (spec.output.animation.path.is_some()
-                        && crate::sim::animation::is_arrow_output(&outputs[o].name))
+                    || (spec.output.animation.path.is_some() && outputs[o].drawn.is_some())
                     || (!logged.is_empty()
                         && logged.contains(format!("{}.{}", inst.name, outputs[o].name).as_str()))
             })

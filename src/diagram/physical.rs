@@ -17,8 +17,7 @@ use nalgebra::{Isometry3, Vector3};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Standard gravity, m/s², used when the model has no MechanismConfiguration block.
-pub const STANDARD_GRAVITY: [f64; 3] = [0.0, 0.0, -9.80665];
+pub use crate::multibody::STANDARD_GRAVITY;
 
 /// A geometry fixed to a body of the mechanism: what an animation draws.
 #[derive(Clone, Debug)]

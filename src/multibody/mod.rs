@@ -33,6 +33,9 @@
 //! # let _ = (j, Isometry3::<f64>::identity());
 //! ```
 
+/// Standard gravity, m/s² (World, z up), used when a model has no MechanismConfiguration block.
+pub const STANDARD_GRAVITY: [f64; 3] = [0.0, 0.0, -9.80665];
+
 pub mod aba;
 pub mod analytic;
 pub mod blocks;

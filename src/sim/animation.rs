@@ -6,16 +6,17 @@
 //! kinematics; a geometry's frame R is fixed to its body, so its World pose is
 //! X_WR = X_WB · X_BR.
 //!
-//! Arrows come from blocks' outputs, by name: a block with 3×1 outputs `resultant_force` and
-//! `resultant_point` (SpatialContactForce: the force on the follower, World, at the point on its
-//! central axis) gives one arrow; a block with a 3×N output `force` and a point or point cloud of
-//! N points connected to its port `F` (GroundContact) gives one arrow per point, at the point.
-//! [`is_arrow_output`] names them, so that the diagram builder computes them when an animation
-//! is asked for. GroundContact's ground has no geometry block: when a model has one, the plane
+//! Arrows come from the blocks' outputs that declare a [`DrawnAs`] role: a block with a
+//! resultant force and point (SpatialContactForce, RigidContact: the force on the follower, World,
+//! at the point on its central axis) gives one arrow; a block with point forces (3×N) and a point
+//! or point cloud of N points connected to its port `F` (GroundContact) gives one arrow per
+//! point, at the point. The diagram builder computes these outputs when an animation is asked
+//! for, as it computes the outputs that are read. GroundContact's ground has no geometry block: when a model has one, the plane
 //! through the World origin perpendicular to gravity is drawn as the ground (the x-y plane under
 //! gravity along −z, the x axis's plane under gravity along −y, as GroundContact's 3-D and 2-D
 //! grounds).
 
+use crate::block::DrawnAs;
 use crate::diagram::physical::PhysicalScene;
 use crate::diagram::Diagram;
 use crate::geometry::Shape;
@@ -25,11 +26,6 @@ use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use std::collections::HashMap;
 use std::f64::consts::PI;
 use std::ops::Range;
-
-/// Whether output `name` of a block feeds the animation's arrows (see the module documentation).
-pub fn is_arrow_output(name: &str) -> bool {
-    matches!(name, "resultant_force" | "resultant_point" | "force")
-}
 
 /// Where a force drawn as arrows is read from the signal buffer.
 #[derive(Clone, Debug)]
@@ -224,20 +220,21 @@ fn scene_items(scene: &PhysicalScene) -> Vec<SceneItem> {
 fn force_sources(d: &Diagram, scene: &PhysicalScene) -> Vec<ForceSource> {
     let mut sources = Vec::new();
     for blk in &d.blocks {
-        let output = |name: &str, len: Option<usize>| {
-            let o = blk.output_index(name)?;
+        let outputs = blk.block.outputs();
+        let output = |role: DrawnAs, len: Option<usize>| {
+            let o = outputs.iter().position(|p| p.drawn == Some(role))?;
             let shape = blk.output_shapes[o];
             (shape.rows == 3 && len.is_none_or(|n| shape.len() == n))
-                .then(|| blk.output_slots[o].offset as usize)
+                .then(|| (o, blk.output_slots[o].offset as usize))
         };
-        if let (Some(force), Some(point)) = (
-            output("resultant_force", Some(3)),
-            output("resultant_point", Some(3)),
+        if let (Some((_, force)), Some((_, point))) = (
+            output(DrawnAs::ResultantForce, Some(3)),
+            output(DrawnAs::ResultantPoint, Some(3)),
         ) {
             sources.push(ForceSource::Resultant { force, point });
             continue;
         }
-        let Some(force) = output("force", None) else {
+        let Some((force_output, force)) = output(DrawnAs::PointForces, None) else {
             continue;
         };
         // The geometry connected to the block's F port, written "provider.G -- block.F".
@@ -259,7 +256,7 @@ fn force_sources(d: &Diagram, scene: &PhysicalScene) -> Vec<ForceSource> {
             Shape::PointCloud(c) => c.len(),
             _ => continue,
         };
-        if blk.output_shapes[blk.output_index("force").unwrap_or(0)].cols == points {
+        if blk.output_shapes[force_output].cols == points {
             sources.push(ForceSource::PerPoint { force, item });
         }
     }

@@ -10,7 +10,8 @@
 //! a change of a point's state. With μ = 0 there are no u states and no stick/slip signals.
 
 use crate::block::{
-    Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockType, Ctx, DrawnAs, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
+    Shape,
 };
 use crate::contact::ground_law::GroundContactLaw;
 use crate::geometry::Shape as Geometry;
@@ -308,7 +309,9 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         physical: vec![PortDecl::geometry("F")],
         inputs: vec![],
         outputs: vec![
-            PortDecl::inherited("force").unit("N"),
+            PortDecl::inherited("force")
+                .unit("N")
+                .drawn(DrawnAs::PointForces),
             PortDecl::inherited("status"),
             PortDecl::inherited("cone_ratio"),
             PortDecl::inherited("deflection").unit("m"),

@@ -14,8 +14,8 @@
 //! [`MAX_CLOUD_POINTS`]).
 
 use crate::block::{
-    Binding, Block, BlockType, Ctx, HiddenPort, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
-    Shape,
+    Binding, Block, BlockType, Ctx, DrawnAs, HiddenPort, ParamDoc, PhysicalRole, PortDecl, PortDoc,
+    Setup, Shape,
 };
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::query::partners_list;
@@ -293,9 +293,9 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             out("normal_force", "N"),
             out("friction_force", "N"),
             out("impulse", "N·s"),
-            out("resultant_force", "N"),
+            out("resultant_force", "N").drawn(DrawnAs::ResultantForce),
             out("resultant_torque", "N·m"),
-            out("resultant_point", "m"),
+            out("resultant_point", "m").drawn(DrawnAs::ResultantPoint),
         ],
         pair: None,
         cloud_points: None,

@@ -161,7 +161,7 @@ fn build_world(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
 }
 
 fn build_configuration(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let gravity = vec3(p, "gravity", crate::diagram::physical::STANDARD_GRAVITY)?;
+    let gravity = vec3(p, "gravity", crate::multibody::STANDARD_GRAVITY)?;
     Ok(frame_block(PhysicalRole::Configuration { gravity }, vec![]))
 }
 

@@ -23,7 +23,8 @@
 
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, Io, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockType, Ctx, DrawnAs, Io, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
+    Shape,
 };
 use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::NormalForceLaw;
@@ -463,9 +464,9 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         out("base_translation", Some("m")),
         out("follower_rotation", None),
         out("follower_translation", Some("m")),
-        out("resultant_force", Some("N")),
+        out("resultant_force", Some("N")).drawn(DrawnAs::ResultantForce),
         out("resultant_torque", Some("N·m")),
-        out("resultant_point", Some("m")),
+        out("resultant_point", Some("m")).drawn(DrawnAs::ResultantPoint),
         out("points", None),
     ];
     Ok(Box::new(SpatialContactForce {
