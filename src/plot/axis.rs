@@ -79,12 +79,14 @@ pub fn value_range(extent: Extent) -> (f64, f64) {
     (center - half, center + half)
 }
 
-/// Formats the tick labels of an axis spanning `[lo, hi]` with about `ticks` labels: enough
-/// decimals to tell neighbouring ticks apart and no more; scientific notation when the magnitude is
-/// ≥ 1e5 or the labels would need more than 4 decimals.
+/// Formats the tick labels of an axis spanning `[lo, hi]` with at most `ticks` labels, placed where
+/// plotters places them (multiples of 1, 2 or 5 × 10ᵏ): as many decimals as that spacing needs and
+/// no more (ticks 1 apart read "1", "2", not "1.0", "2.0"); scientific notation when the magnitude
+/// is ≥ 1e5 or the labels would need more than 4 decimals, with trailing zeros of the mantissa
+/// dropped ("5e-6", "1e-5", "1.5e5").
 #[derive(Clone, Copy, Debug)]
 pub struct TickFormat {
-    /// Rough distance between ticks.
+    /// Distance between ticks.
     step: f64,
     scientific: bool,
     /// Decimals in plain notation, or mantissa decimals in scientific notation.
@@ -92,11 +94,12 @@ pub struct TickFormat {
 }
 
 impl TickFormat {
-    /// A format for an axis `[lo, hi]` (finite, `lo < hi`) with about `ticks` (≥ 1) labels.
+    /// A format for an axis `[lo, hi]` (finite, `lo < hi`) with at most `ticks` (≥ 1) labels.
     pub fn new(lo: f64, hi: f64, ticks: usize) -> Self {
-        let step = ((hi - lo) / ticks.max(1) as f64).abs();
+        let step = tick_step(lo, hi, ticks);
+        // The spacing is 1, 2 or 5 × 10ᵏ up to round-off (0.1 may come out as 0.0999…9).
         let step_exponent = if step > 0.0 && step.is_finite() {
-            step.log10().floor()
+            (step.log10() + 1e-9).floor()
         } else {
             0.0
         };
@@ -125,12 +128,35 @@ impl TickFormat {
         // A tick meant to be zero may come out as ±1e-17 from the tick arithmetic.
         let x = if x.abs() < 1e-9 * self.step { 0.0 } else { x };
         if self.scientific && x != 0.0 {
-            format!("{x:.*e}", self.decimals)
+            let text = format!("{x:.*e}", self.decimals);
+            match text.split_once('e') {
+                Some((mantissa, exponent)) if mantissa.contains('.') => {
+                    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+                    format!("{mantissa}e{exponent}")
+                }
+                _ => text,
+            }
         } else if self.scientific {
             "0".to_string()
         } else {
             format!("{x:.*}", self.decimals)
         }
+    }
+}
+
+/// The spacing of the ticks plotters draws on `[lo, hi]` when asked for at most `ticks`; the rough
+/// `(hi − lo) / ticks` when it draws fewer than two.
+fn tick_step(lo: f64, hi: f64, ticks: usize) -> f64 {
+    use plotters::coord::ranged1d::Ranged;
+    use plotters::coord::types::RangedCoordf64;
+    let rough = ((hi - lo) / ticks.max(1) as f64).abs();
+    if !(lo.is_finite() && hi.is_finite() && lo < hi) {
+        return rough;
+    }
+    let points = RangedCoordf64::from(lo..hi).key_points(ticks.max(1));
+    match points[..] {
+        [a, b, ..] if b > a => b - a,
+        _ => rough,
     }
 }
 
@@ -178,14 +204,30 @@ mod tests {
 
     #[test]
     fn tick_labels() {
+        // [0, 5] with at most 10 labels: plotters puts them 1 apart, so no decimals.
         let f = TickFormat::new(0.0, 5.0, 10);
+        assert_eq!(f.format(2.0), "2");
+        assert_eq!(f.format(1e-17), "0");
+        // At most 11: 0.5 apart, one decimal.
+        let f = TickFormat::new(0.0, 5.0, 11);
         assert_eq!(f.format(2.5), "2.5");
-        assert_eq!(f.format(1e-17), "0.0");
+        assert_eq!(f.format(1.0), "1.0");
         let f = TickFormat::new(0.0, 100.0, 10);
         assert_eq!(f.format(40.0), "40");
+        // A penetration axis: ticks 0.001 apart read "0.002", not "0.0020".
+        let f = TickFormat::new(-0.0001, 0.0028, 4);
+        assert_eq!(f.format(0.002), "0.002");
+        // Ticks 0.1 apart (the step comes out as 0.0999…): one decimal.
+        let f = TickFormat::new(0.38, 1.02, 8);
+        assert_eq!(f.format(0.9), "0.9");
         let f = TickFormat::new(-2e-6, 2e-6, 4);
         assert_eq!(f.format(1e-6), "1e-6");
-        let f = TickFormat::new(1e5, 3e5, 4);
+        let f = TickFormat::new(1e5, 3e5, 5);
         assert_eq!(f.format(1.5e5), "1.5e5");
+        assert_eq!(f.format(2e5), "2e5");
+        // Mixed exponents without padded mantissas: "-5e-6", "-1e-5".
+        let f = TickFormat::new(-1.2e-5, 1e-6, 4);
+        assert_eq!(f.format(-5e-6), "-5e-6");
+        assert_eq!(f.format(-1e-5), "-1e-5");
     }
 }

@@ -2,9 +2,13 @@
 //!
 //! [`plot_png`] draws one panel per Scope (`Recording::panels`), stacked vertically, plus a panel
 //! titled "logged" for columns recorded only through `[output] log`; a panel whose columns have
-//! different units is split into one panel per unit. Located events are marked by vertical lines. Each panel has its title, the
-//! time axis "time (s)" (shared range across panels), a value axis fitted to the data with a 5 %
-//! margin, and a legend on the right with the column names and units (`joint.p[2] [m]`).
+//! different units is split into one panel per unit ("scope [m]", "scope [N]"), and one whose
+//! columns share a unit says it in its title as well ("heights [m]"). Located events are marked by
+//! vertical lines, or by short ticks at the bottom when they are denser than one per
+//! [`render::DENSE_EVENT_PIXELS`]. Each panel has its title, the time axis "time (s)" (shared
+//! range across panels), a value axis fitted to the data with a 5 % margin and labelled with the
+//! unit, and a legend on the right with the column names and units (`joint.p[2] [m]`); a curve
+//! covered everywhere by one drawn after it says so there (`free.v[0] [m/s] (hidden by [1])`).
 //!
 //! Behaviour at the edges:
 //! - **Empty recording** (no rows): a plot is still written, with every panel saying "no data"

@@ -24,6 +24,9 @@ pub const LOGGED_PANEL_TITLE: &str = "logged";
 /// Smallest height of one panel, px; a taller image is made when the requested height is less.
 pub const MIN_PANEL_HEIGHT: u32 = 140;
 
+/// Most labels on a value axis.
+const MAX_Y_TICKS: usize = 10;
+
 /// A drawing step of plotters failed; the message is plotters' description.
 #[derive(Debug)]
 pub struct DrawFailure(pub String);
@@ -46,7 +49,8 @@ pub struct PanelPlan {
 /// Assigns the recording's columns to panels: one panel per entry of `rec.panels` (possibly without
 /// columns), plus a "logged" panel when some column has `panel: None`; a panel whose columns have
 /// different units is split into one panel per unit (in the order the units first appear), titled
-/// "scope [unit]", so that a force and a displacement never share a value axis. A recording with
+/// "scope [unit]", so that a force and a displacement never share a value axis; a panel whose
+/// columns share one unit is titled "scope [unit]" too. A recording with
 /// neither gets one empty panel titled "no signals recorded". Err when a column names a panel that
 /// does not exist.
 pub fn plan_panels(rec: &Recording) -> Result<Vec<PanelPlan>, String> {
@@ -56,7 +60,8 @@ pub fn plan_panels(rec: &Recording) -> Result<Vec<PanelPlan>, String> {
         .collect())
 }
 
-/// `plan` as one panel per unit of its columns (itself when they share one).
+/// `plan` as one panel per unit of its columns (itself, its title with the unit, when they share
+/// one).
 fn split_by_unit(rec: &Recording, plan: PanelPlan) -> Vec<PanelPlan> {
     let unit = |j: usize| rec.columns[j].unit.as_deref().unwrap_or("");
     let mut units: Vec<&str> = Vec::new();
@@ -65,8 +70,17 @@ fn split_by_unit(rec: &Recording, plan: PanelPlan) -> Vec<PanelPlan> {
             units.push(unit(j));
         }
     }
-    if units.len() < 2 {
-        return vec![plan];
+    match units[..] {
+        [] => return vec![plan],
+        // One unit: the title says it, as a split panel's does ("forces [N]").
+        [""] => return vec![plan],
+        [u] => {
+            return vec![PanelPlan {
+                title: format!("{} [{u}]", plan.title),
+                ..plan
+            }]
+        }
+        _ => {}
     }
     units
         .into_iter()
@@ -207,17 +221,34 @@ pub fn draw_recording(
         })
         .collect();
 
-    let mut layout = compute_layout(&root, rec, plans, &y_ranges, label_size, title_size)?;
+    // The legend's labels, with the curves that another one covers named (the plotting area's
+    // height is estimated: the panel less its title and time axis).
+    let plot_height = f64::from(panel_height) - 1.5 * title_size - 2.8 * label_size - 10.0;
+    let labels: Vec<Vec<String>> = plans
+        .iter()
+        .zip(&y_ranges)
+        .map(|(plan, &(lo, hi))| {
+            let tolerance = COVER_PIXELS * (hi - lo) / plot_height.max(50.0);
+            let covers = covered_by(rec, &plan.columns, tolerance);
+            plan.columns
+                .iter()
+                .zip(covers)
+                .map(|(&j, cover)| legend_label(rec, j, cover))
+                .collect()
+        })
+        .collect();
+
+    let mut layout = compute_layout(&root, &labels, &y_ranges, label_size, title_size)?;
     layout.decimate = decimate;
     let areas = root.split_evenly((plans.len(), 1));
-    for ((area, plan), &y_range) in areas.iter().zip(plans).zip(&y_ranges) {
+    for (((area, plan), &y_range), labels) in areas.iter().zip(plans).zip(&y_ranges).zip(&labels) {
         let chart_width = width.saturating_sub(layout.legend_width);
         let (chart_area, legend_area) = area.split_horizontally(chart_width);
         draw_panel(
             &chart_area,
             &legend_area,
             rec,
-            plan,
+            (plan, labels),
             (t_start, t_end),
             y_range,
             &layout,
@@ -227,9 +258,52 @@ pub fn draw_recording(
     Ok(())
 }
 
-/// The legend text of column `j`: its name, its unit in brackets when known, and "(no data)" when
-/// it has no finite value at a finite time.
-fn legend_label(rec: &Recording, j: usize) -> String {
+/// Curves closer than this many pixels everywhere cover each other (the stroke is 2 px wide).
+const COVER_PIXELS: f64 = 0.75;
+
+/// Panels with more columns than this are not searched for covered curves (the search compares
+/// pairs of columns).
+const MAX_COVER_CHECK: usize = 32;
+
+/// For each of a panel's `columns` (drawn in this order, each over the ones before), the last
+/// column drawn after it that lies within `tolerance` of it at every row where it is drawn: its
+/// colour does not show, and the legend says which curve hides it. A column without data is
+/// covered by nothing.
+pub fn covered_by(rec: &Recording, columns: &[usize], tolerance: f64) -> Vec<Option<usize>> {
+    if columns.len() > MAX_COVER_CHECK || tolerance.is_nan() || tolerance < 0.0 {
+        return vec![None; columns.len()];
+    }
+    let covers = |below: usize, above: usize| {
+        let mut drawn = false;
+        let rows = rec.column_values(below).zip(rec.column_values(above));
+        for (&t, (a, b)) in rec.times.iter().zip(rows) {
+            if !(t.is_finite() && a.is_finite()) {
+                continue;
+            }
+            if !(b.is_finite() && (a - b).abs() <= tolerance) {
+                return false;
+            }
+            drawn = true;
+        }
+        drawn
+    };
+    columns
+        .iter()
+        .enumerate()
+        .map(|(k, &below)| {
+            columns[k + 1..]
+                .iter()
+                .rev()
+                .copied()
+                .find(|&above| covers(below, above))
+        })
+        .collect()
+}
+
+/// The legend text of column `j`: its name, its unit in brackets when known, "(no data)" when it
+/// has no finite value at a finite time, and "(hidden by X)" when column `cover` is drawn over it
+/// everywhere (X short for an element of the same signal: "free.v[0] [m/s] (hidden by [1])").
+pub fn legend_label(rec: &Recording, j: usize, cover: Option<usize>) -> String {
     let column = &rec.columns[j];
     let mut label = column.name.clone();
     if let Some(unit) = column.unit.as_deref().filter(|u| !u.is_empty()) {
@@ -242,6 +316,14 @@ fn legend_label(rec: &Recording, j: usize) -> String {
         .any(|(t, v)| t.is_finite() && v.is_finite());
     if !has_data {
         label.push_str(" (no data)");
+    } else if let Some(k) = cover {
+        let other = &rec.columns[k].name;
+        let signal = |name: &str| name.split_once('[').map(|(s, _)| s.to_string());
+        let short = match (signal(&column.name), signal(other)) {
+            (Some(a), Some(b)) if a == b => &other[b.len()..],
+            _ => other.as_str(),
+        };
+        label.push_str(&format!(" (hidden by {short})"));
     }
     label
 }
@@ -253,8 +335,7 @@ fn tick_count(pixels: u32, spacing: u32, max: usize) -> usize {
 
 fn compute_layout(
     root: &DrawingArea<BitMapBackend<'_>, Shift>,
-    rec: &Recording,
-    plans: &[PanelPlan],
+    labels: &[Vec<String>],
     y_ranges: &[(f64, f64)],
     label_size: f64,
     title_size: f64,
@@ -262,10 +343,11 @@ fn compute_layout(
     let (width, _) = root.dim_in_pixel();
     let font = TextStyle::from((FONT_FAMILY, label_size).into_font());
 
-    // Value-axis labels: the widest of the axis ends' labels over all panels.
+    // Value-axis labels: the widest of the axis ends' labels over all panels, at the most labels
+    // a panel draws (the most decimals).
     let mut widest_tick = 0;
     for &(lo, hi) in y_ranges {
-        let format = TickFormat::new(lo, hi, 8);
+        let format = TickFormat::new(lo, hi, MAX_Y_TICKS);
         for x in [lo, hi, 0.5 * (lo + hi)] {
             widest_tick = widest_tick.max(root.estimate_text_size(&format.format(x), &font)?.0);
         }
@@ -275,11 +357,8 @@ fn compute_layout(
 
     let swatch = swatch_width(label_size);
     let mut widest_label = 0;
-    for plan in plans {
-        for &j in &plan.columns {
-            widest_label =
-                widest_label.max(root.estimate_text_size(&legend_label(rec, j), &font)?.0);
-        }
+    for label in labels.iter().flatten() {
+        widest_label = widest_label.max(root.estimate_text_size(label, &font)?.0);
     }
     let wanted = widest_label + swatch + 24;
     let legend_width = wanted.clamp(width / 8, (width as f64 * 0.3) as u32);
@@ -300,7 +379,7 @@ fn draw_panel(
     chart_area: &DrawingArea<BitMapBackend<'_>, Shift>,
     legend_area: &DrawingArea<BitMapBackend<'_>, Shift>,
     rec: &Recording,
-    plan: &PanelPlan,
+    (plan, labels): (&PanelPlan, &[String]),
     (t_start, t_end): (f64, f64),
     (y_lo, y_hi): (f64, f64),
     layout: &Layout,
@@ -319,7 +398,7 @@ fn draw_panel(
 
     let (plot_width, plot_height) = chart.plotting_area().dim_in_pixel();
     let x_ticks = tick_count(plot_width, 110, 12);
-    let y_ticks = tick_count(plot_height, 24, 10).max(4);
+    let y_ticks = tick_count(plot_height, 24, MAX_Y_TICKS).max(4);
     let x_format = TickFormat::new(t_start, t_end, x_ticks);
     let y_format = TickFormat::new(y_lo, y_hi, y_ticks);
     let x_formatter = |x: &f64| x_format.format(*x);
@@ -343,7 +422,7 @@ fn draw_panel(
         .max_light_lines(4)
         .draw()?;
 
-    draw_event_markers(&mut chart, rec, (y_lo, y_hi))?;
+    draw_event_markers(&mut chart, rec, (y_lo, y_hi), (plot_width, plot_height))?;
     let reduction =
         if layout.decimate && rec.len() > DECIMATION_ROWS_PER_PIXEL * plot_width as usize {
             Reduction::PerPixelColumn {
@@ -398,7 +477,7 @@ fn draw_panel(
 
     // The legend starts level with the top of the plotting area.
     let top = chart.plotting_area().get_base_pixel().1 - chart_area.get_base_pixel().1;
-    draw_legend(legend_area, rec, &plan.columns, top, label_size)
+    draw_legend(legend_area, labels, top, label_size)
 }
 
 /// Colour of the vertical lines at located events.
@@ -417,18 +496,36 @@ pub fn event_times(rec: &Recording) -> Vec<f64> {
     times
 }
 
-/// A thin vertical line across the panel at each event time, under the curves.
+/// Events closer than this on average (px of the time axis) are marked by ticks, not lines.
+pub const DENSE_EVENT_PIXELS: u32 = 4;
+
+/// Length of an event tick when events are dense, px.
+pub const EVENT_TICK_PIXELS: u32 = 8;
+
+/// A thin vertical line across the panel at each event time, under the curves; when there are
+/// more events than one per [`DENSE_EVENT_PIXELS`] of the time axis (hundreds of contact events,
+/// whose lines would cover the curves), a tick of [`EVENT_TICK_PIXELS`] at the bottom of the
+/// panel instead.
 fn draw_event_markers<DB: DrawingBackend>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     rec: &Recording,
     (y_lo, y_hi): (f64, f64),
+    (plot_width, plot_height): (u32, u32),
 ) -> Result<(), DrawFailure>
 where
     DB::ErrorType: 'static,
 {
-    let lines = event_times(rec)
+    let times = event_times(rec);
+    let dense = times.len() as u64 * u64::from(DENSE_EVENT_PIXELS) > u64::from(plot_width);
+    let top = if dense {
+        let tick = f64::from(EVENT_TICK_PIXELS) / f64::from(plot_height.max(1));
+        y_lo + (y_hi - y_lo) * tick.min(1.0)
+    } else {
+        y_hi
+    };
+    let lines = times
         .into_iter()
-        .map(|t| PathElement::new(vec![(t, y_lo), (t, y_hi)], EVENT_MARKER.stroke_width(1)));
+        .map(|t| PathElement::new(vec![(t, y_lo), (t, top)], EVENT_MARKER.stroke_width(1)));
     chart.draw_series(lines)?;
     Ok(())
 }
@@ -447,8 +544,7 @@ fn common_unit<'a>(rec: &'a Recording, columns: &[usize]) -> Option<&'a str> {
 /// do not fit the panel's height are summarised as "… and N more".
 fn draw_legend(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
-    rec: &Recording,
-    columns: &[usize],
+    labels: &[String],
     top: i32,
     label_size: f64,
 ) -> Result<(), DrawFailure> {
@@ -460,32 +556,34 @@ fn draw_legend(
     let text_x = swatch + 8;
     let max_text_width = (width as i32 - text_x - 4).max(0) as u32;
     let available_rows = ((height as i32 - top) / row_height).max(1) as usize;
-    let shown = if columns.len() > available_rows {
+    let shown = if labels.len() > available_rows {
         available_rows - 1
     } else {
-        columns.len()
+        labels.len()
     };
 
-    for (k, &j) in columns.iter().enumerate().take(shown) {
+    for (k, label) in labels.iter().enumerate().take(shown) {
         let y = top + row_height / 2 + k as i32 * row_height;
         let color = series_color(k);
         area.draw(&PathElement::new(
             vec![(2, y), (swatch, y)],
             color.stroke_width(3),
         ))?;
-        let label = fit_text(area, &legend_label(rec, j), &font, max_text_width)?;
+        let label = fit_text(area, label, &font, max_text_width)?;
         area.draw(&Text::new(label, (text_x, y), text_style.clone()))?;
     }
-    if shown < columns.len() {
+    if shown < labels.len() {
         let y = top + row_height / 2 + shown as i32 * row_height;
-        let more = format!("… and {} more", columns.len() - shown);
+        let more = format!("… and {} more", labels.len() - shown);
         area.draw(&Text::new(more, (text_x, y), text_style))?;
     }
     Ok(())
 }
 
 /// `text`, shortened in the middle with "…" until it is at most `max_width` px wide. The middle
-/// goes because signal names differ at their ends (`block.port[3]` vs `block.port[4]`, the unit).
+/// goes because signal names differ at their ends (`block.port[3]` vs `block.port[4]`, the unit);
+/// from a label with an element index, only the name before the index is shortened while that
+/// leaves the index, the unit and any note whole ("contact.no…force[3] [N] (hidden by [7])").
 fn fit_text(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
     text: &str,
@@ -495,20 +593,35 @@ fn fit_text(
     if area.estimate_text_size(text, font)?.0 <= max_width {
         return Ok(text.to_string());
     }
+    if let Some(split) = text.find('[').filter(|&i| i > 0) {
+        let (name, tail) = text.split_at(split);
+        let name: Vec<char> = name.chars().collect();
+        for keep in (2..name.len()).rev() {
+            let candidate = shortened(&name, keep) + tail;
+            if area.estimate_text_size(&candidate, font)?.0 <= max_width {
+                return Ok(candidate);
+            }
+        }
+    }
     let chars: Vec<char> = text.chars().collect();
     for keep in (0..chars.len()).rev() {
-        let head = keep / 2;
-        let tail = keep - head;
-        let candidate: String = chars[..head]
-            .iter()
-            .chain(std::iter::once(&'…'))
-            .chain(&chars[chars.len() - tail..])
-            .collect();
+        let candidate = shortened(&chars, keep);
         if area.estimate_text_size(&candidate, font)?.0 <= max_width {
             return Ok(candidate);
         }
     }
     Ok("…".to_string())
+}
+
+/// `chars` with all but `keep` of them replaced by "…" in the middle.
+fn shortened(chars: &[char], keep: usize) -> String {
+    let head = keep / 2;
+    let tail = keep - head;
+    chars[..head]
+        .iter()
+        .chain(std::iter::once(&'…'))
+        .chain(&chars[chars.len() - tail..])
+        .collect()
 }
 
 #[cfg(test)]
