@@ -135,6 +135,22 @@ fn cube(c: &mut Criterion) {
     g.finish();
 }
 
+/// The same run recording step ends only (`output.refine = 1`), as Drake's `AdvanceTo` records
+/// nothing: the model's default rows (about 1000 per run from the dense output) each cost a whole
+/// evaluation of the diagram. The steps are the same (checked against `as_written`).
+fn step_rows_only(name: &str, path: &str, tolerances: &[&str], as_written: &RunResult) {
+    let mut sets = tolerances.to_vec();
+    sets.push("output.refine=1");
+    let (t, r) = timed(&model(path, &sets), 7);
+    assert_eq!(r.stats.steps, as_written.stats.steps, "rows change no step");
+    assert_eq!(r.final_state, as_written.final_state, "rows change no step");
+    println!(
+        "{name} rel_tol 1e-6 abs_tol 1e-8, dopri5, step-end rows only (refine = 1): {t:?}, {} rows (as written: {} rows)",
+        r.recording.len(),
+        as_written.recording.len()
+    );
+}
+
 fn peers(c: &mut Criterion) {
     let mut g = c.benchmark_group("peers_tolerances");
     g.sample_size(20);
@@ -153,6 +169,7 @@ fn peers(c: &mut Criterion) {
     g.bench_function("ball_drop", |b| {
         b.iter(|| simulate(&ball, RunOptions::default()).expect("run"))
     });
+    step_rows_only("ball_drop", "models/ball_drop.toml", &tolerances, &r);
     let boxm = model("models/box_on_incline.toml", &tolerances);
     let (t, r) = timed(&boxm, 7);
     println!(
@@ -166,6 +183,7 @@ fn peers(c: &mut Criterion) {
     g.bench_function("box_slide", |b| {
         b.iter(|| simulate(&boxm, RunOptions::default()).expect("run"))
     });
+    step_rows_only("box_slide", "models/box_on_incline.toml", &tolerances, &r);
     g.finish();
 }
 
