@@ -19,6 +19,7 @@ pub mod render;
 pub mod report;
 pub mod sim;
 pub mod solver;
+pub mod sweep;
 
 pub use diagram::Diagram;
 pub use model::Diagnostic;
@@ -50,6 +51,13 @@ pub fn load_model_str(
     overrides: &[String],
 ) -> Result<Diagram, Diagnostic> {
     build_document(Document::parse(label, text)?, overrides, None)
+}
+
+/// Builds a parsed model file with overrides (`PATH=VALUE` strings, as `--set` takes them): what
+/// [`load_model`] does once the file is read. A sweep parses its model once and builds each point
+/// from a clone of the document.
+pub fn build_model(document: Document, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+    build_document(document, overrides, None)
 }
 
 fn build_document(
