@@ -4,7 +4,10 @@
 //! throughput over the serial). Target: ≥ 1.8× on 2 threads.
 //!
 //! The ratio is only meaningful on a machine with 2 idle cores: the bench prints the load average
-//! (from /proc/loadavg) before and after. Wall-clock figures are never asserted in tests.
+//! (from /proc/loadavg) before and after, and the cores the process got in each phase (its CPU
+//! time over the wall time, from /proc/self/stat, 10 ms resolution summed over the rounds): a
+//! threaded phase that got fewer than 2 cores was crowded out by other work. Wall-clock figures are
+//! never asserted in tests.
 //!
 //! Run: `cargo bench --bench sweep` (about 20 s); `cargo bench --bench sweep -- 4` for 4 threads.
 
@@ -30,9 +33,14 @@ fn main() {
     ball_drop_sweep::identical(&serial, &threaded).expect("the same bits serially and threaded");
     let mut serial_times = Vec::new();
     let mut threaded_times = Vec::new();
+    let (mut serial_cpu, mut threaded_cpu) = (0.0, 0.0);
     for round in 1..=ROUNDS {
+        let before = cpu_seconds();
         let (_, s) = ball_drop_sweep::timed_run(&sweep, 1);
+        let middle = cpu_seconds();
         let (_, t) = ball_drop_sweep::timed_run(&sweep, threads);
+        threaded_cpu += cpu_seconds() - middle;
+        serial_cpu += middle - before;
         println!(
             "round {round}: serial {:.1} ms, {threads} threads {:.1} ms, ratio {:.2}",
             ms(s),
@@ -50,7 +58,31 @@ fn main() {
         ms(t),
         s.as_secs_f64() / t.as_secs_f64()
     );
+    let wall = |times: &[Duration]| times.iter().map(Duration::as_secs_f64).sum::<f64>();
+    println!(
+        "cores used (CPU time / wall time): serial {:.2}, {threads} threads {:.2}",
+        serial_cpu / wall(&serial_times),
+        threaded_cpu / wall(&threaded_times)
+    );
     println!("load average after: {}", load_average());
+}
+
+/// The CPU time (user + system) of this process so far, s, from /proc/self/stat (clock ticks of
+/// 10 ms); 0 where there is no /proc.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The fields after the command name (which is in parentheses and may hold spaces): utime and
+    // stime are the 14th and 15th fields of the line, the 12th and 13th after the name.
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: Vec<f64> = after_name
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    ticks.iter().sum::<f64>() / 100.0
 }
 
 fn ms(d: Duration) -> f64 {

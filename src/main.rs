@@ -46,7 +46,8 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Run a model at every combination of parameter values; write each run's CSV and a summary.
+    /// Run a model at every combination of parameter values; write each run's CSV and a summary
+    /// (no plots).
     #[command(long_about = SWEEP_HELP)]
     Sweep {
         /// The model file (TOML), parsed once.
@@ -315,7 +316,7 @@ fn run_model(
 const SWEEP_HELP: &str = "Run a model at every combination of parameter values.
 
 The model file is parsed once; each point is the model with the point's values set as --set sets \
-them. Points are numbered 0..N in the order of the combinations, the last --vary varying fastest. \
+them. Points are numbered 0..N-1 in the order of the combinations, the last --vary varying fastest. \
 Every point is built before any runs, so a bad --vary is reported before anything is written.
 
 Writes into DIR: run_<index>.csv per point (the CSV of `blockdyn run --csv`; a failed point's \
@@ -339,7 +340,7 @@ fn run_sweep(
     out: PathBuf,
     quiet: bool,
 ) -> Result<(), String> {
-    use blockdyn::sweep::{DirectoryRun, PointStatus, RunSettings, Shard, Sweep, SweepPlan};
+    use blockdyn::sweep::{DirectoryRun, RunSettings, Shard, Sweep, SweepPlan};
     let plan = SweepPlan::parse(vary).map_err(|e| e.to_string())?;
     let sweep = Sweep::load(model, set, plan).map_err(|e| e.to_string())?;
     let mut settings = RunSettings::all_cores();
@@ -361,67 +362,49 @@ fn run_sweep(
     let report = sweep
         .run_into(&run, &checked, |point| {
             finished += 1;
-            if quiet {
-                return;
+            if !quiet {
+                let name = sweep.csv_file_name(point.index);
+                eprintln!(
+                    "[{finished}/{}] {name}: {}",
+                    points.len(),
+                    point_outcome(point)
+                );
             }
-            let name = sweep.csv_file_name(point.index);
-            let outcome = match (&point.status, &point.stats) {
-                (PointStatus::Ok, Some(stats)) => format!(
-                    "ok, {} steps, {}",
-                    stats.steps,
-                    blockdyn::output::stats::WallTime(point.wall_time)
-                ),
-                (PointStatus::Ok, None) => "ok".to_string(),
-                (PointStatus::Failed(message), _) => {
-                    format!("FAILED: {}", message.lines().next().unwrap_or_default())
-                }
-            };
-            eprintln!("[{finished}/{}] {name}: {outcome}", points.len());
         })
         .map_err(|e| e.to_string())?;
-    let failed = report.failed();
-    let not_run = report.planned - report.points.len();
     if !quiet {
+        let jobs = run.settings.jobs.get();
         say(&format!(
-            "{}: {} of {} points ran ({} failed) in {} on {} thread{}\n  summary: {}\n",
+            "{}: {} of {} points ran ({} failed) in {} on {jobs} thread{}\n  summary: {}\n",
             checked.name,
             report.points.len(),
             report.planned,
-            failed,
+            report.failed(),
             blockdyn::output::stats::WallTime(started.elapsed()),
-            run.settings.jobs,
-            if run.settings.jobs.get() == 1 {
-                ""
-            } else {
-                "s"
-            },
+            if jobs == 1 { "" } else { "s" },
             report.summary.display()
         ));
     }
-    if failed > 0 || not_run > 0 {
-        let mut message = format!(
-            "{failed} of {} sweep points failed (see the message column of {})",
-            report.planned,
-            report.summary.display()
-        );
-        if not_run > 0 {
-            message.push_str(&format!("; {not_run} did not run (interrupted)"));
-        }
-        const LISTED: usize = 5;
-        let failures = report.points.iter().filter_map(|p| match &p.status {
-            PointStatus::Failed(why) => Some((p.index, why)),
-            PointStatus::Ok => None,
-        });
-        for (index, why) in failures.clone().take(LISTED) {
-            let first_line = why.lines().next().unwrap_or_default();
-            message.push_str(&format!("\n  point {index}: {first_line}"));
-        }
-        if failed > LISTED {
-            message.push_str(&format!("\n  and {} more", failed - LISTED));
-        }
-        return Err(message);
+    match report.failures() {
+        Some(error) => Err(error.to_string()),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// How a point ended, for its progress line.
+fn point_outcome(point: &blockdyn::sweep::PointSummary) -> String {
+    use blockdyn::sweep::PointStatus;
+    match (&point.status, &point.stats) {
+        (PointStatus::Ok, Some(stats)) => format!(
+            "ok, {} steps, {}",
+            stats.steps,
+            blockdyn::output::stats::WallTime(point.wall_time)
+        ),
+        (PointStatus::Ok, None) => "ok".to_string(),
+        (PointStatus::Failed(message), _) => {
+            format!("FAILED: {}", message.lines().next().unwrap_or_default())
+        }
+    }
 }
 
 /// What the summary line says about a run.

@@ -89,7 +89,38 @@ impl SweepReport {
             .filter(|p| p.status != PointStatus::Ok)
             .count()
     }
+
+    /// [`SweepError::PointsFailed`] when a point failed or did not run (an interrupt), listing
+    /// the first [`LISTED_FAILURES`] failures by the first line of their message.
+    pub fn failures(&self) -> Option<SweepError> {
+        let not_run = self.planned - self.points.len();
+        let failed = self.failed();
+        if failed == 0 && not_run == 0 {
+            return None;
+        }
+        let listed = self
+            .points
+            .iter()
+            .filter_map(|p| match &p.status {
+                PointStatus::Failed(why) => {
+                    Some((p.index, why.lines().next().unwrap_or_default().to_string()))
+                }
+                PointStatus::Ok => None,
+            })
+            .take(LISTED_FAILURES)
+            .collect();
+        Some(SweepError::PointsFailed {
+            failed,
+            planned: self.planned,
+            not_run,
+            summary: self.summary.clone(),
+            listed,
+        })
+    }
 }
+
+/// The failures [`SweepReport::failures`] lists (the summary has them all).
+pub const LISTED_FAILURES: usize = 5;
 
 /// The summary's file name for `shard`: `summary.csv` for the whole sweep, else
 /// `summary_<I>_of_<N>.csv`.
@@ -146,14 +177,10 @@ impl Sweep {
     /// rows of a failed run).
     fn run_point(&self, index: usize, dir: &Path, settings: &RunSettings) -> PointSummary {
         let started = Instant::now();
+        let values = self.plan().values(index);
         let mut summary = PointSummary {
             index,
-            values: self
-                .plan()
-                .values(index)
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
+            values: values.into_iter().map(str::to_string).collect(),
             status: PointStatus::Ok,
             stats: None,
             rows: 0,
@@ -162,20 +189,25 @@ impl Sweep {
             csv: None,
             wall_time: Duration::ZERO,
         };
-        let failed = |mut summary: PointSummary, message: String| {
+        if let Err(message) = self.simulate_point(index, dir, settings, &mut summary) {
             summary.status = PointStatus::Failed(message);
-            summary.wall_time = started.elapsed();
-            summary
-        };
-        let diagram = match self.build_point(index) {
-            Ok(d) => d,
-            Err(e) => return failed(summary, e.to_string()),
-        };
+        }
+        summary.wall_time = started.elapsed();
+        summary
+    }
+
+    /// [`Sweep::run_point`]'s work: fills in `summary`'s counts, rows, final values and CSV;
+    /// `Err` with the message when the point failed (its CSV is still written when it has rows).
+    fn simulate_point(
+        &self,
+        index: usize,
+        dir: &Path,
+        settings: &RunSettings,
+        summary: &mut PointSummary,
+    ) -> Result<(), String> {
+        let diagram = self.build_point(index).map_err(|e| e.to_string())?;
         let path = dir.join(self.csv_file_name(index));
-        let csv = match StagedFile::create(&path, "CSV") {
-            Ok(file) => file,
-            Err(e) => return failed(summary, e.to_string()),
-        };
+        let csv = StagedFile::create(&path, "CSV").map_err(|e| e.to_string())?;
         let options = RunOptions {
             // The plot's rows are kept only for their last row, which they keep exactly (see
             // `output::plot_rows`): the final values, in bounded memory.
@@ -194,10 +226,10 @@ impl Sweep {
                 summary.final_time = result.last_time;
                 (result.recording, result.csv, None)
             }
-            Err(failed_run) => {
-                summary.rows = failed_run.rows;
-                summary.final_time = failed_run.last_time;
-                (failed_run.recording, failed_run.csv, Some(failed_run.error))
+            Err(failed) => {
+                summary.rows = failed.rows;
+                summary.final_time = failed.last_time;
+                (failed.recording, failed.csv, Some(failed.error))
             }
         };
         if let Some(last) = recording.len().checked_sub(1) {
@@ -212,20 +244,14 @@ impl Sweep {
             _ => Ok(None),
         };
         match (committed, error) {
-            (Ok(csv), None) => {
+            (Ok(csv), error) => {
                 summary.csv = csv;
-                summary.wall_time = started.elapsed();
-                summary
+                error.map_or(Ok(()), |e| Err(e.to_string()))
             }
-            (Ok(csv), Some(error)) => {
-                summary.csv = csv;
-                failed(summary, error.to_string())
+            (Err(output), None) => Err(output.to_string()),
+            (Err(output), Some(error)) => {
+                Err(format!("{error}\n  note: no CSV was written: {output}"))
             }
-            (Err(output), None) => failed(summary, output.to_string()),
-            (Err(output), Some(error)) => failed(
-                summary,
-                format!("{error}\n  note: no CSV was written: {output}"),
-            ),
         }
     }
 

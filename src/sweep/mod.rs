@@ -16,7 +16,9 @@
 pub mod directory;
 pub mod plan;
 
-pub use directory::{summary_file_name, DirectoryRun, PointStatus, PointSummary, SweepReport};
+pub use directory::{
+    summary_file_name, DirectoryRun, PointStatus, PointSummary, SweepReport, LISTED_FAILURES,
+};
 pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis};
 
 use crate::diagram::Diagram;
@@ -55,6 +57,42 @@ pub enum SweepError {
     /// The summary cannot be written.
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// Points failed or did not run (see [`SweepReport::failures`]).
+    #[error("{}", points_failed(*.failed, *.planned, *.not_run, summary, listed))]
+    PointsFailed {
+        failed: usize,
+        planned: usize,
+        /// Points not started because of an interrupt.
+        not_run: usize,
+        /// The summary file, which has every failure's message.
+        summary: PathBuf,
+        /// The first failures: (point, the first line of its message).
+        listed: Vec<(usize, String)>,
+    },
+}
+
+/// The text of [`SweepError::PointsFailed`].
+fn points_failed(
+    failed: usize,
+    planned: usize,
+    not_run: usize,
+    summary: &Path,
+    listed: &[(usize, String)],
+) -> String {
+    let mut text = format!(
+        "{failed} of {planned} sweep points failed (see the message column of {})",
+        summary.display()
+    );
+    if not_run > 0 {
+        text.push_str(&format!("; {not_run} did not run (interrupted)"));
+    }
+    for (index, why) in listed {
+        text.push_str(&format!("\n  point {index}: {why}"));
+    }
+    if failed > listed.len() {
+        text.push_str(&format!("\n  and {} more", failed - listed.len()));
+    }
+    text
 }
 
 /// How points are run.
