@@ -6,8 +6,9 @@
 //! The ratio is only meaningful on a machine with 2 idle cores: the bench prints the load average
 //! (from /proc/loadavg) before and after, and the cores the process got in each phase (its CPU
 //! time over the wall time, from /proc/self/stat, 10 ms resolution summed over the rounds): a
-//! threaded phase that got fewer than 2 cores was crowded out by other work. Wall-clock figures are
-//! never asserted in tests.
+//! threaded phase that got fewer than 2 cores was crowded out by other work; and the CPU time per
+//! point in each phase, which the load does not change much: equal, the threads add no work of
+//! their own. Wall-clock figures are never asserted in tests.
 //!
 //! Run: `cargo bench --bench sweep` (about 20 s); `cargo bench --bench sweep -- 4` for 4 threads.
 
@@ -63,6 +64,16 @@ fn main() {
         "cores used (CPU time / wall time): serial {:.2}, {threads} threads {:.2}",
         serial_cpu / wall(&serial_times),
         threaded_cpu / wall(&threaded_times)
+    );
+    // The work itself, whatever the load: CPU time per point in each phase. Equal times mean the
+    // threads add no work (no contention), so on idle cores the ratio is bounded only by how
+    // evenly the points split.
+    let per_point = |cpu: f64| 1e3 * cpu / (ROUNDS * serial.len()) as f64;
+    println!(
+        "CPU time per point: serial {:.2} ms, {threads} threads {:.2} ms (serial / threaded {:.2})",
+        per_point(serial_cpu),
+        per_point(threaded_cpu),
+        serial_cpu / threaded_cpu
     );
     println!("load average after: {}", load_average());
 }

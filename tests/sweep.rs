@@ -513,3 +513,42 @@ fn a_failing_point_is_reported_and_the_others_run() {
     assert_eq!(names.len(), 4, "{names:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An interrupt before the first point: no point runs, the summary has its header only, and the
+/// report says every point did not run.
+#[test]
+fn an_interrupted_sweep_reports_the_points_that_did_not_run() {
+    use blockdyn::sweep::{DirectoryRun, RunSettings, Sweep, SweepError};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let dir = temp_dir("interrupted");
+    let plan = SweepPlan::parse(&["spring.gain=100,200,400"]).unwrap();
+    let sweep = Sweep::load(Path::new(SPRING), Vec::new(), plan).unwrap();
+    let mut settings = RunSettings::with_jobs(std::num::NonZeroUsize::new(2).unwrap());
+    let checked = sweep.check(&[0, 1, 2], &settings).unwrap();
+    assert_eq!(
+        checked.columns,
+        ["force.out", "position.out", "velocity.out"]
+    );
+    settings.interrupt = Some(Arc::new(AtomicBool::new(true)));
+    let run = DirectoryRun {
+        dir: dir.clone(),
+        shard: Shard::WHOLE,
+        settings,
+    };
+    let report = sweep
+        .run_into(&run, &checked, |_| panic!("no point runs"))
+        .unwrap();
+    assert_eq!((report.points.len(), report.planned), (0, 3));
+    assert_eq!(read_csv(&dir.join("summary.csv")).1.len(), 0);
+    let failures = report.failures().expect("an error");
+    assert!(matches!(
+        failures,
+        SweepError::PointsFailed { not_run: 3, .. }
+    ));
+    assert!(
+        failures.to_string().contains("3 did not run (interrupted)"),
+        "{failures}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
