@@ -1,6 +1,6 @@
 //! Sweeps (issue 13): the 64-point sweep of models/ball_drop.toml (8 contact stiffnesses × 8
 //! dampings, the model parsed once) run serially and on 2 threads, in one process, alternating,
-//! after one warm-up of each; prints each round, the medians and their ratio (the threaded
+//! after one warm-up of each, 15 rounds; prints each round, the medians and their ratio (the threaded
 //! throughput over the serial). Target: ≥ 1.8× on 2 threads.
 //!
 //! The ratio is only meaningful on a machine with 2 idle cores: the bench prints the load average
@@ -18,7 +18,7 @@ mod ball_drop_sweep;
 use std::time::Duration;
 
 /// Alternating rounds of each.
-const ROUNDS: usize = 7;
+const ROUNDS: usize = 15;
 
 fn main() {
     // `cargo bench` passes `--bench`; a number is the thread count.
