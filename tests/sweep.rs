@@ -299,6 +299,7 @@ fn cli_sweep_writes_csvs_and_a_summary_with_the_closed_form() {
             );
         }
     }
+    std::fs::remove_dir_all(dir.parent().unwrap()).unwrap();
 }
 
 /// A value that is an array: the ball's start position, with the free fall's closed form.
