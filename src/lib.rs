@@ -19,6 +19,7 @@ pub mod render;
 pub mod report;
 pub mod sim;
 pub mod solver;
+pub mod sweep;
 
 pub use diagram::Diagram;
 pub use model::Diagnostic;
@@ -71,6 +72,13 @@ pub fn load_model_str_with(
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     build_document(Document::parse(label, text)?, overrides, None, registry)
+}
+
+/// Builds a parsed model file with overrides (`PATH=VALUE` strings, as `--set` takes them): what
+/// [`load_model`] does once the file is read. A sweep parses its model once and builds each point
+/// from a clone of the document.
+pub fn build_model(document: Document, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+    build_document(document, overrides, None, Registry::standard())
 }
 
 fn build_document(

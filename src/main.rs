@@ -1,4 +1,4 @@
-//! The `blockdyn` command line: run, check, blocks, graph. Everything here is a library call;
+//! The `blockdyn` command line: run, sweep, check, blocks, graph. Everything here is a library call;
 //! this file only parses arguments and formats results and errors.
 
 use blockdyn::library::Registry;
@@ -43,6 +43,34 @@ enum Command {
         /// Override a parameter: --set block.param=value, --set solver.rel_tol=1e-8 (repeatable).
         #[arg(long = "set", value_name = "PATH=VALUE")]
         set: Vec<String>,
+        /// Print nothing but errors.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Run a model at every combination of parameter values; write each run's CSV and a summary
+    /// (no plots).
+    #[command(long_about = SWEEP_HELP)]
+    Sweep {
+        /// The model file (TOML), parsed once.
+        model: PathBuf,
+        /// A parameter and its values: --vary block.param=V1,V2,... (repeatable; every
+        /// combination runs, the last --vary varying fastest). Values are TOML values as --set
+        /// takes them; an array or table is one value: --vary 'free.position=[0,0,1],[0,0,2]'.
+        #[arg(long = "vary", value_name = "PATH=V1,V2,...", required = true)]
+        vary: Vec<String>,
+        /// Override a parameter for every point, as `run --set` does (repeatable).
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+        /// Points run at once, one thread each (default: the available cores).
+        #[arg(long, value_name = "N")]
+        jobs: Option<std::num::NonZeroUsize>,
+        /// Run only the I-th (1-based) of N round-robin slices of the points: the points k with
+        /// k mod N = I - 1 (for a cluster's array job).
+        #[arg(long, value_name = "I/N")]
+        shard: Option<blockdyn::sweep::Shard>,
+        /// The directory of the CSVs and the summary (created when missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
         /// Print nothing but errors.
         #[arg(long, short)]
         quiet: bool,
@@ -112,6 +140,15 @@ fn run(cli: Cli) -> Result<(), String> {
             &set,
             quiet,
         ),
+        Command::Sweep {
+            model,
+            vary,
+            set,
+            jobs,
+            shard,
+            out,
+            quiet,
+        } => run_sweep(&model, &vary, set, jobs, shard, out, quiet),
         Command::Check { model, set } => {
             let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
             say(&blockdyn::report::check_report(&d));
@@ -275,6 +312,101 @@ fn run_model(
         return Ok(());
     }
     Err(failure.map_or_else(String::new, |e| e.to_string()))
+}
+
+/// The long help of `blockdyn sweep`.
+const SWEEP_HELP: &str = "Run a model at every combination of parameter values.
+
+The model file is parsed once; each point is the model with the point's values set as --set sets \
+them. Points are numbered 0..N-1 in the order of the combinations, the last --vary varying fastest. \
+Every point is built before any runs, so a bad --vary is reported before anything is written.
+
+Writes into DIR: run_<index>.csv per point (the CSV of `blockdyn run --csv`; a failed point's \
+holds the rows recorded until it failed), and summary.csv (summary_<I>_of_<N>.csv with --shard \
+I/N) with one row per point: index, the values, status (ok | failed), the solver's counts, rows, \
+final_time, the final value of each recorded column, and the failure's message. No plots or \
+animations are written. Exits non-zero when a point failed, after every point ran.
+
+Example: blockdyn sweep models/ball_drop.toml --vary contact.normal.stiffness=5e4,1e5,2e5 \
+--vary contact.normal.damping=50,100 --out results/
+On a cluster (Slurm): --shard $((SLURM_ARRAY_TASK_ID+1))/$SLURM_ARRAY_TASK_COUNT --out results/
+See docs/sweep.md.";
+
+/// Runs `blockdyn sweep`: checks every point, runs them, prints one line per point on stderr.
+fn run_sweep(
+    model: &Path,
+    vary: &[String],
+    set: Vec<String>,
+    jobs: Option<std::num::NonZeroUsize>,
+    shard: Option<blockdyn::sweep::Shard>,
+    out: PathBuf,
+    quiet: bool,
+) -> Result<(), String> {
+    use blockdyn::sweep::{DirectoryRun, RunSettings, Shard, Sweep, SweepPlan};
+    let plan = SweepPlan::parse(vary).map_err(|e| e.to_string())?;
+    let sweep = Sweep::load(model, set, plan).map_err(|e| e.to_string())?;
+    let mut settings = RunSettings::all_cores();
+    settings.jobs = jobs.unwrap_or(settings.jobs);
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    let points = shard.points(sweep.plan().len());
+    let checked = sweep.check(&points, &settings).map_err(|e| e.to_string())?;
+    for w in &checked.warnings {
+        eprintln!("warning: {w}");
+    }
+    settings.interrupt = stop_on_signals();
+    let run = DirectoryRun {
+        dir: out,
+        shard,
+        settings,
+    };
+    let started = std::time::Instant::now();
+    let mut finished = 0;
+    let report = sweep
+        .run_into(&run, &checked, |point| {
+            finished += 1;
+            if !quiet {
+                let name = sweep.csv_file_name(point.index);
+                eprintln!(
+                    "[{finished}/{}] {name}: {}",
+                    points.len(),
+                    point_outcome(point)
+                );
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    if !quiet {
+        let jobs = run.settings.jobs.get();
+        say(&format!(
+            "{}: {} of {} points ran ({} failed) in {} on {jobs} thread{}\n  summary: {}\n",
+            checked.name,
+            report.points.len(),
+            report.planned,
+            report.failed(),
+            blockdyn::output::stats::WallTime(started.elapsed()),
+            if jobs == 1 { "" } else { "s" },
+            report.summary.display()
+        ));
+    }
+    match report.failures() {
+        Some(error) => Err(error.to_string()),
+        None => Ok(()),
+    }
+}
+
+/// How a point ended, for its progress line.
+fn point_outcome(point: &blockdyn::sweep::PointSummary) -> String {
+    use blockdyn::sweep::PointStatus;
+    match (&point.status, &point.stats) {
+        (PointStatus::Ok, Some(stats)) => format!(
+            "ok, {} steps, {}",
+            stats.steps,
+            blockdyn::output::stats::WallTime(point.wall_time)
+        ),
+        (PointStatus::Ok, None) => "ok".to_string(),
+        (PointStatus::Failed(message), _) => {
+            format!("FAILED: {}", message.lines().next().unwrap_or_default())
+        }
+    }
 }
 
 /// What the summary line says about a run.

@@ -137,7 +137,7 @@ impl CsvStream {
 }
 
 /// Writes one text field, quoted when it contains `,`, `"`, `\r` or `\n` (RFC 4180).
-fn write_field(w: &mut dyn Write, field: &str) -> io::Result<()> {
+pub fn write_field(w: &mut dyn Write, field: &str) -> io::Result<()> {
     if field.contains([',', '"', '\r', '\n']) {
         write!(w, "\"{}\"", field.replace('"', "\"\""))
     } else {

@@ -79,7 +79,7 @@ fn trim_zeros(text: &str) -> &str {
 
 /// A duration with 3 significant digits and a unit chosen for it: `850 ns`, `12.3 µs`, `1.2 ms`,
 /// `4.56 s`, and `2 min 5.3 s` from one minute on.
-struct WallTime(Duration);
+pub struct WallTime(pub Duration);
 
 impl fmt::Display for WallTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,0 +1,364 @@
+//! Sweeps: one model run at every combination of parameter values (`blockdyn sweep`, see
+//! `docs/sweep.md`).
+//!
+//! A [`SweepPlan`] numbers the combinations of the `--vary` lists; a [`Shard`] takes a slice of
+//! them. A [`Sweep`] parses the model file once and, for each point, builds the diagram from a
+//! clone of the parsed document with the point's overrides applied (the same path as `--set`),
+//! then simulates it. Points run on [`RunSettings::jobs`] threads that take the next point from a
+//! shared counter. Each point's run is independent of the others and deterministic, so its
+//! results do not depend on the number of threads or on which thread ran it (bit for bit).
+//!
+//! [`Sweep::check`] builds every point before any runs, so that a bad `--vary` (an unknown
+//! block or parameter, a value out of range, a combination the blocks refuse) is reported before
+//! the first run starts. [`Sweep::run_into`] (in [`directory`]) writes each point's CSV and the
+//! summary into a directory; [`Sweep::run_in_memory`] keeps each point's rows in memory.
+
+pub mod directory;
+pub mod plan;
+
+pub use directory::{
+    summary_file_name, DirectoryRun, PointStatus, PointSummary, SweepReport, LISTED_FAILURES,
+};
+pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis};
+
+use crate::diagram::Diagram;
+use crate::model::{Diagnostic, Document};
+use crate::output::OutputError;
+use crate::sim::{simulate_keeping_rows, FailedRun, RunOptions, RunResult};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+
+/// Why a sweep cannot start or finish.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// A `--vary` list or `--shard` that cannot be read.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// The model file cannot be read or parsed.
+    #[error("{0}")]
+    Model(Diagnostic),
+    /// Point `index` cannot be built: the message `--set` would give for the same overrides
+    /// (with `--vary` named instead of `--set` for the varied ones).
+    #[error("{source}\n  note: in sweep point {index} ({assignments})")]
+    Point {
+        index: usize,
+        /// The point's overrides, `PATH=VALUE, ...`.
+        assignments: String,
+        source: Box<Diagnostic>,
+    },
+    /// The output directory cannot be created.
+    #[error("cannot create the output directory '{}': {source}", dir.display())]
+    OutputDirectory {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    /// The summary cannot be written.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    /// Points failed or did not run (see [`SweepReport::failures`]).
+    #[error("{}", points_failed(*.failed, *.planned, *.not_run, summary, listed))]
+    PointsFailed {
+        failed: usize,
+        planned: usize,
+        /// Points not started because of an interrupt.
+        not_run: usize,
+        /// The summary file, which has every failure's message.
+        summary: PathBuf,
+        /// The first failures: (point, the first line of its message).
+        listed: Vec<(usize, String)>,
+    },
+}
+
+/// The text of [`SweepError::PointsFailed`].
+fn points_failed(
+    failed: usize,
+    planned: usize,
+    not_run: usize,
+    summary: &Path,
+    listed: &[(usize, String)],
+) -> String {
+    let mut text = format!(
+        "{failed} of {planned} sweep points failed (see the message column of {})",
+        summary.display()
+    );
+    if not_run > 0 {
+        text.push_str(&format!("; {not_run} did not run (interrupted)"));
+    }
+    for (index, why) in listed {
+        text.push_str(&format!("\n  point {index}: {why}"));
+    }
+    if failed > listed.len() {
+        text.push_str(&format!("\n  and {} more", failed - listed.len()));
+    }
+    text
+}
+
+/// How points are run.
+#[derive(Clone, Debug)]
+pub struct RunSettings {
+    /// Threads running points at once (the calling thread alone when 1).
+    pub jobs: NonZeroUsize,
+    /// Once set, no further point starts, and the runs under way stop at their next step
+    /// (each with [`crate::SimError::Interrupted`], its rows kept).
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl RunSettings {
+    /// `jobs` threads, no interrupt.
+    pub fn with_jobs(jobs: NonZeroUsize) -> RunSettings {
+        RunSettings {
+            jobs,
+            interrupt: None,
+        }
+    }
+
+    /// The machine's available parallelism (1 when unknown), no interrupt.
+    pub fn all_cores() -> RunSettings {
+        RunSettings::with_jobs(std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN))
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+}
+
+/// What [`Sweep::check`] learned from building the points.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The model's name (`[model] name`, else the file's stem), from point 0.
+    pub name: String,
+    /// The recorded columns of point 0 (global point 0, whatever the shard): the final-value
+    /// columns of the summary, the same in every shard.
+    pub columns: Vec<String>,
+    /// The distinct build warnings of the points, in point order.
+    pub warnings: Vec<String>,
+}
+
+/// One point's run kept in memory ([`Sweep::run_in_memory`]).
+pub struct PointRun {
+    /// The point's global index.
+    pub index: usize,
+    /// The run, or the failed run with the rows it recorded.
+    pub result: Result<RunResult, Box<FailedRun>>,
+}
+
+/// A model parsed once, overrides applied to every point, and the plan of points.
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    document: Document,
+    fixed: Vec<String>,
+    plan: SweepPlan,
+}
+
+// Points are built and run on several threads from one shared `Sweep`.
+const _: () = {
+    const fn shared_between_threads<T: Send + Sync>() {}
+    shared_between_threads::<Sweep>();
+    shared_between_threads::<Diagram>();
+};
+
+impl Sweep {
+    /// A sweep of `document` over `plan`; `fixed` overrides (`PATH=VALUE`, as `--set` takes them)
+    /// apply to every point, before the point's own.
+    pub fn new(document: Document, fixed: Vec<String>, plan: SweepPlan) -> Sweep {
+        Sweep {
+            document,
+            fixed,
+            plan,
+        }
+    }
+
+    /// Reads and parses the model file `model` (once) for a sweep; see [`Sweep::new`].
+    pub fn load(model: &Path, fixed: Vec<String>, plan: SweepPlan) -> Result<Sweep, SweepError> {
+        let document = Document::load(model).map_err(SweepError::Model)?;
+        Ok(Sweep::new(document, fixed, plan))
+    }
+
+    /// The plan of points.
+    pub fn plan(&self) -> &SweepPlan {
+        &self.plan
+    }
+
+    /// Builds point `index`'s diagram: a clone of the parsed document, the fixed overrides, then
+    /// the point's.
+    pub fn build_point(&self, index: usize) -> Result<Diagram, SweepError> {
+        let varied = self.plan.overrides(index);
+        let overrides: Vec<String> = self.fixed.iter().chain(&varied).cloned().collect();
+        crate::build_model(self.document.clone(), &overrides).map_err(|mut d| {
+            name_vary_options(&mut d, &varied);
+            SweepError::Point {
+                index,
+                assignments: varied.join(", "),
+                source: Box::new(d),
+            }
+        })
+    }
+
+    /// Builds point 0 and every point of `points` (on `settings.jobs` threads) and reports the
+    /// first that cannot be built, in point order; see [`Checked`].
+    pub fn check(&self, points: &[usize], settings: &RunSettings) -> Result<Checked, SweepError> {
+        let first = self.build_point(0)?;
+        let columns = crate::sim::Recorder::streaming(
+            &first,
+            crate::sim::StreamTo {
+                csv: None,
+                plot: false,
+                size_warning: None,
+            },
+        )
+        .map_err(|e| SweepError::Model(Diagnostic::new(e.to_string())))?
+        .recording
+        .columns
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+        let built = parallel_map(
+            points.len(),
+            &RunSettings::with_jobs(settings.jobs),
+            |k| self.build_point(points[k]).map(|d| d.warnings),
+            |_| {},
+        );
+        let mut warnings: Vec<String> = first.warnings.clone();
+        for result in built.into_iter().flatten() {
+            for w in result? {
+                if !warnings.contains(&w) {
+                    warnings.push(w);
+                }
+            }
+        }
+        Ok(Checked {
+            name: first.spec.name.clone(),
+            columns,
+            warnings,
+        })
+    }
+
+    /// Runs `points` on `settings.jobs` threads, each with [`RunOptions::default`] (every row
+    /// kept in memory), and returns them in the order of `points`. Points not started because of
+    /// [`RunSettings::interrupt`] are left out. Call [`Sweep::check`] first: a point that cannot
+    /// be built makes the whole call fail, after the others ran.
+    pub fn run_in_memory(
+        &self,
+        points: &[usize],
+        settings: &RunSettings,
+    ) -> Result<Vec<PointRun>, SweepError> {
+        let runs = parallel_map(
+            points.len(),
+            settings,
+            |k| {
+                let index = points[k];
+                let diagram = self.build_point(index)?;
+                let options = RunOptions {
+                    interrupt: settings.interrupt.clone(),
+                    ..RunOptions::default()
+                };
+                let result = simulate_keeping_rows(&diagram, options);
+                Ok(PointRun { index, result })
+            },
+            |_| {},
+        );
+        runs.into_iter().flatten().collect()
+    }
+}
+
+/// Says `--vary` where the message of a point's diagram names one of its varied overrides as
+/// `--set '...'` (the words the shared override path uses).
+fn name_vary_options(d: &mut Diagnostic, varied: &[String]) {
+    for o in varied {
+        d.message = d
+            .message
+            .replace(&format!("--set '{o}'"), &format!("--vary '{o}'"));
+    }
+    for more in &mut d.more {
+        name_vary_options(more, varied);
+    }
+}
+
+/// Calls `work(k)` for every k in 0..count on `settings.jobs` threads (on the calling thread
+/// alone when that is 1), each thread taking the next k from a shared counter. Each result is
+/// handed to `done` on the calling thread as it arrives; the results are returned in k order.
+/// Once [`RunSettings::interrupt`] is set no further k starts; those left are `None`.
+fn parallel_map<T: Send>(
+    count: usize,
+    settings: &RunSettings,
+    work: impl Fn(usize) -> T + Sync,
+    mut done: impl FnMut(&T),
+) -> Vec<Option<T>> {
+    let mut results: Vec<Option<T>> = (0..count).map(|_| None).collect();
+    let threads = settings.jobs.get().min(count);
+    if threads <= 1 {
+        for (k, slot) in results.iter_mut().enumerate() {
+            if settings.interrupted() {
+                break;
+            }
+            let value = work(k);
+            done(&value);
+            *slot = Some(value);
+        }
+        return results;
+    }
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        for _ in 0..threads {
+            let sender = sender.clone();
+            let (next, work) = (&next, &work);
+            scope.spawn(move || {
+                while !settings.interrupted() {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= count || sender.send((k, work(k))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for (k, value) in receiver {
+            done(&value);
+            results[k] = Some(value);
+        }
+    });
+    results
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_map_returns_every_result_in_order() {
+        for jobs in [1, 2, 5] {
+            let settings = RunSettings::with_jobs(NonZeroUsize::new(jobs).unwrap());
+            let mut seen = 0;
+            let squares = parallel_map(10, &settings, |k| k * k, |_| seen += 1);
+            assert_eq!(seen, 10);
+            let squares: Vec<usize> = squares.into_iter().map(Option::unwrap).collect();
+            assert_eq!(squares, (0..10).map(|k| k * k).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn an_interrupt_starts_no_further_work() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let settings = RunSettings {
+            jobs: NonZeroUsize::MIN,
+            interrupt: Some(flag.clone()),
+        };
+        let results = parallel_map(
+            5,
+            &settings,
+            |k| {
+                if k == 1 {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                k
+            },
+            |_| {},
+        );
+        assert_eq!(results, [Some(0), Some(1), None, None, None]);
+    }
+}
