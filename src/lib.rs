@@ -6,6 +6,7 @@
 
 pub mod block;
 pub mod blocks;
+pub mod builder;
 pub mod contact;
 pub mod diagram;
 pub mod geometry;

@@ -1,0 +1,444 @@
+//! Building a model in code: blocks with their parameters, signal lines and physical
+//! connections, then the same diagram a model file gives.
+//!
+//! ```no_run
+//! use blockdyn::builder::{BlockSpec, ModelBuilder};
+//!
+//! let mut m = ModelBuilder::new("decay", 1.0);
+//! let x = m.add("x", BlockSpec::integrator(1.0));
+//! let k = m.add("k", BlockSpec::gain(-2.0));
+//! m.connect(x.port("out"), k.port("in"));
+//! m.connect(k.port("out"), x.port("in"));
+//! let scope = m.add("scope", BlockSpec::scope(1));
+//! m.connect(x.port("out"), scope.port("in1"));
+//! let diagram = m.build().expect("a valid model");
+//! ```
+//!
+//! What the builder makes is the model document, the structure the TOML front end reads a file
+//! into, so a built model gets every check and message a file gets (unknown parameters, shapes,
+//! unconnected inputs, algebraic loops, …): a message names the block and parameter, and its line
+//! is a line of [`ModelBuilder::to_toml`], the model written out, which is also a way to save it.
+//! Block types are found in a [`Registry`] (the standard library by default), so a program's own
+//! block types are built the same way ([`BlockSpec::of_type`]).
+
+use crate::library::Registry;
+use crate::model::{Diagnostic, Document};
+use crate::Diagram;
+use std::fmt::Write;
+
+/// A parameter's value, as a model file writes it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Number(f64),
+    Integer(i64),
+    Bool(bool),
+    Text(String),
+    Array(Vec<Value>),
+    /// An inline table, keys in order.
+    Table(Vec<(String, Value)>),
+}
+
+impl From<f64> for Value {
+    fn from(x: f64) -> Self {
+        Value::Number(x)
+    }
+}
+impl From<i64> for Value {
+    fn from(x: i64) -> Self {
+        Value::Integer(x)
+    }
+}
+impl From<usize> for Value {
+    fn from(x: usize) -> Self {
+        Value::Integer(x as i64)
+    }
+}
+impl From<bool> for Value {
+    fn from(x: bool) -> Self {
+        Value::Bool(x)
+    }
+}
+impl From<&str> for Value {
+    fn from(x: &str) -> Self {
+        Value::Text(x.to_string())
+    }
+}
+impl<const N: usize> From<[f64; N]> for Value {
+    fn from(x: [f64; N]) -> Self {
+        Value::Array(x.iter().map(|v| Value::Number(*v)).collect())
+    }
+}
+impl From<Vec<(String, Value)>> for Value {
+    fn from(x: Vec<(String, Value)>) -> Self {
+        Value::Table(x)
+    }
+}
+
+/// An inline table from `(key, value)` pairs: `table([("method", "none".into())])`.
+pub fn table<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    Value::Table(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}
+
+impl Value {
+    /// The value as TOML (numbers in Rust's shortest round-trip form, so they read back exactly).
+    fn write_toml(&self, out: &mut String) {
+        match self {
+            Value::Number(x) if x.is_nan() => out.push_str("nan"),
+            Value::Number(x) if x.is_infinite() => {
+                out.push_str(if *x > 0.0 { "inf" } else { "-inf" })
+            }
+            Value::Number(x) => {
+                let _ = write!(out, "{x:?}");
+            }
+            Value::Integer(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Value::Bool(b) => {
+                let _ = write!(out, "{b}");
+            }
+            Value::Text(s) => {
+                out.push('"');
+                for c in s.chars() {
+                    match c {
+                        '"' => out.push_str("\\\""),
+                        '\\' => out.push_str("\\\\"),
+                        '\n' => out.push_str("\\n"),
+                        c if c.is_control() => {
+                            let _ = write!(out, "\\u{:04X}", c as u32);
+                        }
+                        c => out.push(c),
+                    }
+                }
+                out.push('"');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (k, v) in items.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    v.write_toml(out);
+                }
+                out.push(']');
+            }
+            Value::Table(entries) => {
+                out.push_str("{ ");
+                for (k, (key, v)) in entries.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    write_key(key, out);
+                    out.push_str(" = ");
+                    v.write_toml(out);
+                }
+                out.push_str(" }");
+            }
+        }
+    }
+}
+
+/// A key as TOML: bare when it can be, quoted otherwise.
+fn write_key(key: &str, out: &mut String) {
+    let bare = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if bare {
+        out.push_str(key);
+    } else {
+        Value::Text(key.to_string()).write_toml(out);
+    }
+}
+
+/// A block to add: its type and parameters. Typed constructors for the common types, or
+/// [`BlockSpec::of_type`] with [`BlockSpec::param`] for any registered type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockSpec {
+    type_name: String,
+    params: Vec<(String, Value)>,
+}
+
+impl BlockSpec {
+    /// A block of any registered type (`type = "..."`), parameters added with [`BlockSpec::param`].
+    pub fn of_type(type_name: &str) -> BlockSpec {
+        BlockSpec {
+            type_name: type_name.to_string(),
+            params: Vec::new(),
+        }
+    }
+
+    /// Sets a parameter (the same key a model file writes).
+    pub fn param(mut self, key: &str, value: impl Into<Value>) -> BlockSpec {
+        let value = value.into();
+        match self.params.iter_mut().find(|(k, _)| k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.params.push((key.to_string(), value)),
+        }
+        self
+    }
+
+    /// Constant: `out = value`.
+    pub fn constant(value: f64) -> BlockSpec {
+        BlockSpec::of_type("Constant").param("value", value)
+    }
+    /// Gain: `out = gain·in`.
+    pub fn gain(gain: f64) -> BlockSpec {
+        BlockSpec::of_type("Gain").param("gain", gain)
+    }
+    /// Sum with one sign per input, e.g. `"+-"`.
+    pub fn sum(signs: &str) -> BlockSpec {
+        BlockSpec::of_type("Sum").param("signs", signs)
+    }
+    /// Integrator with its initial value.
+    pub fn integrator(initial: f64) -> BlockSpec {
+        BlockSpec::of_type("Integrator").param("initial", initial)
+    }
+    /// Scope with `inputs` inputs (in1..inN).
+    pub fn scope(inputs: usize) -> BlockSpec {
+        BlockSpec::of_type("Scope").param("inputs", inputs)
+    }
+    /// The World frame (port `W`).
+    pub fn world_frame() -> BlockSpec {
+        BlockSpec::of_type("WorldFrame")
+    }
+    /// Gravity and other mechanism settings: gravity in World, m/s².
+    pub fn mechanism_configuration(gravity: [f64; 3]) -> BlockSpec {
+        BlockSpec::of_type("MechanismConfiguration").param("gravity", gravity)
+    }
+    /// An infinite plane (its normal is the frame's +z).
+    pub fn infinite_plane() -> BlockSpec {
+        BlockSpec::of_type("InfinitePlane")
+    }
+    /// A solid sphere of `radius` (m) and `mass` (kg).
+    pub fn solid_sphere(radius: f64, mass: f64) -> BlockSpec {
+        BlockSpec::of_type("Solid")
+            .param(
+                "geometry",
+                table([("shape", "sphere".into()), ("radius", radius.into())]),
+            )
+            .param("mass", mass)
+    }
+    /// A solid brick of `size` (m, full edge lengths) and `mass` (kg).
+    pub fn solid_brick(size: [f64; 3], mass: f64) -> BlockSpec {
+        BlockSpec::of_type("Solid")
+            .param(
+                "geometry",
+                table([("shape", "brick".into()), ("size", size.into())]),
+            )
+            .param("mass", mass)
+    }
+    /// A six-DOF joint starting at `position` (m, World), at rest.
+    pub fn six_dof_joint(position: [f64; 3]) -> BlockSpec {
+        BlockSpec::of_type("SixDofJoint").param("position", position)
+    }
+    /// A revolute joint about the z axis of its frames.
+    pub fn revolute_joint() -> BlockSpec {
+        BlockSpec::of_type("RevoluteJoint")
+    }
+    /// The Spatial Contact Force with a linear spring-damper normal law (k in N/m, c in N·s/m)
+    /// and no friction; change it with [`BlockSpec::param`].
+    pub fn linear_contact(stiffness: f64, damping: f64) -> BlockSpec {
+        BlockSpec::of_type("SpatialContactForce")
+            .param(
+                "normal",
+                table([
+                    ("method", "linear_spring_damper".into()),
+                    ("stiffness", stiffness.into()),
+                    ("damping", damping.into()),
+                ]),
+            )
+            .param("friction", table([("method", "none".into())]))
+    }
+}
+
+/// A block added to a [`ModelBuilder`]: names its ports for connections, and its recorded
+/// columns in a run's recording.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockHandle {
+    name: String,
+}
+
+/// A port of a block: `handle.port("out")`, or one element of a vector output,
+/// `handle.port("p[2]")` (as a model file writes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortRef(String);
+
+impl BlockHandle {
+    /// The block's name in the model.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// One of its ports.
+    pub fn port(&self, port: &str) -> PortRef {
+        PortRef(format!("{}.{port}", self.name))
+    }
+    /// The recorded column of its output `port` (an element: `"p[2]"`), if the run recorded it.
+    pub fn column(&self, recording: &crate::output::Recording, port: &str) -> Option<Vec<f64>> {
+        let j = recording.column_index(&format!("{}.{port}", self.name))?;
+        Some(recording.column_values(j).collect())
+    }
+}
+
+/// A model built in code; see the module documentation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelBuilder {
+    name: String,
+    stop_time: f64,
+    solver: Vec<(String, Value)>,
+    output: Vec<(String, Value)>,
+    blocks: Vec<(String, BlockSpec)>,
+    /// Connection strings as a model file writes them.
+    connections: Vec<String>,
+}
+
+impl ModelBuilder {
+    /// A model called `name` that runs from t = 0 to `stop_time` (s).
+    pub fn new(name: &str, stop_time: f64) -> ModelBuilder {
+        ModelBuilder {
+            name: name.to_string(),
+            stop_time,
+            solver: Vec::new(),
+            output: Vec::new(),
+            blocks: Vec::new(),
+            connections: Vec::new(),
+        }
+    }
+
+    /// A `[solver]` setting, e.g. `("rel_tol", 1e-6.into())` or `("method", "trbdf2".into())`.
+    pub fn solver(&mut self, key: &str, value: impl Into<Value>) -> &mut Self {
+        set(&mut self.solver, key, value.into());
+        self
+    }
+
+    /// An `[output]` setting, e.g. `("log", …)` (a run from code writes no files unless asked).
+    pub fn output(&mut self, key: &str, value: impl Into<Value>) -> &mut Self {
+        set(&mut self.output, key, value.into());
+        self
+    }
+
+    /// Adds a block called `name`.
+    pub fn add(&mut self, name: &str, block: BlockSpec) -> BlockHandle {
+        self.blocks.push((name.to_string(), block));
+        BlockHandle {
+            name: name.to_string(),
+        }
+    }
+
+    /// A signal line from an output to an input.
+    pub fn connect(&mut self, from: PortRef, to: PortRef) -> &mut Self {
+        self.connections.push(format!("{} -> {}", from.0, to.0));
+        self
+    }
+
+    /// A physical connection between two frames, or a geometry and a contact block's port.
+    pub fn attach(&mut self, a: PortRef, b: PortRef) -> &mut Self {
+        self.connections.push(format!("{} -- {}", a.0, b.0));
+        self
+    }
+
+    /// The model as a model file writes it (what [`ModelBuilder::build`] reads; messages' lines
+    /// are lines of this text).
+    pub fn to_toml(&self) -> String {
+        let mut s = String::from("connect = [\n");
+        for c in &self.connections {
+            s.push_str("  ");
+            Value::Text(c.clone()).write_toml(&mut s);
+            s.push_str(",\n");
+        }
+        s.push_str("]\n\n[model]\nname = ");
+        Value::Text(self.name.clone()).write_toml(&mut s);
+        s.push_str("\nstop_time = ");
+        Value::Number(self.stop_time).write_toml(&mut s);
+        s.push('\n');
+        for (section, entries) in [("solver", &self.solver), ("output", &self.output)] {
+            if !entries.is_empty() {
+                let _ = writeln!(s, "\n[{section}]");
+                write_entries(entries, &mut s);
+            }
+        }
+        for (name, block) in &self.blocks {
+            s.push_str("\n[blocks.");
+            write_key(name, &mut s);
+            s.push_str("]\ntype = ");
+            Value::Text(block.type_name.clone()).write_toml(&mut s);
+            s.push('\n');
+            write_entries(&block.params, &mut s);
+        }
+        s
+    }
+
+    /// Builds the diagram with the standard library.
+    pub fn build(&self) -> Result<Diagram, Diagnostic> {
+        self.build_with(Registry::standard())
+    }
+
+    /// Builds the diagram with the block types of `registry`.
+    pub fn build_with(&self, registry: &Registry) -> Result<Diagram, Diagnostic> {
+        let label = format!("{} (built in code)", self.name);
+        crate::load_model_str_with(&label, &self.to_toml(), &[], registry)
+    }
+
+    /// The same model as a parsed document (for [`crate::build_model`] and sweeps).
+    pub fn document(&self) -> Result<Document, Diagnostic> {
+        Document::parse(&format!("{} (built in code)", self.name), &self.to_toml())
+    }
+}
+
+fn set(entries: &mut Vec<(String, Value)>, key: &str, value: Value) {
+    match entries.iter_mut().find(|(k, _)| k == key) {
+        Some(slot) => slot.1 = value,
+        None => entries.push((key.to_string(), value)),
+    }
+}
+
+fn write_entries(entries: &[(String, Value)], s: &mut String) {
+    for (key, value) in entries {
+        write_key(key, s);
+        s.push_str(" = ");
+        value.write_toml(s);
+        s.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_written_so_that_they_read_back_exactly() {
+        let mut s = String::new();
+        table([
+            ("x", 0.1.into()),
+            ("big", 1e300.into()),
+            ("n", 3usize.into()),
+            ("s", "a \"q\" \\ b".into()),
+            ("v", [1.0, -2.5e-7, f64::INFINITY].into()),
+            ("odd key", true.into()),
+        ])
+        .write_toml(&mut s);
+        assert_eq!(
+            s,
+            r#"{ x = 0.1, big = 1e300, n = 3, s = "a \"q\" \\ b", v = [1.0, -2.5e-7, inf], "odd key" = true }"#
+        );
+    }
+
+    /// A mistake in a built model gets the loader's message, naming the block and parameter.
+    #[test]
+    fn a_built_models_mistakes_get_the_file_messages() {
+        let mut m = ModelBuilder::new("bad", 1.0);
+        let k = m.add("k", BlockSpec::gain(2.0).param("gian", 3.0));
+        let c = m.add("c", BlockSpec::constant(1.0));
+        m.connect(c.port("out"), k.port("in"));
+        let e = m.build().unwrap_err().to_string();
+        assert!(
+            e.contains("unknown parameter 'gian'") && e.contains("block 'k'"),
+            "{e}"
+        );
+        assert!(e.contains("bad (built in code)"), "{e}");
+    }
+}
