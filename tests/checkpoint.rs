@@ -218,3 +218,81 @@ type = "Scope"
         "{e}"
     );
 }
+
+/// A given initial state replaces the blocks' own before the start-time samples: a
+/// ZeroOrderHold of an integrator started at 5 holds 5 (not the integrator's own initial 1) until
+/// its next sample.
+#[test]
+fn an_initial_state_is_what_the_start_time_samples_see() {
+    let text = r#"
+connect = ["zero.out -> x.in", "x.out -> hold.in", "hold.out -> scope.in1"]
+[model]
+stop_time = 0.5
+[blocks.zero]
+type = "Constant"
+value = 0.0
+[blocks.x]
+type = "Integrator"
+initial = 1.0
+[blocks.hold]
+type = "ZeroOrderHold"
+sample_time = 1.0
+[blocks.scope]
+type = "Scope"
+"#;
+    let d = blockdyn::load_model_str("hold.toml", text, &[]).unwrap();
+    let r = simulate(
+        &d,
+        RunOptions {
+            initial_state: Some(vec![5.0]),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let held = r.recording.column_index("hold.out").unwrap();
+    assert!(r.recording.column_values(held).all(|v| v == 5.0));
+}
+
+/// Options that cannot go together, and a checkpoint of another model, are refused with a
+/// message before the run, never a panic.
+#[test]
+fn bad_start_options_are_refused() {
+    let ball = model("models/bouncing_ball.toml", &[]);
+    let stopped = run(&ball, true, None);
+    let checkpoint = Arc::new(stopped.checkpoint.expect("stopped"));
+    let other = model("models/ball_drop.toml", &[]);
+    let refused = |d: &Diagram, options: RunOptions| -> String {
+        simulate(d, options).err().expect("refused").to_string()
+    };
+    let e = refused(
+        &other,
+        RunOptions {
+            resume_from: Some(checkpoint.clone()),
+            ..Default::default()
+        },
+    );
+    assert!(
+        e.contains("the checkpoint was taken on another model"),
+        "{e}"
+    );
+    let e = refused(
+        &ball,
+        RunOptions {
+            resume_from: Some(checkpoint),
+            start_time: Some(1.0),
+            ..Default::default()
+        },
+    );
+    assert!(
+        e.contains("leave start_time and initial_state unset"),
+        "{e}"
+    );
+    let e = refused(
+        &ball,
+        RunOptions {
+            start_time: Some(-0.5),
+            ..Default::default()
+        },
+    );
+    assert!(e.contains("start_time must be 0 or later"), "{e}");
+}

@@ -228,6 +228,15 @@ impl<'d> Engine<'d> {
     /// Starts a new recording (the previous run's rows are dropped, its memory kept) and clears
     /// the previous run's diagnostics. Returns the initial state vector.
     pub fn initialize(&mut self, t0: f64) -> Vec<f64> {
+        self.initialize_from(t0, None)
+    }
+
+    /// [`Engine::initialize`] from a state of the caller's choosing: the blocks initialize with
+    /// their own initial conditions, then `x0` replaces the states before the first outputs, the
+    /// start-time samples (a ZeroOrderHold holds x0's value) and the settling of the modes. Work
+    /// a block derives from its states inside its `initialize` (not in `settle`) keeps the value
+    /// of its own initial conditions. `x0` must have [`Diagram::num_states`] values.
+    pub fn initialize_from(&mut self, t0: f64, x0: Option<&[f64]>) -> Vec<f64> {
         let d = self.diagram;
         if t0 == 0.0 {
             self.run.recorder.restart();
@@ -247,6 +256,9 @@ impl<'d> Engine<'d> {
             let mut ctx = self.ctx(b, t0);
             blk.block.initialize(&mut ctx);
         }
+        if let Some(x0) = x0 {
+            self.run.x.copy_from_slice(x0);
+        }
         self.eval_outputs(t0);
         for i in 0..self.called.len() {
             let (b, blk) = (self.called[i], &d.blocks[self.called[i]]);
@@ -260,19 +272,8 @@ impl<'d> Engine<'d> {
         self.run.x.clone()
     }
 
-    /// Replaces the states after [`Engine::initialize`] (a run from a state of the caller's
-    /// choosing): evaluates the outputs and settles the modes for it at `t`. Returns the state
-    /// vector.
-    pub fn set_state(&mut self, t: f64, x: &[f64]) -> Vec<f64> {
-        self.run.x.copy_from_slice(x);
-        self.evaluated_at = None;
-        self.settle(t);
-        self.refresh_time_events(t);
-        self.run.x.clone()
-    }
-
-    /// The run state at `t` (after an event's handlers, or anywhere the solver is between
-    /// steps), to continue from with [`Engine::restore`]. The blocks' scratch is copied through
+    /// The run state at `t` right after an event's handlers ran (where the run state's `x` is
+    /// current), to continue from with [`Engine::restore`]. The blocks' scratch is copied through
     /// [`crate::block::Block::clone_scratch`].
     pub fn checkpoint(&self, t: f64) -> EngineCheckpoint {
         let d = self.diagram;
@@ -293,11 +294,25 @@ impl<'d> Engine<'d> {
         }
     }
 
-    /// Puts the run state back to `checkpoint` (taken on an engine of the same diagram) and
-    /// starts a new recording there: the counterpart of [`Engine::initialize`] for a run that
-    /// continues from a checkpoint. Returns the state vector.
-    pub fn restore(&mut self, checkpoint: &EngineCheckpoint) -> Vec<f64> {
+    /// Puts the run state back to `checkpoint` and starts a new recording there: the
+    /// counterpart of [`Engine::initialize`] for a run that continues from a checkpoint. Returns
+    /// the state vector, or a message when the checkpoint was taken on another diagram (its
+    /// buffers do not fit this one's; the run state is then untouched).
+    pub fn restore(&mut self, checkpoint: &EngineCheckpoint) -> Result<Vec<f64>, String> {
         let d = self.diagram;
+        let fits = checkpoint.x.len() == self.run.x.len()
+            && checkpoint.work.len() == self.run.work.len()
+            && checkpoint.signals.len() == self.run.signals.len()
+            && checkpoint.next_time_event.len() == self.run.next_time_event.len();
+        if !fits {
+            return Err(format!(
+                "the checkpoint was taken on another model ({} states, {} signal values; this one has {} and {})",
+                checkpoint.x.len(),
+                checkpoint.signals.len(),
+                self.run.x.len(),
+                self.run.signals.len()
+            ));
+        }
         self.run.recorder.restart_at(checkpoint.t);
         if let Some(frames) = self.run.frames.as_mut() {
             frames.skip_before(checkpoint.t);
@@ -320,7 +335,7 @@ impl<'d> Engine<'d> {
             .next_time_event
             .copy_from_slice(&checkpoint.next_time_event);
         self.run.next_time_event_min = checkpoint.next_time_event_min;
-        self.run.x.clone()
+        Ok(self.run.x.clone())
     }
 
     #[inline(always)]

@@ -38,11 +38,12 @@ pub struct RunOptions {
     pub stream: Option<StreamTo>,
     /// The run stops (with [`SimError::Interrupted`], its rows kept) once this is set.
     pub interrupt: Option<Arc<AtomicBool>>,
-    /// Start at this time instead of t = 0, s (blocks initialize at it; time-dependent sources
-    /// read it).
+    /// Start at this time (≥ 0) instead of t = 0, s (blocks initialize at it; time-dependent
+    /// sources read it).
     pub start_time: Option<f64>,
     /// Start from this state vector instead of the blocks' initial conditions (the layout of
-    /// [`crate::Diagram::num_states`] states, block by block; modes are settled for it).
+    /// [`crate::Diagram::num_states`] states, block by block): it replaces the states before the
+    /// first outputs, start-time samples and settling (see [`Engine::initialize_from`]).
     pub initial_state: Option<Vec<f64>>,
     /// End the run at its first located zero crossing, after the event's handlers ran, with a
     /// [`RunResult::checkpoint`] to continue from.
@@ -199,6 +200,7 @@ pub fn simulate_keeping_rows(
             animation: None,
         })
     };
+    check_start(d, &options).map_err(|m| early(SimError::InvalidOptions(m)))?;
     let mut recorder = match options.stream {
         Some(to) => Recorder::streaming(d, to),
         None => Recorder::new(d).map_err(SimError::from),
@@ -224,22 +226,14 @@ pub fn simulate_keeping_rows(
     let started = Instant::now();
     let outcome = match &options.resume_from {
         Some(checkpoint) => {
-            engine.restore(&checkpoint.engine);
+            engine
+                .restore(&checkpoint.engine)
+                .map_err(|m| early(SimError::InvalidOptions(m)))?;
             solver.resume(&mut engine, &checkpoint.solver, stop_time)
         }
         None => {
             let t0 = options.start_time.unwrap_or(0.0);
-            let mut x0 = engine.initialize(t0);
-            if let Some(x) = &options.initial_state {
-                if x.len() != x0.len() {
-                    return Err(early(SimError::InvalidOptions(format!(
-                        "initial_state has {} values; the model has {} states",
-                        x.len(),
-                        x0.len()
-                    ))));
-                }
-                x0 = engine.set_state(t0, x);
-            }
+            let x0 = engine.initialize_from(t0, options.initial_state.as_deref());
             match engine.run.unsettled.as_ref() {
                 Some(_) => Ok(SolverStats::default()),
                 None => solver.integrate(&mut engine, t0, &x0, stop_time),
@@ -289,6 +283,31 @@ pub fn simulate_keeping_rows(
             animation,
         })),
     }
+}
+
+/// The start options agree with each other and the model: a resumed run takes its time and
+/// state from its checkpoint; a given state has the model's size; time starts at 0 or later.
+fn check_start(d: &Diagram, options: &RunOptions) -> Result<(), String> {
+    if options.resume_from.is_some()
+        && (options.start_time.is_some() || options.initial_state.is_some())
+    {
+        return Err("resume_from takes its time and state from the checkpoint: leave start_time and initial_state unset".into());
+    }
+    if let Some(t0) = options.start_time {
+        if !(t0.is_finite() && t0 >= 0.0) {
+            return Err(format!("start_time must be 0 or later, got {t0}"));
+        }
+    }
+    if let Some(x) = &options.initial_state {
+        if x.len() != d.num_states {
+            return Err(format!(
+                "initial_state has {} values; the model has {} states",
+                x.len(),
+                d.num_states
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A time for a message: plain decimals where they read well, else scientific notation (not

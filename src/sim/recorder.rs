@@ -370,8 +370,9 @@ impl Recorder {
     pub fn restart_at(&mut self, t: f64) {
         self.restart();
         if let OutputRows::SampleTime(dt) = self.schedule.rows {
+            // Past t by more than round-off: a grid time that t itself lies on is t's row.
             let mut k = (t / dt).floor().max(0.0) as u64;
-            while k as f64 * dt <= t {
+            while k as f64 * dt <= t + 1e-9 * dt {
                 k += 1;
             }
             self.schedule.next_sample = k;

@@ -141,7 +141,6 @@ impl Trbdf2 {
         self.eta = 1.0;
     }
 
-    /// A step was accepted: J now belongs to an earlier step start.
     /// A step was accepted: J now belongs to an earlier step start, and after
     /// [`JACOBIAN_MAX_AGE`] accepted steps it is formed again at the next one.
     pub(crate) fn accepted(&mut self) {
