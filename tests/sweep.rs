@@ -279,9 +279,13 @@ fn cli_sweep_writes_csvs_and_a_summary_with_the_closed_form() {
         );
         if k == 4 {
             let single = dir.parent().unwrap().join("single.csv");
+            // The model names a plot: write it beside the CSV, never into the working directory.
+            let plot = dir.parent().unwrap().join("single.png");
             let run = blockdyn(&[
                 "run",
                 SPRING,
+                "--plot",
+                plot.to_str().unwrap(),
                 "--set",
                 "model.stop_time=3",
                 "--set",
