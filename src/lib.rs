@@ -82,6 +82,15 @@ pub fn build_model(document: Document, overrides: &[String]) -> Result<Diagram, 
     build_document(document, overrides, None, Registry::standard())
 }
 
+/// Like [`build_model`], with the block types of `registry`.
+pub fn build_model_with(
+    document: Document,
+    overrides: &[String],
+    registry: &Registry,
+) -> Result<Diagram, Diagnostic> {
+    build_document(document, overrides, None, registry)
+}
+
 fn build_document(
     mut document: Document,
     overrides: &[String],

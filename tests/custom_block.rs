@@ -41,3 +41,35 @@ fn the_custom_block_is_listed_and_its_parameters_checked() {
         "{e}"
     );
 }
+
+/// A sweep builds its points with a program's registry: three time constants of the custom
+/// capacitor, each tripping at τ·ln 2 (tolerance as above), on 2 threads.
+#[test]
+fn a_sweep_runs_the_custom_block() {
+    use blockdyn::sweep::{RunSettings, Sweep, SweepPlan};
+    let document = blockdyn::model::Document::parse("rc.toml", example::MODEL).unwrap();
+    let plan = SweepPlan::parse(&["cap.time_constant=0.25,0.5,1.0"]).unwrap();
+    let sweep = Sweep::new(document, Vec::new(), plan).with_registry(example::registry());
+    let settings = RunSettings::with_jobs(std::num::NonZeroUsize::new(2).unwrap());
+    let runs = sweep.run_in_memory(&[0, 1, 2], &settings).unwrap();
+    for (run, tau) in runs.iter().zip([0.25, 0.5, 1.0]) {
+        let rec = &run.result.as_ref().expect("runs").recording;
+        let tripped = rec.column_index("cap.tripped").unwrap();
+        let row = (0..rec.len())
+            .find(|&i| rec.row(i)[tripped] == 1.0)
+            .unwrap();
+        let expected = tau * 2f64.ln();
+        assert!(
+            (rec.times[row] - expected).abs() <= 1e-8,
+            "τ = {tau}: {}",
+            rec.times[row]
+        );
+    }
+    // The standard library does not know the type: the point cannot be built.
+    let plain = Sweep::new(
+        blockdyn::model::Document::parse("rc.toml", example::MODEL).unwrap(),
+        Vec::new(),
+        SweepPlan::parse(&["cap.time_constant=0.25"]).unwrap(),
+    );
+    assert!(plain.build_point(0).is_err());
+}

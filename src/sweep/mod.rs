@@ -22,6 +22,7 @@ pub use directory::{
 pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis};
 
 use crate::diagram::Diagram;
+use crate::library::Registry;
 use crate::model::{Diagnostic, Document};
 use crate::output::OutputError;
 use crate::sim::{simulate_keeping_rows, FailedRun, RunOptions, RunResult};
@@ -152,6 +153,9 @@ pub struct Sweep {
     document: Document,
     fixed: Vec<String>,
     plan: SweepPlan,
+    /// The block types the points are built with (the standard library unless
+    /// [`Sweep::with_registry`] says otherwise).
+    registry: Registry,
 }
 
 // Points are built and run on several threads from one shared `Sweep`.
@@ -169,7 +173,14 @@ impl Sweep {
             document,
             fixed,
             plan,
+            registry: Registry::standard().clone(),
         }
+    }
+
+    /// The same sweep with the block types of `registry` (a program's own types included).
+    pub fn with_registry(mut self, registry: Registry) -> Sweep {
+        self.registry = registry;
+        self
     }
 
     /// Reads and parses the model file `model` (once) for a sweep; see [`Sweep::new`].
@@ -188,14 +199,16 @@ impl Sweep {
     pub fn build_point(&self, index: usize) -> Result<Diagram, SweepError> {
         let varied = self.plan.overrides(index);
         let overrides: Vec<String> = self.fixed.iter().chain(&varied).cloned().collect();
-        crate::build_model(self.document.clone(), &overrides).map_err(|mut d| {
-            name_vary_options(&mut d, &varied);
-            SweepError::Point {
-                index,
-                assignments: varied.join(", "),
-                source: Box::new(d),
-            }
-        })
+        crate::build_model_with(self.document.clone(), &overrides, &self.registry).map_err(
+            |mut d| {
+                name_vary_options(&mut d, &varied);
+                SweepError::Point {
+                    index,
+                    assignments: varied.join(", "),
+                    source: Box::new(d),
+                }
+            },
+        )
     }
 
     /// Builds point 0 and every point of `points` (on `settings.jobs` threads) and reports the
