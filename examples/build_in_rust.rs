@@ -4,7 +4,7 @@
 //! Run: `cargo run --release --example build_in_rust`. `tests/build_in_rust.rs` runs the same
 //! code and asserts it.
 
-use blockdyn::builder::{BlockSpec, ModelBuilder, Value};
+use blockdyn::builder::{BlockSpec, ModelBuilder, ParamValue};
 use blockdyn::{load_model, simulate, RunOptions, RunResult};
 use std::path::Path;
 
@@ -15,7 +15,7 @@ pub fn ball_drop() -> ModelBuilder {
     m.solver("rel_tol", 1e-6).solver("abs_tol", 1e-9);
     m.output(
         "log",
-        Value::Array(vec![
+        ParamValue::Array(vec![
             "contact.penetration".into(),
             "contact.separation".into(),
             "free.v".into(),

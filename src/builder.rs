@@ -28,55 +28,55 @@ use std::fmt::Write;
 
 /// A parameter's value, as a model file writes it.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
+pub enum ParamValue {
     Number(f64),
     Integer(i64),
     Bool(bool),
     Text(String),
-    Array(Vec<Value>),
+    Array(Vec<ParamValue>),
     /// An inline table, keys in order.
-    Table(Vec<(String, Value)>),
+    Table(Vec<(String, ParamValue)>),
 }
 
-impl From<f64> for Value {
+impl From<f64> for ParamValue {
     fn from(x: f64) -> Self {
-        Value::Number(x)
+        ParamValue::Number(x)
     }
 }
-impl From<i64> for Value {
+impl From<i64> for ParamValue {
     fn from(x: i64) -> Self {
-        Value::Integer(x)
+        ParamValue::Integer(x)
     }
 }
-impl From<usize> for Value {
+impl From<usize> for ParamValue {
     fn from(x: usize) -> Self {
-        Value::Integer(x as i64)
+        ParamValue::Integer(x as i64)
     }
 }
-impl From<bool> for Value {
+impl From<bool> for ParamValue {
     fn from(x: bool) -> Self {
-        Value::Bool(x)
+        ParamValue::Bool(x)
     }
 }
-impl From<&str> for Value {
+impl From<&str> for ParamValue {
     fn from(x: &str) -> Self {
-        Value::Text(x.to_string())
+        ParamValue::Text(x.to_string())
     }
 }
-impl<const N: usize> From<[f64; N]> for Value {
+impl<const N: usize> From<[f64; N]> for ParamValue {
     fn from(x: [f64; N]) -> Self {
-        Value::Array(x.iter().map(|v| Value::Number(*v)).collect())
+        ParamValue::Array(x.iter().map(|v| ParamValue::Number(*v)).collect())
     }
 }
-impl From<Vec<(String, Value)>> for Value {
-    fn from(x: Vec<(String, Value)>) -> Self {
-        Value::Table(x)
+impl From<Vec<(String, ParamValue)>> for ParamValue {
+    fn from(x: Vec<(String, ParamValue)>) -> Self {
+        ParamValue::Table(x)
     }
 }
 
 /// An inline table from `(key, value)` pairs: `table([("method", "none".into())])`.
-pub fn table<const N: usize>(entries: [(&str, Value); N]) -> Value {
-    Value::Table(
+pub fn table<const N: usize>(entries: [(&str, ParamValue); N]) -> ParamValue {
+    ParamValue::Table(
         entries
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
@@ -84,24 +84,24 @@ pub fn table<const N: usize>(entries: [(&str, Value); N]) -> Value {
     )
 }
 
-impl Value {
+impl ParamValue {
     /// The value as TOML (numbers in Rust's shortest round-trip form, so they read back exactly).
     fn write_toml(&self, out: &mut String) {
         match self {
-            Value::Number(x) if x.is_nan() => out.push_str("nan"),
-            Value::Number(x) if x.is_infinite() => {
+            ParamValue::Number(x) if x.is_nan() => out.push_str("nan"),
+            ParamValue::Number(x) if x.is_infinite() => {
                 out.push_str(if *x > 0.0 { "inf" } else { "-inf" })
             }
-            Value::Number(x) => {
+            ParamValue::Number(x) => {
                 let _ = write!(out, "{x:?}");
             }
-            Value::Integer(i) => {
+            ParamValue::Integer(i) => {
                 let _ = write!(out, "{i}");
             }
-            Value::Bool(b) => {
+            ParamValue::Bool(b) => {
                 let _ = write!(out, "{b}");
             }
-            Value::Text(s) => {
+            ParamValue::Text(s) => {
                 out.push('"');
                 for c in s.chars() {
                     match c {
@@ -116,7 +116,7 @@ impl Value {
                 }
                 out.push('"');
             }
-            Value::Array(items) => {
+            ParamValue::Array(items) => {
                 out.push('[');
                 for (k, v) in items.iter().enumerate() {
                     if k > 0 {
@@ -126,7 +126,7 @@ impl Value {
                 }
                 out.push(']');
             }
-            Value::Table(entries) => {
+            ParamValue::Table(entries) => {
                 out.push_str("{ ");
                 for (k, (key, v)) in entries.iter().enumerate() {
                     if k > 0 {
@@ -151,7 +151,7 @@ fn write_key(key: &str, out: &mut String) {
     if bare {
         out.push_str(key);
     } else {
-        Value::Text(key.to_string()).write_toml(out);
+        ParamValue::Text(key.to_string()).write_toml(out);
     }
 }
 
@@ -160,7 +160,7 @@ fn write_key(key: &str, out: &mut String) {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlockSpec {
     type_name: String,
-    params: Vec<(String, Value)>,
+    params: Vec<(String, ParamValue)>,
 }
 
 impl BlockSpec {
@@ -173,7 +173,7 @@ impl BlockSpec {
     }
 
     /// Sets a parameter (the same key a model file writes).
-    pub fn param(mut self, key: &str, value: impl Into<Value>) -> BlockSpec {
+    pub fn param(mut self, key: &str, value: impl Into<ParamValue>) -> BlockSpec {
         let value = value.into();
         match self.params.iter_mut().find(|(k, _)| k == key) {
             Some(slot) => slot.1 = value,
@@ -289,8 +289,8 @@ impl BlockHandle {
 pub struct ModelBuilder {
     name: String,
     stop_time: f64,
-    solver: Vec<(String, Value)>,
-    output: Vec<(String, Value)>,
+    solver: Vec<(String, ParamValue)>,
+    output: Vec<(String, ParamValue)>,
     blocks: Vec<(String, BlockSpec)>,
     /// Connection strings as a model file writes them.
     connections: Vec<String>,
@@ -310,13 +310,13 @@ impl ModelBuilder {
     }
 
     /// A `[solver]` setting, e.g. `("rel_tol", 1e-6.into())` or `("method", "trbdf2".into())`.
-    pub fn solver(&mut self, key: &str, value: impl Into<Value>) -> &mut Self {
+    pub fn solver(&mut self, key: &str, value: impl Into<ParamValue>) -> &mut Self {
         set(&mut self.solver, key, value.into());
         self
     }
 
     /// An `[output]` setting, e.g. `("log", …)` (a run from code writes no files unless asked).
-    pub fn output(&mut self, key: &str, value: impl Into<Value>) -> &mut Self {
+    pub fn output(&mut self, key: &str, value: impl Into<ParamValue>) -> &mut Self {
         set(&mut self.output, key, value.into());
         self
     }
@@ -347,13 +347,13 @@ impl ModelBuilder {
         let mut s = String::from("connect = [\n");
         for c in &self.connections {
             s.push_str("  ");
-            Value::Text(c.clone()).write_toml(&mut s);
+            ParamValue::Text(c.clone()).write_toml(&mut s);
             s.push_str(",\n");
         }
         s.push_str("]\n\n[model]\nname = ");
-        Value::Text(self.name.clone()).write_toml(&mut s);
+        ParamValue::Text(self.name.clone()).write_toml(&mut s);
         s.push_str("\nstop_time = ");
-        Value::Number(self.stop_time).write_toml(&mut s);
+        ParamValue::Number(self.stop_time).write_toml(&mut s);
         s.push('\n');
         for (section, entries) in [("solver", &self.solver), ("output", &self.output)] {
             if !entries.is_empty() {
@@ -365,7 +365,7 @@ impl ModelBuilder {
             s.push_str("\n[blocks.");
             write_key(name, &mut s);
             s.push_str("]\ntype = ");
-            Value::Text(block.type_name.clone()).write_toml(&mut s);
+            ParamValue::Text(block.type_name.clone()).write_toml(&mut s);
             s.push('\n');
             write_entries(&block.params, &mut s);
         }
@@ -389,14 +389,14 @@ impl ModelBuilder {
     }
 }
 
-fn set(entries: &mut Vec<(String, Value)>, key: &str, value: Value) {
+fn set(entries: &mut Vec<(String, ParamValue)>, key: &str, value: ParamValue) {
     match entries.iter_mut().find(|(k, _)| k == key) {
         Some(slot) => slot.1 = value,
         None => entries.push((key.to_string(), value)),
     }
 }
 
-fn write_entries(entries: &[(String, Value)], s: &mut String) {
+fn write_entries(entries: &[(String, ParamValue)], s: &mut String) {
     for (key, value) in entries {
         write_key(key, s);
         s.push_str(" = ");

@@ -78,16 +78,6 @@ impl Registry {
     }
 }
 
-/// Every block type of the standard library, in documentation order.
-pub fn all() -> impl Iterator<Item = &'static BlockType> {
-    Registry::standard().all()
-}
-
-/// The standard library's block type called `name`.
-pub fn find(name: &str) -> Option<&'static BlockType> {
-    Registry::standard().find(name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

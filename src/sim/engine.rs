@@ -238,17 +238,7 @@ impl<'d> Engine<'d> {
     /// of its own initial conditions. `x0` must have [`Diagram::num_states`] values.
     pub fn initialize_from(&mut self, t0: f64, x0: Option<&[f64]>) -> Vec<f64> {
         let d = self.diagram;
-        if t0 == 0.0 {
-            self.run.recorder.restart();
-        } else {
-            self.run.recorder.restart_at(t0);
-            if let Some(frames) = self.run.frames.as_mut() {
-                frames.skip_before(t0);
-            }
-        }
-        self.run.non_finite = None;
-        self.run.unsettled = None;
-        self.evaluated_at = None;
+        self.start_run_at(t0);
         for (b, blk) in d.blocks.iter().enumerate() {
             if blk.states.is_empty() && blk.work.is_empty() {
                 continue; // nothing to initialize
@@ -270,6 +260,18 @@ impl<'d> Engine<'d> {
         self.settle(t0);
         self.refresh_time_events(t0);
         self.run.x.clone()
+    }
+
+    /// A new run from time `t` (an initialization or a checkpoint): a new recording whose rows
+    /// and animation frames start at `t`, and no diagnostics of the previous run.
+    fn start_run_at(&mut self, t: f64) {
+        self.run.recorder.restart_at(t);
+        if let Some(frames) = self.run.frames.as_mut() {
+            frames.skip_before(t);
+        }
+        self.run.non_finite = None;
+        self.run.unsettled = None;
+        self.evaluated_at = None;
     }
 
     /// The run state at `t` right after an event's handlers ran (where the run state's `x` is
@@ -313,13 +315,7 @@ impl<'d> Engine<'d> {
                 self.run.signals.len()
             ));
         }
-        self.run.recorder.restart_at(checkpoint.t);
-        if let Some(frames) = self.run.frames.as_mut() {
-            frames.skip_before(checkpoint.t);
-        }
-        self.run.non_finite = None;
-        self.run.unsettled = None;
-        self.evaluated_at = None;
+        self.start_run_at(checkpoint.t);
         self.run.x.copy_from_slice(&checkpoint.x);
         self.run.work.copy_from_slice(&checkpoint.work);
         self.run.signals.copy_from_slice(&checkpoint.signals);

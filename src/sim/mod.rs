@@ -245,12 +245,10 @@ pub fn simulate_keeping_rows(
         (outcome, None) => outcome.map_err(|e| map_solver_error(d, &engine, e)),
     };
     let checkpoint = match &outcome {
-        Ok(stats) => solver
-            .checkpoint(stats.final_time)
-            .map(|solver| Checkpoint {
-                engine: engine.checkpoint(stats.final_time),
-                solver,
-            }),
+        Ok(_) => solver.checkpoint().map(|solver| Checkpoint {
+            engine: engine.checkpoint(solver.time()),
+            solver,
+        }),
         Err(_) => None,
     };
     let wall_time = started.elapsed();

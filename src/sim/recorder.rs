@@ -364,9 +364,10 @@ impl Recorder {
         self.last_time = None;
     }
 
-    /// Starts a new recording for a run that continues from time `t` (a checkpoint): like
-    /// [`Recorder::restart`], with the fixed-time rows (`sample_time`) resuming at the first
-    /// k·dt after t (the rows at or before t belong to the run that reached t).
+    /// Starts a new recording for a run from time `t` (a start time, or a checkpoint): like
+    /// [`Recorder::restart`] (which it is at t = 0), with the fixed-time rows (`sample_time`)
+    /// from the first k·dt after t (a row at t is the run's first row; a resumed run's earlier
+    /// rows belong to the run that reached t).
     pub fn restart_at(&mut self, t: f64) {
         self.restart();
         if let OutputRows::SampleTime(dt) = self.schedule.rows {

@@ -99,6 +99,9 @@ impl StateDependencies {
             .enumerate()
             .map(|(b, blk)| vec![own[b].clone(); blk.output_slots.len()])
             .collect();
+        // The source's set is copied into `read` first: it may be another output of the same
+        // block, which `outputs[b][o]` borrows mutably.
+        let mut read = BlockSet::empty(groups);
         let mut changed = true;
         while changed {
             changed = false;
@@ -108,7 +111,7 @@ impl StateDependencies {
                         if from == b && port == o {
                             continue; // reads itself: adds nothing
                         }
-                        let read = outputs[from][port].clone();
+                        read.0.copy_from_slice(&outputs[from][port].0);
                         changed |= outputs[b][o].union_with(&read);
                     }
                 }

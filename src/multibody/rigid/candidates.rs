@@ -38,12 +38,7 @@ pub fn find_candidates(
 fn limit_candidates(k: usize, limit: &JointLimit, q: &[f64], v: &[f64], rw: &mut RigidWorkspace) {
     let margin = LIMIT_MARGIN;
     let first = rw.candidates.len();
-    let mut contact = PairContact {
-        separation: f64::INFINITY,
-        crossing: margin,
-        first,
-        count: 0,
-    };
+    let mut contact = PairContact::apart(first, margin);
     let (x, rate) = (q[limit.q_index], v[limit.v_index]);
     for (gap, sign) in [(x - limit.lower, 1.0), (limit.upper - x, -1.0)] {
         contact.separation = contact.separation.min(gap);
@@ -144,12 +139,7 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
     let at = PairAt::new(k, pair, ws);
     let margin = rw.margins[k];
     let first = rw.candidates.len();
-    let mut contact = PairContact {
-        separation: f64::INFINITY,
-        crossing: margin,
-        first,
-        count: 0,
-    };
+    let mut contact = PairContact::apart(first, margin);
     let manifold = &mut rw.manifolds[k];
     // The pair's signed distance and normal at the true poses ...
     let (base, follower) = (&pair.base.shape, &pair.follower.shape);
@@ -192,12 +182,7 @@ fn cloud_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWo
     let at = PairAt::new(k, pair, ws);
     let margin = rw.margins[k];
     let first = rw.candidates.len();
-    let mut contact = PairContact {
-        separation: f64::INFINITY,
-        crossing: margin,
-        first,
-        count: 0,
-    };
+    let mut contact = PairContact::apart(first, margin);
     let (base, follower) = (&pair.base.shape, &pair.follower.shape);
     let queries = &mut rw.cloud_queries[k];
     if query_point_cloud(base, &at.pose_base, follower, &at.pose_follower, queries).is_err() {

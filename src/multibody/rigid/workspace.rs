@@ -102,6 +102,18 @@ pub struct PairContact {
     pub count: usize,
 }
 
+impl PairContact {
+    /// Nothing found yet: apart, the crossing at `margin`, no candidates from `first` on.
+    pub fn apart(first: usize, margin: f64) -> Self {
+        PairContact {
+            separation: f64::INFINITY,
+            crossing: margin,
+            first,
+            count: 0,
+        }
+    }
+}
+
 /// All buffers of rigid contact for one mechanism.
 #[derive(Clone, Debug)]
 pub struct RigidWorkspace {

@@ -566,6 +566,7 @@ impl Solver {
                 let outcome = self.run_event(system, t, at_time_event, &mut stats, &mut guard)?;
                 if outcome.stop {
                     self.stopped = Some(resume::StopPoint {
+                        t,
                         after: resume::AfterEvent::Crossing,
                         state_changed: outcome.state_changed,
                         h_next,
@@ -618,6 +619,7 @@ impl Solver {
                 let outcome = self.run_event(system, t, true, &mut stats, &mut guard)?;
                 if outcome.stop {
                     self.stopped = Some(resume::StopPoint {
+                        t,
                         after: resume::AfterEvent::Time,
                         state_changed: outcome.state_changed,
                         h_next: h,

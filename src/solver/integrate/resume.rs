@@ -29,6 +29,8 @@ pub(super) enum AfterEvent {
 /// Where the loop stopped, and what its restart needs besides the solver's buffers.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct StopPoint {
+    /// The time the run stopped at, s.
+    pub(super) t: f64,
     pub(super) after: AfterEvent,
     /// The handlers changed the state or the modes.
     pub(super) state_changed: bool,
@@ -42,7 +44,6 @@ pub(super) struct StopPoint {
 /// not consume it: one checkpoint can start any number of runs.
 #[derive(Clone, Debug)]
 pub struct SolverCheckpoint {
-    t: f64,
     x: Vec<f64>,
     /// k₁: f at (t, x) as the step before the event left it.
     k_first: Vec<f64>,
@@ -55,7 +56,7 @@ pub struct SolverCheckpoint {
 impl SolverCheckpoint {
     /// The time the run stopped at, s.
     pub fn time(&self) -> f64 {
-        self.t
+        self.stop.t
     }
 
     /// The state the run stopped with (after the event's handlers).
@@ -66,12 +67,11 @@ impl SolverCheckpoint {
 
 impl Solver {
     /// The checkpoint of the last run, if an event handler stopped it (`None` when it ran to its
-    /// end or failed). `t` is the time it stopped at: [`SolverStats::final_time`].
-    pub fn checkpoint(&self, t: f64) -> Option<SolverCheckpoint> {
+    /// end or failed).
+    pub fn checkpoint(&self) -> Option<SolverCheckpoint> {
         let stop = self.stopped?;
         let n = self.x.len();
         Some(SolverCheckpoint {
-            t,
             x: self.x.clone(),
             k_first: self.k[..n].to_vec(),
             controller: self.controller.clone(),
@@ -90,7 +90,7 @@ impl Solver {
         checkpoint: &SolverCheckpoint,
         t_end: f64,
     ) -> Result<SolverStats, SolverError> {
-        let t = checkpoint.t;
+        let t = checkpoint.time();
         self.check_inputs(system, t, &checkpoint.x, t_end)?;
         let n = self.x.len();
         if self.implicit.is_some() != checkpoint.implicit.is_some() {
