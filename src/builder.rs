@@ -85,6 +85,13 @@ pub fn table<const N: usize>(entries: [(&str, ParamValue); N]) -> ParamValue {
 }
 
 impl ParamValue {
+    /// The value as TOML text, as a model file (and `--set PATH=VALUE`) writes it.
+    pub fn to_toml(&self) -> String {
+        let mut s = String::new();
+        self.write_toml(&mut s);
+        s
+    }
+
     /// The value as TOML (numbers in Rust's shortest round-trip form, so they read back exactly).
     fn write_toml(&self, out: &mut String) {
         match self {

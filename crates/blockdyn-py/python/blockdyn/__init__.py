@@ -1,0 +1,147 @@
+"""blockdyn: block-diagram simulation of rigid-body mechanisms in contact.
+
+Load a model file (or text, or build one with :class:`Builder`), run it, and read what it
+recorded as numpy arrays::
+
+    import blockdyn
+    m = blockdyn.load("models/ball_drop.toml", set={"contact.normal.stiffness": 1e6})
+    r = m.simulate(stop_time=2.0)
+    r.time, r["free.p[2]"], r.columns, r.events, r.stats
+
+Runs release the GIL: :func:`sweep` runs many variants on threads, and any Python threads may
+call :meth:`Model.simulate` at once. Errors are :class:`ModelError` (with ``file``, ``line``,
+``column``, ``block``, ``hint``) and :class:`SimulationError`, both :class:`Error`, carrying the
+CLI's text. The guide is docs/python.md in the repository.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Union, overload
+
+from ._blockdyn import (
+    BlockHandle,
+    BlockSpec,
+    Builder,
+    Error,
+    Event,
+    Model,
+    ModelError,
+    ModelWarning,
+    SimulationError,
+    SimulationResult,
+    Stats,
+    __version__,
+    _sweep,
+    load,
+    loads,
+)
+
+__all__ = [
+    "BlockHandle",
+    "BlockSpec",
+    "Builder",
+    "Error",
+    "Event",
+    "Model",
+    "ModelError",
+    "ModelWarning",
+    "SimulationError",
+    "SimulationResult",
+    "Stats",
+    "SweepResult",
+    "__version__",
+    "load",
+    "loads",
+    "sweep",
+]
+
+
+class SweepResult(Sequence):
+    """The runs of a :func:`sweep`, in point order.
+
+    ``s.points[k]`` is point k's values (a dict ``{path: value}``), ``s.results[k]`` (or ``s[k]``)
+    its :class:`SimulationResult` (or, with ``errors="keep"``, the :class:`SimulationError` of a
+    failed point). ``len(s)`` is the number of points; iterating gives the results.
+    """
+
+    def __init__(self, points: List[Dict[str, Any]], results: List[Any]) -> None:
+        self.points: List[Dict[str, Any]] = points
+        self.results: List[Any] = results
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    @overload
+    def __getitem__(self, k: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> List[Any]: ...
+
+    def __getitem__(self, k):
+        return self.results[k]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.results)
+
+    def __repr__(self) -> str:
+        failed = sum(isinstance(r, SimulationError) for r in self.results)
+        return f"<blockdyn.SweepResult: {len(self.results)} points, {failed} failed>"
+
+    def summary(self) -> List[Dict[str, Any]]:
+        """One dict per point: its values, ``status`` (``"ok"`` or ``"failed"``), the solver's
+        ``steps``, ``final_time``, the last value of every recorded column, and ``message`` (why
+        a point failed, else empty) -- the rows of ``blockdyn sweep``'s summary.csv."""
+        rows = []
+        for point, result in zip(self.points, self.results):
+            row: Dict[str, Any] = dict(point)
+            if isinstance(result, SimulationError):
+                row.update(status="failed", steps=None, final_time=None, message=str(result))
+            else:
+                row.update(status="ok", steps=result.stats.steps, final_time=result.stats.final_time)
+                last = result.values[-1] if len(result) else None
+                for j, name in enumerate(result.columns):
+                    row[name] = None if last is None else float(last[j])
+                row["message"] = ""
+            rows.append(row)
+        return rows
+
+    def to_pandas(self):
+        """:meth:`summary` as a ``pandas.DataFrame`` (needs pandas)."""
+        try:
+            import pandas
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError(f"SweepResult.to_pandas() needs pandas: pip install pandas ({e})") from e
+        return pandas.DataFrame(self.summary())
+
+
+def sweep(
+    model: Model,
+    vary: Mapping[str, Sequence[Any]],
+    *,
+    set: Union[Mapping[str, Any], Sequence[str], None] = None,
+    jobs: Optional[int] = None,
+    errors: str = "raise",
+) -> SweepResult:
+    """Runs ``model`` at every combination of the ``vary`` values, on ``jobs`` threads.
+
+    ``vary`` maps a dotted path (as ``set`` takes it) to its list of values:
+    ``{"contact.normal.stiffness": [1e5, 2e5], "contact.normal.damping": [10, 100, 1000]}``
+    gives 6 points, the last key varying fastest (``blockdyn sweep``'s order). ``set`` overrides
+    apply to every point (after the model's own overrides, before the point's values). ``jobs``
+    is the number of threads (default: every core); the GIL is released meanwhile, and the
+    results are the same bit for bit for any ``jobs``.
+
+    Every point is built before any runs: a bad path or value raises :class:`ModelError` before
+    the first run. A failed run raises its :class:`SimulationError` (``e.point`` is its index)
+    once every point ran; with ``errors="keep"`` it takes the point's place in the results.
+    Returns a :class:`SweepResult`.
+    """
+    if errors not in ("raise", "keep"):
+        raise ValueError(f'errors is "raise" or "keep", not {errors!r}')
+    vary = dict(vary)
+    results = _sweep(model, vary, set, jobs, errors == "keep")
+    keys = list(vary)
+    points = [dict(zip(keys, values)) for values in itertools.product(*(list(vary[k]) for k in keys))]
+    return SweepResult(points, results)

@@ -1,0 +1,289 @@
+//! `blockdyn._blockdyn`: the Python face of the `blockdyn` crate (see docs/python.md).
+//!
+//! The pure-Python package around it (python/blockdyn/__init__.py) re-exports these names and
+//! adds the sweep's result type. Everything here is a call into the crate's public API:
+//! [`blockdyn::build_model`] to build, [`blockdyn::simulate_keeping_rows`] to run (without the
+//! GIL), [`blockdyn::sweep::Sweep`] for threaded sweeps, [`blockdyn::builder`] for models built
+//! in code.
+
+mod builder;
+mod convert;
+mod errors;
+mod result;
+mod sweep;
+
+use blockdyn::model::Document;
+use blockdyn::{Diagram, RunOptions};
+use numpy::PyReadonlyArray1;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(crate) use errors::{model_error, simulation_error};
+pub(crate) use result::SimulationResult;
+
+/// A built model: the diagram (shared, never changed by a run) and what it was built from (the
+/// parsed file or text and the overrides), so that variants and sweep points can be rebuilt.
+#[pyclass(frozen, module = "blockdyn")]
+pub struct Model {
+    pub(crate) diagram: Arc<Diagram>,
+    /// The parsed model, before the overrides.
+    pub(crate) document: Document,
+    /// The overrides it was built with, `PATH=VALUE` as `--set` takes them.
+    pub(crate) overrides: Vec<String>,
+    /// The file it was read from (`None` for text and built models).
+    pub(crate) path: Option<PathBuf>,
+}
+
+impl Model {
+    /// Builds `document` with `overrides` (the document is kept unchanged for rebuilding).
+    pub(crate) fn build(
+        py: Python<'_>,
+        document: Document,
+        overrides: Vec<String>,
+        path: Option<PathBuf>,
+    ) -> PyResult<Model> {
+        let diagram = blockdyn::build_model(document.clone(), &overrides)
+            .map_err(|d| model_error(py, &d, d.to_string()))?;
+        warn_about(py, &diagram)?;
+        Ok(Model {
+            diagram: Arc::new(diagram),
+            document,
+            overrides,
+            path,
+        })
+    }
+}
+
+/// The build warnings (what the CLI prints as `warning: ...`) as Python warnings.
+fn warn_about(py: Python<'_>, diagram: &Diagram) -> PyResult<()> {
+    if diagram.warnings.is_empty() {
+        return Ok(());
+    }
+    let category = py.get_type::<errors::ModelWarning>();
+    for w in &diagram.warnings {
+        let text = std::ffi::CString::new(w.replace('\0', " ")).unwrap_or_default();
+        PyErr::warn(py, &category, &text, 2)?;
+    }
+    Ok(())
+}
+
+/// The options of one run, all plain values (so that the run can go on without the GIL).
+struct RunRequest {
+    stop_time: Option<f64>,
+    start_time: Option<f64>,
+    initial_state: Option<Vec<f64>>,
+}
+
+impl RunRequest {
+    fn options(self) -> RunOptions {
+        RunOptions {
+            stop_time: self.stop_time,
+            start_time: self.start_time,
+            initial_state: self.initial_state,
+            ..RunOptions::default()
+        }
+    }
+}
+
+/// Reads a state vector: a 1-D float64 array without copying its elements one by one, else any
+/// sequence of numbers.
+fn state_vector(obj: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
+    if let Ok(array) = obj.extract::<PyReadonlyArray1<'_, f64>>() {
+        return Ok(array.as_array().to_vec());
+    }
+    obj.extract::<Vec<f64>>()
+}
+
+#[pymethods]
+impl Model {
+    /// Runs the model and returns a :class:`SimulationResult`.
+    ///
+    /// - ``stop_time``: the end of the run, s (default: the model's ``[model] stop_time``);
+    /// - ``start_time``: the start, s (default 0);
+    /// - ``initial_state``: the state vector to start from (``num_states`` numbers, e.g. a
+    ///   previous result's ``final_state``); default: the blocks' own initial conditions.
+    ///
+    /// The run does not hold the GIL: other Python threads go on meanwhile, and several threads
+    /// may run this model (or others) at once. A run writes no files (the model's ``[output]``
+    /// paths are for the CLI). Raises :class:`SimulationError` when the run fails; the rows it
+    /// recorded until then are the exception's ``partial`` result.
+    #[pyo3(signature = (*, stop_time=None, start_time=None, initial_state=None))]
+    fn simulate(
+        &self,
+        py: Python<'_>,
+        stop_time: Option<f64>,
+        start_time: Option<f64>,
+        initial_state: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<SimulationResult> {
+        let request = RunRequest {
+            stop_time,
+            start_time,
+            initial_state: initial_state.map(state_vector).transpose()?,
+        };
+        let diagram = self.diagram.clone();
+        let (outcome, interval) = py.detach(move || {
+            let started = Instant::now();
+            let outcome = blockdyn::simulate_keeping_rows(&diagram, request.options());
+            (outcome, result::interval(started, Instant::now()))
+        });
+        match outcome {
+            Ok(run) => SimulationResult::from_run(py, run, interval),
+            Err(failed) => Err(simulation_error(py, *failed, interval, None)),
+        }
+    }
+
+    /// The same model built again with more overrides (``set``: a dict ``{path: value}`` or a
+    /// list of ``"PATH=VALUE"`` strings, as :func:`load` takes them), applied after this model's
+    /// own. The file is not read again.
+    fn variant(&self, py: Python<'_>, set: &Bound<'_, PyAny>) -> PyResult<Model> {
+        let mut overrides = self.overrides.clone();
+        overrides.extend(convert::overrides(set)?);
+        Model::build(py, self.document.clone(), overrides, self.path.clone())
+    }
+
+    /// The model's name (``[model] name``, else the file's stem).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.diagram.spec.name
+    }
+
+    /// The model's stop time, s (``[model] stop_time``, with the overrides).
+    #[getter]
+    fn stop_time(&self) -> f64 {
+        self.diagram.spec.stop_time
+    }
+
+    /// The number of continuous states (the length of ``initial_state`` and ``final_state``).
+    #[getter]
+    fn num_states(&self) -> usize {
+        self.diagram.num_states
+    }
+
+    /// The recorded columns a run will have (the CSV's columns after ``time``).
+    #[getter]
+    fn columns(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let recorder = blockdyn::sim::Recorder::new(&self.diagram)
+            .map_err(|d| model_error(py, &d, d.to_string()))?;
+        let names: Vec<&str> = recorder
+            .recording
+            .columns
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        Ok(PyList::new(py, names)?.unbind())
+    }
+
+    /// The file the model was read from (``None`` for a model from text or a :class:`Builder`).
+    #[getter]
+    fn path(&self) -> Option<String> {
+        self.path.as_ref().map(|p| p.display().to_string())
+    }
+
+    /// The overrides the model was built with, as ``"PATH=VALUE"`` strings (``--set``'s form).
+    #[getter]
+    fn overrides(&self) -> Vec<String> {
+        self.overrides.clone()
+    }
+
+    /// The model's text (the file as read, before the overrides).
+    #[getter]
+    fn source(&self) -> &str {
+        &self.document.source.text
+    }
+
+    /// The warnings of the build (also issued as :class:`ModelWarning` when it was loaded).
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.diagram.warnings.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        let from = match &self.path {
+            Some(p) => format!("{:?}", p.display().to_string()),
+            None => format!("{:?}", self.document.source.path),
+        };
+        format!(
+            "<blockdyn.Model {:?} from {from}, {} blocks, {} states, stop_time={}>",
+            self.diagram.spec.name,
+            self.diagram.blocks.len(),
+            self.diagram.num_states,
+            self.diagram.spec.stop_time,
+        )
+    }
+
+    /// For benches/python/overhead.py: runs the model ``repeats`` times inside Rust (as
+    /// :meth:`simulate` does, without the conversion to Python objects) and returns each run's
+    /// wall time, s.
+    #[pyo3(signature = (repeats, stop_time=None))]
+    fn _bench_rust(&self, py: Python<'_>, repeats: usize, stop_time: Option<f64>) -> Vec<f64> {
+        let diagram = self.diagram.clone();
+        py.detach(move || {
+            (0..repeats)
+                .map(|_| {
+                    let started = Instant::now();
+                    let run = blockdyn::simulate_keeping_rows(
+                        &diagram,
+                        RunOptions {
+                            stop_time,
+                            ..RunOptions::default()
+                        },
+                    );
+                    let elapsed = started.elapsed().as_secs_f64();
+                    drop(run);
+                    elapsed
+                })
+                .collect()
+        })
+    }
+}
+
+/// Reads, overrides and builds a model file; returns a :class:`Model`.
+///
+/// ``set`` overrides parameters as the CLI's ``--set`` does: a dict ``{"block.param": value}``
+/// (values are Python numbers, bools, strings, lists and dicts, e.g.
+/// ``{"contact.normal.stiffness": 1e6, "free.position": [0, 0, 2]}``) or a list of
+/// ``"PATH=VALUE"`` strings with TOML values (``["solver.method=\"trbdf2\""]``).
+/// Raises :class:`ModelError` with the CLI's message when the model cannot be built.
+#[pyfunction]
+#[pyo3(signature = (path, set=None))]
+fn load(py: Python<'_>, path: PathBuf, set: Option<&Bound<'_, PyAny>>) -> PyResult<Model> {
+    let overrides = set.map(convert::overrides).transpose()?.unwrap_or_default();
+    let document = Document::load(&path).map_err(|d| model_error(py, &d, d.to_string()))?;
+    Model::build(py, document, overrides, Some(path))
+}
+
+/// Like :func:`load`, from the model's TOML text; ``name`` is the file name messages show.
+#[pyfunction]
+#[pyo3(signature = (text, set=None, name="<string>"))]
+fn loads(
+    py: Python<'_>,
+    text: &str,
+    set: Option<&Bound<'_, PyAny>>,
+    name: &str,
+) -> PyResult<Model> {
+    let overrides = set.map(convert::overrides).transpose()?.unwrap_or_default();
+    let document = Document::parse(name, text).map_err(|d| model_error(py, &d, d.to_string()))?;
+    Model::build(py, document, overrides, None)
+}
+
+/// The extension module.
+#[pymodule]
+fn _blockdyn(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    result::start_clock();
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::_sweep, m)?)?;
+    m.add_class::<Model>()?;
+    m.add_class::<SimulationResult>()?;
+    m.add_class::<result::Stats>()?;
+    m.add_class::<result::Event>()?;
+    m.add_class::<builder::Builder>()?;
+    m.add_class::<builder::BlockSpec>()?;
+    m.add_class::<builder::BlockHandle>()?;
+    errors::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,82 @@
+//! Threaded sweeps: [`blockdyn::sweep::Sweep`] over a model's parsed document, run without the
+//! GIL. python/blockdyn/__init__.py wraps the results with their points (`blockdyn.sweep`).
+
+use crate::errors::plain_model_error;
+use crate::{convert, model_error, result, simulation_error, Model, SimulationResult};
+use blockdyn::sweep::{RunSettings, Sweep, SweepError, SweepPlan, VaryAxis};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::num::NonZeroUsize;
+use std::time::Instant;
+
+fn sweep_error(py: Python<'_>, e: SweepError) -> PyErr {
+    match &e {
+        SweepError::Model(d) => model_error(py, d, e.to_string()),
+        SweepError::Point { source, .. } => model_error(py, source, e.to_string()),
+        _ => plain_model_error(py, e.to_string()),
+    }
+}
+
+/// Runs `model` at every combination of the `vary` values (the last key varying fastest) on
+/// `jobs` threads (default: every core) and returns the results in point order. `set`
+/// overrides apply to every point, after the model's own and before the point's. Every point is
+/// built before any runs (a bad value raises `ModelError` first). A failed point raises its
+/// `SimulationError` once all ran, or with `keep_errors` takes its place in the list.
+#[pyfunction]
+#[pyo3(signature = (model, vary, set=None, jobs=None, keep_errors=false))]
+pub(crate) fn _sweep(
+    py: Python<'_>,
+    model: &Bound<'_, Model>,
+    vary: &Bound<'_, PyDict>,
+    set: Option<&Bound<'_, PyAny>>,
+    jobs: Option<usize>,
+    keep_errors: bool,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let model = model.get();
+    let axes: Vec<VaryAxis> = convert::vary_axes(vary)?
+        .into_iter()
+        .map(|(path, values)| VaryAxis { path, values })
+        .collect();
+    if axes.is_empty() {
+        return Err(PyValueError::new_err(
+            "vary: give at least one parameter and its values",
+        ));
+    }
+    let plan = SweepPlan::new(axes).map_err(|e| plain_model_error(py, e.to_string()))?;
+    let mut fixed = model.overrides.clone();
+    if let Some(set) = set {
+        fixed.extend(convert::overrides(set)?);
+    }
+    let settings = match jobs {
+        None => RunSettings::all_cores(),
+        Some(n) => RunSettings::with_jobs(
+            NonZeroUsize::new(n).ok_or_else(|| PyValueError::new_err("jobs must be 1 or more"))?,
+        ),
+    };
+    let sweep = Sweep::new(model.document.clone(), fixed, plan);
+    let points: Vec<usize> = (0..sweep.plan().len()).collect();
+    let outcome = py.detach(|| {
+        let started = Instant::now();
+        sweep.check(&points, &settings)?;
+        let runs = sweep.run_in_memory(&points, &settings)?;
+        Ok::<_, SweepError>((runs, result::interval(started, Instant::now())))
+    });
+    let (runs, interval) = outcome.map_err(|e| sweep_error(py, e))?;
+    let mut out = Vec::with_capacity(runs.len());
+    for run in runs {
+        match run.result {
+            Ok(r) => {
+                out.push(Py::new(py, SimulationResult::from_run(py, r, interval)?)?.into_any())
+            }
+            Err(failed) => {
+                let err = simulation_error(py, *failed, interval, Some(run.index));
+                if !keep_errors {
+                    return Err(err);
+                }
+                out.push(err.into_value(py).into_any());
+            }
+        }
+    }
+    Ok(out)
+}
