@@ -261,6 +261,8 @@ fn run_model(
                 final_state: Vec::new(),
                 animation: failed.animation,
                 checkpoint: None,
+                events: failed.events,
+                events_dropped: 0,
             };
             (partial, Some(failed.error))
         }

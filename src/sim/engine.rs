@@ -8,6 +8,7 @@
 //! for a non-finite value is stored as indices; its message is formatted after the run).
 
 use super::animation::FrameSampler;
+use super::events::EventLog;
 use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
 use super::sparsity::StateDependencies;
@@ -76,6 +77,8 @@ pub struct RunState {
     /// End the run at its next located zero crossing, after the handlers ran (see
     /// [`Engine::checkpoint`]).
     pub stop_at_crossing: bool,
+    /// The located zero crossings of this run, in order (see [`EventLog`]).
+    pub events: EventLog,
 }
 
 /// The engine's side of a checkpoint: everything of the run state that the rest of a run reads
@@ -159,6 +162,7 @@ impl<'d> Engine<'d> {
             progress: None,
             frames: None,
             stop_at_crossing: false,
+            events: EventLog::new(),
         };
         let stateful: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| !diagram.blocks[b].states.is_empty())
@@ -271,6 +275,7 @@ impl<'d> Engine<'d> {
         }
         self.run.non_finite = None;
         self.run.unsettled = None;
+        self.run.events.clear();
         self.evaluated_at = None;
     }
 
@@ -603,6 +608,9 @@ impl System for Engine<'_> {
                 .any(|f| *f);
             if !due && !any_fired {
                 continue;
+            }
+            if any_fired {
+                self.run.events.push(t, b);
             }
             let zc = blk.zero_crossings.clone();
             // The fired flags are read while the context borrows the rest of the run state.

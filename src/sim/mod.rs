@@ -3,12 +3,14 @@
 
 pub mod animation;
 pub mod engine;
+pub mod events;
 pub mod linear;
 pub mod recorder;
 pub mod sparse_sum;
 pub mod sparsity;
 
 pub use engine::{Engine, EngineCheckpoint, NonFiniteSource, NonFiniteValue, RunState};
+pub use events::{EventLog, LocatedEvent};
 pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};
 
 use crate::diagram::Diagram;
@@ -96,6 +98,12 @@ pub struct RunResult {
     /// Where the run stopped at a crossing, to continue from ([`RunOptions::stop_at_crossing`]);
     /// `None` when it ran to its stop time.
     pub checkpoint: Option<Checkpoint>,
+    /// Each located zero crossing, in order: its time and the block whose crossing it was (one
+    /// entry per block per event). Time events (samples, periods) are not listed. At most
+    /// [`EventLog::MAX`] are kept; `events_dropped` counts the rest.
+    pub events: Vec<LocatedEvent>,
+    /// Located crossings after the first [`EventLog::MAX`] (not in `events`).
+    pub events_dropped: usize,
 }
 
 /// Why a run stopped early.
@@ -181,6 +189,8 @@ pub struct FailedRun {
     pub last_time: Option<f64>,
     /// The animation frames taken before the failure, when asked for.
     pub animation: Option<Animation>,
+    /// The zero crossings located before the failure (see [`RunResult::events`]).
+    pub events: Vec<LocatedEvent>,
 }
 
 /// [`simulate`], keeping the rows recorded before a failure (chattering, a non-finite state, a
@@ -198,6 +208,7 @@ pub fn simulate_keeping_rows(
             rows: 0,
             last_time: None,
             animation: None,
+            events: Vec::new(),
         })
     };
     check_start(d, &options).map_err(|m| early(SimError::InvalidOptions(m)))?;
@@ -257,6 +268,8 @@ pub fn simulate_keeping_rows(
     let finished = recorder.finish();
     let recording = std::mem::take(&mut recorder.recording);
     let animation = engine.run.frames.take().map(FrameSampler::into_animation);
+    let events = engine.run.events.located(d);
+    let events_dropped = engine.run.events.dropped();
     match (outcome, finished) {
         (Ok(stats), Ok(csv)) => Ok(RunResult {
             recording,
@@ -268,6 +281,8 @@ pub fn simulate_keeping_rows(
             final_state: solver.state().to_vec(),
             animation,
             checkpoint,
+            events,
+            events_dropped,
         }),
         (Ok(_), Err(e)) => Err(early(e.into())),
         (Err(error), finished) => Err(Box::new(FailedRun {
@@ -279,6 +294,7 @@ pub fn simulate_keeping_rows(
             rows,
             last_time,
             animation,
+            events,
         })),
     }
 }
