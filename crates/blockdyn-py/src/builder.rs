@@ -266,16 +266,16 @@ impl Builder {
         Ok(BlockHandle { inner: handle })
     }
 
-    /// A signal line from an output to an input: ``b.connect(k.port("out"), x.port("in"))`` or
+    /// A signal line from ``output`` to ``input``: ``b.connect(k.port("out"), x.port("in"))`` or
     /// ``b.connect("k.out", "x.in")``. Returns the builder.
     fn connect<'py>(
         slf: Bound<'py, Self>,
-        from: &Bound<'py, PyAny>,
-        to: &Bound<'py, PyAny>,
+        output: &Bound<'py, PyAny>,
+        input: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, Self>> {
         let (a, b) = {
             let this = slf.borrow();
-            (this.port_ref(from)?, this.port_ref(to)?)
+            (this.port_ref(output)?, this.port_ref(input)?)
         };
         slf.borrow_mut().inner.connect(a, b);
         Ok(slf)

@@ -2,7 +2,7 @@
 //! attributes, the parts of the message (file, line, column, block, hint; a failed run's time,
 //! block and partial result).
 
-use crate::result::{self, SimulationResult};
+use crate::result::SimulationResult;
 use blockdyn::model::Diagnostic;
 use blockdyn::{FailedRun, SimError};
 use pyo3::create_exception;
@@ -108,7 +108,6 @@ pub(crate) fn simulation_error(
         return model_error(py, d, text);
     }
     let err = SimulationError::new_err(text);
-    let events = result::events_of_failed(&failed);
     let (time, block) = time_and_block(&failed.error);
     let (time, block) = (time, block.map(str::to_string));
     let set = || -> PyResult<()> {
@@ -116,8 +115,14 @@ pub(crate) fn simulation_error(
         v.setattr("time", time)?;
         v.setattr("block", block)?;
         v.setattr("point", point)?;
-        let partial =
-            SimulationResult::from_parts(py, failed.recording, None, Vec::new(), events, interval)?;
+        let partial = SimulationResult::from_parts(
+            py,
+            failed.recording,
+            None,
+            Vec::new(),
+            failed.events,
+            interval,
+        )?;
         v.setattr("partial", Py::new(py, partial)?)?;
         Ok(())
     };

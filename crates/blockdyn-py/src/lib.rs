@@ -130,7 +130,12 @@ impl Model {
             (outcome, result::interval(started, Instant::now()))
         });
         match outcome {
-            Ok(run) => SimulationResult::from_run(py, run, interval),
+            Ok(run) => {
+                let converting = Instant::now();
+                let mut result = SimulationResult::from_run(py, run, interval)?;
+                result.conversion_time = converting.elapsed().as_secs_f64();
+                Ok(result)
+            }
             Err(failed) => Err(simulation_error(py, *failed, interval, None)),
         }
     }

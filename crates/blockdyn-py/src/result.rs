@@ -2,8 +2,9 @@
 //! views, the solver's counts, the located events.
 
 use blockdyn::output::Recording;
+use blockdyn::sim::LocatedEvent;
 use blockdyn::solver::SolverStats;
-use blockdyn::{FailedRun, RunResult};
+use blockdyn::RunResult;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyImportError, PyKeyError};
 use pyo3::prelude::*;
@@ -24,16 +25,6 @@ pub(crate) fn interval(started: Instant, ended: Instant) -> (f64, f64) {
     let epoch = *EPOCH.get_or_init(Instant::now);
     let since = |t: Instant| t.saturating_duration_since(epoch).as_secs_f64();
     (since(started), since(ended))
-}
-
-/// The located zero crossings of a run, in order: (time, block).
-pub(crate) fn events_of(_run: &RunResult) -> Vec<(f64, String)> {
-    Vec::new()
-}
-
-/// The located zero crossings of a failed run before its failure.
-pub(crate) fn events_of_failed(_failed: &FailedRun) -> Vec<(f64, String)> {
-    Vec::new()
 }
 
 /// One located zero crossing: when, and the block whose crossing function it was.
@@ -153,10 +144,13 @@ pub struct SimulationResult {
     columns: Vec<String>,
     units: Vec<Option<String>>,
     index: HashMap<String, usize>,
-    events: Vec<(f64, String)>,
+    events: Vec<LocatedEvent>,
+    events_dropped: usize,
     stats: Option<Py<Stats>>,
     final_state: Py<PyArray1<f64>>,
     interval: (f64, f64),
+    /// The time taken to make this object from the Rust result, s (for benches/python).
+    pub(crate) conversion_time: f64,
 }
 
 impl SimulationResult {
@@ -166,15 +160,16 @@ impl SimulationResult {
         interval: (f64, f64),
     ) -> PyResult<SimulationResult> {
         let stats = Py::new(py, Stats::new(&run.stats, run.wall_time.as_secs_f64()))?;
-        let events = events_of(&run);
-        SimulationResult::from_parts(
+        let mut result = SimulationResult::from_parts(
             py,
             run.recording,
             Some(stats),
             run.final_state,
-            events,
+            run.events,
             interval,
-        )
+        )?;
+        result.events_dropped = run.events_dropped;
+        Ok(result)
     }
 
     pub(crate) fn from_parts(
@@ -182,7 +177,7 @@ impl SimulationResult {
         recording: Recording,
         stats: Option<Py<Stats>>,
         final_state: Vec<f64>,
-        events: Vec<(f64, String)>,
+        events: Vec<LocatedEvent>,
         interval: (f64, f64),
     ) -> PyResult<SimulationResult> {
         let Recording {
@@ -208,9 +203,11 @@ impl SimulationResult {
             units,
             index,
             events,
+            events_dropped: 0,
             stats,
             final_state: PyArray1::from_vec(py, final_state).unbind(),
             interval,
+            conversion_time: 0.0,
         })
     }
 
@@ -264,21 +261,29 @@ impl SimulationResult {
         Ok(d)
     }
 
-    /// The located zero crossings, in order: a list of :class:`Event` (``time``, ``block``).
+    /// The located zero crossings, in order: a list of :class:`Event` (``time``, ``block``), one
+    /// per block per event; time events (samples) are not listed.
     #[getter]
     fn events(&self, py: Python<'_>) -> PyResult<Vec<Py<Event>>> {
         self.events
             .iter()
-            .map(|(time, block)| {
+            .map(|e| {
                 Py::new(
                     py,
                     Event {
-                        time: *time,
-                        block: block.clone(),
+                        time: e.time,
+                        block: e.block.clone(),
                     },
                 )
             })
             .collect()
+    }
+
+    /// Located crossings beyond the first 2^20, not listed in :attr:`events` (0 but for runs of
+    /// extraordinary length).
+    #[getter]
+    fn events_dropped(&self) -> usize {
+        self.events_dropped
     }
 
     /// The solver's counts (:class:`Stats`); ``None`` for the partial result of a failed run.
@@ -298,6 +303,13 @@ impl SimulationResult {
     #[getter]
     fn _run_interval(&self) -> (f64, f64) {
         self.interval
+    }
+
+    /// The time :meth:`Model.simulate` took to make this object from the Rust run's result, s
+    /// (part of the binding's overhead; benches/python/overhead.py reports it).
+    #[getter]
+    fn _conversion_time(&self) -> f64 {
+        self.conversion_time
     }
 
     /// ``r["block.port"]``: one column, a view into :attr:`values` (no copy); ``r["time"]`` is
