@@ -42,7 +42,7 @@ pub struct Event {
 #[pymethods]
 impl Event {
     fn __repr__(&self) -> String {
-        format!("Event(time={:?}, block={:?})", self.time, self.block)
+        format!("Event(time={:?}, block='{}')", self.time, self.block)
     }
 
     /// ``time, block = event``.
