@@ -292,6 +292,7 @@ pub fn elaborate(
     for (b, binding) in binds {
         let bound = instances[b].block.bind(&binding);
         bound.map_err(|msg| locate(source, instances, b, msg))?;
+        instances[b].binding = Some(binding.clone());
         // Hidden ports: inputs read a port's body kinematics or a joint's state; outputs send a
         // wrench on a port's body or a joint's actuation. Wired by what they carry, not by name.
         let hidden: Vec<(usize, HiddenPort)> = {
@@ -428,6 +429,8 @@ pub fn elaborate(
         type_name: "Mechanism",
         block: Box::new(mech),
         span: None,
+        origin: None,
+        binding: None,
     });
     Ok(Some(scene))
 }
