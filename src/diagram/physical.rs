@@ -9,7 +9,7 @@ use super::SignalLine;
 use crate::block::{Binding, HiddenPort, PhysicalRole, PortBinding, PortKind};
 use crate::geometry::Shape;
 use crate::model::{Diagnostic, PortRef, SourceFile, Span};
-use crate::multibody::blocks::MechanismBlock;
+use crate::blocks::multibody::MechanismBlock;
 use crate::multibody::errors::{ErrorSubject, MechanismError};
 use crate::multibody::{BodyIndex, Mechanism};
 use crate::multibody::{FrameId, FrameNetworkBuilder};

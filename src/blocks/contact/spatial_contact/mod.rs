@@ -33,7 +33,7 @@ use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::query::partners_list;
 use crate::geometry::{pair_supported, ContactGeometry, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
-use crate::multibody::blocks::{write_wrench, FrameMotion};
+use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector3};
 use sensed::UsedOutputs;

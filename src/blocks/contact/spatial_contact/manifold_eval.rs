@@ -17,7 +17,7 @@ use crate::block::Io;
 use crate::contact::manifold_force::point_normal_force;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::geometry::query::manifold::contact_manifold;
-use crate::multibody::blocks::FrameMotion;
+use crate::blocks::multibody::FrameMotion;
 
 /// The sums over a manifold's points that the outputs report.
 struct ManifoldTotals {
