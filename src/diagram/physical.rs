@@ -7,9 +7,9 @@
 use super::build::Instance;
 use super::SignalLine;
 use crate::block::{Binding, HiddenPort, PhysicalRole, PortBinding, PortKind};
+use crate::blocks::multibody::MechanismBlock;
 use crate::geometry::Shape;
 use crate::model::{Diagnostic, PortRef, SourceFile, Span};
-use crate::blocks::multibody::MechanismBlock;
 use crate::multibody::errors::{ErrorSubject, MechanismError};
 use crate::multibody::{BodyIndex, Mechanism};
 use crate::multibody::{FrameId, FrameNetworkBuilder};
