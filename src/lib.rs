@@ -22,6 +22,7 @@ pub mod sim;
 pub mod solver;
 pub mod sweep;
 
+pub use diagram::parameters::ParameterSet;
 pub use diagram::Diagram;
 pub use model::Diagnostic;
 pub use sim::{simulate, simulate_keeping_rows, FailedRun, RunOptions, RunResult, SimError};

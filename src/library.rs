@@ -38,8 +38,8 @@ impl Registry {
         STANDARD.get_or_init(|| Registry {
             types: crate::blocks::LIBRARY
                 .iter()
-                .chain(crate::multibody::blocks::LIBRARY.iter())
-                .chain(crate::contact::blocks::LIBRARY.iter())
+                .chain(crate::blocks::multibody::LIBRARY.iter())
+                .chain(crate::blocks::contact::LIBRARY.iter())
                 .map(|t| **t)
                 .collect(),
         })

@@ -1,10 +1,17 @@
-//! The signal block library, one file per family.
+//! The block library: the signal blocks, one file per family, and the blocks of the physical
+//! network in [`multibody`] (frames, solids, joints, the compiled mechanism, sensors, force
+//! elements) and [`contact`] (contact forces and rigid contact).
+//!
+//! The physics the physical blocks wrap lives below, in `crate::multibody` and
+//! `crate::contact`, which know nothing of blocks: the layers point one way (physics → the
+//! `block` trait → the library → the diagram), with no import cycle between them.
 //!
 //! Every block type is a [`BlockType`] (name, category, documented parameters and ports, and a
 //! build function reading its parameters through a [`crate::model::TableReader`]). [`LIBRARY`]
 //! lists them all; [`find`] looks one up by its `type = "..."` name.
 
 mod common;
+pub mod contact;
 pub mod continuous;
 pub mod discontinuities;
 pub mod discrete;
@@ -12,6 +19,7 @@ pub mod fcn;
 pub mod from_table;
 pub mod integrator;
 pub mod math;
+pub mod multibody;
 pub mod nonlinear;
 pub mod routing;
 pub mod sinks;

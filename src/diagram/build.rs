@@ -16,6 +16,21 @@ pub struct Instance {
     pub type_name: &'static str,
     pub block: Box<dyn Block>,
     pub span: Span,
+    /// How the block was made from the model: its type's constructor and its entry in
+    /// `ModelSpec::blocks` (`None` for blocks the build adds, such as the mechanism).
+    pub origin: Option<Origin>,
+    /// The mechanism binding it was given (joints and consumers of the frame network).
+    pub binding: Option<crate::block::Binding>,
+}
+
+/// Where a compiled block came from, so that a run can make it again with other parameters
+/// (see [`super::parameters`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Origin {
+    /// Its type's constructor.
+    pub build: crate::block::registry::BuildFn,
+    /// Its index in `ModelSpec::blocks`.
+    pub entry: usize,
 }
 
 /// Builds the diagram of a model. Problems that do not depend on each other — each block's type
@@ -37,7 +52,7 @@ pub fn build_diagram_with(
     let mut names: HashMap<String, usize> = HashMap::with_capacity(spec.blocks.len());
     let mut problems = Vec::new();
     let mut failed: HashSet<&str> = HashSet::new();
-    for entry in &spec.blocks {
+    for (entry_index, entry) in spec.blocks.iter().enumerate() {
         if names.contains_key(&entry.name) || failed.contains(entry.name.as_str()) {
             problems.push(Diagnostic::at(
                 source,
@@ -47,7 +62,10 @@ pub fn build_diagram_with(
             continue;
         }
         match instantiate(source, spec, entry, registry) {
-            Ok(instance) => {
+            Ok(mut instance) => {
+                if let Some(origin) = instance.origin.as_mut() {
+                    origin.entry = entry_index;
+                }
                 names.insert(entry.name.clone(), instances.len());
                 instances.push(instance);
             }
@@ -124,6 +142,11 @@ fn instantiate(
         type_name: ty.name,
         block,
         span: entry.name_span.clone(),
+        origin: Some(Origin {
+            build: ty.build,
+            entry: 0,
+        }),
+        binding: None,
     })
 }
 
@@ -560,6 +583,7 @@ pub fn assemble(
         })
         .collect();
     let mut instances = instances;
+    let mut used_outputs = Vec::with_capacity(n);
     for (b, inst) in instances.iter_mut().enumerate() {
         let outputs = inst.block.outputs();
         let used: Vec<bool> = (0..outputs.len())
@@ -571,6 +595,7 @@ pub fn assemble(
             })
             .collect();
         inst.block.set_used_outputs(&used);
+        used_outputs.push(used);
     }
 
     let mut warnings: Vec<String> = instances
@@ -587,7 +612,7 @@ pub fn assemble(
     // Setup.
     let mut compiled = Vec::with_capacity(n);
     let (mut states, mut work, mut zcs) = (0usize, 0usize, Vec::new());
-    for (b, mut inst) in instances.into_iter().enumerate() {
+    for ((b, mut inst), used_outputs) in instances.into_iter().enumerate().zip(used_outputs) {
         let setup = inst
             .block
             .setup(&in_shapes[b], &out_shapes[b])
@@ -607,6 +632,9 @@ pub fn assemble(
             zero_crossings: zc_start..zcs.len(),
             setup,
             span: inst.span,
+            origin: inst.origin,
+            binding: inst.binding,
+            used_outputs,
         });
         states += compiled[b].setup.num_states;
         work += compiled[b].setup.num_work;

@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod dot;
+pub mod parameters;
 pub mod physical;
 pub mod schedule;
 
@@ -36,6 +37,13 @@ pub struct CompiledBlock {
     pub setup: Setup,
     /// Where the block was written.
     pub span: Span,
+    /// Its constructor and model entry (`None` for blocks the build adds: the mechanism).
+    pub origin: Option<build::Origin>,
+    /// The mechanism binding it was given, if it is a joint or consumer of the frame network.
+    pub binding: Option<crate::block::Binding>,
+    /// Which of its outputs are read (by a line, the animation or the log), as given to
+    /// [`Block::set_used_outputs`].
+    pub used_outputs: Vec<bool>,
 }
 
 impl CompiledBlock {

@@ -7,9 +7,9 @@
 use super::build::Instance;
 use super::SignalLine;
 use crate::block::{Binding, HiddenPort, PhysicalRole, PortBinding, PortKind};
+use crate::blocks::multibody::MechanismBlock;
 use crate::geometry::Shape;
 use crate::model::{Diagnostic, PortRef, SourceFile, Span};
-use crate::multibody::blocks::MechanismBlock;
 use crate::multibody::errors::{ErrorSubject, MechanismError};
 use crate::multibody::{BodyIndex, Mechanism};
 use crate::multibody::{FrameId, FrameNetworkBuilder};
@@ -292,6 +292,7 @@ pub fn elaborate(
     for (b, binding) in binds {
         let bound = instances[b].block.bind(&binding);
         bound.map_err(|msg| locate(source, instances, b, msg))?;
+        instances[b].binding = Some(binding.clone());
         // Hidden ports: inputs read a port's body kinematics or a joint's state; outputs send a
         // wrench on a port's body or a joint's actuation. Wired by what they carry, not by name.
         let hidden: Vec<(usize, HiddenPort)> = {
@@ -428,6 +429,8 @@ pub fn elaborate(
         type_name: "Mechanism",
         block: Box::new(mech),
         span: None,
+        origin: None,
+        binding: None,
     });
     Ok(Some(scene))
 }

@@ -443,7 +443,7 @@ fn stem(path: &str) -> &str {
         .unwrap_or("model")
 }
 
-fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result<(), String> {
+pub(crate) fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result<(), String> {
     let (first, rest) = keys.split_first().ok_or("empty path")?;
     if rest.is_empty() {
         match table.get_mut(first) {

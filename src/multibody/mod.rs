@@ -38,7 +38,6 @@ pub const STANDARD_GRAVITY: [f64; 3] = [0.0, 0.0, -9.80665];
 
 pub mod aba;
 pub mod analytic;
-pub mod blocks;
 pub mod constraints;
 pub mod crba;
 pub mod energy;

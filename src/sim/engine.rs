@@ -12,7 +12,8 @@ use super::events::EventLog;
 use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
 use super::sparsity::StateDependencies;
-use crate::block::{same_bits, Ctx};
+use crate::block::{same_bits, Block, Ctx};
+use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
 use crate::solver::{Direction, EventOutcome, Method, RecordKind, System};
 use std::any::Any;
@@ -107,6 +108,9 @@ impl EngineCheckpoint {
 pub struct Engine<'d> {
     pub diagram: &'d Diagram,
     pub run: RunState,
+    /// The block instance each block index dispatches to: the diagram's own, or the run's
+    /// [`ParameterSet`]'s where it overrides the block's parameters.
+    blocks: Vec<&'d dyn Block>,
     stateful: Vec<usize>,
     crossing: Vec<usize>,
     /// How each block is evaluated (called, or fused into sparse sums).
@@ -143,15 +147,30 @@ impl<'d> Engine<'d> {
 
     /// Like [`Engine::new`], choosing whether linear blocks are fused or called one by one.
     pub fn with_fusion(diagram: &'d Diagram, recorder: Recorder, fuse: bool) -> Self {
+        Self::with_parameters(diagram, recorder, fuse, None)
+    }
+
+    /// Like [`Engine::with_fusion`], with the blocks that `parameters` overrides dispatched to its
+    /// instances (see [`crate::diagram::parameters`]). The set must fit the diagram
+    /// ([`ParameterSet::fits`]).
+    pub fn with_parameters(
+        diagram: &'d Diagram,
+        recorder: Recorder,
+        fuse: bool,
+        parameters: Option<&'d ParameterSet>,
+    ) -> Self {
+        let blocks: Vec<&'d dyn Block> = (0..diagram.blocks.len())
+            .map(|b| {
+                parameters
+                    .and_then(|p| p.block(b))
+                    .unwrap_or(&*diagram.blocks[b].block)
+            })
+            .collect();
         let run = RunState {
             signals: vec![0.0; diagram.signal_len],
             x: vec![0.0; diagram.num_states],
             work: vec![0.0; diagram.num_work],
-            scratch: diagram
-                .blocks
-                .iter()
-                .map(|b| b.block.create_scratch())
-                .collect(),
+            scratch: blocks.iter().map(|b| b.create_scratch()).collect(),
             fired: vec![false; diagram.zero_crossing_directions.len()],
             next_time_event: vec![f64::INFINITY; diagram.blocks.len()],
             next_time_event_min: f64::INFINITY,
@@ -171,7 +190,7 @@ impl<'d> Engine<'d> {
             .filter(|&b| !diagram.blocks[b].zero_crossings.is_empty())
             .collect();
         let plan = if fuse {
-            LinearPlan::build(diagram)
+            LinearPlan::build_with(diagram, &blocks)
         } else {
             LinearPlan::none(diagram)
         };
@@ -190,7 +209,7 @@ impl<'d> Engine<'d> {
         let minor_schedule = schedule
             .iter()
             .copied()
-            .filter(|&b| !diagram.blocks[b].block.outputs_are_constant())
+            .filter(|&b| !blocks[b].outputs_are_constant())
             .collect();
         let stateful: Vec<usize> = stateful
             .into_iter()
@@ -199,6 +218,7 @@ impl<'d> Engine<'d> {
         Engine {
             diagram,
             run,
+            blocks,
             stateful,
             crossing,
             schedule,
@@ -215,7 +235,7 @@ impl<'d> Engine<'d> {
 
     /// Why block `b`'s last evaluation failed, if it says (see [`crate::block::Block::failure`]).
     pub fn block_failure(&self, b: usize) -> Option<String> {
-        self.diagram.blocks[b].block.failure(&*self.run.scratch[b])
+        self.blocks[b].failure(&*self.run.scratch[b])
     }
 
     /// Number of blocks evaluated by fusion instead of being called.
@@ -247,18 +267,19 @@ impl<'d> Engine<'d> {
             if blk.states.is_empty() && blk.work.is_empty() {
                 continue; // nothing to initialize
             }
+            let block = self.blocks[b];
             let mut ctx = self.ctx(b, t0);
-            blk.block.initialize(&mut ctx);
+            block.initialize(&mut ctx);
         }
         if let Some(x0) = x0 {
             self.run.x.copy_from_slice(x0);
         }
         self.eval_outputs(t0);
         for i in 0..self.called.len() {
-            let (b, blk) = (self.called[i], &d.blocks[self.called[i]]);
-            if blk.block.samples_at_start() {
+            let (b, block) = (self.called[i], self.blocks[self.called[i]]);
+            if block.samples_at_start() {
                 let mut ctx = self.ctx(b, t0);
-                blk.block.handle_event(&mut ctx, &[], true);
+                block.handle_event(&mut ctx, &[], true);
             }
         }
         self.settle(t0);
@@ -283,17 +304,16 @@ impl<'d> Engine<'d> {
     /// current), to continue from with [`Engine::restore`]. The blocks' scratch is copied through
     /// [`crate::block::Block::clone_scratch`].
     pub fn checkpoint(&self, t: f64) -> EngineCheckpoint {
-        let d = self.diagram;
         EngineCheckpoint {
             t,
             x: self.run.x.clone(),
             work: self.run.work.clone(),
             signals: self.run.signals.clone(),
             scratch: std::sync::Mutex::new(
-                d.blocks
+                self.blocks
                     .iter()
                     .zip(&self.run.scratch)
-                    .map(|(blk, s)| blk.block.clone_scratch(&**s))
+                    .map(|(block, s)| block.clone_scratch(&**s))
                     .collect(),
             ),
             next_time_event: self.run.next_time_event.clone(),
@@ -306,7 +326,6 @@ impl<'d> Engine<'d> {
     /// the state vector, or a message when the checkpoint was taken on another diagram (its
     /// buffers do not fit this one's; the run state is then untouched).
     pub fn restore(&mut self, checkpoint: &EngineCheckpoint) -> Result<Vec<f64>, String> {
-        let d = self.diagram;
         let fits = checkpoint.x.len() == self.run.x.len()
             && checkpoint.work.len() == self.run.work.len()
             && checkpoint.signals.len() == self.run.signals.len()
@@ -329,8 +348,8 @@ impl<'d> Engine<'d> {
             .scratch
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        for (b, blk) in d.blocks.iter().enumerate() {
-            self.run.scratch[b] = blk.block.clone_scratch(&*saved[b]);
+        for (b, block) in self.blocks.iter().enumerate() {
+            self.run.scratch[b] = block.clone_scratch(&*saved[b]);
         }
         self.run
             .next_time_event
@@ -393,8 +412,9 @@ impl<'d> Engine<'d> {
         for &b in &schedule {
             match &self.plan.mode[b] {
                 Mode::Dispatch => {
+                    let block = self.blocks[b];
                     let mut ctx = self.ctx(b, t);
-                    d.blocks[b].block.outputs_eval(&mut ctx);
+                    block.outputs_eval(&mut ctx);
                 }
                 Mode::Skip => {}
                 Mode::Rows(rows) => {
@@ -437,9 +457,9 @@ impl<'d> Engine<'d> {
             self.eval_outputs(t);
             let mut changed = false;
             for i in 0..self.called.len() {
-                let (b, blk) = (self.called[i], &d.blocks[self.called[i]]);
+                let (b, block) = (self.called[i], self.blocks[self.called[i]]);
                 let mut ctx = self.ctx(b, t);
-                if blk.block.settle(&mut ctx) {
+                if block.settle(&mut ctx) {
                     changed = true;
                     last = b;
                 }
@@ -455,10 +475,8 @@ impl<'d> Engine<'d> {
 
     fn refresh_time_events(&mut self, t: f64) {
         for &b in &self.called {
-            let blk = &self.diagram.blocks[b];
-            let w = &self.run.work[blk.work.clone()];
-            self.run.next_time_event[b] = blk
-                .block
+            let w = &self.run.work[self.diagram.blocks[b].work.clone()];
+            self.run.next_time_event[b] = self.blocks[b]
                 .next_time_event(t, w)
                 .filter(|te| *te > t)
                 .unwrap_or(f64::INFINITY);
@@ -478,9 +496,9 @@ impl<'d> Engine<'d> {
         let d = self.diagram;
         for i in 0..self.stateful.len() {
             let b = self.stateful[i];
-            let range = d.blocks[b].states.clone();
+            let (range, block) = (d.blocks[b].states.clone(), self.blocks[b]);
             let mut ctx = self.ctx(b, t);
-            d.blocks[b].block.derivatives(&mut ctx, &mut dxdt[range]);
+            block.derivatives(&mut ctx, &mut dxdt[range]);
         }
         self.plan.derivatives(&self.run.signals, x, dxdt);
     }
@@ -553,9 +571,9 @@ impl System for Engine<'_> {
         let d = self.diagram;
         for i in 0..self.crossing.len() {
             let b = self.crossing[i];
-            let range = d.blocks[b].zero_crossings.clone();
+            let (range, block) = (d.blocks[b].zero_crossings.clone(), self.blocks[b]);
             let mut ctx = self.ctx(b, t);
-            d.blocks[b].block.zero_crossings(&mut ctx, &mut g[range]);
+            block.zero_crossings(&mut ctx, &mut g[range]);
         }
     }
 
@@ -615,8 +633,9 @@ impl System for Engine<'_> {
             let zc = blk.zero_crossings.clone();
             // The fired flags are read while the context borrows the rest of the run state.
             let fired = std::mem::take(&mut self.run.fired);
+            let block = self.blocks[b];
             let mut ctx = self.ctx(b, t);
-            changed |= blk.block.handle_event(&mut ctx, &fired[zc], due);
+            changed |= block.handle_event(&mut ctx, &fired[zc], due);
             self.run.fired = fired;
         }
         changed |= self.settle(t);
@@ -633,10 +652,8 @@ impl System for Engine<'_> {
         let d = self.diagram;
         let mut changed = false;
         for &b in &self.stateful {
-            let blk = &d.blocks[b];
-            changed |= blk
-                .block
-                .project_states(&mut x[blk.states.clone()], &mut *self.run.scratch[b]);
+            let states = d.blocks[b].states.clone();
+            changed |= self.blocks[b].project_states(&mut x[states], &mut *self.run.scratch[b]);
         }
         changed
     }

@@ -245,12 +245,20 @@ impl LinearPlan {
     /// cost model (see the module documentation). Time and memory linear in the number of terms
     /// of the blocks' forms.
     pub fn build(d: &Diagram) -> LinearPlan {
+        let blocks: Vec<&dyn crate::block::Block> = d.blocks.iter().map(|b| &*b.block).collect();
+        Self::build_with(d, &blocks)
+    }
+
+    /// [`LinearPlan::build`] with the block instances a run dispatches to (the diagram's, or a
+    /// parameter set's where it overrides them; see [`crate::diagram::parameters`]).
+    pub fn build_with(d: &Diagram, blocks: &[&dyn crate::block::Block]) -> LinearPlan {
         let n = d.blocks.len();
         let forms: Vec<Option<LinearForm>> = d
             .blocks
             .iter()
+            .zip(blocks)
             .map(
-                |b| match b.block.linear_form(&b.input_shapes, &b.output_shapes) {
+                |(b, block)| match block.linear_form(&b.input_shapes, &b.output_shapes) {
                     // One output, as both kinds have; anything else is called.
                     Some(LinearForm::Memoryless(terms)) if b.output_slots.len() == 1 => {
                         Some(LinearForm::Memoryless(terms))

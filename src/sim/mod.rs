@@ -13,6 +13,7 @@ pub use engine::{Engine, EngineCheckpoint, NonFiniteSource, NonFiniteValue, RunS
 pub use events::{EventLog, LocatedEvent};
 pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};
 
+use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
 use crate::model::Diagnostic;
 use crate::output::{OutputError, Recording, StagedFile};
@@ -53,6 +54,10 @@ pub struct RunOptions {
     /// Start from this checkpoint (taken on the same diagram) instead of t = 0: the run takes
     /// the steps the stopped run would have taken had it gone on. See [`Checkpoint`].
     pub resume_from: Option<Arc<Checkpoint>>,
+    /// Run with these parameter values instead of the model's, without building the diagram
+    /// again: a set compiled by [`Diagram::parameters`] on this diagram. A run resumed from a
+    /// checkpoint keeps the parameters of the run that took it; giving another set is an error.
+    pub parameters: Option<Arc<ParameterSet>>,
 }
 
 /// A run stopped at an event, to continue from: the engine's run state and the solver's state at
@@ -64,6 +69,8 @@ pub struct RunOptions {
 pub struct Checkpoint {
     engine: EngineCheckpoint,
     solver: SolverCheckpoint,
+    /// The parameter set of the run that took it.
+    parameters: Option<Arc<ParameterSet>>,
 }
 
 impl Checkpoint {
@@ -222,7 +229,11 @@ pub fn simulate_keeping_rows(
     if let Some(flag) = options.interrupt {
         recorder.set_interrupt(flag);
     }
-    let mut engine = Engine::with_fusion(d, recorder, !options.unfused);
+    let parameters = match &options.resume_from {
+        Some(checkpoint) => checkpoint.parameters.clone(),
+        None => options.parameters.clone(),
+    };
+    let mut engine = Engine::with_parameters(d, recorder, !options.unfused, parameters.as_deref());
     engine.run.progress = options.progress;
     engine.run.frames = options
         .animation_rate
@@ -259,6 +270,7 @@ pub fn simulate_keeping_rows(
         Ok(_) => solver.checkpoint().map(|solver| Checkpoint {
             engine: engine.checkpoint(solver.time()),
             solver,
+            parameters: parameters.clone(),
         }),
         Err(_) => None,
     };
@@ -306,6 +318,20 @@ fn check_start(d: &Diagram, options: &RunOptions) -> Result<(), String> {
         && (options.start_time.is_some() || options.initial_state.is_some())
     {
         return Err("resume_from takes its time and state from the checkpoint: leave start_time and initial_state unset".into());
+    }
+    if let Some(set) = &options.parameters {
+        if !set.fits(d) {
+            return Err("the parameter set was compiled on another model: compile it with this diagram's Diagram::parameters".into());
+        }
+        if let Some(checkpoint) = &options.resume_from {
+            let same = checkpoint
+                .parameters
+                .as_ref()
+                .is_some_and(|c| Arc::ptr_eq(c, set) || c.assignments() == set.assignments());
+            if !same {
+                return Err("a resumed run keeps the parameters of the run that took its checkpoint: leave parameters unset".into());
+            }
+        }
     }
     if let Some(t0) = options.start_time {
         if !(t0.is_finite() && t0 >= 0.0) {

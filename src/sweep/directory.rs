@@ -205,7 +205,7 @@ impl Sweep {
         settings: &RunSettings,
         summary: &mut PointSummary,
     ) -> Result<(), String> {
-        let diagram = self.build_point(index).map_err(|e| e.to_string())?;
+        let model = self.point_model(index).map_err(|e| e.to_string())?;
         let path = dir.join(self.csv_file_name(index));
         let csv = StagedFile::create(&path, "CSV").map_err(|e| e.to_string())?;
         let options = RunOptions {
@@ -217,9 +217,9 @@ impl Sweep {
                 size_warning: None,
             }),
             interrupt: settings.interrupt.clone(),
-            ..RunOptions::default()
+            ..model.options()
         };
-        let (recording, staged, error) = match simulate_keeping_rows(&diagram, options) {
+        let (recording, staged, error) = match simulate_keeping_rows(&model.diagram, options) {
             Ok(result) => {
                 summary.stats = Some(result.stats);
                 summary.rows = result.rows;

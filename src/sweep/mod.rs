@@ -21,6 +21,7 @@ pub use directory::{
 };
 pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis};
 
+use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
 use crate::library::Registry;
 use crate::model::{Diagnostic, Document};
@@ -29,7 +30,7 @@ use crate::sim::{simulate_keeping_rows, FailedRun, RunOptions, RunResult};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, OnceLock};
 
 /// Why a sweep cannot start or finish.
 #[derive(Debug, thiserror::Error)]
@@ -148,7 +149,7 @@ pub struct PointRun {
 }
 
 /// A model parsed once, overrides applied to every point, and the plan of points.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Sweep {
     document: Document,
     fixed: Vec<String>,
@@ -156,6 +157,39 @@ pub struct Sweep {
     /// The block types the points are built with (the standard library unless
     /// [`Sweep::with_registry`] says otherwise).
     registry: Registry,
+    /// The model built once with the fixed overrides (`None` when that fails: every point is
+    /// then built on its own), shared by the points whose varied values a [`ParameterSet`] can
+    /// carry.
+    base: Arc<OnceLock<Option<Arc<Diagram>>>>,
+}
+
+impl std::fmt::Debug for Sweep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sweep")
+            .field("model", &self.document.source.path)
+            .field("fixed", &self.fixed)
+            .field("plan", &self.plan)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The model of one point: the shared base diagram with a parameter set, or a diagram built
+/// for the point alone.
+pub struct PointModel {
+    /// The diagram the point runs.
+    pub diagram: Arc<Diagram>,
+    /// The point's varied values as run-time parameters, when `diagram` is the shared one.
+    pub parameters: Option<Arc<ParameterSet>>,
+}
+
+impl PointModel {
+    /// [`RunOptions`] with the point's parameters (everything else default).
+    pub fn options(&self) -> RunOptions {
+        RunOptions {
+            parameters: self.parameters.clone(),
+            ..RunOptions::default()
+        }
+    }
 }
 
 // Points are built and run on several threads from one shared `Sweep`.
@@ -174,13 +208,41 @@ impl Sweep {
             fixed,
             plan,
             registry: Registry::standard().clone(),
+            base: Arc::new(OnceLock::new()),
         }
     }
 
     /// The same sweep with the block types of `registry` (a program's own types included).
     pub fn with_registry(mut self, registry: Registry) -> Sweep {
         self.registry = registry;
+        self.base = Arc::new(OnceLock::new());
         self
+    }
+
+    /// Point `index`'s model. When every value it varies is a block parameter that a
+    /// [`ParameterSet`] can carry (see [`crate::diagram::parameters`]), the point shares the
+    /// model built once and runs with the set: no parse, no build, no schedule per point. Other
+    /// points (a varied solver setting, a solid's mass, a value that changes a block's
+    /// structure) are built on their own with [`Sweep::build_point`]. Both give the same run,
+    /// bit for bit (`tests/parameters.rs`).
+    pub fn point_model(&self, index: usize) -> Result<PointModel, SweepError> {
+        let base = self.base.get_or_init(|| {
+            crate::build_model_with(self.document.clone(), &self.fixed, &self.registry)
+                .ok()
+                .map(Arc::new)
+        });
+        if let Some(base) = base {
+            if let Ok(set) = base.parameters(&self.plan.overrides(index)) {
+                return Ok(PointModel {
+                    diagram: base.clone(),
+                    parameters: Some(Arc::new(set)),
+                });
+            }
+        }
+        Ok(PointModel {
+            diagram: Arc::new(self.build_point(index)?),
+            parameters: None,
+        })
     }
 
     /// Reads and parses the model file `model` (once) for a sweep; see [`Sweep::new`].
@@ -264,12 +326,12 @@ impl Sweep {
             settings,
             |k| {
                 let index = points[k];
-                let diagram = self.build_point(index)?;
+                let model = self.point_model(index)?;
                 let options = RunOptions {
                     interrupt: settings.interrupt.clone(),
-                    ..RunOptions::default()
+                    ..model.options()
                 };
-                let result = simulate_keeping_rows(&diagram, options);
+                let result = simulate_keeping_rows(&model.diagram, options);
                 Ok(PointRun { index, result })
             },
             |_| {},

@@ -13,10 +13,10 @@ use crate::block::{
     Binding, Block, BlockType, Ctx, DrawnAs, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
     Shape,
 };
+use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::ground_law::GroundContactLaw;
 use crate::geometry::Shape as Geometry;
 use crate::model::{Diagnostic, TableReader};
-use crate::multibody::blocks::{write_wrench, FrameMotion};
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector1, Vector2, Vector3};
 use std::any::Any;

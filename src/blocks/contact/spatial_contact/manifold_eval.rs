@@ -14,10 +14,10 @@ use super::outputs::SEPARATION;
 use super::sensed::{contact_axes, write_sensed, SensedContact, UsedOutputs};
 use super::{Scratch, SpatialContactForce};
 use crate::block::Io;
+use crate::blocks::multibody::FrameMotion;
 use crate::contact::manifold_force::point_normal_force;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::geometry::query::manifold::contact_manifold;
-use crate::multibody::blocks::FrameMotion;
 
 /// The sums over a manifold's points that the outputs report.
 struct ManifoldTotals {

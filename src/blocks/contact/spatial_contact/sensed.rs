@@ -5,7 +5,7 @@ use nalgebra::{Matrix3, Vector3};
 
 use super::outputs::*;
 use crate::block::Io;
-use crate::multibody::blocks::FrameMotion;
+use crate::blocks::multibody::FrameMotion;
 
 /// Which user outputs are read (connected or logged); unread ones are not computed.
 pub(super) struct UsedOutputs {

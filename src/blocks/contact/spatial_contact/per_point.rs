@@ -7,9 +7,9 @@ use super::outputs::SEPARATION;
 use super::sensed::{contact_axes, write_sensed, SensedContact, UsedOutputs};
 use super::{Scratch, SpatialContactForce};
 use crate::block::Io;
+use crate::blocks::multibody::FrameMotion;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::geometry::{query, query_point_cloud};
-use crate::multibody::blocks::FrameMotion;
 
 impl SpatialContactForce {
     /// Queries the geometry, computes every point's forces and writes the outputs. Returns the

@@ -26,6 +26,7 @@ use crate::block::{
     Binding, Block, BlockType, Ctx, DrawnAs, Io, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
     Shape,
 };
+use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::contact::resultant::ResultantCalculator;
@@ -33,7 +34,6 @@ use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::query::partners_list;
 use crate::geometry::{pair_supported, ContactGeometry, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
-use crate::multibody::blocks::{write_wrench, FrameMotion};
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector3};
 use sensed::UsedOutputs;

@@ -1,0 +1,252 @@
+//! Parameter overrides per run: one compiled diagram run with other parameter values, without
+//! building it again (Drake's numeric parameters in a Context; MuJoCo's editable mjModel fields).
+//!
+//! A [`ParameterSet`] is compiled once against a [`Diagram`] from `PATH=VALUE` assignments (the
+//! `--set` syntax, `block.param[.sub...]=value`). Each block an assignment addresses is made again
+//! by its type's constructor from its model table with the new values, given the same mechanism
+//! binding, used outputs and port shapes, and must declare the same structure (ports, states,
+//! work slots, zero crossings with their directions, feedthrough, sample time). The diagram's
+//! schedule, buffer layout, mechanism and every other block are shared untouched; a run given the
+//! set ([`crate::RunOptions::parameters`]) dispatches the addressed blocks to their new
+//! instances. So any number of runs with different sets share one diagram, on any threads.
+//!
+//! What can be overridden: the parameters of signal blocks and of the blocks that read the
+//! mechanism and apply forces (contact laws, friction, ground contact, force elements), as long as
+//! the value keeps the block's structure. What cannot, with a message saying to rebuild instead
+//! (`load_model` with the overrides): parameters of blocks compiled into the mechanism (solids'
+//! masses and shapes, joints, frames, gravity), of rigid constraints (their rows live in the
+//! mechanism), and values that change a block's structure (a vector's length, a method that adds
+//! states).
+
+use super::{CompiledBlock, Diagram};
+use crate::block::{Block, PhysicalRole};
+use crate::model::diagnostic::closest;
+use crate::model::document::set_path;
+use crate::model::value::parse_override_value;
+use crate::model::{Diagnostic, TableReader};
+
+/// Parameter overrides compiled against one diagram: the blocks they address, made again with
+/// the new values. Immutable and `Send + Sync`; share it in an `Arc` between runs.
+pub struct ParameterSet {
+    /// The assignments as given, in order.
+    assignments: Vec<String>,
+    /// The blocks made again, by block index, sorted by it.
+    blocks: Vec<(usize, Box<dyn Block>)>,
+    /// The number of blocks of the diagram it was compiled against, and their names' total
+    /// length: a cheap check that a run is given a set of its own diagram.
+    fingerprint: (usize, usize),
+}
+
+impl std::fmt::Debug for ParameterSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParameterSet")
+            .field("assignments", &self.assignments)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ParameterSet {
+    /// The assignments it was compiled from (`block.param=value`), in order.
+    pub fn assignments(&self) -> &[String] {
+        &self.assignments
+    }
+
+    /// The new instance of block `b`, if the set overrides it.
+    pub fn block(&self, b: usize) -> Option<&dyn Block> {
+        self.blocks
+            .binary_search_by_key(&b, |(k, _)| *k)
+            .ok()
+            .map(|i| &*self.blocks[i].1)
+    }
+
+    /// Whether it was compiled against `diagram` (or one with the same blocks).
+    pub fn fits(&self, diagram: &Diagram) -> bool {
+        self.fingerprint == fingerprint(diagram)
+    }
+}
+
+/// One assignment to a block: the keys below the block, the value's text, and the assignment
+/// as written (for messages).
+struct BlockAssignment<'a> {
+    keys: Vec<&'a str>,
+    value: &'a str,
+    written: &'a str,
+}
+
+fn fingerprint(d: &Diagram) -> (usize, usize) {
+    (d.blocks.len(), d.blocks.iter().map(|b| b.name.len()).sum())
+}
+
+impl Diagram {
+    /// Compiles parameter overrides (`block.param[.sub...]=value`, as `--set` takes them) for
+    /// runs of this diagram; see the [module documentation](self) for what can be overridden.
+    /// Errors name the assignment, the block and what to do instead.
+    pub fn parameters<S: AsRef<str>>(&self, assignments: &[S]) -> Result<ParameterSet, Diagnostic> {
+        let mut by_block: Vec<(usize, Vec<BlockAssignment>)> = Vec::new();
+        for assignment in assignments {
+            let written = assignment.as_ref();
+            let (b, keys, value) = self.address(written)?;
+            let one = BlockAssignment {
+                keys,
+                value,
+                written,
+            };
+            match by_block.iter_mut().find(|(k, _)| *k == b) {
+                Some((_, list)) => list.push(one),
+                None => by_block.push((b, vec![one])),
+            }
+        }
+        let mut blocks = Vec::with_capacity(by_block.len());
+        for (b, list) in by_block {
+            blocks.push((b, self.remake(b, &list)?));
+        }
+        blocks.sort_by_key(|(b, _)| *b);
+        Ok(ParameterSet {
+            assignments: assignments.iter().map(|a| a.as_ref().to_string()).collect(),
+            blocks,
+            fingerprint: fingerprint(self),
+        })
+    }
+
+    /// The block an assignment addresses, the keys below the block, and the value's text.
+    fn address<'a>(
+        &self,
+        assignment: &'a str,
+    ) -> Result<(usize, Vec<&'a str>, &'a str), Diagnostic> {
+        let Some((path, value)) = assignment.split_once('=') else {
+            return Err(
+                Diagnostic::new(format!("parameter '{assignment}' has no '='"))
+                    .hint("write block.param=value, e.g. contact.normal.stiffness=1e6"),
+            );
+        };
+        let keys: Vec<&str> = path.trim().split('.').collect();
+        if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
+            return Err(Diagnostic::new(format!(
+                "parameter '{assignment}': '{}' is not a dotted path block.param",
+                path.trim()
+            ))
+            .hint("write block.param=value, e.g. contact.normal.stiffness=1e6"));
+        }
+        if matches!(keys[0], "model" | "solver" | "output") {
+            return Err(Diagnostic::new(format!(
+                "parameter '{assignment}': the [{}] section is a setting of the model, not a block parameter",
+                keys[0]
+            ))
+            .hint("set it when the model is loaded (load_model's overrides, --set), or use RunOptions (stop_time)"));
+        }
+        let Some(b) = self.block_index(keys[0]) else {
+            let mut d = Diagnostic::new(format!(
+                "parameter '{assignment}': there is no block '{}'",
+                keys[0]
+            ));
+            if let Some(near) = closest(keys[0], self.blocks.iter().map(|b| b.name.as_str())) {
+                d = d.hint(format!("did you mean '{near}'?"));
+            }
+            return Err(d);
+        };
+        if keys[1] == "type" {
+            return Err(Diagnostic::new(format!(
+                "parameter '{assignment}': a block's type cannot be overridden"
+            ))
+            .block(keys[0]));
+        }
+        Ok((b, keys[1..].to_vec(), value.trim()))
+    }
+
+    /// Block `b` made again from its model table with the assignments applied.
+    fn remake(
+        &self,
+        b: usize,
+        assignments: &[BlockAssignment],
+    ) -> Result<Box<dyn Block>, Diagnostic> {
+        let cb = &self.blocks[b];
+        let first = assignments[0].written;
+        let rebuild = |why: String| {
+            Diagnostic::new(format!("parameter '{first}': {why}"))
+                .block(&cb.name)
+                .hint("build the model again with the value instead (load_model with the override, --set, a sweep's --vary)")
+        };
+        let Some(origin) = cb.origin else {
+            return Err(rebuild(format!(
+                "block '{}' is made by the build, not written in the model",
+                cb.name
+            )));
+        };
+        if compiled_into_mechanism(cb) {
+            return Err(rebuild(format!(
+                "block '{}' ({}) is compiled into the mechanism (its masses, frames and joints)",
+                cb.name, cb.type_name
+            )));
+        }
+        let entry = &self.spec.blocks[origin.entry];
+        let mut table = entry.params.clone();
+        for a in assignments {
+            set_path(&mut table, &a.keys, parse_override_value(a.value)).map_err(|why| {
+                Diagnostic::new(format!("parameter '{}': {why}", a.written))
+                    .block(&cb.name)
+                    .hint("only numbers, strings, arrays and tables can be set, at the path they have in the model")
+            })?;
+        }
+        let reader = TableReader::new(&self.source, Some(&cb.name), &table, entry.span.clone());
+        let mut block = (origin.build)(&reader)?;
+        reader.finish()?;
+        if let Some(binding) = &cb.binding {
+            block
+                .bind(binding)
+                .map_err(|m| Diagnostic::new(m).block(&cb.name))?;
+        }
+        block.set_used_outputs(&cb.used_outputs);
+        if block.rigid_constraint().is_some() {
+            return Err(rebuild(format!(
+                "block '{}' is a rigid constraint, solved inside the mechanism",
+                cb.name
+            )));
+        }
+        self.check_same_structure(cb, &mut *block)
+            .map_err(rebuild)?;
+        Ok(block)
+    }
+
+    /// The new instance declares what the compiled one does: ports, setup and sample time.
+    fn check_same_structure(
+        &self,
+        cb: &CompiledBlock,
+        block: &mut dyn Block,
+    ) -> Result<(), String> {
+        let names = |ports: &[crate::block::PortDecl]| -> Vec<String> {
+            ports.iter().map(|p| p.name.clone()).collect()
+        };
+        if names(block.inputs()) != names(cb.block.inputs())
+            || names(block.outputs()) != names(cb.block.outputs())
+        {
+            return Err("the value changes the block's ports".into());
+        }
+        let setup = block.setup(&cb.input_shapes, &cb.output_shapes)?;
+        if setup != cb.setup {
+            return Err(format!(
+                "the value changes the block's structure ({} states, {} work slots, {} zero crossings before; {}, {} and {} with it)",
+                cb.setup.num_states,
+                cb.setup.num_work,
+                cb.setup.zero_crossings.len(),
+                setup.num_states,
+                setup.num_work,
+                setup.zero_crossings.len()
+            ));
+        }
+        if block.period() != cb.block.period() {
+            return Err("the value changes the block's sample time (fixed-step checks and time events are set when the model is built)".into());
+        }
+        Ok(())
+    }
+}
+
+/// Solids, geometries, frames, joints and the mechanism's settings become part of the
+/// mechanism when the diagram is built; a new instance of them would change nothing.
+fn compiled_into_mechanism(cb: &CompiledBlock) -> bool {
+    match cb.block.physical() {
+        None | Some(PhysicalRole::Consumer) => {
+            cb.binding.as_ref().is_some_and(|b| b.joint.is_some())
+        }
+        Some(_) => true,
+    }
+}
