@@ -5,11 +5,11 @@ use blockdyn::output::Recording;
 use blockdyn::sim::LocatedEvent;
 use blockdyn::solver::SolverStats;
 use blockdyn::RunResult;
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyImportError, PyKeyError};
+use numpy::ndarray::Array2;
+use numpy::{PyArray1, PyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyImportError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyDict, PyList, PySlice, PyTuple};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -143,7 +143,6 @@ pub struct SimulationResult {
     values: Py<PyArray2<f64>>,
     columns: Vec<String>,
     units: Vec<Option<String>>,
-    index: HashMap<String, usize>,
     events: Vec<LocatedEvent>,
     events_dropped: usize,
     stats: Option<Py<Stats>>,
@@ -189,19 +188,15 @@ impl SimulationResult {
         let rows = times.len();
         let (names, units): (Vec<String>, Vec<Option<String>>) =
             columns.into_iter().map(|c| (c.name, c.unit)).unzip();
-        let index = names
-            .iter()
-            .enumerate()
-            .map(|(j, n)| (n.clone(), j))
-            .collect();
         // The vectors become the arrays' memory (numpy owns them from here; no copy).
-        let values = PyArray1::from_vec(py, values).reshape([rows, names.len()])?;
+        let values = Array2::from_shape_vec((rows, names.len()), values)
+            .map_err(|e| PyValueError::new_err(format!("inconsistent recording: {e}")))?;
+        let values = PyArray2::from_owned_array(py, values);
         Ok(SimulationResult {
             time: PyArray1::from_vec(py, times).unbind(),
             values: values.unbind(),
             columns: names,
             units,
-            index,
             events,
             events_dropped: 0,
             stats,
@@ -212,7 +207,8 @@ impl SimulationResult {
     }
 
     fn column_index(&self, name: &str) -> PyResult<usize> {
-        self.index.get(name).copied().ok_or_else(|| {
+        // A linear search: a recording has tens of columns, and no index is built per run.
+        self.columns.iter().position(|c| c == name).ok_or_else(|| {
             let near = blockdyn::model::diagnostic::closest(
                 name,
                 self.columns
@@ -315,7 +311,7 @@ impl SimulationResult {
     /// ``r["block.port"]``: one column, a view into :attr:`values` (no copy); ``r["time"]`` is
     /// :attr:`time`. Raises ``KeyError`` (naming the nearest column) for an unknown name.
     fn __getitem__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        if name == "time" && !self.index.contains_key("time") {
+        if name == "time" && !self.columns.iter().any(|c| c == "time") {
             return Ok(self.time.bind(py).clone().into_any());
         }
         let j = self.column_index(name)?;
@@ -330,7 +326,7 @@ impl SimulationResult {
     }
 
     fn __contains__(&self, name: &str) -> bool {
-        name == "time" || self.index.contains_key(name)
+        name == "time" || self.columns.iter().any(|c| c == name)
     }
 
     /// The number of rows.
