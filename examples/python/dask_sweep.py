@@ -21,6 +21,7 @@ Needs ``pip install "dask[distributed]"`` besides blockdyn.
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import statistics
 import sys
@@ -71,8 +72,9 @@ def run_batch(model_text: str, batch: list[tuple[int, float, float]]) -> list[tu
 def sweep_on(client, model_text: str, points, batch_size: int) -> list[dict]:
     """Runs every point on the client's cluster; the summaries in point order."""
     batches = [points[i : i + batch_size] for i in range(0, len(points), batch_size)]
-    # Scatter the model's text once rather than pickling it into every task.
-    [text] = client.scatter([model_text], broadcast=True)
+    # Send the model's text to the workers once rather than pickled into every task (hash=False:
+    # a new key each sweep, so that the last sweep's release cannot take it away).
+    [text] = client.scatter([model_text], broadcast=True, hash=False)
     futures = client.map(run_batch, [text] * len(batches), batches, pure=False)
     summaries: list[dict | None] = [None] * len(points)
     for done in client.gather(futures):
@@ -85,7 +87,13 @@ def local_client(workers: int):
     from dask.distributed import Client, LocalCluster
 
     # One thread per worker process: a point is one Rust run, and the processes are the parallelism.
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
     return Client(cluster)
 
 
