@@ -24,8 +24,11 @@ use std::time::Instant;
 pub(crate) use errors::{model_error, simulation_error};
 pub(crate) use result::SimulationResult;
 
-/// A built model: the diagram (shared, never changed by a run) and what it was built from (the
-/// parsed file or text and the overrides), so that variants and sweep points can be rebuilt.
+/// A built model, from :func:`load`, :func:`loads` or :meth:`Builder.build`: run it with
+/// :meth:`simulate` (from any number of threads at once: a run never changes the model).
+///
+/// It keeps what it was built from (the parsed text and the overrides), so that
+/// :meth:`variant` and :func:`sweep` build variants without reading the file again.
 #[pyclass(frozen, module = "blockdyn")]
 pub struct Model {
     pub(crate) diagram: Arc<Diagram>,
