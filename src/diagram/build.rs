@@ -1,10 +1,10 @@
 //! From a [`ModelSpec`] to a [`Diagram`]: instantiate blocks through the registry, resolve
 //! connections, propagate shapes, lay out the buffers, and schedule.
 
+use super::assemble::{assemble, Wired};
 use super::physical::{elaborate, PhysicalLine};
-use super::schedule::schedule;
-use super::{CompiledBlock, Diagram, SignalLine};
-use crate::block::{Block, PortDecl, PortKind, Shape, ShapeSpec, Slot};
+use super::{Diagram, SignalLine};
+use crate::block::{Block, PortDecl, PortKind};
 use crate::library::Registry;
 use crate::model::diagnostic::closest;
 use crate::model::{ConnectionKind, Diagnostic, ModelSpec, PortRef, SourceFile, Span, TableReader};
@@ -105,7 +105,13 @@ pub fn build_diagram_with(
         &mut lines,
         &mut line_spans,
     )?;
-    let mut diagram = assemble(source, spec, instances, lines, line_spans, physical)?;
+    let wired = Wired {
+        instances,
+        lines,
+        line_spans,
+        physical,
+    };
+    let mut diagram = assemble(source, spec, wired)?;
     diagram.scene = scene;
     Ok(diagram)
 }
@@ -359,321 +365,6 @@ fn find_physical(
     )
 }
 
-/// Propagates shapes, checks them, lays out buffers, runs setup and schedules.
-pub fn assemble(
-    source: &SourceFile,
-    spec: &ModelSpec,
-    instances: Vec<Instance>,
-    lines: Vec<SignalLine>,
-    line_spans: Vec<Span>,
-    physical: Vec<(String, String)>,
-) -> Result<Diagram, Diagnostic> {
-    let n = instances.len();
-    let block_err = |b: usize, m: String| {
-        Diagnostic::at(source, &instances[b].span, m).block(&instances[b].name)
-    };
-
-    // Which inputs have a line, and the lines leaving each block.
-    let mut connected: Vec<Vec<bool>> = instances
-        .iter()
-        .map(|i| vec![false; i.block.inputs().len()])
-        .collect();
-    let mut lines_from: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, l) in lines.iter().enumerate() {
-        connected[l.to][l.to_port] = true;
-        lines_from[l.from].push(k);
-    }
-
-    // Unconnected required inputs.
-    for (b, inst) in instances.iter().enumerate() {
-        for (i, p) in inst.block.inputs().iter().enumerate() {
-            if !p.optional && !connected[b][i] {
-                return Err(block_err(
-                    b,
-                    format!("input '{}.{}' is not connected", inst.name, p.name),
-                )
-                .hint(format!(
-                    "add a line to connect = [...], e.g. \"source.out -> {}.{}\"",
-                    inst.name, p.name
-                )));
-            }
-        }
-    }
-
-    // Shape propagation to a fixed point, in rounds: each round carries the known output shapes
-    // along the lines, then lets each block fill in its unknown shapes. Only blocks whose shapes
-    // changed since they last ran are run again (a block's propagation depends on nothing else),
-    // and only lines leaving an output that became known are carried, so the whole costs time
-    // linear in the diagram's size.
-    let mut in_shapes: Vec<Vec<Option<Shape>>> = instances
-        .iter()
-        .map(|i| fixed_shapes(i.block.inputs()))
-        .collect();
-    let mut out_shapes: Vec<Vec<Option<Shape>>> = instances
-        .iter()
-        .map(|i| fixed_shapes(i.block.outputs()))
-        .collect();
-    let mut carry: Vec<usize> = (0..lines.len()).collect();
-    let mut dirty = vec![true; n];
-    let mut round_blocks: Vec<usize> = (0..n).collect();
-    let mut next_blocks: Vec<usize> = Vec::new();
-    for _round in 0..(2 * n + 4) {
-        for &k in &carry {
-            let l = &lines[k];
-            let src = out_shapes[l.from][l.from_port];
-            let want = match (src, l.index) {
-                (Some(_), Some(_)) => Some(Shape::SCALAR),
-                (s, None) => s,
-                (None, Some(_)) => None,
-            };
-            if let (Some(w), None) = (want, in_shapes[l.to][l.to_port]) {
-                in_shapes[l.to][l.to_port] = Some(w);
-                if !dirty[l.to] {
-                    dirty[l.to] = true;
-                    round_blocks.push(l.to);
-                }
-            }
-        }
-        carry.clear();
-        if round_blocks.is_empty() {
-            break;
-        }
-        // Index order within a round, as a full pass over the blocks would go.
-        round_blocks.sort_unstable();
-        for &b in &round_blocks {
-            dirty[b] = false;
-        }
-        for &b in &round_blocks {
-            let (before_in, before_out) = (in_shapes[b].clone(), out_shapes[b].clone());
-            instances[b]
-                .block
-                .propagate_shapes(&mut in_shapes[b], &mut out_shapes[b])
-                .map_err(|m| {
-                    block_err(b, m).hint(
-                        "make the connected signals' shapes agree (`blockdyn check` prints them)",
-                    )
-                })?;
-            if before_in != in_shapes[b] || before_out != out_shapes[b] {
-                if !dirty[b] {
-                    dirty[b] = true;
-                    next_blocks.push(b);
-                }
-                for (o, (was, now)) in before_out.iter().zip(&out_shapes[b]).enumerate() {
-                    if was != now {
-                        carry.extend(
-                            lines_from[b]
-                                .iter()
-                                .copied()
-                                .filter(|&k| lines[k].from_port == o),
-                        );
-                    }
-                }
-            }
-        }
-        round_blocks.clear();
-        std::mem::swap(&mut round_blocks, &mut next_blocks);
-    }
-    let in_shapes: Vec<Vec<Shape>> = in_shapes
-        .into_iter()
-        .map(|v| v.into_iter().map(|s| s.unwrap_or(Shape::SCALAR)).collect())
-        .collect();
-    let out_shapes: Vec<Vec<Shape>> = out_shapes
-        .into_iter()
-        .map(|v| v.into_iter().map(|s| s.unwrap_or(Shape::SCALAR)).collect())
-        .collect();
-
-    // Check every line's shapes and indices.
-    for (k, l) in lines.iter().enumerate() {
-        let src = out_shapes[l.from][l.from_port];
-        let dst = in_shapes[l.to][l.to_port];
-        let from_name = format!(
-            "{}.{}",
-            instances[l.from].name,
-            instances[l.from].block.outputs()[l.from_port].name
-        );
-        let to_name = format!(
-            "{}.{}",
-            instances[l.to].name,
-            instances[l.to].block.inputs()[l.to_port].name
-        );
-        let carried = match l.index {
-            Some(i) if i >= src.len() => {
-                return Err(Diagnostic::at(
-                    source,
-                    &line_spans[k],
-                    format!(
-                        "{from_name}[{i}] is out of range: {from_name} is {src} ({} element{})",
-                        src.len(),
-                        if src.len() == 1 { "" } else { "s" }
-                    ),
-                )
-                .block(&instances[l.from].name)
-                .hint(format!(
-                    "use an index from 0 to {}",
-                    src.len().saturating_sub(1)
-                )));
-            }
-            Some(_) => Shape::SCALAR,
-            None => src,
-        };
-        if carried != dst {
-            return Err(Diagnostic::at(
-                source,
-                &line_spans[k],
-                format!("shape mismatch: {from_name} is {carried} but {to_name} expects {dst}"),
-            )
-            .block(&instances[l.to].name)
-            .hint("select an element with block.port[i], or reshape with Mux/Demux/Selector"));
-        }
-    }
-
-    // Layout: outputs contiguous in block order, then a zero region for unconnected inputs.
-    let mut offset = 0usize;
-    let mut output_slots = Vec::with_capacity(n);
-    for shapes in &out_shapes {
-        let mut slots = Vec::with_capacity(shapes.len());
-        for s in shapes {
-            slots.push(Slot {
-                offset: offset as u32,
-                len: s.len() as u32,
-            });
-            offset += s.len();
-        }
-        output_slots.push(slots);
-    }
-    let zero_offset = offset;
-    let zero_len = in_shapes
-        .iter()
-        .flatten()
-        .map(|s| s.len())
-        .max()
-        .unwrap_or(0);
-    let signal_len = offset + zero_len;
-    let mut input_slots: Vec<Vec<Slot>> = in_shapes
-        .iter()
-        .map(|v| {
-            v.iter()
-                .map(|s| Slot {
-                    offset: zero_offset as u32,
-                    len: s.len() as u32,
-                })
-                .collect()
-        })
-        .collect();
-    for l in &lines {
-        let src = output_slots[l.from][l.from_port];
-        input_slots[l.to][l.to_port] = match l.index {
-            Some(i) => Slot {
-                offset: src.offset + i as u32,
-                len: 1,
-            },
-            None => src,
-        };
-    }
-
-    // Which outputs are read: by a line, or by name in [output] log ("block.port" or
-    // "block.port[i]").
-    let logged: HashSet<&str> = spec
-        .output
-        .log
-        .iter()
-        .map(|(name, _)| match name.find('[') {
-            Some(i) => &name[..i],
-            None => name.as_str(),
-        })
-        .collect();
-    let mut instances = instances;
-    let mut used_outputs = Vec::with_capacity(n);
-    for (b, inst) in instances.iter_mut().enumerate() {
-        let outputs = inst.block.outputs();
-        let used: Vec<bool> = (0..outputs.len())
-            .map(|o| {
-                lines_from[b].iter().any(|&k| lines[k].from_port == o)
-                    || (spec.output.animation.path.is_some() && outputs[o].drawn.is_some())
-                    || (!logged.is_empty()
-                        && logged.contains(format!("{}.{}", inst.name, outputs[o].name).as_str()))
-            })
-            .collect();
-        inst.block.set_used_outputs(&used);
-        used_outputs.push(used);
-    }
-
-    let mut warnings: Vec<String> = instances
-        .iter()
-        .flat_map(|i| {
-            i.block
-                .warnings()
-                .into_iter()
-                .map(move |w| format!("block '{}': {w}", i.name))
-        })
-        .collect();
-    warnings.extend(fixed_step_warnings(&instances, spec));
-
-    // Setup.
-    let mut compiled = Vec::with_capacity(n);
-    let (mut states, mut work, mut zcs) = (0usize, 0usize, Vec::new());
-    for ((b, mut inst), used_outputs) in instances.into_iter().enumerate().zip(used_outputs) {
-        let setup = inst
-            .block
-            .setup(&in_shapes[b], &out_shapes[b])
-            .map_err(|m| Diagnostic::at(source, &inst.span, m).block(&inst.name))?;
-        let zc_start = zcs.len();
-        zcs.extend_from_slice(&setup.zero_crossings);
-        compiled.push(CompiledBlock {
-            name: inst.name,
-            type_name: inst.type_name,
-            block: inst.block,
-            input_slots: std::mem::take(&mut input_slots[b]),
-            output_slots: std::mem::take(&mut output_slots[b]),
-            input_shapes: in_shapes[b].clone(),
-            output_shapes: out_shapes[b].clone(),
-            states: states..states + setup.num_states,
-            work: work..work + setup.num_work,
-            zero_crossings: zc_start..zcs.len(),
-            setup,
-            span: inst.span,
-            origin: inst.origin,
-            binding: inst.binding,
-            used_outputs,
-        });
-        states += compiled[b].setup.num_states;
-        work += compiled[b].setup.num_work;
-    }
-
-    let order = schedule(&compiled, &lines).map_err(|cycle| {
-        let names: Vec<&str> = cycle.iter().map(|&b| compiled[b].name.as_str()).collect();
-        let first = cycle[0];
-        Diagnostic::at(source, &compiled[first].span, format!("algebraic loop through blocks: {} → {}", names.join(" → "), names[0]))
-            .block(&compiled[first].name)
-            .hint("every block on the loop passes its input straight to its output; break the loop with an Integrator, UnitDelay or ZeroOrderHold")
-    })?;
-
-    Ok(Diagram {
-        source: source.clone(),
-        spec: spec.clone(),
-        blocks: compiled,
-        lines,
-        physical,
-        schedule: order,
-        signal_len,
-        num_states: states,
-        num_work: work,
-        zero_crossing_directions: zcs,
-        warnings,
-        scene: None,
-    })
-}
-
-fn fixed_shapes(ports: &[PortDecl]) -> Vec<Option<Shape>> {
-    ports
-        .iter()
-        .map(|p| match p.shape {
-            ShapeSpec::Fixed(s) => Some(s),
-            ShapeSpec::Inherited => None,
-        })
-        .collect()
-}
-
 /// A periodic block's time events (see [`Block::period`]) must move t near the stop time and fit
 /// the solver's step budget: refused here, at the parameter's line, rather than found at run
 /// time by the event-flood guard (which has no line to point at). The solver checks again
@@ -714,7 +405,7 @@ const RK4_STABILITY_REACH: f64 = 2.78;
 /// rk4's `fixed_step` against each penalty contact's stability limit (see
 /// [`Block::fastest_rate`]): above it, the run is unstable in contact (a ball rebounds higher
 /// than it fell), which nothing else would say.
-fn fixed_step_warnings(instances: &[Instance], spec: &ModelSpec) -> Vec<String> {
+pub(super) fn fixed_step_warnings(instances: &[Instance], spec: &ModelSpec) -> Vec<String> {
     if spec.solver.method != "rk4" {
         return Vec::new();
     }

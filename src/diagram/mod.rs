@@ -2,6 +2,7 @@
 //!
 //! What is built here is immutable during a run; the engine (`sim`) keeps everything that changes.
 
+pub mod assemble;
 pub mod build;
 pub mod dot;
 pub mod parameters;

@@ -51,6 +51,58 @@ pub struct FrameNetworkBuilder {
     bad_handle: Option<(FrameId, String)>,
 }
 
+/// "Not assigned yet" in the group and body tables of [`FrameNetworkBuilder::build`].
+const UNSET: usize = usize::MAX;
+
+/// Stage 1 of the build: the groups of rigidly related frames (the bodies to be).
+struct RigidGroups {
+    /// Each frame's group.
+    group: Vec<usize>,
+    /// Each frame's pose in its group's first frame.
+    pose_in_root: Vec<Isometry3<f64>>,
+    /// Each group's frames.
+    frames: Vec<Vec<FrameId>>,
+}
+
+/// Stage 2 of the build: the tree over the groups.
+struct Tree {
+    /// Each group's body index.
+    body_of_group: Vec<BodyIndex>,
+    /// Each body's group, in tree (breadth-first) order; body 0 is the World's.
+    body_groups: Vec<usize>,
+    /// Each body's joint from its parent, and whether it is connected follower toward the World.
+    inbound: Vec<Option<(JointId, bool)>>,
+    /// The joints that close loops.
+    cuts: Vec<JointId>,
+}
+
+/// The bodies' models and coordinates (stage 3 of the build).
+struct Coordinates {
+    bodies: Vec<BodyModel>,
+    joints: Vec<JointInfo>,
+    nq: usize,
+    nv: usize,
+    q0: Vec<f64>,
+    v0: Vec<f64>,
+    quaternion_offsets: Vec<usize>,
+}
+
+/// Closed-form inverse inertia of leaf bodies (used by the 6-dof fast path of the ABA).
+fn set_leaf_inverses(bodies: &mut [BodyModel]) {
+    for b in 1..bodies.len() {
+        let leaf = !bodies.iter().any(|other| other.parent == b);
+        let inertia = bodies[b].inertia;
+        if leaf && inertia.mass > 0.0 {
+            let c = inertia.h / inertia.mass;
+            let i_c = inertia.i_origin
+                - (Matrix3::identity() * c.norm_squared() - c * c.transpose()) * inertia.mass;
+            if let (Some(inv), true) = (i_c.try_inverse(), i_c.cholesky().is_some()) {
+                bodies[b].leaf_inverse = Some((1.0 / inertia.mass, c, inv));
+            }
+        }
+    }
+}
+
 /// Labels of `frames`, quoted and comma separated, abbreviated after 8.
 fn frame_list(labels: &[String], frames: impl Iterator<Item = FrameId>) -> String {
     let all: Vec<FrameId> = frames.collect();
@@ -179,12 +231,32 @@ impl FrameNetworkBuilder {
         }
     }
 
-    /// Compiles the network into a mechanism with gravity `gravity_in_world` (m/s², World frame).
+    /// Compiles the network into a mechanism with gravity `gravity_in_world` (m/s², World frame),
+    /// in three stages: the rigid groups (bodies) of frames ([`Self::rigid_groups`]), the tree
+    /// over them with its cut joints ([`Self::spanning_tree`]), then the bodies' models,
+    /// coordinates and cut joints ([`Self::assemble_mechanism`]).
     pub fn build(self, gravity_in_world: Vector3<f64>) -> Result<Mechanism, MechanismError> {
         let world = self.validate(&gravity_in_world)?;
-        let nf = self.labels.len();
+        let groups = self.rigid_groups()?;
+        let tree = self.spanning_tree(world, &groups)?;
+        let mechanism = self.assemble_mechanism(world, &groups, &tree, gravity_in_world);
+        if let Some(b) = first_singular_body(&mechanism) {
+            let (j, _) = tree.inbound[b].expect("non-World body");
+            return Err(MechanismError::MasslessBody {
+                joint: self.joints[j].label.clone(),
+                frames: frame_list(
+                    &self.labels,
+                    groups.frames[tree.body_groups[b]].iter().copied(),
+                ),
+            });
+        }
+        Ok(mechanism)
+    }
 
-        // 1. Rigid groups (bodies) and each frame's pose in its group's root frame.
+    /// Stage 1: the groups of rigidly related frames (connections, rigid transforms, welds), and
+    /// each frame's pose in its group's first frame. A loop of rigid relations must agree.
+    fn rigid_groups(&self) -> Result<RigidGroups, MechanismError> {
+        let nf = self.labels.len();
         let mut adjacency: Vec<Vec<(FrameId, Isometry3<f64>)>> = vec![Vec::new(); nf];
         let mut add_rigid = |a: FrameId, b: FrameId, b_in_a: Isometry3<f64>| {
             adjacency[a].push((b, b_in_a));
@@ -193,24 +265,23 @@ impl FrameNetworkBuilder {
         for &(a, b, p) in &self.rigid {
             add_rigid(a, b, p);
         }
-        for j in self
+        let welds = self
             .joints
             .iter()
-            .filter(|j| j.spec.kind == JointKind::Weld)
-        {
+            .filter(|j| j.spec.kind == JointKind::Weld);
+        for j in welds {
             add_rigid(j.base, j.follower, Isometry3::identity());
         }
-        const UNSET: usize = usize::MAX;
         let mut group = vec![UNSET; nf];
         let mut pose_in_root = vec![Isometry3::identity(); nf];
-        let mut group_frames: Vec<Vec<FrameId>> = Vec::new();
+        let mut frames: Vec<Vec<FrameId>> = Vec::new();
         let mut queue = VecDeque::new();
         for start in 0..nf {
             if group[start] != UNSET {
                 continue;
             }
-            let g = group_frames.len();
-            group_frames.push(vec![start]);
+            let g = frames.len();
+            frames.push(vec![start]);
             group[start] = g;
             queue.push_back(start);
             while let Some(f) = queue.pop_front() {
@@ -219,7 +290,7 @@ impl FrameNetworkBuilder {
                     if group[other] == UNSET {
                         group[other] = g;
                         pose_in_root[other] = pose;
-                        group_frames[g].push(other);
+                        frames[g].push(other);
                         queue.push_back(other);
                     } else if !poses_match(&pose, &pose_in_root[other]) {
                         return Err(MechanismError::InconsistentRigidLoop {
@@ -229,11 +300,20 @@ impl FrameNetworkBuilder {
                 }
             }
         }
-        let ng = group_frames.len();
+        Ok(RigidGroups {
+            group,
+            pose_in_root,
+            frames,
+        })
+    }
 
-        // 2. The tree over groups, breadth first from the World group, following joints from base
-        //    to follower. A joint reaching an already reached group closes a loop; a joint left
-        //    over with only its follower side reached is reversed.
+    /// Stage 2: the tree over groups, breadth first from the World group, following joints from
+    /// base to follower. A joint reaching an already reached group closes a loop (a cut joint); a
+    /// joint left over with only its follower side reached is reversed. Every group must be
+    /// reached.
+    fn spanning_tree(&self, world: FrameId, groups: &RigidGroups) -> Result<Tree, MechanismError> {
+        let group = &groups.group;
+        let (nf, ng) = (self.labels.len(), groups.frames.len());
         let mut outgoing: Vec<Vec<JointId>> = vec![Vec::new(); ng];
         let moving: Vec<JointId> = (0..self.joints.len())
             .filter(|&j| self.joints[j].spec.kind != JointKind::Weld)
@@ -297,22 +377,34 @@ impl FrameNetworkBuilder {
             self.check_cut(j)?;
         }
         if body_groups.len() < ng {
-            let mut unconnected = (0..nf).filter(|&f| body_of_group[group[f]] == UNSET);
-            let first = unconnected
-                .next()
+            let unreached = |f: &FrameId| body_of_group[group[*f]] == UNSET;
+            let first = (0..nf)
+                .find(unreached)
                 .map_or_else(String::new, |f| self.labels[f].clone());
-            let frames = frame_list(
-                &self.labels,
-                (0..nf).filter(|&f| body_of_group[group[f]] == UNSET),
-            );
+            let frames = frame_list(&self.labels, (0..nf).filter(unreached));
             return Err(MechanismError::NotConnectedToWorld { frames, first });
         }
+        Ok(Tree {
+            body_of_group,
+            body_groups,
+            inbound,
+            cuts,
+        })
+    }
 
-        // 3. Reference frames, placements, tree transforms, inertias, coordinates.
-        let nb = body_groups.len();
+    /// Stage 3: each body's reference frame, every frame's placement on its body, the tree
+    /// transforms, inertias, coordinates and initial values, and the cut joints.
+    fn assemble_mechanism(
+        &self,
+        world: FrameId,
+        groups: &RigidGroups,
+        tree: &Tree,
+        gravity_in_world: Vector3<f64>,
+    ) -> Mechanism {
+        let nb = tree.body_groups.len();
         let ref_frame: Vec<FrameId> = (0..nb)
             .map(|b| {
-                inbound[b].map_or(world, |(j, reversed)| {
+                tree.inbound[b].map_or(world, |(j, reversed)| {
                     let je = &self.joints[j];
                     if reversed {
                         je.base
@@ -322,10 +414,11 @@ impl FrameNetworkBuilder {
                 })
             })
             .collect();
-        let frame_placements: Vec<(BodyIndex, Isometry3<f64>)> = (0..nf)
+        let frame_placements: Vec<(BodyIndex, Isometry3<f64>)> = (0..self.labels.len())
             .map(|f| {
-                let b = body_of_group[group[f]];
-                (b, pose_in_root[ref_frame[b]].inverse() * pose_in_root[f])
+                let b = tree.body_of_group[groups.group[f]];
+                let (root, pose) = (&groups.pose_in_root, groups.pose_in_root[f]);
+                (b, root[ref_frame[b]].inverse() * pose)
             })
             .collect();
         let mut inertia = vec![SpatialInertia::ZERO; nb];
@@ -336,7 +429,53 @@ impl FrameNetworkBuilder {
             let x = PluckerTransform::from_pose(&placement.inverse());
             inertia[b] = inertia[b] + in_frame.transform(&x);
         }
-        let mut joints_info: Vec<JointInfo> = self
+        let coordinates = self.coordinates(tree, &frame_placements, &inertia);
+        let mut body_labels = vec!["World".to_string()];
+        body_labels.extend((1..nb).map(|b| self.labels[ref_frame[b]].clone()));
+        let cuts = tree
+            .cuts
+            .iter()
+            .map(|&j| CutJoint {
+                joint: j,
+                kind: self.joints[j].spec.kind,
+                base: frame_placements[self.joints[j].base],
+                follower: frame_placements[self.joints[j].follower],
+            })
+            .collect();
+        let Coordinates {
+            mut bodies,
+            joints,
+            nq,
+            nv,
+            q0,
+            v0,
+            quaternion_offsets,
+        } = coordinates;
+        set_leaf_inverses(&mut bodies);
+        Mechanism {
+            bodies,
+            body_labels,
+            joints,
+            frame_placements,
+            gravity: gravity_in_world,
+            nq,
+            nv,
+            q0,
+            v0,
+            quaternion_offsets,
+            cuts,
+        }
+    }
+
+    /// The bodies' models in tree order, each joint's coordinate ranges, and the initial
+    /// coordinates (quaternions normalized).
+    fn coordinates(
+        &self,
+        tree: &Tree,
+        frame_placements: &[(BodyIndex, Isometry3<f64>)],
+        inertia: &[SpatialInertia],
+    ) -> Coordinates {
+        let mut joints: Vec<JointInfo> = self
             .joints
             .iter()
             .map(|je| JointInfo {
@@ -360,12 +499,17 @@ impl FrameNetworkBuilder {
             reversed: false,
             leaf_inverse: None,
         };
-        let mut bodies = vec![placeholder];
-        let (mut nq, mut nv) = (0, 0);
-        let (mut q0, mut v0) = (Vec::new(), Vec::new());
-        let mut quaternion_offsets = Vec::new();
-        for b in 1..nb {
-            let (j, reversed) = inbound[b].expect("every non-World body has an inbound joint");
+        let mut c = Coordinates {
+            bodies: vec![placeholder],
+            joints: Vec::new(),
+            nq: 0,
+            nv: 0,
+            q0: Vec::new(),
+            v0: Vec::new(),
+            quaternion_offsets: Vec::new(),
+        };
+        for (b, &body_inertia) in inertia.iter().enumerate().skip(1) {
+            let (j, reversed) = tree.inbound[b].expect("every non-World body has an inbound joint");
             let je = &self.joints[j];
             let kind = je.spec.kind;
             let parent_side = if reversed { je.follower } else { je.base };
@@ -374,81 +518,36 @@ impl FrameNetworkBuilder {
             let mut damping = [0.0; 6];
             stiffness[..je.spec.stiffness.len()].copy_from_slice(&je.spec.stiffness);
             damping[..je.spec.damping.len()].copy_from_slice(&je.spec.damping);
-            bodies.push(BodyModel {
+            c.bodies.push(BodyModel {
                 parent,
                 kind,
-                q_start: nq,
-                v_start: nv,
+                q_start: c.nq,
+                v_start: c.nv,
                 x_tree: PluckerTransform::from_pose(&base_in_parent),
-                inertia: inertia[b],
+                inertia: body_inertia,
                 stiffness,
                 damping,
                 has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0),
                 reversed,
                 leaf_inverse: None,
             });
-            let info = &mut joints_info[j];
+            let info = &mut joints[j];
             info.body = Some(b);
-            info.q_range = nq..nq + kind.nq();
-            info.v_range = nv..nv + kind.nv();
+            info.q_range = c.nq..c.nq + kind.nq();
+            info.v_range = c.nv..c.nv + kind.nv();
             let mut q = je.spec.q0.clone();
             if let Some(k) = kind.quaternion_offset() {
                 let n = q[k..k + 4].iter().map(|x| x * x).sum::<f64>().sqrt();
                 q[k..k + 4].iter_mut().for_each(|x| *x /= n);
-                quaternion_offsets.push(nq + k);
+                c.quaternion_offsets.push(c.nq + k);
             }
-            q0.extend_from_slice(&q);
-            v0.extend_from_slice(&je.spec.v0);
-            nq += kind.nq();
-            nv += kind.nv();
+            c.q0.extend_from_slice(&q);
+            c.v0.extend_from_slice(&je.spec.v0);
+            c.nq += kind.nq();
+            c.nv += kind.nv();
         }
-        let mut body_labels = vec!["World".to_string()];
-        body_labels.extend((1..nb).map(|b| self.labels[ref_frame[b]].clone()));
-
-        // Closed-form inverse inertia of leaf bodies (used by the 6-dof fast path of the ABA).
-        for b in 1..bodies.len() {
-            let leaf = !bodies.iter().any(|other| other.parent == b);
-            let inertia = bodies[b].inertia;
-            if leaf && inertia.mass > 0.0 {
-                let c = inertia.h / inertia.mass;
-                let i_c = inertia.i_origin
-                    - (Matrix3::identity() * c.norm_squared() - c * c.transpose()) * inertia.mass;
-                if let (Some(inv), true) = (i_c.try_inverse(), i_c.cholesky().is_some()) {
-                    bodies[b].leaf_inverse = Some((1.0 / inertia.mass, c, inv));
-                }
-            }
-        }
-        let mechanism = Mechanism {
-            bodies,
-            body_labels,
-            joints: joints_info,
-            frame_placements,
-            gravity: gravity_in_world,
-            nq,
-            nv,
-            q0,
-            v0,
-            quaternion_offsets,
-            cuts: Vec::new(),
-        };
-        let mut mechanism = mechanism;
-        mechanism.cuts = cuts
-            .iter()
-            .map(|&j| CutJoint {
-                joint: j,
-                kind: self.joints[j].spec.kind,
-                base: mechanism.frame_placements[self.joints[j].base],
-                follower: mechanism.frame_placements[self.joints[j].follower],
-            })
-            .collect();
-        if let Some(b) = first_singular_body(&mechanism) {
-            let (j, _) = inbound[b].expect("non-World body");
-            return Err(MechanismError::MasslessBody {
-                joint: self.joints[j].label.clone(),
-                frames: frame_list(&self.labels, group_frames[body_groups[b]].iter().copied()),
-            });
-        }
-        Ok(mechanism)
+        c.joints = joints;
+        c
     }
 
     fn closed_loop(&self, j: JointId) -> MechanismError {

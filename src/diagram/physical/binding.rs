@@ -1,0 +1,219 @@
+//! The second half of elaboration: joints and consumers (contact, sensors, force elements) are
+//! bound to the compiled mechanism, and their typed hidden ports become signal lines to and from
+//! the mechanism block.
+
+use super::locate;
+use super::network::FrameWiring;
+use crate::block::{Binding, HiddenPort, PhysicalRole, PortBinding, PortKind};
+use crate::blocks::multibody::MechanismBlock;
+use crate::diagram::build::Instance;
+use crate::diagram::SignalLine;
+use crate::geometry::Shape;
+use crate::model::{Diagnostic, SourceFile, Span};
+use crate::multibody::Mechanism;
+use nalgebra::Vector3;
+
+/// Where each physical port of block `b` ended up: its frame's body and placement, and for a
+/// geometry port the connected shape. A consumer's required geometry port left unconnected is
+/// an error.
+fn bind_ports(
+    source: &SourceFile,
+    instances: &[Instance],
+    wiring: &FrameWiring,
+    m: &Mechanism,
+    b: usize,
+) -> Result<Vec<PortBinding>, Diagnostic> {
+    let inst = &instances[b];
+    let mut out = Vec::new();
+    for p in inst.block.physical_ports() {
+        let binding = match p.kind {
+            PortKind::Frame => {
+                let Some(frame) = wiring.frame(b, &p.name) else {
+                    continue;
+                };
+                let (body, placement) = m.frame_placement(frame);
+                PortBinding {
+                    port: p.name.clone(),
+                    body,
+                    placement,
+                    geometry: None,
+                }
+            }
+            PortKind::Geometry => {
+                let Some(&provider) = wiring.geometry_of.get(&(b, p.name.clone())) else {
+                    if matches!(inst.block.physical(), Some(PhysicalRole::Consumer)) && !p.optional
+                    {
+                        return Err(locate(
+                            source,
+                            instances,
+                            b,
+                            format!("geometry port {}.{} is not connected", inst.name, p.name),
+                        )
+                        .hint(format!(
+                            "add \"solid.G -- {}.{}\" to connect = [...]",
+                            inst.name, p.name
+                        )));
+                    }
+                    continue;
+                };
+                let Some(frame) = wiring.frame(provider, "R") else {
+                    continue;
+                };
+                let (body, placement) = m.frame_placement(frame);
+                let shape: Shape = match instances[provider].block.physical() {
+                    Some(PhysicalRole::Solid { shape, .. } | PhysicalRole::Geometry { shape }) => {
+                        shape.clone()
+                    }
+                    _ => continue,
+                };
+                let label = format!("{}.G", instances[provider].name);
+                PortBinding {
+                    port: p.name.clone(),
+                    body,
+                    placement,
+                    geometry: Some((shape, label)),
+                }
+            }
+            PortKind::Signal => continue,
+        };
+        out.push(binding);
+    }
+    Ok(out)
+}
+
+/// The binding of every joint (with its joint id and state sizes) and every consumer block.
+pub(super) fn bindings(
+    source: &SourceFile,
+    instances: &[Instance],
+    wiring: &FrameWiring,
+    m: &Mechanism,
+    gravity: Vector3<f64>,
+) -> Result<Vec<(usize, Binding)>, Diagnostic> {
+    let mut binds = Vec::new();
+    for &(b, id) in &wiring.joints {
+        let (nq, nv) = m.joint_state_sizes(id);
+        binds.push((
+            b,
+            Binding {
+                ports: bind_ports(source, instances, wiring, m, b)?,
+                joint: Some((id, nq, nv)),
+                gravity,
+            },
+        ));
+    }
+    for (b, inst) in instances.iter().enumerate() {
+        if matches!(inst.block.physical(), Some(PhysicalRole::Consumer)) {
+            binds.push((
+                b,
+                Binding {
+                    ports: bind_ports(source, instances, wiring, m, b)?,
+                    joint: None,
+                    gravity,
+                },
+            ));
+        }
+    }
+    Ok(binds)
+}
+
+/// The mechanism block being assembled and where it will sit among the instances.
+pub(super) struct MechanismWiring<'a> {
+    pub(super) block: &'a mut MechanismBlock,
+    pub(super) index: usize,
+    pub(super) mechanism: &'a Mechanism,
+}
+
+/// Gives block `b` its binding and turns its hidden ports into signal lines: inputs read a
+/// port's body kinematics, a joint's state or a rigid constraint's outputs; outputs send a
+/// wrench on a port's body or a joint's actuation. Wired by what they carry, not by name.
+pub(super) fn wire_block(
+    source: &SourceFile,
+    instances: &mut [Instance],
+    mech: &mut MechanismWiring,
+    b: usize,
+    binding: Binding,
+    lines: &mut Vec<SignalLine>,
+    line_spans: &mut Vec<Span>,
+) -> Result<(), Diagnostic> {
+    let bound = instances[b].block.bind(&binding);
+    bound.map_err(|msg| locate(source, instances, b, msg))?;
+    let hidden: Vec<(usize, HiddenPort)> = {
+        let blk = &instances[b].block;
+        let ins = blk.inputs().iter().enumerate();
+        let outs = blk.outputs().iter().enumerate();
+        ins.chain(outs)
+            .filter_map(|(k, p)| p.hidden.clone().map(|h| (k, h)))
+            .collect()
+    };
+    let internal = |message: &str| locate(source, instances, b, format!("internal: {message}"));
+    let closes_loop = binding
+        .joint
+        .is_some_and(|(j, _, _)| mech.mechanism.cut_of(j).is_some());
+    for (port, what) in hidden {
+        let body_of = |physical_port: &str| {
+            binding
+                .port(physical_port)
+                .map(|p| p.body)
+                .ok_or_else(|| internal(&format!("physical port '{physical_port}' was not bound")))
+        };
+        let joint = || {
+            binding
+                .joint
+                .map(|(j, _, _)| j)
+                .ok_or_else(|| internal("a joint port on a block that is not a joint"))
+        };
+        if closes_loop
+            && matches!(
+                what,
+                HiddenPort::JointActuation | HiddenPort::RigidConstraint
+            )
+        {
+            return Err(locate(
+                source,
+                instances,
+                b,
+                format!(
+                    "joint '{}' closes a kinematic loop, so it cannot have limits or actuation (a loop closure has no coordinates to act on)",
+                    instances[b].name
+                ),
+            )
+            .hint("put the limits or the actuation on another joint of the loop, or connect this joint earlier so that another one closes the loop"));
+        }
+        let from_mechanism = |from_port: usize| SignalLine {
+            from: mech.index,
+            from_port,
+            index: None,
+            to: b,
+            to_port: port,
+        };
+        let to_mechanism = |to_port: usize| SignalLine {
+            from: b,
+            from_port: port,
+            index: None,
+            to: mech.index,
+            to_port,
+        };
+        let line = match what {
+            HiddenPort::JointState => from_mechanism(mech.block.joint_output(joint()?)),
+            HiddenPort::BodyKinematics { port: physical } => {
+                from_mechanism(mech.block.body_output(body_of(&physical)?))
+            }
+            HiddenPort::JointActuation => to_mechanism(mech.block.add_actuation_input(joint()?)),
+            HiddenPort::BodyWrench { port: physical } => {
+                to_mechanism(mech.block.add_wrench_input(body_of(&physical)?))
+            }
+            HiddenPort::RigidConstraint => {
+                let mut pair = instances[b].block.rigid_constraint().ok_or_else(|| {
+                    internal("a rigid-constraint port on a block without a constraint")
+                })?;
+                pair.label = instances[b].name.clone();
+                from_mechanism(mech.block.add_rigid_constraint(pair))
+            }
+            HiddenPort::Mechanism => continue,
+        };
+        lines.push(line);
+        line_spans.push(instances[b].span.clone());
+    }
+    instances[b].binding = Some(binding);
+    Ok(())
+}

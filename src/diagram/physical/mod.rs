@@ -1,0 +1,182 @@
+//! Elaboration of the physical network: frame ports, joints, solids and geometries become one
+//! mechanism block; joint and consumer blocks are bound to it through hidden signal lines.
+//!
+//! Runs after blocks are instantiated and connections resolved, before shapes and layout. A model
+//! without physical blocks is left untouched.
+
+mod binding;
+mod network;
+
+use super::build::Instance;
+use super::SignalLine;
+use crate::block::PhysicalRole;
+use crate::blocks::multibody::MechanismBlock;
+use crate::geometry::Shape;
+use crate::model::{Diagnostic, PortRef, SourceFile, Span};
+use crate::multibody::{BodyIndex, Mechanism};
+use binding::MechanismWiring;
+use nalgebra::Isometry3;
+use network::FrameWiring;
+use std::sync::Arc;
+
+pub use crate::multibody::STANDARD_GRAVITY;
+
+/// A geometry fixed to a body of the mechanism: what an animation draws.
+#[derive(Clone, Debug)]
+pub struct PlacedGeometry {
+    /// The Solid or geometry block that provides it.
+    pub block: String,
+    /// The shape, in its own frame R.
+    pub shape: Shape,
+    /// True for a Solid (a body with mass), false for a massless geometry block.
+    pub solid: bool,
+    /// The body it is fixed to (0 = World).
+    pub body: BodyIndex,
+    /// Pose of the geometry's frame R in the body's frame.
+    pub r_in_body: Isometry3<f64>,
+}
+
+/// The compiled mechanism and every geometry on it, for whoever needs poses outside the block
+/// graph (the animation).
+#[derive(Clone, Debug)]
+pub struct PhysicalScene {
+    pub mechanism: Arc<Mechanism>,
+    /// Index of the mechanism block in [`super::Diagram::blocks`] (its states are x = [q; v]).
+    pub mechanism_block: usize,
+    /// Every Solid and geometry block, in model order.
+    pub geometries: Vec<PlacedGeometry>,
+}
+
+/// One physical (`--`) connection as written.
+pub struct PhysicalLine {
+    pub a: PortRef,
+    pub b: PortRef,
+    pub span: Span,
+}
+
+/// Compiles the physical blocks into a mechanism block appended to `instances`, and adds the hidden
+/// signal lines that bind joints and consumers to it. Returns the scene (`None` for a model
+/// without physical blocks).
+///
+/// The stages: the frame network from the blocks' frame ports and the `--` connections
+/// ([`network`]), the blocks' roles in it, the mechanism compiled from it, then each joint and
+/// consumer bound to the mechanism with its hidden ports wired ([`binding`]).
+pub fn elaborate(
+    source: &SourceFile,
+    instances: &mut Vec<Instance>,
+    physical: &[PhysicalLine],
+    lines: &mut Vec<SignalLine>,
+    line_spans: &mut Vec<Span>,
+) -> Result<Option<PhysicalScene>, Diagnostic> {
+    if !instances.iter().any(|i| i.block.physical().is_some()) {
+        return Ok(None);
+    }
+    let mut wiring = FrameWiring::new(instances);
+    wiring.connect(source, instances, physical)?;
+    wiring.add_roles(source, instances)?;
+    let mechanism = wiring.build(source, instances)?;
+
+    let mut mech = MechanismBlock::new(mechanism);
+    let shared = mech.mechanism().clone();
+    let binds = binding::bindings(source, instances, &wiring, &shared, wiring.gravity)?;
+    let mut target = MechanismWiring {
+        block: &mut mech,
+        index: instances.len(),
+        mechanism: &shared,
+    };
+    for (b, bound) in binds {
+        binding::wire_block(source, instances, &mut target, b, bound, lines, line_spans)?;
+    }
+    let scene = PhysicalScene {
+        geometries: placed_geometries(instances, &wiring, &shared),
+        mechanism: shared,
+        mechanism_block: instances.len(),
+    };
+    let mut name = "mechanism".to_string();
+    while instances.iter().any(|i| i.name == name) {
+        name.push('_');
+    }
+    instances.push(Instance {
+        name,
+        type_name: "Mechanism",
+        block: Box::new(mech),
+        span: None,
+        origin: None,
+        binding: None,
+    });
+    Ok(Some(scene))
+}
+
+/// Every Solid and geometry block with the body it is fixed to, in model order.
+fn placed_geometries(
+    instances: &[Instance],
+    wiring: &FrameWiring,
+    m: &Mechanism,
+) -> Vec<PlacedGeometry> {
+    instances
+        .iter()
+        .enumerate()
+        .filter_map(|(b, inst)| {
+            let (shape, solid) = match inst.block.physical()? {
+                PhysicalRole::Solid { shape, .. } => (shape, true),
+                PhysicalRole::Geometry { shape } => (shape, false),
+                _ => return None,
+            };
+            let (body, r_in_body) = m.frame_placement(wiring.frame(b, "R")?);
+            Some(PlacedGeometry {
+                block: inst.name.clone(),
+                shape: shape.clone(),
+                solid,
+                body,
+                r_in_body,
+            })
+        })
+        .collect()
+}
+
+/// A diagnostic at block `b`.
+/// "The mechanism has no World frame", located at the first block of the frame network (in the
+/// file's order), with the two lines to add.
+fn no_world_frame(source: &SourceFile, instances: &[Instance]) -> Diagnostic {
+    let first = instances.iter().enumerate().find_map(|(b, inst)| {
+        let port = match inst.block.physical()? {
+            PhysicalRole::Joint { .. } | PhysicalRole::RigidTransform { .. } => "B",
+            PhysicalRole::Solid { .. } | PhysicalRole::Geometry { .. } => "R",
+            _ => return None,
+        };
+        Some((b, port))
+    });
+    let message = "the mechanism has no World frame: nothing roots its frames in space";
+    match first {
+        Some((b, port)) => locate(source, instances, b, message.into()).hint(format!(
+            "add [blocks.world] with type = \"WorldFrame\", and \"world.W -- {}.{port}\" to connect = [...]",
+            instances[b].name
+        )),
+        None => Diagnostic::at(source, &None, message).hint(
+            "add [blocks.world] with type = \"WorldFrame\" and connect its W port to the frame network",
+        ),
+    }
+}
+
+fn locate(source: &SourceFile, instances: &[Instance], b: usize, message: String) -> Diagnostic {
+    Diagnostic::at(source, &instances[b].span, message).block(&instances[b].name)
+}
+
+/// The total mass of the Solids (kg) and the gravity's magnitude (m/s²; standard gravity without
+/// a MechanismConfiguration) of a diagram's blocks: the load that `check`'s contact advice and
+/// the rk4 stability warning assume a contact carries.
+pub fn mass_and_gravity<'a>(
+    blocks: impl Iterator<Item = &'a dyn crate::block::Block>,
+) -> (f64, f64) {
+    use crate::block::PhysicalRole;
+    let mut mass = 0.0;
+    let mut gravity = STANDARD_GRAVITY[2].abs();
+    for b in blocks {
+        match b.physical() {
+            Some(PhysicalRole::Solid { inertia, .. }) => mass += inertia.mass,
+            Some(PhysicalRole::Configuration { gravity: g }) => gravity = g.norm(),
+            _ => {}
+        }
+    }
+    (mass, gravity)
+}
