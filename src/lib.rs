@@ -25,7 +25,9 @@ pub mod sweep;
 pub use diagram::parameters::ParameterSet;
 pub use diagram::Diagram;
 pub use model::Diagnostic;
-pub use sim::{simulate, simulate_keeping_rows, FailedRun, RunOptions, RunResult, SimError};
+pub use sim::{
+    simulate, simulate_keeping_rows, FailedRun, RunOptions, RunOptionsError, RunResult, SimError,
+};
 
 use library::Registry;
 use model::Document;
