@@ -41,6 +41,7 @@ impl Registry {
                 .chain(crate::multibody::blocks::LIBRARY.iter())
                 .chain(crate::contact::blocks::LIBRARY.iter())
                 .map(|t| **t)
+                .chain(std::iter::once(crate::urdf::URDF))
                 .collect(),
         })
     }
