@@ -10,7 +10,7 @@ use super::read::{Geometry, JointKind, Origin, Robot};
 use super::tree::KinematicTree;
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, Span};
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -171,6 +171,45 @@ pub fn z_to(a: &Vector3<f64>) -> Option<(Vector3<f64>, f64)> {
     Some((axis, a.z.clamp(-1.0, 1.0).acos()))
 }
 
+/// The uniform box with mass `m` and inertia `i` about its centre: its edges along the
+/// principal axes, full lengths s_k = √(6·(I_a + I_b − I_k)/m) (a brick when `i` is diagonal, else
+/// the convex hull of its corners). Edges are at least 1 mm and 2 % of the longest, so that a
+/// point mass or a thin rod is still drawn.
+fn equivalent_box(m: f64, i: &Matrix3<f64>, val: &Values) -> Value {
+    let diagonal = i[(0, 1)] == 0.0 && i[(0, 2)] == 0.0 && i[(1, 2)] == 0.0;
+    let (moments, axes) = if diagonal {
+        (Vector3::new(i[(0, 0)], i[(1, 1)], i[(2, 2)]), Matrix3::identity())
+    } else {
+        let e = i.symmetric_eigen();
+        (e.eigenvalues, e.eigenvectors)
+    };
+    let trace = moments.sum();
+    let mut size = [0.0; 3];
+    for (k, s) in size.iter_mut().enumerate() {
+        *s = (6.0 * (trace - 2.0 * moments[k]) / m).max(0.0).sqrt();
+    }
+    let longest = size.iter().copied().fold(0.0, f64::max);
+    for s in &mut size {
+        *s = s.max(0.02 * longest).max(1e-3);
+    }
+    if diagonal {
+        return val.table(vec![("shape", val.text("brick")), ("size", val.vec(&size))]);
+    }
+    let mut corners = Vec::with_capacity(8);
+    for signs in 0..8 {
+        let local = Vector3::from_fn(|k, _| {
+            let sign = if signs & (1 << k) == 0 { -0.5 } else { 0.5 };
+            sign * size[k]
+        });
+        let c = axes * local;
+        corners.push([c.x, c.y, c.z]);
+    }
+    val.table(vec![
+        ("shape", val.text("convex_hull")),
+        ("points", val.rows(&corners)),
+    ])
+}
+
 /// A URDF name as part of a block name: letters, digits, '_' and single '-' are kept, anything
 /// else becomes '_' (so that `robot/<name>.port` reads back as one block and one port).
 pub fn clean_name(name: &str) -> String {
@@ -325,22 +364,18 @@ pub fn expand(
             let at = place("inertial", &inertial.origin, blocks, conns);
             let m = inertial.mass;
             let i = &inertial.inertia;
-            // The Solid's geometry is drawn, not used for its mass: a sphere of the same mass
-            // and mean moment of inertia (tr I = 3·(2/5)·m·r²), at least 1 mm.
-            let radius = (5.0 * i.trace() / (6.0 * m)).sqrt().max(1e-3);
+            // The Solid's geometry is drawn, not used for its mass (given with its inertia):
+            // the link's equivalent box, the uniform box of the same mass and inertia, as
+            // Gazebo draws inertias (a box-shaped link is drawn as itself).
+            let geometry = equivalent_box(m, i, &val);
             let name = format!("{frame}/inertial");
             blocks.push(ExpandedBlock {
                 name: name.clone(),
                 type_name: "Solid",
                 params: vec![
-                    (
-                        "geometry".into(),
-                        val.table(vec![
-                            ("shape", val.text("sphere")),
-                            ("radius", val.num(radius)),
-                        ]),
-                    ),
+                    ("geometry".into(), geometry),
                     ("mass".into(), val.num(m)),
+                    ("center_of_mass".into(), val.vec(&[0.0; 3])),
                     (
                         "inertia".into(),
                         val.rows(&[
