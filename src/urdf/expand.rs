@@ -178,7 +178,10 @@ pub fn z_to(a: &Vector3<f64>) -> Option<(Vector3<f64>, f64)> {
 fn equivalent_box(m: f64, i: &Matrix3<f64>, val: &Values) -> Value {
     let diagonal = i[(0, 1)] == 0.0 && i[(0, 2)] == 0.0 && i[(1, 2)] == 0.0;
     let (moments, axes) = if diagonal {
-        (Vector3::new(i[(0, 0)], i[(1, 1)], i[(2, 2)]), Matrix3::identity())
+        (
+            Vector3::new(i[(0, 0)], i[(1, 1)], i[(2, 2)]),
+            Matrix3::identity(),
+        )
     } else {
         let e = i.symmetric_eigen();
         (e.eigenvalues, e.eigenvectors)
@@ -409,9 +412,7 @@ pub fn expand(
                     ("length", val.num(*length)),
                 ]),
                 Geometry::Mesh { filename, scale } => {
-                    let hull = mesh::resolve(filename, urdf_dir)
-                        .and_then(|path| mesh::hull_points(&path, *scale));
-                    match hull {
+                    match mesh::hull_of(filename, *scale, urdf_dir) {
                         Ok(points) => val.table(vec![
                             ("shape", val.text("convex_hull")),
                             ("points", val.rows(&points)),
@@ -438,10 +439,8 @@ pub fn expand(
     }
 
     // Joints, parent before child, each followed by its child link's blocks.
-    for &l in &[tree.root] {
-        out.blocks.append(&mut link_blocks[l]);
-        out.connections.append(&mut link_connections[l]);
-    }
+    out.blocks.append(&mut link_blocks[tree.root]);
+    out.connections.append(&mut link_connections[tree.root]);
     for &j in &tree.joint_order {
         let joint = &robot.joints[j];
         let (p, c) = tree.ends[j];

@@ -39,18 +39,24 @@ pub fn resolve(filename: &str, urdf_dir: &Path) -> Result<PathBuf, String> {
         })
 }
 
-/// The vertices of the convex hull of the STL mesh at `path`, each scaled by `scale` (m).
-pub fn hull_points(path: &Path, scale: [f64; 3]) -> Result<Vec<[f64; 3]>, String> {
-    let extension = path
+/// The vertices of the convex hull of the mesh `filename` of a URDF in `urdf_dir` (see
+/// [`resolve`]), each scaled by `scale` (m). Only STL files are read.
+pub fn hull_of(filename: &str, scale: [f64; 3], urdf_dir: &Path) -> Result<Vec<[f64; 3]>, String> {
+    let extension = Path::new(filename)
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
     if extension.as_deref() != Some("stl") {
-        return Err(format!(
-            "'{}' is not an STL file: only STL meshes (binary or ASCII) are read",
-            path.display()
-        ));
+        return Err(
+            "not an STL file: only STL meshes (binary or ASCII) are read; convert it to STL"
+                .to_string(),
+        );
     }
+    hull_points(&resolve(filename, urdf_dir)?, scale)
+}
+
+/// The vertices of the convex hull of the STL mesh at `path`, each scaled by `scale` (m).
+pub fn hull_points(path: &Path, scale: [f64; 3]) -> Result<Vec<[f64; 3]>, String> {
     let mut file = std::fs::File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
     let mesh = stl_io::read_stl(&mut file).map_err(|e| format!("not a readable STL file: {e}"))?;
     let points: Vec<Point3<f64>> = mesh

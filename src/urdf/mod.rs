@@ -126,11 +126,12 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
     };
     blocks.entries = new_entries;
     match document.root.get_mut("connect") {
-        Some(e) => match &mut e.value.kind {
-            ValueKind::Array(items) => items.extend(connections),
-            // Not an array: reading the document says so, at its line.
-            _ => {}
-        },
+        // Not an array: reading the document says so, at its line.
+        Some(e) => {
+            if let ValueKind::Array(items) = &mut e.value.kind {
+                items.extend(connections);
+            }
+        }
         None => document.root.entries.insert(
             0,
             Entry {
