@@ -837,3 +837,89 @@ fn the_quadruped_stands_on_its_feet() {
         assert!(f[t.len() - 1] > 0.15 * weight, "{:?}", f.last());
     }
 }
+
+const JOINTS_URDF: &str = r#"<robot name="kinds">
+  <link name="base"/>
+  <joint name="slide" type="prismatic">
+    <parent link="base"/><child link="carriage"/>
+    <origin xyz="0.1 0.2 0.3" rpy="0.2 0.1 -0.4"/>
+    <axis xyz="1 1 0"/>
+    <limit lower="-0.5" upper="0.5" effort="10" velocity="1"/>
+  </joint>
+  <link name="carriage">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+  <joint name="free" type="floating">
+    <parent link="carriage"/><child link="drone"/>
+    <origin xyz="0 0 0.5" rpy="0 0.3 0"/>
+  </joint>
+  <link name="drone">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+  <joint name="puck_joint" type="planar">
+    <parent link="base"/><child link="puck"/>
+    <origin xyz="0 0 -1"/>
+    <axis xyz="1 0 0"/>
+  </joint>
+  <link name="puck">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+</robot>
+"#;
+
+/// Prismatic, floating and planar joints move their child links as URDF says: a prismatic joint
+/// translates along its (oblique) axis in the joint frame, a floating joint is a free joint at
+/// its origin, a planar joint moves in the plane normal to its axis and turns about it.
+#[test]
+fn prismatic_floating_and_planar_joints_move_as_urdf_says() {
+    let dir = temp_dir("joint_kinds");
+    std::fs::write(dir.join("kinds.urdf"), JOINTS_URDF).unwrap();
+    let model = r#"connect = [
+  "world.W -- k.B",
+  "k/base.F -- s1.B", "k/carriage.F -- s1.F",
+  "k/carriage.F -- s2.B", "k/drone.F -- s2.F",
+  "k/base.F -- s3.B", "k/puck.F -- s3.F",
+]
+[model]
+stop_time = 0.001
+[output]
+log = ["s1.p", "s1.R", "s2.p", "s2.R", "s3.p", "s3.R"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, 0.0, 0.0]
+[blocks.k]
+type = "Urdf"
+file = "kinds.urdf"
+joints = { slide = { q0 = 0.2 }, free = { position = [0.1, -0.2, 0.3], orientation = [0.9238795325112867, 0.0, 0.0, 0.3826834323650898] }, puck_joint = { q0 = [0.3, -0.4, 0.5] } }
+[blocks.s1]
+type = "TransformSensor"
+[blocks.s2]
+type = "TransformSensor"
+[blocks.s3]
+type = "TransformSensor"
+"#;
+    let d = blockdyn::load_model_str(&dir.join("m.toml").display().to_string(), model, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let r = simulate(&d);
+    let rec = &r.recording;
+    let axis = Vector3::new(1.0, 1.0, 0.0).normalize();
+    let slide = pose([0.1, 0.2, 0.3], [0.2, 0.1, -0.4])
+        * Isometry3::from_parts(Translation3::from(axis * 0.2), UnitQuaternion::identity());
+    assert_pose_near(&sensed(rec, "s1"), &slide, "carriage in base");
+    let free = pose([0.0, 0.0, 0.5], [0.0, 0.3, 0.0])
+        * Isometry3::from_parts(
+            Translation3::new(0.1, -0.2, 0.3),
+            UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_4),
+        );
+    assert_pose_near(&sensed(rec, "s2"), &free, "drone in carriage");
+    // Planar about x: in the joint frame (at z = −1) the puck stays in the y-z plane (x = 0),
+    // 0.5 m from the origin (|(0.3, −0.4)|), turned by 0.5 rad about x.
+    let puck = sensed(rec, "s3");
+    let p = puck.translation.vector - Vector3::new(0.0, 0.0, -1.0);
+    assert!(p.x.abs() < 1e-12 && (p.norm() - 0.5).abs() < 1e-12, "{p}");
+    let want = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), 0.5);
+    assert!(puck.rotation.angle_to(&want) < 1e-12, "{}", puck.rotation);
+    let _ = std::fs::remove_dir_all(&dir);
+}
