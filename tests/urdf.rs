@@ -536,6 +536,16 @@ fn bad_files_name_the_elements_line() {
     );
     let model = model.replace("elbw", "wrist");
     assert!(load_error("models/m.toml", &model).contains("a fixed joint is a rigid transform"));
+    // A block of the file with a name the expansion makes: at the block written in the file.
+    let model = "[model]\nstop_time = 1.0\n[blocks.arm]\ntype = \"Urdf\"\nfile = \"urdf/two_link_arm.urdf\"\n[blocks.\"arm/shoulder\"]\ntype = \"Constant\"\n";
+    let e = load_error("models/m.toml", model);
+    assert!(
+        e.contains("models/m.toml:6:")
+            && e.contains(
+                "block 'arm/shoulder': two blocks are named 'arm/shoulder': a Urdf block makes it"
+            ),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

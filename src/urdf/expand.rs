@@ -91,6 +91,8 @@ pub struct Expansion {
     pub joints: HashMap<String, usize>,
     /// The URDF joints that are fixed (for the message when a model sets one's parameters).
     pub fixed_joints: Vec<String>,
+    /// The `<robot name>`.
+    pub robot_name: String,
 }
 
 /// Builds values with one span (where the Urdf block's `file` is written).
@@ -245,6 +247,7 @@ pub fn expand(
         warnings: Vec::new(),
         joints: HashMap::new(),
         fixed_joints: Vec::new(),
+        robot_name: robot.name.clone(),
     };
     let located = |at: usize, message: String| {
         let (line, column) = src.line_column(at);
@@ -279,7 +282,6 @@ pub fn expand(
     };
 
     // Root attachment: named as the Urdf block, so the model's "world.W -- robot.B" holds.
-    let root = &robot.links[tree.root];
     let mut link_names = vec![String::new(); robot.links.len()];
     for (k, link) in robot.links.iter().enumerate() {
         note_rename("link", &link.name, link.at);
@@ -329,7 +331,6 @@ pub fn expand(
     out.blocks.push(root_block);
     out.connections
         .push(format!("{prefix}.F -- {}.B", link_names[tree.root]));
-    let _ = root;
 
     // Links in tree order: each link's frame block, its inertial and its collisions.
     let mut link_order = vec![tree.root];
@@ -536,21 +537,8 @@ pub fn expand(
         out.connections.append(&mut link_connections[c]);
     }
 
-    // Parts' names (`robot/link/collision`) cannot meet a link's or joint's: those have no '/'
-    // after the prefix. But a joint may be named like a link's part's prefix; check all.
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    for (k, b) in out.blocks.iter().enumerate() {
-        if let Some(first) = seen.insert(&b.name, k) {
-            let _ = first;
-            return Err(super::read::error_at(
-                src,
-                0,
-                format!("two blocks would be named '{}'", b.name),
-            )
-            .hint("rename the link or joint whose name makes it"));
-        }
-    }
-
+    // Parts' names (`robot/link/collision`) cannot meet a link's or joint's (`robot/name`, no
+    // second '/': URDF names are cleaned of them), and links and joints were checked above.
     // What was read but is not simulated: one warning per kind of element.
     let mut kinds: Vec<(&str, &'static str, usize, usize)> = Vec::new();
     for i in &robot.ignored {

@@ -75,16 +75,20 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
         .unwrap_or(Path::new(""))
         .to_path_buf();
     let mut new_entries: Vec<Entry> = Vec::new();
+    // Whether each entry was made by an expansion.
+    let mut expanded: Vec<bool> = Vec::new();
     let mut connections: Vec<Value> = Vec::new();
     let mut warnings = Vec::new();
     let mut problems = Vec::new();
     for entry in &blocks.entries {
         if !is_urdf(entry) {
             new_entries.push(entry.clone());
+            expanded.push(false);
             continue;
         }
         match expand_block(&document.source, entry, &model_dir) {
             Ok((entries, conns, w)) => {
+                expanded.extend(entries.iter().map(|_| true));
                 new_entries.extend(entries);
                 connections.extend(conns);
                 warnings.extend(w);
@@ -95,23 +99,24 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
     if let Some(d) = Diagnostic::combine(problems) {
         return Err(d);
     }
-    // A name the expansion made that the file also has.
-    let mut first: HashMap<&str, &Entry> = HashMap::new();
-    for e in &new_entries {
-        if let Some(other) = first.insert(&e.key, e) {
-            let written = if other.value.span == e.value.span {
-                e
+    // A name an expansion made that the file, or another expansion, also has: located at the
+    // block written in the file when there is one.
+    let mut first: HashMap<&str, (&Entry, bool)> = HashMap::new();
+    for (e, made) in new_entries.iter().zip(&expanded) {
+        if let Some((other, other_made)) = first.insert(&e.key, (e, *made)) {
+            let at = if *made { other } else { e };
+            let by = if *made && other_made {
+                "two Urdf blocks make"
             } else {
-                other
+                "a Urdf block makes"
             };
-            let mut d = Diagnostic::at(
+            return Err(Diagnostic::at(
                 &document.source,
-                &written.key_span,
-                format!("two blocks are named '{}': a Urdf block names its links' and joints' blocks '<urdf block>/<name>'", e.key),
+                &at.key_span,
+                format!("two blocks are named '{}': {by} it (a Urdf block NAME names its blocks NAME/LINK, NAME/JOINT, …)", e.key),
             )
-            .block(&e.key);
-            d = d.hint("rename the block, or the Urdf block");
-            return Err(d);
+            .block(&e.key)
+            .hint("rename the block, or the Urdf block"));
         }
     }
     let Some(blocks) = document
@@ -318,7 +323,7 @@ fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagnostic> {
 /// with the Urdf block `name`; and the expansion's warnings.
 pub fn import(path: &Path, options: &Options) -> Result<(String, Vec<String>), Diagnostic> {
     let expansion = expand_file(path, options, &None).map_err(|d| d.block(&options.name))?;
-    let robot_name = read_file(path)?.0.name;
+    let robot_name = expansion.robot_name.clone();
     let mut m = ModelBuilder::new(&robot_name, 1.0);
     let mut handles: HashMap<String, BlockHandle> = HashMap::new();
     let world = m.add("world", BlockSpec::world_frame());

@@ -196,7 +196,7 @@ pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
         links: Vec::new(),
         joints: Vec::new(),
         ignored: Vec::new(),
-        source: SourceFile::new("", ""),
+        source: source.clone(),
     };
     for node in root.children().filter(|n| n.is_element()) {
         match node.tag_name().name() {
@@ -251,7 +251,6 @@ pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
             .at(&root, format!("robot '{}' has no <link>", robot.name))
             .hint("add at least one <link name=\"...\"> with an <inertial>"));
     }
-    robot.source = source.clone();
     Ok(robot)
 }
 
