@@ -21,11 +21,14 @@ pub mod report;
 pub mod sim;
 pub mod solver;
 pub mod sweep;
+pub mod urdf;
 
 pub use diagram::parameters::ParameterSet;
 pub use diagram::Diagram;
 pub use model::Diagnostic;
-pub use sim::{simulate, simulate_keeping_rows, FailedRun, RunOptions, RunResult, SimError};
+pub use sim::{
+    simulate, simulate_keeping_rows, FailedRun, RunOptions, RunOptionsError, RunResult, SimError,
+};
 
 use library::Registry;
 use model::Document;
@@ -98,17 +101,29 @@ fn build_document(
     animation: Option<&std::path::Path>,
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
-    for o in overrides {
+    // Overrides of what the file writes apply before its Urdf blocks are expanded (so that
+    // `--set robot.base=floating` is expanded), overrides of the blocks an expansion makes
+    // (`--set robot/knee.q0=0.3`) after.
+    let (before, after): (Vec<&String>, Vec<&String>) = overrides
+        .iter()
+        .partition(|o| document.addresses_written(o));
+    for o in before {
+        document.apply_override(o)?;
+    }
+    let urdf_warnings =
+        urdf::expand_document(&mut document).map_err(|d| name_the_override(d, overrides))?;
+    for o in after {
         document.apply_override(o)?;
     }
     let built = document.spec().and_then(|mut spec| {
         if let Some(path) = animation {
             spec.output.animation.path = Some(path.display().to_string());
         }
-        let diagram = diagram::build_diagram_with(&document.source, &spec, registry)?;
+        let mut diagram = diagram::build_diagram_with(&document.source, &spec, registry)?;
         // The recorded signals are part of the model: check `[output] log` now, not when the run
         // starts.
         sim::Recorder::check(&diagram)?;
+        diagram.warnings.splice(0..0, urdf_warnings);
         Ok(diagram)
     });
     built.map_err(|d| name_the_override(d, overrides))

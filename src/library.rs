@@ -41,6 +41,7 @@ impl Registry {
                 .chain(crate::blocks::multibody::LIBRARY.iter())
                 .chain(crate::blocks::contact::LIBRARY.iter())
                 .map(|t| **t)
+                .chain(std::iter::once(crate::urdf::URDF))
                 .collect(),
         })
     }

@@ -1,4 +1,4 @@
-//! The `blockdyn` command line: run, sweep, check, blocks, graph. Everything here is a library call;
+//! The `blockdyn` command line: run, sweep, check, blocks, import, graph. Everything here is a library call;
 //! this file only parses arguments and formats results and errors.
 
 use blockdyn::library::Registry;
@@ -89,6 +89,21 @@ enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Print the blocks a URDF robot expands to, as a model (TOML) on standard output.
+    #[command(long_about = IMPORT_HELP)]
+    Import {
+        /// The URDF file.
+        urdf: PathBuf,
+        /// The Urdf block's name: the prefix of every block (`robot/base_link`).
+        #[arg(long, default_value = "robot")]
+        name: String,
+        /// How the root link is attached to the World: "fixed" or "floating".
+        #[arg(long, default_value = "fixed", value_parser = ["fixed", "floating"])]
+        base: String,
+        /// "input": the revolute, continuous and prismatic joints take their torque/force at input t.
+        #[arg(long, default_value = "none", value_parser = ["none", "input"])]
+        actuation: String,
+    },
     /// Print the diagram as Graphviz DOT.
     Graph {
         model: PathBuf,
@@ -163,6 +178,34 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => say(&blockdyn::report::library_list(Registry::standard())),
                 Some(n) => say(&blockdyn::report::block_help(Registry::standard(), &n)?),
             }
+            Ok(())
+        }
+        Command::Import {
+            urdf,
+            name,
+            base,
+            actuation,
+        } => {
+            let valid = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+            if !valid {
+                return Err(format!(
+                    "--name '{name}' is not a block name: write letters, digits, '_' and '-'"
+                ));
+            }
+            let mut options = blockdyn::urdf::default_options(&name);
+            if base == "floating" {
+                options.base = blockdyn::urdf::expand::Base::Floating;
+            }
+            options.actuation = actuation == "input";
+            let (toml, warnings) =
+                blockdyn::urdf::import(&urdf, &options).map_err(|e| e.to_string())?;
+            for w in &warnings {
+                eprintln!("warning: {w}");
+            }
+            say(&toml);
             Ok(())
         }
         Command::Graph { model, set, all } => {
@@ -315,6 +358,18 @@ fn run_model(
     }
     Err(failure.map_or_else(String::new, |e| e.to_string()))
 }
+
+/// The long help of `blockdyn import`.
+const IMPORT_HELP: &str = "Print the blocks a URDF robot expands to, as a model (TOML).
+
+The model printed has a World frame `world` and the robot's blocks, named NAME/LINK, \
+NAME/JOINT, …, its root link attached to world.W: loaded, it builds the same diagram as a model \
+with the block [blocks.NAME] type = \"Urdf\", file = \"FILE.urdf\" and the connection \
+\"world.W -- NAME.B\". Collision meshes are written as the points of their convex hulls. \
+Elements that are not simulated (visuals, transmissions, …) are warned about on stderr.
+
+Example: blockdyn import models/urdf/quadruped.urdf --name dog --base floating > dog.toml
+See docs/urdf.md.";
 
 /// The long help of `blockdyn sweep`.
 const SWEEP_HELP: &str = "Run a model at every combination of parameter values.

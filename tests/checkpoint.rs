@@ -262,8 +262,24 @@ fn bad_start_options_are_refused() {
     let checkpoint = Arc::new(stopped.checkpoint.expect("stopped"));
     let other = model("models/ball_drop.toml", &[]);
     let refused = |d: &Diagram, options: RunOptions| -> String {
-        simulate(d, options).err().expect("refused").to_string()
+        let error = simulate(d, options).err().expect("refused");
+        // Typed: a program can tell which option was wrong without reading the text.
+        assert!(matches!(error, blockdyn::SimError::Options(_)), "{error:?}");
+        error.to_string()
     };
+    let foreign = simulate(
+        &other,
+        RunOptions {
+            resume_from: Some(checkpoint.clone()),
+            ..Default::default()
+        },
+    );
+    assert!(matches!(
+        foreign.err(),
+        Some(blockdyn::SimError::Options(
+            blockdyn::RunOptionsError::ForeignCheckpoint { .. }
+        ))
+    ));
     let e = refused(
         &other,
         RunOptions {

@@ -212,7 +212,9 @@ fn mutated_example_models_never_panic_and_always_end() {
     let result = runner.run(&strategy, |(model, mutations)| {
         let (name, text) = &models()[model];
         let mutant = mutations.iter().fold(text.clone(), |t, m| apply(&t, m));
-        load_build_run(name, &mutant)
+        // Labelled with the model's path, so that files it names (a Urdf block's URDF) are
+        // found beside it, as when the model is loaded from models/.
+        load_build_run(&format!("models/{name}"), &mutant)
     });
     if let Err(e) = result {
         panic!("{e}");

@@ -114,14 +114,15 @@ fn parse_port_ref(s: &str, whole: &str) -> Result<PortRef, ConnectionSyntaxError
     let (block, port) = name
         .split_once('.')
         .ok_or_else(|| bad("is not of the form block.port"))?;
-    let valid = |x: &str| {
+    let valid = |x: &str, slash: bool| {
         !x.is_empty()
             && x.chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || (slash && c == '/'))
     };
-    if !valid(block) || !valid(port) {
+    // Block names may have '/' (a Urdf block's `robot/hip_joint`); ports may not.
+    if !valid(block, true) || !valid(port, false) {
         return Err(bad(
-            "is not of the form block.port (names are letters, digits, '_' and '-')",
+            "is not of the form block.port (names are letters, digits, '_', '-' and, in block names, '/')",
         ));
     }
     Ok(PortRef {
@@ -152,6 +153,9 @@ mod tests {
         assert_eq!(c.to.port, "in1");
         let c = parse_connection("j.p[2] -> s.in1", None).unwrap();
         assert_eq!(c.from.index, Some(2));
+        let c = parse_connection("robot/hip_joint.q -> s.in1", None).unwrap();
+        assert_eq!(c.from.block, "robot/hip_joint");
+        assert!(parse_connection("a.b/c -> s.in1", None).is_err());
     }
 
     #[test]

@@ -135,6 +135,19 @@ impl Document {
         Document::parse(&label, &text)
     }
 
+    /// True when the override `PATH=VALUE` addresses a section or a block written in the file
+    /// (not one a Urdf block expands to).
+    pub fn addresses_written(&self, assignment: &str) -> bool {
+        let path = assignment.split_once('=').map_or(assignment, |(p, _)| p);
+        let first = path.trim().split('.').next().unwrap_or_default();
+        matches!(first, "model" | "solver" | "output")
+            || self
+                .root
+                .get("blocks")
+                .and_then(|e| e.value.as_table())
+                .is_some_and(|t| t.get(first).is_some())
+    }
+
     /// Applies `PATH=VALUE` (the `--set` option): `model.*`, `solver.*`, `output.*` address those
     /// sections; anything else is `block.param[.sub...]`.
     pub fn apply_override(&mut self, assignment: &str) -> Result<(), Diagnostic> {

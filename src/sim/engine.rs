@@ -323,21 +323,23 @@ impl<'d> Engine<'d> {
 
     /// Puts the run state back to `checkpoint` and starts a new recording there: the
     /// counterpart of [`Engine::initialize`] for a run that continues from a checkpoint. Returns
-    /// the state vector, or a message when the checkpoint was taken on another diagram (its
+    /// the state vector, or [`super::RunOptionsError::ForeignCheckpoint`] when the checkpoint was taken on another diagram (its
     /// buffers do not fit this one's; the run state is then untouched).
-    pub fn restore(&mut self, checkpoint: &EngineCheckpoint) -> Result<Vec<f64>, String> {
+    pub fn restore(
+        &mut self,
+        checkpoint: &EngineCheckpoint,
+    ) -> Result<Vec<f64>, super::RunOptionsError> {
         let fits = checkpoint.x.len() == self.run.x.len()
             && checkpoint.work.len() == self.run.work.len()
             && checkpoint.signals.len() == self.run.signals.len()
             && checkpoint.next_time_event.len() == self.run.next_time_event.len();
         if !fits {
-            return Err(format!(
-                "the checkpoint was taken on another model ({} states, {} signal values; this one has {} and {})",
-                checkpoint.x.len(),
-                checkpoint.signals.len(),
-                self.run.x.len(),
-                self.run.signals.len()
-            ));
+            return Err(super::RunOptionsError::ForeignCheckpoint {
+                checkpoint_states: checkpoint.x.len(),
+                checkpoint_signals: checkpoint.signals.len(),
+                states: self.run.x.len(),
+                signals: self.run.signals.len(),
+            });
         }
         self.start_run_at(checkpoint.t);
         self.run.x.copy_from_slice(&checkpoint.x);

@@ -152,10 +152,35 @@ pub enum SimError {
     },
     #[error("invalid solver settings: {0}")]
     InvalidOptions(String),
+    /// [`RunOptions`] that do not fit each other or the model.
+    #[error("invalid run options: {0}")]
+    Options(#[from] RunOptionsError),
     #[error("interrupted at t = {t} s (by a signal: Ctrl-C or SIGTERM)")]
     Interrupted { t: f64 },
     #[error("{0}")]
     Output(#[from] OutputError),
+}
+
+/// Why [`RunOptions`] cannot start a run on a diagram.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunOptionsError {
+    #[error("resume_from takes its time and state from the checkpoint: leave start_time and initial_state unset")]
+    ResumeWithStart,
+    #[error("start_time must be 0 or later, got {start_time}")]
+    BadStartTime { start_time: f64 },
+    #[error("initial_state has {given} values; the model has {states} states")]
+    StateLength { given: usize, states: usize },
+    #[error("the checkpoint was taken on another model ({checkpoint_states} states, {checkpoint_signals} signal values; this one has {states} and {signals})")]
+    ForeignCheckpoint {
+        checkpoint_states: usize,
+        checkpoint_signals: usize,
+        states: usize,
+        signals: usize,
+    },
+    #[error("the parameter set was compiled on another model: compile it with this diagram's Diagram::parameters")]
+    ForeignParameters,
+    #[error("a resumed run keeps the parameters of the run that took its checkpoint: leave parameters unset")]
+    ResumeWithOtherParameters,
 }
 
 /// Solver options from the model's `[solver]` section.
@@ -218,7 +243,7 @@ pub fn simulate_keeping_rows(
             events: Vec::new(),
         })
     };
-    check_start(d, &options).map_err(|m| early(SimError::InvalidOptions(m)))?;
+    check_start(d, &options).map_err(|e| early(e.into()))?;
     let mut recorder = match options.stream {
         Some(to) => Recorder::streaming(d, to),
         None => Recorder::new(d).map_err(SimError::from),
@@ -250,7 +275,7 @@ pub fn simulate_keeping_rows(
         Some(checkpoint) => {
             engine
                 .restore(&checkpoint.engine)
-                .map_err(|m| early(SimError::InvalidOptions(m)))?;
+                .map_err(|e| early(e.into()))?;
             solver.resume(&mut engine, &checkpoint.solver, stop_time)
         }
         None => {
@@ -313,15 +338,15 @@ pub fn simulate_keeping_rows(
 
 /// The start options agree with each other and the model: a resumed run takes its time and
 /// state from its checkpoint; a given state has the model's size; time starts at 0 or later.
-fn check_start(d: &Diagram, options: &RunOptions) -> Result<(), String> {
+fn check_start(d: &Diagram, options: &RunOptions) -> Result<(), RunOptionsError> {
     if options.resume_from.is_some()
         && (options.start_time.is_some() || options.initial_state.is_some())
     {
-        return Err("resume_from takes its time and state from the checkpoint: leave start_time and initial_state unset".into());
+        return Err(RunOptionsError::ResumeWithStart);
     }
     if let Some(set) = &options.parameters {
         if !set.fits(d) {
-            return Err("the parameter set was compiled on another model: compile it with this diagram's Diagram::parameters".into());
+            return Err(RunOptionsError::ForeignParameters);
         }
         if let Some(checkpoint) = &options.resume_from {
             let same = checkpoint
@@ -329,22 +354,21 @@ fn check_start(d: &Diagram, options: &RunOptions) -> Result<(), String> {
                 .as_ref()
                 .is_some_and(|c| Arc::ptr_eq(c, set) || c.assignments() == set.assignments());
             if !same {
-                return Err("a resumed run keeps the parameters of the run that took its checkpoint: leave parameters unset".into());
+                return Err(RunOptionsError::ResumeWithOtherParameters);
             }
         }
     }
-    if let Some(t0) = options.start_time {
-        if !(t0.is_finite() && t0 >= 0.0) {
-            return Err(format!("start_time must be 0 or later, got {t0}"));
+    if let Some(start_time) = options.start_time {
+        if !(start_time.is_finite() && start_time >= 0.0) {
+            return Err(RunOptionsError::BadStartTime { start_time });
         }
     }
     if let Some(x) = &options.initial_state {
         if x.len() != d.num_states {
-            return Err(format!(
-                "initial_state has {} values; the model has {} states",
-                x.len(),
-                d.num_states
-            ));
+            return Err(RunOptionsError::StateLength {
+                given: x.len(),
+                states: d.num_states,
+            });
         }
     }
     Ok(())

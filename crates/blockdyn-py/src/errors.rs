@@ -87,7 +87,10 @@ fn time_and_block(e: &SimError) -> (Option<f64>, Option<&str>) {
         | SimError::TimeEventFlood { t, .. }
         | SimError::Stalled { t, .. }
         | SimError::Interrupted { t } => (Some(*t), None),
-        SimError::Model(_) | SimError::InvalidOptions(_) | SimError::Output(_) => (None, None),
+        SimError::Model(_)
+        | SimError::InvalidOptions(_)
+        | SimError::Options(_)
+        | SimError::Output(_) => (None, None),
     }
 }
 

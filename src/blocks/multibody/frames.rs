@@ -281,6 +281,11 @@ fn build_solid(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     ))
 }
 
+/// A Solid's shape without its mass: a contact geometry fixed to R (a URDF link's collision).
+fn build_collision_geometry(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    Ok(geometry_block(read_solid_geometry(p)?))
+}
+
 fn geometry_block(shape: Geometry) -> Box<dyn Block> {
     frame_block(
         PhysicalRole::Geometry { shape },
@@ -454,6 +459,15 @@ pub static GRID_SURFACE: BlockType = BlockType {
     ],
     ports: &R_G,
     build: build_grid,
+};
+
+pub static COLLISION_GEOMETRY: BlockType = BlockType {
+    name: "CollisionGeometry",
+    category: "Curves and surfaces",
+    summary: "A shape without mass fixed in R, as a contact geometry: the shapes of a Solid (R at the shape's centre), with none of its mass. A URDF link's collision elements become these (see docs/urdf.md).",
+    params: &[ParamDoc { name: "geometry", unit: "m", default: "required", doc: "{ shape = \"sphere\", radius } | { shape = \"brick\", size = [x, y, z] } | { shape = \"cylinder\", radius, length } (axis z) | { shape = \"ellipsoid\", radii } | { shape = \"convex_hull\", points = [[x, y, z], ..] }" }],
+    ports: &R_G,
+    build: build_collision_geometry,
 };
 
 pub static POINT: BlockType = BlockType {

@@ -35,5 +35,6 @@ pub static LIBRARY: &[&BlockType] = &[
     &frames::DISK,
     &frames::GRID_SURFACE,
     &frames::POINT,
+    &frames::COLLISION_GEOMETRY,
     &frames::POINT_CLOUD,
 ];
