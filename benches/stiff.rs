@@ -60,19 +60,76 @@ fn last(rec: &Recording, name: &str) -> f64 {
     *column(rec, name).last().expect("rows")
 }
 
-/// Median wall time of `runs` whole runs after one untimed warm-up run, and the last run's result.
-fn timed(d: &Diagram, runs: usize) -> (Duration, RunResult) {
+/// The median wall time of some runs and, on Linux, their median CPU time (of this thread: a run is
+/// single-threaded). On a loaded machine the wall time also counts the time the run waited for a
+/// core; the CPU time does not (Drake's scripts report both too, `wall_s` and `cpu_s`).
+#[derive(Clone, Copy)]
+struct Timing {
+    wall: Duration,
+    cpu: Option<Duration>,
+}
+
+impl Timing {
+    fn as_secs_f64(&self) -> f64 {
+        self.wall.as_secs_f64()
+    }
+}
+
+impl std::fmt::Debug for Timing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cpu {
+            Some(cpu) => write!(f, "{:?} (cpu {:?})", self.wall, cpu),
+            None => write!(f, "{:?}", self.wall),
+        }
+    }
+}
+
+/// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).
+#[cfg(target_os = "linux")]
+fn thread_cpu_time() -> Option<Duration> {
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut ts = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec through the valid, exclusive pointer it is given.
+    let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    ok.then(|| Duration::new(ts.sec as u64, ts.nsec as u32))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
+/// Median wall (and CPU) time of `runs` whole runs after one untimed warm-up run, and the last
+/// run's result.
+fn timed(d: &Diagram, runs: usize) -> (Timing, RunResult) {
     simulate(d, RunOptions::default()).expect("run");
     let mut times = Vec::with_capacity(runs);
+    let mut cpu = Vec::with_capacity(runs);
     let mut result = None;
     for _ in 0..runs {
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), thread_cpu_time());
         let r = simulate(d, RunOptions::default()).expect("run");
         times.push(start.elapsed());
+        if let (Some(a), Some(b)) = (cpu_start, thread_cpu_time()) {
+            cpu.push(b.saturating_sub(a));
+        }
         result = Some(r);
     }
     times.sort();
-    (times[runs / 2], result.expect("at least one run"))
+    cpu.sort();
+    let timing = Timing {
+        wall: times[runs / 2],
+        cpu: (cpu.len() == runs).then(|| cpu[runs / 2]),
+    };
+    (timing, result.expect("at least one run"))
 }
 
 /// The first rebound apex of ball_drop, z + v²/(2g) in the first flight after the first contact.

@@ -318,3 +318,40 @@ fn momentum_is_conserved_for_free_floating_tree() {
         assert!(((fp - fm) / (2.0 * h)).norm() < 1e-6 * scale);
     }
 }
+
+/// The projection after each accepted step normalizes a quaternion state only when it is off unit
+/// length by more than round-off (`QUATERNION_NORM_SLACK` on |q|²): a state within it is left bit
+/// for bit (so the outputs evaluated at it stay valid), one further off is normalized, and a zero
+/// or non-finite one becomes the identity.
+#[test]
+fn quaternions_are_projected_only_when_off_unit_length() {
+    let mut net = FrameNetworkBuilder::new();
+    let w = net.add_frame("world.W");
+    let f = net.add_frame("body.F");
+    net.set_world(w);
+    net.add_joint(w, f, JointSpec::new(JointKind::SixDof), "free");
+    net.add_solid(f, 1.0, Vector3::zeros(), Matrix3::identity(), "body");
+    let m = net.build(Vector3::zeros()).unwrap();
+    let k = m.quaternion_offsets()[0];
+    let unit = [0.5f64.sqrt(), 0.0, 0.5f64.sqrt(), 0.0];
+    let mut q = vec![0.0; m.nq()];
+    // A few round-offs off: kept as it is.
+    q[k..k + 4].copy_from_slice(&unit.map(|c| c * (1.0 + 2.0 * f64::EPSILON)));
+    let before = q.clone();
+    assert!(!project_quaternions(&m, &mut q));
+    assert_eq!(q, before);
+    // 1e-12 off: normalized, as the full normalization does.
+    q[k..k + 4].copy_from_slice(&unit.map(|c| c * (1.0 + 1e-12)));
+    let mut full = q.clone();
+    normalize_quaternions(&m, &mut full);
+    assert!(project_quaternions(&m, &mut q));
+    assert_eq!(q, full);
+    let n2: f64 = q[k..k + 4].iter().map(|c| c * c).sum();
+    assert!((n2 - 1.0).abs() <= QUATERNION_NORM_SLACK);
+    // Zero and NaN: the identity.
+    for bad in [0.0, f64::NAN] {
+        q[k..k + 4].fill(bad);
+        assert!(project_quaternions(&m, &mut q));
+        assert_eq!(&q[k..k + 4], &[1.0, 0.0, 0.0, 0.0]);
+    }
+}

@@ -228,6 +228,36 @@ pub fn qdot_from_v(m: &Mechanism, q: &[f64], v: &[f64], qdot: &mut [f64]) {
 /// engine applies this projection to the state after each accepted step (never inside a step: the
 /// dynamics themselves accept non-unit quaternions, using the rotation `Q/|Q|`). A zero quaternion
 /// (only reachable through a corrupt state) is reset to the identity.
+/// How far |q|² of a quaternion state may be from 1 before [`project_quaternions`] normalizes it:
+/// a few round-offs (normalizing leaves |q|² within about 4ε of 1 itself). Much less than any
+/// tolerance a run can be given, and the rotation a quaternion this close to unit length stands for
+/// differs from its normalized one's by as little.
+pub const QUATERNION_NORM_SLACK: f64 = 16.0 * f64::EPSILON;
+
+/// Normalizes the quaternion states that are off unit length by more than
+/// [`QUATERNION_NORM_SLACK`] (and resets non-finite or zero ones to the identity); returns whether
+/// any changed. The projection after each accepted step: a state it leaves bit for bit as it was
+/// keeps the outputs the solver's last evaluation computed at it (the step's end row reuses them).
+pub fn project_quaternions(m: &Mechanism, q: &mut [f64]) -> bool {
+    let mut changed = false;
+    for &k in &m.quaternion_offsets {
+        let n2 = q[k] * q[k] + q[k + 1] * q[k + 1] + q[k + 2] * q[k + 2] + q[k + 3] * q[k + 3];
+        if (n2 - 1.0).abs() <= QUATERNION_NORM_SLACK {
+            continue;
+        }
+        let n = n2.sqrt();
+        if n > 0.0 && n.is_finite() {
+            for x in &mut q[k..k + 4] {
+                *x /= n;
+            }
+        } else {
+            q[k..k + 4].copy_from_slice(&[1.0, 0.0, 0.0, 0.0]);
+        }
+        changed = true;
+    }
+    changed
+}
+
 pub fn normalize_quaternions(m: &Mechanism, q: &mut [f64]) {
     for &k in &m.quaternion_offsets {
         let n =

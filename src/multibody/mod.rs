@@ -8,7 +8,8 @@
 //! - Body 0 is the World body; other bodies are the rigid groups of frames, each with the follower
 //!   frame of its inbound joint as reference frame ([`network`]).
 //! - The state is `x = [q; v]` with `ẋ = [q̇; v̇]`: [`qdot_from_v`] and [`forward_dynamics`]; after
-//!   each accepted step the engine applies [`normalize_quaternions`].
+//!   each accepted step the engine applies [`project_quaternions`] (which normalizes the
+//!   quaternions that are off unit length by more than round-off).
 //! - External forces on bodies are World-resolved Plücker forces about the World origin.
 //!
 //! Typical use:
@@ -64,7 +65,8 @@ pub use kinematics::{
     frame_velocity,
 };
 pub use mechanism::{
-    normalize_quaternions, qdot_from_v, BodyIndex, FrameId, JointId, Mechanism, WORLD_BODY,
+    normalize_quaternions, project_quaternions, qdot_from_v, BodyIndex, FrameId, JointId,
+    Mechanism, QUATERNION_NORM_SLACK, WORLD_BODY,
 };
 pub use network::{FrameNetworkBuilder, MechanismError};
 pub use rnea::{bias_forces, inverse_dynamics};

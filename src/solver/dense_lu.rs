@@ -79,28 +79,36 @@ impl DenseLu {
         Ok(())
     }
 
-    /// Solves A·x = b in place (`b` becomes x), with A as last factored.
+    /// Solves A·x = b in place (`b` becomes x), with A as last factored. Each substitution row
+    /// is one inner product accumulated left to right from −0 (the additive identity, as
+    /// `Iterator::sum` does), over slices cut once per row so that the loops carry no bounds
+    /// checks.
     pub(crate) fn solve(&self, b: &mut [f64]) {
         let n = self.n;
-        let a = &self.lu;
-        for k in 0..n {
-            b.swap(k, self.pivots[k]);
+        let a = &self.lu[..n * n];
+        let b = &mut b[..n];
+        for (k, &p) in self.pivots[..n].iter().enumerate() {
+            b.swap(k, p);
         }
         // L·y = P·b (unit lower triangle).
         for i in 1..n {
+            let (solved, rest) = b.split_at_mut(i);
             let row = &a[i * n..i * n + i];
-            let s: f64 = row.iter().zip(&b[..i]).map(|(l, y)| l * y).sum();
-            b[i] -= s;
+            let mut s = -0.0;
+            for (l, y) in row.iter().zip(solved.iter()) {
+                s += l * y;
+            }
+            rest[0] -= s;
         }
         // U·x = y.
         for i in (0..n).rev() {
+            let (head, solved) = b.split_at_mut(i + 1);
             let row = &a[i * n..(i + 1) * n];
-            let s: f64 = row[i + 1..]
-                .iter()
-                .zip(&b[i + 1..])
-                .map(|(u, x)| u * x)
-                .sum();
-            b[i] = (b[i] - s) / row[i];
+            let mut s = -0.0;
+            for (u, x) in row[i + 1..].iter().zip(solved.iter()) {
+                s += u * x;
+            }
+            head[i] = (head[i] - s) / row[i];
         }
     }
 }
@@ -161,6 +169,72 @@ mod tests {
                 .map(|(p, q)| (p - q).abs())
                 .fold(0.0, f64::max);
             assert!(e < 1e-13, "error {e}");
+        }
+    }
+
+    /// The substitutions as first written, with `Iterator::sum` inner products: the solve must
+    /// give their results bit for bit (the solver's steps must not depend on how the loops are
+    /// written).
+    fn solve_reference(lu: &DenseLu, b: &mut [f64]) {
+        let (n, a) = (lu.n, &lu.lu);
+        for k in 0..n {
+            b.swap(k, lu.pivots[k]);
+        }
+        for i in 1..n {
+            let s: f64 = a[i * n..i * n + i]
+                .iter()
+                .zip(&b[..i])
+                .map(|(l, y)| l * y)
+                .sum();
+            b[i] -= s;
+        }
+        for i in (0..n).rev() {
+            let row = &a[i * n..(i + 1) * n];
+            let s: f64 = row[i + 1..]
+                .iter()
+                .zip(&b[i + 1..])
+                .map(|(u, x)| u * x)
+                .sum();
+            b[i] = (b[i] - s) / row[i];
+        }
+    }
+
+    #[test]
+    fn solve_matches_the_textbook_substitutions_bit_for_bit() {
+        let mut seed = 777u64;
+        let mut rand = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for n in [1, 2, 5, 13, 20] {
+            let mut lu = DenseLu::new(n);
+            for round in 0..4 {
+                // Some exact zeros (a sparse Jacobian's) and signed zeros on the right-hand side.
+                let a: Vec<f64> = (0..n * n)
+                    .map(|k| if (k + round) % 3 == 0 { 0.0 } else { rand() })
+                    .map(|v| v + if round == 3 { 1e-300 } else { 0.0 })
+                    .collect();
+                let mut m = a.clone();
+                for i in 0..n {
+                    m[i * n + i] += 2.0;
+                }
+                lu.matrix_mut().copy_from_slice(&m);
+                lu.factor().unwrap();
+                let b: Vec<f64> = (0..n)
+                    .map(|i| match i % 4 {
+                        0 => -0.0,
+                        1 => 0.0,
+                        _ => rand(),
+                    })
+                    .collect();
+                let (mut fast, mut reference) = (b.clone(), b);
+                lu.solve(&mut fast);
+                solve_reference(&lu, &mut reference);
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fast), bits(&reference), "n = {n}, round {round}");
+            }
         }
     }
 

@@ -27,6 +27,9 @@ pub struct JointBlock {
     outputs: Vec<PortDecl>,
     /// Per user output: (offset, length) in the joint's state vector [q; v].
     sources: Vec<(usize, usize)>,
+    /// Which user outputs are read (connected or logged): the others are not copied. Empty until
+    /// the diagram says (then all are).
+    read: Vec<bool>,
     actuated: bool,
     /// Limits (RevoluteJoint, PrismaticJoint), with the `limit_force` output's index.
     limits: Option<JointLimits>,
@@ -123,6 +126,7 @@ impl JointBlock {
             inputs,
             outputs,
             sources,
+            read: Vec::new(),
             actuated,
             limits: None,
             limit_output: None,
@@ -146,6 +150,10 @@ impl Block for JointBlock {
     }
     fn physical(&self) -> Option<&PhysicalRole> {
         Some(&self.role)
+    }
+
+    fn set_used_outputs(&mut self, used: &[bool]) {
+        self.read = used.to_vec();
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), String> {
@@ -221,6 +229,9 @@ impl Block for JointBlock {
             return;
         };
         for (o, &(offset, len)) in self.sources.iter().enumerate() {
+            if !self.read.get(o).copied().unwrap_or(true) {
+                continue; // nobody reads it
+            }
             let (source, out) = ctx.io.input_output(state, o);
             out[..len].copy_from_slice(&source[offset..offset + len]);
         }

@@ -24,7 +24,7 @@ use crate::multibody::rigid::{
 };
 use crate::multibody::{
     body_position, body_rotation, body_velocity, forward_dynamics,
-    forward_dynamics_after_kinematics, forward_kinematics, normalize_quaternions, qdot_from_v,
+    forward_dynamics_after_kinematics, forward_kinematics, project_quaternions, qdot_from_v,
     Mechanism, SpatialForce, Workspace,
 };
 use crate::solver::Direction;
@@ -559,8 +559,7 @@ impl Block for MechanismBlock {
         let m = &*self.mechanism;
         let mut changed = false;
         if !m.quaternion_offsets().is_empty() {
-            normalize_quaternions(m, &mut states[..self.nq()]);
-            changed = true;
+            changed |= project_quaternions(m, &mut states[..self.nq()]);
         }
         if !self.rigid.is_empty() {
             if let Some(s) = scratch.downcast_mut::<Scratch>() {

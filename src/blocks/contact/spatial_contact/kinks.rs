@@ -37,13 +37,18 @@ impl SpatialContactForce {
         }
     }
 
-    /// Fills `s.kinks` from the depths and normal velocities `outputs_eval` just computed.
-    pub(super) fn fill_kinks(&self, s: &mut Scratch) {
+    /// Writes the kink functions into `out` from the depths and normal velocities the last
+    /// `outputs_eval` left in the scratch (called for the zero crossings only, which the engine
+    /// always asks for right after the outputs at the same state).
+    pub(super) fn fill_kinks(&self, s: &Scratch, out: &mut [f64]) {
         let count = self.normal.kink_count();
-        if s.kinks.is_empty() || count == 0 {
+        if out.is_empty() || count == 0 {
             return;
         }
-        s.kinks.fill(APART);
+        out.fill(APART);
+        if self.base.is_none() || self.follower.is_none() {
+            return; // never evaluated (not reachable for a bound block)
+        }
         if self.use_manifold {
             let separation = s.manifold.separation();
             if separation.is_nan() || separation >= 0.0 {
@@ -51,14 +56,14 @@ impl SpatialContactForce {
             }
             if let ([p], Some(&vn)) = (s.manifold.points(), s.normal_velocity.first()) {
                 self.normal
-                    .kink_values(p.effective_depth, -vn, &mut s.kinks[..count]);
+                    .kink_values(p.effective_depth, -vn, &mut out[..count]);
             }
         } else {
             for ((g, vn), out) in s
                 .geometry
                 .iter()
                 .zip(&s.normal_velocity)
-                .zip(s.kinks.chunks_exact_mut(count))
+                .zip(out.chunks_exact_mut(count))
             {
                 // Normal velocities are current for every point in contact.
                 self.normal.kink_values(-g.separation, -vn, out);

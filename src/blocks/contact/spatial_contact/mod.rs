@@ -133,8 +133,6 @@ pub(super) struct Scratch {
     slip_speed: Vec<f64>,
     normal_force: Vec<f64>,
     friction_force: Vec<Vector3<f64>>,
-    /// The law's kink functions, slot by slot (see `kinks`).
-    kinks: Vec<f64>,
 }
 
 impl SpatialContactForce {
@@ -359,7 +357,6 @@ impl Block for SpatialContactForce {
             slip_speed: vec![0.0; n],
             normal_force: vec![0.0; n],
             friction_force: vec![Vector3::zeros(); n],
-            kinks: vec![kinks::APART; self.kink_function_count()],
         })
     }
 
@@ -380,7 +377,6 @@ impl Block for SpatialContactForce {
         } else {
             self.eval_per_point(&mut ctx.io, s, &mb, &mf, used)
         };
-        self.fill_kinks(s);
         let Some((moment, force)) = wrench else {
             // Not reachable for pairs accepted when the block was bound; never apply stale forces.
             let (sig, _, outs) = ctx.io.raw();
@@ -412,11 +408,12 @@ impl Block for SpatialContactForce {
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
-        // The separations and the kinks were just computed by outputs_eval.
+        // The separations were just computed by outputs_eval, and the kinks are worked out from
+        // what it left in the scratch (only here: most evaluations do not ask for them).
         let (separations, kinks) = g.split_at_mut(self.points);
         separations.copy_from_slice(&ctx.io.output_value(SEPARATION)[..self.points]);
-        if let Some(s) = ctx.scratch.downcast_mut::<Scratch>() {
-            kinks.copy_from_slice(&s.kinks);
+        if let Some(s) = ctx.scratch.downcast_ref::<Scratch>() {
+            self.fill_kinks(s, kinks);
         }
     }
 }

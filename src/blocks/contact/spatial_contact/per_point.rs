@@ -3,8 +3,10 @@
 
 use nalgebra::Vector3;
 
-use super::outputs::SEPARATION;
-use super::sensed::{contact_axes, write_sensed, SensedContact, UsedOutputs};
+use super::outputs::{
+    CONTACT, FRICTION_FORCE, NORMAL_FORCE, NORMAL_VELOCITY, PENETRATION, SEPARATION,
+};
+use super::sensed::{contact_axes, write_frame_outputs, SensedContact, UsedOutputs};
 use super::{Scratch, SpatialContactForce};
 use crate::block::Io;
 use crate::blocks::multibody::FrameMotion;
@@ -51,7 +53,7 @@ impl SpatialContactForce {
             // A NaN separation counts as no contact, as in the outputs below.
             let in_contact = g.separation < 0.0;
             in_contact_count += usize::from(in_contact);
-            if !in_contact && !used.any_sensing {
+            if !in_contact && !used.velocity_sensing {
                 s.slip_speed[i] = 0.0;
                 continue;
             }
@@ -103,9 +105,13 @@ impl SpatialContactForce {
                 s.resultant.add_force(p, n, force);
             }
         }
-        // Pass 4, the sensed outputs, only when something reads them.
-        let sensed_points = if used.any_sensing { self.points } else { 0 };
-        for i in 0..sensed_points {
+        // Pass 4, the sensed outputs, only when something reads them: the scalar ones output by
+        // output, the ones that need the contact frame or the poses point by point.
+        if used.any_sensing {
+            self.write_scalar_sensing(io, s, used);
+        }
+        let frame_points = if used.frame_sensing { self.points } else { 0 };
+        for i in 0..frame_points {
             let g = &s.geometry[i];
             let contact = SensedContact {
                 in_contact: g.separation < 0.0,
@@ -115,11 +121,47 @@ impl SpatialContactForce {
                 normal_velocity: s.normal_velocity[i],
                 tangential_velocity: s.tangential_velocity[i],
                 normal_force: s.normal_force[i],
-                friction_force: s.friction_force[i].norm(),
+                friction_force: 0.0, // written by write_scalar_sensing
             };
-            write_sensed(io, used, i, &contact, mb, mf);
+            write_frame_outputs(io, used, i, &contact, mb, mf);
         }
         self.write_point_count(io, in_contact_count);
         Some((moment, force_sum))
+    }
+
+    /// The per-point scalar sensing outputs that are read (`contact`, `penetration`,
+    /// `normal_force`, `friction_force`, `normal_velocity`), each written for all points at once.
+    /// A point not in contact reports 0 (its normal velocity times 0).
+    fn write_scalar_sensing(&self, io: &mut Io, s: &Scratch, used: &UsedOutputs) {
+        let points = self.points;
+        let in_contact = |i: usize| s.geometry[i].separation < 0.0;
+        if used.get(CONTACT) {
+            let out = &mut io.output(CONTACT)[..points];
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = if in_contact(i) { 1.0 } else { 0.0 };
+            }
+        }
+        if used.get(PENETRATION) {
+            let out = &mut io.output(PENETRATION)[..points];
+            for (o, g) in out.iter_mut().zip(&s.geometry) {
+                *o = (-g.separation).max(0.0);
+            }
+        }
+        if used.get(NORMAL_FORCE) {
+            io.output(NORMAL_FORCE)[..points].copy_from_slice(&s.normal_force[..points]);
+        }
+        if used.get(FRICTION_FORCE) {
+            let out = &mut io.output(FRICTION_FORCE)[..points];
+            for (o, f) in out.iter_mut().zip(&s.friction_force) {
+                *o = f.norm();
+            }
+        }
+        if used.get(NORMAL_VELOCITY) {
+            let out = &mut io.output(NORMAL_VELOCITY)[..points];
+            for (i, o) in out.iter_mut().enumerate() {
+                let flag = if in_contact(i) { 1.0 } else { 0.0 };
+                *o = flag * s.normal_velocity[i];
+            }
+        }
     }
 }

@@ -14,6 +14,13 @@ pub(super) struct UsedOutputs {
     pub(super) need_axes: bool,
     /// Some per-contact sensing output is read.
     pub(super) any_sensing: bool,
+    /// Some per-contact output that reads the relative velocity of a point not in contact is
+    /// read (`normal_velocity`, `tangential_velocity`: 0 times the velocity there); the other
+    /// sensing outputs of such a point do not need its velocity.
+    pub(super) velocity_sensing: bool,
+    /// Some per-contact output that needs the contact frame or the frames' poses is read
+    /// (`tangential_velocity`, the rotations and translations).
+    pub(super) frame_sensing: bool,
     /// Some resultant output is read.
     pub(super) want_resultant: bool,
 }
@@ -34,6 +41,14 @@ impl UsedOutputs {
                 NORMAL_FORCE,
                 FRICTION_FORCE,
                 NORMAL_VELOCITY,
+                TANGENTIAL_VELOCITY,
+                BASE_ROTATION,
+                BASE_TRANSLATION,
+                FOLLOWER_ROTATION,
+                FOLLOWER_TRANSLATION,
+            ]),
+            velocity_sensing: any(&[NORMAL_VELOCITY, TANGENTIAL_VELOCITY]),
+            frame_sensing: any(&[
                 TANGENTIAL_VELOCITY,
                 BASE_ROTATION,
                 BASE_TRANSLATION,
@@ -93,11 +108,6 @@ pub(super) fn write_sensed(
     base: &FrameMotion,
     follower: &FrameMotion,
 ) {
-    let axes = if c.in_contact && used.need_axes {
-        contact_axes(&c.normal, &base.rotation)
-    } else {
-        Matrix3::identity()
-    };
     let flag = if c.in_contact { 1.0 } else { 0.0 };
     if used.get(CONTACT) {
         io.output(CONTACT)[i] = flag;
@@ -114,6 +124,27 @@ pub(super) fn write_sensed(
     if used.get(NORMAL_VELOCITY) {
         io.output(NORMAL_VELOCITY)[i] = flag * c.normal_velocity;
     }
+    if used.frame_sensing {
+        write_frame_outputs(io, used, i, c, base, follower);
+    }
+}
+
+/// The sensing outputs of contact `i` that need the contact frame or the frames' poses
+/// (`tangential_velocity`, the rotations and translations); the rest of [`write_sensed`].
+pub(super) fn write_frame_outputs(
+    io: &mut Io,
+    used: &UsedOutputs,
+    i: usize,
+    c: &SensedContact,
+    base: &FrameMotion,
+    follower: &FrameMotion,
+) {
+    let axes = if c.in_contact && used.need_axes {
+        contact_axes(&c.normal, &base.rotation)
+    } else {
+        Matrix3::identity()
+    };
+    let flag = if c.in_contact { 1.0 } else { 0.0 };
     if used.get(TANGENTIAL_VELOCITY) {
         let out = &mut io.output(TANGENTIAL_VELOCITY)[2 * i..2 * i + 2];
         out[0] = flag * axes.column(0).dot(&c.tangential_velocity);
@@ -123,6 +154,9 @@ pub(super) fn write_sensed(
         (BASE_ROTATION, BASE_TRANSLATION, base),
         (FOLLOWER_ROTATION, FOLLOWER_TRANSLATION, follower),
     ] {
+        if !(used.get(o) || used.get(o_t)) {
+            continue;
+        }
         let rt = motion.rotation.transpose();
         if used.get(o) {
             let r = if c.in_contact {
