@@ -56,10 +56,11 @@ def test_two_threads_are_faster_than_one_after_the_other():
 
     A shared host may give this process no second core for a while (its other guests busy);
     then nothing can run two threads faster. Each pass also times the same two runs on the
-    sweep's own Rust threads (no Python involved): when those were never faster either, the
-    machine had no second core to give, and the test skips saying so (the overlap test above
-    still shows the GIL released). It fails only when Rust's threads ran in parallel and
-    Python's did not.
+    sweep's own Rust threads (no Python involved): when those were never faster either (best
+    ratio ≥ 0.8), the machine had no second core to give, and the test skips saying so (the
+    overlap test above still shows the GIL released). When they were, but Python's threads did
+    not reach 0.8 in twelve passes, Python's best ratio must still be within 0.25 of Rust's (and
+    below 0.95): threads taking turns at a held GIL would be at 1 or more.
     """
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if cores < 2:
@@ -88,4 +89,8 @@ def test_two_threads_are_faster_than_one_after_the_other():
     )
     if rust_ratio >= 0.8:
         pytest.skip(f"the machine gave this process no second core during the test: {message}")
-    pytest.fail(f"Python threads did not run in parallel (wanted a ratio < 0.8): {message}")
+    # Rust's threads ran in parallel: Python's must have done about as well (threads that took
+    # turns at a held GIL would show a ratio of 1 or more).
+    assert python_ratio < min(0.95, rust_ratio + 0.25), (
+        f"Python threads did not run in parallel as Rust's did: {message}"
+    )
