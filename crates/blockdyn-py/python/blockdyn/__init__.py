@@ -140,7 +140,9 @@ def sweep(
     """
     if errors not in ("raise", "keep"):
         raise ValueError(f'errors is "raise" or "keep", not {errors!r}')
-    vary = dict(vary)
+    # Lists, so that an iterator given as a value is not used up by the run before the points
+    # are listed.
+    vary = {k: list(v) for k, v in dict(vary).items()}
     results = _sweep(model, vary, set, jobs, errors == "keep")
     keys = list(vary)
     points = [dict(zip(keys, values)) for values in itertools.product(*(list(vary[k]) for k in keys))]
