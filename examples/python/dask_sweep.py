@@ -21,6 +21,7 @@ Needs ``pip install "dask[distributed]"`` besides blockdyn.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import math
 import statistics
@@ -83,18 +84,20 @@ def sweep_on(client, model_text: str, points, batch_size: int) -> list[dict]:
     return summaries  # type: ignore[return-value]
 
 
+@contextlib.contextmanager
 def local_client(workers: int):
+    """A client of a LocalCluster of `workers` processes; leaving the `with` closes both."""
     from dask.distributed import Client, LocalCluster
 
     # One thread per worker process: a point is one Rust run, and the processes are the parallelism.
-    cluster = LocalCluster(
+    with LocalCluster(
         n_workers=workers,
         threads_per_worker=1,
         processes=True,
         dashboard_address=None,
         silence_logs=logging.ERROR,
-    )
-    return Client(cluster)
+    ) as cluster, Client(cluster) as client:
+        yield client
 
 
 def timed_passes(client, model_text: str, points, batch_size: int, passes: int) -> list[float]:
@@ -139,7 +142,7 @@ def main(argv=None) -> int:
         client = Client(args.scheduler)
     else:
         client = local_client(args.workers)
-    with client:
+    with client as client:
         started = time.perf_counter()
         summaries = sweep_on(client, model_text, points, args.batch)
         elapsed = time.perf_counter() - started

@@ -119,7 +119,13 @@ def test_set_as_strings_and_variants():
     np.testing.assert_array_equal(v.simulate().values, same.simulate().values)
     # Python values of every kind: a list, a string, a bool.
     w = m.variant({"free.position": [0, 0, 2], "solver.method": "trbdf2", "contact.zero_crossings": True})
-    assert w.simulate(stop_time=0.1)["free.p[2]"][0] == 2.0
+    r = w.simulate(stop_time=0.1)
+    assert r["free.p[2]"][0] == 2.0
+    # The string and the bool took effect: trbdf2 forms Jacobians (dopri5 never does), and the
+    # overrides were written as TOML's string and boolean.
+    assert r.stats.jacobian_evaluations > 0
+    assert any(o.startswith("solver.method=") and '"trbdf2"' in o for o in w.overrides)
+    assert "contact.zero_crossings=true" in w.overrides
 
 
 def test_loads_from_text():
