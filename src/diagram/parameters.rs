@@ -202,42 +202,37 @@ impl Diagram {
                 cb.name
             )));
         }
-        self.check_same_structure(cb, &mut *block)
-            .map_err(rebuild)?;
+        check_same_structure(cb, &mut *block).map_err(rebuild)?;
         Ok(block)
     }
+}
 
-    /// The new instance declares what the compiled one does: ports, setup and sample time.
-    fn check_same_structure(
-        &self,
-        cb: &CompiledBlock,
-        block: &mut dyn Block,
-    ) -> Result<(), String> {
-        let names = |ports: &[crate::block::PortDecl]| -> Vec<String> {
-            ports.iter().map(|p| p.name.clone()).collect()
-        };
-        if names(block.inputs()) != names(cb.block.inputs())
-            || names(block.outputs()) != names(cb.block.outputs())
-        {
-            return Err("the value changes the block's ports".into());
-        }
-        let setup = block.setup(&cb.input_shapes, &cb.output_shapes)?;
-        if setup != cb.setup {
-            return Err(format!(
-                "the value changes the block's structure ({} states, {} work slots, {} zero crossings before; {}, {} and {} with it)",
-                cb.setup.num_states,
-                cb.setup.num_work,
-                cb.setup.zero_crossings.len(),
-                setup.num_states,
-                setup.num_work,
-                setup.zero_crossings.len()
-            ));
-        }
-        if block.period() != cb.block.period() {
-            return Err("the value changes the block's sample time (fixed-step checks and time events are set when the model is built)".into());
-        }
-        Ok(())
+/// The new instance declares what the compiled one does: ports, setup and sample time.
+fn check_same_structure(cb: &CompiledBlock, block: &mut dyn Block) -> Result<(), String> {
+    let same_names = |a: &[crate::block::PortDecl], b: &[crate::block::PortDecl]| {
+        a.iter().map(|p| &p.name).eq(b.iter().map(|p| &p.name))
+    };
+    if !same_names(block.inputs(), cb.block.inputs())
+        || !same_names(block.outputs(), cb.block.outputs())
+    {
+        return Err("the value changes the block's ports".into());
     }
+    let setup = block.setup(&cb.input_shapes, &cb.output_shapes)?;
+    if setup != cb.setup {
+        return Err(format!(
+            "the value changes the block's structure ({} states, {} work slots, {} zero crossings before; {}, {} and {} with it)",
+            cb.setup.num_states,
+            cb.setup.num_work,
+            cb.setup.zero_crossings.len(),
+            setup.num_states,
+            setup.num_work,
+            setup.zero_crossings.len()
+        ));
+    }
+    if block.period() != cb.block.period() {
+        return Err("the value changes the block's sample time (fixed-step checks and time events are set when the model is built)".into());
+    }
+    Ok(())
 }
 
 /// Solids, geometries, frames, joints and the mechanism's settings become part of the
