@@ -12,12 +12,14 @@
 //!   the engine owns (states, work slots, scratch).
 
 pub mod context;
+pub mod kernel;
 pub mod physical;
 pub mod port;
 pub mod registry;
 pub mod shape;
 
 pub use context::{same_bits, Ctx, Io, Slot};
+pub use kernel::ScalarKernel;
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};
@@ -247,6 +249,15 @@ pub trait Block: Send + Sync {
     /// A block that returns a form has no modes, events or time events: once fused, its
     /// `settle`, `handle_event`, `samples_at_start` and `next_time_event` are never called.
     fn linear_form(&self, _inputs: &[Shape], _outputs: &[Shape]) -> Option<LinearForm> {
+        None
+    }
+
+    /// The block's arithmetic as a [`ScalarKernel`], when it is memoryless and reads and writes
+    /// one element per port for the final shapes: the engine then evaluates the kernel in
+    /// place instead of calling [`Block::outputs_eval`] (when linear blocks are fused). Called
+    /// after `setup`. The kernel must give exactly the bits `outputs_eval` writes; the block's
+    /// zero crossings are still called.
+    fn scalar_kernel(&self) -> Option<ScalarKernel> {
         None
     }
 

@@ -5,7 +5,9 @@ use super::common::{
     at, bad, check_broadcast, column, numbered_ports, param, port, propagate_broadcast, read_count,
     read_matrix,
 };
-use crate::block::{Block, BlockType, Ctx, LinearForm, LinearTerm, PortDecl, Setup, Shape};
+use crate::block::{
+    Block, BlockType, Ctx, LinearForm, LinearTerm, PortDecl, ScalarKernel, Setup, Shape,
+};
 use crate::model::{Diagnostic, TableReader};
 
 // ---------------------------------------------------------------- Gain
@@ -320,6 +322,12 @@ impl Block for Product {
         }
         Ok(Setup::memoryless(self.inputs.len(), 1))
     }
+    fn scalar_kernel(&self) -> Option<ScalarKernel> {
+        // The engine uses it only when both inputs and the output have one element.
+        (self.ops.len() == 2).then(|| ScalarKernel::Product2 {
+            divide: [self.ops[0] <= 0.0, self.ops[1] <= 0.0],
+        })
+    }
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let (sig, ins, outs) = ctx.raw();
         let o = outs[0];
@@ -328,6 +336,21 @@ impl Block for Product {
             sig[o.offset as usize] = sig[ins[0].range()]
                 .iter()
                 .fold(1.0, |acc, &x| apply(acc, self.ops[0], x));
+            return;
+        }
+        if o.len == 1 {
+            // Scalar inputs (the common case): no broadcast per element.
+            sig[o.offset as usize] = self.ops.iter().zip(ins).fold(1.0, |acc, (&op, i)| {
+                apply(
+                    acc,
+                    op,
+                    if i.len == 0 {
+                        0.0
+                    } else {
+                        sig[i.offset as usize]
+                    },
+                )
+            });
             return;
         }
         for e in 0..o.len as usize {

@@ -8,7 +8,7 @@ use super::common::{
     at, check_broadcast, check_limit_len, numbered_ports, param, port, propagate_broadcast,
     read_count, read_limits,
 };
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockType, Ctx, PortDecl, ScalarKernel, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 
@@ -75,6 +75,9 @@ pub static ABS: BlockType = BlockType {
 struct Saturation {
     lower: Option<Vec<f64>>,
     upper: Option<Vec<f64>>,
+    /// `(lower, upper)` (±∞ where not given) when the input has one element, set by `setup`: the
+    /// common case, evaluated without the per-element broadcast.
+    scalar_limits: Option<(f64, f64)>,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
 }
@@ -89,6 +92,13 @@ impl Block for Saturation {
     fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, String> {
         check_limit_len("lower", self.lower.as_deref(), inputs[0].len())?;
         check_limit_len("upper", self.upper.as_deref(), inputs[0].len())?;
+        self.scalar_limits = (inputs[0].len() == 1).then(|| {
+            let first = |limit: &Option<Vec<f64>>, none: f64| limit.as_ref().map_or(none, |v| v[0]);
+            (
+                first(&self.lower, f64::NEG_INFINITY),
+                first(&self.upper, f64::INFINITY),
+            )
+        });
         let per = usize::from(self.lower.is_some()) + usize::from(self.upper.is_some());
         Ok(Setup {
             zero_crossings: vec![Direction::Either; per * inputs[0].len()],
@@ -96,6 +106,11 @@ impl Block for Saturation {
         })
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
+        if let Some((lower, upper)) = self.scalar_limits {
+            let u = ctx.input_scalar(0);
+            ctx.set_output_scalar(0, u.max(lower).min(upper));
+            return;
+        }
         let (u, y) = ctx.input_output(0, 0);
         for (e, (y, u)) in y.iter_mut().zip(u).enumerate() {
             let lo = self
@@ -105,6 +120,10 @@ impl Block for Saturation {
             let hi = self.upper.as_deref().map_or(f64::INFINITY, |v| at(v, e));
             *y = u.max(lo).min(hi);
         }
+    }
+    fn scalar_kernel(&self) -> Option<ScalarKernel> {
+        self.scalar_limits
+            .map(|(lower, upper)| ScalarKernel::Clamp { lower, upper })
     }
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
         let u = ctx.input(0);
@@ -130,6 +149,7 @@ fn build_saturation(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     Ok(Box::new(Saturation {
         lower,
         upper,
+        scalar_limits: None,
         inputs,
         outputs,
     }))

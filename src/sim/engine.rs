@@ -12,6 +12,7 @@ use super::events::EventLog;
 use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
 use super::sparsity::StateDependencies;
+use super::steps::Step;
 use crate::block::{same_bits, Block, Ctx};
 use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
@@ -115,10 +116,11 @@ pub struct Engine<'d> {
     crossing: Vec<usize>,
     /// How each block is evaluated (called, or fused into sparse sums).
     plan: LinearPlan,
-    /// The diagram's schedule without the blocks the plan skips (initialization and events).
-    schedule: Vec<usize>,
+    /// The diagram's schedule without the blocks the plan skips, as steps (initialization and
+    /// events).
+    steps: Vec<Step<'d>>,
     /// The same without blocks whose outputs are constant (every minor step).
-    minor_schedule: Vec<usize>,
+    minor_steps: Vec<Step<'d>>,
     /// The blocks that are called (not fused), in index order: only they can have modes,
     /// events and time events.
     called: Vec<usize>,
@@ -196,21 +198,20 @@ impl<'d> Engine<'d> {
         };
         // Only what must run: skipped (fused, unread) blocks leave the schedule, and fused
         // integrators leave the list of blocks whose derivatives are called.
-        let schedule: Vec<usize> = diagram
-            .schedule
-            .iter()
-            .copied()
-            .filter(|&b| plan.mode[b] != Mode::Skip)
-            .collect();
+        let steps_where = |keep: &dyn Fn(usize) -> bool| -> Vec<Step<'d>> {
+            diagram
+                .schedule
+                .iter()
+                .filter(|&&b| keep(b))
+                .filter_map(|&b| Step::of(diagram, &plan, b, blocks[b], fuse))
+                .collect()
+        };
+        let steps = steps_where(&|_| true);
+        let minor_steps = steps_where(&|b| !blocks[b].outputs_are_constant());
         let called: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| plan.mode[b] == Mode::Dispatch)
             .collect();
         let copy_states = called.iter().any(|&b| !diagram.blocks[b].states.is_empty());
-        let minor_schedule = schedule
-            .iter()
-            .copied()
-            .filter(|&b| !blocks[b].outputs_are_constant())
-            .collect();
         let stateful: Vec<usize> = stateful
             .into_iter()
             .filter(|&b| !plan.fused_integrator[b])
@@ -221,8 +222,8 @@ impl<'d> Engine<'d> {
             blocks,
             stateful,
             crossing,
-            schedule,
-            minor_schedule,
+            steps,
+            minor_steps,
             called,
             copy_states,
             evaluated_at: None,
@@ -379,7 +380,7 @@ impl<'d> Engine<'d> {
     #[inline]
     fn outputs_at(&mut self, t: f64, x: &[f64]) {
         if !self.copy_states {
-            if !self.minor_schedule.is_empty() {
+            if !self.minor_steps.is_empty() {
                 self.eval_scheduled(t, false, Some(x));
             }
             return;
@@ -404,48 +405,58 @@ impl<'d> Engine<'d> {
     #[inline]
     fn eval_scheduled(&mut self, t: f64, all: bool, x: Option<&[f64]>) {
         self.evaluated_at = None;
-        let d = self.diagram;
-        // Taken out for the loop (the blocks need the run state mutably), put back after.
-        let schedule = std::mem::take(if all {
-            &mut self.schedule
-        } else {
-            &mut self.minor_schedule
-        });
-        for &b in &schedule {
-            match &self.plan.mode[b] {
-                Mode::Dispatch => {
-                    let block = self.blocks[b];
-                    let mut ctx = self.ctx(b, t);
-                    block.outputs_eval(&mut ctx);
+        let steps = if all { &self.steps } else { &self.minor_steps };
+        let (run, plan, sum_scratch) = (&mut self.run, &self.plan, &mut self.sum_scratch);
+        for step in steps {
+            match step {
+                Step::Call(call) => {
+                    let mut ctx = Ctx::new(
+                        t,
+                        &mut run.signals,
+                        call.inputs,
+                        call.outputs,
+                        &mut run.x[call.states.clone()],
+                        &mut run.work[call.work.clone()],
+                        &mut *run.scratch[call.index],
+                    );
+                    call.block.outputs_eval(&mut ctx);
                 }
-                Mode::Skip => {}
-                Mode::Rows(rows) => {
-                    let states = x.unwrap_or(&self.run.x);
-                    for r in rows.start as usize..rows.end as usize {
-                        let row = &self.plan.rows[r];
-                        let value = self.plan.eval(row, &self.run.signals, states);
-                        self.run.signals[row.target as usize] = value;
+                Step::Rows(rows) => {
+                    let states = x.unwrap_or(&run.x);
+                    for row in &plan.rows[rows.start as usize..rows.end as usize] {
+                        run.signals[row.target as usize] = plan.eval(row, &run.signals, states);
                     }
                 }
-                Mode::Sum(k) => {
-                    let out = d.blocks[b].output_slots[0].range();
-                    let states = x.unwrap_or(&self.run.x);
-                    let scratch = &mut self.sum_scratch[..out.len()];
-                    self.plan.sums[*k as usize].evaluate(&self.run.signals, states, scratch);
-                    self.run.signals[out].copy_from_slice(scratch);
+                Step::Sum { sum, output } => {
+                    let states = x.unwrap_or(&run.x);
+                    let scratch = &mut sum_scratch[..output.len()];
+                    plan.sums[*sum as usize].evaluate(&run.signals, states, scratch);
+                    run.signals[output.clone()].copy_from_slice(scratch);
                 }
-                Mode::CopyStates => {
-                    let blk = &d.blocks[b];
-                    let out = blk.output_slots[0].range();
-                    let states = x.unwrap_or(&self.run.x);
-                    self.run.signals[out].copy_from_slice(&states[blk.states.clone()]);
+                &Step::Clamp {
+                    input,
+                    output,
+                    lower,
+                    upper,
+                } => run.signals[output] = run.signals[input].max(lower).min(upper),
+                &Step::Product2 {
+                    inputs: [a, b],
+                    divide,
+                    output,
+                } => {
+                    let apply =
+                        |acc: f64, divide: bool, x: f64| if divide { acc / x } else { acc * x };
+                    let first = apply(1.0, divide[0], run.signals[a]);
+                    run.signals[output] = apply(first, divide[1], run.signals[b]);
+                }
+                Step::CopyState { output, state } => {
+                    run.signals[*output] = x.unwrap_or(&run.x)[*state];
+                }
+                Step::CopyStates { output, states } => {
+                    let x = x.unwrap_or(&run.x);
+                    run.signals[output.clone()].copy_from_slice(&x[states.clone()]);
                 }
             }
-        }
-        if all {
-            self.schedule = schedule;
-        } else {
-            self.minor_schedule = schedule;
         }
     }
 

@@ -8,6 +8,7 @@ pub mod linear;
 pub mod recorder;
 pub mod sparse_sum;
 pub mod sparsity;
+mod steps;
 
 pub use engine::{Engine, EngineCheckpoint, NonFiniteSource, NonFiniteValue, RunState};
 pub use events::{EventLog, LocatedEvent};
