@@ -21,7 +21,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use blockdyn::geometry::query::manifold::{contact_manifold, ContactManifold};
-use blockdyn::geometry::{query, Shape};
+use blockdyn::geometry::{query_with, QueryWorkspace, Shape};
 use blockdyn::{load_model, simulate, Diagram, RunOptions, RunResult};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
 use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion, Vector3};
@@ -103,8 +103,17 @@ fn manifold(c: &mut Criterion) {
         });
         // The single-point GJK/EPA query the manifold starts with, alone.
         group.bench_function(format!("{name}_query_only"), |bench| {
-            bench
-                .iter(|| query(black_box(a), black_box(&pa), black_box(b), black_box(&pb)).unwrap())
+            let mut workspace = QueryWorkspace::new();
+            bench.iter(|| {
+                query_with(
+                    &mut workspace,
+                    black_box(a),
+                    black_box(&pa),
+                    black_box(b),
+                    black_box(&pb),
+                )
+                .unwrap()
+            })
         });
     }
     group.finish();

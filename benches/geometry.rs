@@ -5,7 +5,9 @@
 
 use std::hint::black_box;
 
-use blockdyn::geometry::{query, query_point_cloud, ContactGeometry, Shape};
+use blockdyn::geometry::{
+    query, query_point_cloud_with, query_with, ContactGeometry, QueryWorkspace, Shape,
+};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -59,12 +61,20 @@ fn pairs(c: &mut Criterion) {
         ),
     ];
     let mut group = c.benchmark_group("pair");
+    let mut workspace = QueryWorkspace::new();
     for (name, a, b, pb) in cases {
         let r = query(a, &base, b, &pb).unwrap();
         eprintln!("{name}: separation {:.6} m", r.separation);
         group.bench_function(name, |bench| {
             bench.iter(|| {
-                query(black_box(a), black_box(&base), black_box(b), black_box(&pb)).unwrap()
+                query_with(
+                    &mut workspace,
+                    black_box(a),
+                    black_box(&base),
+                    black_box(b),
+                    black_box(&pb),
+                )
+                .unwrap()
             })
         });
     }
@@ -72,6 +82,7 @@ fn pairs(c: &mut Criterion) {
 }
 
 fn cloud_plane(c: &mut Criterion) {
+    let mut workspace = QueryWorkspace::new();
     let plane = pose([0.0, 0.0, 0.0], [1.0, 0.0, 0.0], 0.1);
     let cloud_pose = pose([0.1, 0.2, 0.05], [0.0, 1.0, 1.0], 0.3);
     let mut group = c.benchmark_group("cloud_vs_plane");
@@ -98,7 +109,8 @@ fn cloud_plane(c: &mut Criterion) {
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |bench, _| {
             bench.iter(|| {
-                query_point_cloud(
+                query_point_cloud_with(
+                    &mut workspace,
                     black_box(&Shape::InfinitePlane),
                     &plane,
                     black_box(&cloud),

@@ -404,3 +404,70 @@ fn curved_rims_pressed_into_a_brick_are_never_reported_apart() {
         }
     }
 }
+
+/// EPA works in the caller's [`QueryWorkspace`]. One workspace reused over many penetrating
+/// queries of different shapes (the polytope store keeps what earlier queries left in it) gives
+/// the bits a fresh workspace gives each query; and two threads, each with its own workspace,
+/// give the single-threaded bits (nothing is shared between them: no thread-local store).
+#[test]
+fn a_reused_workspace_and_threads_give_the_fresh_results() {
+    use blockdyn::geometry::{query_with, QueryWorkspace};
+    let brick = Shape::brick([0.4, 0.3, 0.2]).unwrap();
+    let cylinder = Shape::cylinder(0.15, 0.3).unwrap();
+    let hull = Shape::convex_hull(&[
+        [0.2, 0.0, 0.0],
+        [-0.1, 0.17, 0.0],
+        [-0.1, -0.17, 0.0],
+        [0.0, 0.0, 0.25],
+        [0.0, 0.0, -0.1],
+    ])
+    .unwrap();
+    let shapes = [&brick, &cylinder, &hull];
+    // Penetrating poses: centres 0.05–0.15 m apart, turned about changing axes.
+    let cases: Vec<(usize, usize, Isometry3<f64>)> = (0..60)
+        .map(|k| {
+            let f = k as f64;
+            let axis = Unit::new_normalize(nalgebra::Vector3::new(1.0, 0.3 * f, 0.7 - 0.1 * f));
+            let pose = Isometry3::from_parts(
+                Translation3::new(0.05 + 0.001 * f, 0.02 * (f * 0.7).sin(), 0.1 - 0.0015 * f),
+                UnitQuaternion::from_axis_angle(&axis, 0.37 * f),
+            );
+            (k % 3, (k / 3) % 3, pose)
+        })
+        .collect();
+    let run = |workspace: &mut QueryWorkspace, fresh: bool| -> Vec<[u64; 7]> {
+        cases
+            .iter()
+            .map(|(a, b, pose)| {
+                if fresh {
+                    *workspace = QueryWorkspace::new();
+                }
+                let c = query_with(
+                    workspace,
+                    shapes[*a],
+                    &Isometry3::identity(),
+                    shapes[*b],
+                    pose,
+                )
+                .unwrap();
+                let (p, n) = (c.point, c.normal);
+                [c.separation, p.x, p.y, p.z, n.x, n.y, n.z].map(f64::to_bits)
+            })
+            .collect()
+    };
+    let fresh = run(&mut QueryWorkspace::new(), true);
+    let penetrating = fresh.iter().filter(|r| f64::from_bits(r[0]) < 0.0).count();
+    assert!(
+        penetrating >= 40,
+        "EPA ran on {penetrating} of 60 queries only"
+    );
+    assert_eq!(run(&mut QueryWorkspace::new(), false), fresh);
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..2)
+            .map(|_| scope.spawn(|| run(&mut QueryWorkspace::new(), false)))
+            .collect();
+        for t in threads {
+            assert_eq!(t.join().unwrap(), fresh);
+        }
+    });
+}

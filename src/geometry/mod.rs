@@ -16,7 +16,10 @@ pub mod shape;
 
 pub use error::GeometryError;
 pub use mass_properties::{mass_properties, MassProperties};
-pub use query::{pair_supported, query, query_point_cloud, supported_partners, ContactGeometry};
+pub use query::{
+    pair_supported, query, query_point_cloud, query_point_cloud_with, query_with,
+    supported_partners, ContactGeometry, QueryWorkspace,
+};
 pub use shape::{
     Brick, ConvexHull, Cylinder, Disk, Ellipsoid, GridSurface, PointCloud, Shape, ShapeKind, Sphere,
 };

@@ -11,12 +11,13 @@
 use nalgebra::Vector3;
 
 use super::contact_geometry::ContactGeometry;
-use super::epa::epa;
+use super::epa::{epa, EpaStore};
 use super::gjk::{gjk, Gjk, ABS_TOLERANCE};
 use super::support::Posed;
 
-/// Contact between convex `a` (base) and `b` (follower); normal from a into b.
-pub(crate) fn convex_convex(a: &Posed, b: &Posed) -> ContactGeometry {
+/// Contact between convex `a` (base) and `b` (follower); normal from a into b. EPA, when the
+/// shapes intersect, works in `store`.
+pub(crate) fn convex_convex(store: &mut EpaStore, a: &Posed, b: &Posed) -> ContactGeometry {
     let ra = a.shape.sphere_radius();
     let rb = b.shape.sphere_radius();
     if ra.is_some() || rb.is_some() {
@@ -62,11 +63,11 @@ pub(crate) fn convex_convex(a: &Posed, b: &Posed) -> ContactGeometry {
             }
         }
     }
-    full_shapes(a, b)
+    full_shapes(store, a, b)
 }
 
 /// GJK, then EPA if the shapes intersect.
-fn full_shapes(a: &Posed, b: &Posed) -> ContactGeometry {
+fn full_shapes(store: &mut EpaStore, a: &Posed, b: &Posed) -> ContactGeometry {
     match gjk(a, b, &(a.translation - b.translation)) {
         Gjk::Separated {
             distance,
@@ -74,7 +75,7 @@ fn full_shapes(a: &Posed, b: &Posed) -> ContactGeometry {
             b: pb,
             normal,
         } => ContactGeometry::from_witnesses(pa, pb, normal, distance),
-        Gjk::Intersecting(simplex) => match epa(a, b, &simplex) {
+        Gjk::Intersecting(simplex) => match epa(store, a, b, &simplex) {
             Some(p) => ContactGeometry::from_witnesses(p.a, p.b, p.normal, -p.depth),
             None => {
                 // Flat Minkowski difference (not reachable for supported pairs): report touching.

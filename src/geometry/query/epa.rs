@@ -11,11 +11,11 @@
 //! the shapes); the witness points are the barycentric combination, over the final face, of the
 //! shape points that produced its corners, evaluated at the origin's projection δ·n.
 //!
-//! No allocation: the polytope lives in fixed arrays (`MAX_VERTICES` vertices, `MAX_FACES` faces).
-//! If the store fills up (only for curved shapes, where the polytope refines forever) the best face
+//! No allocation: the polytope lives in fixed arrays (`MAX_VERTICES` vertices, `MAX_FACES` faces)
+//! of an [`EpaStore`] that the caller owns (through [`super::QueryWorkspace`]: a block keeps one
+//! in its scratch space, so that runs on several threads each use their own and nothing is
+//! shared or thread-local). If the store fills up (only for curved shapes, where the polytope refines forever) the best face
 //! so far is returned; its depth is then accurate to about the polytope's facet sag.
-
-use std::cell::RefCell;
 
 use nalgebra::Vector3;
 
@@ -60,18 +60,29 @@ impl Face {
     };
 }
 
-/// Fixed-size backing store of the polytope (~10 kB), one per thread: created once, reused by
-/// every EPA call on that thread, so a call neither allocates nor clears it (only the entries in
-/// use are ever read).
-struct Store {
+/// Fixed-size backing store of the polytope (~10 kB): made once by its owner and reused by every
+/// EPA call given it, so that a call neither allocates nor clears it (only the entries in use are
+/// ever read).
+#[derive(Clone)]
+pub(crate) struct EpaStore {
     vertices: [SupportPoint; MAX_VERTICES],
     faces: [Face; MAX_FACES],
 }
 
-thread_local! {
-    static STORE: RefCell<Store> = const {
-        RefCell::new(Store { vertices: [SupportPoint::ZERO; MAX_VERTICES], faces: [Face::DEAD; MAX_FACES] })
-    };
+impl EpaStore {
+    /// A store on the heap (its owners move it around; 10 kB would be copied each time).
+    pub(crate) fn boxed() -> Box<Self> {
+        Box::new(EpaStore {
+            vertices: [SupportPoint::ZERO; MAX_VERTICES],
+            faces: [Face::DEAD; MAX_FACES],
+        })
+    }
+}
+
+impl std::fmt::Debug for EpaStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EpaStore { .. }")
+    }
 }
 
 /// The polytope: counts over the borrowed store.
@@ -119,42 +130,27 @@ impl Polytope<'_> {
     }
 }
 
-/// Runs EPA from GJK's final simplex. `None` if the Minkowski difference is flat (no volume),
-/// which does not happen for the supported pairs (at least one side is a solid).
-pub(crate) fn epa(a: &Posed, b: &Posed, simplex: &Simplex) -> Option<Penetration> {
+/// Runs EPA from GJK's final simplex, in `store`. `None` if the Minkowski difference is flat (no
+/// volume), which does not happen for the supported pairs (at least one side is a solid).
+pub(crate) fn epa(
+    store: &mut EpaStore,
+    a: &Posed,
+    b: &Posed,
+    simplex: &Simplex,
+) -> Option<Penetration> {
     let tetra = blow_up(a, b, simplex)?;
-    STORE.with(|store| match store.try_borrow_mut() {
-        Ok(mut store) => {
-            let Store { vertices, faces } = &mut *store;
-            expand(
-                a,
-                b,
-                &tetra,
-                Polytope {
-                    vertices,
-                    vertex_count: 0,
-                    faces,
-                    face_count: 0,
-                },
-            )
-        }
-        // Unreachable (EPA does not call itself); a fresh store keeps it correct regardless.
-        Err(_) => {
-            let mut vertices = [SupportPoint::ZERO; MAX_VERTICES];
-            let mut faces = [Face::DEAD; MAX_FACES];
-            expand(
-                a,
-                b,
-                &tetra,
-                Polytope {
-                    vertices: &mut vertices,
-                    vertex_count: 0,
-                    faces: &mut faces,
-                    face_count: 0,
-                },
-            )
-        }
-    })
+    let EpaStore { vertices, faces } = store;
+    expand(
+        a,
+        b,
+        &tetra,
+        Polytope {
+            vertices,
+            vertex_count: 0,
+            faces,
+            face_count: 0,
+        },
+    )
 }
 
 /// EPA proper, from a tetrahedron holding the origin.

@@ -16,8 +16,11 @@
 //! geometries still report their (positive) separation and witness points, so that callers can
 //! watch the separation cross zero.
 //!
-//! No query allocates: GJK and EPA use fixed-size stores on the stack, the per-point form writes
-//! into a slice given by the caller.
+//! No query allocates: GJK uses a fixed-size simplex on the stack, EPA the fixed-size store of a
+//! [`QueryWorkspace`] the caller owns ([`query_with`], [`query_point_cloud_with`]; a contact block
+//! keeps one in its scratch space), and the per-point form writes into a slice given by the
+//! caller. [`query`] and [`query_point_cloud`] make a workspace for the one call (one 10 kB
+//! allocation): for one-off queries, not for loops.
 
 mod contact_geometry;
 mod convex;
@@ -36,7 +39,31 @@ use nalgebra::{Isometry3, Matrix3, Vector3};
 
 use super::shape::{PointCloud, Shape};
 use super::GeometryError;
+use epa::EpaStore;
 use support::{Convex, Posed};
+
+/// The memory a query works in: EPA's polytope store (~10 kB, on the heap), made once by its
+/// owner and reused by every query given it. Each thread (each run) needs its own: a query
+/// writes into it. Cloning makes a new, independent store.
+#[derive(Clone, Debug)]
+pub struct QueryWorkspace {
+    epa: Box<EpaStore>,
+}
+
+impl QueryWorkspace {
+    /// A workspace (one allocation).
+    pub fn new() -> Self {
+        QueryWorkspace {
+            epa: EpaStore::boxed(),
+        }
+    }
+}
+
+impl Default for QueryWorkspace {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// Contact geometry between `base` at `pose_base` and `follower` at `pose_follower`.
 ///
@@ -47,23 +74,52 @@ use support::{Convex, Posed};
 /// separation (the first such point on ties); use [`query_point_cloud`] for every point.
 ///
 /// Errors: [`GeometryError::UnsupportedPair`] for a pair the seed's table does not support.
+///
+/// Makes a [`QueryWorkspace`] for the call; in a loop, keep one and use [`query_with`].
 pub fn query(
     base: &Shape,
     pose_base: &Isometry3<f64>,
     follower: &Shape,
     pose_follower: &Isometry3<f64>,
 ) -> Result<ContactGeometry, GeometryError> {
+    query_with(
+        &mut QueryWorkspace::new(),
+        base,
+        pose_base,
+        follower,
+        pose_follower,
+    )
+}
+
+/// [`query`] in the caller's `workspace` (no allocation).
+pub fn query_with(
+    workspace: &mut QueryWorkspace,
+    base: &Shape,
+    pose_base: &Isometry3<f64>,
+    follower: &Shape,
+    pose_follower: &Isometry3<f64>,
+) -> Result<ContactGeometry, GeometryError> {
     check_pair(base, follower)?;
+    let store = &mut *workspace.epa;
     if let Shape::PointCloud(cloud) = follower {
-        return Ok(deepest(base, pose_base, cloud, pose_follower, true));
+        return Ok(deepest(store, base, pose_base, cloud, pose_follower, true));
     }
     if let Shape::PointCloud(cloud) = base {
-        return Ok(deepest(follower, pose_follower, cloud, pose_base, false));
+        return Ok(deepest(
+            store,
+            follower,
+            pose_follower,
+            cloud,
+            pose_base,
+            false,
+        ));
     }
     Ok(match (Convex::of(base), Convex::of(follower)) {
-        (Some(a), Some(b)) => {
-            convex::convex_convex(&Posed::new(a, pose_base), &Posed::new(b, pose_follower))
-        }
+        (Some(a), Some(b)) => convex::convex_convex(
+            store,
+            &Posed::new(a, pose_base),
+            &Posed::new(b, pose_follower),
+        ),
         (None, Some(b)) => single_against(base, pose_base, &Posed::new(b, pose_follower)),
         (Some(a), None) => {
             single_against(follower, pose_follower, &Posed::new(a, pose_base)).swapped()
@@ -79,7 +135,29 @@ pub fn query(
 ///
 /// Errors: [`GeometryError::UnsupportedPair`], [`GeometryError::NotAPointCloudPair`] if neither
 /// side is a point cloud, [`GeometryError::OutputLength`] if `out` has the wrong length.
+///
+/// Makes a [`QueryWorkspace`] for the call; in a loop, keep one and use
+/// [`query_point_cloud_with`].
 pub fn query_point_cloud(
+    base: &Shape,
+    pose_base: &Isometry3<f64>,
+    follower: &Shape,
+    pose_follower: &Isometry3<f64>,
+    out: &mut [ContactGeometry],
+) -> Result<(), GeometryError> {
+    query_point_cloud_with(
+        &mut QueryWorkspace::new(),
+        base,
+        pose_base,
+        follower,
+        pose_follower,
+        out,
+    )
+}
+
+/// [`query_point_cloud`] in the caller's `workspace` (no allocation).
+pub fn query_point_cloud_with(
+    workspace: &mut QueryWorkspace,
     base: &Shape,
     pose_base: &Isometry3<f64>,
     follower: &Shape,
@@ -104,6 +182,7 @@ pub fn query_point_cloud(
         });
     }
     for_each_cloud_point(
+        &mut workspace.epa,
         other,
         pose_other,
         cloud,
@@ -147,6 +226,7 @@ fn single_against(surface: &Shape, pose_surface: &Isometry3<f64>, c: &Posed) -> 
 
 /// The cloud point with the smallest separation.
 fn deepest(
+    store: &mut EpaStore,
     other: &Shape,
     pose_other: &Isometry3<f64>,
     cloud: &PointCloud,
@@ -155,6 +235,7 @@ fn deepest(
 ) -> ContactGeometry {
     let mut best: Option<ContactGeometry> = None;
     for_each_cloud_point(
+        store,
         other,
         pose_other,
         cloud,
@@ -172,6 +253,7 @@ fn deepest(
 /// Calls `sink(i, contact_i)` for every cloud point i, in order.
 #[inline]
 fn for_each_cloud_point(
+    store: &mut EpaStore,
     other: &Shape,
     pose_other: &Isometry3<f64>,
     cloud: &PointCloud,
@@ -210,7 +292,7 @@ fn for_each_cloud_point(
                     rotation,
                     translation: world(i),
                 };
-                sink(i, orient(convex::convex_convex(&posed, &point)));
+                sink(i, orient(convex::convex_convex(store, &posed, &point)));
             }
         }
     }

@@ -4,7 +4,7 @@
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
 use super::{ConstraintKind, JointLimit, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR};
 use crate::geometry::query::manifold::contact_manifold;
-use crate::geometry::query::query_point_cloud;
+use crate::geometry::query::query_point_cloud_with;
 use crate::geometry::Shape;
 use crate::multibody::constraints::ContactRow;
 use crate::multibody::kinematics::{body_pose, body_position, body_velocity};
@@ -185,7 +185,17 @@ fn cloud_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWo
     let mut contact = PairContact::apart(first, margin);
     let (base, follower) = (&pair.base.shape, &pair.follower.shape);
     let queries = &mut rw.cloud_queries[k];
-    if query_point_cloud(base, &at.pose_base, follower, &at.pose_follower, queries).is_err() {
+    let workspace = &mut rw.query_workspace;
+    if query_point_cloud_with(
+        workspace,
+        base,
+        &at.pose_base,
+        follower,
+        &at.pose_follower,
+        queries,
+    )
+    .is_err()
+    {
         rw.pairs[k] = contact;
         return;
     }

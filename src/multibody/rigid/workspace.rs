@@ -5,7 +5,7 @@ use super::modes::ModeIndicators;
 use super::problem::Problem;
 use super::{ConstraintKind, RigidConstraint};
 use crate::geometry::query::manifold::ContactManifold;
-use crate::geometry::query::ContactGeometry;
+use crate::geometry::query::{ContactGeometry, QueryWorkspace};
 use crate::multibody::constraints::{
     ConstraintRows, ContactRow, FrictionWorkspace, FrictionalContact, LcpWorkspace, RowGroups,
     RowKind,
@@ -120,6 +120,8 @@ pub struct RigidWorkspace {
     pub manifolds: Vec<ContactManifold>,
     /// Per constraint, the contact geometry of each point of its point cloud (empty without one).
     pub cloud_queries: Vec<Vec<ContactGeometry>>,
+    /// Where the point-cloud queries work (EPA's store).
+    pub query_workspace: QueryWorkspace,
     pub candidates: Vec<Candidate>,
     pub pairs: Vec<PairContact>,
     /// The rows of the current problem, their kinds and (for frictional problems) contacts.
@@ -197,6 +199,7 @@ impl RigidWorkspace {
                     _ => Vec::new(),
                 })
                 .collect(),
+            query_workspace: QueryWorkspace::new(),
             candidates: Vec::with_capacity(points),
             pairs: vec![PairContact::default(); pairs.len()],
             rows: Vec::with_capacity(rows),

@@ -32,7 +32,7 @@ use crate::contact::normal_force::NormalForceLaw;
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::query::partners_list;
-use crate::geometry::{pair_supported, ContactGeometry, Shape as Geometry};
+use crate::geometry::{pair_supported, ContactGeometry, QueryWorkspace, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector3};
@@ -120,6 +120,8 @@ pub struct SpatialContactForce {
 /// Per-run buffers.
 pub(super) struct Scratch {
     geometry: Vec<ContactGeometry>,
+    /// Where the per-point queries work (EPA's store; the manifold has its own).
+    workspace: QueryWorkspace,
     /// The pair's contact manifold (manifold mode).
     manifold: ContactManifold,
     resultant: ResultantCalculator,
@@ -350,6 +352,7 @@ impl Block for SpatialContactForce {
         });
         Box::new(Scratch {
             geometry: vec![empty; self.points],
+            workspace: QueryWorkspace::new(),
             manifold,
             resultant: ResultantCalculator::with_capacity(n),
             normal_velocity: vec![0.0; n],

@@ -11,7 +11,7 @@ use super::{Scratch, SpatialContactForce};
 use crate::block::Io;
 use crate::blocks::multibody::FrameMotion;
 use crate::contact::normal_force::NormalForceLaw;
-use crate::geometry::{query, query_point_cloud};
+use crate::geometry::{query_point_cloud_with, query_with};
 
 impl SpatialContactForce {
     /// Queries the geometry, computes every point's forces and writes the outputs. Returns the
@@ -28,7 +28,8 @@ impl SpatialContactForce {
         let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
         let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
         if self.cloud {
-            query_point_cloud(
+            query_point_cloud_with(
+                &mut s.workspace,
                 &base.shape,
                 &pose_b,
                 &follower.shape,
@@ -37,7 +38,14 @@ impl SpatialContactForce {
             )
             .ok()?;
         } else {
-            s.geometry[0] = query(&base.shape, &pose_b, &follower.shape, &pose_f).ok()?;
+            s.geometry[0] = query_with(
+                &mut s.workspace,
+                &base.shape,
+                &pose_b,
+                &follower.shape,
+                &pose_f,
+            )
+            .ok()?;
         }
         let separation_at = {
             let (_, _, outs) = io.raw();

@@ -125,6 +125,8 @@ pub struct ContactManifold {
     polygon: Vec<PolygonVertex>,
     clipped: Vec<PolygonVertex>,
     shares: Vec<f64>,
+    /// Where the pair's single-point query works (EPA's store).
+    workspace: super::QueryWorkspace,
 }
 
 impl ContactManifold {
@@ -150,6 +152,7 @@ impl ContactManifold {
             polygon: Vec::with_capacity(polygon),
             clipped: Vec::with_capacity(polygon),
             shares: Vec::with_capacity(polygon),
+            workspace: super::QueryWorkspace::new(),
         }
     }
 
@@ -219,7 +222,7 @@ pub fn contact_manifold(
     pose_follower: &Isometry3<f64>,
     out: &mut ContactManifold,
 ) -> Result<(), GeometryError> {
-    out.closest = super::query(base, pose_base, follower, pose_follower)?;
+    out.closest = super::query_with(&mut out.workspace, base, pose_base, follower, pose_follower)?;
     out.normal = out.closest.normal;
     out.points.clear();
     out.kind = ManifoldKind::Apart;
