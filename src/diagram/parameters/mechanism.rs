@@ -12,8 +12,7 @@
 //! the mechanism block's ports or states and is refused; so is one that moves or reshapes a
 //! geometry (the animation draws the built diagram's geometry).
 
-use super::{check_same_structure, BlockAssignment};
-use crate::block::Block;
+use super::{check_same_structure, BlockAssignment, Remade};
 use crate::diagram::build::Instance;
 use crate::diagram::physical::{elaborate, PhysicalLine};
 use crate::diagram::Diagram;
@@ -27,7 +26,7 @@ impl Diagram {
     pub(super) fn remake_with_mechanism(
         &self,
         by_block: &[(usize, Vec<BlockAssignment>)],
-    ) -> Result<Vec<(usize, Box<dyn Block>)>, Diagnostic> {
+    ) -> Result<Remade, Diagnostic> {
         let first = by_block[0].1[0].written;
         let refuse = |block: &str, why: String| {
             Diagnostic::new(format!("parameter '{first}': {why}"))

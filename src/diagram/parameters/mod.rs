@@ -34,7 +34,7 @@ pub struct ParameterSet {
     /// The assignments as given, in order.
     assignments: Vec<String>,
     /// The blocks made again, by block index, sorted by it.
-    blocks: Vec<(usize, Box<dyn Block>)>,
+    blocks: Remade,
     /// The number of blocks of the diagram it was compiled against, and their names' total
     /// length: a cheap check that a run is given a set of its own diagram.
     fingerprint: (usize, usize),
@@ -67,6 +67,9 @@ impl ParameterSet {
         self.fingerprint == fingerprint(diagram)
     }
 }
+
+/// Blocks made again, with their indices in the diagram.
+type Remade = Vec<(usize, Box<dyn Block>)>;
 
 /// One assignment to a block: the keys below the block, the value's text, and the assignment
 /// as written (for messages).
