@@ -158,9 +158,23 @@ fn a_checkpoint_keeps_the_parameters_of_the_run_that_took_it() {
 fn what_a_set_cannot_change_is_refused_with_what_to_do_instead() {
     let d = load("models/ball_drop.toml", &[]);
     let error = |assignment: &str| d.parameters(&[assignment]).unwrap_err().to_string();
-    let mass = error("ball.mass=2");
-    assert!(mass.contains("compiled into the mechanism"), "{mass}");
-    assert!(mass.contains("build the model again"), "{mass}");
+    let radius = error("ball.geometry.radius=0.2");
+    assert!(radius.contains("moves or reshapes a geometry"), "{radius}");
+    assert!(radius.contains("build the model again"), "{radius}");
+    let joint = error("free.position=[0,0]");
+    assert!(joint.contains("position"), "{joint}");
+    // A rigid joint limit made a penalty one leaves the mechanism's rigid constraints.
+    let pendulum = load("models/pendulum_stop.toml", &[]);
+    let limit = pendulum
+        .parameters(&[
+            "hinge.limits={lower=0.2,upper=1.5,method=\"spring_damper\",stiffness=1e4,damping=10}",
+        ])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        limit.contains("structure") || limit.contains("ports"),
+        "{limit}"
+    );
     let solver = error("solver.rel_tol=1e-8");
     assert!(solver.contains("not a block parameter"), "{solver}");
     let unknown = error("contatc.normal.stiffness=1");
@@ -203,9 +217,67 @@ fn a_sweep_shares_one_diagram_when_a_set_can_carry_the_point() {
     let own = shared.build_point(1).unwrap();
     let with_set = simulate(&b.diagram, b.options()).unwrap();
     assert_same_run(&with_set, &simulate(&own, RunOptions::default()).unwrap());
-    // A solver setting or a solid's mass cannot be carried: those points are built.
-    for vary in ["solver.rel_tol=1e-6,1e-7", "ball.mass=1,2"] {
+    // A solver setting or a geometry cannot be carried: those points are built.
+    for vary in ["solver.rel_tol=1e-6,1e-7", "ball.geometry.radius=0.1,0.2"] {
         let built = Sweep::load(model, vec![], plan(vary)).unwrap();
-        assert!(built.point_model(0).unwrap().parameters.is_none(), "{vary}");
+        assert!(built.point_model(1).unwrap().parameters.is_none(), "{vary}");
     }
+    // A solid's mass can: the set elaborates the mechanism again.
+    let mass = Sweep::load(model, vec![], plan("ball.mass=1,2")).unwrap();
+    assert!(mass.point_model(1).unwrap().parameters.is_some());
+}
+
+/// Values compiled into the mechanism (a solid's mass, gravity, a joint's initial position, a
+/// rigid contact's and a rigid joint limit's restitution) set per run: the set elaborates the
+/// mechanism again, and the run equals, bit for bit, the model built with the values.
+#[test]
+fn mechanism_values_set_per_run_equal_the_model_built_with_them() {
+    for (model, assignments) in [
+        ("models/ball_drop.toml", vec!["ball.mass=2.5"]),
+        (
+            "models/ball_drop.toml",
+            vec!["free.position=[0,0,0.8]", "contact.normal.stiffness=2e5"],
+        ),
+        ("models/ball_to_rest.toml", vec!["contact.restitution=0.6"]),
+        ("models/ball_to_rest.toml", vec!["ball.mass=3"]),
+        (
+            "models/pendulum_stop.toml",
+            vec![
+                "hinge.limits.restitution=0.3",
+                "gravity.gravity=[0,-3.71,0]",
+                "hinge.q0=1.0",
+            ],
+        ),
+    ] {
+        let d = load(model, &[]);
+        let built = load(model, &assignments);
+        let with_set = run_with(&d, &assignments);
+        assert_same_run(&with_set, &simulate(&built, RunOptions::default()).unwrap());
+        // And the value took effect: the run differs from the model's own.
+        let own = simulate(&d, RunOptions::default()).unwrap();
+        assert_ne!(
+            own.recording.values, with_set.recording.values,
+            "{model} {assignments:?}"
+        );
+    }
+}
+
+/// The physics of a mass set per run: ball_drop's static compression on its linear contact is
+/// m·g/k (k = 1e5 N/m), so doubling the mass doubles where the ball settles below its contact height (to 1e-6
+/// relative: the run ends at rest, its remaining oscillation is below that).
+#[test]
+fn a_heavier_ball_set_per_run_sinks_twice_as_deep() {
+    let d = load("models/ball_drop.toml", &["model.stop_time=20"]);
+    let rest = |assignments: &[&str]| {
+        let r = run_with(&d, assignments);
+        // x = [q; v]: q = (position, quaternion); the ball's radius is 0.1 m.
+        0.1 - r.final_state[2]
+    };
+    let (one, two) = (rest(&["ball.mass=1"]), rest(&["ball.mass=2"]));
+    let g = 9.81; // the model's gravity, m/s²
+    assert!((one - g / 1e5).abs() < 1e-6 * one.abs() + 1e-10, "{one}");
+    assert!(
+        (two - 2.0 * g / 1e5).abs() < 1e-6 * two.abs() + 1e-10,
+        "{two}"
+    );
 }

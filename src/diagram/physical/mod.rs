@@ -22,7 +22,7 @@ use std::sync::Arc;
 pub use crate::multibody::STANDARD_GRAVITY;
 
 /// A geometry fixed to a body of the mechanism: what an animation draws.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlacedGeometry {
     /// The Solid or geometry block that provides it.
     pub block: String,

@@ -10,13 +10,16 @@
 //! set ([`crate::RunOptions::parameters`]) dispatches the addressed blocks to their new
 //! instances. So any number of runs with different sets share one diagram, on any threads.
 //!
-//! What can be overridden: the parameters of signal blocks and of the blocks that read the
-//! mechanism and apply forces (contact laws, friction, ground contact, force elements), as long as
-//! the value keeps the block's structure. What cannot, with a message saying to rebuild instead
-//! (`load_model` with the overrides): parameters of blocks compiled into the mechanism (solids'
-//! masses and shapes, joints, frames, gravity), of rigid constraints (their rows live in the
-//! mechanism), and values that change a block's structure (a vector's length, a method that adds
-//! states).
+//! What can be overridden: any block parameter whose value keeps the block's structure — signal
+//! blocks, the blocks that read the mechanism and apply forces (contact laws, friction, ground
+//! contact, force elements), and the values compiled into the mechanism (a solid's mass and
+//! inertia, gravity, a joint's values, a rigid constraint's law: see [`mechanism`], which
+//! elaborates the mechanism again for such a set). What cannot, with a message saying to rebuild
+//! instead (`load_model` with the overrides): values that change a block's structure (a vector's
+//! length, a method that adds states, a joint's type), that move or reshape a geometry, and the
+//! `[model]`, `[solver]` and `[output]` settings.
+
+mod mechanism;
 
 use super::{CompiledBlock, Diagram};
 use crate::block::{Block, PhysicalRole};
@@ -31,7 +34,7 @@ pub struct ParameterSet {
     /// The assignments as given, in order.
     assignments: Vec<String>,
     /// The blocks made again, by block index, sorted by it.
-    blocks: Vec<(usize, Box<dyn Block>)>,
+    blocks: Remade,
     /// The number of blocks of the diagram it was compiled against, and their names' total
     /// length: a cheap check that a run is given a set of its own diagram.
     fingerprint: (usize, usize),
@@ -65,6 +68,9 @@ impl ParameterSet {
     }
 }
 
+/// Blocks made again, with their indices in the diagram.
+type Remade = Vec<(usize, Box<dyn Block>)>;
+
 /// One assignment to a block: the keys below the block, the value's text, and the assignment
 /// as written (for messages).
 struct BlockAssignment<'a> {
@@ -96,10 +102,15 @@ impl Diagram {
                 None => by_block.push((b, vec![one])),
             }
         }
-        let mut blocks = Vec::with_capacity(by_block.len());
-        for (b, list) in by_block {
-            blocks.push((b, self.remake(b, &list)?));
-        }
+        let mut blocks = if by_block.iter().any(|(b, _)| self.in_mechanism(*b)) {
+            self.remake_with_mechanism(&by_block)?
+        } else {
+            let mut blocks = Vec::with_capacity(by_block.len());
+            for (b, list) in &by_block {
+                blocks.push((*b, self.remake(*b, list)?));
+            }
+            blocks
+        };
         blocks.sort_by_key(|(b, _)| *b);
         Ok(ParameterSet {
             assignments: assignments.iter().map(|a| a.as_ref().to_string()).collect(),
@@ -172,12 +183,6 @@ impl Diagram {
                 cb.name
             )));
         };
-        if compiled_into_mechanism(cb) {
-            return Err(rebuild(format!(
-                "block '{}' ({}) is compiled into the mechanism (its masses, frames and joints)",
-                cb.name, cb.type_name
-            )));
-        }
         let entry = &self.spec.blocks[origin.entry];
         let mut table = entry.params.clone();
         for a in assignments {
@@ -196,12 +201,6 @@ impl Diagram {
                 .map_err(|m| Diagnostic::new(m).block(&cb.name))?;
         }
         block.set_used_outputs(&cb.used_outputs);
-        if block.rigid_constraint().is_some() {
-            return Err(rebuild(format!(
-                "block '{}' is a rigid constraint, solved inside the mechanism",
-                cb.name
-            )));
-        }
         check_same_structure(cb, &mut *block).map_err(rebuild)?;
         Ok(block)
     }
@@ -235,13 +234,17 @@ fn check_same_structure(cb: &CompiledBlock, block: &mut dyn Block) -> Result<(),
     Ok(())
 }
 
-/// Solids, geometries, frames, joints and the mechanism's settings become part of the
-/// mechanism when the diagram is built; a new instance of them would change nothing.
-fn compiled_into_mechanism(cb: &CompiledBlock) -> bool {
-    match cb.block.physical() {
-        None | Some(PhysicalRole::Consumer) => {
-            cb.binding.as_ref().is_some_and(|b| b.joint.is_some())
+impl Diagram {
+    /// Whether block `b`'s values are compiled into the mechanism: solids, geometries, frames,
+    /// joints and the mechanism's settings, and rigid constraints (whose rows the mechanism
+    /// solves). A new instance of such a block alone would change nothing.
+    fn in_mechanism(&self, b: usize) -> bool {
+        let cb = &self.blocks[b];
+        let joint_or_constraint = cb.binding.as_ref().is_some_and(|b| b.joint.is_some())
+            || cb.block.rigid_constraint().is_some();
+        match cb.block.physical() {
+            None | Some(PhysicalRole::Consumer) => joint_or_constraint,
+            Some(_) => true,
         }
-        Some(_) => true,
     }
 }

@@ -1,0 +1,134 @@
+//! Parameter sets that change the mechanism: a solid's mass or inertia, gravity, a joint's
+//! values, a rigid constraint's law.
+//!
+//! Those values are compiled into the mechanism block when the diagram is built, and a joint or
+//! force block bound to the mechanism carries what its binding gave it. So a set that touches
+//! one of them makes every block of the model again from its table (with the assignments
+//! applied to the addressed ones) and elaborates the physical network again, exactly as the
+//! build does. The set then overrides the new mechanism block, every block bound to it, and the
+//! addressed blocks; each must declare the structure of the block it replaces (the same check as
+//! for any set: ports, states, work slots, zero crossings, feedthrough, sample time). A value
+//! that would change the mechanism's structure (bodies, joints, coordinates) therefore changes
+//! the mechanism block's ports or states and is refused; so is one that moves or reshapes a
+//! geometry (the animation draws the built diagram's geometry).
+
+use super::{check_same_structure, BlockAssignment, Remade};
+use crate::diagram::build::Instance;
+use crate::diagram::physical::{elaborate, PhysicalLine};
+use crate::diagram::Diagram;
+use crate::model::document::set_path;
+use crate::model::value::parse_override_value;
+use crate::model::{ConnectionKind, Diagnostic, TableReader};
+
+impl Diagram {
+    /// The blocks a set addressing `by_block` (assignments grouped by block index) overrides,
+    /// with the mechanism elaborated again from the model's tables and the assignments.
+    pub(super) fn remake_with_mechanism(
+        &self,
+        by_block: &[(usize, Vec<BlockAssignment>)],
+    ) -> Result<Remade, Diagnostic> {
+        let first = by_block[0].1[0].written;
+        let refuse = |block: &str, why: String| {
+            Diagnostic::new(format!("parameter '{first}': {why}"))
+                .block(block)
+                .hint("build the model again with the value instead (load_model with the override, --set, a sweep's --vary)")
+        };
+        let Some(scene) = &self.scene else {
+            return Err(refuse(
+                &self.blocks[by_block[0].0].name,
+                "the model has no mechanism".into(),
+            ));
+        };
+        let mut instances = self.instances_with(by_block)?;
+        if instances.len() != scene.mechanism_block {
+            return Err(refuse(
+                &self.blocks[scene.mechanism_block].name,
+                "the mechanism block is not the last block of the diagram".into(),
+            ));
+        }
+        let physical: Vec<PhysicalLine> = self
+            .spec
+            .connections
+            .iter()
+            .filter(|c| c.kind == ConnectionKind::Physical)
+            .map(|c| PhysicalLine {
+                a: c.from.clone(),
+                b: c.to.clone(),
+                span: c.span.clone(),
+            })
+            .collect();
+        let (mut lines, mut line_spans) = (Vec::new(), Vec::new());
+        let new_scene = elaborate(
+            &self.source,
+            &mut instances,
+            &physical,
+            &mut lines,
+            &mut line_spans,
+        )?;
+        if new_scene.as_ref().map(|s| &s.geometries) != Some(&scene.geometries) {
+            return Err(refuse(
+                &self.blocks[by_block[0].0].name,
+                "the value moves or reshapes a geometry".into(),
+            ));
+        }
+        let mut blocks = Vec::new();
+        for (b, instance) in instances.into_iter().enumerate() {
+            let addressed = by_block.iter().any(|(k, _)| *k == b);
+            if !(addressed || instance.binding.is_some() || b == scene.mechanism_block) {
+                continue;
+            }
+            let compiled = &self.blocks[b];
+            let mut block = instance.block;
+            block.set_used_outputs(&compiled.used_outputs);
+            check_same_structure(compiled, &mut *block)
+                .map_err(|why| refuse(&compiled.name, why))?;
+            blocks.push((b, block));
+        }
+        Ok(blocks)
+    }
+
+    /// Every block written in the model, made again by its constructor from its table, with the
+    /// assignments applied to the addressed ones; in the diagram's order (the mechanism block,
+    /// which the build adds, comes after them and is not made here).
+    fn instances_with(
+        &self,
+        by_block: &[(usize, Vec<BlockAssignment>)],
+    ) -> Result<Vec<Instance>, Diagnostic> {
+        let mut instances = Vec::with_capacity(self.blocks.len());
+        for (b, compiled) in self.blocks.iter().enumerate() {
+            let Some(origin) = compiled.origin else {
+                break;
+            };
+            let entry = &self.spec.blocks[origin.entry];
+            let mut table = entry.params.clone();
+            if let Some((_, assignments)) = by_block.iter().find(|(k, _)| *k == b) {
+                for a in assignments {
+                    set_path(&mut table, &a.keys, parse_override_value(a.value)).map_err(
+                        |why| {
+                            Diagnostic::new(format!("parameter '{}': {why}", a.written))
+                                .block(&compiled.name)
+                                .hint("only numbers, strings, arrays and tables can be set, at the path they have in the model")
+                        },
+                    )?;
+                }
+            }
+            let reader = TableReader::new(
+                &self.source,
+                Some(&compiled.name),
+                &table,
+                entry.span.clone(),
+            );
+            let block = (origin.build)(&reader)?;
+            reader.finish()?;
+            instances.push(Instance {
+                name: compiled.name.clone(),
+                type_name: compiled.type_name,
+                block,
+                span: compiled.span.clone(),
+                origin: Some(origin),
+                binding: None,
+            });
+        }
+        Ok(instances)
+    }
+}
