@@ -12,12 +12,14 @@
 //!   the engine owns (states, work slots, scratch).
 
 pub mod context;
+pub mod param;
 pub mod physical;
 pub mod port;
 pub mod registry;
 pub mod shape;
 
 pub use context::{same_bits, Ctx, Io, Slot};
+pub use param::Param;
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};
