@@ -4,8 +4,7 @@
 //! both from one literal (`stringify!` gives the text), so they cannot disagree:
 //!
 //! ```
-//! use blockdyn::block::{BlockType, Param};
-//! use blockdyn::model::TableReader;
+//! use blockdyn::block::Param;
 //!
 //! const GAIN: Param<f64> = blockdyn::param!("gain", "", 2.5, "the factor");
 //! assert_eq!(GAIN.doc.default, "2.5");
