@@ -1,4 +1,5 @@
-//! The block abstraction: ports, shapes, the [`Block`] trait, and the registry of block types.
+//! The block abstraction: ports, shapes, the [`Block`] trait, the registry of block types, and
+//! parameters whose default is declared once ([`Param`]).
 //!
 //! Conventions (Drake's systems framework in spirit):
 //! - A block declares its signal inputs and outputs ([`PortDecl`]), and physical (frame/geometry) ports.
