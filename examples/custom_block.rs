@@ -9,7 +9,7 @@
 //! Run: `cargo run --release --example custom_block`. `tests/custom_block.rs` runs the same code
 //! and asserts its numbers.
 
-use blockdyn::block::{Block, BlockType, Ctx, ParamDoc, PortDecl, PortDoc, Setup, Shape};
+use blockdyn::block::{Block, BlockType, Ctx, Param, ParamDoc, PortDecl, PortDoc, Setup, Shape};
 use blockdyn::library::Registry;
 use blockdyn::model::{Diagnostic, TableReader};
 use blockdyn::solver::Direction;
@@ -73,13 +73,18 @@ impl Block for ChargingCapacitor {
     }
 }
 
+/// The parameters with a default, each declared once: the default's text is what `blockdyn
+/// blocks` prints, its value what `build` uses when the parameter is not written.
+const TIME_CONSTANT: Param<f64> = blockdyn::param!("time_constant", "s", 1.0, "tau = R*C");
+const INITIAL: Param<f64> = blockdyn::param!("initial", "V", 0.0, "v at t = 0");
+
 /// Reads the block's table: every parameter through the reader, which locates errors (file,
 /// line, block) and rejects parameters it was not asked for.
 fn build(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let block = ChargingCapacitor {
-        time_constant: r.positive_or("time_constant", 1.0, "s")?,
+        time_constant: TIME_CONSTANT.positive(r, "s")?,
         threshold: r.required_f64("threshold", "V")?,
-        initial: r.f64_or("initial", 0.0)?,
+        initial: INITIAL.read(r)?,
         inputs: vec![PortDecl::scalar("in").unit("V")],
         outputs: vec![PortDecl::scalar("v").unit("V"), PortDecl::scalar("tripped")],
     };
@@ -95,24 +100,14 @@ pub static CHARGING_CAPACITOR: BlockType = BlockType {
     summary: "An RC circuit's capacitor charging from its input: v' = (in - v)/time_constant. \
               Locates the instant v reaches `threshold` and outputs tripped = 1 from then on.",
     params: &[
-        ParamDoc {
-            name: "time_constant",
-            unit: "s",
-            default: "1.0",
-            doc: "tau = R*C",
-        },
+        TIME_CONSTANT.doc,
         ParamDoc {
             name: "threshold",
             unit: "V",
             default: "required",
             doc: "the voltage at which it trips",
         },
-        ParamDoc {
-            name: "initial",
-            unit: "V",
-            default: "0.0",
-            doc: "v at t = 0",
-        },
+        INITIAL.doc,
     ],
     ports: &[
         PortDoc {

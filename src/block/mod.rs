@@ -1,4 +1,5 @@
-//! The block abstraction: ports, shapes, the [`Block`] trait, and the registry of block types.
+//! The block abstraction: ports, shapes, the [`Block`] trait, the registry of block types, and
+//! parameters whose default is declared once ([`Param`]).
 //!
 //! Conventions (Drake's systems framework in spirit):
 //! - A block declares its signal inputs and outputs ([`PortDecl`]), and physical (frame/geometry) ports.
@@ -13,6 +14,7 @@
 
 pub mod context;
 pub mod kernel;
+pub mod param;
 pub mod physical;
 pub mod port;
 pub mod registry;
@@ -20,6 +22,7 @@ pub mod shape;
 
 pub use context::{same_bits, Ctx, Io, Slot};
 pub use kernel::ScalarKernel;
+pub use param::Param;
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};

@@ -13,7 +13,9 @@ pub struct ParamDoc {
     pub name: &'static str,
     /// Unit, e.g. "N/m"; "" when dimensionless or not a quantity.
     pub unit: &'static str,
-    /// Default as written in TOML; "required" when it must be given.
+    /// Default as written in TOML; "required" when it must be given. A parameter with a default
+    /// value gets this from its [`Param`](super::Param) declaration (the `param!` macro), so that
+    /// the text is the value the constructor uses.
     pub default: &'static str,
     pub doc: &'static str,
 }

@@ -2,7 +2,7 @@
 //! several blocks (numbers-or-arrays, matrices, port lists), element-wise shape rules and the
 //! sample-hit clock of the discrete blocks.
 
-use crate::block::{PortDecl, Shape};
+use crate::block::{Param, PortDecl, Shape};
 use crate::model::reader::ParamResult;
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
@@ -103,6 +103,11 @@ pub(crate) fn read_array(
     Ok(Some((values, Shape::new(nr, nc))))
 }
 
+/// [`read_array`] of a parameter with a numeric default (a 1×1 array when not written).
+pub(crate) fn read_array_or(r: &TableReader, param: &Param<f64>) -> ParamResult<(Vec<f64>, Shape)> {
+    Ok(read_array(r, param.name())?.unwrap_or((vec![param.default], Shape::SCALAR)))
+}
+
 /// A matrix parameter of expected size `rows × cols` (`None` = any), stored row-major.
 ///
 /// Written as an array of rows; a flat array is accepted when it fits one of the expected
@@ -153,21 +158,25 @@ pub(crate) fn read_matrix(
 }
 
 /// A zero-crossing direction written `"rising" | "falling" | "either"`.
-pub(crate) fn read_direction(
-    r: &TableReader,
-    key: &'static str,
-    default: &'static str,
-) -> ParamResult<Direction> {
-    Ok(
-        match r.choice(key, &["rising", "falling", "either"], default)? {
-            "rising" => Direction::Rising,
-            "falling" => Direction::Falling,
-            _ => Direction::Either,
-        },
-    )
+pub(crate) fn read_direction(r: &TableReader, param: &Param<&str>) -> ParamResult<Direction> {
+    Ok(match param.choice(r, &["rising", "falling", "either"])? {
+        "rising" => Direction::Rising,
+        "falling" => Direction::Falling,
+        _ => Direction::Either,
+    })
 }
 
-/// A port count ≥ `min` with a default.
+/// A port count ≥ `min` with its documented default.
+pub(crate) fn read_port_count(
+    r: &TableReader,
+    param: &Param<usize>,
+    min: usize,
+) -> ParamResult<usize> {
+    read_count(r, param.name(), param.default, min)
+}
+
+/// A port count ≥ `min` with a default (prefer [`read_port_count`], whose default is the
+/// documented one).
 pub(crate) fn read_count(
     r: &TableReader,
     key: &'static str,
@@ -245,7 +254,15 @@ pub(crate) struct SampleClock {
 }
 
 impl SampleClock {
-    /// Reads `sample_time` (required) and `offset` (0).
+    /// The documentation of `offset`, whose default is 0.
+    pub const OFFSET: Param<f64> = crate::param!(
+        "offset",
+        "s",
+        0.0,
+        "time of the first hit, in [0, sample_time)"
+    );
+
+    /// Reads `sample_time` (required) and [`SampleClock::OFFSET`].
     pub fn read(r: &TableReader) -> ParamResult<Self> {
         let period = r.required_f64("sample_time", "s, the sample period")?;
         r.ensure(
@@ -254,7 +271,7 @@ impl SampleClock {
             &format!("must be positive (got {period})"),
             "write the sample period in seconds, e.g. sample_time = 0.01",
         )?;
-        let offset = r.non_negative_or("offset", 0.0, "s")?;
+        let offset = Self::OFFSET.non_negative(r, "s")?;
         r.ensure(
             offset < period,
             "offset",

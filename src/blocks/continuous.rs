@@ -5,8 +5,9 @@
 //! is not yet evaluated in the schedule must not leak into the output, even multiplied by zero.
 
 use super::common::{at, bad, column, param, port, read_matrix};
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
+use crate::param;
 
 // ---------------------------------------------------------------- TransferFunction
 
@@ -218,7 +219,7 @@ fn build_state_space(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let (p, _, c) = read_matrix(r, "C", None, Some(n))?.ok_or_else(|| need("C", "[[1.0, 0.0]]"))?;
     let d = read_matrix(r, "D", Some(p), Some(m))?.map_or(vec![0.0; p * m], |(_, _, d)| d);
     let initial = match r.vector("initial")? {
-        None => vec![0.0; n],
+        None => vec![SS_INITIAL.default; n],
         Some(v) if v.len() == 1 => vec![v[0]; n],
         Some(v) if v.len() == n => v,
         Some(v) => {
@@ -247,6 +248,13 @@ fn build_state_space(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     }))
 }
 
+const SS_INITIAL: Param<f64> = param!(
+    "initial",
+    "",
+    0.0,
+    "initial state: n numbers, or one for all"
+);
+
 pub static STATE_SPACE: BlockType = BlockType {
     name: "StateSpace",
     category: "Continuous",
@@ -258,7 +266,7 @@ pub static STATE_SPACE: BlockType = BlockType {
         param("B", "", "required", "n×m input matrix"),
         param("C", "", "required", "p×n output matrix"),
         param("D", "", "zeros", "p×m feedthrough matrix"),
-        param("initial", "", "0.0", "initial state: n numbers, or one for all"),
+        SS_INITIAL.doc,
     ],
     ports: &[
         port("in", "input", "m×1", "", "u"),
@@ -360,14 +368,36 @@ impl Block for Pid {
     }
 }
 
+const KP: Param<f64> = param!("kp", "", 1.0, "proportional gain");
+const KI: Param<f64> = param!("ki", "1/s", 0.0, "integral gain");
+const KD: Param<f64> = param!("kd", "s", 0.0, "derivative gain");
+const FILTER: Param<f64> = param!(
+    "filter",
+    "rad/s",
+    100.0,
+    "derivative filter coefficient N (> 0)"
+);
+const INITIAL_INTEGRAL: Param<f64> = param!(
+    "initial_integral",
+    "",
+    0.0,
+    "initial value of the integral term (its contribution to out)"
+);
+const INITIAL_FILTER: Param<f64> = param!(
+    "initial_filter",
+    "",
+    0.0,
+    "initial filter state x_f; the derivative term is N·(kd·e − x_f)"
+);
+
 fn build_pid(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let b = Pid {
-        kp: r.f64_or("kp", 1.0)?,
-        ki: r.f64_or("ki", 0.0)?,
-        kd: r.f64_or("kd", 0.0)?,
-        filter: r.positive_or("filter", 100.0, "rad/s (the derivative filter's cut-off N)")?,
-        initial_integral: r.f64_or("initial_integral", 0.0)?,
-        initial_filter: r.f64_or("initial_filter", 0.0)?,
+        kp: KP.read(r)?,
+        ki: KI.read(r)?,
+        kd: KD.read(r)?,
+        filter: FILTER.positive(r, "rad/s (the derivative filter's cut-off N)")?,
+        initial_integral: INITIAL_INTEGRAL.read(r)?,
+        initial_filter: INITIAL_FILTER.read(r)?,
         inputs: vec![PortDecl::inherited("in")],
         outputs: vec![PortDecl::inherited("out")],
         n: 0,
@@ -382,12 +412,12 @@ pub static PID: BlockType = BlockType {
     summary: "Continuous parallel PID controller on the error `in`, element-wise: \
               out = kp·e + ki·∫e dt + kd·N·s/(s + N)·e, with a first-order derivative filter of cut-off N.",
     params: &[
-        param("kp", "", "1.0", "proportional gain"),
-        param("ki", "1/s", "0.0", "integral gain"),
-        param("kd", "s", "0.0", "derivative gain"),
-        param("filter", "rad/s", "100.0", "derivative filter coefficient N (> 0)"),
-        param("initial_integral", "", "0.0", "initial value of the integral term (its contribution to out)"),
-        param("initial_filter", "", "0.0", "initial filter state x_f; the derivative term is N·(kd·e − x_f)"),
+        KP.doc,
+        KI.doc,
+        KD.doc,
+        FILTER.doc,
+        INITIAL_INTEGRAL.doc,
+        INITIAL_FILTER.doc,
     ],
     ports: &[
         port("in", "input", "inherited", "", "the error e"),

@@ -1,8 +1,9 @@
 //! Discontinuities: Relay (hysteresis) and HitCrossing (crossing counter).
 
-use super::common::{param, port, read_direction};
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use super::common::{port, read_direction};
+use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
+use crate::param;
 use crate::solver::Direction;
 
 // ---------------------------------------------------------------- Relay
@@ -93,9 +94,30 @@ impl Block for Relay {
     }
 }
 
+const ON_POINT: Param<f64> = param!(
+    "on_point",
+    "",
+    0.0,
+    "input level that switches the relay on"
+);
+const OFF_POINT: Param<f64> = param!(
+    "off_point",
+    "",
+    0.0,
+    "input level that switches it off, ≤ on_point"
+);
+const ON_VALUE: Param<f64> = param!("on_value", "", 1.0, "output while on");
+const OFF_VALUE: Param<f64> = param!("off_value", "", 0.0, "output while off");
+const INITIAL_STATE: Param<&str> = param!(
+    "initial_state",
+    "",
+    "off",
+    "\"off\" or \"on\" (corrected at the start if the input is already past a switch point)"
+);
+
 fn build_relay(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let on_point = r.f64_or("on_point", 0.0)?;
-    let off_point = r.f64_or("off_point", 0.0)?;
+    let on_point = ON_POINT.read(r)?;
+    let off_point = OFF_POINT.read(r)?;
     r.ensure(
         on_point >= off_point,
         "off_point",
@@ -105,9 +127,9 @@ fn build_relay(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let b = Relay {
         on_point,
         off_point,
-        on_value: r.f64_or("on_value", 1.0)?,
-        off_value: r.f64_or("off_value", 0.0)?,
-        initially_on: r.choice("initial_state", &["off", "on"], "off")? == "on",
+        on_value: ON_VALUE.read(r)?,
+        off_value: OFF_VALUE.read(r)?,
+        initially_on: INITIAL_STATE.choice(r, &["off", "on"])? == "on",
         inputs: vec![PortDecl::inherited("in")],
         outputs: vec![PortDecl::inherited("out")],
         n: 0,
@@ -122,11 +144,11 @@ pub static RELAY: BlockType = BlockType {
     summary: "A relay with hysteresis, element-wise: switches on when the input rises to on_point and \
               off when it falls to off_point (located zero crossings); outputs on_value or off_value.",
     params: &[
-        param("on_point", "", "0.0", "input level that switches the relay on"),
-        param("off_point", "", "0.0", "input level that switches it off, ≤ on_point"),
-        param("on_value", "", "1.0", "output while on"),
-        param("off_value", "", "0.0", "output while off"),
-        param("initial_state", "", "\"off\"", "\"off\" or \"on\" (corrected at the start if the input is already past a switch point)"),
+        ON_POINT.doc,
+        OFF_POINT.doc,
+        ON_VALUE.doc,
+        OFF_VALUE.doc,
+        INITIAL_STATE.doc,
     ],
     ports: &[
         port("in", "input", "inherited", "", "the switching signal"),
@@ -182,10 +204,18 @@ impl Block for HitCrossing {
     }
 }
 
+const OFFSET: Param<f64> = param!("offset", "", 0.0, "the level to detect");
+const DIRECTION: Param<&str> = param!(
+    "direction",
+    "",
+    "either",
+    "\"rising\", \"falling\" or \"either\""
+);
+
 fn build_hit_crossing(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let b = HitCrossing {
-        offset: r.f64_or("offset", 0.0)?,
-        direction: read_direction(r, "direction", "either")?,
+        offset: OFFSET.read(r)?,
+        direction: read_direction(r, &DIRECTION)?,
         inputs: vec![PortDecl::scalar("in")],
         outputs: vec![PortDecl::scalar("out")],
     };
@@ -200,8 +230,8 @@ pub static HIT_CROSSING: BlockType = BlockType {
               exactly there) and outputs the number of crossings so far. A counter, unlike Simulink's \
               zero-width pulse, shows up in recordings and plots.",
     params: &[
-        param("offset", "", "0.0", "the level to detect"),
-        param("direction", "", "\"either\"", "\"rising\", \"falling\" or \"either\""),
+        OFFSET.doc,
+        DIRECTION.doc,
     ],
     ports: &[
         port("in", "input", "1×1", "", "the signal"),

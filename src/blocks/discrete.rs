@@ -6,8 +6,8 @@
 //! work slot and hit times are always recomputed from it the same way, so the engine landing on
 //! the time returned by `next_time_event` is recognised exactly.
 
-use super::common::{at, param, port, read_array, SampleClock};
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use super::common::{at, param, port, read_array_or, SampleClock};
+use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 
 /// Runs `sample` if a hit is due at `ctx.t` (index in `work[k_slot]`), then moves the index past
@@ -113,12 +113,7 @@ pub static ZERO_ORDER_HOLD: BlockType = BlockType {
               start when offset = 0) and holds it until the next hit; 0 before the first hit.",
     params: &[
         param("sample_time", "s", "required", "sample period (> 0)"),
-        param(
-            "offset",
-            "s",
-            "0.0",
-            "time of the first hit, in [0, sample_time)",
-        ),
+        SampleClock::OFFSET.doc,
     ],
     ports: &[
         port("in", "input", "inherited", "", "the signal to sample"),
@@ -203,9 +198,16 @@ impl Block for UnitDelay {
     }
 }
 
+const DELAY_INITIAL: Param<f64> = crate::param!(
+    "initial",
+    "",
+    0.0,
+    "output before the first delayed sample: a number (broadcast) or an array"
+);
+
 fn build_unit_delay(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let clock = SampleClock::read(r)?;
-    let (initial, shape) = read_array(r, "initial")?.unwrap_or((vec![0.0], Shape::SCALAR));
+    let (initial, shape) = read_array_or(r, &DELAY_INITIAL)?;
     r.finish()?;
     let out = if initial.len() == 1 {
         PortDecl::inherited("out")
@@ -229,18 +231,8 @@ pub static UNIT_DELAY: BlockType = BlockType {
               the output becomes the input sampled at t_(k−1) (`initial` until the second hit).",
     params: &[
         param("sample_time", "s", "required", "sample period (> 0)"),
-        param(
-            "offset",
-            "s",
-            "0.0",
-            "time of the first hit, in [0, sample_time)",
-        ),
-        param(
-            "initial",
-            "",
-            "0.0",
-            "output before the first delayed sample: a number (broadcast) or an array",
-        ),
+        SampleClock::OFFSET.doc,
+        DELAY_INITIAL.doc,
     ],
     ports: &[
         port("in", "input", "same as out", "", "the signal to delay"),

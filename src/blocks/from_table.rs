@@ -1,7 +1,7 @@
 //! FromTable: drives a model with tabulated (e.g. measured) data.
 
 use super::common::{bad, column, param, port};
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 
 /// A table of samples `values[i]` at `time[i]` (strictly increasing), output as an m×1 signal.
@@ -127,7 +127,7 @@ fn build_from_table(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         "must not have empty rows",
         "write e.g. values = [[0.0, 1.0], [1.0, 2.0]]",
     )?;
-    let linear = r.choice("interpolation", &["linear", "hold"], "linear")? == "linear";
+    let linear = INTERPOLATION.choice(r, &["linear", "hold"])? == "linear";
     r.finish()?;
     let values = rows.into_iter().flatten().collect();
     Ok(Box::new(FromTable {
@@ -139,6 +139,13 @@ fn build_from_table(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     }))
 }
 
+const INTERPOLATION: Param<&str> = crate::param!(
+    "interpolation",
+    "",
+    "linear",
+    "\"linear\" or \"hold\" (zero-order hold of the previous sample)"
+);
+
 pub static FROM_TABLE: BlockType = BlockType {
     name: "FromTable",
     category: "Sources",
@@ -148,7 +155,7 @@ pub static FROM_TABLE: BlockType = BlockType {
     params: &[
         param("time", "s", "required", "sample times, strictly increasing"),
         param("values", "", "required", "one number per time (1×1 output) or one row of m numbers per time (m×1 output)"),
-        param("interpolation", "", "\"linear\"", "\"linear\" or \"hold\" (zero-order hold of the previous sample)"),
+        INTERPOLATION.doc,
     ],
     ports: &[port("out", "output", "m×1 (1×1 for a list of numbers)", "", "the table value at t")],
     build: build_from_table,

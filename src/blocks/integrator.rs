@@ -1,7 +1,7 @@
 //! Integrator: `ẋ = in`, `out = x`, with optional hard limits and resets.
 
-use super::common::{at, bad, check_limit_len, param, port, read_array, read_limits};
-use crate::block::{Block, BlockType, Ctx, LinearForm, PortDecl, Setup, Shape};
+use super::common::{at, bad, check_limit_len, param, port, read_array_or, read_limits};
+use crate::block::{Block, BlockType, Ctx, LinearForm, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 
@@ -240,8 +240,27 @@ impl Block for Integrator {
     }
 }
 
+const INITIAL: Param<f64> = crate::param!(
+    "initial",
+    "",
+    0.0,
+    "initial state: a number (broadcast over the input's shape) or an array"
+);
+const RESET: Param<&str> = crate::param!(
+    "reset",
+    "",
+    "none",
+    "\"none\", \"rising\", \"falling\" or \"either\": zero crossing of input reset that resets the state"
+);
+const INITIAL_SOURCE: Param<&str> = crate::param!(
+    "initial_source",
+    "",
+    "internal",
+    "\"internal\" (reset to initial) or \"external\" (reset to input x0, read at the reset; the start state is still initial)"
+);
+
 fn build_integrator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let (initial, shape) = read_array(r, "initial")?.unwrap_or((vec![0.0], Shape::SCALAR));
+    let (initial, shape) = read_array_or(r, &INITIAL)?;
     let (lower, upper) = read_limits(r, "lower_limit", "upper_limit")?;
     // Element by element over the longest of the three, when each is one number or that long
     // (any other mismatch is reported against the signal's size by `setup`).
@@ -273,13 +292,13 @@ fn build_integrator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             "write an initial value within [lower_limit, upper_limit]",
         ));
     }
-    let reset = match r.choice("reset", &["none", "rising", "falling", "either"], "none")? {
+    let reset = match RESET.choice(r, &["none", "rising", "falling", "either"])? {
         "rising" => Some(Direction::Rising),
         "falling" => Some(Direction::Falling),
         "either" => Some(Direction::Either),
         _ => None,
     };
-    let external = r.choice("initial_source", &["internal", "external"], "internal")? == "external";
+    let external = INITIAL_SOURCE.choice(r, &["internal", "external"])? == "external";
     if external && reset.is_none() {
         return Err(bad(
             r,
@@ -323,7 +342,7 @@ pub static INTEGRATOR: BlockType = BlockType {
               reset = \"falling\" on the height, x0 = −e·v from a Gain on this integrator's output). \
               No input feeds the output directly, so feedback loops through an integrator are legal.",
     params: &[
-        param("initial", "", "0.0", "initial state: a number (broadcast over the input's shape) or an array"),
+        INITIAL.doc,
         param(
             "lower_limit",
             "",
@@ -336,13 +355,8 @@ pub static INTEGRATOR: BlockType = BlockType {
             "none",
             "upper saturation limit of the state, > lower_limit: a number, or one per element",
         ),
-        param("reset", "", "\"none\"", "\"none\", \"rising\", \"falling\" or \"either\": zero crossing of input reset that resets the state"),
-        param(
-            "initial_source",
-            "",
-            "\"internal\"",
-            "\"internal\" (reset to initial) or \"external\" (reset to input x0, read at the reset; the start state is still initial)",
-        ),
+        RESET.doc,
+        INITIAL_SOURCE.doc,
     ],
     ports: &[
         port("in", "input", "same as out", "", "the derivative ẋ"),

@@ -2,13 +2,14 @@
 //! Element-wise blocks broadcast a 1×1 input over the other inputs' shape.
 
 use super::common::{
-    at, bad, check_broadcast, column, numbered_ports, param, port, propagate_broadcast, read_count,
-    read_matrix,
+    at, bad, check_broadcast, column, numbered_ports, port, propagate_broadcast, read_matrix,
+    read_port_count,
 };
 use crate::block::{
-    Block, BlockType, Ctx, LinearForm, LinearTerm, PortDecl, ScalarKernel, Setup, Shape,
+    Block, BlockType, Ctx, LinearForm, LinearTerm, Param, PortDecl, ScalarKernel, Setup, Shape,
 };
 use crate::model::{Diagnostic, TableReader};
+use crate::param;
 
 // ---------------------------------------------------------------- Gain
 
@@ -98,6 +99,8 @@ impl Block for Gain {
     }
 }
 
+const GAIN_K: Param<f64> = param!("gain", "", 1.0, "k, [k0, k1, ...] or [[row], [row], ...]");
+
 fn build_gain(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let nested = r
         .value("gain")
@@ -108,7 +111,7 @@ fn build_gain(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         GainKind::Matrix { rows, cols, k }
     } else {
         match r.vector("gain")? {
-            None => GainKind::Scalar(1.0),
+            None => GainKind::Scalar(GAIN_K.default),
             Some(k) if k.len() == 1 => GainKind::Scalar(k[0]),
             Some(k) if k.is_empty() => {
                 return Err(bad(
@@ -144,7 +147,7 @@ pub static GAIN: BlockType = BlockType {
     category: "Math",
     summary: "Multiplies its input by a gain: a number (out = k·in), a flat array (element-wise, \
               out[i] = k[i]·in[i]) or an array of rows (matrix product out = K·in, K is r×c, in is c×1).",
-    params: &[param("gain", "", "1.0", "k, [k0, k1, ...] or [[row], [row], ...]")],
+    params: &[GAIN_K.doc],
     ports: &[
         port("in", "input", "inherited (c×1 for a matrix gain)", "", "the signal to scale"),
         port("out", "output", "same as in (r×1 for a matrix gain)", "", "the scaled signal"),
@@ -232,8 +235,15 @@ impl Block for Sum {
     }
 }
 
+const SIGNS: Param<&str> = param!(
+    "signs",
+    "",
+    "++",
+    "one '+' or '-' per input; N signs give inputs in1..inN"
+);
+
 fn build_sum(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let text = r.string("signs")?.unwrap_or("++");
+    let text = SIGNS.read(r)?;
     let signs: Vec<f64> = text
         .chars()
         .filter(|c| !c.is_whitespace())
@@ -266,12 +276,7 @@ pub static SUM: BlockType = BlockType {
     summary:
         "Adds and subtracts its inputs element-wise: out = Σ signs[i]·in(i+1); a 1×1 input is \
               broadcast. With a single sign the output is ± the sum of the input's elements.",
-    params: &[param(
-        "signs",
-        "",
-        "\"++\"",
-        "one '+' or '-' per input; N signs give inputs in1..inN",
-    )],
+    params: &[SIGNS.doc],
     ports: &[
         port(
             "in1..inN",
@@ -364,6 +369,13 @@ impl Block for Product {
     }
 }
 
+const PRODUCT_INPUTS: Param<usize> = param!(
+    "inputs",
+    "",
+    2,
+    "number of inputs (all multiplied), or a string of '*' and '/' per input, e.g. \"*/\" = in1/in2"
+);
+
 fn build_product(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let ops: Vec<f64> = match r.value("inputs").and_then(|v| v.as_str()) {
         Some(text) => {
@@ -377,7 +389,7 @@ fn build_product(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
                 .map(|c| if c == '*' { 1.0 } else { -1.0 })
                 .collect()
         }
-        None => vec![1.0; read_count(r, "inputs", 2, 1)?],
+        None => vec![1.0; read_port_count(r, &PRODUCT_INPUTS, 1)?],
     };
     r.finish()?;
     let outputs = if ops.len() == 1 {
@@ -397,15 +409,22 @@ pub static PRODUCT: BlockType = BlockType {
     category: "Math",
     summary: "Multiplies (and divides) its inputs element-wise; a 1×1 input is broadcast. With a \
               single input the output is the product of its elements.",
-    params: &[param(
-        "inputs",
-        "",
-        "2",
-        "number of inputs (all multiplied), or a string of '*' and '/' per input, e.g. \"*/\" = in1/in2",
-    )],
+    params: &[PRODUCT_INPUTS.doc],
     ports: &[
-        port("in1..inN", "input", "inherited (equal, or 1×1)", "", "the factors"),
-        port("out", "output", "common shape of the inputs (1×1 with one input)", "", "the product"),
+        port(
+            "in1..inN",
+            "input",
+            "inherited (equal, or 1×1)",
+            "",
+            "the factors",
+        ),
+        port(
+            "out",
+            "output",
+            "common shape of the inputs (1×1 with one input)",
+            "",
+            "the product",
+        ),
     ],
     build: build_product,
 };

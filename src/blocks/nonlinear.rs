@@ -6,10 +6,11 @@
 
 use super::common::{
     at, check_broadcast, check_limit_len, numbered_ports, param, port, propagate_broadcast,
-    read_count, read_limits,
+    read_limits, read_port_count,
 };
-use crate::block::{Block, BlockType, Ctx, PortDecl, ScalarKernel, Setup, Shape};
+use crate::block::{Block, BlockType, Ctx, Param, PortDecl, ScalarKernel, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
+use crate::param;
 use crate::solver::Direction;
 
 fn single_io() -> (Vec<PortDecl>, Vec<PortDecl>) {
@@ -273,9 +274,12 @@ impl Block for MinMax {
     }
 }
 
+const FUNCTION: Param<&str> = param!("function", "", "min", "\"min\" or \"max\"");
+const MIN_MAX_INPUTS: Param<usize> = param!("inputs", "", 1, "number of inputs N");
+
 fn build_minmax(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let max = r.choice("function", &["min", "max"], "min")? == "max";
-    let n = read_count(r, "inputs", 1, 1)?;
+    let max = FUNCTION.choice(r, &["min", "max"])? == "max";
+    let n = read_port_count(r, &MIN_MAX_INPUTS, 1)?;
     r.finish()?;
     let outputs = if n == 1 {
         vec![PortDecl::scalar("out")]
@@ -301,8 +305,8 @@ pub static MIN_MAX: BlockType = BlockType {
     summary: "Minimum or maximum: of the elements of its one input (1×1 output), or element-wise \
               across N ≥ 2 inputs. Zero crossings end solver steps where the selected value switches.",
     params: &[
-        param("function", "", "\"min\"", "\"min\" or \"max\""),
-        param("inputs", "", "1", "number of inputs N"),
+        FUNCTION.doc,
+        MIN_MAX_INPUTS.doc,
     ],
     ports: &[
         port("in1..inN", "input", "inherited (equal, or 1×1)", "", "the candidates"),

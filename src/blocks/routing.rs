@@ -1,9 +1,9 @@
 //! Signal routing: Mux, Demux, Selector, Switch.
 
 use super::common::{
-    at, bad, broadcast_shape, check_broadcast, column, numbered_ports, param, port, read_count,
+    at, bad, broadcast_shape, check_broadcast, column, numbered_ports, param, port, read_port_count,
 };
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 
@@ -53,8 +53,10 @@ impl Block for Mux {
     }
 }
 
+const MUX_INPUTS: Param<usize> = crate::param!("inputs", "", 2, "number of inputs N");
+
 fn build_mux(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let n = read_count(r, "inputs", 2, 1)?;
+    let n = read_port_count(r, &MUX_INPUTS, 1)?;
     r.finish()?;
     Ok(Box::new(Mux {
         inputs: numbered_ports("in", n),
@@ -66,7 +68,7 @@ pub static MUX: BlockType = BlockType {
     name: "Mux",
     category: "Routing",
     summary: "Concatenates its inputs into one column vector (in1's elements first; matrices column-major).",
-    params: &[param("inputs", "", "2", "number of inputs N")],
+    params: &[MUX_INPUTS.doc],
     ports: &[
         port("in1..inN", "input", "inherited", "", "the parts"),
         port("out", "output", "(total elements)×1", "", "the concatenation"),
@@ -144,6 +146,9 @@ impl Block for Demux {
     }
 }
 
+const DEMUX_OUTPUTS: Param<usize> =
+    crate::param!("outputs", "", 2, "number of outputs N (equal parts)");
+
 fn build_demux(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let sizes = match r.vector("sizes")? {
         None => None,
@@ -170,7 +175,7 @@ fn build_demux(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             }
             s.len()
         }
-        None => read_count(r, "outputs", 2, 1)?,
+        None => read_port_count(r, &DEMUX_OUTPUTS, 1)?,
     };
     r.finish()?;
     Ok(Box::new(Demux {
@@ -187,7 +192,7 @@ pub static DEMUX: BlockType = BlockType {
         "Splits its input's elements into consecutive column vectors out1..outN: equal parts, or \
               the sizes given.",
     params: &[
-        param("outputs", "", "2", "number of outputs N (equal parts)"),
+        DEMUX_OUTPUTS.doc,
         param(
             "sizes",
             "",
@@ -427,13 +432,17 @@ impl Block for Switch {
     }
 }
 
+const THRESHOLD: Param<f64> = crate::param!("threshold", "", 0.0, "compared with in2");
+const CRITERIA: Param<&str> = crate::param!(
+    "criteria",
+    "",
+    "u2 >= threshold",
+    "\"u2 >= threshold\", \"u2 > threshold\" or \"u2 != 0\""
+);
+
 fn build_switch(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let threshold = r.f64_or("threshold", 0.0)?;
-    let criterion = match r.choice(
-        "criteria",
-        &["u2 >= threshold", "u2 > threshold", "u2 != 0"],
-        "u2 >= threshold",
-    )? {
+    let threshold = THRESHOLD.read(r)?;
+    let criterion = match CRITERIA.choice(r, &["u2 >= threshold", "u2 > threshold", "u2 != 0"])? {
         "u2 >= threshold" => Criterion::AtLeast,
         "u2 > threshold" => Criterion::Above,
         _ => Criterion::NonZero,
@@ -467,8 +476,8 @@ pub static SWITCH: BlockType = BlockType {
               that changes only at a located zero crossing of in2 − threshold (or at other events), \
               so the output is smooth within every solver step.",
     params: &[
-        param("threshold", "", "0.0", "compared with in2"),
-        param("criteria", "", "\"u2 >= threshold\"", "\"u2 >= threshold\", \"u2 > threshold\" or \"u2 != 0\""),
+        THRESHOLD.doc,
+        CRITERIA.doc,
     ],
     ports: &[
         port("in1", "input", "inherited", "", "passed while the criterion holds"),

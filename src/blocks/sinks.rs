@@ -1,7 +1,7 @@
 //! Sinks: Scope (recorded and plotted by the engine) and Terminator (ends an unused line).
 
-use super::common::{numbered_ports, param, port, read_count};
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use super::common::{numbered_ports, port, read_port_count};
+use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 
 /// A block with inputs of any shape and nothing else; the engine records a Scope's inputs.
@@ -35,8 +35,10 @@ impl Block for Sink {
     }
 }
 
+const SCOPE_INPUTS: Param<usize> = crate::param!("inputs", "", 1, "number of inputs N");
+
 fn build_scope(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let n = read_count(r, "inputs", 1, 1)?;
+    let n = read_port_count(r, &SCOPE_INPUTS, 1)?;
     r.finish()?;
     Ok(Box::new(Sink {
         inputs: numbered_ports("in", n),
@@ -48,7 +50,7 @@ pub static SCOPE: BlockType = BlockType {
     name: "Scope",
     category: "Sinks",
     summary: "Records its inputs (each of any shape) for the CSV output and plots them.",
-    params: &[param("inputs", "", "1", "number of inputs N")],
+    params: &[SCOPE_INPUTS.doc],
     ports: &[port(
         "in1..inN",
         "input",

@@ -6,8 +6,9 @@
 //! time is the value before the switch.
 
 use super::common::{param, port, read_array};
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
+use crate::param;
 
 fn out_port(shape: Shape) -> Vec<PortDecl> {
     vec![PortDecl::signal("out", shape)]
@@ -140,11 +141,15 @@ impl Block for Step {
     }
 }
 
+const STEP_TIME: Param<f64> = param!("time", "s", 1.0, "switch time");
+const STEP_BEFORE: Param<f64> = param!("before", "", 0.0, "output before the switch");
+const STEP_AFTER: Param<f64> = param!("after", "", 1.0, "output from the switch on");
+
 fn build_step(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let b = Step {
-        time: r.f64_or("time", 1.0)?,
-        before: r.f64_or("before", 0.0)?,
-        after: r.f64_or("after", 1.0)?,
+        time: STEP_TIME.read(r)?,
+        before: STEP_BEFORE.read(r)?,
+        after: STEP_AFTER.read(r)?,
         outputs: out_port(Shape::SCALAR),
     };
     r.finish()?;
@@ -156,11 +161,7 @@ pub static STEP: BlockType = BlockType {
     category: "Sources",
     summary: "A step from `before` to `after` at `time`, switched at an exact time event \
               (the output at the switch instant, before the event, is still `before`).",
-    params: &[
-        param("time", "s", "1.0", "switch time"),
-        param("before", "", "0.0", "output before the switch"),
-        param("after", "", "1.0", "output from the switch on"),
-    ],
+    params: &[STEP_TIME.doc, STEP_BEFORE.doc, STEP_AFTER.doc],
     ports: &[port("out", "output", "1×1", "", "the step")],
     build: build_step,
 };
@@ -208,11 +209,16 @@ impl Block for Ramp {
     }
 }
 
+const RAMP_SLOPE: Param<f64> = param!("slope", "1/s", 1.0, "rate of change after the start");
+const RAMP_START_TIME: Param<f64> = param!("start_time", "s", 0.0, "when the ramp starts");
+const RAMP_INITIAL_OUTPUT: Param<f64> =
+    param!("initial_output", "", 0.0, "output before the start");
+
 fn build_ramp(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let b = Ramp {
-        slope: r.f64_or("slope", 1.0)?,
-        start_time: r.f64_or("start_time", 0.0)?,
-        initial_output: r.f64_or("initial_output", 0.0)?,
+        slope: RAMP_SLOPE.read(r)?,
+        start_time: RAMP_START_TIME.read(r)?,
+        initial_output: RAMP_INITIAL_OUTPUT.read(r)?,
         outputs: out_port(Shape::SCALAR),
     };
     r.finish()?;
@@ -224,11 +230,7 @@ pub static RAMP: BlockType = BlockType {
     category: "Sources",
     summary: "Holds `initial_output` until `start_time`, then rises with `slope` \
               (out = initial_output + slope·(t − start_time)); the kink is an exact time event.",
-    params: &[
-        param("slope", "1/s", "1.0", "rate of change after the start"),
-        param("start_time", "s", "0.0", "when the ramp starts"),
-        param("initial_output", "", "0.0", "output before the start"),
-    ],
+    params: &[RAMP_SLOPE.doc, RAMP_START_TIME.doc, RAMP_INITIAL_OUTPUT.doc],
     ports: &[port("out", "output", "1×1", "", "the ramp")],
     build: build_ramp,
 };
@@ -260,12 +262,18 @@ impl Block for Sine {
     }
 }
 
+const SINE_AMPLITUDE: Param<f64> = param!("amplitude", "", 1.0, "peak deviation from the bias");
+const SINE_FREQUENCY: Param<f64> =
+    param!("frequency", "rad/s", 1.0, "angular frequency ω (not Hz)");
+const SINE_PHASE: Param<f64> = param!("phase", "rad", 0.0, "phase at t = 0");
+const SINE_BIAS: Param<f64> = param!("bias", "", 0.0, "offset added to the wave");
+
 fn build_sine(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let b = Sine {
-        amplitude: r.f64_or("amplitude", 1.0)?,
-        frequency: r.f64_or("frequency", 1.0)?,
-        phase: r.f64_or("phase", 0.0)?,
-        bias: r.f64_or("bias", 0.0)?,
+        amplitude: SINE_AMPLITUDE.read(r)?,
+        frequency: SINE_FREQUENCY.read(r)?,
+        phase: SINE_PHASE.read(r)?,
+        bias: SINE_BIAS.read(r)?,
         outputs: out_port(Shape::SCALAR),
     };
     r.finish()?;
@@ -277,10 +285,10 @@ pub static SINE: BlockType = BlockType {
     category: "Sources",
     summary: "A sine wave: out = bias + amplitude·sin(frequency·t + phase).",
     params: &[
-        param("amplitude", "", "1.0", "peak deviation from the bias"),
-        param("frequency", "rad/s", "1.0", "angular frequency ω (not Hz)"),
-        param("phase", "rad", "0.0", "phase at t = 0"),
-        param("bias", "", "0.0", "offset added to the wave"),
+        SINE_AMPLITUDE.doc,
+        SINE_FREQUENCY.doc,
+        SINE_PHASE.doc,
+        SINE_BIAS.doc,
     ],
     ports: &[port("out", "output", "1×1", "", "the wave")],
     build: build_sine,
@@ -412,17 +420,32 @@ impl Block for PulseGenerator {
     }
 }
 
+const PULSE_AMPLITUDE: Param<f64> = param!("amplitude", "", 1.0, "output while the pulse is high");
+const PULSE_PERIOD: Param<f64> = param!("period", "s", 1.0, "pulse period (> 0)");
+const PULSE_WIDTH: Param<f64> = param!(
+    "pulse_width",
+    "%",
+    50.0,
+    "high time as a percentage of the period, in (0, 100)"
+);
+const PULSE_PHASE_DELAY: Param<f64> = param!(
+    "phase_delay",
+    "s",
+    0.0,
+    "time of the first rising edge (≥ 0); the output is 0 before"
+);
+
 fn build_pulse(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let amplitude = r.f64_or("amplitude", 1.0)?;
-    let period = r.positive_or("period", 1.0, "s")?;
-    let percent = r.f64_or("pulse_width", 50.0)?;
+    let amplitude = PULSE_AMPLITUDE.read(r)?;
+    let period = PULSE_PERIOD.positive(r, "s")?;
+    let percent = PULSE_WIDTH.read(r)?;
     r.ensure(
         percent > 0.0 && percent < 100.0,
         "pulse_width",
         &format!("must be strictly between 0 and 100 percent of the period (got {percent})"),
         "write e.g. pulse_width = 50.0 (percent); for a constant use a Constant block",
     )?;
-    let delay = r.non_negative_or("phase_delay", 0.0, "s")?;
+    let delay = PULSE_PHASE_DELAY.non_negative(r, "s")?;
     r.finish()?;
     let b = PulseGenerator {
         amplitude,
@@ -440,20 +463,10 @@ pub static PULSE_GENERATOR: BlockType = BlockType {
     summary: "A rectangular pulse train: `amplitude` for the first `pulse_width` percent of every \
               period starting at `phase_delay`, 0 otherwise. Each edge is an exact time event.",
     params: &[
-        param("amplitude", "", "1.0", "output while the pulse is high"),
-        param("period", "s", "1.0", "pulse period (> 0)"),
-        param(
-            "pulse_width",
-            "%",
-            "50.0",
-            "high time as a percentage of the period, in (0, 100)",
-        ),
-        param(
-            "phase_delay",
-            "s",
-            "0.0",
-            "time of the first rising edge (≥ 0); the output is 0 before",
-        ),
+        PULSE_AMPLITUDE.doc,
+        PULSE_PERIOD.doc,
+        PULSE_WIDTH.doc,
+        PULSE_PHASE_DELAY.doc,
     ],
     ports: &[port("out", "output", "1×1", "", "the pulse train")],
     build: build_pulse,

@@ -13,7 +13,7 @@ pub mod mesh;
 pub mod read;
 pub mod tree;
 
-use crate::block::{Block, BlockType, ParamDoc, PortDoc};
+use crate::block::{Block, BlockType, Param, ParamDoc, PortDoc};
 use crate::builder::{BlockHandle, BlockSpec, ModelBuilder, ParamValue};
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, Document, SourceFile, Span, TableReader};
@@ -266,19 +266,52 @@ fn expand_block(
     Ok((entries, connections, warnings))
 }
 
-/// The Urdf block's options other than `file` and `joints`.
-fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagnostic> {
-    let base = match p.choice("base", &["fixed", "floating"], "fixed")? {
+/// The Urdf block's parameters with defaults, each written once (see [`Param`]).
+const BASE: Param<&str> = crate::param!("base", "", "fixed", "\"fixed\": the root link welded to B (a RigidTransform NAME) | \"floating\": free (a SixDofJoint NAME, outputs p, Q, v, w)");
+const POSITION: Param<[f64; 3]> = crate::param!(
+    "position",
+    "m",
+    [0, 0, 0],
+    "the root link's origin in B (initial, for a floating base)"
+);
+const ORIENTATION: Param<[f64; 4]> = crate::param!(
+    "orientation",
+    "",
+    [1, 0, 0, 0],
+    "quaternion [w, x, y, z] of the root link in B (initial, for a floating base)"
+);
+const VELOCITY: Param<[f64; 3]> = crate::param!(
+    "velocity",
+    "m/s",
+    [0, 0, 0],
+    "floating base: initial velocity of the root link's origin, in B"
+);
+const ANGULAR_VELOCITY: Param<[f64; 3]> = crate::param!(
+    "angular_velocity",
+    "rad/s",
+    [0, 0, 0],
+    "floating base: initial angular velocity of the root link, in its frame"
+);
+const ACTUATION: Param<&str> = crate::param!("actuation", "", "none", "\"input\": every revolute, continuous and prismatic joint takes its torque/force at input NAME/JOINT.t");
+
+/// The base a `base` value names.
+fn base_named(text: &str) -> Base {
+    match text {
         "floating" => Base::Floating,
         _ => Base::Fixed,
+    }
+}
+
+/// The Urdf block's options other than `file` and `joints`.
+fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagnostic> {
+    let base = base_named(BASE.choice(p, &["fixed", "floating"])?);
+    let vec3 = |param: &Param<[f64; 3]>| -> Result<[f64; 3], Diagnostic> {
+        let v = param.read(p)?;
+        Ok([v[0], v[1], v[2]])
     };
-    let vec3 = |key: &'static str| -> Result<[f64; 3], Diagnostic> {
-        Ok(p.fixed_vector(key, 3)?
-            .map_or([0.0; 3], |v| [v[0], v[1], v[2]]))
-    };
-    let position = vec3("position")?;
-    let orientation = match p.fixed_vector("orientation", 4)? {
-        None => [1.0, 0.0, 0.0, 0.0],
+    let position = vec3(&POSITION)?;
+    let orientation = match p.fixed_vector(ORIENTATION.name(), 4)? {
+        None => ORIENTATION.default,
         Some(q) => {
             let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
             p.ensure(
@@ -290,8 +323,8 @@ fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagnostic> {
             [q[0] / n, q[1] / n, q[2] / n, q[3] / n]
         }
     };
-    let velocity = vec3("velocity")?;
-    let angular_velocity = vec3("angular_velocity")?;
+    let velocity = vec3(&VELOCITY)?;
+    let angular_velocity = vec3(&ANGULAR_VELOCITY)?;
     if base == Base::Fixed {
         for (key, given) in [
             ("velocity", velocity),
@@ -306,7 +339,7 @@ fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagnostic> {
             }
         }
     }
-    let actuation = p.choice("actuation", &["none", "input"], "none")? == "input";
+    let actuation = ACTUATION.choice(p, &["none", "input"])? == "input";
     Ok(Options {
         name: name.to_string(),
         base,
@@ -386,12 +419,12 @@ fn param_value(v: &Value) -> ParamValue {
 pub fn default_options(name: &str) -> Options {
     Options {
         name: name.to_string(),
-        base: Base::Fixed,
-        position: [0.0; 3],
-        orientation: [1.0, 0.0, 0.0, 0.0],
-        velocity: [0.0; 3],
-        angular_velocity: [0.0; 3],
-        actuation: false,
+        base: base_named(BASE.default),
+        position: POSITION.default,
+        orientation: ORIENTATION.default,
+        velocity: VELOCITY.default,
+        angular_velocity: ANGULAR_VELOCITY.default,
+        actuation: ACTUATION.default == "input",
     }
 }
 
@@ -409,12 +442,12 @@ pub static URDF: BlockType = BlockType {
     summary: "A robot described in a URDF file, expanded when the model is read into the blocks it is made of, named after this block: `NAME/LINK` (a RigidTransform whose F is the link's frame), `NAME/LINK/inertial` (a Solid: the link's mass and inertia), `NAME/LINK/collision` (a CollisionGeometry with port G; `collision_0`, `collision_1`, … when the link has several), `NAME/JOINT` (a RevoluteJoint, PrismaticJoint, SixDofJoint or PlanarJoint with ports q, w, t, limit_force; a RigidTransform for a fixed joint), and `NAME` itself, which attaches the root link to frame B. `blockdyn import FILE.urdf` prints the same blocks as TOML; docs/urdf.md has the mapping.",
     params: &[
         ParamDoc { name: "file", unit: "", default: "required", doc: "the URDF file, relative to the model file" },
-        ParamDoc { name: "base", unit: "", default: "\"fixed\"", doc: "\"fixed\": the root link welded to B (a RigidTransform NAME) | \"floating\": free (a SixDofJoint NAME, outputs p, Q, v, w)" },
-        ParamDoc { name: "position", unit: "m", default: "[0, 0, 0]", doc: "the root link's origin in B (initial, for a floating base)" },
-        ParamDoc { name: "orientation", unit: "", default: "[1, 0, 0, 0]", doc: "quaternion [w, x, y, z] of the root link in B (initial, for a floating base)" },
-        ParamDoc { name: "velocity", unit: "m/s", default: "[0, 0, 0]", doc: "floating base: initial velocity of the root link's origin, in B" },
-        ParamDoc { name: "angular_velocity", unit: "rad/s", default: "[0, 0, 0]", doc: "floating base: initial angular velocity of the root link, in its frame" },
-        ParamDoc { name: "actuation", unit: "", default: "\"none\"", doc: "\"input\": every revolute, continuous and prismatic joint takes its torque/force at input NAME/JOINT.t" },
+        BASE.doc,
+        POSITION.doc,
+        ORIENTATION.doc,
+        VELOCITY.doc,
+        ANGULAR_VELOCITY.doc,
+        ACTUATION.doc,
         ParamDoc { name: "joints", unit: "", default: "none", doc: "parameters of the joint blocks by URDF joint name, e.g. { knee = { q0 = -0.6, damping = 0.1 } } (replace what the file says)" },
     ],
     ports: &[

@@ -10,8 +10,8 @@
 //! a change of a point's state. With μ = 0 there are no u states and no stick/slip signals.
 
 use crate::block::{
-    Binding, Block, BlockType, Ctx, DrawnAs, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
-    Shape,
+    Binding, Block, BlockType, Ctx, DrawnAs, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
+    Setup, Shape,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::ground_law::GroundContactLaw;
@@ -289,18 +289,38 @@ impl GroundContact {
     }
 }
 
+/// The parameters with defaults, each written once (see [`Param`]).
+const FRICTION: Param<f64> = crate::param!(
+    "friction",
+    "",
+    0,
+    "μ; 0 = frictionless (no deflection states)"
+);
+const DIMENSION: Param<usize> = crate::param!(
+    "dimension",
+    "",
+    3,
+    "3 (ground = x-y plane) or 2 (ground = x axis, y up; planar mechanisms)"
+);
+const ZERO_CROSSINGS: Param<bool> = crate::param!(
+    "zero_crossings",
+    "",
+    true,
+    "locate every change of a point's state (contact on/off, stick/slip)"
+);
+
 fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let k = p.required_f64("stiffness", "N/m^1.5")?;
     let d = p.required_f64("damping", "N·s/m^1.5")?;
-    let mu = p.f64_or("friction", 0.0)?;
-    let dim = p.usize("dimension")?.unwrap_or(3);
+    let mu = FRICTION.read(p)?;
+    let dim = DIMENSION.read(p)?;
     p.ensure(
         dim == 2 || dim == 3,
         "dimension",
         "must be 2 or 3",
         "write dimension = 3 (ground = x-y plane, z up) or 2 (ground = x axis, y up)",
     )?;
-    let zero_crossings = p.bool("zero_crossings")?.unwrap_or(true);
+    let zero_crossings = ZERO_CROSSINGS.read(p)?;
     let law = GroundContactLaw::new(k, d, mu).map_err(|e| p.table_error(e.to_string()))?;
     Ok(Box::new(GroundContact {
         law,
@@ -329,9 +349,9 @@ pub static GROUND_CONTACT: BlockType = BlockType {
     params: &[
         ParamDoc { name: "stiffness", unit: "N/m^1.5", default: "required", doc: "K: a point loaded by F sinks d = (F/K)^(2/3)" },
         ParamDoc { name: "damping", unit: "N·s/m^1.5", default: "required", doc: "D; D/K is the ground's recovery time constant" },
-        ParamDoc { name: "friction", unit: "", default: "0", doc: "μ; 0 = frictionless (no deflection states)" },
-        ParamDoc { name: "dimension", unit: "", default: "3", doc: "3 (ground = x-y plane) or 2 (ground = x axis, y up; planar mechanisms)" },
-        ParamDoc { name: "zero_crossings", unit: "", default: "true", doc: "locate every change of a point's state (contact on/off, stick/slip)" },
+        FRICTION.doc,
+        DIMENSION.doc,
+        ZERO_CROSSINGS.doc,
     ],
     ports: &[
         PortDoc { name: "F", kind: "geometry", shape: "", unit: "", doc: "a Point or PointCloud geometry" },

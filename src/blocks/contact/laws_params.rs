@@ -1,8 +1,10 @@
 //! Reading the `normal = {...}` and `friction = {...}` tables into force laws.
 
+use crate::block::Param;
 use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::model::{Diagnostic, TableReader};
+use crate::param;
 
 /// The normal-force methods a model may name.
 pub const NORMAL_METHODS: [&str; 5] = [
@@ -15,38 +17,79 @@ pub const NORMAL_METHODS: [&str; 5] = [
 /// The friction methods a model may name.
 pub const FRICTION_METHODS: [&str; 4] = ["smooth_stick_slip", "stribeck", "none", "input"];
 
-/// Reads `normal = { method = ..., ... }` (default: smooth spring-damper, k = 1e6 N/m,
-/// b = 1e3 N·s/m, w = 1e-4 m, Simscape's defaults).
+// The parameters of the two tables that have defaults, each written once (Simscape's defaults).
+// SpatialContactForce's `normal` and `friction` documentation quotes them (a test checks it,
+// see [`NORMAL_DEFAULTS`] and [`FRICTION_DEFAULTS`]).
+
+/// `normal.method`.
+pub const NORMAL_METHOD: Param<&str> =
+    param!("method", "", "smooth_spring_damper", "the normal-force law");
+/// `normal.stiffness` (every spring-damper law and Hunt-Crossley).
+pub const NORMAL_STIFFNESS: Param<f64> = param!("stiffness", "N/m", 1e6, "k");
+/// `normal.damping`.
+pub const NORMAL_DAMPING: Param<f64> = param!("damping", "N·s/m", 1e3, "b");
+/// `normal.transition_width` (smooth spring-damper).
+pub const TRANSITION_WIDTH: Param<f64> = param!("transition_width", "m", 1e-4, "w");
+/// `normal.exponent` (Hunt-Crossley; also the default of `depth_exponent`).
+pub const EXPONENT: Param<f64> = param!("exponent", "", 1.5, "n");
+/// `normal.velocity_exponent` (Hunt-Crossley).
+pub const VELOCITY_EXPONENT: Param<f64> = param!("velocity_exponent", "", 1, "q");
+/// The numeric `normal` parameters with defaults.
+pub const NORMAL_DEFAULTS: [Param<f64>; 5] = [
+    NORMAL_STIFFNESS,
+    NORMAL_DAMPING,
+    TRANSITION_WIDTH,
+    EXPONENT,
+    VELOCITY_EXPONENT,
+];
+
+/// `friction.method`.
+pub const FRICTION_METHOD: Param<&str> =
+    param!("method", "", "smooth_stick_slip", "the friction law");
+/// `friction.static`.
+pub const STATIC: Param<f64> = param!("static", "", 0.5, "μ_s");
+/// `friction.dynamic`.
+pub const DYNAMIC: Param<f64> = param!("dynamic", "", 0.3, "μ_d");
+/// `friction.critical_velocity` (smooth stick-slip).
+pub const CRITICAL_VELOCITY: Param<f64> = param!("critical_velocity", "m/s", 1e-3, "v_c");
+/// `friction.stiction_velocity` (Stribeck).
+pub const STICTION_VELOCITY: Param<f64> = param!("stiction_velocity", "m/s", 1e-4, "v_s");
+/// The numeric `friction` parameters with defaults.
+pub const FRICTION_DEFAULTS: [Param<f64>; 4] =
+    [STATIC, DYNAMIC, CRITICAL_VELOCITY, STICTION_VELOCITY];
+
+/// Reads `normal = { method = ..., ... }` (default: [`NORMAL_METHOD`] with the defaults of its
+/// parameters).
 pub fn read_normal_law(p: &TableReader) -> Result<NormalForceLaw, Diagnostic> {
     let Some(t) = p.table("normal")? else {
         return Ok(NormalForceLaw::SmoothSpringDamper {
-            stiffness: 1e6,
-            damping: 1e3,
-            transition_width: 1e-4,
+            stiffness: NORMAL_STIFFNESS.default,
+            damping: NORMAL_DAMPING.default,
+            transition_width: TRANSITION_WIDTH.default,
         });
     };
-    let method = t.choice("method", &NORMAL_METHODS, "smooth_spring_damper")?;
+    let method = NORMAL_METHOD.choice(&t, &NORMAL_METHODS)?;
     let law = match method {
         "smooth_spring_damper" => NormalForceLaw::SmoothSpringDamper {
-            stiffness: t.f64_or("stiffness", 1e6)?,
-            damping: t.f64_or("damping", 1e3)?,
-            transition_width: t.f64_or("transition_width", 1e-4)?,
+            stiffness: NORMAL_STIFFNESS.read(&t)?,
+            damping: NORMAL_DAMPING.read(&t)?,
+            transition_width: TRANSITION_WIDTH.read(&t)?,
         },
         "linear_spring_damper" => NormalForceLaw::LinearSpringDamper {
-            stiffness: t.f64_or("stiffness", 1e6)?,
-            damping: t.f64_or("damping", 1e3)?,
+            stiffness: NORMAL_STIFFNESS.read(&t)?,
+            damping: NORMAL_DAMPING.read(&t)?,
         },
         "linear_spring_limited_damper" => NormalForceLaw::LinearSpringLimitedDamper {
-            stiffness: t.f64_or("stiffness", 1e6)?,
-            damping: t.f64_or("damping", 1e3)?,
+            stiffness: NORMAL_STIFFNESS.read(&t)?,
+            damping: NORMAL_DAMPING.read(&t)?,
         },
         "hunt_crossley" => {
-            let exponent = t.f64_or("exponent", 1.5)?;
+            let exponent = EXPONENT.read(&t)?;
             NormalForceLaw::HuntCrossley {
-                stiffness: t.f64_or("stiffness", 1e6)?,
-                damping: t.f64_or("damping", 1e3)?,
+                stiffness: NORMAL_STIFFNESS.read(&t)?,
+                damping: NORMAL_DAMPING.read(&t)?,
                 exponent,
-                velocity_exponent: t.f64_or("velocity_exponent", 1.0)?,
+                velocity_exponent: VELOCITY_EXPONENT.read(&t)?,
                 depth_exponent: t.f64_or("depth_exponent", exponent)?,
             }
         }
@@ -57,30 +100,30 @@ pub fn read_normal_law(p: &TableReader) -> Result<NormalForceLaw, Diagnostic> {
     Ok(law)
 }
 
-/// Reads `friction = { method = ..., ... }` (default: smooth stick-slip, μ_s = 0.5, μ_d = 0.3,
-/// v_c = 1e-3 m/s, Simscape's defaults). Warnings (μ_d > μ_s) are returned for the user.
+/// Reads `friction = { method = ..., ... }` (default: [`FRICTION_METHOD`] with the defaults of
+/// its parameters). Warnings (μ_d > μ_s) are returned for the user.
 pub fn read_friction_law(p: &TableReader) -> Result<(FrictionLaw, Vec<String>), Diagnostic> {
     let Some(t) = p.table("friction")? else {
         return Ok((
             FrictionLaw::SmoothStickSlip {
-                static_coefficient: 0.5,
-                dynamic_coefficient: 0.3,
-                critical_velocity: 1e-3,
+                static_coefficient: STATIC.default,
+                dynamic_coefficient: DYNAMIC.default,
+                critical_velocity: CRITICAL_VELOCITY.default,
             },
             vec![],
         ));
     };
-    let method = t.choice("method", &FRICTION_METHODS, "smooth_stick_slip")?;
+    let method = FRICTION_METHOD.choice(&t, &FRICTION_METHODS)?;
     let law = match method {
         "smooth_stick_slip" => FrictionLaw::SmoothStickSlip {
-            static_coefficient: t.f64_or("static", 0.5)?,
-            dynamic_coefficient: t.f64_or("dynamic", 0.3)?,
-            critical_velocity: t.f64_or("critical_velocity", 1e-3)?,
+            static_coefficient: STATIC.read(&t)?,
+            dynamic_coefficient: DYNAMIC.read(&t)?,
+            critical_velocity: CRITICAL_VELOCITY.read(&t)?,
         },
         "stribeck" => FrictionLaw::Stribeck {
-            static_coefficient: t.f64_or("static", 0.5)?,
-            dynamic_coefficient: t.f64_or("dynamic", 0.3)?,
-            stiction_velocity: t.f64_or("stiction_velocity", 1e-4)?,
+            static_coefficient: STATIC.read(&t)?,
+            dynamic_coefficient: DYNAMIC.read(&t)?,
+            stiction_velocity: STICTION_VELOCITY.read(&t)?,
         },
         "none" => FrictionLaw::None,
         _ => FrictionLaw::Input,
@@ -88,4 +131,33 @@ pub fn read_friction_law(p: &TableReader) -> Result<(FrictionLaw, Vec<String>), 
     let warnings = law.validate().map_err(|e| t.table_error(e.to_string()))?;
     t.finish()?;
     Ok((law, warnings.iter().map(|w| w.to_string()).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::param::quotes_default;
+    use crate::blocks::contact::spatial_contact::SPATIAL_CONTACT_FORCE;
+
+    fn doc(name: &str) -> &'static str {
+        let params = SPATIAL_CONTACT_FORCE.params;
+        params.iter().find(|p| p.name == name).unwrap().doc
+    }
+
+    /// SpatialContactForce documents the `normal` and `friction` tables in prose: it quotes the
+    /// defaults the readers use, and the default method first.
+    #[test]
+    fn the_tables_docs_quote_the_declared_defaults() {
+        for (table, method, defaults) in [
+            ("normal", &NORMAL_METHOD, &NORMAL_DEFAULTS[..]),
+            ("friction", &FRICTION_METHOD, &FRICTION_DEFAULTS[..]),
+        ] {
+            let doc = doc(table);
+            let first = format!("{{ method = {},", method.doc.default);
+            assert!(doc.starts_with(&first), "{table}: {doc}");
+            for p in defaults {
+                assert!(quotes_default(doc, &p.doc), "{table}.{}: {doc}", p.name());
+            }
+        }
+    }
 }

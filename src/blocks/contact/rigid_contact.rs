@@ -14,8 +14,8 @@
 //! [`MAX_CLOUD_POINTS`]).
 
 use crate::block::{
-    Binding, Block, BlockType, Ctx, DrawnAs, HiddenPort, ParamDoc, PhysicalRole, PortDecl, PortDoc,
-    Setup, Shape,
+    Binding, Block, BlockType, Ctx, DrawnAs, HiddenPort, Param, ParamDoc, PhysicalRole, PortDecl,
+    PortDoc, Setup, Shape,
 };
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::query::partners_list;
@@ -24,16 +24,34 @@ use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{
     output, ConstraintKind, ImpactOrder, PairSide, RigidConstraint, RigidPair, MAX_CLOUD_POINTS,
 };
+use crate::param;
 use nalgebra::Vector3;
 use std::any::Any;
 
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
 
-/// Defaults, written once: the docs below quote them.
-const RESTITUTION_DEFAULT: f64 = 0.5;
-const REST_VELOCITY_DEFAULT: f64 = 1e-3;
+/// The parameters with defaults, each written once (see [`Param`]).
+const RESTITUTION: Param<f64> = param!(
+    "restitution",
+    "",
+    0.5,
+    "Newton's coefficient e in [0, 1]: normal velocity after an impact = −e · before"
+);
+const REST_VELOCITY: Param<f64> = param!(
+    "rest_velocity",
+    "m/s",
+    1e-3,
+    "impacts slower than this are plastic and leave the contact resting (the Zeno guard)"
+);
+const IMPACTS: Param<&str> = param!(
+    "impacts",
+    "",
+    "serial",
+    "\"serial\": one pair at a time, fastest first, until nothing approaches | \"simultaneous\": one impulse problem over every touching point"
+);
 const IMPACT_CHOICES: [&str; 2] = ["serial", "simultaneous"];
-const IMPACT_DEFAULT: &str = "serial";
+/// `method` of the `friction` table.
+const FRICTION_METHOD: Param<&str> = param!("method", "", "none", "\"none\" or \"coulomb\"");
 const FRICTION_METHODS: [&str; 2] = ["none", "coulomb"];
 
 /// Output indices.
@@ -240,18 +258,18 @@ impl Block for RigidContact {
 }
 
 fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let restitution = p.f64_or("restitution", RESTITUTION_DEFAULT)?;
+    let restitution = RESTITUTION.read(p)?;
     p.ensure(
         (0.0..=1.0).contains(&restitution),
         "restitution",
         "'restitution' must be in [0, 1]",
         "write e.g. restitution = 0.5 (0: plastic, 1: elastic)",
     )?;
-    let rest_velocity = p.non_negative_or("rest_velocity", REST_VELOCITY_DEFAULT, "m/s")?;
+    let rest_velocity = REST_VELOCITY.non_negative(p, "m/s")?;
     let friction = match p.table("friction")? {
         None => 0.0,
         Some(t) => {
-            let method = t.choice("method", &FRICTION_METHODS, "none")?;
+            let method = FRICTION_METHOD.choice(&t, &FRICTION_METHODS)?;
             let mu = if method == "coulomb" {
                 let mu = t.required_f64("coefficient", "Coulomb's μ, e.g. 0.5")?;
                 t.ensure(
@@ -268,7 +286,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             mu
         }
     };
-    let impacts = match p.choice("impacts", &IMPACT_CHOICES, IMPACT_DEFAULT)? {
+    let impacts = match IMPACTS.choice(p, &IMPACT_CHOICES)? {
         "simultaneous" => ImpactOrder::Simultaneous,
         _ => ImpactOrder::Serial,
     };
@@ -307,10 +325,10 @@ pub static RIGID_CONTACT: BlockType = BlockType {
     category: "Contact",
     summary: "Rigid contact between a base geometry B and a follower geometry F (myPhysicsLab's ContactSim, Baraff's method): resting contacts hold exactly, with forces from a complementarity problem solved in the mechanism's dynamics (Coulomb friction by a polyhedral cone); collisions are impulses at located events with Newton's restitution, resolved serially (Newton's cradle) or simultaneously; impacts slower than rest_velocity end at rest. Solids, disks, planes, points and point clouds (every point a contact, at most 64).",
     params: &[
-        ParamDoc { name: "restitution", unit: "", default: "0.5", doc: "Newton's coefficient e in [0, 1]: normal velocity after an impact = −e · before" },
-        ParamDoc { name: "rest_velocity", unit: "m/s", default: "1e-3", doc: "impacts slower than this are plastic and leave the contact resting (the Zeno guard)" },
+        RESTITUTION.doc,
+        REST_VELOCITY.doc,
         ParamDoc { name: "friction", unit: "", default: "none", doc: "{ method = \"none\" } | { method = \"coulomb\", coefficient = μ } (static = dynamic)" },
-        ParamDoc { name: "impacts", unit: "", default: IMPACT_DEFAULT, doc: "\"serial\": one pair at a time, fastest first, until nothing approaches | \"simultaneous\": one impulse problem over every touching point" },
+        IMPACTS.doc,
     ],
     ports: &[
         PortDoc { name: "B", kind: "geometry", shape: "", unit: "", doc: "base geometry" },
@@ -326,26 +344,3 @@ pub static RIGID_CONTACT: BlockType = BlockType {
     ],
     build,
 };
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn defaults_match_the_docs() {
-        let doc = |name: &str| {
-            super::RIGID_CONTACT
-                .params
-                .iter()
-                .find(|p| p.name == name)
-                .map(|p| p.default)
-        };
-        assert_eq!(doc("restitution"), Some("0.5"));
-        assert_eq!(
-            doc("rest_velocity").and_then(|d| d.parse::<f64>().ok()),
-            Some(super::REST_VELOCITY_DEFAULT)
-        );
-        assert_eq!(
-            doc("restitution").and_then(|d| d.parse::<f64>().ok()),
-            Some(super::RESTITUTION_DEFAULT)
-        );
-    }
-}

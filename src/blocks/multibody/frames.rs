@@ -3,10 +3,11 @@
 
 use crate::block::physical::SolidInertia;
 use crate::block::{
-    Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Block, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
 };
 use crate::geometry::{mass_properties, GeometryError, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
+use crate::param;
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
 
 /// A block that only takes part in the frame network.
@@ -160,13 +161,24 @@ fn build_world(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     Ok(frame_block(PhysicalRole::World, vec![PortDecl::frame("W")]))
 }
 
+/// The gravity of a mechanism without this block is [`crate::multibody::STANDARD_GRAVITY`], the
+/// same (a test checks it).
+const GRAVITY: Param<[f64; 3]> = param!(
+    "gravity",
+    "m/s²",
+    [0, 0, -9.80665],
+    "gravitational acceleration, in World"
+);
+
 fn build_configuration(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let gravity = vec3(p, "gravity", crate::multibody::STANDARD_GRAVITY)?;
+    let gravity = Vector3::from_column_slice(&GRAVITY.read(p)?);
     Ok(frame_block(PhysicalRole::Configuration { gravity }, vec![]))
 }
 
+const TRANSLATION: Param<[f64; 3]> = param!("translation", "m", [0, 0, 0], "F's origin in B");
+
 fn build_rigid_transform(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let t = vec3(p, "translation", [0.0; 3])?;
+    let t = Vector3::from_column_slice(&TRANSLATION.read(p)?);
     let rotation = read_rotation(p, "rotation")?;
     let follower_in_base = Isometry3::from_parts(Translation3::from(t), rotation);
     Ok(Box::new(FrameBlock {
@@ -217,6 +229,8 @@ fn read_solid_geometry(p: &TableReader) -> Result<Geometry, Diagnostic> {
     Ok(geometry)
 }
 
+const DENSITY: Param<f64> = param!("density", "kg/m³", 1000, "uniform density");
+
 fn build_solid(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let shape = read_solid_geometry(p)?;
     let mass = p.f64("mass")?;
@@ -226,7 +240,7 @@ fn build_solid(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             .error("density", "give either mass or density, not both")
             .hint("remove one of the two lines"));
     }
-    let density = density.unwrap_or(1000.0);
+    let density = density.unwrap_or(DENSITY.default);
     p.ensure(
         density > 0.0,
         "density",
@@ -369,12 +383,7 @@ pub static MECHANISM_CONFIGURATION: BlockType = BlockType {
     name: "MechanismConfiguration",
     category: "Frames and bodies",
     summary: "Mechanism-wide settings. Without this block gravity is [0, 0, -9.80665].",
-    params: &[ParamDoc {
-        name: "gravity",
-        unit: "m/s²",
-        default: "[0, 0, -9.80665]",
-        doc: "gravitational acceleration, in World",
-    }],
+    params: &[GRAVITY.doc],
     ports: &[],
     build: build_configuration,
 };
@@ -384,7 +393,7 @@ pub static RIGID_TRANSFORM: BlockType = BlockType {
     category: "Frames and bodies",
     summary: "Fixes frame F to frame B at a constant pose: F's origin at `translation` in B, F rotated by `rotation` relative to B.",
     params: &[
-        ParamDoc { name: "translation", unit: "m", default: "[0, 0, 0]", doc: "F's origin in B" },
+        TRANSLATION.doc,
         ParamDoc { name: "rotation", unit: "rad", default: "none", doc: "{ axis = [..], angle = .. } | { sequence = \"xyz\", angles = [..] } (intrinsic) | { matrix = [[..], ..] } (R_BF)" },
     ],
     ports: &[
@@ -401,7 +410,7 @@ pub static SOLID: BlockType = BlockType {
     params: &[
         ParamDoc { name: "geometry", unit: "m", default: "required", doc: "{ shape = \"sphere\", radius } | { shape = \"brick\", size = [x, y, z] } | { shape = \"cylinder\", radius, length } (axis z) | { shape = \"ellipsoid\", radii } | { shape = \"convex_hull\", points = [[x, y, z], ..] }" },
         ParamDoc { name: "mass", unit: "kg", default: "from density", doc: "total mass (instead of density)" },
-        ParamDoc { name: "density", unit: "kg/m³", default: "1000", doc: "uniform density" },
+        DENSITY.doc,
         ParamDoc { name: "center_of_mass", unit: "m", default: "computed", doc: "override of the centre of mass, in R" },
         ParamDoc { name: "inertia", unit: "kg·m²", default: "computed", doc: "override: [Ixx, Iyy, Izz] or 3×3, about the centre of mass, in R" },
     ],
@@ -487,3 +496,18 @@ pub static POINT_CLOUD: BlockType = BlockType {
     ports: &R_G,
     build: build_point_cloud,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// MechanismConfiguration's default gravity is the one a mechanism without the block gets,
+    /// and its summary quotes it.
+    #[test]
+    fn the_default_gravity_is_the_standard_one() {
+        assert_eq!(GRAVITY.default, crate::multibody::STANDARD_GRAVITY);
+        assert!(MECHANISM_CONFIGURATION
+            .summary
+            .contains(GRAVITY.doc.default));
+    }
+}

@@ -11,15 +11,43 @@
 //! The joint's output `limit_force` is the force or torque the limit applies along the joint's
 //! axis: positive towards increasing q, 0 away from the bounds.
 
+use crate::block::Param;
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{ConstraintKind, JointLimit, RigidConstraint};
+use crate::param;
 
-/// Defaults, written once: the docs quote them.
+/// The values of `method`.
 pub const LIMIT_METHODS: [&str; 2] = ["rigid", "spring_damper"];
-pub const LIMIT_METHOD_DEFAULT: &str = "rigid";
-pub const LIMIT_RESTITUTION_DEFAULT: f64 = 0.0;
-pub const LIMIT_REST_VELOCITY_DEFAULT: f64 = 1e-3;
-pub const LIMIT_DAMPING_DEFAULT: f64 = 0.0;
+
+/// The parameters of the `limits` table that have defaults, each written once; the joints'
+/// `limits` documentation quotes them (a test checks it, see [`LIMIT_DEFAULTS`]).
+pub const LIMIT_METHOD: Param<&str> = param!(
+    "method",
+    "",
+    "rigid",
+    "\"rigid\" (unilateral constraints) or \"spring_damper\" (a penalty force)"
+);
+pub const LIMIT_RESTITUTION: Param<f64> = param!(
+    "restitution",
+    "",
+    0,
+    "rigid: Newton's coefficient e in [0, 1]"
+);
+pub const LIMIT_REST_VELOCITY: Param<f64> = param!(
+    "rest_velocity",
+    "rad/s or m/s",
+    1e-3,
+    "rigid: impacts slower than this are plastic"
+);
+pub const LIMIT_DAMPING: Param<f64> = param!(
+    "damping",
+    "N·m·s/rad or N·s/m",
+    0,
+    "spring_damper: the damping beyond a bound"
+);
+
+/// The numeric sub-parameters with defaults, for the documentation check.
+pub const LIMIT_DEFAULTS: [Param<f64>; 3] = [LIMIT_RESTITUTION, LIMIT_REST_VELOCITY, LIMIT_DAMPING];
 
 /// How the bounds are enforced.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -121,14 +149,14 @@ pub fn read_limits(p: &TableReader, unit: &str) -> Result<Option<JointLimits>, D
         "the upper bound must be above the lower bound",
         "swap them, or widen the range",
     )?;
-    let method = match t.choice("method", &LIMIT_METHODS, LIMIT_METHOD_DEFAULT)? {
+    let method = match LIMIT_METHOD.choice(&t, &LIMIT_METHODS)? {
         "spring_damper" => LimitMethod::SpringDamper {
             stiffness: t
                 .required_f64("stiffness", &format!("N·m/rad or N/m, e.g. 1e4 ({unit})"))?,
-            damping: t.non_negative_or("damping", LIMIT_DAMPING_DEFAULT, "N·m·s/rad or N·s/m")?,
+            damping: LIMIT_DAMPING.non_negative(&t, "N·m·s/rad or N·s/m")?,
         },
         _ => {
-            let restitution = t.f64_or("restitution", LIMIT_RESTITUTION_DEFAULT)?;
+            let restitution = LIMIT_RESTITUTION.read(&t)?;
             t.ensure(
                 (0.0..=1.0).contains(&restitution),
                 "restitution",
@@ -137,11 +165,7 @@ pub fn read_limits(p: &TableReader, unit: &str) -> Result<Option<JointLimits>, D
             )?;
             LimitMethod::Rigid {
                 restitution,
-                rest_velocity: t.non_negative_or(
-                    "rest_velocity",
-                    LIMIT_REST_VELOCITY_DEFAULT,
-                    "rad/s or m/s",
-                )?,
+                rest_velocity: LIMIT_REST_VELOCITY.non_negative(&t, "rad/s or m/s")?,
             }
         }
     };

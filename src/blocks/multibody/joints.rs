@@ -10,12 +10,13 @@
 
 use super::joint_limits::{read_limits, JointLimits, LimitMethod};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, HiddenPort, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
-    Shape,
+    Binding, Block, BlockType, Ctx, HiddenPort, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
+    Setup, Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{output as rigid_output, RigidConstraint};
 use crate::multibody::{JointKind, JointSpec};
+use crate::param;
 use crate::solver::Direction;
 
 /// A joint block.
@@ -276,19 +277,22 @@ fn read_common(
     v0: Vec<f64>,
 ) -> Result<JointSpec, Diagnostic> {
     let nv = kind.nv();
-    let stiffness = per_dof(p, "stiffness", nv)?;
-    let damping = per_dof(p, "damping", nv)?;
-    let actuated = p.choice("actuation", &["none", "input"], "none")? == "input";
+    let stiffness = per_dof(p, &STIFFNESS, nv)?;
+    let damping = per_dof(p, &DAMPING, nv)?;
+    let actuated = ACTUATION.choice(p, &["none", "input"])? == "input";
     Ok(JointSpec::new(kind)
         .with_state(&q0, &v0)
         .with_spring_damper(&stiffness, &damping)
         .with_actuation(actuated))
 }
 
-/// A per-dof parameter: one number for all dofs or one per dof; empty when absent.
-fn per_dof(p: &TableReader, key: &'static str, nv: usize) -> Result<Vec<f64>, Diagnostic> {
+/// A per-dof parameter: one number for all dofs or one per dof; when absent, its default for
+/// every dof (none at all when the default is 0: the joint then has no such element).
+fn per_dof(p: &TableReader, param: &Param<f64>, nv: usize) -> Result<Vec<f64>, Diagnostic> {
+    let key = param.name();
     match p.vector(key)? {
-        None => Ok(Vec::new()),
+        None if param.default == 0.0 => Ok(Vec::new()),
+        None => Ok(vec![param.default; nv]),
         Some(v) if v.len() == 1 => {
             p.ensure(
                 v[0] >= 0.0,
@@ -319,15 +323,25 @@ fn per_dof(p: &TableReader, key: &'static str, nv: usize) -> Result<Vec<f64>, Di
     }
 }
 
+/// `q0` of a scalar joint whose position is in `unit`.
+const fn initial_position(unit: &'static str) -> Param<f64> {
+    param!("q0", unit, 0, "initial position")
+}
+
+/// `w0` of a scalar joint whose velocity is in `unit`.
+const fn initial_velocity(unit: &'static str) -> Param<f64> {
+    param!("w0", unit, 0, "initial velocity")
+}
+
 fn build_scalar(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diagnostic> {
-    let q0 = p.f64_or("q0", 0.0)?;
-    let w0 = p.f64_or("w0", 0.0)?;
-    let spec = read_common(p, kind, vec![q0], vec![w0])?;
-    let unit = if kind == JointKind::Revolute {
-        "rad"
+    let (unit, rate_unit) = if kind == JointKind::Revolute {
+        ("rad", "rad/s")
     } else {
-        "m"
+        ("m", "m/s")
     };
+    let q0 = initial_position(unit).read(p)?;
+    let w0 = initial_velocity(rate_unit).read(p)?;
+    let spec = read_common(p, kind, vec![q0], vec![w0])?;
     let limits = read_limits(p, unit)?;
     if let Some(l) = &limits {
         p.ensure(
@@ -351,10 +365,9 @@ fn build_vector(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
     Ok(Box::new(JointBlock::new(kind, spec)))
 }
 
-fn quaternion(p: &TableReader, key: &'static str) -> Result<Vec<f64>, Diagnostic> {
-    let q = p
-        .fixed_vector(key, 4)?
-        .unwrap_or_else(|| vec![1.0, 0.0, 0.0, 0.0]);
+fn quaternion(p: &TableReader, param: &Param<[f64; 4]>) -> Result<Vec<f64>, Diagnostic> {
+    let key = param.name();
+    let q = param.read(p)?;
     let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
     p.ensure(
         norm > 1e-9,
@@ -366,22 +379,17 @@ fn quaternion(p: &TableReader, key: &'static str) -> Result<Vec<f64>, Diagnostic
 }
 
 fn build_spherical(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let q0 = quaternion(p, "orientation")?;
-    let w0 = p
-        .fixed_vector("angular_velocity", 3)?
-        .unwrap_or(vec![0.0; 3]);
+    let q0 = quaternion(p, &SPHERICAL_ORIENTATION)?;
+    let w0 = ANGULAR_VELOCITY.read(p)?;
     let spec = read_common(p, JointKind::Spherical, q0, w0)?;
     Ok(Box::new(JointBlock::new(JointKind::Spherical, spec)))
 }
 
 fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let mut q0 = p.fixed_vector("position", 3)?.unwrap_or(vec![0.0; 3]);
-    q0.extend(quaternion(p, "orientation")?);
-    let mut v0 = p.fixed_vector("velocity", 3)?.unwrap_or(vec![0.0; 3]);
-    v0.extend(
-        p.fixed_vector("angular_velocity", 3)?
-            .unwrap_or(vec![0.0; 3]),
-    );
+    let mut q0 = POSITION.read(p)?;
+    q0.extend(quaternion(p, &SIX_DOF_ORIENTATION)?);
+    let mut v0 = VELOCITY.read(p)?;
+    v0.extend(ANGULAR_VELOCITY.read(p)?);
     let spec = read_common(p, JointKind::SixDof, q0, v0)?;
     Ok(Box::new(JointBlock::new(JointKind::SixDof, spec)))
 }
@@ -410,11 +418,56 @@ const FRAMES: [PortDoc; 2] = [
     },
 ];
 
-const SPRING: [ParamDoc; 3] = [
-    ParamDoc { name: "stiffness", unit: "N/m or N·m/rad", default: "0", doc: "internal spring per degree of freedom (one number or one per dof), equilibrium at q = 0" },
-    ParamDoc { name: "damping", unit: "N·s/m or N·m·s/rad", default: "0", doc: "internal damper per degree of freedom" },
-    ParamDoc { name: "actuation", unit: "", default: "\"none\"", doc: "\"none\" or \"input\" (adds input t: force/torque per degree of freedom)" },
-];
+const STIFFNESS: Param<f64> = param!(
+    "stiffness",
+    "N/m or N·m/rad",
+    0,
+    "internal spring per degree of freedom (one number or one per dof), equilibrium at q = 0"
+);
+const DAMPING: Param<f64> = param!(
+    "damping",
+    "N·s/m or N·m·s/rad",
+    0,
+    "internal damper per degree of freedom"
+);
+const ACTUATION: Param<&str> = param!(
+    "actuation",
+    "",
+    "none",
+    "\"none\" or \"input\" (adds input t: force/torque per degree of freedom)"
+);
+const SPRING: [ParamDoc; 3] = [STIFFNESS.doc, DAMPING.doc, ACTUATION.doc];
+
+const SPHERICAL_ORIENTATION: Param<[f64; 4]> = param!(
+    "orientation",
+    "",
+    [1, 0, 0, 0],
+    "initial quaternion [w, x, y, z] of F in B (normalized)"
+);
+const SIX_DOF_ORIENTATION: Param<[f64; 4]> = param!(
+    "orientation",
+    "",
+    [1, 0, 0, 0],
+    "initial quaternion [w, x, y, z] of F in B"
+);
+const ANGULAR_VELOCITY: Param<[f64; 3]> = param!(
+    "angular_velocity",
+    "rad/s",
+    [0, 0, 0],
+    "initial angular velocity of F relative to B, resolved in F"
+);
+const POSITION: Param<[f64; 3]> = param!(
+    "position",
+    "m",
+    [0, 0, 0],
+    "initial position of F's origin in B"
+);
+const VELOCITY: Param<[f64; 3]> = param!(
+    "velocity",
+    "m/s",
+    [0, 0, 0],
+    "initial velocity of F's origin, resolved in B"
+);
 
 macro_rules! scalar_joint {
     ($name:ident, $ty:literal, $kind:expr, $summary:literal, $q:literal, $w:literal) => {
@@ -423,18 +476,8 @@ macro_rules! scalar_joint {
             category: "Joints",
             summary: $summary,
             params: &[
-                ParamDoc {
-                    name: "q0",
-                    unit: $q,
-                    default: "0",
-                    doc: "initial position",
-                },
-                ParamDoc {
-                    name: "w0",
-                    unit: $w,
-                    default: "0",
-                    doc: "initial velocity",
-                },
+                initial_position($q).doc,
+                initial_velocity($w).doc,
                 SPRING[0],
                 SPRING[1],
                 SPRING[2],
@@ -573,8 +616,8 @@ pub static SPHERICAL: BlockType = BlockType {
     category: "Joints",
     summary: "Free rotation of F about B's origin; unit-quaternion state (kept unit by projection after every accepted step).",
     params: &[
-        ParamDoc { name: "orientation", unit: "", default: "[1, 0, 0, 0]", doc: "initial quaternion [w, x, y, z] of F in B (normalized)" },
-        ParamDoc { name: "angular_velocity", unit: "rad/s", default: "[0, 0, 0]", doc: "initial angular velocity of F relative to B, resolved in F" },
+        SPHERICAL_ORIENTATION.doc,
+        ANGULAR_VELOCITY.doc,
         SPRING[0],
         SPRING[1],
         SPRING[2],
@@ -594,30 +637,10 @@ pub static SIX_DOF: BlockType = BlockType {
     category: "Joints",
     summary: "Free motion of F relative to B: position and unit-quaternion orientation.",
     params: &[
-        ParamDoc {
-            name: "position",
-            unit: "m",
-            default: "[0, 0, 0]",
-            doc: "initial position of F's origin in B",
-        },
-        ParamDoc {
-            name: "orientation",
-            unit: "",
-            default: "[1, 0, 0, 0]",
-            doc: "initial quaternion [w, x, y, z] of F in B",
-        },
-        ParamDoc {
-            name: "velocity",
-            unit: "m/s",
-            default: "[0, 0, 0]",
-            doc: "initial velocity of F's origin, resolved in B",
-        },
-        ParamDoc {
-            name: "angular_velocity",
-            unit: "rad/s",
-            default: "[0, 0, 0]",
-            doc: "initial angular velocity of F relative to B, resolved in F",
-        },
+        POSITION.doc,
+        SIX_DOF_ORIENTATION.doc,
+        VELOCITY.doc,
+        ANGULAR_VELOCITY.doc,
         SPRING[0],
         SPRING[1],
         SPRING[2],
@@ -672,3 +695,29 @@ pub static WELD: BlockType = BlockType {
     ports: &[FRAMES[0], FRAMES[1]],
     build: build_weld,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::super::joint_limits::{LIMIT_DEFAULTS, LIMIT_METHOD};
+    use super::*;
+    use crate::block::param::quotes_default;
+
+    /// The `limits` table is documented in one line of prose: it quotes each sub-parameter's
+    /// default as declared (the value `read_limits` uses).
+    #[test]
+    fn the_limits_doc_quotes_the_declared_defaults() {
+        for joint in [&REVOLUTE, &PRISMATIC] {
+            let doc = joint
+                .params
+                .iter()
+                .find(|p| p.name == "limits")
+                .unwrap()
+                .doc;
+            let method = format!("method = {} (default)", LIMIT_METHOD.doc.default);
+            assert!(doc.contains(&method), "{doc}");
+            for p in LIMIT_DEFAULTS {
+                assert!(quotes_default(doc, &p.doc), "{}: {doc}", p.name());
+            }
+        }
+    }
+}

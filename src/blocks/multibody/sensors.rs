@@ -3,7 +3,7 @@
 
 use super::frame_signal::{write_wrench, FrameMotion};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockType, Ctx, Param, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use nalgebra::{Isometry3, Rotation3, UnitQuaternion, Vector3};
@@ -78,8 +78,15 @@ impl Block for TransformSensor {
     }
 }
 
+const SENSOR_RESOLVED_IN: Param<&str> = crate::param!(
+    "resolved_in",
+    "",
+    "B",
+    "\"B\" or \"world\": the frame the vectors are resolved in"
+);
+
 fn build_sensor(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let in_world = p.choice("resolved_in", &["B", "world"], "B")? == "world";
+    let in_world = SENSOR_RESOLVED_IN.choice(p, &["B", "world"])? == "world";
     Ok(Box::new(TransformSensor {
         in_world,
         physical: vec![PortDecl::frame("B"), PortDecl::frame("F")],
@@ -144,8 +151,11 @@ impl Block for ExternalForceTorque {
     }
 }
 
+const FORCE_RESOLVED_IN: Param<&str> =
+    crate::param!("resolved_in", "", "world", "\"world\" or \"R\"");
+
 fn build_external(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let in_world = p.choice("resolved_in", &["world", "R"], "world")? == "world";
+    let in_world = FORCE_RESOLVED_IN.choice(p, &["world", "R"])? == "world";
     Ok(Box::new(ExternalForceTorque {
         in_world,
         physical: vec![PortDecl::frame("R")],
@@ -166,7 +176,7 @@ pub static TRANSFORM_SENSOR: BlockType = BlockType {
     name: "TransformSensor",
     category: "Sensors and forces",
     summary: "Pose and velocity of frame F relative to frame B: position, quaternion, rotation matrix, velocity (time derivative of the position as seen in B) and angular velocity, resolved in B (or in World).",
-    params: &[ParamDoc { name: "resolved_in", unit: "", default: "\"B\"", doc: "\"B\" or \"world\": the frame the vectors are resolved in" }],
+    params: &[SENSOR_RESOLVED_IN.doc],
     ports: &[
         PortDoc { name: "B", kind: "frame", shape: "", unit: "", doc: "base (measured-from) frame" },
         PortDoc { name: "F", kind: "frame", shape: "", unit: "", doc: "follower (measured) frame" },
@@ -183,7 +193,7 @@ pub static EXTERNAL_FORCE_TORQUE: BlockType = BlockType {
     name: "ExternalForceTorque",
     category: "Sensors and forces",
     summary: "Applies the force and torque inputs to the body of frame R, at R's origin; resolved in World (default) or in R. Unconnected inputs are zero.",
-    params: &[ParamDoc { name: "resolved_in", unit: "", default: "\"world\"", doc: "\"world\" or \"R\"" }],
+    params: &[FORCE_RESOLVED_IN.doc],
     ports: &[
         PortDoc { name: "R", kind: "frame", shape: "", unit: "", doc: "frame the force acts at" },
         PortDoc { name: "force", kind: "input", shape: "3×1", unit: "N", doc: "force (optional)" },

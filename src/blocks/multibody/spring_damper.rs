@@ -19,7 +19,7 @@
 
 use super::frame_signal::{write_wrench, FrameMotion};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use nalgebra::{Isometry3, Vector3};
@@ -27,15 +27,19 @@ use nalgebra::{Isometry3, Vector3};
 /// Below this length (m) the line of action is undefined and the element applies no force.
 pub const MIN_LENGTH: f64 = 1e-12;
 
-/// A default written once: the value and its TOML spelling, which the docs quote.
-macro_rules! default_f64 {
-    ($value:ident, $doc:ident, $literal:literal) => {
-        const $value: f64 = $literal;
-        const $doc: &str = stringify!($literal);
-    };
-}
-default_f64!(DAMPING_DEFAULT, DAMPING_DEFAULT_DOC, 0.0);
-default_f64!(FREE_LENGTH_DEFAULT, FREE_LENGTH_DEFAULT_DOC, 0.0);
+/// The parameters with defaults, each written once (see [`Param`]).
+const DAMPING: Param<f64> = crate::param!(
+    "damping",
+    "N·s/m",
+    0.0,
+    "c ≥ 0, on the rate of the length; c = 2·√(k·m) is critical for a mass m"
+);
+const FREE_LENGTH: Param<f64> = crate::param!(
+    "free_length",
+    "m",
+    0.0,
+    "L₀ ≥ 0, the length at which the spring force is zero"
+);
 
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
 
@@ -167,8 +171,8 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         &format!("must not be negative (got {stiffness})"),
         "write zero (a pure damper) or a positive value in N/m",
     )?;
-    let damping = p.non_negative_or("damping", DAMPING_DEFAULT, "N·s/m")?;
-    let free_length = p.non_negative_or("free_length", FREE_LENGTH_DEFAULT, "m")?;
+    let damping = DAMPING.non_negative(p, "N·s/m")?;
+    let free_length = FREE_LENGTH.non_negative(p, "m")?;
     Ok(Box::new(SpringDamper {
         law: SpringDamperLaw {
             stiffness,
@@ -191,8 +195,8 @@ pub static SPRING_DAMPER: BlockType = BlockType {
     summary: "A linear spring and damper in parallel between the origins of frames B and F, along the line through them: tension T = stiffness·(L − free_length) + damping·dL/dt (N, positive when it pulls the ends together), −T·u on F at its origin and +T·u on B at its origin, u the unit vector from B's origin to F's. Below a length of 1e-12 m the direction is undefined and no force is applied (dL/dt is taken as 0). Either frame may be the World's (an anchor).",
     params: &[
         ParamDoc { name: "stiffness", unit: "N/m", default: "required", doc: "k ≥ 0; a mass m hanging from it stretches it by m·g/k and oscillates at ω = √(k/m)" },
-        ParamDoc { name: "damping", unit: "N·s/m", default: DAMPING_DEFAULT_DOC, doc: "c ≥ 0, on the rate of the length; c = 2·√(k·m) is critical for a mass m" },
-        ParamDoc { name: "free_length", unit: "m", default: FREE_LENGTH_DEFAULT_DOC, doc: "L₀ ≥ 0, the length at which the spring force is zero" },
+        DAMPING.doc,
+        FREE_LENGTH.doc,
     ],
     ports: &[
         PortDoc { name: "B", kind: "frame", shape: "", unit: "", doc: "base frame: one end at its origin" },
@@ -272,18 +276,5 @@ mod tests {
             // Both forces lie on the line through the two origins: the moments cancel too.
             assert!((wb[k] + wf[k]).abs() < 1e-12, "{wb:?} {wf:?}");
         }
-    }
-
-    #[test]
-    fn defaults_match_the_docs() {
-        let doc = |name: &str| {
-            SPRING_DAMPER
-                .params
-                .iter()
-                .find(|p| p.name == name)
-                .and_then(|p| p.default.parse::<f64>().ok())
-        };
-        assert_eq!(doc("damping"), Some(DAMPING_DEFAULT));
-        assert_eq!(doc("free_length"), Some(FREE_LENGTH_DEFAULT));
     }
 }

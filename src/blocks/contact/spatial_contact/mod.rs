@@ -23,8 +23,8 @@
 
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, DrawnAs, Io, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
-    Shape,
+    Binding, Block, BlockType, Ctx, DrawnAs, Io, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
+    Setup, Shape,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::friction::FrictionLaw;
@@ -34,6 +34,7 @@ use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::query::partners_list;
 use crate::geometry::{pair_supported, ContactGeometry, QueryWorkspace, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
+use crate::param;
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector3};
 use sensed::UsedOutputs;
@@ -65,9 +66,18 @@ pub(super) mod outputs {
 }
 use outputs::*;
 
-/// The values of `contact_points`, and its default (written once: the docs quote it).
+/// The values of `contact_points`.
 const CONTACT_POINTS_CHOICES: [&str; 2] = ["manifold", "single"];
-const CONTACT_POINTS_DEFAULT: &str = "manifold";
+
+/// The parameters with defaults, each written once (see [`Param`]).
+const ZERO_CROSSINGS: Param<bool> = param!(
+    "zero_crossings",
+    "",
+    true,
+    "locate sign changes of the separation distance (per point for clouds)"
+);
+const KINK_CROSSINGS: Param<bool> = param!("kink_crossings", "", true, "with zero_crossings, also locate the kinks of the normal law per contact point: the clip point where the law's force falls to 0 while the bodies still overlap (k·d + b·ḋ = 0 for the spring-damper laws), and the limited damper's switch (b·ḋ = k·d); steps then never straddle a kink (see docs/contact.md)");
+const CONTACT_POINTS: Param<&str> = param!("contact_points", "", "manifold", "\"manifold\": every point of the contact manifold (a face touches at its corners, a cylinder on its side along its length; the law is applied to the pair as a whole and spread over the points, friction per point) | \"single\": Simscape's one deepest point per pair. Point clouds always have one contact per cloud point");
 
 /// How many contact points a pair of bounded geometries gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -424,13 +434,9 @@ impl Block for SpatialContactForce {
 fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let normal = read_normal_law(p)?;
     let (friction, warnings) = read_friction_law(p)?;
-    let zero_crossings = p.bool("zero_crossings")?.unwrap_or(true);
-    let kink_crossings = p.bool("kink_crossings")?.unwrap_or(true);
-    let contact_points = match p.choice(
-        "contact_points",
-        &CONTACT_POINTS_CHOICES,
-        CONTACT_POINTS_DEFAULT,
-    )? {
+    let zero_crossings = ZERO_CROSSINGS.read(p)?;
+    let kink_crossings = KINK_CROSSINGS.read(p)?;
+    let contact_points = match CONTACT_POINTS.choice(p, &CONTACT_POINTS_CHOICES)? {
         "single" => ContactPoints::Single,
         _ => ContactPoints::Manifold,
     };
@@ -499,9 +505,9 @@ pub static SPATIAL_CONTACT_FORCE: BlockType = BlockType {
     params: &[
         ParamDoc { name: "normal", unit: "", default: "smooth_spring_damper", doc: "{ method = \"smooth_spring_damper\", stiffness (N/m, 1e6), damping (N·s/m, 1e3), transition_width (m, 1e-4) } | { method = \"linear_spring_damper\", stiffness, damping } | { method = \"linear_spring_limited_damper\", stiffness, damping } | { method = \"hunt_crossley\", stiffness (N/mⁿ), damping, exponent n (1.5), velocity_exponent q (1), depth_exponent p (n) } | { method = \"input\" } (input fn)" },
         ParamDoc { name: "friction", unit: "", default: "smooth_stick_slip", doc: "{ method = \"smooth_stick_slip\", static (0.5), dynamic (0.3), critical_velocity (m/s, 1e-3) } | { method = \"stribeck\", static, dynamic, stiction_velocity (m/s, 1e-4) } | { method = \"none\" } | { method = \"input\" } (input ff)" },
-        ParamDoc { name: "zero_crossings", unit: "", default: "true", doc: "locate sign changes of the separation distance (per point for clouds)" },
-        ParamDoc { name: "kink_crossings", unit: "", default: "true", doc: "with zero_crossings, also locate the kinks of the normal law per contact point: the clip point where the law's force falls to 0 while the bodies still overlap (k·d + b·ḋ = 0 for the spring-damper laws), and the limited damper's switch (b·ḋ = k·d); steps then never straddle a kink (see docs/contact.md)" },
-        ParamDoc { name: "contact_points", unit: "", default: CONTACT_POINTS_DEFAULT, doc: "\"manifold\": every point of the contact manifold (a face touches at its corners, a cylinder on its side along its length; the law is applied to the pair as a whole and spread over the points, friction per point) | \"single\": Simscape's one deepest point per pair. Point clouds always have one contact per cloud point" },
+        ZERO_CROSSINGS.doc,
+        KINK_CROSSINGS.doc,
+        CONTACT_POINTS.doc,
     ],
     ports: &[
         PortDoc { name: "B", kind: "geometry", shape: "", unit: "", doc: "base geometry" },
