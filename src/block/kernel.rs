@@ -6,24 +6,48 @@
 //! two, that is most of its cost. A kernel is the block's own arithmetic, written so that the
 //! engine's inline evaluation gives the same bits as `outputs_eval`.
 
+/// A function of one number and time, evaluated in place by the engine (a compiled expression).
+pub trait ScalarFunction: Send + Sync {
+    /// `y = f(u, t)` for the input value `u` at time `t` (s).
+    fn eval(&self, u: f64, t: f64) -> f64;
+}
+
 /// A scalar block's arithmetic on its one-element inputs `u₀, u₁, …`, giving its one-element
 /// output `y`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ScalarKernel {
+#[derive(Clone, Copy)]
+pub enum ScalarKernel<'a> {
     /// `y = min(max(u₀, lower), upper)` (`f64::max` then `f64::min`: a NaN input gives the
     /// lower limit, as the block does).
     Clamp { lower: f64, upper: f64 },
     /// `y = (1 ∘₀ u₀) ∘₁ u₁`, where `∘ᵢ` divides when `divide[i]` and multiplies otherwise,
     /// evaluated left to right as written.
     Product2 { divide: [bool; 2] },
+    /// `y = f(u₀, t)`: the block's own function (one call, no context).
+    Function(&'a dyn ScalarFunction),
 }
 
-impl ScalarKernel {
+impl ScalarKernel<'_> {
     /// How many inputs the kernel reads.
     pub fn inputs(&self) -> usize {
         match self {
-            ScalarKernel::Clamp { .. } => 1,
+            ScalarKernel::Clamp { .. } | ScalarKernel::Function(_) => 1,
             ScalarKernel::Product2 { .. } => 2,
+        }
+    }
+}
+
+impl std::fmt::Debug for ScalarKernel<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScalarKernel::Clamp { lower, upper } => f
+                .debug_struct("Clamp")
+                .field("lower", lower)
+                .field("upper", upper)
+                .finish(),
+            ScalarKernel::Product2 { divide } => {
+                f.debug_struct("Product2").field("divide", divide).finish()
+            }
+            ScalarKernel::Function(_) => f.write_str("Function(..)"),
         }
     }
 }

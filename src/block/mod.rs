@@ -21,7 +21,7 @@ pub mod registry;
 pub mod shape;
 
 pub use context::{same_bits, Ctx, Io, Slot};
-pub use kernel::ScalarKernel;
+pub use kernel::{ScalarFunction, ScalarKernel};
 pub use param::Param;
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
@@ -260,7 +260,7 @@ pub trait Block: Send + Sync {
     /// place instead of calling [`Block::outputs_eval`] (when linear blocks are fused). Called
     /// after `setup`. The kernel must give exactly the bits `outputs_eval` writes; the block's
     /// zero crossings are still called.
-    fn scalar_kernel(&self) -> Option<ScalarKernel> {
+    fn scalar_kernel(&self) -> Option<ScalarKernel<'_>> {
         None
     }
 

@@ -327,7 +327,7 @@ impl Block for Product {
         }
         Ok(Setup::memoryless(self.inputs.len(), 1))
     }
-    fn scalar_kernel(&self) -> Option<ScalarKernel> {
+    fn scalar_kernel(&self) -> Option<ScalarKernel<'_>> {
         // The engine uses it only when both inputs and the output have one element.
         (self.ops.len() == 2).then(|| ScalarKernel::Product2 {
             divide: [self.ops[0] <= 0.0, self.ops[1] <= 0.0],

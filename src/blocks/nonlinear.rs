@@ -122,7 +122,7 @@ impl Block for Saturation {
             *y = u.max(lo).min(hi);
         }
     }
-    fn scalar_kernel(&self) -> Option<ScalarKernel> {
+    fn scalar_kernel(&self) -> Option<ScalarKernel<'_>> {
         self.scalar_limits
             .map(|(lower, upper)| ScalarKernel::Clamp { lower, upper })
     }

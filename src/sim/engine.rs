@@ -449,6 +449,11 @@ impl<'d> Engine<'d> {
                     let first = apply(1.0, divide[0], run.signals[a]);
                     run.signals[output] = apply(first, divide[1], run.signals[b]);
                 }
+                &Step::Function {
+                    function,
+                    input,
+                    output,
+                } => run.signals[output] = function.eval(run.signals[input], t),
                 Step::CopyState { output, state } => {
                     run.signals[*output] = x.unwrap_or(&run.x)[*state];
                 }

@@ -9,7 +9,7 @@
 //! blocks these lookups were the larger part of the engine's own cost per block.
 
 use super::linear::{LinearPlan, Mode};
-use crate::block::{Block, ScalarKernel, Slot};
+use crate::block::{Block, ScalarFunction, ScalarKernel, Slot};
 use crate::diagram::Diagram;
 use std::ops::Range;
 
@@ -32,6 +32,12 @@ pub(super) enum Step<'d> {
     Product2 {
         inputs: [usize; 2],
         divide: [bool; 2],
+        output: usize,
+    },
+    /// A block's [`ScalarKernel::Function`]: `signals[output] = f(signals[input], t)`.
+    Function {
+        function: &'d dyn ScalarFunction,
+        input: usize,
         output: usize,
     },
     /// A fused integrator with one state: `signals[output] = x[state]`.
@@ -106,7 +112,7 @@ impl<'d> Step<'d> {
 
     /// The in-place step of `kernel` for these slots, when they have the one element each that a
     /// kernel reads and writes (an unconnected optional input has none: the block is called).
-    fn kernel(kernel: ScalarKernel, inputs: &[Slot], outputs: &[Slot]) -> Option<Self> {
+    fn kernel(kernel: ScalarKernel<'d>, inputs: &[Slot], outputs: &[Slot]) -> Option<Self> {
         let scalar = |slot: &Slot| slot.len == 1;
         if inputs.len() != kernel.inputs()
             || !inputs.iter().all(scalar)
@@ -126,6 +132,11 @@ impl<'d> Step<'d> {
             ScalarKernel::Product2 { divide } => Step::Product2 {
                 inputs: [inputs[0].offset as usize, inputs[1].offset as usize],
                 divide,
+                output,
+            },
+            ScalarKernel::Function(function) => Step::Function {
+                function,
+                input: inputs[0].offset as usize,
                 output,
             },
         })
