@@ -60,7 +60,7 @@ impl Block for Fcn {
 
 const EXAMPLE: &str = "write e.g. expression = \"-k*u[0]*abs(u[1])\" with constants = { k = 2.0 } \
                        (or an array of expressions for a vector output); operators + - * / ^, \
-                       functions sin cos tan exp ln sqrt abs signum atan2 …";
+                       functions sin cos tan exp ln sqrt abs signum …, a atan2 b, a min b, a max b";
 
 /// Parses and compiles one expression `text` over an input of `n` elements; `label` names it in
 /// messages ("'expression'" or "'expression[k]'").
@@ -200,9 +200,16 @@ pub static FCN: BlockType = BlockType {
     category: "User-defined",
     summary: "Evaluates an expression of its input vector u (u[0], u[1], …; plain u for one \
               element), the time t and named constants, e.g. \"-k*u[0]*abs(u[1])\"; an array of \
-              expressions gives a column output, one element each. Operators + - * / ^; \
-              functions sin cos tan asin acos atan sinh cosh tanh exp ln log10 sqrt cbrt abs signum \
-              floor ceil round, `a atan2 b`, `a min b`, `a max b`; constants PI, E.",
+              expressions gives a column output, one element each. Parsed and compiled once at \
+              build. From loosest to tightest: the named operators `a atan2 b` (= atan2(a, b)), \
+              `a min b`, `a max b`, also written atan2(a, b), min(a, b), max(a, b); `+ -`; `* /` \
+              (equal priority, left to right); signs (-u^2 = -(u^2)); `^` (right to left: 2^3^2 = \
+              2^9; 2^-u = 2^(-u)); functions, as sin(u) or sin u (sin u^2 = (sin u)^2): abs signum \
+              sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh floor round ceil trunc \
+              fract exp sqrt cbrt ln log (= ln) log2 log10. Numbers 2, 0.5, .5, 2.5e-3; constants \
+              PI or π, E or e, TAU or τ; no implicit multiplication (write 2*π). Unlike exmex, \
+              which read expressions before, a sign binds looser than ^ and ^ groups right to \
+              left (docs/model-format.md, \"Fcn expressions\").",
     params: &[
         param(
             "expression",
