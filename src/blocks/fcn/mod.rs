@@ -218,7 +218,12 @@ pub static FCN: BlockType = BlockType {
             "the formula in u[i], t and the constants; or an array of formulas (m×1 output)",
         ),
         param("inputs", "", "1", "number of elements n of the input u"),
-        param("constants", "", "{}", "named numbers used in the expression, e.g. { k = 2.0 }"),
+        param(
+            "constants",
+            "",
+            "{}",
+            "named numbers used in the expression, e.g. { k = 2.0 }",
+        ),
     ],
     ports: &[
         port("in", "input", "n×1", "", "the vector u"),

@@ -251,4 +251,7 @@ fn operation_count_is_bounded() {
         e.contains("more than 2000 operations; split it over several Fcn blocks"),
         "{e}"
     );
+    // The longest accepted one compiles (a tree 2000 deep) and evaluates.
+    assert_eq!(value(&vec!["u[0]"; 2000].join("+")), 1000.0);
+    assert_eq!(value(&format!("{}u[0]", "-".repeat(63))), -0.5);
 }
