@@ -1,40 +1,34 @@
-//! Fcn: an expression (or a column of expressions) of the input vector, time and named constants
-//! (parsed by exmex).
+//! Fcn: an expression (or a column of expressions) of the input vector, time and named constants,
+//! parsed once at build ([`parse`], grammar there) and compiled into a flat program ([`program`])
+//! that evaluates without allocating.
+//!
+//! Semantics follow standard mathematical conventions: `-u^2` = −(u²), `^` groups right to left
+//! (`2^3^2` = 2⁹), `*` and `/` have equal priority and group left to right (`a/b*c` = (a/b)·c),
+//! as do `+` and `-`; the named operators `atan2`, `min`, `max` bind loosest. Where this differs
+//! from exmex 0.21 (which read expressions before), see the note in the FCN summary.
+
+mod ast;
+#[cfg(test)]
+mod differential;
+mod lex;
+mod parse;
+mod program;
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod semantics;
 
 use super::common::{bad, column, param, port, read_count};
 use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
-use exmex::{Express, FlatEx};
-
-/// Most distinct names (inputs, constants, `t`) one expression may use; their values are passed
-/// to exmex from a stack array, so evaluation does not allocate.
-const MAX_VARIABLES: usize = 32;
-
-/// Names exmex reserves as constants: a user constant with one of these names would silently be
-/// replaced by the built-in value.
-const BUILT_IN_CONSTANTS: [&str; 6] = ["PI", "π", "E", "e", "TAU", "τ"];
-
-/// Where the value of one expression variable comes from.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Source {
-    Input(usize),
-    Time,
-    Constant(f64),
-}
-
-/// One parsed expression and where each of its variables comes from.
-struct Compiled {
-    expr: FlatEx<f64>,
-    /// One entry per exmex variable, in exmex's (sorted) variable order.
-    sources: Vec<Source>,
-}
+use parse::{ParseError, BUILT_IN_CONSTANTS};
+use program::{Program, MAX_STACK};
 
 /// `out[k] = f_k(u, t)` with `u` = the input vector (`u[i]`, 0-based; plain `u` when it has one
 /// element), `t` = time (s), and named constants; one expression gives a 1×1 output, an array
-/// of m expressions an m×1 column. Parsed once at build; exmex's `eval` keeps up to 32 operands
-/// on the stack, so evaluating a typical expression does not allocate.
+/// of m expressions an m×1 column. Each expression is a compiled [`Program`].
 struct Fcn {
-    expressions: Vec<Compiled>,
+    programs: Vec<Program>,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
 }
@@ -51,185 +45,69 @@ impl Block for Fcn {
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let t = ctx.t;
-        let (u, y) = ctx.input_output(0, 0);
-        for (y, compiled) in y.iter_mut().zip(&self.expressions) {
-            let mut values = [0.0; MAX_VARIABLES];
-            for (v, s) in values.iter_mut().zip(&compiled.sources) {
-                *v = match *s {
-                    Source::Input(i) => u[i],
-                    Source::Time => t,
-                    Source::Constant(c) => c,
-                };
-            }
-            // The variable count was checked at build, so eval cannot fail.
-            *y = compiled
-                .expr
-                .eval(&values[..compiled.sources.len()])
-                .unwrap_or(f64::NAN);
+        let (signals, inputs, outputs) = ctx.raw();
+        let (u, y) = (inputs[0].range(), outputs[0].offset as usize);
+        // The output slots are the block's own, apart from its input's.
+        if let [program] = &self.programs[..] {
+            signals[y] = program.eval(&signals[u], t);
+            return;
+        }
+        for (k, program) in self.programs.iter().enumerate() {
+            signals[y + k] = program.eval(&signals[u.clone()], t);
         }
     }
-}
-
-/// Rewrites `u[i]` as exmex's braced variable `{u[i]}`, checking `i < n`, and numbers in
-/// scientific notation (which exmex does not read) as braced variables `{#k}` whose values are
-/// returned; leaves other numbers and names untouched.
-fn rewrite_indices(text: &str, n: usize) -> Result<(String, Vec<(String, f64)>), String> {
-    let mut literals = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut i = 0;
-    let is_start = |c: char| c.is_alphabetic() || c == '_';
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '{' || c == '}' {
-            return Err("braces '{' '}' are not allowed".into());
-        }
-        if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit)) {
-            let start = i;
-            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
-                i += 1;
-            }
-            let mantissa_end = i;
-            if i < chars.len() && (chars[i] == 'e' || chars[i] == 'E') {
-                let mut j = i + 1;
-                if j < chars.len() && (chars[j] == '+' || chars[j] == '-') {
-                    j += 1;
-                }
-                if chars.get(j).is_some_and(char::is_ascii_digit) {
-                    while j < chars.len() && chars[j].is_ascii_digit() {
-                        j += 1;
-                    }
-                    i = j;
-                }
-            }
-            let literal: String = chars[start..i].iter().collect();
-            if i == mantissa_end {
-                out.push_str(&literal);
-            } else {
-                let value: f64 = literal
-                    .parse()
-                    .map_err(|_| format!("'{literal}' is not a number"))?;
-                let name = format!("#{}", literals.len());
-                out.push_str(&format!("{{{name}}}"));
-                literals.push((name, value));
-            }
-            continue;
-        }
-        if is_start(c) {
-            let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                i += 1;
-            }
-            let name: String = chars[start..i].iter().collect();
-            let mut j = i;
-            while chars.get(j).is_some_and(|c| c.is_whitespace()) {
-                j += 1;
-            }
-            if name == "u" && chars.get(j) == Some(&'[') {
-                let close = chars[j..]
-                    .iter()
-                    .position(|&c| c == ']')
-                    .ok_or("'u[' has no closing ']'")?
-                    + j;
-                let inner: String = chars[j + 1..close].iter().collect();
-                let k: usize = inner
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("'u[{inner}]' needs a non-negative integer index"))?;
-                if k >= n {
-                    return Err(format!(
-                        "u[{k}] is out of range: the input has {n} element(s), u[0]..u[{}]",
-                        n - 1
-                    ));
-                }
-                out.push_str(&format!("{{u[{k}]}}"));
-                i = close + 1;
-            } else {
-                out.push_str(&name);
-            }
-            continue;
-        }
-        out.push(c);
-        i += 1;
-    }
-    Ok((out, literals))
 }
 
 const EXAMPLE: &str = "write e.g. expression = \"-k*u[0]*abs(u[1])\" with constants = { k = 2.0 } \
                        (or an array of expressions for a vector output); operators + - * / ^, \
-                       functions sin cos tan exp ln sqrt abs signum atan2 …";
+                       functions sin cos tan exp ln sqrt abs signum …, a atan2 b, a min b, a max b";
 
-/// Parses one expression `text` over an input of `n` elements; `label` names it in messages
-/// ("'expression'" or "'expression[k]'").
+/// Parses and compiles one expression `text` over an input of `n` elements; `label` names it in
+/// messages ("'expression'" or "'expression[k]'").
 fn compile(
     r: &TableReader,
     label: &str,
     text: &str,
     n: usize,
     constants: &[(&str, f64)],
-) -> Result<Compiled, Diagnostic> {
-    let (rewritten, literals) = rewrite_indices(text, n).map_err(|why| {
-        bad(
+) -> Result<Program, Diagnostic> {
+    let tree = parse::parse(text, n, constants).map_err(|e| match e {
+        ParseError::Syntax(e) => bad(
             r,
             "expression",
-            format!("cannot read {label} \"{text}\": {why}"),
+            format!(
+                "cannot parse {label} \"{text}\": {} (at character {})",
+                e.msg,
+                e.at + 1
+            ),
             EXAMPLE,
-        )
-    })?;
-    let expr = exmex::parse::<f64>(&rewritten).map_err(|e| {
-        bad(
+        ),
+        ParseError::VectorU => bad(
             r,
             "expression",
-            format!("cannot parse {label} \"{text}\": {}", e.msg()),
-            EXAMPLE,
-        )
+            format!("'u' is a vector of {n} elements here"),
+            format!("write u[0] .. u[{}] for its elements", n - 1),
+        ),
+        ParseError::Unknown(name) => bad(
+            r,
+            "expression",
+            format!("unknown name '{name}' in {label}"),
+            format!("define it with constants = {{ {name} = 1.0 }}, or write u[i] for input elements and t for time"),
+        ),
     })?;
-    let mut sources = Vec::with_capacity(expr.var_names().len());
-    for name in expr.var_names() {
-        let source = if name == "t" {
-            Source::Time
-        } else if name == "u" {
-            if n != 1 {
-                return Err(bad(
-                    r,
-                    "expression",
-                    format!("'u' is a vector of {n} elements here"),
-                    format!("write u[0] .. u[{}] for its elements", n - 1),
-                ));
-            }
-            Source::Input(0)
-        } else if let Some(k) = name
-            .strip_prefix("u[")
-            .and_then(|s| s.strip_suffix(']'))
-            .and_then(|s| s.parse().ok())
-        {
-            Source::Input(k)
-        } else if let Some((_, v)) = constants.iter().find(|(c, _)| c == name) {
-            Source::Constant(*v)
-        } else if let Some((_, v)) = literals.iter().find(|(c, _)| c == name) {
-            Source::Constant(*v)
-        } else {
-            return Err(bad(
-                r,
-                "expression",
-                format!("unknown name '{name}' in {label}"),
-                format!("define it with constants = {{ {name} = 1.0 }}, or write u[i] for input elements and t for time"),
-            ));
-        };
-        sources.push(source);
-    }
-    if sources.len() > MAX_VARIABLES {
+    let program = Program::compile(&program::fold(tree));
+    if program.depth() > MAX_STACK {
         return Err(bad(
             r,
             "expression",
             format!(
-                "{label} uses {} names; at most {MAX_VARIABLES} are supported",
-                sources.len()
+                "{label} needs {} intermediate values at once; at most {MAX_STACK} are supported",
+                program.depth()
             ),
             "split it over several Fcn blocks",
         ));
     }
-    Ok(Compiled { expr, sources })
+    Ok(program)
 }
 
 fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
@@ -278,7 +156,7 @@ fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
                         format!("write constants = {{ {name} = 1.0 }}"),
                     )
                 })?;
-            if BUILT_IN_CONSTANTS.contains(&name) || name == "t" || name == "u" {
+            if BUILT_IN_CONSTANTS.iter().any(|(c, _)| *c == name) || name == "t" || name == "u" {
                 return Err(bad(
                     r,
                     "constants",
@@ -311,7 +189,7 @@ fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let inputs = vec![PortDecl::signal("in", column(n))];
     let outputs = vec![PortDecl::signal("out", column(expressions.len()))];
     Ok(Box::new(Fcn {
-        expressions,
+        programs: expressions,
         inputs,
         outputs,
     }))
@@ -322,9 +200,16 @@ pub static FCN: BlockType = BlockType {
     category: "User-defined",
     summary: "Evaluates an expression of its input vector u (u[0], u[1], …; plain u for one \
               element), the time t and named constants, e.g. \"-k*u[0]*abs(u[1])\"; an array of \
-              expressions gives a column output, one element each. Operators + - * / ^; \
-              functions sin cos tan asin acos atan sinh cosh tanh exp ln log10 sqrt cbrt abs signum \
-              floor ceil round, `a atan2 b`, `a min b`, `a max b`; constants PI, E.",
+              expressions gives a column output, one element each. Parsed and compiled once at \
+              build. From loosest to tightest: the named operators `a atan2 b` (= atan2(a, b)), \
+              `a min b`, `a max b`, also written atan2(a, b), min(a, b), max(a, b); `+ -`; `* /` \
+              (equal priority, left to right); signs (-u^2 = -(u^2)); `^` (right to left: 2^3^2 = \
+              2^9; 2^-u = 2^(-u)); functions, as sin(u) or sin u (sin u^2 = (sin u)^2): abs signum \
+              sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh floor round ceil trunc \
+              fract exp sqrt cbrt ln log (= ln) log2 log10. Numbers 2, 0.5, .5, 2.5e-3; constants \
+              PI or π, E or e, TAU or τ; no implicit multiplication (write 2*π). Unlike exmex, \
+              which read expressions before, a sign binds looser than ^ and ^ groups right to \
+              left (docs/model-format.md, \"Fcn expressions\").",
     params: &[
         param(
             "expression",
@@ -333,7 +218,12 @@ pub static FCN: BlockType = BlockType {
             "the formula in u[i], t and the constants; or an array of formulas (m×1 output)",
         ),
         param("inputs", "", "1", "number of elements n of the input u"),
-        param("constants", "", "{}", "named numbers used in the expression, e.g. { k = 2.0 }"),
+        param(
+            "constants",
+            "",
+            "{}",
+            "named numbers used in the expression, e.g. { k = 2.0 }",
+        ),
     ],
     ports: &[
         port("in", "input", "n×1", "", "the vector u"),
@@ -351,7 +241,6 @@ pub static FCN: BlockType = BlockType {
 #[cfg(test)]
 mod tests {
     use super::super::harness::{build_error, Harness};
-    use super::rewrite_indices;
     use crate::block::Shape;
 
     #[test]
@@ -404,16 +293,6 @@ mod tests {
         let mut h = Harness::scalar("Fcn", "expression = \"sin(u)^2 + cos(u)^2 + 1e-3*u\"");
         h.set_input(0, &[0.7]);
         assert!((h.out_at(0.0, 0)[0] - 1.0007).abs() < 1e-14);
-    }
-
-    #[test]
-    fn rewrites_only_input_indices() {
-        let (text, literals) = rewrite_indices("u[1]*2.5e-3+mu[0]-1.5", 2).unwrap();
-        assert_eq!(text, "{u[1]}*{#0}+mu[0]-1.5");
-        assert_eq!(literals, vec![("#0".to_string(), 2.5e-3)]);
-        assert!(rewrite_indices("u[2]", 2)
-            .unwrap_err()
-            .contains("out of range"));
     }
 
     #[test]
