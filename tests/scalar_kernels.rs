@@ -1,4 +1,5 @@
-//! Scalar kernels (Saturation, Product evaluated in place by the engine instead of being called)
+//! Scalar kernels (Saturation, Product and Fcn evaluated in place by the engine instead of being
+//! called)
 //! give exactly the bits the blocks give when called, NaN, infinities and signed zeros included,
 //! on random diagrams of such blocks; and a whole run of the non-linear benchmark diagram is the
 //! same, bit for bit, with kernels (the default) and with every block called.
@@ -18,9 +19,23 @@ enum Node {
     Saturation(Option<f64>, Option<f64>, usize),
     /// `"**"`, `"*/"`, `"/*"` or `"//"`, and the two signals read.
     Product(&'static str, usize, usize),
+    /// An Fcn of one input, and the signal read.
+    Fcn(&'static str, usize),
     /// A block with no kernel (always called), between kernels.
     Abs(usize),
 }
+
+/// Expressions that make NaN, infinities and signed zeros from ordinary inputs, and read time.
+const EXPRESSIONS: [&str; 8] = [
+    "0.5 - u - u^3/6",
+    "sin(u)*u + t",
+    "1/u",
+    "sqrt(u) - ln(u)",
+    "u min 0.3",
+    "-u^2",
+    "2^-u * u^-2",
+    "atan2(u, t) + signum(u)",
+];
 
 #[derive(Clone, Debug)]
 struct Random {
@@ -63,6 +78,12 @@ impl Random {
                     ));
                     connect.push(format!("\"{} -> b{j}.in1\"", name(*a)));
                     connect.push(format!("\"{} -> b{j}.in2\"", name(*b)));
+                }
+                Node::Fcn(expression, from) => {
+                    blocks.push_str(&format!(
+                        "[blocks.b{j}]\ntype = \"Fcn\"\nexpression = \"{expression}\"\n"
+                    ));
+                    connect.push(format!("\"{} -> b{j}.in\"", name(*from)));
                 }
                 Node::Abs(from) => {
                     blocks.push_str(&format!("[blocks.b{j}]\ntype = \"Abs\"\n"));
@@ -118,6 +139,8 @@ fn random_diagram() -> impl Strategy<Value = Random> {
                     3 => (limits(), 0..earlier).prop_map(|((l, u), f)| Node::Saturation(l, u, f)),
                     3 => (prop::sample::select(vec!["**", "*/", "/*", "//"]), 0..earlier, 0..earlier)
                         .prop_map(|(ops, a, b)| Node::Product(ops, a, b)),
+                    3 => (prop::sample::select(EXPRESSIONS.to_vec()), 0..earlier)
+                        .prop_map(|(e, f)| Node::Fcn(e, f)),
                     1 => (0..earlier).prop_map(Node::Abs),
                 ]
                 .boxed()

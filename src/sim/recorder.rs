@@ -422,7 +422,15 @@ impl Recorder {
     }
 
     /// How many rows to record per accepted step of length `h` (see [`OutputRows`]).
+    ///
+    /// The default rows (`OutputRows::Smooth`) are there to draw and tabulate the columns; a run
+    /// that records no column gets step ends only, so that it does not interpolate and evaluate
+    /// the diagram at ~1000 instants for nothing. `[output] refine` and `sample_time` are kept as
+    /// written.
     pub fn rows_per_step(&self, h: f64) -> usize {
+        if self.offsets.is_empty() && matches!(self.schedule.rows, OutputRows::Smooth) {
+            return 1;
+        }
         self.schedule.rows_per_step(h)
     }
 

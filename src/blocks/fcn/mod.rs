@@ -18,11 +18,15 @@ mod reference;
 #[cfg(test)]
 mod semantics;
 
-use super::common::{bad, column, param, port, read_count};
-use crate::block::{Block, BlockType, Ctx, PortDecl, Setup, Shape};
+use super::common::{bad, column, param, port, read_port_count};
+use crate::block::{
+    Block, BlockType, Ctx, Param, PortDecl, ScalarFunction, ScalarKernel, Setup, Shape,
+};
 use crate::model::{Diagnostic, TableReader};
 use parse::{ParseError, BUILT_IN_CONSTANTS};
 use program::{Program, MAX_STACK};
+
+const INPUTS: Param<usize> = crate::param!("inputs", "", 1, "number of elements n of the input u");
 
 /// `out[k] = f_k(u, t)` with `u` = the input vector (`u[i]`, 0-based; plain `u` when it has one
 /// element), `t` = time (s), and named constants; one expression gives a 1×1 output, an array
@@ -55,6 +59,22 @@ impl Block for Fcn {
         for (k, program) in self.programs.iter().enumerate() {
             signals[y + k] = program.eval(&signals[u.clone()], t);
         }
+    }
+    /// One expression of a one-element input: the engine evaluates the program in place (it
+    /// checks that the input and output have one element, so the program reads `u[0]` only).
+    fn scalar_kernel(&self) -> Option<ScalarKernel<'_>> {
+        match &self.programs[..] {
+            [program] => Some(ScalarKernel::Function(program)),
+            _ => None,
+        }
+    }
+}
+
+impl ScalarFunction for Program {
+    /// The same call as [`Fcn::outputs_eval`] makes, on a one-element input.
+    #[inline]
+    fn eval(&self, u: f64, t: f64) -> f64 {
+        Program::eval(self, std::slice::from_ref(&u), t)
     }
 }
 
@@ -131,7 +151,7 @@ fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         }
     };
     let vector_output = value.as_array().is_some();
-    let n = read_count(r, "inputs", 1, 1)?;
+    let n = read_port_count(r, &INPUTS, 1)?;
     let mut constants: Vec<(&str, f64)> = Vec::new();
     if let Some(v) = r.value("constants") {
         let table = v.as_table().ok_or_else(|| {
@@ -217,7 +237,7 @@ pub static FCN: BlockType = BlockType {
             "required",
             "the formula in u[i], t and the constants; or an array of formulas (m×1 output)",
         ),
-        param("inputs", "", "1", "number of elements n of the input u"),
+        INPUTS.doc,
         param(
             "constants",
             "",
