@@ -160,3 +160,82 @@ fn a_text_problem_has_no_block_error() {
     let d = diagnostic_of("[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Konstant\"\n");
     assert!(d.block_error().is_none(), "{d}");
 }
+
+/// A block type of a user's own that refuses even numbers of elements, in its own words.
+mod odd_only {
+    use blockdyn::block::{Block, BlockError, BlockType, Ctx, PortDecl, PortDoc, Setup, Shape};
+    use blockdyn::model::{Diagnostic, TableReader};
+
+    struct OddOnly {
+        inputs: Vec<PortDecl>,
+    }
+
+    impl Block for OddOnly {
+        fn inputs(&self) -> &[PortDecl] {
+            &self.inputs
+        }
+        fn outputs(&self) -> &[PortDecl] {
+            &[]
+        }
+        fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
+            let n = inputs[0].len();
+            if n % 2 == 0 {
+                return Err(BlockError::other(format!(
+                    "{n} elements: give an odd number"
+                )));
+            }
+            Ok(Setup::default())
+        }
+        fn outputs_eval(&self, _: &mut Ctx) {}
+    }
+
+    fn build(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+        r.finish()?;
+        Ok(Box::new(OddOnly {
+            inputs: vec![PortDecl::inherited("in")],
+        }))
+    }
+
+    pub static ODD_ONLY: BlockType = BlockType {
+        name: "OddOnly",
+        category: "Tests",
+        summary: "Takes a signal with an odd number of elements.",
+        params: &[],
+        ports: &[PortDoc {
+            name: "in",
+            kind: "input",
+            shape: "inherited",
+            unit: "",
+            doc: "any signal with an odd number of elements",
+        }],
+        build,
+    };
+}
+
+/// A user's block reports its own message (`BlockError::Other`); the diagram locates it.
+#[test]
+fn a_users_block_reports_its_own_message() {
+    let mut registry = blockdyn::library::Registry::standard().clone();
+    registry.register(odd_only::ODD_ONLY).unwrap();
+    let text = r#"connect = ["c.out -> odd.in"]
+[model]
+stop_time = 1.0
+[blocks.c]
+type = "Constant"
+value = [1.0, 2.0]
+[blocks.odd]
+type = "OddOnly"
+"#;
+    let d = match blockdyn::load_model_str_with("bad.toml", text, &[], &registry) {
+        Ok(_) => panic!("accepted"),
+        Err(d) => d,
+    };
+    assert_eq!(
+        d.block_error(),
+        Some(&BlockError::other("2 elements: give an odd number"))
+    );
+    assert_eq!(
+        d.to_string(),
+        "bad.toml:7:9: block 'odd': 2 elements: give an odd number"
+    );
+}

@@ -20,7 +20,11 @@ use thiserror::Error;
 ///
 /// Shapes are `rows×columns` ([`Shape`]); ports are named as the block declares them (`in`, `x0`,
 /// `out2`); geometries by their label (`ball.G`).
+///
+/// Non-exhaustive: a match needs a `_` arm, so that a variant added for a new kind of failure
+/// does not break it.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum BlockError {
     // ------------------------------------------------------------------ shapes
     /// Two ports that must have the same shape (inherited ports of an element-wise block) do not.
