@@ -9,7 +9,9 @@
 //! Run: `cargo run --release --example custom_block`. `tests/custom_block.rs` runs the same code
 //! and asserts its numbers.
 
-use blockdyn::block::{Block, BlockType, Ctx, Param, ParamDoc, PortDecl, PortDoc, Setup, Shape};
+use blockdyn::block::{
+    Block, BlockError, BlockType, Ctx, Param, ParamDoc, PortDecl, PortDoc, Setup, Shape,
+};
 use blockdyn::library::Registry;
 use blockdyn::model::{Diagnostic, TableReader};
 use blockdyn::solver::Direction;
@@ -36,7 +38,17 @@ impl Block for ChargingCapacitor {
     }
     /// One state (v), one work slot (tripped: 0 or 1), one rising crossing; no output reads the
     /// input at the same instant (no feedthrough).
-    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
+        // The shapes are final here. A block refuses those it cannot take with a `BlockError`:
+        // one of the library's variants when one fits (the diagram locates it in the model and
+        // adds the variant's hint), or `BlockError::other("...")` for a message of its own.
+        // (`in` is declared 1×1, so the diagram has checked this already: it only shows how.)
+        if !inputs[0].is_scalar() {
+            return Err(BlockError::NotScalar {
+                port: "in".into(),
+                found: inputs[0],
+            });
+        }
         Ok(Setup {
             num_states: 1,
             num_work: 1,

@@ -13,6 +13,7 @@
 //!   the engine owns (states, work slots, scratch).
 
 pub mod context;
+pub mod error;
 pub mod kernel;
 pub mod param;
 pub mod physical;
@@ -21,6 +22,7 @@ pub mod registry;
 pub mod shape;
 
 pub use context::{same_bits, Ctx, Io, Slot};
+pub use error::BlockError;
 pub use kernel::{ScalarFunction, ScalarKernel};
 pub use param::Param;
 pub use physical::{Binding, PhysicalRole, PortBinding};
@@ -113,18 +115,18 @@ pub trait Block: Send + Sync {
     /// Binds a joint or consumer block to the compiled mechanism: afterwards its `inputs()` and
     /// `outputs()` include the hidden ports named in [`physical`]'s conventions
     /// (`kin_<port>` inputs, `wrench_<port>` outputs, a joint's `state` input and `tau` output).
-    fn bind(&mut self, _binding: &Binding) -> Result<(), String> {
+    fn bind(&mut self, _binding: &Binding) -> Result<(), BlockError> {
         Ok(())
     }
 
     /// Fills in unknown (inherited) port shapes from known ones; called repeatedly until nothing
     /// changes. The default suits element-wise blocks: every inherited port takes the shape of the
-    /// first known inherited port. Returns a message when the known shapes contradict each other.
+    /// first known inherited port. Returns the error when the known shapes contradict each other.
     fn propagate_shapes(
         &self,
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         let decls = self.inputs().iter().chain(self.outputs().iter());
         let shapes = inputs.iter().chain(outputs.iter());
         let known = decls
@@ -141,10 +143,11 @@ pub trait Block: Send + Sync {
                     match s {
                         None => *s = Some(k),
                         Some(other) if *other != k && !(other.len() == 1 || k.len() == 1) => {
-                            return Err(format!(
-                                "port '{}' is {other} but another port of this block is {k}",
-                                d.name
-                            ));
+                            return Err(BlockError::PortsDisagree {
+                                port: d.name.to_string(),
+                                shape: *other,
+                                other: k,
+                            });
                         }
                         _ => {}
                     }
@@ -178,9 +181,9 @@ pub trait Block: Send + Sync {
     /// costs nothing). The default computes everything.
     fn set_used_outputs(&mut self, _used: &[bool]) {}
 
-    /// Declares states, work slots, zero crossings and feedthrough for the final shapes; a message
+    /// Declares states, work slots, zero crossings and feedthrough for the final shapes; the error
     /// when the shapes are not acceptable.
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String>;
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError>;
 
     /// Per-run scratch space (e.g. a dynamics workspace), made once when the run state is built.
     fn create_scratch(&self) -> Box<dyn Any + Send> {

@@ -13,6 +13,7 @@
 //!   the World origin, so forces at different points add by n += p × f;
 //! - joint state, (nq + nv)×1: the joint's position coordinates then its velocity coordinates.
 
+use super::BlockError;
 use crate::geometry::Shape;
 use crate::multibody::JointSpec;
 use nalgebra::{Isometry3, Matrix3, Vector3};
@@ -83,15 +84,15 @@ impl Binding {
     }
 
     /// A geometry port's binding with its geometry and the geometry's label (`ball.G`), or the
-    /// message for a port left unconnected.
-    pub fn geometry(&self, port: &str) -> Result<(&PortBinding, Shape, String), String> {
+    /// error for a port left unconnected.
+    pub fn geometry(&self, port: &str) -> Result<(&PortBinding, Shape, String), BlockError> {
         let bound = self
             .port(port)
-            .ok_or_else(|| format!("geometry port {port} is not connected"))?;
+            .ok_or_else(|| BlockError::GeometryNotConnected { port: port.into() })?;
         let (shape, label) = bound
             .geometry
             .clone()
-            .ok_or_else(|| format!("port {port} has no geometry"))?;
+            .ok_or_else(|| BlockError::NoGeometry { port: port.into() })?;
         Ok((bound, shape, label))
     }
 }

@@ -2,7 +2,7 @@
 //! several blocks (numbers-or-arrays, matrices, port lists), element-wise shape rules and the
 //! sample-hit clock of the discrete blocks.
 
-use crate::block::{Param, PortDecl, Shape};
+use crate::block::{BlockError, Param, PortDecl, Shape};
 use crate::model::reader::ParamResult;
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
@@ -199,7 +199,7 @@ pub(crate) fn read_count(
 pub(crate) fn propagate_broadcast(
     inputs: &[Option<Shape>],
     outputs: &mut [Option<Shape>],
-) -> Result<(), String> {
+) -> Result<(), BlockError> {
     if inputs.len() > 1 && outputs[0].is_none() {
         outputs[0] = broadcast_shape(inputs.iter())?;
     }
@@ -210,7 +210,7 @@ pub(crate) fn propagate_broadcast(
 /// shape when there is one, 1×1 when all are known scalars, unknown otherwise.
 pub(crate) fn broadcast_shape<'s>(
     shapes: impl Iterator<Item = &'s Option<Shape>>,
-) -> Result<Option<Shape>, String> {
+) -> Result<Option<Shape>, BlockError> {
     let mut common: Option<Shape> = None;
     let mut all_known = true;
     for s in shapes {
@@ -220,7 +220,10 @@ pub(crate) fn broadcast_shape<'s>(
             Some(s) => match common {
                 None => common = Some(*s),
                 Some(c) if c != *s => {
-                    return Err(format!("inputs of shapes {c} and {s} cannot be combined element-wise (only a 1×1 input is broadcast)"));
+                    return Err(BlockError::NotBroadcastable {
+                        first: c,
+                        second: *s,
+                    });
                 }
                 _ => {}
             },
@@ -234,10 +237,15 @@ pub(crate) fn check_broadcast(
     names: &[PortDecl],
     inputs: &[Shape],
     out: Shape,
-) -> Result<(), String> {
+) -> Result<(), BlockError> {
     for (d, s) in names.iter().zip(inputs) {
         if !s.is_scalar() && *s != out {
-            return Err(format!("input '{}' is {s} but the output is {out}; element-wise inputs must match or be 1×1", d.name));
+            return Err(BlockError::InputShape {
+                port: d.name.clone(),
+                found: *s,
+                output: out,
+                scalar_ok: true,
+            });
         }
     }
     Ok(())
@@ -372,15 +380,45 @@ pub(crate) fn read_limits(
     Ok((lower, upper))
 }
 
+/// `Err` unless input `port`'s shape `input` is the output's, `output`.
+pub(crate) fn check_input_is_output(
+    port: &PortDecl,
+    input: Shape,
+    output: Shape,
+) -> Result<(), BlockError> {
+    if input == output {
+        Ok(())
+    } else {
+        Err(BlockError::InputShape {
+            port: port.name.clone(),
+            found: input,
+            output,
+            scalar_ok: false,
+        })
+    }
+}
+
 /// `Err` unless the limit `values` (named `key`) is a single number or has one value per
 /// element of a signal of `n` elements.
-pub(crate) fn check_limit_len(key: &str, values: Option<&[f64]>, n: usize) -> Result<(), String> {
-    match values {
-        Some(v) if v.len() != 1 && v.len() != n => Err(format!(
-            "'{key}' has {} values but the signal has {n} elements; give one per element or a \
-             single number",
-            v.len()
-        )),
-        _ => Ok(()),
+pub(crate) fn check_limit_len(
+    key: &str,
+    values: Option<&[f64]>,
+    n: usize,
+) -> Result<(), BlockError> {
+    check_values_len(key, values.map_or(1, <[f64]>::len), n)
+}
+
+/// `Err` unless a parameter with `len` values, one per element or a single one for all (named
+/// `key`), fits a signal of `n` elements.
+pub(crate) fn check_values_len(key: &str, len: usize, n: usize) -> Result<(), BlockError> {
+    if len == 1 || len == n {
+        Ok(())
+    } else {
+        Err(BlockError::ParamLength {
+            param: key.to_string(),
+            len,
+            elements: n,
+            single_ok: true,
+        })
     }
 }

@@ -4,8 +4,8 @@
 //! (a nonzero D term), and then never reads the input in `outputs_eval` otherwise: an input that
 //! is not yet evaluated in the schedule must not leak into the output, even multiplied by zero.
 
-use super::common::{at, bad, column, param, port, read_matrix};
-use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use super::common::{at, bad, check_input_is_output, column, param, port, read_matrix};
+use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
 
@@ -36,7 +36,7 @@ impl Block for TransferFunction {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         let feedthrough = if self.d != 0.0 { vec![(0, 0)] } else { vec![] };
         Ok(Setup {
             num_states: self.a.len(),
@@ -165,7 +165,7 @@ impl Block for StateSpace {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         let feedthrough = if self.has_d { vec![(0, 0)] } else { vec![] };
         Ok(Setup {
             num_states: self.n,
@@ -310,13 +310,8 @@ impl Block for Pid {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
-        if inputs[0] != outputs[0] {
-            return Err(format!(
-                "the input is {} but the output is {}",
-                inputs[0], outputs[0]
-            ));
-        }
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
+        check_input_is_output(&self.inputs[0], inputs[0], outputs[0])?;
         self.n = inputs[0].len();
         let feedthrough = if self.feeds_through() {
             vec![(0, 0)]

@@ -1,7 +1,7 @@
 //! Discontinuities: Relay (hysteresis) and HitCrossing (crossing counter).
 
 use super::common::{port, read_direction};
-use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
 use crate::solver::Direction;
@@ -34,7 +34,7 @@ impl Block for Relay {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         self.n = inputs[0].len();
         let mut zero_crossings = vec![Direction::Rising; self.n];
         zero_crossings.extend(vec![Direction::Falling; self.n]);
@@ -179,7 +179,7 @@ impl Block for HitCrossing {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup {
             num_work: 1,
             zero_crossings: vec![self.direction],

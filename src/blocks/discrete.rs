@@ -6,8 +6,10 @@
 //! work slot and hit times are always recomputed from it the same way, so the engine landing on
 //! the time returned by `next_time_event` is recognised exactly.
 
-use super::common::{at, param, port, read_array_or, SampleClock};
-use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use super::common::{
+    at, check_input_is_output, check_values_len, param, port, read_array_or, SampleClock,
+};
+use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 
 /// Runs `sample` if a hit is due at `ctx.t` (index in `work[k_slot]`), then moves the index past
@@ -49,13 +51,8 @@ impl Block for ZeroOrderHold {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
-        if inputs[0] != outputs[0] {
-            return Err(format!(
-                "the input is {} but the output is {}",
-                inputs[0], outputs[0]
-            ));
-        }
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
+        check_input_is_output(&self.inputs[0], inputs[0], outputs[0])?;
         self.n = outputs[0].len();
         Ok(Setup {
             num_work: self.n + 1,
@@ -142,21 +139,10 @@ impl Block for UnitDelay {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
-        if inputs[0] != outputs[0] {
-            return Err(format!(
-                "the input is {} but the output is {}",
-                inputs[0], outputs[0]
-            ));
-        }
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
+        check_input_is_output(&self.inputs[0], inputs[0], outputs[0])?;
         self.n = outputs[0].len();
-        if self.initial.len() != 1 && self.initial.len() != self.n {
-            return Err(format!(
-                "'initial' has {} elements but the output is {}",
-                self.initial.len(),
-                outputs[0]
-            ));
-        }
+        check_values_len("initial", self.initial.len(), self.n)?;
         Ok(Setup {
             num_work: 2 * self.n + 1,
             ..Default::default()

@@ -1,7 +1,7 @@
 //! FromTable: drives a model with tabulated (e.g. measured) data.
 
 use super::common::{bad, column, param, port};
-use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 
 /// A table of samples `values[i]` at `time[i]` (strictly increasing), output as an m×1 signal.
@@ -44,7 +44,7 @@ impl Block for FromTable {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup {
             num_work: 1,
             ..Default::default()

@@ -1,8 +1,8 @@
 //! A one-block test bench: builds a block from a TOML snippet of its parameters, resolves its
 //! port shapes, and drives it through the engine's calls over local buffers.
 
-use crate::block::{Block, Ctx, PortDecl, Setup, Shape, ShapeSpec, Slot};
-use crate::model::{Document, TableReader};
+use crate::block::{Block, BlockError, Ctx, PortDecl, Setup, Shape, ShapeSpec, Slot};
+use crate::model::{Diagnostic, Document, TableReader};
 use std::any::Any;
 
 /// One built block with its run state.
@@ -37,7 +37,12 @@ pub(crate) fn build_error(type_name: &str, params: &str) -> String {
     }
 }
 
-fn resolve(block: &dyn Block, given: &[Shape]) -> Result<(Vec<Shape>, Vec<Shape>), String> {
+/// A block's error as the command line renders it (message, then its hint).
+fn rendered(e: BlockError) -> String {
+    Diagnostic::new(e.to_string()).caused_by(e).to_string()
+}
+
+fn resolve(block: &dyn Block, given: &[Shape]) -> Result<(Vec<Shape>, Vec<Shape>), BlockError> {
     let fixed = |d: &PortDecl| match d.shape {
         ShapeSpec::Fixed(s) => Some(s),
         ShapeSpec::Inherited => None,
@@ -85,8 +90,8 @@ impl Harness {
         input_shapes: &[Shape],
     ) -> Result<Harness, String> {
         let mut block = build(type_name, params)?;
-        let (inputs, outputs) = resolve(block.as_ref(), input_shapes)?;
-        let setup = block.setup(&inputs, &outputs)?;
+        let (inputs, outputs) = resolve(block.as_ref(), input_shapes).map_err(rendered)?;
+        let setup = block.setup(&inputs, &outputs).map_err(rendered)?;
         let mut offset = 0u32;
         let mut slot = |s: &Shape| {
             let sl = Slot {

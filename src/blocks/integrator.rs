@@ -1,7 +1,9 @@
 //! Integrator: `ẋ = in`, `out = x`, with optional hard limits and resets.
 
-use super::common::{at, bad, check_limit_len, param, port, read_array_or, read_limits};
-use crate::block::{Block, BlockType, Ctx, LinearForm, Param, PortDecl, Setup, Shape};
+use super::common::{
+    at, bad, check_limit_len, check_values_len, param, port, read_array_or, read_limits,
+};
+use crate::block::{Block, BlockError, BlockType, Ctx, LinearForm, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 
@@ -76,34 +78,33 @@ impl Block for Integrator {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         let out = outputs[0];
         self.n = out.len();
         if inputs[0] != out {
-            return Err(format!(
-                "input 'in' is {} but the output is {out}; they must match",
-                inputs[0]
-            ));
+            return Err(BlockError::InputShape {
+                port: "in".into(),
+                found: inputs[0],
+                output: out,
+                scalar_ok: false,
+            });
         }
-        if self.initial.len() != 1 && self.initial.len() != self.n {
-            return Err(format!(
-                "'initial' has {} elements but the output is {out}",
-                self.initial.len()
-            ));
-        }
+        check_values_len("initial", self.initial.len(), self.n)?;
         check_limit_len("lower_limit", self.lower.as_deref(), self.n)?;
         check_limit_len("upper_limit", self.upper.as_deref(), self.n)?;
         if self.reset.is_some() && !inputs[self.reset_input()].is_scalar() {
-            return Err(format!(
-                "input 'reset' must be 1×1, not {}",
-                inputs[self.reset_input()]
-            ));
+            return Err(BlockError::NotScalar {
+                port: "reset".into(),
+                found: inputs[self.reset_input()],
+            });
         }
         if self.external && inputs[self.x0_input()] != out {
-            return Err(format!(
-                "input 'x0' is {} but the output is {out}; they must match",
-                inputs[self.x0_input()]
-            ));
+            return Err(BlockError::InputShape {
+                port: "x0".into(),
+                found: inputs[self.x0_input()],
+                output: out,
+                scalar_ok: false,
+            });
         }
         let limits = usize::from(self.upper.is_some()) + usize::from(self.lower.is_some());
         let mut zero_crossings = vec![Direction::Falling; limits * self.n];

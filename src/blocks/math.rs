@@ -2,11 +2,12 @@
 //! Element-wise blocks broadcast a 1×1 input over the other inputs' shape.
 
 use super::common::{
-    at, bad, check_broadcast, column, numbered_ports, port, propagate_broadcast, read_matrix,
-    read_port_count,
+    at, bad, check_broadcast, check_input_is_output, column, numbered_ports, port,
+    propagate_broadcast, read_matrix, read_port_count,
 };
 use crate::block::{
-    Block, BlockType, Ctx, LinearForm, LinearTerm, Param, PortDecl, ScalarKernel, Setup, Shape,
+    Block, BlockError, BlockType, Ctx, LinearForm, LinearTerm, Param, PortDecl, ScalarKernel,
+    Setup, Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
@@ -40,20 +41,18 @@ impl Block for Gain {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         match &self.kind {
             GainKind::Elementwise(k) if inputs[0].len() != k.len() => {
-                return Err(format!(
-                    "'gain' has {} elements but the input is {}",
-                    k.len(),
-                    inputs[0]
-                ));
+                return Err(BlockError::ParamLength {
+                    param: "gain".into(),
+                    len: k.len(),
+                    elements: inputs[0].len(),
+                    single_ok: false,
+                });
             }
-            GainKind::Scalar(_) | GainKind::Elementwise(_) if inputs[0] != outputs[0] => {
-                return Err(format!(
-                    "the input is {} but the output is {}",
-                    inputs[0], outputs[0]
-                ));
+            GainKind::Scalar(_) | GainKind::Elementwise(_) => {
+                check_input_is_output(&self.inputs[0], inputs[0], outputs[0])?;
             }
             _ => {}
         }
@@ -176,10 +175,10 @@ impl Block for Sum {
         &self,
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         propagate_broadcast(inputs, outputs)
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         if self.signs.len() > 1 {
             check_broadcast(&self.inputs, inputs, outputs[0])?;
         }
@@ -318,10 +317,10 @@ impl Block for Product {
         &self,
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         propagate_broadcast(inputs, outputs)
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         if self.ops.len() > 1 {
             check_broadcast(&self.inputs, inputs, outputs[0])?;
         }

@@ -8,7 +8,9 @@ use super::common::{
     at, check_broadcast, check_limit_len, numbered_ports, param, port, propagate_broadcast,
     read_limits, read_port_count,
 };
-use crate::block::{Block, BlockType, Ctx, Param, PortDecl, ScalarKernel, Setup, Shape};
+use crate::block::{
+    Block, BlockError, BlockType, Ctx, Param, PortDecl, ScalarKernel, Setup, Shape,
+};
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
 use crate::solver::Direction;
@@ -35,7 +37,7 @@ impl Block for Abs {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup {
             zero_crossings: vec![Direction::Either; inputs[0].len()],
             ..Setup::memoryless(1, 1)
@@ -90,7 +92,7 @@ impl Block for Saturation {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         check_limit_len("lower", self.lower.as_deref(), inputs[0].len())?;
         check_limit_len("upper", self.upper.as_deref(), inputs[0].len())?;
         self.scalar_limits = (inputs[0].len() == 1).then(|| {
@@ -216,10 +218,10 @@ impl Block for MinMax {
         &self,
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         propagate_broadcast(inputs, outputs)
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         if self.inputs.len() > 1 {
             check_broadcast(&self.inputs, inputs, outputs[0])?;
         } else {

@@ -3,7 +3,7 @@
 use super::common::{
     at, bad, broadcast_shape, check_broadcast, column, numbered_ports, param, port, read_port_count,
 };
-use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 
@@ -26,19 +26,20 @@ impl Block for Mux {
         &self,
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         if outputs[0].is_none() && inputs.iter().all(Option::is_some) {
             outputs[0] = Some(column(inputs.iter().flatten().map(Shape::len).sum()));
         }
         Ok(())
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         let total: usize = inputs.iter().map(Shape::len).sum();
         if outputs[0] != column(total) {
-            return Err(format!(
-                "the inputs have {total} elements in all but the output is {}",
-                outputs[0]
-            ));
+            return Err(BlockError::OutputLength {
+                port: self.outputs[0].name.clone(),
+                found: outputs[0],
+                expected: total,
+            });
         }
         Ok(Setup::memoryless(inputs.len(), 1))
     }
@@ -87,17 +88,20 @@ struct Demux {
 }
 
 impl Demux {
-    fn part_sizes(&self, total: usize) -> Result<Vec<usize>, String> {
+    fn part_sizes(&self, total: usize) -> Result<Vec<usize>, BlockError> {
         match &self.sizes {
             Some(s) if s.iter().sum::<usize>() == total => Ok(s.clone()),
-            Some(s) => Err(format!(
-                "'sizes' add up to {} but the input has {total} elements",
-                s.iter().sum::<usize>()
-            )),
+            Some(s) => Err(BlockError::SizesSum {
+                sum: s.iter().sum::<usize>(),
+                elements: total,
+            }),
             None => {
                 let n = self.outputs.len();
                 if total % n != 0 {
-                    return Err(format!("the input's {total} elements cannot be split into {n} equal parts; give 'sizes'"));
+                    return Err(BlockError::UnequalParts {
+                        elements: total,
+                        parts: n,
+                    });
                 }
                 Ok(vec![total / n; n])
             }
@@ -116,7 +120,7 @@ impl Block for Demux {
         &self,
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         if let Some(s) = inputs[0] {
             for (o, n) in outputs.iter_mut().zip(self.part_sizes(s.len())?) {
                 o.get_or_insert(column(n));
@@ -124,14 +128,15 @@ impl Block for Demux {
         }
         Ok(())
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         let sizes = self.part_sizes(inputs[0].len())?;
-        for (k, (o, n)) in outputs.iter().zip(sizes).enumerate() {
+        for ((o, n), decl) in outputs.iter().zip(sizes).zip(&self.outputs) {
             if o.len() != n {
-                return Err(format!(
-                    "output 'out{}' is {o} but its part has {n} elements",
-                    k + 1
-                ));
+                return Err(BlockError::OutputLength {
+                    port: decl.name.clone(),
+                    found: *o,
+                    expected: n,
+                });
             }
         }
         Ok(Setup::memoryless(1, outputs.len()))
@@ -229,13 +234,14 @@ impl Block for Selector {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         let n = inputs[0].len();
-        if let Some(i) = self.indices.iter().find(|&&i| i >= n) {
-            return Err(format!(
-                "index {i} in 'indices' is out of range for a {} input (0..{n})",
-                inputs[0]
-            ));
+        if let Some(&i) = self.indices.iter().find(|&&i| i >= n) {
+            return Err(BlockError::IndexOutOfRange {
+                param: "indices".into(),
+                index: i,
+                shape: inputs[0],
+            });
         }
         Ok(Setup::memoryless(1, 1))
     }
@@ -346,18 +352,18 @@ impl Block for Switch {
         &self,
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         if outputs[0].is_none() {
             outputs[0] = broadcast_shape([&inputs[0], &inputs[2]].into_iter())?;
         }
         Ok(())
     }
-    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         if !inputs[1].is_scalar() {
-            return Err(format!(
-                "the control input 'in2' must be 1×1, not {}",
-                inputs[1]
-            ));
+            return Err(BlockError::NotScalar {
+                port: self.inputs[1].name.clone(),
+                found: inputs[1],
+            });
         }
         check_broadcast(
             &[self.inputs[0].clone(), self.inputs[2].clone()],

@@ -1,7 +1,7 @@
 //! Sinks: Scope (recorded and plotted by the engine) and Terminator (ends an unused line).
 
 use super::common::{numbered_ports, port, read_port_count};
-use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 
 /// A block with inputs of any shape and nothing else; the engine records a Scope's inputs.
@@ -22,11 +22,11 @@ impl Block for Sink {
         &self,
         _: &mut [Option<Shape>],
         _: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         // Each input takes its source's shape; they need not agree.
         Ok(())
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::default())
     }
     fn outputs_eval(&self, _: &mut Ctx) {}

@@ -6,7 +6,7 @@
 //! time is the value before the switch.
 
 use super::common::{param, port, read_array};
-use crate::block::{Block, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
 
@@ -36,7 +36,7 @@ impl Block for Constant {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::default())
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
@@ -116,7 +116,7 @@ impl Block for Step {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(source_setup(1))
     }
     fn initialize(&self, ctx: &mut Ctx) {
@@ -184,7 +184,7 @@ impl Block for Ramp {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(source_setup(1))
     }
     fn initialize(&self, ctx: &mut Ctx) {
@@ -253,7 +253,7 @@ impl Block for Sine {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::default())
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
@@ -308,7 +308,7 @@ impl Block for Clock {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::default())
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
@@ -380,7 +380,7 @@ impl Block for PulseGenerator {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(source_setup(2))
     }
     fn initialize(&self, ctx: &mut Ctx) {

@@ -5,7 +5,7 @@
 use super::build::Instance;
 use super::schedule::schedule;
 use super::{CompiledBlock, Diagram, SignalLine};
-use crate::block::{PortDecl, Shape, ShapeSpec, Slot};
+use crate::block::{BlockError, PortDecl, Shape, ShapeSpec, Slot};
 use crate::model::{Diagnostic, ModelSpec, SourceFile, Span};
 use crate::solver::Direction;
 use std::collections::HashSet;
@@ -65,7 +65,11 @@ pub fn assemble(
         let setup = inst
             .block
             .setup(&in_shapes[b], &out_shapes[b])
-            .map_err(|m| Diagnostic::at(source, &inst.span, m).block(&inst.name))?;
+            .map_err(|e| {
+                Diagnostic::at(source, &inst.span, e.to_string())
+                    .block(&inst.name)
+                    .caused_by(e)
+            })?;
         let zc_start = zero_crossings.len();
         zero_crossings.extend_from_slice(&setup.zero_crossings);
         compiled.push(CompiledBlock {
@@ -124,6 +128,11 @@ fn lines_from(n: usize, lines: &[SignalLine]) -> Vec<Vec<usize>> {
 
 fn block_error(source: &SourceFile, instances: &[Instance], b: usize, m: String) -> Diagnostic {
     Diagnostic::at(source, &instances[b].span, m).block(&instances[b].name)
+}
+
+/// Block `b`'s own error, located at the block.
+fn reported_by(source: &SourceFile, instances: &[Instance], b: usize, e: BlockError) -> Diagnostic {
+    block_error(source, instances, b, e.to_string()).caused_by(e)
 }
 
 /// Every input that is not optional has a line.
@@ -216,8 +225,8 @@ fn propagate_shapes(
             instances[b]
                 .block
                 .propagate_shapes(&mut in_shapes[b], &mut out_shapes[b])
-                .map_err(|m| {
-                    block_error(source, instances, b, m).hint(
+                .map_err(|e| {
+                    reported_by(source, instances, b, e).hint(
                         "make the connected signals' shapes agree (`blockdyn check` prints them)",
                     )
                 })?;

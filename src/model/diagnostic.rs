@@ -1,17 +1,22 @@
 //! The one error type for everything wrong in a model: where, which block, what, and what to write.
 
 use super::source::{SourceFile, Span};
+use crate::block::BlockError;
 use std::fmt;
 
 /// A problem in a model, located in its file, with a hint saying what to write instead.
 ///
 /// Rendered as `file:line:column: block 'name': message` followed by `  help: hint`.
+///
+/// A problem a block reported (its binding, its port shapes) keeps the block's typed error:
+/// [`Diagnostic::block_error`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
     /// The model file.
     pub file: Option<Box<str>>,
-    /// 1-based line and column, when the problem has a place in the file.
-    pub line_column: Option<(usize, usize)>,
+    /// 1-based line and column, when the problem has a place in the file. (`u32` keeps the
+    /// error small, as the boxed strings below do.)
+    pub line_column: Option<(u32, u32)>,
     /// The block concerned, if any. (Boxed strings keep the error small: it travels in `Result`s
     /// everywhere parameters are read.)
     pub block: Option<Box<str>>,
@@ -22,6 +27,8 @@ pub struct Diagnostic {
     /// Other problems of the same file found in the same pass, independent of this one (each
     /// block's parameters, each connection's names), in the file's order.
     pub more: Vec<Diagnostic>,
+    /// The block's own error, when a block reported the problem.
+    cause: Option<Box<BlockError>>,
 }
 
 impl Diagnostic {
@@ -29,11 +36,15 @@ impl Diagnostic {
     pub fn at(source: &SourceFile, span: &Span, message: impl Into<String>) -> Self {
         Diagnostic {
             file: Some(source.path.as_str().into()),
-            line_column: span.as_ref().map(|r| source.line_column(r.start)),
+            line_column: span.as_ref().map(|r| {
+                let (line, column) = source.line_column(r.start);
+                (saturate(line), saturate(column))
+            }),
             block: None,
             message: message.into(),
             hint: None,
             more: Vec::new(),
+            cause: None,
         }
     }
 
@@ -46,6 +57,7 @@ impl Diagnostic {
             message: message.into(),
             hint: None,
             more: Vec::new(),
+            cause: None,
         }
     }
 
@@ -59,6 +71,22 @@ impl Diagnostic {
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into().into_boxed_str());
         self
+    }
+
+    /// Keeps `error`, the block's error this diagnostic reports (its message says it), and adds
+    /// the error's hint when there is none yet.
+    pub fn caused_by(mut self, error: BlockError) -> Self {
+        if self.hint.is_none() {
+            self.hint = error.hint().map(String::into_boxed_str);
+        }
+        self.cause = Some(Box::new(error));
+        self
+    }
+
+    /// The block's typed error behind this problem, when a block reported it (its binding or
+    /// its port shapes); `None` for a problem of the model's text or of the build.
+    pub fn block_error(&self) -> Option<&BlockError> {
+        self.cause.as_deref()
     }
 
     /// The first of `problems` carrying the others (see [`Diagnostic::more`]); `None` when
@@ -112,6 +140,11 @@ impl fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
+
+/// `n` as a `u32`, the largest one if it does not fit.
+fn saturate(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
 
 /// The closest of `candidates` to `word` (edit distance ≤ max(2, len/3)), for "did you mean".
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {

@@ -180,7 +180,7 @@ pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
             "a URDF file is XML: check that every element is closed and every attribute quoted",
         );
         d.file = Some(source.path.as_str().into());
-        d.line_column = Some((pos.row as usize, pos.col as usize));
+        d.line_column = Some((pos.row, pos.col));
         d
     })?;
     let root = doc.root_element();

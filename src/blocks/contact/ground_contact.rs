@@ -10,8 +10,8 @@
 //! a change of a point's state. With μ = 0 there are no u states and no stick/slip signals.
 
 use crate::block::{
-    Binding, Block, BlockType, Ctx, DrawnAs, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
-    Setup, Shape,
+    Binding, Block, BlockError, BlockType, Ctx, DrawnAs, Param, ParamDoc, PhysicalRole, PortDecl,
+    PortDoc, Setup, Shape,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::ground_law::GroundContactLaw;
@@ -110,25 +110,22 @@ impl Block for GroundContact {
         (h.is_finite() && h > 0.0).then(|| 2.0 / h)
     }
 
-    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let pb = binding
-            .port("F")
-            .ok_or("geometry port F is not connected")?;
-        let (shape, label) = pb.geometry.clone().ok_or("port F has no geometry")?;
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let (pb, shape, label) = binding.geometry("F")?;
         self.points = match &shape {
             Geometry::Point => vec![Point3::origin()],
             Geometry::PointCloud(c) => c.points().to_vec(),
             other => {
-                return Err(format!(
-                    "GroundContact acts on points: {label} is a {}\n  help: connect a Point or PointCloud block's G port (for solids, use a SpatialContactForce with an InfinitePlane)",
-                    other.kind().name()
-                ))
+                return Err(BlockError::GeometryNotAccepted {
+                    geometry: label,
+                    kind: other.kind(),
+                    accepts: "GroundContact acts on points",
+                    instead: "connect a Point or PointCloud block's G port (for solids, use a SpatialContactForce with an InfinitePlane)",
+                })
             }
         };
         if pb.body == 0 {
-            return Err(format!(
-                "{label} is fixed to the World: the ground cannot push it"
-            ));
+            return Err(BlockError::FixedToWorld { geometry: label });
         }
         self.placement = pb.placement;
         self.inputs.push(PortDecl::body_kinematics("F"));
@@ -140,7 +137,7 @@ impl Block for GroundContact {
         &self,
         _inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         let n = self.points.len();
         outputs[FORCE] = Some(Shape::new(3, n));
         outputs[STATUS] = Some(Shape::new(1, n));
@@ -153,9 +150,11 @@ impl Block for GroundContact {
         self.used = used.to_vec();
     }
 
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         if self.points.is_empty() {
-            return Err("GroundContact needs a Point or PointCloud connected to its F port".into());
+            return Err(BlockError::MissingGeometry {
+                needs: "a Point or PointCloud at its F port",
+            });
         }
         let per_point = if self.law.has_deflection_states() {
             2

@@ -14,11 +14,10 @@
 //! [`MAX_CLOUD_POINTS`]).
 
 use crate::block::{
-    Binding, Block, BlockType, Ctx, DrawnAs, HiddenPort, Param, ParamDoc, PhysicalRole, PortDecl,
-    PortDoc, Setup, Shape,
+    Binding, Block, BlockError, BlockType, Ctx, DrawnAs, HiddenPort, Param, ParamDoc, PhysicalRole,
+    PortDecl, PortDoc, Setup, Shape,
 };
 use crate::contact::resultant::ResultantCalculator;
-use crate::geometry::query::partners_list;
 use crate::geometry::{pair_supported, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{
@@ -95,8 +94,8 @@ impl Block for RigidContact {
         self.pair.clone()
     }
 
-    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let side = |port: &str| -> Result<(PairSide, String), String> {
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let side = |port: &str| -> Result<(PairSide, String), BlockError> {
             let (bound, shape, label) = binding.geometry(port)?;
             let side = PairSide {
                 body: bound.body,
@@ -113,33 +112,36 @@ impl Block for RigidContact {
             (&follower.shape, &follower_label),
         ] {
             if matches!(s, Geometry::GridSurface(_)) {
-                return Err(format!(
-                    "{label} is a {}: rigid contact takes solids, disks, planes, points and point clouds\n  help: use a SpatialContactForce (penalty contact) for grid surfaces",
-                    s.kind().name()
-                ));
+                return Err(BlockError::GeometryNotAccepted {
+                    geometry: label.clone(),
+                    kind: s.kind(),
+                    accepts: "rigid contact takes solids, disks, planes, points and point clouds",
+                    instead: "use a SpatialContactForce (penalty contact) for grid surfaces",
+                });
             }
             if let Geometry::PointCloud(cloud) = s {
                 if cloud.len() > MAX_CLOUD_POINTS {
-                    return Err(format!(
-                        "{label} has {} points: rigid contact takes point clouds of at most {MAX_CLOUD_POINTS} (every point is a row of a dense complementarity problem)\n  help: use fewer points, or a SpatialContactForce (penalty contact) for large clouds",
-                        cloud.len()
-                    ));
+                    return Err(BlockError::TooManyPoints {
+                        geometry: label.clone(),
+                        points: cloud.len(),
+                        max: MAX_CLOUD_POINTS,
+                    });
                 }
             }
         }
         if !pair_supported(kb, kf) {
-            return Err(format!(
-                "contact between {base_label} ({}) and {follower_label} ({}) is not supported\n  help: a {} supports contact with: {}",
-                kb.name(),
-                kf.name(),
-                kb.name(),
-                partners_list(kb),
-            ));
+            return Err(BlockError::UnsupportedPair {
+                base: base_label,
+                base_kind: kb,
+                follower: follower_label,
+                follower_kind: kf,
+            });
         }
         if base.body == follower.body {
-            return Err(format!(
-                "{base_label} and {follower_label} are on the same rigid body: contact between them exerts no net force"
-            ));
+            return Err(BlockError::SameBody {
+                base: base_label,
+                follower: follower_label,
+            });
         }
         let pair = RigidPair {
             base,
@@ -166,7 +168,7 @@ impl Block for RigidContact {
         &self,
         _inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         let per_point = self
             .cloud_points
             .map_or(Shape::SCALAR, |n| Shape::new(1, n));
@@ -180,9 +182,11 @@ impl Block for RigidContact {
         Ok(())
     }
 
-    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
         if self.pair.is_none() {
-            return Err("the rigid contact is not connected to two geometries".into());
+            return Err(BlockError::MissingGeometry {
+                needs: "two geometries",
+            });
         }
         Ok(Setup {
             feedthrough: (0..self.outputs.len()).map(|o| (0, o)).collect(),

@@ -44,7 +44,7 @@ impl Block for Fcn {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, crate::block::BlockError> {
         Ok(Setup::memoryless(1, 1))
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {

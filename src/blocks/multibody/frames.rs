@@ -3,7 +3,8 @@
 
 use crate::block::physical::SolidInertia;
 use crate::block::{
-    Block, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Block, BlockError, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
+    Shape,
 };
 use crate::geometry::{mass_properties, GeometryError, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
@@ -30,7 +31,7 @@ impl Block for FrameBlock {
     fn physical(&self) -> Option<&PhysicalRole> {
         Some(&self.role)
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::default())
     }
     fn outputs_eval(&self, _ctx: &mut Ctx) {}

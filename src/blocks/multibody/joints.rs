@@ -10,8 +10,8 @@
 
 use super::joint_limits::{read_limits, JointLimits, LimitMethod};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, HiddenPort, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
-    Setup, Shape,
+    Binding, Block, BlockError, BlockType, Ctx, HiddenPort, Param, ParamDoc, PhysicalRole,
+    PortDecl, PortDoc, Setup, Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{output as rigid_output, RigidConstraint};
@@ -157,10 +157,8 @@ impl Block for JointBlock {
         self.read = used.to_vec();
     }
 
-    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let (joint, nq, nv) = binding
-            .joint
-            .ok_or("internal: joint bound without a joint index")?;
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let (joint, nq, nv) = binding.joint.ok_or(BlockError::NotAJoint)?;
         self.joint = joint;
         if self.kind == JointKind::Weld {
             return Ok(());
@@ -193,7 +191,7 @@ impl Block for JointBlock {
         self.limits.and_then(|l| l.rigid_constraint(self.joint))
     }
 
-    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
         let mut feedthrough = Vec::new();
         if let Some(s) = self.state_input {
             feedthrough.extend((0..self.sources.len()).map(|o| (s, o)));

@@ -16,7 +16,9 @@
 //! `derivatives` reuses it instead of solving again.
 
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
-use crate::block::{same_bits, Block, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec};
+use crate::block::{
+    same_bits, Block, BlockError, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec,
+};
 use crate::multibody::constraints::ContactRow;
 use crate::multibody::rigid::{
     self, candidates::find_candidates, impact::resolve_impacts, resting::constrained_accelerations,
@@ -367,7 +369,7 @@ impl Block for MechanismBlock {
         self.bodies_used = used.iter().take(self.mechanism.num_bodies()).any(|u| *u);
     }
 
-    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
         // A pair's solved contact depends on every force the mechanism receives.
         let pair_outputs = self.rigid_outputs..self.rigid_outputs + self.rigid.len();
         let feedthrough = (0..self.inputs.len())

@@ -3,7 +3,8 @@
 
 use super::frame_signal::{write_wrench, FrameMotion};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, Param, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockError, BlockType, Ctx, Param, PhysicalRole, PortDecl, PortDoc, Setup,
+    Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use nalgebra::{Isometry3, Rotation3, UnitQuaternion, Vector3};
@@ -32,15 +33,17 @@ impl Block for TransformSensor {
     fn physical(&self) -> Option<&PhysicalRole> {
         Some(&ROLE_CONSUMER)
     }
-    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
         for (k, port) in ["B", "F"].iter().enumerate() {
-            let pb = binding.port(port).ok_or("internal: unbound sensor frame")?;
+            let pb = binding.port(port).ok_or_else(|| BlockError::PortNotBound {
+                port: port.to_string(),
+            })?;
             self.placements[k] = pb.placement;
             self.inputs.push(PortDecl::body_kinematics(port));
         }
         Ok(())
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::memoryless(self.inputs.len(), self.outputs.len()))
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {
@@ -124,14 +127,16 @@ impl Block for ExternalForceTorque {
     fn physical(&self) -> Option<&PhysicalRole> {
         Some(&ROLE_CONSUMER)
     }
-    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let pb = binding.port("R").ok_or("internal: unbound frame R")?;
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let pb = binding
+            .port("R")
+            .ok_or_else(|| BlockError::PortNotBound { port: "R".into() })?;
         self.placement = pb.placement;
         self.inputs.push(PortDecl::body_kinematics("R"));
         self.outputs.push(PortDecl::body_wrench("R"));
         Ok(())
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::memoryless(self.inputs.len(), self.outputs.len()))
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {

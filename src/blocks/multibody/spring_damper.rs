@@ -19,7 +19,8 @@
 
 use super::frame_signal::{write_wrench, FrameMotion};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockError, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
+    Setup, Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use nalgebra::{Isometry3, Vector3};
@@ -132,11 +133,11 @@ impl Block for SpringDamper {
     fn physical(&self) -> Option<&PhysicalRole> {
         Some(&ROLE)
     }
-    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
         for (k, port) in ["B", "F"].iter().enumerate() {
-            let pb = binding
-                .port(port)
-                .ok_or_else(|| format!("internal: SpringDamper frame {port} is not bound"))?;
+            let pb = binding.port(port).ok_or_else(|| BlockError::PortNotBound {
+                port: port.to_string(),
+            })?;
             self.placements[k] = pb.placement;
             self.inputs.push(PortDecl::body_kinematics(port));
         }
@@ -144,7 +145,7 @@ impl Block for SpringDamper {
         self.outputs.push(PortDecl::body_wrench("F"));
         Ok(())
     }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::memoryless(self.inputs.len(), self.outputs.len()))
     }
     fn outputs_eval(&self, ctx: &mut Ctx) {

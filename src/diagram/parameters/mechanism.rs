@@ -81,7 +81,7 @@ impl Diagram {
             let mut block = instance.block;
             block.set_used_outputs(&compiled.used_outputs);
             check_same_structure(compiled, &mut *block)
-                .map_err(|why| refuse(&compiled.name, why))?;
+                .map_err(|m| m.diagnostic(|why| refuse(&compiled.name, why)))?;
             blocks.push((b, block));
         }
         Ok(blocks)

@@ -22,7 +22,7 @@
 mod mechanism;
 
 use super::{CompiledBlock, Diagram};
-use crate::block::{Block, PhysicalRole};
+use crate::block::{Block, BlockError, PhysicalRole};
 use crate::model::diagnostic::closest;
 use crate::model::document::set_path;
 use crate::model::value::parse_override_value;
@@ -198,27 +198,56 @@ impl Diagram {
         if let Some(binding) = &cb.binding {
             block
                 .bind(binding)
-                .map_err(|m| Diagnostic::new(m).block(&cb.name))?;
+                .map_err(|e| Diagnostic::new(e.to_string()).block(&cb.name).caused_by(e))?;
         }
         block.set_used_outputs(&cb.used_outputs);
-        check_same_structure(cb, &mut *block).map_err(rebuild)?;
+        check_same_structure(cb, &mut *block).map_err(|m| m.diagnostic(rebuild))?;
         Ok(block)
     }
 }
 
+/// Why a new instance of a block does not fit the compiled one: the reason, and the block's own
+/// error when its setup refused the compiled shapes.
+pub(super) struct Misfit {
+    why: String,
+    cause: Option<BlockError>,
+}
+
+impl Misfit {
+    fn new(why: impl Into<String>) -> Misfit {
+        Misfit {
+            why: why.into(),
+            cause: None,
+        }
+    }
+
+    /// The diagnostic `make` builds from the reason, keeping the block's error.
+    pub(super) fn diagnostic(self, make: impl FnOnce(String) -> Diagnostic) -> Diagnostic {
+        match self.cause {
+            Some(e) => make(self.why).caused_by(e),
+            None => make(self.why),
+        }
+    }
+}
+
 /// The new instance declares what the compiled one does: ports, setup and sample time.
-fn check_same_structure(cb: &CompiledBlock, block: &mut dyn Block) -> Result<(), String> {
+fn check_same_structure(cb: &CompiledBlock, block: &mut dyn Block) -> Result<(), Misfit> {
     let same_names = |a: &[crate::block::PortDecl], b: &[crate::block::PortDecl]| {
         a.iter().map(|p| &p.name).eq(b.iter().map(|p| &p.name))
     };
     if !same_names(block.inputs(), cb.block.inputs())
         || !same_names(block.outputs(), cb.block.outputs())
     {
-        return Err("the value changes the block's ports".into());
+        return Err(Misfit::new("the value changes the block's ports"));
     }
-    let setup = block.setup(&cb.input_shapes, &cb.output_shapes)?;
+    let setup = block
+        .setup(&cb.input_shapes, &cb.output_shapes)
+        .map_err(|e| Misfit {
+            why: e.to_string(),
+            cause: Some(e),
+        })?;
     if setup != cb.setup {
-        return Err(format!(
+        return Err(Misfit::new(format!(
             "the value changes the block's structure ({} states, {} work slots, {} zero crossings before; {}, {} and {} with it)",
             cb.setup.num_states,
             cb.setup.num_work,
@@ -226,10 +255,10 @@ fn check_same_structure(cb: &CompiledBlock, block: &mut dyn Block) -> Result<(),
             setup.num_states,
             setup.num_work,
             setup.zero_crossings.len()
-        ));
+        )));
     }
     if block.period() != cb.block.period() {
-        return Err("the value changes the block's sample time (fixed-step checks and time events are set when the model is built)".into());
+        return Err(Misfit::new("the value changes the block's sample time (fixed-step checks and time events are set when the model is built)"));
     }
     Ok(())
 }

@@ -136,7 +136,7 @@ pub(super) fn wire_block(
     line_spans: &mut Vec<Span>,
 ) -> Result<(), Diagnostic> {
     let bound = instances[b].block.bind(&binding);
-    bound.map_err(|msg| locate(source, instances, b, msg))?;
+    bound.map_err(|e| locate(source, instances, b, e.to_string()).caused_by(e))?;
     let hidden: Vec<(usize, HiddenPort)> = {
         let blk = &instances[b].block;
         let ins = blk.inputs().iter().enumerate();

@@ -23,15 +23,14 @@
 
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::{
-    Binding, Block, BlockType, Ctx, DrawnAs, Io, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
-    Setup, Shape,
+    Binding, Block, BlockError, BlockType, Ctx, DrawnAs, Io, Param, ParamDoc, PhysicalRole,
+    PortDecl, PortDoc, Setup, Shape,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::query::manifold::ContactManifold;
-use crate::geometry::query::partners_list;
 use crate::geometry::{pair_supported, ContactGeometry, QueryWorkspace, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
@@ -212,8 +211,8 @@ impl Block for SpatialContactForce {
         )
     }
 
-    fn bind(&mut self, binding: &Binding) -> Result<(), String> {
-        let side = |port: &str| -> Result<Side, String> {
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let side = |port: &str| -> Result<Side, BlockError> {
             let (bound, shape, label) = binding.geometry(port)?;
             Ok(Side {
                 shape,
@@ -225,26 +224,21 @@ impl Block for SpatialContactForce {
         let follower = side("F")?;
         let (kb, kf) = (base.shape.kind(), follower.shape.kind());
         if !pair_supported(kb, kf) {
-            return Err(format!(
-                "contact between {} ({}) and {} ({}) is not supported\n  help: a {} supports contact with: {}; a {} supports: {}",
-                base.label,
-                kb.name(),
-                follower.label,
-                kf.name(),
-                kb.name(),
-                partners_list(kb),
-                kf.name(),
-                partners_list(kf)
-            ));
+            return Err(BlockError::UnsupportedPair {
+                base: base.label,
+                base_kind: kb,
+                follower: follower.label,
+                follower_kind: kf,
+            });
         }
         let b_body = binding.port("B").map(|p| p.body);
         let f_body = binding.port("F").map(|p| p.body);
         self.base_static = b_body == Some(0);
         if b_body == f_body {
-            return Err(format!(
-                "{} and {} are on the same rigid body: contact between them exerts no net force",
-                base.label, follower.label
-            ));
+            return Err(BlockError::SameBody {
+                base: base.label,
+                follower: follower.label,
+            });
         }
         self.points = match (&base.shape, &follower.shape) {
             (Geometry::PointCloud(c), _) | (_, Geometry::PointCloud(c)) => c.len(),
@@ -266,7 +260,7 @@ impl Block for SpatialContactForce {
         &self,
         inputs: &mut [Option<Shape>],
         outputs: &mut [Option<Shape>],
-    ) -> Result<(), String> {
+    ) -> Result<(), BlockError> {
         let n = self.points;
         let (row, pair) = if self.cloud {
             (Shape::new(1, n), Shape::new(2, n))
@@ -307,9 +301,11 @@ impl Block for SpatialContactForce {
         self.used_outputs = UsedOutputs::new(&self.used, self.ff_input.is_some());
     }
 
-    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, String> {
+    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
         if self.base.is_none() {
-            return Err("the contact block is not connected to two geometries".into());
+            return Err(BlockError::MissingGeometry {
+                needs: "two geometries",
+            });
         }
         let zero_crossings = if self.zero_crossings {
             // Separations either way; the law's kinks falling (see `contact::law_kinks`).
