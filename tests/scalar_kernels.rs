@@ -162,8 +162,8 @@ fn random_diagram() -> impl Strategy<Value = Random> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    /// A kernel computes what its block computes, in the same order: the derivatives must have
-    /// the same bits (any NaN counts as equal to any NaN).
+    /// A kernel computes what its block computes, with the same operations in the same order:
+    /// the derivatives must have the same bits, NaN payloads included.
     #[test]
     fn kernels_give_the_blocks_bits(
         r in random_diagram(),
@@ -171,11 +171,15 @@ proptest! {
     ) {
         let d = blockdyn::load_model_str("random.toml", &r.model(), &[]).unwrap();
         let x = &x[..r.states];
+        // Every Saturation, Product and Fcn of the diagram is a kernel (their ports are scalars).
+        let kernels = r.nodes.iter().filter(|n| !matches!(n, Node::Abs(_))).count();
+        let engine = Engine::new(&d, Recorder::new(&d).unwrap());
+        prop_assert_eq!(engine.kernel_blocks(), kernels);
         let inline = derivatives(&d, true, x);
         let called = derivatives(&d, false, x);
         for k in 0..r.states {
             let (a, b) = (inline[k], called[k]);
-            prop_assert!(a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+            prop_assert!(a.to_bits() == b.to_bits(),
                 "x{k}': kernels {a:?}, called {b:?}\n{}", r.model());
         }
     }
@@ -185,8 +189,10 @@ proptest! {
 /// end: the same steps, evaluations, times and values with kernels and with every block called.
 #[test]
 fn a_whole_run_is_the_same_with_kernels() {
-    let d =
-        blockdyn::load_model_str("nl.toml", &linear_models::nonlinear_model(20, 2.0), &[]).unwrap();
+    // Logged: one block of each kind, so that the rows compare their outputs too.
+    let log = "output.log=[\"f0.out\", \"sat0.out\", \"p0.out\", \"f19.out\"]".to_string();
+    let d = blockdyn::load_model_str("nl.toml", &linear_models::nonlinear_model(20, 2.0), &[log])
+        .unwrap();
     let inline = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();
     let called = blockdyn::simulate(
         &d,
@@ -207,6 +213,12 @@ fn a_whole_run_is_the_same_with_kernels() {
     // The stages saturate: the first Fcn's input starts at 0, giving 0.5 − 0 − 0 = 0.5 < 0.8,
     // and x₀ grows at 0.5·1 until 0.5 − x₀ − x₀³/6 falls; every value stays finite.
     assert!(inline.final_state.iter().all(|v| v.is_finite()));
+    assert_eq!(inline.recording.columns.len(), 4);
+    assert!(
+        inline.recording.times.len() > 100,
+        "dense rows were recorded"
+    );
+    // 20 stages of Fcn, Saturation and Product: 60 kernels.
     let engine = Engine::new(&d, Recorder::new(&d).unwrap());
-    assert!(engine.fused_blocks() > 0);
+    assert_eq!(engine.kernel_blocks(), 60);
 }

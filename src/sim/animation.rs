@@ -60,8 +60,15 @@ impl FrameSampler {
     /// A sampler for `d` over [0, stop_time], `rate` frames per second of simulated time (fewer
     /// when that would exceed [`MAX_FRAMES`]: then MAX_FRAMES spread evenly). `None` when the
     /// model has no mechanism (nothing to draw).
-    pub fn new(d: &Diagram, stop_time: f64, rate: f64) -> Option<FrameSampler> {
-        let scene = d.scene.clone()?;
+    /// `scene` is the run's: the diagram's, or that of the run's parameter set when the set
+    /// elaborated the mechanism again (other masses, gravity, joint placements).
+    pub fn new(
+        d: &Diagram,
+        scene: Option<&PhysicalScene>,
+        stop_time: f64,
+        rate: f64,
+    ) -> Option<FrameSampler> {
+        let scene = scene?.clone();
         let m = &scene.mechanism;
         let states = d.blocks[scene.mechanism_block].states.start;
         let q = states..states + m.nq();

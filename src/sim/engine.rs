@@ -244,6 +244,12 @@ impl<'d> Engine<'d> {
         self.plan.fused
     }
 
+    /// Number of blocks evaluated in place as scalar kernels instead of being called (see
+    /// [`crate::block::ScalarKernel`]).
+    pub fn kernel_blocks(&self) -> usize {
+        self.steps.iter().filter(|s| s.is_kernel()).count()
+    }
+
     /// The fused evaluation plan (which blocks are fused, inlined or materialized).
     pub fn linear_plan(&self) -> &LinearPlan {
         &self.plan

@@ -261,9 +261,13 @@ pub fn simulate_keeping_rows(
     };
     let mut engine = Engine::with_parameters(d, recorder, !options.unfused, parameters.as_deref());
     engine.run.progress = options.progress;
-    engine.run.frames = options
-        .animation_rate
-        .and_then(|rate| FrameSampler::new(d, stop_time, rate));
+    engine.run.frames = options.animation_rate.and_then(|rate| {
+        let scene = parameters
+            .as_deref()
+            .and_then(|p| p.scene())
+            .or(d.scene.as_ref());
+        FrameSampler::new(d, scene, stop_time, rate)
+    });
     let mut solver = Solver::new(
         d.num_states,
         d.zero_crossing_directions.len(),

@@ -61,6 +61,14 @@ pub(super) struct Call<'d> {
 }
 
 impl<'d> Step<'d> {
+    /// Whether it evaluates a block's [`ScalarKernel`] in place.
+    pub(super) fn is_kernel(&self) -> bool {
+        matches!(
+            self,
+            Step::Clamp { .. } | Step::Product2 { .. } | Step::Function { .. }
+        )
+    }
+
     /// The step for block `b` evaluated as `mode`, dispatching to `block` (the diagram's
     /// instance or a parameter set's); `None` when the block is skipped. A called block's
     /// [`ScalarKernel`] is evaluated in place when `kernels` (and its ports are scalars).
@@ -75,7 +83,12 @@ impl<'d> Step<'d> {
         Some(match &plan.mode[b] {
             Mode::Skip => return None,
             Mode::Dispatch => {
-                let kernel = kernels.then(|| block.scalar_kernel()).flatten();
+                // A kernel stands for outputs_eval only: a block with states or work slots is
+                // called whatever it declares.
+                let memoryless = compiled.states.is_empty() && compiled.work.is_empty();
+                let kernel = (kernels && memoryless)
+                    .then(|| block.scalar_kernel())
+                    .flatten();
                 match kernel
                     .and_then(|k| Self::kernel(k, &compiled.input_slots, &compiled.output_slots))
                 {

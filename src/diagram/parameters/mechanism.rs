@@ -10,11 +10,13 @@
 //! for any set: ports, states, work slots, zero crossings, feedthrough, sample time). A value
 //! that would change the mechanism's structure (bodies, joints, coordinates) therefore changes
 //! the mechanism block's ports or states and is refused; so is one that moves or reshapes a
-//! geometry (the animation draws the built diagram's geometry).
+//! geometry on its body (the check report keeps the built diagram's geometry). The set keeps the
+//! scene of the mechanism it elaborated, which a run's animation draws with.
 
 use super::{check_same_structure, BlockAssignment, Remade};
+use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
 use crate::diagram::build::Instance;
-use crate::diagram::physical::{elaborate, PhysicalLine};
+use crate::diagram::physical::{elaborate, PhysicalLine, PhysicalScene};
 use crate::diagram::Diagram;
 use crate::model::document::set_path;
 use crate::model::value::parse_override_value;
@@ -26,7 +28,7 @@ impl Diagram {
     pub(super) fn remake_with_mechanism(
         &self,
         by_block: &[(usize, Vec<BlockAssignment>)],
-    ) -> Result<Remade, Diagnostic> {
+    ) -> Result<(Remade, PhysicalScene), Diagnostic> {
         let first = by_block[0].1[0].written;
         let refuse = |block: &str, why: String| {
             Diagnostic::new(format!("parameter '{first}': {why}"))
@@ -65,12 +67,12 @@ impl Diagram {
             &mut lines,
             &mut line_spans,
         )?;
-        if new_scene.as_ref().map(|s| &s.geometries) != Some(&scene.geometries) {
+        let Some(new_scene) = new_scene.filter(|s| s.geometries == scene.geometries) else {
             return Err(refuse(
                 &self.blocks[by_block[0].0].name,
                 "the value moves or reshapes a geometry".into(),
             ));
-        }
+        };
         let mut blocks = Vec::new();
         for (b, instance) in instances.into_iter().enumerate() {
             let addressed = by_block.iter().any(|(k, _)| *k == b);
@@ -84,12 +86,14 @@ impl Diagram {
                 .map_err(|m| m.diagnostic(|why| refuse(&compiled.name, why)))?;
             blocks.push((b, block));
         }
-        Ok(blocks)
+        Ok((blocks, new_scene))
     }
 
-    /// Every block written in the model, made again by its constructor from its table, with the
-    /// assignments applied to the addressed ones; in the diagram's order (the mechanism block,
-    /// which the build adds, comes after them and is not made here).
+    /// The blocks written in the model, in the diagram's order, as the elaboration needs them:
+    /// the physical ones and the addressed ones made again by their constructors from their
+    /// tables (the assignments applied), every other one a placeholder without ports (so that no
+    /// data file is read again and no expression compiled again). The mechanism block, which the
+    /// build adds after them, is not made here.
     fn instances_with(
         &self,
         by_block: &[(usize, Vec<BlockAssignment>)],
@@ -99,9 +103,21 @@ impl Diagram {
             let Some(origin) = compiled.origin else {
                 break;
             };
+            let addressed = by_block.iter().find(|(k, _)| *k == b);
+            if addressed.is_none() && compiled.block.physical().is_none() {
+                instances.push(Instance {
+                    name: compiled.name.clone(),
+                    type_name: compiled.type_name,
+                    block: Box::new(Placeholder),
+                    span: compiled.span.clone(),
+                    origin: Some(origin),
+                    binding: None,
+                });
+                continue;
+            }
             let entry = &self.spec.blocks[origin.entry];
             let mut table = entry.params.clone();
-            if let Some((_, assignments)) = by_block.iter().find(|(k, _)| *k == b) {
+            if let Some((_, assignments)) = addressed {
                 for a in assignments {
                     set_path(&mut table, &a.keys, parse_override_value(a.value)).map_err(
                         |why| {
@@ -131,4 +147,20 @@ impl Diagram {
         }
         Ok(instances)
     }
+}
+
+/// Stands in for a signal block the elaboration does not look at (it has no physical part).
+struct Placeholder;
+
+impl Block for Placeholder {
+    fn inputs(&self) -> &[PortDecl] {
+        &[]
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &[]
+    }
+    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, crate::block::BlockError> {
+        Ok(Setup::memoryless(0, 0))
+    }
+    fn outputs_eval(&self, _: &mut Ctx) {}
 }

@@ -21,6 +21,8 @@
 
 mod mechanism;
 
+use super::build::Origin;
+use super::physical::PhysicalScene;
 use super::{CompiledBlock, Diagram};
 use crate::block::{Block, BlockError, PhysicalRole};
 use crate::model::diagnostic::closest;
@@ -35,6 +37,9 @@ pub struct ParameterSet {
     assignments: Vec<String>,
     /// The blocks made again, by block index, sorted by it.
     blocks: Remade,
+    /// The physical scene of the mechanism elaborated again, when the set changes mechanism
+    /// values (the animation draws with it).
+    scene: Option<PhysicalScene>,
     /// The number of blocks of the diagram it was compiled against, and their names' total
     /// length: a cheap check that a run is given a set of its own diagram.
     fingerprint: (usize, usize),
@@ -60,6 +65,12 @@ impl ParameterSet {
             .binary_search_by_key(&b, |(k, _)| *k)
             .ok()
             .map(|i| &*self.blocks[i].1)
+    }
+
+    /// The mechanism and geometry placement of runs with this set, when it differs from the
+    /// diagram's (a set that changes mechanism values); `None` when the diagram's holds.
+    pub fn scene(&self) -> Option<&PhysicalScene> {
+        self.scene.as_ref()
     }
 
     /// Whether it was compiled against `diagram` (or one with the same blocks).
@@ -102,19 +113,24 @@ impl Diagram {
                 None => by_block.push((b, vec![one])),
             }
         }
-        let mut blocks = if by_block.iter().any(|(b, _)| self.in_mechanism(*b)) {
-            self.remake_with_mechanism(&by_block)?
+        for (b, list) in &by_block {
+            self.check_written(*b, list[0].written)?;
+        }
+        let (mut blocks, scene) = if by_block.iter().any(|(b, _)| self.in_mechanism(*b)) {
+            let (blocks, scene) = self.remake_with_mechanism(&by_block)?;
+            (blocks, Some(scene))
         } else {
             let mut blocks = Vec::with_capacity(by_block.len());
             for (b, list) in &by_block {
                 blocks.push((*b, self.remake(*b, list)?));
             }
-            blocks
+            (blocks, None)
         };
         blocks.sort_by_key(|(b, _)| *b);
         Ok(ParameterSet {
             assignments: assignments.iter().map(|a| a.as_ref().to_string()).collect(),
             blocks,
+            scene,
             fingerprint: fingerprint(self),
         })
     }
@@ -177,12 +193,7 @@ impl Diagram {
                 .block(&cb.name)
                 .hint("build the model again with the value instead (load_model with the override, --set, a sweep's --vary)")
         };
-        let Some(origin) = cb.origin else {
-            return Err(rebuild(format!(
-                "block '{}' is made by the build, not written in the model",
-                cb.name
-            )));
-        };
+        let origin = self.check_written(b, first)?;
         let entry = &self.spec.blocks[origin.entry];
         let mut table = entry.params.clone();
         for a in assignments {
@@ -264,6 +275,21 @@ fn check_same_structure(cb: &CompiledBlock, block: &mut dyn Block) -> Result<(),
 }
 
 impl Diagram {
+    /// Refuses an assignment to a block the build adds (the mechanism block), whose values come
+    /// from other blocks.
+    fn check_written(&self, b: usize, written: &str) -> Result<Origin, Diagnostic> {
+        let cb = &self.blocks[b];
+        if let Some(origin) = cb.origin {
+            return Ok(origin);
+        }
+        Err(Diagnostic::new(format!(
+            "parameter '{written}': block '{}' is made by the build, not written in the model",
+            cb.name
+        ))
+        .block(&cb.name)
+        .hint("set the values of the blocks it is made from (solids, joints, gravity) instead"))
+    }
+
     /// Whether block `b`'s values are compiled into the mechanism: solids, geometries, frames,
     /// joints and the mechanism's settings, and rigid constraints (whose rows the mechanism
     /// solves). A new instance of such a block alone would change nothing.
