@@ -20,7 +20,9 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use blockdyn::geometry::query::manifold::{contact_manifold, ContactManifold};
+use blockdyn::geometry::query::manifold::{
+    contact_manifold, contact_manifold_with, ContactManifold,
+};
 use blockdyn::geometry::{query_with, QueryWorkspace, Shape};
 use blockdyn::{load_model, simulate, Diagram, RunOptions, RunResult};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
@@ -88,9 +90,11 @@ fn manifold(c: &mut Criterion) {
             out.separation(),
             out.normal().as_slice()
         );
+        let mut workspace = QueryWorkspace::new();
         group.bench_function(name, |bench| {
             bench.iter(|| {
-                contact_manifold(
+                contact_manifold_with(
+                    &mut workspace,
                     black_box(a),
                     black_box(&pa),
                     black_box(b),

@@ -3,7 +3,7 @@
 
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
 use super::{ConstraintKind, JointLimit, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR};
-use crate::geometry::query::manifold::contact_manifold;
+use crate::geometry::query::manifold::contact_manifold_with;
 use crate::geometry::query::query_point_cloud_with;
 use crate::geometry::Shape;
 use crate::multibody::constraints::ContactRow;
@@ -141,9 +141,19 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
     let first = rw.candidates.len();
     let mut contact = PairContact::apart(first, margin);
     let manifold = &mut rw.manifolds[k];
+    let workspace = &mut rw.query_workspace;
     // The pair's signed distance and normal at the true poses ...
     let (base, follower) = (&pair.base.shape, &pair.follower.shape);
-    if contact_manifold(base, &at.pose_base, follower, &at.pose_follower, manifold).is_err() {
+    if contact_manifold_with(
+        workspace,
+        base,
+        &at.pose_base,
+        follower,
+        &at.pose_follower,
+        manifold,
+    )
+    .is_err()
+    {
         rw.pairs[k] = contact;
         return;
     }
@@ -157,7 +167,8 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
     // up to `margin` apart appear with their gaps.
     let shifted = Isometry3::from_parts(Translation3::from(-n * margin), Default::default())
         * at.pose_follower;
-    if contact_manifold(base, &at.pose_base, follower, &shifted, manifold).is_err() {
+    if contact_manifold_with(workspace, base, &at.pose_base, follower, &shifted, manifold).is_err()
+    {
         rw.pairs[k] = contact;
         return;
     }

@@ -120,7 +120,7 @@ pub struct RigidWorkspace {
     pub manifolds: Vec<ContactManifold>,
     /// Per constraint, the contact geometry of each point of its point cloud (empty without one).
     pub cloud_queries: Vec<Vec<ContactGeometry>>,
-    /// Where the point-cloud queries work (EPA's store).
+    /// Where the pairs' geometry queries work (EPA's store), manifolds and point clouds alike.
     pub query_workspace: QueryWorkspace,
     pub candidates: Vec<Candidate>,
     pub pairs: Vec<PairContact>,

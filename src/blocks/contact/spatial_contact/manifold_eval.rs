@@ -17,7 +17,7 @@ use crate::block::Io;
 use crate::blocks::multibody::FrameMotion;
 use crate::contact::manifold_force::point_normal_force;
 use crate::contact::normal_force::NormalForceLaw;
-use crate::geometry::query::manifold::contact_manifold;
+use crate::geometry::query::manifold::contact_manifold_with;
 
 /// The sums over a manifold's points that the outputs report.
 struct ManifoldTotals {
@@ -46,7 +46,8 @@ impl SpatialContactForce {
     ) -> Option<(Vector3<f64>, Vector3<f64>)> {
         let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
         let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
-        contact_manifold(
+        contact_manifold_with(
+            &mut s.workspace,
             &base.shape,
             &pose_b,
             &follower.shape,

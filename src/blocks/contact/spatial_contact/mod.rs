@@ -129,7 +129,7 @@ pub struct SpatialContactForce {
 /// Per-run buffers.
 pub(super) struct Scratch {
     geometry: Vec<ContactGeometry>,
-    /// Where the per-point queries work (EPA's store; the manifold has its own).
+    /// Where the geometry queries work (EPA's store), per point or for the manifold.
     workspace: QueryWorkspace,
     /// The pair's contact manifold (manifold mode).
     manifold: ContactManifold,

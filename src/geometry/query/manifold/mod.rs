@@ -125,8 +125,6 @@ pub struct ContactManifold {
     polygon: Vec<PolygonVertex>,
     clipped: Vec<PolygonVertex>,
     shares: Vec<f64>,
-    /// Where the pair's single-point query works (EPA's store).
-    workspace: super::QueryWorkspace,
 }
 
 impl ContactManifold {
@@ -152,7 +150,6 @@ impl ContactManifold {
             polygon: Vec::with_capacity(polygon),
             clipped: Vec::with_capacity(polygon),
             shares: Vec::with_capacity(polygon),
-            workspace: super::QueryWorkspace::new(),
         }
     }
 
@@ -215,6 +212,9 @@ impl ContactManifold {
 /// [`ContactManifold::for_pair`] for these shapes; a smaller one keeps the points that fit.
 ///
 /// Errors: [`GeometryError::UnsupportedPair`] for a pair the seed's table does not support.
+///
+/// Makes a [`QueryWorkspace`](super::QueryWorkspace) for the call; in a loop, keep one and use
+/// [`contact_manifold_with`].
 pub fn contact_manifold(
     base: &Shape,
     pose_base: &Isometry3<f64>,
@@ -222,7 +222,27 @@ pub fn contact_manifold(
     pose_follower: &Isometry3<f64>,
     out: &mut ContactManifold,
 ) -> Result<(), GeometryError> {
-    out.closest = super::query_with(&mut out.workspace, base, pose_base, follower, pose_follower)?;
+    contact_manifold_with(
+        &mut super::QueryWorkspace::new(),
+        base,
+        pose_base,
+        follower,
+        pose_follower,
+        out,
+    )
+}
+
+/// [`contact_manifold`] with its single-point query in the caller's `workspace` (no
+/// allocation).
+pub fn contact_manifold_with(
+    workspace: &mut super::QueryWorkspace,
+    base: &Shape,
+    pose_base: &Isometry3<f64>,
+    follower: &Shape,
+    pose_follower: &Isometry3<f64>,
+    out: &mut ContactManifold,
+) -> Result<(), GeometryError> {
+    out.closest = super::query_with(workspace, base, pose_base, follower, pose_follower)?;
     out.normal = out.closest.normal;
     out.points.clear();
     out.kind = ManifoldKind::Apart;
