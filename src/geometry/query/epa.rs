@@ -14,8 +14,9 @@
 //! No allocation: the polytope lives in fixed arrays (`MAX_VERTICES` vertices, `MAX_FACES` faces)
 //! of an [`EpaStore`] that the caller owns (through [`super::QueryWorkspace`]: a block keeps one
 //! in its scratch space, so that runs on several threads each use their own and nothing is
-//! shared or thread-local). If the store fills up (only for curved shapes, where the polytope refines forever) the best face
-//! so far is returned; its depth is then accurate to about the polytope's facet sag.
+//! shared or thread-local). If the store fills up (only for curved shapes, where the polytope
+//! refines forever) the best face so far is returned; its depth is then accurate to about the
+//! polytope's facet sag.
 
 use nalgebra::Vector3;
 
