@@ -16,14 +16,31 @@ pub trait ScalarFunction: Send + Sync {
 /// output `y`.
 #[derive(Clone, Copy)]
 pub enum ScalarKernel<'a> {
-    /// `y = min(max(u₀, lower), upper)` (`f64::max` then `f64::min`: a NaN input gives the
-    /// lower limit, as the block does).
+    /// `y = clamp(u₀, lower, upper)` ([`clamp`]).
     Clamp { lower: f64, upper: f64 },
-    /// `y = (1 ∘₀ u₀) ∘₁ u₁`, where `∘ᵢ` divides when `divide[i]` and multiplies otherwise,
-    /// evaluated left to right as written.
+    /// `y = factor(factor(1, divide[0], u₀), divide[1], u₁)` ([`factor`]): left to right, as
+    /// the block multiplies.
     Product2 { divide: [bool; 2] },
     /// `y = f(u₀, t)`: the block's own function (one call, no context).
     Function(&'a dyn ScalarFunction),
+}
+
+/// `min(max(u, lower), upper)` — Saturation's arithmetic, in the block and in its kernel
+/// (`f64::max` then `f64::min`: a NaN input gives the lower limit).
+#[inline]
+pub fn clamp(u: f64, lower: f64, upper: f64) -> f64 {
+    u.max(lower).min(upper)
+}
+
+/// One factor of a product, `acc / x` when `divide`, else `acc · x` — Product's arithmetic, in
+/// the block and in its kernel.
+#[inline]
+pub fn factor(acc: f64, divide: bool, x: f64) -> f64 {
+    if divide {
+        acc / x
+    } else {
+        acc * x
+    }
 }
 
 impl ScalarKernel<'_> {

@@ -175,9 +175,8 @@ pub(crate) fn read_port_count(
     read_count(r, param.name(), param.default, min)
 }
 
-/// A port count ≥ `min` with a default (prefer [`read_port_count`], whose default is the
-/// documented one).
-pub(crate) fn read_count(
+/// A port count ≥ `min` with a default (what [`read_port_count`] reads).
+fn read_count(
     r: &TableReader,
     key: &'static str,
     default: usize,

@@ -6,8 +6,8 @@ use super::common::{
     propagate_broadcast, read_matrix, read_port_count,
 };
 use crate::block::{
-    Block, BlockError, BlockType, Ctx, LinearForm, LinearTerm, Param, PortDecl, ScalarKernel,
-    Setup, Shape,
+    kernel, Block, BlockError, BlockType, Ctx, LinearForm, LinearTerm, Param, PortDecl,
+    ScalarKernel, Setup, Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
@@ -335,26 +335,11 @@ impl Block for Product {
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let (sig, ins, outs) = ctx.raw();
         let o = outs[0];
-        let apply = |acc: f64, op: f64, x: f64| if op > 0.0 { acc * x } else { acc / x };
+        let apply = |acc: f64, op: f64, x: f64| kernel::factor(acc, op <= 0.0, x);
         if self.ops.len() == 1 {
             sig[o.offset as usize] = sig[ins[0].range()]
                 .iter()
                 .fold(1.0, |acc, &x| apply(acc, self.ops[0], x));
-            return;
-        }
-        if o.len == 1 {
-            // Scalar inputs (the common case): no broadcast per element.
-            sig[o.offset as usize] = self.ops.iter().zip(ins).fold(1.0, |acc, (&op, i)| {
-                apply(
-                    acc,
-                    op,
-                    if i.len == 0 {
-                        0.0
-                    } else {
-                        sig[i.offset as usize]
-                    },
-                )
-            });
             return;
         }
         for e in 0..o.len as usize {

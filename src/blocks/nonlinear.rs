@@ -9,7 +9,7 @@ use super::common::{
     read_limits, read_port_count,
 };
 use crate::block::{
-    Block, BlockError, BlockType, Ctx, Param, PortDecl, ScalarKernel, Setup, Shape,
+    kernel, Block, BlockError, BlockType, Ctx, Param, PortDecl, ScalarKernel, Setup, Shape,
 };
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
@@ -111,7 +111,7 @@ impl Block for Saturation {
     fn outputs_eval(&self, ctx: &mut Ctx) {
         if let Some((lower, upper)) = self.scalar_limits {
             let u = ctx.input_scalar(0);
-            ctx.set_output_scalar(0, u.max(lower).min(upper));
+            ctx.set_output_scalar(0, kernel::clamp(u, lower, upper));
             return;
         }
         let (u, y) = ctx.input_output(0, 0);
@@ -121,7 +121,7 @@ impl Block for Saturation {
                 .as_deref()
                 .map_or(f64::NEG_INFINITY, |v| at(v, e));
             let hi = self.upper.as_deref().map_or(f64::INFINITY, |v| at(v, e));
-            *y = u.max(lo).min(hi);
+            *y = kernel::clamp(*u, lo, hi);
         }
     }
     fn scalar_kernel(&self) -> Option<ScalarKernel<'_>> {

@@ -212,11 +212,7 @@ impl Wiring {
                     .hint("frame ports connect to frame ports, geometry ports to geometry ports"));
                 }
                 self.physical.push((c.from.to_string(), c.to.to_string()));
-                self.physical_lines.push(PhysicalLine {
-                    a: c.from.clone(),
-                    b: c.to.clone(),
-                    span: c.span.clone(),
-                });
+                self.physical_lines.push(PhysicalLine::of(c));
             }
         }
         Ok(())

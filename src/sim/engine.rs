@@ -13,7 +13,7 @@ use super::linear::{LinearPlan, Mode};
 use super::recorder::Recorder;
 use super::sparsity::StateDependencies;
 use super::steps::Step;
-use crate::block::{same_bits, Block, Ctx};
+use crate::block::{kernel, same_bits, Block, Ctx};
 use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
 use crate::solver::{Direction, EventOutcome, Method, RecordKind, System};
@@ -444,16 +444,14 @@ impl<'d> Engine<'d> {
                     output,
                     lower,
                     upper,
-                } => run.signals[output] = run.signals[input].max(lower).min(upper),
+                } => run.signals[output] = kernel::clamp(run.signals[input], lower, upper),
                 &Step::Product2 {
                     inputs: [a, b],
                     divide,
                     output,
                 } => {
-                    let apply =
-                        |acc: f64, divide: bool, x: f64| if divide { acc / x } else { acc * x };
-                    let first = apply(1.0, divide[0], run.signals[a]);
-                    run.signals[output] = apply(first, divide[1], run.signals[b]);
+                    let first = kernel::factor(1.0, divide[0], run.signals[a]);
+                    run.signals[output] = kernel::factor(first, divide[1], run.signals[b]);
                 }
                 &Step::Function {
                     function,

@@ -172,12 +172,12 @@ impl Recorder {
         Recorder {
             recording,
             row: vec![0.0; offsets.len()],
-            offsets,
             schedule: RowSchedule {
-                rows: d.spec.output.rows,
+                rows: recorded_rows(d.spec.output.rows, offsets.len()),
                 stop_time: d.spec.stop_time,
                 next_sample: 1,
             },
+            offsets,
             keep,
             csv: None,
             size_warning: None,
@@ -422,15 +422,7 @@ impl Recorder {
     }
 
     /// How many rows to record per accepted step of length `h` (see [`OutputRows`]).
-    ///
-    /// The default rows (`OutputRows::Smooth`) are there to draw and tabulate the columns; a run
-    /// that records no column gets step ends only, so that it does not interpolate and evaluate
-    /// the diagram at ~1000 instants for nothing. `[output] refine` and `sample_time` are kept as
-    /// written.
     pub fn rows_per_step(&self, h: f64) -> usize {
-        if self.offsets.is_empty() && matches!(self.schedule.rows, OutputRows::Smooth) {
-            return 1;
-        }
         self.schedule.rows_per_step(h)
     }
 
@@ -474,6 +466,17 @@ impl Recorder {
     /// Number of recorded columns.
     pub fn num_columns(&self) -> usize {
         self.offsets.len()
+    }
+}
+
+/// The rows a run with `columns` recorded columns takes for the model's `rows`. The default rows
+/// ([`OutputRows::Smooth`]) are there to draw and tabulate the columns: a run that records no
+/// column gets step ends only, so that it does not interpolate and evaluate the diagram at ~1000
+/// instants for nothing. `[output] refine` and `sample_time` are kept as written.
+fn recorded_rows(rows: OutputRows, columns: usize) -> OutputRows {
+    match rows {
+        OutputRows::Smooth if columns == 0 => OutputRows::Refine(1),
+        rows => rows,
     }
 }
 

@@ -13,14 +13,12 @@
 //! geometry on its body (the check report keeps the built diagram's geometry). The set keeps the
 //! scene of the mechanism it elaborated, which a run's animation draws with.
 
-use super::{check_same_structure, BlockAssignment, Remade};
+use super::{check_same_structure, refused, BlockAssignment, Remade};
 use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
 use crate::diagram::build::Instance;
 use crate::diagram::physical::{elaborate, PhysicalLine, PhysicalScene};
 use crate::diagram::Diagram;
-use crate::model::document::set_path;
-use crate::model::value::parse_override_value;
-use crate::model::{ConnectionKind, Diagnostic, TableReader};
+use crate::model::{ConnectionKind, Diagnostic};
 
 impl Diagram {
     /// The blocks a set addressing `by_block` (assignments grouped by block index) overrides,
@@ -30,11 +28,7 @@ impl Diagram {
         by_block: &[(usize, Vec<BlockAssignment>)],
     ) -> Result<(Remade, PhysicalScene), Diagnostic> {
         let first = by_block[0].1[0].written;
-        let refuse = |block: &str, why: String| {
-            Diagnostic::new(format!("parameter '{first}': {why}"))
-                .block(block)
-                .hint("build the model again with the value instead (load_model with the override, --set, a sweep's --vary)")
-        };
+        let refuse = |block: &str, why: String| refused(first, block, why);
         let Some(scene) = &self.scene else {
             return Err(refuse(
                 &self.blocks[by_block[0].0].name,
@@ -53,11 +47,7 @@ impl Diagram {
             .connections
             .iter()
             .filter(|c| c.kind == ConnectionKind::Physical)
-            .map(|c| PhysicalLine {
-                a: c.from.clone(),
-                b: c.to.clone(),
-                span: c.span.clone(),
-            })
+            .map(PhysicalLine::of)
             .collect();
         let (mut lines, mut line_spans) = (Vec::new(), Vec::new());
         let new_scene = elaborate(
@@ -115,27 +105,8 @@ impl Diagram {
                 });
                 continue;
             }
-            let entry = &self.spec.blocks[origin.entry];
-            let mut table = entry.params.clone();
-            if let Some((_, assignments)) = addressed {
-                for a in assignments {
-                    set_path(&mut table, &a.keys, parse_override_value(a.value)).map_err(
-                        |why| {
-                            Diagnostic::new(format!("parameter '{}': {why}", a.written))
-                                .block(&compiled.name)
-                                .hint("only numbers, strings, arrays and tables can be set, at the path they have in the model")
-                        },
-                    )?;
-                }
-            }
-            let reader = TableReader::new(
-                &self.source,
-                Some(&compiled.name),
-                &table,
-                entry.span.clone(),
-            );
-            let block = (origin.build)(&reader)?;
-            reader.finish()?;
+            let assignments = addressed.map_or(&[][..], |(_, list)| list);
+            let block = self.construct(b, origin, assignments)?;
             instances.push(Instance {
                 name: compiled.name.clone(),
                 type_name: compiled.type_name,

@@ -187,34 +187,49 @@ impl Diagram {
         assignments: &[BlockAssignment],
     ) -> Result<Box<dyn Block>, Diagnostic> {
         let cb = &self.blocks[b];
-        let first = assignments[0].written;
-        let rebuild = |why: String| {
-            Diagnostic::new(format!("parameter '{first}': {why}"))
-                .block(&cb.name)
-                .hint("build the model again with the value instead (load_model with the override, --set, a sweep's --vary)")
-        };
-        let origin = self.check_written(b, first)?;
-        let entry = &self.spec.blocks[origin.entry];
-        let mut table = entry.params.clone();
-        for a in assignments {
-            set_path(&mut table, &a.keys, parse_override_value(a.value)).map_err(|why| {
-                Diagnostic::new(format!("parameter '{}': {why}", a.written))
-                    .block(&cb.name)
-                    .hint("only numbers, strings, arrays and tables can be set, at the path they have in the model")
-            })?;
-        }
-        let reader = TableReader::new(&self.source, Some(&cb.name), &table, entry.span.clone());
-        let mut block = (origin.build)(&reader)?;
-        reader.finish()?;
+        let origin = self.check_written(b, assignments[0].written)?;
+        let mut block = self.construct(b, origin, assignments)?;
         if let Some(binding) = &cb.binding {
             block
                 .bind(binding)
                 .map_err(|e| Diagnostic::new(e.to_string()).block(&cb.name).caused_by(e))?;
         }
         block.set_used_outputs(&cb.used_outputs);
-        check_same_structure(cb, &mut *block).map_err(|m| m.diagnostic(rebuild))?;
+        check_same_structure(cb, &mut *block)
+            .map_err(|m| m.diagnostic(|why| refused(assignments[0].written, &cb.name, why)))?;
         Ok(block)
     }
+
+    /// Block `b` as its constructor makes it from its model table with `assignments` applied
+    /// (not bound yet).
+    fn construct(
+        &self,
+        b: usize,
+        origin: Origin,
+        assignments: &[BlockAssignment],
+    ) -> Result<Box<dyn Block>, Diagnostic> {
+        let name = &self.blocks[b].name;
+        let entry = &self.spec.blocks[origin.entry];
+        let mut table = entry.params.clone();
+        for a in assignments {
+            set_path(&mut table, &a.keys, parse_override_value(a.value)).map_err(|why| {
+                Diagnostic::new(format!("parameter '{}': {why}", a.written))
+                    .block(name)
+                    .hint("only numbers, strings, arrays and tables can be set, at the path they have in the model")
+            })?;
+        }
+        let reader = TableReader::new(&self.source, Some(name), &table, entry.span.clone());
+        let block = (origin.build)(&reader)?;
+        reader.finish()?;
+        Ok(block)
+    }
+}
+
+/// Assignment `written` refused for `block`: why, and to build the model again instead.
+fn refused(written: &str, block: &str, why: String) -> Diagnostic {
+    Diagnostic::new(format!("parameter '{written}': {why}"))
+        .block(block)
+        .hint("build the model again with the value instead (load_model with the override, --set, a sweep's --vary)")
 }
 
 /// Why a new instance of a block does not fit the compiled one: the reason, and the block's own

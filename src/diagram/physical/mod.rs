@@ -54,6 +54,17 @@ pub struct PhysicalLine {
     pub span: Span,
 }
 
+impl PhysicalLine {
+    /// The physical line a (`--`) connection of the model writes.
+    pub fn of(c: &crate::model::Connection) -> Self {
+        PhysicalLine {
+            a: c.from.clone(),
+            b: c.to.clone(),
+            span: c.span.clone(),
+        }
+    }
+}
+
 /// Compiles the physical blocks into a mechanism block appended to `instances`, and adds the hidden
 /// signal lines that bind joints and consumers to it. Returns the scene (`None` for a model
 /// without physical blocks).
