@@ -317,3 +317,52 @@ fn a_set_reaches_blocks_evaluated_as_kernels() {
     );
     assert_eq!(engine.kernel_blocks(), 30);
 }
+
+/// A set warns as the model built with its values would (`ParameterSet::warnings`): rk4's
+/// stability limit of the contact moves with the stiffness and with the mass (ball_drop at k =
+/// 1e5 N/m, 1 kg: limit 8.79 ms; at k = 4e5 N/m, or k = 1e5 N/m on 0.25 kg, |λ| doubles and the
+/// limit falls below the 5 ms step), and a friction law's own warning (dynamic above static)
+/// comes and goes with its coefficients. Each list equals the built model's, text for text.
+#[test]
+fn a_set_warns_as_the_model_built_with_its_values() {
+    let rk4 = ["solver.method=rk4", "solver.fixed_step=5e-3"];
+    let d = load("models/ball_drop.toml", &rk4);
+    assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+    let built_with = |model: &str, base: &[&str], set: &[&str]| {
+        let all: Vec<&str> = base.iter().chain(set).copied().collect();
+        load(model, &all).warnings
+    };
+    for set in [
+        &["contact.normal.stiffness=4e5"][..],
+        &["ball.mass=0.25"],
+        &["contact.normal.stiffness=1e5"],
+    ] {
+        let warnings = d.parameters(set).unwrap().warnings().to_vec();
+        assert_eq!(
+            warnings,
+            built_with("models/ball_drop.toml", &rk4, set),
+            "{set:?}"
+        );
+        let warned = warnings.iter().any(|w| w.contains("rk4's fixed_step"));
+        assert_eq!(warned, set[0] != "contact.normal.stiffness=1e5", "{set:?}");
+    }
+
+    let incline = load("models/box_on_incline.toml", &[]);
+    let rising = ["contact.friction.dynamic=0.6"];
+    let warnings = incline.parameters(&rising).unwrap().warnings().to_vec();
+    assert!(
+        warnings.iter().any(|w| w.contains("exceeds static")),
+        "{warnings:?}"
+    );
+    assert_eq!(
+        warnings,
+        built_with("models/box_on_incline.toml", &[], &rising)
+    );
+    let tilted = load("models/box_on_incline.toml", &rising);
+    let back = ["contact.friction.dynamic=0.3"];
+    assert_eq!(
+        tilted.parameters(&back).unwrap().warnings(),
+        &built_with("models/box_on_incline.toml", &rising, &back)[..]
+    );
+    assert!(tilted.parameters(&back).unwrap().warnings().is_empty());
+}

@@ -46,16 +46,8 @@ pub fn assemble(
     let mut layout = Layout::new(&in_shapes, &out_shapes, &lines);
     let used_outputs = mark_used_outputs(spec, &mut instances, &lines, &lines_from);
 
-    let mut warnings: Vec<String> = instances
-        .iter()
-        .flat_map(|i| {
-            i.block
-                .warnings()
-                .into_iter()
-                .map(move |w| format!("block '{}': {w}", i.name))
-        })
-        .collect();
-    warnings.extend(super::build::fixed_step_warnings(&instances, spec));
+    let warnings =
+        super::build::block_warnings(instances.iter().map(|i| (i.name.as_str(), &*i.block)), spec);
 
     // Setup: each block's states, work slots and zero crossings, in block order.
     let mut compiled = Vec::with_capacity(instances.len());

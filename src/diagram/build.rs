@@ -398,24 +398,47 @@ fn check_period(
 /// (2.785 and 2√2 ≈ 2.83): a fixed step h is stable for h·|λ| below about this.
 const RK4_STABILITY_REACH: f64 = 2.78;
 
+/// The warnings a model's blocks give when it is built: each block's own
+/// ([`Block::warnings`], prefixed with its name), then rk4's `fixed_step` against each penalty
+/// contact's stability limit ([`fixed_step_warnings`]). `blocks` are the model's blocks by
+/// name, in the diagram's order; a parameter set passes its own instances in place of the ones
+/// it overrides, so that it warns as the model built with its values would.
+pub(crate) fn block_warnings<'a>(
+    blocks: impl Iterator<Item = (&'a str, &'a dyn Block)> + Clone,
+    spec: &ModelSpec,
+) -> Vec<String> {
+    let mut warnings: Vec<String> = blocks
+        .clone()
+        .flat_map(|(name, block)| {
+            block
+                .warnings()
+                .into_iter()
+                .map(move |w| format!("block '{name}': {w}"))
+        })
+        .collect();
+    warnings.extend(fixed_step_warnings(blocks, spec));
+    warnings
+}
+
 /// rk4's `fixed_step` against each penalty contact's stability limit (see
-/// [`Block::fastest_rate`]): above it, the run is unstable in contact (a ball rebounds higher
-/// than it fell), which nothing else would say.
-pub(super) fn fixed_step_warnings(instances: &[Instance], spec: &ModelSpec) -> Vec<String> {
+/// [`Block::fastest_rate`]) with the whole mechanism's weight on it: above it, the run is
+/// unstable in contact (a ball rebounds higher than it fell), which nothing else would say.
+fn fixed_step_warnings<'a>(
+    blocks: impl Iterator<Item = (&'a str, &'a dyn Block)> + Clone,
+    spec: &ModelSpec,
+) -> Vec<String> {
     if spec.solver.method != "rk4" {
         return Vec::new();
     }
     let step = spec.solver.fixed_step;
-    let (mass, gravity) = super::physical::mass_and_gravity(instances.iter().map(|i| &*i.block));
-    instances
-        .iter()
-        .filter_map(|i| {
-            let rate = i.block.fastest_rate(mass, gravity)?;
+    let (mass, gravity) = super::physical::mass_and_gravity(blocks.clone().map(|(_, b)| b));
+    blocks
+        .filter_map(|(name, block)| {
+            let rate = block.fastest_rate(mass, gravity)?;
             let limit = RK4_STABILITY_REACH / rate;
             (step > limit).then(|| {
                 format!(
-                    "block '{}': rk4's fixed_step = {step:e} s is above this contact's stability limit of about {limit:.2e} s (its fastest rate |λ| = {rate:.3e} 1/s with the whole mechanism's weight on it): the run will be unstable in contact, e.g. a ball rebounding higher than it fell\n  help: write fixed_step = {:.1e} or less under [solver], or method = \"dopri5\" (adaptive) or \"trbdf2\" (stiff)",
-                    i.name,
+                    "block '{name}': rk4's fixed_step = {step:e} s is above this contact's stability limit of about {limit:.2e} s (its fastest rate |λ| = {rate:.3e} 1/s with the whole mechanism's weight on it): the run will be unstable in contact, e.g. a ball rebounding higher than it fell\n  help: write fixed_step = {:.1e} or less under [solver], or method = \"dopri5\" (adaptive) or \"trbdf2\" (stiff)",
                     0.5 * limit
                 )
             })

@@ -8,7 +8,8 @@
 //! shared counter. Each point's run is independent of the others and deterministic, so its
 //! results do not depend on the number of threads or on which thread ran it (bit for bit).
 //!
-//! [`Sweep::check`] builds every point before any runs, so that a bad `--vary` (an unknown
+//! [`Sweep::check`] makes every point's model before any runs (compiling its parameter set when
+//! it shares the model built once, building it otherwise), so that a bad `--vary` (an unknown
 //! block or parameter, a value out of range, a combination the blocks refuse) is reported before
 //! the first run starts. [`Sweep::run_into`] (in [`directory`]) writes each point's CSV and the
 //! summary into a directory; [`Sweep::run_in_memory`] keeps each point's rows in memory.
@@ -128,7 +129,7 @@ impl RunSettings {
     }
 }
 
-/// What [`Sweep::check`] learned from building the points.
+/// What [`Sweep::check`] learned from making the points' models.
 #[derive(Clone, Debug)]
 pub struct Checked {
     /// The model's name (`[model] name`, else the file's stem), from point 0.
@@ -183,6 +184,14 @@ pub struct PointModel {
 }
 
 impl PointModel {
+    /// The warnings of the point's model: those of its parameter set, else its diagram's.
+    pub fn warnings(&self) -> &[String] {
+        match &self.parameters {
+            Some(set) => set.warnings(),
+            None => &self.diagram.warnings,
+        }
+    }
+
     /// [`RunOptions`] with the point's parameters (everything else default).
     pub fn options(&self) -> RunOptions {
         RunOptions {
@@ -273,12 +282,16 @@ impl Sweep {
         )
     }
 
-    /// Builds point 0 and every point of `points` (on `settings.jobs` threads) and reports the
-    /// first that cannot be built, in point order; see [`Checked`].
+    /// Checks every point of `points` (on `settings.jobs` threads) before any runs, and reports
+    /// the first that cannot be made, in point order; see [`Checked`]. A point that shares the
+    /// model built once is checked by compiling its [`ParameterSet`] (which makes the blocks it
+    /// addresses again and checks them), the others by building them: so each point is checked
+    /// exactly as [`Sweep::point_model`] will make it, and a sweep over a contact's stiffness
+    /// builds the model once, not once per point.
     pub fn check(&self, points: &[usize], settings: &RunSettings) -> Result<Checked, SweepError> {
-        let first = self.build_point(0)?;
+        let first = self.point_model(0)?;
         let columns = crate::sim::Recorder::streaming(
-            &first,
+            &first.diagram,
             crate::sim::StreamTo {
                 csv: None,
                 plot: false,
@@ -294,10 +307,10 @@ impl Sweep {
         let built = parallel_map(
             points.len(),
             &RunSettings::with_jobs(settings.jobs),
-            |k| self.build_point(points[k]).map(|d| d.warnings),
+            |k| self.point_model(points[k]).map(|m| m.warnings().to_vec()),
             |_| {},
         );
-        let mut warnings: Vec<String> = first.warnings.clone();
+        let mut warnings: Vec<String> = first.warnings().to_vec();
         for result in built.into_iter().flatten() {
             for w in result? {
                 if !warnings.contains(&w) {
@@ -306,7 +319,7 @@ impl Sweep {
             }
         }
         Ok(Checked {
-            name: first.spec.name.clone(),
+            name: first.diagram.spec.name.clone(),
             columns,
             warnings,
         })

@@ -21,7 +21,7 @@
 
 mod mechanism;
 
-use super::build::Origin;
+use super::build::{block_warnings, Origin};
 use super::physical::PhysicalScene;
 use super::{CompiledBlock, Diagram};
 use crate::block::{Block, BlockError, PhysicalRole};
@@ -40,6 +40,8 @@ pub struct ParameterSet {
     /// The physical scene of the mechanism elaborated again, when the set changes mechanism
     /// values (the animation draws with it).
     scene: Option<PhysicalScene>,
+    /// The warnings of the model built with the set's values.
+    warnings: Vec<String>,
     /// The number of blocks of the diagram it was compiled against, and their names' total
     /// length: a cheap check that a run is given a set of its own diagram.
     fingerprint: (usize, usize),
@@ -71,6 +73,14 @@ impl ParameterSet {
     /// diagram's (a set that changes mechanism values); `None` when the diagram's holds.
     pub fn scene(&self) -> Option<&PhysicalScene> {
         self.scene.as_ref()
+    }
+
+    /// The warnings the model built with the set's values would give, in place of
+    /// [`Diagram::warnings`]: the blocks' own (a friction law whose dynamic coefficient exceeds
+    /// the static one) and rk4's stability limit of each contact, which a set that changes a
+    /// stiffness, a mass or gravity moves.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// Whether it was compiled against `diagram` (or one with the same blocks).
@@ -127,12 +137,35 @@ impl Diagram {
             (blocks, None)
         };
         blocks.sort_by_key(|(b, _)| *b);
+        let warnings = self.warnings_with(&blocks);
         Ok(ParameterSet {
             assignments: assignments.iter().map(|a| a.as_ref().to_string()).collect(),
             blocks,
             scene,
+            warnings,
             fingerprint: fingerprint(self),
         })
+    }
+
+    /// The diagram's warnings with those its blocks give ([`block_warnings`], the last ones of
+    /// [`Diagram::warnings`], after the expansion's) worked out again with `remade` in place of
+    /// the blocks it overrides.
+    fn warnings_with(&self, remade: &Remade) -> Vec<String> {
+        let built = self.blocks.iter().map(|cb| (cb.name.as_str(), &*cb.block));
+        let with_set = self.blocks.iter().enumerate().map(|(b, cb)| {
+            let block = match remade.binary_search_by_key(&b, |(k, _)| *k) {
+                Ok(i) => &*remade[i].1,
+                Err(_) => &*cb.block,
+            };
+            (cb.name.as_str(), block)
+        });
+        let expansion = self
+            .warnings
+            .len()
+            .saturating_sub(block_warnings(built, &self.spec).len());
+        let mut warnings = self.warnings[..expansion].to_vec();
+        warnings.extend(block_warnings(with_set, &self.spec));
+        warnings
     }
 
     /// The block an assignment addresses, the keys below the block, and the value's text.
