@@ -29,10 +29,15 @@ use std::fmt::Write;
 /// A parameter's value, as a model file writes it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamValue {
+    /// A float (written in Rust's shortest round-trip form: it reads back exactly).
     Number(f64),
+    /// An integer (counts, indices).
     Integer(i64),
+    /// `true` or `false`.
     Bool(bool),
+    /// A string.
     Text(String),
+    /// An array of values.
     Array(Vec<ParamValue>),
     /// An inline table, keys in order.
     Table(Vec<(String, ParamValue)>),

@@ -1,10 +1,36 @@
 //! blockdyn: block-diagram simulation of rigid-body mechanisms in contact.
 //!
-//! A model is a TOML diagram of blocks (see `docs/model-format.md`). The flow of one run:
-//! parse ([`model`]) → build the diagram ([`diagram`]) → schedule → simulate ([`sim`], driving a
-//! [`solver`]) → record → write CSV and PNG ([`output`], [`plot`]) and animations ([`render`]).
+//! A model is a diagram of blocks, written in TOML (see `docs/model-format.md`) or built in code
+//! ([`builder`]). The flow of one run: parse ([`model`]) → build the diagram ([`diagram`]) →
+//! schedule → simulate ([`sim`], driving a [`solver`]) → record ([`output`]).
+//!
+//! # The API
+//!
+//! `docs/library.md` is the guide; these are the parts meant for use:
+//! - **Load and run**: [`load_model`] (and [`load_model_str`], [`build_model`], their `_with`
+//!   forms for a [`library::Registry`] of your own), [`simulate`] with [`RunOptions`], giving a
+//!   [`RunResult`] (its [`output::Recording`], the solver's [`solver::SolverStats`], the located
+//!   events, a [`sim::EngineCheckpoint`] to resume from). Model errors are [`Diagnostic`]s (file,
+//!   line, block, hint); run errors are [`SimError`]s.
+//! - **Build in code**: [`builder::ModelBuilder`] with [`builder::BlockSpec`].
+//! - **Your own block types**: the [`block::Block`] trait and its [`block::BlockType`]
+//!   declaration, registered in a [`library::Registry`]; parameters declared once with
+//!   [`block::Param`] ([`param!`]), errors as [`block::BlockError`]; physics to build them from in
+//!   [`geometry`] (shapes and their queries), [`contact`] (force laws) and [`multibody`]
+//!   (spatial algebra and the articulated-body algorithm).
+//! - **Many runs of one model**: [`ParameterSet`] (other parameter values without a rebuild),
+//!   checkpoints, [`sweep`] (every combination of values, on threads or sharded over a cluster).
+//! - **Below the model**: [`sim::Engine`] is the diagram as a [`solver::System`], for driving a
+//!   [`solver::Solver`] yourself.
+//!
+//! The modules hidden from this documentation ([`blocks`]: the library's block types, reached
+//! through the registry; the command line's plots, animations, progress bar and URDF import)
+//! are public only because the `blockdyn` binary, the Python package and the benches use them:
+//! they are not part of the API and may change.
+#![warn(missing_docs)]
 
 pub mod block;
+#[doc(hidden)]
 pub mod blocks;
 pub mod builder;
 pub mod contact;
@@ -14,13 +40,17 @@ pub mod library;
 pub mod model;
 pub mod multibody;
 pub mod output;
+#[doc(hidden)]
 pub mod plot;
+#[doc(hidden)]
 pub mod progress;
+#[doc(hidden)]
 pub mod render;
 pub mod report;
 pub mod sim;
 pub mod solver;
 pub mod sweep;
+#[doc(hidden)]
 pub mod urdf;
 
 pub use diagram::parameters::ParameterSet;

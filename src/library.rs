@@ -13,10 +13,16 @@ use std::sync::OnceLock;
 pub enum RegistryError {
     /// A type of that name is already registered.
     #[error("a block type named \"{name}\" is already registered")]
-    DuplicateName { name: String },
+    DuplicateName {
+        /// The type name.
+        name: String,
+    },
     /// The name cannot be written as `type = "..."` in a model.
     #[error("block type name \"{name}\" must be a letter followed by letters, digits or '_'")]
-    InvalidName { name: String },
+    InvalidName {
+        /// The type name.
+        name: String,
+    },
 }
 
 /// The block types a loader accepts, in documentation order.

@@ -19,7 +19,9 @@ pub fn same_bits(a: &[f64], b: &[f64]) -> bool {
 /// Where one port's values live in the flat signal buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Slot {
+    /// The first element's index in the buffer.
     pub offset: u32,
+    /// Elements (rows × columns of the port's shape).
     pub len: u32,
 }
 

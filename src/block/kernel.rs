@@ -17,10 +17,18 @@ pub trait ScalarFunction: Send + Sync {
 #[derive(Clone, Copy)]
 pub enum ScalarKernel<'a> {
     /// `y = clamp(u₀, lower, upper)` ([`clamp`]).
-    Clamp { lower: f64, upper: f64 },
+    Clamp {
+        /// The lower limit.
+        lower: f64,
+        /// The upper limit.
+        upper: f64,
+    },
     /// `y = factor(factor(1, divide[0], u₀), divide[1], u₁)` ([`factor`]): left to right, as
     /// the block multiplies.
-    Product2 { divide: [bool; 2] },
+    Product2 {
+        /// Whether each input divides (`/`) rather than multiplies (`*`).
+        divide: [bool; 2],
+    },
     /// `y = f(u₀, t)`: the block's own function (one call, no context).
     Function(&'a dyn ScalarFunction),
 }

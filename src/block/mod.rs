@@ -82,10 +82,12 @@ pub struct LinearTerm {
     pub row: u32,
     /// The input element.
     pub col: u32,
+    /// The coefficient.
     pub c: f64,
 }
 
 impl LinearTerm {
+    /// `y[row] += c·u_input[col]`.
     pub fn new(input: usize, row: usize, col: usize, c: f64) -> LinearTerm {
         LinearTerm {
             input: input as u32,

@@ -40,15 +40,32 @@ pub enum PhysicalRole {
     /// The World frame (port `W`).
     World,
     /// Mechanism-wide settings.
-    Configuration { gravity: Vector3<f64> },
+    Configuration {
+        /// m/s², world frame.
+        gravity: Vector3<f64>,
+    },
     /// Frame `F` fixed to frame `B` at `follower_in_base`.
-    RigidTransform { follower_in_base: Isometry3<f64> },
+    RigidTransform {
+        /// The pose of `F` in `B`.
+        follower_in_base: Isometry3<f64>,
+    },
     /// A body's mass attached to frame `R`, and its geometry (exported at port `G`).
-    Solid { inertia: SolidInertia, shape: Shape },
+    Solid {
+        /// Mass (kg), centre of mass and inertia about it, in the body frame.
+        inertia: SolidInertia,
+        /// Its geometry, in the body frame.
+        shape: Shape,
+    },
     /// A geometry without mass attached to frame `R`, exported at port `G`.
-    Geometry { shape: Shape },
+    Geometry {
+        /// The geometry, in the frame it is attached to.
+        shape: Shape,
+    },
     /// A joint moving `F` relative to `B`.
-    Joint { spec: JointSpec },
+    Joint {
+        /// Its type, axis, initial values, limits and actuation.
+        spec: JointSpec,
+    },
     /// Reads kinematics of its frame/geometry ports and may apply wrenches (bound by the builder).
     Consumer,
 }

@@ -74,7 +74,9 @@ pub enum HiddenPort {
 /// One declared port.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PortDecl {
+    /// The name models write after the block's (`block.port`).
     pub name: String,
+    /// Signal input or output, or physical frame or geometry.
     pub kind: PortKind,
     /// For signal ports.
     pub shape: ShapeSpec,

@@ -10,6 +10,7 @@ pub type BuildFn = fn(&TableReader) -> Result<Box<dyn Block>, Diagnostic>;
 /// One parameter's documentation.
 #[derive(Clone, Copy, Debug)]
 pub struct ParamDoc {
+    /// The key models write.
     pub name: &'static str,
     /// Unit, e.g. "N/m"; "" when dimensionless or not a quantity.
     pub unit: &'static str,
@@ -17,18 +18,22 @@ pub struct ParamDoc {
     /// value gets this from its [`Param`](super::Param) declaration (the `param!` macro), so that
     /// the text is the value the constructor uses.
     pub default: &'static str,
+    /// What it is, one sentence or a few.
     pub doc: &'static str,
 }
 
 /// One port's documentation.
 #[derive(Clone, Copy, Debug)]
 pub struct PortDoc {
+    /// The port's name.
     pub name: &'static str,
     /// "input", "output", "frame" or "geometry".
     pub kind: &'static str,
     /// Shape as text, e.g. "1×1", "3×1", "same as in".
     pub shape: &'static str,
+    /// Unit of its values, e.g. "m"; "" when dimensionless or not a quantity.
     pub unit: &'static str,
+    /// What it carries.
     pub doc: &'static str,
 }
 
@@ -41,8 +46,12 @@ pub struct BlockType {
     pub category: &'static str,
     /// One paragraph.
     pub summary: &'static str,
+    /// Its parameters, in documentation order.
     pub params: &'static [ParamDoc],
+    /// Its ports, in documentation order.
     pub ports: &'static [PortDoc],
+    /// Makes a block from its model table (reading every parameter with the reader, which
+    /// reports unknown keys).
     pub build: BuildFn,
 }
 

@@ -2,14 +2,15 @@
 //!
 //! What is built here is immutable during a run; the engine (`sim`) keeps everything that changes.
 
-pub mod assemble;
-pub mod build;
+pub(crate) mod assemble;
+pub(crate) mod build;
 pub mod dot;
 pub mod parameters;
 pub mod physical;
-pub mod schedule;
+pub(crate) mod schedule;
 
 pub use build::{build_diagram, build_diagram_with};
+pub use parameters::ParameterSet;
 
 use crate::block::{Block, Setup, Shape, Slot};
 use crate::model::{ModelSpec, SourceFile, Span};
@@ -22,12 +23,15 @@ pub struct CompiledBlock {
     pub name: String,
     /// Its type name.
     pub type_name: &'static str,
+    /// The block, as built (a run's parameter set may dispatch to another instance of it).
     pub block: Box<dyn Block>,
     /// Where each input reads from (its source output's slot, an element of it, or zeros).
     pub input_slots: Vec<Slot>,
     /// Where each output is written.
     pub output_slots: Vec<Slot>,
+    /// Each input's shape, as shape propagation settled it.
     pub input_shapes: Vec<Shape>,
+    /// Each output's shape.
     pub output_shapes: Vec<Shape>,
     /// Range of its continuous states in the state vector.
     pub states: Range<usize>,
@@ -35,6 +39,7 @@ pub struct CompiledBlock {
     pub work: Range<usize>,
     /// Range of its zero-crossing functions.
     pub zero_crossings: Range<usize>,
+    /// What its setup declared (states, work slots, crossings and their directions, …).
     pub setup: Setup,
     /// Where the block was written.
     pub span: Span,
@@ -63,28 +68,40 @@ impl CompiledBlock {
 /// feeds input `to_port` of block `to`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignalLine {
+    /// The source block's index.
     pub from: usize,
+    /// The source output's index in that block.
     pub from_port: usize,
+    /// The element selected (`block.port[i]`), if any.
     pub index: Option<usize>,
+    /// The destination block's index.
     pub to: usize,
+    /// The destination input's index in that block.
     pub to_port: usize,
 }
 
 /// A built diagram.
 pub struct Diagram {
+    /// The model's text and name, for messages.
     pub source: SourceFile,
+    /// The model as read (settings, blocks' tables, connections).
     pub spec: ModelSpec,
+    /// Every block, the model's in order, then those the build adds (the mechanism).
     pub blocks: Vec<CompiledBlock>,
+    /// Every signal line.
     pub lines: Vec<SignalLine>,
     /// Physical connections as written, `(block.port, block.port)`.
     pub physical: Vec<(String, String)>,
     /// Block evaluation order for outputs (a block may appear more than once when per-port
-    /// feedthrough requires it; see [`schedule`]).
+    /// feedthrough requires it; see `diagram/schedule.rs`).
     pub schedule: Vec<usize>,
     /// Length of the flat signal buffer.
     pub signal_len: usize,
+    /// Continuous states of all blocks.
     pub num_states: usize,
+    /// Work slots of all blocks.
     pub num_work: usize,
+    /// The direction each zero-crossing function fires in, all blocks' in block order.
     pub zero_crossing_directions: Vec<Direction>,
     /// Non-fatal findings to show the user.
     pub warnings: Vec<String>,

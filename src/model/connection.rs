@@ -5,7 +5,9 @@ use super::source::Span;
 /// A reference to a block's port, optionally to one element of a signal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PortRef {
+    /// The block's name.
     pub block: String,
+    /// The port's name.
     pub port: String,
     /// `Some(i)` for `block.port[i]` (element `i`, 0-based, column-major).
     pub index: Option<usize>,
@@ -24,15 +26,20 @@ impl std::fmt::Display for PortRef {
 /// `--` joins frames or geometries; `->` is a signal line from an output to an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConnectionKind {
+    /// `a -- b`: frames or geometries joined.
     Physical,
+    /// `a -> b`: a signal line.
     Signal,
 }
 
 /// One parsed connection.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Connection {
+    /// Physical or signal.
     pub kind: ConnectionKind,
+    /// The left side (a signal line's source).
     pub from: PortRef,
+    /// The right side (a signal line's destination).
     pub to: PortRef,
     /// Where the string was written.
     pub span: Span,

@@ -11,16 +11,22 @@ use toml::de::DeTable;
 /// A parsed model file, before it is read into a [`ModelSpec`].
 #[derive(Clone, Debug)]
 pub struct Document {
+    /// The text and its name, for messages.
     pub source: SourceFile,
+    /// The TOML document, with spans into the text.
     pub root: Table,
 }
 
 /// One block as written: `[blocks.NAME]` with `type = "..."` and its parameters.
 #[derive(Clone, Debug)]
 pub struct BlockEntry {
+    /// The block's name (the key of `[blocks.NAME]`).
     pub name: String,
+    /// Where the name was written.
     pub name_span: Span,
+    /// Its `type`.
     pub type_name: String,
+    /// Where the type was written.
     pub type_span: Span,
     /// All keys but `type`.
     pub params: Table,
@@ -31,8 +37,11 @@ pub struct BlockEntry {
 /// `[solver]` settings as written (validated; converted to solver options by the engine).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolverSettings {
+    /// `dopri5`, `bs23`, `rk4` or `trbdf2`.
     pub method: String,
+    /// Relative tolerance of the error test.
     pub rel_tol: f64,
+    /// Absolute tolerance of the error test (in each state's unit).
     pub abs_tol: f64,
     /// s; 0 = automatic (stop_time / 50).
     pub max_step: f64,
@@ -49,7 +58,9 @@ pub struct SolverSettings {
 /// `[output]` settings.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OutputSettings {
+    /// The CSV to write, if any.
     pub csv: Option<String>,
+    /// The plot (PNG or SVG) to write, if any.
     pub plot: Option<String>,
     /// Signals to record besides those wired to scopes, with where each was written.
     pub log: Vec<(String, Span)>,
@@ -86,12 +97,17 @@ pub const MAX_REFINE: usize = 1000;
 /// Everything a model says, read and checked at the level of the file (blocks are checked when built).
 #[derive(Clone, Debug)]
 pub struct ModelSpec {
+    /// `[model] name`, else the file's stem.
     pub name: String,
     /// s.
     pub stop_time: f64,
+    /// `[solver]`.
     pub solver: SolverSettings,
+    /// `[output]`.
     pub output: OutputSettings,
+    /// `connect = [...]`, in order.
     pub connections: Vec<Connection>,
+    /// `[blocks.*]`, in order.
     pub blocks: Vec<BlockEntry>,
 }
 

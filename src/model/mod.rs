@@ -1,13 +1,13 @@
 //! The TOML model format: documents with source spans, connection strings, `--set` overrides,
 //! located diagnostics, and the typed parameter reader every block uses.
 
-pub mod animation;
-pub mod connection;
+pub(crate) mod animation;
+pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;
-pub mod reader;
-pub mod source;
-pub mod value;
+pub(crate) mod reader;
+pub(crate) mod source;
+pub(crate) mod value;
 
 pub use animation::AnimationSettings;
 pub use connection::{Connection, ConnectionKind, PortRef};

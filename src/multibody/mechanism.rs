@@ -258,6 +258,7 @@ pub fn project_quaternions(m: &Mechanism, q: &mut [f64]) -> bool {
     changed
 }
 
+/// Scales every quaternion of `q` (free and spherical joints) to unit length.
 pub fn normalize_quaternions(m: &Mechanism, q: &mut [f64]) {
     for &k in &m.quaternion_offsets {
         let n =

@@ -232,9 +232,9 @@ impl FrameNetworkBuilder {
     }
 
     /// Compiles the network into a mechanism with gravity `gravity_in_world` (m/s², World frame),
-    /// in three stages: the rigid groups (bodies) of frames ([`Self::rigid_groups`]), the tree
-    /// over them with its cut joints ([`Self::spanning_tree`]), then the bodies' models,
-    /// coordinates and cut joints ([`Self::assemble_mechanism`]).
+    /// in three stages: the rigid groups (bodies) of frames (`rigid_groups`), the tree
+    /// over them with its cut joints (`spanning_tree`), then the bodies' models,
+    /// coordinates and cut joints (`assemble_mechanism`).
     pub fn build(self, gravity_in_world: Vector3<f64>) -> Result<Mechanism, MechanismError> {
         let world = self.validate(&gravity_in_world)?;
         let groups = self.rigid_groups()?;

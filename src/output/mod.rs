@@ -1,10 +1,10 @@
 //! Run output: the recorded time series, CSV, run statistics, and whole-or-nothing file writing.
 
-pub mod atomic;
-pub mod csv;
-pub mod plot_rows;
-pub mod recording;
-pub mod staged;
+pub(crate) mod atomic;
+pub(crate) mod csv;
+pub(crate) mod plot_rows;
+pub(crate) mod recording;
+pub(crate) mod staged;
 pub mod stats;
 
 #[cfg(test)]

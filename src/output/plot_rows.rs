@@ -64,7 +64,7 @@ impl PlotRows {
     }
 
     /// Reserves in `out` room for up to `rows` rows, but no more than the buckets can give (4
-    /// each, within half of [`PLOT_BUDGET_BYTES`]).
+    /// each, within half of `PLOT_BUDGET_BYTES`).
     pub fn reserve(&self, out: &mut Recording, rows: usize) {
         let rows = rows.min(4 * self.buckets);
         out.times.reserve(rows);

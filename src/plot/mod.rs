@@ -2,8 +2,8 @@
 //!
 //! [`plot_png`] draws one panel per Scope (`Recording::panels`), stacked vertically, plus a panel
 //! titled "logged" for columns recorded only through `[output] log`; a panel whose columns have
-//! different units is split into one panel per unit ("scope [m]", "scope [N]"), and one whose
-//! columns share a unit says it in its title as well ("heights [m]"). Located events are marked by
+//! different units is split into one panel per unit (`"scope [m]"`, `"scope [N]"`), and one whose
+//! columns share a unit says it in its title as well (`"heights [m]"`). Located events are marked by
 //! vertical lines, or by short ticks at the bottom when they are denser than one per
 //! [`render::DENSE_EVENT_PIXELS`]. Each panel has its title, the time axis "time (s)" (shared
 //! range across panels), a value axis fitted to the data with a 5 % margin and labelled with the

@@ -302,7 +302,7 @@ pub fn covered_by(rec: &Recording, columns: &[usize], tolerance: f64) -> Vec<Opt
 
 /// The legend text of column `j`: its name, its unit in brackets when known, "(no data)" when it
 /// has no finite value at a finite time, and "(hidden by X)" when column `cover` is drawn over it
-/// everywhere (X short for an element of the same signal: "free.v[0] [m/s] (hidden by [1])").
+/// everywhere (X short for an element of the same signal: `"free.v[0] [m/s] (hidden by [1])"`).
 pub fn legend_label(rec: &Recording, j: usize, cover: Option<usize>) -> String {
     let column = &rec.columns[j];
     let mut label = column.name.clone();

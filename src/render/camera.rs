@@ -119,7 +119,7 @@ impl View {
 /// A camera that shows every point of `points_world` in a `width`×`height` image: it looks at
 /// the centre of their bounding box from a three-quarter view (mostly from −y' of a basis x', y'
 /// perpendicular to `up`, a little from +x', from 27° above), at the distance where the point
-/// farthest out in the image fills [`FILL`] of the half-image. Without points it frames the
+/// farthest out in the image fills `FILL` of the half-image. Without points it frames the
 /// unit cube about the origin.
 pub fn auto_camera(
     points_world: &[Point3<f64>],

@@ -38,12 +38,14 @@ pub enum NonFiniteValue {
 pub struct NonFiniteSource {
     /// Index of the block in the diagram.
     pub block: usize,
+    /// Which of its values.
     pub value: NonFiniteValue,
+    /// s.
     pub t: f64,
 }
 
 impl NonFiniteSource {
-    /// The block's name and what went bad: "output 'out'" or "derivative of x[0]".
+    /// The block's name and what went bad: `"output 'out'"` or `"derivative of x[0]"`.
     pub fn describe(&self, diagram: &Diagram) -> (String, String) {
         let blk = &diagram.blocks[self.block];
         let what = match self.value {
@@ -56,8 +58,11 @@ impl NonFiniteSource {
 
 /// Everything that changes during a run (MuJoCo's mjData): states, signals, modes, the recorder.
 pub struct RunState {
+    /// Every block output, at the slots of the diagram's layout.
     pub signals: Vec<f64>,
+    /// The continuous states.
     pub x: Vec<f64>,
+    /// The blocks' work slots (discrete states and modes).
     pub work: Vec<f64>,
     scratch: Vec<Box<dyn Any + Send>>,
     fired: Vec<bool>,
@@ -65,6 +70,7 @@ pub struct RunState {
     next_time_event: Vec<f64>,
     /// The earliest of them.
     next_time_event_min: f64,
+    /// What the run records, and where the rows go.
     pub recorder: Recorder,
     /// Set when a derivative went non-finite: the block to blame.
     pub non_finite: Option<NonFiniteSource>,
@@ -107,7 +113,9 @@ impl EngineCheckpoint {
 
 /// A diagram and its run state.
 pub struct Engine<'d> {
+    /// The diagram it runs (shared, never changed).
     pub diagram: &'d Diagram,
+    /// What changes during the run.
     pub run: RunState,
     /// The block instance each block index dispatches to: the diagram's own, or the run's
     /// [`ParameterSet`]'s where it overrides the block's parameters.

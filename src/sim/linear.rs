@@ -509,7 +509,7 @@ impl LinearPlan {
         plan
     }
 
-    /// Writes every fused integrator's derivative into `dxdt` (see [`super::sparse_sum`] for
+    /// Writes every fused integrator's derivative into `dxdt` (see `sim/sparse_sum.rs` for
     /// how the terms are laid out).
     #[inline]
     pub fn derivatives(&self, signals: &[f64], x: &[f64], dxdt: &mut [f64]) {

@@ -1,12 +1,12 @@
 //! Running a diagram: the engine (a [`System`](crate::solver::System) over the diagram), the
 //! recorder, and [`simulate`], which drives the solver from the start to the stop time.
 
-pub mod animation;
+pub(crate) mod animation;
 pub mod engine;
-pub mod events;
+pub(crate) mod events;
 pub mod linear;
 pub mod recorder;
-pub mod sparse_sum;
+pub(crate) mod sparse_sum;
 pub mod sparsity;
 mod steps;
 
@@ -35,7 +35,7 @@ pub struct RunOptions {
     /// Call every block, even linear ones that the engine would otherwise fuse (for comparisons).
     pub unfused: bool,
     /// Take animation frames at this many per second of simulated time (see
-    /// [`animation::FrameSampler`]); `None` for none. A model without a mechanism gives none.
+    /// `FrameSampler`); `None` for none. A model without a mechanism gives none.
     pub animation_rate: Option<f64>,
     /// Stream the rows into a CSV and keep only the plot's rows in memory (see
     /// [`Recorder::streaming`]); `None` keeps every row in [`RunResult::recording`].
@@ -96,6 +96,7 @@ pub struct RunResult {
     pub rows: usize,
     /// The time of the last row, if any.
     pub last_time: Option<f64>,
+    /// The solver's counts: steps, rejections, evaluations, Jacobians, crossings.
     pub stats: SolverStats,
     /// Wall-clock time spent in the solver loop.
     pub wall_time: Duration,
@@ -117,47 +118,105 @@ pub struct RunResult {
 /// Why a run stopped early.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
+    /// The model cannot run as it is (found when the run starts: its recorded signals, its
+    /// output paths).
     #[error("{0}")]
     Model(#[from] Diagnostic),
+    /// A block produced NaN or an infinity.
     #[error("at t = {t} s, block '{block}' produced a non-finite {what} (NaN or infinity)\n  help: check the block's parameters and inputs near that time; a stiff contact may need a smaller max_step or tighter tolerances", t = readable_time(.t))]
-    NonFinite { block: String, what: String, t: f64 },
+    NonFinite {
+        /// The block whose output, state derivative or crossing function it was.
+        block: String,
+        /// Which value: `output 'x'`, `state derivative`, ….
+        what: String,
+        /// s.
+        t: f64,
+    },
+    /// A block reported a failure of its own (a mechanism that cannot close a loop, a rigid
+    /// contact problem without a solution, …).
     #[error("at t = {t} s, block '{block}' failed: {message}", t = readable_time(.t))]
     BlockFailed {
+        /// The block.
         block: String,
+        /// Its own words.
         message: String,
+        /// s.
         t: f64,
     },
+    /// The adaptive step fell below the smallest the solver takes without meeting the
+    /// tolerances.
     #[error("at t = {t} s, the step size fell to {step:e} s without meeting the tolerances (hardest state: {state})\n  help: loosen rel_tol/abs_tol, soften stiff parameters, or enable zero crossings for contacts", t = readable_time(.t))]
-    StepSizeUnderflow { t: f64, step: f64, state: String },
+    StepSizeUnderflow {
+        /// s.
+        t: f64,
+        /// The last step tried, s.
+        step: f64,
+        /// The state with the largest error, as `'block' (state)`.
+        state: String,
+    },
+    /// A zero crossing fired again and again without time advancing.
     #[error("chattering at t = {t} s: zero crossing {crossing} of block '{block}' fired {count} times in a row within a tiny time window\n  help: the model switches back and forth without advancing time (e.g. a bouncing ball that comes to rest); stop it earlier, add a rest condition, or damp the motion", t = readable_time(.t))]
     Chattering {
+        /// The block whose crossing fired.
         block: String,
+        /// The crossing's index in the block.
         crossing: usize,
+        /// s.
         t: f64,
+        /// How many times in a row it fired.
         count: usize,
     },
+    /// A block's modes kept switching at one instant.
     #[error("at t = {t} s, the modes of block '{block}' did not settle: they kept switching after {rounds} re-evaluations\n  help: check switching thresholds (hysteresis) of the blocks feeding it", rounds = 100, t = readable_time(.t))]
-    Unsettled { block: String, t: f64 },
+    Unsettled {
+        /// The block whose modes kept switching.
+        block: String,
+        /// s.
+        t: f64,
+    },
+    /// The step is below the resolution of t.
     #[error("at t = {t} s, time does not advance: a step of {step:e} s is below the resolution of t (about {resolution:e} s there)\n  help: raise [solver] max_step or fixed_step above {resolution:e} s, or loosen abs_tol if states are tiny", t = readable_time(.t))]
-    TimeDoesNotAdvance { t: f64, step: f64, resolution: f64 },
+    TimeDoesNotAdvance {
+        /// s.
+        t: f64,
+        /// The step, s.
+        step: f64,
+        /// The spacing of f64 values near t, s.
+        resolution: f64,
+    },
+    /// Time events closer together than the run can take.
     #[error("at t = {t:e} s, {count} time events followed each other, each within 1e-10·max(1, t) s of the last: a sample time or period (ZeroOrderHold sample_time, PulseGenerator period, a discrete block's sample time) is far below the run's time scale\n  help: raise it; a run cannot take that many events")]
-    TimeEventFlood { t: f64, count: usize },
+    TimeEventFlood {
+        /// s.
+        t: f64,
+        /// How many time events followed each other.
+        count: usize,
+    },
+    /// A step, evaluation or time budget ran out (`[solver] max_steps`, …).
     #[error("the run stalled at t = {} s: {reason}; its steps were about {step:.1e} s lately\n  stiffest block (its states set the step size most often): {stiffest}\n  help: write method = \"trbdf2\" under [solver] (the stiff solver), or give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact); if the run is merely long, shorten stop_time or raise the budget named above", readable_time(.t))]
     Stalled {
+        /// s.
         t: f64,
+        /// The recent step size, s.
         step: f64,
         /// Which budget was passed, with the numbers.
         reason: String,
         /// The block and state that limit the step size, as `'block' (state)`.
         stiffest: String,
     },
+    /// Solver settings that cannot be used (given in code, past the model's checks).
     #[error("invalid solver settings: {0}")]
     InvalidOptions(String),
     /// [`RunOptions`] that do not fit each other or the model.
     #[error("invalid run options: {0}")]
     Options(#[from] RunOptionsError),
+    /// The run's interrupt flag was set (by a signal: Ctrl-C or SIGTERM on the command line).
     #[error("interrupted at t = {t} s (by a signal: Ctrl-C or SIGTERM)")]
-    Interrupted { t: f64 },
+    Interrupted {
+        /// s.
+        t: f64,
+    },
+    /// A streamed output file could not be written.
     #[error("{0}")]
     Output(#[from] OutputError),
 }
@@ -165,21 +224,39 @@ pub enum SimError {
 /// Why [`RunOptions`] cannot start a run on a diagram.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RunOptionsError {
+    /// `resume_from` with `start_time` or `initial_state`.
     #[error("resume_from takes its time and state from the checkpoint: leave start_time and initial_state unset")]
     ResumeWithStart,
+    /// A negative or non-finite `start_time`.
     #[error("start_time must be 0 or later, got {start_time}")]
-    BadStartTime { start_time: f64 },
+    BadStartTime {
+        /// s.
+        start_time: f64,
+    },
+    /// An `initial_state` of the wrong length.
     #[error("initial_state has {given} values; the model has {states} states")]
-    StateLength { given: usize, states: usize },
+    StateLength {
+        /// Values given.
+        given: usize,
+        /// The model's continuous states.
+        states: usize,
+    },
+    /// A checkpoint of another diagram.
     #[error("the checkpoint was taken on another model ({checkpoint_states} states, {checkpoint_signals} signal values; this one has {states} and {signals})")]
     ForeignCheckpoint {
+        /// The checkpoint's continuous states.
         checkpoint_states: usize,
+        /// The checkpoint's signal values.
         checkpoint_signals: usize,
+        /// This diagram's continuous states.
         states: usize,
+        /// This diagram's signal values.
         signals: usize,
     },
+    /// A parameter set compiled against another diagram.
     #[error("the parameter set was compiled on another model: compile it with this diagram's Diagram::parameters")]
     ForeignParameters,
+    /// `resume_from` with `parameters`.
     #[error("a resumed run keeps the parameters of the run that took its checkpoint: leave parameters unset")]
     ResumeWithOtherParameters,
 }

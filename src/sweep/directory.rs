@@ -37,12 +37,14 @@ pub struct DirectoryRun {
     pub dir: PathBuf,
     /// The slice of the points to run.
     pub shard: Shard,
+    /// Threads and interrupt.
     pub settings: RunSettings,
 }
 
 /// How a point ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PointStatus {
+    /// The run reached its stop time (and its CSV was written).
     Ok,
     /// The run failed (or its CSV could not be written): the message.
     Failed(String),
@@ -55,6 +57,7 @@ pub struct PointSummary {
     pub index: usize,
     /// The point's value of each `--vary`, as written.
     pub values: Vec<String>,
+    /// How it ended.
     pub status: PointStatus,
     /// The solver's counts (`None` for a failed point).
     pub stats: Option<SolverStats>,

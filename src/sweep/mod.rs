@@ -46,15 +46,19 @@ pub enum SweepError {
     /// (with `--vary` named instead of `--set` for the varied ones).
     #[error("{source}\n  note: in sweep point {index} ({assignments})")]
     Point {
+        /// The point's global index.
         index: usize,
         /// The point's overrides, `PATH=VALUE, ...`.
         assignments: String,
+        /// What building it said.
         source: Box<Diagnostic>,
     },
     /// The output directory cannot be created.
     #[error("cannot create the output directory '{}': {source}", dir.display())]
     OutputDirectory {
+        /// The directory.
         dir: PathBuf,
+        /// The system's reason.
         source: std::io::Error,
     },
     /// The summary cannot be written.
@@ -63,7 +67,9 @@ pub enum SweepError {
     /// Points failed or did not run (see [`SweepReport::failures`]).
     #[error("{}", points_failed(*.failed, *.planned, *.not_run, summary, listed))]
     PointsFailed {
+        /// Points whose run failed.
         failed: usize,
+        /// Points of the run (the shard's).
         planned: usize,
         /// Points not started because of an interrupt.
         not_run: usize,

@@ -19,37 +19,62 @@ use std::str::FromStr;
 pub enum PlanError {
     /// `--vary` without `=`.
     #[error("--vary '{vary}' has no '='\n  help: write --vary block.param=V1,V2,..., e.g. --vary contact.normal.stiffness=1e5,2e5")]
-    NoEquals { vary: String },
+    NoEquals {
+        /// The `--vary` option as given.
+        vary: String,
+    },
     /// `--vary` whose path is not `block.param[.key]` or `section.key`.
     #[error("--vary '{vary}': '{path}' is not a dotted path\n  help: write --vary block.param=V1,V2,... or --vary solver.rel_tol=1e-6,1e-8")]
-    NotADottedPath { vary: String, path: String },
+    NotADottedPath {
+        /// The `--vary` option as given.
+        vary: String,
+        /// Its dotted path.
+        path: String,
+    },
     /// An empty item in a value list (`1,,2`, a trailing comma, or no values at all).
     #[error("--vary '{vary}': value {position} of the list is empty\n  help: separate values with single commas, e.g. --vary {path}=1,2,3")]
     EmptyValue {
+        /// The `--vary` option as given.
         vary: String,
+        /// Its dotted path.
         path: String,
         /// 1-based.
         position: usize,
     },
     /// A bracket, brace or quote of the value list is not closed (or closed without opening).
     #[error("--vary '{vary}': {what}\n  help: a value that is an array or table is written whole, e.g. --vary 'free.position=[0,0,1],[0,0,2]'")]
-    Unbalanced { vary: String, what: String },
+    Unbalanced {
+        /// The `--vary` option as given.
+        vary: String,
+        /// What is not closed, or closed without opening.
+        what: String,
+    },
     /// Two `--vary` options name one path.
     #[error("--vary '{path}=...' is given twice\n  help: list all its values in one --vary")]
-    RepeatedPath { path: String },
+    RepeatedPath {
+        /// The path given twice.
+        path: String,
+    },
     /// The product of the list lengths does not fit in a `usize`.
     #[error("the sweep has too many points: the product of the --vary list lengths overflows")]
     TooManyPoints,
     /// `--shard` is not `I/N` with 1 ≤ I ≤ N.
     #[error("--shard '{text}': {why}\n  help: write --shard I/N with 1 ≤ I ≤ N, e.g. --shard 2/8 for the second of eight slices")]
-    BadShard { text: String, why: String },
+    BadShard {
+        /// The option as given.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 /// One `--vary PATH=V1,V2,...`: a dotted path (as `--set` takes it) and its values, each the text
 /// of a TOML value (`1e5`, `"hunt_crossley"`, `[0, 0, 1]`, `{ method = "none" }`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct VaryAxis {
+    /// The dotted path, as `--set` takes it.
     pub path: String,
+    /// Each value's TOML text, in order.
     pub values: Vec<String>,
 }
 
@@ -95,7 +120,10 @@ impl VaryAxis {
 #[derive(Clone, Debug, PartialEq)]
 pub enum SplitError {
     /// Item `position` (1-based) is empty.
-    Empty { position: usize },
+    Empty {
+        /// 1-based.
+        position: usize,
+    },
     /// What is unbalanced.
     Unbalanced(String),
 }

@@ -1,5 +1,5 @@
 //! Fcn: an expression (or a column of expressions) of the input vector, time and named constants,
-//! parsed once at build ([`parse`], grammar there) and compiled into a flat program ([`program`])
+//! parsed once at build (`parse.rs`, grammar there) and compiled into a flat program (`program.rs`)
 //! that evaluates without allocating.
 //!
 //! Semantics follow standard mathematical conventions: `-u^2` = −(u²), `^` groups right to left

@@ -13,7 +13,7 @@
 //! What can be overridden: any block parameter whose value keeps the block's structure — signal
 //! blocks, the blocks that read the mechanism and apply forces (contact laws, friction, ground
 //! contact, force elements), and the values compiled into the mechanism (a solid's mass and
-//! inertia, gravity, a joint's values, a rigid constraint's law: see [`mechanism`], which
+//! inertia, gravity, a joint's values, a rigid constraint's law: see `parameters/mechanism.rs`, which
 //! elaborates the mechanism again for such a set). What cannot, with a message saying to rebuild
 //! instead (`load_model` with the overrides): values that change a block's structure (a vector's
 //! length, a method that adds states, a joint's type), that move or reshape a geometry, and the

@@ -40,6 +40,7 @@ pub struct PlacedGeometry {
 /// graph (the animation).
 #[derive(Clone, Debug)]
 pub struct PhysicalScene {
+    /// The mechanism the build compiled.
     pub mechanism: Arc<Mechanism>,
     /// Index of the mechanism block in [`super::Diagram::blocks`] (its states are x = [q; v]).
     pub mechanism_block: usize,
@@ -49,8 +50,11 @@ pub struct PhysicalScene {
 
 /// One physical (`--`) connection as written.
 pub struct PhysicalLine {
+    /// One end.
     pub a: PortRef,
+    /// The other end.
     pub b: PortRef,
+    /// Where it was written.
     pub span: Span,
 }
 
@@ -70,8 +74,8 @@ impl PhysicalLine {
 /// without physical blocks).
 ///
 /// The stages: the frame network from the blocks' frame ports and the `--` connections
-/// ([`network`]), the blocks' roles in it, the mechanism compiled from it, then each joint and
-/// consumer bound to the mechanism with its hidden ports wired ([`binding`]).
+/// (`physical/network.rs`), the blocks' roles in it, the mechanism compiled from it, then each joint and
+/// consumer bound to the mechanism with its hidden ports wired (`physical/binding.rs`).
 pub fn elaborate(
     source: &SourceFile,
     instances: &mut Vec<Instance>,

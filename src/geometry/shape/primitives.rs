@@ -186,7 +186,7 @@ impl Disk {
         self.radius
     }
     /// Support point in R: `(r·d_xy/|d_xy|, 0)` when the direction is tilted from the disk's axis
-    /// by more than [`DISK_FLAT_BLEND`] (rad, as `|d_xy| ≥ DISK_FLAT_BLEND·|d|`); closer to the
+    /// by more than `DISK_FLAT_BLEND` (rad, as `|d_xy| ≥ DISK_FLAT_BLEND·|d|`); closer to the
     /// axis it blends linearly to the centre, `(r·d_xy/(DISK_FLAT_BLEND·|d|), 0)`.
     ///
     /// Why: the exact support jumps around the rim as a disk lying flat on a plane wobbles through

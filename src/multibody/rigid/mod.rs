@@ -90,20 +90,30 @@ pub mod output {
     /// Header: `contact` (1 while any point rests), `separation` (m), total `normal_force` (N),
     /// magnitude of the total `friction_force` (N), total `impulse` of the last impact (N·s).
     pub const CONTACT: usize = 0;
+    /// Header: the smallest separation, m.
     pub const SEPARATION: usize = 1;
+    /// Header: the total normal force, N.
     pub const NORMAL_FORCE: usize = 2;
+    /// Header: the total friction force's magnitude, N.
     pub const FRICTION_FORCE: usize = 3;
+    /// Header: the total impulse of the last impact, N·s.
     pub const IMPULSE: usize = 4;
     /// The first slot.
     pub const POINTS: usize = 5;
     /// Per slot: the point (m, World), the force on the follower there (N, World), whether it
     /// rests, its separation (m), normal force (N) and friction force magnitude (N).
     pub const SLOT_LEN: usize = 10;
+    /// In a slot: the point, 3 values (m, World).
     pub const SLOT_POINT: usize = 0;
+    /// In a slot: the force on the follower, 3 values (N, World).
     pub const SLOT_FORCE: usize = 3;
+    /// In a slot: 1 when the point rests.
     pub const SLOT_CONTACT: usize = 6;
+    /// In a slot: the point's separation, m.
     pub const SLOT_SEPARATION: usize = 7;
+    /// In a slot: its normal force, N.
     pub const SLOT_NORMAL_FORCE: usize = 8;
+    /// In a slot: its friction force's magnitude, N.
     pub const SLOT_FRICTION_FORCE: usize = 9;
 }
 
@@ -130,10 +140,13 @@ pub struct PairSide {
 /// A rigid contact pair as a RigidContact block declares it (immutable during a run).
 #[derive(Clone, Debug)]
 pub struct RigidPair {
+    /// The side the normal points away from.
     pub base: PairSide,
+    /// The side the normal points into.
     pub follower: PairSide,
     /// Coulomb's coefficient (static = dynamic); 0 without friction.
     pub friction: f64,
+    /// How its simultaneous collisions are resolved.
     pub impacts: ImpactOrder,
 }
 
@@ -145,16 +158,20 @@ pub struct JointLimit {
     pub joint: usize,
     /// Its position and velocity coordinates (set by the mechanism when it takes the limit).
     pub q_index: usize,
+    /// Its velocity coordinate.
     pub v_index: usize,
     /// The bounds (rad or m); `-∞` or `+∞` when absent.
     pub lower: f64,
+    /// The upper bound (rad or m).
     pub upper: f64,
 }
 
 /// What a constraint is.
 #[derive(Clone, Debug)]
 pub enum ConstraintKind {
+    /// A rigid contact pair (RigidContact).
     Contact(Box<RigidPair>),
+    /// A rigid joint limit.
     Limit(JointLimit),
     /// A joint that closes a kinematic loop: bilateral rows (see [`closure`]).
     Loop(CutJoint),
@@ -165,6 +182,7 @@ pub enum ConstraintKind {
 pub struct RigidConstraint {
     /// The declaring block's name, for messages.
     pub label: String,
+    /// Contact pair, joint limit or loop closure.
     pub kind: ConstraintKind,
     /// Newton's coefficient of restitution e in [0, 1].
     pub restitution: f64,

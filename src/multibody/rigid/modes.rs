@@ -125,7 +125,7 @@ impl ModeIndicators {
 
     /// At an event where pair `k`'s mode crossing fired, at the event's state: notes which way
     /// each family's values were crossing (its count falling or rising), so that values still
-    /// within [`AT_CROSSING`] of zero — points crossing together with the one that fired, by
+    /// within `AT_CROSSING` of zero — points crossing together with the one that fired, by
     /// symmetry, split by round-off — are counted on the side they are heading to; then
     /// forgets the counts. Returns whether sliding points began to stick (the speed family's
     /// count fell).

@@ -20,11 +20,17 @@ use nalgebra::{DMatrix, DMatrixView};
 /// A problem `a = A f + b` over `n` rows, in buffers sized once.
 #[derive(Clone, Debug)]
 pub struct Problem {
+    /// The Delassus matrix A (capacity-sized; the leading n×n block is used).
     pub a: DMatrix<f64>,
+    /// The free acceleration or velocity b of each row.
     pub b: Vec<f64>,
+    /// Each row's kind (normal, friction, bilateral).
     pub kinds: Vec<RowKind>,
+    /// The frictional contacts (a normal row with its friction rows).
     pub contacts: Vec<FrictionalContact>,
+    /// The solution f.
     pub forces: Vec<f64>,
+    /// Rows in use.
     pub n: usize,
     // Scratch of the strategy.
     lcp: LcpWorkspace,

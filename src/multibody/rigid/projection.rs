@@ -143,7 +143,7 @@ fn plastic_impulse(
 /// V = 1e-6 m/s, μ = 0.3): without it the contact would stick with that speed and creep on at it.
 /// The normal rows are held too (the points rest: `|v_n| ≤` [`super::SEPARATING_VELOCITY`]), so
 /// that the slip is not traded for a rocking motion.
-/// The impulse problem is solved again (at most [`STOP_PASSES`] times) while a slip above
+/// The impulse problem is solved again (at most `STOP_PASSES` times) while a slip above
 /// `10⁻⁶·V` is left: redundant tangent rows (a face's four corners) are decoupled by round-off
 /// and may leave a few per cent of it. Returns whether the velocities changed.
 pub fn stop_sliding(

@@ -1,5 +1,5 @@
 //! The forces of resting contacts: Baraff's complementarity problem at the acceleration level
-//! (frictionless: [`solve_lcp`]; with Coulomb friction: [`solve_frictional`]), inside the
+//! (frictionless: `solve_lcp`; with Coulomb friction: `solve_frictional`), inside the
 //! mechanism's forward dynamics.
 //!
 //! Rows: per resting point its normal (unilateral) and, with friction, two tangents. `b` is the

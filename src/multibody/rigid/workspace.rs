@@ -99,6 +99,7 @@ pub struct PairContact {
     pub crossing: f64,
     /// Its candidates: `candidates[first..first + count]`.
     pub first: usize,
+    /// How many candidates it has.
     pub count: usize,
 }
 
@@ -117,42 +118,62 @@ impl PairContact {
 /// All buffers of rigid contact for one mechanism.
 #[derive(Clone, Debug)]
 pub struct RigidWorkspace {
+    /// Per constraint, the contact manifold of the last query.
     pub manifolds: Vec<ContactManifold>,
     /// Per constraint, the contact geometry of each point of its point cloud (empty without one).
     pub cloud_queries: Vec<Vec<ContactGeometry>>,
     /// Where the pairs' geometry queries work (EPA's store), manifolds and point clouds alike.
     pub query_workspace: QueryWorkspace,
+    /// Every candidate point of every pair, in constraint order.
     pub candidates: Vec<Candidate>,
+    /// Per constraint: its separation, crossing value and candidates.
     pub pairs: Vec<PairContact>,
     /// The rows of the current problem, their kinds and (for frictional problems) contacts.
     pub rows: Vec<ContactRow>,
+    /// Each row's kind.
     pub kinds: Vec<RowKind>,
+    /// The frictional contacts among the rows.
     pub contacts: Vec<FrictionalContact>,
     /// The candidate behind each row.
     pub row_candidate: Vec<usize>,
+    /// The rows' Jacobians and their products with M⁻¹.
     pub constraint_rows: ConstraintRows,
+    /// Scratch of the complementarity solver.
     pub lcp: LcpWorkspace,
+    /// Scratch of the frictional solver.
     pub friction: FrictionWorkspace,
     /// Per-row right-hand side, solution and velocities (capacity-sized).
     pub bias: Vec<f64>,
+    /// Per row: the solution (force or impulse).
     pub forces: Vec<f64>,
+    /// Per row: the velocity before an impact.
     pub velocities: Vec<f64>,
+    /// Per row: the velocity after an impact.
     pub velocities_after: Vec<f64>,
+    /// Per row: the restitution coefficient.
     pub restitution: Vec<f64>,
     /// A gathered sub-problem (impacts of one pair).
     pub sub_matrix: DMatrix<f64>,
+    /// The rows of the sub-problem.
     pub sub_rows: Vec<usize>,
+    /// Their velocities before.
     pub sub_velocities: Vec<f64>,
+    /// Their restitution coefficients.
     pub sub_restitution: Vec<f64>,
+    /// Their kinds.
     pub sub_kinds: Vec<RowKind>,
+    /// Their impulses.
     pub sub_impulses: Vec<f64>,
+    /// Their velocities after.
     pub sub_after: Vec<f64>,
     /// Generalized velocity change and a q-sized buffer (nv, nq).
     pub dv: Vec<f64>,
+    /// A q-sized buffer (nq).
     pub dq: Vec<f64>,
     /// Per candidate: the force of its normal row (N, or N·m for a revolute limit), and for a
     /// contact point the whole contact force on the follower (N, World).
     pub row_force: Vec<f64>,
+    /// Per candidate point: the contact force on the follower (N, World).
     pub point_force: Vec<Vector3<f64>>,
     /// Per constraint: total normal impulse of the current impact (N·s).
     pub pair_impulse: Vec<f64>,
@@ -161,9 +182,13 @@ pub struct RigidWorkspace {
     /// Independent groups of rows: the root subtree of each body and the body of each velocity
     /// coordinate (what a row couples), the partition, and one group's problem.
     pub root_of_body: Vec<usize>,
+    /// The body of each velocity coordinate.
     pub body_of_dof: Vec<usize>,
+    /// Per row: the two root subtrees it couples.
     pub couples: Vec<[usize; 2]>,
+    /// The partition of the rows into independent groups.
     pub groups: RowGroups,
+    /// One group's problem.
     pub problem: Problem,
     /// Each contact pair's speculative margin (m; computed once).
     pub margins: Vec<f64>,

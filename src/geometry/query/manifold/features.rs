@@ -19,7 +19,7 @@ use super::polygon::PolygonVertex;
 use crate::geometry::shape::{Brick, ConvexHull, Cylinder, Disk, Shape};
 
 /// Angle (rad) within which the incident faces of a polytope are blended (see
-/// [`PosedFaceted::incident_faces`]).
+/// `PosedFaceted::incident_faces`).
 pub const FACE_BLEND_ANGLE: f64 = 0.02;
 
 /// The most incident faces blended at once.

@@ -21,14 +21,14 @@
 //! [`REFERENCE_DEPTH_RATIO`] times as deep below the follower's face as the follower reaches below
 //! the base's (see there): two faces lying flat on each other keep their roles, and a box tipping
 //! over another box's edge gets the normal of its own face, the physical one. The other body presents its
-//! incident polygon to the reference plane (see [`features`]): a polytope its face turned most
+//! incident polygon to the reference plane (see `manifold/features.rs`): a polytope its face turned most
 //! against the reference normal, a cylinder or disk the arcs of its rims below the plane. The
 //! polygon is clipped by the reference face's side planes (an infinite plane has none).
 //!
 //! **Points.** The clipped polygon's vertices below the reference plane are the points. Each
 //! carries its depth below the reference surface (m) and sits midway between the incident surface
 //! and the reference surface (the convention of [`ContactGeometry`]). Each carries its boundary
-//! share of the clipped polygon (see [`polygon`]), normalised so that the shares of the whole
+//! share of the clipped polygon (see `manifold/polygon.rs`), normalised so that the shares of the whole
 //! clipped polygon add up to 1: a face lying flat has all its points and shares summing to 1, a
 //! face tilted onto an edge keeps only the edge's points and their shares. Points enter and leave
 //! at zero depth, and points made by clipping split off with their share, so a force of
