@@ -14,15 +14,18 @@
 //! let diagram = m.build().expect("a valid model");
 //! ```
 //!
-//! What the builder makes is the model document, the structure the TOML front end reads a file
-//! into, so a built model gets every check and message a file gets (unknown parameters, shapes,
-//! unconnected inputs, algebraic loops, …): a message names the block and parameter, and its line
-//! is a line of [`ModelBuilder::to_toml`], the model written out, which is also a way to save it.
-//! Block types are found in a [`Registry`] (the standard library by default), so a program's own
-//! block types are built the same way ([`BlockSpec::of_type`]).
+//! The builder and the TOML reader are two front ends to one model tree ([`Document`]: blocks
+//! with their parameter tables, connections, settings), from which one build path makes the
+//! diagram. The builder makes the tree directly (no text is written or parsed), so a built model
+//! gets every check and message a file gets (unknown parameters, shapes, unconnected inputs,
+//! algebraic loops, …), naming the model, the block and the parameter; it has no lines to point
+//! to, so its messages give none. [`ModelBuilder::to_toml`] writes the model out as a file (which
+//! reads back into the same tree). Block types are found in a [`Registry`] (the standard library
+//! by default), so a program's own block types are built the same way ([`BlockSpec::of_type`]).
 
 use crate::library::Registry;
-use crate::model::{Diagnostic, Document};
+use crate::model::value::{Entry, Table, Value, ValueKind};
+use crate::model::{Diagnostic, Document, SourceFile};
 use crate::Diagram;
 use std::fmt::Write;
 
@@ -90,6 +93,22 @@ pub fn table<const N: usize>(entries: [(&str, ParamValue); N]) -> ParamValue {
 }
 
 impl ParamValue {
+    /// The value in the model tree (no place in a file). In a table given the same key twice,
+    /// the last value holds, as [`BlockSpec::param`] does.
+    fn to_value(&self) -> Value {
+        let kind = match self {
+            ParamValue::Number(x) => ValueKind::Float(*x),
+            ParamValue::Integer(i) => ValueKind::Integer(*i),
+            ParamValue::Bool(b) => ValueKind::Bool(*b),
+            ParamValue::Text(t) => ValueKind::String(t.clone()),
+            ParamValue::Array(items) => {
+                ValueKind::Array(items.iter().map(Self::to_value).collect())
+            }
+            ParamValue::Table(entries) => ValueKind::Table(tree_table(entries)),
+        };
+        Value { kind, span: None }
+    }
+
     /// The value as TOML text, as a model file (and `--set PATH=VALUE`) writes it.
     pub fn to_toml(&self) -> String {
         let mut s = String::new();
@@ -353,8 +372,8 @@ impl ModelBuilder {
         self
     }
 
-    /// The model as a model file writes it (what [`ModelBuilder::build`] reads; messages' lines
-    /// are lines of this text).
+    /// The model as a model file writes it, to save it: the file reads back into the model
+    /// [`ModelBuilder::document`] makes.
     pub fn to_toml(&self) -> String {
         let mut s = String::from("connect = [\n");
         for c in &self.connections {
@@ -391,13 +410,103 @@ impl ModelBuilder {
 
     /// Builds the diagram with the block types of `registry`.
     pub fn build_with(&self, registry: &Registry) -> Result<Diagram, Diagnostic> {
-        let label = format!("{} (built in code)", self.name);
-        crate::load_model_str_with(&label, &self.to_toml(), &[], registry)
+        crate::build_model_with(self.document()?, &[], registry)
     }
 
-    /// The same model as a parsed document (for [`crate::build_model`] and sweeps).
+    /// The model tree the diagram is built from (for [`crate::build_model`] with overrides, and
+    /// sweeps), labelled `NAME (built in code)` in messages. Fails only for a block given a
+    /// parameter called `type` (its type is the [`BlockSpec`]'s).
     pub fn document(&self) -> Result<Document, Diagnostic> {
-        Document::parse(&format!("{} (built in code)", self.name), &self.to_toml())
+        let label = format!("{} (built in code)", self.name);
+        let source = SourceFile::in_code(&label);
+        let mut root = Table::default();
+        let connections = self
+            .connections
+            .iter()
+            .map(|c| ParamValue::Text(c.clone()))
+            .collect();
+        push(
+            &mut root,
+            "connect",
+            ParamValue::Array(connections).to_value(),
+        );
+        let model = [
+            ("name".to_string(), ParamValue::Text(self.name.clone())),
+            ("stop_time".to_string(), ParamValue::Number(self.stop_time)),
+        ];
+        push(&mut root, "model", table_value(&model));
+        for (section, entries) in [("solver", &self.solver), ("output", &self.output)] {
+            if !entries.is_empty() {
+                push(&mut root, section, table_value(entries));
+            }
+        }
+        let mut blocks = Table::default();
+        for (name, block) in &self.blocks {
+            if block.params.iter().any(|(k, _)| k == "type") {
+                return Err(Diagnostic::at(
+                    &source,
+                    &None,
+                    "a parameter cannot be called 'type': that key is the block's type",
+                )
+                .block(name)
+                .hint(format!(
+                    "give the type with BlockSpec::of_type(\"{}\") and leave 'type' out of the parameters",
+                    block.type_name
+                )));
+            }
+            let mut entry = Table::default();
+            push(
+                &mut entry,
+                "type",
+                ParamValue::Text(block.type_name.clone()).to_value(),
+            );
+            entry.entries.extend(tree_table(&block.params).entries);
+            push(
+                &mut blocks,
+                name,
+                Value {
+                    kind: ValueKind::Table(entry),
+                    span: None,
+                },
+            );
+        }
+        push(
+            &mut root,
+            "blocks",
+            Value {
+                kind: ValueKind::Table(blocks),
+                span: None,
+            },
+        );
+        Ok(Document { source, root })
+    }
+}
+
+/// `key = value` appended to `table`, with no place in a file.
+fn push(table: &mut Table, key: &str, value: Value) {
+    table.entries.push(Entry {
+        key: key.to_string(),
+        key_span: None,
+        value,
+    });
+}
+
+/// `entries` as a table of the model tree; of a key given twice, the last value holds.
+fn tree_table(entries: &[(String, ParamValue)]) -> Table {
+    let mut table = Table::default();
+    for (key, value) in entries {
+        match table.get_mut(key) {
+            Some(entry) => entry.value = value.to_value(),
+            None => push(&mut table, key, value.to_value()),
+        }
+    }
+    table
+}
+
+fn table_value(entries: &[(String, ParamValue)]) -> Value {
+    Value {
+        kind: ValueKind::Table(tree_table(entries)),
+        span: None,
     }
 }
 

@@ -140,8 +140,10 @@ fn build_document(
     for o in before {
         document.apply_override(o)?;
     }
-    let urdf_warnings =
-        urdf::expand_document(&mut document).map_err(|d| name_the_override(d, overrides))?;
+    // A model built in code has no lines, so an error without one need not be an override's.
+    let has_lines = document.source.has_lines();
+    let urdf_warnings = urdf::expand_document(&mut document)
+        .map_err(|d| name_the_override(d, overrides, has_lines))?;
     for o in after {
         document.apply_override(o)?;
     }
@@ -156,14 +158,14 @@ fn build_document(
         diagram.warnings.splice(0..0, urdf_warnings);
         Ok(diagram)
     });
-    built.map_err(|d| name_the_override(d, overrides))
+    built.map_err(|d| name_the_override(d, overrides, has_lines))
 }
 
 /// Every value written in the file has a line; a value set with `--set` has none. So an error
 /// about the model that has no line, when options were given, is about one of them: say which
 /// (the file name alone would send the user looking in the file).
-fn name_the_override(mut d: Diagnostic, overrides: &[String]) -> Diagnostic {
-    if d.line_column.is_some() || d.file.is_none() || overrides.is_empty() {
+fn name_the_override(mut d: Diagnostic, overrides: &[String], has_lines: bool) -> Diagnostic {
+    if !has_lines || d.line_column.is_some() || d.file.is_none() || overrides.is_empty() {
         return d;
     }
     let options: Vec<String> = blamed_overrides(&d, overrides)

@@ -56,3 +56,71 @@ fn handles_connect_ports_and_read_columns() {
     assert!((last - (-2f64).exp()).abs() < 1e-8, "{last}");
     assert!(k.column(&run.recording, "out").is_none(), "not recorded");
 }
+
+/// The builder makes the model tree itself, and its saved text reads back into the same model:
+/// the ball drop built in code and the ball drop loaded from `to_toml()` run to the same bits.
+#[test]
+fn a_built_model_and_its_saved_text_run_alike() {
+    let model = example::ball_drop();
+    let built = model.build().unwrap();
+    let saved = blockdyn::load_model_str("saved.toml", &model.to_toml(), &[]).unwrap();
+    let (a, b) = (
+        blockdyn::simulate(&built, blockdyn::RunOptions::default()).unwrap(),
+        blockdyn::simulate(&saved, blockdyn::RunOptions::default()).unwrap(),
+    );
+    assert_eq!(a.recording.times, b.recording.times);
+    assert_eq!(a.recording.values, b.recording.values);
+    assert_eq!(built.spec.blocks.len(), saved.spec.blocks.len());
+    for (x, y) in built.spec.blocks.iter().zip(&saved.spec.blocks) {
+        assert_eq!((&x.name, &x.type_name), (&y.name, &y.type_name));
+        assert_eq!(x.params.entries.len(), y.params.entries.len(), "{}", x.name);
+    }
+}
+
+/// A built model's mistakes name the model, the block and what is wrong, with no line (there is
+/// no text to point into): an unknown parameter, two lines into one input, a parameter called
+/// `type`.
+#[test]
+fn a_built_models_messages_have_no_lines() {
+    use blockdyn::builder::{BlockSpec, ModelBuilder};
+    let mut m = ModelBuilder::new("bad", 1.0);
+    let k = m.add("k", BlockSpec::gain(2.0).param("gian", 3.0));
+    let c = m.add("c", BlockSpec::constant(1.0));
+    m.connect(c.port("out"), k.port("in"));
+    let e = m.build().unwrap_err();
+    assert_eq!(e.file.as_deref(), Some("bad (built in code)"));
+    assert_eq!(e.line_column, None);
+    assert_eq!(e.block.as_deref(), Some("k"));
+    assert!(e.message.contains("unknown parameter 'gian'"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("bad (built in code): block 'k': "),
+        "{e}"
+    );
+
+    let mut m = ModelBuilder::new("twice", 1.0);
+    let k = m.add("k", BlockSpec::gain(2.0));
+    let c = m.add("c", BlockSpec::constant(1.0));
+    let d = m.add("d", BlockSpec::constant(2.0));
+    m.connect(c.port("out"), k.port("in"));
+    m.connect(d.port("out"), k.port("in"));
+    let e = m.build().unwrap_err();
+    assert_eq!(e.line_column, None);
+    assert!(
+        e.message
+            .contains("input k.in has two sources (another line already feeds it)"),
+        "{e}"
+    );
+
+    let mut m = ModelBuilder::new("typed", 1.0);
+    m.add("k", BlockSpec::gain(2.0).param("type", "Constant"));
+    let e = m.build().unwrap_err();
+    assert_eq!(e.block.as_deref(), Some("k"));
+    assert!(
+        e.hint
+            .as_deref()
+            .unwrap()
+            .contains("BlockSpec::of_type(\"Gain\")"),
+        "{e}"
+    );
+}

@@ -182,9 +182,16 @@ impl Wiring {
                 let (from, from_port) = find_port(source, blocks, &c.from, &c.span, Side::Output)?;
                 let (to, to_port) = find_port(source, blocks, &c.to, &c.span, Side::Input)?;
                 if let Some(&k) = self.line_into.get(&(to, to_port)) {
-                    let other = self.line_spans[k].as_ref().map_or(0, |r| r.start);
-                    let (l1, _) = source.line_column(other);
-                    return Err(at(format!("input {} has two sources (the other line is on line {l1})", c.to))
+                    let other = match &self.line_spans[k] {
+                        Some(r) if source.has_lines() => {
+                            format!(
+                                "the other line is on line {}",
+                                source.line_column(r.start).0
+                            )
+                        }
+                        _ => "another line already feeds it".to_string(),
+                    };
+                    return Err(at(format!("input {} has two sources ({other})", c.to))
                         .block(&c.to.block)
                         .hint("an input takes one line; add the signals with a Sum block or remove one line"));
                 }

@@ -36,7 +36,7 @@ impl Diagnostic {
     pub fn at(source: &SourceFile, span: &Span, message: impl Into<String>) -> Self {
         Diagnostic {
             file: Some(source.path.as_str().into()),
-            line_column: span.as_ref().map(|r| {
+            line_column: span.as_ref().filter(|_| source.has_lines()).map(|r| {
                 let (line, column) = source.line_column(r.start);
                 (saturate(line), saturate(column))
             }),

@@ -1,11 +1,13 @@
-//! A model file's text, kept to turn byte spans into `file:line:column`.
+//! A model file's text, kept to turn byte spans into `file:line:column`; or the label of a
+//! model built in code, which has no lines.
 
 use std::ops::Range;
 
 /// A byte range in the model file; `None` for values given on the command line (`--set`).
 pub type Span = Option<Range<usize>>;
 
-/// The text of a model file and its path (as the user wrote it).
+/// The text of a model file and its path (as the user wrote it), or the label of a model built
+/// in code ([`SourceFile::in_code`]), whose values have no place in a text.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The path shown in messages.
@@ -13,6 +15,8 @@ pub struct SourceFile {
     /// The whole file.
     pub text: String,
     line_starts: Vec<usize>,
+    /// The model was built in code: no span has a line.
+    in_code: bool,
 }
 
 impl SourceFile {
@@ -25,7 +29,21 @@ impl SourceFile {
             path: path.into(),
             text,
             line_starts,
+            in_code: false,
         }
+    }
+
+    /// A model built in code, called `label` in messages (which then give no line or column).
+    pub fn in_code(label: impl Into<String>) -> Self {
+        SourceFile {
+            in_code: true,
+            ..SourceFile::new(label, "")
+        }
+    }
+
+    /// Whether spans are places in a text (`false` for a model built in code).
+    pub fn has_lines(&self) -> bool {
+        !self.in_code
     }
 
     /// 1-based line and column (in characters) of byte `offset`.

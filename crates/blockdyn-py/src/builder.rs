@@ -296,8 +296,8 @@ impl Builder {
         Ok(slf)
     }
 
-    /// The model as a model file writes it (messages' lines are lines of this text; write it to
-    /// a file to keep the model).
+    /// The model as a model file writes it (write it to a file to keep the model; the file reads
+    /// back into the same model).
     fn to_toml(&self) -> String {
         self.inner.to_toml()
     }
