@@ -230,6 +230,33 @@ impl BlockError {
         }
     }
 
+    /// The variant's name (`"InputShape"`, `"UnsupportedPair"`, …): what a program outside Rust
+    /// (the Python package's `ModelError.kind`) matches on, since it cannot match the enum.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            BlockError::PortsDisagree { .. } => "PortsDisagree",
+            BlockError::NotBroadcastable { .. } => "NotBroadcastable",
+            BlockError::InputShape { .. } => "InputShape",
+            BlockError::NotScalar { .. } => "NotScalar",
+            BlockError::ParamLength { .. } => "ParamLength",
+            BlockError::OutputLength { .. } => "OutputLength",
+            BlockError::SizesSum { .. } => "SizesSum",
+            BlockError::UnequalParts { .. } => "UnequalParts",
+            BlockError::IndexOutOfRange { .. } => "IndexOutOfRange",
+            BlockError::PortNotBound { .. } => "PortNotBound",
+            BlockError::NotAJoint => "NotAJoint",
+            BlockError::GeometryNotConnected { .. } => "GeometryNotConnected",
+            BlockError::NoGeometry { .. } => "NoGeometry",
+            BlockError::MissingGeometry { .. } => "MissingGeometry",
+            BlockError::GeometryNotAccepted { .. } => "GeometryNotAccepted",
+            BlockError::TooManyPoints { .. } => "TooManyPoints",
+            BlockError::UnsupportedPair { .. } => "UnsupportedPair",
+            BlockError::SameBody { .. } => "SameBody",
+            BlockError::FixedToWorld { .. } => "FixedToWorld",
+            BlockError::Other { .. } => "Other",
+        }
+    }
+
     /// What to write or connect instead, when the error knows.
     pub fn hint(&self) -> Option<String> {
         match self {
@@ -295,6 +322,28 @@ impl From<&str> for BlockError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `kind` is the variant's name: the start of its `Debug` text.
+    #[test]
+    fn kind_is_the_variants_name() {
+        let errors = [
+            BlockError::ParamLength {
+                param: "upper".into(),
+                len: 3,
+                elements: 2,
+                single_ok: true,
+            },
+            BlockError::NotBroadcastable {
+                first: Shape::vector(2),
+                second: Shape::vector(3),
+            },
+            BlockError::NotAJoint,
+            BlockError::other("mine"),
+        ];
+        for e in errors {
+            assert!(format!("{e:?}").starts_with(e.kind()), "{e:?}");
+        }
+    }
 
     #[test]
     fn messages_read_as_before() {

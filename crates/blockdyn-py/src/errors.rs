@@ -22,8 +22,10 @@ create_exception!(
     "A model that cannot be read or built (a wrong parameter, connection, override, ...).\n\n\
      Attributes (``None`` when the message has no such part): ``file`` (the model file, or the \
      label of a model from text), ``line`` and ``column`` (1-based), ``block`` (the block \
-     concerned), ``hint`` (what to write instead), ``message`` (the problem alone). ``str(e)`` \
-     is the CLI's whole text, other problems found in the same pass included."
+     concerned), ``hint`` (what to write instead), ``message`` (the problem alone), ``kind`` (when \
+     a block reported the problem: its error's kind, the name of the Rust ``BlockError`` variant, \
+     e.g. ``\"ParamLength\"``, ``\"UnsupportedPair\"``). ``str(e)`` is the CLI's whole text, \
+     other problems found in the same pass included."
 );
 create_exception!(
     blockdyn,
@@ -61,6 +63,7 @@ pub(crate) fn model_error(py: Python<'_>, d: &Diagnostic, text: String) -> PyErr
         v.setattr("block", d.block.as_deref())?;
         v.setattr("hint", d.hint.as_deref())?;
         v.setattr("message", d.message.as_str())?;
+        v.setattr("kind", d.block_error().map(|e| e.kind()))?;
         Ok(())
     };
     match set() {

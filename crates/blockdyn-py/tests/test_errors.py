@@ -58,6 +58,29 @@ def test_override_error_is_the_cli_text(blockdyn_bin, tmp_path):
     assert done.stderr == f"error: {e}\n"
 
 
+def test_a_blocks_error_has_its_kind():
+    """A problem a block reported carries its kind (the Rust BlockError variant); others None."""
+    text = """connect = ["c.out -> sat.in", "sat.out -> s.in1"]
+[model]
+stop_time = 1.0
+[blocks.c]
+type = "Constant"
+value = [1.0, 2.0]
+[blocks.sat]
+type = "Saturation"
+upper = [1.0, 2.0, 3.0]
+[blocks.s]
+type = "Scope"
+"""
+    with pytest.raises(blockdyn.ModelError) as caught:
+        blockdyn.loads(text, name="bad.toml")
+    e = caught.value
+    assert e.kind == "ParamLength" and e.block == "sat" and (e.line, e.column) == (7, 9)
+    with pytest.raises(blockdyn.ModelError) as caught:
+        blockdyn.load(MODELS / "ball_drop.toml", set={"contact.normal.stifness": 1e6})
+    assert caught.value.kind is None
+
+
 def test_an_unreadable_file_is_a_model_error():
     with pytest.raises(blockdyn.ModelError, match="cannot read model") as caught:
         blockdyn.load(MODELS / "no_such_model.toml")

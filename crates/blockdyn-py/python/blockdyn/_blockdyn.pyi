@@ -25,6 +25,7 @@ class ModelError(Error):
     block: Optional[str]
     hint: Optional[str]
     message: str
+    kind: Optional[str]
 
 class SimulationError(Error):
     """A run that failed; ``partial`` holds the rows recorded until the failure."""
