@@ -159,8 +159,17 @@ impl ParamValue {
             }
             ParamValue::Table(entries) => {
                 out.push_str("{ ");
-                for (k, (key, v)) in entries.iter().enumerate() {
-                    if k > 0 {
+                // Of a key given twice, the last value holds (as in the model tree), in the place
+                // of its first.
+                let mut written: Vec<&str> = Vec::with_capacity(entries.len());
+                for (key, _) in entries {
+                    if written.contains(&key.as_str()) {
+                        continue;
+                    }
+                    written.push(key);
+                    let v = entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v);
+                    let Some(v) = v else { continue };
+                    if written.len() > 1 {
                         out.push_str(", ");
                     }
                     write_key(key, out);
@@ -418,7 +427,7 @@ impl ModelBuilder {
     /// parameter called `type` (its type is the [`BlockSpec`]'s).
     pub fn document(&self) -> Result<Document, Diagnostic> {
         let label = format!("{} (built in code)", self.name);
-        let source = SourceFile::in_code(&label);
+        let source = SourceFile::in_code(&label, self.to_toml());
         let mut root = Table::default();
         let connections = self
             .connections
@@ -546,6 +555,19 @@ mod tests {
             s,
             r#"{ x = 0.1, big = 1e300, n = 3, s = "a \"q\" \\ b", v = [1.0, -2.5e-7, inf], "odd key" = true }"#
         );
+    }
+
+    /// A table given a key twice keeps the last value, in the tree and in the text alike.
+    #[test]
+    fn a_key_given_twice_keeps_its_last_value() {
+        let t = table([("a", 1.0.into()), ("b", 2.0.into()), ("a", 3.0.into())]);
+        assert_eq!(t.to_toml(), "{ a = 3.0, b = 2.0 }");
+        let ValueKind::Table(tree) = t.to_value().kind else {
+            panic!("a table");
+        };
+        let keys: Vec<&str> = tree.keys().collect();
+        assert_eq!(keys, ["a", "b"]);
+        assert_eq!(tree.get("a").unwrap().value.as_f64(), Some(3.0));
     }
 
     /// A mistake in a built model gets the loader's message, naming the block and parameter.

@@ -10,7 +10,7 @@
 //! - **Load and run**: [`load_model`] (and [`load_model_str`], [`build_model`], their `_with`
 //!   forms for a [`library::Registry`] of your own), [`simulate`] with [`RunOptions`], giving a
 //!   [`RunResult`] (its [`output::Recording`], the solver's [`solver::SolverStats`], the located
-//!   events, a [`sim::EngineCheckpoint`] to resume from). Model errors are [`Diagnostic`]s (file,
+//!   events, a [`sim::Checkpoint`] to resume from). Model errors are [`Diagnostic`]s (file,
 //!   line, block, hint); run errors are [`SimError`]s.
 //! - **Build in code**: [`builder::ModelBuilder`] with [`builder::BlockSpec`].
 //! - **Your own block types**: the [`block::Block`] trait and its [`block::BlockType`]
@@ -23,7 +23,7 @@
 //! - **Below the model**: [`sim::Engine`] is the diagram as a [`solver::System`], for driving a
 //!   [`solver::Solver`] yourself.
 //!
-//! The modules hidden from this documentation ([`blocks`]: the library's block types, reached
+//! The modules hidden from this documentation (`blocks`: the library's block types, reached
 //! through the registry; the command line's plots, animations, progress bar and URDF import)
 //! are public only because the `blockdyn` binary, the Python package and the benches use them:
 //! they are not part of the API and may change.
@@ -155,6 +155,7 @@ fn build_document(
         // The recorded signals are part of the model: check `[output] log` now, not when the run
         // starts.
         sim::Recorder::check(&diagram)?;
+        diagram.expansion_warnings = urdf_warnings.len();
         diagram.warnings.splice(0..0, urdf_warnings);
         Ok(diagram)
     });
@@ -164,14 +165,23 @@ fn build_document(
 /// Every value written in the file has a line; a value set with `--set` has none. So an error
 /// about the model that has no line, when options were given, is about one of them: say which
 /// (the file name alone would send the user looking in the file).
+///
+/// A model built in code has no lines at all, so there only an override that addresses the
+/// error's block (or section) and whose key the message quotes is named: it replaced the value
+/// the code gave.
 fn name_the_override(mut d: Diagnostic, overrides: &[String], has_lines: bool) -> Diagnostic {
-    if !has_lines || d.line_column.is_some() || d.file.is_none() || overrides.is_empty() {
+    if d.line_column.is_some() || d.file.is_none() || overrides.is_empty() {
         return d;
     }
-    let options: Vec<String> = blamed_overrides(&d, overrides)
-        .iter()
-        .map(|o| format!("--set '{o}'"))
-        .collect();
+    let blamed = blamed_overrides(&d, overrides);
+    let options: Vec<String> = match blamed {
+        Blamed::Quoted(list) => list,
+        Blamed::OfBlock(list) | Blamed::Any(list) if has_lines => list,
+        _ => return d,
+    }
+    .iter()
+    .map(|o| format!("--set '{o}'"))
+    .collect();
     let from = match options.as_slice() {
         [one] => one.clone(),
         many => format!("one of {}", many.join(", ")),
@@ -180,10 +190,19 @@ fn name_the_override(mut d: Diagnostic, overrides: &[String], has_lines: bool) -
     d
 }
 
-/// The overrides an error without a line can be about: those addressing its block (or the
-/// `model`/`solver`/`output` sections when it names no block), narrowed to those whose key the
-/// message quotes; all of them when that leaves none.
-fn blamed_overrides<'a>(d: &Diagnostic, overrides: &'a [String]) -> Vec<&'a String> {
+/// The overrides an error without a line can be about, from the most to the least certain.
+enum Blamed<'a> {
+    /// Those addressing its block (or the `model`/`solver`/`output` sections when it names no
+    /// block) whose key the message quotes.
+    Quoted(Vec<&'a String>),
+    /// Those addressing its block, none quoted.
+    OfBlock(Vec<&'a String>),
+    /// All of them, none addressing its block.
+    Any(Vec<&'a String>),
+}
+
+/// Which overrides an error without a line can be about; see [`Blamed`].
+fn blamed_overrides<'a>(d: &Diagnostic, overrides: &'a [String]) -> Blamed<'a> {
     let path_of = |o: &'a String| o.split_once('=').map_or(o.as_str(), |(p, _)| p.trim());
     let about_block = |o: &&'a String| {
         let first = path_of(o).split('.').next().unwrap_or_default();
@@ -199,8 +218,8 @@ fn blamed_overrides<'a>(d: &Diagnostic, overrides: &'a [String]) -> Vec<&'a Stri
     let of_block: Vec<&String> = overrides.iter().filter(about_block).collect();
     let narrowed: Vec<&String> = of_block.iter().copied().filter(quoted).collect();
     match (narrowed.is_empty(), of_block.is_empty()) {
-        (false, _) => narrowed,
-        (true, false) => of_block,
-        (true, true) => overrides.iter().collect(),
+        (false, _) => Blamed::Quoted(narrowed),
+        (true, false) => Blamed::OfBlock(of_block),
+        (true, true) => Blamed::Any(overrides.iter().collect()),
     }
 }

@@ -124,3 +124,25 @@ fn a_built_models_messages_have_no_lines() {
         "{e}"
     );
 }
+
+/// An override given to a built model is still named when the message is about it (the key it
+/// sets, in the block it addresses), as for a model file.
+#[test]
+fn an_override_of_a_built_model_is_named() {
+    use blockdyn::builder::{BlockSpec, ModelBuilder};
+    let mut m = ModelBuilder::new("b", 1.0);
+    let k = m.add("k", BlockSpec::gain(2.0));
+    let c = m.add("c", BlockSpec::constant(1.0));
+    m.connect(c.port("out"), k.port("in"));
+    let e = blockdyn::build_model(m.document().unwrap(), &["k.gian=3".to_string()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("b (built in code): block 'k': --set 'k.gian=3': "),
+        "{e}"
+    );
+    let e = blockdyn::build_model(m.document().unwrap(), &["solver.rel_tol=-1".to_string()])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--set 'solver.rel_tol=-1'"), "{e}");
+}

@@ -366,3 +366,46 @@ fn a_set_warns_as_the_model_built_with_its_values() {
     );
     assert!(tilted.parameters(&back).unwrap().warnings().is_empty());
 }
+
+/// A value that changes a port's shape is refused by the set (a Constant made a 2-vector feeding
+/// a scalar input; a Gain's matrix of another size), so a sweep over it builds that point on
+/// its own and reports the build's error before any run, instead of running a diagram whose
+/// buffers no longer fit.
+#[test]
+fn a_value_that_changes_a_shape_is_refused() {
+    let text = r#"connect = ["c.out -> f.in", "f.out -> s.in1", "c.out -> g.in", "g.out -> s.in2"]
+[model]
+stop_time = 1.0
+[blocks.c]
+type = "Constant"
+value = 1.0
+[blocks.f]
+type = "Fcn"
+expression = "2*u"
+[blocks.g]
+type = "Gain"
+gain = 3.0
+[blocks.s]
+type = "Scope"
+inputs = 2
+"#;
+    let d = blockdyn::load_model_str("shapes.toml", text, &[]).unwrap();
+    let e = d
+        .parameters(&["c.value=[1.0, 2.0]"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("shape of port 'out'"), "{e}");
+    assert!(e.contains("build the model again"), "{e}");
+    assert!(d.parameters(&["c.value=2.0"]).is_ok());
+    let gain = d.parameters(&["g.gain=[[1.0, 2.0]]"]);
+    let e = gain.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("build the model again"), "{e}");
+
+    let document = blockdyn::model::Document::parse("shapes.toml", text).unwrap();
+    let plan = blockdyn::sweep::SweepPlan::parse(&["c.value=1.0,[1.0,2.0]"]).unwrap();
+    let sweep = blockdyn::sweep::Sweep::new(document, Vec::new(), plan);
+    let settings = blockdyn::sweep::RunSettings::with_jobs(std::num::NonZeroUsize::MIN);
+    let e = sweep.check(&[0, 1], &settings).unwrap_err().to_string();
+    assert!(e.contains("in sweep point 1"), "{e}");
+    assert!(e.contains("2×1") && e.contains("1×1"), "{e}");
+}

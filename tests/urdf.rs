@@ -291,6 +291,12 @@ fn elements_that_are_not_simulated_are_warned_about_by_name_and_line() {
             "{element} at {line}: {urdf:#?}"
         );
     }
+    // A parameter set keeps the expansion's warnings (its blocks' are worked out again), whether
+    // it touches a signal block or the mechanism.
+    for assignment in ["tau_s.value=1.0", "gravity.gravity=[0, 0, -1.62]"] {
+        let set = d.parameters(&[assignment]).unwrap();
+        assert_eq!(set.warnings(), &d.warnings[..], "{assignment}");
+    }
 }
 
 /// Overrides reach both the Urdf block (before it is expanded) and the blocks it expands to.

@@ -174,6 +174,8 @@ pub trait Block: Send + Sync {
     }
 
     /// Accepted but questionable parameter values, shown to the user (e.g. μ_dynamic > μ_static).
+    /// Asked once the block is bound, before `setup`, and again of a parameter set's instance of
+    /// it: it should depend on the block's parameters and binding only.
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }

@@ -105,6 +105,7 @@ pub fn assemble(
         num_work: work,
         zero_crossing_directions: zero_crossings,
         warnings,
+        expansion_warnings: 0,
         scene: None,
     })
 }

@@ -44,7 +44,7 @@ pub struct CompiledBlock {
     /// Where the block was written.
     pub span: Span,
     /// Its constructor and model entry (`None` for blocks the build adds: the mechanism).
-    pub origin: Option<build::Origin>,
+    pub(crate) origin: Option<build::Origin>,
     /// The mechanism binding it was given, if it is a joint or consumer of the frame network.
     pub binding: Option<crate::block::Binding>,
     /// Which of its outputs are read (by a line, the animation or the log), as given to
@@ -103,8 +103,11 @@ pub struct Diagram {
     pub num_work: usize,
     /// The direction each zero-crossing function fires in, all blocks' in block order.
     pub zero_crossing_directions: Vec<Direction>,
-    /// Non-fatal findings to show the user.
+    /// Non-fatal findings to show the user: the model expansion's (URDF), then the blocks'.
     pub warnings: Vec<String>,
+    /// How many of `warnings` the expansion gave (the blocks' follow; a parameter set works
+    /// those out again with its values).
+    pub(crate) expansion_warnings: usize,
     /// The mechanism and the geometries on its bodies (`None` without physical blocks).
     pub scene: Option<physical::PhysicalScene>,
 }

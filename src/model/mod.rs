@@ -18,3 +18,4 @@ pub use document::{
 };
 pub use reader::TableReader;
 pub use source::{SourceFile, Span};
+pub use value::{Entry, Table, Value, ValueKind};

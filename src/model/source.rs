@@ -3,7 +3,8 @@
 
 use std::ops::Range;
 
-/// A byte range in the model file; `None` for values given on the command line (`--set`).
+/// A byte range in the model file; `None` for values given on the command line (`--set`) and
+/// for every value of a model built in code.
 pub type Span = Option<Range<usize>>;
 
 /// The text of a model file and its path (as the user wrote it), or the label of a model built
@@ -12,7 +13,8 @@ pub type Span = Option<Range<usize>>;
 pub struct SourceFile {
     /// The path shown in messages.
     pub path: String,
-    /// The whole file.
+    /// The whole file; for a model built in code, the model written out as TOML, for display
+    /// (no span points into it).
     pub text: String,
     line_starts: Vec<usize>,
     /// The model was built in code: no span has a line.
@@ -33,11 +35,12 @@ impl SourceFile {
         }
     }
 
-    /// A model built in code, called `label` in messages (which then give no line or column).
-    pub fn in_code(label: impl Into<String>) -> Self {
+    /// A model built in code, called `label` in messages (which then give no line or column),
+    /// with `text` the model written out (shown, never pointed into).
+    pub fn in_code(label: impl Into<String>, text: impl Into<String>) -> Self {
         SourceFile {
             in_code: true,
-            ..SourceFile::new(label, "")
+            ..SourceFile::new(label, text)
         }
     }
 

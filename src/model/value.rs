@@ -16,11 +16,17 @@ pub struct Value {
 /// The kinds of TOML value blockdyn reads (datetimes are rejected when converted).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ValueKind {
+    /// A float (`1.5`, `1e5`, `inf`, `nan`).
     Float(f64),
+    /// An integer (`3`).
     Integer(i64),
+    /// `true` or `false`.
     Bool(bool),
+    /// A string.
     String(String),
+    /// An array (`[0, 0, 1]`, `[[1, 0], [0, 1]]`).
     Array(Vec<Value>),
+    /// A table (`{ method = "none" }`, `[blocks.NAME]`).
     Table(Table),
 }
 
@@ -34,8 +40,11 @@ pub struct Table {
 /// One `key = value` of a table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
+    /// The key.
     pub key: String,
+    /// Where the key was written.
     pub key_span: Span,
+    /// Its value.
     pub value: Value,
 }
 

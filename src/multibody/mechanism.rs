@@ -258,7 +258,8 @@ pub fn project_quaternions(m: &Mechanism, q: &mut [f64]) -> bool {
     changed
 }
 
-/// Scales every quaternion of `q` (free and spherical joints) to unit length.
+/// Scales every quaternion of `q` (free and spherical joints) to unit length; one of zero or
+/// non-finite length becomes the identity.
 pub fn normalize_quaternions(m: &Mechanism, q: &mut [f64]) {
     for &k in &m.quaternion_offsets {
         let n =

@@ -125,9 +125,9 @@ pub enum SimError {
     /// A block produced NaN or an infinity.
     #[error("at t = {t} s, block '{block}' produced a non-finite {what} (NaN or infinity)\n  help: check the block's parameters and inputs near that time; a stiff contact may need a smaller max_step or tighter tolerances", t = readable_time(.t))]
     NonFinite {
-        /// The block whose output, state derivative or crossing function it was.
+        /// The block whose output or state derivative it was.
         block: String,
-        /// Which value: `output 'x'`, `state derivative`, ….
+        /// Which value: `output 'out'`, `derivative of x[0]`, `state <name>`.
         what: String,
         /// s.
         t: f64,

@@ -237,8 +237,8 @@ impl Sweep {
     /// Point `index`'s model. When every value it varies is a block parameter that a
     /// [`ParameterSet`] can carry (see [`crate::diagram::parameters`]), the point shares the
     /// model built once and runs with the set: no parse, no build, no schedule per point. Other
-    /// points (a varied solver setting, a solid's mass, a value that changes a block's
-    /// structure) are built on their own with [`Sweep::build_point`]. Both give the same run,
+    /// points (a varied solver setting, a geometry's size or place, a value that changes a
+    /// block's structure or a port's shape) are built on their own with [`Sweep::build_point`]. Both give the same run,
     /// bit for bit (`tests/parameters.rs`).
     pub fn point_model(&self, index: usize) -> Result<PointModel, SweepError> {
         let base = self.base.get_or_init(|| {

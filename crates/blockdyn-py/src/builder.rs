@@ -169,8 +169,8 @@ impl BlockHandle {
 /// ``Builder(name, stop_time)``, then :meth:`add` blocks, :meth:`connect` signal lines (output to
 /// input) and :meth:`attach` physical connections (frames, geometry to contact), set
 /// :meth:`solver` and :meth:`output` settings, and :meth:`build` a :class:`Model`. A built model
-/// gets every check and message a model file gets; a message's line is a line of
-/// :meth:`to_toml`, the model written out.
+/// gets every check and message a model file gets, naming the model, the block and the
+/// parameter, with no line (it has no text); :meth:`to_toml` writes it out.
 #[pyclass(module = "blockdyn")]
 pub struct Builder {
     inner: rust::ModelBuilder,

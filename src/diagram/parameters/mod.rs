@@ -24,7 +24,7 @@ mod mechanism;
 use super::build::{block_warnings, Origin};
 use super::physical::PhysicalScene;
 use super::{CompiledBlock, Diagram};
-use crate::block::{Block, BlockError, PhysicalRole};
+use crate::block::{Block, BlockError, PhysicalRole, ShapeSpec};
 use crate::model::diagnostic::closest;
 use crate::model::document::set_path;
 use crate::model::value::parse_override_value;
@@ -147,11 +147,10 @@ impl Diagram {
         })
     }
 
-    /// The diagram's warnings with those its blocks give ([`block_warnings`], the last ones of
-    /// [`Diagram::warnings`], after the expansion's) worked out again with `remade` in place of
+    /// The diagram's warnings with those its blocks give ([`block_warnings`], the ones of
+    /// [`Diagram::warnings`] after the expansion's) worked out again with `remade` in place of
     /// the blocks it overrides.
     fn warnings_with(&self, remade: &Remade) -> Vec<String> {
-        let built = self.blocks.iter().map(|cb| (cb.name.as_str(), &*cb.block));
         let with_set = self.blocks.iter().enumerate().map(|(b, cb)| {
             let block = match remade.binary_search_by_key(&b, |(k, _)| *k) {
                 Ok(i) => &*remade[i].1,
@@ -159,10 +158,7 @@ impl Diagram {
             };
             (cb.name.as_str(), block)
         });
-        let expansion = self
-            .warnings
-            .len()
-            .saturating_sub(block_warnings(built, &self.spec).len());
+        let expansion = self.expansion_warnings.min(self.warnings.len());
         let mut warnings = self.warnings[..expansion].to_vec();
         warnings.extend(block_warnings(with_set, &self.spec));
         warnings
@@ -299,6 +295,31 @@ fn check_same_structure(cb: &CompiledBlock, block: &mut dyn Block) -> Result<(),
     {
         return Err(Misfit::new("the value changes the block's ports"));
     }
+    // The compiled shapes must still be the block's: a port it fixes (a Constant's value, a
+    // Gain's matrix) fixes the same shape, and its shape rule accepts them all together.
+    let fixes = |decls: &[crate::block::PortDecl], shapes: &[crate::block::Shape]| {
+        decls.iter().zip(shapes).find_map(|(d, s)| match d.shape {
+            ShapeSpec::Fixed(fixed) if fixed != *s => Some((d.name.clone(), fixed, *s)),
+            _ => None,
+        })
+    };
+    let changed = fixes(block.inputs(), &cb.input_shapes)
+        .or_else(|| fixes(block.outputs(), &cb.output_shapes));
+    if let Some((port, now, compiled)) = changed {
+        return Err(Misfit::new(format!(
+            "the value changes the shape of port '{port}' ({compiled} when the model was built, {now} with it)"
+        )));
+    }
+    let mut inputs: Vec<Option<crate::block::Shape>> =
+        cb.input_shapes.iter().copied().map(Some).collect();
+    let mut outputs: Vec<Option<crate::block::Shape>> =
+        cb.output_shapes.iter().copied().map(Some).collect();
+    block
+        .propagate_shapes(&mut inputs, &mut outputs)
+        .map_err(|e| Misfit {
+            why: e.to_string(),
+            cause: Some(e),
+        })?;
     let setup = block
         .setup(&cb.input_shapes, &cb.output_shapes)
         .map_err(|e| Misfit {

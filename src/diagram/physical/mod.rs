@@ -76,7 +76,7 @@ impl PhysicalLine {
 /// The stages: the frame network from the blocks' frame ports and the `--` connections
 /// (`physical/network.rs`), the blocks' roles in it, the mechanism compiled from it, then each joint and
 /// consumer bound to the mechanism with its hidden ports wired (`physical/binding.rs`).
-pub fn elaborate(
+pub(crate) fn elaborate(
     source: &SourceFile,
     instances: &mut Vec<Instance>,
     physical: &[PhysicalLine],

@@ -156,13 +156,13 @@ pub struct RigidPair {
 pub struct JointLimit {
     /// The joint's index in the mechanism.
     pub joint: usize,
-    /// Its position and velocity coordinates (set by the mechanism when it takes the limit).
+    /// Its position coordinate (set by the mechanism when it takes the limit).
     pub q_index: usize,
     /// Its velocity coordinate.
     pub v_index: usize,
-    /// The bounds (rad or m); `-∞` or `+∞` when absent.
+    /// The lower bound (rad or m); `-∞` when absent.
     pub lower: f64,
-    /// The upper bound (rad or m).
+    /// The upper bound (rad or m); `+∞` when absent.
     pub upper: f64,
 }
 
