@@ -111,8 +111,8 @@ fn ramp_crossing_located_to_1e_12() {
     }
 }
 
-/// The error-controlled methods every accuracy test runs with: the default and the stiff one.
-const ADAPTIVE: [Method; 2] = [Method::Dopri5, Method::Trbdf2];
+/// The error-controlled methods every accuracy test runs with: the default and the stiff ones.
+const ADAPTIVE: [Method; 3] = [Method::Dopri5, Method::Trbdf2, Method::Esdirk43];
 
 fn all_methods() -> Vec<SolverOptions> {
     vec![
@@ -128,6 +128,10 @@ fn all_methods() -> Vec<SolverOptions> {
         },
         SolverOptions {
             method: Method::Trbdf2,
+            ..Default::default()
+        },
+        SolverOptions {
+            method: Method::Esdirk43,
             ..Default::default()
         },
     ]

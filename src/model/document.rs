@@ -13,7 +13,8 @@ use toml::de::DeTable;
 pub struct Document {
     /// The text and its name, for messages.
     pub source: SourceFile,
-    /// The TOML document, with spans into the text.
+    /// The model tree: the TOML document with spans into the text (none for a model built in
+    /// code).
     pub root: Table,
 }
 
@@ -60,7 +61,7 @@ pub struct SolverSettings {
 pub struct OutputSettings {
     /// The CSV to write, if any.
     pub csv: Option<String>,
-    /// The plot (PNG or SVG) to write, if any.
+    /// The plot (PNG) to write, if any.
     pub plot: Option<String>,
     /// Signals to record besides those wired to scopes, with where each was written.
     pub log: Vec<(String, Span)>,
@@ -113,7 +114,7 @@ pub struct ModelSpec {
 
 const TOP_KEYS: [&str; 5] = ["connect", "model", "solver", "output", "blocks"];
 /// The solver methods a model may name.
-pub const SOLVER_METHODS: [&str; 4] = crate::solver::Method::NAMES;
+pub const SOLVER_METHODS: [&str; 5] = crate::solver::Method::NAMES;
 
 impl Document {
     /// Parses TOML text read from `path`.

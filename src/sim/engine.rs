@@ -16,7 +16,7 @@ use super::steps::Step;
 use crate::block::{kernel, same_bits, Block, Ctx};
 use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
-use crate::solver::{Direction, EventOutcome, Method, RecordKind, System};
+use crate::solver::{Direction, EventOutcome, RecordKind, System};
 use std::any::Any;
 
 /// How many rounds of [`crate::block::Block::settle`] may pass before the modes count as inconsistent.
@@ -237,7 +237,9 @@ impl<'d> Engine<'d> {
             evaluated_at: None,
             sum_scratch: vec![0.0; plan.sum_scratch_len],
             plan,
-            dependencies: (super::solver_options(diagram).method == Method::Trbdf2)
+            dependencies: super::solver_options(diagram)
+                .method
+                .is_implicit()
                 .then(|| StateDependencies::of(diagram)),
         }
     }

@@ -1,5 +1,11 @@
-//! One trial step of TR-BDF2 (tableau in `tableau::trbdf2`): two implicit stages solved by a
-//! simplified Newton iteration that shares one LU of M = I − h·d·J.
+//! One trial step of an implicit method: TR-BDF2 (tableau in `tableau::trbdf2`), or ESDIRK 4(3)
+//! (`tableau::esdirk43`), whose implicit stages are solved by a simplified Newton iteration that
+//! shares one LU of M = I − h·d·J (every implicit stage has the diagonal d).
+//!
+//! **ESDIRK 4(3)** (any stiffly accurate ESDIRK tableau): stage j = 2..s solves
+//! uⱼ = ψⱼ + h·d·f(t + cⱼh, x + uⱼ) with ψⱼ = h·Σ_{l<j} a_{jl}·k_l, from the predictor
+//! uⱼ = ψⱼ + h·d·kⱼ₋₁ (the stage's equation with the previous stage's slope), and x_new = x + u_s.
+//! TR-BDF2's two stages below are the same equations, with its own predictors.
 //!
 //! **Stages** (increments u = z − x, with k₁ = f(t, x) in stage slot 0):
 //! - trapezoidal stage to t + γh: u₂ = h·d·k₁ + h·d·f(t + γh, x + u₂);
@@ -36,7 +42,7 @@ use super::dense_lu::DenseLu;
 use super::finite::first_non_finite;
 use super::jacobian::{fd_jacobian, FdWork};
 use super::rk_step::StepBuffers;
-use super::tableau::{TRBDF2, TRBDF2_D, TRBDF2_E, TRBDF2_GAMMA, TRBDF2_W};
+use super::tableau::{Tableau, TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
 use super::{SolverStats, System};
 
 /// Newton converged when η·‖Δ‖ ≤ κ (weighted norm: 1 is the error test's tolerance).
@@ -79,6 +85,8 @@ pub(crate) enum ImplicitFailure {
 /// TR-BDF2's state across steps and its buffers (sized once).
 #[derive(Clone, Debug)]
 pub(crate) struct Trbdf2 {
+    /// The method: [`TRBDF2`] or another stiffly accurate ESDIRK tableau (`ESDIRK43`).
+    tableau: &'static Tableau,
     /// J row-major, n×n.
     jac: Vec<f64>,
     /// The column groups of the difference Jacobian, from the system's sparsity pattern.
@@ -109,9 +117,12 @@ struct Stage {
 }
 
 impl Trbdf2 {
-    /// Buffers for n states.
-    pub(crate) fn new(n: usize) -> Self {
+    /// Buffers for n states, for the ESDIRK method `tableau` (stiffly accurate: its last row is
+    /// b, with an error estimate).
+    pub(crate) fn new(n: usize, tableau: &'static Tableau) -> Self {
+        debug_assert!(tableau.diagonal > 0.0 && tableau.fsal && tableau.e.is_some());
         Self {
+            tableau,
             jac: vec![0.0; n * n],
             groups: ColumnGroups::new(n),
             groups_ready: false,
@@ -204,9 +215,14 @@ impl Trbdf2 {
             }
         }
         let n = x.len();
-        let e = TRBDF2_E;
+        let e = self.tableau.e.unwrap_or(&[]);
         for i in 0..n {
-            err[i] = h * (e[0] * k[i] + e[1] * k[n + i] + e[2] * k[2 * n + i]);
+            // Left to right: for TR-BDF2, h·((e₁k₁ + e₂k₂) + e₃k₃) as before this was general.
+            let mut sum = e[0] * k[i];
+            for (j, ej) in e.iter().enumerate().skip(1) {
+                sum += ej * k[j * n + i];
+            }
+            err[i] = h * sum;
         }
         self.lu.solve(err);
         Ok(())
@@ -265,7 +281,7 @@ impl Trbdf2 {
             return Ok(());
         }
         let n = self.inv_w.len();
-        let hd = h * TRBDF2.diagonal;
+        let hd = h * self.tableau.diagonal;
         let m = self.lu.matrix_mut();
         for (mi, ji) in m.iter_mut().zip(&self.jac) {
             *mi = -hd * ji;
@@ -280,9 +296,66 @@ impl Trbdf2 {
         Ok(())
     }
 
-    /// Both implicit stages: k₂, k₃ into slots 1, 2 and x_new.
+    /// The implicit stages: their slopes into slots 1.. and x_new.
     #[allow(clippy::too_many_arguments)]
     fn stages<S: System>(
+        &mut self,
+        system: &mut S,
+        times: (f64, f64, f64),
+        x: &[f64],
+        k: &mut [f64],
+        x_stage: &mut [f64],
+        x_new: &mut [f64],
+        stats: &mut SolverStats,
+    ) -> Result<(), ImplicitFailure> {
+        if std::ptr::eq(self.tableau, &TRBDF2) {
+            self.trbdf2_stages(system, times, x, k, x_stage, x_new, stats)
+        } else {
+            self.esdirk_stages(system, times, x, k, x_stage, x_new, stats)
+        }
+    }
+
+    /// The stages of a stiffly accurate ESDIRK tableau (see the module documentation).
+    #[allow(clippy::too_many_arguments)]
+    fn esdirk_stages<S: System>(
+        &mut self,
+        system: &mut S,
+        (t, h, _t_new): (f64, f64, f64),
+        x: &[f64],
+        k: &mut [f64],
+        x_stage: &mut [f64],
+        x_new: &mut [f64],
+        stats: &mut SolverStats,
+    ) -> Result<(), ImplicitFailure> {
+        let n = x.len();
+        let tableau = self.tableau;
+        let hd = h * tableau.diagonal;
+        for j in 1..tableau.stages {
+            let row = tableau.a[j];
+            for i in 0..n {
+                let mut sum = row[0] * k[i];
+                for (l, a) in row.iter().enumerate().skip(1) {
+                    sum += a * k[l * n + i];
+                }
+                self.psi[i] = h * sum;
+                // u is kept in x_new until x_new is formed.
+                x_new[i] = self.psi[i] + hd * k[(j - 1) * n + i];
+            }
+            let stage = Stage {
+                t: t + tableau.c[j] * h,
+                slot: j,
+            };
+            self.newton(system, &stage, h, x, k, x_stage, x_new, stats)?;
+        }
+        for (xn, xi) in x_new.iter_mut().zip(x) {
+            *xn += xi;
+        }
+        Ok(())
+    }
+
+    /// TR-BDF2's two implicit stages: k₂, k₃ into slots 1, 2 and x_new.
+    #[allow(clippy::too_many_arguments)]
+    fn trbdf2_stages<S: System>(
         &mut self,
         system: &mut S,
         (t, h, t_new): (f64, f64, f64),
@@ -350,7 +423,7 @@ impl Trbdf2 {
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
         let n = x.len();
-        let hd = h * TRBDF2.diagonal;
+        let hd = h * self.tableau.diagonal;
         let mut eta = self.eta.max(f64::EPSILON).powf(0.8);
         let mut norm_prev = 0.0;
         let mut converged = false;

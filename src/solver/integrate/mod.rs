@@ -43,7 +43,7 @@ use super::options::{Method, SolverOptions};
 use super::rk_step::{end_slot, prepare_dense, DenseStep};
 use super::stall::StallWatch;
 use super::step_control::{error_norm, PiController};
-use super::tableau::{Tableau, BS23, DOPRI5, RK4, TRBDF2};
+use super::tableau::{Tableau, BS23, DOPRI5, ESDIRK43, RK4, TRBDF2};
 use super::trbdf2::Trbdf2;
 use super::{RecordKind, System};
 use step::TrialFailure;
@@ -168,9 +168,13 @@ impl Solver {
             Method::Bs23 => &BS23,
             Method::Rk4 => &RK4,
             Method::Trbdf2 => &TRBDF2,
+            Method::Esdirk43 => &ESDIRK43,
         };
         let n = state_dim;
-        let implicit = (options.method == Method::Trbdf2).then(|| Box::new(Trbdf2::new(n)));
+        let implicit = options
+            .method
+            .is_implicit()
+            .then(|| Box::new(Trbdf2::new(n, tableau)));
         let stall = StallWatch::new(n, options.max_steps, options.max_wall_time);
         Ok(Self {
             controller: PiController::new(tableau.error_order),

@@ -3,21 +3,23 @@
 //! A tableau with `s` stages advances x' = f(t, x) from (t, x) by h:
 //! kⱼ = f(t + cⱼ·h, x + h·Σ_{l<j} a_{jl}·k_l + h·d·kⱼ), x_new = x + h·Σ bⱼ·kⱼ, and (embedded
 //! pairs) the local error estimate err = h·Σ eⱼ·kⱼ with e = b − b̂ (b̂ the weights of the
-//! lower-order solution). The diagonal d is 0 for the explicit methods; an ESDIRK method (TR-BDF2)
-//! has an explicit first stage (k₁ = f(t, x)) and d ≠ 0 on every later stage, which are then
+//! lower-order solution). The diagonal d is 0 for the explicit methods; an ESDIRK method (TR-BDF2,
+//! ESDIRK 4(3)) has an explicit first stage (k₁ = f(t, x)) and d ≠ 0 on every later stage, which are then
 //! implicit equations (solved in `trbdf2`). For FSAL ("first same as last") tableaux the last row
 //! of `a` (with d) equals `b` and c = 1, so the last stage is f(t + h, x_new), which is also the
 //! first stage of the next step.
 
 mod bs23;
 mod dopri5;
+mod esdirk43;
 mod rk4;
 mod trbdf2;
 
 pub(crate) use bs23::BS23;
 pub(crate) use dopri5::{dopri5_interpolate_component, DOPRI5, DOPRI5_DENSE};
+pub(crate) use esdirk43::ESDIRK43;
 pub(crate) use rk4::RK4;
-pub(crate) use trbdf2::{TRBDF2, TRBDF2_D, TRBDF2_E, TRBDF2_GAMMA, TRBDF2_W};
+pub(crate) use trbdf2::{TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
 
 /// How the solution is interpolated inside an accepted step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +130,7 @@ mod tests {
         check_consistency(&BS23, "bs23");
         check_consistency(&RK4, "rk4");
         check_consistency(&TRBDF2, "trbdf2");
+        check_consistency(&ESDIRK43, "esdirk43");
     }
 
     #[test]
