@@ -39,78 +39,161 @@ impl DenseLu {
         &mut self.lu
     }
 
-    /// Factors the matrix written through [`Self::matrix_mut`] in place.
+    /// Factors the matrix written through [`Self::matrix_mut`] in place. Orders up to 16 run
+    /// the elimination compiled for their size (see [`factor_in`]).
     pub(crate) fn factor(&mut self) -> Result<(), Singular> {
         let n = self.n;
-        let a = &mut self.lu;
-        for k in 0..n {
-            // Pivot: the largest |a_ik|, i ≥ k.
-            let mut p = k;
-            let mut largest = a[k * n + k].abs();
-            for i in k + 1..n {
-                let v = a[i * n + k].abs();
-                if v > largest {
-                    largest = v;
-                    p = i;
+        macro_rules! fixed_orders {
+            ($($order:literal)*) => {
+                match n {
+                    $($order => factor_in::<$order>(&mut self.lu, &mut self.pivots, n),)*
+                    _ => factor_in::<0>(&mut self.lu, &mut self.pivots, n),
                 }
-            }
-            if largest == 0.0 || !largest.is_finite() {
-                return Err(Singular { column: k });
-            }
-            self.pivots[k] = p;
-            if p != k {
-                for j in 0..n {
-                    a.swap(k * n + j, p * n + j);
-                }
-            }
-            let inv = 1.0 / a[k * n + k];
-            let (upper, lower) = a.split_at_mut((k + 1) * n);
-            let row_k = &upper[k * n..(k + 1) * n];
-            for row_i in lower.chunks_exact_mut(n) {
-                let m = row_i[k] * inv;
-                row_i[k] = m;
-                if m != 0.0 {
-                    for (x, u) in row_i[k + 1..].iter_mut().zip(&row_k[k + 1..]) {
-                        *x -= m * u;
-                    }
-                }
-            }
+            };
         }
-        Ok(())
+        fixed_orders!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
     }
 
     /// Solves A·x = b in place (`b` becomes x), with A as last factored. Each substitution row
     /// is one inner product accumulated left to right from −0 (the additive identity, as
-    /// `Iterator::sum` does), over slices cut once per row so that the loops carry no bounds
-    /// checks.
+    /// `Iterator::sum` does). Orders up to 16 (a free body's 13 states and a few joints) run
+    /// the substitutions compiled for their size ([`substitute_fixed`]); larger ones the general
+    /// loops below, whose rows are cut by `chunks_exact` and read while `b` is only borrowed.
+    /// Both give the same bits.
     pub(crate) fn solve(&self, b: &mut [f64]) {
         let n = self.n;
+        macro_rules! fixed_orders {
+            ($($order:literal)*) => {
+                match n {
+                    0 => return,
+                    $($order => return substitute_fixed::<$order>(&self.lu, &self.pivots, b),)*
+                    _ => {}
+                }
+            };
+        }
+        fixed_orders!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
         let a = &self.lu[..n * n];
         let b = &mut b[..n];
         for (k, &p) in self.pivots[..n].iter().enumerate() {
             b.swap(k, p);
         }
         // L·y = P·b (unit lower triangle).
-        for i in 1..n {
-            let (solved, rest) = b.split_at_mut(i);
-            let row = &a[i * n..i * n + i];
-            let mut s = -0.0;
-            for (l, y) in row.iter().zip(solved.iter()) {
-                s += l * y;
-            }
-            rest[0] -= s;
+        for (i, row) in a.chunks_exact(n).enumerate().skip(1) {
+            let s = dot_left_to_right(&row[..i], &b[..i]);
+            b[i] -= s;
         }
         // U·x = y.
-        for i in (0..n).rev() {
-            let (head, solved) = b.split_at_mut(i + 1);
-            let row = &a[i * n..(i + 1) * n];
-            let mut s = -0.0;
-            for (u, x) in row[i + 1..].iter().zip(solved.iter()) {
-                s += u * x;
-            }
-            head[i] = (head[i] - s) / row[i];
+        for (i, row) in a.chunks_exact(n).enumerate().rev() {
+            let s = dot_left_to_right(&row[i + 1..], &b[i + 1..]);
+            b[i] = (b[i] - s) / row[i];
         }
     }
+}
+
+/// Gaussian elimination with partial pivoting of the n×n matrix `a` (row-major) in place, the
+/// row interchanges into `pivots`. With N > 0 the order is N, known when compiled, so that the
+/// loops over a row have constant bounds (unrolled, no set-up per row); with N = 0 it is `n`. The
+/// operations and their order are the same either way.
+#[inline(never)]
+fn factor_in<const N: usize>(
+    a: &mut [f64],
+    pivots: &mut [usize],
+    n: usize,
+) -> Result<(), Singular> {
+    let n = if N > 0 { N } else { n };
+    let a = &mut a[..n * n];
+    let pivots = &mut pivots[..n];
+    for k in 0..n {
+        // Pivot: the largest |a_ik|, i ≥ k.
+        let mut p = k;
+        let mut largest = a[k * n + k].abs();
+        for i in k + 1..n {
+            let v = a[i * n + k].abs();
+            if v > largest {
+                largest = v;
+                p = i;
+            }
+        }
+        if largest == 0.0 || !largest.is_finite() {
+            return Err(Singular { column: k });
+        }
+        pivots[k] = p;
+        if p != k {
+            for j in 0..n {
+                a.swap(k * n + j, p * n + j);
+            }
+        }
+        let inv = 1.0 / a[k * n + k];
+        let (upper, lower) = a.split_at_mut((k + 1) * n);
+        let row_k = &upper[k * n..(k + 1) * n];
+        for row_i in lower.chunks_exact_mut(n) {
+            let m = row_i[k] * inv;
+            row_i[k] = m;
+            if m != 0.0 {
+                for (x, u) in row_i[k + 1..].iter_mut().zip(&row_k[k + 1..]) {
+                    *x -= m * u;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`DenseLu::solve`] for an N×N factorization (`lu` row-major, `pivots` as factored), with N
+/// known when compiled: the same operations in the same order as the general loops, but every
+/// row's length is a constant, so the compiler unrolls the substitutions completely and no row
+/// pays for setting up a loop (on the stiff box_slide's 13 states, 1 627 → 615 instructions per
+/// solve; a short row's set-up cost more than its products). Not inlined: each size is one
+/// function of its own (inlined into the dispatch, the 13×13 solve took 731 instructions).
+#[inline(never)]
+fn substitute_fixed<const N: usize>(lu: &[f64], pivots: &[usize], b: &mut [f64]) {
+    let lu = &lu[..N * N];
+    let pivots = &pivots[..N];
+    let b = &mut b[..N];
+    for (k, &p) in pivots.iter().enumerate() {
+        b.swap(k, p);
+    }
+    // L·y = P·b (unit lower triangle).
+    for i in 1..N {
+        let row = &lu[i * N..i * N + i];
+        let mut s = -0.0;
+        for j in 0..i {
+            s += row[j] * b[j];
+        }
+        b[i] -= s;
+    }
+    // U·x = y.
+    for i in (0..N).rev() {
+        let row = &lu[i * N..(i + 1) * N];
+        let mut s = -0.0;
+        for j in i + 1..N {
+            s += row[j] * b[j];
+        }
+        b[i] = (b[i] - s) / row[i];
+    }
+}
+
+/// Σ aₖ·bₖ over the shorter of the two, accumulated strictly left to right from −0: the same
+/// additions in the same order as `Iterator::sum`, so the same bits, but unrolled by four so
+/// that the short rows of a substitution spend their instructions on the products rather than on
+/// the loop.
+#[inline(always)]
+fn dot_left_to_right(a: &[f64], b: &[f64]) -> f64 {
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    let (quads_a, quads_b) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (tail_a, tail_b) = (quads_a.remainder(), quads_b.remainder());
+    let mut s = -0.0;
+    for (x, y) in quads_a.zip(quads_b) {
+        s += x[0] * y[0];
+        s += x[1] * y[1];
+        s += x[2] * y[2];
+        s += x[3] * y[3];
+    }
+    for (x, y) in tail_a.iter().zip(tail_b) {
+        s += x * y;
+    }
+    s
 }
 
 #[cfg(test)]
@@ -208,7 +291,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
         };
-        for n in [1, 2, 5, 13, 20] {
+        for n in [1, 2, 5, 13, 16, 17, 20] {
             let mut lu = DenseLu::new(n);
             for round in 0..4 {
                 // Some exact zeros (a sparse Jacobian's) and signed zeros on the right-hand side.

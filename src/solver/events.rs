@@ -137,30 +137,36 @@ impl ZeroCrossings {
 
     /// After a step end with g in `g_end`: finds the functions that fired. True when any did.
     pub(crate) fn detect(&mut self) -> bool {
+        // Every buffer cut to the function count first, so that the loop checks no index.
+        let n = self.len();
+        let (g_start, g_end) = (&self.g_start[..n], &self.g_end[..n]);
+        let (armed, level, directions) =
+            (&self.armed[..n], &self.level[..n], &self.directions[..n]);
+        let (orient, lvl) = (&mut self.orient[..n], &mut self.lvl[..n]);
         let mut any = false;
-        for i in 0..self.len() {
-            let (g0, g1) = (self.g_start[i], self.g_end[i]);
-            self.orient[i] = 0.0;
-            if self.armed[i] != 0.0 {
-                let a = self.armed[i];
-                if a * (g1 - self.level[i]) > 0.0 {
-                    self.orient[i] = a;
-                    self.lvl[i] = self.level[i];
+        for i in 0..n {
+            let (g0, g1) = (g_start[i], g_end[i]);
+            orient[i] = 0.0;
+            if armed[i] != 0.0 {
+                let a = armed[i];
+                if a * (g1 - level[i]) > 0.0 {
+                    orient[i] = a;
+                    lvl[i] = level[i];
                 }
             } else {
                 let rising = g0 < 0.0 && g1 >= 0.0;
                 let falling = g0 > 0.0 && g1 <= 0.0;
-                let fires = match self.directions[i] {
+                let fires = match directions[i] {
                     Direction::Rising => rising,
                     Direction::Falling => falling,
                     Direction::Either => rising || falling,
                 };
                 if fires {
-                    self.orient[i] = if rising { 1.0 } else { -1.0 };
-                    self.lvl[i] = 0.0;
+                    orient[i] = if rising { 1.0 } else { -1.0 };
+                    lvl[i] = 0.0;
                 }
             }
-            any |= self.orient[i] != 0.0;
+            any |= orient[i] != 0.0;
         }
         any
     }
@@ -168,11 +174,18 @@ impl ZeroCrossings {
     /// Accepts a step without event: the end values become the next start values; a re-armed
     /// function that went clearly back to the side it came from is disarmed.
     pub(crate) fn accept_step(&mut self) {
-        for i in 0..self.len() {
-            self.g_start[i] = self.g_end[i];
-            if self.armed[i] * self.g_end[i] < 0.0 {
-                self.armed[i] = 0.0;
-                self.level[i] = 0.0;
+        let n = self.len();
+        let g_end = &self.g_end[..n];
+        let (g_start, armed, level) = (
+            &mut self.g_start[..n],
+            &mut self.armed[..n],
+            &mut self.level[..n],
+        );
+        for i in 0..n {
+            g_start[i] = g_end[i];
+            if armed[i] * g_end[i] < 0.0 {
+                armed[i] = 0.0;
+                level[i] = 0.0;
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Reading the hidden body-kinematics signal and composing a frame fixed to the body.
 
+use crate::block::physical::KINEMATICS_LEN;
 use nalgebra::{Isometry3, Matrix3, Vector3};
 
 /// Pose and velocity of a frame, all resolved in World.
@@ -20,6 +21,10 @@ impl FrameMotion {
     /// (18 values: R_WB column-major, p_W, ω_W, v_W of the body origin).
     #[inline]
     pub fn of(kin: &[f64], placement: &Isometry3<f64>) -> FrameMotion {
+        // One length check for the 18 values instead of one per read.
+        let kin: &[f64; KINEMATICS_LEN] = kin[..KINEMATICS_LEN]
+            .try_into()
+            .expect("a body kinematics signal");
         let r_body = Matrix3::from_column_slice(&kin[0..9]);
         let p_body = Vector3::new(kin[9], kin[10], kin[11]);
         let w = Vector3::new(kin[12], kin[13], kin[14]);

@@ -12,7 +12,7 @@ use nalgebra::Vector3;
 
 use super::outputs::SEPARATION;
 use super::sensed::{contact_axes, write_sensed, SensedContact, UsedOutputs};
-use super::{Scratch, SpatialContactForce};
+use super::{Scratch, Sides, SpatialContactForce};
 use crate::block::Io;
 use crate::blocks::multibody::FrameMotion;
 use crate::contact::manifold_force::point_normal_force;
@@ -40,18 +40,18 @@ impl SpatialContactForce {
         &self,
         io: &mut Io,
         s: &mut Scratch,
-        mb: &FrameMotion,
-        mf: &FrameMotion,
+        sides: &Sides,
         used: &UsedOutputs,
     ) -> Option<(Vector3<f64>, Vector3<f64>)> {
         let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
-        let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
+        let (mb, mf) = (sides.base, sides.follower);
+        let (pose_b, pose_f) = (sides.pose_base, sides.pose_follower);
         contact_manifold_with(
             &mut s.workspace,
             &base.shape,
-            &pose_b,
+            pose_b,
             &follower.shape,
-            &pose_f,
+            pose_f,
             &mut s.manifold,
         )
         .ok()?;

@@ -37,12 +37,14 @@ use crate::param;
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector3};
 use sensed::UsedOutputs;
+use static_base::StaticBase;
 use std::any::Any;
 
 mod kinks;
 mod manifold_eval;
 mod per_point;
 mod sensed;
+mod static_base;
 
 /// Output indices.
 pub(super) mod outputs {
@@ -120,6 +122,8 @@ pub struct SpatialContactForce {
     points: usize,
     /// The base geometry is fixed to the World (its material velocity is zero).
     base_static: bool,
+    /// Its motion and pose then, worked out when bound.
+    static_base: Option<StaticBase>,
     cloud: bool,
     /// Input indices: fn, ff (when by input), kin_B, kin_F.
     fn_input: Option<usize>,
@@ -144,6 +148,14 @@ pub(super) struct Scratch {
     slip_speed: Vec<f64>,
     normal_force: Vec<f64>,
     friction_force: Vec<Vector3<f64>>,
+}
+
+/// Both sides' motion (World) and pose (World ← geometry frame) for one evaluation.
+pub(super) struct Sides<'a> {
+    base: &'a FrameMotion,
+    follower: &'a FrameMotion,
+    pose_base: &'a Isometry3<f64>,
+    pose_follower: &'a Isometry3<f64>,
 }
 
 impl SpatialContactForce {
@@ -234,6 +246,7 @@ impl Block for SpatialContactForce {
         let b_body = binding.port("B").map(|p| p.body);
         let f_body = binding.port("F").map(|p| p.body);
         self.base_static = b_body == Some(0);
+        self.static_base = self.base_static.then(|| StaticBase::at(&base.placement));
         if b_body == f_body {
             return Err(BlockError::SameBody {
                 base: base.label,
@@ -374,17 +387,32 @@ impl Block for SpatialContactForce {
             return;
         };
         let (kin_b, kin_f) = self.kin_inputs();
-        let mb = FrameMotion::of(ctx.io.input(kin_b), &base.placement);
-        let mf = FrameMotion::of(ctx.io.input(kin_f), &follower.placement);
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
+        };
+        let kin = ctx.io.input(kin_b);
+        let derived;
+        let (mb, pose_b) = match self.static_base.as_ref().and_then(|b| b.for_signal(kin)) {
+            Some(side) => side,
+            None => {
+                let mb = FrameMotion::of(kin, &base.placement);
+                derived = (mb.isometry(), mb);
+                (&derived.1, &derived.0)
+            }
+        };
+        let mf = FrameMotion::of(ctx.io.input(kin_f), &follower.placement);
+        let sides = Sides {
+            base: mb,
+            follower: &mf,
+            pose_base: pose_b,
+            pose_follower: &mf.isometry(),
         };
         let used = &self.used_outputs;
         s.resultant.clear();
         let wrench = if self.use_manifold {
-            self.eval_manifold(&mut ctx.io, s, &mb, &mf, used)
+            self.eval_manifold(&mut ctx.io, s, &sides, used)
         } else {
-            self.eval_per_point(&mut ctx.io, s, &mb, &mf, used)
+            self.eval_per_point(&mut ctx.io, s, &sides, used)
         };
         let Some((moment, force)) = wrench else {
             // Not reachable for pairs accepted when the block was bound; never apply stale forces.
@@ -488,6 +516,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         follower: None,
         points: 1,
         base_static: false,
+        static_base: None,
         cloud: false,
         fn_input,
         ff_input,

@@ -7,9 +7,8 @@ use super::outputs::{
     CONTACT, FRICTION_FORCE, NORMAL_FORCE, NORMAL_VELOCITY, PENETRATION, SEPARATION,
 };
 use super::sensed::{contact_axes, write_frame_outputs, SensedContact, UsedOutputs};
-use super::{Scratch, SpatialContactForce};
+use super::{Scratch, Sides, SpatialContactForce};
 use crate::block::Io;
-use crate::blocks::multibody::FrameMotion;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::geometry::{query_point_cloud_with, query_with};
 
@@ -21,19 +20,19 @@ impl SpatialContactForce {
         &self,
         io: &mut Io,
         s: &mut Scratch,
-        mb: &FrameMotion,
-        mf: &FrameMotion,
+        sides: &Sides,
         used: &UsedOutputs,
     ) -> Option<(Vector3<f64>, Vector3<f64>)> {
         let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
-        let (pose_b, pose_f) = (mb.isometry(), mf.isometry());
+        let (mb, mf) = (sides.base, sides.follower);
+        let (pose_b, pose_f) = (sides.pose_base, sides.pose_follower);
         if self.cloud {
             query_point_cloud_with(
                 &mut s.workspace,
                 &base.shape,
-                &pose_b,
+                pose_b,
                 &follower.shape,
-                &pose_f,
+                pose_f,
                 &mut s.geometry,
             )
             .ok()?;
@@ -41,57 +40,67 @@ impl SpatialContactForce {
             s.geometry[0] = query_with(
                 &mut s.workspace,
                 &base.shape,
-                &pose_b,
+                pose_b,
                 &follower.shape,
-                &pose_f,
+                pose_f,
             )
             .ok()?;
         }
-        let separation_at = {
-            let (_, _, outs) = io.raw();
-            outs[SEPARATION].offset as usize
-        };
+        let points = self.points;
+        let geometry = &s.geometry[..points];
+        {
+            let (signals, _, outs) = io.raw();
+            let at = outs[SEPARATION].offset as usize;
+            for (out, g) in signals[at..at + points].iter_mut().zip(geometry) {
+                *out = g.separation;
+            }
+        }
         let mut moment = Vector3::zeros();
         let mut force_sum = Vector3::zeros();
         let mut in_contact_count = 0usize;
-        // Pass 1, kinematics: separation out; relative velocity split into v_n and v_t.
-        for i in 0..self.points {
-            let g = &s.geometry[i];
-            io.raw().0[separation_at + i] = g.separation;
+        // Pass 1, kinematics: the relative velocity split into v_n and v_t. Every per-point
+        // slice is cut to `points` first, so that the compiler drops the index checks below.
+        let normal_velocity = &mut s.normal_velocity[..points];
+        let tangential_velocity = &mut s.tangential_velocity[..points];
+        let slip_speed = &mut s.slip_speed[..points];
+        for i in 0..points {
+            let g = &geometry[i];
             // A NaN separation counts as no contact, as in the outputs below.
             let in_contact = g.separation < 0.0;
             in_contact_count += usize::from(in_contact);
             if !in_contact && !used.velocity_sensing {
-                s.slip_speed[i] = 0.0;
+                slip_speed[i] = 0.0;
                 continue;
             }
             let n: Vector3<f64> = g.normal.into_inner();
             let v_rel = self.relative_velocity(mb, mf, &g.point.coords);
             let vn = n.dot(&v_rel);
             let vt = v_rel - n * vn;
-            s.normal_velocity[i] = vn;
-            s.tangential_velocity[i] = vt;
-            s.slip_speed[i] = vt.norm_squared();
+            normal_velocity[i] = vn;
+            tangential_velocity[i] = vt;
+            slip_speed[i] = vt.norm_squared();
         }
         // Pass 2: |v_t| for all points at once.
-        for v in s.slip_speed.iter_mut() {
+        for v in slip_speed.iter_mut() {
             *v = v.sqrt();
         }
         // Pass 3, forces of the points in contact, and their wrench about the World origin.
-        for i in 0..self.points {
-            let g = &s.geometry[i];
+        let normal_force = &mut s.normal_force[..points];
+        let friction_force = &mut s.friction_force[..points];
+        for i in 0..points {
+            let g = &geometry[i];
             // A NaN separation counts as no contact.
             let in_contact = g.separation < 0.0;
             if !in_contact {
-                s.normal_force[i] = 0.0;
-                s.friction_force[i] = Vector3::zeros();
+                normal_force[i] = 0.0;
+                friction_force[i] = Vector3::zeros();
                 continue;
             }
             let n: Vector3<f64> = g.normal.into_inner();
             let p = g.point.coords;
             let f_n = match self.fn_input {
                 Some(k) => NormalForceLaw::input_magnitude(io.input(k)[i]),
-                None => self.normal.magnitude(-g.separation, -s.normal_velocity[i]),
+                None => self.normal.magnitude(-g.separation, -normal_velocity[i]),
             };
             let f_t = match self.ff_input {
                 Some(k) => {
@@ -99,13 +108,12 @@ impl SpatialContactForce {
                     let ff = io.input(k);
                     axes.column(0) * ff[2 * i] + axes.column(1) * ff[2 * i + 1]
                 }
-                None => {
-                    self.friction
-                        .force_at_speed(f_n, &s.tangential_velocity[i], s.slip_speed[i])
-                }
+                None => self
+                    .friction
+                    .force_at_speed(f_n, &tangential_velocity[i], slip_speed[i]),
             };
-            s.normal_force[i] = f_n;
-            s.friction_force[i] = f_t;
+            normal_force[i] = f_n;
+            friction_force[i] = f_t;
             let force = n * f_n + f_t;
             moment += p.cross(&force);
             force_sum += force;
@@ -118,7 +126,7 @@ impl SpatialContactForce {
         if used.any_sensing {
             self.write_scalar_sensing(io, s, used);
         }
-        let frame_points = if used.frame_sensing { self.points } else { 0 };
+        let frame_points = if used.frame_sensing { points } else { 0 };
         for i in 0..frame_points {
             let g = &s.geometry[i];
             let contact = SensedContact {
