@@ -159,17 +159,8 @@ impl ParamValue {
             }
             ParamValue::Table(entries) => {
                 out.push_str("{ ");
-                // Of a key given twice, the last value holds (as in the model tree), in the place
-                // of its first.
-                let mut written: Vec<&str> = Vec::with_capacity(entries.len());
-                for (key, _) in entries {
-                    if written.contains(&key.as_str()) {
-                        continue;
-                    }
-                    written.push(key);
-                    let v = entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v);
-                    let Some(v) = v else { continue };
-                    if written.len() > 1 {
+                for (k, (key, v)) in last_values(entries).into_iter().enumerate() {
+                    if k > 0 {
                         out.push_str(", ");
                     }
                     write_key(key, out);
@@ -214,11 +205,7 @@ impl BlockSpec {
 
     /// Sets a parameter (the same key a model file writes).
     pub fn param(mut self, key: &str, value: impl Into<ParamValue>) -> BlockSpec {
-        let value = value.into();
-        match self.params.iter_mut().find(|(k, _)| k == key) {
-            Some(slot) => slot.1 = value,
-            None => self.params.push((key.to_string(), value)),
-        }
+        set(&mut self.params, key, value.into());
         self
     }
 
@@ -503,13 +490,23 @@ fn push(table: &mut Table, key: &str, value: Value) {
 /// `entries` as a table of the model tree; of a key given twice, the last value holds.
 fn tree_table(entries: &[(String, ParamValue)]) -> Table {
     let mut table = Table::default();
-    for (key, value) in entries {
-        match table.get_mut(key) {
-            Some(entry) => entry.value = value.to_value(),
-            None => push(&mut table, key, value.to_value()),
-        }
+    for (key, value) in last_values(entries) {
+        push(&mut table, key, value.to_value());
     }
     table
+}
+
+/// The entries with each key once: of a key given twice, the last value, in the place of its
+/// first (the rule of [`set`], for tables given whole with [`table`]).
+fn last_values(entries: &[(String, ParamValue)]) -> Vec<(&str, &ParamValue)> {
+    let mut once: Vec<(&str, &ParamValue)> = Vec::with_capacity(entries.len());
+    for (key, value) in entries {
+        match once.iter_mut().find(|(k, _)| k == key) {
+            Some(slot) => slot.1 = value,
+            None => once.push((key, value)),
+        }
+    }
+    once
 }
 
 fn table_value(entries: &[(String, ParamValue)]) -> Value {
@@ -519,6 +516,7 @@ fn table_value(entries: &[(String, ParamValue)]) -> Value {
     }
 }
 
+/// Sets `key` in `entries`: replaces its value where it is, or appends it.
 fn set(entries: &mut Vec<(String, ParamValue)>, key: &str, value: ParamValue) {
     match entries.iter_mut().find(|(k, _)| k == key) {
         Some(slot) => slot.1 = value,
