@@ -145,9 +145,9 @@ impl Sweep {
     /// Runs the shard's points into `run.dir` (created when missing) and writes the summary; see
     /// the module documentation. `checked` is what [`Sweep::check`] returned for these points
     /// (call it first: a bad `--vary` is then reported before anything is written). `progress`
-    /// is called on the calling thread for each point that ended, between its own points (it runs A failed point does not stop the
-    /// points too).
-    /// others: it is in the report and the summary with its message.
+    /// is called on the calling thread for each point that ended, between the points it runs
+    /// itself (the calling thread is one of the jobs). A failed point does not stop the others:
+    /// it is in the report and the summary with its message.
     pub fn run_into(
         &self,
         run: &DirectoryRun,
