@@ -1,10 +1,15 @@
-//! models/ball_drop.toml rebuilt in code with the model builder, run, and compared with the model
+//! models/ball_drop.toml rebuilt in code with the model builder and the typed block constructors
+//! (`blockdyn::builder::blocks`), run, and compared with the model
 //! file's run: the same numbers, bit for bit.
 //!
 //! Run: `cargo run --release --example build_in_rust`. `tests/build_in_rust.rs` runs the same
 //! code and asserts it.
 
-use blockdyn::builder::{BlockSpec, ModelBuilder, ParamValue};
+use blockdyn::builder::blocks::{
+    FrictionLaw, InfinitePlane, MechanismConfiguration, NormalLaw, Scope, Shape, SixDofJoint,
+    Solid, SpatialContactForce, WorldFrame,
+};
+use blockdyn::builder::{ModelBuilder, ParamValue};
 use blockdyn::{load_model, simulate, RunOptions, RunResult};
 use std::path::Path;
 
@@ -21,20 +26,20 @@ pub fn ball_drop() -> ModelBuilder {
             "free.v".into(),
         ]),
     );
-    let world = m.add("world", BlockSpec::world_frame());
-    m.add(
-        "gravity",
-        BlockSpec::mechanism_configuration([0.0, 0.0, -9.81]),
-    );
-    let floor = m.add("floor", BlockSpec::infinite_plane());
-    let ball = m.add("ball", BlockSpec::solid_sphere(0.1, 1.0));
-    let free = m.add("free", BlockSpec::six_dof_joint([0.0, 0.0, 1.0]));
+    let world = m.add("world", WorldFrame::new());
+    m.add("gravity", MechanismConfiguration::new([0.0, 0.0, -9.81]));
+    let floor = m.add("floor", InfinitePlane::new());
+    let ball = m.add("ball", Solid::new(Shape::sphere(0.1)).mass(1.0));
+    let free = m.add("free", SixDofJoint::new([0.0, 0.0, 1.0]));
+    let normal = NormalLaw::linear(1e5, 100.0);
     let contact = m.add(
         "contact",
-        BlockSpec::linear_contact(1e5, 100.0).param("zero_crossings", true),
+        SpatialContactForce::new(normal)
+            .friction(FrictionLaw::none())
+            .zero_crossings(true),
     );
-    let scope = m.add("scope", BlockSpec::scope(1));
-    let forces = m.add("forces", BlockSpec::scope(1));
+    let scope = m.add("scope", Scope::new(1));
+    let forces = m.add("forces", Scope::new(1));
     m.attach(world.port("W"), floor.port("R"))
         .attach(world.port("W"), free.port("B"))
         .attach(free.port("F"), ball.port("R"))

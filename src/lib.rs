@@ -12,7 +12,9 @@
 //!   [`RunResult`] (its [`output::Recording`], the solver's [`solver::SolverStats`], the located
 //!   events, a [`sim::Checkpoint`] to resume from). Model errors are [`Diagnostic`]s (file,
 //!   line, block, hint); run errors are [`SimError`]s.
-//! - **Build in code**: [`builder::ModelBuilder`] with [`builder::BlockSpec`].
+//! - **Build in code**: [`builder::ModelBuilder`], blocks added by the typed constructors of
+//!   [`builder::blocks`] (`Gain::new(2.0)`, `Solid::new(Shape::sphere(0.1)).mass(1.0)`) or as a
+//!   [`builder::BlockSpec`] of any registered type.
 //! - **Your own block types**: the [`block::Block`] trait and its [`block::BlockType`]
 //!   declaration, registered in a [`library::Registry`]; parameters declared once with
 //!   [`block::Param`] ([`param!`]), errors as [`block::BlockError`]; physics to build them from in

@@ -2,14 +2,15 @@
 //! connections, then the same diagram a model file gives.
 //!
 //! ```no_run
-//! use blockdyn::builder::{BlockSpec, ModelBuilder};
+//! use blockdyn::builder::blocks::{Gain, Integrator, Scope};
+//! use blockdyn::builder::ModelBuilder;
 //!
 //! let mut m = ModelBuilder::new("decay", 1.0);
-//! let x = m.add("x", BlockSpec::integrator(1.0));
-//! let k = m.add("k", BlockSpec::gain(-2.0));
+//! let x = m.add("x", Integrator::new(1.0));
+//! let k = m.add("k", Gain::new(-2.0));
 //! m.connect(x.port("out"), k.port("in"));
 //! m.connect(k.port("out"), x.port("in"));
-//! let scope = m.add("scope", BlockSpec::scope(1));
+//! let scope = m.add("scope", Scope::new(1));
 //! m.connect(x.port("out"), scope.port("in1"));
 //! let diagram = m.build().expect("a valid model");
 //! ```
@@ -22,6 +23,8 @@
 //! to, so its messages give none. [`ModelBuilder::to_toml`] writes the model out as a file (which
 //! reads back into the same tree). Block types are found in a [`Registry`] (the standard library
 //! by default), so a program's own block types are built the same way ([`BlockSpec::of_type`]).
+
+pub mod blocks;
 
 use crate::library::Registry;
 use crate::model::value::{Entry, Table, Value, ValueKind};
@@ -209,77 +212,67 @@ impl BlockSpec {
         self
     }
 
-    /// Constant: `out = value`.
+    // Shorthands for the most common blocks, each the typed constructor of [`blocks`] (which has
+    // every settable parameter) converted.
+
+    /// [`blocks::Constant::new`].
     pub fn constant(value: f64) -> BlockSpec {
-        BlockSpec::of_type("Constant").param("value", value)
+        blocks::Constant::new(value).into()
     }
-    /// Gain: `out = gain·in`.
+    /// [`blocks::Gain::new`].
     pub fn gain(gain: f64) -> BlockSpec {
-        BlockSpec::of_type("Gain").param("gain", gain)
+        blocks::Gain::new(gain).into()
     }
-    /// Sum with one sign per input, e.g. `"+-"`.
+    /// [`blocks::Sum::new`].
     pub fn sum(signs: &str) -> BlockSpec {
-        BlockSpec::of_type("Sum").param("signs", signs)
+        blocks::Sum::new(signs).into()
     }
-    /// Integrator with its initial value.
+    /// [`blocks::Integrator::new`].
     pub fn integrator(initial: f64) -> BlockSpec {
-        BlockSpec::of_type("Integrator").param("initial", initial)
+        blocks::Integrator::new(initial).into()
     }
-    /// Scope with `inputs` inputs (in1..inN).
+    /// [`blocks::Scope::new`].
     pub fn scope(inputs: usize) -> BlockSpec {
-        BlockSpec::of_type("Scope").param("inputs", inputs)
+        blocks::Scope::new(inputs).into()
     }
-    /// The World frame (port `W`).
+    /// [`blocks::WorldFrame::new`].
     pub fn world_frame() -> BlockSpec {
-        BlockSpec::of_type("WorldFrame")
+        blocks::WorldFrame::new().into()
     }
-    /// Gravity and other mechanism settings: gravity in World, m/s².
+    /// [`blocks::MechanismConfiguration::new`]: gravity in World, m/s².
     pub fn mechanism_configuration(gravity: [f64; 3]) -> BlockSpec {
-        BlockSpec::of_type("MechanismConfiguration").param("gravity", gravity)
+        blocks::MechanismConfiguration::new(gravity).into()
     }
-    /// An infinite plane (its normal is the frame's +z).
+    /// [`blocks::InfinitePlane::new`].
     pub fn infinite_plane() -> BlockSpec {
-        BlockSpec::of_type("InfinitePlane")
+        blocks::InfinitePlane::new().into()
     }
-    /// A solid sphere of `radius` (m) and `mass` (kg).
+    /// A solid sphere of `radius` (m) and `mass` (kg): [`blocks::Solid`].
     pub fn solid_sphere(radius: f64, mass: f64) -> BlockSpec {
-        BlockSpec::of_type("Solid")
-            .param(
-                "geometry",
-                table([("shape", "sphere".into()), ("radius", radius.into())]),
-            )
-            .param("mass", mass)
+        blocks::Solid::new(blocks::Shape::sphere(radius))
+            .mass(mass)
+            .into()
     }
-    /// A solid brick of `size` (m, full edge lengths) and `mass` (kg).
+    /// A solid brick of `size` (m, full edge lengths) and `mass` (kg): [`blocks::Solid`].
     pub fn solid_brick(size: [f64; 3], mass: f64) -> BlockSpec {
-        BlockSpec::of_type("Solid")
-            .param(
-                "geometry",
-                table([("shape", "brick".into()), ("size", size.into())]),
-            )
-            .param("mass", mass)
+        blocks::Solid::new(blocks::Shape::brick(size))
+            .mass(mass)
+            .into()
     }
-    /// A six-DOF joint starting at `position` (m, World), at rest.
+    /// [`blocks::SixDofJoint::new`]: starting at `position` (m, World), at rest.
     pub fn six_dof_joint(position: [f64; 3]) -> BlockSpec {
-        BlockSpec::of_type("SixDofJoint").param("position", position)
+        blocks::SixDofJoint::new(position).into()
     }
-    /// A revolute joint about the z axis of its frames.
+    /// [`blocks::Joint::revolute`]: about the z axis of its frames.
     pub fn revolute_joint() -> BlockSpec {
-        BlockSpec::of_type("RevoluteJoint")
+        blocks::Joint::revolute().into()
     }
     /// The Spatial Contact Force with a linear spring-damper normal law (k in N/m, c in N·s/m)
-    /// and no friction; change it with [`BlockSpec::param`].
+    /// and no friction: [`blocks::SpatialContactForce`] with [`blocks::NormalLaw::linear`].
     pub fn linear_contact(stiffness: f64, damping: f64) -> BlockSpec {
-        BlockSpec::of_type("SpatialContactForce")
-            .param(
-                "normal",
-                table([
-                    ("method", "linear_spring_damper".into()),
-                    ("stiffness", stiffness.into()),
-                    ("damping", damping.into()),
-                ]),
-            )
-            .param("friction", table([("method", "none".into())]))
+        let normal = blocks::NormalLaw::linear(stiffness, damping);
+        let contact = blocks::SpatialContactForce::new(normal);
+        contact.friction(blocks::FrictionLaw::none()).into()
     }
 }
 
@@ -348,9 +341,10 @@ impl ModelBuilder {
         self
     }
 
-    /// Adds a block called `name`.
-    pub fn add(&mut self, name: &str, block: BlockSpec) -> BlockHandle {
-        self.blocks.push((name.to_string(), block));
+    /// Adds a block called `name`: a typed constructor of [`blocks`] (`Gain::new(2.0)`) or any
+    /// [`BlockSpec`].
+    pub fn add(&mut self, name: &str, block: impl Into<BlockSpec>) -> BlockHandle {
+        self.blocks.push((name.to_string(), block.into()));
         BlockHandle {
             name: name.to_string(),
         }
