@@ -30,9 +30,11 @@
 //! - **Friction acts per point**, with each point's own normal force and slip velocity, so a box
 //!   resting on a face resists twisting.
 
+#[cfg(test)]
+use super::friction::FrictionLaw;
+#[cfg(test)]
 use nalgebra::Vector3;
 
-use super::friction::FrictionLaw;
 use super::normal_force::NormalForceLaw;
 use crate::geometry::query::manifold::ManifoldPoint;
 
@@ -51,8 +53,9 @@ pub fn point_normal_force(
 /// apply to the follower, with the follower's material velocity relative to the base at a point
 /// given by `relative_velocity(p)` (m/s, world). The base gets the opposite wrench.
 ///
-/// A reference implementation for tests and tools; the contact block computes the same sums with
-/// its outputs.
+/// A reference implementation for the tests; the contact block computes the same sums with its
+/// outputs.
+#[cfg(test)]
 pub fn manifold_wrench(
     law: &NormalForceLaw,
     friction: &FrictionLaw,

@@ -9,6 +9,6 @@
 pub mod friction;
 pub mod ground_law;
 pub mod law_kinks;
-pub mod manifold_force;
+pub(crate) mod manifold_force;
 pub mod normal_force;
 pub mod resultant;

@@ -12,7 +12,9 @@
 
 use std::collections::HashMap;
 
-use nalgebra::{Point3, Vector3};
+#[cfg(test)]
+use nalgebra::Point3;
+use nalgebra::Vector3;
 
 use super::hull::HullMesh;
 
@@ -135,7 +137,8 @@ pub fn max_face_vertices(faces: &[HullFace]) -> usize {
     faces.iter().map(|f| f.vertices.len()).max().unwrap_or(0)
 }
 
-/// Centroid of a face's boundary vertices (R), for tests and diagnostics.
+/// Centroid of a face's boundary vertices (R), for the tests.
+#[cfg(test)]
 pub fn face_centroid(face: &HullFace, vertices: &[Point3<f64>]) -> Point3<f64> {
     let sum: Vector3<f64> = face.vertices.iter().map(|&i| vertices[i].coords).sum();
     Point3::from(sum / face.vertices.len().max(1) as f64)

@@ -8,13 +8,15 @@
 //! Everything here is a pure function of shapes and poses; nothing allocates on the query path.
 
 mod error;
-pub mod hull;
-pub mod hull_faces;
-pub mod mass_properties;
+pub(crate) mod hull;
+pub(crate) mod hull_faces;
+pub(crate) mod mass_properties;
 pub mod query;
 pub mod shape;
 
 pub use error::GeometryError;
+pub use hull::HullMesh;
+pub use hull_faces::HullFace;
 pub use mass_properties::{mass_properties, MassProperties};
 pub use query::{
     pair_supported, query, query_point_cloud, query_point_cloud_with, query_with,

@@ -6,7 +6,7 @@
 //! - Joints move their follower frame F relative to their base frame B along/about B's z axis
 //!   ([`joint`] lists every kind's coordinates).
 //! - Body 0 is the World body; other bodies are the rigid groups of frames, each with the follower
-//!   frame of its inbound joint as reference frame ([`network`]).
+//!   frame of its inbound joint as reference frame ([`FrameNetworkBuilder`]).
 //! - The state is `x = [q; v]` with `ẋ = [q̇; v̇]`: [`qdot_from_v`] and [`forward_dynamics`]; after
 //!   each accepted step the engine applies [`project_quaternions`] (which normalizes the
 //!   quaternions that are off unit length by more than round-off).
@@ -37,21 +37,21 @@
 /// Standard gravity, m/s² (World, z up), used when a model has no MechanismConfiguration block.
 pub const STANDARD_GRAVITY: [f64; 3] = [0.0, 0.0, -9.80665];
 
-pub mod aba;
+pub(crate) mod aba;
 pub mod analytic;
 pub mod constraints;
-pub mod crba;
-pub mod energy;
-pub mod errors;
-pub mod inertia;
+pub(crate) mod crba;
+pub(crate) mod energy;
+pub(crate) mod errors;
+pub(crate) mod inertia;
 pub mod joint;
-pub mod kinematics;
-pub mod mechanism;
-pub mod network;
+pub(crate) mod kinematics;
+pub(crate) mod mechanism;
+pub(crate) mod network;
 pub mod rigid;
-pub mod rnea;
+pub(crate) mod rnea;
 pub mod spatial;
-pub mod workspace;
+pub(crate) mod workspace;
 
 pub use aba::{forward_dynamics, forward_dynamics_after_kinematics, passive_forces};
 pub use crba::mass_matrix;
@@ -59,13 +59,14 @@ pub use energy::{
     center_of_mass, kinetic_energy, potential_energy, spatial_momentum, spring_potential_energy,
     total_mass,
 };
+pub use errors::ErrorSubject;
 pub use joint::{JointKind, JointSpec};
 pub use kinematics::{
     body_pose, body_position, body_rotation, body_velocity, forward_kinematics, frame_pose,
     frame_velocity,
 };
 pub use mechanism::{
-    normalize_quaternions, project_quaternions, qdot_from_v, BodyIndex, FrameId, JointId,
+    normalize_quaternions, project_quaternions, qdot_from_v, BodyIndex, CutJoint, FrameId, JointId,
     Mechanism, QUATERNION_NORM_SLACK, WORLD_BODY,
 };
 pub use network::{FrameNetworkBuilder, MechanismError};

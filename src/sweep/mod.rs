@@ -426,8 +426,9 @@ fn parallel_map<T: Send>(
         };
         while let Some(k) = take() {
             let value = work(k);
-            keep((k, value));
+            // The workers' results that ended during this point first: they ended before it.
             receiver.try_iter().for_each(&mut keep);
+            keep((k, value));
         }
         receiver.into_iter().for_each(keep);
     });
@@ -469,5 +470,46 @@ mod tests {
             |_| {},
         );
         assert_eq!(results, [Some(0), Some(1), None, None, None]);
+    }
+
+    /// On 2 threads (the calling thread and one worker): once the flag is set, each thread ends
+    /// at most the point it is running, so of 100 points only 0–3 and perhaps 4 ran, each result
+    /// in its own slot, and every result was handed to `done` on the calling thread.
+    #[test]
+    fn an_interrupt_on_two_threads_starts_no_further_work() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let settings = RunSettings {
+            jobs: NonZeroUsize::new(2).unwrap(),
+            interrupt: Some(flag.clone()),
+        };
+        let caller = std::thread::current().id();
+        let mut handed = 0;
+        let results = parallel_map(
+            100,
+            &settings,
+            |k| {
+                if k == 3 {
+                    flag.store(true, Ordering::SeqCst);
+                }
+                // A later point ends only after the flag is set (point 3 was taken before it,
+                // so the flag comes), whatever the scheduling.
+                while k > 3 && !flag.load(Ordering::SeqCst) {
+                    std::thread::yield_now();
+                }
+                k
+            },
+            |_| {
+                assert_eq!(std::thread::current().id(), caller);
+                handed += 1;
+            },
+        );
+        let ran: Vec<usize> = results.iter().flatten().copied().collect();
+        assert!((4..=5).contains(&ran.len()), "{ran:?}");
+        assert!(results
+            .iter()
+            .enumerate()
+            .all(|(k, r)| r.is_none_or(|v| v == k)));
+        assert!(results[..4].iter().all(Option::is_some), "{results:?}");
+        assert_eq!(handed, ran.len());
     }
 }

@@ -135,8 +135,14 @@ impl Solid {
         density: f64 => "density";
         /// The centre of mass, m, in R (instead of the shape's centroid).
         center_of_mass: [f64; 3] => "center_of_mass";
-        /// The principal moments [Ixx, Iyy, Izz], kg·m², about the centre of mass, in R.
+        /// The inertia's diagonal [Ixx, Iyy, Izz] in R's axes (products of inertia 0), kg·m²,
+        /// about the centre of mass.
         inertia: [f64; 3] => "inertia";
+    }
+    /// The whole inertia matrix (rows), kg·m², about the centre of mass, in R's axes.
+    pub fn inertia_matrix(mut self, inertia: [[f64; 3]; 3]) -> Self {
+        self.spec = self.spec.param("inertia", rows(&inertia));
+        self
     }
 }
 

@@ -9,7 +9,7 @@ pub struct JointLimits(MethodTable);
 
 impl JointLimits {
     /// Rigid bounds: the joint stops at them with an impact law. Set the bounds with
-    /// [`JointLimits::lower`] and [`JointLimits::upper`] (either may be left out).
+    /// [`JointLimits::lower`] and [`JointLimits::upper`] (one of them may be left out).
     pub fn rigid() -> JointLimits {
         JointLimits(MethodTable::new("rigid"))
     }
@@ -84,7 +84,7 @@ impl Joint {
     }
 }
 
-/// SixDofJoint: F free relative to B (a floating body), starting at rest at the origin unless set.
+/// SixDofJoint: F free relative to B (a floating body), starting at rest and unrotated unless set.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SixDofJoint {
     spec: BlockSpec,
@@ -104,6 +104,15 @@ impl SixDofJoint {
         velocity: [f64; 3] => "velocity";
         /// The initial angular velocity of F relative to B, rad/s, resolved in F.
         angular_velocity: [f64; 3] => "angular_velocity";
+        /// An internal spring per degree of freedom (N/m, N·m/rad), at rest at q = 0.
+        stiffness: f64 => "stiffness";
+        /// An internal damper per degree of freedom (N·s/m, N·m·s/rad).
+        damping: f64 => "damping";
+    }
+    /// Adds the input `t`: a force or torque per degree of freedom.
+    pub fn actuated(mut self) -> Self {
+        self.spec = self.spec.param("actuation", "input");
+        self
     }
 }
 

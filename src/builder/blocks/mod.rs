@@ -6,9 +6,11 @@
 //! which is written once, in the type's declaration (`blockdyn blocks TYPE` prints it). Every
 //! type converts into the [`BlockSpec`](super::BlockSpec) that [`ModelBuilder::add`](super::ModelBuilder::add)
 //! takes, so a model built from these goes through the same build, checks and messages as a model
-//! file: a value the type cannot express wrongly (a string where a number goes, a misspelt
-//! parameter) is refused by the compiler, and a value out of its range (a negative stiffness) by
-//! the block, naming the block and the parameter.
+//! file. A string where a number goes, or a misspelt parameter, does not compile. A value out of
+//! its range (a negative stiffness), or a law's or limit's entry that its method does not read
+//! (`NormalLaw::linear(..).exponent(..)`, `JointLimits::spring_damper(..).restitution(..)`: the
+//! setters of every method are on one type), is refused by the block at build, naming the block
+//! and the entry.
 //!
 //! Units are SI throughout (m, kg, s, rad, N); vectors are `[x, y, z]` in the frame each method
 //! names. A block type not covered here (or one of your own) is written with
@@ -190,6 +192,9 @@ mod tests {
                 .center_of_mass([0.0; 3])
                 .inertia([1.0; 3])
                 .into(),
+            Solid::new(Shape::sphere(0.1))
+                .inertia_matrix([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+                .into(),
             InfinitePlane::new().into(),
             Joint::revolute()
                 .q0(0.1)
@@ -202,6 +207,9 @@ mod tests {
                 .orientation([1.0, 0.0, 0.0, 0.0])
                 .velocity([0.0; 3])
                 .angular_velocity([0.0; 3])
+                .stiffness(1.0)
+                .damping(0.1)
+                .actuated()
                 .into(),
             WeldJoint::new().into(),
             SpringDamper::new(1.0).damping(0.1).free_length(0.5).into(),

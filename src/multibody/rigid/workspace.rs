@@ -7,8 +7,7 @@ use super::{ConstraintKind, RigidConstraint};
 use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::query::{ContactGeometry, QueryWorkspace};
 use crate::multibody::constraints::{
-    ConstraintRows, ContactRow, FrictionWorkspace, FrictionalContact, LcpWorkspace, RowGroups,
-    RowKind,
+    ConstraintRows, ContactRow, FrictionalContact, LcpWorkspace, RowGroups, RowKind,
 };
 use crate::multibody::mechanism::Mechanism;
 use nalgebra::{DMatrix, Vector3};
@@ -140,8 +139,6 @@ pub struct RigidWorkspace {
     pub constraint_rows: ConstraintRows,
     /// Scratch of the complementarity solver.
     pub lcp: LcpWorkspace,
-    /// Scratch of the frictional solver.
-    pub friction: FrictionWorkspace,
     /// Per-row right-hand side, solution and velocities (capacity-sized).
     pub bias: Vec<f64>,
     /// Per row: the solution (force or impulse).
@@ -233,7 +230,6 @@ impl RigidWorkspace {
             row_candidate: Vec::with_capacity(rows),
             constraint_rows: ConstraintRows::new(m, rows.max(1)),
             lcp: LcpWorkspace::new(rows.max(1)),
-            friction: FrictionWorkspace::new(rows.max(1)),
             bias: vec![0.0; rows],
             forces: vec![0.0; rows],
             velocities: vec![0.0; rows],
