@@ -24,101 +24,122 @@ impl SpringDamper {
     }
 }
 
-/// A contact's normal force law, for [`SpatialContactForce::new`].
+/// A contact's normal force law, for [`SpatialContactForce::new`]. The laws with optional
+/// entries are types of their own ([`SmoothLaw`], [`HuntCrossleyLaw`]) that convert into it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NormalLaw(MethodTable);
 
 impl NormalLaw {
-    fn method(method: &str) -> NormalLaw {
-        NormalLaw(MethodTable::new(method))
-    }
-    fn with(self, key: &str, value: f64) -> NormalLaw {
-        NormalLaw(self.0.with(key, value))
+    fn spring_damper(method: &str, stiffness: f64, damping: f64) -> MethodTable {
+        let law = MethodTable::new(method);
+        law.with("stiffness", stiffness).with("damping", damping)
     }
     /// `f = k·d + c·ḋ`, clipped at 0 (k in N/m, c in N·s/m, d the penetration depth).
     pub fn linear(stiffness: f64, damping: f64) -> NormalLaw {
-        let law = NormalLaw::method("linear_spring_damper");
-        law.with("stiffness", stiffness).with("damping", damping)
+        NormalLaw(NormalLaw::spring_damper(
+            "linear_spring_damper",
+            stiffness,
+            damping,
+        ))
     }
     /// The linear law with the damping force limited to the spring force (no pull).
     pub fn linear_limited_damper(stiffness: f64, damping: f64) -> NormalLaw {
-        let law = NormalLaw::method("linear_spring_limited_damper");
-        law.with("stiffness", stiffness).with("damping", damping)
+        let method = "linear_spring_limited_damper";
+        NormalLaw(NormalLaw::spring_damper(method, stiffness, damping))
     }
     /// Simscape's smooth spring-damper (k in N/m, c in N·s/m), its damping blended in over the
-    /// transition width ([`NormalLaw::transition_width`]).
-    pub fn smooth(stiffness: f64, damping: f64) -> NormalLaw {
-        let law = NormalLaw::method("smooth_spring_damper");
-        law.with("stiffness", stiffness).with("damping", damping)
+    /// transition width ([`SmoothLaw::transition_width`]).
+    pub fn smooth(stiffness: f64, damping: f64) -> SmoothLaw {
+        SmoothLaw(NormalLaw::spring_damper(
+            "smooth_spring_damper",
+            stiffness,
+            damping,
+        ))
     }
-    /// Hunt and Crossley: `f = k·dⁿ + c·dᵖ·ḋ^q` (k in N/mⁿ); set the exponents with
-    /// [`NormalLaw::exponent`] and the others.
-    pub fn hunt_crossley(stiffness: f64, damping: f64) -> NormalLaw {
-        let law = NormalLaw::method("hunt_crossley");
-        law.with("stiffness", stiffness).with("damping", damping)
+    /// Hunt and Crossley: `f = k·dⁿ + c·dᵖ·ḋ^q` (k in N/mⁿ); the exponents are set on the
+    /// [`HuntCrossleyLaw`].
+    pub fn hunt_crossley(stiffness: f64, damping: f64) -> HuntCrossleyLaw {
+        HuntCrossleyLaw(NormalLaw::spring_damper(
+            "hunt_crossley",
+            stiffness,
+            damping,
+        ))
     }
     /// The normal force read from the block's input `fn` (N).
     pub fn input() -> NormalLaw {
-        NormalLaw::method("input")
-    }
-    /// The smooth law's transition width, m.
-    pub fn transition_width(self, width: f64) -> NormalLaw {
-        self.with("transition_width", width)
-    }
-    /// Hunt and Crossley's stiffness exponent n.
-    pub fn exponent(self, n: f64) -> NormalLaw {
-        self.with("exponent", n)
-    }
-    /// Hunt and Crossley's velocity exponent q.
-    pub fn velocity_exponent(self, q: f64) -> NormalLaw {
-        self.with("velocity_exponent", q)
-    }
-    /// Hunt and Crossley's depth exponent p of the damping term.
-    pub fn depth_exponent(self, p: f64) -> NormalLaw {
-        self.with("depth_exponent", p)
+        NormalLaw(MethodTable::new("input"))
     }
 }
 
-/// A contact's friction law, for [`SpatialContactForce::friction`].
+method_type! {
+    /// Simscape's smooth spring-damper, from [`NormalLaw::smooth`].
+    SmoothLaw => NormalLaw {
+        /// The width over which the damping is blended in, m.
+        transition_width => "transition_width";
+    }
+}
+
+method_type! {
+    /// Hunt and Crossley's law, from [`NormalLaw::hunt_crossley`].
+    HuntCrossleyLaw => NormalLaw {
+        /// The stiffness exponent n.
+        exponent => "exponent";
+        /// The velocity exponent q.
+        velocity_exponent => "velocity_exponent";
+        /// The depth exponent p of the damping term.
+        depth_exponent => "depth_exponent";
+    }
+}
+
+/// A contact's friction law, for [`SpatialContactForce::friction`]. The laws with optional
+/// entries are types of their own ([`SmoothStickSlipLaw`], [`StribeckLaw`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FrictionLaw(MethodTable);
 
 impl FrictionLaw {
-    fn method(method: &str) -> FrictionLaw {
-        FrictionLaw(MethodTable::new(method))
-    }
-    fn with(self, key: &str, value: f64) -> FrictionLaw {
-        FrictionLaw(self.0.with(key, value))
+    fn coefficients(method: &str, static_coefficient: f64, dynamic: f64) -> MethodTable {
+        let law = MethodTable::new(method);
+        law.with("static", static_coefficient)
+            .with("dynamic", dynamic)
     }
     /// No friction.
     pub fn none() -> FrictionLaw {
-        FrictionLaw::method("none")
+        FrictionLaw(MethodTable::new("none"))
     }
     /// Simscape's smooth stick-slip: static and dynamic coefficients, blended below the critical
-    /// velocity ([`FrictionLaw::critical_velocity`]).
-    pub fn smooth_stick_slip(static_coefficient: f64, dynamic_coefficient: f64) -> FrictionLaw {
-        let law = FrictionLaw::method("smooth_stick_slip");
-        law.with("static", static_coefficient)
-            .with("dynamic", dynamic_coefficient)
+    /// velocity ([`SmoothStickSlipLaw::critical_velocity`]).
+    pub fn smooth_stick_slip(static_coefficient: f64, dynamic: f64) -> SmoothStickSlipLaw {
+        let law = FrictionLaw::coefficients("smooth_stick_slip", static_coefficient, dynamic);
+        SmoothStickSlipLaw(law)
     }
     /// Stribeck's curve: static and dynamic coefficients, the stiction velocity set with
-    /// [`FrictionLaw::stiction_velocity`].
-    pub fn stribeck(static_coefficient: f64, dynamic_coefficient: f64) -> FrictionLaw {
-        let law = FrictionLaw::method("stribeck");
-        law.with("static", static_coefficient)
-            .with("dynamic", dynamic_coefficient)
+    /// [`StribeckLaw::stiction_velocity`].
+    pub fn stribeck(static_coefficient: f64, dynamic: f64) -> StribeckLaw {
+        StribeckLaw(FrictionLaw::coefficients(
+            "stribeck",
+            static_coefficient,
+            dynamic,
+        ))
     }
     /// The friction force's x, y (N, in the contact frame) read from the block's input `ff`.
     pub fn input() -> FrictionLaw {
-        FrictionLaw::method("input")
+        FrictionLaw(MethodTable::new("input"))
     }
-    /// The smooth stick-slip law's critical velocity, m/s.
-    pub fn critical_velocity(self, speed: f64) -> FrictionLaw {
-        self.with("critical_velocity", speed)
+}
+
+method_type! {
+    /// Simscape's smooth stick-slip law, from [`FrictionLaw::smooth_stick_slip`].
+    SmoothStickSlipLaw => FrictionLaw {
+        /// The velocity below which the coefficient blends from dynamic to static, m/s.
+        critical_velocity => "critical_velocity";
     }
-    /// Stribeck's stiction velocity, m/s.
-    pub fn stiction_velocity(self, speed: f64) -> FrictionLaw {
-        self.with("stiction_velocity", speed)
+}
+
+method_type! {
+    /// Stribeck's curve, from [`FrictionLaw::stribeck`].
+    StribeckLaw => FrictionLaw {
+        /// The stiction velocity, m/s.
+        stiction_velocity => "stiction_velocity";
     }
 }
 
@@ -131,15 +152,15 @@ pub struct SpatialContactForce {
 impl SpatialContactForce {
     /// Contact with the `normal` law and the type's default friction (set it with
     /// [`SpatialContactForce::friction`]).
-    pub fn new(normal: NormalLaw) -> SpatialContactForce {
+    pub fn new(normal: impl Into<NormalLaw>) -> SpatialContactForce {
         let spec = BlockSpec::of_type("SpatialContactForce");
         SpatialContactForce {
-            spec: spec.param("normal", normal.0.into_value()),
+            spec: spec.param("normal", normal.into().0.into_value()),
         }
     }
     /// The friction law.
-    pub fn friction(mut self, friction: FrictionLaw) -> Self {
-        self.spec = self.spec.param("friction", friction.0.into_value());
+    pub fn friction(mut self, friction: impl Into<FrictionLaw>) -> Self {
+        self.spec = self.spec.param("friction", friction.into().0.into_value());
         self
     }
     setters! {

@@ -3,42 +3,46 @@
 use super::MethodTable;
 use crate::builder::BlockSpec;
 
-/// A joint's position limits, for [`Joint::limits`]: rigid (impacts) or a spring-damper.
+/// A joint's position limits, for [`Joint::limits`]: [`JointLimits::rigid`] (impacts) or
+/// [`JointLimits::spring_damper`], each a type of its own that converts into this.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JointLimits(MethodTable);
 
 impl JointLimits {
     /// Rigid bounds: the joint stops at them with an impact law. Set the bounds with
-    /// [`JointLimits::lower`] and [`JointLimits::upper`] (one of them may be left out).
-    pub fn rigid() -> JointLimits {
-        JointLimits(MethodTable::new("rigid"))
+    /// [`RigidLimits::lower`] and [`RigidLimits::upper`] (one of them may be left out).
+    pub fn rigid() -> RigidLimits {
+        RigidLimits(MethodTable::new("rigid"))
     }
     /// Spring-damper bounds of `stiffness` (N/m or N·m/rad) past the bound.
-    pub fn spring_damper(stiffness: f64) -> JointLimits {
-        JointLimits(MethodTable::new("spring_damper")).with("stiffness", stiffness)
+    pub fn spring_damper(stiffness: f64) -> SpringDamperLimits {
+        SpringDamperLimits(MethodTable::new("spring_damper").with("stiffness", stiffness))
     }
-    fn with(self, key: &str, value: f64) -> JointLimits {
-        JointLimits(self.0.with(key, value))
+}
+
+method_type! {
+    /// Rigid bounds, from [`JointLimits::rigid`].
+    RigidLimits => JointLimits {
+        /// The lower bound (m or rad).
+        lower => "lower";
+        /// The upper bound (m or rad).
+        upper => "upper";
+        /// Newton's coefficient of restitution of an impact, 0 to 1.
+        restitution => "restitution";
+        /// The speed (m/s or rad/s) under which an impact leaves the joint at rest.
+        rest_velocity => "rest_velocity";
     }
-    /// The lower bound (m or rad).
-    pub fn lower(self, bound: f64) -> JointLimits {
-        self.with("lower", bound)
-    }
-    /// The upper bound (m or rad).
-    pub fn upper(self, bound: f64) -> JointLimits {
-        self.with("upper", bound)
-    }
-    /// Rigid bounds: Newton's coefficient of restitution of an impact, 0 to 1.
-    pub fn restitution(self, e: f64) -> JointLimits {
-        self.with("restitution", e)
-    }
-    /// Rigid bounds: the speed (m/s or rad/s) under which an impact leaves the joint at rest.
-    pub fn rest_velocity(self, speed: f64) -> JointLimits {
-        self.with("rest_velocity", speed)
-    }
-    /// Spring-damper bounds: the damping (N·s/m or N·m·s/rad) past the bound.
-    pub fn damping(self, c: f64) -> JointLimits {
-        self.with("damping", c)
+}
+
+method_type! {
+    /// Spring-damper bounds, from [`JointLimits::spring_damper`].
+    SpringDamperLimits => JointLimits {
+        /// The lower bound (m or rad).
+        lower => "lower";
+        /// The upper bound (m or rad).
+        upper => "upper";
+        /// The damping (N·s/m or N·m·s/rad) past the bound.
+        damping => "damping";
     }
 }
 
@@ -78,8 +82,8 @@ impl Joint {
         self
     }
     /// Position limits.
-    pub fn limits(mut self, limits: JointLimits) -> Self {
-        self.spec = self.spec.param("limits", limits.0.into_value());
+    pub fn limits(mut self, limits: impl Into<JointLimits>) -> Self {
+        self.spec = self.spec.param("limits", limits.into().0.into_value());
         self
     }
 }

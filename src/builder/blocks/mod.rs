@@ -6,11 +6,10 @@
 //! which is written once, in the type's declaration (`blockdyn blocks TYPE` prints it). Every
 //! type converts into the [`BlockSpec`](super::BlockSpec) that [`ModelBuilder::add`](super::ModelBuilder::add)
 //! takes, so a model built from these goes through the same build, checks and messages as a model
-//! file. A string where a number goes, or a misspelt parameter, does not compile. A value out of
-//! its range (a negative stiffness), or a law's or limit's entry that its method does not read
-//! (`NormalLaw::linear(..).exponent(..)`, `JointLimits::spring_damper(..).restitution(..)`: the
-//! setters of every method are on one type), is refused by the block at build, naming the block
-//! and the entry.
+//! file. A string where a number goes, a misspelt parameter, or a law's or limit's entry that its
+//! method does not read (each method with optional entries is its own type: `HuntCrossleyLaw` has
+//! `exponent`, the linear law has none) does not compile. A value out of its range (a negative
+//! stiffness) is refused by the block at build, naming the block and the parameter.
 //!
 //! Units are SI throughout (m, kg, s, rad, N); vectors are `[x, y, z]` in the frame each method
 //! names. A block type not covered here (or one of your own) is written with
@@ -41,6 +40,33 @@ macro_rules! setters {
             self
         }
     )*};
+}
+
+/// A type for one method of a law or limit (`HuntCrossleyLaw`), wrapping its [`MethodTable`],
+/// with the setters of that method's entries only, and converting into the general type.
+macro_rules! method_type {
+    ($(#[$doc:meta])* $name:ident => $general:ident {
+        $($(#[$setter_doc:meta])* $setter:ident => $key:literal;)*
+    }) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $name(super::MethodTable);
+
+        impl $name {
+            $(
+                $(#[$setter_doc])*
+                pub fn $setter(self, value: f64) -> $name {
+                    $name(self.0.with($key, value))
+                }
+            )*
+        }
+
+        impl From<$name> for $general {
+            fn from(law: $name) -> $general {
+                $general(law.0)
+            }
+        }
+    };
 }
 
 /// An inline table chosen by its `method` (a contact law, a joint's limits), entries in order.
@@ -76,10 +102,10 @@ mod signals;
 
 pub use bodies::{InfinitePlane, MechanismConfiguration, RigidTransform, Shape, Solid, WorldFrame};
 pub use forces::{
-    ExternalForceTorque, FrictionLaw, NormalLaw, ResolvedIn, SpatialContactForce, SpringDamper,
-    TransformSensor,
+    ExternalForceTorque, FrictionLaw, HuntCrossleyLaw, NormalLaw, ResolvedIn, SmoothLaw,
+    SmoothStickSlipLaw, SpatialContactForce, SpringDamper, StribeckLaw, TransformSensor,
 };
-pub use joints::{Joint, JointLimits, SixDofJoint, WeldJoint};
+pub use joints::{Joint, JointLimits, RigidLimits, SixDofJoint, SpringDamperLimits, WeldJoint};
 pub use signals::{Constant, Fcn, Gain, Integrator, Saturation, Scope, Sine, Step, Sum};
 
 #[cfg(test)]
@@ -234,16 +260,21 @@ mod tests {
         let normals = [
             NormalLaw::linear(1e5, 10.0),
             NormalLaw::linear_limited_damper(1e5, 10.0),
-            NormalLaw::smooth(1e5, 10.0).transition_width(1e-4),
+            NormalLaw::smooth(1e5, 10.0).transition_width(1e-4).into(),
             NormalLaw::hunt_crossley(1e7, 0.5)
                 .exponent(1.5)
                 .velocity_exponent(1.0)
-                .depth_exponent(1.5),
+                .depth_exponent(1.5)
+                .into(),
         ];
         let frictions = [
             FrictionLaw::none(),
-            FrictionLaw::smooth_stick_slip(0.5, 0.3).critical_velocity(1e-3),
-            FrictionLaw::stribeck(0.5, 0.3).stiction_velocity(1e-4),
+            FrictionLaw::smooth_stick_slip(0.5, 0.3)
+                .critical_velocity(1e-3)
+                .into(),
+            FrictionLaw::stribeck(0.5, 0.3)
+                .stiction_velocity(1e-4)
+                .into(),
         ];
         for normal in &normals {
             for friction in &frictions {
@@ -264,16 +295,18 @@ mod tests {
                 }
             }
         }
-        let limits = [
+        let limits: [JointLimits; 2] = [
             JointLimits::rigid()
                 .lower(-1.0)
                 .upper(1.0)
                 .restitution(0.5)
-                .rest_velocity(1e-3),
+                .rest_velocity(1e-3)
+                .into(),
             JointLimits::spring_damper(1e3)
                 .lower(-1.0)
                 .upper(1.0)
-                .damping(1.0),
+                .damping(1.0)
+                .into(),
         ];
         for limit in limits {
             let mut m = ModelBuilder::new("limits", 0.1);
