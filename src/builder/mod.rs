@@ -74,9 +74,14 @@ impl From<&str> for ParamValue {
         ParamValue::Text(x.to_string())
     }
 }
+impl From<&[f64]> for ParamValue {
+    fn from(x: &[f64]) -> Self {
+        ParamValue::Array(x.iter().map(|v| ParamValue::Number(*v)).collect())
+    }
+}
 impl<const N: usize> From<[f64; N]> for ParamValue {
     fn from(x: [f64; N]) -> Self {
-        ParamValue::Array(x.iter().map(|v| ParamValue::Number(*v)).collect())
+        x.as_slice().into()
     }
 }
 impl From<Vec<(String, ParamValue)>> for ParamValue {
@@ -189,8 +194,9 @@ fn write_key(key: &str, out: &mut String) {
     }
 }
 
-/// A block to add: its type and parameters. Typed constructors for the common types, or
-/// [`BlockSpec::of_type`] with [`BlockSpec::param`] for any registered type.
+/// A block to add: its type and parameters. Made by the typed constructors of [`blocks`] (which
+/// convert into it), or by [`BlockSpec::of_type`] with [`BlockSpec::param`] for any registered
+/// type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlockSpec {
     type_name: String,

@@ -185,6 +185,16 @@ pub enum ResolvedIn {
     Own,
 }
 
+impl ResolvedIn {
+    /// The value a model file writes: `"world"`, or the block's own frame's port name.
+    fn key(self, own_port: &str) -> &str {
+        match self {
+            ResolvedIn::World => "world",
+            ResolvedIn::Own => own_port,
+        }
+    }
+}
+
 /// ExternalForceTorque: applies its inputs `force` (N) and `torque` (N·m), each optional, at
 /// frame R's origin.
 #[derive(Clone, Debug, PartialEq)]
@@ -195,10 +205,7 @@ pub struct ExternalForceTorque {
 impl ExternalForceTorque {
     /// Inputs resolved in `frame`.
     pub fn new(frame: ResolvedIn) -> ExternalForceTorque {
-        let resolved = match frame {
-            ResolvedIn::World => "world",
-            ResolvedIn::Own => "R",
-        };
+        let resolved = frame.key("R");
         let spec = BlockSpec::of_type("ExternalForceTorque").param("resolved_in", resolved);
         ExternalForceTorque { spec }
     }
@@ -213,10 +220,7 @@ pub struct TransformSensor {
 impl TransformSensor {
     /// Outputs resolved in `frame`.
     pub fn new(frame: ResolvedIn) -> TransformSensor {
-        let resolved = match frame {
-            ResolvedIn::World => "world",
-            ResolvedIn::Own => "B",
-        };
+        let resolved = frame.key("B");
         let spec = BlockSpec::of_type("TransformSensor").param("resolved_in", resolved);
         TransformSensor { spec }
     }

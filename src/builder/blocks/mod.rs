@@ -87,12 +87,8 @@ impl MethodTable {
     }
 }
 
-fn numbers(values: &[f64]) -> ParamValue {
-    ParamValue::Array(values.iter().map(|&v| ParamValue::Number(v)).collect())
-}
-
 fn rows<const N: usize>(matrix: &[[f64; N]]) -> ParamValue {
-    ParamValue::Array(matrix.iter().map(|row| numbers(row)).collect())
+    ParamValue::Array(matrix.iter().map(|row| row.as_slice().into()).collect())
 }
 
 mod bodies;
@@ -118,7 +114,7 @@ mod tests {
     #[test]
     fn typed_values_are_the_tables_a_file_writes() {
         let matrix = BlockSpec::from(Gain::matrix(&[[1.0, 2.0], [3.0, 4.0]]));
-        let rows = ParamValue::Array(vec![numbers(&[1.0, 2.0]), numbers(&[3.0, 4.0])]);
+        let rows = ParamValue::Array(vec![[1.0, 2.0].into(), [3.0, 4.0].into()]);
         assert_eq!(matrix, BlockSpec::of_type("Gain").param("gain", rows));
 
         let joint =
@@ -150,7 +146,7 @@ mod tests {
         assert_eq!(BlockSpec::from(contact), expected);
 
         let hull = Solid::new(Shape::convex_hull(&[[0.0; 3], [1.0, 0.0, 0.0]])).density(500.0);
-        let points = ParamValue::Array(vec![numbers(&[0.0; 3]), numbers(&[1.0, 0.0, 0.0])]);
+        let points = ParamValue::Array(vec![[0.0; 3].into(), [1.0, 0.0, 0.0].into()]);
         let geometry = table([("shape", "convex_hull".into()), ("points", points)]);
         let expected = BlockSpec::of_type("Solid")
             .param("geometry", geometry)

@@ -1,6 +1,6 @@
 //! Signal blocks: sources, math, integration, recording.
 
-use super::{numbers, rows};
+use super::rows;
 use crate::builder::{BlockSpec, ParamValue};
 
 /// Constant: `out = value`.
@@ -19,7 +19,7 @@ impl Constant {
     /// A column vector (`values.len()`×1).
     pub fn vector(values: &[f64]) -> Constant {
         Constant {
-            spec: BlockSpec::of_type("Constant").param("value", numbers(values)),
+            spec: BlockSpec::of_type("Constant").param("value", values),
         }
     }
 }
@@ -93,7 +93,7 @@ impl Gain {
     /// `out[i] = gains[i]·in[i]` (the input has `gains.len()` elements).
     pub fn elementwise(gains: &[f64]) -> Gain {
         Gain {
-            spec: BlockSpec::of_type("Gain").param("gain", numbers(gains)),
+            spec: BlockSpec::of_type("Gain").param("gain", gains),
         }
     }
     /// `out = K·in` for K given by its rows (r×c; the input is c×1, the output r×1).
