@@ -21,6 +21,7 @@
 //!   [`geometry`] (shapes and their queries), [`contact`] (force laws) and [`multibody`]
 //!   (spatial algebra and the articulated-body algorithm).
 //! - **Many runs of one model**: [`ParameterSet`] (other parameter values without a rebuild),
+//!   [`ParameterVector`] (chosen parameters as numbers, for optimisers and fitting loops),
 //!   checkpoints, [`sweep`] (every combination of values, on threads or sharded over a cluster).
 //! - **Below the model**: [`sim::Engine`] is the diagram as a [`solver::System`], for driving a
 //!   [`solver::Solver`] yourself.
@@ -55,7 +56,7 @@ pub mod sweep;
 #[doc(hidden)]
 pub mod urdf;
 
-pub use diagram::parameters::ParameterSet;
+pub use diagram::parameters::{ParameterSet, ParameterVector, VectorLengthError};
 pub use diagram::Diagram;
 pub use model::Diagnostic;
 pub use sim::{

@@ -31,6 +31,9 @@ pub struct Origin {
     pub build: crate::block::registry::BuildFn,
     /// Its index in `ModelSpec::blocks`.
     pub entry: usize,
+    /// Its type's parameters, with their documented defaults (a parameter vector starts a slot
+    /// the model does not write from its default).
+    pub params: &'static [crate::block::ParamDoc],
 }
 
 /// Builds the diagram of a model. Problems that do not depend on each other — each block's type
@@ -151,6 +154,7 @@ fn instantiate(
         origin: Some(Origin {
             build: ty.build,
             entry: 0,
+            params: ty.params,
         }),
         binding: None,
     })

@@ -10,7 +10,7 @@ pub mod physical;
 pub(crate) mod schedule;
 
 pub use build::{build_diagram, build_diagram_with};
-pub use parameters::ParameterSet;
+pub use parameters::{ParameterSet, ParameterVector};
 
 use crate::block::{Block, Setup, Shape, Slot};
 use crate::model::{ModelSpec, SourceFile, Span};

@@ -27,7 +27,7 @@ impl Diagram {
         &self,
         by_block: &[(usize, Vec<BlockAssignment>)],
     ) -> Result<(Remade, PhysicalScene), Diagnostic> {
-        let first = by_block[0].1[0].written;
+        let first = by_block[0].1[0].written.as_str();
         let refuse = |block: &str, why: String| refused(first, block, why);
         let Some(scene) = &self.scene else {
             return Err(refuse(

@@ -20,6 +20,9 @@
 //! `[model]`, `[solver]` and `[output]` settings.
 
 mod mechanism;
+mod vector;
+
+pub use vector::{ParameterVector, VectorLengthError};
 
 use super::build::{block_warnings, Origin};
 use super::physical::PhysicalScene;
@@ -28,6 +31,7 @@ use crate::block::{Block, BlockError, PhysicalRole, ShapeSpec};
 use crate::model::diagnostic::closest;
 use crate::model::document::set_path;
 use crate::model::value::parse_override_value;
+use crate::model::value::Value;
 use crate::model::{Diagnostic, TableReader};
 
 /// Parameter overrides compiled against one diagram: the blocks they address, made again with
@@ -92,13 +96,16 @@ impl ParameterSet {
 /// Blocks made again, with their indices in the diagram.
 type Remade = Vec<(usize, Box<dyn Block>)>;
 
-/// One assignment to a block: the keys below the block, the value's text, and the assignment
-/// as written (for messages).
+/// One assignment to a block: the keys below the block, the value, and the assignment as
+/// written (for messages).
 struct BlockAssignment<'a> {
     keys: Vec<&'a str>,
-    value: &'a str,
-    written: &'a str,
+    value: Value,
+    written: String,
 }
+
+/// Assignments grouped by the index of the block they address, in the order first addressed.
+type ByBlock<'a> = Vec<(usize, Vec<BlockAssignment<'a>>)>;
 
 fn fingerprint(d: &Diagram) -> (usize, usize) {
     (d.blocks.len(), d.blocks.iter().map(|b| b.name.len()).sum())
@@ -109,29 +116,39 @@ impl Diagram {
     /// runs of this diagram; see the [module documentation](self) for what can be overridden.
     /// Errors name the assignment, the block and what to do instead.
     pub fn parameters<S: AsRef<str>>(&self, assignments: &[S]) -> Result<ParameterSet, Diagnostic> {
-        let mut by_block: Vec<(usize, Vec<BlockAssignment>)> = Vec::new();
+        let mut by_block: ByBlock = Vec::new();
         for assignment in assignments {
             let written = assignment.as_ref();
             let (b, keys, value) = self.address(written)?;
             let one = BlockAssignment {
                 keys,
-                value,
-                written,
+                value: parse_override_value(value),
+                written: written.to_string(),
             };
             match by_block.iter_mut().find(|(k, _)| *k == b) {
                 Some((_, list)) => list.push(one),
                 None => by_block.push((b, vec![one])),
             }
         }
-        for (b, list) in &by_block {
-            self.check_written(*b, list[0].written)?;
+        let written = assignments.iter().map(|a| a.as_ref().to_string()).collect();
+        self.compile_set(&by_block, written)
+    }
+
+    /// The set of assignments grouped by block, `written` the assignments as the user gave them.
+    fn compile_set(
+        &self,
+        by_block: &ByBlock,
+        written: Vec<String>,
+    ) -> Result<ParameterSet, Diagnostic> {
+        for (b, list) in by_block {
+            self.check_written(*b, &list[0].written)?;
         }
         let (mut blocks, scene) = if by_block.iter().any(|(b, _)| self.in_mechanism(*b)) {
-            let (blocks, scene) = self.remake_with_mechanism(&by_block)?;
+            let (blocks, scene) = self.remake_with_mechanism(by_block)?;
             (blocks, Some(scene))
         } else {
             let mut blocks = Vec::with_capacity(by_block.len());
-            for (b, list) in &by_block {
+            for (b, list) in by_block {
                 blocks.push((*b, self.remake(*b, list)?));
             }
             (blocks, None)
@@ -139,7 +156,7 @@ impl Diagram {
         blocks.sort_by_key(|(b, _)| *b);
         let warnings = self.warnings_with(&blocks);
         Ok(ParameterSet {
-            assignments: assignments.iter().map(|a| a.as_ref().to_string()).collect(),
+            assignments: written,
             blocks,
             scene,
             warnings,
@@ -175,24 +192,34 @@ impl Diagram {
                     .hint("write block.param=value, e.g. contact.normal.stiffness=1e6"),
             );
         };
-        let keys: Vec<&str> = path.trim().split('.').collect();
+        let (b, keys) = self.address_path(path.trim(), assignment)?;
+        Ok((b, keys, value.trim()))
+    }
+
+    /// The block a dotted path `block.param[.sub...]` addresses and the keys below the block;
+    /// `written` is what the user wrote, for messages.
+    fn address_path<'a>(
+        &self,
+        path: &'a str,
+        written: &str,
+    ) -> Result<(usize, Vec<&'a str>), Diagnostic> {
+        let keys: Vec<&str> = path.split('.').collect();
         if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
             return Err(Diagnostic::new(format!(
-                "parameter '{assignment}': '{}' is not a dotted path block.param",
-                path.trim()
+                "parameter '{written}': '{path}' is not a dotted path block.param"
             ))
             .hint("write block.param=value, e.g. contact.normal.stiffness=1e6"));
         }
         if matches!(keys[0], "model" | "solver" | "output") {
             return Err(Diagnostic::new(format!(
-                "parameter '{assignment}': the [{}] section is a setting of the model, not a block parameter",
+                "parameter '{written}': the [{}] section is a setting of the model, not a block parameter",
                 keys[0]
             ))
             .hint("set it when the model is loaded (load_model's overrides, --set), or use RunOptions (stop_time)"));
         }
         let Some(b) = self.block_index(keys[0]) else {
             let mut d = Diagnostic::new(format!(
-                "parameter '{assignment}': there is no block '{}'",
+                "parameter '{written}': there is no block '{}'",
                 keys[0]
             ));
             if let Some(near) = closest(keys[0], self.blocks.iter().map(|b| b.name.as_str())) {
@@ -202,11 +229,11 @@ impl Diagram {
         };
         if keys[1] == "type" {
             return Err(Diagnostic::new(format!(
-                "parameter '{assignment}': a block's type cannot be overridden"
+                "parameter '{written}': a block's type cannot be overridden"
             ))
             .block(keys[0]));
         }
-        Ok((b, keys[1..].to_vec(), value.trim()))
+        Ok((b, keys[1..].to_vec()))
     }
 
     /// Block `b` made again from its model table with the assignments applied.
@@ -216,7 +243,7 @@ impl Diagram {
         assignments: &[BlockAssignment],
     ) -> Result<Box<dyn Block>, Diagnostic> {
         let cb = &self.blocks[b];
-        let origin = self.check_written(b, assignments[0].written)?;
+        let origin = self.check_written(b, &assignments[0].written)?;
         let mut block = self.construct(b, origin, assignments)?;
         if let Some(binding) = &cb.binding {
             block
@@ -225,7 +252,7 @@ impl Diagram {
         }
         block.set_used_outputs(&cb.used_outputs);
         check_same_structure(cb, &mut *block)
-            .map_err(|m| m.diagnostic(|why| refused(assignments[0].written, &cb.name, why)))?;
+            .map_err(|m| m.diagnostic(|why| refused(&assignments[0].written, &cb.name, why)))?;
         Ok(block)
     }
 
@@ -241,7 +268,7 @@ impl Diagram {
         let entry = &self.spec.blocks[origin.entry];
         let mut table = entry.params.clone();
         for a in assignments {
-            set_path(&mut table, &a.keys, parse_override_value(a.value)).map_err(|why| {
+            set_path(&mut table, &a.keys, a.value.clone()).map_err(|why| {
                 Diagnostic::new(format!("parameter '{}': {why}", a.written))
                     .block(name)
                     .hint("only numbers, strings, arrays and tables can be set, at the path they have in the model")

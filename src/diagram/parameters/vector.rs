@@ -1,0 +1,495 @@
+//! Parameters as a vector of numbers: the scalar parameters a user picks, in a fixed order, with
+//! the values the diagram was built with (MuJoCo's editable numeric model fields; Drake's numeric
+//! parameter vector in a Context).
+//!
+//! [`Diagram::parameter_vector`] lays the vector out once from paths (`ball.mass`,
+//! `contact.normal.stiffness`, `free.position[2]` for one element of a number array) and starts
+//! each slot at the value the built diagram uses: the number the model writes there, or the
+//! parameter's declared default. An optimiser, a fitting loop or a sweep then changes the
+//! numbers (`vector[1] = 2e5`, [`ParameterVector::set_values`]) and
+//! [`Diagram::parameters_from`] turns them into a [`ParameterSet`] for runs, with no text
+//! formatted or parsed on the way.
+//!
+//! A vector is applied as any set is (see the [parent module](super)): each block with a slot
+//! whose value differs from the built one, bit for bit, is made again by its type's constructor
+//! from its table with the new numbers, checked to keep its structure, and runs dispatch to it;
+//! a slot in the mechanism (a mass, gravity, a joint's initial value) elaborates the mechanism
+//! again. Slots at their built values make no block again, so the vector as laid out gives an
+//! empty set and runs exactly as the diagram. The schedule, buffers and every other block are
+//! shared by all runs.
+//!
+//! ```
+//! use blockdyn::{load_model_str, simulate, RunOptions};
+//! use std::sync::Arc;
+//!
+//! let model = r#"
+//! connect = ["c.out -> g.in", "g.out -> x.in", "x.out -> s.in1"]
+//! [model]
+//! stop_time = 1.0
+//! [blocks.c]
+//! type = "Constant"
+//! value = 1.0
+//! [blocks.g]
+//! type = "Gain"
+//! gain = 2.0
+//! [blocks.x]
+//! type = "Integrator"
+//! [blocks.s]
+//! type = "Scope"
+//! "#;
+//! let diagram = load_model_str("ramp.toml", model, &[])?;
+//! let mut theta = diagram.parameter_vector(&["g.gain", "x.initial"])?;
+//! assert_eq!(theta.built_values(), &[2.0, 0.0]); // written; the declared default
+//! theta.set_values(&[3.0, 0.5])?;
+//! let set = Arc::new(diagram.parameters_from(&theta)?);
+//! let run = simulate(&diagram, RunOptions { parameters: Some(set), ..Default::default() })?;
+//! // x(1) = x0 + gain · 1 s
+//! assert!((run.final_state[0] - 3.5).abs() < 1e-12);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Laying out checks every slot, so that an optimiser's loop meets no path error: the path must
+//! address a number (or one element of an array of numbers), a set with every slot at its built
+//! value is compiled once, and each slot is moved to the nearest numbers above and below its
+//! built value to prove that some change of it can be carried (a geometry's radius cannot: a
+//! set refuses any change of it). A value out of a parameter's range (a negative stiffness) is
+//! refused when it is applied, naming the slot.
+
+use super::{BlockAssignment, ByBlock, ParameterSet};
+use crate::block::ParamDoc;
+use crate::diagram::Diagram;
+use crate::model::diagnostic::closest;
+use crate::model::value::{Table, Value, ValueKind};
+use crate::model::Diagnostic;
+
+/// Named scalar parameters of one diagram and their values, in the order they were laid out by
+/// [`Diagram::parameter_vector`]; [`Diagram::parameters_from`] makes the [`ParameterSet`] that
+/// runs with them. Index it like a slice: `vector[i]` is the value of
+/// `vector.paths()[i]`, in that parameter's unit (SI, as the model writes it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParameterVector {
+    slots: Vec<Slot>,
+    values: Vec<f64>,
+    /// The values the diagram was built with, slot by slot.
+    built: Vec<f64>,
+    /// The diagram's fingerprint (block count and names' length), as a [`ParameterSet`] keeps.
+    fingerprint: (usize, usize),
+}
+
+/// One slot: the block, the keys below it, the element of an array, and how the model writes it.
+#[derive(Clone, Debug, PartialEq)]
+struct Slot {
+    /// The path as the user gave it (`free.position[2]`).
+    path: String,
+    block: usize,
+    /// The keys below the block (`["normal", "stiffness"]`).
+    keys: Vec<String>,
+    /// The element, when the slot is one number of an array.
+    element: Option<usize>,
+    /// The built array the element belongs to (its other elements stay as built).
+    array: Vec<f64>,
+}
+
+/// [`ParameterVector::set_values`] was given a slice of another length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the parameter vector has {expected} slots, but {given} values were given")]
+pub struct VectorLengthError {
+    /// The vector's number of slots.
+    pub expected: usize,
+    /// The number of values given.
+    pub given: usize,
+}
+
+impl ParameterVector {
+    /// The number of slots.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether it has no slots.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The slots' paths, in order (as given to [`Diagram::parameter_vector`]).
+    pub fn paths(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.slots.iter().map(|s| s.path.as_str())
+    }
+
+    /// The index of the slot with path `path`, as it was given.
+    pub fn index_of(&self, path: &str) -> Option<usize> {
+        self.slots.iter().position(|s| s.path == path)
+    }
+
+    /// The current values, slot by slot.
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// The current values, to change in place.
+    pub fn values_mut(&mut self) -> &mut [f64] {
+        &mut self.values
+    }
+
+    /// The values the diagram was built with, slot by slot.
+    pub fn built_values(&self) -> &[f64] {
+        &self.built
+    }
+
+    /// Sets every slot's value; `values` has one number per slot, in order.
+    pub fn set_values(&mut self, values: &[f64]) -> Result<(), VectorLengthError> {
+        if values.len() != self.values.len() {
+            return Err(VectorLengthError {
+                expected: self.values.len(),
+                given: values.len(),
+            });
+        }
+        self.values.copy_from_slice(values);
+        Ok(())
+    }
+
+    /// The vector with `values` in place of the current ones.
+    pub fn with_values(&self, values: &[f64]) -> Result<ParameterVector, VectorLengthError> {
+        let mut v = self.clone();
+        v.set_values(values)?;
+        Ok(v)
+    }
+
+    /// Whether it was laid out for `diagram` (or one with the same blocks).
+    pub fn fits(&self, diagram: &Diagram) -> bool {
+        self.fingerprint == super::fingerprint(diagram)
+    }
+
+    /// The assignments that give the slots whose values differ from the built ones, grouped by
+    /// block, and their text (`path=value`, for messages and [`ParameterSet::assignments`]).
+    /// An array gets one assignment holding all its changed elements.
+    fn assignments(&self, all: bool) -> (ByBlock<'_>, Vec<String>) {
+        let mut by_block: ByBlock = Vec::new();
+        let mut written = Vec::new();
+        for (i, slot) in self.slots.iter().enumerate() {
+            let x = self.values[i];
+            if !all && x.to_bits() == self.built[i].to_bits() {
+                continue;
+            }
+            // Always a float: a parameter read as a count takes a whole float too, and refuses
+            // a fraction with its own message.
+            let text = format!("{}={x}", slot.path);
+            let number = float(x);
+            written.push(text.clone());
+            let keys: Vec<&str> = slot.keys.iter().map(String::as_str).collect();
+            let list = match by_block.iter_mut().position(|(b, _)| *b == slot.block) {
+                Some(k) => &mut by_block[k].1,
+                None => {
+                    by_block.push((slot.block, Vec::new()));
+                    &mut by_block.last_mut().expect("just pushed").1
+                }
+            };
+            match (slot.element, list.iter_mut().find(|a| a.keys == keys)) {
+                (Some(e), Some(existing)) => {
+                    if let ValueKind::Array(items) = &mut existing.value.kind {
+                        items[e] = number;
+                    }
+                    existing.written = format!("{}, {text}", existing.written);
+                }
+                (Some(e), None) => {
+                    let mut items: Vec<Value> = slot.array.iter().map(|&a| float(a)).collect();
+                    items[e] = number;
+                    list.push(BlockAssignment {
+                        keys,
+                        value: Value {
+                            kind: ValueKind::Array(items),
+                            span: None,
+                        },
+                        written: text,
+                    });
+                }
+                (None, _) => list.push(BlockAssignment {
+                    keys,
+                    value: number,
+                    written: text,
+                }),
+            }
+        }
+        (by_block, written)
+    }
+}
+
+impl std::ops::Index<usize> for ParameterVector {
+    type Output = f64;
+    fn index(&self, i: usize) -> &f64 {
+        &self.values[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for ParameterVector {
+    fn index_mut(&mut self, i: usize) -> &mut f64 {
+        &mut self.values[i]
+    }
+}
+
+fn float(x: f64) -> Value {
+    Value {
+        kind: ValueKind::Float(x),
+        span: None,
+    }
+}
+
+impl Diagram {
+    /// Lays out a [`ParameterVector`] of the scalar parameters at `paths` (`block.param[.sub...]`,
+    /// with `[i]` after the last key for element `i`, from 0, of an array of numbers), each
+    /// starting at the value this diagram was built with. Errors name the path and say what to
+    /// write instead: a path to no block or parameter, to a string, a table or a whole array, a
+    /// slot given twice, a parameter the model does not write whose default is not a number, and
+    /// a value no set can carry (one that shapes a geometry or a block's structure).
+    pub fn parameter_vector<S: AsRef<str>>(
+        &self,
+        paths: &[S],
+    ) -> Result<ParameterVector, Diagnostic> {
+        let mut slots: Vec<Slot> = Vec::with_capacity(paths.len());
+        let mut built = Vec::with_capacity(paths.len());
+        for path in paths {
+            let path = path.as_ref().trim();
+            if slots.iter().any(|s| s.path == path) {
+                return Err(
+                    Diagnostic::new(format!("parameter vector: '{path}' is given twice"))
+                        .hint("give each path once"),
+                );
+            }
+            let (slot, value) = self.slot(path)?;
+            slots.push(slot);
+            built.push(value);
+        }
+        let vector = ParameterVector {
+            slots,
+            values: built.clone(),
+            built,
+            fingerprint: super::fingerprint(self),
+        };
+        // Every slot at its built value, compiled once: a path no set can carry is refused here,
+        // not in the first run of a loop.
+        let (by_block, written) = vector.assignments(true);
+        if !by_block.is_empty() {
+            self.compile_set(&by_block, written)?;
+        }
+        for i in 0..vector.len() {
+            self.check_movable(&vector, i)?;
+        }
+        Ok(vector)
+    }
+
+    /// Refuses slot `i` when no change of its value can be carried by a set: a value that
+    /// shapes a geometry, or the block's structure, is refused for any change. Probed with the
+    /// nearest numbers above and below the built value (one of them is within the parameter's
+    /// range even when the built value sits on a bound, a restitution of 1 or a damping of 0).
+    fn check_movable(&self, vector: &ParameterVector, i: usize) -> Result<(), Diagnostic> {
+        let built = vector.built[i];
+        let mut probe = vector.clone();
+        probe.values[i] = nearest_above(built);
+        let up = self.parameters_from(&probe);
+        if up.is_ok() {
+            return Ok(());
+        }
+        probe.values[i] = -nearest_above(-built);
+        match (self.parameters_from(&probe), up) {
+            (Ok(_), _) | (_, Ok(_)) => Ok(()),
+            (Err(_), Err(mut refused)) => {
+                refused.message = format!(
+                    "parameter vector: '{}' cannot move: a set refuses any change of it ({})",
+                    vector.slots[i].path, refused.message
+                );
+                Err(refused)
+            }
+        }
+    }
+
+    /// The [`ParameterSet`] that runs this diagram with `vector`'s values (only blocks with a
+    /// slot away from its built value are made again; a vector at its built values gives an
+    /// empty set). Errors name the slot: a value the block refuses (a negative stiffness, a
+    /// non-finite number) or one that changes its structure; a vector laid out for another
+    /// diagram is refused.
+    pub fn parameters_from(&self, vector: &ParameterVector) -> Result<ParameterSet, Diagnostic> {
+        if !vector.fits(self) {
+            return Err(
+                Diagnostic::new("the parameter vector was laid out for another diagram")
+                    .hint("lay it out with this diagram's parameter_vector"),
+            );
+        }
+        let (by_block, written) = vector.assignments(false);
+        self.compile_set(&by_block, written)
+    }
+
+    /// The slot at `path` and the value the diagram was built with there.
+    fn slot(&self, path: &str) -> Result<(Slot, f64), Diagnostic> {
+        let (keys_path, element) = split_element(path)?;
+        let (block, keys) = self.address_path(keys_path, path)?;
+        let origin = self.check_written(block, path)?;
+        let entry = &self.spec.blocks[origin.entry];
+        let refuse = |why: String, hint: String| {
+            Err(Diagnostic::new(format!("parameter vector: '{path}' {why}"))
+                .block(&entry.name)
+                .hint(hint))
+        };
+        let written = lookup(&entry.params, &keys);
+        let value = match written {
+            Some(v) => v.clone(),
+            None => match declared_default(origin.params, &keys) {
+                Some(v) => v,
+                None if keys.len() == 1 && !origin.params.iter().any(|p| p.name == keys[0]) => {
+                    let near = closest(keys[0], origin.params.iter().map(|p| p.name));
+                    let hint = match near {
+                        Some(n) => format!("did you mean '{}.{n}'?", entry.name),
+                        None => {
+                            format!("`blockdyn blocks {}` lists its parameters", entry.type_name)
+                        }
+                    };
+                    return refuse(format!("is not a parameter of a {}", entry.type_name), hint);
+                }
+                None => return refuse(
+                    "is not written in the model, and its default is not a number to start from"
+                        .into(),
+                    format!(
+                        "write it in [blocks.{}] (the value to start from)",
+                        entry.name
+                    ),
+                ),
+            },
+        };
+        let (scalar, array) = match (&value.kind, element) {
+            (ValueKind::Float(x), None) => (*x, Vec::new()),
+            (ValueKind::Integer(i), None) => (*i as f64, Vec::new()),
+            (ValueKind::Array(items), Some(e)) => {
+                let numbers: Option<Vec<f64>> = items.iter().map(Value::as_f64).collect();
+                let Some(numbers) = numbers else {
+                    return refuse(
+                        "is an element of an array that is not all numbers".into(),
+                        "a vector holds numbers: give a path to a number".into(),
+                    );
+                };
+                if e >= numbers.len() {
+                    return refuse(
+                        format!("is past the end of an array of {} numbers", numbers.len()),
+                        format!(
+                            "give an element from 0 to {}",
+                            numbers.len().saturating_sub(1)
+                        ),
+                    );
+                }
+                (numbers[e], numbers)
+            }
+            (ValueKind::Array(items), None) => {
+                return refuse(
+                    format!("is an array of {} values, not a number", items.len()),
+                    format!("give one element as its own slot, e.g. '{keys_path}[0]'"),
+                )
+            }
+            (_, Some(_)) => {
+                return refuse(
+                    format!("is {}, not an array", value.type_name()),
+                    format!("write the path without '[...]': '{keys_path}'"),
+                )
+            }
+            (ValueKind::Table(_), None) => {
+                return refuse(
+                    "is a table, not a number".into(),
+                    format!("give one of its numbers, e.g. '{keys_path}.stiffness'"),
+                )
+            }
+            (_, None) => {
+                return refuse(
+                    format!("is {}, not a number", value.type_name()),
+                    "a vector holds numbers: change other values with Diagram::parameters".into(),
+                )
+            }
+        };
+        let slot = Slot {
+            path: path.to_string(),
+            block,
+            keys: keys.iter().map(|k| k.to_string()).collect(),
+            element,
+            array,
+        };
+        Ok((slot, scalar))
+    }
+}
+
+/// `path` without a trailing `[i]`, and `i`.
+fn split_element(path: &str) -> Result<(&str, Option<usize>), Diagnostic> {
+    let Some(open) = path.strip_suffix(']').and_then(|p| p.rfind('[')) else {
+        return Ok((path, None));
+    };
+    let index = &path[open + 1..path.len() - 1];
+    match index.trim().parse::<usize>() {
+        Ok(i) => Ok((path[..open].trim_end(), Some(i))),
+        Err(_) => Err(Diagnostic::new(format!(
+            "parameter vector: '{path}': '[{index}]' is not an element index"
+        ))
+        .hint("write a whole number from 0, e.g. free.position[2]")),
+    }
+}
+
+/// The value at `keys` in `table`, if written.
+fn lookup<'t>(table: &'t Table, keys: &[&str]) -> Option<&'t Value> {
+    let (first, rest) = keys.split_first()?;
+    let value = &table.get(first)?.value;
+    if rest.is_empty() {
+        return Some(value);
+    }
+    match &value.kind {
+        ValueKind::Table(t) => lookup(t, rest),
+        _ => None,
+    }
+}
+
+/// The declared default of a parameter directly under the block, when it is a number or an
+/// array of numbers (its documented text, which the `param!` declaration makes from the value
+/// the constructor uses).
+fn declared_default(params: &[ParamDoc], keys: &[&str]) -> Option<Value> {
+    let [key] = keys else {
+        return None;
+    };
+    let text = params.iter().find(|p| p.name == *key)?.default;
+    let value = crate::model::value::parse_override_value(text);
+    match &value.kind {
+        ValueKind::Float(_) | ValueKind::Integer(_) => Some(value),
+        ValueKind::Array(items) if items.iter().all(|v| v.as_f64().is_some()) => Some(value),
+        _ => None,
+    }
+}
+
+/// The nearest number above `x` (`f64::next_up`, which is newer than the crate's minimum Rust).
+fn nearest_above(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let bits = x.to_bits();
+    f64::from_bits(if x > 0.0 { bits + 1 } else { bits - 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_number_above_is_one_step_up() {
+        for x in [0.0, -0.0, 1.0, -1.0, 1e-300, -1e300, 0.1, f64::MAX] {
+            let up = nearest_above(x);
+            assert!(up > x, "{x}");
+            // One step back down gives x again (0.0 == -0.0).
+            assert_eq!(-nearest_above(-up), x, "{x}");
+        }
+        assert_eq!(nearest_above(f64::INFINITY), f64::INFINITY);
+    }
+
+    #[test]
+    fn an_element_index_is_split_from_the_path() {
+        assert_eq!(
+            split_element("free.position[2]").unwrap(),
+            ("free.position", Some(2))
+        );
+        assert_eq!(split_element("ball.mass").unwrap(), ("ball.mass", None));
+        assert!(split_element("free.position[-1]").is_err());
+    }
+}

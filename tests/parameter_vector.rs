@@ -1,0 +1,191 @@
+//! Parameter vectors: a diagram's scalar parameters laid out once as numbers, changed in place
+//! and run without building the diagram again. A run with a vector must equal, bit for bit, a
+//! run of the model built with the same values as overrides; a vector at its built values runs
+//! exactly as the diagram.
+
+use blockdyn::{load_model, simulate, Diagram, ParameterVector, RunOptions, RunResult};
+use std::path::Path;
+use std::sync::Arc;
+
+fn load(model: &str, overrides: &[&str]) -> Diagram {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    load_model(Path::new(model), &overrides).unwrap()
+}
+
+fn run_vector(d: &Diagram, vector: &ParameterVector) -> RunResult {
+    let set = Arc::new(d.parameters_from(vector).unwrap());
+    simulate(
+        d,
+        RunOptions {
+            parameters: Some(set),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+fn assert_same_run(a: &RunResult, b: &RunResult) {
+    assert_eq!(a.recording.times, b.recording.times);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&a.recording.values), bits(&b.recording.values));
+    assert_eq!(a.stats.steps, b.stats.steps);
+    assert_eq!(a.events, b.events);
+}
+
+const BALL_SLOTS: [&str; 5] = [
+    "contact.normal.stiffness",
+    "contact.normal.damping",
+    "ball.mass",
+    "free.position[2]",
+    "free.velocity[2]",
+];
+
+#[test]
+fn a_vector_starts_at_the_built_values_and_runs_as_the_diagram() {
+    let d = load("models/ball_drop.toml", &[]);
+    let vector = d.parameter_vector(&BALL_SLOTS).unwrap();
+    // Written in the model: k, c, m and the release height; not written: the initial velocity,
+    // whose declared default is [0, 0, 0].
+    assert_eq!(vector.built_values(), &[1e5, 100.0, 1.0, 1.0, 0.0]);
+    assert_eq!(vector.values(), vector.built_values());
+    assert_eq!(vector.paths().collect::<Vec<_>>(), BALL_SLOTS);
+    assert_eq!(vector.index_of("ball.mass"), Some(2));
+    let set = d.parameters_from(&vector).unwrap();
+    assert!(set.assignments().is_empty(), "{:?}", set.assignments());
+    assert_same_run(
+        &run_vector(&d, &vector),
+        &simulate(&d, RunOptions::default()).unwrap(),
+    );
+}
+
+#[test]
+fn a_vector_run_equals_the_model_built_with_its_values() {
+    let d = load("models/ball_drop.toml", &[]);
+    let mut vector = d.parameter_vector(&BALL_SLOTS).unwrap();
+    vector.set_values(&[2e5, 30.0, 2.0, 1.5, 0.5]).unwrap();
+    let reference = load(
+        "models/ball_drop.toml",
+        &[
+            "contact.normal.stiffness=2e5",
+            "contact.normal.damping=30",
+            "ball.mass=2",
+            "free.position=[0.0, 0.0, 1.5]",
+            "free.velocity=[0.0, 0.0, 0.5]",
+        ],
+    );
+    assert_same_run(
+        &run_vector(&d, &vector),
+        &simulate(&reference, RunOptions::default()).unwrap(),
+    );
+    // Only the slots moved make blocks again: one slot away from its built value.
+    vector
+        .set_values(vector.built_values().to_vec().as_slice())
+        .unwrap();
+    vector[0] = 5e4;
+    let set = d.parameters_from(&vector).unwrap();
+    assert_eq!(set.assignments(), ["contact.normal.stiffness=50000"]);
+    let reference = load("models/ball_drop.toml", &["contact.normal.stiffness=5e4"]);
+    assert_same_run(
+        &run_vector(&d, &vector),
+        &simulate(&reference, RunOptions::default()).unwrap(),
+    );
+}
+
+/// The release height moves the first contact to t = sqrt(2·(h − r)/g) (free fall of the
+/// centre from h to the radius r = 0.1 m, g = 9.81 m/s²). The zero crossing is located to the
+/// solver's event tolerance; the bound 1e-9 s leaves room for the located time's rounding and
+/// the free fall's integration at rel_tol 1e-6 (a quadratic in t, which the solver's dense
+/// output represents exactly up to rounding).
+#[test]
+fn the_release_height_slot_moves_the_first_contact_as_free_fall_says() {
+    let d = load("models/ball_drop.toml", &[]);
+    let mut vector = d.parameter_vector(&["free.position[2]"]).unwrap();
+    for h in [0.5, 1.0, 2.0, 4.0] {
+        vector[0] = h;
+        let run = run_vector(&d, &vector);
+        let onset = run.events.first().expect("the ball reaches the floor").time;
+        let expected = (2.0 * (h - 0.1) / 9.81_f64).sqrt();
+        assert!(
+            (onset - expected).abs() < 1e-9,
+            "h = {h}: onset {onset}, free fall {expected}"
+        );
+    }
+}
+
+#[test]
+fn vectors_share_one_diagram_on_threads() {
+    let d = Arc::new(load("models/ball_drop.toml", &[]));
+    let vector = d.parameter_vector(&["contact.normal.stiffness"]).unwrap();
+    let stiffnesses = [5e4, 1e5, 2e5, 4e5];
+    let threaded: Vec<RunResult> = std::thread::scope(|scope| {
+        let handles: Vec<_> = stiffnesses
+            .iter()
+            .map(|&k| {
+                let d = Arc::clone(&d);
+                let v = vector.with_values(&[k]).unwrap();
+                scope.spawn(move || run_vector(&d, &v))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (k, run) in stiffnesses.iter().zip(&threaded) {
+        let reference = load(
+            "models/ball_drop.toml",
+            &[format!("contact.normal.stiffness={k}").as_str()],
+        );
+        assert_same_run(run, &simulate(&reference, RunOptions::default()).unwrap());
+    }
+}
+
+/// Each path error names the path and says what to write instead; each is found when the
+/// vector is laid out, not when a loop first runs it.
+#[test]
+fn a_path_a_vector_cannot_hold_is_refused_with_what_to_write() {
+    let d = load("models/ball_drop.toml", &[]);
+    let error = |paths: &[&str]| d.parameter_vector(paths).unwrap_err().to_string();
+    let cases: [(&[&str], &[&str]); 11] = [
+        (&["bal.mass"], &["no block 'bal'", "did you mean 'ball'"]),
+        (&["ball.mas"], &["not a parameter of a Solid", "ball.mass"]),
+        (&["contact.normal.method"], &["a string, not a number"]),
+        (
+            &["contact.normal"],
+            &["a table", "contact.normal.stiffness"],
+        ),
+        (&["free.position"], &["array of 3", "free.position[0]"]),
+        (&["free.position[3]"], &["past the end", "0 to 2"]),
+        (&["ball.mass[0]"], &["not an array", "'ball.mass'"]),
+        (&["free.position[z]"], &["not an element index"]),
+        (&["ball.mass", "ball.mass"], &["given twice"]),
+        (
+            &["contact.normal.transition_width"],
+            &["not written in the model", "[blocks.contact]"],
+        ),
+        (&["ball.geometry.radius"], &["moves or reshapes a geometry"]),
+    ];
+    for (paths, wanted) in cases {
+        let e = error(paths);
+        for w in wanted {
+            assert!(e.contains(w), "{paths:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn a_value_a_block_refuses_is_reported_by_slot() {
+    let d = load("models/ball_drop.toml", &[]);
+    let vector = d.parameter_vector(&BALL_SLOTS).unwrap();
+    let refused = |i: usize, x: f64| {
+        let mut v = vector.clone();
+        v[i] = x;
+        d.parameters_from(&v).unwrap_err().to_string()
+    };
+    let e = refused(0, -1.0);
+    assert!(e.contains("stiffness"), "{e}");
+    let e = refused(2, f64::NAN);
+    assert!(e.contains("mass") && e.contains("finite"), "{e}");
+    let e = vector.clone().set_values(&[1.0]).unwrap_err();
+    assert_eq!((e.expected, e.given), (5, 1));
+    let other = load("models/pendulum_stop.toml", &[]);
+    let e = other.parameters_from(&vector).unwrap_err().to_string();
+    assert!(e.contains("another diagram"), "{e}");
+}
