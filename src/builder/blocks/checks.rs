@@ -328,8 +328,8 @@ fn joints_move_free_bodies_by_their_closed_forms() {
     );
 }
 
-/// A body on a six-DOF joint starting at rest at `position`, with a solid of `shape` and `mass`;
-/// returns the joint's follower frame's handle (the body's frame).
+/// A solid of `shape` and [`MASS`], named `name`, on a six-DOF joint from World starting at rest
+/// at `position`; returns the joint (its port `F` is the body's frame).
 fn resting_body(
     m: &mut ModelBuilder,
     world: &BlockHandle,
@@ -344,8 +344,9 @@ fn resting_body(
     free
 }
 
-/// The mass of the resting bodies, kg, and gravity, m/s².
+/// The mass of the resting bodies, kg.
 const MASS: f64 = 2.0;
+/// The magnitude of gravity (along −z) in the contact checks, m/s².
 const G: f64 = 9.81;
 
 /// Rigid contacts hold a resting body with its weight m·g exactly (to 1e-9 relative): a ball on
