@@ -245,3 +245,145 @@ fn a_typed_constructors_bad_value_is_named() {
         "{message}"
     );
 }
+
+/// The typed constructors of the further block types rebuild model files bit for bit:
+/// models/thermostat.toml (a Relay with hysteresis), models/particle_on_ground.toml
+/// (GroundContact under a Point), models/ball_to_rest.toml (RigidContact) and
+/// models/pushed_cart.toml (FromTable and Mux pushing a cart on a prismatic joint).
+#[test]
+fn typed_constructors_of_signals_and_contacts_rebuild_model_files() {
+    use blockdyn::builder::blocks::*;
+    use blockdyn::builder::{ModelBuilder, ParamValue};
+    let log = |names: &[&str]| ParamValue::Array(names.iter().map(|&n| n.into()).collect());
+
+    let mut thermostat = ModelBuilder::new("thermostat", 3000.0);
+    let m = &mut thermostat;
+    m.solver("rel_tol", 1e-8).solver("abs_tol", 1e-8);
+    let setpoint = m.add("setpoint", Constant::new(20.0));
+    let error = m.add("error", Sum::new("+-"));
+    let relay = Relay::new(1.0, -1.0)
+        .on_value(1.0)
+        .off_value(0.0)
+        .initially_on();
+    let relay = m.add("thermostat", relay);
+    let power = m.add("power", Gain::new(0.02));
+    let outside = m.add("outside", Constant::new(10.0));
+    let loss = m.add("loss", Sum::new("+-"));
+    let per_tau = m.add("per_tau", Gain::new(0.001));
+    let balance = m.add("balance", Sum::new("++"));
+    let room = m.add("room", Integrator::new(15.0));
+    let temperature = m.add("temperature_degC", Scope::new(1));
+    let heater = m.add("heater_on", Scope::new(1));
+    m.connect(setpoint.port("out"), error.port("in1"))
+        .connect(room.port("out"), error.port("in2"))
+        .connect(error.port("out"), relay.port("in"))
+        .connect(relay.port("out"), power.port("in"))
+        .connect(outside.port("out"), loss.port("in1"))
+        .connect(room.port("out"), loss.port("in2"))
+        .connect(loss.port("out"), per_tau.port("in"))
+        .connect(per_tau.port("out"), balance.port("in1"))
+        .connect(power.port("out"), balance.port("in2"))
+        .connect(balance.port("out"), room.port("in"))
+        .connect(room.port("out"), temperature.port("in1"))
+        .connect(relay.port("out"), heater.port("in1"));
+
+    let mut particle = ModelBuilder::new("particle_on_ground", 1.0);
+    let m = &mut particle;
+    m.solver("rel_tol", 1e-7).solver("abs_tol", 1e-10);
+    m.output("log", log(&["free.p", "ground.force", "ground.cone_ratio"]));
+    let world = m.add("world", WorldFrame::new());
+    m.add("gravity", MechanismConfiguration::new([0.0, 0.0, -9.81]));
+    let body = m.add("particle", Solid::new(Shape::sphere(0.01)).mass(1.0));
+    let foot = m.add("foot", Point::new());
+    let free = m.add(
+        "free",
+        SixDofJoint::new([0.0, 0.0, -4.5817e-4]).velocity([2.0, 0.0, 0.0]),
+    );
+    let ground = m.add("ground", GroundContact::new(1e6, 1e3).friction(0.5));
+    let scope = m.add("scope", Scope::new(2));
+    m.attach(world.port("W"), free.port("B"))
+        .attach(free.port("F"), body.port("R"))
+        .attach(free.port("F"), foot.port("R"))
+        .attach(foot.port("G"), ground.port("F"))
+        .connect(free.port("v[0]"), scope.port("in1"))
+        .connect(ground.port("status"), scope.port("in2"));
+
+    let mut ball = ModelBuilder::new("ball_to_rest", 5.0);
+    let m = &mut ball;
+    m.solver("rel_tol", 1e-8).solver("abs_tol", 1e-10);
+    m.output(
+        "log",
+        log(&["free.v", "contact.impulse", "contact.contact"]),
+    );
+    let world = m.add("world", WorldFrame::new());
+    let floor = m.add("floor", InfinitePlane::new());
+    let solid = m.add("ball", Solid::new(Shape::sphere(0.1)).mass(1.0));
+    let free = m.add("free", SixDofJoint::new([0.0, 0.0, 1.1]));
+    let contact = m.add(
+        "contact",
+        RigidContact::new().restitution(0.8).rest_velocity(1e-3),
+    );
+    let height = m.add("height", Scope::new(1));
+    let force = m.add("force", Scope::new(1));
+    m.attach(world.port("W"), floor.port("R"))
+        .attach(world.port("W"), free.port("B"))
+        .attach(free.port("F"), solid.port("R"))
+        .attach(floor.port("G"), contact.port("B"))
+        .attach(solid.port("G"), contact.port("F"))
+        .connect(free.port("p[2]"), height.port("in1"))
+        .connect(contact.port("normal_force"), force.port("in1"));
+
+    let mut cart = ModelBuilder::new("pushed_cart", 4.0);
+    let m = &mut cart;
+    m.solver("rel_tol", 1e-9).solver("abs_tol", 1e-11);
+    let world = m.add("world", WorldFrame::new());
+    let rail_frame = m.add(
+        "rail_frame",
+        RigidTransform::new([0.0; 3])
+            .rotation_axis_angle([0.0, 1.0, 0.0], std::f64::consts::FRAC_PI_2),
+    );
+    let rail = m.add("rail", Joint::prismatic());
+    let body = m.add("cart", Solid::new(Shape::brick([0.4, 0.2, 0.1])).mass(2.0));
+    let push = m.add("push", ExternalForceTorque::new(ResolvedIn::World));
+    let profile = m.add(
+        "profile",
+        FromTable::new(&[0.0, 1.0, 2.0, 3.0, 4.0], &[0.0, 10.0, 10.0, 0.0, 0.0]),
+    );
+    let zero = m.add("zero", Constant::new(0.0));
+    let force_vector = m.add("force_vector", Mux::new(3));
+    let force_n = m.add("force_N", Scope::new(1));
+    let motion = m.add("motion", Scope::new(2));
+    m.attach(world.port("W"), rail_frame.port("B"))
+        .attach(rail_frame.port("F"), rail.port("B"))
+        .attach(rail.port("F"), body.port("R"))
+        .attach(rail.port("F"), push.port("R"))
+        .connect(profile.port("out"), force_vector.port("in1"))
+        .connect(zero.port("out"), force_vector.port("in2"))
+        .connect(zero.port("out"), force_vector.port("in3"))
+        .connect(force_vector.port("out"), push.port("force"))
+        .connect(profile.port("out"), force_n.port("in1"))
+        .connect(rail.port("q"), motion.port("in1"))
+        .connect(rail.port("w"), motion.port("in2"));
+
+    for (built, file) in [
+        (thermostat, "thermostat"),
+        (particle, "particle_on_ground"),
+        (ball, "ball_to_rest"),
+        (cart, "pushed_cart"),
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("models")
+            .join(format!("{file}.toml"));
+        let from_file = blockdyn::load_model(&path, &[]).expect("the model file");
+        let run = |d| blockdyn::simulate(d, Default::default()).expect("runs");
+        let (b, f) = (run(&built.build().expect("builds")), run(&from_file));
+        let names = |r: &blockdyn::RunResult| {
+            let columns = r.recording.columns.iter();
+            columns.map(|c| c.name.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(names(&b), names(&f), "{file}");
+        assert_eq!(b.stats.steps, f.stats.steps, "{file}");
+        assert_eq!(b.recording.times, f.recording.times, "{file}");
+        assert_eq!(b.recording.values, f.recording.values, "{file}");
+    }
+}

@@ -74,7 +74,7 @@ impl RigidTransform {
 
 /// A solid's shape, in its reference frame R (centred on R's origin).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Shape(ParamValue);
+pub struct Shape(pub(super) ParamValue);
 
 impl Shape {
     /// A sphere of `radius` (m).

@@ -47,7 +47,9 @@ method_type! {
 }
 
 /// A joint of one degree of freedom between frames B and F: [`Joint::revolute`] (about their z
-/// axis; q in rad) or [`Joint::prismatic`] (along z; q in m).
+/// axis; q in rad) or [`Joint::prismatic`] (along z; q in m). [`Joint::cylindrical`],
+/// [`Joint::universal`] and [`Joint::planar`] make the joints of several degrees of freedom
+/// ([`MultiAxisJoint`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Joint {
     spec: BlockSpec,
@@ -85,6 +87,99 @@ impl Joint {
     pub fn limits(mut self, limits: impl Into<JointLimits>) -> Self {
         self.spec = self.spec.param("limits", limits.into().0.into_value());
         self
+    }
+    /// CylindricalJoint: rotation about and translation along B's z axis, q = [θ (rad), d (m)].
+    pub fn cylindrical() -> MultiAxisJoint<2> {
+        MultiAxisJoint::of_type("CylindricalJoint")
+    }
+    /// UniversalJoint: rotation about B's x axis, then about the intermediate y axis,
+    /// q = [α, β] (rad), R_BF = Rx(α)·Ry(β).
+    pub fn universal() -> MultiAxisJoint<2> {
+        MultiAxisJoint::of_type("UniversalJoint")
+    }
+    /// PlanarJoint: translation in B's x-y plane and rotation about B's z axis,
+    /// q = [x (m), y (m), θ (rad)].
+    pub fn planar() -> MultiAxisJoint<3> {
+        MultiAxisJoint::of_type("PlanarJoint")
+    }
+}
+
+/// A joint of N degrees of freedom with coordinates q (each in m or rad, as the joint's
+/// constructor lists them): from [`Joint::cylindrical`], [`Joint::universal`] or
+/// [`Joint::planar`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MultiAxisJoint<const N: usize> {
+    spec: BlockSpec,
+}
+
+impl<const N: usize> MultiAxisJoint<N> {
+    fn of_type(type_name: &str) -> MultiAxisJoint<N> {
+        MultiAxisJoint {
+            spec: BlockSpec::of_type(type_name),
+        }
+    }
+    setters! {
+        /// The initial coordinates q(0) (m or rad each).
+        q0: [f64; N] => "q0";
+        /// The initial velocities (m/s or rad/s each).
+        w0: [f64; N] => "w0";
+        /// An internal spring on every coordinate (N/m or N·m/rad), at rest at q = 0.
+        stiffness: f64 => "stiffness";
+        /// An internal spring per coordinate (N/m or N·m/rad each), at rest at q = 0.
+        stiffness_per_axis: [f64; N] => "stiffness";
+        /// An internal damper on every coordinate (N·s/m or N·m·s/rad).
+        damping: f64 => "damping";
+        /// An internal damper per coordinate (N·s/m or N·m·s/rad each).
+        damping_per_axis: [f64; N] => "damping";
+    }
+    /// Adds the input `t`: a force (N) or torque (N·m) per coordinate.
+    pub fn actuated(mut self) -> Self {
+        self.spec = self.spec.param("actuation", "input");
+        self
+    }
+}
+
+impl<const N: usize> From<MultiAxisJoint<N>> for BlockSpec {
+    fn from(joint: MultiAxisJoint<N>) -> BlockSpec {
+        joint.spec
+    }
+}
+
+/// SphericalJoint: F rotates freely about B's origin (a ball joint), starting unrotated and at
+/// rest unless set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SphericalJoint {
+    spec: BlockSpec,
+}
+
+impl SphericalJoint {
+    /// The ball joint.
+    pub fn new() -> SphericalJoint {
+        SphericalJoint {
+            spec: BlockSpec::of_type("SphericalJoint"),
+        }
+    }
+    setters! {
+        /// The initial orientation of F in B, a quaternion [w, x, y, z] (normalized by the
+        /// block).
+        orientation: [f64; 4] => "orientation";
+        /// The initial angular velocity of F relative to B, rad/s, resolved in F.
+        angular_velocity: [f64; 3] => "angular_velocity";
+        /// An internal spring per rotational degree of freedom, N·m/rad.
+        stiffness: f64 => "stiffness";
+        /// An internal damper per rotational degree of freedom, N·m·s/rad.
+        damping: f64 => "damping";
+    }
+    /// Adds the input `t`: a torque (N·m, 3×1, resolved in F).
+    pub fn actuated(mut self) -> Self {
+        self.spec = self.spec.param("actuation", "input");
+        self
+    }
+}
+
+impl Default for SphericalJoint {
+    fn default() -> Self {
+        SphericalJoint::new()
     }
 }
 
@@ -141,4 +236,4 @@ impl Default for WeldJoint {
     }
 }
 
-into_spec!(Joint, SixDofJoint, WeldJoint);
+into_spec!(Joint, SphericalJoint, SixDofJoint, WeldJoint);

@@ -12,7 +12,8 @@
 //! stiffness) is refused by the block at build, naming the block and the parameter.
 //!
 //! Units are SI throughout (m, kg, s, rad, N); vectors are `[x, y, z]` in the frame each method
-//! names. A block type not covered here (or one of your own) is written with
+//! names. Every library block type has a constructor here but `Urdf` (a robot expanded from its
+//! file when the model is read); that one and a block type of your own are written with
 //! [`BlockSpec::of_type`](super::BlockSpec::of_type) and
 //! [`BlockSpec::param`](super::BlockSpec::param).
 
@@ -92,17 +93,34 @@ fn rows<const N: usize>(matrix: &[[f64; N]]) -> ParamValue {
 }
 
 mod bodies;
+mod contact;
+mod continuous;
+mod discrete;
 mod forces;
+mod geometry;
 mod joints;
+mod nonlinear;
+mod routing;
 mod signals;
+mod sources;
 
 pub use bodies::{InfinitePlane, MechanismConfiguration, RigidTransform, Shape, Solid, WorldFrame};
+pub use contact::{GroundContact, ImpactOrder, RigidContact};
+pub use continuous::{Pid, StateSpace, TransferFunction};
+pub use discrete::{UnitDelay, ZeroOrderHold};
 pub use forces::{
     ExternalForceTorque, FrictionLaw, HuntCrossleyLaw, NormalLaw, ResolvedIn, SmoothLaw,
     SmoothStickSlipLaw, SpatialContactForce, SpringDamper, StribeckLaw, TransformSensor,
 };
-pub use joints::{Joint, JointLimits, RigidLimits, SixDofJoint, SpringDamperLimits, WeldJoint};
+pub use geometry::{CollisionGeometry, Disk, GridSurface, Point, PointCloud};
+pub use joints::{
+    Joint, JointLimits, MultiAxisJoint, RigidLimits, SixDofJoint, SphericalJoint,
+    SpringDamperLimits, WeldJoint,
+};
+pub use nonlinear::{Abs, CrossingDirection, HitCrossing, MinMax, Product, Relay};
+pub use routing::{Demux, Mux, Selector, Switch, Terminator};
 pub use signals::{Constant, Fcn, Gain, Integrator, Saturation, Scope, Sine, Step, Sum};
+pub use sources::{Clock, FromTable, PulseGenerator, Ramp};
 
 #[cfg(test)]
 mod tests {
@@ -179,7 +197,9 @@ mod tests {
         assert!((last - exact).abs() < 1e-8, "{last} against {exact}");
     }
 
-    /// Every constructor and setter, each used once, writes keys its block type declares, and
+    /// Every constructor and setter, each used once, writes keys its block type declares (and
+    /// every library type has a constructor but Urdf, a robot expanded from its file when the
+    /// model is read), and
     /// every law and limit table builds: a ball on a plane (and on a hinge) with each normal law,
     /// friction law and limit kind, every setter of each applied.
     #[test]
@@ -225,6 +245,7 @@ mod tests {
                 .damping(0.1)
                 .actuated()
                 .into(),
+            Joint::prismatic().into(),
             SixDofJoint::new([0.0; 3])
                 .orientation([1.0, 0.0, 0.0, 0.0])
                 .velocity([0.0; 3])
@@ -241,7 +262,95 @@ mod tests {
                 .into(),
             ExternalForceTorque::new(ResolvedIn::Own).into(),
             TransformSensor::new(ResolvedIn::World).into(),
+            Ramp::new(2.0).start_time(0.5).initial_output(1.0).into(),
+            Clock::new().into(),
+            PulseGenerator::new(1.0, 0.5)
+                .pulse_width(25.0)
+                .phase_delay(0.1)
+                .into(),
+            FromTable::new(&[0.0, 1.0], &[1.0, 2.0]).hold().into(),
+            FromTable::rows(&[0.0, 1.0], &[[1.0, 2.0], [3.0, 4.0]]).into(),
+            TransferFunction::new(&[1.0], &[1.0, 1.0]).into(),
+            StateSpace::new(&[[-1.0]], &[[1.0]], &[[1.0]])
+                .feedthrough(&[[0.5]])
+                .initial(&[0.0])
+                .into(),
+            Pid::new(1.0, 0.5, 0.1)
+                .filter(50.0)
+                .initial_integral(0.1)
+                .initial_filter(0.2)
+                .into(),
+            ZeroOrderHold::new(0.1).offset(0.05).into(),
+            UnitDelay::new(0.1).offset(0.05).initial(1.0).into(),
+            UnitDelay::new(0.1).initial_vector(&[1.0, 2.0]).into(),
+            Product::new(2).into(),
+            Product::operations("*/").into(),
+            Abs::new().into(),
+            MinMax::min(2).into(),
+            MinMax::max(1).into(),
+            Relay::new(1.0, -1.0)
+                .on_value(2.0)
+                .off_value(-2.0)
+                .initially_on()
+                .into(),
+            HitCrossing::new(0.5)
+                .direction(CrossingDirection::Rising)
+                .into(),
+            Mux::new(3).into(),
+            Demux::new(2).into(),
+            Demux::sizes(&[2, 1]).into(),
+            Selector::new(&[0, 2]).into(),
+            Switch::at_least(0.5).into(),
+            Switch::above(0.5).into(),
+            Switch::nonzero().into(),
+            Terminator::new().into(),
+            SphericalJoint::new()
+                .orientation([1.0, 0.0, 0.0, 0.0])
+                .angular_velocity([0.0; 3])
+                .stiffness(1.0)
+                .damping(0.1)
+                .actuated()
+                .into(),
+            Joint::cylindrical()
+                .q0([0.1, 0.2])
+                .w0([0.0; 2])
+                .stiffness(1.0)
+                .damping(0.1)
+                .actuated()
+                .into(),
+            Joint::universal()
+                .stiffness_per_axis([1.0, 2.0])
+                .damping_per_axis([0.1, 0.2])
+                .into(),
+            Joint::planar().q0([0.0; 3]).w0([0.0; 3]).into(),
+            Disk::new(0.1).into(),
+            GridSurface::new(&[0.0, 1.0], &[0.0, 1.0], &[[0.0, 0.0], [0.0, 0.1]]).into(),
+            CollisionGeometry::new(Shape::brick([0.1; 3])).into(),
+            Point::new().into(),
+            PointCloud::new(&[[0.0; 3], [0.1, 0.0, 0.0]]).into(),
+            RigidContact::new()
+                .restitution(0.5)
+                .rest_velocity(1e-3)
+                .coulomb_friction(0.3)
+                .impacts(ImpactOrder::Simultaneous)
+                .into(),
+            RigidContact::new().frictionless().into(),
+            GroundContact::new(1e6, 1e3)
+                .friction(0.5)
+                .zero_crossings(false)
+                .planar()
+                .into(),
         ];
+        let uncovered: Vec<&str> = registry
+            .all()
+            .map(|t| t.name)
+            .filter(|name| !specs.iter().any(|s| s.type_name == *name))
+            .collect();
+        assert_eq!(
+            uncovered,
+            ["Urdf"],
+            "library types without a typed constructor"
+        );
         for spec in &specs {
             let block_type = registry.find(&spec.type_name).expect("a library type");
             for (key, _) in &spec.params {
@@ -322,3 +431,6 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod checks;

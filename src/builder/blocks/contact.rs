@@ -1,0 +1,97 @@
+//! Rigid contact (impacts and resting forces) and spatial_v2's compliant ground.
+
+use super::MethodTable;
+use crate::builder::BlockSpec;
+
+/// How a [`RigidContact`] resolves impacts at several touching points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImpactOrder {
+    /// One pair at a time, fastest first, until nothing approaches (Newton's cradle).
+    Serial,
+    /// One impulse problem over every touching point.
+    Simultaneous,
+}
+
+/// RigidContact: rigid contact between the geometries on ports B and F: resting contacts hold
+/// exactly, collisions are impulses with Newton's restitution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RigidContact {
+    spec: BlockSpec,
+}
+
+impl RigidContact {
+    /// Contact with the type's default restitution and no friction unless set.
+    pub fn new() -> RigidContact {
+        RigidContact {
+            spec: BlockSpec::of_type("RigidContact"),
+        }
+    }
+    setters! {
+        /// Newton's coefficient of restitution e, in [0, 1]: normal velocity after an impact =
+        /// −e · before.
+        restitution: f64 => "restitution";
+        /// The impact speed, m/s ≥ 0, under which an impact is plastic and leaves the contact
+        /// resting.
+        rest_velocity: f64 => "rest_velocity";
+    }
+    /// Coulomb friction of `coefficient` μ ≥ 0 (static = dynamic).
+    pub fn coulomb_friction(mut self, coefficient: f64) -> Self {
+        let friction = MethodTable::new("coulomb").with("coefficient", coefficient);
+        self.spec = self.spec.param("friction", friction.into_value());
+        self
+    }
+    /// No friction.
+    pub fn frictionless(mut self) -> Self {
+        self.spec = self
+            .spec
+            .param("friction", MethodTable::new("none").into_value());
+        self
+    }
+    /// How impacts at several touching points are resolved.
+    pub fn impacts(mut self, order: ImpactOrder) -> Self {
+        let name = match order {
+            ImpactOrder::Serial => "serial",
+            ImpactOrder::Simultaneous => "simultaneous",
+        };
+        self.spec = self.spec.param("impacts", name);
+        self
+    }
+}
+
+impl Default for RigidContact {
+    fn default() -> Self {
+        RigidContact::new()
+    }
+}
+
+/// GroundContact: spatial_v2's compliant ground acting on the points of the Point or
+/// PointCloud on port F: normal force f_n = √(−z)·(−K·z − D·ż), tangential deflection states
+/// with a friction cone. The ground is World's x-y plane, z up, unless [`GroundContact::planar`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroundContact {
+    spec: BlockSpec,
+}
+
+impl GroundContact {
+    /// A ground of `stiffness` K (N/m^1.5: a point loaded by F sinks (F/K)^(2/3)) and `damping`
+    /// D (N·s/m^1.5; D/K is the ground's recovery time constant, s).
+    pub fn new(stiffness: f64, damping: f64) -> GroundContact {
+        let spec = BlockSpec::of_type("GroundContact").param("stiffness", stiffness);
+        GroundContact {
+            spec: spec.param("damping", damping),
+        }
+    }
+    setters! {
+        /// The friction coefficient μ (0: frictionless, no deflection states).
+        friction: f64 => "friction";
+        /// Whether the solver locates every change of a point's state (contact, stick, slip).
+        zero_crossings: bool => "zero_crossings";
+    }
+    /// A planar ground for planar mechanisms: World's x axis, y up.
+    pub fn planar(mut self) -> Self {
+        self.spec = self.spec.param("dimension", 2usize);
+        self
+    }
+}
+
+into_spec!(RigidContact, GroundContact);
