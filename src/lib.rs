@@ -31,6 +31,7 @@
 //! are public only because the `blockdyn` binary, the Python package and the benches use them:
 //! they are not part of the API and may change.
 #![warn(missing_docs)]
+#![warn(unnameable_types)]
 
 pub mod block;
 #[doc(hidden)]

@@ -112,11 +112,6 @@ impl FrameSampler {
         })
     }
 
-    /// Simulated time between frames, s.
-    pub fn interval(&self) -> f64 {
-        self.interval
-    }
-
     /// The time of the next frame to take; `None` when all are taken.
     pub fn next_time(&self) -> Option<f64> {
         let k = self.first + self.frames.len();

@@ -81,7 +81,7 @@ pub struct RunState {
     /// Called at each recorded point with the time (progress reporting).
     pub progress: Option<Box<dyn FnMut(f64) + Send>>,
     /// Takes animation frames at its times (from the solver's dense output), when asked for.
-    pub frames: Option<FrameSampler>,
+    pub(crate) frames: Option<FrameSampler>,
     /// End the run at its next located zero crossing, after the handlers ran (see
     /// [`Engine::checkpoint`]).
     pub stop_at_crossing: bool,

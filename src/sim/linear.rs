@@ -2,7 +2,7 @@
 //! states they read, without calling the blocks, when that costs less than calling them.
 //!
 //! A block with a [`LinearForm`] is *fused*. A fused integrator's output is its state, and its
-//! derivative is one row of the fused derivative sum ([`LinearPlan::derivative_sum`]). A fused
+//! derivative is one row of the fused derivative sum (`LinearPlan::derivative_sum`). A fused
 //! memoryless block (Gain, Sum) is either
 //! - **inlined**: each output element is an expression `Σ c·source` that its fused readers
 //!   substitute for the element, so that nothing is written (a Gain feeding a Sum feeding an
@@ -71,7 +71,7 @@ pub enum Mode {
     Dispatch,
     /// Evaluate these rows (a materialized block with few output elements).
     Rows(Range<u32>),
-    /// Evaluate this sum of [`LinearPlan::sums`] into the block's output (a materialized block
+    /// Evaluate this sum of `LinearPlan::sums` into the block's output (a materialized block
     /// with many output elements, whose terms form vectorizable bands).
     Sum(u32),
     /// Nothing to do (an inlined block, or an integrator whose output nobody outside reads).
@@ -99,7 +99,7 @@ pub struct LinearPlan {
     /// Output rows of materialized blocks evaluated as rows.
     pub rows: Vec<Row>,
     /// Output sums of materialized blocks evaluated as sums (targets relative to the output).
-    pub sums: Vec<SparseSum>,
+    pub(crate) sums: Vec<SparseSum>,
     /// Per block: whether it is an integrator whose derivative is part of `derivative_sum`.
     pub fused_integrator: Vec<bool>,
     /// `(signal offset, coefficient)` terms of all rows.
@@ -111,7 +111,7 @@ pub struct LinearPlan {
     /// Number of fused memoryless blocks whose outputs are written (rows or sums).
     pub materialized: usize,
     /// The fused integrators' derivatives as one sparse sum.
-    pub derivative_sum: SparseSum,
+    pub(crate) derivative_sum: SparseSum,
     /// The longest output of a block evaluated as a sum (the engine's scratch for it).
     pub sum_scratch_len: usize,
 }

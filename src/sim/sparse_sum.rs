@@ -259,11 +259,6 @@ impl SparseSum {
         self.terms_in_bands() + self.scalars_apart.len() + self.scalars_onto_bands.len()
     }
 
-    /// Whether there are no terms.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Number of terms stored in bands (the rest are scalar).
     pub fn terms_in_bands(&self) -> usize {
         self.bands

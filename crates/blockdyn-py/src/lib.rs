@@ -9,6 +9,7 @@
 mod builder;
 mod convert;
 mod errors;
+mod parameters;
 mod result;
 mod sweep;
 
@@ -78,6 +79,7 @@ struct RunRequest {
     stop_time: Option<f64>,
     start_time: Option<f64>,
     initial_state: Option<Vec<f64>>,
+    parameters: Option<Arc<blockdyn::ParameterSet>>,
 }
 
 impl RunRequest {
@@ -86,6 +88,7 @@ impl RunRequest {
             stop_time: self.stop_time,
             start_time: self.start_time,
             initial_state: self.initial_state,
+            parameters: self.parameters,
             ..RunOptions::default()
         }
     }
@@ -107,24 +110,30 @@ impl Model {
     /// - ``stop_time``: the end of the run, s (default: the model's ``[model] stop_time``);
     /// - ``start_time``: the start, s (default 0);
     /// - ``initial_state``: the state vector to start from (``num_states`` numbers, e.g. a
-    ///   previous result's ``final_state``); default: the blocks' own initial conditions.
+    ///   previous result's ``final_state``); default: the blocks' own initial conditions;
+    /// - ``parameters``: a :class:`ParameterVector` of this model (:meth:`parameter_vector`),
+    ///   whose numbers the run uses; the model is not built again.
     ///
     /// The run does not hold the GIL: other Python threads go on meanwhile, and several threads
     /// may run this model (or others) at once. A run writes no files (the model's ``[output]``
     /// paths are for the CLI). Raises :class:`SimulationError` when the run fails; the rows it
     /// recorded until then are the exception's ``partial`` result.
-    #[pyo3(signature = (*, stop_time=None, start_time=None, initial_state=None))]
+    #[pyo3(signature = (*, stop_time=None, start_time=None, initial_state=None, parameters=None))]
     fn simulate(
         &self,
         py: Python<'_>,
         stop_time: Option<f64>,
         start_time: Option<f64>,
         initial_state: Option<&Bound<'_, PyAny>>,
+        parameters: Option<&parameters::ParameterVector>,
     ) -> PyResult<SimulationResult> {
         let request = RunRequest {
             stop_time,
             start_time,
             initial_state: initial_state.map(state_vector).transpose()?,
+            parameters: parameters
+                .map(|p| p.set_for(py, &self.diagram))
+                .transpose()?,
         };
         let diagram = self.diagram.clone();
         let (outcome, interval) = py.detach(move || {
@@ -150,6 +159,25 @@ impl Model {
         let mut overrides = self.overrides.clone();
         overrides.extend(convert::overrides(set)?);
         Model::build(py, self.document.clone(), overrides, self.path.clone())
+    }
+
+    /// Lays out a :class:`ParameterVector` of the scalar parameters at ``paths``
+    /// (``"block.param[.sub...]"``, with ``[i]`` after the last key for element ``i`` of an array
+    /// of numbers), each starting at the value the model was built with. Raises
+    /// :class:`ModelError` for a path no vector can hold, naming it and what to write instead.
+    fn parameter_vector(
+        &self,
+        py: Python<'_>,
+        paths: Vec<String>,
+    ) -> PyResult<parameters::ParameterVector> {
+        let vector = self
+            .diagram
+            .parameter_vector(&paths)
+            .map_err(|d| model_error(py, &d, d.to_string()))?;
+        Ok(parameters::ParameterVector {
+            vector,
+            diagram: Arc::clone(&self.diagram),
+        })
     }
 
     /// The model's name (``[model] name``, else the file's stem).
@@ -286,6 +314,7 @@ fn _blockdyn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::_sweep, m)?)?;
     m.add_class::<Model>()?;
     m.add_class::<SimulationResult>()?;
+    m.add_class::<parameters::ParameterVector>()?;
     m.add_class::<result::Stats>()?;
     m.add_class::<result::Event>()?;
     m.add_class::<builder::Builder>()?;

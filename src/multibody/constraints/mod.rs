@@ -12,20 +12,20 @@
 //!
 //! - **unilateral** (contact normals, rigid joint-limit bounds): `a_i ≥ 0, f_i ≥ 0, a_i·f_i = 0`;
 //! - **bilateral** (loop closures, locked limits): `a_i = 0`, `f_i` of either sign;
-//! - **tangent** (friction rows of a contact, with [`friction`] only).
+//! - **tangent** (friction rows of a contact, with `friction.rs` only).
 //!
 //! # The solvers
 //!
-//! - [`solve_lcp`] ([`lcp`]): frictionless problems by Baraff's incremental pivoting ("Fast
+//! - [`solve_lcp`] (`lcp.rs`): frictionless problems by Baraff's incremental pivoting ("Fast
 //!   contact force computation for nonpenetrating rigid bodies", SIGGRAPH 94), exact, tolerant of
 //!   redundant rows (the four corners of a box: `A` of rank 3);
-//! - [`solve_frictional`] ([`friction`]): Coulomb friction with μ static = dynamic, by the
+//! - [`solve_frictional`] (`friction.rs`): Coulomb friction with μ static = dynamic, by the
 //!   polyhedral-cone complementarity problem of Stewart–Trinkle / Anitescu–Potra solved exactly
 //!   by Lemke's pivoting (not an iterative projected Gauss–Seidel); sliding contacts use the exact
 //!   isotropic law; Painlevé's paradox is reported naming the contact;
-//! - [`solve_impulses`] ([`impulse`]): collision impulses with Newton's restitution per row, the
+//! - [`solve_impulses`] (`impulse.rs`): collision impulses with Newton's restitution per row, the
 //!   same problem at the velocity level;
-//! - [`RowGroups`] ([`groups`]): partitions the rows into independent groups (rows sharing no
+//! - [`RowGroups`] (`groups.rs`): partitions the rows into independent groups (rows sharing no
 //!   moving body) by union–find, so each group is solved apart.
 //!
 //! Errors ([`ConstraintError`]) name the row or contact concerned, so the caller can name the
@@ -49,15 +49,15 @@
 //! assert!(ws.accelerations().iter().all(|a| a.abs() < 1e-12));
 //! ```
 
-pub mod errors;
-pub mod friction;
+pub(crate) mod errors;
+pub(crate) mod friction;
 mod friction_setup;
-pub mod groups;
-pub mod impulse;
-pub mod lcp;
+pub(crate) mod groups;
+pub(crate) mod impulse;
+pub(crate) mod lcp;
 mod ldl;
 mod lemke;
-pub mod rows;
+pub(crate) mod rows;
 #[cfg(test)]
 mod testutil;
 

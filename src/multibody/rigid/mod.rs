@@ -26,7 +26,7 @@
 //! `g = min(m, min over approaching points of gap)`, falling. It is continuous
 //! between events (an approaching point enters at `gap = m`, which the cap `m` equals) and
 //! crosses zero only when an approaching point arrives. At the located event the impulse problem
-//! is solved over the touching points ([`impact`]): serially by default (the pair approaching
+//! is solved over the touching points (`impact.rs`): serially by default (the pair approaching
 //! fastest first, all its points at once, until no touching point approaches: Newton's cradle
 //! passes the velocity along the row) or simultaneously. A point arriving slower than the pair's
 //! `rest_velocity` gets restitution 0 and rests (the Zeno guard); faster ones get `−e·v_n`.
@@ -34,7 +34,7 @@
 //! # Drift
 //!
 //! Resting rows hold the normal *acceleration* at zero, so the gaps drift by the integration
-//! error. After every accepted step ([`projection`]) penetrations are pushed out by a
+//! error. After every accepted step (`projection.rs`) penetrations are pushed out by a
 //! position-level Gauss–Newton step on the touching rows (to [`POSITION_TOLERANCE`]) and
 //! approach velocities of resting points are removed by a plastic impulse.
 //!
@@ -45,24 +45,24 @@
 //!   curvature of other curved shapes is left to the drift projection.
 //! - Impacts are frictionless (the normal impulse only); friction acts on resting contacts.
 //! - Mode changes (lift-off, slip onset, sliding ↔ sticking at [`SLIDING_VELOCITY`]) are located
-//!   events ([`modes`]); the resting set is still re-classified at every evaluation, so a point
+//!   events (`modes.rs`); the resting set is still re-classified at every evaluation, so a point
 //!   entering or leaving the resting band otherwise (drift, a trial step's error) changes the
 //!   right-hand side within a step.
 
-pub mod candidates;
-pub mod closure;
-pub mod impact;
-pub mod modes;
-pub mod problem;
-pub mod projection;
-pub mod resting;
-pub mod workspace;
+pub(crate) mod candidates;
+pub(crate) mod closure;
+pub(crate) mod impact;
+pub(crate) mod modes;
+pub(crate) mod problem;
+pub(crate) mod projection;
+pub(crate) mod resting;
+pub(crate) mod workspace;
 
 use crate::geometry::Shape;
 use crate::multibody::mechanism::CutJoint;
 use nalgebra::{Isometry3, Vector3};
 
-pub use workspace::RigidWorkspace;
+pub(crate) use workspace::RigidWorkspace;
 
 /// A point whose gap is at most this is touching (m).
 pub const CONTACT_DISTANCE: f64 = 1e-7;
@@ -173,7 +173,7 @@ pub enum ConstraintKind {
     Contact(Box<RigidPair>),
     /// A rigid joint limit.
     Limit(JointLimit),
-    /// A joint that closes a kinematic loop: bilateral rows (see [`closure`]).
+    /// A joint that closes a kinematic loop: bilateral rows (see `closure.rs`).
     Loop(CutJoint),
 }
 
