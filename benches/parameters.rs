@@ -11,7 +11,9 @@
 //! Models: models/ball_drop.toml (1 body, 9 blocks): the contact law's stiffness and damping
 //! (force block only), then the ball's mass and release height (mechanism slots);
 //! models/quadruped_urdf.toml (9 bodies from URDF, 41 blocks): the PD gains (signal blocks,
-//! fused into the linear plan), then the ground's stiffness on all four feet.
+//! fused into the linear plan), two hips' initial angles (mechanism slots of URDF-expanded
+//! joints: the mechanism of 9 bodies elaborated again), then the ground's stiffness on all four
+//! feet.
 //!
 //! Target: `apply` ≤ 5 % of `run` for every case (a vector is applied once per run at most), and
 //! below `rebuild`. Run: `cargo bench --bench parameters` (about 1 minute).
@@ -33,7 +35,7 @@ struct Case {
     overrides: &'static [&'static str],
 }
 
-const CASES: [Case; 4] = [
+const CASES: [Case; 5] = [
     Case {
         name: "ball_drop/contact_law",
         model: "models/ball_drop.toml",
@@ -54,6 +56,13 @@ const CASES: [Case; 4] = [
         slots: &["kp.gain", "kd.gain"],
         values: &[80.0, 2.0],
         overrides: &["kp.gain=80", "kd.gain=2"],
+    },
+    Case {
+        name: "quadruped/mechanism",
+        model: "models/quadruped_urdf.toml",
+        slots: &["dog/fl_hip.q0", "dog/fr_hip.q0"],
+        values: &[0.65, 0.65],
+        overrides: &["dog.joints.fl_hip.q0=0.65", "dog.joints.fr_hip.q0=0.65"],
     },
     Case {
         name: "quadruped/ground_stiffness",

@@ -143,7 +143,7 @@ fn vectors_share_one_diagram_on_threads() {
 fn a_path_a_vector_cannot_hold_is_refused_with_what_to_write() {
     let d = load("models/ball_drop.toml", &[]);
     let error = |paths: &[&str]| d.parameter_vector(paths).unwrap_err().to_string();
-    let cases: [(&[&str], &[&str]); 11] = [
+    let cases: [(&[&str], &[&str]); 17] = [
         (&["bal.mass"], &["no block 'bal'", "did you mean 'ball'"]),
         (&["ball.mas"], &["not a parameter of a Solid", "ball.mass"]),
         (&["contact.normal.method"], &["a string, not a number"]),
@@ -160,7 +160,25 @@ fn a_path_a_vector_cannot_hold_is_refused_with_what_to_write() {
             &["contact.normal.transition_width"],
             &["not written in the model", "[blocks.contact]"],
         ),
-        (&["ball.geometry.radius"], &["moves or reshapes a geometry"]),
+        (
+            &["ball.geometry.radius"],
+            &["moves or reshapes a geometry", "cannot move"],
+        ),
+        // The same element written two ways is one slot.
+        (
+            &["free.position[2]", "free.position [ 2 ]"],
+            &["given twice"],
+        ),
+        (&["ball.mass.x"], &["below 'mass', which is not a table"]),
+        // A boolean default, and a parameter the block takes only when the model writes it.
+        (&["contact.kink_crossings"], &["is a boolean, not a number"]),
+        (
+            &["ball.density"],
+            &["either mass or density", "leave that slot out"],
+        ),
+        // A count: any change of it would change the ports.
+        (&["scope.inputs"], &["cannot move", "a count"]),
+        (&["free.position[99999999999999999999999]"], &["too large"]),
     ];
     for (paths, wanted) in cases {
         let e = error(paths);
@@ -181,11 +199,27 @@ fn a_value_a_block_refuses_is_reported_by_slot() {
     };
     let e = refused(0, -1.0);
     assert!(e.contains("stiffness"), "{e}");
+    assert!(e.contains("contact.normal.stiffness=-1"), "{e}");
     let e = refused(2, f64::NAN);
-    assert!(e.contains("mass") && e.contains("finite"), "{e}");
+    assert!(
+        e.contains("'ball.mass' = NaN is not a finite number"),
+        "{e}"
+    );
+    let e = refused(3, f64::INFINITY);
+    assert!(e.contains("'free.position[2]' = inf"), "{e}");
     let e = vector.clone().set_values(&[1.0]).unwrap_err();
     assert_eq!((e.expected, e.given), (5, 1));
     let other = load("models/pendulum_stop.toml", &[]);
     let e = other.parameters_from(&vector).unwrap_err().to_string();
     assert!(e.contains("another diagram"), "{e}");
+    // The same blocks built with other values: the vector's built values are not this
+    // diagram's, so skipping unmoved slots would run the wrong numbers.
+    let heavier = load("models/ball_drop.toml", &["ball.mass=2"]);
+    let e = heavier.parameters_from(&vector).unwrap_err().to_string();
+    assert!(e.contains("another diagram"), "{e}");
+    // Long numbers are written short in the set's assignments.
+    let mut huge = vector.clone();
+    huge[0] = 1e300;
+    let set = d.parameters_from(&huge).unwrap();
+    assert_eq!(set.assignments(), ["contact.normal.stiffness=1e300"]);
 }

@@ -170,9 +170,10 @@ impl Model {
         py: Python<'_>,
         paths: Vec<String>,
     ) -> PyResult<parameters::ParameterVector> {
-        let vector = self
-            .diagram
-            .parameter_vector(&paths)
+        // Laid out without the GIL: the layout compiles the slots once and probes each.
+        let diagram = &self.diagram;
+        let vector = py
+            .detach(|| diagram.parameter_vector(&paths))
             .map_err(|d| model_error(py, &d, d.to_string()))?;
         Ok(parameters::ParameterVector {
             vector,

@@ -32,8 +32,10 @@ impl ParameterVector {
                 "this parameter vector was laid out for another model: lay it out with this model's parameter_vector",
             ));
         }
-        diagram
-            .parameters_from(&self.vector)
+        // Made without the GIL: a vector that moves mechanism values elaborates the mechanism
+        // again (up to a fraction of a millisecond on a robot).
+        let vector = &self.vector;
+        py.detach(|| diagram.parameters_from(vector))
             .map(Arc::new)
             .map_err(|d| model_error(py, &d, d.to_string()))
     }

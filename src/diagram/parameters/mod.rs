@@ -104,6 +104,13 @@ struct BlockAssignment<'a> {
     written: String,
 }
 
+/// What addresses a block parameter, for messages: an assignment `path=value` or a vector's slot.
+#[derive(Clone, Copy)]
+enum Addressed {
+    Assignment,
+    Slot,
+}
+
 /// Assignments grouped by the index of the block they address, in the order first addressed.
 type ByBlock<'a> = Vec<(usize, Vec<BlockAssignment<'a>>)>;
 
@@ -192,34 +199,45 @@ impl Diagram {
                     .hint("write block.param=value, e.g. contact.normal.stiffness=1e6"),
             );
         };
-        let (b, keys) = self.address_path(path.trim(), assignment)?;
+        let (b, keys) = self.address_path(path.trim(), assignment, Addressed::Assignment)?;
         Ok((b, keys, value.trim()))
     }
 
     /// The block a dotted path `block.param[.sub...]` addresses and the keys below the block;
-    /// `written` is what the user wrote, for messages.
+    /// `written` is what the user wrote, for messages, as `what`.
     fn address_path<'a>(
         &self,
         path: &'a str,
         written: &str,
+        what: Addressed,
     ) -> Result<(usize, Vec<&'a str>), Diagnostic> {
+        let (label, example) = match what {
+            Addressed::Assignment => (
+                "parameter",
+                "block.param=value, e.g. contact.normal.stiffness=1e6",
+            ),
+            Addressed::Slot => (
+                "parameter vector: path",
+                "block.param, e.g. contact.normal.stiffness",
+            ),
+        };
         let keys: Vec<&str> = path.split('.').collect();
         if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
             return Err(Diagnostic::new(format!(
-                "parameter '{written}': '{path}' is not a dotted path block.param"
+                "{label} '{written}': '{path}' is not a dotted path block.param"
             ))
-            .hint("write block.param=value, e.g. contact.normal.stiffness=1e6"));
+            .hint(format!("write {example}")));
         }
         if matches!(keys[0], "model" | "solver" | "output") {
             return Err(Diagnostic::new(format!(
-                "parameter '{written}': the [{}] section is a setting of the model, not a block parameter",
+                "{label} '{written}': the [{}] section is a setting of the model, not a block parameter",
                 keys[0]
             ))
             .hint("set it when the model is loaded (load_model's overrides, --set), or use RunOptions (stop_time)"));
         }
         let Some(b) = self.block_index(keys[0]) else {
             let mut d = Diagnostic::new(format!(
-                "parameter '{written}': there is no block '{}'",
+                "{label} '{written}': there is no block '{}'",
                 keys[0]
             ));
             if let Some(near) = closest(keys[0], self.blocks.iter().map(|b| b.name.as_str())) {
@@ -229,7 +247,7 @@ impl Diagram {
         };
         if keys[1] == "type" {
             return Err(Diagnostic::new(format!(
-                "parameter '{written}': a block's type cannot be overridden"
+                "{label} '{written}': a block's type cannot be overridden"
             ))
             .block(keys[0]));
         }
@@ -275,9 +293,15 @@ impl Diagram {
             })?;
         }
         let reader = TableReader::new(&self.source, Some(name), &table, entry.span.clone());
-        let block = (origin.build)(&reader)?;
-        reader.finish()?;
-        Ok(block)
+        let made = (origin.build)(&reader).and_then(|block| reader.finish().map(|()| block));
+        // The block's own message names the key it read; say which assignments gave it.
+        made.map_err(|mut d| {
+            if !assignments.is_empty() {
+                let given: Vec<&str> = assignments.iter().map(|a| a.written.as_str()).collect();
+                d.message = format!("parameter '{}': {}", given.join("', '"), d.message);
+            }
+            d
+        })
     }
 }
 

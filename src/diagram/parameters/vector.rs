@@ -55,7 +55,7 @@
 //! set refuses any change of it). A value out of a parameter's range (a negative stiffness) is
 //! refused when it is applied, naming the slot.
 
-use super::{BlockAssignment, ByBlock, ParameterSet};
+use super::{Addressed, BlockAssignment, ByBlock, ParameterSet};
 use crate::block::ParamDoc;
 use crate::diagram::Diagram;
 use crate::model::diagnostic::closest;
@@ -173,7 +173,7 @@ impl ParameterVector {
             }
             // Always a float: a parameter read as a count takes a whole float too, and refuses
             // a fraction with its own message.
-            let text = format!("{}={x}", slot.path);
+            let text = format!("{}={}", slot.path, readable(x));
             let number = float(x);
             written.push(text.clone());
             let keys: Vec<&str> = slot.keys.iter().map(String::as_str).collect();
@@ -227,6 +227,15 @@ impl std::ops::IndexMut<usize> for ParameterVector {
     }
 }
 
+/// `x` as text short enough for a message: plain within 1e-4..1e15, else in exponent form.
+fn readable(x: f64) -> String {
+    if x == 0.0 || (1e-4..1e15).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 fn float(x: f64) -> Value {
     Value {
         kind: ValueKind::Float(x),
@@ -248,14 +257,16 @@ impl Diagram {
         let mut slots: Vec<Slot> = Vec::with_capacity(paths.len());
         let mut built = Vec::with_capacity(paths.len());
         for path in paths {
-            let path = path.as_ref().trim();
-            if slots.iter().any(|s| s.path == path) {
-                return Err(
-                    Diagnostic::new(format!("parameter vector: '{path}' is given twice"))
-                        .hint("give each path once"),
-                );
+            let (slot, value) = self.slot(path.as_ref().trim())?;
+            if let Some(same) = slots.iter().find(|s| s.path == slot.path) {
+                return Err(Diagnostic::new(format!(
+                    "parameter vector: '{}' is given twice (as '{}' and '{}')",
+                    slot.path,
+                    same.path,
+                    path.as_ref().trim()
+                ))
+                .hint("give each parameter once"));
             }
-            let (slot, value) = self.slot(path)?;
             slots.push(slot);
             built.push(value);
         }
@@ -266,10 +277,17 @@ impl Diagram {
             fingerprint: super::fingerprint(self),
         };
         // Every slot at its built value, compiled once: a path no set can carry is refused here,
-        // not in the first run of a loop.
+        // not in the first run of a loop. A block may refuse a parameter merely written (a
+        // Solid's density beside its mass): that slot cannot be in a vector.
         let (by_block, written) = vector.assignments(true);
         if !by_block.is_empty() {
-            self.compile_set(&by_block, written)?;
+            self.compile_set(&by_block, written).map_err(|mut d| {
+                d.hint = Some(
+                    "leave that slot out of the vector: the block takes it only as the model writes it"
+                        .into(),
+                );
+                d
+            })?;
         }
         for i in 0..vector.len() {
             self.check_movable(&vector, i)?;
@@ -278,9 +296,10 @@ impl Diagram {
     }
 
     /// Refuses slot `i` when no change of its value can be carried by a set: a value that
-    /// shapes a geometry, or the block's structure, is refused for any change. Probed with the
-    /// nearest numbers above and below the built value (one of them is within the parameter's
-    /// range even when the built value sits on a bound, a restitution of 1 or a damping of 0).
+    /// shapes a geometry, a count, or the block's structure, is refused for any change. Probed
+    /// with the nearest numbers above and below the built value (one of them is within the
+    /// parameter's range even when the built value sits on a bound, a restitution of 1 or a
+    /// damping of 0).
     fn check_movable(&self, vector: &ParameterVector, i: usize) -> Result<(), Diagnostic> {
         let built = vector.built[i];
         let mut probe = vector.clone();
@@ -294,9 +313,10 @@ impl Diagram {
             (Ok(_), _) | (_, Ok(_)) => Ok(()),
             (Err(_), Err(mut refused)) => {
                 refused.message = format!(
-                    "parameter vector: '{}' cannot move: a set refuses any change of it ({})",
+                    "parameter vector: '{}' cannot move: a set refuses the nearest numbers above and below its value {built} ({})",
                     vector.slots[i].path, refused.message
                 );
+                refused.hint = Some("it is fixed when the model is built (a count, a geometry, the block's structure): leave it out of the vector, and build the model again to change it".into());
                 Err(refused)
             }
         }
@@ -304,24 +324,45 @@ impl Diagram {
 
     /// The [`ParameterSet`] that runs this diagram with `vector`'s values (only blocks with a
     /// slot away from its built value are made again; a vector at its built values gives an
-    /// empty set). Errors name the slot: a value the block refuses (a negative stiffness, a
-    /// non-finite number) or one that changes its structure; a vector laid out for another
-    /// diagram is refused.
+    /// empty set). Errors name the slot: a non-finite value, a value the block refuses (a
+    /// negative stiffness) or one that changes its structure. A vector laid out for another
+    /// diagram is refused, also for a diagram of the same blocks built with other values.
     pub fn parameters_from(&self, vector: &ParameterVector) -> Result<ParameterSet, Diagnostic> {
+        let another = || {
+            Diagnostic::new("the parameter vector was laid out for another diagram")
+                .hint("lay it out with this diagram's parameter_vector")
+        };
         if !vector.fits(self) {
-            return Err(
-                Diagnostic::new("the parameter vector was laid out for another diagram")
-                    .hint("lay it out with this diagram's parameter_vector"),
-            );
+            return Err(another());
+        }
+        for (i, slot) in vector.slots.iter().enumerate() {
+            // Skipping a slot at its built value, and an element's array, assume this
+            // diagram's values: a diagram of the same file built with other overrides is not
+            // this one.
+            match self.slot(&slot.path) {
+                Ok((here, value))
+                    if here == *slot && value.to_bits() == vector.built[i].to_bits() => {}
+                _ => return Err(another()),
+            }
+            let x = vector.values[i];
+            if !x.is_finite() {
+                return Err(Diagnostic::new(format!(
+                    "parameter vector: '{}' = {x} is not a finite number",
+                    slot.path
+                ))
+                .block(&self.blocks[slot.block].name)
+                .hint("give the slot a finite value"));
+            }
         }
         let (by_block, written) = vector.assignments(false);
         self.compile_set(&by_block, written)
     }
 
-    /// The slot at `path` and the value the diagram was built with there.
+    /// The slot at `path` (its path written canonically: `free.position[2]`) and the value the
+    /// diagram was built with there.
     fn slot(&self, path: &str) -> Result<(Slot, f64), Diagnostic> {
         let (keys_path, element) = split_element(path)?;
-        let (block, keys) = self.address_path(keys_path, path)?;
+        let (block, keys) = self.address_path(keys_path, path, Addressed::Slot)?;
         let origin = self.check_written(block, path)?;
         let entry = &self.spec.blocks[origin.entry];
         let refuse = |why: String, hint: String| {
@@ -329,12 +370,23 @@ impl Diagram {
                 .block(&entry.name)
                 .hint(hint))
         };
-        let written = lookup(&entry.params, &keys);
-        let value = match written {
-            Some(v) => v.clone(),
-            None => match declared_default(origin.params, &keys) {
-                Some(v) => v,
-                None if keys.len() == 1 && !origin.params.iter().any(|p| p.name == keys[0]) => {
+        let value = match lookup(&entry.params, &keys) {
+            Lookup::Found(v) => v.clone(),
+            Lookup::NotATable(depth) => {
+                return refuse(
+                    format!("goes below '{}', which is not a table", keys[..depth].join(".")),
+                    format!("give the path to '{}.{}' itself", entry.name, keys[..depth].join(".")),
+                )
+            }
+            Lookup::Absent => match declared_default(origin.params, &keys) {
+                Some(Ok(v)) => v,
+                Some(Err(text)) => {
+                    return refuse(
+                        format!("is not written in the model, and its default ({text}) is not a number"),
+                        format!("write the value to start from in [blocks.{}]", entry.name),
+                    )
+                }
+                None if !origin.params.iter().any(|p| p.name == keys[0]) => {
                     let near = closest(keys[0], origin.params.iter().map(|p| p.name));
                     let hint = match near {
                         Some(n) => format!("did you mean '{}.{n}'?", entry.name),
@@ -344,14 +396,18 @@ impl Diagram {
                     };
                     return refuse(format!("is not a parameter of a {}", entry.type_name), hint);
                 }
-                None => return refuse(
-                    "is not written in the model, and its default is not a number to start from"
-                        .into(),
-                    format!(
-                        "write it in [blocks.{}] (the value to start from)",
-                        entry.name
-                    ),
-                ),
+                None => {
+                    return refuse(
+                        format!(
+                            "is not written in the model: a vector starts from a written value, and the defaults inside '{}' are not known here",
+                            keys[0]
+                        ),
+                        format!(
+                            "write it in [blocks.{}] if its method takes it (`blockdyn blocks {}` lists them)",
+                            entry.name, entry.type_name
+                        ),
+                    )
+                }
             },
         };
         let (scalar, array) = match (&value.kind, element) {
@@ -402,7 +458,10 @@ impl Diagram {
             }
         };
         let slot = Slot {
-            path: path.to_string(),
+            path: match element {
+                Some(e) => format!("{keys_path}[{e}]"),
+                None => keys_path.to_string(),
+            },
             block,
             keys: keys.iter().map(|k| k.to_string()).collect(),
             element,
@@ -420,40 +479,61 @@ fn split_element(path: &str) -> Result<(&str, Option<usize>), Diagnostic> {
     let index = &path[open + 1..path.len() - 1];
     match index.trim().parse::<usize>() {
         Ok(i) => Ok((path[..open].trim_end(), Some(i))),
-        Err(_) => Err(Diagnostic::new(format!(
-            "parameter vector: '{path}': '[{index}]' is not an element index"
-        ))
-        .hint("write a whole number from 0, e.g. free.position[2]")),
+        Err(e) => {
+            let why = match e.kind() {
+                std::num::IntErrorKind::PosOverflow => "is too large to be an element index",
+                _ => "is not an element index",
+            };
+            Err(
+                Diagnostic::new(format!("parameter vector: '{path}': '[{index}]' {why}"))
+                    .hint("write a whole number from 0, e.g. free.position[2]"),
+            )
+        }
     }
 }
 
-/// The value at `keys` in `table`, if written.
-fn lookup<'t>(table: &'t Table, keys: &[&str]) -> Option<&'t Value> {
-    let (first, rest) = keys.split_first()?;
-    let value = &table.get(first)?.value;
-    if rest.is_empty() {
-        return Some(value);
-    }
-    match &value.kind {
-        ValueKind::Table(t) => lookup(t, rest),
-        _ => None,
-    }
+/// What a table holds at a path of keys.
+enum Lookup<'t> {
+    /// The value written there.
+    Found(&'t Value),
+    /// Nothing is written there.
+    Absent,
+    /// The first `n` keys reach a value that is not a table, with keys left below it.
+    NotATable(usize),
 }
 
-/// The declared default of a parameter directly under the block, when it is a number or an
-/// array of numbers (its documented text, which the `param!` declaration makes from the value
-/// the constructor uses).
-fn declared_default(params: &[ParamDoc], keys: &[&str]) -> Option<Value> {
+/// The value at `keys` in `table`.
+fn lookup<'t>(table: &'t Table, keys: &[&str]) -> Lookup<'t> {
+    let mut table = table;
+    for (depth, key) in keys.iter().enumerate() {
+        let Some(entry) = table.get(key) else {
+            return Lookup::Absent;
+        };
+        if depth + 1 == keys.len() {
+            return Lookup::Found(&entry.value);
+        }
+        match &entry.value.kind {
+            ValueKind::Table(t) => table = t,
+            _ => return Lookup::NotATable(depth + 1),
+        }
+    }
+    Lookup::Absent
+}
+
+/// The declared default of a parameter directly under the block: its documented text (which
+/// the `param!` declaration makes from the value the constructor uses) as a value, when that
+/// text is a number, an array of numbers or a boolean; else the text (`"computed"`).
+fn declared_default(params: &[ParamDoc], keys: &[&str]) -> Option<Result<Value, &'static str>> {
     let [key] = keys else {
         return None;
     };
     let text = params.iter().find(|p| p.name == *key)?.default;
     let value = crate::model::value::parse_override_value(text);
-    match &value.kind {
-        ValueKind::Float(_) | ValueKind::Integer(_) => Some(value),
-        ValueKind::Array(items) if items.iter().all(|v| v.as_f64().is_some()) => Some(value),
-        _ => None,
-    }
+    Some(match &value.kind {
+        ValueKind::Float(_) | ValueKind::Integer(_) | ValueKind::Bool(_) => Ok(value),
+        ValueKind::Array(items) if items.iter().all(|v| v.as_f64().is_some()) => Ok(value),
+        _ => Err(text),
+    })
 }
 
 /// The nearest number above `x` (`f64::next_up`, which is newer than the crate's minimum Rust).
