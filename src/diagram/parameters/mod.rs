@@ -31,7 +31,7 @@ use crate::block::{Block, BlockError, PhysicalRole, ShapeSpec};
 use crate::model::diagnostic::closest;
 use crate::model::document::set_path;
 use crate::model::value::parse_override_value;
-use crate::model::value::Value;
+use crate::model::value::{Table, Value};
 use crate::model::{Diagnostic, TableReader};
 
 /// Parameter overrides compiled against one diagram: the blocks they address, made again with
@@ -49,6 +49,10 @@ pub struct ParameterSet {
     /// The number of blocks of the diagram it was compiled against, and their names' total
     /// length: a cheap check that a run is given a set of its own diagram.
     fingerprint: (usize, usize),
+    /// The model tables the blocks made again were made from, by entry of the model: a
+    /// diagram of the same blocks built with other values (another override of the same file)
+    /// would run this set's blocks with the first diagram's values, so it does not fit.
+    tables: Vec<(usize, Table)>,
 }
 
 impl std::fmt::Debug for ParameterSet {
@@ -87,9 +91,17 @@ impl ParameterSet {
         &self.warnings
     }
 
-    /// Whether it was compiled against `diagram` (or one with the same blocks).
+    /// Whether it was compiled against `diagram`, or one with the same blocks whose blocks it
+    /// makes again have the same model tables (the same file built with the same values).
     pub fn fits(&self, diagram: &Diagram) -> bool {
         self.fingerprint == fingerprint(diagram)
+            && self.tables.iter().all(|(entry, table)| {
+                diagram
+                    .spec
+                    .blocks
+                    .get(*entry)
+                    .is_some_and(|e| e.params == *table)
+            })
     }
 }
 
@@ -162,12 +174,18 @@ impl Diagram {
         };
         blocks.sort_by_key(|(b, _)| *b);
         let warnings = self.warnings_with(&blocks);
+        let tables = blocks
+            .iter()
+            .filter_map(|(b, _)| self.blocks[*b].origin)
+            .map(|origin| (origin.entry, self.spec.blocks[origin.entry].params.clone()))
+            .collect();
         Ok(ParameterSet {
             assignments: written,
             blocks,
             scene,
             warnings,
             fingerprint: fingerprint(self),
+            tables,
         })
     }
 
