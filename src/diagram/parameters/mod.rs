@@ -46,13 +46,8 @@ pub struct ParameterSet {
     scene: Option<PhysicalScene>,
     /// The warnings of the model built with the set's values.
     warnings: Vec<String>,
-    /// The number of blocks of the diagram it was compiled against, and their names' total
-    /// length: a cheap check that a run is given a set of its own diagram.
-    fingerprint: (usize, usize),
-    /// The model tables the blocks made again were made from, by entry of the model: a
-    /// diagram of the same blocks built with other values (another override of the same file)
-    /// would run this set's blocks with the first diagram's values, so it does not fit.
-    tables: Vec<(usize, Table)>,
+    /// The diagram it was compiled against, as far as the blocks it makes again tell.
+    made_from: Provenance,
 }
 
 impl std::fmt::Debug for ParameterSet {
@@ -94,14 +89,7 @@ impl ParameterSet {
     /// Whether it was compiled against `diagram`, or one with the same blocks whose blocks it
     /// makes again have the same model tables (the same file built with the same values).
     pub fn fits(&self, diagram: &Diagram) -> bool {
-        self.fingerprint == fingerprint(diagram)
-            && self.tables.iter().all(|(entry, table)| {
-                diagram
-                    .spec
-                    .blocks
-                    .get(*entry)
-                    .is_some_and(|e| e.params == *table)
-            })
+        self.made_from.fits(diagram)
     }
 }
 
@@ -126,8 +114,47 @@ enum Addressed {
 /// Assignments grouped by the index of the block they address, in the order first addressed.
 type ByBlock<'a> = Vec<(usize, Vec<BlockAssignment<'a>>)>;
 
-fn fingerprint(d: &Diagram) -> (usize, usize) {
-    (d.blocks.len(), d.blocks.iter().map(|b| b.name.len()).sum())
+/// What a set or a vector was made from, to refuse it on another diagram: the diagram's number
+/// of blocks and their names' total length (a cheap check), and the model tables of the blocks
+/// it depends on, by entry of the model. A diagram of the same blocks built with other values
+/// (another override of the same file) would run those blocks with the first diagram's values,
+/// so it does not fit.
+#[derive(Clone, Debug, PartialEq)]
+struct Provenance {
+    fingerprint: (usize, usize),
+    tables: Vec<(usize, Table)>,
+}
+
+impl Provenance {
+    /// The provenance of something made on `d` from blocks `blocks` (indices in the diagram;
+    /// blocks the build adds have no table and are left out).
+    fn of(d: &Diagram, blocks: impl IntoIterator<Item = usize>) -> Provenance {
+        let mut entries: Vec<usize> = blocks
+            .into_iter()
+            .filter_map(|b| d.blocks[b].origin.map(|o| o.entry))
+            .collect();
+        entries.sort_unstable();
+        entries.dedup();
+        Provenance {
+            fingerprint: (d.blocks.len(), d.blocks.iter().map(|b| b.name.len()).sum()),
+            tables: entries
+                .into_iter()
+                .map(|e| (e, d.spec.blocks[e].params.clone()))
+                .collect(),
+        }
+    }
+
+    /// Whether `d` has the same fingerprint and the same tables.
+    fn fits(&self, d: &Diagram) -> bool {
+        let fingerprint = (d.blocks.len(), d.blocks.iter().map(|b| b.name.len()).sum());
+        self.fingerprint == fingerprint
+            && self.tables.iter().all(|(entry, table)| {
+                d.spec
+                    .blocks
+                    .get(*entry)
+                    .is_some_and(|e| e.params == *table)
+            })
+    }
 }
 
 impl Diagram {
@@ -174,18 +201,13 @@ impl Diagram {
         };
         blocks.sort_by_key(|(b, _)| *b);
         let warnings = self.warnings_with(&blocks);
-        let tables = blocks
-            .iter()
-            .filter_map(|(b, _)| self.blocks[*b].origin)
-            .map(|origin| (origin.entry, self.spec.blocks[origin.entry].params.clone()))
-            .collect();
+        let made_from = Provenance::of(self, blocks.iter().map(|(b, _)| *b));
         Ok(ParameterSet {
             assignments: written,
             blocks,
             scene,
             warnings,
-            fingerprint: fingerprint(self),
-            tables,
+            made_from,
         })
     }
 

@@ -55,7 +55,7 @@
 //! set refuses any change of it). A value out of a parameter's range (a negative stiffness) is
 //! refused when it is applied, naming the slot.
 
-use super::{Addressed, BlockAssignment, ByBlock, ParameterSet};
+use super::{Addressed, BlockAssignment, ByBlock, ParameterSet, Provenance};
 use crate::block::ParamDoc;
 use crate::diagram::Diagram;
 use crate::model::diagnostic::closest;
@@ -72,8 +72,9 @@ pub struct ParameterVector {
     values: Vec<f64>,
     /// The values the diagram was built with, slot by slot.
     built: Vec<f64>,
-    /// The diagram's fingerprint (block count and names' length), as a [`ParameterSet`] keeps.
-    fingerprint: (usize, usize),
+    /// The diagram it was laid out for, as far as its slots' blocks tell (their tables give
+    /// the built values and the arrays the slots start from).
+    made_from: Provenance,
 }
 
 /// One slot: the block, the keys below it, the element of an array, and how the model writes it.
@@ -155,9 +156,10 @@ impl ParameterVector {
         Ok(v)
     }
 
-    /// Whether it was laid out for `diagram` (or one with the same blocks).
+    /// Whether it was laid out for `diagram`, or one with the same blocks whose slots' blocks
+    /// have the same model tables (the same file built with the same values).
     pub fn fits(&self, diagram: &Diagram) -> bool {
-        self.fingerprint == super::fingerprint(diagram)
+        self.made_from.fits(diagram)
     }
 
     /// The assignments that give the slots whose values differ from the built ones, grouped by
@@ -270,11 +272,12 @@ impl Diagram {
             slots.push(slot);
             built.push(value);
         }
+        let made_from = Provenance::of(self, slots.iter().map(|s| s.block));
         let vector = ParameterVector {
             slots,
             values: built.clone(),
             built,
-            fingerprint: super::fingerprint(self),
+            made_from,
         };
         // Every slot at its built value, compiled once: a path no set can carry is refused here,
         // not in the first run of a loop. A block may refuse a parameter merely written (a
@@ -328,23 +331,13 @@ impl Diagram {
     /// negative stiffness) or one that changes its structure. A vector laid out for another
     /// diagram is refused, also for a diagram of the same blocks built with other values.
     pub fn parameters_from(&self, vector: &ParameterVector) -> Result<ParameterSet, Diagnostic> {
-        let another = || {
-            Diagnostic::new("the parameter vector was laid out for another diagram")
-                .hint("lay it out with this diagram's parameter_vector")
-        };
         if !vector.fits(self) {
-            return Err(another());
+            return Err(
+                Diagnostic::new("the parameter vector was laid out for another diagram")
+                    .hint("lay it out with this diagram's parameter_vector"),
+            );
         }
-        for (i, slot) in vector.slots.iter().enumerate() {
-            // Skipping a slot at its built value, and an element's array, assume this
-            // diagram's values: a diagram of the same file built with other overrides is not
-            // this one.
-            match self.slot(&slot.path) {
-                Ok((here, value))
-                    if here == *slot && value.to_bits() == vector.built[i].to_bits() => {}
-                _ => return Err(another()),
-            }
-            let x = vector.values[i];
+        for (slot, x) in vector.slots.iter().zip(&vector.values) {
             if !x.is_finite() {
                 return Err(Diagnostic::new(format!(
                     "parameter vector: '{}' = {x} is not a finite number",
