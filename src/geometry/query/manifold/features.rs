@@ -269,6 +269,7 @@ impl PosedFaceted<'_> {
     pub(crate) fn incident_polygon(
         &self,
         face: Option<FaceId>,
+        anchor: RimAnchor,
         n_ref: &Vector3<f64>,
         o_ref: &Vector3<f64>,
         out: &mut Vec<PolygonVertex>,
@@ -280,12 +281,18 @@ impl PosedFaceted<'_> {
             }
             Faceted::Disk(_) => {
                 out.clear();
-                self.push_arc(0.0, n_ref, o_ref, false, 1.0, out);
+                self.push_arc(0.0, anchor, n_ref, o_ref, false, 1.0, out);
             }
             Faceted::Cylinder(_) => {
                 out.clear();
-                self.push_arc(1.0, n_ref, o_ref, false, 0.0, out);
-                self.push_arc(-1.0, n_ref, o_ref, true, 0.0, out);
+                // Only the deeper rim may be anchored on the body (see `rim_body_weight`).
+                let (top, bottom) = if self.deeper_rim(n_ref) > 0.0 {
+                    (anchor, RimAnchor::Deepest)
+                } else {
+                    (RimAnchor::Deepest, anchor)
+                };
+                self.push_arc(1.0, top, n_ref, o_ref, false, 0.0, out);
+                self.push_arc(-1.0, bottom, n_ref, o_ref, true, 0.0, out);
             }
         }
     }
@@ -352,29 +359,29 @@ impl PosedFaceted<'_> {
         count
     }
 
-    /// Appends the [`ARC_SAMPLES`] samples of the rim on side `sign` below the plane (see
-    /// [`Self::incident_polygon`]), in order of increasing φ (decreasing when `reverse`); the edge
-    /// after the last one gets `last_density`.
-    fn push_arc(
-        &self,
-        sign: f64,
-        n_ref: &Vector3<f64>,
-        o_ref: &Vector3<f64>,
-        reverse: bool,
-        last_density: f64,
-        out: &mut Vec<PolygonVertex>,
-    ) {
+    /// The side (±1) of a cylinder's rim that reaches deeper below a plane with unit normal
+    /// `n_ref`: the top rim (+1) when the body's z axis points into the plane or lies in it.
+    fn deeper_rim(&self, n_ref: &Vector3<f64>) -> f64 {
+        if n_ref.dot(&self.rotation.column(2)) <= 0.0 {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
+    /// The arc of the rim on side `sign` (0 for a disk's one rim) below the plane with unit
+    /// normal `n_ref` through `o_ref` (see [`Self::incident_polygon`] for the geometry).
+    fn rim_arc(&self, sign: f64, n_ref: &Vector3<f64>, o_ref: &Vector3<f64>) -> RimArc {
         let (radius, z) = self.rim(if sign == 0.0 { 1.0 } else { sign });
         let axis: Vector3<f64> = self.rotation.column(2).into_owned();
         let centre = self.world_point(&Vector3::new(0.0, 0.0, z));
         let in_plane = n_ref - axis * axis.dot(n_ref);
         let tilt = in_plane.norm();
-        let u: Vector3<f64> = if tilt > PARALLEL_RIM {
+        let deepest_direction = if tilt > PARALLEL_RIM {
             -in_plane / tilt
         } else {
             self.rotation.column(0).into_owned()
         };
-        let v = axis.cross(&u);
         let centre_depth = n_ref.dot(&(o_ref - centre));
         let reach = radius * tilt;
         let half_angle = if reach <= PARALLEL_RIM * radius {
@@ -393,8 +400,72 @@ impl PosedFaceted<'_> {
                 c.acos()
             }
         };
+        RimArc {
+            radius,
+            axis,
+            centre,
+            deepest_direction,
+            centre_depth,
+            reach,
+            half_angle,
+        }
+    }
+
+    /// How much of a cylinder's or disk's contact with the plane (`n_ref`, `o_ref`) is presented
+    /// with its samples fixed on the body ([`RimAnchor::Body`]) rather than placed from the
+    /// deepest direction ([`RimAnchor::Deepest`]): 1 while the deeper rim lies wholly below the
+    /// plane and nearly level, 0 once it tilts enough for its high side to come near the plane
+    /// (and for polytopes).
+    ///
+    /// Why: a whole rim below the plane is a flat face; the depth profile `d_c + r·t·cos φ` fixes
+    /// the deepest direction only through the tilt t, which is round-off when the face lies level
+    /// (a puck resting on a table: t ≈ 1e-12). Samples placed from that direction turned by up to
+    /// π/8 from one evaluation to the next, and with them each sample's friction on a spinning,
+    /// sliding face: the step size collapsed to 1e-8 s. Samples fixed on the body move with it
+    /// continuously. An arc that is not whole must be sampled from its deepest direction (its ends
+    /// at zero depth), so between `τ = r·t/d_c` = 1/2 and 1 (the high side reaching the plane) the two
+    /// samplings are blended as two polygons of weights `w` and `1 − w` (the force is continuous
+    /// in the pose; the points are not, which no fixed number of points can avoid).
+    ///
+    /// The deeper rim (larger `d_c`) is the one weighed; the rims change roles only with the axis
+    /// parallel to the plane, where the weight is 0 unless the body is sunk by more than its radius.
+    pub(crate) fn rim_body_weight(&self, n_ref: &Vector3<f64>, o_ref: &Vector3<f64>) -> f64 {
+        let arc = match self.shape {
+            Faceted::Disk(_) => self.rim_arc(0.0, n_ref, o_ref),
+            Faceted::Cylinder(_) => self.rim_arc(self.deeper_rim(n_ref), n_ref, o_ref),
+            Faceted::Brick(_) | Faceted::Hull(_) => return 0.0,
+        };
+        arc.body_weight()
+    }
+
+    /// Appends the [`ARC_SAMPLES`] samples of the rim on side `sign` below the plane (see
+    /// [`Self::incident_polygon`]), in order of increasing φ (decreasing when `reverse`); the edge
+    /// after the last one gets `last_density`. With [`RimAnchor::Body`] the deeper rim of a
+    /// cylinder (a disk's only rim), when it lies wholly below the plane, is sampled from the
+    /// body's x axis instead of from its deepest direction (see [`Self::rim_body_weight`]).
+    #[allow(clippy::too_many_arguments)]
+    fn push_arc(
+        &self,
+        sign: f64,
+        anchor: RimAnchor,
+        n_ref: &Vector3<f64>,
+        o_ref: &Vector3<f64>,
+        reverse: bool,
+        last_density: f64,
+        out: &mut Vec<PolygonVertex>,
+    ) {
+        let arc = self.rim_arc(sign, n_ref, o_ref);
+        let on_body = anchor == RimAnchor::Body && arc.half_angle == PI;
+        let u: Vector3<f64> = if on_body {
+            self.rotation.column(0).into_owned()
+        } else {
+            arc.deepest_direction
+        };
+        let v = arc.axis.cross(&u);
+        let (radius, centre, reach, half_angle) =
+            (arc.radius, arc.centre, arc.reach, arc.half_angle);
         let curvature = rim_curvature_weight(half_angle);
-        let deepest = centre + u * radius;
+        let deepest = centre + arc.deepest_direction * radius;
         let last = ARC_SAMPLES - 1;
         for i in 0..ARC_SAMPLES {
             let k = if reverse { last - i } else { i };
@@ -408,9 +479,55 @@ impl PosedFaceted<'_> {
                 anchor: position + (deepest - position) * curvature,
                 density: if i == last { last_density } else { 1.0 },
                 // Below the rim's deepest point by r·t·(1 − cos φ): curvature, not tilt, while
-                // the arc is short (see `rim_curvature_weight`).
+                // the arc is short (see `rim_curvature_weight`). (A whole rim has curvature 0.)
                 relief: curvature * reach * (1.0 - c),
             });
         }
     }
 }
+
+/// Where the samples of a rim lying wholly below a reference plane are placed (see
+/// [`PosedFaceted::rim_body_weight`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RimAnchor {
+    /// From the rim's deepest direction (every arc that is not whole is sampled so).
+    Deepest,
+    /// From the body's x axis, fixed on the body, while the rim is whole.
+    Body,
+}
+
+/// One rim's circle and its arc below a reference plane (world).
+struct RimArc {
+    /// Radius (m).
+    radius: f64,
+    /// The rim's axis, the body's z axis (unit).
+    axis: Vector3<f64>,
+    /// The rim's centre (m).
+    centre: Vector3<f64>,
+    /// Unit direction in the rim's plane from the centre to its deepest point (the body's x axis
+    /// when the rim is parallel to the plane).
+    deepest_direction: Vector3<f64>,
+    /// Depth of the centre below the plane, `d_c` (m).
+    centre_depth: f64,
+    /// How much deeper the deepest point is than the centre, `r·t` (m).
+    reach: f64,
+    /// Half-angle φ_c of the arc below the plane (rad; π for the whole rim).
+    half_angle: f64,
+}
+
+impl RimArc {
+    /// The weight of body-fixed sampling for this rim (see [`PosedFaceted::rim_body_weight`]):
+    /// 1 − smoothstep((τ − 1/2)/(1/2)) with τ = r·t/d_c, 0 unless the rim is wholly below.
+    fn body_weight(&self) -> f64 {
+        if self.centre_depth <= 0.0 || self.half_angle < PI {
+            return 0.0;
+        }
+        let tau = self.reach / self.centre_depth;
+        let x = ((tau - BODY_ANCHOR_FROM) / (1.0 - BODY_ANCHOR_FROM)).clamp(0.0, 1.0);
+        1.0 - x * x * (3.0 - 2.0 * x)
+    }
+}
+
+/// The tilt ratio τ = r·t/d_c of a whole rim below which its samples are fixed on the body
+/// (weight 1); the weight falls to 0 at τ = 1, where the high side reaches the plane.
+const BODY_ANCHOR_FROM: f64 = 0.5;

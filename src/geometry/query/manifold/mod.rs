@@ -51,7 +51,7 @@ use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use super::contact_geometry::ContactGeometry;
 use crate::geometry::shape::Shape;
 use crate::geometry::GeometryError;
-use features::{FaceId, Faceted, PosedFaceted};
+use features::{FaceId, Faceted, PosedFaceted, RimAnchor};
 use polygon::{boundary_shares, clip, ClipPlane, PolygonVertex};
 
 pub use features::{ARC_SAMPLES, CAP_SIDES, FACE_BLEND_ANGLE, MAX_BLENDED_FACES};
@@ -302,21 +302,31 @@ fn present_incident(
     out.points.clear();
     out.kind = ManifoldKind::Polygon;
     // A polytope presents its blended faces (those outside the band weigh 0 and present
-    // nothing); a cylinder or disk its rims, as one polygon of weight 1.
+    // nothing); a cylinder or disk its rims, as one polygon, or as two blended ones (samples fixed
+    // on the body and samples from the deepest direction) while its deeper rim lies wholly below
+    // the plane and nearly level (see `PosedFaceted::rim_body_weight`).
     let mut faces = [(FaceId::Cap(1.0), 0.0); MAX_BLENDED_FACES];
     let count = incident.incident_faces(n_ref, &mut faces);
-    let rims = [(None, 1.0)];
+    let on_body = if count == 0 {
+        incident.rim_body_weight(n_ref, o_ref)
+    } else {
+        0.0
+    };
+    let rims = [
+        (None, RimAnchor::Body, on_body),
+        (None, RimAnchor::Deepest, 1.0 - on_body),
+    ];
     let polytope_faces = faces[..count]
         .iter()
-        .filter(|f| f.1 > 0.0)
-        .map(|&(f, w)| (Some(f), w));
+        .map(|&(f, w)| (Some(f), RimAnchor::Deepest, w));
     let presented = rims
         .into_iter()
-        .take(usize::from(count == 0))
-        .chain(polytope_faces);
-    for (face, weight) in presented {
+        .take(if count == 0 { 2 } else { 0 })
+        .chain(polytope_faces)
+        .filter(|f| f.2 > 0.0);
+    for (face, anchor, weight) in presented {
         let mut polygon = std::mem::take(&mut out.polygon);
-        incident.incident_polygon(face, n_ref, o_ref, &mut polygon);
+        incident.incident_polygon(face, anchor, n_ref, o_ref, &mut polygon);
         out.polygon = polygon;
         clip_by_reference_sides(out, n_ref);
         append_points(out, n_ref, o_ref, weight);
