@@ -88,3 +88,44 @@ fn a_level_puck_sliding_and_spinning_runs_to_rest_under_every_method() {
         assert!(r.stats.steps < 40_000, "{method}: {:?}", r.stats);
     }
 }
+
+/// A stall that a contact explains names the contact, its mode and the parameter to change
+/// (issue 26, "Bad input"). The puck with smooth stick-slip friction of critical velocity 1e-7
+/// m/s: near rest its 8 points resist twisting with 2μ_s·f_i/v_c each, Σ = 2·0.3·1.96/1e-7 =
+/// 1.18e7 N·s/m, at the rim (r = 5 cm) against the polar inertia m·r²/2 = 2.5e-4 kg·m²: a rate of
+/// 1.18e7·0.0025/2.5e-4 = 1.2e8 1/s, so dopri5 needs steps below 3/1.2e8 = 2.5e-8 s.
+#[test]
+fn a_stall_from_a_stiff_friction_names_the_contact_its_twisting_mode_and_the_fix() {
+    let path = stall_model("puck_level_slide_spin.toml");
+    let overrides = [
+        "solver.max_steps=20000".to_string(),
+        "contact.friction={ method = \"smooth_stick_slip\", static = 0.3, dynamic = 0.3, critical_velocity = 1e-7 }".to_string(),
+    ];
+    let d = blockdyn::load_model(std::path::Path::new(&path), &overrides).unwrap();
+    let message = match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
+        Ok(r) => panic!("ran to t = {}", r.stats.final_time),
+        Err(e) => e.to_string(),
+    };
+    for part in [
+        "the run stalled at t = ",
+        "stiffest contact: 'contact' (table.G against puck.G), twisting mode: the friction's slope",
+        "over 8 points",
+        "polar inertia 2.500e-4 kg·m²",
+        "help: raise the friction's critical_velocity (now 1.000e-7 m/s",
+        "write method = \"trbdf2\"",
+    ] {
+        assert!(
+            message.contains(part),
+            "the message lacks '{part}':\n{message}"
+        );
+    }
+    // The rate it names is the closed form's, to the 2 digits printed (the points' normal forces
+    // differ a little from m·g/8 while the puck moves).
+    let rate: f64 = message
+        .split("a rate of ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no rate in:\n{message}"));
+    assert!((rate / 1.2e8 - 1.0).abs() < 0.1, "rate {rate}");
+}

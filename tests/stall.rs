@@ -27,7 +27,7 @@ fn assert_stalled(file: &str, stiffest: &str) {
         "400 steps taken",
         "more than max_steps = 20000",
         &format!("stiffest block (its states set the step size most often): {stiffest}"),
-        "help: write method = \"trbdf2\" under [solver]",
+        "write method = \"trbdf2\" under [solver]",
         "shorten stop_time or raise the budget named above",
     ] {
         assert!(msg.contains(part), "{file}: message lacks '{part}':\n{msg}");
@@ -81,12 +81,23 @@ fn a_body_deep_in_the_floor_stalls_naming_the_ground() {
     );
 }
 
+/// The contact's twisting mode explains the step, so the message names it and its parameter: four
+/// corners at 7.07 cm from the axis resist twisting with 2μ_s·f_i/v_c each against the brick's
+/// polar inertia (issue 26).
 #[test]
 fn a_brick_with_sharp_friction_on_a_slope_stalls() {
     assert_stalled(
         "brick_friction_slope.toml",
         "'mechanism' (velocity 5 of joint 'free')",
     );
+    let msg = stall_message("brick_friction_slope.toml");
+    for part in [
+        "stiffest contact: 'contact' (floor.G against brick.G), twisting mode",
+        "over 4 points",
+        "help: raise the friction's critical_velocity (now 1.000e-6 m/s",
+    ] {
+        assert!(msg.contains(part), "message lacks '{part}':\n{msg}");
+    }
 }
 
 /// The solver alone: x' = −5e7·(x − 1) under dopri5 with a budget of 10,000 steps stops after two

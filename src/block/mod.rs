@@ -30,6 +30,18 @@ pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};
 pub use shape::Shape;
 
+/// What makes a block stiff at its last evaluation (see [`Block::stiffness`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StiffnessNote {
+    /// The magnitude of the fastest eigenvalue it gives the motion (1/s); an explicit method's
+    /// step must stay below about 3/rate.
+    pub rate: f64,
+    /// What sets it, e.g. "its twisting mode: friction's slope … over 8 points".
+    pub what: String,
+    /// What to change in the model to make it gentler.
+    pub help: String,
+}
+
 use crate::solver::Direction;
 use std::any::Any;
 
@@ -286,6 +298,13 @@ pub trait Block: Send + Sync {
     /// Why the block's last evaluation failed, when it signalled a failure by non-finite values
     /// (e.g. a rigid contact problem without solution); read from its scratch after the run.
     fn failure(&self, _scratch: &(dyn Any + Send)) -> Option<String> {
+        None
+    }
+
+    /// The fastest rate (1/s) that the block's last evaluation gives the motion, with what sets it,
+    /// read from its scratch: for the stall message, which names the block and mode that bound
+    /// an explicit step (a contact's normal, sliding or twisting mode). `None`: nothing to say.
+    fn stiffness(&self, _scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {
         None
     }
 

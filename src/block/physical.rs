@@ -15,7 +15,7 @@
 
 use super::BlockError;
 use crate::geometry::Shape;
-use crate::multibody::JointSpec;
+use crate::multibody::{JointSpec, SpatialInertia};
 use nalgebra::{Isometry3, Matrix3, Vector3};
 
 /// Length of the hidden body-kinematics signal.
@@ -81,6 +81,9 @@ pub struct PortBinding {
     pub placement: Isometry3<f64>,
     /// For a geometry port: the connected geometry and its label (`ball.G`).
     pub geometry: Option<(Shape, String)>,
+    /// The mass properties of `body` alone, in its frame (zero for World and massless bodies):
+    /// for advice and messages, not for the dynamics.
+    pub body_inertia: SpatialInertia,
 }
 
 /// What the builder tells a block when it binds it to the mechanism.

@@ -249,6 +249,11 @@ impl<'d> Engine<'d> {
         self.blocks[b].failure(&*self.run.scratch[b])
     }
 
+    /// What makes block `b` stiff at its last evaluation (see [`crate::block::Block::stiffness`]).
+    pub fn block_stiffness(&self, b: usize) -> Option<crate::block::StiffnessNote> {
+        self.blocks[b].stiffness(&*self.run.scratch[b])
+    }
+
     /// Number of blocks evaluated by fusion instead of being called.
     pub fn fused_blocks(&self) -> usize {
         self.plan.fused

@@ -193,7 +193,7 @@ pub enum SimError {
         count: usize,
     },
     /// A step, evaluation or time budget ran out (`[solver] max_steps`, …).
-    #[error("the run stalled at t = {} s: {reason}; its steps were about {step:.1e} s lately\n  stiffest block (its states set the step size most often): {stiffest}\n  help: write method = \"trbdf2\" under [solver] (the stiff solver), or give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact); if the run is merely long, shorten stop_time or raise the budget named above", readable_time(.t))]
+    #[error("the run stalled at t = {} s: {reason}; its steps were about {step:.1e} s lately\n  stiffest block (its states set the step size most often): {stiffest}{contact}\n  help: {help}; if the run is merely long, shorten stop_time or raise the budget named above", readable_time(.t))]
     Stalled {
         /// s.
         t: f64,
@@ -203,6 +203,12 @@ pub enum SimError {
         reason: String,
         /// The block and state that limit the step size, as `'block' (state)`.
         stiffest: String,
+        /// When a contact's mode explains the step: a line naming the contact, the mode and the
+        /// rate (starting with a newline); else empty.
+        contact: String,
+        /// What to change: the contact's parameter when one is named, else the stiff solver or
+        /// gentler parameters of the stiffest block.
+        help: String,
     },
     /// Solver settings that cannot be used (given in code, past the model's checks).
     #[error("invalid solver settings: {0}")]
@@ -541,7 +547,9 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
             step,
             reason,
             index,
-        } => SimError::Stalled {
+        } => {
+            let contact = stiffest_contact(d, engine, step);
+            SimError::Stalled {
             t,
             step,
             reason: reason.to_string(),
@@ -553,10 +561,42 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
                 ),
                 None => "none (no state's error set the step size: fixed steps, or steps cut short by time events)".into(),
             },
-        },
+            contact: contact.as_ref().map_or_else(String::new, |c| c.0.clone()),
+            help: contact.map_or_else(|| GENERIC_STALL_HELP.to_string(), |c| c.1),
+        }
+        }
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
         SolverError::Interrupted { t } => SimError::Interrupted { t },
     }
+}
+
+/// The stall message's advice when no contact explains the step.
+const GENERIC_STALL_HELP: &str = "write method = \"trbdf2\" under [solver] (the stiff solver), or give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact)";
+
+/// The block whose last evaluation gives the fastest rate (a contact's normal, sliding or
+/// twisting mode, see [`crate::block::Block::stiffness`]) when that rate explains the recent step
+/// `step` (s): rate·step ≥ 0.3, where an explicit method's step is bounded by its stability
+/// (about 3/rate) rather than by accuracy. Returns the stall message's line naming it (starting
+/// with a newline) and its advice.
+fn stiffest_contact(d: &Diagram, engine: &Engine<'_>, step: f64) -> Option<(String, String)> {
+    let (b, note) = (0..d.blocks.len())
+        .filter_map(|b| engine.block_stiffness(b).map(|note| (b, note)))
+        .max_by(|a, b| a.1.rate.total_cmp(&b.1.rate))?;
+    (note.rate * step >= 0.3).then(|| {
+        (
+            format!(
+                "\n  stiffest contact: '{}' {}: a rate of {:.1e} 1/s, so explicit steps below about {:.1e} s",
+                d.blocks[b].name,
+                note.what,
+                note.rate,
+                3.0 / note.rate,
+            ),
+            format!(
+                "{}, or write method = \"trbdf2\" under [solver] (the stiff solver steps over it)",
+                note.help
+            ),
+        )
+    })
 }
 
 #[cfg(test)]

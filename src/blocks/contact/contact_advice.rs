@@ -538,7 +538,7 @@ fn saturate(value: f64) -> f64 {
 }
 
 /// Four significant digits, plain for 1e-3 ≤ |x| < 1e5, scientific otherwise.
-fn sig(x: f64) -> String {
+pub(super) fn sig(x: f64) -> String {
     let magnitude = x.abs();
     if magnitude == 0.0 {
         "0".to_string()

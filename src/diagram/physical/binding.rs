@@ -37,6 +37,7 @@ fn bind_ports(
                     body,
                     placement,
                     geometry: None,
+                    body_inertia: m.body_inertia(body),
                 }
             }
             PortKind::Geometry => {
@@ -72,6 +73,7 @@ fn bind_ports(
                     body,
                     placement,
                     geometry: Some((shape, label)),
+                    body_inertia: m.body_inertia(body),
                 }
             }
             PortKind::Signal => continue,

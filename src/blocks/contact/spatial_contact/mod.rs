@@ -24,7 +24,7 @@
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, DrawnAs, Io, Param, ParamDoc, PhysicalRole,
-    PortDecl, PortDoc, Setup, Shape,
+    PortDecl, PortDoc, Setup, Shape, StiffnessNote,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::friction::FrictionLaw;
@@ -33,6 +33,7 @@ use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::{pair_supported, ContactGeometry, QueryWorkspace, Shape as Geometry};
 use crate::model::{Diagnostic, TableReader};
+use crate::multibody::SpatialInertia;
 use crate::param;
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector3};
@@ -45,6 +46,7 @@ mod manifold_eval;
 mod per_point;
 mod sensed;
 mod static_base;
+mod stiffness;
 
 /// Output indices.
 pub(super) mod outputs {
@@ -97,6 +99,9 @@ struct Side {
     shape: Geometry,
     placement: Isometry3<f64>,
     label: String,
+    /// The mass properties of the body the geometry is fixed to, in the body's frame (zero for
+    /// World): for the stall message's modes (`stiffness.rs`), not for the dynamics.
+    inertia: SpatialInertia,
 }
 
 /// The Spatial Contact Force block.
@@ -148,6 +153,10 @@ pub(super) struct Scratch {
     slip_speed: Vec<f64>,
     normal_force: Vec<f64>,
     friction_force: Vec<Vector3<f64>>,
+    /// The geometry frames' poses at the last evaluation (World ← geometry), for the stall
+    /// message's modes (`stiffness.rs`).
+    pose_base: Isometry3<f64>,
+    pose_follower: Isometry3<f64>,
 }
 
 /// Both sides' motion (World) and pose (World ← geometry frame) for one evaluation.
@@ -204,6 +213,10 @@ impl Block for SpatialContactForce {
         self.warnings.clone()
     }
 
+    fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {
+        self.stiffness_note(scratch.downcast_ref::<Scratch>()?)
+    }
+
     fn fastest_rate(&self, total_mass: f64, gravity: f64) -> Option<f64> {
         let advice = super::contact_advice::ContactAdvice::compute(
             &self.normal,
@@ -230,6 +243,7 @@ impl Block for SpatialContactForce {
                 shape,
                 placement: bound.placement,
                 label,
+                inertia: bound.body_inertia,
             })
         };
         let base = side("B")?;
@@ -379,6 +393,8 @@ impl Block for SpatialContactForce {
             slip_speed: vec![0.0; n],
             normal_force: vec![0.0; n],
             friction_force: vec![Vector3::zeros(); n],
+            pose_base: Isometry3::identity(),
+            pose_follower: Isometry3::identity(),
         })
     }
 
@@ -401,11 +417,13 @@ impl Block for SpatialContactForce {
             }
         };
         let mf = FrameMotion::of(ctx.io.input(kin_f), &follower.placement);
+        let pose_f = mf.isometry();
+        (s.pose_base, s.pose_follower) = (*pose_b, pose_f);
         let sides = Sides {
             base: mb,
             follower: &mf,
             pose_base: pose_b,
-            pose_follower: &mf.isometry(),
+            pose_follower: &pose_f,
         };
         let used = &self.used_outputs;
         s.resultant.clear();

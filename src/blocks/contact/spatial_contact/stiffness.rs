@@ -1,0 +1,306 @@
+//! What makes a contact stiff at its last evaluation: the fastest of its normal, sliding and
+//! twisting modes, for the stall message ([`Block::stiffness`](crate::block::Block::stiffness)).
+//!
+//! Each mode is the contact's slope against the motion it resists, linearised at the points'
+//! depths, rates and slip speeds of the last evaluation, on the mass properties of the bodies
+//! alone (a body in a chain is moved by more mass than its own, so its rates are upper bounds):
+//!
+//! - **normal**: K = Σ ∂f_n,i/∂d (N/m) and B = Σ ∂f_n,i/∂ḋ (N·s/m) on the reduced mass
+//!   m = 1/(1/m_F + 1/m_B) (1/m_B = 0 for World): |λ|max = (B + sqrt(B² − 4Km))/(2m) when
+//!   overdamped, sqrt(K/m) otherwise;
+//! - **sliding**: C = Σ c_i (N·s/m), c_i the friction's slope at point i's slip speed v_i,
+//!   f_n,i·max(μ'(v_i), μ(v_i)/v_i) (along the slip and across it), on the same mass: C/m;
+//! - **twisting**: Σ c_i·r_i² over each body's polar inertia about the normal through its centre
+//!   of mass (r_i the point's distance from that axis), summed over the bodies that move.
+//!
+//! An explicit method's step must stay below about 3/|λ| (Dormand–Prince reaches 3.3 along the
+//! negative real axis).
+
+use super::super::contact_advice::sig;
+use super::{Scratch, Side, SpatialContactForce};
+use crate::block::StiffnessNote;
+use crate::contact::friction::FrictionLaw;
+use crate::contact::manifold_force::point_normal_force;
+use crate::contact::normal_force::NormalForceLaw;
+use nalgebra::{Isometry3, Vector3};
+
+/// The sums over the points in contact.
+#[derive(Default)]
+struct ModeSums {
+    points: usize,
+    /// Σ ∂f_n/∂d (N/m) and Σ ∂f_n/∂ḋ (N·s/m).
+    stiffness: f64,
+    damping: f64,
+    /// Σ c_i (N·s/m).
+    friction_slope: f64,
+    /// Σ c_i·r_i² about each body's axis (N·m·s), follower and base.
+    twist_follower: f64,
+    twist_base: f64,
+}
+
+/// One body's mass (kg), centre of mass (World, m) and polar inertia about the normal (kg·m²),
+/// or `None` for World or a massless body.
+struct BodyAt {
+    mass: f64,
+    centre: Vector3<f64>,
+    polar: f64,
+}
+
+impl BodyAt {
+    fn of(side: &Side, pose_geometry: &Isometry3<f64>, n: &Vector3<f64>) -> Option<Self> {
+        let inertia = &side.inertia;
+        if !(inertia.mass > 0.0) {
+            return None;
+        }
+        let pose_body = pose_geometry * side.placement.inverse();
+        let centre = pose_body * nalgebra::Point3::from(inertia.com());
+        let n_body = pose_body.rotation.inverse() * n;
+        Some(Self {
+            mass: inertia.mass,
+            centre: centre.coords,
+            polar: n_body.dot(&(inertia.inertia_about_com() * n_body)),
+        })
+    }
+
+    /// r² of World point `p` from the axis along `n` through the centre of mass (m²).
+    fn arm_squared(&self, p: &Vector3<f64>, n: &Vector3<f64>) -> f64 {
+        let r = p - self.centre;
+        (r - n * n.dot(&r)).norm_squared()
+    }
+}
+
+impl SpatialContactForce {
+    /// The fastest mode of the last evaluation (see the module documentation), or `None` when
+    /// the pair is apart, its bodies have no mass, or its forces come by input.
+    pub(super) fn stiffness_note(&self, s: &Scratch) -> Option<StiffnessNote> {
+        let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
+        let n = self.last_normal(s)?;
+        let body_f = BodyAt::of(follower, &s.pose_follower, &n);
+        let body_b = BodyAt::of(base, &s.pose_base, &n);
+        let inverse_mass = body_f.as_ref().map_or(0.0, |b| 1.0 / b.mass)
+            + body_b.as_ref().map_or(0.0, |b| 1.0 / b.mass);
+        if !(inverse_mass > 0.0) {
+            return None;
+        }
+        let sums = self.mode_sums(s, &n, body_f.as_ref(), body_b.as_ref());
+        if sums.points == 0 {
+            return None;
+        }
+        let mass = 1.0 / inverse_mass;
+        let (k, b) = (sums.stiffness, sums.damping);
+        let normal_rate = if b * b >= 4.0 * k * mass {
+            (b + (b * b - 4.0 * k * mass).sqrt()) / (2.0 * mass)
+        } else {
+            (k / mass).sqrt()
+        };
+        let sliding_rate = sums.friction_slope / mass;
+        let twist = |sum: f64, body: Option<&BodyAt>| {
+            body.filter(|b| b.polar > 0.0)
+                .map_or(0.0, |b| sum / b.polar)
+        };
+        let twisting_rate =
+            twist(sums.twist_follower, body_f.as_ref()) + twist(sums.twist_base, body_b.as_ref());
+        let points = match sums.points {
+            1 => "1 point".to_string(),
+            n => format!("{n} points"),
+        };
+        let friction_help = self.friction_help();
+        let polar = body_f.as_ref().map_or(0.0, |b| b.polar);
+        let pair = format!("({} against {})", base.label, follower.label);
+        let (rate, what, help) = if normal_rate >= sliding_rate.max(twisting_rate) {
+            (
+                normal_rate,
+                format!(
+                    "{pair}, normal mode: K = {} N/m, B = {} N·s/m over {points} on {} kg",
+                    sig(k),
+                    sig(b),
+                    sig(mass)
+                ),
+                "lower the normal law's stiffness or damping".to_string(),
+            )
+        } else if sliding_rate >= twisting_rate {
+            (
+                sliding_rate,
+                format!(
+                    "{pair}, sliding mode: the friction's slope, {} N·s/m over {points}, on {} kg",
+                    sig(sums.friction_slope),
+                    sig(mass)
+                ),
+                friction_help,
+            )
+        } else {
+            (
+                twisting_rate,
+                format!(
+                    "{pair}, twisting mode: the friction's slope, {} N·s/m over {points}, about the normal through the centre of mass (polar inertia {} kg·m²)",
+                    sig(sums.friction_slope),
+                    sig(polar)
+                ),
+                friction_help,
+            )
+        };
+        (rate.is_finite() && rate > 0.0).then_some(StiffnessNote { rate, what, help })
+    }
+
+    /// The contact normal of the last evaluation (World), if any point was in contact.
+    fn last_normal(&self, s: &Scratch) -> Option<Vector3<f64>> {
+        if self.use_manifold {
+            (s.manifold.separation() < 0.0 && !s.manifold.points().is_empty())
+                .then(|| s.manifold.normal().into_inner())
+        } else {
+            s.geometry[..self.points]
+                .iter()
+                .find(|g| g.separation < 0.0)
+                .map(|g| g.normal.into_inner())
+        }
+    }
+
+    fn mode_sums(
+        &self,
+        s: &Scratch,
+        n: &Vector3<f64>,
+        body_f: Option<&BodyAt>,
+        body_b: Option<&BodyAt>,
+    ) -> ModeSums {
+        let mut sums = ModeSums::default();
+        let mut add = |p: &Vector3<f64>, k: f64, b: f64, f_n: f64, slip: f64| {
+            let c = friction_slope(&self.friction, f_n, slip);
+            sums.points += 1;
+            sums.stiffness += k;
+            sums.damping += b;
+            sums.friction_slope += c;
+            sums.twist_follower += body_f.map_or(0.0, |body| c * body.arm_squared(p, n));
+            sums.twist_base += body_b.map_or(0.0, |body| c * body.arm_squared(p, n));
+        };
+        if self.use_manifold {
+            let m = s.manifold.points().len().min(s.normal_velocity.len());
+            for (i, p) in s.manifold.points()[..m].iter().enumerate() {
+                let rate = -s.normal_velocity[i];
+                let f_n = point_normal_force(&self.normal, p, rate);
+                let law = |d: f64, r: f64| p.share * self.normal.magnitude(d, r);
+                let (k, b) = law_slopes(&self.normal, law, p.effective_depth, rate);
+                add(&p.point.coords, k, b, f_n, s.slip_speed[i]);
+            }
+        } else {
+            for (i, g) in s.geometry[..self.points].iter().enumerate() {
+                if !(g.separation < 0.0) {
+                    continue;
+                }
+                let rate = -s.normal_velocity[i];
+                let law = |d: f64, r: f64| self.normal.magnitude(d, r);
+                let (k, b) = law_slopes(&self.normal, law, -g.separation, rate);
+                add(&g.point.coords, k, b, s.normal_force[i], s.slip_speed[i]);
+            }
+        }
+        sums
+    }
+
+    /// What to change to soften the friction's slope.
+    fn friction_help(&self) -> String {
+        match self.friction {
+            FrictionLaw::SmoothStickSlip {
+                critical_velocity, ..
+            } => format!(
+                "raise the friction's critical_velocity (now {} m/s; the slope falls as 1/v_c)",
+                sig(critical_velocity)
+            ),
+            FrictionLaw::Stribeck {
+                stiction_velocity, ..
+            } => format!(
+                "raise the friction's stiction_velocity (now {} m/s; the slope falls as 1/v_s)",
+                sig(stiction_velocity)
+            ),
+            FrictionLaw::None | FrictionLaw::Input => "soften the friction".to_string(),
+        }
+    }
+}
+
+/// ∂f/∂d and ∂f/∂ḋ of a point's law `f(d, ḋ)` at (d, ḋ) by central differences (one-sided at a
+/// depth too small to step below); 0 for a law given by input.
+fn law_slopes(
+    law: &NormalForceLaw,
+    f: impl Fn(f64, f64) -> f64,
+    depth: f64,
+    rate: f64,
+) -> (f64, f64) {
+    if matches!(law, NormalForceLaw::Input) || !(depth > 0.0) {
+        return (0.0, 0.0);
+    }
+    let dd = 1e-6 * depth;
+    let k = (f(depth + dd, rate) - f(depth - dd, rate)) / (2.0 * dd);
+    let dr = 1e-6 * rate.abs().max(1e-6);
+    let b = (f(depth, rate + dr) - f(depth, rate - dr)) / (2.0 * dr);
+    (k.max(0.0), b.max(0.0))
+}
+
+/// The friction force's slope against the slip velocity at slip speed `v` (N·s/m): the larger
+/// of its derivative along the slip, f_n·μ'(v), and its secant across it, f_n·μ(v)/v.
+fn friction_slope(law: &FrictionLaw, normal_force: f64, v: f64) -> f64 {
+    let scale = match *law {
+        FrictionLaw::SmoothStickSlip {
+            critical_velocity, ..
+        } => critical_velocity,
+        FrictionLaw::Stribeck {
+            stiction_velocity, ..
+        } => stiction_velocity,
+        FrictionLaw::None | FrictionLaw::Input => return 0.0,
+    };
+    let h = 1e-4 * scale;
+    let v = v.abs();
+    let derivative = if v > h {
+        (law.coefficient(v + h) - law.coefficient(v - h)) / (2.0 * h)
+    } else {
+        (law.coefficient(v + h) - law.coefficient(v)) / h
+    };
+    let secant = if v > h {
+        law.coefficient(v) / v
+    } else {
+        law.coefficient(h) / h
+    };
+    normal_force.abs() * derivative.max(secant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smooth_stick_slip_slope_at_rest_is_twice_mu_over_vc() {
+        let law = FrictionLaw::SmoothStickSlip {
+            static_coefficient: 0.5,
+            dynamic_coefficient: 0.4,
+            critical_velocity: 1e-3,
+        };
+        // μ = μ_s·x·(2 − x), slope 2μ_s/v_c at rest: 2·0.5/1e-3·10 N = 1e4 N·s/m.
+        let c = friction_slope(&law, 10.0, 0.0);
+        assert!((c / 1e4 - 1.0).abs() < 1e-3, "{c}");
+        // Sliding fast: the secant μ_d·f_n/v.
+        let c = friction_slope(&law, 10.0, 10.0);
+        assert!((c - 0.4 * 10.0 / 10.0).abs() < 1e-3, "{c}");
+    }
+
+    #[test]
+    fn stribeck_slope_peaks_near_half_the_stiction_velocity() {
+        let law = FrictionLaw::Stribeck {
+            static_coefficient: 0.3,
+            dynamic_coefficient: 0.3,
+            stiction_velocity: 1e-4,
+        };
+        // step5's steepest slope is 15/8 at x = 1/2: 1.875·μ_s·f_n/v_s.
+        let c = friction_slope(&law, 1.0, 0.5e-4);
+        assert!((c / (1.875 * 0.3 / 1e-4) - 1.0).abs() < 1e-3, "{c}");
+    }
+
+    #[test]
+    fn linear_law_slopes_are_k_and_b() {
+        let law = NormalForceLaw::LinearSpringDamper {
+            stiffness: 1e5,
+            damping: 30.0,
+        };
+        let (k, b) = law_slopes(&law, |d, r| law.magnitude(d, r), 1e-4, 0.01);
+        assert!(
+            (k / 1e5 - 1.0).abs() < 1e-6 && (b / 30.0 - 1.0).abs() < 1e-6,
+            "{k} {b}"
+        );
+    }
+}
