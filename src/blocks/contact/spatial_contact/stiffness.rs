@@ -49,7 +49,7 @@ struct BodyAt {
 impl BodyAt {
     fn of(side: &Side, pose_geometry: &Isometry3<f64>, n: &Vector3<f64>) -> Option<Self> {
         let inertia = &side.inertia;
-        if !(inertia.mass > 0.0) {
+        if inertia.mass.is_nan() || inertia.mass <= 0.0 {
             return None;
         }
         let pose_body = pose_geometry * side.placement.inverse();
@@ -79,7 +79,7 @@ impl SpatialContactForce {
         let body_b = BodyAt::of(base, &s.pose_base, &n);
         let inverse_mass = body_f.as_ref().map_or(0.0, |b| 1.0 / b.mass)
             + body_b.as_ref().map_or(0.0, |b| 1.0 / b.mass);
-        if !(inverse_mass > 0.0) {
+        if inverse_mass.is_nan() || inverse_mass <= 0.0 {
             return None;
         }
         let sums = self.mode_sums(s, &n, body_f.as_ref(), body_b.as_ref());
@@ -183,7 +183,7 @@ impl SpatialContactForce {
             }
         } else {
             for (i, g) in s.geometry[..self.points].iter().enumerate() {
-                if !(g.separation < 0.0) {
+                if g.separation.is_nan() || g.separation >= 0.0 {
                     continue;
                 }
                 let rate = -s.normal_velocity[i];
@@ -223,7 +223,7 @@ fn law_slopes(
     depth: f64,
     rate: f64,
 ) -> (f64, f64) {
-    if matches!(law, NormalForceLaw::Input) || !(depth > 0.0) {
+    if matches!(law, NormalForceLaw::Input) || depth.is_nan() || depth <= 0.0 {
         return (0.0, 0.0);
     }
     let dd = 1e-6 * depth;
