@@ -432,7 +432,7 @@ pub(crate) fn block_warnings<'a>(
 }
 
 /// rk4's `fixed_step` against each penalty contact's stability limit (see
-/// [`Block::fastest_rate`]) with the whole mechanism's weight on it: above it, the run is
+/// [`Block::fastest_rate`]) with the weight of the body it carries on it: above it, the run is
 /// unstable in contact (a ball rebounds higher than it fell), which nothing else would say.
 fn fixed_step_warnings<'a>(
     blocks: impl Iterator<Item = (&'a str, &'a dyn Block)> + Clone,
@@ -449,7 +449,7 @@ fn fixed_step_warnings<'a>(
             let limit = RK4_STABILITY_REACH / rate;
             (step > limit).then(|| {
                 format!(
-                    "block '{name}': rk4's fixed_step = {step:e} s is above this contact's stability limit of about {limit:.2e} s (its fastest rate |λ| = {rate:.3e} 1/s with the whole mechanism's weight on it): the run will be unstable in contact, e.g. a ball rebounding higher than it fell\n  help: write fixed_step = {:.1e} or less under [solver], or method = \"dopri5\" (adaptive) or \"trbdf2\" (stiff)",
+                    "block '{name}': rk4's fixed_step = {step:e} s is above this contact's stability limit of about {limit:.2e} s (its fastest rate |λ| = {rate:.3e} 1/s with the weight of the body it carries on it): the run will be unstable in contact, e.g. a ball rebounding higher than it fell\n  help: write fixed_step = {:.1e} or less under [solver], or method = \"dopri5\" (adaptive) or \"trbdf2\" (stiff)",
                     0.5 * limit
                 )
             })

@@ -168,6 +168,17 @@ pub(super) struct Sides<'a> {
 }
 
 impl SpatialContactForce {
+    /// The mass (kg) the pair is taken to carry in `check`'s advice: its follower body's (the
+    /// base's when the follower is fixed or massless), else the whole mechanism's `total_mass`.
+    fn supported_mass(&self, total_mass: f64) -> f64 {
+        [&self.follower, &self.base]
+            .into_iter()
+            .flatten()
+            .map(|side| side.inertia.mass)
+            .find(|&m| m > 0.0)
+            .unwrap_or(total_mass)
+    }
+
     fn kin_inputs(&self) -> (usize, usize) {
         let n = self.inputs.len();
         (n - 2, n - 1)
@@ -218,21 +229,21 @@ impl Block for SpatialContactForce {
     }
 
     fn fastest_rate(&self, total_mass: f64, gravity: f64) -> Option<f64> {
-        let advice = super::contact_advice::ContactAdvice::compute(
-            &self.normal,
-            total_mass * gravity,
-            total_mass,
-        )?;
+        let mass = self.supported_mass(total_mass);
+        let advice =
+            super::contact_advice::ContactAdvice::compute(&self.normal, mass * gravity, mass)?;
         (advice.fastest_rate > 0.0).then_some(advice.fastest_rate)
     }
 
     fn advice(&self, total_mass: f64, gravity: f64) -> Option<String> {
-        // Assumes the pair carries the whole mechanism's weight (a box on a table).
+        // The pair carries its follower body's weight (a box on a table, a coin on a table among
+        // other coins); the whole mechanism's when that body's mass is not known.
+        let mass = self.supported_mass(total_mass);
         super::contact_advice::spatial_contact_advice(
             &self.normal,
             &self.friction,
-            total_mass * gravity,
-            total_mass,
+            mass * gravity,
+            mass,
         )
     }
 
