@@ -538,3 +538,54 @@ impl Trbdf2 {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn radius_of(jac: &[f64]) -> f64 {
+        let n = (jac.len() as f64).sqrt() as usize;
+        let mut implicit = Trbdf2::new(n, &TRBDF2).with_radius_estimate();
+        implicit.jac.copy_from_slice(jac);
+        implicit.power_iteration()
+    }
+
+    /// The power iteration's spectral radius on matrices with known eigenvalues: a stiff diagonal
+    /// (1e6, dominant by 1e6 over the rest: exact to rounding), an undamped oscillator (±iω, exact
+    /// by the even count of iterations averaged), a damped contact (−c/2 ± i·√(k − c²/4), |λ| = √k:
+    /// two eigenvalues of one modulus keep the iterates turning, and the non-normal J's bias
+    /// shrinks only as its 8th root: within 10 %, 6 % here), free flight (nilpotent: 0) and
+    /// Robertson's kinetics (one dominant eigenvalue, about the trace).
+    #[test]
+    fn power_iteration_finds_the_spectral_radius() {
+        let r = radius_of(&[-1e6, 0.0, 0.0, -1.0]);
+        assert!((r / 1e6 - 1.0).abs() < 1e-9, "{r}");
+        let omega2 = 1e7;
+        let r = radius_of(&[0.0, 1.0, -omega2, 0.0]);
+        assert!((r / omega2.sqrt() - 1.0).abs() < 1e-12, "{r}");
+        let (k, c) = (1e7, 1e3);
+        let r = radius_of(&[0.0, 1.0, -k, -c]);
+        assert!((r / k.sqrt() - 1.0).abs() < 0.1, "{r}");
+        assert_eq!(radius_of(&[0.0, 1.0, 0.0, 0.0]), 0.0);
+        // Robertson's Jacobian at y = (0.7, 9e-6, 0.3): eigenvalues 0, about −0.04 and −1e4.
+        let (y2, y3) = (9e-6, 0.3);
+        let jac = [
+            -0.04,
+            1e4 * y3,
+            1e4 * y2,
+            0.04,
+            -1e4 * y3 - 6e7 * y2,
+            -1e4 * y2,
+            0.0,
+            6e7 * y2,
+            0.0,
+        ];
+        let trace: f64 = -0.04 - 1e4 * y3 - 6e7 * y2;
+        let r = radius_of(&jac);
+        assert!(
+            (r / trace.abs() - 1.0).abs() < 0.01,
+            "{r} vs {}",
+            trace.abs()
+        );
+    }
+}
