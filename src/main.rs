@@ -2,7 +2,7 @@
 //! this file only parses arguments and formats results and errors.
 
 use blockdyn::library::Registry;
-use blockdyn::output::stats::RunSummary;
+use blockdyn::output::stats::{MethodSwitches, RunSummary};
 use blockdyn::output::StagedFile;
 use clap::{Parser, Subcommand};
 use std::io::{IsTerminal, Write};
@@ -310,7 +310,7 @@ fn run_model(
             (partial, Some(failed.error))
         }
     };
-    let summary = run_summary(&result);
+    let summary = run_summary(&result, &blockdyn::sim::solver_options(&d));
     if result.rows > 0 || failure.is_none() {
         // All outputs together or none: a failed plot never leaves a CSV of another run.
         let committed =
@@ -473,7 +473,16 @@ struct Summary {
     last_time: Option<f64>,
 }
 
-fn run_summary(result: &blockdyn::RunResult) -> Summary {
+fn run_summary(result: &blockdyn::RunResult, solver: &blockdyn::solver::SolverOptions) -> Summary {
+    let stats = &result.stats;
+    let switches = (solver.method == blockdyn::solver::Method::Auto).then(|| MethodSwitches {
+        count: stats.method_switches as u64,
+        explicit: (
+            blockdyn::solver::Method::Dopri5.name(),
+            stats.explicit_steps as u64,
+        ),
+        implicit: (solver.stiff_method().name(), stats.implicit_steps as u64),
+    });
     let line = RunSummary {
         simulated_time: result.stats.final_time,
         steps: result.stats.steps as u64,
@@ -481,6 +490,7 @@ fn run_summary(result: &blockdyn::RunResult) -> Summary {
         function_evaluations: result.stats.function_evaluations as u64,
         zero_crossings: result.stats.zero_crossings as u64,
         wall_time: result.wall_time,
+        switches,
     }
     .to_string();
     Summary {

@@ -1,7 +1,9 @@
 //! Progress of a run on stderr: a bar on a terminal, a line every few seconds otherwise, both
-//! with the current step size and a hint when the pace projects a very long run (a stiff model
-//! creeping forward; the solver's stall detection ends it once it passes the step budget).
+//! with the current step size (and, under `method = "auto"`, the method in use) and a hint when
+//! the pace projects a very long run (a stiff model creeping forward; the solver's stall detection
+//! ends it once it passes the step budget).
 
+use crate::solver::Method;
 use std::time::{Duration, Instant};
 
 /// A run shows progress once it has taken this long (short runs stay quiet).
@@ -27,6 +29,8 @@ struct Pace {
     interval: (f64, Instant),
     /// Wall-clock seconds to the stop time at the last interval's pace.
     remaining: Option<f64>,
+    /// Under `method = "auto"`: the method in use.
+    method: Option<Method>,
 }
 
 impl Pace {
@@ -39,10 +43,12 @@ impl Pace {
             step: 0.0,
             interval: (0.0, now),
             remaining: None,
+            method: None,
         }
     }
 
-    fn observe(&mut self, t: f64, now: Instant) {
+    fn observe(&mut self, t: f64, method: Option<Method>, now: Instant) {
+        self.method = method;
         if t > self.last_t {
             self.step = t - self.last_t;
         }
@@ -57,9 +63,13 @@ impl Pace {
         }
     }
 
-    /// "step 3.2e-9 s" and, when the pace projects a long run, the stall hint.
+    /// "step 3.2e-9 s" ("step 3.2e-9 s (trbdf2)" under auto) and, when the pace projects a long
+    /// run, the stall hint.
     fn describe(&self) -> String {
         let mut s = format!("step {:.1e} s", self.step);
+        if let Some(method) = self.method {
+            s.push_str(&format!(" ({})", method.name()));
+        }
         if let Some(remaining) = self.remaining.filter(|&r| r > SLOW_RUN.as_secs_f64()) {
             s.push_str(&format!(
                 "; stalling? {} to go at this pace: a stiff model may need method = \"trbdf2\" or gentler parameters",
@@ -85,13 +95,13 @@ pub fn human_duration(seconds: f64) -> String {
 
 /// The progress callback for a run to `stop_time` (see `RunOptions::progress`): a bar when
 /// stderr is a `terminal`, else a line every 5 s once the run has taken more than that.
-pub fn reporter(stop_time: f64, terminal: bool) -> Box<dyn FnMut(f64) + Send> {
+pub fn reporter(stop_time: f64, terminal: bool) -> crate::sim::ProgressFn {
     let mut pace = Pace::new(stop_time);
     if !terminal {
         let mut next_line = pace.started + LINE_EVERY;
-        return Box::new(move |t: f64| {
+        return Box::new(move |t: f64, method: Option<Method>| {
             let now = Instant::now();
-            pace.observe(t, now);
+            pace.observe(t, method, now);
             if now >= next_line && t < stop_time {
                 next_line = now + LINE_EVERY;
                 eprintln!(
@@ -105,9 +115,9 @@ pub fn reporter(stop_time: f64, terminal: bool) -> Box<dyn FnMut(f64) + Send> {
     }
     let mut last_update = pace.started;
     let mut bar: Option<indicatif::ProgressBar> = None;
-    Box::new(move |t: f64| {
+    Box::new(move |t: f64, method: Option<Method>| {
         let now = Instant::now();
-        pace.observe(t, now);
+        pace.observe(t, method, now);
         let finished = t >= stop_time;
         if now.duration_since(last_update) < BAR_EVERY && !finished {
             return;
@@ -141,12 +151,15 @@ mod tests {
     fn the_step_is_the_last_advance_and_a_slow_pace_gets_the_hint() {
         let mut pace = Pace::new(1.0);
         let t0 = pace.started;
-        pace.observe(1e-9, t0);
-        pace.observe(1e-9, t0); // an event: the time repeats, the step stays
-        pace.observe(3e-9, t0);
+        pace.observe(1e-9, None, t0);
+        pace.observe(1e-9, None, t0); // an event: the time repeats, the step stays
+        pace.observe(3e-9, None, t0);
         assert_eq!(pace.describe(), "step 2.0e-9 s");
+        // Under auto, the method in use.
+        pace.observe(3e-9, Some(Method::Trbdf2), t0);
+        assert_eq!(pace.describe(), "step 2.0e-9 s (trbdf2)");
         // 3e-9 s simulated in 2 s of wall-clock time: about 21 years to go.
-        pace.observe(3e-9, t0 + PACE_EVERY);
+        pace.observe(3e-9, None, t0 + PACE_EVERY);
         let text = pace.describe();
         assert!(text.starts_with("step 2.0e-9 s; stalling? "), "{text}");
         assert!(text.contains(" h to go at this pace"), "{text}");

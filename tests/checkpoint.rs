@@ -83,11 +83,13 @@ fn check_resume_is_exact(path: &str, sets: &[&str]) -> usize {
 
     // Event by event to the end.
     let (mut steps, mut evaluations, mut pieces) = (0, 0, 0);
+    let mut switches = 0;
     let mut from = None;
     let last = loop {
         let piece = run(&d, true, from.take());
         steps += piece.stats.steps;
         evaluations += piece.stats.function_evaluations;
+        switches += piece.stats.method_switches;
         pieces += 1;
         match piece.checkpoint {
             Some(c) if pieces < 200 => from = Some(Arc::new(c)),
@@ -96,8 +98,12 @@ fn check_resume_is_exact(path: &str, sets: &[&str]) -> usize {
     };
     assert_eq!(last.final_state, full.final_state, "{path}: event by event");
     assert_eq!(
-        (steps, evaluations),
-        (full.stats.steps, full.stats.function_evaluations),
+        (steps, evaluations, switches),
+        (
+            full.stats.steps,
+            full.stats.function_evaluations,
+            full.stats.method_switches
+        ),
         "{path}"
     );
     pieces
@@ -127,6 +133,19 @@ fn ball_drop_resumes_exactly_under_trbdf2() {
         "models/ball_drop.toml",
         &["model.stop_time=1.2", "solver.method=\"trbdf2\""],
     );
+}
+
+/// Under `method = "auto"`, across its switches: the method in use, its counts, the other
+/// method's controller and a switch due are in the checkpoint. ball_drop comes to rest in contact
+/// and switches to esdirk43 at about 2.2 s, between two of its 25 crossings; box_on_table
+/// switches 7 times among its 6.
+#[test]
+fn resumes_exactly_under_auto() {
+    for path in ["models/ball_drop.toml", "models/box_on_table.toml"] {
+        let d = model(path, &["solver.method=\"auto\""]);
+        assert!(run(&d, false, None).stats.method_switches >= 1, "{path}");
+        check_resume_is_exact(path, &["solver.method=\"auto\""]);
+    }
 }
 
 /// Rigid impacts: the mechanism keeps its contact modes in its scratch from event to event;

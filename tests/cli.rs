@@ -42,6 +42,28 @@ fn run_writes_csv_and_png_and_a_summary() {
     assert_eq!(png_size(&png), (1200, 800));
 }
 
+/// Under `method = "auto"` the summary says how often the run switched and how many steps each
+/// method took (ball_drop's contact comes to rest and turns stiff: one switch to esdirk43).
+#[test]
+fn run_summary_reports_auto_switches() {
+    let dir = temp_dir("auto");
+    let (csv, png) = (dir.join("b.csv"), dir.join("b.png"));
+    let out = blockdyn(&[
+        "run",
+        "models/ball_drop.toml",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        png.to_str().unwrap(),
+        "--set",
+        "solver.method=auto",
+    ]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(", 1 method switch (dopri5 "), "{stdout}");
+    assert!(stdout.contains(" steps, esdirk43 "), "{stdout}");
+}
+
 #[test]
 fn stop_time_and_set_override_the_file() {
     let dir = temp_dir("set");

@@ -241,7 +241,7 @@ fn cli_sweep_writes_csvs_and_a_summary_with_the_closed_form() {
     let (header, _) = read_csv(&dir.join("summary.csv"));
     assert_eq!(
         header.join(","),
-        "index,spring.gain,damper.gain,status,steps,rejected_steps,function_evaluations,zero_crossings,rows,final_time,force.out,position.out,velocity.out,message"
+        "index,spring.gain,damper.gain,status,steps,rejected_steps,function_evaluations,zero_crossings,method_switches,rows,final_time,force.out,position.out,velocity.out,message"
     );
     let rows = summary(&dir.join("summary.csv"));
     assert_eq!(rows.len(), 6);

@@ -38,7 +38,7 @@ pub struct BlockEntry {
 /// `[solver]` settings as written (validated; converted to solver options by the engine).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolverSettings {
-    /// `dopri5`, `bs23`, `rk4` or `trbdf2`.
+    /// One of [`SOLVER_METHODS`]: `dopri5`, `bs23`, `rk4`, `trbdf2`, `esdirk43` or `auto`.
     pub method: String,
     /// Relative tolerance of the error test.
     pub rel_tol: f64,
@@ -114,7 +114,7 @@ pub struct ModelSpec {
 
 const TOP_KEYS: [&str; 5] = ["connect", "model", "solver", "output", "blocks"];
 /// The solver methods a model may name.
-pub const SOLVER_METHODS: [&str; 5] = crate::solver::Method::NAMES;
+pub const SOLVER_METHODS: [&str; 6] = crate::solver::Method::NAMES;
 
 impl Document {
     /// Parses TOML text read from `path`.
@@ -261,7 +261,13 @@ impl Document {
             section(src, "solver", solver_v)?.unwrap_or((&empty, Some(0..0)));
         let s = TableReader::new(src, None, solver_t, solver_span.clone());
         let solver = SolverSettings {
-            method: s.choice("method", &SOLVER_METHODS, "dopri5")?.to_string(),
+            method: s
+                .choice(
+                    "method",
+                    &SOLVER_METHODS,
+                    crate::solver::Method::default().name(),
+                )?
+                .to_string(),
             rel_tol: s.positive_or("rel_tol", 1e-3, "(a relative tolerance, e.g. 1e-6)")?,
             abs_tol: s.positive_or("abs_tol", 1e-6, "(an absolute tolerance, e.g. 1e-8)")?,
             max_step: s.non_negative_or("max_step", 0.0, "s (0 = automatic)")?,

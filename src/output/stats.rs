@@ -6,7 +6,9 @@ use std::time::Duration;
 /// Counters of one simulation run, filled in by the engine/solver driver.
 ///
 /// Displayed as one line, e.g.
-/// `simulated 5 s in 1.2 ms wall: 143 steps (3 rejected), 905 evaluations, 4 zero crossings`.
+/// `simulated 5 s in 1.2 ms wall: 143 steps (3 rejected), 905 evaluations, 4 zero crossings`,
+/// followed under `method = "auto"`, when the run switched methods, by
+/// `, 4 method switches (dopri5 120 steps, trbdf2 23 steps)`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunSummary {
     /// Simulated time span covered by the run (stop time − start time), s.
@@ -21,6 +23,19 @@ pub struct RunSummary {
     pub zero_crossings: u64,
     /// Wall-clock time the run took.
     pub wall_time: Duration,
+    /// Under `method = "auto"`: its switches and the steps each method took.
+    pub switches: Option<MethodSwitches>,
+}
+
+/// What a `method = "auto"` run did: switches between its explicit and its implicit method.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MethodSwitches {
+    /// Switches (either way).
+    pub count: u64,
+    /// The explicit method's name (`dopri5`) and its accepted steps.
+    pub explicit: (&'static str, u64),
+    /// The implicit method's name (`trbdf2` or `esdirk43`) and its accepted steps.
+    pub implicit: (&'static str, u64),
 }
 
 impl fmt::Display for RunSummary {
@@ -34,7 +49,19 @@ impl fmt::Display for RunSummary {
             self.rejected_steps,
             counted(self.function_evaluations, "evaluation", "evaluations"),
             counted(self.zero_crossings, "zero crossing", "zero crossings"),
-        )
+        )?;
+        match &self.switches {
+            Some(s) if s.count > 0 => write!(
+                f,
+                ", {} ({} {}, {} {})",
+                counted(s.count, "method switch", "method switches"),
+                s.explicit.0,
+                counted(s.explicit.1, "step", "steps"),
+                s.implicit.0,
+                counted(s.implicit.1, "step", "steps"),
+            ),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -118,10 +145,35 @@ mod tests {
             function_evaluations: 905,
             zero_crossings: 4,
             wall_time: Duration::from_micros(1200),
+            switches: None,
         };
         assert_eq!(
             summary.to_string(),
             "simulated 5 s in 1.2 ms wall: 143 steps (3 rejected), 905 evaluations, 4 zero crossings"
+        );
+        // Under auto: the switches when there were some, nothing more when there were none.
+        let mut switches = MethodSwitches {
+            count: 0,
+            explicit: ("dopri5", 143),
+            implicit: ("trbdf2", 0),
+        };
+        let auto = RunSummary {
+            switches: Some(switches.clone()),
+            ..summary.clone()
+        };
+        assert_eq!(auto.to_string(), summary.to_string());
+        switches = MethodSwitches {
+            count: 4,
+            explicit: ("dopri5", 120),
+            implicit: ("trbdf2", 23),
+        };
+        let auto = RunSummary {
+            switches: Some(switches),
+            ..summary
+        };
+        assert_eq!(
+            auto.to_string(),
+            "simulated 5 s in 1.2 ms wall: 143 steps (3 rejected), 905 evaluations, 4 zero crossings, 4 method switches (dopri5 120 steps, trbdf2 23 steps)"
         );
     }
 
@@ -134,6 +186,7 @@ mod tests {
             function_evaluations: 1,
             zero_crossings: 1,
             wall_time: Duration::from_nanos(850),
+            switches: None,
         };
         assert_eq!(
             summary.to_string(),

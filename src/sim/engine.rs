@@ -16,7 +16,7 @@ use super::steps::Step;
 use crate::block::{kernel, same_bits, Block, Ctx};
 use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
-use crate::solver::{Direction, EventOutcome, RecordKind, System};
+use crate::solver::{Direction, EventOutcome, Method, RecordKind, System};
 use std::any::Any;
 
 /// How many rounds of [`crate::block::Block::settle`] may pass before the modes count as inconsistent.
@@ -78,8 +78,11 @@ pub struct RunState {
     blame_dxdt: Vec<f64>,
     /// Set when modes did not settle at an event: (block, time).
     pub unsettled: Option<(String, f64)>,
-    /// Called at each recorded point with the time (progress reporting).
-    pub progress: Option<Box<dyn FnMut(f64) + Send>>,
+    /// Called at each recorded point with the time and, under `method = "auto"`, the method in
+    /// use (progress reporting).
+    pub progress: Option<super::ProgressFn>,
+    /// Under `method = "auto"`: the method in use (see [`System::method_changed`]).
+    pub method: Option<Method>,
     /// Takes animation frames at its times (from the solver's dense output), when asked for.
     pub(crate) frames: Option<FrameSampler>,
     /// End the run at its next located zero crossing, after the handlers ran (see
@@ -189,6 +192,7 @@ impl<'d> Engine<'d> {
             blame_dxdt: vec![0.0; diagram.num_states],
             unsettled: None,
             progress: None,
+            method: None,
             frames: None,
             stop_at_crossing: false,
             events: EventLog::new(),
@@ -239,7 +243,7 @@ impl<'d> Engine<'d> {
             plan,
             dependencies: super::solver_options(diagram)
                 .method
-                .is_implicit()
+                .may_use_jacobian()
                 .then(|| StateDependencies::of(diagram)),
         }
     }
@@ -722,12 +726,16 @@ impl System for Engine<'_> {
         self.outputs_at(t, x);
         self.run.recorder.record(t, kind, &self.run.signals);
         if let Some(p) = self.run.progress.as_mut() {
-            p(t);
+            p(t, self.run.method);
         }
     }
 
     fn rows_per_step(&self, h: f64) -> usize {
         self.run.recorder.rows_per_step(h)
+    }
+
+    fn method_changed(&mut self, _t: f64, method: Method) {
+        self.run.method = Some(method);
     }
 
     fn interrupted(&self) -> bool {

@@ -25,13 +25,19 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// A run's progress callback: the simulated time at each recorded point and, under
+/// `method = "auto"`, the method in use (`None` for the other methods).
+pub type ProgressFn = Box<dyn FnMut(f64, Option<Method>) + Send>;
+
 /// Options of one run that are not part of the model.
 #[derive(Default)]
 pub struct RunOptions {
     /// Overrides `[model] stop_time`, s.
     pub stop_time: Option<f64>,
-    /// Called with the simulated time at each recorded point (e.g. a progress bar).
-    pub progress: Option<Box<dyn FnMut(f64) + Send>>,
+    /// Called with the simulated time at each recorded point (e.g. a progress bar) and, under
+    /// `method = "auto"`, the method in use (dopri5, or the implicit method while the model is
+    /// stiff); `None` for the other methods.
+    pub progress: Option<ProgressFn>,
     /// Call every block, even linear ones that the engine would otherwise fuse (for comparisons).
     pub unfused: bool,
     /// Take animation frames at this many per second of simulated time (see

@@ -152,4 +152,12 @@ pub struct SolverStats {
     pub jacobian_evaluations: usize,
     /// LU factorizations of the Newton matrix I − h·d·J (implicit methods).
     pub lu_factorizations: usize,
+    /// Switches between the explicit and the implicit method (`method = "auto"`; 0 otherwise).
+    pub method_switches: usize,
+    /// Accepted steps of an explicit method (dopri5 under `auto`); with `implicit_steps`, they
+    /// add up to `steps`.
+    pub explicit_steps: usize,
+    /// Accepted steps of an implicit method (`auto`'s stiff phases: trbdf2 or esdirk43, see
+    /// [`SolverOptions::stiff_method`](super::SolverOptions::stiff_method)).
+    pub implicit_steps: usize,
 }

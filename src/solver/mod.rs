@@ -11,6 +11,8 @@
 //! | `Bs23` | Bogacki–Shampine 3(2), FSAL | 3 | PI, estimator order 2 | cubic Hermite |
 //! | `Rk4` | classical Runge–Kutta, fixed step | 4 | none | cubic Hermite |
 //! | `Trbdf2` | TR-BDF2 (implicit, L-stable, stiffly accurate), FSAL | 2 Newton solves sharing one LU (≈ 2–6 evaluations; n more per Jacobian) | PI, estimator order 2, filtered estimate | cubic Hermite |
+//! | `Esdirk43` | ESDIRK 4(3) (implicit, L-stable, stiffly accurate), FSAL | 5 Newton solves sharing one LU | PI, estimator order 3, filtered estimate | cubic Hermite |
+//! | `Auto` | `Dopri5`, switching to `Trbdf2` or `Esdirk43` while stiff (see `auto`) | either's | either's | either's |
 //!
 //! Tableaux from Hairer, Nørsett & Wanner, *Solving Ordinary Differential Equations I* (2nd ed.,
 //! Springer 1993), Table II.5.2 and Section II.6 (Dormand–Prince and its dense output), and
@@ -121,6 +123,11 @@ pub trait System {
     fn jacobian_sparsity(&self, _pattern: &mut [bool]) -> bool {
         false
     }
+    /// Called when the method in use changes: at the start of a `method = "auto"` run (or its
+    /// resumption) with the method it starts with, and at every switch between dopri5 and the
+    /// implicit method, at the time `t` of the switch (a step's end). Not called for the other
+    /// methods.
+    fn method_changed(&mut self, _t: f64, _method: Method) {}
     /// Called at every point the user may want recorded.
     fn record(&mut self, _t: f64, _x: &[f64], _kind: RecordKind) {}
     /// How many rows to record for an accepted step of length `h` (up to its end or its located
@@ -148,6 +155,7 @@ pub trait System {
     fn sample(&mut self, _t: f64, _x: &[f64]) {}
 }
 
+mod auto;
 mod column_groups;
 mod dense_lu;
 mod error;
@@ -167,7 +175,7 @@ mod trbdf2;
 pub use error::{SolverError, SolverStats, StallReason};
 pub use fn_system::FnSystem;
 pub use integrate::{Solver, SolverCheckpoint};
-pub use options::{Method, SolverOptions, DEFAULT_MAX_STEPS};
+pub use options::{Method, SolverOptions, AUTO_ESDIRK43_REL_TOL, DEFAULT_MAX_STEPS};
 
 #[cfg(test)]
 mod trbdf2_tests;

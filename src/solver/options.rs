@@ -26,20 +26,27 @@ pub enum Method {
     /// iteration, Jacobian reuse and cubic Hermite dense output. Costs more per step than
     /// TR-BDF2 and takes far fewer steps at tight tolerances (rel_tol ≲ 1e-5).
     Esdirk43,
+    /// Stiffness detection and switching (`auto`, module `auto`): starts with [`Method::Dopri5`],
+    /// switches to an L-stable implicit method ([`SolverOptions::stiff_method`]: TR-BDF2 at loose
+    /// tolerances, ESDIRK 4(3) at tight ones) while Hairer's test finds dopri5's steps bounded by
+    /// its stability, and back to dopri5 when the implicit method's steps times the spectral
+    /// radius of its Jacobian fall well inside dopri5's stability region.
+    Auto,
 }
 
 impl Method {
     /// Every method, in the order of [`Method::NAMES`].
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 6] = [
         Method::Dopri5,
         Method::Bs23,
         Method::Rk4,
         Method::Trbdf2,
         Method::Esdirk43,
+        Method::Auto,
     ];
     /// The name of each method in a model's `[solver] method` (the one list the model reader and
     /// the docs use).
-    pub const NAMES: [&'static str; 5] = ["dopri5", "bs23", "rk4", "trbdf2", "esdirk43"];
+    pub const NAMES: [&'static str; 6] = ["dopri5", "bs23", "rk4", "trbdf2", "esdirk43", "auto"];
 
     /// The method's name in a model file.
     pub fn name(self) -> &'static str {
@@ -49,12 +56,19 @@ impl Method {
             Method::Rk4 => Self::NAMES[2],
             Method::Trbdf2 => Self::NAMES[3],
             Method::Esdirk43 => Self::NAMES[4],
+            Method::Auto => Self::NAMES[5],
         }
     }
 
     /// Whether the method is implicit (its stages solved by Newton's iteration with a Jacobian).
     pub fn is_implicit(self) -> bool {
         matches!(self, Method::Trbdf2 | Method::Esdirk43)
+    }
+
+    /// Whether a run may form Jacobians: an implicit method, or [`Method::Auto`] (whose stiff
+    /// phases use one). The engine then works out the Jacobian's sparsity from the wiring.
+    pub fn may_use_jacobian(self) -> bool {
+        self.is_implicit() || self == Method::Auto
     }
 
     /// The method called `name` in a model file, if any.
@@ -66,7 +80,7 @@ impl Method {
 /// Options of a [`Solver`](super::Solver). Times in the unit of the system's `t` (seconds in blockdyn).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolverOptions {
-    /// The integration method (default [`Method::Dopri5`]).
+    /// The integration method (default: [`Method::default`], [`Method::Dopri5`]).
     pub method: Method,
     /// Relative tolerance of the local error (default 1e-3).
     pub rel_tol: f64,
@@ -101,7 +115,7 @@ pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 impl Default for SolverOptions {
     fn default() -> Self {
         Self {
-            method: Method::Dopri5,
+            method: Method::default(),
             rel_tol: 1e-3,
             abs_tol: 1e-6,
             max_step: 0.0,
@@ -114,7 +128,22 @@ impl Default for SolverOptions {
     }
 }
 
+/// [`Method::Auto`] takes [`Method::Esdirk43`] for its stiff phases at `rel_tol` at or below
+/// this, [`Method::Trbdf2`] above (measured in docs/solver.md, "`auto`").
+pub const AUTO_ESDIRK43_REL_TOL: f64 = 1e-6;
+
 impl SolverOptions {
+    /// The implicit method [`Method::Auto`] uses while the problem is stiff: ESDIRK 4(3) at
+    /// rel_tol ≤ [`AUTO_ESDIRK43_REL_TOL`] (4th order: far fewer steps at tight tolerances),
+    /// TR-BDF2 above (2nd order, cheaper steps). For the other methods, the method itself.
+    pub fn stiff_method(&self) -> Method {
+        match self.method {
+            Method::Auto if self.rel_tol <= AUTO_ESDIRK43_REL_TOL => Method::Esdirk43,
+            Method::Auto => Method::Trbdf2,
+            m => m,
+        }
+    }
+
     /// Checks every field; the message names the offending field and value.
     pub fn validate(&self) -> Result<(), SolverError> {
         let bad = |name: &str, rule: &str, value: f64| {

@@ -10,9 +10,10 @@
 //! **Summary.** `summary.csv`, or `summary_<I>_of_<N>.csv` for `--shard I/N` with N > 1 (so that
 //! the shards of an array job writing into one directory never overwrite each other's), written
 //! atomically once every point of the shard ended. Columns:
-//! `index,<each --vary path>,status,steps,rejected_steps,function_evaluations,zero_crossings,rows,final_time,<final value of each recorded column>,message`:
+//! `index,<each --vary path>,status,steps,rejected_steps,function_evaluations,zero_crossings,method_switches,rows,final_time,<final value of each recorded column>,message`:
 //! - `status` is `ok` or `failed`; `message` is empty, or why the point failed;
-//! - `steps` … `zero_crossings` are the solver's counts (empty for a failed point);
+//! - `steps` … `method_switches` are the solver's counts (empty for a failed point;
+//!   `method_switches` is 0 unless `[solver] method = "auto"`);
 //! - `rows` is the number of CSV rows; `final_time` (s) is the time of the last row;
 //! - the final values are those of the last row, for the columns of point 0 (a point whose
 //!   recorded columns differ, say a point cloud with another number of points, leaves the
@@ -272,6 +273,7 @@ impl Sweep {
             "rejected_steps",
             "function_evaluations",
             "zero_crossings",
+            "method_switches",
             "rows",
             "final_time",
         ];
@@ -305,10 +307,11 @@ fn summary_row(point: &PointSummary, columns: &[String]) -> Vec<String> {
                 s.rejected_steps,
                 s.function_evaluations,
                 s.zero_crossings,
+                s.method_switches,
             ]
             .map(|n| n.to_string()),
         ),
-        None => fields.extend(std::iter::repeat_n(String::new(), 4)),
+        None => fields.extend(std::iter::repeat_n(String::new(), 5)),
     }
     fields.push(point.rows.to_string());
     let number = |x: Option<f64>| x.map(|x| CsvNumber(x).to_string()).unwrap_or_default();

@@ -79,6 +79,12 @@ pub struct Stats {
     jacobian_evaluations: usize,
     /// LU factorizations (implicit methods).
     lu_factorizations: usize,
+    /// Switches between dopri5 and the implicit method (``method = "auto"``; 0 otherwise).
+    method_switches: usize,
+    /// Accepted steps of an explicit method (dopri5 under ``auto``).
+    explicit_steps: usize,
+    /// Accepted steps of an implicit method (``auto``'s stiff phases).
+    implicit_steps: usize,
     /// Wall-clock time of the run in Rust, s (the solver loop, without the GIL).
     wall_time: f64,
 }
@@ -95,6 +101,9 @@ impl Stats {
             final_time: s.final_time,
             jacobian_evaluations: s.jacobian_evaluations,
             lu_factorizations: s.lu_factorizations,
+            method_switches: s.method_switches,
+            explicit_steps: s.explicit_steps,
+            implicit_steps: s.implicit_steps,
             wall_time,
         }
     }
@@ -114,6 +123,9 @@ impl Stats {
         d.set_item("final_time", self.final_time)?;
         d.set_item("jacobian_evaluations", self.jacobian_evaluations)?;
         d.set_item("lu_factorizations", self.lu_factorizations)?;
+        d.set_item("method_switches", self.method_switches)?;
+        d.set_item("explicit_steps", self.explicit_steps)?;
+        d.set_item("implicit_steps", self.implicit_steps)?;
         d.set_item("wall_time", self.wall_time)?;
         Ok(d)
     }

@@ -128,6 +128,15 @@ def test_set_as_strings_and_variants():
     assert "contact.zero_crossings=true" in w.overrides
 
 
+def test_auto_reports_its_switches():
+    # ball_drop's contact turns stiff when it comes to rest: auto switches to its implicit method.
+    r = blockdyn.load(MODELS / "ball_drop.toml", set={"solver.method": "auto"}).simulate()
+    s = r.stats
+    assert s.method_switches >= 1
+    assert s.explicit_steps + s.implicit_steps == s.steps and s.implicit_steps > 0
+    assert s.as_dict()["method_switches"] == s.method_switches
+
+
 def test_loads_from_text():
     text = (MODELS / "ball_drop.toml").read_text()
     m = blockdyn.loads(text, name="ball.toml")

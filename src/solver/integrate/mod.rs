@@ -36,6 +36,7 @@
 //! On an error the run returns at once (no `Final` record); [`Solver::state`] then holds the last
 //! accepted state (or the state after the last handler).
 
+use super::auto::AutoSwitch;
 use super::error::{SolverError, SolverStats};
 use super::events::{chattering_window, ZeroCrossings};
 use super::finite::first_non_finite;
@@ -50,6 +51,7 @@ use step::TrialFailure;
 
 mod resume;
 mod step;
+mod switching;
 
 pub use resume::SolverCheckpoint;
 
@@ -138,6 +140,8 @@ pub struct Solver {
     zc: ZeroCrossings,
     /// The implicit method's Newton state and buffers (`None` for explicit methods).
     implicit: Option<Box<Trbdf2>>,
+    /// `Method::Auto`'s stiffness detection and the spare controller (`None` for the others).
+    auto: Option<AutoSwitch>,
     /// The step budget and the stiffest-component tally.
     stall: StallWatch,
     /// Where the last run stopped because an event handler asked it to (see
@@ -163,18 +167,29 @@ impl Solver {
         options: SolverOptions,
     ) -> Result<Self, SolverError> {
         options.validate()?;
-        let tableau: &'static Tableau = match options.method {
-            Method::Dopri5 => &DOPRI5,
-            Method::Bs23 => &BS23,
-            Method::Rk4 => &RK4,
-            Method::Trbdf2 => &TRBDF2,
-            Method::Esdirk43 => &ESDIRK43,
+        let tableau_of = |method: Method| -> &'static Tableau {
+            match method {
+                Method::Dopri5 | Method::Auto => &DOPRI5,
+                Method::Bs23 => &BS23,
+                Method::Rk4 => &RK4,
+                Method::Trbdf2 => &TRBDF2,
+                Method::Esdirk43 => &ESDIRK43,
+            }
         };
+        let tableau = tableau_of(options.method);
         let n = state_dim;
-        let implicit = options
-            .method
-            .is_implicit()
-            .then(|| Box::new(Trbdf2::new(n, tableau)));
+        // Auto: the implicit method's buffers up front, and its controller as the spare.
+        let stiff_tableau = tableau_of(options.stiff_method());
+        let implicit = options.method.may_use_jacobian().then(|| {
+            let implicit = Trbdf2::new(n, stiff_tableau);
+            Box::new(match options.method {
+                Method::Auto => implicit.with_radius_estimate(),
+                _ => implicit,
+            })
+        });
+        let auto = (options.method == Method::Auto)
+            .then(|| AutoSwitch::new(PiController::new(stiff_tableau.error_order)));
+        let stages = tableau.stages.max(stiff_tableau.stages);
         let stall = StallWatch::new(n, options.max_steps, options.max_wall_time);
         Ok(Self {
             controller: PiController::new(tableau.error_order),
@@ -184,11 +199,12 @@ impl Solver {
             x_new: vec![0.0; n],
             x_stage: vec![0.0; n],
             err: vec![0.0; n],
-            k: vec![0.0; (tableau.stages + 1) * n],
+            k: vec![0.0; (stages + 1) * n],
             dense: vec![0.0; n],
             x_interp: vec![0.0; n],
             zc: ZeroCrossings::new(zero_crossing_dim),
             implicit,
+            auto,
             stall,
             stopped: None,
         })
@@ -327,6 +343,7 @@ impl Solver {
             ..Default::default()
         };
         self.x.copy_from_slice(x0);
+        self.start_auto(system, t0);
         self.record_start(system, t0);
         let h_max = if self.options.max_step > 0.0 {
             self.options.max_step
@@ -384,9 +401,9 @@ impl Solver {
         mut stats: SolverStats,
     ) -> Result<SolverStats, SolverError> {
         let n = self.x.len();
-        let tab = self.tableau;
+        let mut tab = self.tableau;
         let adaptive = tab.e.is_some();
-        let k_end = end_slot(tab) * n;
+        let mut k_end = end_slot(tab) * n;
         let LoopState {
             mut t,
             mut h,
@@ -402,6 +419,12 @@ impl Solver {
         while t < t_end {
             if system.interrupted() {
                 return Err(SolverError::Interrupted { t });
+            }
+            if self.auto.as_ref().is_some_and(|a| a.pending) {
+                h = self.switch_method(system, t, h, &mut stats)?;
+                tab = self.tableau;
+                k_end = end_slot(tab) * n;
+                last_rejected = false;
             }
             let time_event = system
                 .next_time_event(t)
@@ -460,6 +483,8 @@ impl Solver {
                 }
             }
             let mut err_norm = 0.0;
+            // Auto's h·ρ of an accepted dopri5 step (NaN otherwise).
+            let mut stiffness = f64::NAN;
             if adaptive {
                 let (norm, worst) = error_norm(
                     &self.err,
@@ -484,6 +509,7 @@ impl Solver {
                     continue;
                 }
                 err_norm = norm;
+                stiffness = self.dopri5_stiffness(h_try);
             } else {
                 // No FSAL: f(t_new, x_new) is the next step's k₁ and the Hermite end slope.
                 let k_new = &mut self.k[k_end..k_end + n];
@@ -495,16 +521,22 @@ impl Solver {
                 }
             }
             stats.steps += 1;
+            let implicit_active = self.implicit_active();
+            if implicit_active {
+                stats.implicit_steps += 1;
+            } else {
+                stats.explicit_steps += 1;
+            }
             let h_next = match (adaptive, self.implicit.as_deref_mut()) {
                 (false, _) => h,
-                (true, None) => self.controller.accept(h_try, err_norm, last_rejected),
-                (true, Some(implicit)) => {
+                (true, Some(implicit)) if implicit_active => {
                     implicit.accepted();
                     implicit.keep_step(
                         h_try,
                         self.controller.accept(h_try, err_norm, last_rejected),
                     )
                 }
+                (true, _) => self.controller.accept(h_try, err_norm, last_rejected),
             };
             last_rejected = false;
             grid_count += 1;
@@ -551,6 +583,11 @@ impl Solver {
                     h = (zc.near_side - t_start) * (1.0 - REDO_MARGIN);
                     zc.clear_crossed();
                     stats.steps -= 1;
+                    if implicit_active {
+                        stats.implicit_steps -= 1;
+                    } else {
+                        stats.explicit_steps -= 1;
+                    }
                     stats.redone_steps += 1;
                     redo = Redo::Stepping;
                     continue;
@@ -586,6 +623,10 @@ impl Solver {
                     self.restart_implicit();
                     h = self.starting_step(system, t, h_max, &mut stats);
                 } else {
+                    if self.auto.is_some() && implicit_active {
+                        // A contact opened or closed: ρ(J) must describe the new mode.
+                        self.restart_implicit();
+                    }
                     h = h_next;
                 }
                 (t_grid0, grid_count) = (t, 0);
@@ -612,6 +653,15 @@ impl Solver {
             } else {
                 Redo::None
             };
+            if redo != Redo::BeforeCrossing {
+                let evals = stats.function_evaluations;
+                self.judge_stiffness(
+                    implicit_active,
+                    stiffness,
+                    (t_new, h_next.min(h_max)),
+                    evals,
+                );
+            }
             std::mem::swap(&mut self.x, &mut self.x_new);
             system.project(t_new, &mut self.x);
             self.k.copy_within(k_end..k_end + n, 0);

@@ -11,6 +11,7 @@
 //! is restored to the same point too (its own state: modes, discrete states).
 
 use super::{ChatterGuard, LoopState, Solver};
+use crate::solver::auto::AutoSwitch;
 use crate::solver::error::{SolverError, SolverStats};
 use crate::solver::events::ZeroCrossings;
 use crate::solver::step_control::PiController;
@@ -50,6 +51,8 @@ pub struct SolverCheckpoint {
     controller: PiController,
     zero_crossings: ZeroCrossings,
     implicit: Option<Box<Trbdf2>>,
+    /// `Method::Auto`: the method in use, the counts, the spare controller, a switch due.
+    auto: Option<AutoSwitch>,
     stop: StopPoint,
 }
 
@@ -77,6 +80,7 @@ impl Solver {
             controller: self.controller.clone(),
             zero_crossings: self.zc.clone(),
             implicit: self.implicit.clone(),
+            auto: self.auto.clone(),
             stop,
         })
     }
@@ -93,7 +97,9 @@ impl Solver {
         let t = checkpoint.time();
         self.check_inputs(system, t, &checkpoint.x, t_end)?;
         let n = self.x.len();
-        if self.implicit.is_some() != checkpoint.implicit.is_some() {
+        if self.implicit.is_some() != checkpoint.implicit.is_some()
+            || self.auto.is_some() != checkpoint.auto.is_some()
+        {
             return Err(SolverError::InvalidOptions(
                 "the checkpoint was taken with another integration method".into(),
             ));
@@ -104,6 +110,15 @@ impl Solver {
         self.controller.clone_from(&checkpoint.controller);
         self.zc.clone_from(&checkpoint.zero_crossings);
         self.implicit.clone_from(&checkpoint.implicit);
+        self.auto.clone_from(&checkpoint.auto);
+        if let Some(auto) = self.auto.as_mut() {
+            auto.resumed();
+            self.tableau = match self.implicit.as_deref().filter(|_| self.implicit_active()) {
+                Some(implicit) => implicit.tableau(),
+                None => &crate::solver::tableau::DOPRI5,
+            };
+            system.method_changed(t, self.current_method());
+        }
         let mut stats = SolverStats {
             final_time: t,
             ..Default::default()
@@ -120,6 +135,9 @@ impl Solver {
                 self.controller.reset();
                 self.restart_implicit();
                 h = self.starting_step(system, t, stop.h_max, &mut stats);
+            } else if self.auto.is_some() && self.implicit_active() {
+                // As the loop does after a crossing in auto's implicit phase.
+                self.restart_implicit();
             }
         }
         let state = LoopState {

@@ -101,6 +101,7 @@ impl Solver {
         t_new: f64,
         stats: &mut SolverStats,
     ) -> Result<(), TrialFailure> {
+        let active = self.implicit_active();
         let buffers = StepBuffers {
             x: &self.x,
             k: &mut self.k,
@@ -109,7 +110,7 @@ impl Solver {
             err: &mut self.err,
         };
         let tolerances = (self.options.rel_tol, self.options.abs_tol);
-        match self.implicit.as_deref_mut() {
+        match self.implicit.as_deref_mut().filter(|_| active) {
             None => rk_trial_step(
                 self.tableau,
                 system,
