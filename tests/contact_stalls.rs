@@ -24,13 +24,13 @@ fn settled_at(rec: &Recording, speed: &[f64], threshold: f64) -> f64 {
 }
 
 /// The puck of issue 26 lying exactly level, sliding and spinning (abs_tol 1e-9), stalled at
-/// t ≈ 7.6e-5 s with 1e-8 s steps under dopri5 and trbdf2. Each method now runs it to rest
+/// t ≈ 7.6e-5 s with 1e-8 s steps under dopri5 and trbdf2. Each method (and the default, auto) now runs it to rest
 /// within a budget of 40,000 trial steps (dopri5 takes about 1,800; the budget leaves room for
 /// round-off-level changes, not for a stall, which needs 1e7).
 #[test]
 fn a_level_puck_sliding_and_spinning_runs_to_rest_under_every_method() {
     let (radius, mass, k) = (0.05, 0.2, 1e5);
-    for method in ["dopri5", "trbdf2", "esdirk43"] {
+    for method in ["auto", "dopri5", "trbdf2", "esdirk43"] {
         let r = run(
             &stall_model("puck_level_slide_spin.toml"),
             &[
@@ -99,6 +99,7 @@ fn a_stall_from_a_stiff_friction_names_the_contact_its_twisting_mode_and_the_fix
     let path = stall_model("puck_level_slide_spin.toml");
     let overrides = [
         "solver.max_steps=20000".to_string(),
+        "solver.method=\"dopri5\"".to_string(),
         "contact.friction={ method = \"smooth_stick_slip\", static = 0.3, dynamic = 0.3, critical_velocity = 1e-7 }".to_string(),
     ];
     let d = blockdyn::load_model(std::path::Path::new(&path), &overrides).unwrap();
@@ -128,4 +129,11 @@ fn a_stall_from_a_stiff_friction_names_the_contact_its_twisting_mode_and_the_fix
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no rate in:\n{message}"));
     assert!((rate / 1.2e8 - 1.0).abs() < 0.1, "rate {rate}");
+    // Under the default method (auto) the same puck runs to its end: the implicit method steps
+    // over the twisting mode.
+    let without_method = [overrides[0].clone(), overrides[2].clone()];
+    let d = blockdyn::load_model(std::path::Path::new(&path), &without_method).unwrap();
+    let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();
+    assert_eq!(r.stats.final_time, 0.5);
+    assert!(r.stats.method_switches >= 1, "{:?}", r.stats);
 }

@@ -53,10 +53,11 @@ fn a_rigid_resting_box_costs_fewer_evaluations_than_a_penalty_box() {
 }
 
 /// With the default max_step (stop_time/50) the rigid box is held to 50 steps; lifted, it
-/// takes a handful, while the penalty box still follows its spring.
+/// takes a handful, while the penalty box still follows its spring under dopri5. (Under the
+/// default, auto, the penalty box goes implicit: 157 evaluations against the rigid box's 44.)
 #[test]
 fn with_long_steps_allowed_the_rigid_box_takes_far_fewer_evaluations() {
-    let long = ["solver.max_step=1.0"];
+    let long = ["solver.max_step=1.0", "solver.method=\"dopri5\""];
     let (rigid, _) = rest(1, Contact::Rigid, &long);
     let (penalty, _) = rest(1, Contact::Penalty, &long);
     assert!(

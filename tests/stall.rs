@@ -8,11 +8,18 @@ use blockdyn::solver::{FnSystem, Method, Solver, SolverError, SolverOptions, Sta
 
 const HANGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hangs");
 
-/// Loads a reproducer with a budget of 20,000 steps and returns the error of its run.
+/// The reproducers stall under an explicit method: the tests name dopri5 (under the default,
+/// `auto`, most of them run to their end; see `the_default_method_runs_the_stiff_reproducers`).
+const DOPRI5: &str = "solver.method=\"dopri5\"";
+
+/// Loads a reproducer with a budget of 20,000 steps under dopri5 and returns the error of its run.
 fn stall_message(file: &str) -> String {
     let path = std::path::Path::new(HANGS).join(file);
-    let d = blockdyn::load_model(&path, &["solver.max_steps=20000".to_string()])
-        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let d = blockdyn::load_model(
+        &path,
+        &["solver.max_steps=20000".to_string(), DOPRI5.to_string()],
+    )
+    .unwrap_or_else(|e| panic!("{file}: {e}"));
     match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
         Ok(r) => panic!("{file}: ran to t = {}", r.stats.final_time),
         Err(e) => e.to_string(),
@@ -110,6 +117,7 @@ fn the_solver_reports_the_pace_and_the_stiff_component() {
     });
     let options = SolverOptions {
         max_steps: 10_000,
+        method: Method::Dopri5,
         ..Default::default()
     };
     let mut solver = Solver::new(2, 0, options).unwrap();
@@ -262,7 +270,16 @@ fn every_reproducer_of_the_corpus_ends() {
     assert_eq!(files, listed, "every reproducer needs an expectation");
     for (file, outcome, budget) in expected {
         let path = std::path::Path::new(HANGS).join(file);
-        let d = match blockdyn::load_model(&path, &[format!("solver.max_steps={budget}")]) {
+        // dopri5 unless the reproducer names its method (rk4's fixed step).
+        let names_method = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .any(|l| l.starts_with("method ="));
+        let mut overrides = vec![format!("solver.max_steps={budget}")];
+        if !names_method {
+            overrides.push(DOPRI5.to_string());
+        }
+        let d = match blockdyn::load_model(&path, &overrides) {
             Ok(d) => d,
             Err(e) => {
                 // Settings refused where they are written.
@@ -287,7 +304,8 @@ fn every_reproducer_of_the_corpus_ends() {
 #[test]
 fn a_wall_clock_budget_ends_the_run_when_passed() {
     let path = std::path::Path::new(HANGS).join("poles_5e7.toml");
-    let d = blockdyn::load_model(&path, &["solver.max_wall_time=1e-9".to_string()]).unwrap();
+    let overrides = ["solver.max_wall_time=1e-9".to_string(), DOPRI5.to_string()];
+    let d = blockdyn::load_model(&path, &overrides).unwrap();
     assert_eq!(blockdyn::sim::solver_options(&d).max_wall_time, 1e-9);
     let e = match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
         Ok(r) => panic!("ran to t = {}", r.stats.final_time),
@@ -299,4 +317,26 @@ fn a_wall_clock_budget_ends_the_run_when_passed() {
             && e.contains("stiffest block (its states set the step size most often): 'lag' (z[0])"),
         "{e}"
     );
+}
+
+/// Under the default method (`auto`, issue 26) the stiff reproducers run to their end: each
+/// switches from dopri5 to an implicit method once, within a few hundred steps (dopri5 would need
+/// 1e7 to 1e10). The others stay stalls: a sine of ω = 1e9 needs its steps for accuracy, and a
+/// ground damping of 1e13 still stalls after the particle lands.
+#[test]
+fn the_default_method_runs_the_stiff_reproducers() {
+    for file in [
+        "poles_5e7.toml",
+        "brick_friction_slope.toml",
+        "ground_stiffness_1e15.toml",
+        "body_deep_in_floor.toml",
+    ] {
+        let path = std::path::Path::new(HANGS).join(file);
+        let d = blockdyn::load_model(&path, &["solver.max_steps=20000".to_string()]).unwrap();
+        let r = blockdyn::simulate(&d, blockdyn::RunOptions::default())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(r.stats.final_time, d.spec.stop_time, "{file}");
+        assert!(r.stats.steps < 1000, "{file}: {:?}", r.stats);
+        assert_eq!(r.stats.method_switches, 1, "{file}: {:?}", r.stats);
+    }
 }

@@ -572,7 +572,7 @@ type = "Scope"
         let spec = Document::parse("m.toml", MODEL).unwrap().spec().unwrap();
         assert_eq!(spec.stop_time, 2.0);
         assert_eq!(spec.solver.rel_tol, 1e-6);
-        assert_eq!(spec.solver.method, "dopri5");
+        assert_eq!(spec.solver.method, "auto");
         assert_eq!(spec.blocks.len(), 2);
         assert_eq!(spec.blocks[0].type_name, "Constant");
         assert_eq!(spec.connections.len(), 1);

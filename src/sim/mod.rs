@@ -577,7 +577,7 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
 }
 
 /// The stall message's advice when no contact explains the step.
-const GENERIC_STALL_HELP: &str = "write method = \"trbdf2\" under [solver] (the stiff solver), or give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact)";
+const GENERIC_STALL_HELP: &str = "write method = \"trbdf2\" under [solver] (the stiff solver; \"auto\", the default, switches to it only where it detects stiffness), or give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact)";
 
 /// The block whose last evaluation gives the fastest rate (a contact's normal, sliding or
 /// twisting mode, see [`crate::block::Block::stiffness`]) when that rate explains the recent step

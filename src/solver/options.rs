@@ -7,7 +7,6 @@ use super::error::SolverError;
 pub enum Method {
     /// Dormand–Prince 5(4): explicit, 7 stages (6 evaluations per step thanks to FSAL), local
     /// extrapolation (the 5th-order solution is propagated), 4th-order dense output.
-    #[default]
     Dopri5,
     /// Bogacki–Shampine 3(2): explicit, 4 stages (3 evaluations per step, FSAL), cubic Hermite dense output.
     Bs23,
@@ -31,6 +30,7 @@ pub enum Method {
     /// tolerances, ESDIRK 4(3) at tight ones) while Hairer's test finds dopri5's steps bounded by
     /// its stability, and back to dopri5 when the implicit method's steps times the spectral
     /// radius of its Jacobian fall well inside dopri5's stability region.
+    #[default]
     Auto,
 }
 
@@ -207,7 +207,7 @@ mod tests {
     #[test]
     fn defaults_are_valid_and_as_documented() {
         let o = SolverOptions::default();
-        assert_eq!(o.method, Method::Dopri5);
+        assert_eq!(o.method, Method::Auto);
         assert_eq!((o.rel_tol, o.abs_tol, o.fixed_step), (1e-3, 1e-6, 1e-3));
         assert_eq!(o.max_consecutive_events, 1000);
         assert_eq!((o.max_steps, o.max_wall_time), (10_000_000, 0.0));

@@ -399,9 +399,10 @@ impl std::fmt::Display for ContactAdvice {
         if self.stiff {
             write!(
                 f,
-                "; stiff: an explicit method will crawl here; choose the stiff solver, [solver] \
-                 method = \"trbdf2\" (L-stable: its steps follow the motion, not the contact's \
-                 eigenvalues), or lower the stiffness/damping"
+                "; stiff: an explicit method will crawl here, so method = \"auto\" (the default) \
+                 goes implicit while the contact is closed (L-stable: its steps follow the motion, \
+                 not the contact's eigenvalues; with an explicit method named, write [solver] \
+                 method = \"auto\" or method = \"trbdf2\"), or lower the stiffness/damping"
             )?;
             if self.transition_width.is_some() {
                 write!(f, " or raise transition_width")?;
@@ -745,7 +746,11 @@ mod tests {
             text.contains("stiff: an explicit method will crawl here"),
             "{text}"
         );
-        assert!(text.contains("[solver] method = \"trbdf2\""), "{text}");
+        assert!(
+            text.contains("method = \"auto\" (the default) goes implicit"),
+            "{text}"
+        );
+        assert!(text.contains("method = \"trbdf2\""), "{text}");
         assert!(text.contains("raise transition_width"), "{text}");
         assert!(text.contains("overdamped"), "{text}");
         no_nan(&text);

@@ -105,8 +105,9 @@ impl std::fmt::Display for FrictionAdvice {
         if self.stiff {
             write!(
                 f,
-                "; stiff: choose the stiff solver, [solver] method = \"trbdf2\", or raise the \
-                 critical (stiction) velocity"
+                "; stiff: method = \"auto\" (the default) goes implicit while it sticks (with an \
+                 explicit method named, write [solver] method = \"auto\" or method = \"trbdf2\"), \
+                 or raise the critical (stiction) velocity"
             )?;
         }
         Ok(())
