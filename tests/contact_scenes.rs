@@ -1,5 +1,5 @@
 //! The contact scenes of issue 26 (models/four_coins.toml, gripper.toml, dominoes.toml,
-//! seesaw.toml, puck.toml) under the default settings (`method = "auto"`), against closed forms.
+//! seesaw.toml; the puck is in tests/contact_stalls.rs) under the default settings (`method = "auto"`), against closed forms.
 //! The step counts these scenes take are in benches/scenes.rs and BENCHMARKS.md.
 //!
 //! Every run is in memory; nothing is written to disk.
@@ -140,4 +140,17 @@ fn the_seesaw_brings_the_ball_to_its_set_point() {
     assert!((x - 0.1).abs() < 1e-3, "the ball ends at x = {x}");
     let q = last(&r.recording, "hinge.q");
     assert!(q.abs() < 1e-2, "the plank ends at {q} rad");
+}
+
+/// `check`'s contact advice takes the weight of the body each contact carries (each coin's
+/// 0.02 kg, 0.1961 N), not the whole mechanism's 0.08 kg.
+#[test]
+fn check_advises_each_contact_with_its_own_body_s_weight() {
+    let path = format!("{}/models/four_coins.toml", env!("CARGO_MANIFEST_DIR"));
+    let d = blockdyn::load_model(std::path::Path::new(&path), &[]).unwrap();
+    let report = blockdyn::report::check_report(&d);
+    let per_coin = report
+        .matches("if it carries 0.1961 N (0.02000 kg)")
+        .count();
+    assert_eq!(per_coin, 4, "{report}");
 }

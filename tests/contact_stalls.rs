@@ -85,7 +85,10 @@ fn a_level_puck_sliding_and_spinning_runs_to_rest_under_every_method() {
             (ratio - 1.75).abs() < 0.05,
             "{method}: v/(R·ω) = {ratio} at v = 0.05 m/s"
         );
-        assert!(r.stats.steps < 40_000, "{method}: {:?}", r.stats);
+        // Trial steps within about twice dopri5's (1,464 accepted and 29 rejected at this
+        // commit; the implicit methods take fewer): a stall takes 1e7.
+        let trials = r.stats.steps + r.stats.rejected_steps;
+        assert!(trials < 4_000, "{method}: {:?}", r.stats);
     }
 }
 

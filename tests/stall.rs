@@ -89,7 +89,7 @@ fn a_body_deep_in_the_floor_stalls_naming_the_ground() {
 }
 
 /// The contact's twisting mode explains the step, so the message names it and its parameter: four
-/// corners at 7.07 cm from the axis resist twisting with 2μ_s·f_i/v_c each against the brick's
+/// corners at 14.1 cm from the axis resist twisting with 2μ_s·f_i/v_c each against the brick's
 /// polar inertia (issue 26).
 #[test]
 fn a_brick_with_sharp_friction_on_a_slope_stalls() {

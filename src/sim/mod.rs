@@ -556,28 +556,50 @@ fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimErro
         } => {
             let contact = stiffest_contact(d, engine, step);
             SimError::Stalled {
-            t,
-            step,
-            reason: reason.to_string(),
-            stiffest: match index.and_then(|k| d.block_of_state(k).map(|b| (k, b))) {
-                Some((k, b)) => format!(
-                    "'{}' ({})",
-                    b.name,
-                    b.block.state_name(k - b.states.start)
-                ),
-                None => "none (no state's error set the step size: fixed steps, or steps cut short by time events)".into(),
-            },
-            contact: contact.as_ref().map_or_else(String::new, |c| c.0.clone()),
-            help: contact.map_or_else(|| GENERIC_STALL_HELP.to_string(), |c| c.1),
-        }
+                t,
+                step,
+                reason: reason.to_string(),
+                stiffest: match index.and_then(|k| d.block_of_state(k).map(|b| (k, b))) {
+                    Some((k, b)) => {
+                        format!("'{}' ({})", b.name, b.block.state_name(k - b.states.start))
+                    }
+                    None => NO_STIFFEST_STATE.into(),
+                },
+                contact: contact.as_ref().map_or_else(String::new, |c| c.0.clone()),
+                help: contact.map_or_else(|| stall_help(d, engine), |c| c.1),
+            }
         }
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
         SolverError::Interrupted { t } => SimError::Interrupted { t },
     }
 }
 
-/// The stall message's advice when no contact explains the step.
-const GENERIC_STALL_HELP: &str = "write method = \"trbdf2\" under [solver] (the stiff solver; \"auto\", the default, switches to it only where it detects stiffness), or give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact)";
+/// The stall message's stiffest block when no state's error set the step.
+const NO_STIFFEST_STATE: &str =
+    "none (no state's error set the step size: fixed steps, or steps cut short by time events)";
+
+/// The stall message's advice when no contact explains the step: the stiff solver when the run
+/// stalled under an explicit method, else gentler parameters (an implicit method that stalls is
+/// held back by accuracy, not by stability).
+fn stall_help(d: &Diagram, engine: &Engine<'_>) -> String {
+    const GENTLER: &str =
+        "give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact)";
+    if explicit_at_stall(d, engine) {
+        format!("write method = \"trbdf2\" under [solver] (the stiff solver; \"auto\", the default, switches to it only where it detects stiffness), or {GENTLER}")
+    } else {
+        format!("the run was on an implicit method, whose steps follow the accuracy the tolerances ask for: loosen rel_tol/abs_tol, or {GENTLER}")
+    }
+}
+
+/// Whether the method in use when the run stopped was explicit (the named method, or auto's
+/// phase then).
+fn explicit_at_stall(d: &Diagram, engine: &Engine<'_>) -> bool {
+    let method = engine
+        .run
+        .method
+        .unwrap_or_else(|| solver_options(d).method);
+    !matches!(method, Method::Trbdf2 | Method::Esdirk43)
+}
 
 /// The block whose last evaluation gives the fastest rate (a contact's normal, sliding or
 /// twisting mode, see [`crate::block::Block::stiffness`]) when that rate explains the recent step
@@ -585,6 +607,9 @@ const GENERIC_STALL_HELP: &str = "write method = \"trbdf2\" under [solver] (the 
 /// (about 3/rate) rather than by accuracy. Returns the stall message's line naming it (starting
 /// with a newline) and its advice.
 fn stiffest_contact(d: &Diagram, engine: &Engine<'_>, step: f64) -> Option<(String, String)> {
+    if !explicit_at_stall(d, engine) {
+        return None;
+    }
     let (b, note) = (0..d.blocks.len())
         .filter_map(|b| engine.block_stiffness(b).map(|note| (b, note)))
         .max_by(|a, b| a.1.rate.total_cmp(&b.1.rate))?;

@@ -7,7 +7,7 @@
 //!
 //! | [`Method`] | scheme | evaluations / step | error control | dense output |
 //! |------------|--------|--------------------|---------------|--------------|
-//! | `Dopri5` (default) | Dormand–Prince 5(4), FSAL, local extrapolation | 6 | PI, estimator order 4 | Hairer's 4th-order continuous extension |
+//! | `Dopri5` | Dormand–Prince 5(4), FSAL, local extrapolation | 6 | PI, estimator order 4 | Hairer's 4th-order continuous extension |
 //! | `Bs23` | Bogacki–Shampine 3(2), FSAL | 3 | PI, estimator order 2 | cubic Hermite |
 //! | `Rk4` | classical Runge–Kutta, fixed step | 4 | none | cubic Hermite |
 //! | `Trbdf2` | TR-BDF2 (implicit, L-stable, stiffly accurate), FSAL | 2 Newton solves sharing one LU (≈ 2–6 evaluations; n more per Jacobian) | PI, estimator order 2, filtered estimate | cubic Hermite |

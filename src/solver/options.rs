@@ -80,7 +80,7 @@ impl Method {
 /// Options of a [`Solver`](super::Solver). Times in the unit of the system's `t` (seconds in blockdyn).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolverOptions {
-    /// The integration method (default: [`Method::default`], [`Method::Dopri5`]).
+    /// The integration method (default: [`Method::default`], [`Method::Auto`]).
     pub method: Method,
     /// Relative tolerance of the local error (default 1e-3).
     pub rel_tol: f64,

@@ -1,7 +1,7 @@
 //! `Method::Auto` in the loop: the stiffness measures after accepted steps and the switches
 //! between dopri5 and the implicit method (the policy and its thresholds are in `auto`).
 
-use super::super::auto::{Verdict, TO_IMPLICIT_STEP_FACTOR};
+use super::super::auto::{Verdict, BACK_H_RHO, TO_IMPLICIT_STEP_FACTOR};
 use super::super::error::SolverStats;
 use super::super::options::Method;
 use super::super::tableau::DOPRI5;
@@ -114,9 +114,20 @@ impl Solver {
             }
             TO_IMPLICIT_STEP_FACTOR * h
         } else {
+            // Back to dopri5 at no more than the step its stability allows along the last
+            // Jacobian's spectral radius (the cost rule lets the implicit step reach h·ρ of up to
+            // 0.44·ē, beyond dopri5's reach of about 3.3).
+            let radius = self
+                .implicit
+                .as_deref()
+                .map_or(f64::NAN, |implicit| implicit.spectral_radius());
             self.tableau = &DOPRI5;
             self.eval_start(system, t, stats)?;
-            h
+            if radius > 0.0 {
+                h.min(BACK_H_RHO / radius)
+            } else {
+                h
+            }
         };
         system.method_changed(t, self.current_method());
         Ok(h)

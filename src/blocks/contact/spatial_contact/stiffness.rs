@@ -3,7 +3,11 @@
 //!
 //! Each mode is the contact's slope against the motion it resists, linearised at the points'
 //! depths, rates and slip speeds of the last evaluation, on the mass properties of the bodies
-//! alone (a body in a chain is moved by more mass than its own, so its rates are upper bounds):
+//! alone. These are estimates, not bounds: a body in a chain is moved by more mass than its own
+//! (its rate is lower), and a point off the centre of mass also turns the body (its effective mass
+//! is lower: a free sphere's contact point slides with 2m/7, 3.5 times the sliding rate here; a
+//! brick rocking on its corners has √3 times the normal rate here). The stall message names the
+//! block only when its rate explains the step to within that (see `sim::stiffest_contact`):
 //!
 //! - **normal**: K = Σ ∂f_n,i/∂d (N/m) and B = Σ ∂f_n,i/∂ḋ (N·s/m) on the reduced mass
 //!   m = 1/(1/m_F + 1/m_B) (1/m_B = 0 for World): |λ|max = (B + sqrt(B² − 4Km))/(2m) when
@@ -98,14 +102,25 @@ impl SpatialContactForce {
             body.filter(|b| b.polar > 0.0)
                 .map_or(0.0, |b| sum / b.polar)
         };
-        let twisting_rate =
-            twist(sums.twist_follower, body_f.as_ref()) + twist(sums.twist_base, body_b.as_ref());
+        let (twist_f, twist_b) = (
+            twist(sums.twist_follower, body_f.as_ref()),
+            twist(sums.twist_base, body_b.as_ref()),
+        );
+        let twisting_rate = twist_f + twist_b;
+        // The body whose twisting sets most of the rate, for the message.
+        let (twist_sum, polar) = if twist_f >= twist_b {
+            (
+                sums.twist_follower,
+                body_f.as_ref().map_or(0.0, |b| b.polar),
+            )
+        } else {
+            (sums.twist_base, body_b.as_ref().map_or(0.0, |b| b.polar))
+        };
         let points = match sums.points {
             1 => "1 point".to_string(),
             n => format!("{n} points"),
         };
         let friction_help = self.friction_help();
-        let polar = body_f.as_ref().map_or(0.0, |b| b.polar);
         let pair = format!("({} against {})", base.label, follower.label);
         let (rate, what, help) = if normal_rate >= sliding_rate.max(twisting_rate) {
             (
@@ -132,8 +147,9 @@ impl SpatialContactForce {
             (
                 twisting_rate,
                 format!(
-                    "{pair}, twisting mode: the friction's slope, {} N·s/m over {points}, about the normal through the centre of mass (polar inertia {} kg·m²)",
+                    "{pair}, twisting mode: the friction's slope, {} N·s/m over {points}, Σc·r² = {} N·m·s about the normal through the centre of mass (polar inertia {} kg·m²)",
                     sig(sums.friction_slope),
+                    sig(twist_sum),
                     sig(polar)
                 ),
                 friction_help,
@@ -215,8 +231,9 @@ impl SpatialContactForce {
     }
 }
 
-/// ∂f/∂d and ∂f/∂ḋ of a point's law `f(d, ḋ)` at (d, ḋ) by central differences (one-sided at a
-/// depth too small to step below); 0 for a law given by input.
+/// ∂f/∂d and ∂f/∂ḋ of a point's law `f(d, ḋ)` at (d, ḋ) by central differences (steps of 1e-6
+/// of the depth and of the rate, which stay inside contact since d > 0); 0 for a law given by
+/// input.
 fn law_slopes(
     law: &NormalForceLaw,
     f: impl Fn(f64, f64) -> f64,
@@ -289,6 +306,47 @@ mod tests {
         // step5's steepest slope is 15/8 at x = 1/2: 1.875·μ_s·f_n/v_s.
         let c = friction_slope(&law, 1.0, 0.5e-4);
         assert!((c / (1.875 * 0.3 / 1e-4) - 1.0).abs() < 1e-3, "{c}");
+    }
+
+    /// A body whose geometry frame is offset and turned on it, posed turned: the centre of mass
+    /// and the polar inertia come out in World. By hand: the geometry frame sits at (0, 0.2, 0) of
+    /// the body, turned 90° about z; the geometry is posed at (1, 0, 0), turned 90° about x. The
+    /// centre of mass (0.1, 0, 0) of the body is (0.1, −0.2, 0) from the geometry frame's origin,
+    /// (−0.2, −0.1, 0) in the geometry frame, (−0.2, 0, −0.1) turned into World: (0.8, 0, −0.1).
+    /// World z is the geometry frame's y, the body's −x: the polar inertia is I_xx = 1 kg·m².
+    #[test]
+    fn body_mass_properties_are_carried_into_world() {
+        use crate::multibody::SpatialInertia;
+        use nalgebra::{Matrix3, Translation3, UnitQuaternion};
+        use std::f64::consts::FRAC_PI_2;
+        let side = Side {
+            shape: crate::geometry::Shape::sphere(0.1).unwrap(),
+            placement: Isometry3::from_parts(
+                Translation3::new(0.0, 0.2, 0.0),
+                UnitQuaternion::from_axis_angle(&Vector3::z_axis(), FRAC_PI_2),
+            ),
+            label: "ball.G".into(),
+            inertia: SpatialInertia::from_mass_com_inertia(
+                2.0,
+                Vector3::new(0.1, 0.0, 0.0),
+                Matrix3::from_diagonal(&Vector3::new(1.0, 2.0, 3.0)),
+            ),
+        };
+        let pose = Isometry3::from_parts(
+            Translation3::new(1.0, 0.0, 0.0),
+            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), FRAC_PI_2),
+        );
+        let body = BodyAt::of(&side, &pose, &Vector3::z()).unwrap();
+        assert!(
+            (body.centre - Vector3::new(0.8, 0.0, -0.1)).norm() < 1e-12,
+            "{:?}",
+            body.centre
+        );
+        assert!((body.polar - 1.0).abs() < 1e-12, "{}", body.polar);
+        assert_eq!(body.mass, 2.0);
+        // A point 0.3 m above the centre and 0.4 m beside it is 0.4 m from the vertical axis.
+        let p = body.centre + Vector3::new(0.0, 0.4, 0.3);
+        assert!((body.arm_squared(&p, &Vector3::z()) - 0.16).abs() < 1e-12);
     }
 
     #[test]
