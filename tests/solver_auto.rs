@@ -58,6 +58,9 @@ impl<S: System> System for Logged<S> {
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
         self.inner.zero_crossings(t, x, g)
     }
+    fn next_time_event(&self, t: f64) -> Option<f64> {
+        self.inner.next_time_event(t)
+    }
     fn handle_events(
         &mut self,
         t: f64,
@@ -495,5 +498,90 @@ type = "Integrator"
         r.stats.method_switches >= 1 && r.stats.implicit_steps > 0,
         "{:?}",
         r.stats
+    );
+}
+
+/// A switch that is due when a time event stops the run travels in the checkpoint and is made
+/// first thing on resuming. The stiff lag y' = −1e6·(y − cos t) − sin t with a time event every
+/// 3e-6 s (just under dopri5's stable step, so every step ends on one and is judged stiff,
+/// h·ρ = 3 > 2.5): the run stopped at every time event switches at the start of a piece (the
+/// resumed dopri5 and the switch to the implicit method reported at the same instant), and its
+/// rows are those of the run that never stopped, bit for bit.
+#[test]
+fn a_switch_due_at_a_stop_is_made_on_resuming() {
+    const PERIOD: f64 = 3e-6;
+    struct Lag {
+        stop: bool,
+    }
+    impl System for Lag {
+        fn state_dim(&self) -> usize {
+            1
+        }
+        fn zero_crossing_dim(&self) -> usize {
+            0
+        }
+        fn zero_crossing_direction(&self, _index: usize) -> Direction {
+            Direction::Either
+        }
+        fn derivatives(&mut self, t: f64, y: &[f64], d: &mut [f64]) {
+            d[0] = -1e6 * (y[0] - t.cos()) - t.sin()
+        }
+        fn zero_crossings(&mut self, _t: f64, _y: &[f64], _g: &mut [f64]) {}
+        fn next_time_event(&self, t: f64) -> Option<f64> {
+            let mut k = (t / PERIOD).floor() + 1.0;
+            if k * PERIOD <= t {
+                k += 1.0;
+            }
+            Some(k * PERIOD)
+        }
+        fn handle_events(
+            &mut self,
+            _t: f64,
+            _y: &mut [f64],
+            _c: &[usize],
+            _te: bool,
+        ) -> EventOutcome {
+            EventOutcome {
+                stop: self.stop,
+                state_changed: false,
+            }
+        }
+    }
+    let (tol, t_end) = ((1e-6, 1e-9), 3e-4);
+    let (full, full_stats, full_y) = run(Lag { stop: false }, Method::Auto, tol, &[0.0], t_end);
+    assert_eq!(full_stats.method_switches, 1, "{full_stats:?}");
+    let switched_at = full.log.methods.last().unwrap().0;
+
+    let mut pieces = Logged {
+        inner: Lag { stop: true },
+        log: Log::default(),
+    };
+    let mut solver = Solver::new(1, 0, options(Method::Auto, tol.0, tol.1)).unwrap();
+    solver.integrate(&mut pieces, 0.0, &[0.0], t_end).unwrap();
+    while let Some(checkpoint) = solver.checkpoint() {
+        solver.resume(&mut pieces, &checkpoint, t_end).unwrap();
+    }
+    assert_eq!(solver.state(), &full_y[..]);
+    // The switch: made at the same instant as in the full run, right after a resume reported
+    // dopri5 there (the switch was due in the checkpoint).
+    let methods = &pieces.log.methods;
+    let i = methods
+        .iter()
+        .position(|&(t, m)| t == switched_at && m != Method::Dopri5)
+        .unwrap_or_else(|| panic!("no switch at {switched_at}: {methods:?}"));
+    assert!(
+        i > 0 && methods[i - 1] == (switched_at, Method::Dopri5),
+        "{methods:?}"
+    );
+    let rows = |log: &Log| {
+        log.rows
+            .iter()
+            .filter(|r| !matches!(r.2, RecordKind::Initial | RecordKind::Final))
+            .map(|r| (r.0, r.1.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        rows(&pieces.log) == rows(&full.log),
+        "the pieces' rows differ"
     );
 }
