@@ -154,3 +154,26 @@ fn check_advises_each_contact_with_its_own_body_s_weight() {
         .count();
     assert_eq!(per_coin, 4, "{report}");
 }
+
+/// models/puck.toml (damping 30 N·s/m, started at its rest depth) under the default method: the
+/// speed and the spin die out together (within 1 ms), after more than sliding alone would take
+/// (v0/(μ·g) = 0.170 s), and it rests at 0.01 − m·g/k (1e-9 m: abs_tol). Judged at 5e-4 m/s:
+/// once stopped, the puck rocks back from the tilt the friction gave it, lightly damped
+/// (ζ = 0.1), its centre moving at up to 3.3e-4 m/s (measured).
+#[test]
+fn the_puck_stops_sliding_and_spinning_together() {
+    let path = format!("{}/models/puck.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let r = run_text("puck", &text);
+    let rec = &r.recording;
+    let settled = |values: Vec<f64>| {
+        let last_fast = values.iter().rposition(|v| v.abs() >= 5e-4).unwrap();
+        rec.times[last_fast + 1]
+    };
+    let t_slide = settled(column(rec, "speed.out"));
+    let t_spin = settled(column(rec, "free.w[2]").iter().map(|w| 0.05 * w).collect());
+    assert!(t_slide > 0.17, "sliding ends at {t_slide}");
+    assert!((t_slide - t_spin).abs() < 1e-3, "{t_slide} {t_spin}");
+    let z = last(rec, "free.p[2]");
+    assert!((z - (0.01 - 0.2 * G / 1e5)).abs() < 1e-9, "rests at {z}");
+}
