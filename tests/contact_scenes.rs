@@ -25,6 +25,16 @@ fn last(rec: &blockdyn::output::Recording, name: &str) -> f64 {
     *column(rec, name).last().unwrap()
 }
 
+/// The angle (rad) from a SixDofJoint's z axis to the vertical at the end, 2·asin|(Q_x, Q_y)|
+/// (exact near 0, unlike acos of the axis's z component).
+fn tilt(rec: &blockdyn::output::Recording, joint: &str) -> f64 {
+    let (x, y) = (
+        last(rec, &format!("{joint}.Q[1]")),
+        last(rec, &format!("{joint}.Q[2]")),
+    );
+    2.0 * x.hypot(y).asin()
+}
+
 /// The body's z axis's world z component from its quaternion [w, x, y, z]: 1 − 2(x² + y²).
 fn axis_z(rec: &blockdyn::output::Recording, joint: &str) -> f64 {
     let x = last(rec, &format!("{joint}.Q[1]"));
@@ -59,16 +69,15 @@ fn four_coins_rest_at_their_closed_form_heights_and_level() {
             (z - rest).abs() < 1e-10,
             "{joint}: rests at {z}, closed form {rest}"
         );
-        let tilt = if joint == "free_b" {
+        let off_level = if joint == "free_b" {
             axis_z(rec, joint).asin().abs()
         } else {
-            let (x, y) = (
-                last(rec, &format!("{joint}.Q[1]")),
-                last(rec, &format!("{joint}.Q[2]")),
-            );
-            2.0 * x.hypot(y).asin()
+            tilt(rec, joint)
         };
-        assert!(tilt < 1e-9, "{joint}: tilted by {tilt} rad at rest");
+        assert!(
+            off_level < 1e-9,
+            "{joint}: {off_level} rad off level at rest"
+        );
     }
     // The default method goes implicit while the coins rest (issue 26: ≤ 20,000 accepted steps;
     // 678,698 under dopri5 in the issue's report).
@@ -108,20 +117,10 @@ fn five_dominoes_all_fall() {
     let text = with_log("dominoes.toml", &format!("[{}]", log.join(", ")));
     let r = run_text("dominoes", &text);
     for joint in joints {
-        let (x, y) = (
-            last(&r.recording, &format!("{joint}.Q[1]")),
-            last(&r.recording, &format!("{joint}.Q[2]")),
-        );
-        let tilt = 2.0 * x.hypot(y).asin();
-        assert!(tilt > 1.0, "{joint} has turned by only {tilt} rad");
+        let turned = tilt(&r.recording, joint);
+        assert!(turned > 1.0, "{joint} has turned by only {turned} rad");
     }
-    let last_tilt = {
-        let (x, y) = (
-            last(&r.recording, "free5.Q[1]"),
-            last(&r.recording, "free5.Q[2]"),
-        );
-        2.0 * x.hypot(y).asin()
-    };
+    let last_tilt = tilt(&r.recording, "free5");
     assert!(
         (last_tilt - std::f64::consts::FRAC_PI_2).abs() < 1e-3,
         "{last_tilt}"

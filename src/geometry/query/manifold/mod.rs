@@ -463,4 +463,6 @@ fn append_points(
 const COINCIDENT: f64 = 1e-12;
 
 #[cfg(test)]
+mod rim_tests;
+#[cfg(test)]
 mod tests;
