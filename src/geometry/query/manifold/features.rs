@@ -281,7 +281,8 @@ impl PosedFaceted<'_> {
             }
             Faceted::Disk(_) => {
                 out.clear();
-                self.push_arc(0.0, anchor, n_ref, o_ref, false, 1.0, out);
+                let arc = self.rim_arc(0.0, n_ref, o_ref);
+                self.push_arc(&arc, anchor, false, 1.0, out);
             }
             Faceted::Cylinder(_) => {
                 out.clear();
@@ -291,8 +292,10 @@ impl PosedFaceted<'_> {
                 } else {
                     (RimAnchor::Deepest, anchor)
                 };
-                self.push_arc(1.0, top, n_ref, o_ref, false, 0.0, out);
-                self.push_arc(-1.0, bottom, n_ref, o_ref, true, 0.0, out);
+                let top_arc = self.rim_arc(1.0, n_ref, o_ref);
+                self.push_arc(&top_arc, top, false, 0.0, out);
+                let bottom_arc = self.rim_arc(-1.0, n_ref, o_ref);
+                self.push_arc(&bottom_arc, bottom, true, 0.0, out);
             }
         }
     }
@@ -438,23 +441,19 @@ impl PosedFaceted<'_> {
         arc.body_weight()
     }
 
-    /// Appends the [`ARC_SAMPLES`] samples of the rim on side `sign` below the plane (see
+    /// Appends the [`ARC_SAMPLES`] samples of the rim arc `arc` below the plane (see
     /// [`Self::incident_polygon`]), in order of increasing φ (decreasing when `reverse`); the edge
-    /// after the last one gets `last_density`. With [`RimAnchor::Body`] the deeper rim of a
-    /// cylinder (a disk's only rim), when it lies wholly below the plane, is sampled from the
-    /// body's x axis instead of from its deepest direction (see [`Self::rim_body_weight`]).
-    #[allow(clippy::too_many_arguments)]
+    /// after the last one gets `last_density`. With [`RimAnchor::Body`] a rim lying wholly below
+    /// the plane is sampled from the body's x axis instead of from its deepest direction (see
+    /// [`Self::rim_body_weight`]; the caller anchors only the deeper rim so).
     fn push_arc(
         &self,
-        sign: f64,
+        arc: &RimArc,
         anchor: RimAnchor,
-        n_ref: &Vector3<f64>,
-        o_ref: &Vector3<f64>,
         reverse: bool,
         last_density: f64,
         out: &mut Vec<PolygonVertex>,
     ) {
-        let arc = self.rim_arc(sign, n_ref, o_ref);
         let on_body = anchor == RimAnchor::Body && arc.half_angle == PI;
         let u: Vector3<f64> = if on_body {
             self.rotation.column(0).into_owned()
