@@ -113,10 +113,7 @@ impl Solver {
         self.auto.clone_from(&checkpoint.auto);
         if let Some(auto) = self.auto.as_mut() {
             auto.resumed();
-            self.tableau = match self.implicit.as_deref().filter(|_| self.implicit_active()) {
-                Some(implicit) => implicit.tableau(),
-                None => &crate::solver::tableau::DOPRI5,
-            };
+            self.tableau = self.phase_tableau();
             system.method_changed(t, self.current_method());
         }
         let mut stats = SolverStats {

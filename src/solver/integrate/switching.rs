@@ -4,7 +4,7 @@
 use super::super::auto::{Verdict, BACK_H_RHO, TO_IMPLICIT_STEP_FACTOR};
 use super::super::error::SolverStats;
 use super::super::options::Method;
-use super::super::tableau::DOPRI5;
+use super::super::tableau::{Tableau, DOPRI5};
 use super::super::{SolverError, System};
 use super::Solver;
 
@@ -13,6 +13,15 @@ impl Solver {
     /// phases for auto, never for the explicit methods.
     pub(super) fn implicit_active(&self) -> bool {
         self.implicit.is_some() && self.auto.as_ref().is_none_or(|a| a.stiff)
+    }
+
+    /// The tableau of the phase in use: the implicit method's while it is active, else dopri5's
+    /// (auto's explicit phase; only called under auto).
+    pub(super) fn phase_tableau(&self) -> &'static Tableau {
+        match self.implicit.as_deref().filter(|_| self.implicit_active()) {
+            Some(implicit) => implicit.tableau(),
+            None => &DOPRI5,
+        }
     }
 
     /// The method taking the steps.
@@ -34,7 +43,7 @@ impl Solver {
             auto.stiff = false;
         }
         auto.start_run(t0);
-        self.tableau = &DOPRI5;
+        self.tableau = self.phase_tableau();
         system.method_changed(t0, Method::Dopri5);
     }
 
@@ -110,8 +119,8 @@ impl Solver {
         let h = if auto.stiff {
             if let Some(implicit) = self.implicit.as_deref_mut() {
                 implicit.restart();
-                self.tableau = implicit.tableau();
             }
+            self.tableau = self.phase_tableau();
             TO_IMPLICIT_STEP_FACTOR * h
         } else {
             // Back to dopri5 at no more than the step its stability allows along the last
@@ -121,7 +130,7 @@ impl Solver {
                 .implicit
                 .as_deref()
                 .map_or(f64::NAN, |implicit| implicit.spectral_radius());
-            self.tableau = &DOPRI5;
+            self.tableau = self.phase_tableau();
             self.eval_start(system, t, stats)?;
             if radius > 0.0 {
                 h.min(BACK_H_RHO / radius)
