@@ -236,6 +236,8 @@ struct PenaltyBall {
     /// Contact onsets (z crossing downwards) and lift-offs (upwards, with ż there).
     onsets: Vec<f64>,
     lift_offs: Vec<(f64, f64)>,
+    /// Whether each event stops the run (for the checkpoint tests).
+    stop_at_events: bool,
 }
 
 const STIFFNESS: f64 = 1e7;
@@ -248,6 +250,7 @@ impl PenaltyBall {
             friction,
             onsets: Vec::new(),
             lift_offs: Vec::new(),
+            stop_at_events: false,
         }
     }
 }
@@ -289,7 +292,10 @@ impl System for PenaltyBall {
         } else {
             self.lift_offs.push((t, s[3]));
         }
-        EventOutcome::default()
+        EventOutcome {
+            stop: self.stop_at_events,
+            ..EventOutcome::default()
+        }
     }
 }
 
@@ -361,38 +367,16 @@ fn ball_on_a_stiff_floor_is_implicit_in_contact_and_explicit_in_flight() {
 /// spare controller and a switch due travel in the checkpoint).
 #[test]
 fn resumes_exactly_across_switches() {
-    struct Stopping(PenaltyBall);
-    impl System for Stopping {
-        fn state_dim(&self) -> usize {
-            4
-        }
-        fn zero_crossing_dim(&self) -> usize {
-            1
-        }
-        fn zero_crossing_direction(&self, _index: usize) -> Direction {
-            Direction::Either
-        }
-        fn derivatives(&mut self, t: f64, s: &[f64], d: &mut [f64]) {
-            self.0.derivatives(t, s, d)
-        }
-        fn zero_crossings(&mut self, t: f64, s: &[f64], g: &mut [f64]) {
-            self.0.zero_crossings(t, s, g)
-        }
-        fn handle_events(&mut self, t: f64, s: &mut [f64], c: &[usize], te: bool) -> EventOutcome {
-            let outcome = self.0.handle_events(t, s, c, te);
-            EventOutcome {
-                stop: true,
-                ..outcome
-            }
-        }
-    }
     let x0 = [0.0, 1.0, 1.0, 0.0];
     let tol = (1e-6, 1e-9);
     let (full, full_stats, full_x) = run(PenaltyBall::new(200.0, 0.5), Method::Auto, tol, &x0, 3.0);
     assert!(full_stats.method_switches >= 4);
 
     let mut pieces = Logged {
-        inner: Stopping(PenaltyBall::new(200.0, 0.5)),
+        inner: PenaltyBall {
+            stop_at_events: true,
+            ..PenaltyBall::new(200.0, 0.5)
+        },
         log: Log::default(),
     };
     let mut solver = Solver::new(4, 1, options(Method::Auto, tol.0, tol.1)).unwrap();
