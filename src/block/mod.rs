@@ -173,8 +173,9 @@ pub trait Block: Send + Sync {
 
     /// The modulus of the fastest eigenvalue of the block's dynamics in its resting regime (1/s),
     /// given the mechanism's total mass (kg) and gravity (m/s²): a penalty contact's |λ|max
-    /// carrying the weight of the body it supports (the whole mechanism's when that is unknown). A fixed-step method is unstable above a step of about
-    /// (its stability reach)/|λ|; the diagram warns when rk4's `fixed_step` is.
+    /// carrying the weight of the body it supports (the whole mechanism's when that is unknown).
+    /// A fixed-step method is unstable above a step of about (its stability reach)/|λ|; the
+    /// diagram warns when rk4's `fixed_step` is.
     fn fastest_rate(&self, _total_mass: f64, _gravity: f64) -> Option<f64> {
         None
     }
