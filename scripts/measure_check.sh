@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Compares `blockdyn check`'s largest predicted pace (its advice's "about N steps per simulated
-# second") with the steps per simulated second each example model takes under the default
+# Compares `blockdyn check`'s work estimate ("about N steps per simulated second") with the steps per simulated second each example model takes under the default
 # method (issue 26, part 3: the prediction should be within 3×).
 #
 #   scripts/measure_check.sh [BLOCKDYN] [MODEL...]     # default: target/release/blockdyn, models/*.toml
@@ -17,8 +16,8 @@ trap 'rm -rf "$out"' EXIT
 
 printf '%-28s %12s %12s %8s\n' model predicted measured ratio
 for model in "${models[@]}"; do
-  predicted=$("$bin" check "$model" 2>/dev/null | grep -o 'about [0-9.e+]* steps per simulated second' \
-    | grep -o '[0-9][0-9.e+]*' | sort -g | tail -1)
+  predicted=$("$bin" check "$model" 2>/dev/null | grep -A1 '^work estimate' \
+    | grep -o 'about [0-9.e+]* steps per simulated second, about' | grep -o '[0-9][0-9.e+]*' | head -1)
   line=$(timeout 300 "$bin" run "$model" --csv "$out/run.csv" --plot "$out/run.png" 2>&1 | grep -m1 simulated)
   python3 - "$model" "${predicted:-}" "$line" <<'PY'
 import re, sys

@@ -3,7 +3,8 @@
 use crate::diagram::Diagram;
 use crate::library::Registry;
 use crate::model::diagnostic::closest;
-use crate::solver::Direction;
+use crate::sim::work_estimate::WorkEstimate;
+use crate::solver::{Direction, Method};
 use std::fmt::Write;
 
 /// What `blockdyn check` prints: blocks in execution order, states, zero-crossing signals.
@@ -108,6 +109,9 @@ pub fn check_report(d: &Diagram) -> String {
             let _ = writeln!(s, "  {a}");
         }
     }
+    if let Some(work) = crate::sim::work_estimate::WorkEstimate::of(d) {
+        s.push_str(&work_section(d, &work));
+    }
     if !d.warnings.is_empty() {
         let _ = writeln!(s, "\nwarnings:");
         for w in &d.warnings {
@@ -115,6 +119,90 @@ pub fn check_report(d: &Diagram) -> String {
         }
     }
     s
+}
+
+/// The work estimate's lines (see [`crate::sim::work_estimate`]).
+fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
+    let explicit = match w.method {
+        Method::Auto => Method::Dopri5,
+        m => m,
+    };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "\nwork estimate ({}, rel_tol {}):\n  about {} steps per simulated second, about {} steps for the run",
+        w.method.name(),
+        d.spec.solver.rel_tol,
+        count(w.pace),
+        count(w.steps)
+    );
+    let _ = writeln!(
+        s,
+        "  smooth motion: fastest lightly damped rate {} rad/s at t = 0 ⇒ {} about {} steps per simulated second; max_step allows no fewer than {}",
+        sig(w.motion_rate),
+        explicit.name(),
+        count(w.motion_pace),
+        count(w.floor_pace)
+    );
+    for c in &w.contacts {
+        let name = &d.blocks[c.block].name;
+        let stiff = format!(
+            "{name}: {} at t = 0; its stiffest rate {} 1/s holds {} to about {} steps per simulated second while it is closed",
+            if c.closed_at_start { "closed" } else { "open" },
+            sig(c.rates.fastest()),
+            explicit.name(),
+            count(c.explicit_pace)
+        );
+        let tail = if c.goes_implicit {
+            format!(
+                " ⇒ auto goes implicit ({}) while it is closed: about {} steps per simulated second",
+                w.stiff_method.name(),
+                count(c.pace)
+            )
+        } else if w.method == Method::Auto {
+            format!(
+                " ⇒ auto stays explicit: about {} steps per simulated second",
+                count(c.pace)
+            )
+        } else {
+            format!(": about {} steps per simulated second", count(c.pace))
+        };
+        let _ = writeln!(s, "  {stiff}{tail}");
+        if let Some(ring) = &c.ring {
+            let _ = writeln!(
+                s,
+                "  {name}: after its impacts it rings at {} rad/s (ζ = {}) for about {} s in all ⇒ about {} steps per simulated second while it rings",
+                sig(c.rates.natural_frequency),
+                sig(c.rates.damping_ratio),
+                sig(ring.duration),
+                count(ring.pace)
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "  not counted: a contact excited while it rolls, spins or rocks, a spin that grows, rigid contact's events, a contact mode counted though nothing excites it"
+    );
+    s
+}
+
+/// A pace or a step count, rounded to a whole number.
+fn count(x: f64) -> String {
+    if x.is_finite() {
+        format!("{}", x.round())
+    } else {
+        "unbounded".to_string()
+    }
+}
+
+/// Four significant digits: plain between 0.01 and 10⁴, else in scientific notation.
+fn sig(x: f64) -> String {
+    if x == 0.0 || (1e-2..1e4).contains(&x.abs()) {
+        let decimals = (3 - x.abs().log10().floor().max(-2.0) as i32).max(0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.3e}")
+    }
 }
 
 /// What `run` says when it wrote nothing (no CSV, plot or animation asked for).

@@ -42,6 +42,27 @@ pub struct StiffnessNote {
     pub help: String,
 }
 
+/// A penalty contact's linearised modes while it carries a weight at rest (see
+/// [`Block::contact_rates`]). Every field is finite and ≥ 0; 0 means "none" or "not known".
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ContactRates {
+    /// |λ|max of the normal motion about the static depth (1/s).
+    pub normal_rate: f64,
+    /// The normal mode's natural frequency ω = sqrt(k_eff/m) (rad/s).
+    pub natural_frequency: f64,
+    /// The normal mode's damping ratio ζ = b_eff/(2·sqrt(k_eff·m)).
+    pub damping_ratio: f64,
+    /// The regularised friction's sliding rate c_f/m while the contact sticks (1/s).
+    pub friction_rate: f64,
+}
+
+impl ContactRates {
+    /// The fastest of the contact's rates (1/s): what an explicit step must resolve.
+    pub fn fastest(&self) -> f64 {
+        self.normal_rate.max(self.friction_rate)
+    }
+}
+
 use crate::solver::Direction;
 use std::any::Any;
 
@@ -171,12 +192,12 @@ pub trait Block: Send + Sync {
         Ok(())
     }
 
-    /// The modulus of the fastest eigenvalue of the block's dynamics in its resting regime (1/s),
-    /// given the mechanism's total mass (kg) and gravity (m/s²): a penalty contact's |λ|max
-    /// carrying the weight of the body it supports (the whole mechanism's when that is unknown).
-    /// A fixed-step method is unstable above a step of about (its stability reach)/|λ|; the
-    /// diagram warns when rk4's `fixed_step` is.
-    fn fastest_rate(&self, _total_mass: f64, _gravity: f64) -> Option<f64> {
+    /// A penalty contact's linearised modes in its resting regime, given the mechanism's total
+    /// mass (kg) and gravity (m/s²): carrying the weight of the body it supports (the whole
+    /// mechanism's when that is unknown). A fixed-step method is unstable above a step of about
+    /// (its stability reach)/[`ContactRates::normal_rate`] (the diagram warns when rk4's
+    /// `fixed_step` is), and `blockdyn check` estimates the work of a run from them.
+    fn contact_rates(&self, _total_mass: f64, _gravity: f64) -> Option<ContactRates> {
         None
     }
 

@@ -432,7 +432,7 @@ pub(crate) fn block_warnings<'a>(
 }
 
 /// rk4's `fixed_step` against each penalty contact's stability limit (see
-/// [`Block::fastest_rate`]) with the weight of the body it carries on it: above it, the run is
+/// [`Block::contact_rates`]) with the weight of the body it carries on it: above it, the run is
 /// unstable in contact (a ball rebounds higher than it fell), which nothing else would say.
 fn fixed_step_warnings<'a>(
     blocks: impl Iterator<Item = (&'a str, &'a dyn Block)> + Clone,
@@ -445,7 +445,7 @@ fn fixed_step_warnings<'a>(
     let (mass, gravity) = super::physical::mass_and_gravity(blocks.clone().map(|(_, b)| b));
     blocks
         .filter_map(|(name, block)| {
-            let rate = block.fastest_rate(mass, gravity)?;
+            let rate = block.contact_rates(mass, gravity)?.normal_rate;
             let limit = RK4_STABILITY_REACH / rate;
             (step > limit).then(|| {
                 format!(

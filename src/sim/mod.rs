@@ -9,6 +9,7 @@ pub mod recorder;
 pub(crate) mod sparse_sum;
 pub mod sparsity;
 mod steps;
+pub mod work_estimate;
 
 pub use engine::{Engine, EngineCheckpoint, NonFiniteSource, NonFiniteValue, RunState};
 pub use events::{EventLog, LocatedEvent};

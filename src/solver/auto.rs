@@ -49,9 +49,9 @@ use super::step_control::PiController;
 /// A dopri5 step with h·ρ above this is stiff (Hairer's DOPRI5 uses 3.25; see the module
 /// documentation).
 pub(crate) const STIFF_H_RHO: f64 = 2.5;
-/// Stiff dopri5 steps (not interrupted by [`NONSTIFF_RESET`] non-stiff ones in a row) that switch
+/// Stiff dopri5 steps (not interrupted by a few non-stiff ones in a row) that switch
 /// to the implicit method at first (Hairer's DOPRI5 reports stiffness after 15).
-pub(crate) const STIFF_STEPS: u32 = 15;
+pub const STIFF_STEPS: u32 = 15;
 /// The most stiff steps a switch may need (after implicit phases that did not pay).
 pub(crate) const MAX_STIFF_STEPS: u32 = 16 * 256;
 /// Non-stiff dopri5 steps in a row that clear the stiff count (Hairer's DOPRI5: 6).

@@ -172,6 +172,7 @@ mod step_control;
 mod tableau;
 mod trbdf2;
 
+pub use auto::STIFF_STEPS as AUTO_STIFF_STEPS;
 pub use error::{SolverError, SolverStats, StallReason};
 pub use fn_system::FnSystem;
 pub use integrate::{Solver, SolverCheckpoint};

@@ -10,8 +10,8 @@
 //! a change of a point's state. With μ = 0 there are no u states and no stick/slip signals.
 
 use crate::block::{
-    Binding, Block, BlockError, BlockType, Ctx, DrawnAs, Param, ParamDoc, PhysicalRole, PortDecl,
-    PortDoc, Setup, Shape,
+    Binding, Block, BlockError, BlockType, ContactRates, Ctx, DrawnAs, Param, ParamDoc,
+    PhysicalRole, PortDecl, PortDoc, Setup, Shape,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::ground_law::GroundContactLaw;
@@ -101,13 +101,18 @@ impl Block for GroundContact {
         Some(self.advice_for(total_mass * gravity, total_mass))
     }
 
-    fn fastest_rate(&self, total_mass: f64, gravity: f64) -> Option<f64> {
-        // The law's step estimate is 2/|λ|max (its stability reach taken as 2).
+    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
+        // The law's step estimate is 2/|λ|max (its stability reach taken as 2); the frequency
+        // and damping ratio of its mode are not separated from it.
         let n = self.points.len().max(1) as f64;
         let h = self
             .law
             .explicit_step_estimate(total_mass / n, total_mass * gravity / n);
-        (h.is_finite() && h > 0.0).then(|| 2.0 / h)
+        (h.is_finite() && h > 0.0).then(|| ContactRates {
+            normal_rate: 2.0 / h,
+            natural_frequency: 2.0 / h,
+            ..ContactRates::default()
+        })
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {

@@ -23,8 +23,8 @@
 
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::{
-    Binding, Block, BlockError, BlockType, Ctx, DrawnAs, Io, Param, ParamDoc, PhysicalRole,
-    PortDecl, PortDoc, Setup, Shape, StiffnessNote,
+    Binding, Block, BlockError, BlockType, ContactRates, Ctx, DrawnAs, Io, Param, ParamDoc,
+    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StiffnessNote,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::friction::FrictionLaw;
@@ -233,11 +233,9 @@ impl Block for SpatialContactForce {
         self.stiffness_note(scratch.downcast_ref::<Scratch>()?)
     }
 
-    fn fastest_rate(&self, total_mass: f64, gravity: f64) -> Option<f64> {
+    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
         let mass = self.supported_mass(total_mass);
-        let advice =
-            super::contact_advice::ContactAdvice::compute(&self.normal, mass * gravity, mass)?;
-        (advice.fastest_rate > 0.0).then_some(advice.fastest_rate)
+        super::contact_advice::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
     }
 
     fn advice(&self, total_mass: f64, gravity: f64) -> Option<String> {

@@ -1,0 +1,463 @@
+//! `blockdyn check`'s estimate of a run's work: the steps per simulated second the solver will
+//! take, and whether `method = "auto"` goes implicit while a contact is closed.
+//!
+//! # The model
+//!
+//! An error-controlled method whose error estimate is of order q takes steps h with
+//! C·(h·ω)^q ≈ tol on a motion of rate ω (rad/s), so its pace is
+//!
+//! 1/h = c·ω·tol^(−1/q) steps per simulated second,
+//!
+//! with q = 5 for dopri5, 3 for bs23 and trbdf2, 4 for esdirk43, and c fitted once on the
+//! contact-free examples (pendulums, linkages, a spring–mass, a tumbling brick): c = 0.25 for the
+//! explicit methods, 0.15 for the implicit ones ([`ACCURACY`]). tol is `rel_tol`.
+//!
+//! ω is the motion's fastest *lightly damped* rate: the largest |λ| among the eigenvalues of the
+//! Jacobian J = ∂f/∂x at the initial state that grow (Re λ > 0) or oscillate (−Re λ < 0.7·|λ|).
+//! Fast real decaying modes are transients: they cost a handful of steps, not a pace. The modes
+//! of a contact closed at t = 0 are left out (|λ| above 0.3× its natural frequency): at rest they
+//! are not excited. At a stationary point the Jacobian says nothing about the motion to come (a
+//! pendulum released horizontally has J's gravity term cos θ = 0), so when no contact is closed
+//! the rate of the initial acceleration, max_i sqrt(|ẍ_i| / max(|x_i|, 1)) with ẍ = J·f, counts
+//! too.
+//!
+//! A contact adds its stiffest rate ρ (the normal mode's |λ|max or its friction's sliding rate
+//! while it sticks, [`ContactRates`]). An explicit method needs ρ·h below its stability reach
+//! (about 3 for dopri5) while the contact is closed: a pace of ρ/3. `auto` runs dopri5 and
+//! switches to its implicit method when the stability step is shorter than the accuracy step
+//! (Hairer's test): so it goes implicit in contact when ρ/3 exceeds dopri5's motion pace, and
+//! the pace there is the implicit method's motion pace. A step never exceeds `max_step`
+//! (by default a fiftieth of the run).
+//!
+//! # What is not counted
+//!
+//! Transients that the initial state does not show: impacts (a contact that opens at t = 0 will
+//! ring at its natural frequency after each impact, which costs steps while it rings), a body
+//! rocking or rolling over edges, a spin that grows (Euler's disk), and located events. The
+//! estimate is the pace of smooth motion and resting contact; `check` says so.
+
+use super::engine::Engine;
+use super::recorder::Recorder;
+use crate::block::ContactRates;
+use crate::diagram::Diagram;
+use crate::solver::{Method, SolverOptions, System};
+use nalgebra::DMatrix;
+
+/// (q, c) of the accuracy model pace = c·ω·tol^(−1/q) for each error-controlled method.
+pub const ACCURACY: [(Method, f64, f64); 4] = [
+    (Method::Dopri5, 5.0, 0.25),
+    (Method::Bs23, 3.0, 0.25),
+    (Method::Trbdf2, 3.0, 0.15),
+    (Method::Esdirk43, 4.0, 0.15),
+];
+
+/// h·ρ that an explicit method tolerates on the negative real axis and the imaginary axis
+/// (dopri5 about 3.3, bs23 about 2.5; a margin kept).
+fn stability_reach(method: Method) -> f64 {
+    match method {
+        Method::Bs23 => 2.3,
+        Method::Rk4 => 2.5,
+        _ => 3.0,
+    }
+}
+
+/// Eigenvalues with −Re λ ≥ this fraction of |λ| are damped transients (ζ ≥ 0.7).
+const DAMPED_FRACTION: f64 = 0.7;
+
+/// A closed contact's modes are those above this fraction of its natural frequency.
+const CONTACT_MODE_FRACTION: f64 = 0.3;
+
+/// The explicit steps `auto` takes at the stability limit before it switches to its implicit
+/// method (Hairer's test wants 15 stiff steps in a row, and the steps rejected among them).
+const SWITCH_STEPS: f64 = 2.0 * crate::solver::AUTO_STIFF_STEPS as f64;
+
+/// Past this many states the Jacobian's eigenvalues are not computed (O(n³)); the estimate
+/// then counts only the contacts and the step floor.
+const MAX_EIGEN_STATES: usize = 400;
+
+/// What one contact adds to the work.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactWork {
+    /// The contact block's index in the diagram.
+    pub block: usize,
+    /// The contact is closed (carries load) at the initial state.
+    pub closed_at_start: bool,
+    /// Its linearised modes under the weight it carries.
+    pub rates: ContactRates,
+    /// The pace an explicit method's stability needs while it is closed, ρ/reach (steps/s).
+    pub explicit_pace: f64,
+    /// Under `auto`: the run goes implicit while this contact is closed.
+    pub goes_implicit: bool,
+    /// The estimated pace while it is closed (steps/s).
+    pub pace: f64,
+    /// For a contact open at t = 0: the ringing after its impacts.
+    pub ring: Option<RingWork>,
+}
+
+/// The steps a contact's ringing after impacts costs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RingWork {
+    /// The pace while it rings: the method's accuracy pace at the natural frequency (steps/s).
+    pub pace: f64,
+    /// How long it rings in all (s): see [`Ring::duration`].
+    pub duration: f64,
+}
+
+/// An underdamped contact's ringing after impacts: the normal mode x'' + 2ζωx' + ω²x = 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ring {
+    /// ω (rad/s).
+    pub frequency: f64,
+    /// ζ ∈ (0, 1).
+    pub damping_ratio: f64,
+    /// The tolerance the ring decays to, relative to its amplitude.
+    pub tol: f64,
+}
+
+impl Ring {
+    /// The ring of an underdamped contact (0 < ζ < 1, ω > 0); `None` otherwise.
+    pub fn of(rates: &ContactRates, tol: f64) -> Option<Ring> {
+        let (frequency, damping_ratio) = (rates.natural_frequency, rates.damping_ratio);
+        (frequency > 0.0 && damping_ratio > 0.0 && damping_ratio < 1.0).then_some(Ring {
+            frequency,
+            damping_ratio,
+            tol: tol.clamp(f64::EPSILON, 0.5),
+        })
+    }
+
+    /// The coefficient of restitution of one impact, e = exp(−πζ/sqrt(1 − ζ²)): the rebound
+    /// speed over the impact speed for the linear spring–damper (half a period in contact).
+    pub fn restitution(&self) -> f64 {
+        let z = self.damping_ratio;
+        (-std::f64::consts::PI * z / (1.0 - z * z).sqrt()).exp()
+    }
+
+    /// The time one impact's ring takes to decay to `tol` of its amplitude, ln(1/tol)/(ζω) (s),
+    /// times the number of impacts of a bounce sequence, Σ eᵏ = 1/(1 − e) (each rebound rings
+    /// again, and the rings of the weaker bounces are counted as long as the first one).
+    pub fn duration(&self) -> f64 {
+        let one = (1.0 / self.tol).ln() / (self.damping_ratio * self.frequency);
+        one / (1.0 - self.restitution())
+    }
+}
+
+/// The estimate (see the module documentation).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkEstimate {
+    /// The method the model names (`Auto` included).
+    pub method: Method,
+    /// The implicit method `auto` switches to.
+    pub stiff_method: Method,
+    /// ω: the motion's fastest lightly damped rate (rad/s).
+    pub motion_rate: f64,
+    /// The pace of smooth motion under the method (dopri5's for `auto`) (steps/s).
+    pub motion_pace: f64,
+    /// 1/max_step (steps/s).
+    pub floor_pace: f64,
+    /// One entry per contact block with linearised modes.
+    pub contacts: Vec<ContactWork>,
+    /// The estimated pace of the run: the largest of the above (steps/s).
+    pub pace: f64,
+    /// The estimated number of steps of the run.
+    pub steps: f64,
+}
+
+impl WorkEstimate {
+    /// The estimate for a built diagram under its own solver settings; `None` when the model has
+    /// nothing to integrate or its recording cannot be set up.
+    pub fn of(d: &Diagram) -> Option<WorkEstimate> {
+        let options = super::solver_options(d);
+        let duration = d.spec.stop_time;
+        if d.num_states == 0 || duration.is_nan() || duration <= 0.0 {
+            return None;
+        }
+        let mut engine = Engine::new(d, Recorder::new(d).ok()?);
+        let x0 = engine.initialize(0.0);
+        let linear = Linearisation::at(&mut engine, 0.0, &x0);
+        let contacts = contact_rates(d, &mut engine);
+        let cut = contacts
+            .iter()
+            .filter(|(_, closed, r)| *closed && r.natural_frequency > 0.0)
+            .map(|(_, _, r)| CONTACT_MODE_FRACTION * r.natural_frequency)
+            .fold(f64::INFINITY, f64::min);
+        let mut motion_rate = linear.motion_rate(cut);
+        if cut.is_infinite() {
+            motion_rate = motion_rate.max(linear.acceleration_rate);
+        }
+        Some(Self::from_rates(&options, duration, motion_rate, contacts))
+    }
+
+    /// The estimate from the motion's rate ω (rad/s) and the contacts' modes
+    /// `(block, closed at start, rates)`, for a run of `duration` (s) under `options`.
+    pub fn from_rates(
+        options: &SolverOptions,
+        duration: f64,
+        motion_rate: f64,
+        contacts: Vec<(usize, bool, ContactRates)>,
+    ) -> WorkEstimate {
+        let tol = options.rel_tol;
+        let floor_pace = if options.max_step > 0.0 {
+            1.0 / options.max_step
+        } else {
+            50.0 / duration
+        };
+        let explicit = match options.method {
+            Method::Auto => Method::Dopri5,
+            m => m,
+        };
+        let fixed = (options.method == Method::Rk4 && options.fixed_step > 0.0)
+            .then(|| 1.0 / options.fixed_step);
+        // No step is longer than max_step: the accuracy paces are floored by it.
+        let pace_of = |method: Method, rate: f64| match fixed {
+            Some(pace) => pace,
+            None => accuracy_pace(method, rate, tol).max(floor_pace),
+        };
+        let motion_pace = pace_of(explicit, motion_rate);
+        let stiff_method = options.stiff_method();
+        let ringing_method = match options.method {
+            Method::Trbdf2 | Method::Esdirk43 => options.method,
+            _ => explicit,
+        };
+        let contacts: Vec<ContactWork> = contacts
+            .into_iter()
+            .map(|(block, closed_at_start, rates)| {
+                let explicit_pace = rates.fastest() / stability_reach(explicit);
+                let goes_implicit = options.method == Method::Auto && explicit_pace > motion_pace;
+                let pace = match options.method {
+                    Method::Trbdf2 | Method::Esdirk43 => motion_pace,
+                    _ if goes_implicit => pace_of(stiff_method, motion_rate),
+                    _ => motion_pace.max(fixed.unwrap_or(explicit_pace)),
+                };
+                let ring = (!closed_at_start)
+                    .then(|| Ring::of(&rates, tol))
+                    .flatten()
+                    .map(|ring| RingWork {
+                        pace: pace_of(ringing_method, rates.natural_frequency),
+                        duration: ring.duration(),
+                    });
+                ContactWork {
+                    block,
+                    closed_at_start,
+                    rates,
+                    explicit_pace,
+                    goes_implicit,
+                    pace,
+                    ring,
+                }
+            })
+            .collect();
+        let pace = contacts
+            .iter()
+            .map(|c| c.pace)
+            .fold(floor_pace.max(motion_pace), f64::max);
+        let ringing: f64 = contacts
+            .iter()
+            .filter_map(|c| c.ring.as_ref())
+            .map(|r| r.pace * r.duration.min(duration))
+            .sum();
+        let switching = SWITCH_STEPS * contacts.iter().filter(|c| c.goes_implicit).count() as f64;
+        let steps = pace * duration + ringing + switching;
+        let pace = steps / duration;
+        WorkEstimate {
+            method: options.method,
+            stiff_method,
+            motion_rate,
+            motion_pace,
+            floor_pace,
+            contacts,
+            pace,
+            steps,
+        }
+    }
+}
+
+/// c·ω·tol^(−1/q) (steps/s) for an error-controlled method (see [`ACCURACY`]).
+pub fn accuracy_pace(method: Method, rate: f64, tol: f64) -> f64 {
+    let (q, c) = ACCURACY
+        .iter()
+        .find(|(m, _, _)| *m == method)
+        .map_or((5.0, 0.25), |&(_, q, c)| (q, c));
+    c * rate * tol.max(f64::EPSILON).powf(-1.0 / q)
+}
+
+/// The contact blocks' modes and whether each is closed at the state the engine last evaluated.
+fn contact_rates(d: &Diagram, engine: &mut Engine<'_>) -> Vec<(usize, bool, ContactRates)> {
+    let blocks = d.blocks.iter().map(|b| b.block.as_ref());
+    let (mass, gravity) = crate::diagram::physical::mass_and_gravity(blocks);
+    d.blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(b, blk)| {
+            let rates = blk.block.contact_rates(mass, gravity)?;
+            Some((b, engine.block_stiffness(b).is_some(), rates))
+        })
+        .collect()
+}
+
+/// The Jacobian's spectrum at the initial state and the rate of the initial acceleration.
+struct Linearisation {
+    /// Eigenvalues (re, im) of J; empty when not computed.
+    eigenvalues: Vec<(f64, f64)>,
+    /// max_i sqrt(|(J·f)_i| / max(|x_i|, 1)) (1/s).
+    acceleration_rate: f64,
+}
+
+impl Linearisation {
+    /// J by forward differences (one evaluation per column), then its eigenvalues by a Schur
+    /// decomposition with a bounded number of iterations. Leaves the engine evaluated at x0.
+    fn at(engine: &mut Engine<'_>, t0: f64, x0: &[f64]) -> Linearisation {
+        let n = x0.len();
+        let mut f0 = vec![0.0; n];
+        let mut none = Linearisation {
+            eigenvalues: Vec::new(),
+            acceleration_rate: 0.0,
+        };
+        if n > MAX_EIGEN_STATES {
+            engine.derivatives(t0, x0, &mut f0);
+            return none;
+        }
+        engine.derivatives(t0, x0, &mut f0);
+        let mut jac = DMatrix::<f64>::zeros(n, n);
+        let (mut x, mut f) = (x0.to_vec(), vec![0.0; n]);
+        for j in 0..n {
+            x[j] = x0[j] + (f64::EPSILON * x0[j].abs().max(1e-5)).sqrt();
+            let delta = x[j] - x0[j];
+            engine.derivatives(t0, &x, &mut f);
+            for i in 0..n {
+                jac[(i, j)] = (f[i] - f0[i]) / delta;
+            }
+            x[j] = x0[j];
+        }
+        // The contacts' state (closed or not) is read at x0 afterwards.
+        engine.derivatives(t0, x0, &mut f0);
+        if jac.iter().chain(&f0).any(|v| !v.is_finite()) {
+            return none;
+        }
+        let acceleration = &jac * nalgebra::DVector::from_column_slice(&f0);
+        none.acceleration_rate = (0..n)
+            .map(|i| (acceleration[i].abs() / x0[i].abs().max(1.0)).sqrt())
+            .fold(0.0, f64::max);
+        if let Some(schur) = nalgebra::linalg::Schur::try_new(jac, f64::EPSILON, 100 * n.max(10)) {
+            none.eigenvalues = schur
+                .complex_eigenvalues()
+                .iter()
+                .map(|z| (z.re, z.im))
+                .collect();
+        }
+        none
+    }
+
+    /// The largest |λ| below `cut` among the growing and lightly damped eigenvalues (1/s).
+    fn motion_rate(&self, cut: f64) -> f64 {
+        self.eigenvalues
+            .iter()
+            .map(|&(re, im)| (re, re.hypot(im)))
+            .filter(|&(re, modulus)| modulus < cut && (re > 0.0 || -re < DAMPED_FRACTION * modulus))
+            .map(|(_, modulus)| modulus)
+            .fold(0.0, f64::max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(method: Method, rel_tol: f64) -> SolverOptions {
+        SolverOptions {
+            method,
+            rel_tol,
+            ..SolverOptions::default()
+        }
+    }
+
+    fn contact(friction_rate: f64) -> ContactRates {
+        ContactRates {
+            normal_rate: 700.0,
+            natural_frequency: 700.0,
+            damping_ratio: 0.2,
+            friction_rate,
+        }
+    }
+
+    #[test]
+    fn accuracy_pace_is_the_formula() {
+        // 0.25·10·(1e-5)^(−1/5) = 0.25·10·10 = 25 steps/s; trbdf2: 0.15·10·(1e-6)^(−1/3) = 150.
+        assert!((accuracy_pace(Method::Dopri5, 10.0, 1e-5) - 25.0).abs() < 1e-9);
+        assert!((accuracy_pace(Method::Trbdf2, 10.0, 1e-6) - 150.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn restitution_and_ring_duration_are_the_closed_forms() {
+        let ring = Ring::of(&contact(0.0), 1e-6).unwrap();
+        let zeta: f64 = 0.2;
+        let e = (-std::f64::consts::PI * zeta / (1.0 - zeta * zeta).sqrt()).exp();
+        assert!((ring.restitution() - e).abs() < 1e-15);
+        // ln(1e6)/(0.2·700) per impact, times 1/(1 − e) impacts.
+        let expected = (1e6f64).ln() / 140.0 / (1.0 - e);
+        assert!((ring.duration() - expected).abs() < 1e-12 * expected);
+        // Overdamped and undamped contacts do not ring (after an impact or at all).
+        let overdamped = ContactRates {
+            damping_ratio: 1.5,
+            ..contact(0.0)
+        };
+        assert!(Ring::of(&overdamped, 1e-6).is_none());
+    }
+
+    #[test]
+    fn auto_goes_implicit_when_stability_binds_and_stays_explicit_when_accuracy_does() {
+        // Motion at 10 rad/s, rel_tol 1e-5: dopri5's accuracy pace is 25 steps/s. A sticking
+        // friction rate of 3e4 1/s asks 1e4 steps/s for stability: auto goes implicit (trbdf2
+        // at this tolerance) at trbdf2's pace 0.15·10·(1e-5)^(−1/3) ≈ 32.3 steps/s.
+        let stiff = WorkEstimate::from_rates(
+            &options(Method::Auto, 1e-5),
+            10.0,
+            10.0,
+            vec![(0, true, contact(3e4))],
+        );
+        let c = &stiff.contacts[0];
+        assert!(c.goes_implicit);
+        assert!((c.explicit_pace - 1e4).abs() < 1e-6);
+        let trbdf2 = 0.15 * 10.0 * 1e5f64.powf(1.0 / 3.0);
+        assert!((c.pace - trbdf2).abs() < 1e-9);
+        // Closed at the start: no ring; the run's steps add auto's switching steps.
+        assert!(c.ring.is_none());
+        assert!((stiff.steps - (trbdf2 * 10.0 + SWITCH_STEPS)).abs() < 1e-6);
+        // Named dopri5: the stability pace itself.
+        let explicit = WorkEstimate::from_rates(
+            &options(Method::Dopri5, 1e-5),
+            10.0,
+            10.0,
+            vec![(0, true, contact(3e4))],
+        );
+        assert!((explicit.pace - 1e4).abs() < 1e-6);
+        // A soft contact (ρ/3 = 233 steps/s) under a fast motion (dopri5 at 1000 rad/s: 2500
+        // steps/s): accuracy binds, auto stays explicit.
+        let soft = WorkEstimate::from_rates(
+            &options(Method::Auto, 1e-5),
+            10.0,
+            1000.0,
+            vec![(0, true, contact(0.0))],
+        );
+        assert!(!soft.contacts[0].goes_implicit);
+        assert!((soft.pace - 2500.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn an_open_contact_adds_its_ringing_and_max_step_floors_the_pace() {
+        // Nothing moves (ω = 0): max_step (a fiftieth of 2 s) sets 25 steps/s.
+        let still = WorkEstimate::from_rates(&options(Method::Auto, 1e-6), 2.0, 0.0, vec![]);
+        assert!((still.pace - 25.0).abs() < 1e-12);
+        let open = WorkEstimate::from_rates(
+            &options(Method::Auto, 1e-6),
+            2.0,
+            0.0,
+            vec![(0, false, contact(0.0))],
+        );
+        let ring = open.contacts[0].ring.as_ref().unwrap();
+        // dopri5 resolves the ring: 0.25·700·(1e-6)^(−1/5).
+        let ring_pace = 0.25 * 700.0 * 1e6f64.powf(0.2);
+        assert!((ring.pace - ring_pace).abs() < 1e-9);
+        let expected_steps = 25.0 * 2.0 + ring_pace * ring.duration + SWITCH_STEPS;
+        assert!((open.steps - expected_steps).abs() < 1e-6 * expected_steps);
+    }
+}
