@@ -365,6 +365,11 @@ impl<'a> TableReader<'a> {
                     &entry.key_span,
                     format!("unknown parameter '{}'", self.name(&entry.key)),
                 );
+                if entry.key == "connect" && self.prefix.is_empty() && self.block.is_none() {
+                    // The same slip below a section header ([model], [solver], [output]).
+                    return Err(d
+                        .hint("TOML puts every key written after a [table] header into that table: move `connect = [...]` to the top of the file, above the first [table] header"));
+                }
                 if let Some(b) = self.block {
                     d = d.block(b);
                     if entry.key == "connect" && self.prefix.is_empty() {

@@ -266,7 +266,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     p.ensure(
         (0.0..=1.0).contains(&restitution),
         "restitution",
-        "'restitution' must be in [0, 1]",
+        "must be in [0, 1]",
         "write e.g. restitution = 0.5 (0: plastic, 1: elastic)",
     )?;
     let rest_velocity = REST_VELOCITY.non_negative(p, "m/s")?;

@@ -160,7 +160,7 @@ pub fn read_limits(p: &TableReader, unit: &str) -> Result<Option<JointLimits>, D
             t.ensure(
                 (0.0..=1.0).contains(&restitution),
                 "restitution",
-                "'restitution' must be in [0, 1]",
+                "must be in [0, 1]",
                 "write e.g. restitution = 0.5 (0: plastic, 1: elastic)",
             )?;
             LimitMethod::Rigid {

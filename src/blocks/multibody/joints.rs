@@ -41,6 +41,8 @@ pub struct JointBlock {
     limit_input: Option<usize>,
     tau_output: Option<usize>,
     joint: usize,
+    /// Accepted but questionable parameters (see [`Block::warnings`]).
+    warnings: Vec<String>,
 }
 
 fn sensing_outputs(kind: JointKind) -> Vec<(&'static str, usize, usize, &'static str)> {
@@ -135,6 +137,7 @@ impl JointBlock {
             limit_input: None,
             tau_output: None,
             joint: 0,
+            warnings: Vec::new(),
         }
     }
 }
@@ -155,6 +158,10 @@ impl Block for JointBlock {
 
     fn set_used_outputs(&mut self, used: &[bool]) {
         self.read = used.to_vec();
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
@@ -349,7 +356,22 @@ fn build_scalar(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
             &format!("start with q0 between {} and {}", l.lower, l.upper),
         )?;
     }
-    Ok(Box::new(JointBlock::new(kind, spec).with_limits(limits)))
+    let mut block = JointBlock::new(kind, spec).with_limits(limits);
+    if kind == JointKind::Revolute {
+        block.warnings.extend(angle_warning(q0));
+    }
+    Ok(Box::new(block))
+}
+
+/// A revolute joint's `q0` (rad) beyond a full turn is accepted (a joint may start wound up),
+/// but is most likely degrees.
+fn angle_warning(q0: f64) -> Option<String> {
+    (q0.abs() > std::f64::consts::TAU).then(|| {
+        format!(
+            "q0 = {q0} rad is more than a full turn: joint angles are in radians; if you meant {q0}°, write q0 = {:.10}",
+            q0.to_radians()
+        )
+    })
 }
 
 fn build_vector(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diagnostic> {

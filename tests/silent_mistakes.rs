@@ -1,0 +1,53 @@
+//! Modelling mistakes that used to run silently or get a misleading message (issue 28, part 5).
+//! Each test names the mistake; the messages are checked word for word where they matter.
+
+use std::path::Path;
+
+fn example(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("models/{name}.toml"));
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn revolute_q0_in_degrees_warns_that_it_reads_radians() {
+    let text = example("pendulum").replace("q0 = 1.5707963267948966 ", "q0 = 90.0 ");
+    assert!(
+        text.contains("q0 = 90.0 "),
+        "the example changed: update this test"
+    );
+    let d = blockdyn::load_model_str("pendulum.toml", &text, &[]).unwrap();
+    let expected = "block 'hinge': q0 = 90 rad is more than a full turn: joint angles are in radians; if you meant 90°, write q0 = 1.5707963268";
+    assert!(d.warnings.iter().any(|w| w == expected), "{:?}", d.warnings);
+    // Within a full turn, no warning: 6 rad is a valid start.
+    let text = example("pendulum").replace("q0 = 1.5707963267948966 ", "q0 = 6.0 ");
+    let d = blockdyn::load_model_str("pendulum.toml", &text, &[]).unwrap();
+    assert!(
+        !d.warnings.iter().any(|w| w.contains("full turn")),
+        "{:?}",
+        d.warnings
+    );
+}
+
+#[test]
+fn connect_written_after_the_model_header_says_to_move_it() {
+    // `connect` below [model] lands in [model] (TOML's rule): the message says so and where to go.
+    let text = "[model]\nstop_time = 1.0\nconnect = [\"a.out -> b.in\"]\n\n[blocks.a]\ntype = \"Constant\"\nvalue = 1.0\n";
+    let e = blockdyn::load_model_str("m.toml", text, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("m.toml:3:1: unknown parameter 'connect'"), "{e}");
+    assert!(
+        e.contains("move `connect = [...]` to the top of the file, above the first [table] header"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_restitution_out_of_range_is_named_once() {
+    let text = example("newtons_cradle").replacen("restitution = 1.0", "restitution = 1.5", 1);
+    let e = blockdyn::load_model_str("cradle.toml", &text, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("'restitution' must be in [0, 1]"), "{e}");
+    assert!(!e.contains("'restitution' 'restitution'"), "{e}");
+}
