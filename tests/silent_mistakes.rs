@@ -51,3 +51,41 @@ fn a_restitution_out_of_range_is_named_once() {
     assert!(e.contains("'restitution' must be in [0, 1]"), "{e}");
     assert!(!e.contains("'restitution' 'restitution'"), "{e}");
 }
+
+#[test]
+fn gravity_along_every_hinge_axis_warns_that_nothing_will_move() {
+    // The pendulum's hinge turns about z; gravity along −z does no work on it, and nothing else
+    // drives it: the run would show a pendulum that never moves.
+    let text =
+        example("pendulum").replace("gravity = [0.0, -9.81, 0.0]", "gravity = [0.0, 0.0, -9.81]");
+    assert!(
+        text.contains("gravity = [0.0, 0.0, -9.81]"),
+        "the example changed: update this test"
+    );
+    let d = blockdyn::load_model_str("pendulum.toml", &text, &[]).unwrap();
+    let expected = "block 'gravity': gravity [0, 0, -9.81] m/s² has no component along any joint's motion and nothing else drives the mechanism";
+    assert!(
+        d.warnings.iter().any(|w| w.starts_with(expected)),
+        "{:?}",
+        d.warnings
+    );
+    // As written (gravity along −y, across the hinge), no warning; nor once the hinge is given a
+    // start velocity (it turns at constant speed: a valid model).
+    let d = blockdyn::load_model_str("pendulum.toml", &example("pendulum"), &[]).unwrap();
+    assert!(
+        !d.warnings.iter().any(|w| w.contains("nothing will move")),
+        "{:?}",
+        d.warnings
+    );
+    let spinning = text.replace("w0 = 0.0", "w0 = 1.0");
+    assert!(
+        spinning.contains("w0 = 1.0"),
+        "the example changed: update this test"
+    );
+    let d = blockdyn::load_model_str("pendulum.toml", &spinning, &[]).unwrap();
+    assert!(
+        !d.warnings.iter().any(|w| w.contains("nothing will move")),
+        "{:?}",
+        d.warnings
+    );
+}

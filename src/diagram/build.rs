@@ -115,8 +115,44 @@ pub fn build_diagram_with(
         physical,
     };
     let mut diagram = assemble(source, spec, wired)?;
+    diagram.warnings.extend(
+        scene
+            .as_ref()
+            .and_then(|s| still_mechanism_warning(&diagram, s)),
+    );
     diagram.scene = scene;
     Ok(diagram)
+}
+
+/// A mechanism that gravity cannot move (every hinge about the vertical, every slider
+/// horizontal) and that nothing else drives: no initial velocity, no actuated or sprung joint,
+/// no block that applies forces (contacts, force elements; sensors count too, to be safe).
+fn still_mechanism_warning(d: &Diagram, scene: &super::physical::PhysicalScene) -> Option<String> {
+    use crate::block::PhysicalRole;
+    let m = &scene.mechanism;
+    let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
+    m.initial_state(&mut q, &mut v);
+    let driven = v.iter().any(|x| *x != 0.0)
+        || d.blocks.iter().any(|b| match b.block.physical() {
+            Some(PhysicalRole::Joint { spec }) => {
+                spec.actuated || spec.stiffness.iter().any(|k| *k != 0.0)
+            }
+            Some(PhysicalRole::Consumer) => true,
+            _ => false,
+        });
+    if driven || crate::multibody::gravity_reach::gravity_moves_a_joint(m) {
+        return None;
+    }
+    let g = m.gravity();
+    let config = d
+        .blocks
+        .iter()
+        .find(|b| matches!(b.block.physical(), Some(PhysicalRole::Configuration { .. })))
+        .map_or(String::new(), |b| format!("block '{}': ", b.name));
+    Some(format!(
+        "{config}gravity [{}, {}, {}] m/s² has no component along any joint's motion and nothing else drives the mechanism (no initial velocity, actuated joint, joint spring or force block): nothing will move; a RevoluteJoint turns about its frames' z axis and a PrismaticJoint slides along it, so check the joints' frames (rotate them so that gravity is not along a hinge's axis)",
+        g.x, g.y, g.z
+    ))
 }
 
 /// A block of the model, built by its type from its table, its parameters and period checked.

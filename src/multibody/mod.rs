@@ -43,6 +43,7 @@ pub mod constraints;
 pub(crate) mod crba;
 pub(crate) mod energy;
 pub(crate) mod errors;
+pub(crate) mod gravity_reach;
 pub(crate) mod inertia;
 pub mod joint;
 pub(crate) mod kinematics;
