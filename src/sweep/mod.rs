@@ -15,12 +15,13 @@
 //! summary into a directory; [`Sweep::run_in_memory`] keeps each point's rows in memory.
 
 pub mod directory;
+pub mod out_dir;
 pub mod plan;
 
 pub use directory::{
     summary_file_name, DirectoryRun, PointStatus, PointSummary, SweepReport, LISTED_FAILURES,
 };
-pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis};
+pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis, MAX_SWEEP_POINTS};
 
 use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
@@ -64,6 +65,22 @@ pub enum SweepError {
     /// The summary cannot be written.
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// `--out` holds files, and `--overwrite` was not given.
+    #[error("--out '{}' is not empty: it holds {}{}\n  help: choose an empty or new directory, or pass --overwrite to replace the outputs of an earlier sweep there (a file that is not a sweep's output is never replaced)", dir.display(), entries.iter().map(|e| format!("'{e}'")).collect::<Vec<_>>().join(", "), if *more > 0 { format!(" and {more} more") } else { String::new() })]
+    DirectoryNotEmpty {
+        /// The directory.
+        dir: PathBuf,
+        /// The first entries in the way.
+        entries: Vec<String>,
+        /// How many more there are.
+        more: usize,
+    },
+    /// A file this sweep would write exists and is not a sweep's output.
+    #[error("cannot write '{}': the file is there and is not the output of a sweep (a run CSV starts with a 'time,...' header, a summary with this sweep's 'index,...' header), so it is not replaced, even with --overwrite\n  help: move the file away, or choose another --out directory", path.display())]
+    NotASweepOutput {
+        /// The file.
+        path: PathBuf,
+    },
     /// Points failed or did not run (see [`SweepReport::failures`]).
     #[error("{}", points_failed(*.failed, *.planned, *.not_run, summary, listed))]
     PointsFailed {
@@ -145,6 +162,8 @@ pub struct Checked {
     pub columns: Vec<String>,
     /// The distinct build warnings of the points, in point order.
     pub warnings: Vec<String>,
+    /// The files point 0 reads (the model, its URDFs and meshes): never an output.
+    pub inputs: Vec<PathBuf>,
 }
 
 /// One point's run kept in memory ([`Sweep::run_in_memory`]).
@@ -328,6 +347,7 @@ impl Sweep {
             name: first.diagram.spec.name.clone(),
             columns,
             warnings,
+            inputs: first.diagram.input_files.clone(),
         })
     }
 

@@ -1,0 +1,4 @@
+//! The command line's work, as library calls: `src/main.rs` parses the arguments and formats
+//! what these return.
+
+pub mod run;
