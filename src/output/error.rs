@@ -46,14 +46,16 @@ pub enum OutputError {
         path: PathBuf,
     },
     /// The target path ends with a slash (`--csv new/`): it names a directory, existing or not.
-    #[error("cannot write {what} '{}': the path ends with '/', so it names a directory, not a file\n  help: write a file name after the '/', e.g. '{}{example}'", path.display(), path.display())]
+    #[error("cannot write {what} '{}': the path ends with '{ending}', so it names a directory, not a file\n  help: write a file name after the '/', e.g. '{example}'", path.display())]
     TrailingSlash {
         /// Kind of file, e.g. "CSV".
         what: &'static str,
         /// The requested target path.
         path: PathBuf,
-        /// A file name for the help, e.g. "run.csv".
-        example: &'static str,
+        /// How the path ends: "/", "/." or ".".
+        ending: &'static str,
+        /// A file path for the help, e.g. "new/run.csv".
+        example: String,
     },
     /// The target exists and is not a regular file (a device, a FIFO, a socket, a file of
     /// /proc): an output replaces only regular files.

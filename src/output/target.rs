@@ -98,6 +98,18 @@ fn example_name(what: &str) -> &'static str {
     }
 }
 
+/// `path` (naming a directory) with a file name for an output of kind `what`: `new/run.csv`.
+fn example_path(path: &Path, what: &str) -> String {
+    let text = path.to_string_lossy();
+    let dir = text.strip_suffix('.').unwrap_or(&text);
+    let dir = if dir.is_empty() || dir.ends_with('/') {
+        dir.to_string()
+    } else {
+        format!("{dir}/")
+    };
+    format!("{dir}{}", example_name(what))
+}
+
 /// Whether the path's text ends with a separator or a `.` component (`new/`, `new/.`), which
 /// `Path::file_name` hides.
 fn names_a_directory(path: &Path) -> bool {
@@ -190,7 +202,14 @@ pub fn check_target(path: &Path, what: &'static str) -> Result<(), OutputError> 
         return Err(OutputError::TrailingSlash {
             what,
             path: path_buf(),
-            example: example_name(what),
+            ending: if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+                "/"
+            } else if path.as_os_str().len() == 1 {
+                "."
+            } else {
+                "/."
+            },
+            example: example_path(path, what),
         });
     }
     let dir = target_directory(path);
