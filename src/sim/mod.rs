@@ -234,7 +234,7 @@ pub enum SimError {
     Output(#[from] OutputError),
     /// The run's projected output passes the output budget (`[output] max_bytes`); refused
     /// before it starts. See [`budget`].
-    #[error("the run's output would be at least {} GB ({:.3e} rows from {} × {} columns), more than the output budget of {} GB\n  help: record fewer rows (a larger [output] sample_time or [solver] max_step), shorten stop_time or log fewer signals; or raise the budget: [output] max_bytes = {:.0e} (or --set output.max_bytes={:.0e})", gb(&.projection.bytes), .projection.rows, .projection.from, .projection.columns, gb(.budget), suggest(&.projection.bytes), suggest(&.projection.bytes))]
+    #[error("the run's output would be at least {} GB ({:.3e} rows from {} × {} columns), more than the output budget of {} GB\n  help: record fewer rows (a larger [output] sample_time or [solver] max_step), shorten stop_time or log fewer signals; or raise the budget: [output] max_bytes = {:.1e} (or --set output.max_bytes={:.1e})", gb(&.projection.bytes), .projection.rows, .projection.from, .projection.columns, gb(.budget), suggest(&.projection.bytes), suggest(&.projection.bytes))]
     OutputBudget {
         /// The least output the run would write.
         projection: budget::Projection,
@@ -253,9 +253,9 @@ fn gb(bytes: &f64) -> String {
     }
 }
 
-/// A budget that would take `bytes`, rounded up to one significant digit.
+/// A budget that would take `bytes`, rounded up to two significant digits.
 fn suggest(bytes: &f64) -> f64 {
-    let scale = 10f64.powf(bytes.log10().floor());
+    let scale = 10f64.powf(bytes.log10().floor() - 1.0);
     (bytes / scale).ceil() * scale
 }
 
