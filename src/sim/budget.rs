@@ -80,6 +80,22 @@ pub fn check(
     Ok(())
 }
 
+/// Bytes as GB for a message, to 4 significant digits.
+pub(crate) fn gb(bytes: &f64) -> String {
+    let gb = bytes / 1e9;
+    if gb < 1e6 {
+        format!("{}", super::recorder::four_digits(gb))
+    } else {
+        format!("{gb:.3e}")
+    }
+}
+
+/// A budget that would take `bytes`, rounded up to two significant digits.
+pub(crate) fn suggest(bytes: &f64) -> f64 {
+    let scale = 10f64.powf(bytes.log10().floor() - 1.0);
+    (bytes / scale).ceil() * scale
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

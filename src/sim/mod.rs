@@ -234,29 +234,13 @@ pub enum SimError {
     Output(#[from] OutputError),
     /// The run's projected output passes the output budget (`[output] max_bytes`); refused
     /// before it starts. See [`budget`].
-    #[error("the run's output would be at least {} GB ({:.3e} rows from {} × {} columns), more than the output budget of {} GB\n  help: record fewer rows (a larger [output] sample_time or [solver] max_step), shorten stop_time or log fewer signals; or raise the budget: [output] max_bytes = {:.1e} (or --set output.max_bytes={:.1e})", gb(&.projection.bytes), .projection.rows, .projection.from, .projection.columns, gb(.budget), suggest(&.projection.bytes), suggest(&.projection.bytes))]
+    #[error("the run's output would be at least {} GB ({:.3e} rows from {} × {} columns), more than the output budget of {} GB\n  help: record fewer rows (a larger [output] sample_time or [solver] max_step), shorten stop_time or log fewer signals; or raise the budget: [output] max_bytes = {:.1e} (or --set output.max_bytes={:.1e})", budget::gb(&.projection.bytes), .projection.rows, .projection.from, .projection.columns, budget::gb(.budget), budget::suggest(&.projection.bytes), budget::suggest(&.projection.bytes))]
     OutputBudget {
         /// The least output the run would write.
         projection: budget::Projection,
         /// The budget, bytes.
         budget: f64,
     },
-}
-
-/// Bytes as GB for a message, to 4 significant digits.
-fn gb(bytes: &f64) -> String {
-    let gb = bytes / 1e9;
-    if gb < 1e6 {
-        format!("{}", recorder::four_digits(gb))
-    } else {
-        format!("{gb:.3e}")
-    }
-}
-
-/// A budget that would take `bytes`, rounded up to two significant digits.
-fn suggest(bytes: &f64) -> f64 {
-    let scale = 10f64.powf(bytes.log10().floor() - 1.0);
-    (bytes / scale).ceil() * scale
 }
 
 /// Why [`RunOptions`] cannot start a run on a diagram.
