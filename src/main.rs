@@ -276,6 +276,11 @@ I/N) with one row per point: index, the values, status (ok | failed), the solver
 final_time, the final value of each recorded column, and the failure's message. No plots or \
 animations are written. Exits non-zero when a point failed, after every point ran.
 
+DIR must be empty or hold only this sweep's other shards' outputs; --overwrite replaces an earlier \
+sweep's outputs and removes its stale run CSVs, and never a file that is not a sweep's output (a \
+run CSV starts with 'time,', a summary with this sweep's header). Plans of more than 1,000,000 \
+points are refused.
+
 Example: blockdyn sweep models/ball_drop.toml --vary contact.normal.stiffness=5e4,1e5,2e5 \
 --vary contact.normal.damping=50,100 --out results/
 On a cluster (Slurm): --shard $((SLURM_ARRAY_TASK_ID+1))/$SLURM_ARRAY_TASK_COUNT --out results/
