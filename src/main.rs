@@ -286,7 +286,8 @@ Example: blockdyn sweep models/ball_drop.toml --vary contact.normal.stiffness=5e
 On a cluster (Slurm): --shard $((SLURM_ARRAY_TASK_ID+1))/$SLURM_ARRAY_TASK_COUNT --out results/
 See docs/sweep.md.";
 
-/// Runs `blockdyn sweep`: checks every point, runs them, prints one line per point on stderr.
+/// Runs `blockdyn sweep` (see `blockdyn::command::sweep`): one line per point on stderr, the
+/// report on stdout.
 fn run_sweep(
     model: &Path,
     vary: &[String],
@@ -296,88 +297,24 @@ fn run_sweep(
     (out, overwrite): (PathBuf, bool),
     quiet: bool,
 ) -> Result<(), String> {
-    use blockdyn::sweep::{DirectoryRun, RunSettings, Shard, Sweep, SweepPlan};
-    let plan = SweepPlan::parse(vary).map_err(|e| e.to_string())?;
-    let sweep = Sweep::load(model, set, plan).map_err(|e| e.to_string())?;
-    let mut settings = RunSettings::all_cores();
-    settings.jobs = jobs.unwrap_or(settings.jobs);
-    let shard = shard.unwrap_or(Shard::WHOLE);
-    let points = shard.points(sweep.plan().len());
-    let checked = sweep.check(&points, &settings).map_err(|e| e.to_string())?;
-    for w in &checked.warnings {
-        eprintln!("warning: {w}");
-    }
-    settings.interrupt = stop_on_signals();
-    let run = DirectoryRun {
-        dir: out,
+    let outcome = blockdyn::command::sweep::run_sweep(blockdyn::command::sweep::SweepRequest {
+        model,
+        vary,
+        set,
+        jobs,
         shard,
-        settings,
+        out,
         overwrite,
-    };
-    let started = std::time::Instant::now();
-    let mut finished = 0;
-    let report = sweep
-        .run_into(&run, &checked, |point| {
-            finished += 1;
-            if !quiet {
-                let name = sweep.csv_file_name(point.index);
-                eprintln!(
-                    "[{finished}/{}] {name}: {}",
-                    points.len(),
-                    point_outcome(point)
-                );
-            }
-        })
-        .map_err(|e| e.to_string())?;
+        quiet,
+        interrupt: stop_on_signals,
+        warn: |w| eprintln!("warning: {w}"),
+        progress: |line| eprintln!("{line}"),
+    })
+    .map_err(|e| e.to_string())?;
     if !quiet {
-        let jobs = run.settings.jobs.get();
-        say(&format!(
-            "{}: {} of {} points ran ({} failed) in {} on {jobs} thread{}\n  summary: {}\n",
-            checked.name,
-            report.points.len(),
-            report.planned,
-            report.failed(),
-            blockdyn::output::stats::WallTime(started.elapsed()),
-            if jobs == 1 { "" } else { "s" },
-            report.summary.display()
-        ));
+        say(&outcome.report);
     }
-    if !report.removed.is_empty() && !quiet {
-        let names: Vec<String> = (report.removed.iter())
-            .map(|p| {
-                p.file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned()
-            })
-            .collect();
-        say(&format!(
-            "  removed {} stale output{} of an earlier sweep: {}\n",
-            names.len(),
-            if names.len() == 1 { "" } else { "s" },
-            names.join(", ")
-        ));
-    }
-    match report.failures() {
-        Some(error) => Err(error.to_string()),
-        None => Ok(()),
-    }
-}
-
-/// How a point ended, for its progress line.
-fn point_outcome(point: &blockdyn::sweep::PointSummary) -> String {
-    use blockdyn::sweep::PointStatus;
-    match (&point.status, &point.stats) {
-        (PointStatus::Ok, Some(stats)) => format!(
-            "ok, {} steps, {}",
-            stats.steps,
-            blockdyn::output::stats::WallTime(point.wall_time)
-        ),
-        (PointStatus::Ok, None) => "ok".to_string(),
-        (PointStatus::Failed(message), _) => {
-            format!("FAILED: {}", message.lines().next().unwrap_or_default())
-        }
-    }
+    outcome.failures.map_or(Ok(()), |e| Err(e.to_string()))
 }
 
 /// The first SIGINT or SIGTERM sets the returned flag: the run stops at its next step and its rows

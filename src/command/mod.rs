@@ -2,3 +2,4 @@
 //! what these return.
 
 pub mod run;
+pub mod sweep;

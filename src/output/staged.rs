@@ -146,11 +146,14 @@ impl Drop for StagedFile {
     }
 }
 
-/// Commits a run's outputs together: all are made durable first, then renamed over their targets.
-/// On an error before the renames, no target is touched and every temporary file is removed.
+/// Commits a run's outputs together: all are made durable and their targets checked again (a
+/// target that became a directory, a device or a FIFO during the run is refused), then renamed
+/// over their targets. On an error before the renames, no target is touched and every temporary
+/// file is removed.
 pub fn commit_all(mut files: Vec<StagedFile>) -> Result<(), OutputError> {
     for file in &mut files {
         file.make_durable()?;
+        check_target(&file.target, file.what)?;
     }
     for file in &mut files {
         file.rename()?;

@@ -247,6 +247,14 @@ impl Sweep {
             Err(failed) => {
                 summary.rows = failed.rows;
                 summary.final_time = failed.last_time;
+                if let Some(output) = failed.output_error {
+                    // The CSV could not be written either (a full disk): say so, not its rows.
+                    summary.rows = 0;
+                    return Err(format!(
+                        "{}\n  note: no CSV was written: {output}",
+                        failed.error
+                    ));
+                }
                 (failed.recording, failed.csv, Some(failed.error))
             }
         };
