@@ -1,7 +1,7 @@
 //! Issue 28, part 3 (the output volume): a run's CSV volume is projected before the run
 //! (rows × columns from sample_time, or the steps max_step forces) and refused past the output
 //! budget, `[output] max_bytes` (default 1e10 bytes), with a message naming the budget and how
-//! to raise it; `max_steps` past 1e12 is refused where it is written. Nothing is written, every
+//! to raise it; `max_steps` past 1e18 (2^63 − 1) is refused where it is written. Nothing is written, every
 //! old file stays byte for byte. Through the built binary, in a fresh temporary directory.
 
 mod cli_common;
@@ -114,6 +114,6 @@ fn max_steps_past_the_limit_is_refused() {
     let stderr = refused("max_steps", &model, &[]);
     assert_eq!(
         stderr,
-        "error: m.toml:5:13: 'max_steps' is 9.22e18, above the largest step budget, 1e12\n  help: write max_steps = 1e12 or less (a run that long takes weeks); bound a long run by the clock with max_wall_time\n"
+        "error: m.toml:5:13: 'max_steps' is 9.22e18, above the largest step budget, 1e18\n  help: write max_steps = 1e18 or less (more steps than any run takes); bound a long run by the clock with max_wall_time\n"
     );
 }

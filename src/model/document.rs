@@ -80,9 +80,10 @@ pub struct OutputSettings {
 /// The output budget without `[output] max_bytes`: 10 GB of CSV.
 pub const DEFAULT_MAX_OUTPUT_BYTES: f64 = 1e10;
 
-/// The largest `[solver] max_steps` accepted: 1e12 steps (weeks of computing at a microsecond a
-/// step). A larger budget is no budget; `max_wall_time` bounds a run by the clock.
-pub const MAX_MAX_STEPS: u64 = 1_000_000_000_000;
+/// The largest `[solver] max_steps` accepted, written as an integer or a float: 1e18 steps (more
+/// than any run takes: 30,000 years at a microsecond a step; `max_wall_time` bounds a run by the
+/// clock). 2^63 − 1 and the like are refused, not taken as a budget.
+pub const MAX_MAX_STEPS: u64 = 1_000_000_000_000_000_000;
 
 /// Which rows a run records: `[output] refine = N`, `[output] sample_time = dt`, or neither.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -500,7 +501,7 @@ fn read_max_steps(s: &TableReader) -> Result<u64, Diagnostic> {
                 ),
             )
             .hint(format!(
-                "write max_steps = {:e} or less (a run that long takes weeks); bound a long run by the clock with max_wall_time",
+                "write max_steps = {:e} or less (more steps than any run takes); bound a long run by the clock with max_wall_time",
                 MAX_MAX_STEPS as f64
             )));
     }
