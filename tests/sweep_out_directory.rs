@@ -158,6 +158,21 @@ fn overwrite_replaces_an_earlier_sweep_and_removes_its_stale_run_csvs() {
 }
 
 #[test]
+fn sweep_into_an_out_that_is_a_file_is_refused() {
+    let dir = setup("out_is_a_file");
+    std::fs::write(dir.join("out"), "my notes").unwrap();
+    let before = snapshot(&dir);
+    let out = sweep(&dir, "1,2", &["--overwrite"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error: cannot create the output directory 'out': it is a file, not a directory\n"
+    );
+    assert_unchanged(&dir, &before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn shards_of_one_plan_share_one_out_directory() {
     let dir = setup("shards");
     for shard in ["1/2", "2/2"] {

@@ -68,10 +68,15 @@ impl Sweep {
                 return Ok(OutputDirectory::default());
             }
             Err(source) => {
+                let source = if dir.exists() && !dir.is_dir() {
+                    std::io::Error::other("it is a file, not a directory")
+                } else {
+                    source
+                };
                 return Err(SweepError::OutputDirectory {
                     dir: dir.to_path_buf(),
                     source,
-                })
+                });
             }
         };
         let mut names: Vec<String> = listing
