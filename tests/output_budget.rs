@@ -117,3 +117,20 @@ fn max_steps_past_the_limit_is_refused() {
         "error: m.toml:5:13: 'max_steps' is 9.22e18, above the largest step budget, 1e18\n  help: write max_steps = 1e18 or less (more steps than any run takes); bound a long run by the clock with max_wall_time\n"
     );
 }
+
+#[test]
+fn a_sweep_past_the_budget_is_refused_before_anything_is_written() {
+    let dir = temp_dir("sweep_budget");
+    std::fs::write(dir.join("m.toml"), ramp_with("sample_time = 1e-300")).unwrap();
+    let before = snapshot(&dir);
+    let args = ["sweep", "m.toml", "--vary", "one.value=1,2", "--out", "out"];
+    let out = blockdyn_in(&dir, &args, &[]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: the run's output would be at least 4.000e292 GB (1.000e300 rows from stop_time / sample_time × 2 columns), more than the output budget of 10 GB\n"),
+        "{stderr}"
+    );
+    assert_unchanged(&dir, &before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

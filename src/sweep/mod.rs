@@ -315,7 +315,9 @@ impl Sweep {
     /// builds the model once, not once per point.
     pub fn check(&self, points: &[usize], settings: &RunSettings) -> Result<Checked, SweepError> {
         let first = self.point_model(0)?;
-        let columns = crate::sim::Recorder::streaming(
+        let model_error =
+            |e: crate::sim::SimError| SweepError::Model(Diagnostic::new(e.to_string()));
+        let recorder = crate::sim::Recorder::streaming(
             &first.diagram,
             crate::sim::StreamTo {
                 csv: None,
@@ -323,12 +325,20 @@ impl Sweep {
                 size_warning: None,
             },
         )
-        .map_err(|e| SweepError::Model(Diagnostic::new(e.to_string())))?
-        .recording
-        .columns
-        .into_iter()
-        .map(|c| c.name)
-        .collect();
+        .map_err(model_error)?;
+        // The output budget, before anything is written: point 0's (a point that varies an
+        // `[output]` or `[solver]` setting is checked again when it runs).
+        let d = &first.diagram;
+        crate::sim::budget::check(
+            d,
+            recorder.row_setting(),
+            recorder.num_columns(),
+            d.spec.stop_time,
+        )
+        .map_err(model_error)?;
+        let columns = (recorder.recording.columns.into_iter())
+            .map(|c| c.name)
+            .collect();
         let built = parallel_map(
             points.len(),
             &RunSettings::with_jobs(settings.jobs),
