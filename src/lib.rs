@@ -37,6 +37,7 @@ pub mod block;
 #[doc(hidden)]
 pub mod blocks;
 pub mod builder;
+pub mod command;
 pub mod contact;
 pub mod diagram;
 pub mod geometry;
@@ -160,6 +161,7 @@ fn build_document(
         // starts.
         sim::Recorder::check(&diagram)?;
         diagram.expansion_warnings = urdf_warnings.len();
+        diagram.input_files = document.inputs.clone();
         diagram.warnings.splice(0..0, urdf_warnings);
         Ok(diagram)
     });

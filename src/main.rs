@@ -2,10 +2,7 @@
 //! this file only parses arguments and formats results and errors.
 
 use blockdyn::library::Registry;
-use blockdyn::output::stats::{MethodSwitches, RunSummary};
-use blockdyn::output::StagedFile;
 use clap::{Parser, Subcommand};
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -68,9 +65,14 @@ enum Command {
         /// k mod N = I - 1 (for a cluster's array job).
         #[arg(long, value_name = "I/N")]
         shard: Option<blockdyn::sweep::Shard>,
-        /// The directory of the CSVs and the summary (created when missing).
+        /// The directory of the CSVs and the summary (created when missing). It must be empty,
+        /// or hold only this sweep's other shards' outputs.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// Replace the outputs of an earlier sweep in --out and remove its stale run CSVs (files
+        /// that are not a sweep's outputs are never replaced).
+        #[arg(long)]
+        overwrite: bool,
         /// Print nothing but errors.
         #[arg(long, short)]
         quiet: bool,
@@ -162,8 +164,9 @@ fn run(cli: Cli) -> Result<(), String> {
             jobs,
             shard,
             out,
+            overwrite,
             quiet,
-        } => run_sweep(&model, &vary, set, jobs, shard, out, quiet),
+        } => run_sweep(&model, &vary, set, jobs, shard, (out, overwrite), quiet),
         Command::Check { model, set } => {
             let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
             say(&blockdyn::report::check_report(&d));
@@ -216,13 +219,6 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
-/// The files a run writes (from the command line, else from `[output]`).
-struct Outputs {
-    csv: Option<PathBuf>,
-    plot: Option<PathBuf>,
-    animation: Option<PathBuf>,
-}
-
 fn run_model(
     model: &Path,
     outputs: Outputs,
@@ -230,133 +226,29 @@ fn run_model(
     set: &[String],
     quiet: bool,
 ) -> Result<(), String> {
-    if let Some(t) = stop_time {
-        if !(t > 0.0 && t.is_finite()) {
-            return Err(format!(
-                "--stop-time must be a positive number of seconds, not {t}"
-            ));
-        }
+    let report = blockdyn::command::run::run_model(blockdyn::command::run::RunRequest {
+        model,
+        csv: outputs.csv,
+        plot: outputs.plot,
+        animation: outputs.animation,
+        stop_time,
+        set,
+        quiet,
+        interrupt: stop_on_signals(),
+        warn: |w| eprintln!("warning: {w}"),
+    })
+    .map_err(|e| e.to_string())?;
+    if !quiet {
+        say(&report.text());
     }
-    let d = blockdyn::load_model_animated(model, set, outputs.animation.as_deref())
-        .map_err(|e| e.to_string())?;
-    for w in &d.warnings {
-        eprintln!("warning: {w}");
-    }
-    let spec_path = |p: &Option<String>| p.as_ref().map(PathBuf::from);
-    let out = &d.spec.output;
-    let csv = outputs.csv.or_else(|| spec_path(&out.csv));
-    let plot = outputs.plot.or_else(|| spec_path(&out.plot));
-    let animation = outputs.animation.or_else(|| spec_path(&out.animation.path));
-    if animation.is_some() && d.scene.is_none() {
-        return Err(format!(
-            "cannot animate '{}': the model has no mechanism (no Solid, joint or geometry block) to draw",
-            model.display()
-        ));
-    }
-    // Bad output paths are reported before the run, not after it.
-    let targets: Vec<(&'static str, &Path)> =
-        [("CSV", &csv), ("plot", &plot), ("animation", &animation)]
-            .into_iter()
-            .filter_map(|(what, p)| p.as_deref().map(|p| (what, p)))
-            .collect();
-    blockdyn::output::check_outputs(model, &targets).map_err(|e| e.to_string())?;
-    if let Some(p) = &plot {
-        blockdyn::plot::check_format(p).map_err(|e| e.to_string())?;
-    }
-    let stop = stop_time.unwrap_or(d.spec.stop_time);
-    let terminal = std::io::stderr().is_terminal();
-    let progress = (!quiet).then(|| blockdyn::progress::reporter(stop, terminal));
-    let interrupt = stop_on_signals();
-    let csv_file = csv
-        .as_deref()
-        .map(|p| StagedFile::create(p, "CSV"))
-        .transpose()
-        .map_err(|e| e.to_string())?;
-    let run = blockdyn::simulate_keeping_rows(
-        &d,
-        blockdyn::RunOptions {
-            stop_time,
-            progress,
-            animation_rate: animation.is_some().then_some(out.animation.fps),
-            stream: Some(blockdyn::sim::StreamTo {
-                csv: csv_file,
-                plot: plot.is_some(),
-                size_warning: Some(blockdyn::sim::SizeWarning::new(
-                    blockdyn::sim::CSV_WARNING_BYTES,
-                    Box::new(|message| eprintln!("warning: {message}")),
-                )),
-            }),
-            interrupt,
-            ..Default::default()
-        },
-    );
-    let (result, failure) = match run {
-        Ok(result) => (result, None),
-        Err(failed) => {
-            // A failed run still writes the rows it recorded, then exits non-zero.
-            let partial = blockdyn::RunResult {
-                recording: failed.recording,
-                csv: failed.csv,
-                rows: failed.rows,
-                last_time: failed.last_time,
-                stats: Default::default(),
-                wall_time: Default::default(),
-                final_state: Vec::new(),
-                animation: failed.animation,
-                checkpoint: None,
-                events: failed.events,
-                events_dropped: 0,
-            };
-            (partial, Some(failed.error))
-        }
-    };
-    let summary = run_summary(&result, &blockdyn::sim::solver_options(&d));
-    if result.rows > 0 || failure.is_none() {
-        // All outputs together or none: a failed plot never leaves a CSV of another run.
-        let committed =
-            stage_outputs(&d, result, plot.as_deref(), animation.as_deref()).and_then(|staged| {
-                blockdyn::output::commit_all(staged.files)
-                    .map(|()| staged.frames)
-                    .map_err(|e| e.to_string())
-            });
-        let frames = match (committed, &failure) {
-            (Ok(frames), _) => frames,
-            (Err(output), None) => return Err(output),
-            (Err(output), Some(error)) => {
-                return Err(format!("{error}\n  note: no output was written: {output}"))
-            }
-        };
-        if let Some(error) = failure {
-            let mut message = error.to_string();
-            if csv.is_some() || plot.is_some() {
-                message.push_str(&format!(
-                    "\n  note: a partial run: the {} rows recorded up to t = {} s were written",
-                    summary.rows,
-                    blockdyn::sim::readable_time(&summary.last_time.unwrap_or(0.0))
-                ));
-            }
-            return Err(message);
-        }
-        if !quiet {
-            say(&format!("{}: {}\n", d.spec.name, summary.line));
-            for (what, p) in [("csv", &csv), ("plot", &plot)] {
-                if let Some(p) = p {
-                    say(&format!("  {what}: {}\n", p.display()));
-                }
-            }
-            if csv.is_none() && plot.is_none() && animation.is_none() {
-                say(blockdyn::report::NOTHING_WRITTEN);
-            }
-            if let (Some(p), Some((frames, interval))) = (&animation, frames) {
-                say(&format!(
-                    "  animation: {} ({frames} frames, one every {interval} s of simulated time)\n",
-                    p.display(),
-                ));
-            }
-        }
-        return Ok(());
-    }
-    Err(failure.map_or_else(String::new, |e| e.to_string()))
+    Ok(())
+}
+
+/// The files a run writes (from the command line, else from `[output]`).
+struct Outputs {
+    csv: Option<PathBuf>,
+    plot: Option<PathBuf>,
+    animation: Option<PathBuf>,
 }
 
 /// The long help of `blockdyn import`.
@@ -384,175 +276,45 @@ I/N) with one row per point: index, the values, status (ok | failed), the solver
 final_time, the final value of each recorded column, and the failure's message. No plots or \
 animations are written. Exits non-zero when a point failed, after every point ran.
 
+DIR must be empty or hold only this sweep's other shards' outputs; --overwrite replaces an earlier \
+sweep's outputs and removes its stale run CSVs, and never a file that is not a sweep's output (a \
+run CSV starts with 'time,', a summary with this sweep's header). Plans of more than 1,000,000 \
+points are refused.
+
 Example: blockdyn sweep models/ball_drop.toml --vary contact.normal.stiffness=5e4,1e5,2e5 \
 --vary contact.normal.damping=50,100 --out results/
 On a cluster (Slurm): --shard $((SLURM_ARRAY_TASK_ID+1))/$SLURM_ARRAY_TASK_COUNT --out results/
 See docs/sweep.md.";
 
-/// Runs `blockdyn sweep`: checks every point, runs them, prints one line per point on stderr.
+/// Runs `blockdyn sweep` (see `blockdyn::command::sweep`): one line per point on stderr, the
+/// report on stdout.
 fn run_sweep(
     model: &Path,
     vary: &[String],
     set: Vec<String>,
     jobs: Option<std::num::NonZeroUsize>,
     shard: Option<blockdyn::sweep::Shard>,
-    out: PathBuf,
+    (out, overwrite): (PathBuf, bool),
     quiet: bool,
 ) -> Result<(), String> {
-    use blockdyn::sweep::{DirectoryRun, RunSettings, Shard, Sweep, SweepPlan};
-    let plan = SweepPlan::parse(vary).map_err(|e| e.to_string())?;
-    let sweep = Sweep::load(model, set, plan).map_err(|e| e.to_string())?;
-    let mut settings = RunSettings::all_cores();
-    settings.jobs = jobs.unwrap_or(settings.jobs);
-    let shard = shard.unwrap_or(Shard::WHOLE);
-    let points = shard.points(sweep.plan().len());
-    let checked = sweep.check(&points, &settings).map_err(|e| e.to_string())?;
-    for w in &checked.warnings {
-        eprintln!("warning: {w}");
-    }
-    settings.interrupt = stop_on_signals();
-    let run = DirectoryRun {
-        dir: out,
+    let outcome = blockdyn::command::sweep::run_sweep(blockdyn::command::sweep::SweepRequest {
+        model,
+        vary,
+        set,
+        jobs,
         shard,
-        settings,
-    };
-    let started = std::time::Instant::now();
-    let mut finished = 0;
-    let report = sweep
-        .run_into(&run, &checked, |point| {
-            finished += 1;
-            if !quiet {
-                let name = sweep.csv_file_name(point.index);
-                eprintln!(
-                    "[{finished}/{}] {name}: {}",
-                    points.len(),
-                    point_outcome(point)
-                );
-            }
-        })
-        .map_err(|e| e.to_string())?;
+        out,
+        overwrite,
+        quiet,
+        interrupt: stop_on_signals,
+        warn: |w| eprintln!("warning: {w}"),
+        progress: |line| eprintln!("{line}"),
+    })
+    .map_err(|e| e.to_string())?;
     if !quiet {
-        let jobs = run.settings.jobs.get();
-        say(&format!(
-            "{}: {} of {} points ran ({} failed) in {} on {jobs} thread{}\n  summary: {}\n",
-            checked.name,
-            report.points.len(),
-            report.planned,
-            report.failed(),
-            blockdyn::output::stats::WallTime(started.elapsed()),
-            if jobs == 1 { "" } else { "s" },
-            report.summary.display()
-        ));
+        say(&outcome.report);
     }
-    match report.failures() {
-        Some(error) => Err(error.to_string()),
-        None => Ok(()),
-    }
-}
-
-/// How a point ended, for its progress line.
-fn point_outcome(point: &blockdyn::sweep::PointSummary) -> String {
-    use blockdyn::sweep::PointStatus;
-    match (&point.status, &point.stats) {
-        (PointStatus::Ok, Some(stats)) => format!(
-            "ok, {} steps, {}",
-            stats.steps,
-            blockdyn::output::stats::WallTime(point.wall_time)
-        ),
-        (PointStatus::Ok, None) => "ok".to_string(),
-        (PointStatus::Failed(message), _) => {
-            format!("FAILED: {}", message.lines().next().unwrap_or_default())
-        }
-    }
-}
-
-/// What the summary line says about a run.
-struct Summary {
-    line: String,
-    rows: usize,
-    last_time: Option<f64>,
-}
-
-fn run_summary(result: &blockdyn::RunResult, solver: &blockdyn::solver::SolverOptions) -> Summary {
-    let stats = &result.stats;
-    let switches = (solver.method == blockdyn::solver::Method::Auto).then(|| MethodSwitches {
-        count: stats.method_switches as u64,
-        explicit: (
-            blockdyn::solver::Method::Dopri5.name(),
-            stats.explicit_steps as u64,
-        ),
-        implicit: (solver.stiff_method().name(), stats.implicit_steps as u64),
-    });
-    let line = RunSummary {
-        simulated_time: result.stats.final_time,
-        steps: result.stats.steps as u64,
-        rejected_steps: result.stats.rejected_steps as u64,
-        function_evaluations: result.stats.function_evaluations as u64,
-        zero_crossings: result.stats.zero_crossings as u64,
-        wall_time: result.wall_time,
-        switches,
-    }
-    .to_string();
-    Summary {
-        line,
-        rows: result.rows,
-        last_time: result.last_time,
-    }
-}
-
-/// A run's output files, written into temporary files and not yet committed.
-struct StagedOutputs {
-    files: Vec<StagedFile>,
-    /// The animation's frame count and interval, when one was written.
-    frames: Option<(usize, f64)>,
-}
-
-/// Stages the CSV (streamed during the run), the plot and the animation of a run, or of the rows
-/// a failed run recorded. On an error the staged files are dropped: their temporaries removed.
-fn stage_outputs(
-    d: &blockdyn::diagram::Diagram,
-    result: blockdyn::RunResult,
-    plot: Option<&Path>,
-    animation: Option<&Path>,
-) -> Result<StagedOutputs, String> {
-    let mut files: Vec<StagedFile> = result.csv.into_iter().collect();
-    if let Some(path) = plot {
-        let options = blockdyn::plot::PlotOptions {
-            title: Some(d.spec.name.clone()),
-            ..Default::default()
-        };
-        let image = blockdyn::plot::render_rgb(&result.recording, path, &options)
-            .map_err(|e| e.to_string())?;
-        let mut file = StagedFile::create(path, "plot").map_err(|e| e.to_string())?;
-        blockdyn::plot::encode_png(&image, file.writer())
-            .map_err(|e| file.error("writing failed", e).to_string())?;
-        files.push(file);
-    }
-    let mut frames = None;
-    if let (Some(path), Some(anim)) = (animation, &result.animation) {
-        let settings = &d.spec.output.animation;
-        let options = blockdyn::render::RenderOptions {
-            width: settings.size[0],
-            height: settings.size[1],
-            camera: settings.camera,
-            playback_rate: settings.fps,
-            time_label: true,
-        };
-        let bytes = blockdyn::render::encode_gif(anim, &options).map_err(|source| {
-            blockdyn::render::AnimationError::Render {
-                path: path.to_path_buf(),
-                source,
-            }
-            .to_string()
-        })?;
-        let mut file = StagedFile::create(path, "animation").map_err(|e| e.to_string())?;
-        file.writer()
-            .write_all(&bytes)
-            .map_err(|e| file.error("writing failed", e).to_string())?;
-        files.push(file);
-        frames = Some((anim.frames.len(), anim.frame_interval));
-    }
-    Ok(StagedOutputs { files, frames })
+    outcome.failures.map_or(Ok(()), |e| Err(e.to_string()))
 }
 
 /// The first SIGINT or SIGTERM sets the returned flag: the run stops at its next step and its rows

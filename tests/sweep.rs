@@ -540,6 +540,7 @@ fn an_interrupted_sweep_reports_the_points_that_did_not_run() {
         dir: dir.clone(),
         shard: Shard::WHOLE,
         settings,
+        overwrite: false,
     };
     let report = sweep
         .run_into(&run, &checked, |_| panic!("no point runs"))

@@ -474,7 +474,11 @@ impl ModelBuilder {
                 span: None,
             },
         );
-        Ok(Document { source, root })
+        Ok(Document {
+            source,
+            root,
+            inputs: Vec::new(),
+        })
     }
 }
 

@@ -106,6 +106,7 @@ pub fn assemble(
         zero_crossing_directions: zero_crossings,
         warnings,
         expansion_warnings: 0,
+        input_files: Vec::new(),
         scene: None,
     })
 }

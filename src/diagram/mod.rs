@@ -108,6 +108,9 @@ pub struct Diagram {
     /// How many of `warnings` the expansion gave (the blocks' follow; a parameter set works
     /// those out again with its values).
     pub(crate) expansion_warnings: usize,
+    /// The files read to build it: the model file, each URDF and mesh (empty for a model built
+    /// from text or in code). A run's outputs never replace them.
+    pub input_files: Vec<std::path::PathBuf>,
     /// The mechanism and the geometries on its bodies (`None` without physical blocks).
     pub scene: Option<physical::PhysicalScene>,
 }

@@ -16,6 +16,9 @@ pub struct Document {
     /// The model tree: the TOML document with spans into the text (none for a model built in
     /// code).
     pub root: Table,
+    /// The files read to make it: the model file ([`Document::load`]), then each URDF and mesh
+    /// its Urdf blocks read (added by the expansion). Outputs never replace them.
+    pub inputs: Vec<std::path::PathBuf>,
 }
 
 /// One block as written: `[blocks.NAME]` with `type = "..."` and its parameters.
@@ -69,7 +72,18 @@ pub struct OutputSettings {
     pub animation: AnimationSettings,
     /// Which rows are recorded (`refine`, `sample_time`).
     pub rows: OutputRows,
+    /// `max_bytes`: the output budget, bytes (`None`: [`DEFAULT_MAX_OUTPUT_BYTES`]). A run whose
+    /// projected CSV is larger is refused before it starts.
+    pub max_bytes: Option<f64>,
 }
+
+/// The output budget without `[output] max_bytes`: 10 GB of CSV.
+pub const DEFAULT_MAX_OUTPUT_BYTES: f64 = 1e10;
+
+/// The largest `[solver] max_steps` accepted, written as an integer or a float: 1e18 steps (more
+/// than any run takes: 30,000 years at a microsecond a step; `max_wall_time` bounds a run by the
+/// clock). 2^63 − 1 and the like are refused, not taken as a budget.
+pub const MAX_MAX_STEPS: u64 = 1_000_000_000_000_000_000;
 
 /// Which rows a run records: `[output] refine = N`, `[output] sample_time = dt`, or neither.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -137,7 +151,11 @@ impl Document {
                 .hint("see docs/model-format.md for the model format")
         })?;
         let root = from_de_table(parsed.get_ref());
-        Ok(Document { source, root })
+        Ok(Document {
+            source,
+            root,
+            inputs: Vec::new(),
+        })
     }
 
     /// Reads and parses a model file.
@@ -149,7 +167,9 @@ impl Document {
         let label = path.display().to_string();
         let text =
             String::from_utf8(bytes).map_err(|e| not_utf8(&label, e.as_bytes(), e.utf8_error()))?;
-        Document::parse(&label, &text)
+        let mut document = Document::parse(&label, &text)?;
+        document.inputs.push(path.to_path_buf());
+        Ok(document)
     }
 
     /// True when the override `PATH=VALUE` addresses a section or a block written in the file
@@ -298,6 +318,17 @@ impl Document {
             output.plot = o.string("plot")?.map(str::to_string);
             output.animation = read_animation(&o)?;
             output.rows = read_output_rows(&o)?;
+            output.max_bytes = o.f64("max_bytes")?;
+            if let Some(bytes) = output.max_bytes {
+                o.ensure(
+                    bytes > 0.0 && bytes.is_finite(),
+                    "max_bytes",
+                    &format!("must be a positive number of bytes (got {bytes})"),
+                    &format!(
+                        "write the output budget in bytes, e.g. max_bytes = 5e10 (the default is {DEFAULT_MAX_OUTPUT_BYTES:e})"
+                    ),
+                )?;
+            }
             if let Some(v) = o.value("log") {
                 let items = v.as_array().ok_or_else(|| {
                     o.error("log", "'log' must be an array of signal names")
@@ -460,6 +491,20 @@ fn read_max_steps(s: &TableReader) -> Result<u64, Diagnostic> {
         ValueKind::Float(x) if (1.0..=1e18).contains(&x) && x.fract() == 0.0 => Some(x as u64),
         _ => None,
     };
+    if let Some(steps) = steps.filter(|&n| n > MAX_MAX_STEPS) {
+        return Err(s
+            .error(
+                "max_steps",
+                format!(
+                    "'max_steps' is {:.2e}, above the largest step budget, {:e}",
+                    steps as f64, MAX_MAX_STEPS as f64
+                ),
+            )
+            .hint(format!(
+                "write max_steps = {:e} or less (more steps than any run takes); bound a long run by the clock with max_wall_time",
+                MAX_MAX_STEPS as f64
+            )));
+    }
     steps.ok_or_else(|| {
         s.error(
             "max_steps",

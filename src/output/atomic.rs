@@ -9,97 +9,13 @@
 //! Consequences worth knowing: the new file gets default permissions (not the old file's), and a
 //! target that is a symbolic link is replaced by a regular file (the link's destination is untouched).
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use thiserror::Error;
-
+use super::error::OutputError;
 use super::staged::{commit_all, StagedFile};
-
-/// Why an output file could not be written. Every variant names the kind of file (`what`, e.g.
-/// "CSV", "plot") and the path the user asked for.
-#[derive(Debug, Error)]
-pub enum OutputError {
-    /// The directory the file should go into does not exist.
-    #[error("cannot write {what} '{}': directory '{}' does not exist", path.display(), dir.display())]
-    MissingDirectory {
-        /// Kind of file, e.g. "CSV".
-        what: &'static str,
-        /// The requested target path.
-        path: PathBuf,
-        /// Its parent directory, which is missing.
-        dir: PathBuf,
-    },
-    /// The target's parent path exists but is not a directory (e.g. `notes.txt/run.csv`).
-    #[error("cannot write {what} '{}': '{}' is not a directory", path.display(), dir.display())]
-    ParentNotADirectory {
-        /// Kind of file, e.g. "CSV".
-        what: &'static str,
-        /// The requested target path.
-        path: PathBuf,
-        /// Its parent path, which is a file.
-        dir: PathBuf,
-    },
-    /// The target path names an existing directory.
-    #[error("cannot write {what} '{}': it is a directory", path.display())]
-    TargetIsDirectory {
-        /// Kind of file, e.g. "CSV".
-        what: &'static str,
-        /// The requested target path.
-        path: PathBuf,
-    },
-    /// The target path has no file name (e.g. `out/..` or an empty path).
-    #[error("cannot write {what} '{}': the path does not name a file", path.display())]
-    NotAFilePath {
-        /// Kind of file, e.g. "CSV".
-        what: &'static str,
-        /// The requested target path.
-        path: PathBuf,
-    },
-    /// The output would replace the model file being run.
-    #[error("cannot write {what} '{}': it is the model file being run", path.display())]
-    OverwritesModel {
-        /// Kind of file, e.g. "CSV".
-        what: &'static str,
-        /// The requested target path.
-        path: PathBuf,
-    },
-    /// Two outputs of one run name the same file.
-    #[error("cannot write {what} '{}': the {other} goes to the same file", path.display())]
-    SameTarget {
-        /// Kind of file, e.g. "plot".
-        what: &'static str,
-        /// The other output's kind, e.g. "CSV".
-        other: &'static str,
-        /// The shared path.
-        path: PathBuf,
-    },
-    /// The recording handed to the writer is internally inconsistent (a bug in the caller).
-    #[error("cannot write {what} '{}': {reason}", path.display())]
-    InvalidRecording {
-        /// Kind of file, e.g. "CSV".
-        what: &'static str,
-        /// The requested target path.
-        path: PathBuf,
-        /// What is inconsistent.
-        reason: String,
-    },
-    /// An I/O operation failed; `action` says which one.
-    #[error("cannot write {what} '{}': {action}: {source}", path.display())]
-    Io {
-        /// Kind of file, e.g. "CSV".
-        what: &'static str,
-        /// The requested target path.
-        path: PathBuf,
-        /// The step that failed, e.g. "cannot create temporary file '.x.csv.tmp'".
-        action: String,
-        /// The underlying error.
-        #[source]
-        source: io::Error,
-    },
-}
 
 /// Distinguishes temporary files of concurrent writes from one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -110,69 +26,6 @@ pub(crate) fn target_directory(path: &Path) -> PathBuf {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
     }
-}
-
-/// Checks that `path` can take an output file (`what`, e.g. "CSV"): it names a file, its
-/// directory exists, and it is not itself a directory. [`write_atomically`] checks the same;
-/// call this before a run, so that a bad path is reported before the run's time is spent.
-pub fn check_target(path: &Path, what: &'static str) -> Result<(), OutputError> {
-    if path.file_name().is_none() {
-        return Err(OutputError::NotAFilePath {
-            what,
-            path: path.to_path_buf(),
-        });
-    }
-    let dir = target_directory(path);
-    if dir.exists() && !dir.is_dir() {
-        return Err(OutputError::ParentNotADirectory {
-            what,
-            path: path.to_path_buf(),
-            dir,
-        });
-    }
-    if !dir.is_dir() {
-        return Err(OutputError::MissingDirectory {
-            what,
-            path: path.to_path_buf(),
-            dir,
-        });
-    }
-    if path.is_dir() {
-        return Err(OutputError::TargetIsDirectory {
-            what,
-            path: path.to_path_buf(),
-        });
-    }
-    Ok(())
-}
-
-/// Checks a run's outputs before it starts: each target as [`check_target`] does, none of them
-/// the model file `model`, no two of them the same file (paths compared after resolving the
-/// directory, so `out.csv` and `./out.csv` are one file).
-pub fn check_outputs(model: &Path, outputs: &[(&'static str, &Path)]) -> Result<(), OutputError> {
-    let resolved = |p: &Path| -> PathBuf {
-        let dir = fs::canonicalize(target_directory(p)).unwrap_or_else(|_| target_directory(p));
-        dir.join(p.file_name().unwrap_or_default())
-    };
-    let model = fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
-    for (i, &(what, path)) in outputs.iter().enumerate() {
-        check_target(path, what)?;
-        let here = resolved(path);
-        if here == model {
-            return Err(OutputError::OverwritesModel {
-                what,
-                path: path.to_path_buf(),
-            });
-        }
-        if let Some(&(other, _)) = outputs[..i].iter().find(|(_, p)| resolved(p) == here) {
-            return Err(OutputError::SameTarget {
-                what,
-                other,
-                path: path.to_path_buf(),
-            });
-        }
-    }
-    Ok(())
 }
 
 /// Writes the file at `path` whole or not at all.
@@ -229,6 +82,7 @@ pub(crate) fn sync_directory(dir: &Path) {
 mod tests {
     use super::*;
     use crate::output::test_dirs::entries;
+    use std::fs;
 
     fn scratch_dir(name: &str) -> PathBuf {
         crate::output::test_dirs::scratch_dir("atomic", name)

@@ -13,7 +13,8 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::atomic::{write_atomically, OutputError};
+use super::atomic::write_atomically;
+use super::error::OutputError;
 use super::recording::{Column, Recording};
 use super::staged::StagedFile;
 

@@ -2,17 +2,23 @@
 
 pub(crate) mod atomic;
 pub(crate) mod csv;
+pub mod error;
 pub(crate) mod plot_rows;
 pub(crate) mod recording;
+pub mod sink;
 pub(crate) mod staged;
 pub mod stats;
+pub mod target;
 
 #[cfg(test)]
 pub(crate) mod test_dirs;
 
-pub use atomic::{check_outputs, check_target, write_atomically, OutputError};
+pub use atomic::write_atomically;
 pub use csv::{write_csv, write_csv_to, CsvNumber, CsvStream};
+pub use error::OutputError;
 pub use plot_rows::PlotRows;
 pub use recording::{Column, Recording};
+pub use sink::{FileSink, DISK_FULL_AFTER_VAR};
 pub use staged::{commit_all, remove_staged_files, StagedFile};
 pub use stats::RunSummary;
+pub use target::{check_not_input, check_outputs, check_target, InputFiles};

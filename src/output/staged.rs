@@ -11,14 +11,15 @@
 //! Every live temporary file is also listed in a process-wide registry, so that a signal handler
 //! can remove them with [`remove_staged_files`] before the process exits (a second Ctrl-C).
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::atomic::{
-    check_target, create_temp_file, sync_directory, target_directory, OutputError,
-};
+use super::atomic::{create_temp_file, sync_directory, target_directory};
+use super::error::OutputError;
+use super::sink::FileSink;
+use super::target::check_target;
 
 /// The temporary files not yet committed or removed, for [`remove_staged_files`].
 static LIVE_TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -45,7 +46,7 @@ pub struct StagedFile {
     what: &'static str,
     target: PathBuf,
     temp: PathBuf,
-    writer: BufWriter<File>,
+    writer: BufWriter<FileSink>,
     /// Set once the temporary file was renamed or removed.
     settled: bool,
 }
@@ -71,13 +72,13 @@ impl StagedFile {
             what,
             target: target.to_path_buf(),
             temp,
-            writer: BufWriter::with_capacity(1 << 16, file),
+            writer: BufWriter::with_capacity(1 << 16, FileSink::new(file)),
             settled: false,
         })
     }
 
     /// The writer onto the temporary file (buffered).
-    pub fn writer(&mut self) -> &mut BufWriter<File> {
+    pub fn writer(&mut self) -> &mut BufWriter<FileSink> {
         &mut self.writer
     }
 
@@ -108,6 +109,7 @@ impl StagedFile {
             .map_err(|e| self.error("writing failed", e))?;
         self.writer
             .get_ref()
+            .file()
             .sync_all()
             .map_err(|e| self.error("cannot flush to disk", e))
     }
@@ -144,11 +146,14 @@ impl Drop for StagedFile {
     }
 }
 
-/// Commits a run's outputs together: all are made durable first, then renamed over their targets.
-/// On an error before the renames, no target is touched and every temporary file is removed.
+/// Commits a run's outputs together: all are made durable and their targets checked again (a
+/// target that became a directory, a device or a FIFO during the run is refused), then renamed
+/// over their targets. On an error before the renames, no target is touched and every temporary
+/// file is removed.
 pub fn commit_all(mut files: Vec<StagedFile>) -> Result<(), OutputError> {
     for file in &mut files {
         file.make_durable()?;
+        check_target(&file.target, file.what)?;
     }
     for file in &mut files {
         file.rename()?;

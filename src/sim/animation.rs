@@ -89,9 +89,11 @@ impl FrameSampler {
                     .unwrap_or_else(|| UnitQuaternion::from_axis_angle(&Vector3::x_axis(), PI));
                 Isometry3::from_parts(Translation3::identity(), turn)
             });
-        let wanted = (stop_time * rate + 1e-9).floor() as usize + 1;
-        let (count, interval) = if wanted <= MAX_FRAMES {
-            (wanted, 1.0 / rate)
+        // Counted in f64: a huge stop time (7.4e17 s at 25 frames/s) does not fit a usize, and
+        // a saturating cast plus one wrapped to zero frames.
+        let wanted = (stop_time * rate + 1e-9).floor() + 1.0;
+        let (count, interval) = if wanted <= MAX_FRAMES as f64 {
+            (wanted as usize, 1.0 / rate)
         } else {
             (MAX_FRAMES, stop_time / (MAX_FRAMES - 1) as f64)
         };

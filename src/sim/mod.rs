@@ -2,6 +2,7 @@
 //! recorder, and [`simulate`], which drives the solver from the start to the stop time.
 
 pub(crate) mod animation;
+pub mod budget;
 pub mod engine;
 pub(crate) mod events;
 pub mod linear;
@@ -232,6 +233,15 @@ pub enum SimError {
     /// A streamed output file could not be written.
     #[error("{0}")]
     Output(#[from] OutputError),
+    /// The run's projected output passes the output budget (`[output] max_bytes`); refused
+    /// before it starts. See [`budget`].
+    #[error("the run's output would be at least {} GB ({:.3e} rows from {} × {} columns), more than the output budget of {} GB\n  help: record fewer rows (a larger [output] sample_time or [solver] max_step), shorten stop_time or log fewer signals; or raise the budget: [output] max_bytes = {:.1e} (or --set output.max_bytes={:.1e})", budget::gb(&.projection.bytes), .projection.rows, .projection.from, .projection.columns, budget::gb(.budget), budget::suggest(&.projection.bytes), budget::suggest(&.projection.bytes))]
+    OutputBudget {
+        /// The least output the run would write.
+        projection: budget::Projection,
+        /// The budget, bytes.
+        budget: f64,
+    },
 }
 
 /// Why [`RunOptions`] cannot start a run on a diagram.
@@ -306,6 +316,9 @@ pub struct FailedRun {
     pub recording: Recording,
     /// With [`RunOptions::stream`]: the CSV of the rows up to the failure, staged.
     pub csv: Option<StagedFile>,
+    /// Why the streamed CSV could not be written as well (a full disk), when it could not: then
+    /// `csv` is `None` and no output of the run should be committed.
+    pub output_error: Option<OutputError>,
     /// Rows recorded before the failure.
     pub rows: usize,
     /// The time of the last row, if any.
@@ -328,6 +341,7 @@ pub fn simulate_keeping_rows(
             error,
             recording: Recording::default(),
             csv: None,
+            output_error: None,
             rows: 0,
             last_time: None,
             animation: None,
@@ -341,6 +355,7 @@ pub fn simulate_keeping_rows(
     }
     .map_err(early)?;
     recorder.set_stop_time(stop_time);
+    budget::check(d, recorder.row_setting(), recorder.num_columns(), stop_time).map_err(early)?;
     recorder.warn_if_too_large();
     if let Some(flag) = options.interrupt {
         recorder.set_interrupt(flag);
@@ -417,17 +432,24 @@ pub fn simulate_keeping_rows(
             events_dropped,
         }),
         (Ok(_), Err(e)) => Err(early(e.into())),
-        (Err(error), finished) => Err(Box::new(FailedRun {
-            error,
-            recording,
-            // A CSV that could not be written is dropped (its temporary removed); the run's
-            // own error is the one to report.
-            csv: finished.ok().flatten(),
-            rows,
-            last_time,
-            animation,
-            events,
-        })),
+        (Err(error), finished) => {
+            // A CSV that could not be written is dropped (its temporary removed); the run's own
+            // error comes first, the CSV's is kept beside it.
+            let (csv, output_error) = match finished {
+                Ok(csv) => (csv, None),
+                Err(e) => (None, Some(e)),
+            };
+            Err(Box::new(FailedRun {
+                error,
+                recording,
+                csv,
+                output_error,
+                rows,
+                last_time,
+                animation,
+                events,
+            }))
+        }
     }
 }
 

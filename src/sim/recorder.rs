@@ -463,6 +463,12 @@ impl Recorder {
         self.csv.take().map(CsvStream::finish).transpose()
     }
 
+    /// Which rows the run records (`[output] refine`, `sample_time`, or the default rows; step
+    /// ends only when no column is recorded).
+    pub fn row_setting(&self) -> OutputRows {
+        self.schedule.rows
+    }
+
     /// Number of recorded columns.
     pub fn num_columns(&self) -> usize {
         self.offsets.len()
@@ -481,7 +487,7 @@ fn recorded_rows(rows: OutputRows, columns: usize) -> OutputRows {
 }
 
 /// `x` rounded to 4 significant digits (a projection is no more precise).
-fn four_digits(x: f64) -> f64 {
+pub(crate) fn four_digits(x: f64) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return x;
     }

@@ -24,7 +24,7 @@
 
 use super::{parallel_map, Checked, RunSettings, Shard, Sweep, SweepError};
 use crate::output::csv::write_field;
-use crate::output::{commit_all, write_atomically, CsvNumber, StagedFile};
+use crate::output::{commit_all, write_atomically, CsvNumber, InputFiles, StagedFile};
 use crate::sim::{simulate_keeping_rows, RunOptions, StreamTo};
 use crate::solver::SolverStats;
 use std::io::{self, Write};
@@ -40,6 +40,10 @@ pub struct DirectoryRun {
     pub shard: Shard,
     /// Threads and interrupt.
     pub settings: RunSettings,
+    /// `--overwrite`: replace an earlier sweep's outputs in `dir` and remove its stale ones
+    /// (see [`super::out_dir`]); without it, a directory holding anything but this plan's other
+    /// shards' outputs is refused.
+    pub overwrite: bool,
 }
 
 /// How a point ended.
@@ -83,6 +87,8 @@ pub struct SweepReport {
     pub points: Vec<PointSummary>,
     /// The points of the shard (also those not run because of an interrupt).
     pub planned: usize,
+    /// The stale outputs of an earlier sweep removed (with [`DirectoryRun::overwrite`]).
+    pub removed: Vec<PathBuf>,
 }
 
 impl SweepReport {
@@ -156,10 +162,12 @@ impl Sweep {
         progress: impl FnMut(&PointSummary),
     ) -> Result<SweepReport, SweepError> {
         let points = run.shard.points(self.plan().len());
-        std::fs::create_dir_all(&run.dir).map_err(|source| SweepError::OutputDirectory {
-            dir: run.dir.clone(),
-            source,
-        })?;
+        // The model file first (read from a file), then the URDFs and meshes.
+        let inputs = match checked.inputs.split_first() {
+            Some((model, read)) => InputFiles::new(model, read),
+            None => InputFiles::default(),
+        };
+        let prepared = self.prepare_directory(&run.dir, run.shard, run.overwrite, &inputs)?;
         let summaries = parallel_map(
             points.len(),
             &run.settings,
@@ -171,10 +179,15 @@ impl Sweep {
         write_atomically(&summary, "summary", |w| {
             self.write_summary(w, &checked.columns, &points_run)
         })?;
+        // Best effort: a shard beside this one may have removed one first.
+        let removed = (prepared.stale.into_iter())
+            .filter(|stale| std::fs::remove_file(stale).is_ok())
+            .collect();
         Ok(SweepReport {
             summary,
             points: points_run,
             planned: points.len(),
+            removed,
         })
     }
 
@@ -234,6 +247,14 @@ impl Sweep {
             Err(failed) => {
                 summary.rows = failed.rows;
                 summary.final_time = failed.last_time;
+                if let Some(output) = failed.output_error {
+                    // The CSV could not be written either (a full disk): say so, not its rows.
+                    summary.rows = 0;
+                    return Err(format!(
+                        "{}\n  note: no CSV was written: {output}",
+                        failed.error
+                    ));
+                }
                 (failed.recording, failed.csv, Some(failed.error))
             }
         };

@@ -15,12 +15,13 @@
 //! summary into a directory; [`Sweep::run_in_memory`] keeps each point's rows in memory.
 
 pub mod directory;
+pub mod out_dir;
 pub mod plan;
 
 pub use directory::{
     summary_file_name, DirectoryRun, PointStatus, PointSummary, SweepReport, LISTED_FAILURES,
 };
-pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis};
+pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis, MAX_SWEEP_POINTS};
 
 use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
@@ -64,6 +65,22 @@ pub enum SweepError {
     /// The summary cannot be written.
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// `--out` holds files, and `--overwrite` was not given.
+    #[error("--out '{}' is not empty: it holds {}{}\n  help: choose an empty or new directory, or pass --overwrite to replace the outputs of an earlier sweep there (a file that is not a sweep's output is never replaced)", dir.display(), entries.iter().map(|e| format!("'{e}'")).collect::<Vec<_>>().join(", "), if *more > 0 { format!(" and {more} more") } else { String::new() })]
+    DirectoryNotEmpty {
+        /// The directory.
+        dir: PathBuf,
+        /// The first entries in the way.
+        entries: Vec<String>,
+        /// How many more there are.
+        more: usize,
+    },
+    /// A file this sweep would write exists and is not a sweep's output.
+    #[error("cannot write '{}': the file is there and is not the output of a sweep (a run CSV starts with a 'time,...' header, a summary with this sweep's 'index,...' header), so it is not replaced, even with --overwrite\n  help: move the file away, or choose another --out directory", path.display())]
+    NotASweepOutput {
+        /// The file.
+        path: PathBuf,
+    },
     /// Points failed or did not run (see [`SweepReport::failures`]).
     #[error("{}", points_failed(*.failed, *.planned, *.not_run, summary, listed))]
     PointsFailed {
@@ -145,6 +162,8 @@ pub struct Checked {
     pub columns: Vec<String>,
     /// The distinct build warnings of the points, in point order.
     pub warnings: Vec<String>,
+    /// The files point 0 reads (the model, its URDFs and meshes): never an output.
+    pub inputs: Vec<PathBuf>,
 }
 
 /// One point's run kept in memory ([`Sweep::run_in_memory`]).
@@ -296,7 +315,9 @@ impl Sweep {
     /// builds the model once, not once per point.
     pub fn check(&self, points: &[usize], settings: &RunSettings) -> Result<Checked, SweepError> {
         let first = self.point_model(0)?;
-        let columns = crate::sim::Recorder::streaming(
+        let model_error =
+            |e: crate::sim::SimError| SweepError::Model(Diagnostic::new(e.to_string()));
+        let recorder = crate::sim::Recorder::streaming(
             &first.diagram,
             crate::sim::StreamTo {
                 csv: None,
@@ -304,12 +325,20 @@ impl Sweep {
                 size_warning: None,
             },
         )
-        .map_err(|e| SweepError::Model(Diagnostic::new(e.to_string())))?
-        .recording
-        .columns
-        .into_iter()
-        .map(|c| c.name)
-        .collect();
+        .map_err(model_error)?;
+        // The output budget, before anything is written: point 0's (a point that varies an
+        // `[output]` or `[solver]` setting is checked again when it runs).
+        let d = &first.diagram;
+        crate::sim::budget::check(
+            d,
+            recorder.row_setting(),
+            recorder.num_columns(),
+            d.spec.stop_time,
+        )
+        .map_err(model_error)?;
+        let columns = (recorder.recording.columns.into_iter())
+            .map(|c| c.name)
+            .collect();
         let built = parallel_map(
             points.len(),
             &RunSettings::with_jobs(settings.jobs),
@@ -328,6 +357,7 @@ impl Sweep {
             name: first.diagram.spec.name.clone(),
             columns,
             warnings,
+            inputs: first.diagram.input_files.clone(),
         })
     }
 

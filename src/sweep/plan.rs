@@ -55,9 +55,16 @@ pub enum PlanError {
         /// The path given twice.
         path: String,
     },
-    /// The product of the list lengths does not fit in a `usize`.
-    #[error("the sweep has too many points: the product of the --vary list lengths overflows")]
-    TooManyPoints,
+    /// More points than [`MAX_SWEEP_POINTS`] (counted before anything is allocated).
+    #[error("the sweep has {points:.0} points ({lengths}), more than the limit of {limit} points\n  help: vary fewer values, or split the sweep into several (each --vary list a part of the values)")]
+    TooManyPoints {
+        /// The product of the list lengths (as f64: it may not fit any integer).
+        points: f64,
+        /// The list lengths, `1000 × 1000 × 1000`.
+        lengths: String,
+        /// [`MAX_SWEEP_POINTS`].
+        limit: usize,
+    },
     /// `--shard` is not `I/N` with 1 ≤ I ≤ N.
     #[error("--shard '{text}': {why}\n  help: write --shard I/N with 1 ≤ I ≤ N, e.g. --shard 2/8 for the second of eight slices")]
     BadShard {
@@ -182,6 +189,10 @@ pub fn split_values(list: &str) -> Result<Vec<String>, SplitError> {
     }
 }
 
+/// The most points a sweep plan may have: a million runs, each its own CSV file in one
+/// directory. A larger plan is refused before anything is allocated for it.
+pub const MAX_SWEEP_POINTS: usize = 1_000_000;
+
 /// The points of a sweep: the cartesian product of its axes, numbered as the module
 /// documentation says. A plan without axes has one point (the model as written).
 #[derive(Clone, Debug, PartialEq)]
@@ -200,10 +211,17 @@ impl SweepPlan {
                 });
             }
         }
-        let len = axes
-            .iter()
-            .try_fold(1usize, |n, axis| n.checked_mul(axis.values.len()))
-            .ok_or(PlanError::TooManyPoints)?;
+        // Counted in f64, which never overflows, before any list of points is made.
+        let points: f64 = axes.iter().map(|a| a.values.len() as f64).product();
+        if points > MAX_SWEEP_POINTS as f64 {
+            let lengths: Vec<String> = axes.iter().map(|a| a.values.len().to_string()).collect();
+            return Err(PlanError::TooManyPoints {
+                points,
+                lengths: lengths.join(" × "),
+                limit: MAX_SWEEP_POINTS,
+            });
+        }
+        let len = axes.iter().map(|a| a.values.len()).product();
         Ok(SweepPlan { axes, len })
     }
 

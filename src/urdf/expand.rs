@@ -93,6 +93,8 @@ pub struct Expansion {
     pub fixed_joints: Vec<String>,
     /// The `<robot name>`.
     pub robot_name: String,
+    /// The mesh files read (resolved paths): inputs that no output may replace.
+    pub files: Vec<std::path::PathBuf>,
 }
 
 /// Builds values with one span (where the Urdf block's `file` is written).
@@ -248,6 +250,7 @@ pub fn expand(
         joints: HashMap::new(),
         fixed_joints: Vec::new(),
         robot_name: robot.name.clone(),
+        files: Vec::new(),
     };
     let located = |at: usize, message: String| {
         let (line, column) = src.line_column(at);
@@ -413,6 +416,7 @@ pub fn expand(
                     ("length", val.num(*length)),
                 ]),
                 Geometry::Mesh { filename, scale } => {
+                    out.files.extend(mesh::resolve(filename, urdf_dir).ok());
                     match mesh::hull_of(filename, *scale, urdf_dir) {
                         Ok(points) => val.table(vec![
                             ("shape", val.text("convex_hull")),

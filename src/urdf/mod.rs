@@ -87,7 +87,8 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
             continue;
         }
         match expand_block(&document.source, entry, &model_dir) {
-            Ok((entries, conns, w)) => {
+            Ok((entries, conns, w, files)) => {
+                document.inputs.extend(files);
                 expanded.extend(entries.iter().map(|_| true));
                 new_entries.extend(entries);
                 connections.extend(conns);
@@ -152,7 +153,7 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
     Ok(warnings)
 }
 
-type Expanded = (Vec<Entry>, Vec<Value>, Vec<String>);
+type Expanded = (Vec<Entry>, Vec<Value>, Vec<String>, Vec<std::path::PathBuf>);
 
 /// One Urdf block's expansion as document entries and connection values.
 fn expand_block(
@@ -263,7 +264,9 @@ fn expand_block(
         .into_iter()
         .map(|w| format!("block '{name}': {w}"))
         .collect();
-    Ok((entries, connections, warnings))
+    let mut files = vec![path];
+    files.extend(expansion.files);
+    Ok((entries, connections, warnings, files))
 }
 
 /// The Urdf block's parameters with defaults, each written once (see [`Param`]).

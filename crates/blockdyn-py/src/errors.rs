@@ -93,7 +93,8 @@ fn time_and_block(e: &SimError) -> (Option<f64>, Option<&str>) {
         SimError::Model(_)
         | SimError::InvalidOptions(_)
         | SimError::Options(_)
-        | SimError::Output(_) => (None, None),
+        | SimError::Output(_)
+        | SimError::OutputBudget { .. } => (None, None),
     }
 }
 

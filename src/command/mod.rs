@@ -1,0 +1,5 @@
+//! The command line's work, as library calls: `src/main.rs` parses the arguments and formats
+//! what these return.
+
+pub mod run;
+pub mod sweep;

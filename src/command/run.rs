@@ -1,0 +1,359 @@
+//! `blockdyn run`: load a model, check every output path, simulate, and commit the outputs (CSV,
+//! plot, animation) together or not at all.
+//!
+//! Before the run: every output path is checked ([`crate::output::target`]: no input of the run,
+//! no device, FIFO or socket, no trailing `/`), and the run's output volume is projected against
+//! the output budget ([`crate::sim::budget`]). During the run the CSV streams into a staged file.
+//! After it, the plot and the animation are staged beside it and all are committed at once; when
+//! any of them fails (a full disk, an encoder error), none is, and the old files stay.
+//!
+//! A failed run still commits the rows it recorded; its message ends with a note saying what was
+//! really written (or that nothing was, and why).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::diagram::Diagram;
+use crate::model::Diagnostic;
+use crate::output::stats::{MethodSwitches, RunSummary};
+use crate::output::{InputFiles, OutputError, StagedFile};
+use crate::plot::PlotError;
+use crate::render::AnimationError;
+use crate::sim::{FailedRun, RunResult, SimError};
+
+/// What `blockdyn run` is asked to do.
+pub struct RunRequest<'a> {
+    /// The model file.
+    pub model: &'a Path,
+    /// `--csv`, `--plot`, `--animate` (each overrides `[output]`).
+    pub csv: Option<PathBuf>,
+    /// The plot (PNG).
+    pub plot: Option<PathBuf>,
+    /// The animation (GIF).
+    pub animation: Option<PathBuf>,
+    /// `--stop-time`.
+    pub stop_time: Option<f64>,
+    /// `--set PATH=VALUE` overrides.
+    pub set: &'a [String],
+    /// No progress bar.
+    pub quiet: bool,
+    /// Set by a signal handler: the run stops at its next step and writes its rows.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Prints a warning (the model's, the CSV size's).
+    pub warn: fn(&str),
+}
+
+/// Why `blockdyn run` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunCommandError {
+    /// `--stop-time` is not a positive number.
+    #[error("--stop-time must be a positive number of seconds, not {0}")]
+    BadStopTime(f64),
+    /// The model cannot be loaded or built.
+    #[error("{0}")]
+    Model(#[from] Diagnostic),
+    /// An animation of a model that has nothing to draw.
+    #[error("cannot animate '{}': the model has no mechanism (no Solid, joint or geometry block) to draw", .0.display())]
+    NothingToAnimate(PathBuf),
+    /// An output path is refused, or an output could not be written.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    /// The plot cannot be made.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+    /// The animation cannot be made.
+    #[error(transparent)]
+    Animation(#[from] AnimationError),
+    /// The run failed (or could not start); `note` says what was written.
+    #[error("{error}{note}")]
+    Run {
+        /// Why the run stopped.
+        error: Box<SimError>,
+        /// Empty, or a line starting with a newline: "  note: ...".
+        note: String,
+    },
+}
+
+/// What a finished run wrote, for its report.
+pub struct RunReport {
+    /// The model's name.
+    pub name: String,
+    /// The summary line (steps, time, ...).
+    pub line: String,
+    /// The files written, as `(kind, path)`: "csv", "plot".
+    pub files: Vec<(&'static str, PathBuf)>,
+    /// The animation written: path, frames, interval (s).
+    pub animation: Option<(PathBuf, usize, f64)>,
+}
+
+impl RunReport {
+    /// The report's text: the summary line, then each file.
+    pub fn text(&self) -> String {
+        let mut text = format!("{}: {}\n", self.name, self.line);
+        for (what, p) in &self.files {
+            text.push_str(&format!("  {what}: {}\n", p.display()));
+        }
+        if self.files.is_empty() && self.animation.is_none() {
+            text.push_str(crate::report::NOTHING_WRITTEN);
+        }
+        if let Some((p, frames, interval)) = &self.animation {
+            text.push_str(&format!(
+                "  animation: {} ({frames} frames, one every {interval} s of simulated time)\n",
+                p.display(),
+            ));
+        }
+        text
+    }
+}
+
+/// The output paths of a run: the options', else `[output]`'s.
+struct Targets {
+    csv: Option<PathBuf>,
+    plot: Option<PathBuf>,
+    animation: Option<PathBuf>,
+}
+
+impl Targets {
+    fn list(&self) -> Vec<(&'static str, &Path)> {
+        [
+            ("CSV", &self.csv),
+            ("plot", &self.plot),
+            ("animation", &self.animation),
+        ]
+        .into_iter()
+        .filter_map(|(what, p)| p.as_deref().map(|p| (what, p)))
+        .collect()
+    }
+}
+
+/// Runs `blockdyn run`; see the module documentation.
+pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> {
+    if let Some(t) = request.stop_time {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(RunCommandError::BadStopTime(t));
+        }
+    }
+    let d = crate::load_model_animated(request.model, request.set, request.animation.as_deref())?;
+    for w in &d.warnings {
+        (request.warn)(w);
+    }
+    let out = &d.spec.output;
+    let spec_path = |p: &Option<String>| p.as_ref().map(PathBuf::from);
+    let targets = Targets {
+        csv: request.csv.or_else(|| spec_path(&out.csv)),
+        plot: request.plot.or_else(|| spec_path(&out.plot)),
+        animation: request.animation.or_else(|| spec_path(&out.animation.path)),
+    };
+    if targets.animation.is_some() && d.scene.is_none() {
+        return Err(RunCommandError::NothingToAnimate(
+            request.model.to_path_buf(),
+        ));
+    }
+    // Bad output paths are reported before the run, not after it.
+    let inputs = InputFiles::new(request.model, &d.input_files);
+    crate::output::check_outputs(&inputs, &targets.list())?;
+    if let Some(p) = &targets.plot {
+        crate::plot::check_format(p)?;
+    }
+    let stop = request.stop_time.unwrap_or(d.spec.stop_time);
+    let progress = (!request.quiet).then(|| {
+        crate::progress::reporter(stop, std::io::IsTerminal::is_terminal(&std::io::stderr()))
+    });
+    let csv_file = targets
+        .csv
+        .as_deref()
+        .map(|p| StagedFile::create(p, "CSV"))
+        .transpose()?;
+    let warn = request.warn;
+    let run = crate::simulate_keeping_rows(
+        &d,
+        crate::RunOptions {
+            stop_time: request.stop_time,
+            progress,
+            animation_rate: targets.animation.is_some().then_some(out.animation.fps),
+            stream: Some(crate::sim::StreamTo {
+                csv: csv_file,
+                plot: targets.plot.is_some(),
+                size_warning: Some(crate::sim::SizeWarning::new(
+                    crate::sim::CSV_WARNING_BYTES,
+                    Box::new(move |message| warn(&message)),
+                )),
+            }),
+            interrupt: request.interrupt,
+            ..Default::default()
+        },
+    );
+    match run {
+        Ok(result) => finish_run(&d, result, &targets),
+        Err(failed) => Err(finish_failed_run(&d, *failed, &targets)),
+    }
+}
+
+/// Commits a finished run's outputs and reports them.
+fn finish_run(
+    d: &Diagram,
+    result: RunResult,
+    targets: &Targets,
+) -> Result<RunReport, RunCommandError> {
+    let line = summary_line(&result, &crate::sim::solver_options(d));
+    let staged = stage_outputs(d, result.csv, &result.recording, result.animation, targets)?;
+    crate::output::commit_all(staged.files)?;
+    let files = [("csv", &targets.csv), ("plot", &targets.plot)]
+        .into_iter()
+        .filter_map(|(what, p)| p.clone().map(|p| (what, p)))
+        .collect();
+    Ok(RunReport {
+        name: d.spec.name.clone(),
+        line,
+        files,
+        animation: targets
+            .animation
+            .clone()
+            .zip(staged.frames)
+            .map(|(p, (frames, interval))| (p, frames, interval)),
+    })
+}
+
+/// A failed run's error, with a note on what was written: its rows when it recorded any and
+/// every output could be staged, else nothing (and why).
+fn finish_failed_run(d: &Diagram, failed: FailedRun, targets: &Targets) -> RunCommandError {
+    let wanted = !targets.list().is_empty();
+    let note = |text: String| format!("\n  note: {text}");
+    let error = failed.error;
+    if let Some(output) = failed.output_error {
+        return RunCommandError::Run {
+            error: Box::new(error),
+            note: note(format!("no output was written: {output}")),
+        };
+    }
+    if let SimError::Output(_) = error {
+        return RunCommandError::Run {
+            error: Box::new(error),
+            note: note(
+                "no output was written (a run's outputs are committed together or not at all; the old files are kept)"
+                    .into(),
+            ),
+        };
+    }
+    if matches!(error, SimError::OutputBudget { .. }) || !wanted {
+        return RunCommandError::Run {
+            error: Box::new(error),
+            note: String::new(),
+        };
+    }
+    if failed.rows == 0 {
+        return RunCommandError::Run {
+            error: Box::new(error),
+            note: note("no output was written: the run recorded no row".into()),
+        };
+    }
+    let (rows, last_time) = (failed.rows, failed.last_time.unwrap_or(0.0));
+    let committed = stage_outputs(d, failed.csv, &failed.recording, failed.animation, targets)
+        .map_err(|e| e.to_string())
+        .and_then(|staged| {
+            crate::output::commit_all(staged.files)
+                .map(|()| staged.frames)
+                .map_err(|e| e.to_string())
+        });
+    let text = match committed {
+        Err(output) => format!("no output was written: {output}"),
+        Ok(frames) => {
+            let mut written: Vec<String> = Vec::new();
+            for (what, p) in [("CSV", &targets.csv), ("plot", &targets.plot)] {
+                if let Some(p) = p {
+                    written.push(format!("{what} '{}'", p.display()));
+                }
+            }
+            if let (Some(p), Some((n, _))) = (&targets.animation, frames) {
+                written.push(format!("animation '{}' ({n} frames)", p.display()));
+            }
+            format!(
+                "a partial run: the {rows} rows recorded up to t = {} s were written: {}",
+                crate::sim::readable_time(&last_time),
+                written.join(", ")
+            )
+        }
+    };
+    RunCommandError::Run {
+        error: Box::new(error),
+        note: note(text),
+    }
+}
+
+/// The summary line of a finished run.
+fn summary_line(result: &RunResult, solver: &crate::solver::SolverOptions) -> String {
+    let stats = &result.stats;
+    let switches = (solver.method == crate::solver::Method::Auto).then(|| MethodSwitches {
+        count: stats.method_switches as u64,
+        explicit: (
+            crate::solver::Method::Dopri5.name(),
+            stats.explicit_steps as u64,
+        ),
+        implicit: (solver.stiff_method().name(), stats.implicit_steps as u64),
+    });
+    RunSummary {
+        simulated_time: stats.final_time,
+        steps: stats.steps as u64,
+        rejected_steps: stats.rejected_steps as u64,
+        function_evaluations: stats.function_evaluations as u64,
+        zero_crossings: stats.zero_crossings as u64,
+        wall_time: result.wall_time,
+        switches,
+    }
+    .to_string()
+}
+
+/// A run's output files, written into temporary files and not yet committed.
+struct StagedOutputs {
+    files: Vec<StagedFile>,
+    /// The animation's frame count and interval, when one was written.
+    frames: Option<(usize, f64)>,
+}
+
+/// Stages the CSV (streamed during the run), the plot and the animation of a run, or of the rows
+/// a failed run recorded. On an error the staged files are dropped: their temporaries removed.
+fn stage_outputs(
+    d: &Diagram,
+    csv: Option<StagedFile>,
+    recording: &crate::output::Recording,
+    animation: Option<crate::render::Animation>,
+    targets: &Targets,
+) -> Result<StagedOutputs, RunCommandError> {
+    let mut files: Vec<StagedFile> = csv.into_iter().collect();
+    if let Some(path) = &targets.plot {
+        let options = crate::plot::PlotOptions {
+            title: Some(d.spec.name.clone()),
+            ..Default::default()
+        };
+        let image = crate::plot::render_rgb(recording, path, &options)?;
+        let mut file = StagedFile::create(path, "plot")?;
+        crate::plot::encode_png(&image, file.writer())
+            .map_err(|e| file.error("writing failed", e))?;
+        files.push(file);
+    }
+    let mut frames = None;
+    if let (Some(path), Some(anim)) = (&targets.animation, &animation) {
+        let settings = &d.spec.output.animation;
+        let options = crate::render::RenderOptions {
+            width: settings.size[0],
+            height: settings.size[1],
+            camera: settings.camera,
+            playback_rate: settings.fps,
+            time_label: true,
+        };
+        let bytes =
+            crate::render::encode_gif(anim, &options).map_err(|source| AnimationError::Render {
+                path: path.clone(),
+                source,
+            })?;
+        let mut file = StagedFile::create(path, "animation")?;
+        file.writer()
+            .write_all(&bytes)
+            .map_err(|e| file.error("writing failed", e))?;
+        files.push(file);
+        frames = Some((anim.frames.len(), anim.frame_interval));
+    }
+    Ok(StagedOutputs { files, frames })
+}

@@ -1,0 +1,222 @@
+//! What a sweep may write into its `--out` directory, decided before any point runs.
+//!
+//! **Recognised sweep outputs.** A file is taken for a sweep's output only by its name and its
+//! first line: `run_<digits>.csv` whose first line is a CSV header `time,...`, and `summary.csv`
+//! or `summary_<I>_of_<N>.csv` whose first line is this plan's summary header (`index,` then the
+//! `--vary` paths, then `status,`). A staged temporary (`.<name>.<pid>.<n>.tmp`) of a shard
+//! running beside this one is ignored. Anything else is the user's.
+//!
+//! **The rule.**
+//! - Without `--overwrite`, the directory may hold only the outputs of the other shards of this
+//!   plan (`--shard I/N` runs into one directory): anything else (an earlier sweep's outputs,
+//!   the user's files) refuses the sweep before it starts, naming what is there.
+//! - With `--overwrite`, the sweep replaces recognised outputs and removes the stale ones (run
+//!   CSVs whose names are not points of this plan, summaries of another sharding) once its
+//!   summary is written; it leaves the user's other files alone.
+//! - Never, with or without `--overwrite`: a file that is not a recognised sweep output (a model
+//!   stored as `out/run_0.csv`), an input of the run, or a device, FIFO or socket is replaced.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::directory::summary_file_name;
+use super::{Shard, Sweep, SweepError};
+use crate::output::{check_not_input, InputFiles};
+
+/// The directory entries listed in a message before "and N more".
+const LISTED: usize = 5;
+
+/// What is in the directory, sorted out before the sweep runs.
+#[derive(Debug, Default)]
+pub struct OutputDirectory {
+    /// Recognised outputs this sweep does not write, to remove once its summary is written
+    /// (only with `--overwrite`).
+    pub stale: Vec<PathBuf>,
+}
+
+/// One entry of the directory, classified.
+enum Entry {
+    /// A staged temporary, or another shard's output of this plan: left alone.
+    Neighbour,
+    /// A recognised output that this sweep writes again.
+    Own,
+    /// A recognised output this sweep does not write.
+    Stale,
+    /// Not a sweep output; `collides` when this sweep would write a file of its name.
+    Foreign { collides: bool },
+}
+
+impl Sweep {
+    /// Checks `dir` for a sweep of the `shard`'s points (see the module documentation) and
+    /// creates it when missing. `overwrite` is `--overwrite`; `inputs` are the files the run
+    /// reads.
+    pub fn prepare_directory(
+        &self,
+        dir: &Path,
+        shard: Shard,
+        overwrite: bool,
+        inputs: &InputFiles,
+    ) -> Result<OutputDirectory, SweepError> {
+        let listing = match fs::read_dir(dir) {
+            Ok(listing) => listing,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                fs::create_dir_all(dir).map_err(|source| SweepError::OutputDirectory {
+                    dir: dir.to_path_buf(),
+                    source,
+                })?;
+                return Ok(OutputDirectory::default());
+            }
+            Err(source) => {
+                let source = if dir.exists() && !dir.is_dir() {
+                    std::io::Error::other("it is a file, not a directory")
+                } else {
+                    source
+                };
+                return Err(SweepError::OutputDirectory {
+                    dir: dir.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        let mut names: Vec<String> = listing
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut prepared = OutputDirectory::default();
+        let mut in_the_way = Vec::new();
+        for name in names {
+            let path = dir.join(&name);
+            match self.classify(&name, &path, shard) {
+                Entry::Neighbour => {}
+                Entry::Foreign { collides: true } => {
+                    return Err(SweepError::NotASweepOutput { path });
+                }
+                Entry::Own => {
+                    // An input, a device or a FIFO of a recognised name is still refused.
+                    check_not_input(&path, "CSV", inputs)?;
+                    in_the_way.push(name);
+                }
+                Entry::Stale => {
+                    prepared.stale.push(path);
+                    in_the_way.push(name);
+                }
+                Entry::Foreign { collides: false } => in_the_way.push(name),
+            }
+        }
+        if !overwrite && !in_the_way.is_empty() {
+            let more = in_the_way.len().saturating_sub(LISTED);
+            in_the_way.truncate(LISTED);
+            return Err(SweepError::DirectoryNotEmpty {
+                dir: dir.to_path_buf(),
+                entries: in_the_way,
+                more,
+            });
+        }
+        Ok(prepared)
+    }
+
+    /// Sorts one directory entry out (see [`Entry`]).
+    fn classify(&self, name: &str, path: &Path, shard: Shard) -> Entry {
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            return Entry::Neighbour;
+        }
+        let own_summary = summary_file_name(shard);
+        if let Some(index) = run_index(name) {
+            let in_plan = index < self.plan().len() && self.csv_file_name(index) == name;
+            let own = in_plan && shard.contains(index);
+            if !first_line(path).is_some_and(|l| l == "time" || l.starts_with("time,")) {
+                return Entry::Foreign { collides: own };
+            }
+            return match (in_plan, own) {
+                (_, true) => Entry::Own,
+                (true, false) => Entry::Neighbour,
+                (false, _) => Entry::Stale,
+            };
+        }
+        if let Some(count) = summary_shards(name) {
+            let recognised =
+                first_line(path).is_some_and(|l| l.starts_with(&self.summary_header_prefix()));
+            let own = name == own_summary;
+            return match (recognised, own) {
+                (false, collides) => Entry::Foreign { collides },
+                (true, true) => Entry::Own,
+                (true, false) if count == shard.count() && !shard.is_whole() => Entry::Neighbour,
+                (true, false) => Entry::Stale,
+            };
+        }
+        Entry::Foreign { collides: false }
+    }
+
+    /// The start of this plan's summary header: `index,<paths>,status,`.
+    fn summary_header_prefix(&self) -> String {
+        let mut line = Vec::new();
+        let paths = self.plan().axes().iter().map(|a| a.path.as_str());
+        let fields: Vec<&str> = std::iter::once("index")
+            .chain(paths)
+            .chain(["status"])
+            .collect();
+        for (k, field) in fields.iter().enumerate() {
+            if k > 0 {
+                line.push(b',');
+            }
+            // Writing into a Vec cannot fail.
+            let _ = crate::output::csv::write_field(&mut line, field);
+        }
+        line.push(b',');
+        String::from_utf8_lossy(&line).into_owned()
+    }
+}
+
+/// k of `run_<k>.csv`.
+fn run_index(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix("run_")?.strip_suffix(".csv")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The shard count N of `summary_<I>_of_<N>.csv` (1 for `summary.csv`).
+fn summary_shards(name: &str) -> Option<usize> {
+    if name == "summary.csv" {
+        return Some(1);
+    }
+    let (index, count) = name
+        .strip_prefix("summary_")?
+        .strip_suffix(".csv")?
+        .split_once("_of_")?;
+    index.parse::<usize>().ok()?;
+    count.parse().ok()
+}
+
+/// The first line of the regular file at `path` (its first 4 KiB), if it is text.
+fn first_line(path: &Path) -> Option<String> {
+    if !fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut head = Vec::new();
+    fs::File::open(path)
+        .ok()?
+        .take(4096)
+        .read_to_end(&mut head)
+        .ok()?;
+    let text = std::str::from_utf8(&head).ok()?;
+    Some(text.lines().next().unwrap_or_default().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_read() {
+        assert_eq!(run_index("run_007.csv"), Some(7));
+        assert_eq!(run_index("run_.csv"), None);
+        assert_eq!(run_index("run_1a.csv"), None);
+        assert_eq!(summary_shards("summary.csv"), Some(1));
+        assert_eq!(summary_shards("summary_2_of_8.csv"), Some(8));
+        assert_eq!(summary_shards("summary_x.csv"), None);
+    }
+}
