@@ -80,13 +80,14 @@
 //! below 10⁻¹⁴) are not pivots, and ratios within `10⁻¹¹·(1 + r_min)` of the minimum are ties,
 //! broken lexicographically on the rows of `B⁻¹` (which rules out cycling).
 
+use super::complementarity::{ComplementaritySolver, Lcp, SolveMethod};
 use super::errors::ConstraintError;
 use super::friction_setup::{
     build_lcp, build_variables, eliminate_bilateral, validate_contacts, Variable,
 };
 use super::lcp::{validate_problem, RowKind};
 use super::ldl::SemidefiniteLdl;
-use super::lemke::{Lemke, LemkeFailure};
+use super::lemke::LemkeFailure;
 use nalgebra::DMatrixView;
 
 /// The tangential motion of a contact, which selects static or dynamic friction.
@@ -163,8 +164,12 @@ impl Default for FrictionSettings {
 pub struct FrictionStats {
     /// Variables of the complementarity problem.
     pub variables: usize,
-    /// Lemke pivots.
+    /// Lemke pivots (over every attempt).
     pub pivots: usize,
+    /// Complementary index sets tried directly (warm start, enumeration).
+    pub sets: usize,
+    /// The step of the strategy that solved it.
+    pub method: SolveMethod,
 }
 
 /// Buffers of [`solve_frictional`] for up to `capacity` rows, allocated once.
@@ -189,7 +194,8 @@ pub struct FrictionWorkspace {
     pub(super) m: Vec<f64>,
     pub(super) q: Vec<f64>,
     pub(super) z: Vec<f64>,
-    pub(super) lemke: Lemke,
+    /// Lemke's method, its fallback and the remembered contact mode (the warm start).
+    pub(super) solver: ComplementaritySolver,
     pub(super) accel: Vec<f64>,
 }
 
@@ -224,7 +230,7 @@ impl FrictionWorkspace {
             m: vec![0.0; var_capacity * var_capacity],
             q: vec![0.0; var_capacity],
             z: vec![0.0; var_capacity],
-            lemke: Lemke::new(var_capacity),
+            solver: ComplementaritySolver::new(var_capacity),
             accel: vec![0.0; capacity],
         }
     }
@@ -243,6 +249,11 @@ impl FrictionWorkspace {
     /// after an error.
     pub fn accelerations(&self) -> &[f64] {
         &self.accel[..self.rows]
+    }
+
+    /// Forgets the remembered contact mode: the next solve starts cold (Lemke's method).
+    pub fn forget_mode(&mut self) {
+        self.solver.forget_mode();
     }
 
     /// Capacities of the growable buffers (for tests that check nothing grows).
@@ -285,17 +296,44 @@ pub fn solve_frictional(
     let q_scale = build_lcp(contacts, s, ws);
     let nv = ws.variables.len();
     let max_pivots = ws.settings.pivots_per_variable * nv + 2;
-    let pivots = ws
-        .lemke
-        .solve(nv, &ws.m, ws.var_capacity, &ws.q, &mut ws.z, max_pivots)
+    let lcp = Lcp {
+        n: nv,
+        m: &ws.m,
+        stride: ws.var_capacity,
+        q: &ws.q,
+    };
+    let key = layout_key(&ws.variables);
+    let tol = 10.0 * ws.settings.relative_tolerance;
+    let outcome = ws
+        .solver
+        .solve(lcp, key, tol, max_pivots, &mut ws.z)
         .map_err(|failure| lemke_error(failure, &ws.variables))?;
     check_lcp(ws)?;
     recover_forces(a, b, kinds, q_scale / s, ws, f);
     check_bilateral(b, kinds, scales.a, ws, f)?;
     Ok(FrictionStats {
         variables: nv,
-        pivots,
+        pivots: outcome.pivots,
+        sets: outcome.sets,
+        method: outcome.method,
     })
+}
+
+/// A key of the variables' layout (each one's row, contact and role; FNV-1a): a remembered mode
+/// applies only to a problem with the same key.
+fn layout_key(vars: &[Variable]) -> u64 {
+    let mut key = 0xcbf2_9ce4_8422_2325u64;
+    let mut mix = |x: u64| {
+        key ^= x;
+        key = key.wrapping_mul(0x0100_0000_01b3);
+    };
+    mix(vars.len() as u64);
+    for v in vars {
+        mix(v.row as u64);
+        mix(v.contact.map_or(u64::MAX, |c| c as u64));
+        mix(v.role_code());
+    }
+    key
 }
 
 /// The error for a failed pivoting, naming the entering variable's contact or row.
@@ -314,6 +352,9 @@ fn lemke_error(failure: LemkeFailure, vars: &[Variable]) -> ConstraintError {
         LemkeFailure::PivotLimit { variable, pivots } => ConstraintError::PivotLimit {
             row: vars[variable].row,
             pivots,
+        },
+        LemkeFailure::Unstable { variable } => ConstraintError::Unstable {
+            row: vars[variable].row,
         },
     }
 }

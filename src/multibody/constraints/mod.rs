@@ -49,6 +49,7 @@
 //! assert!(ws.accelerations().iter().all(|a| a.abs() < 1e-12));
 //! ```
 
+pub(crate) mod complementarity;
 pub(crate) mod errors;
 pub(crate) mod friction;
 mod friction_setup;
@@ -57,10 +58,12 @@ pub(crate) mod impulse;
 pub(crate) mod lcp;
 mod ldl;
 mod lemke;
+mod principal;
 pub(crate) mod rows;
 #[cfg(test)]
 mod testutil;
 
+pub use complementarity::SolveMethod;
 pub use errors::ConstraintError;
 pub use friction::{
     solve_frictional, ContactMotion, FrictionSettings, FrictionStats, FrictionWorkspace,
