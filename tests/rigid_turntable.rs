@@ -30,7 +30,7 @@ fn check_sticking_run(method: Option<&str>) {
         overrides.push(s);
     }
     let rec = run(MODEL, &overrides).recording;
-    let t = column(&rec, "time");
+    let t = rec.times.clone();
     let table = column(&rec, "spin.w");
     let brick = column(&rec, "free.w[2]");
     let normal = column(&rec, "contact.normal_force");
@@ -99,7 +99,7 @@ fn the_offset_brick_no_longer_cycles() {
         ],
     )
     .recording;
-    let t = column(&rec, "time");
+    let t = rec.times.clone();
     assert!((t[t.len() - 1] - 0.3).abs() < 1e-12);
     let (table, brick) = (column(&rec, "spin.w"), column(&rec, "free.w[2]"));
     assert!(table

@@ -56,16 +56,20 @@
 //! - the polygon inscribes the friction circle: between two of its `k` vertices the available
 //!   friction is short by up to `1 − cos(π/k)` (7.6 % for the default k = 8, 29 % for k = 4);
 //!   planar contacts and sliding contacts are exact;
-//! - the problem has no solution in some configurations (Painlevé); Lemke's method then ends on a
-//!   ray and [`ConstraintError::FrictionInfeasible`] names the contact whose variable was
-//!   entering. Lemke's method is only guaranteed to find an existing solution for copositive-plus
-//!   matrices; `M` is copositive but not copositive-plus with sticking contacts, and not even
-//!   copositive with sliding ones (existence and Lemke-processability hold under conditions such
-//!   as a small enough μ: Pang & Trinkle 1996). So a ray is not a proof that no solution exists.
-//!   Measured against brute force on random planar problems (the tests): with sticking contacts
-//!   and `b = J M⁻¹ F`, no solution was missed in 15 000 problems; with an arbitrary `b`, 11 in
-//!   15 000 (all "wedged" solutions with forces 10²–10³ times the problem's scale); with half the
-//!   contacts sliding (μ ≤ 1.2 on adversarial random geometries), about 0.8 %;
+//! - the problem has no solution in some configurations (Painlevé). Lemke's method is only
+//!   guaranteed to find an existing solution for copositive-plus matrices; `M` is copositive but
+//!   not copositive-plus with sticking contacts, and not even copositive with sliding ones
+//!   (Pang & Trinkle 1996), so alone it missed existing solutions (about 0.8 % of random planar
+//!   problems with half the contacts sliding). The strategy of `complementarity.rs` therefore
+//!   follows a failed pivoting with a second covering vector and, for problems of up to
+//!   [`ENUMERATION_LIMIT`](super::complementarity::ENUMERATION_LIMIT) variables, the exact
+//!   enumeration of complementary index sets: on the corpus of `benches/support/lcp_corpus.rs`
+//!   (random and degenerate problems, ≥ 10 000) it misses no solution the brute force finds. A
+//!   remaining failure is [`ConstraintError::FrictionInfeasible`] naming the contact whose
+//!   variable was entering; above the enumeration limit it is not a proof that no solution
+//!   exists;
+//! - the previous solve's contact mode is remembered in the workspace (the warm start of
+//!   `complementarity.rs`); [`FrictionWorkspace::forget_mode`] clears it;
 //! - cost O(N³) for N variables (`1 + k + 1` per sticking spatial contact), allocated once in
 //!   [`FrictionWorkspace`].
 //!
@@ -75,10 +79,11 @@
 //! solve, `a = A f + b` is recomputed; a bilateral row with `|a_i| > 10 ε·max(‖b‖∞, max A_ii·‖f‖∞)`
 //! is [`ConstraintError::Infeasible`] (redundant loop closures demanding incompatible
 //! accelerations), and a complementarity condition of the scaled problem violated by more than
-//! `10 ε·max(1, max|M|·‖z‖∞)` is [`ConstraintError::Inaccurate`]. Inside Lemke's method (scaled
-//! problem, entries of order 1): entries of the entering column below `10⁻¹¹·max|column|` (and
-//! below 10⁻¹⁴) are not pivots, and ratios within `10⁻¹¹·(1 + r_min)` of the minimum are ties,
-//! broken lexicographically on the rows of `B⁻¹` (which rules out cycling).
+//! `10 ε·max(1, max|M|·‖z‖∞)` is [`ConstraintError::Inaccurate`]; every candidate of the strategy
+//! (warm start, pivoting, enumeration) must pass that test before it is taken. Inside Lemke's
+//! method (scaled problem, entries of order 1): entries of the entering column below
+//! `10⁻⁹·max|column|` (and below 10⁻¹²) are not pivots, and the lexicographic minimum-ratio test
+//! of `lemke.rs` (Cottle, Pang & Stone §4.9) chooses the leaving row, which rules out cycling.
 
 use super::complementarity::{ComplementaritySolver, Lcp, SolveMethod};
 use super::errors::ConstraintError;

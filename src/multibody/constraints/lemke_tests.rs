@@ -66,7 +66,7 @@ fn beale_like_degenerate_problem_terminates() {
 fn dumped(text: &str) -> (usize, Vec<f64>, Vec<f64>) {
     let mut lines = text.lines();
     let n: usize = lines.next().and_then(|l| l.trim().parse().ok()).unwrap();
-    let mut numbers = |line: Option<&str>| -> Vec<f64> {
+    let numbers = |line: Option<&str>| -> Vec<f64> {
         line.unwrap()
             .split_whitespace()
             .map(|x| x.parse().unwrap())
