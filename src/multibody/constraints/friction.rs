@@ -61,8 +61,8 @@
 //!   not copositive-plus with sticking contacts, and not even copositive with sliding ones
 //!   (Pang & Trinkle 1996), so alone it missed existing solutions (about 0.8 % of random planar
 //!   problems with half the contacts sliding). The strategy of `complementarity.rs` therefore
-//!   follows a failed pivoting with a second covering vector and, for problems of up to
-//!   [`ENUMERATION_LIMIT`](super::complementarity::ENUMERATION_LIMIT) variables, the exact
+//!   follows a failed pivoting with a second covering vector and, for problems of up to 14
+//!   variables (its `ENUMERATION_LIMIT`), the exact
 //!   enumeration of complementary index sets: on the corpus of `benches/support/lcp_corpus.rs`
 //!   (random and degenerate problems, ≥ 10 000) it misses no solution the brute force finds. A
 //!   remaining failure is [`ConstraintError::FrictionInfeasible`] naming the contact whose
