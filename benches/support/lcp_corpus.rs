@@ -556,20 +556,22 @@ pub fn summary(outcomes: &[Outcome]) -> String {
             .count();
         out += &format!("solved by {method:?}: {count}\n");
     }
-    if let Some(worst) = outcomes
-        .iter()
-        .filter_map(|o| o.result.as_ref().ok().map(|s| (o, s)))
-        .max_by_key(|(_, s)| s.pivots)
-    {
-        out += &format!(
-            "worst problem: seed {} ({}), {} variables, {} pivots, {} sets, {:?}\n",
-            worst.0.seed,
-            FAMILIES[worst.0.family],
-            worst.1.variables,
-            worst.1.pivots,
-            worst.1.sets,
-            worst.1.method
-        );
+    let solved = || {
+        outcomes
+            .iter()
+            .filter_map(|o| o.result.as_ref().ok().map(|s| (o, s)))
+    };
+    let line = |what: &str, (o, s): (&Outcome, &FrictionStats)| {
+        format!(
+            "{what}: seed {} ({}), {} variables, {} pivots, {} sets, {:?}\n",
+            o.seed, FAMILIES[o.family], s.variables, s.pivots, s.sets, s.method
+        )
+    };
+    if let Some(worst) = solved().max_by_key(|(_, s)| s.pivots) {
+        out += &line("worst problem (pivots)", worst);
+    }
+    if let Some(worst) = solved().max_by_key(|(_, s)| s.sets) {
+        out += &line("worst problem (sets enumerated)", worst);
     }
     out
 }
