@@ -11,6 +11,8 @@
 
 #[path = "support/lcp_corpus.rs"]
 mod lcp_corpus;
+#[path = "support/lcp_reference.rs"]
+mod lcp_reference;
 
 use blockdyn::multibody::constraints::FrictionWorkspace;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

@@ -5,6 +5,9 @@
 #[path = "../benches/support/lcp_corpus.rs"]
 #[allow(dead_code)]
 mod lcp_corpus;
+#[path = "../benches/support/lcp_reference.rs"]
+#[allow(dead_code)]
+mod lcp_reference;
 
 mod alloc_counter;
 use alloc_counter::count;

@@ -9,7 +9,10 @@
 
 #[path = "../benches/support/lcp_corpus.rs"]
 mod lcp_corpus;
+#[path = "../benches/support/lcp_reference.rs"]
+mod lcp_reference;
 
+use blockdyn::multibody::constraints::SolveMethod;
 use lcp_corpus::{run, summary, Outcome};
 
 #[test]
@@ -25,13 +28,22 @@ fn no_failure_where_the_brute_force_finds_a_solution() {
     // The sample exercises both outcomes: most problems are solved, some have no solution.
     let solved = outcomes.iter().filter(|o| o.result.is_ok()).count();
     assert!(solved > 2000, "{solved} solved");
+    // ... and the fallback: problems Lemke's method misses that the enumeration solves.
+    let enumerated = outcomes
+        .iter()
+        .filter(|o| matches!(&o.result, Ok(s) if s.method == SolveMethod::Enumeration))
+        .count();
+    assert!(
+        enumerated > 0,
+        "the sample no longer exercises the enumeration"
+    );
 }
 
 #[test]
 fn a_warm_start_reuses_the_previous_mode() {
     // The same problem twice on one workspace: the second solve is the remembered index set,
     // with the same forces (rounding: 10⁻¹² of the largest force).
-    use blockdyn::multibody::constraints::{FrictionWorkspace, SolveMethod};
+    use blockdyn::multibody::constraints::FrictionWorkspace;
     for seed in [0u64, 3, 6] {
         let p = lcp_corpus::Problem::generate(seed);
         let mut ws = FrictionWorkspace::with_settings(p.b.len(), lcp_corpus::settings());

@@ -1,7 +1,8 @@
 //! The frictional-solver corpus (issue 27, part 1): seeded random and degenerate contact problems
 //! `a = A f + b` for [`solve_frictional`], a brute-force reference, and an independent check of
-//! Coulomb's conditions. Shared by `tests/lcp_corpus.rs` (a fixed sample) and
-//! `benches/lcp_corpus.rs` (the full corpus, ≥ 10,000 problems).
+//! Coulomb's conditions. Shared by `tests/lcp_corpus.rs` (a fixed sample),
+//! `tests/lcp_alloc.rs` and `benches/lcp_corpus.rs` (the full corpus, ≥ 10,000 problems), each
+//! of which declares this module and `lcp_reference.rs` as `lcp_corpus` and `lcp_reference`.
 //!
 //! # The families (`seed % 8`)
 //!
@@ -24,7 +25,7 @@
 //! 7. **rank-deficient Jacobians**: `J = U V` with inner dimension 1–2, spatial and planar
 //!    contacts mixed with a frictionless unilateral row.
 //!
-//! # The reference
+//! # The reference (`lcp_reference.rs`)
 //!
 //! [`brute_force`] builds the polyhedral-cone problem `w = M z + q` of `friction.rs` (written
 //! here from its documented formulation, not from the solver's code) and tries every
@@ -32,6 +33,7 @@
 //! within 10⁻⁹ of the problem's scale. [`check_coulomb`] checks a returned solution against the
 //! physical conditions directly, without the variables β, λ.
 
+use crate::lcp_reference::{brute_force, check_coulomb};
 use blockdyn::multibody::constraints::{
     solve_frictional, ConstraintError, FrictionSettings, FrictionStats, FrictionWorkspace,
     FrictionalContact, RowKind, SolveMethod,
@@ -118,53 +120,73 @@ fn layout(tangents: &[usize]) -> (Vec<RowKind>, Vec<usize>) {
     (kinds, first)
 }
 
+/// Per contact its tangent rows (0: a frictionless unilateral row) for `family`.
+fn contact_tangents(family: usize, rng: &mut Rng) -> Vec<usize> {
+    match family {
+        0..=2 | 4..=6 => vec![1; 1 + rng.below(3)],
+        3 => vec![2; 1 + rng.below(2)],
+        _ => {
+            let mut t = vec![2, 1];
+            t.truncate(1 + rng.below(2));
+            t.push(0);
+            t
+        }
+    }
+}
+
+/// A random Jacobian of `rows` rows: fewer columns than rows (family 5), rank 1–2 (family 7),
+/// 1–6 columns otherwise.
+fn jacobian(family: usize, rows: usize, rng: &mut Rng) -> DMatrix<f64> {
+    match family {
+        5 => {
+            let cols = 1 + rng.below(rows.max(2) - 1);
+            rng.matrix(rows, cols)
+        }
+        7 => {
+            let (inner, cols) = (1 + rng.below(2), 1 + rng.below(6));
+            rng.matrix(rows, inner) * rng.matrix(inner, cols)
+        }
+        _ => {
+            let cols = 1 + rng.below(6);
+            rng.matrix(rows, cols)
+        }
+    }
+}
+
+/// Appends the first contact's rows again (same Jacobian rows) as a second contact with the same
+/// μ: redundant rows, as the corners of a face.
+fn duplicate_first_contact(
+    j: DMatrix<f64>,
+    kinds: &mut Vec<RowKind>,
+    contacts: &mut Vec<FrictionalContact>,
+) -> DMatrix<f64> {
+    let (first, t) = (contacts[0].normal_row, contacts[0].tangent_rows);
+    let start = kinds.len();
+    let mut j = j.insert_rows(start, t + 1, 0.0);
+    for k in 0..=t {
+        let row = j.row(first + k).into_owned();
+        j.set_row(start + k, &row);
+        kinds.push(kinds[first + k]);
+    }
+    contacts.push(FrictionalContact::sticking(start, t, contacts[0].mu));
+    j
+}
+
 impl Problem {
     /// The problem of `seed`.
     pub fn generate(seed: u64) -> Problem {
         let family = (seed % 8) as usize;
         let mut rng = Rng::new(seed);
-        let tangents: Vec<usize> = match family {
-            0..=2 | 4..=6 => vec![1; 1 + rng.below(3)],
-            3 => vec![2; 1 + rng.below(2)],
-            _ => {
-                let mut t = vec![2, 1];
-                t.truncate(1 + rng.below(2));
-                t.push(0);
-                t
-            }
-        };
+        let tangents = contact_tangents(family, &mut rng);
         let (mut kinds, first) = layout(&tangents);
-        let rows = kinds.len();
-        let mut j = match family {
-            5 => {
-                let cols = 1 + rng.below(rows.max(2) - 1);
-                rng.matrix(rows, cols)
-            }
-            7 => {
-                let (inner, cols) = (1 + rng.below(2), 1 + rng.below(6));
-                rng.matrix(rows, inner) * rng.matrix(inner, cols)
-            }
-            _ => {
-                let cols = 1 + rng.below(6);
-                rng.matrix(rows, cols)
-            }
-        };
+        let mut j = jacobian(family, kinds.len(), &mut rng);
         let mut contacts: Vec<FrictionalContact> = first
             .iter()
             .zip(&tangents)
             .map(|(&r, &t)| FrictionalContact::sticking(r, t, rng.uniform(0.0, 1.2)))
             .collect();
         if family == 4 {
-            // Duplicate the first contact: its rows again, as a second contact.
-            let t = tangents[0];
-            let start = kinds.len();
-            j = j.insert_rows(rows, t + 1, 0.0);
-            for k in 0..=t {
-                let row = j.row(first[0] + k).into_owned();
-                j.set_row(start + k, &row);
-                kinds.push(kinds[first[0] + k]);
-            }
-            contacts.push(FrictionalContact::sticking(start, t, contacts[0].mu));
+            j = duplicate_first_contact(j, &mut kinds, &mut contacts);
         }
         let dofs = j.ncols();
         let inv_mass: Vec<f64> = (0..dofs).map(|_| 1.0 / rng.uniform(0.2, 5.0)).collect();
@@ -252,237 +274,6 @@ impl Problem {
         let b_max = self.b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         b_max.max(a_max * f_max).max(1e-300)
     }
-}
-
-/// A variable of the reference problem: its force on the rows, the rows it measures, and the
-/// structural terms of its role.
-struct Var {
-    force: DVector<f64>,
-    measure: DVector<f64>,
-    /// 0: a normal force, 1: a direction multiplier β, 2: the slack λ.
-    role: u8,
-    contact: usize,
-}
-
-/// The polyhedral-cone problem `(M, q)` of `p` (friction.rs, "The formulation").
-pub fn reference_lcp(p: &Problem) -> (DMatrix<f64>, DVector<f64>) {
-    let n = p.b.len();
-    let unit = |r: usize| DVector::from_fn(n, |i, _| if i == r { 1.0 } else { 0.0 });
-    let mut vars = Vec::new();
-    let owned: Vec<bool> = (0..n)
-        .map(|r| {
-            p.contacts
-                .iter()
-                .any(|c| (c.normal_row..=c.normal_row + c.tangent_rows).contains(&r))
-        })
-        .collect();
-    for r in (0..n).filter(|&r| p.kinds[r] == RowKind::Unilateral && !owned[r]) {
-        vars.push(Var {
-            force: unit(r),
-            measure: unit(r),
-            role: 0,
-            contact: usize::MAX,
-        });
-    }
-    for (c, ct) in p.contacts.iter().enumerate() {
-        let (r, t) = (ct.normal_row, ct.tangent_rows);
-        let normal = |force| Var {
-            force,
-            measure: unit(r),
-            role: 0,
-            contact: c,
-        };
-        if ct.mu == 0.0 || t == 0 {
-            vars.push(normal(unit(r)));
-            continue;
-        }
-        match ct.motion {
-            blockdyn::multibody::constraints::ContactMotion::Sliding { velocity } => {
-                let speed = velocity[..t].iter().map(|v| v * v).sum::<f64>().sqrt();
-                let mut force = unit(r);
-                for k in 0..t {
-                    force[r + 1 + k] = -ct.mu * velocity[k] / speed;
-                }
-                vars.push(normal(force));
-            }
-            blockdyn::multibody::constraints::ContactMotion::Sticking => {
-                vars.push(normal(unit(r)));
-                let k = if t == 1 { 2 } else { DIRECTIONS };
-                for j in 0..k {
-                    let angle = std::f64::consts::TAU * j as f64 / k as f64;
-                    let mut d = DVector::zeros(n);
-                    d[r + 1] = angle.cos();
-                    if t == 2 {
-                        d[r + 2] = angle.sin();
-                    }
-                    vars.push(Var {
-                        force: d.clone(),
-                        measure: d,
-                        role: 1,
-                        contact: c,
-                    });
-                }
-                let zero = DVector::zeros(n);
-                vars.push(Var {
-                    force: zero.clone(),
-                    measure: zero,
-                    role: 2,
-                    contact: c,
-                });
-            }
-        }
-    }
-    let nv = vars.len();
-    let b = DVector::from_column_slice(&p.b);
-    let mut m = DMatrix::zeros(nv, nv);
-    for (i, vi) in vars.iter().enumerate() {
-        for (j, vj) in vars.iter().enumerate() {
-            m[(i, j)] = vi.measure.dot(&(&p.a * &vj.force));
-            if vi.contact == vj.contact {
-                m[(i, j)] += match (vi.role, vj.role) {
-                    (1, 2) => 1.0,
-                    (2, 0) => p.contacts[vi.contact].mu,
-                    (2, 1) => -1.0,
-                    _ => 0.0,
-                };
-            }
-        }
-    }
-    let q = DVector::from_fn(nv, |i, _| vars[i].measure.dot(&b));
-    (m, q)
-}
-
-/// Whether some complementary index set with a non-singular `M_αα` (condition number at most
-/// 10¹⁰) solves `p`'s problem (within 10⁻⁹ of its scale): every one of the `2ⁿ` sets is tried. `None` when it has more than 16 variables.
-pub fn brute_force(p: &Problem) -> Option<bool> {
-    let (m, q) = reference_lcp(p);
-    let nv = q.len();
-    if nv > 16 {
-        return None;
-    }
-    let m_max = m.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-    let q_max = q.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-    for set in 0u32..(1 << nv) {
-        let alpha: Vec<usize> = (0..nv).filter(|&i| set & (1 << i) != 0).collect();
-        let sub = DMatrix::from_fn(alpha.len(), alpha.len(), |r, c| m[(alpha[r], alpha[c])]);
-        let rhs = DVector::from_fn(alpha.len(), |r, _| -q[alpha[r]]);
-        let sol = if alpha.is_empty() {
-            DVector::zeros(0)
-        } else {
-            // Sets with a numerically singular M_αα are skipped (condition number above 10¹⁰):
-            // their "solutions" are rounding amplified, which the tolerance below, relative to
-            // ‖z‖, would accept.
-            let sigma = sub.clone().svd(false, false).singular_values;
-            let (lo, hi) = sigma
-                .iter()
-                .fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
-            if lo <= 1e-10 * hi {
-                continue;
-            }
-            match sub.lu().solve(&rhs) {
-                Some(sol) => sol,
-                None => continue,
-            }
-        };
-        let mut z = DVector::zeros(nv);
-        for (k, &i) in alpha.iter().enumerate() {
-            z[i] = sol[k];
-        }
-        let w = &m * &z + &q;
-        let z_max = z.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-        let tol = 1e-9 * q_max.max(m_max * z_max).max(1e-300);
-        let ok = (0..nv)
-            .all(|i| z[i] >= -tol && w[i] >= -tol && (set & (1 << i) == 0 || w[i].abs() <= tol));
-        if ok {
-            return Some(true);
-        }
-    }
-    Some(false)
-}
-
-/// Checks Coulomb's conditions on the solver's forces `f` and accelerations `acc`, directly
-/// (module documentation): accelerations within `10⁻⁸·scale`, forces within that over `max A_ii`.
-/// Returns the first violation.
-pub fn check_coulomb(p: &Problem, f: &[f64], acc: &[f64]) -> Result<(), String> {
-    let tol = 1e-8 * p.scale(f);
-    let a_max = (0..p.b.len()).map(|i| p.a[(i, i)]).fold(1e-300, f64::max);
-    let tol_f = tol / a_max;
-    let normal_ok =
-        |r: usize| f[r] >= -tol_f && acc[r] >= -tol && (f[r] <= tol_f || acc[r].abs() <= tol);
-    let owned: Vec<bool> = (0..p.b.len())
-        .map(|r| {
-            p.contacts
-                .iter()
-                .any(|c| (c.normal_row..=c.normal_row + c.tangent_rows).contains(&r))
-        })
-        .collect();
-    for r in (0..p.b.len()).filter(|&r| p.kinds[r] == RowKind::Unilateral && !owned[r]) {
-        if !normal_ok(r) {
-            return Err(format!("row {r}: f = {:e}, a = {:e}", f[r], acc[r]));
-        }
-    }
-    for (c, ct) in p.contacts.iter().enumerate() {
-        let (r, t) = (ct.normal_row, ct.tangent_rows);
-        let fn_ = f[r];
-        let ft = &f[r + 1..=r + t];
-        let at = &acc[r + 1..=r + t];
-        let ft_norm = ft.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let bad = |what: &str| {
-            Err(format!("contact {c} ({what}): f_n = {fn_:e}, a_n = {:e}, f_t = {ft:?}, a_t = {at:?}, μ = {}", acc[r], ct.mu))
-        };
-        if !normal_ok(r) {
-            return bad("normal");
-        }
-        if ct.mu == 0.0 || t == 0 {
-            if ft_norm > tol_f {
-                return bad("friction without friction");
-            }
-            continue;
-        }
-        match ct.motion {
-            blockdyn::multibody::constraints::ContactMotion::Sliding { velocity } => {
-                let speed = velocity[..t].iter().map(|v| v * v).sum::<f64>().sqrt();
-                if (0..t).any(|k| (ft[k] + ct.mu * fn_ * velocity[k] / speed).abs() > tol_f) {
-                    return bad("sliding friction");
-                }
-            }
-            blockdyn::multibody::constraints::ContactMotion::Sticking => {
-                let k = if t == 1 { 2 } else { DIRECTIONS };
-                let dir = |j: usize, offset: f64| {
-                    let angle = std::f64::consts::PI * (2.0 * j as f64 + offset) / k as f64;
-                    [angle.cos(), if t == 2 { angle.sin() } else { 0.0 }]
-                };
-                let dot =
-                    |u: [f64; 2], v: &[f64]| u[0] * v[0] + if t == 2 { u[1] * v[1] } else { 0.0 };
-                // Inside the polygon: below every edge (edge normals at odd multiples of π/k).
-                let edge = ct.mu * fn_ * (std::f64::consts::PI / k as f64).cos();
-                let slack = (0..k)
-                    .map(|j| edge - dot(dir(j, 1.0), ft))
-                    .fold(f64::INFINITY, f64::min);
-                if t == 1 && ft_norm > ct.mu * fn_ + tol_f || t == 2 && slack < -tol_f {
-                    return bad("outside the cone");
-                }
-                let at_norm = at.iter().map(|x| x * x).sum::<f64>().sqrt();
-                let inside = if t == 1 {
-                    ft_norm < ct.mu * fn_ - tol_f
-                } else {
-                    slack > tol_f
-                };
-                if inside && at_norm > tol {
-                    return bad("sliding inside the cone");
-                }
-                // Maximal dissipation over the polygon: −a_t·f_t ≥ μ f_n max_j(−a_t·d_j).
-                let best = (0..k)
-                    .map(|j| -dot(dir(j, 0.0), at))
-                    .fold(f64::NEG_INFINITY, f64::max);
-                let dissipated = -dot([ft[0], if t == 2 { ft[1] } else { 0.0 }], at);
-                if dissipated < ct.mu * fn_ * best - tol * tol_f.max(ct.mu * fn_) {
-                    return bad("friction not opposing the slip");
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The outcome of one corpus problem.

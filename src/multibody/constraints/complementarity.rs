@@ -111,11 +111,7 @@ impl ComplementaritySolver {
         let mut outcome = Outcome::default();
         if self.mode_key == Some(key) {
             outcome.sets += 1;
-            let Lcp { m, stride, q, .. } = lcp;
-            if self
-                .basis
-                .try_set(n, m, stride, q, &self.mode, m_max, tol, z)
-            {
+            if self.basis.try_set(lcp, &self.mode, m_max, tol, z) {
                 outcome.method = SolveMethod::WarmStart;
                 return Ok(outcome);
             }
@@ -125,12 +121,8 @@ impl ComplementaritySolver {
             (Covering::Ones, SolveMethod::Lemke),
             (Covering::Graded, SolveMethod::LemkeGraded),
         ] {
-            let Lcp { m, stride, q, .. } = lcp;
             let alpha = &mut self.alpha;
-            match self
-                .lemke
-                .solve(n, m, stride, q, covering, z, alpha, max_pivots)
-            {
+            match self.lemke.solve(lcp, covering, z, alpha, max_pivots) {
                 Ok(pivots) => {
                     outcome.pivots += pivots;
                     if accepted(lcp, z, m_max, tol) {
@@ -164,16 +156,13 @@ impl ComplementaritySolver {
         z: &mut [f64],
         outcome: &mut Outcome,
     ) -> bool {
-        let Lcp { n, m, stride, q } = lcp;
+        let n = lcp.n;
         for set in 0u32..(1u32 << n) {
             for (i, a) in self.alpha[..n].iter_mut().enumerate() {
                 *a = set & (1 << i) != 0;
             }
             outcome.sets += 1;
-            if self
-                .basis
-                .try_set(n, m, stride, q, &self.alpha, m_max, tol, z)
-            {
+            if self.basis.try_set(lcp, &self.alpha, m_max, tol, z) {
                 return true;
             }
         }

@@ -52,6 +52,8 @@
 //! caller's exact fallback takes over. A pivot budget remains, unreachable when the arithmetic is
 //! exact (the rule cannot cycle).
 
+use super::complementarity::Lcp;
+
 /// Relative size of the smallest admissible pivot within its column.
 const PIVOT_TOLERANCE: f64 = 1e-9;
 /// Absolute floor of admissible pivots (the problem is scaled to order 1).
@@ -125,21 +127,18 @@ impl Lemke {
         self.last_pivots
     }
 
-    /// Solves the `n`-variable problem with `M_ij = m[i·m_stride + j]`; writes `z` (n values) and
-    /// returns the number of pivots. `w` follows as `M z + q`. Marks in `z_basic[i]` whether
-    /// `z_i` ended basic (the solution's complementary index set).
-    #[allow(clippy::too_many_arguments)]
+    /// Solves `lcp`; writes `z` (n values) and returns the number of pivots. `w` follows as
+    /// `M z + q`. Marks in `z_basic[i]` whether `z_i` ended basic (the solution's complementary
+    /// index set).
     pub(crate) fn solve(
         &mut self,
-        n: usize,
-        m: &[f64],
-        m_stride: usize,
-        q: &[f64],
+        lcp: Lcp<'_>,
         covering: Covering,
         z: &mut [f64],
         z_basic: &mut [bool],
         max_pivots: usize,
     ) -> Result<usize, LemkeFailure> {
+        let Lcp { n, q, .. } = lcp;
         debug_assert!(n <= self.capacity, "Lemke: more variables than capacity");
         z[..n].fill(0.0);
         z_basic[..n].fill(false);
@@ -151,7 +150,7 @@ impl Lemke {
             Covering::Ones => 1.0,
             Covering::Graded => 1.0 + i as f64 / (2 * n) as f64,
         };
-        self.initialize(n, m, m_stride, q, d);
+        self.initialize(lcp, d);
         let z0 = 2 * n;
         // First pivot: z₀ enters at the minimum q_i/d_i (largest index among ties).
         let r_min = (0..n).fold(f64::INFINITY, |a, i| a.min(q[i] / d(i)));
@@ -197,20 +196,14 @@ impl Lemke {
     }
 
     /// `[I | −M | −d | q]`, basis `w`.
-    fn initialize(
-        &mut self,
-        n: usize,
-        m: &[f64],
-        m_stride: usize,
-        q: &[f64],
-        d: impl Fn(usize) -> f64,
-    ) {
+    fn initialize(&mut self, lcp: Lcp<'_>, d: impl Fn(usize) -> f64) {
+        let Lcp { n, m, stride, q } = lcp;
         for i in 0..n {
             let row = &mut self.tableau[i * self.stride..i * self.stride + 2 * n + 2];
             row.fill(0.0);
             row[i] = 1.0;
             for j in 0..n {
-                row[n + j] = -m[i * m_stride + j];
+                row[n + j] = -m[i * stride + j];
             }
             row[2 * n] = -d(i);
             row[2 * n + 1] = q[i];

@@ -8,7 +8,8 @@ fn solve_with(m: &[f64], q: &[f64], covering: Covering) -> Result<Vec<f64>, Lemk
     let mut lemke = Lemke::new(n);
     let mut z = vec![0.0; n];
     let mut basic = vec![false; n];
-    lemke.solve(n, m, n, q, covering, &mut z, &mut basic, 100)?;
+    let lcp = Lcp { n, m, stride: n, q };
+    lemke.solve(lcp, covering, &mut z, &mut basic, 100)?;
     Ok(z)
 }
 
@@ -91,7 +92,18 @@ fn turntable_problems_that_cycled_are_solved() {
         let mut lemke = Lemke::new(n);
         let (mut z, mut basic) = (vec![0.0; n], vec![false; n]);
         let pivots = lemke
-            .solve(n, &m, n, &q, Covering::Ones, &mut z, &mut basic, 10 * n + 2)
+            .solve(
+                Lcp {
+                    n,
+                    m: &m,
+                    stride: n,
+                    q: &q,
+                },
+                Covering::Ones,
+                &mut z,
+                &mut basic,
+                10 * n + 2,
+            )
             .unwrap();
         assert!(pivots < 2 * n, "{pivots} pivots");
         let z_max = z.iter().fold(0.0f64, |a, x| a.max(*x));

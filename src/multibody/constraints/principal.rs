@@ -12,6 +12,8 @@
 //! is skipped: a solvable problem also has a solution with a non-singular set, or the
 //! enumeration reports none).
 
+use super::complementarity::Lcp;
+
 /// Relative size below which a pivot of `M_αα` is zero.
 const SINGULAR: f64 = 1e-12;
 
@@ -38,22 +40,18 @@ impl PrincipalBasis {
         }
     }
 
-    /// Tries the set `alpha` (`alpha[i]`: `zᵢ` basic) of the `n`-variable problem with
-    /// `M_ij = m[i·stride + j]`. On success writes `z` (negative rounding clipped to 0) and
+    /// Tries the set `alpha` (`alpha[i]`: `zᵢ` basic) of `lcp`. On success writes `z` (negative rounding clipped to 0) and
     /// returns true. Accepted when every condition holds within `tol·max(1, m_max·‖z‖∞)`, with
     /// `m_max = max|M_ij|` given by the caller — the same measure as the solver's final check.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn try_set(
         &mut self,
-        n: usize,
-        m: &[f64],
-        stride: usize,
-        q: &[f64],
+        lcp: Lcp<'_>,
         alpha: &[bool],
         m_max: f64,
         tol: f64,
         z: &mut [f64],
     ) -> bool {
+        let Lcp { n, m, stride, q } = lcp;
         debug_assert!(n <= self.capacity);
         self.index.clear();
         self.index.extend((0..n).filter(|&i| alpha[i]));
@@ -130,16 +128,25 @@ impl PrincipalBasis {
 mod tests {
     use super::*;
 
+    fn lcp<'a>(m: &'a [f64], q: &'a [f64]) -> Lcp<'a> {
+        Lcp {
+            n: q.len(),
+            m,
+            stride: q.len(),
+            q,
+        }
+    }
+
     #[test]
     fn accepts_the_solving_set_and_rejects_the_others() {
         // M = [2 1; 0 2], q = (−4, −2): z = (1.5, 1) with both basic; no other set solves it.
         let (m, q) = ([2.0, 1.0, 0.0, 2.0], [-4.0, -2.0]);
         let mut basis = PrincipalBasis::new(2);
         let mut z = [0.0; 2];
-        assert!(basis.try_set(2, &m, 2, &q, &[true, true], 2.0, 1e-12, &mut z));
+        assert!(basis.try_set(lcp(&m, &q), &[true, true], 2.0, 1e-12, &mut z));
         assert!((z[0] - 1.5).abs() < 1e-15 && (z[1] - 1.0).abs() < 1e-15);
         for alpha in [[false, false], [true, false], [false, true]] {
-            assert!(!basis.try_set(2, &m, 2, &q, &alpha, 2.0, 1e-12, &mut z));
+            assert!(!basis.try_set(lcp(&m, &q), &alpha, 2.0, 1e-12, &mut z));
         }
     }
 
@@ -148,8 +155,8 @@ mod tests {
         let m = [1.0; 4];
         let mut basis = PrincipalBasis::new(2);
         let mut z = [0.0; 2];
-        assert!(!basis.try_set(2, &m, 2, &[-1.0, -1.0], &[true, true], 1.0, 1e-12, &mut z));
-        assert!(basis.try_set(2, &m, 2, &[-1.0, -1.0], &[true, false], 1.0, 1e-12, &mut z));
+        assert!(!basis.try_set(lcp(&m, &[-1.0, -1.0]), &[true, true], 1.0, 1e-12, &mut z));
+        assert!(basis.try_set(lcp(&m, &[-1.0, -1.0]), &[true, false], 1.0, 1e-12, &mut z));
         assert_eq!(z, [1.0, 0.0]);
     }
 }
