@@ -190,3 +190,65 @@ fn accepted(lcp: Lcp<'_>, z: &[f64], m_max: f64, tol: f64) -> bool {
         violation <= limit
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcp<'a>(m: &'a [f64], q: &'a [f64]) -> Lcp<'a> {
+        Lcp {
+            n: q.len(),
+            m,
+            stride: q.len(),
+            q,
+        }
+    }
+
+    #[test]
+    fn the_second_solve_starts_from_the_first_ones_mode() {
+        // M = [2 1; 0 2], q = (−4, −2): z = (1.5, 1) (both basic) by Lemke, then warm.
+        let (m, q) = ([2.0, 1.0, 0.0, 2.0], [-4.0, -2.0]);
+        let mut solver = ComplementaritySolver::new(2);
+        let mut z = [0.0; 2];
+        let first = solver.solve(lcp(&m, &q), 7, 1e-8, 22, &mut z).unwrap();
+        assert_eq!(first.method, SolveMethod::Lemke);
+        let second = solver.solve(lcp(&m, &q), 7, 1e-8, 22, &mut z).unwrap();
+        assert_eq!(
+            (second.method, second.pivots, second.sets),
+            (SolveMethod::WarmStart, 0, 1)
+        );
+        assert!((z[0] - 1.5).abs() < 1e-15 && (z[1] - 1.0).abs() < 1e-15);
+        // A mode that no longer solves the problem (q ≥ 0 now: z = 0) is tried and dropped.
+        let third = solver
+            .solve(lcp(&m, &[1.0, 1.0]), 7, 1e-8, 22, &mut z)
+            .unwrap();
+        assert_eq!((third.method, third.sets), (SolveMethod::Lemke, 1));
+        assert_eq!(z, [0.0, 0.0]);
+        // Another layout key: no warm start.
+        solver.solve(lcp(&m, &q), 7, 1e-8, 22, &mut z).unwrap();
+        let other = solver.solve(lcp(&m, &q), 8, 1e-8, 22, &mut z).unwrap();
+        assert_eq!((other.method, other.sets), (SolveMethod::Lemke, 0));
+    }
+
+    #[test]
+    fn the_enumeration_finds_what_lemke_misses() {
+        // M = [−1 2; 2 −1] (not copositive), q = (1, −1). z = (1, 0) solves it (w = (0, 1)).
+        // Lemke's method: z₀ enters at row 2, then z₂ enters and nothing limits it (z₀ and w₁
+        // both grow with z₂, for d = e and for the graded d): a secondary ray, both times.
+        let (m, q) = ([-1.0, 2.0, 2.0, -1.0], [1.0, -1.0]);
+        let mut solver = ComplementaritySolver::new(2);
+        let mut z = [0.0; 2];
+        let outcome = solver.solve(lcp(&m, &q), 1, 1e-8, 22, &mut z).unwrap();
+        assert_eq!(outcome.method, SolveMethod::Enumeration);
+        assert_eq!(z, [1.0, 0.0]);
+    }
+
+    #[test]
+    fn a_problem_without_solution_reports_lemkes_failure() {
+        // w = −z − 1 < 0 for every z ≥ 0.
+        let mut solver = ComplementaritySolver::new(1);
+        let mut z = [0.0];
+        let failure = solver.solve(lcp(&[-1.0], &[-1.0]), 1, 1e-8, 12, &mut z);
+        assert_eq!(failure, Err(LemkeFailure::Ray { variable: 0 }));
+    }
+}
