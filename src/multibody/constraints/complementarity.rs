@@ -13,8 +13,10 @@
 //!    the first ends on a ray on a problem whose matrix is not copositive-plus).
 //! 4. **Enumeration** of the complementary index sets, exact on problems of up to
 //!    [`ENUMERATION_LIMIT`] variables: each of the `2ⁿ` sets `α` is tried as in the warm start,
-//!    so a solution with a non-singular `M_αα` is found whenever one exists (the solutions of the
-//!    degenerate contact problems all have one; the corpus tests measure it).
+//!    so a solution with a non-singular `M_αα` is found whenever one exists (a solution whose
+//!    every complementary set is singular would be missed; on the corpus of degenerate contact
+//!    problems none is: `tests/lcp_corpus.rs`). Above the limit there is no exact fallback: a
+//!    failure of both pivotings is returned.
 //!
 //! Every candidate solution passes the same acceptance test (each condition within
 //! `tol·max(1, max|M|·‖z‖∞)`). When all fail, the failure of step 2 is returned: a ray is then
