@@ -63,7 +63,8 @@ fn beale_like_degenerate_problem_terminates() {
     assert!((z.iter().sum::<f64>() - 2.0).abs() < 1e-14, "{z:?}");
 }
 
-/// A problem dumped by `solve_frictional` as `n`, then the n rows of `M`, then `q` (scaled).
+/// A scaled problem as `solve_frictional` built it (written out by a temporary trace while the
+/// turntable aborted): `n`, then the n rows of `M`, then `q`.
 fn dumped(text: &str) -> (usize, Vec<f64>, Vec<f64>) {
     let mut lines = text.lines();
     let n: usize = lines.next().and_then(|l| l.trim().parse().ok()).unwrap();
