@@ -87,6 +87,13 @@ pub enum ConstraintError {
         /// Pivots made.
         pivots: usize,
     },
+    /// Rounding destroyed the pivoting's feasibility (a near-singular basis) and no fallback
+    /// found a solution.
+    #[error("constraint row {row}: the pivoting lost feasibility to rounding (a nearly singular contact configuration) and no fallback found a solution")]
+    Unstable {
+        /// The row being resolved.
+        row: usize,
+    },
     /// The final check found a condition violated beyond the tolerance (an ill-conditioned `A`).
     #[error("constraint row {row}: the computed forces violate the constraint conditions by {violation:e} (relative); the constraint matrix is too ill-conditioned")]
     Inaccurate {
@@ -127,6 +134,7 @@ impl ConstraintError {
             | ConstraintError::Infeasible { row }
             | ConstraintError::FrictionInfeasible { row, .. }
             | ConstraintError::PivotLimit { row, .. }
+            | ConstraintError::Unstable { row }
             | ConstraintError::Inaccurate { row, .. }
             | ConstraintError::BodyOutOfRange { row, .. } => Some(row),
             ConstraintError::Dimension { .. }

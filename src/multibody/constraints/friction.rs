@@ -56,16 +56,20 @@
 //! - the polygon inscribes the friction circle: between two of its `k` vertices the available
 //!   friction is short by up to `1 − cos(π/k)` (7.6 % for the default k = 8, 29 % for k = 4);
 //!   planar contacts and sliding contacts are exact;
-//! - the problem has no solution in some configurations (Painlevé); Lemke's method then ends on a
-//!   ray and [`ConstraintError::FrictionInfeasible`] names the contact whose variable was
-//!   entering. Lemke's method is only guaranteed to find an existing solution for copositive-plus
-//!   matrices; `M` is copositive but not copositive-plus with sticking contacts, and not even
-//!   copositive with sliding ones (existence and Lemke-processability hold under conditions such
-//!   as a small enough μ: Pang & Trinkle 1996). So a ray is not a proof that no solution exists.
-//!   Measured against brute force on random planar problems (the tests): with sticking contacts
-//!   and `b = J M⁻¹ F`, no solution was missed in 15 000 problems; with an arbitrary `b`, 11 in
-//!   15 000 (all "wedged" solutions with forces 10²–10³ times the problem's scale); with half the
-//!   contacts sliding (μ ≤ 1.2 on adversarial random geometries), about 0.8 %;
+//! - the problem has no solution in some configurations (Painlevé). Lemke's method is only
+//!   guaranteed to find an existing solution for copositive-plus matrices; `M` is copositive but
+//!   not copositive-plus with sticking contacts, and not even copositive with sliding ones
+//!   (Pang & Trinkle 1996), so alone it missed existing solutions (about 0.8 % of random planar
+//!   problems with half the contacts sliding). The strategy of `complementarity.rs` therefore
+//!   follows a failed pivoting with a second covering vector and, for problems of up to 14
+//!   variables (its `ENUMERATION_LIMIT`), the exact
+//!   enumeration of complementary index sets: on the corpus of `benches/support/lcp_corpus.rs`
+//!   (random and degenerate problems, ≥ 10 000) it misses no solution the brute force finds. A
+//!   remaining failure is [`ConstraintError::FrictionInfeasible`] naming the contact whose
+//!   variable was entering; above the enumeration limit it is not a proof that no solution
+//!   exists;
+//! - the previous solve's contact mode is remembered in the workspace (the warm start of
+//!   `complementarity.rs`); [`FrictionWorkspace::forget_mode`] clears it;
 //! - cost O(N³) for N variables (`1 + k + 1` per sticking spatial contact), allocated once in
 //!   [`FrictionWorkspace`].
 //!
@@ -75,18 +79,20 @@
 //! solve, `a = A f + b` is recomputed; a bilateral row with `|a_i| > 10 ε·max(‖b‖∞, max A_ii·‖f‖∞)`
 //! is [`ConstraintError::Infeasible`] (redundant loop closures demanding incompatible
 //! accelerations), and a complementarity condition of the scaled problem violated by more than
-//! `10 ε·max(1, max|M|·‖z‖∞)` is [`ConstraintError::Inaccurate`]. Inside Lemke's method (scaled
-//! problem, entries of order 1): entries of the entering column below `10⁻¹¹·max|column|` (and
-//! below 10⁻¹⁴) are not pivots, and ratios within `10⁻¹¹·(1 + r_min)` of the minimum are ties,
-//! broken lexicographically on the rows of `B⁻¹` (which rules out cycling).
+//! `10 ε·max(1, max|M|·‖z‖∞)` is [`ConstraintError::Inaccurate`]; every candidate of the strategy
+//! (warm start, pivoting, enumeration) must pass that test before it is taken. Inside Lemke's
+//! method (scaled problem, entries of order 1): entries of the entering column below
+//! `10⁻⁹·max|column|` (and below 10⁻¹²) are not pivots, and the lexicographic minimum-ratio test
+//! of `lemke.rs` (Cottle, Pang & Stone §4.9) chooses the leaving row, which rules out cycling.
 
+use super::complementarity::{ComplementaritySolver, Lcp, SolveMethod};
 use super::errors::ConstraintError;
 use super::friction_setup::{
     build_lcp, build_variables, eliminate_bilateral, validate_contacts, Variable,
 };
 use super::lcp::{validate_problem, RowKind};
 use super::ldl::SemidefiniteLdl;
-use super::lemke::{Lemke, LemkeFailure};
+use super::lemke::LemkeFailure;
 use nalgebra::DMatrixView;
 
 /// The tangential motion of a contact, which selects static or dynamic friction.
@@ -163,8 +169,12 @@ impl Default for FrictionSettings {
 pub struct FrictionStats {
     /// Variables of the complementarity problem.
     pub variables: usize,
-    /// Lemke pivots.
+    /// Lemke pivots (over every attempt).
     pub pivots: usize,
+    /// Complementary index sets tried directly (warm start, enumeration).
+    pub sets: usize,
+    /// The step of the strategy that solved it.
+    pub method: SolveMethod,
 }
 
 /// Buffers of [`solve_frictional`] for up to `capacity` rows, allocated once.
@@ -189,7 +199,8 @@ pub struct FrictionWorkspace {
     pub(super) m: Vec<f64>,
     pub(super) q: Vec<f64>,
     pub(super) z: Vec<f64>,
-    pub(super) lemke: Lemke,
+    /// Lemke's method, its fallback and the remembered contact mode (the warm start).
+    pub(super) solver: ComplementaritySolver,
     pub(super) accel: Vec<f64>,
 }
 
@@ -224,7 +235,7 @@ impl FrictionWorkspace {
             m: vec![0.0; var_capacity * var_capacity],
             q: vec![0.0; var_capacity],
             z: vec![0.0; var_capacity],
-            lemke: Lemke::new(var_capacity),
+            solver: ComplementaritySolver::new(var_capacity),
             accel: vec![0.0; capacity],
         }
     }
@@ -243,6 +254,11 @@ impl FrictionWorkspace {
     /// after an error.
     pub fn accelerations(&self) -> &[f64] {
         &self.accel[..self.rows]
+    }
+
+    /// Forgets the remembered contact mode: the next solve starts cold (Lemke's method).
+    pub fn forget_mode(&mut self) {
+        self.solver.forget_mode();
     }
 
     /// Capacities of the growable buffers (for tests that check nothing grows).
@@ -285,17 +301,44 @@ pub fn solve_frictional(
     let q_scale = build_lcp(contacts, s, ws);
     let nv = ws.variables.len();
     let max_pivots = ws.settings.pivots_per_variable * nv + 2;
-    let pivots = ws
-        .lemke
-        .solve(nv, &ws.m, ws.var_capacity, &ws.q, &mut ws.z, max_pivots)
+    let lcp = Lcp {
+        n: nv,
+        m: &ws.m,
+        stride: ws.var_capacity,
+        q: &ws.q,
+    };
+    let key = layout_key(&ws.variables);
+    let tol = 10.0 * ws.settings.relative_tolerance;
+    let outcome = ws
+        .solver
+        .solve(lcp, key, tol, max_pivots, &mut ws.z)
         .map_err(|failure| lemke_error(failure, &ws.variables))?;
     check_lcp(ws)?;
     recover_forces(a, b, kinds, q_scale / s, ws, f);
     check_bilateral(b, kinds, scales.a, ws, f)?;
     Ok(FrictionStats {
         variables: nv,
-        pivots,
+        pivots: outcome.pivots,
+        sets: outcome.sets,
+        method: outcome.method,
     })
+}
+
+/// A key of the variables' layout (each one's row, contact and role; FNV-1a): a remembered mode
+/// applies only to a problem with the same key.
+fn layout_key(vars: &[Variable]) -> u64 {
+    let mut key = 0xcbf2_9ce4_8422_2325u64;
+    let mut mix = |x: u64| {
+        key ^= x;
+        key = key.wrapping_mul(0x0100_0000_01b3);
+    };
+    mix(vars.len() as u64);
+    for v in vars {
+        mix(v.row as u64);
+        mix(v.contact.map_or(u64::MAX, |c| c as u64));
+        mix(v.role_code());
+    }
+    key
 }
 
 /// The error for a failed pivoting, naming the entering variable's contact or row.
@@ -314,6 +357,9 @@ fn lemke_error(failure: LemkeFailure, vars: &[Variable]) -> ConstraintError {
         LemkeFailure::PivotLimit { variable, pivots } => ConstraintError::PivotLimit {
             row: vars[variable].row,
             pivots,
+        },
+        LemkeFailure::Unstable { variable } => ConstraintError::Unstable {
+            row: vars[variable].row,
         },
     }
 }

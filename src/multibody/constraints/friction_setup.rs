@@ -54,6 +54,17 @@ pub(super) struct Variable {
     measure: Pattern,
 }
 
+impl Variable {
+    /// A number for the role (for the layout key of the warm start).
+    pub(super) fn role_code(&self) -> u64 {
+        match self.role {
+            Role::Row => 0,
+            Role::Direction => 1,
+            Role::Slack => 2,
+        }
+    }
+}
+
 /// Checks the contacts' row layout, μ and sliding velocities; marks the rows contacts own.
 pub(super) fn validate_contacts(
     kinds: &[RowKind],

@@ -1,4 +1,5 @@
-//! Lemke's complementary pivoting for a general linear complementarity problem
+//! Lemke's complementary pivoting with the lexicographic minimum-ratio test, for a general
+//! linear complementarity problem
 //!
 //! ```text
 //! w = M z + q,   w ≥ 0,  z ≥ 0,  wᵀz = 0
@@ -9,29 +10,58 @@
 //! Complementarity Problem*, §4.4). The frictional contact problem uses it because its matrix is
 //! neither symmetric nor positive semi-definite, which Baraff's method needs.
 //!
-//! The tableau `[B⁻¹ | −B⁻¹M | −B⁻¹e | B⁻¹q]` holds the columns of `w`, `z`, the artificial
-//! variable `z₀` (covering vector `e = 1`) and the basic values; the basis starts as `w`. First
-//! `z₀` enters at the row of the most negative `q_i` (making every basic value non-negative),
-//! then the complement of each leaving variable enters, the leaving row chosen by the minimum
-//! ratio test over rows with a positive entry in the entering column. The pivoting ends when
-//! `z₀` leaves (a solution) or when no row limits the entering variable (a *secondary ray*: for
-//! the frictional problem, no solution was found, i.e. Painlevé's paradox).
+//! # The pivoting
 //!
-//! Degenerate ties in the ratio test are broken lexicographically on the rows of `B⁻¹` divided by
-//! the pivot column, which makes every basis lexicographically feasible and rules out cycling;
-//! the first pivot picks the largest index among the tied minima of `q` for the same reason.
-//! A pivot budget guards against cycling caused by rounding anyway.
+//! The augmented problem is `w = q + d z₀ + M z` with the covering vector `d > 0` (`d = e = 1`,
+//! or a graded `dᵢ = 1 + i/(2n)` for the second attempt of the caller's fallback). The tableau
+//! `[B⁻¹ | −B⁻¹M | −B⁻¹d | B⁻¹q]` holds the columns of `w`, `z`, `z₀` and the basic values
+//! `q̄ = B⁻¹q`; the basis `B` starts as the `w` columns (`B = I`). First `z₀` enters at the row
+//! `r` minimizing `qᵢ/dᵢ` (every basic value becomes non-negative), then the complement of each
+//! leaving variable enters. The pivoting ends when `z₀` leaves (a solution) or when no row limits
+//! the entering variable (a *secondary ray*: no solution was found).
 //!
-//! Tolerances assume the caller scaled the problem so that `M` and `q` are of order 1: entries of
-//! the entering column below `10⁻¹¹·max|column|` (and below 10⁻¹⁴) are not pivots, ratios within
-//! `10⁻¹¹·(1 + r_min)` of the minimum are ties.
+//! # The anti-cycling rule (Cottle, Pang & Stone §4.9)
+//!
+//! With `β = B⁻¹` (the tableau's `w` columns) and `c` the entering column, the leaving row is the
+//! **lexicographic minimum** over the rows with `cᵢ > 0` of the row vectors
+//!
+//! ```text
+//! (q̄ᵢ, βᵢ₁, βᵢ₂, …, βᵢₙ) / cᵢ
+//! ```
+//!
+//! i.e. the minimum ratio `q̄ᵢ/cᵢ`, ties broken by `βᵢ₁/cᵢ`, then `βᵢ₂/cᵢ`, and so on. Since `B⁻¹`
+//! is non-singular no two rows tie in every component, so the choice is unique. It is the
+//! ordinary ratio test applied to the perturbed problem `q(ε) = q + (ε, ε², …, εⁿ)` for a small
+//! enough `ε > 0`, which is non-degenerate: every basis stays *lexicographically feasible*
+//! (each row `(q̄ᵢ, βᵢ·)` lexicographically positive), the perturbed `z₀` strictly decreases
+//! lexicographically along the path, so no basis repeats and the method terminates in finitely
+//! many pivots — it cannot cycle (CPS Theorem 4.9.3 with §4.4). The first pivot is the same rule
+//! on the rows `(qᵢ, eᵢ)/dᵢ`: among the rows tied at the minimum `qᵢ/dᵢ` the largest index wins.
+//!
+//! # Floating point
+//!
+//! The problem is scaled by the caller so that `M` and `q` are of order 1; its data carry a
+//! relative noise of about 10⁻¹⁰ (contact geometry computed by iterative queries), so exact zeros
+//! of the true problem arrive as entries of that size. Entries of the entering column below
+//! `10⁻⁹·max|column|` (and below 10⁻¹²) are therefore treated as zeros, not pivots: pivoting on
+//! such an entry makes a basis singular to working precision and its tableau meaningless (the
+//! turntable of issue 27 did so, after which basic values turned negative and the pivoting
+//! cycled). Components of the lexicographic vectors closer than `10⁻¹¹·(1 + |min|)` are ties. A
+//! basic value that falls below `−10⁻⁷·(1 + max q̄)` after a pivot means rounding has destroyed
+//! feasibility: the method stops with [`LemkeFailure::Unstable`] rather than wander, so the
+//! caller's exact fallback takes over. A pivot budget remains, unreachable when the arithmetic is
+//! exact (the rule cannot cycle).
+
+use super::complementarity::Lcp;
 
 /// Relative size of the smallest admissible pivot within its column.
-const PIVOT_TOLERANCE: f64 = 1e-11;
+const PIVOT_TOLERANCE: f64 = 1e-9;
 /// Absolute floor of admissible pivots (the problem is scaled to order 1).
-const PIVOT_FLOOR: f64 = 1e-14;
-/// Ratios closer than this (relative to `1 + r_min`) are ties.
+const PIVOT_FLOOR: f64 = 1e-12;
+/// Components of the lexicographic vectors closer than this (relative to `1 + |min|`) are ties.
 const TIE_TOLERANCE: f64 = 1e-11;
+/// A basic value below `−FEASIBILITY_TOLERANCE·(1 + max q̄)` means feasibility was lost.
+const FEASIBILITY_TOLERANCE: f64 = 1e-7;
 
 /// Why Lemke's method stopped without a solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +78,20 @@ pub(crate) enum LemkeFailure {
         /// Pivots made.
         pivots: usize,
     },
+    /// Rounding made a basic value negative after `variable` entered.
+    Unstable {
+        /// Index of the entering variable's pair.
+        variable: usize,
+    },
+}
+
+/// The covering vector `d` of the artificial variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Covering {
+    /// `dᵢ = 1`.
+    Ones,
+    /// `dᵢ = 1 + i/(2n)`: a different path for a second attempt.
+    Graded,
 }
 
 /// The tableau and basis for problems of up to `capacity` variables.
@@ -60,6 +104,8 @@ pub(crate) struct Lemke {
     basis: Vec<usize>,
     /// Rows tied in the ratio test.
     ties: Vec<usize>,
+    /// Pivots of the last solve, successful or not.
+    last_pivots: usize,
 }
 
 impl Lemke {
@@ -72,76 +118,106 @@ impl Lemke {
             tableau: vec![0.0; capacity * stride],
             basis: vec![0; capacity],
             ties: Vec::with_capacity(capacity),
+            last_pivots: 0,
         }
     }
 
-    /// Solves the `n`-variable problem with `M_ij = m[i·m_stride + j]`; writes `z` (n values) and
-    /// returns the number of pivots. `w` follows as `M z + q`.
+    /// Pivots made by the last solve, successful or not.
+    pub(crate) fn last_pivots(&self) -> usize {
+        self.last_pivots
+    }
+
+    /// Solves `lcp`; writes `z` (n values) and returns the number of pivots. `w` follows as
+    /// `M z + q`. Marks in `z_basic[i]` whether `z_i` ended basic (the solution's complementary
+    /// index set).
     pub(crate) fn solve(
         &mut self,
-        n: usize,
-        m: &[f64],
-        m_stride: usize,
-        q: &[f64],
+        lcp: Lcp<'_>,
+        covering: Covering,
         z: &mut [f64],
+        z_basic: &mut [bool],
         max_pivots: usize,
     ) -> Result<usize, LemkeFailure> {
-        assert!(n <= self.capacity, "Lemke: more variables than capacity");
+        let Lcp { n, q, .. } = lcp;
+        debug_assert!(n <= self.capacity, "Lemke: more variables than capacity");
         z[..n].fill(0.0);
+        z_basic[..n].fill(false);
+        self.last_pivots = 0;
         if q[..n].iter().all(|&x| x >= 0.0) {
             return Ok(0);
         }
-        self.initialize(n, m, m_stride, q);
+        let d = |i: usize| match covering {
+            Covering::Ones => 1.0,
+            Covering::Graded => 1.0 + i as f64 / (2 * n) as f64,
+        };
+        self.initialize(lcp, d);
         let z0 = 2 * n;
-        // First pivot: z₀ enters at the most negative q (largest index among ties).
-        let q_min = q[..n].iter().fold(f64::INFINITY, |a, &b| a.min(b));
-        let tie = TIE_TOLERANCE * (1.0 + q_min.abs());
-        let first = (0..n).rev().find(|&i| q[i] <= q_min + tie).unwrap_or(0);
+        // First pivot: z₀ enters at the minimum q_i/d_i (largest index among ties).
+        let r_min = (0..n).fold(f64::INFINITY, |a, i| a.min(q[i] / d(i)));
+        let tie = TIE_TOLERANCE * (1.0 + r_min.abs());
+        let first = (0..n)
+            .rev()
+            .find(|&i| q[i] / d(i) <= r_min + tie)
+            .unwrap_or(0);
         self.pivot(n, first, z0);
         let mut leaving = std::mem::replace(&mut self.basis[first], z0);
         let mut pivots = 1;
+        self.last_pivots = pivots;
         while leaving != z0 {
             let entering = if leaving < n {
                 leaving + n
             } else {
                 leaving - n
             };
+            let variable = entering % n;
             if pivots >= max_pivots {
-                return Err(LemkeFailure::PivotLimit {
-                    variable: entering % n,
-                    pivots,
-                });
+                return Err(LemkeFailure::PivotLimit { variable, pivots });
             }
-            let row = self.ratio_test(n, entering).ok_or(LemkeFailure::Ray {
-                variable: entering % n,
-            })?;
+            let row = self
+                .ratio_test(n, entering)
+                .ok_or(LemkeFailure::Ray { variable })?;
             self.pivot(n, row, entering);
             leaving = std::mem::replace(&mut self.basis[row], entering);
             pivots += 1;
+            self.last_pivots = pivots;
+            if !self.feasible(n) {
+                return Err(LemkeFailure::Unstable { variable });
+            }
         }
         let rhs = 2 * n + 1;
         for i in 0..n {
             let var = self.basis[i];
             if (n..2 * n).contains(&var) {
                 z[var - n] = self.tableau[i * self.stride + rhs].max(0.0);
+                z_basic[var - n] = true;
             }
         }
         Ok(pivots)
     }
 
-    /// `[I | −M | −e | q]`, basis `w`.
-    fn initialize(&mut self, n: usize, m: &[f64], m_stride: usize, q: &[f64]) {
+    /// `[I | −M | −d | q]`, basis `w`.
+    fn initialize(&mut self, lcp: Lcp<'_>, d: impl Fn(usize) -> f64) {
+        let Lcp { n, m, stride, q } = lcp;
         for i in 0..n {
             let row = &mut self.tableau[i * self.stride..i * self.stride + 2 * n + 2];
             row.fill(0.0);
             row[i] = 1.0;
             for j in 0..n {
-                row[n + j] = -m[i * m_stride + j];
+                row[n + j] = -m[i * stride + j];
             }
-            row[2 * n] = -1.0;
+            row[2 * n] = -d(i);
             row[2 * n + 1] = q[i];
             self.basis[i] = i;
         }
+    }
+
+    /// Whether every basic value is at least `−FEASIBILITY_TOLERANCE·(1 + max q̄)`.
+    fn feasible(&self, n: usize) -> bool {
+        let rhs = 2 * n + 1;
+        let value = |i: usize| self.tableau[i * self.stride + rhs];
+        let largest = (0..n).fold(0.0f64, |a, i| a.max(value(i)));
+        let floor = -FEASIBILITY_TOLERANCE * (1.0 + largest);
+        (0..n).all(|i| value(i) >= floor)
     }
 
     /// Gauss–Jordan pivot on `(row, col)`.
@@ -162,33 +238,31 @@ impl Lemke {
         }
     }
 
-    /// The leaving row for entering column `col` (minimum ratio, lexicographic ties), or `None`
-    /// for a ray.
+    /// The leaving row for entering column `col` by the lexicographic minimum-ratio test (module
+    /// documentation), or `None` for a ray.
     fn ratio_test(&mut self, n: usize, col: usize) -> Option<usize> {
         let stride = self.stride;
         let t = &self.tableau;
         let entry = |i: usize, k: usize| t[i * stride + k];
         let col_max = (0..n).fold(0.0f64, |a, i| a.max(entry(i, col).abs()));
         let admissible = (PIVOT_TOLERANCE * col_max).max(PIVOT_FLOOR);
-        let rhs = 2 * n + 1;
-        let ratio = |i: usize| entry(i, rhs).max(0.0) / entry(i, col);
-        let r_min = (0..n)
-            .filter(|&i| entry(i, col) > admissible)
-            .map(ratio)
-            .fold(f64::INFINITY, f64::min);
-        if r_min == f64::INFINITY {
+        self.ties.clear();
+        self.ties
+            .extend((0..n).filter(|&i| entry(i, col) > admissible));
+        if self.ties.is_empty() {
             return None;
         }
-        self.ties.clear();
-        let tie = TIE_TOLERANCE * (1.0 + r_min);
-        self.ties
-            .extend((0..n).filter(|&i| entry(i, col) > admissible && ratio(i) <= r_min + tie));
-        // Lexicographic rule on the rows of B⁻¹ (the w columns) scaled by the pivot column.
-        for k in 0..n {
+        // Component 0 is q̄ (clipped at 0: rounding below the feasibility guard), then B⁻¹.
+        let rhs = 2 * n + 1;
+        for component in 0..=n {
             if self.ties.len() == 1 {
                 break;
             }
-            let scaled = |i: usize| entry(i, k) / entry(i, col);
+            let k = if component == 0 { rhs } else { component - 1 };
+            let scaled = |i: usize| {
+                let x = entry(i, k);
+                (if component == 0 { x.max(0.0) } else { x }) / entry(i, col)
+            };
             let best = self
                 .ties
                 .iter()
@@ -202,42 +276,5 @@ impl Lemke {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn solve(m: &[f64], q: &[f64]) -> Result<Vec<f64>, LemkeFailure> {
-        let n = q.len();
-        let mut lemke = Lemke::new(n);
-        let mut z = vec![0.0; n];
-        lemke.solve(n, m, n, q, &mut z, 100)?;
-        Ok(z)
-    }
-
-    #[test]
-    fn solves_a_nonsymmetric_problem() {
-        // M = [2 1; 0 2], q = (−4, −2): z = (1.5, 1), w = 0.
-        let z = solve(&[2.0, 1.0, 0.0, 2.0], &[-4.0, -2.0]).unwrap();
-        assert!((z[0] - 1.5).abs() < 1e-14 && (z[1] - 1.0).abs() < 1e-14);
-    }
-
-    #[test]
-    fn nonnegative_q_needs_no_pivot() {
-        assert_eq!(solve(&[-1.0], &[1.0]).unwrap(), vec![0.0]);
-    }
-
-    #[test]
-    fn negative_scalar_ends_on_a_ray() {
-        // w = −z − 1 < 0 for every z ≥ 0: no solution.
-        assert_eq!(
-            solve(&[-1.0], &[-1.0]),
-            Err(LemkeFailure::Ray { variable: 0 })
-        );
-    }
-
-    #[test]
-    fn degenerate_ties_do_not_cycle() {
-        // Rank-one M with equal q: every ratio ties.
-        let z = solve(&[1.0; 9], &[-1.0; 3]).unwrap();
-        assert!((z.iter().sum::<f64>() - 1.0).abs() < 1e-14);
-    }
-}
+#[path = "lemke_tests.rs"]
+mod tests;

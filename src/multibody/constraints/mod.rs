@@ -21,8 +21,10 @@
 //!   redundant rows (the four corners of a box: `A` of rank 3);
 //! - [`solve_frictional`] (`friction.rs`): Coulomb friction with μ static = dynamic, by the
 //!   polyhedral-cone complementarity problem of Stewart–Trinkle / Anitescu–Potra solved exactly
-//!   by Lemke's pivoting (not an iterative projected Gauss–Seidel); sliding contacts use the exact
-//!   isotropic law; Painlevé's paradox is reported naming the contact;
+//!   (`complementarity.rs`: a warm start from the previous contact mode, Lemke's pivoting with the
+//!   lexicographic anti-cycling rule in `lemke.rs`, and the enumeration of complementary bases
+//!   for small problems as the fallback; not an iterative projected Gauss–Seidel); sliding
+//!   contacts use the exact isotropic law; Painlevé's paradox is reported naming the contact;
 //! - [`solve_impulses`] (`impulse.rs`): collision impulses with Newton's restitution per row, the
 //!   same problem at the velocity level;
 //! - [`RowGroups`] (`groups.rs`): partitions the rows into independent groups (rows sharing no
@@ -49,6 +51,7 @@
 //! assert!(ws.accelerations().iter().all(|a| a.abs() < 1e-12));
 //! ```
 
+pub(crate) mod complementarity;
 pub(crate) mod errors;
 pub(crate) mod friction;
 mod friction_setup;
@@ -57,10 +60,12 @@ pub(crate) mod impulse;
 pub(crate) mod lcp;
 mod ldl;
 mod lemke;
+mod principal;
 pub(crate) mod rows;
 #[cfg(test)]
 mod testutil;
 
+pub use complementarity::SolveMethod;
 pub use errors::ConstraintError;
 pub use friction::{
     solve_frictional, ContactMotion, FrictionSettings, FrictionStats, FrictionWorkspace,

@@ -5,7 +5,10 @@
 //! 2. with friction, every contact sticking: the frictionless problem first — when its forces
 //!    leave every tangential acceleration at zero (within 10⁻⁹ of the problem's scale), they solve
 //!    the frictional problem too (a stack resting on level ground);
-//! 3. otherwise the polyhedral-cone problem by Lemke's method ([`solve_frictional`]);
+//! 3. otherwise the polyhedral-cone problem by [`solve_frictional`]: a warm start from the
+//!    previous solve's contact mode (kept in the workspace, cloned with the run's state), Lemke's
+//!    method with the lexicographic anti-cycling rule, and the enumeration of complementary
+//!    bases for small problems as its fallback;
 //! 4. when Lemke's method ends on a ray with every contact sticking (degenerate cones; sticking
 //!    problems always have a solution), the frictionless normal forces are kept and the friction
 //!    found by projected Gauss–Seidel within each contact's disk `|f_t| ≤ μ f_n`. With a sliding

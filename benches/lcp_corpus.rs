@@ -1,0 +1,56 @@
+//! The frictional solver's corpus at full size (issue 27, part 1): 10,000 seeded random and
+//! degenerate contact problems (`support/lcp_corpus.rs`, whose header lists the families; the
+//! test `tests/lcp_corpus.rs` runs a fixed sample of 2,400). First every problem is solved and
+//! checked — Coulomb's conditions on each returned solution, the brute force over all
+//! complementary index sets on each reported failure — and the summary printed: per family the
+//! problems, solved, confirmed without solution and failures; which step of the strategy solved
+//! them; the worst problem by pivots. Then criterion times solving the whole corpus (problems
+//! built beforehand, one workspace per problem size reused), reported as problems per second.
+//!
+//! Run: `cargo bench --bench lcp_corpus` (BENCHMARKS.md, "Frictional solver corpus").
+
+#[path = "support/lcp_corpus.rs"]
+mod lcp_corpus;
+#[path = "support/lcp_reference.rs"]
+mod lcp_reference;
+
+use blockdyn::multibody::constraints::FrictionWorkspace;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use lcp_corpus::{run, settings, summary, Outcome, Problem};
+
+/// Problems in the corpus.
+const PROBLEMS: u64 = 10_000;
+
+fn corpus(c: &mut Criterion) {
+    let outcomes: Vec<Outcome> = (0..PROBLEMS).map(run).collect();
+    println!("{}", summary(&outcomes));
+    let failures: Vec<&Outcome> = outcomes.iter().filter(|o| o.failed()).collect();
+    println!(
+        "failures where the brute force finds a solution: {}",
+        failures.len()
+    );
+    for o in failures.iter().take(20) {
+        println!("  seed {}: {:?} {:?}", o.seed, o.result, o.wrong);
+    }
+    let problems: Vec<Problem> = (0..PROBLEMS).map(Problem::generate).collect();
+    let rows = problems.iter().map(|p| p.b.len()).max().unwrap_or(1);
+    let mut group = c.benchmark_group("lcp_corpus");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(PROBLEMS));
+    group.bench_function("solve 10,000 problems, cold", |bench| {
+        let mut f = vec![0.0; rows];
+        bench.iter(|| {
+            let mut solved = 0usize;
+            for p in &problems {
+                // A fresh mode per problem: the corpus problems are unrelated (no warm start).
+                let mut ws = FrictionWorkspace::with_settings(p.b.len(), settings());
+                solved += p.solve(&mut ws, &mut f[..p.b.len()]).is_ok() as usize;
+            }
+            solved
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, corpus);
+criterion_main!(benches);

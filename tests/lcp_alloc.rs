@@ -1,0 +1,47 @@
+//! The frictional solver does not allocate once its workspace exists, on every path of its
+//! strategy (warm start, Lemke's method, the graded covering vector, the enumeration fallback):
+//! a counting global allocator wraps the system one, over corpus problems of every family.
+
+#[path = "../benches/support/lcp_corpus.rs"]
+#[allow(dead_code)]
+mod lcp_corpus;
+#[path = "../benches/support/lcp_reference.rs"]
+#[allow(dead_code)]
+mod lcp_reference;
+
+mod alloc_counter;
+use alloc_counter::count;
+
+use blockdyn::multibody::constraints::{FrictionWorkspace, SolveMethod};
+use lcp_corpus::{settings, Problem};
+
+#[global_allocator]
+static GLOBAL: alloc_counter::Counting = alloc_counter::Counting;
+
+#[test]
+fn frictional_solves_do_not_allocate() {
+    let problems: Vec<Problem> = (0..800u64).map(Problem::generate).collect();
+    let rows = problems.iter().map(|p| p.b.len()).max().unwrap_or(1);
+    let mut ws = FrictionWorkspace::with_settings(rows, settings());
+    let mut f = vec![0.0; rows];
+    let mut methods = Vec::with_capacity(2 * problems.len());
+    let ((), allocations) = count(|| {
+        for p in &problems {
+            let n = p.b.len();
+            // Twice: the second solve starts from the first one's mode.
+            for _ in 0..2 {
+                if let Ok(stats) = p.solve(&mut ws, &mut f[..n]) {
+                    methods.push(stats.method);
+                }
+            }
+        }
+    });
+    assert_eq!(allocations, 0);
+    for method in [
+        SolveMethod::WarmStart,
+        SolveMethod::Lemke,
+        SolveMethod::Enumeration,
+    ] {
+        assert!(methods.contains(&method), "no solve by {method:?}");
+    }
+}
