@@ -397,9 +397,17 @@ fn mark_used_outputs(
     let mut used_outputs = Vec::with_capacity(instances.len());
     for (b, inst) in instances.iter_mut().enumerate() {
         let outputs = inst.block.outputs();
+        // The ports the block's lines leave from, marked once (not searched per port: a
+        // mechanism of 20,000 joints has as many ports and lines).
+        let mut wired = vec![false; outputs.len()];
+        for &k in &lines_from[b] {
+            if let Some(w) = wired.get_mut(lines[k].from_port) {
+                *w = true;
+            }
+        }
         let used: Vec<bool> = (0..outputs.len())
             .map(|o| {
-                lines_from[b].iter().any(|&k| lines[k].from_port == o)
+                wired[o]
                     || (spec.output.animation.path.is_some() && outputs[o].drawn.is_some())
                     || (!logged.is_empty()
                         && logged.contains(format!("{}.{}", inst.name, outputs[o].name).as_str()))
