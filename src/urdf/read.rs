@@ -165,6 +165,7 @@ pub fn error_at(source: &SourceFile, at: At, message: impl Into<String>) -> Diag
 
 /// Reads the URDF text of `source`.
 pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
+    super::entities::check_expansion(&source)?;
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
         ..Default::default()
