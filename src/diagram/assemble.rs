@@ -21,11 +21,7 @@ pub struct Wired {
 }
 
 /// Propagates shapes, checks them, lays out buffers, runs setup and schedules.
-pub fn assemble(
-    source: &SourceFile,
-    spec: &ModelSpec,
-    wired: Wired,
-) -> Result<Diagram, Diagnostic> {
+pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Diagram, Diagnostic> {
     let Wired {
         mut instances,
         lines,
@@ -44,10 +40,12 @@ pub fn assemble(
         &out_shapes,
     )?;
     let mut layout = Layout::new(&in_shapes, &out_shapes, &lines);
-    let used_outputs = mark_used_outputs(spec, &mut instances, &lines, &lines_from);
+    let used_outputs = mark_used_outputs(&spec, &mut instances, &lines, &lines_from);
 
-    let warnings =
-        super::build::block_warnings(instances.iter().map(|i| (i.name.as_str(), &*i.block)), spec);
+    let warnings = super::build::block_warnings(
+        instances.iter().map(|i| (i.name.as_str(), &*i.block)),
+        &spec,
+    );
 
     // Setup: each block's states, work slots and zero crossings, in block order.
     let mut compiled = Vec::with_capacity(instances.len());
@@ -95,7 +93,7 @@ pub fn assemble(
 
     Ok(Diagram {
         source: source.clone(),
-        spec: spec.clone(),
+        spec,
         blocks: compiled,
         lines,
         physical,
