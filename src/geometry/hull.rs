@@ -87,8 +87,56 @@ struct Builder<'p> {
     faces: Vec<Face>,
 }
 
-/// Computes the convex hull of `points` (each finite; at least 4 not all coplanar).
+/// Computes the convex hull of `points` (each finite; at least 4 not all coplanar). Its
+/// vertices are the polytope's corners only: a point that ended up inside a flat face or along an
+/// edge (taken before the corners that cover it) is dropped.
 pub fn convex_hull(points: &[Point3<f64>]) -> Result<HullMesh, GeometryError> {
+    let mesh = hull_of(points)?;
+    match corners_only(&mesh) {
+        Some(corners) => hull_of(&corners),
+        None => Ok(mesh),
+    }
+}
+
+/// The vertices of `mesh` that are corners (their triangles lie in three planes or more), when
+/// some are not; `None` when every vertex is a corner.
+fn corners_only(mesh: &HullMesh) -> Option<Vec<Point3<f64>>> {
+    let cos_limit = crate::geometry::hull_faces::COPLANAR_ANGLE.cos();
+    // Up to three distinct plane normals seen at each vertex.
+    let mut planes: Vec<([Vector3<f64>; 3], usize)> =
+        vec![([Vector3::zeros(); 3], 0); mesh.vertices.len()];
+    for t in &mesh.triangles {
+        let (a, b, c) = (
+            mesh.vertices[t[0]],
+            mesh.vertices[t[1]],
+            mesh.vertices[t[2]],
+        );
+        let Some(n) = (b - a).cross(&(c - a)).try_normalize(0.0) else {
+            continue;
+        };
+        for &v in t {
+            let (seen, count) = &mut planes[v];
+            if *count < 3 && seen[..*count].iter().all(|s| s.dot(&n) < cos_limit) {
+                seen[*count] = n;
+                *count += 1;
+            }
+        }
+    }
+    if planes.iter().all(|(_, count)| *count >= 3) {
+        return None;
+    }
+    let corners = mesh
+        .vertices
+        .iter()
+        .zip(&planes)
+        .filter(|(_, (_, count))| *count >= 3)
+        .map(|(p, _)| *p)
+        .collect();
+    Some(corners)
+}
+
+/// The hull of `points` by Quickhull (see the module docs), flat-face points included.
+fn hull_of(points: &[Point3<f64>]) -> Result<HullMesh, GeometryError> {
     let n = points.len();
     if n < 4 {
         return Err(GeometryError::DegenerateHull {
@@ -230,7 +278,9 @@ impl Builder<'_> {
             cursor += 1;
             for k in 0..3 {
                 let (ea, eb, nb) = (v[k], v[(k + 1) % 3], adj[k]);
-                let Some(neighbour) = self.faces.get_mut(nb) else {
+                // A missing or removed neighbour (only on input so degenerate that a horizon was
+                // not a loop) is not crossed, as a missing edge was not.
+                let Some(neighbour) = self.faces.get_mut(nb).filter(|f| f.alive) else {
                     continue;
                 };
                 if neighbour.tested_for != stamp {
@@ -354,6 +404,56 @@ mod tests {
                 assert!(n.dot(&(p - a)) <= 1e-12, "point {p} outside a face");
             }
         }
+    }
+
+    /// Every point inside or on every face plane (to `tol`).
+    fn assert_contains(mesh: &HullMesh, pts: &[Point3<f64>], tol: f64) {
+        for t in &mesh.triangles {
+            let (a, b, c) = (
+                mesh.vertices[t[0]],
+                mesh.vertices[t[1]],
+                mesh.vertices[t[2]],
+            );
+            let n = (b - a).cross(&(c - a)).normalize();
+            for p in pts {
+                assert!(n.dot(&(p - a)) <= tol, "point {p} outside a face");
+            }
+        }
+    }
+
+    #[test]
+    fn a_grid_with_duplicates_has_the_corners_only() {
+        // 6 × 6 × 6 lattice points (many coplanar with each face, collinear with each edge),
+        // every one given twice, in an order that visits the inside first.
+        let mut pts = Vec::new();
+        for round in 0..2 {
+            for i in 0..216 {
+                let k = (i * 97 + round) % 216;
+                let (x, y, z) = (k % 6, (k / 6) % 6, k / 36);
+                pts.push(Point3::new(x as f64, y as f64, z as f64) * 0.2);
+            }
+        }
+        let mesh = convex_hull(&pts).unwrap();
+        assert_closed(&mesh);
+        assert_eq!(mesh.vertices.len(), 8, "{:?}", mesh.vertices);
+        assert_contains(&mesh, &pts, 1e-12);
+    }
+
+    #[test]
+    fn a_large_cloud_is_closed_and_contains_every_point() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let pts: Vec<_> = (0..20_000)
+            .map(|_| Point3::new(next(), next(), next()))
+            .collect();
+        let mesh = convex_hull(&pts).unwrap();
+        assert_closed(&mesh);
+        assert_contains(&mesh, &pts, 1e-9);
     }
 
     #[test]
