@@ -8,12 +8,15 @@
 //! of the document are summed: past [`MAX_ENTITY_EXPANSION_BYTES`] the file is refused at the
 //! reference that crosses the limit. Nothing is expanded to measure it.
 //!
-//! The scan is deliberately simple: it counts every `&name;` of a declared entity after the DTD,
-//! also one in a comment or CDATA section (which only errs towards refusing).
+//! The scan is deliberately simple and errs towards refusing: every `<!ENTITY` of the text counts
+//! (one in a comment too, and of two declarations of a name the larger), and every `&name;` of a
+//! declared entity outside the declarations (one in a comment or CDATA section too), so that no
+//! arrangement of comments can hide an entity from the count.
 
 use super::read::error_at;
 use crate::model::{Diagnostic, SourceFile};
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// The most text (bytes) the entity references of a URDF file may expand to in total: 4 MiB.
 /// A URDF needs no entities at all (xacro writes plain files); this leaves room for any
@@ -23,19 +26,19 @@ pub const MAX_ENTITY_EXPANSION_BYTES: u64 = 4 << 20;
 /// Nesting deeper than this is left to the XML reader, which refuses it (at depth 10).
 const MAX_NESTING: usize = 16;
 
-/// An `<!ENTITY name "value">` of the internal DTD.
+/// An `<!ENTITY name "value">` declaration.
 struct Declaration<'t> {
-    value: &'t str,
-    /// Byte offset of the declaration.
+    /// Its values: one per declaration of the name (the largest counts).
+    values: Vec<&'t str>,
+    /// Byte offset of the declaration with the longest value (the one messages name).
     at: usize,
+    longest: usize,
 }
 
 /// Checks the total entity expansion of the XML text of `source` (see the module docs).
 pub fn check_expansion(source: &SourceFile) -> Result<(), Diagnostic> {
     let text = source.text.as_str();
-    let Some((declarations, body_start)) = declarations(text) else {
-        return Ok(());
-    };
+    let (declarations, inside) = declarations(text);
     if declarations.is_empty() {
         return Ok(());
     }
@@ -44,7 +47,13 @@ pub fn check_expansion(source: &SourceFile) -> Result<(), Diagnostic> {
         memo: HashMap::new(),
     };
     let mut total: u64 = 0;
-    for (at, name) in references(text, body_start) {
+    // References outside the declarations (theirs are counted in the entities' sizes).
+    let mut spans = inside.iter().peekable();
+    for (at, name) in references(text) {
+        while spans.next_if(|s| s.end <= at).is_some() {}
+        if spans.peek().is_some_and(|s| s.start <= at) {
+            continue;
+        }
         let Some(size) = sizes.expanded(name, 0) else {
             continue;
         };
@@ -86,23 +95,26 @@ impl<'t> Sizes<'_, 't> {
         }
         // Provisionally 0, so that a loop ends here.
         self.memo.insert(name, 0);
-        let value = declaration.value;
-        let mut size = value.len() as u64;
-        for (_, inner) in references(value, 0) {
-            if let Some(s) = self.expanded(inner, depth + 1) {
-                size = size.saturating_add(s);
+        let mut largest = 0u64;
+        for value in &declaration.values {
+            let mut size = value.len() as u64;
+            for (_, inner) in references(value) {
+                if let Some(s) = self.expanded(inner, depth + 1) {
+                    size = size.saturating_add(s);
+                }
             }
+            largest = largest.max(size);
         }
-        self.memo.insert(name, size);
-        Some(size)
+        self.memo.insert(name, largest);
+        Some(largest)
     }
 }
 
-/// The `&name;` references in `text` from byte `from` on (character references `&#...;`
-/// excluded), with their byte offsets.
-fn references(text: &str, from: usize) -> impl Iterator<Item = (usize, &str)> {
+/// The `&name;` references in `text` (character references `&#...;` excluded), with their byte
+/// offsets.
+fn references(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let bytes = text.as_bytes();
-    (from..bytes.len())
+    (0..bytes.len())
         .filter(move |&i| bytes[i] == b'&' && bytes.get(i + 1) != Some(&b'#'))
         .filter_map(move |i| {
             let rest = &text[i + 1..];
@@ -111,41 +123,33 @@ fn references(text: &str, from: usize) -> impl Iterator<Item = (usize, &str)> {
         })
 }
 
-/// The general entities declared in the internal DTD subset, by name, and the byte offset where
-/// the document after the DTD starts; `None` without a `<!DOCTYPE`.
-fn declarations(text: &str) -> Option<(HashMap<&str, Declaration<'_>>, usize)> {
-    let start = text.find("<!DOCTYPE")?;
-    let bytes = text.as_bytes();
-    let mut i = start + "<!DOCTYPE".len();
-    // Up to the internal subset's '[' or the declaration's end.
-    loop {
-        match bytes.get(i)? {
-            b'"' | b'\'' => i = skip_quoted(bytes, i)?,
-            b'>' => return Some((HashMap::new(), i + 1)),
-            b'[' => break,
-            _ => i += 1,
-        }
-    }
-    i += 1;
-    let mut found = HashMap::new();
-    loop {
-        let rest = &text[i..];
-        if rest.starts_with(']') {
-            let end = rest.find('>')?;
-            return Some((found, i + end + 1));
-        } else if rest.starts_with("<!--") {
-            i += rest.find("-->")? + 3;
-        } else if let Some(after) = rest.strip_prefix("<!ENTITY") {
-            if let Some((name, value)) = entity(after) {
-                found.entry(name).or_insert(Declaration { value, at: i });
+/// Every general entity declared anywhere in the text, by name, and the byte ranges of the
+/// declarations, in order. Deliberately not a DTD parser: a declaration inside a comment counts
+/// too, and of two declarations of one name the larger, so that nothing can hide an entity from
+/// the count (erring towards refusing).
+fn declarations(text: &str) -> (HashMap<&str, Declaration<'_>>, Vec<Range<usize>>) {
+    let mut found: HashMap<&str, Declaration<'_>> = HashMap::new();
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(k) = text[from..].find("<!ENTITY") {
+        let at = from + k;
+        let after = &text[at + "<!ENTITY".len()..];
+        let end = skip_markup(text.as_bytes(), at).unwrap_or(text.len());
+        if let Some((name, value)) = entity(after) {
+            let d = found.entry(name).or_insert(Declaration {
+                values: Vec::new(),
+                at,
+                longest: 0,
+            });
+            if value.len() > d.longest {
+                (d.at, d.longest) = (at, value.len());
             }
-            i = skip_markup(bytes, i)?;
-        } else if rest.starts_with('<') {
-            i = skip_markup(bytes, i)?;
-        } else {
-            i += rest.chars().next()?.len_utf8();
+            d.values.push(value);
         }
+        spans.push(at..end);
+        from = end.max(at + 1);
     }
+    (found, spans)
 }
 
 /// The name and literal value of a general entity declaration (`after` follows `<!ENTITY`);
@@ -214,6 +218,20 @@ mod tests {
         assert!(check(text).is_ok());
         let many = format!("{}{}", &text[..text.len() - 4], "&d;".repeat(500) + "</r>");
         assert!(check(&many).is_err());
+    }
+
+    #[test]
+    fn a_doctype_in_a_comment_hides_nothing() {
+        let big = "x".repeat(64 << 10);
+        let text = format!(
+            "<!-- <!DOCTYPE x> <!ENTITY e \"small\"> -->\n<!DOCTYPE r [<!ENTITY e \"{big}\">]>\n<r>{}</r>",
+            "&e;".repeat(100)
+        );
+        let e = check(&text).unwrap_err().to_string();
+        assert!(
+            e.contains("entity 'e', declared at line 2, 65536 bytes"),
+            "{e}"
+        );
     }
 
     #[test]
