@@ -1,7 +1,8 @@
 //! Contact-query benchmarks. Targets: brick–brick and sphere–cylinder ≤ 1 µs per query, penetrating
-//! and separated; point cloud vs plane ≤ 25 ns per point, linear in the number of points.
+//! and separated; point cloud vs plane ≤ 25 ns per point, linear in the number of points; the
+//! convex-hull shape of a 200,000-vertex mesh well under 1 s (issue 28).
 //!
-//! Run: `cargo bench --bench geometry`.
+//! Run: `cargo bench --bench geometry` (`-- convex_hull` for the hulls only).
 
 use std::hint::black_box;
 
@@ -125,5 +126,46 @@ fn cloud_plane(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pairs, cloud_plane);
+/// The vertices of a UV sphere of radius 0.1 m: `rings` circles of `per_ring` points and the two
+/// poles (every point is a hull vertex: the worst case of a tessellated mesh).
+fn uv_sphere(rings: usize, per_ring: usize) -> Vec<[f64; 3]> {
+    let mut points = vec![[0.0, 0.0, 0.1], [0.0, 0.0, -0.1]];
+    for i in 1..=rings {
+        let theta = std::f64::consts::PI * i as f64 / (rings + 1) as f64;
+        for j in 0..per_ring {
+            let phi = std::f64::consts::TAU * j as f64 / per_ring as f64;
+            let (s, c) = theta.sin_cos();
+            points.push([0.1 * s * phi.cos(), 0.1 * s * phi.sin(), 0.1 * c]);
+        }
+    }
+    points
+}
+
+/// `n` points spread through a cube by a fixed sequence (most of them inside the hull).
+fn cube_cloud(n: usize) -> Vec<[f64; 3]> {
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    };
+    (0..n).map(|_| [next(), next(), next()]).collect()
+}
+
+fn convex_hulls(c: &mut Criterion) {
+    let mut group = c.benchmark_group("convex_hull");
+    group.sample_size(10);
+    for (name, points) in [
+        ("uv_sphere_200k", uv_sphere(400, 500)),
+        ("cube_cloud_200k", cube_cloud(200_000)),
+    ] {
+        group.bench_function(name, |bench| {
+            bench.iter(|| black_box(Shape::convex_hull(black_box(&points)).unwrap()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pairs, cloud_plane, convex_hulls);
 criterion_main!(benches);

@@ -152,11 +152,16 @@ fn build_document(
     for o in after {
         document.apply_override(o)?;
     }
-    let built = document.spec().and_then(|mut spec| {
+    // The document's tables are not needed once the spec holds its own: dropped before the
+    // diagram is built, so that a large model (a 20,000-joint URDF) does not keep a third copy.
+    let spec = document.spec();
+    let source = document.source;
+    drop(document.root);
+    let built = spec.and_then(|mut spec| {
         if let Some(path) = animation {
             spec.output.animation.path = Some(path.display().to_string());
         }
-        let mut diagram = diagram::build_diagram_with(&document.source, &spec, registry)?;
+        let mut diagram = diagram::build::build_diagram_owned(&source, spec, registry)?;
         // The recorded signals are part of the model: check `[output] log` now, not when the run
         // starts.
         sim::Recorder::check(&diagram)?;

@@ -51,11 +51,15 @@ pub fn check_report(d: &Diagram) -> String {
             }
         );
     }
+    let mut scheduled = vec![false; d.blocks.len()];
+    for &b in &d.schedule {
+        scheduled[b] = true;
+    }
     let without: Vec<&str> = d
         .blocks
         .iter()
         .enumerate()
-        .filter(|(b, _)| !d.schedule.contains(b))
+        .filter(|(b, _)| !scheduled[*b])
         .map(|(_, blk)| blk.name.as_str())
         .collect();
     if !without.is_empty() {

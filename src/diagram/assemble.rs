@@ -21,11 +21,7 @@ pub struct Wired {
 }
 
 /// Propagates shapes, checks them, lays out buffers, runs setup and schedules.
-pub fn assemble(
-    source: &SourceFile,
-    spec: &ModelSpec,
-    wired: Wired,
-) -> Result<Diagram, Diagnostic> {
+pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Diagram, Diagnostic> {
     let Wired {
         mut instances,
         lines,
@@ -44,10 +40,12 @@ pub fn assemble(
         &out_shapes,
     )?;
     let mut layout = Layout::new(&in_shapes, &out_shapes, &lines);
-    let used_outputs = mark_used_outputs(spec, &mut instances, &lines, &lines_from);
+    let used_outputs = mark_used_outputs(&spec, &mut instances, &lines, &lines_from);
 
-    let warnings =
-        super::build::block_warnings(instances.iter().map(|i| (i.name.as_str(), &*i.block)), spec);
+    let warnings = super::build::block_warnings(
+        instances.iter().map(|i| (i.name.as_str(), &*i.block)),
+        &spec,
+    );
 
     // Setup: each block's states, work slots and zero crossings, in block order.
     let mut compiled = Vec::with_capacity(instances.len());
@@ -95,7 +93,7 @@ pub fn assemble(
 
     Ok(Diagram {
         source: source.clone(),
-        spec: spec.clone(),
+        spec,
         blocks: compiled,
         lines,
         physical,
@@ -398,9 +396,17 @@ fn mark_used_outputs(
     let mut used_outputs = Vec::with_capacity(instances.len());
     for (b, inst) in instances.iter_mut().enumerate() {
         let outputs = inst.block.outputs();
+        // The ports the block's lines leave from, marked once (not searched per port: a
+        // mechanism of 20,000 joints has as many ports and lines).
+        let mut wired = vec![false; outputs.len()];
+        for &k in &lines_from[b] {
+            if let Some(w) = wired.get_mut(lines[k].from_port) {
+                *w = true;
+            }
+        }
         let used: Vec<bool> = (0..outputs.len())
             .map(|o| {
-                lines_from[b].iter().any(|&k| lines[k].from_port == o)
+                wired[o]
                     || (spec.output.animation.path.is_some() && outputs[o].drawn.is_some())
                     || (!logged.is_empty()
                         && logged.contains(format!("{}.{}", inst.name, outputs[o].name).as_str()))

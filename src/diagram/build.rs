@@ -8,6 +8,7 @@ use crate::block::{Block, PortDecl, PortKind};
 use crate::library::Registry;
 use crate::model::diagnostic::closest;
 use crate::model::{ConnectionKind, Diagnostic, ModelSpec, PortRef, SourceFile, Span, TableReader};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// A block instantiated from the model, before layout.
@@ -50,6 +51,24 @@ pub fn build_diagram_with(
     spec: &ModelSpec,
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
+    build_diagram_from(source, Cow::Borrowed(spec), registry)
+}
+
+/// [`build_diagram_with`] keeping `spec` in the diagram rather than a copy (a 20,000-joint
+/// model's tables are tens of megabytes).
+pub(crate) fn build_diagram_owned(
+    source: &SourceFile,
+    spec: ModelSpec,
+    registry: &Registry,
+) -> Result<Diagram, Diagnostic> {
+    build_diagram_from(source, Cow::Owned(spec), registry)
+}
+
+fn build_diagram_from(
+    source: &SourceFile,
+    spec: Cow<ModelSpec>,
+    registry: &Registry,
+) -> Result<Diagram, Diagnostic> {
     let mut instances = Vec::with_capacity(spec.blocks.len());
     // Block name → index, for the duplicate check and every connection's lookup.
     let mut names: HashMap<String, usize> = HashMap::with_capacity(spec.blocks.len());
@@ -64,7 +83,7 @@ pub fn build_diagram_with(
             ));
             continue;
         }
-        match instantiate(source, spec, entry, registry) {
+        match instantiate(source, &spec, entry, registry) {
             Ok(mut instance) => {
                 if let Some(origin) = instance.origin.as_mut() {
                     origin.entry = entry_index;
@@ -114,7 +133,7 @@ pub fn build_diagram_with(
         line_spans,
         physical,
     };
-    let mut diagram = assemble(source, spec, wired)?;
+    let mut diagram = assemble(source, spec.into_owned(), wired)?;
     diagram.warnings.extend(
         scene
             .as_ref()

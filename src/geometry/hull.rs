@@ -1,18 +1,22 @@
-//! Three-dimensional convex hull of a point set (incremental construction with conflict
-//! search by flood fill), used by the convex-hull shape and its mass properties.
+//! Three-dimensional convex hull of a point set (Quickhull: incremental construction with
+//! conflict lists), used by the convex-hull shape and its mass properties.
 //!
-//! The algorithm: start from a tetrahedron of four extreme, non-coplanar points; add each other
-//! point `p` in turn: if `p` lies farther than the tolerance `ε` outside some face, the faces that
-//! see `p` (signed distance > ε) form a connected cap, found by flood fill across shared edges
-//! starting from the face farthest below `p`; the cap's boundary (the horizon) is joined to `p` by
-//! new triangles and the cap is removed. Points within ε of the current hull are dropped; ε is
-//! `1e-10` times the size of the point set's bounding box, so the hull found contains every input
-//! point to within that distance.
+//! The algorithm (Barber, Dobkin & Huhdanpaa, "The Quickhull algorithm for convex hulls", ACM
+//! TOMS 22 (1996)): start from a tetrahedron of four extreme, non-coplanar points, and give every
+//! other point to the face it lies farthest outside of (its *conflict list*); a point within the
+//! tolerance `ε` of every face is inside and dropped. Then, while some face has points outside it,
+//! take that face's farthest point `p`: the faces that see `p` (signed distance > ε) form a
+//! connected cap, found by flood fill across shared edges from that face; the cap's boundary (the
+//! horizon) is joined to `p` by new triangles, the cap is removed, and the points of the removed
+//! faces are given to the new face they lie farthest outside of (or dropped). Each point is
+//! compared with the few faces that replace its own, not with the whole hull, so the work is
+//! O(n log n) for the usual inputs (a 200,000-vertex mesh takes a fraction of a second) where
+//! comparing every point with every face was quadratic. ε is `1e-10` times the size of the point
+//! set's bounding box, so the hull found contains every input point to within that distance.
 //!
 //! Coplanar input (the eight corners of a box, a regular polygon prism) is handled: a face that a
-//! new point lies in the plane of is not visible, so the new triangles continue that plane.
-
-use std::collections::HashMap;
+//! new point lies in the plane of is not visible, so the new triangles continue that plane; a
+//! duplicate point is within ε of the hull and dropped.
 
 use nalgebra::{Point3, Vector3};
 
@@ -24,18 +28,30 @@ const RELATIVE_TOLERANCE: f64 = 1e-10;
 /// A closed triangulated convex polyhedron.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HullMesh {
-    /// The hull's vertices (a subset of the input points), in the input's frame (m).
+    /// The hull's vertices (a subset of the input points, in input order), in the input's frame
+    /// (m).
     pub vertices: Vec<Point3<f64>>,
     /// Triangles as indices into `vertices`, counter-clockwise seen from outside (so that
     /// `(b − a) × (c − a)` is the outward normal).
     pub triangles: Vec<[usize; 3]>,
 }
 
+/// No face (a neighbour not linked: only on input so degenerate that the horizon is not a loop).
+const NONE: usize = usize::MAX;
+
 struct Face {
     v: [usize; 3],
+    /// The face across each edge `v[k] → v[k + 1]`.
+    adj: [usize; 3],
     normal: Vector3<f64>, // unit, outward
     offset: f64,          // normal · x for x on the face
     alive: bool,
+    /// The points not yet on the hull that lie farther than ε outside this face and were given
+    /// to it (each point is in one face's list at most).
+    outside: Vec<usize>,
+    /// The last point addition that tested this face (its eye + 1; 0: none), and the result.
+    tested_for: usize,
+    sees: bool,
 }
 
 impl Face {
@@ -49,9 +65,13 @@ impl Face {
         let centroid = (a.coords + b.coords + c.coords) / 3.0;
         Self {
             v,
+            adj: [NONE; 3],
             normal,
             offset: normal.dot(&centroid),
             alive: true,
+            outside: Vec::new(),
+            tested_for: 0,
+            sees: false,
         }
     }
     fn distance(&self, p: &Point3<f64>) -> f64 {
@@ -59,8 +79,64 @@ impl Face {
     }
 }
 
-/// Computes the convex hull of `points` (each finite; at least 4 not all coplanar).
+/// The hull under construction: its faces, each linked to its three neighbours (removed ones
+/// kept, marked dead).
+struct Builder<'p> {
+    points: &'p [Point3<f64>],
+    eps: f64,
+    faces: Vec<Face>,
+}
+
+/// Computes the convex hull of `points` (each finite; at least 4 not all coplanar). Its
+/// vertices are the polytope's corners only: a point that ended up inside a flat face or along an
+/// edge (taken before the corners that cover it) is dropped.
 pub fn convex_hull(points: &[Point3<f64>]) -> Result<HullMesh, GeometryError> {
+    let mesh = hull_of(points)?;
+    match corners_only(&mesh) {
+        Some(corners) => hull_of(&corners),
+        None => Ok(mesh),
+    }
+}
+
+/// The vertices of `mesh` that are corners (their triangles lie in three planes or more), when
+/// some are not; `None` when every vertex is a corner.
+fn corners_only(mesh: &HullMesh) -> Option<Vec<Point3<f64>>> {
+    let cos_limit = crate::geometry::hull_faces::COPLANAR_ANGLE.cos();
+    // Up to three distinct plane normals seen at each vertex.
+    let mut planes: Vec<([Vector3<f64>; 3], usize)> =
+        vec![([Vector3::zeros(); 3], 0); mesh.vertices.len()];
+    for t in &mesh.triangles {
+        let (a, b, c) = (
+            mesh.vertices[t[0]],
+            mesh.vertices[t[1]],
+            mesh.vertices[t[2]],
+        );
+        let Some(n) = (b - a).cross(&(c - a)).try_normalize(0.0) else {
+            continue;
+        };
+        for &v in t {
+            let (seen, count) = &mut planes[v];
+            if *count < 3 && seen[..*count].iter().all(|s| s.dot(&n) < cos_limit) {
+                seen[*count] = n;
+                *count += 1;
+            }
+        }
+    }
+    if planes.iter().all(|(_, count)| *count >= 3) {
+        return None;
+    }
+    let corners = mesh
+        .vertices
+        .iter()
+        .zip(&planes)
+        .filter(|(_, (_, count))| *count >= 3)
+        .map(|(p, _)| *p)
+        .collect();
+    Some(corners)
+}
+
+/// The hull of `points` by Quickhull (see the module docs), flat-face points included.
+fn hull_of(points: &[Point3<f64>]) -> Result<HullMesh, GeometryError> {
     let n = points.len();
     if n < 4 {
         return Err(GeometryError::DegenerateHull {
@@ -79,8 +155,42 @@ pub fn convex_hull(points: &[Point3<f64>]) -> Result<HullMesh, GeometryError> {
             reason: format!("all {n} points are the same point"),
         });
     }
+    let [a, b, c, d] = initial_tetrahedron(points, eps)?;
+    let mut hull = Builder {
+        points,
+        eps,
+        faces: Vec::with_capacity(64),
+    };
+    let first: Vec<usize> = [[a, b, c], [a, d, b], [b, d, c], [c, d, a]]
+        .into_iter()
+        .map(|tri| hull.add_face(tri))
+        .collect();
+    // The tetrahedron's neighbours: the face holding each edge reversed.
+    for &f in &first {
+        for k in 0..3 {
+            let (x, y) = (hull.faces[f].v[k], hull.faces[f].v[(k + 1) % 3]);
+            let twin = first
+                .iter()
+                .copied()
+                .find(|&g| hull.slot_of(g, y, x).is_some());
+            hull.faces[f].adj[k] = twin.unwrap_or(NONE);
+        }
+    }
+    let others = (0..n).filter(|&i| i != a && i != b && i != c && i != d);
+    hull.assign(others, &first);
+    let mut pending: Vec<usize> = first;
+    while let Some(fi) = pending.pop() {
+        if hull.faces[fi].alive && !hull.faces[fi].outside.is_empty() {
+            hull.add_farthest_point_of(fi, &mut pending);
+        }
+    }
+    Ok(hull.mesh())
+}
 
-    // Initial tetrahedron from extreme points.
+/// Four extreme points spanning a tetrahedron, ordered so that the first three face away from
+/// the fourth; an error when the points are all on one line or in one plane.
+fn initial_tetrahedron(points: &[Point3<f64>], eps: f64) -> Result<[usize; 4], GeometryError> {
+    let n = points.len();
     let i0 = (0..n)
         .min_by(|&a, &b| points[a].x.total_cmp(&points[b].x))
         .unwrap_or(0);
@@ -103,126 +213,152 @@ pub fn convex_hull(points: &[Point3<f64>]) -> Result<HullMesh, GeometryError> {
             reason: format!("all {n} points lie in one plane"),
         });
     }
-
-    let mut faces: Vec<Face> = Vec::with_capacity(4 * n);
-    let mut edges: HashMap<(usize, usize), usize> = HashMap::with_capacity(12 * n);
-    let (a, b, c, d) = if plane_normal.dot(&(points[i3] - points[i0])) > 0.0 {
-        (i0, i2, i1, i3) // flip so that (a, b, c) faces away from d
+    Ok(if plane_normal.dot(&(points[i3] - points[i0])) > 0.0 {
+        [i0, i2, i1, i3] // flipped so that (a, b, c) faces away from d
     } else {
-        (i0, i1, i2, i3)
-    };
-    for tri in [[a, b, c], [a, d, b], [b, d, c], [c, d, a]] {
-        add_face(&mut faces, &mut edges, points, tri);
+        [i0, i1, i2, i3]
+    })
+}
+
+impl Builder<'_> {
+    fn add_face(&mut self, v: [usize; 3]) -> usize {
+        self.faces.push(Face::new(self.points, v));
+        self.faces.len() - 1
     }
 
-    let mut stack: Vec<usize> = Vec::new();
-    let mut visible: Vec<usize> = Vec::new();
-    let mut is_visible: Vec<bool> = Vec::new();
-    let mut horizon: Vec<(usize, usize)> = Vec::new();
-    for (pi, p) in points.iter().enumerate() {
-        if pi == i0 || pi == i1 || pi == i2 || pi == i3 {
-            continue;
-        }
-        // Face farthest below p.
-        let mut best = None;
-        let mut best_distance = eps;
-        for (fi, f) in faces.iter().enumerate() {
-            if f.alive {
-                let dist = f.distance(p);
+    /// Which edge `k` of face `f` runs `from → to`.
+    fn slot_of(&self, f: usize, from: usize, to: usize) -> Option<usize> {
+        let v = self.faces[f].v;
+        (0..3).find(|&k| v[k] == from && v[(k + 1) % 3] == to)
+    }
+
+    /// Gives each of `candidates` to the face of `faces` it lies farthest outside of (beyond ε);
+    /// a point outside none of them is dropped.
+    fn assign(&mut self, candidates: impl IntoIterator<Item = usize>, faces: &[usize]) {
+        for pi in candidates {
+            let p = &self.points[pi];
+            let mut best = None;
+            let mut best_distance = self.eps;
+            for &fi in faces {
+                let dist = self.faces[fi].distance(p);
                 if dist > best_distance {
                     best_distance = dist;
                     best = Some(fi);
                 }
             }
+            if let Some(fi) = best {
+                self.faces[fi].outside.push(pi);
+            }
         }
-        let Some(start) = best else { continue };
+    }
 
-        // Flood fill the visible cap; collect the horizon (edges whose neighbour is not visible).
-        is_visible.clear();
-        is_visible.resize(faces.len(), false);
-        visible.clear();
-        horizon.clear();
-        stack.clear();
-        stack.push(start);
-        is_visible[start] = true;
-        while let Some(fi) = stack.pop() {
-            visible.push(fi);
-            let v = faces[fi].v;
+    /// Adds the point of face `start`'s conflict list farthest outside it: removes the faces it
+    /// sees, joins their horizon to it, and hands their other points to the new faces (pushed to
+    /// `pending`).
+    fn add_farthest_point_of(&mut self, start: usize, pending: &mut Vec<usize>) {
+        let face = &self.faces[start];
+        let Some(&eye) = face.outside.iter().max_by(|&&a, &&b| {
+            face.distance(&self.points[a])
+                .total_cmp(&face.distance(&self.points[b]))
+        }) else {
+            return;
+        };
+        let p = self.points[eye];
+        // Flood fill the visible cap; the horizon: its edges whose neighbour is not visible.
+        // Each face is tested once per eye (`tested_for`).
+        let stamp = eye + 1;
+        self.faces[start].tested_for = stamp;
+        self.faces[start].sees = true;
+        let mut visible = vec![start];
+        // Horizon edges (from, to) with the face beyond them.
+        let mut horizon: Vec<(usize, usize, usize)> = Vec::new();
+        let mut cursor = 0;
+        while cursor < visible.len() {
+            let Face { v, adj, .. } = self.faces[visible[cursor]];
+            cursor += 1;
             for k in 0..3 {
-                let (ea, eb) = (v[k], v[(k + 1) % 3]);
-                let Some(&nb) = edges.get(&(eb, ea)) else {
+                let (ea, eb, nb) = (v[k], v[(k + 1) % 3], adj[k]);
+                // A missing or removed neighbour (only on input so degenerate that a horizon was
+                // not a loop) is not crossed, as a missing edge was not.
+                let Some(neighbour) = self.faces.get_mut(nb).filter(|f| f.alive) else {
                     continue;
                 };
-                if is_visible[nb] {
-                    continue;
-                }
-                if faces[nb].distance(p) > eps {
-                    is_visible[nb] = true;
-                    stack.push(nb);
-                }
-            }
-        }
-        for &fi in &visible {
-            let v = faces[fi].v;
-            for k in 0..3 {
-                let (ea, eb) = (v[k], v[(k + 1) % 3]);
-                if let Some(&nb) = edges.get(&(eb, ea)) {
-                    if !is_visible[nb] {
-                        horizon.push((ea, eb));
+                if neighbour.tested_for != stamp {
+                    neighbour.tested_for = stamp;
+                    neighbour.sees = neighbour.distance(&p) > self.eps;
+                    if neighbour.sees {
+                        visible.push(nb);
                     }
                 }
+                if !neighbour.sees {
+                    horizon.push((ea, eb, nb));
+                }
             }
         }
+        let mut orphans: Vec<usize> = Vec::new();
         for &fi in &visible {
-            faces[fi].alive = false;
-            let v = faces[fi].v;
-            for k in 0..3 {
-                edges.remove(&(v[k], v[(k + 1) % 3]));
-            }
+            let f = &mut self.faces[fi];
+            f.alive = false;
+            orphans.extend(f.outside.drain(..).filter(|&q| q != eye));
         }
-        for &(ea, eb) in &horizon {
-            add_face(&mut faces, &mut edges, points, [ea, eb, pi]);
-        }
+        let new_faces = self.cone(eye, &horizon);
+        self.assign(orphans, &new_faces);
+        pending.extend(new_faces);
     }
 
-    // Compact: keep the used vertices in input order.
-    let mut new_index = vec![usize::MAX; n];
-    let mut vertices = Vec::new();
-    let mut triangles = Vec::new();
-    for f in faces.iter().filter(|f| f.alive) {
-        let mut tri = [0; 3];
-        for (slot, &old) in tri.iter_mut().zip(&f.v) {
-            if new_index[old] == usize::MAX {
-                new_index[old] = vertices.len();
-                vertices.push(points[old]);
+    /// Joins each horizon edge `(a, b)` (beyond it: face `nb`) to `eye` by a new face `[a, b,
+    /// eye]`, linked to `nb` and to its two new neighbours; returns the new faces.
+    fn cone(&mut self, eye: usize, horizon: &[(usize, usize, usize)]) -> Vec<usize> {
+        // New face by the horizon vertex its horizon edge starts at.
+        let mut by_start: Vec<(usize, usize)> = Vec::with_capacity(horizon.len());
+        for &(a, b, nb) in horizon {
+            let f = self.add_face([a, b, eye]);
+            self.faces[f].adj[0] = nb;
+            if let Some(k) = self.slot_of(nb, b, a) {
+                self.faces[nb].adj[k] = f;
             }
-            *slot = new_index[old];
+            by_start.push((a, f));
         }
-        triangles.push(tri);
+        by_start.sort_unstable();
+        for &(_, f) in &by_start {
+            // Edge b → eye is shared with the new face whose horizon edge starts at b.
+            let b = self.faces[f].v[1];
+            if let Ok(i) = by_start.binary_search_by_key(&b, |&(a, _)| a) {
+                let g = by_start[i].1;
+                self.faces[f].adj[1] = g;
+                self.faces[g].adj[2] = f;
+            }
+        }
+        by_start.into_iter().map(|(_, f)| f).collect()
     }
-    Ok(HullMesh {
-        vertices,
-        triangles,
-    })
+
+    /// The live faces as a mesh over the vertices they use, in input order.
+    fn mesh(&self) -> HullMesh {
+        let live = || self.faces.iter().filter(|f| f.alive);
+        let mut used = vec![false; self.points.len()];
+        for f in live() {
+            for &i in &f.v {
+                used[i] = true;
+            }
+        }
+        let mut new_index = vec![usize::MAX; self.points.len()];
+        let mut vertices = Vec::new();
+        for (i, _) in used.iter().enumerate().filter(|(_, u)| **u) {
+            new_index[i] = vertices.len();
+            vertices.push(self.points[i]);
+        }
+        let triangles = live().map(|f| f.v.map(|i| new_index[i])).collect();
+        HullMesh {
+            vertices,
+            triangles,
+        }
+    }
 }
 
 fn argmax(n: usize, key: impl Fn(usize) -> f64) -> usize {
     (0..n)
         .max_by(|&a, &b| key(a).total_cmp(&key(b)))
         .unwrap_or(0)
-}
-
-fn add_face(
-    faces: &mut Vec<Face>,
-    edges: &mut HashMap<(usize, usize), usize>,
-    points: &[Point3<f64>],
-    v: [usize; 3],
-) {
-    let index = faces.len();
-    faces.push(Face::new(points, v));
-    for k in 0..3 {
-        edges.insert((v[k], v[(k + 1) % 3]), index);
-    }
 }
 
 #[cfg(test)]
@@ -268,6 +404,56 @@ mod tests {
                 assert!(n.dot(&(p - a)) <= 1e-12, "point {p} outside a face");
             }
         }
+    }
+
+    /// Every point inside or on every face plane (to `tol`).
+    fn assert_contains(mesh: &HullMesh, pts: &[Point3<f64>], tol: f64) {
+        for t in &mesh.triangles {
+            let (a, b, c) = (
+                mesh.vertices[t[0]],
+                mesh.vertices[t[1]],
+                mesh.vertices[t[2]],
+            );
+            let n = (b - a).cross(&(c - a)).normalize();
+            for p in pts {
+                assert!(n.dot(&(p - a)) <= tol, "point {p} outside a face");
+            }
+        }
+    }
+
+    #[test]
+    fn a_grid_with_duplicates_has_the_corners_only() {
+        // 6 × 6 × 6 lattice points (many coplanar with each face, collinear with each edge),
+        // every one given twice, in an order that visits the inside first.
+        let mut pts = Vec::new();
+        for round in 0..2 {
+            for i in 0..216 {
+                let k = (i * 97 + round) % 216;
+                let (x, y, z) = (k % 6, (k / 6) % 6, k / 36);
+                pts.push(Point3::new(x as f64, y as f64, z as f64) * 0.2);
+            }
+        }
+        let mesh = convex_hull(&pts).unwrap();
+        assert_closed(&mesh);
+        assert_eq!(mesh.vertices.len(), 8, "{:?}", mesh.vertices);
+        assert_contains(&mesh, &pts, 1e-12);
+    }
+
+    #[test]
+    fn a_large_cloud_is_closed_and_contains_every_point() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let pts: Vec<_> = (0..20_000)
+            .map(|_| Point3::new(next(), next(), next()))
+            .collect();
+        let mesh = convex_hull(&pts).unwrap();
+        assert_closed(&mesh);
+        assert_contains(&mesh, &pts, 1e-9);
     }
 
     #[test]

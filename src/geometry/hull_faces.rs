@@ -10,12 +10,11 @@
 //! no other triangle of the face shares, ordered counter-clockwise seen from outside (the
 //! triangles' own winding). The face normal is the area-weighted mean of its triangles' normals.
 
-use std::collections::HashMap;
-
 #[cfg(test)]
 use nalgebra::Point3;
 use nalgebra::Vector3;
 
+use super::edge_map::{edge_map, EdgeMap};
 use super::hull::HullMesh;
 
 /// Angle (rad) below which two adjacent hull triangles count as one flat face. Round-off in
@@ -49,7 +48,7 @@ pub fn planar_faces(mesh: &HullMesh) -> Vec<HullFace> {
         })
         .collect();
     // Directed edge → triangle.
-    let mut edge_owner: HashMap<(usize, usize), usize> = HashMap::with_capacity(3 * tris.len());
+    let mut edge_owner: EdgeMap<usize> = edge_map(3 * tris.len());
     for (ti, t) in tris.iter().enumerate() {
         for k in 0..3 {
             edge_owner.insert((t[k], t[(k + 1) % 3]), ti);
@@ -101,10 +100,11 @@ fn boundary_loop(
     members: &[usize],
     face_of: &[usize],
     face_index: usize,
-    edge_owner: &HashMap<(usize, usize), usize>,
+    edge_owner: &EdgeMap<usize>,
 ) -> Vec<usize> {
-    // Boundary edges: the neighbour across the edge is in another face.
-    let mut next: HashMap<usize, usize> = HashMap::new();
+    // Boundary edges (from, to), sorted by `from`: the neighbour across the edge is in another
+    // face.
+    let mut next: Vec<(usize, usize)> = Vec::new();
     for &ti in members {
         let t = tris[ti];
         for k in 0..3 {
@@ -113,16 +113,31 @@ fn boundary_loop(
                 .get(&(b, a))
                 .is_some_and(|&nb| face_of[nb] == face_index);
             if !inside {
-                next.insert(a, b);
+                next.push((a, b));
             }
         }
     }
-    let Some(&start) = next.keys().min() else {
+    // Stable: of two edges from one vertex (never on a proper hull) the later is kept.
+    next.sort_by_key(|&(a, _)| a);
+    let mut unique: Vec<(usize, usize)> = Vec::with_capacity(next.len());
+    for e in next {
+        match unique.last_mut() {
+            Some(last) if last.0 == e.0 => *last = e,
+            _ => unique.push(e),
+        }
+    }
+    let next = unique;
+    let Some(&(start, _)) = next.first() else {
         return Vec::new();
+    };
+    let after = |at: usize| {
+        next.binary_search_by_key(&at, |&(a, _)| a)
+            .ok()
+            .map(|i| next[i].1)
     };
     let mut loop_vertices = vec![start];
     let mut at = start;
-    while let Some(&b) = next.get(&at) {
+    while let Some(b) = after(at) {
         if b == start || loop_vertices.len() > next.len() {
             break;
         }

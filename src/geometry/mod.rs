@@ -7,6 +7,7 @@
 //!
 //! Everything here is a pure function of shapes and poses; nothing allocates on the query path.
 
+mod edge_map;
 mod error;
 pub(crate) mod hull;
 pub(crate) mod hull_faces;

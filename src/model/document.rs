@@ -160,9 +160,13 @@ impl Document {
 
     /// Reads and parses a model file.
     pub fn load(path: &std::path::Path) -> Result<Document, Diagnostic> {
-        let bytes = std::fs::read(path).map_err(|e| {
-            Diagnostic::new(format!("cannot read model '{}': {e}", path.display()))
-                .hint("check the path; models end in .toml")
+        use super::input_file::{read_regular, InputFileError, MAX_TEXT_FILE_BYTES};
+        let bytes = read_regular(path, "model", MAX_TEXT_FILE_BYTES).map_err(|e| {
+            let hint = match e {
+                InputFileError::Io { .. } => "check the path; models end in .toml",
+                _ => e.hint(),
+            };
+            Diagnostic::new(e.to_string()).hint(hint)
         })?;
         let label = path.display().to_string();
         let text =

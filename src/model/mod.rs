@@ -5,6 +5,7 @@ pub(crate) mod animation;
 pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;
+pub mod input_file;
 pub(crate) mod reader;
 pub(crate) mod source;
 pub(crate) mod value;

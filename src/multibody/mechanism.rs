@@ -95,6 +95,8 @@ pub struct Mechanism {
     pub(crate) quaternion_offsets: Vec<usize>,
     /// Joints that close loops.
     pub(crate) cuts: Vec<CutJoint>,
+    /// The inbound joint of each body (`None` for the World body).
+    pub(crate) body_joints: Vec<Option<JointId>>,
 }
 
 impl Mechanism {
@@ -194,6 +196,31 @@ impl Mechanism {
     /// The velocity coordinates of joint `j` in v (and in τ, v̇); empty for welds.
     pub fn joint_v_range(&self, j: JointId) -> Range<usize> {
         self.joints[j].v_range.clone()
+    }
+
+    /// The joint whose coordinates hold coordinate `index` of v (`velocity`) or q, and the
+    /// coordinate's place among them; `None` past the end. By bisection (q and v are in body
+    /// order): naming every state of a 20,000-joint chain stays linear.
+    pub fn coordinate_joint(&self, index: usize, velocity: bool) -> Option<(JointId, usize)> {
+        let span = |b: &BodyModel| {
+            if velocity {
+                (b.v_start, b.kind.nv())
+            } else {
+                (b.q_start, b.kind.nq())
+            }
+        };
+        let bodies = self.bodies.get(1..)?;
+        let k = bodies
+            .partition_point(|b| span(b).0 <= index)
+            .checked_sub(1)?;
+        let (start, len) = span(&bodies[k]);
+        if index >= start + len {
+            return None;
+        }
+        Some((
+            self.body_joints.get(k + 1).copied().flatten()?,
+            index - start,
+        ))
     }
 
     /// Writes the initial state given in the joints' specs (`q` has `nq` values, `v` `nv`).

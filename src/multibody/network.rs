@@ -20,7 +20,8 @@ use super::mechanism::{
 use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialForce, SpatialInertia};
 use super::workspace::Workspace;
 use nalgebra::{Isometry3, Matrix3, Matrix6, Vector3};
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 #[derive(Clone, Debug)]
 struct SolidEntry {
@@ -315,6 +316,8 @@ impl FrameNetworkBuilder {
         let group = &groups.group;
         let (nf, ng) = (self.labels.len(), groups.frames.len());
         let mut outgoing: Vec<Vec<JointId>> = vec![Vec::new(); ng];
+        // By follower group: the candidates for a reversed joint once that group is reached.
+        let mut incoming: Vec<Vec<JointId>> = vec![Vec::new(); ng];
         let moving: Vec<JointId> = (0..self.joints.len())
             .filter(|&j| self.joints[j].spec.kind != JointKind::Weld)
             .collect();
@@ -324,6 +327,7 @@ impl FrameNetworkBuilder {
                 return Err(self.closed_loop(j));
             }
             outgoing[group[je.base]].push(j);
+            incoming[group[je.follower]].push(j);
         }
         // Joints that can close loops (revolute, spherical) last: the tree takes the others
         // first, so that a loop is cut where a closure can be written.
@@ -336,11 +340,17 @@ impl FrameNetworkBuilder {
         let mut inbound: Vec<Option<(JointId, bool)>> = vec![None];
         let mut used = vec![false; self.joints.len()];
         body_of_group[group[world]] = WORLD_BODY;
+        // The joints whose follower side is reached, smallest first: the first unused one whose
+        // base side is not reached is the next reversed joint (a joint failing that test never
+        // passes it later, so it is dropped). A search of all joints per reversed joint was
+        // quadratic in a chain connected follower toward the World.
+        let mut candidates: BinaryHeap<Reverse<JointId>> = BinaryHeap::new();
         let mut next = 0;
         loop {
             while next < body_groups.len() {
                 let g = body_groups[next];
                 next += 1;
+                candidates.extend(incoming[g].iter().map(|&j| Reverse(j)));
                 for &j in &outgoing[g] {
                     if used[j] {
                         continue;
@@ -358,9 +368,9 @@ impl FrameNetworkBuilder {
             }
             // Then joints connected the other way round (follower toward the World).
             let reached = |f: FrameId| body_of_group[group[f]] != UNSET;
-            let reversed = moving.iter().copied().find(|&j| {
-                !used[j] && reached(self.joints[j].follower) && !reached(self.joints[j].base)
-            });
+            let reversed = std::iter::from_fn(|| candidates.pop())
+                .map(|Reverse(j)| j)
+                .find(|&j| !used[j] && !reached(self.joints[j].base));
             let Some(j) = reversed else { break };
             used[j] = true;
             let other = group[self.joints[j].base];
@@ -432,6 +442,7 @@ impl FrameNetworkBuilder {
         let coordinates = self.coordinates(tree, &frame_placements, &inertia);
         let mut body_labels = vec!["World".to_string()];
         body_labels.extend((1..nb).map(|b| self.labels[ref_frame[b]].clone()));
+        let body_joints = tree.inbound.iter().map(|i| i.map(|(j, _)| j)).collect();
         let cuts = tree
             .cuts
             .iter()
@@ -464,6 +475,7 @@ impl FrameNetworkBuilder {
             v0,
             quaternion_offsets,
             cuts,
+            body_joints,
         }
     }
 

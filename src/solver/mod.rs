@@ -175,7 +175,7 @@ mod trbdf2;
 pub use auto::STIFF_STEPS as AUTO_STIFF_STEPS;
 pub use error::{SolverError, SolverStats, StallReason};
 pub use fn_system::FnSystem;
-pub use integrate::{Solver, SolverCheckpoint};
+pub use integrate::{Solver, SolverCheckpoint, MAX_IMPLICIT_STATES};
 pub use options::{Method, SolverOptions, AUTO_ESDIRK43_REL_TOL, DEFAULT_MAX_STEPS};
 
 #[cfg(test)]

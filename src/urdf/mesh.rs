@@ -3,8 +3,14 @@
 //! convex hull (blockdyn's contact geometry for a mesh is that hull).
 
 use crate::geometry::hull::convex_hull;
+use crate::model::input_file::{read_regular, MAX_MESH_FILE_BYTES};
 use nalgebra::Point3;
 use std::path::{Path, PathBuf};
+
+/// The most distinct vertices a collision mesh may have: 1,000,000 (a 200,000-vertex mesh is
+/// hulled in a fraction of a second; the limit bounds what a hostile file can cost, and a
+/// collision hull needs far fewer vertices than a visual mesh).
+pub const MAX_MESH_VERTICES: usize = 1_000_000;
 
 /// Where the mesh `filename` of a URDF in `urdf_dir` is: `file://` paths as written,
 /// `package://PKG/REST` as REST beside the URDF or in a folder PKG above it, other names
@@ -27,7 +33,8 @@ pub fn resolve(filename: &str, urdf_dir: &Path) -> Result<PathBuf, String> {
     };
     candidates
         .iter()
-        .find(|p| p.is_file())
+        // Whatever exists: a FIFO or directory found is refused by name when it is read.
+        .find(|p| p.exists())
         .cloned()
         .ok_or_else(|| {
             let looked: Vec<String> = candidates
@@ -57,8 +64,15 @@ pub fn hull_of(filename: &str, scale: [f64; 3], urdf_dir: &Path) -> Result<Vec<[
 
 /// The vertices of the convex hull of the STL mesh at `path`, each scaled by `scale` (m).
 pub fn hull_points(path: &Path, scale: [f64; 3]) -> Result<Vec<[f64; 3]>, String> {
-    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
-    let mesh = stl_io::read_stl(&mut file).map_err(|e| format!("not a readable STL file: {e}"))?;
+    let bytes = read_regular(path, "mesh file", MAX_MESH_FILE_BYTES).map_err(|e| e.to_string())?;
+    let mesh = stl_io::read_stl(&mut std::io::Cursor::new(bytes))
+        .map_err(|e| format!("not a readable STL file: {e}"))?;
+    if mesh.vertices.len() > MAX_MESH_VERTICES {
+        return Err(format!(
+            "it has {} vertices, more than the limit of {MAX_MESH_VERTICES} for a collision mesh: decimate it (e.g. MeshLab's quadric edge collapse) to a few thousand",
+            mesh.vertices.len()
+        ));
+    }
     let points: Vec<Point3<f64>> = mesh
         .vertices
         .iter()

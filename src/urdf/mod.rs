@@ -4,10 +4,12 @@
 //! (`robot/base_link`, `robot/hip_joint`). `blockdyn import robot.urdf` prints the same blocks
 //! as TOML. See docs/urdf.md.
 //!
-//! One concept per file: [`read`] (the XML, checked element by element with positions), [`tree`]
-//! (the kinematic tree), [`mesh`] (STL meshes as convex hulls), [`expand`] (the robot as model
-//! blocks). This module reads the Urdf block itself and splices the expansion into a document.
+//! One concept per file: [`entities`] (the XML entity expansion budget), [`read`] (the XML,
+//! checked element by element with positions), [`tree`] (the kinematic tree), [`mesh`] (STL
+//! meshes as convex hulls), [`expand`] (the robot as model blocks). This module reads the Urdf
+//! block itself and splices the expansion into a document.
 
+pub mod entities;
 pub mod expand;
 pub mod mesh;
 pub mod read;
@@ -15,6 +17,7 @@ pub mod tree;
 
 use crate::block::{Block, BlockType, Param, ParamDoc, PortDoc};
 use crate::builder::{BlockHandle, BlockSpec, ModelBuilder, ParamValue};
+use crate::model::input_file::{read_regular, InputFileError, MAX_TEXT_FILE_BYTES};
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, Document, SourceFile, Span, TableReader};
 use expand::{Base, Expansion, Options};
@@ -26,9 +29,14 @@ pub const TYPE_NAME: &str = "Urdf";
 
 /// Reads and checks a URDF file (its path as messages show it).
 pub fn read_file(path: &Path) -> Result<(read::Robot, tree::KinematicTree), Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        Diagnostic::new(format!("cannot read URDF file '{}': {e}", path.display()))
-            .hint("check the path (a Urdf block's file is relative to the model file)")
+    let bytes = read_regular(path, "URDF file", MAX_TEXT_FILE_BYTES).map_err(|e| {
+        let hint = match e {
+            InputFileError::Io { .. } => {
+                "check the path (a Urdf block's file is relative to the model file)"
+            }
+            _ => e.hint(),
+        };
+        Diagnostic::new(e.to_string()).hint(hint)
     })?;
     let label = path.display().to_string();
     let text = String::from_utf8(bytes).map_err(|e| {

@@ -9,6 +9,7 @@
 
 use crate::model::{Diagnostic, SourceFile};
 use nalgebra::{Matrix3, Vector3};
+use std::collections::HashMap;
 
 /// A place in the URDF file: a byte offset.
 pub type At = usize;
@@ -164,6 +165,7 @@ pub fn error_at(source: &SourceFile, at: At, message: impl Into<String>) -> Diag
 
 /// Reads the URDF text of `source`.
 pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
+    super::entities::check_expansion(&source)?;
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
         ..Default::default()
@@ -198,12 +200,16 @@ pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
         ignored: Vec::new(),
         source: source.clone(),
     };
+    // Names already read, to their element's place (a map: a search per element is quadratic
+    // in a 20,000-joint chain).
+    let mut link_at: HashMap<String, At> = HashMap::new();
+    let mut joint_at: HashMap<String, At> = HashMap::new();
     for node in root.children().filter(|n| n.is_element()) {
         match node.tag_name().name() {
             "link" => {
                 let link = r.link(&node, &mut robot.ignored)?;
-                if let Some(first) = robot.links.iter().find(|l| l.name == link.name) {
-                    let (line, _) = source.line_column(first.at);
+                if let Some(&first) = link_at.get(&link.name) {
+                    let (line, _) = source.line_column(first);
                     return Err(r
                         .at(
                             &node,
@@ -214,12 +220,13 @@ pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
                         )
                         .hint("link names are unique in a URDF file: rename one"));
                 }
+                link_at.insert(link.name.clone(), link.at);
                 robot.links.push(link);
             }
             "joint" => {
                 let joint = r.joint(&node, &mut robot.ignored)?;
-                if let Some(first) = robot.joints.iter().find(|j| j.name == joint.name) {
-                    let (line, _) = source.line_column(first.at);
+                if let Some(&first) = joint_at.get(&joint.name) {
+                    let (line, _) = source.line_column(first);
                     return Err(r
                         .at(
                             &node,
@@ -230,6 +237,7 @@ pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
                         )
                         .hint("joint names are unique in a URDF file: rename one"));
                 }
+                joint_at.insert(joint.name.clone(), joint.at);
                 robot.joints.push(joint);
             }
             "material" => robot.ignored.push(ignored(&node, "material", VISUAL)),

@@ -38,7 +38,14 @@ impl KinematicTree {
                 let names: Vec<&str> = robot.links.iter().map(|l| l.name.as_str()).collect();
                 d = match crate::model::diagnostic::closest(name, names.iter().copied()) {
                     Some(near) => d.hint(format!("did you mean '{near}'?")),
-                    None => d.hint(format!("the links are: {}", names.join(", "))),
+                    None if names.len() <= 20 => {
+                        d.hint(format!("the links are: {}", names.join(", ")))
+                    }
+                    None => d.hint(format!(
+                        "the links are: {}, … ({} in all)",
+                        names[..20].join(", "),
+                        names.len()
+                    )),
                 };
                 d
             })
@@ -128,9 +135,11 @@ impl KinematicTree {
             }
         }
         if joint_order.len() < robot.joints.len() {
-            let j = (0..robot.joints.len())
-                .find(|j| !joint_order.contains(j))
-                .unwrap_or(0);
+            let mut reached = vec![false; robot.joints.len()];
+            for &j in &joint_order {
+                reached[j] = true;
+            }
+            let j = reached.iter().position(|r| !r).unwrap_or(0);
             let joint = &robot.joints[j];
             return Err(error_at(
                 src,

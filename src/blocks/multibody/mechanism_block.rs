@@ -622,19 +622,14 @@ impl Block for MechanismBlock {
     fn state_name(&self, k: usize) -> String {
         let m = &self.mechanism;
         let nq = m.nq();
-        for j in 0..m.num_joints() {
-            let (qr, vr) = (m.joint_q_range(j), m.joint_v_range(j));
-            if qr.contains(&k) {
-                return format!("position {} of joint '{}'", k - qr.start, m.joint_label(j));
-            }
-            if k >= nq && vr.contains(&(k - nq)) {
-                return format!(
-                    "velocity {} of joint '{}'",
-                    k - nq - vr.start,
-                    m.joint_label(j)
-                );
-            }
+        let (what, index) = if k < nq {
+            ("position", k)
+        } else {
+            ("velocity", k - nq)
+        };
+        match m.coordinate_joint(index, k >= nq) {
+            Some((j, offset)) => format!("{what} {offset} of joint '{}'", m.joint_label(j)),
+            None => format!("x[{k}]"),
         }
-        format!("x[{k}]")
     }
 }

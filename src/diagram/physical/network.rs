@@ -66,7 +66,13 @@ impl FrameWiring {
         instances: &[Instance],
         physical: &[PhysicalLine],
     ) -> Result<(), Diagnostic> {
-        let index_of = |name: &str| instances.iter().position(|i| i.name == name);
+        // By name, in a map: a linear search per line is quadratic in a 20,000-joint chain.
+        let by_name: HashMap<&str, usize> = instances
+            .iter()
+            .enumerate()
+            .map(|(k, i)| (i.name.as_str(), k))
+            .collect();
+        let index_of = |name: &str| by_name.get(name).copied();
         for line in physical {
             let (Some(a), Some(b)) = (index_of(&line.a.block), index_of(&line.b.block)) else {
                 continue;

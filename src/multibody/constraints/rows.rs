@@ -186,7 +186,13 @@ impl ConstraintRows {
             jac_rows: 0,
             bias_rows: 0,
             jac: DMatrix::zeros(capacity, nv),
-            factor: DMatrix::zeros(nv, nv),
+            // nv × nv: sized here only for a mechanism with rows to solve (a 20,000-joint chain
+            // without contacts would take 3.2 GB for nothing); see `rows_matrix`.
+            factor: if capacity > 0 {
+                DMatrix::zeros(nv, nv)
+            } else {
+                DMatrix::zeros(0, 0)
+            },
             dof_parent,
             y: DMatrix::zeros(nv, capacity),
             a: DMatrix::zeros(capacity, capacity),
@@ -246,6 +252,10 @@ impl ConstraintRows {
         self.check_rows(m, rows)?;
         check_len("q", q.len(), m.nq())?;
         self.jac_rows = 0;
+        if self.factor.nrows() != self.nv {
+            // Made with no rows (capacity 0): sized at the first call, which has none.
+            self.factor = DMatrix::zeros(self.nv, self.nv);
+        }
         mass_matrix(m, q, ws, &mut self.factor);
         self.fill_jacobian(m, rows, ws);
         self.factor_mass_matrix()?;

@@ -228,7 +228,7 @@ impl RigidWorkspace {
             kinds: Vec::with_capacity(rows),
             contacts: Vec::with_capacity(points),
             row_candidate: Vec::with_capacity(rows),
-            constraint_rows: ConstraintRows::new(m, rows.max(1)),
+            constraint_rows: ConstraintRows::new(m, rows),
             lcp: LcpWorkspace::new(rows.max(1)),
             bias: vec![0.0; rows],
             forces: vec![0.0; rows],

@@ -55,6 +55,12 @@ mod switching;
 
 pub use resume::SolverCheckpoint;
 
+/// The most states an implicit method (trbdf2, esdirk43, and auto's stiff phase) is built for:
+/// its dense Jacobian, LU and sparsity pattern take 17·n² bytes (272 MB at this limit; 27 GB for
+/// a 20,000-joint chain's 40,000 states). Above it an implicit method is refused and `auto`
+/// stays explicit (dopri5), so that a large explicit model never allocates them.
+pub const MAX_IMPLICIT_STATES: usize = 4000;
+
 /// Smallest admissible step at time t: 16·ε·max(1, |t|).
 fn min_step(t: f64) -> f64 {
     16.0 * f64::EPSILON * t.abs().max(1.0)
@@ -178,16 +184,25 @@ impl Solver {
         };
         let tableau = tableau_of(options.method);
         let n = state_dim;
-        // Auto: the implicit method's buffers up front, and its controller as the spare.
+        if options.method.is_implicit() && n > MAX_IMPLICIT_STATES {
+            return Err(SolverError::InvalidOptions(format!(
+                "method \"{}\" needs a dense {n} × {n} Jacobian and its LU ({:.1} GB) for the model's {n} states; the limit of an implicit method is {MAX_IMPLICIT_STATES} states: use method = \"dopri5\" (or \"auto\", which stays explicit above it)",
+                options.method.name(),
+                17.0 * (n as f64).powi(2) / 1e9
+            )));
+        }
+        // Auto: the implicit method's buffers up front, and its controller as the spare (none
+        // above MAX_IMPLICIT_STATES: auto then runs dopri5 only).
         let stiff_tableau = tableau_of(options.stiff_method());
-        let implicit = options.method.may_use_jacobian().then(|| {
+        let stiff_fits = n <= MAX_IMPLICIT_STATES;
+        let implicit = (options.method.may_use_jacobian() && stiff_fits).then(|| {
             let implicit = Trbdf2::new(n, stiff_tableau);
             Box::new(match options.method {
                 Method::Auto => implicit.with_radius_estimate(),
                 _ => implicit,
             })
         });
-        let auto = (options.method == Method::Auto)
+        let auto = (options.method == Method::Auto && stiff_fits)
             .then(|| AutoSwitch::new(PiController::new(stiff_tableau.error_order)));
         let stages = tableau.stages.max(stiff_tableau.stages);
         let stall = StallWatch::new(n, options.max_steps, options.max_wall_time);
