@@ -166,7 +166,7 @@ impl WorkEstimate {
     /// The estimate for a built diagram under its own solver settings; `None` when the model has
     /// nothing to integrate or its recording cannot be set up.
     pub fn of(d: &Diagram) -> Option<WorkEstimate> {
-        let options = super::solver_options(d);
+        let mut options = super::solver_options(d);
         let duration = d.spec.stop_time;
         if d.num_states == 0 || duration.is_nan() || duration <= 0.0 {
             return None;
@@ -183,6 +183,10 @@ impl WorkEstimate {
         let mut motion_rate = linear.motion_rate(cut);
         if cut.is_infinite() {
             motion_rate = motion_rate.max(linear.acceleration_rate);
+        }
+        if d.num_states > crate::solver::MAX_IMPLICIT_STATES && options.method == Method::Auto {
+            // auto stays explicit on a model this large (no dense Jacobian).
+            options.method = Method::Dopri5;
         }
         Some(Self::from_rates(&options, duration, motion_rate, contacts))
     }
