@@ -95,6 +95,35 @@ fn urdf_entity_expansion_is_capped() {
     assert_unchanged(&before);
 }
 
+#[test]
+fn urdf_entity_cap_is_not_fooled_by_a_deep_reference_in_a_comment() {
+    // A chain m1 → m2 → … → m17 → big, referenced once inside a comment (the XML reader never
+    // expands it) and m1 300 times in the body: nesting past the scan's limit must not count as
+    // nothing, or every entity above it is cached as a few bytes and 19 MiB pass.
+    let dir = temp_dir("entities_deep");
+    let big = "1".repeat(64 << 10);
+    let mut dtd = format!("<!ENTITY big \"{big}\">\n<!ENTITY m17 \"&big;\">\n");
+    for k in (1..17).rev() {
+        dtd.push_str(&format!("<!ENTITY m{k} \"&m{};\">\n", k + 1));
+    }
+    let refs = "&m1;".repeat(300);
+    std::fs::write(
+        dir.join("robot.urdf"),
+        format!("<?xml version=\"1.0\"?>\n<!DOCTYPE robot [\n{dtd}]>\n<!-- &m17; -->\n<robot name=\"r\">\n<link name=\"base\">{LINK}</link>\n<gazebo>{refs}</gazebo>\n</robot>\n"),
+    )
+    .unwrap();
+    let model = urdf_model(&dir, "robot.urdf", "");
+    let before = snapshot(&dir);
+    let out = blockdyn(&["check", model.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("XML entities expand past the limit of 4 MiB"),
+        "{stderr}"
+    );
+    assert_unchanged(&before);
+}
+
 /// A binary STL of a UV sphere (radius 0.1 m): `rings` circles of `per_ring` vertices and two
 /// poles, every vertex on the hull.
 fn sphere_stl(path: &Path, rings: usize, per_ring: usize) -> usize {

@@ -89,3 +89,57 @@ fn gravity_along_every_hinge_axis_warns_that_nothing_will_move() {
         d.warnings
     );
 }
+
+mod cli_common;
+
+/// sqrt(1 − t) turns NaN after t = 1 s; only a Scope reads it, so nothing stops the run.
+const NAN_INTO_SCOPE: &str = r#"connect = ["clock.out -> root.in", "root.out -> scope.in1"]
+
+[model]
+stop_time = 2.0
+
+[blocks.clock]
+type = "Clock"
+
+[blocks.root]
+type = "Fcn"
+expression = "sqrt(1 - u)"
+
+[blocks.scope]
+type = "Scope"
+"#;
+
+#[test]
+fn nan_from_a_fcn_into_a_scope_is_reported_with_its_column_and_time() {
+    let d = blockdyn::load_model_str("nan.toml", NAN_INTO_SCOPE, &[]).unwrap();
+    let result = blockdyn::simulate(&d, Default::default()).unwrap();
+    let row = result.non_finite_row.expect("a non-finite row is reported");
+    assert_eq!(row.column, "root.out");
+    // The first row past t = 1 s (rows are taken at the steps' ends and inside them).
+    assert!(row.time > 1.0 && row.time < 1.1, "{row:?}");
+    // The CLI says it, and still writes the CSV (the run is not an error).
+    let dir = cli_common::temp_dir("nan_into_scope");
+    let model = dir.join("nan.toml");
+    std::fs::write(&model, NAN_INTO_SCOPE).unwrap();
+    let csv = dir.join("nan.csv");
+    let out = cli_common::blockdyn(&[
+        "run",
+        model.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let stderr = cli_common::text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: column 'root.out' is NaN or infinite from t = "),
+        "{stderr}"
+    );
+    assert!(csv.exists());
+    // A finite model says nothing of the kind.
+    let d = blockdyn::load_model_str("ok.toml", &NAN_INTO_SCOPE.replace("1 - u", "1 + u"), &[])
+        .unwrap();
+    assert!(blockdyn::simulate(&d, Default::default())
+        .unwrap()
+        .non_finite_row
+        .is_none());
+}

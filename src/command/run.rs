@@ -186,7 +186,15 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
         },
     );
     match run {
-        Ok(result) => finish_run(&d, result, &targets),
+        Ok(result) => {
+            if let Some(row) = &result.non_finite_row {
+                (request.warn)(&format!(
+                    "column '{}' is NaN or infinite from t = {} s (its first non-finite row; later rows may be too): the block that computes it produced it\n  help: check that block's expression, parameters and inputs near that time (a division by zero, a log or sqrt of a negative number)",
+                    row.column, row.time
+                ));
+            }
+            finish_run(&d, result, &targets)
+        }
         Err(failed) => Err(finish_failed_run(&d, *failed, &targets)),
     }
 }

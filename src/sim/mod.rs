@@ -121,6 +121,9 @@ pub struct RunResult {
     pub events: Vec<LocatedEvent>,
     /// Located crossings after the first [`EventLog::MAX`] (not in `events`).
     pub events_dropped: usize,
+    /// The first recorded NaN or infinity (a signal that reaches only a Scope or a log stops no
+    /// run); `None` when every recorded value was finite.
+    pub non_finite_row: Option<recorder::NonFiniteRow>,
 }
 
 /// Why a run stopped early.
@@ -412,6 +415,7 @@ pub fn simulate_keeping_rows(
     let wall_time = started.elapsed();
     let recorder = &mut engine.run.recorder;
     let (rows, last_time) = (recorder.rows(), recorder.last_time());
+    let non_finite_row = recorder.first_non_finite();
     let finished = recorder.finish();
     let recording = std::mem::take(&mut recorder.recording);
     let animation = engine.run.frames.take().map(FrameSampler::into_animation);
@@ -430,6 +434,7 @@ pub fn simulate_keeping_rows(
             checkpoint,
             events,
             events_dropped,
+            non_finite_row,
         }),
         (Ok(_), Err(e)) => Err(early(e.into())),
         (Err(error), finished) => {

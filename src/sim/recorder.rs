@@ -29,6 +29,17 @@ pub struct Recorder {
     /// Rows recorded since the run started, and the time of the last.
     rows: usize,
     last_time: Option<f64>,
+    /// The first recorded value that was NaN or infinite: (column, time).
+    non_finite: Option<(usize, f64)>,
+}
+
+/// The first NaN or infinity a run recorded (see [`Recorder::first_non_finite`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NonFiniteRow {
+    /// The column's CSV header, e.g. `ratio.out`.
+    pub column: String,
+    /// The time of its row (s).
+    pub time: f64,
 }
 
 /// What a [`Recorder`] keeps in memory.
@@ -184,6 +195,7 @@ impl Recorder {
             interrupt: None,
             rows: 0,
             last_time: None,
+            non_finite: None,
         }
     }
 
@@ -362,6 +374,7 @@ impl Recorder {
         self.schedule.next_sample = 1;
         self.rows = 0;
         self.last_time = None;
+        self.non_finite = None;
     }
 
     /// Starts a new recording for a run from time `t` (a start time, or a checkpoint): like
@@ -399,6 +412,11 @@ impl Recorder {
         }
         self.rows += 1;
         self.last_time = Some(t);
+        if self.non_finite.is_none() {
+            if let Some(column) = self.row.iter().position(|v| !v.is_finite()) {
+                self.non_finite = Some((column, t));
+            }
+        }
         match &mut self.keep {
             Keep::All => self.recording.push_row(t, &self.row),
             Keep::Plot(plot) => plot.push(&mut self.recording, t, &self.row, event),
@@ -419,6 +437,15 @@ impl Recorder {
                 }
             }
         }
+    }
+
+    /// The first recorded value that was NaN or infinite, by column name and time (s): a signal
+    /// that reaches only a Scope or a log stops no run, so the run says it.
+    pub fn first_non_finite(&self) -> Option<NonFiniteRow> {
+        self.non_finite.map(|(column, time)| NonFiniteRow {
+            column: self.recording.columns[column].name.clone(),
+            time,
+        })
     }
 
     /// How many rows to record per accepted step of length `h` (see [`OutputRows`]).

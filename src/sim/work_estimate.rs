@@ -156,7 +156,8 @@ pub struct WorkEstimate {
     pub floor_pace: f64,
     /// One entry per contact block with linearised modes.
     pub contacts: Vec<ContactWork>,
-    /// The estimated pace of the run: the largest of the above (steps/s).
+    /// The estimated pace of the run (steps/s): the largest of the floor, the motion's and the
+    /// contacts' paces, plus the ringing and switching steps spread over the run.
     pub pace: f64,
     /// The estimated number of steps of the run.
     pub steps: f64,

@@ -17,7 +17,7 @@
 //!   stored as `out/run_0.csv`), an input of the run, or a device, FIFO or socket is replaced.
 
 use std::fs;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use super::directory::summary_file_name;
@@ -196,14 +196,14 @@ fn first_line(path: &Path) -> Option<String> {
     if !fs::metadata(path).ok()?.is_file() {
         return None;
     }
+    // Up to the first newline (a summary's header grows with the plan's axes), within 1 MiB.
     let mut head = Vec::new();
-    fs::File::open(path)
-        .ok()?
-        .take(4096)
-        .read_to_end(&mut head)
+    std::io::BufReader::new(fs::File::open(path).ok()?.take(1 << 20))
+        .read_until(b'\n', &mut head)
         .ok()?;
-    let text = std::str::from_utf8(&head).ok()?;
-    Some(text.lines().next().unwrap_or_default().to_string())
+    let line = head.strip_suffix(b"\n").unwrap_or(&head);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    Some(String::from_utf8_lossy(line).into_owned())
 }
 
 #[cfg(test)]

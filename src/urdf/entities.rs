@@ -82,8 +82,10 @@ struct Sizes<'d, 't> {
 
 impl<'t> Sizes<'_, 't> {
     /// The bytes entity `name` expands to (`None` when it is not declared here: a predefined
-    /// entity such as `&lt;`, or one the XML reader will report). A loop or nesting past
-    /// [`MAX_NESTING`] counts nothing: the XML reader refuses those itself.
+    /// entity such as `&lt;`, or one the XML reader will report). A loop counts nothing (the XML
+    /// reader refuses it itself); nesting past [`MAX_NESTING`] counts as unbounded, so that the
+    /// file is refused: counting it as nothing would cache too small a size for every entity
+    /// above it, which a reference the reader never expands (one in a comment) could plant.
     fn expanded(&mut self, name: &'t str, depth: usize) -> Option<u64> {
         let declarations = self.declarations;
         let declaration = declarations.get(name)?;
@@ -91,7 +93,7 @@ impl<'t> Sizes<'_, 't> {
             return Some(size);
         }
         if depth > MAX_NESTING {
-            return Some(0);
+            return Some(u64::MAX);
         }
         // Provisionally 0, so that a loop ends here.
         self.memo.insert(name, 0);

@@ -145,7 +145,20 @@ impl ComplementaritySolver {
             return Ok(outcome);
         }
         self.mode_key = None;
-        Err(first_failure.unwrap_or(LemkeFailure::Ray { variable: 0 }))
+        match first_failure {
+            Some(failure) => Err(failure),
+            None => {
+                // Both Lemke runs ended with a solution that fails the acceptance test, and no
+                // complementary set passes it: hand back the first one, so that the caller's
+                // check reports it as inaccurate at its worst row (not as a ray it is not).
+                let alpha = &mut self.alpha;
+                outcome.pivots += self
+                    .lemke
+                    .solve(lcp, Covering::Ones, z, alpha, max_pivots)?;
+                outcome.method = SolveMethod::Lemke;
+                Ok(outcome)
+            }
+        }
     }
 
     /// Tries every complementary set (all `2ⁿ`, the empty set first); leaves the solving one in

@@ -139,7 +139,7 @@ impl Lemke {
         max_pivots: usize,
     ) -> Result<usize, LemkeFailure> {
         let Lcp { n, q, .. } = lcp;
-        debug_assert!(n <= self.capacity, "Lemke: more variables than capacity");
+        assert!(n <= self.capacity, "Lemke: more variables than capacity");
         z[..n].fill(0.0);
         z_basic[..n].fill(false);
         self.last_pivots = 0;
