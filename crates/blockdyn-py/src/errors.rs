@@ -138,3 +138,17 @@ pub(crate) fn simulation_error(
         Err(e) => e,
     }
 }
+
+/// `signal` (the exception a signal handler raised during a run, e.g. `KeyboardInterrupt`) with
+/// the rows the run recorded until it stopped as its `partial` attribute, as a
+/// `SimulationError` carries them.
+pub(crate) fn with_partial(py: Python<'_>, signal: PyErr, partial: SimulationResult) -> PyErr {
+    let attach = || -> PyResult<()> {
+        signal.value(py).setattr("partial", Py::new(py, partial)?)?;
+        Ok(())
+    };
+    match attach() {
+        Ok(()) => signal,
+        Err(e) => e,
+    }
+}

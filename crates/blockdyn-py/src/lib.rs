@@ -19,8 +19,9 @@ use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 pub(crate) use errors::{model_error, simulation_error};
 pub(crate) use result::SimulationResult;
@@ -103,6 +104,70 @@ fn state_vector(obj: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
     obj.extract::<Vec<f64>>()
 }
 
+/// How often a run on the main thread looks for a pending signal (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` without the GIL. On the main thread it runs on a worker thread while this one
+/// checks for signals (Python's handlers, e.g. Ctrl-C's `KeyboardInterrupt`) every
+/// [`SIGNAL_POLL`]: at a signal the interrupt flag handed to `work` is set, `work` returns (a
+/// run stops at its next step, its rows kept), and the handler's exception comes back with
+/// `work`'s value. Elsewhere (Python delivers signals to the main thread only) `work` runs
+/// here, with no flag.
+pub(crate) fn interruptible<T, F>(py: Python<'_>, work: F) -> (T, Option<PyErr>)
+where
+    T: Send,
+    F: FnOnce(Option<Arc<AtomicBool>>) -> T + Send,
+{
+    if !on_main_thread(py) {
+        return (py.detach(move || work(None)), None);
+    }
+    // A signal that came before the run: raised without starting it.
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut signal = py.check_signals().err();
+    if signal.is_some() {
+        flag.store(true, Ordering::Relaxed);
+    }
+    let value = std::thread::scope(|scope| {
+        let (done, mut finished) = mpsc::channel::<()>();
+        let worker_flag = Arc::clone(&flag);
+        let worker = scope.spawn(move || {
+            let value = work(Some(worker_flag));
+            let _ = done.send(());
+            value
+        });
+        loop {
+            // (The receiver goes to the detached closure and back: it is not `Sync`.)
+            let waited;
+            (waited, finished) = py.detach(move || (finished.recv_timeout(SIGNAL_POLL), finished));
+            if !matches!(waited, Err(mpsc::RecvTimeoutError::Timeout)) {
+                break;
+            }
+            if signal.is_none() {
+                if let Err(e) = py.check_signals() {
+                    signal = Some(e);
+                    flag.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        match py.detach(|| worker.join()) {
+            Ok(value) => value,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    (value, signal)
+}
+
+/// Whether this is the interpreter's main thread (the one Python runs signal handlers on).
+fn on_main_thread(py: Python<'_>) -> bool {
+    let check = || -> PyResult<bool> {
+        let threading = py.import("threading")?;
+        let current = threading.call_method0("current_thread")?;
+        let main = threading.call_method0("main_thread")?;
+        Ok(current.is(&main))
+    };
+    check().unwrap_or(false)
+}
+
 #[pymethods]
 impl Model {
     /// Runs the model and returns a :class:`SimulationResult`.
@@ -136,19 +201,38 @@ impl Model {
                 .transpose()?,
         };
         let diagram = self.diagram.clone();
-        let (outcome, interval) = py.detach(move || {
+        let ((outcome, interval), signal) = interruptible(py, move |interrupt| {
             let started = Instant::now();
-            let outcome = blockdyn::simulate_keeping_rows(&diagram, request.options());
+            let mut options = request.options();
+            options.interrupt = interrupt;
+            let outcome = blockdyn::simulate_keeping_rows(&diagram, options);
             (outcome, result::interval(started, Instant::now()))
         });
-        match outcome {
-            Ok(run) => {
+        match (outcome, signal) {
+            (Ok(run), None) => {
                 let converting = Instant::now();
                 let mut result = SimulationResult::from_run(py, run, interval)?;
                 result.conversion_time = converting.elapsed().as_secs_f64();
                 Ok(result)
             }
-            Err(failed) => Err(simulation_error(py, *failed, interval, None)),
+            // The run ended before it saw the flag: the whole result goes with the exception.
+            (Ok(run), Some(signal)) => {
+                let result = SimulationResult::from_run(py, run, interval)?;
+                Err(errors::with_partial(py, signal, result))
+            }
+            (Err(failed), Some(signal)) => {
+                let failed = *failed;
+                let partial = SimulationResult::from_parts(
+                    py,
+                    failed.recording,
+                    None,
+                    Vec::new(),
+                    failed.events,
+                    interval,
+                )?;
+                Err(errors::with_partial(py, signal, partial))
+            }
+            (Err(failed), None) => Err(simulation_error(py, *failed, interval, None)),
         }
     }
 
@@ -310,6 +394,9 @@ fn loads(
 #[pymodule]
 fn _blockdyn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     result::start_clock();
+    // numpy's C API now, at import: touched first when a run ends, it would import numpy then,
+    // and a Ctrl-C pending at that moment would fail the import (and panic in the numpy crate).
+    numpy::PyArray1::<f64>::zeros(m.py(), 0, false);
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::_sweep, m)?)?;
@@ -323,5 +410,7 @@ fn _blockdyn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<builder::BlockHandle>()?;
     errors::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("_MAX_SWEEP_POINTS", blockdyn::sweep::MAX_SWEEP_POINTS)?;
+    m.add("_MAX_VALUE_DEPTH", convert::MAX_VALUE_DEPTH)?;
     Ok(())
 }
