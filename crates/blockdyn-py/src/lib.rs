@@ -9,6 +9,7 @@
 mod builder;
 mod convert;
 mod errors;
+mod interrupt;
 mod parameters;
 mod result;
 mod sweep;
@@ -19,9 +20,9 @@ use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
 
 pub(crate) use errors::{model_error, simulation_error};
 pub(crate) use result::SimulationResult;
@@ -104,68 +105,21 @@ fn state_vector(obj: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
     obj.extract::<Vec<f64>>()
 }
 
-/// How often a run on the main thread looks for a pending signal (Ctrl-C).
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
-
-/// Runs `work` without the GIL. On the main thread it runs on a worker thread while this one
-/// checks for signals (Python's handlers, e.g. Ctrl-C's `KeyboardInterrupt`) every
-/// [`SIGNAL_POLL`]: at a signal the interrupt flag handed to `work` is set, `work` returns (a
-/// run stops at its next step, its rows kept), and the handler's exception comes back with
-/// `work`'s value. Elsewhere (Python delivers signals to the main thread only) `work` runs
-/// here, with no flag.
+/// Runs `work` without the GIL, handing it an interrupt flag that a Ctrl-C (SIGINT) sets while
+/// it runs on the main thread ([`interrupt::watch`]; `None` elsewhere, where Python raises no
+/// `KeyboardInterrupt`). Returns `work`'s value and the exception a signal handler raised
+/// meanwhile, if any (checked once `work` returned, so the run's rows go with it).
 pub(crate) fn interruptible<T, F>(py: Python<'_>, work: F) -> (T, Option<PyErr>)
 where
     T: Send,
     F: FnOnce(Option<Arc<AtomicBool>>) -> T + Send,
 {
-    if !on_main_thread(py) {
-        return (py.detach(move || work(None)), None);
-    }
-    // A signal that came before the run: raised without starting it.
     let flag = Arc::new(AtomicBool::new(false));
-    let mut signal = py.check_signals().err();
-    if signal.is_some() {
-        flag.store(true, Ordering::Relaxed);
-    }
-    let value = std::thread::scope(|scope| {
-        let (done, mut finished) = mpsc::channel::<()>();
-        let worker_flag = Arc::clone(&flag);
-        let worker = scope.spawn(move || {
-            let value = work(Some(worker_flag));
-            let _ = done.send(());
-            value
-        });
-        loop {
-            // (The receiver goes to the detached closure and back: it is not `Sync`.)
-            let waited;
-            (waited, finished) = py.detach(move || (finished.recv_timeout(SIGNAL_POLL), finished));
-            if !matches!(waited, Err(mpsc::RecvTimeoutError::Timeout)) {
-                break;
-            }
-            if signal.is_none() {
-                if let Err(e) = py.check_signals() {
-                    signal = Some(e);
-                    flag.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-        match py.detach(|| worker.join()) {
-            Ok(value) => value,
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-    });
-    (value, signal)
-}
-
-/// Whether this is the interpreter's main thread (the one Python runs signal handlers on).
-fn on_main_thread(py: Python<'_>) -> bool {
-    let check = || -> PyResult<bool> {
-        let threading = py.import("threading")?;
-        let current = threading.call_method0("current_thread")?;
-        let main = threading.call_method0("main_thread")?;
-        Ok(current.is(&main))
-    };
-    check().unwrap_or(false)
+    let guard = interrupt::watch(py, &flag);
+    let handed = guard.as_ref().map(|_| Arc::clone(&flag));
+    let value = py.detach(move || work(handed));
+    drop(guard);
+    (value, py.check_signals().err())
 }
 
 #[pymethods]

@@ -162,21 +162,9 @@ def test_sweep_over_1e9_points_raises_value_error(tmp_path, kind):
     assert seconds < 30
 
 
-@pytest.mark.skipif(os.name != "posix", reason="SIGINT is sent with os.kill (POSIX)")
-def test_keyboard_interrupt_during_first_simulate_keeps_the_partial_result(tmp_path):
-    # The first simulate of the process (numpy's C API first used when it ends), interrupted
-    # after it started: KeyboardInterrupt, with the rows recorded until then as `partial`.
-    code = f"""
-        import blockdyn
-        m = blockdyn.load({str(MODELS / "pendulum.toml")!r})
-        print("ready", flush=True)
-        try:
-            r = m.simulate(stop_time=1e5)
-            print("finished", len(r), flush=True)
-        except KeyboardInterrupt as e:
-            print("KeyboardInterrupt rows:", len(e.partial), flush=True)
-            print("last time:", e.partial.time[-1], flush=True)
-        """
+def interrupt_child(code: str, tmp_path):
+    """Starts `code` in a child interpreter, waits for its "ready" line, sends SIGINT a second
+    later, and returns (exit status, stdout, stderr)."""
     child = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code)],
         cwd=tmp_path,
@@ -194,9 +182,57 @@ def test_keyboard_interrupt_during_first_simulate_keeps_the_partial_result(tmp_p
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert child.returncode == 0, f"exit status {child.returncode}\nstderr: {stderr}"
+    return child.returncode, stdout, stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT is sent with os.kill (POSIX)")
+def test_keyboard_interrupt_during_first_simulate_keeps_the_partial_result(tmp_path):
+    # The first simulate of the process (numpy's C API first used when it ends), interrupted
+    # after it started: KeyboardInterrupt, with the rows recorded until then as `partial`.
+    status, stdout, stderr = interrupt_child(
+        f"""
+        import blockdyn
+        m = blockdyn.load({str(MODELS / "pendulum.toml")!r})
+        print("ready", flush=True)
+        try:
+            r = m.simulate(stop_time=1e5)
+            print("finished", len(r), flush=True)
+        except KeyboardInterrupt as e:
+            print("KeyboardInterrupt rows:", len(e.partial), flush=True)
+            print("last time:", e.partial.time[-1], flush=True)
+        """,
+        tmp_path,
+    )
+    assert status == 0, f"exit status {status}\nstderr: {stderr}"
     assert "PanicException" not in stderr
     assert "KeyboardInterrupt rows:" in stdout, f"stdout: {stdout}\nstderr: {stderr}"
     rows = int(stdout.split("KeyboardInterrupt rows:")[1].split()[0])
     assert rows > 0
     assert 0 < float(stdout.split("last time:")[1]) < 1e5
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT is sent with os.kill (POSIX)")
+def test_keyboard_interrupt_during_sweep_stops_it(tmp_path):
+    status, stdout, stderr = interrupt_child(
+        f"""
+        import signal
+        import blockdyn
+        m = blockdyn.load({str(MODELS / "pendulum.toml")!r})
+        print("ready", flush=True)
+        try:
+            blockdyn.sweep(m, {{"model.stop_time": [1e5, 1e5, 1e5]}}, jobs=2)
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", flush=True)
+        # After the run, a Ctrl-C is Python's own again.
+        try:
+            signal.raise_signal(signal.SIGINT)
+            print("no second KeyboardInterrupt", flush=True)
+        except KeyboardInterrupt:
+            print("second KeyboardInterrupt", flush=True)
+        """,
+        tmp_path,
+    )
+    assert status == 0, f"exit status {status}\nstderr: {stderr}"
+    assert "KeyboardInterrupt\n" in stdout, f"stdout: {stdout}\nstderr: {stderr}"
+    assert "second KeyboardInterrupt" in stdout
