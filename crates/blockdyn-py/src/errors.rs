@@ -141,14 +141,10 @@ pub(crate) fn simulation_error(
 
 /// `signal` (the exception a signal handler raised during a run, e.g. `KeyboardInterrupt`) with
 /// the rows the run recorded until it stopped as its `partial` attribute, as a
-/// `SimulationError` carries them.
+/// `SimulationError` carries them (the exception goes unchanged if it takes no attribute).
 pub(crate) fn with_partial(py: Python<'_>, signal: PyErr, partial: SimulationResult) -> PyErr {
-    let attach = || -> PyResult<()> {
-        signal.value(py).setattr("partial", Py::new(py, partial)?)?;
-        Ok(())
-    };
-    match attach() {
-        Ok(()) => signal,
-        Err(e) => e,
+    if let Ok(partial) = Py::new(py, partial) {
+        let _ = signal.value(py).setattr("partial", partial);
     }
+    signal
 }

@@ -350,6 +350,8 @@ fn _blockdyn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     result::start_clock();
     // numpy's C API now, at import: touched first when a run ends, it would import numpy then,
     // and a Ctrl-C pending at that moment would fail the import (and panic in the numpy crate).
+    // (numpy imported first, so that its failure is this import's exception, not a panic.)
+    m.py().import("numpy")?;
     numpy::PyArray1::<f64>::zeros(m.py(), 0, false);
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
