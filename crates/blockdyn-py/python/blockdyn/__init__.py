@@ -17,6 +17,7 @@ CLI's text. The guide is docs/python.md in the repository.
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Sequence
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Union, overload
 
@@ -126,18 +127,22 @@ def _check_sweep_size(vary: Mapping[str, Any]) -> None:
     ``_sweep`` once listed)."""
     count = 1
     lengths = []
+    at_least = ""
     for values in vary.values():
         try:
             n = len(values)
         except OverflowError:  # a range longer than sys.maxsize
-            n = float("inf")
+            n = sys.maxsize + 1
+            at_least = "more than "
+            lengths.append(f"more than {sys.maxsize}")
         except TypeError:
             return
-        lengths.append(str(n))
+        else:
+            lengths.append(str(n))
         count *= n
     if count > _MAX_SWEEP_POINTS:
         raise ValueError(
-            f"vary: the sweep has {count:.0f} points ({' × '.join(lengths)}), more than the limit "
+            f"vary: the sweep has {at_least}{count} points ({' × '.join(lengths)}), more than the limit "
             f"of {_MAX_SWEEP_POINTS} points; vary fewer values, or split the sweep into several "
             "calls (each with a part of a list)"
         )
