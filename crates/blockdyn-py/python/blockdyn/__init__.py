@@ -133,7 +133,7 @@ def _check_sweep_size(vary: Mapping[str, Any]) -> None:
             n = len(values)
         except OverflowError:  # a range longer than sys.maxsize
             n = sys.maxsize + 1
-            at_least = "more than "
+            at_least = "at least "
             lengths.append(f"more than {sys.maxsize}")
         except TypeError:
             return
