@@ -26,7 +26,8 @@ fn with_params(
     if let Some(params) = params {
         for (k, v) in params.iter() {
             let key: String = k.extract()?;
-            spec = spec.param(&key, param_value(&v)?);
+            let value = param_value(&v, &format!("parameter '{key}'"))?;
+            spec = spec.param(&key, value);
         }
     }
     Ok(spec)
@@ -51,7 +52,8 @@ impl BlockSpec {
 
     /// A copy with the parameter ``key`` set to ``value`` (a number, bool, str, list or dict).
     fn param(&self, key: &str, value: &Bound<'_, PyAny>) -> PyResult<BlockSpec> {
-        Ok(spec(self.inner.clone().param(key, param_value(value)?)))
+        let value = param_value(value, &format!("parameter '{key}'"))?;
+        Ok(spec(self.inner.clone().param(key, value)))
     }
 
     /// Constant: ``out = value``.
@@ -219,7 +221,7 @@ impl Builder {
         if let Some(settings) = settings {
             for (k, v) in settings.iter() {
                 let key: String = k.extract()?;
-                let value = param_value(&v)?;
+                let value = param_value(&v, &format!("solver setting '{key}'"))?;
                 slf.borrow_mut().inner.solver(&key, value);
             }
         }
@@ -236,7 +238,7 @@ impl Builder {
         if let Some(settings) = settings {
             for (k, v) in settings.iter() {
                 let key: String = k.extract()?;
-                let value = param_value(&v)?;
+                let value = param_value(&v, &format!("output setting '{key}'"))?;
                 slf.borrow_mut().inner.output(&key, value);
             }
         }

@@ -5,9 +5,26 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
+/// How deeply lists, tuples and dicts may nest in a model value given from Python (deeper values
+/// raise `ValueError`; a model file nests a few levels at most). Documented in docs/python.md.
+pub(crate) const MAX_VALUE_DEPTH: usize = 64;
+
 /// A Python value as a model value: bool, int, float (numpy scalars too), str, list/tuple (or a
-/// numpy array), dict with str keys.
-pub(crate) fn param_value(obj: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
+/// numpy array), dict with str keys. `what` names the value in messages (e.g. `"set:
+/// 'free.position'"`, `"parameter 'gain'"`). A value nested deeper than [`MAX_VALUE_DEPTH`] or a
+/// list or dict that contains itself raises `ValueError` (no unbounded recursion).
+pub(crate) fn param_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<ParamValue> {
+    let mut open = Vec::new();
+    value_at(obj, what, 0, &mut open)
+}
+
+/// [`param_value`] at nesting `depth`, inside the containers `open` (their addresses).
+fn value_at(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    depth: usize,
+    open: &mut Vec<usize>,
+) -> PyResult<ParamValue> {
     if obj.is_instance_of::<PyBool>() {
         return Ok(ParamValue::Bool(obj.extract()?));
     }
@@ -20,34 +37,74 @@ pub(crate) fn param_value(obj: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(ParamValue::Text(s.to_cow()?.into_owned()));
     }
-    if let Ok(d) = obj.cast::<PyDict>() {
-        let mut entries = Vec::with_capacity(d.len());
-        for (k, v) in d.iter() {
-            let key: String = k.extract().map_err(|_| {
-                PyTypeError::new_err(format!("a table's keys are strings, not {}", type_name(&k)))
-            })?;
-            entries.push((key, param_value(&v)?));
+    let is_dict = obj.is_instance_of::<PyDict>();
+    let is_sequence = obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>();
+    if is_dict || is_sequence || obj.hasattr("tolist")? {
+        let address = obj.as_ptr() as usize;
+        if open.contains(&address) {
+            return Err(PyValueError::new_err(format!(
+                "{what}: the value contains itself (a {} that holds itself, directly or through \
+                 another list or dict); give a value without cycles (a list or dict of plain \
+                 values)",
+                type_name(obj)
+            )));
         }
-        return Ok(ParamValue::Table(entries));
-    }
-    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
-        let items: PyResult<Vec<ParamValue>> = obj.try_iter()?.map(|x| param_value(&x?)).collect();
-        return Ok(ParamValue::Array(items?));
-    }
-    // numpy arrays and scalars: their Python equivalents.
-    if obj.hasattr("tolist")? {
-        let plain = obj.call_method0("tolist")?;
-        if !plain.is(obj) {
-            return param_value(&plain);
+        if depth >= MAX_VALUE_DEPTH {
+            return Err(PyValueError::new_err(format!(
+                "{what}: the value nests lists, tuples or dicts more than {MAX_VALUE_DEPTH} levels \
+                 deep (the limit); give a flatter value (a model value nests a few levels at most)"
+            )));
+        }
+        open.push(address);
+        let value = container_value(obj, what, depth, open);
+        open.pop();
+        if let Some(value) = value? {
+            return Ok(value);
         }
     }
     if let Ok(x) = obj.extract::<f64>() {
         return Ok(ParamValue::Number(x));
     }
     Err(PyTypeError::new_err(format!(
-        "a model value is a bool, int, float, str, list or dict, not {}",
+        "{what}: a model value is a bool, int, float, str, list or dict, not {}",
         type_name(obj)
     )))
+}
+
+/// A dict, list or tuple (or a numpy value, through its `tolist`) at `depth`; `None` when
+/// `obj` is none of these after all.
+fn container_value(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    depth: usize,
+    open: &mut Vec<usize>,
+) -> PyResult<Option<ParamValue>> {
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut entries = Vec::with_capacity(d.len());
+        for (k, v) in d.iter() {
+            let key: String = k.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{what}: a table's keys are strings, not {}",
+                    type_name(&k)
+                ))
+            })?;
+            entries.push((key, value_at(&v, what, depth + 1, open)?));
+        }
+        return Ok(Some(ParamValue::Table(entries)));
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut items = Vec::new();
+        for x in obj.try_iter()? {
+            items.push(value_at(&x?, what, depth + 1, open)?);
+        }
+        return Ok(Some(ParamValue::Array(items)));
+    }
+    // numpy arrays and scalars: their Python equivalents.
+    let plain = obj.call_method0("tolist")?;
+    if plain.is(obj) {
+        return Ok(None);
+    }
+    value_at(&plain, what, depth + 1, open).map(Some)
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -71,7 +128,10 @@ pub(crate) fn overrides(set: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
                     "set: the keys are dotted paths (str), e.g. \"contact.normal.stiffness\"",
                 )
             })?;
-            out.push(format!("{path}={}", param_value(&v)?.to_toml()));
+            out.push(format!(
+                "{path}={}",
+                param_value(&v, &format!("set: '{path}'"))?.to_toml()
+            ));
         }
         return Ok(out);
     }
@@ -115,7 +175,7 @@ pub(crate) fn vary_axes(vary: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Vec<S
                     type_name(&v)
                 ))
             })?
-            .map(|x| Ok(param_value(&x?)?.to_toml()))
+            .map(|x| Ok(param_value(&x?, &format!("vary: '{path}'"))?.to_toml()))
             .collect();
         let values = values?;
         if values.is_empty() {

@@ -138,3 +138,13 @@ pub(crate) fn simulation_error(
         Err(e) => e,
     }
 }
+
+/// `signal` (the exception a signal handler raised during a run, e.g. `KeyboardInterrupt`) with
+/// the rows the run recorded until it stopped as its `partial` attribute, as a
+/// `SimulationError` carries them (the exception goes unchanged if it takes no attribute).
+pub(crate) fn with_partial(py: Python<'_>, signal: PyErr, partial: SimulationResult) -> PyErr {
+    if let Ok(partial) = Py::new(py, partial) {
+        let _ = signal.value(py).setattr("partial", partial);
+    }
+    signal
+}

@@ -9,6 +9,7 @@
 mod builder;
 mod convert;
 mod errors;
+mod interrupt;
 mod parameters;
 mod result;
 mod sweep;
@@ -19,6 +20,7 @@ use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -103,6 +105,23 @@ fn state_vector(obj: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
     obj.extract::<Vec<f64>>()
 }
 
+/// Runs `work` without the GIL, handing it an interrupt flag that a Ctrl-C (SIGINT) sets while
+/// it runs on the main thread ([`interrupt::watch`]; `None` elsewhere, where Python raises no
+/// `KeyboardInterrupt`). Returns `work`'s value and the exception a signal handler raised
+/// meanwhile, if any (checked once `work` returned, so the run's rows go with it).
+pub(crate) fn interruptible<T, F>(py: Python<'_>, work: F) -> (T, Option<PyErr>)
+where
+    T: Send,
+    F: FnOnce(Option<Arc<AtomicBool>>) -> T + Send,
+{
+    let flag = Arc::new(AtomicBool::new(false));
+    let guard = interrupt::watch(py, &flag);
+    let handed = guard.as_ref().map(|_| Arc::clone(&flag));
+    let value = py.detach(move || work(handed));
+    drop(guard);
+    (value, py.check_signals().err())
+}
+
 #[pymethods]
 impl Model {
     /// Runs the model and returns a :class:`SimulationResult`.
@@ -136,19 +155,38 @@ impl Model {
                 .transpose()?,
         };
         let diagram = self.diagram.clone();
-        let (outcome, interval) = py.detach(move || {
+        let ((outcome, interval), signal) = interruptible(py, move |interrupt| {
             let started = Instant::now();
-            let outcome = blockdyn::simulate_keeping_rows(&diagram, request.options());
+            let mut options = request.options();
+            options.interrupt = interrupt;
+            let outcome = blockdyn::simulate_keeping_rows(&diagram, options);
             (outcome, result::interval(started, Instant::now()))
         });
-        match outcome {
-            Ok(run) => {
+        match (outcome, signal) {
+            (Ok(run), None) => {
                 let converting = Instant::now();
                 let mut result = SimulationResult::from_run(py, run, interval)?;
                 result.conversion_time = converting.elapsed().as_secs_f64();
                 Ok(result)
             }
-            Err(failed) => Err(simulation_error(py, *failed, interval, None)),
+            // The run ended before it saw the flag: the whole result goes with the exception.
+            (Ok(run), Some(signal)) => {
+                let result = SimulationResult::from_run(py, run, interval)?;
+                Err(errors::with_partial(py, signal, result))
+            }
+            (Err(failed), Some(signal)) => {
+                let failed = *failed;
+                let partial = SimulationResult::from_parts(
+                    py,
+                    failed.recording,
+                    None,
+                    Vec::new(),
+                    failed.events,
+                    interval,
+                )?;
+                Err(errors::with_partial(py, signal, partial))
+            }
+            (Err(failed), None) => Err(simulation_error(py, *failed, interval, None)),
         }
     }
 
@@ -310,6 +348,11 @@ fn loads(
 #[pymodule]
 fn _blockdyn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     result::start_clock();
+    // numpy's C API now, at import: touched first when a run ends, it would import numpy then,
+    // and a Ctrl-C pending at that moment would fail the import (and panic in the numpy crate).
+    // (numpy imported first, so that its failure is this import's exception, not a panic.)
+    m.py().import("numpy")?;
+    numpy::PyArray1::<f64>::zeros(m.py(), 0, false);
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::_sweep, m)?)?;
@@ -323,5 +366,7 @@ fn _blockdyn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<builder::BlockHandle>()?;
     errors::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("_MAX_SWEEP_POINTS", blockdyn::sweep::MAX_SWEEP_POINTS)?;
+    m.add("_MAX_VALUE_DEPTH", convert::MAX_VALUE_DEPTH)?;
     Ok(())
 }

@@ -2,8 +2,10 @@
 //! GIL. python/blockdyn/__init__.py wraps the results with their points (`blockdyn.sweep`).
 
 use crate::errors::plain_model_error;
-use crate::{convert, model_error, result, simulation_error, Model, SimulationResult};
-use blockdyn::sweep::{RunSettings, Sweep, SweepError, SweepPlan, VaryAxis};
+use crate::{
+    convert, interruptible, model_error, result, simulation_error, Model, SimulationResult,
+};
+use blockdyn::sweep::{PlanError, RunSettings, Sweep, SweepError, SweepPlan, VaryAxis};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -43,12 +45,24 @@ pub(crate) fn _sweep(
             "vary: give at least one parameter and its values",
         ));
     }
-    let plan = SweepPlan::new(axes).map_err(|e| plain_model_error(py, e.to_string()))?;
+    // Counted before anything is allocated: a plan past the limit is the caller's value error.
+    let plan = SweepPlan::new(axes).map_err(|e| match e {
+        PlanError::TooManyPoints {
+            points,
+            lengths,
+            limit,
+        } => PyValueError::new_err(format!(
+            "vary: the sweep has {points:.0} points ({lengths}), more than the limit of {limit} \
+             points; vary fewer values, or split the sweep into several calls (each with a part \
+             of a list)"
+        )),
+        e => plain_model_error(py, e.to_string()),
+    })?;
     let mut fixed = model.overrides.clone();
     if let Some(set) = set {
         fixed.extend(convert::overrides(set)?);
     }
-    let settings = match jobs {
+    let mut settings = match jobs {
         None => RunSettings::all_cores(),
         Some(n) => RunSettings::with_jobs(
             NonZeroUsize::new(n).ok_or_else(|| PyValueError::new_err("jobs must be 1 or more"))?,
@@ -56,12 +70,17 @@ pub(crate) fn _sweep(
     };
     let sweep = Sweep::new(model.document.clone(), fixed, plan);
     let points: Vec<usize> = (0..sweep.plan().len()).collect();
-    let outcome = py.detach(|| {
+    // Ctrl-C stops the runs under way and starts no more; its KeyboardInterrupt is raised.
+    let (outcome, signal) = interruptible(py, |interrupt| {
+        settings.interrupt = interrupt;
         let started = Instant::now();
         sweep.check(&points, &settings)?;
         let runs = sweep.run_in_memory(&points, &settings)?;
         Ok::<_, SweepError>((runs, result::interval(started, Instant::now())))
     });
+    if let Some(signal) = signal {
+        return Err(signal);
+    }
     let (runs, interval) = outcome.map_err(|e| sweep_error(py, e))?;
     let mut out = Vec::with_capacity(runs.len());
     for run in runs {

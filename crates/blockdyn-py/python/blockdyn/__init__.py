@@ -17,6 +17,7 @@ CLI's text. The guide is docs/python.md in the repository.
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Sequence
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Union, overload
 
@@ -34,6 +35,8 @@ from ._blockdyn import (
     SimulationResult,
     Stats,
     __version__,
+    _MAX_SWEEP_POINTS,
+    _MAX_VALUE_DEPTH,
     _sweep,
     load,
     loads,
@@ -118,6 +121,33 @@ class SweepResult(Sequence):
         return pandas.DataFrame(self.summary())
 
 
+def _check_sweep_size(vary: Mapping[str, Any]) -> None:
+    """Raises ValueError for a sweep of more than the limit's points, counted from the lengths
+    of the ``vary`` lists before any is copied (an iterator without a length is counted by
+    ``_sweep`` once listed)."""
+    count = 1
+    lengths = []
+    at_least = ""
+    for values in vary.values():
+        try:
+            n = len(values)
+        except OverflowError:  # a range longer than sys.maxsize
+            n = sys.maxsize + 1
+            at_least = "at least "
+            lengths.append(f"more than {sys.maxsize}")
+        except TypeError:
+            return
+        else:
+            lengths.append(str(n))
+        count *= n
+    if count > _MAX_SWEEP_POINTS:
+        raise ValueError(
+            f"vary: the sweep has {at_least}{count} points ({' × '.join(lengths)}), more than the limit "
+            f"of {_MAX_SWEEP_POINTS} points; vary fewer values, or split the sweep into several "
+            "calls (each with a part of a list)"
+        )
+
+
 def sweep(
     model: Model,
     vary: Mapping[str, Sequence[Any]],
@@ -142,9 +172,11 @@ def sweep(
     """
     if errors not in ("raise", "keep"):
         raise ValueError(f'errors is "raise" or "keep", not {errors!r}')
+    vary = dict(vary)
+    _check_sweep_size(vary)
     # Lists, so that an iterator given as a value is not used up by the run before the points
     # are listed.
-    vary = {k: list(v) for k, v in dict(vary).items()}
+    vary = {k: list(v) for k, v in vary.items()}
     results = _sweep(model, vary, set, jobs, errors == "keep")
     keys = list(vary)
     points = [dict(zip(keys, values)) for values in itertools.product(*(list(vary[k]) for k in keys))]

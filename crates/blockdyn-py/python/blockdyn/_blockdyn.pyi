@@ -7,6 +7,8 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+_MAX_SWEEP_POINTS: int
+_MAX_VALUE_DEPTH: int
 
 #: A model value: what a parameter or an override can be set to.
 Value = Union[bool, int, float, str, Sequence[Any], Mapping[str, Any]]
