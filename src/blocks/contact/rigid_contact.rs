@@ -8,7 +8,8 @@
 //! (sliding or sticking); `separation` the pair's signed distance (m); `normal_force` the total
 //! normal force (N); `friction_force` the magnitude of the total friction force (N); `impulse` the
 //! total normal impulse of the pair's last impact (N·s, held); `resultant_*` the forces on the
-//! follower reduced to Drake's minimum-moment resultant, as SpatialContactForce. With a point
+//! follower reduced to Drake's minimum-moment resultant, as SpatialContactForce (each point with
+//! the contact normal, so the point is the centre of pressure whatever the friction). With a point
 //! cloud on either side, `contact`, `separation`, `normal_force` and `friction_force` are 1×N,
 //! per point in the cloud's order (every point a contact candidate, up to
 //! [`MAX_CLOUD_POINTS`]).
@@ -213,8 +214,11 @@ impl Block for RigidContact {
             let at = slot(k);
             let point = Vector3::from_column_slice(&at[output::SLOT_POINT..output::SLOT_POINT + 3]);
             let force = Vector3::from_column_slice(&at[output::SLOT_FORCE..output::SLOT_FORCE + 3]);
+            // The contact normal, not the force's direction: with friction the force leans off
+            // the normal, and the central axis is that of the normal components (issue 27).
+            let normal =
+                Vector3::from_column_slice(&at[output::SLOT_NORMAL..output::SLOT_NORMAL + 3]);
             if force != Vector3::zeros() {
-                let normal = force.try_normalize(0.0).unwrap_or_else(Vector3::z);
                 resultant.add_force(point, normal, force);
             }
         }

@@ -335,6 +335,7 @@ impl MechanismBlock {
                         friction += point_friction;
                         slot[SLOT_POINT..SLOT_POINT + 3].copy_from_slice(c.point().as_slice());
                         slot[SLOT_FORCE..SLOT_FORCE + 3].copy_from_slice(f.as_slice());
+                        slot[SLOT_NORMAL..SLOT_NORMAL + 3].copy_from_slice(c.normal().as_slice());
                         slot[SLOT_NORMAL_FORCE] = *fr;
                         slot[SLOT_FRICTION_FORCE] = point_friction.norm();
                     }

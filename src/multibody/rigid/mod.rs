@@ -101,8 +101,9 @@ pub mod output {
     /// The first slot.
     pub const POINTS: usize = 5;
     /// Per slot: the point (m, World), the force on the follower there (N, World), whether it
-    /// rests, its separation (m), normal force (N) and friction force magnitude (N).
-    pub const SLOT_LEN: usize = 10;
+    /// rests, its separation (m), normal force (N), friction force magnitude (N) and the contact
+    /// normal (World, unit, from the base into the follower; zero when unused).
+    pub const SLOT_LEN: usize = 13;
     /// In a slot: the point, 3 values (m, World).
     pub const SLOT_POINT: usize = 0;
     /// In a slot: the force on the follower, 3 values (N, World).
@@ -115,6 +116,9 @@ pub mod output {
     pub const SLOT_NORMAL_FORCE: usize = 8;
     /// In a slot: its friction force's magnitude, N.
     pub const SLOT_FRICTION_FORCE: usize = 9;
+    /// In a slot: the contact normal, 3 values (World, unit, from the base into the follower):
+    /// the direction of the force's normal component, which the resultant's central axis needs.
+    pub const SLOT_NORMAL: usize = 10;
 }
 
 /// How simultaneous collisions are resolved.
