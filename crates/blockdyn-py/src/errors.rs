@@ -122,14 +122,7 @@ pub(crate) fn simulation_error(
         v.setattr("time", time)?;
         v.setattr("block", block)?;
         v.setattr("point", point)?;
-        let partial = SimulationResult::from_parts(
-            py,
-            failed.recording,
-            None,
-            Vec::new(),
-            failed.events,
-            interval,
-        )?;
+        let partial = SimulationResult::from_failed(py, failed.recording, failed.events, interval)?;
         v.setattr("partial", Py::new(py, partial)?)?;
         Ok(())
     };

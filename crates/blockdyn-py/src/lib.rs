@@ -176,14 +176,8 @@ impl Model {
             }
             (Err(failed), Some(signal)) => {
                 let failed = *failed;
-                let partial = SimulationResult::from_parts(
-                    py,
-                    failed.recording,
-                    None,
-                    Vec::new(),
-                    failed.events,
-                    interval,
-                )?;
+                let partial =
+                    SimulationResult::from_failed(py, failed.recording, failed.events, interval)?;
                 Err(errors::with_partial(py, signal, partial))
             }
             (Err(failed), None) => Err(simulation_error(py, *failed, interval, None)),

@@ -183,6 +183,16 @@ impl SimulationResult {
         Ok(result)
     }
 
+    /// The rows and events a failed (or interrupted) run recorded, without statistics or state.
+    pub(crate) fn from_failed(
+        py: Python<'_>,
+        recording: Recording,
+        events: Vec<LocatedEvent>,
+        interval: (f64, f64),
+    ) -> PyResult<SimulationResult> {
+        Self::from_parts(py, recording, None, Vec::new(), events, interval)
+    }
+
     pub(crate) fn from_parts(
         py: Python<'_>,
         recording: Recording,

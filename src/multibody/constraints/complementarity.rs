@@ -208,16 +208,8 @@ fn accepted(lcp: Lcp<'_>, z: &[f64], m_max: f64, tol: f64) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testutil::lcp;
     use super::*;
-
-    fn lcp<'a>(m: &'a [f64], q: &'a [f64]) -> Lcp<'a> {
-        Lcp {
-            n: q.len(),
-            m,
-            stride: q.len(),
-            q,
-        }
-    }
 
     #[test]
     fn the_second_solve_starts_from_the_first_ones_mode() {

@@ -126,16 +126,8 @@ impl PrincipalBasis {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testutil::lcp;
     use super::*;
-
-    fn lcp<'a>(m: &'a [f64], q: &'a [f64]) -> Lcp<'a> {
-        Lcp {
-            n: q.len(),
-            m,
-            stride: q.len(),
-            q,
-        }
-    }
 
     #[test]
     fn accepts_the_solving_set_and_rejects_the_others() {

@@ -4,6 +4,16 @@
 use super::lcp::RowKind;
 use nalgebra::{DMatrix, DVector};
 
+/// The LCP (M, q) of a dense row-major n×n `m` (n = q's length).
+pub(crate) fn lcp<'a>(m: &'a [f64], q: &'a [f64]) -> super::complementarity::Lcp<'a> {
+    super::complementarity::Lcp {
+        n: q.len(),
+        m,
+        stride: q.len(),
+        q,
+    }
+}
+
 /// Standard gravity (m/s²).
 pub const G: f64 = 9.81;
 
