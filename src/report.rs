@@ -172,20 +172,31 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
             format!(": about {} steps per simulated second", count(c.pace))
         };
         let _ = writeln!(s, "  {stiff}{tail}");
-        if let Some(ring) = &c.ring {
-            let _ = writeln!(
-                s,
+        match &c.ring {
+            Some(ring) if c.travels => {
+                let _ = writeln!(
+                    s,
+                    "  {name}: it travels over a body at t = 0 (rolling or spinning), so it rings at {} rad/s for the whole run ⇒ about {} steps per simulated second",
+                    sig(c.rates.natural_frequency),
+                    count(ring.pace)
+                );
+            }
+            Some(ring) => {
+                let _ = writeln!(
+                    s,
                 "  {name}: after its impacts it rings at {} rad/s (ζ = {}) for about {} s in all ⇒ about {} steps per simulated second while it rings",
                 sig(c.rates.natural_frequency),
                 sig(c.rates.damping_ratio),
-                sig(ring.duration),
-                count(ring.pace)
-            );
+                    sig(ring.duration),
+                    count(ring.pace)
+                );
+            }
+            None => {}
         }
     }
     let _ = writeln!(
         s,
-        "  not counted: a contact excited while it rolls, spins or rocks, a spin that grows, rigid contact's events, a contact mode counted though nothing excites it"
+        "  not counted: a body that starts rolling or sliding later, rocking over edges, a spin that grows, points engaging one by one, rigid contact's events, a contact mode counted though nothing excites it"
     );
     s
 }

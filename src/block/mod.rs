@@ -40,6 +40,12 @@ pub struct StiffnessNote {
     pub what: String,
     /// What to change in the model to make it gentler.
     pub help: String,
+    /// How fast the contact travels over the moving body's surface at that evaluation (m/s):
+    /// the bodies' relative rotation rate times the largest distance of a point in contact from
+    /// the moving body's frame origin. A loaded contact that travels (rolling, spinning) keeps
+    /// changing its support and its normal mode ringing; one at rest, or sliding without
+    /// turning, does not (`sim::work_estimate`).
+    pub surface_speed: f64,
 }
 
 /// A penalty contact's linearised modes while it carries a weight at rest (see

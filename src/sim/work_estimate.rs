@@ -29,12 +29,21 @@
 //! the pace there is the implicit method's motion pace. A step never exceeds `max_step`
 //! (by default a fiftieth of the run).
 //!
+//! A contact open at t = 0 rings at its natural frequency ω_n after each impact
+//! ([`Ring::duration`]); a contact closed at t = 0 that travels over a body's surface (rolling or
+//! spinning faster than [`TRAVEL_SPEED`], from
+//! [`StiffnessNote::surface_speed`](crate::block::StiffnessNote::surface_speed)) rings for the
+//! whole run: as the points of a face, a rim or a point cloud come and go, each change of the
+//! support excites its normal mode again. A point or a face that slides without turning keeps
+//! its support and does not ring. Both cost the method's accuracy pace at ω_n while they
+//! ring.
+//!
 //! # What is not counted
 //!
-//! Transients that the initial state does not show: impacts (a contact that opens at t = 0 will
-//! ring at its natural frequency after each impact, which costs steps while it rings), a body
-//! rocking or rolling over edges, a spin that grows (Euler's disk), and located events. The
-//! estimate is the pace of smooth motion and resting contact; `check` says so.
+//! Transients that the initial state does not show: a body that starts to roll or slide later,
+//! rocking over edges, a spin that grows (Euler's disk), the kinks of points engaging one by one
+//! without a located event, and located events (rigid contact). The estimate is the pace of
+//! smooth motion, resting and moving contact, and impacts; `check` says so.
 
 use super::engine::Engine;
 use super::recorder::Recorder;
@@ -82,6 +91,9 @@ pub struct ContactWork {
     pub block: usize,
     /// The contact is closed (carries load) at the initial state.
     pub closed_at_start: bool,
+    /// Closed at the start while it travels over a body's surface (rolling, spinning): its
+    /// normal mode rings for the whole run ([`ContactWork::ring`]).
+    pub travels: bool,
     /// Its linearised modes under the weight it carries.
     pub rates: ContactRates,
     /// The pace an explicit method's stability needs while it is closed, ρ/reach (steps/s).
@@ -90,7 +102,8 @@ pub struct ContactWork {
     pub goes_implicit: bool,
     /// The estimated pace while it is closed (steps/s).
     pub pace: f64,
-    /// For a contact open at t = 0: the ringing after its impacts.
+    /// For a contact open at t = 0: the ringing after its impacts; for one that travels at
+    /// t = 0: the ringing while it travels (the whole run).
     pub ring: Option<RingWork>,
 }
 
@@ -99,9 +112,27 @@ pub struct ContactWork {
 pub struct RingWork {
     /// The pace while it rings: the method's accuracy pace at the natural frequency (steps/s).
     pub pace: f64,
-    /// How long it rings in all (s): see [`Ring::duration`].
+    /// How long it rings in all (s): see [`Ring::duration`], or the whole run for a contact
+    /// that travels.
     pub duration: f64,
 }
+
+/// A contact block as the initial state finds it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactAtStart {
+    /// The contact block's index in the diagram.
+    pub block: usize,
+    /// It carries load at t = 0.
+    pub closed: bool,
+    /// It travels over a body's surface at t = 0 (faster than [`TRAVEL_SPEED`]).
+    pub travels: bool,
+    /// Its linearised modes under the weight it carries.
+    pub rates: ContactRates,
+}
+
+/// A loaded contact that travels faster than this (m/s) at t = 0 rings while it travels: far
+/// above round-off, far below any motion a user starts a model with.
+pub const TRAVEL_SPEED: f64 = 1e-6;
 
 /// An underdamped contact's ringing after impacts: the normal mode x'' + 2ζωx' + ω²x = 0.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -178,8 +209,8 @@ impl WorkEstimate {
         let contacts = contact_rates(d, &mut engine);
         let cut = contacts
             .iter()
-            .filter(|(_, closed, r)| *closed && r.natural_frequency > 0.0)
-            .map(|(_, _, r)| CONTACT_MODE_FRACTION * r.natural_frequency)
+            .filter(|c| c.closed && c.rates.natural_frequency > 0.0)
+            .map(|c| CONTACT_MODE_FRACTION * c.rates.natural_frequency)
             .fold(f64::INFINITY, f64::min);
         let mut motion_rate = linear.motion_rate(cut);
         if cut.is_infinite() {
@@ -198,7 +229,7 @@ impl WorkEstimate {
         options: &SolverOptions,
         duration: f64,
         motion_rate: f64,
-        contacts: Vec<(usize, bool, ContactRates)>,
+        contacts: Vec<ContactAtStart>,
     ) -> WorkEstimate {
         let tol = options.rel_tol;
         let floor_pace = if options.max_step > 0.0 {
@@ -225,7 +256,14 @@ impl WorkEstimate {
         };
         let contacts: Vec<ContactWork> = contacts
             .into_iter()
-            .map(|(block, closed_at_start, rates)| {
+            .map(|start| {
+                let ContactAtStart {
+                    block,
+                    closed: closed_at_start,
+                    travels,
+                    rates,
+                } = start;
+                let travels = closed_at_start && travels;
                 let explicit_pace = rates.fastest() / stability_reach(explicit);
                 let goes_implicit = options.method == Method::Auto && explicit_pace > motion_pace;
                 let pace = match options.method {
@@ -233,16 +271,25 @@ impl WorkEstimate {
                     _ if goes_implicit => pace_of(stiff_method, motion_rate),
                     _ => motion_pace.max(fixed.unwrap_or(explicit_pace)),
                 };
-                let ring = (!closed_at_start)
-                    .then(|| Ring::of(&rates, tol))
-                    .flatten()
-                    .map(|ring| RingWork {
-                        pace: pace_of(ringing_method, rates.natural_frequency),
-                        duration: ring.duration(),
-                    });
+                let ring_pace = pace_of(ringing_method, rates.natural_frequency);
+                let ring = if travels && rates.natural_frequency > 0.0 {
+                    Some(RingWork {
+                        pace: ring_pace,
+                        duration,
+                    })
+                } else {
+                    (!closed_at_start)
+                        .then(|| Ring::of(&rates, tol))
+                        .flatten()
+                        .map(|ring| RingWork {
+                            pace: ring_pace,
+                            duration: ring.duration(),
+                        })
+                };
                 ContactWork {
                     block,
                     closed_at_start,
+                    travels,
                     rates,
                     explicit_pace,
                     goes_implicit,
@@ -285,8 +332,9 @@ pub fn accuracy_pace(method: Method, rate: f64, tol: f64) -> f64 {
     c * rate * tol.max(f64::EPSILON).powf(-1.0 / q)
 }
 
-/// The contact blocks' modes and whether each is closed at the state the engine last evaluated.
-fn contact_rates(d: &Diagram, engine: &mut Engine<'_>) -> Vec<(usize, bool, ContactRates)> {
+/// The contact blocks' modes, and whether each is closed and travels at the state the engine
+/// last evaluated.
+fn contact_rates(d: &Diagram, engine: &mut Engine<'_>) -> Vec<ContactAtStart> {
     let blocks = d.blocks.iter().map(|b| b.block.as_ref());
     let (mass, gravity) = crate::diagram::physical::mass_and_gravity(blocks);
     d.blocks
@@ -294,7 +342,13 @@ fn contact_rates(d: &Diagram, engine: &mut Engine<'_>) -> Vec<(usize, bool, Cont
         .enumerate()
         .filter_map(|(b, blk)| {
             let rates = blk.block.contact_rates(mass, gravity)?;
-            Some((b, engine.block_stiffness(b).is_some(), rates))
+            let note = engine.block_stiffness(b);
+            Some(ContactAtStart {
+                block: b,
+                closed: note.is_some(),
+                travels: note.is_some_and(|n| n.surface_speed > TRAVEL_SPEED),
+                rates,
+            })
         })
         .collect()
 }
@@ -375,6 +429,15 @@ mod tests {
         }
     }
 
+    fn at_start(block: usize, closed: bool, rates: ContactRates) -> ContactAtStart {
+        ContactAtStart {
+            block,
+            closed,
+            travels: false,
+            rates,
+        }
+    }
+
     fn contact(friction_rate: f64) -> ContactRates {
         ContactRates {
             normal_rate: 700.0,
@@ -417,7 +480,7 @@ mod tests {
             &options(Method::Auto, 1e-5),
             10.0,
             10.0,
-            vec![(0, true, contact(3e4))],
+            vec![at_start(0, true, contact(3e4))],
         );
         let c = &stiff.contacts[0];
         assert!(c.goes_implicit);
@@ -432,7 +495,7 @@ mod tests {
             &options(Method::Dopri5, 1e-5),
             10.0,
             10.0,
-            vec![(0, true, contact(3e4))],
+            vec![at_start(0, true, contact(3e4))],
         );
         assert!((explicit.pace - 1e4).abs() < 1e-6);
         // A soft contact (ρ/3 = 233 steps/s) under a fast motion (dopri5 at 1000 rad/s: 2500
@@ -441,10 +504,41 @@ mod tests {
             &options(Method::Auto, 1e-5),
             10.0,
             1000.0,
-            vec![(0, true, contact(0.0))],
+            vec![at_start(0, true, contact(0.0))],
         );
         assert!(!soft.contacts[0].goes_implicit);
         assert!((soft.pace - 2500.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_closed_contact_that_travels_rings_for_the_whole_run() {
+        // A puck spinning on its face at rel_tol 1e-3 under dopri5: ω_n = 700 rad/s rings for
+        // the 2 s run at 0.25·700·(1e3)^(1/5) steps/s, on top of the closed contact's stability
+        // pace 700/3 steps/s.
+        let spinning = ContactAtStart {
+            travels: true,
+            ..at_start(0, true, contact(0.0))
+        };
+        let w = WorkEstimate::from_rates(&options(Method::Dopri5, 1e-3), 2.0, 0.0, vec![spinning]);
+        let ring = w.contacts[0].ring.as_ref().unwrap();
+        let ring_pace = 0.25 * 700.0 * 1e3f64.powf(0.2);
+        assert!((ring.pace - ring_pace).abs() < 1e-9 && ring.duration == 2.0);
+        let expected = 700.0 / 3.0 * 2.0 + ring_pace * 2.0;
+        assert!((w.steps - expected).abs() < 1e-9 * expected);
+        // The same contact at rest does not ring; an open one's flag is ignored.
+        let resting = WorkEstimate::from_rates(
+            &options(Method::Dopri5, 1e-3),
+            2.0,
+            0.0,
+            vec![at_start(0, true, contact(0.0))],
+        );
+        assert!(resting.contacts[0].ring.is_none());
+        let open = ContactAtStart {
+            travels: true,
+            ..at_start(0, false, contact(0.0))
+        };
+        let w = WorkEstimate::from_rates(&options(Method::Dopri5, 1e-3), 2.0, 0.0, vec![open]);
+        assert!(!w.contacts[0].travels);
     }
 
     #[test]
@@ -456,7 +550,7 @@ mod tests {
             &options(Method::Auto, 1e-6),
             2.0,
             0.0,
-            vec![(0, false, contact(0.0))],
+            vec![at_start(0, false, contact(0.0))],
         );
         let ring = open.contacts[0].ring.as_ref().unwrap();
         // dopri5 resolves the ring: 0.25·700·(1e-6)^(−1/5).

@@ -11,7 +11,7 @@
 
 use crate::block::{
     Binding, Block, BlockError, BlockType, ContactRates, Ctx, DrawnAs, Param, ParamDoc,
-    PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StiffnessNote,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::ground_law::GroundContactLaw;
@@ -41,6 +41,8 @@ pub struct GroundContact {
     /// The points in their geometry frame, and that frame's placement in the body.
     points: Vec<Point3<f64>>,
     placement: Isometry3<f64>,
+    /// The mass of the body that carries the points (kg; NaN before binding).
+    body_mass: f64,
 }
 
 /// Per-run buffers: the zero-crossing functions computed with the outputs.
@@ -49,9 +51,50 @@ struct Scratch {
     stick: Vec<f64>,
     /// u̇, computed with the outputs.
     rate: Vec<f64>,
+    /// Each point's depth below the ground (m, > 0 in contact) and the speed at which the
+    /// body's rotation carries it (m/s), at the last evaluation.
+    depth: Vec<f64>,
+    surface_speed: Vec<f64>,
 }
 
 impl GroundContact {
+    /// The normal mode of the points in contact at the last evaluation, on the body's mass: each
+    /// point at depth d linearises to a spring 1.5·K·d^½ and a damper D·d^½ (see
+    /// [`GroundContactLaw::explicit_step_estimate`]); |λ|max of m·δd̈ = −Σk·δd − Σc·δḋ.
+    /// `None` when no point is in contact.
+    fn stiffness_note(&self, s: &Scratch) -> Option<StiffnessNote> {
+        let mass = self.body_mass;
+        let (mut spring, mut damper, mut points, mut surface_speed) = (0.0, 0.0, 0, 0.0f64);
+        for (i, &depth) in s.depth.iter().enumerate() {
+            if s.contact[i] > 0.0 && depth > 0.0 {
+                spring += 1.5 * self.law.stiffness() * depth.sqrt();
+                damper += self.law.damping() * depth.sqrt();
+                points += 1;
+                surface_speed = surface_speed.max(s.surface_speed[i]);
+            }
+        }
+        if points == 0 || mass.is_nan() || mass <= 0.0 {
+            return None;
+        }
+        let discriminant = damper * damper - 4.0 * mass * spring;
+        let rate = if discriminant >= 0.0 {
+            (damper + discriminant.sqrt()) / (2.0 * mass)
+        } else {
+            (spring / mass).sqrt()
+        };
+        (rate.is_finite() && rate > 0.0).then(|| StiffnessNote {
+            rate,
+            what: format!(
+                "normal mode: {} N/m and {} N·s/m over {points} point(s) in contact on {} kg",
+                super::contact_advice::sig(spring),
+                super::contact_advice::sig(damper),
+                super::contact_advice::sig(mass)
+            ),
+            help: "lower the ground's stiffness or damping".to_string(),
+            surface_speed,
+        })
+    }
+
     fn tangent_dim(&self) -> usize {
         if self.planar {
             1
@@ -133,6 +176,7 @@ impl Block for GroundContact {
             return Err(BlockError::FixedToWorld { geometry: label });
         }
         self.placement = pb.placement;
+        self.body_mass = pb.body_inertia.mass;
         self.inputs.push(PortDecl::body_kinematics("F"));
         self.outputs.push(PortDecl::body_wrench("F"));
         Ok(())
@@ -185,6 +229,8 @@ impl Block for GroundContact {
             contact: vec![0.0; n],
             stick: vec![0.0; n],
             rate: vec![0.0; 2 * n],
+            depth: vec![0.0; n],
+            surface_speed: vec![0.0; n],
         })
     }
 
@@ -220,6 +266,8 @@ impl Block for GroundContact {
         for (i, local) in self.points.iter().enumerate() {
             let p = frame.position + frame.rotation * local.coords;
             let v = frame.point_velocity(&p);
+            s.depth[i] = if self.planar { -p.y } else { -p.z };
+            s.surface_speed[i] = frame.angular_velocity.norm() * (p - frame.position).norm();
             let (force, status, cone, u) = if self.planar {
                 let u = if stateful { states[i] } else { 0.0 };
                 let r = self
@@ -264,6 +312,10 @@ impl Block for GroundContact {
             &total_force,
             &total_moment,
         );
+    }
+
+    fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {
+        self.stiffness_note(scratch.downcast_ref::<Scratch>()?)
     }
 
     /// u̇ per point, computed with the outputs at this state (the engine always evaluates the
@@ -343,6 +395,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         used: vec![],
         points: vec![],
         placement: Isometry3::identity(),
+        body_mass: f64::NAN,
     }))
 }
 

@@ -17,6 +17,14 @@ pub struct FrameMotion {
 }
 
 impl FrameMotion {
+    /// The World frame: at the origin, axes aligned, at rest.
+    pub const AT_REST: FrameMotion = FrameMotion {
+        rotation: Matrix3::new(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0),
+        position: Vector3::new(0.0, 0.0, 0.0),
+        angular_velocity: Vector3::new(0.0, 0.0, 0.0),
+        velocity: Vector3::new(0.0, 0.0, 0.0),
+    };
+
     /// The motion of the frame placed at `placement` in a body whose kinematics signal is `kin`
     /// (18 values: R_WB column-major, p_W, ω_W, v_W of the body origin).
     #[inline]

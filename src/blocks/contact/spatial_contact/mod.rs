@@ -162,6 +162,9 @@ pub(super) struct Scratch {
     /// message's modes (`stiffness.rs`).
     pose_base: Isometry3<f64>,
     pose_follower: Isometry3<f64>,
+    /// Both geometry frames' motion at the last evaluation (World), for the surfaces' speed.
+    motion_base: FrameMotion,
+    motion_follower: FrameMotion,
 }
 
 /// Both sides' motion (World) and pose (World ← geometry frame) for one evaluation.
@@ -409,6 +412,8 @@ impl Block for SpatialContactForce {
             friction_force: vec![Vector3::zeros(); n],
             pose_base: Isometry3::identity(),
             pose_follower: Isometry3::identity(),
+            motion_base: FrameMotion::AT_REST,
+            motion_follower: FrameMotion::AT_REST,
         })
     }
 
@@ -433,6 +438,7 @@ impl Block for SpatialContactForce {
         let mf = FrameMotion::of(ctx.io.input(kin_f), &follower.placement);
         let pose_f = mf.isometry();
         (s.pose_base, s.pose_follower) = (*pose_b, pose_f);
+        (s.motion_base, s.motion_follower) = (*mb, mf);
         let sides = Sides {
             base: mb,
             follower: &mf,

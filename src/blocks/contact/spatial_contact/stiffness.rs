@@ -40,6 +40,10 @@ struct ModeSums {
     /// Σ c_i·r_i² about each body's axis (N·m·s), follower and base.
     twist_follower: f64,
     twist_base: f64,
+    /// The largest speed at which a point in contact travels over the follower (m/s): the
+    /// bodies' relative rotation rate times the point's distance from the follower's frame
+    /// origin.
+    surface_speed: f64,
 }
 
 /// One body's mass (kg), centre of mass (World, m) and polar inertia about the normal (kg·m²),
@@ -155,7 +159,12 @@ impl SpatialContactForce {
                 friction_help,
             )
         };
-        (rate.is_finite() && rate > 0.0).then_some(StiffnessNote { rate, what, help })
+        (rate.is_finite() && rate > 0.0).then_some(StiffnessNote {
+            rate,
+            what,
+            help,
+            surface_speed: sums.surface_speed,
+        })
     }
 
     /// The contact normal of the last evaluation (World), if any point was in contact.
@@ -179,8 +188,11 @@ impl SpatialContactForce {
         body_b: Option<&BodyAt>,
     ) -> ModeSums {
         let mut sums = ModeSums::default();
+        let (mb, mf) = (&s.motion_base, &s.motion_follower);
+        let spin = (mf.angular_velocity - mb.angular_velocity).norm();
         let mut add = |p: &Vector3<f64>, k: f64, b: f64, f_n: f64, slip: f64| {
             let c = friction_slope(&self.friction, f_n, slip);
+            sums.surface_speed = sums.surface_speed.max(spin * (p - mf.position).norm());
             sums.points += 1;
             sums.stiffness += k;
             sums.damping += b;
