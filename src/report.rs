@@ -19,7 +19,7 @@ pub fn check_report(d: &Diagram) -> String {
         d.num_states,
         d.zero_crossing_directions.len(),
         d.spec.stop_time,
-        d.spec.solver.method,
+        d.spec.solver.method.name(),
         d.spec.solver.rel_tol,
         d.spec.solver.abs_tol
     );

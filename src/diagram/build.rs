@@ -493,7 +493,7 @@ fn fixed_step_warnings<'a>(
     blocks: impl Iterator<Item = (&'a str, &'a dyn Block)> + Clone,
     spec: &ModelSpec,
 ) -> Vec<String> {
-    if spec.solver.method != "rk4" {
+    if spec.solver.method != crate::solver::Method::Rk4 {
         return Vec::new();
     }
     let step = spec.solver.fixed_step;

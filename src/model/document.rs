@@ -6,6 +6,7 @@ use super::diagnostic::{closest, Diagnostic};
 use super::reader::TableReader;
 use super::source::{SourceFile, Span};
 use super::value::{from_de_table, parse_override_value, Entry, Table, Value, ValueKind};
+use crate::solver::{Method, SolverOptions};
 use toml::de::DeTable;
 
 /// A parsed model file, before it is read into a [`ModelSpec`].
@@ -36,27 +37,6 @@ pub struct BlockEntry {
     pub params: Table,
     /// The span of the block's table.
     pub span: Span,
-}
-
-/// `[solver]` settings as written (validated; converted to solver options by the engine).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SolverSettings {
-    /// One of [`SOLVER_METHODS`]: `dopri5`, `bs23`, `rk4`, `trbdf2`, `esdirk43` or `auto`.
-    pub method: String,
-    /// Relative tolerance of the error test.
-    pub rel_tol: f64,
-    /// Absolute tolerance of the error test (in each state's unit).
-    pub abs_tol: f64,
-    /// s; 0 = automatic (stop_time / 50).
-    pub max_step: f64,
-    /// s; 0 = automatic.
-    pub initial_step: f64,
-    /// s; for fixed-step methods.
-    pub fixed_step: f64,
-    /// The step budget of a run (trial steps); see the solver's stall detection.
-    pub max_steps: u64,
-    /// s; the wall-clock budget of a run, 0 = none.
-    pub max_wall_time: f64,
 }
 
 /// `[output]` settings.
@@ -116,8 +96,9 @@ pub struct ModelSpec {
     pub name: String,
     /// s.
     pub stop_time: f64,
-    /// `[solver]`.
-    pub solver: SolverSettings,
+    /// `[solver]`: the solver's own options, read and checked (the method an enum, not its
+    /// name).
+    pub solver: SolverOptions,
     /// `[output]`.
     pub output: OutputSettings,
     /// `connect = [...]`, in order.
@@ -127,9 +108,6 @@ pub struct ModelSpec {
 }
 
 const TOP_KEYS: [&str; 5] = ["connect", "model", "solver", "output", "blocks"];
-/// The solver methods a model may name.
-pub const SOLVER_METHODS: [&str; 6] = crate::solver::Method::NAMES;
-
 impl Document {
     /// Parses TOML text read from `path`.
     pub fn parse(path: &str, text: &str) -> Result<Document, Diagnostic> {
@@ -284,14 +262,8 @@ impl Document {
         let (solver_t, solver_span) =
             section(src, "solver", solver_v)?.unwrap_or((&empty, Some(0..0)));
         let s = TableReader::new(src, None, solver_t, solver_span.clone());
-        let solver = SolverSettings {
-            method: s
-                .choice(
-                    "method",
-                    &SOLVER_METHODS,
-                    crate::solver::Method::default().name(),
-                )?
-                .to_string(),
+        let solver = SolverOptions {
+            method: s.choice_value("method", &Method::NAMES, &Method::ALL, Method::default())?,
             rel_tol: s.positive_or("rel_tol", 1e-3, "(a relative tolerance, e.g. 1e-6)")?,
             abs_tol: s.positive_or("abs_tol", 1e-6, "(an absolute tolerance, e.g. 1e-8)")?,
             max_step: s.non_negative_or("max_step", 0.0, "s (0 = automatic)")?,
@@ -299,6 +271,7 @@ impl Document {
             fixed_step: s.positive_or("fixed_step", 1e-3, "s")?,
             max_steps: read_max_steps(&s)?,
             max_wall_time: s.non_negative_or("max_wall_time", 0.0, "s (0 = no limit)")?,
+            ..SolverOptions::default()
         };
         // Checked here, where the line is known, not when the run starts.
         s.ensure(
@@ -440,10 +413,10 @@ fn section<'a>(
 /// again against the stop time of the run (`--stop-time`).
 fn check_step_settings(
     s: &TableReader,
-    solver: &SolverSettings,
+    solver: &SolverOptions,
     stop_time: f64,
 ) -> Result<(), Diagnostic> {
-    let (key, step) = if solver.method == "rk4" {
+    let (key, step) = if solver.method == Method::Rk4 {
         ("fixed_step", solver.fixed_step)
     } else {
         ("max_step", solver.max_step)
@@ -621,7 +594,7 @@ type = "Scope"
         let spec = Document::parse("m.toml", MODEL).unwrap().spec().unwrap();
         assert_eq!(spec.stop_time, 2.0);
         assert_eq!(spec.solver.rel_tol, 1e-6);
-        assert_eq!(spec.solver.method, "auto");
+        assert_eq!(spec.solver.method, Method::Auto);
         assert_eq!(spec.blocks.len(), 2);
         assert_eq!(spec.blocks[0].type_name, "Constant");
         assert_eq!(spec.connections.len(), 1);
@@ -639,7 +612,7 @@ type = "Scope"
             spec.blocks[0].params.get("value").unwrap().value.as_f64(),
             Some(5.0)
         );
-        assert_eq!(spec.solver.method, "bs23");
+        assert_eq!(spec.solver.method, Method::Bs23);
         assert_eq!(spec.stop_time, 1.0);
         let e = d.apply_override("aa.value=5").unwrap_err();
         assert!(e.to_string().contains("no block 'aa'"), "{e}");

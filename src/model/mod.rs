@@ -14,7 +14,7 @@ pub use animation::AnimationSettings;
 pub use connection::{Connection, ConnectionKind, PortRef};
 pub use diagnostic::Diagnostic;
 pub use document::{
-    BlockEntry, Document, ModelSpec, OutputRows, OutputSettings, SolverSettings,
+    BlockEntry, Document, ModelSpec, OutputRows, OutputSettings,
     DEFAULT_MAX_OUTPUT_BYTES, MAX_MAX_STEPS, MAX_REFINE, SMOOTH_MAX_REFINE, SMOOTH_ROWS,
 };
 pub use reader::TableReader;

@@ -195,6 +195,26 @@ impl<'a> TableReader<'a> {
         }
     }
 
+    /// A string that must be one of `names`, as the value at its index in `values` (the same
+    /// order; `default` when the key is absent): an enum read by its names, with `choice`'s
+    /// error and "did you mean".
+    pub fn choice_value<T: Copy>(
+        &self,
+        key: &'static str,
+        names: &[&'static str],
+        values: &[T],
+        default: T,
+    ) -> ParamResult<T> {
+        if self.string(key)?.is_none() {
+            return Ok(default);
+        }
+        let name = self.choice(key, names, "")?;
+        Ok(names
+            .iter()
+            .position(|n| *n == name)
+            .map_or(default, |i| values[i]))
+    }
+
     /// A string that must be one of `choices` (default `default`).
     pub fn choice(
         &self,

@@ -32,7 +32,7 @@ pub struct Projection {
 /// included) as `rows` says.
 pub fn project(d: &Diagram, rows: OutputRows, columns: usize, stop_time: f64) -> Projection {
     let solver = &d.spec.solver;
-    let step = if solver.method == "rk4" {
+    let step = if solver.method == crate::solver::Method::Rk4 {
         solver.fixed_step
     } else {
         solver.max_step

@@ -289,19 +289,7 @@ pub enum RunOptionsError {
 
 /// Solver options from the model's `[solver]` section.
 pub fn solver_options(d: &Diagram) -> SolverOptions {
-    let s = &d.spec.solver;
-    SolverOptions {
-        // The reader accepts only `Method::NAMES`.
-        method: Method::from_name(&s.method).unwrap_or_default(),
-        rel_tol: s.rel_tol,
-        abs_tol: s.abs_tol,
-        max_step: s.max_step,
-        initial_step: s.initial_step,
-        fixed_step: s.fixed_step,
-        max_steps: s.max_steps,
-        max_wall_time: s.max_wall_time,
-        ..SolverOptions::default()
-    }
+    d.spec.solver.clone()
 }
 
 /// Runs a built diagram from t = 0 to its stop time.
