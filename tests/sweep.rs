@@ -45,9 +45,11 @@ fn plan_numbers_points_with_the_last_vary_fastest() {
         Err(PlanError::NoEquals { .. })
     ));
     assert!(matches!(
-        SweepPlan::parse(&["ax=1"]),
+        SweepPlan::parse(&["a..x=1"]),
         Err(PlanError::NotADottedPath { .. })
     ));
+    // A bare name is a model variable.
+    assert!(SweepPlan::parse(&["mass=1,2"]).is_ok());
 }
 
 #[test]

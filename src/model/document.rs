@@ -107,7 +107,14 @@ pub struct ModelSpec {
     pub blocks: Vec<BlockEntry>,
 }
 
-const TOP_KEYS: [&str; 5] = ["connect", "model", "solver", "output", "blocks"];
+const TOP_KEYS: [&str; 6] = [
+    "connect",
+    "variables",
+    "model",
+    "solver",
+    "output",
+    "blocks",
+];
 impl Document {
     /// Parses TOML text read from `path`.
     pub fn parse(path: &str, text: &str) -> Result<Document, Diagnostic> {
@@ -154,12 +161,20 @@ impl Document {
         Ok(document)
     }
 
-    /// True when the override `PATH=VALUE` addresses a section or a block written in the file
-    /// (not one a Urdf block expands to).
+    /// Evaluates the `[variables]` and replaces each expression (`"= 2 * m"`) in the model's
+    /// sections by its value (see [`super::variables`]). Values already numbers are kept, so
+    /// this may run again after further overrides.
+    pub fn resolve_variables(&mut self) -> Result<(), Diagnostic> {
+        super::variables::resolve(&self.source, &mut self.root)
+    }
+
+    /// True when the override `PATH=VALUE` addresses a section, a variable or a block written in
+    /// the file (not one a Urdf block expands to).
     pub fn addresses_written(&self, assignment: &str) -> bool {
         let path = assignment.split_once('=').map_or(assignment, |(p, _)| p);
         let first = path.trim().split('.').next().unwrap_or_default();
-        matches!(first, "model" | "solver" | "output")
+        !path.contains('.')
+            || matches!(first, "model" | "solver" | "output")
             || self
                 .root
                 .get("blocks")
@@ -167,8 +182,9 @@ impl Document {
                 .is_some_and(|t| t.get(first).is_some())
     }
 
-    /// Applies `PATH=VALUE` (the `--set` option): `model.*`, `solver.*`, `output.*` address those
-    /// sections; anything else is `block.param[.sub...]`.
+    /// Applies `PATH=VALUE` (the `--set` option): a bare name sets a `[variables]` entry;
+    /// `model.*`, `solver.*`, `output.*` address those sections; anything else is
+    /// `block.param[.sub...]`.
     pub fn apply_override(&mut self, assignment: &str) -> Result<(), Diagnostic> {
         let Some((path, value_text)) = assignment.split_once('=') else {
             return Err(Diagnostic::new(format!("--set '{assignment}' has no '='"))
@@ -176,6 +192,9 @@ impl Document {
         };
         let path = path.trim();
         let value = parse_override_value(value_text.trim());
+        if !path.contains('.') && !path.is_empty() {
+            return self.set_variable(assignment, path, value);
+        }
         let mut keys: Vec<&str> = path.split('.').collect();
         if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
             return Err(Diagnostic::new(format!(
@@ -207,6 +226,32 @@ impl Document {
             .map_err(|why| Diagnostic::new(format!("--set '{assignment}': {why}")).hint("only numbers, strings, arrays and tables can be set, at the path they have in the model"))
     }
 
+    /// `--set NAME=VALUE`: the variable NAME, which the model must define.
+    fn set_variable(
+        &mut self,
+        assignment: &str,
+        name: &str,
+        value: Value,
+    ) -> Result<(), Diagnostic> {
+        let variables = self
+            .root
+            .get(super::variables::VARIABLES)
+            .and_then(|e| e.value.as_table());
+        if variables.is_some_and(|t| t.get(name).is_some()) {
+            return set_path(&mut self.root, &[super::variables::VARIABLES, name], value)
+                .map_err(|why| Diagnostic::new(format!("--set '{assignment}': {why}")));
+        }
+        let names: Vec<&str> = variables.map(|t| t.keys().collect()).unwrap_or_default();
+        let d = Diagnostic::new(format!(
+            "--set '{assignment}': the model has no variable '{name}'"
+        ));
+        Err(match closest(name, names.iter().copied()) {
+            Some(near) => d.hint(format!("did you mean '{near}'?")),
+            None if names.is_empty() => d.hint("a bare name sets a [variables] entry; write --set block.param=value for a block's parameter"),
+            None => d.hint(format!("the variables are: {}", names.join(", "))),
+        })
+    }
+
     /// Reads the document into a [`ModelSpec`].
     pub fn spec(&self) -> Result<ModelSpec, Diagnostic> {
         let src = &self.source;
@@ -229,7 +274,7 @@ impl Document {
             );
             d = match closest(&e.key, TOP_KEYS) {
                 Some(near) => d.hint(format!("did you mean '{near}'?")),
-                None => d.hint("the top level has: connect, [model], [solver], [output], [blocks.NAME]; a key meant for a block goes under its [blocks.NAME] table, and 'connect' must come before the first [table]"),
+                None => d.hint("the top level has: connect, [variables], [model], [solver], [output], [blocks.NAME]; a key meant for a block goes under its [blocks.NAME] table, and 'connect' must come before the first [table]"),
             };
             return Err(d);
         }

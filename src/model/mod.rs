@@ -9,13 +9,14 @@ pub mod input_file;
 pub(crate) mod reader;
 pub(crate) mod source;
 pub(crate) mod value;
+pub mod variables;
 
 pub use animation::AnimationSettings;
 pub use connection::{Connection, ConnectionKind, PortRef};
 pub use diagnostic::Diagnostic;
 pub use document::{
-    BlockEntry, Document, ModelSpec, OutputRows, OutputSettings,
-    DEFAULT_MAX_OUTPUT_BYTES, MAX_MAX_STEPS, MAX_REFINE, SMOOTH_MAX_REFINE, SMOOTH_ROWS,
+    BlockEntry, Document, ModelSpec, OutputRows, OutputSettings, DEFAULT_MAX_OUTPUT_BYTES,
+    MAX_MAX_STEPS, MAX_REFINE, SMOOTH_MAX_REFINE, SMOOTH_ROWS,
 };
 pub use reader::TableReader;
 pub use source::{SourceFile, Span};

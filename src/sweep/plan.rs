@@ -23,8 +23,8 @@ pub enum PlanError {
         /// The `--vary` option as given.
         vary: String,
     },
-    /// `--vary` whose path is not `block.param[.key]` or `section.key`.
-    #[error("--vary '{vary}': '{path}' is not a dotted path\n  help: write --vary block.param=V1,V2,... or --vary solver.rel_tol=1e-6,1e-8")]
+    /// `--vary` whose path is not a variable's name, `block.param[.key]` or `section.key`.
+    #[error("--vary '{vary}': '{path}' is neither a variable's name nor a dotted path\n  help: write --vary block.param=V1,V2,..., --vary solver.rel_tol=1e-6,1e-8, or --vary NAME=... for a [variables] entry")]
     NotADottedPath {
         /// The `--vary` option as given.
         vary: String,
@@ -94,7 +94,8 @@ impl VaryAxis {
             });
         };
         let path = path.trim();
-        if path.split('.').count() < 2 || path.split('.').any(|key| key.trim().is_empty()) {
+        // A bare name is a [variables] entry; the model says whether it has one.
+        if path.split('.').any(|key| key.trim().is_empty()) {
             return Err(PlanError::NotADottedPath {
                 vary: vary.to_string(),
                 path: path.to_string(),

@@ -8,7 +8,7 @@
 //! operand of a named operator has no `+` (exmex gives `+` the named operators' priority, `-` a
 //! higher one); `atan2(a, b)`, `min(a, b)`, `max(a, b)` do not nest (exmex's comma rewriting).
 
-use super::parse::parse;
+use super::parse;
 use super::program::{fold, Program};
 use super::reference::Reference;
 

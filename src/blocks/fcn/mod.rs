@@ -7,11 +7,8 @@
 //! as do `+` and `-`; the named operators `atan2`, `min`, `max` bind loosest. Where this differs
 //! from exmex 0.21 (which read expressions before), see the note in the FCN summary.
 
-mod ast;
 #[cfg(test)]
 mod differential;
-mod lex;
-mod parse;
 mod program;
 #[cfg(test)]
 mod reference;
@@ -22,8 +19,9 @@ use super::common::{bad, column, param, port, read_port_count};
 use crate::block::{
     Block, BlockType, Ctx, Param, PortDecl, ScalarFunction, ScalarKernel, Setup, Shape,
 };
+use crate::expr::ast::Expr;
+use crate::expr::parse::{ParseError, Scope, BUILT_IN_CONSTANTS};
 use crate::model::{Diagnostic, TableReader};
-use parse::{ParseError, BUILT_IN_CONSTANTS};
 use program::{Program, MAX_STACK};
 
 const INPUTS: Param<usize> = crate::param!("inputs", "", 1, "number of elements n of the input u");
@@ -82,6 +80,16 @@ const EXAMPLE: &str = "write e.g. expression = \"-k*u[0]*abs(u[1])\" with consta
                        (or an array of expressions for a vector output); operators + - * / ^, \
                        functions sin cos tan exp ln sqrt abs signum …, a atan2 b, a min b, a max b";
 
+/// The tree of `text` over an input of `n` elements (and the time) with the named `constants`.
+fn parse(text: &str, n: usize, constants: &[(&str, f64)]) -> Result<Expr, ParseError> {
+    let scope = Scope {
+        inputs: Some(n),
+        constants,
+        arrays: &[],
+    };
+    crate::expr::parse::parse(text, &scope)
+}
+
 /// Parses and compiles one expression `text` over an input of `n` elements; `label` names it in
 /// messages ("'expression'" or "'expression[k]'").
 fn compile(
@@ -91,7 +99,7 @@ fn compile(
     n: usize,
     constants: &[(&str, f64)],
 ) -> Result<Program, Diagnostic> {
-    let tree = parse::parse(text, n, constants).map_err(|e| match e {
+    let tree = parse(text, n, constants).map_err(|e| match e {
         ParseError::Syntax(e) => bad(
             r,
             "expression",
@@ -108,7 +116,7 @@ fn compile(
             format!("'u' is a vector of {n} elements here"),
             format!("write u[0] .. u[{}] for its elements", n - 1),
         ),
-        ParseError::Unknown(name) => bad(
+        ParseError::Unknown(name, _) => bad(
             r,
             "expression",
             format!("unknown name '{name}' in {label}"),

@@ -7,7 +7,7 @@
 //! in a local (`acc`) and spills pending left operands to a stack array whose size is known at
 //! build: one `match` per instruction, no allocation, no call through a pointer.
 
-use super::ast::{Bin, Expr, Func};
+use crate::expr::ast::{Bin, Expr, Func};
 
 /// The most values a program may have waiting on its stack.
 pub(super) const MAX_STACK: usize = 32;
@@ -388,9 +388,9 @@ impl Program {
 
 #[cfg(test)]
 mod tests {
-    use super::super::parse::parse;
+    use super::super::parse;
     use super::{fold, Leaf, Op, Program};
-    use crate::blocks::fcn::ast::{Bin, Func};
+    use crate::expr::ast::{Bin, Func};
 
     fn program(text: &str) -> Program {
         Program::compile(&fold(parse(text, 2, &[("k", 2.0)]).unwrap()))

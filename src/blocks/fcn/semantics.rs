@@ -2,7 +2,7 @@
 //! named operator and constant, non-finite values, and the diagnostics of bad expressions.
 
 use super::super::harness::build_error;
-use super::parse::parse;
+use super::parse;
 use super::program::{fold, Program};
 use std::f64::consts::{E, FRAC_PI_4, PI, TAU};
 
@@ -198,7 +198,11 @@ fn bad_expressions_give_located_messages() {
         ("1..2", "a number with two '.' (at character 1)"),
         (
             "u[0]]",
-            "unexpected ']' (only u[i] takes brackets) (at character 5)",
+            "unexpected ']' (brackets follow a name: u[i], size[2]) (at character 5)",
+        ),
+        (
+            "mu[0]",
+            "'mu[0]': only u[i] takes brackets here (at character 1)",
         ),
         ("{x}", "unexpected character '{'"),
         ("u)", "unmatched ')'"),

@@ -9,25 +9,27 @@
 //! power      := apply ('^' signed)?                   right to left: 2^3^2 = 2^9, 2^-u = 2^(-u)
 //! apply      := FUNCTION argument | NAMED '(' expression ',' expression ')' | primary
 //! argument   := ('+' | '-') argument | apply          sin u^2 = (sin u)^2, sin -u = sin(-u)
-//! primary    := NUMBER | u | u[i] | t | CONSTANT | '(' expression ')'
+//! primary    := NUMBER | u | u[i] | t | CONSTANT | ARRAY[i] | '(' expression ')'
 //! ```
 //!
-//! CONSTANT is PI or π, E or e, TAU or τ, or a name of the block's `constants` table. There is
-//! no implicit multiplication (`2π`, `u u` are errors).
+//! CONSTANT is PI or π, E or e, TAU or τ, or a name of the [`Scope`]'s constants (an Fcn block's
+//! `constants` table, a model's scalar variables); ARRAY a name of its arrays (a model's array
+//! variables). `u` and `t` exist only in a scope with inputs (the Fcn block). There is no implicit
+//! multiplication (`2π`, `u u` are errors).
 
 use super::ast::{Bin, Expr, Func, FUNCTIONS, NAMED_OPERATORS};
 use super::lex::{tokens, SyntaxError, Tok};
 use std::f64::consts::{E, PI, TAU};
 
 /// How deep parentheses, signs and function applications may nest.
-pub(super) const MAX_NESTING: usize = 64;
+pub(crate) const MAX_NESTING: usize = 64;
 
 /// Most operators and functions one expression may apply (which bounds the tree's height, so
 /// that compiling it cannot exhaust the thread's stack).
-pub(super) const MAX_OPERATIONS: usize = 2000;
+pub(crate) const MAX_OPERATIONS: usize = 2000;
 
 /// The constants every expression knows.
-pub(super) const BUILT_IN_CONSTANTS: [(&str, f64); 6] = [
+pub(crate) const BUILT_IN_CONSTANTS: [(&str, f64); 6] = [
     ("PI", PI),
     ("π", PI),
     ("E", E),
@@ -38,10 +40,11 @@ pub(super) const BUILT_IN_CONSTANTS: [(&str, f64); 6] = [
 
 /// Why an expression does not parse.
 #[derive(Debug, PartialEq)]
-pub(super) enum ParseError {
+pub(crate) enum ParseError {
     Syntax(SyntaxError),
-    /// A name that is neither `u`, `t`, a function, an operator nor a constant.
-    Unknown(String),
+    /// A name that is neither `u`, `t`, a function, an operator nor a constant, and where it
+    /// starts (character index).
+    Unknown(String, usize),
     /// Plain `u` for an input of more than one element.
     VectorU,
 }
@@ -61,15 +64,26 @@ fn fail<T>(msg: impl Into<String>, at: usize) -> Result<T, ParseError> {
     }))
 }
 
-/// The expression tree of `text` over an input of `n` elements with the named `constants`.
-pub(super) fn parse(text: &str, n: usize, constants: &[(&str, f64)]) -> Parsed {
+/// The names an expression may use besides numbers, functions and the built-in constants.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Scope<'a> {
+    /// The number of elements of the input `u`, where there is one (the Fcn block: then the
+    /// time `t` exists too); `None` in a model's variables.
+    pub inputs: Option<usize>,
+    /// Named numbers.
+    pub constants: &'a [(&'a str, f64)],
+    /// Named arrays, read by element (`size[2]`).
+    pub arrays: &'a [(&'a str, &'a [f64])],
+}
+
+/// The expression tree of `text` in `scope`.
+pub(crate) fn parse(text: &str, scope: &Scope) -> Parsed {
     let mut p = Parser {
         toks: tokens(text)?,
         pos: 0,
         depth: 0,
         operations: 0,
-        n,
-        constants,
+        scope: *scope,
     };
     let e = p.expression()?;
     let (tok, at) = p.peek();
@@ -88,8 +102,7 @@ struct Parser<'a> {
     depth: usize,
     /// Operators and functions read so far.
     operations: usize,
-    n: usize,
-    constants: &'a [(&'a str, f64)],
+    scope: Scope<'a>,
 }
 
 impl Parser<'_> {
@@ -228,7 +241,7 @@ impl Parser<'_> {
             self.next();
             if !matches!(
                 self.peek().0,
-                Tok::Num(_) | Tok::Name(_) | Tok::Element(_) | Tok::Open | Tok::Plus | Tok::Minus
+                Tok::Num(_) | Tok::Name(_) | Tok::Element(..) | Tok::Open | Tok::Plus | Tok::Minus
             ) {
                 return fail(
                     format!("function '{name}' needs an argument, e.g. {name}(u)"),
@@ -288,17 +301,9 @@ impl Parser<'_> {
                 self.next();
                 Ok(Expr::Num(x))
             }
-            Tok::Element(k) if k >= self.n => fail(
-                format!(
-                    "u[{k}] is out of range: the input has {} element(s), u[0]..u[{}]",
-                    self.n,
-                    self.n - 1
-                ),
-                at,
-            ),
-            Tok::Element(k) => {
+            Tok::Element(name, k) => {
                 self.next();
-                Ok(Expr::Input(k))
+                self.element(&name, k, at)
             }
             Tok::Open => {
                 self.next();
@@ -320,21 +325,53 @@ impl Parser<'_> {
         }
     }
 
+    /// The element `name[k]` written at `at`: of the input `u`, or of a named array.
+    fn element(&self, name: &str, k: usize, at: usize) -> Parsed {
+        let array = self.scope.arrays.iter().find(|(a, _)| *a == name);
+        let (what, len) = match (name, self.scope.inputs, array) {
+            ("u", Some(n), _) => ("the input", n),
+            (_, _, Some((_, values))) => ("the array", values.len()),
+            _ if self.scope.constants.iter().any(|(c, _)| *c == name) => {
+                return fail(format!("'{name}' is a number, not an array"), at)
+            }
+            (_, Some(_), None) => {
+                return fail(format!("'{name}[{k}]': only u[i] takes brackets here"), at)
+            }
+            (_, None, None) => return Err(ParseError::Unknown(name.to_string(), at)),
+        };
+        if k >= len {
+            let range = match len {
+                0 => "none".to_string(),
+                _ => format!("{name}[0]..{name}[{}]", len - 1),
+            };
+            return fail(
+                format!("{name}[{k}] is out of range: {what} has {len} element(s), {range}"),
+                at,
+            );
+        }
+        Ok(match array {
+            Some((_, values)) if name != "u" || self.scope.inputs.is_none() => Expr::Num(values[k]),
+            _ => Expr::Input(k),
+        })
+    }
+
     /// The value of an operand name at `at`.
     fn name(&self, name: &str, at: usize) -> Parsed {
-        if name == "t" {
-            return Ok(Expr::Time);
-        }
-        if name == "u" {
-            return if self.n == 1 {
-                Ok(Expr::Input(0))
-            } else {
-                Err(ParseError::VectorU)
-            };
+        if let Some(n) = self.scope.inputs {
+            if name == "t" {
+                return Ok(Expr::Time);
+            }
+            if name == "u" {
+                return if n == 1 {
+                    Ok(Expr::Input(0))
+                } else {
+                    Err(ParseError::VectorU)
+                };
+            }
         }
         let constant = BUILT_IN_CONSTANTS
             .iter()
-            .chain(self.constants)
+            .chain(self.scope.constants)
             .find(|(c, _)| *c == name);
         if let Some((_, x)) = constant {
             return Ok(Expr::Num(*x));
@@ -345,6 +382,12 @@ impl Parser<'_> {
                 at,
             );
         }
-        Err(ParseError::Unknown(name.to_string()))
+        if self.scope.arrays.iter().any(|(a, _)| *a == name) {
+            return fail(
+                format!("'{name}' is an array: write {name}[i] for one element"),
+                at,
+            );
+        }
+        Err(ParseError::Unknown(name.to_string(), at))
     }
 }

@@ -11,11 +11,11 @@
 
 /// One token.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Tok {
+pub(crate) enum Tok {
     Num(f64),
     Name(String),
-    /// `u[i]`.
-    Element(usize),
+    /// `name[i]`: an element of the input `u` or of an array.
+    Element(String, usize),
     Plus,
     Minus,
     Star,
@@ -29,11 +29,11 @@ pub(super) enum Tok {
 
 impl Tok {
     /// How the token reads in messages.
-    pub(super) fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Tok::Num(x) => format!("the number {x}"),
             Tok::Name(n) => format!("'{n}'"),
-            Tok::Element(i) => format!("'u[{i}]'"),
+            Tok::Element(name, i) => format!("'{name}[{i}]'"),
             Tok::Plus => "'+'".into(),
             Tok::Minus => "'-'".into(),
             Tok::Star => "'*'".into(),
@@ -49,12 +49,12 @@ impl Tok {
 
 /// A syntax error: what is wrong, and the (0-based) character position it is at.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct SyntaxError {
+pub(crate) struct SyntaxError {
     pub msg: String,
     pub at: usize,
 }
 
-pub(super) fn error<T>(msg: impl Into<String>, at: usize) -> Result<T, SyntaxError> {
+pub(crate) fn error<T>(msg: impl Into<String>, at: usize) -> Result<T, SyntaxError> {
     Err(SyntaxError {
         msg: msg.into(),
         at,
@@ -62,7 +62,7 @@ pub(super) fn error<T>(msg: impl Into<String>, at: usize) -> Result<T, SyntaxErr
 }
 
 /// The tokens of `text` with their character positions, ending with [`Tok::End`].
-pub(super) fn tokens(text: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
+pub(crate) fn tokens(text: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -98,16 +98,16 @@ pub(super) fn tokens(text: &str) -> Result<Vec<(Tok, usize)>, SyntaxError> {
             while chars.get(j).is_some_and(|c| c.is_whitespace()) {
                 j += 1;
             }
-            if name == "u" && chars.get(j) == Some(&'[') {
-                let (k, end) = element(&chars, j)?;
-                out.push((Tok::Element(k), start));
+            if chars.get(j) == Some(&'[') {
+                let (k, end) = element(&chars, &name, j)?;
+                out.push((Tok::Element(name, k), start));
                 i = end;
             } else {
                 out.push((Tok::Name(name), start));
             }
         } else {
             let what = if c == '[' || c == ']' {
-                format!("'{c}' (only u[i] takes brackets)")
+                format!("'{c}' (brackets follow a name: u[i], size[2])")
             } else {
                 format!("character '{c}'")
             };
@@ -155,23 +155,26 @@ fn number(chars: &[char], mut i: usize) -> Result<(f64, usize), SyntaxError> {
     }
 }
 
-/// The index of `u[i]` whose '[' is at `open`, and the position after the ']'.
-fn element(chars: &[char], open: usize) -> Result<(usize, usize), SyntaxError> {
+/// The index of `name[i]` whose '[' is at `open`, and the position after the ']'.
+fn element(chars: &[char], name: &str, open: usize) -> Result<(usize, usize), SyntaxError> {
     let Some(close) = chars[open..].iter().position(|&c| c == ']') else {
-        return error("'u[' has no closing ']'", open);
+        return error(format!("'{name}[' has no closing ']'"), open);
     };
     let close = open + close;
     let inner: String = chars[open + 1..close].iter().collect();
     let trimmed = inner.trim();
     if trimmed.is_empty() || !trimmed.chars().all(|c| c.is_ascii_digit()) {
         return error(
-            format!("'u[{inner}]' needs a non-negative integer index"),
+            format!("'{name}[{inner}]' needs a non-negative integer index"),
             open + 1,
         );
     }
     match trimmed.parse() {
         Ok(k) => Ok((k, close + 1)),
-        Err(_) => error(format!("'u[{inner}]': the index is too large"), open + 1),
+        Err(_) => error(
+            format!("'{name}[{inner}]': the index is too large"),
+            open + 1,
+        ),
     }
 }
 
@@ -183,15 +186,15 @@ mod tests {
         tokens(text).unwrap().into_iter().map(|(t, _)| t).collect()
     }
 
-    /// Replaces the old exmex pre-pass test: only `u[i]` is an input element (`mu[0]` is the name
-    /// `mu` then a bracket, an error), and scientific notation is read as one number.
+    /// Replaces the old exmex pre-pass test: `name[i]` is one element token (the parser decides
+    /// whether the name has elements), and scientific notation is read as one number.
     #[test]
     fn reads_input_elements_and_numbers() {
         use Tok::*;
         assert_eq!(
             kinds("u[1]*2.5e-3+mu -1.5"),
             vec![
-                Element(1),
+                Element("u".into(), 1),
                 Star,
                 Num(2.5e-3),
                 Plus,
@@ -201,7 +204,11 @@ mod tests {
                 End
             ]
         );
-        assert_eq!(kinds("u [ 2 ]"), vec![Element(2), End]);
+        assert_eq!(kinds("u [ 2 ]"), vec![Element("u".into(), 2), End]);
+        assert_eq!(
+            kinds("u[1]+mu[0]"),
+            vec![Element("u".into(), 1), Plus, Element("mu".into(), 0), End]
+        );
         assert_eq!(
             kinds(".5E3 4. 7e"),
             vec![Num(500.0), Num(4.0), Num(7.0), Name("e".into()), End]
@@ -210,9 +217,9 @@ mod tests {
             kinds("max_force\tπ"),
             vec![Name("max_force".into()), Name("π".into()), End]
         );
-        let e = tokens("u[1]+mu[0]").unwrap_err();
+        let e = tokens("u[1]+[0]").unwrap_err();
         assert!(
-            e.msg.contains("only u[i] takes brackets") && e.at == 7,
+            e.msg.contains("brackets follow a name") && e.at == 5,
             "{e:?}"
         );
         for (bad, at) in [

@@ -2,7 +2,7 @@
 
 /// A function of one argument (`sin u`, `-u`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Func {
+pub(crate) enum Func {
     Neg,
     Abs,
     Signum,
@@ -32,7 +32,7 @@ pub(super) enum Func {
 }
 
 /// Every function by the name expressions call it (`log` is `ln`).
-pub(super) const FUNCTIONS: [(&str, Func); 26] = [
+pub(crate) const FUNCTIONS: [(&str, Func); 26] = [
     ("abs", Func::Abs),
     ("signum", Func::Signum),
     ("sin", Func::Sin),
@@ -65,7 +65,7 @@ impl Func {
     /// The function's value at `x` (Rust's `f64` methods: `signum(0.0)` is 1, `round` rounds
     /// half away from zero, `fract(x)` = x − trunc(x)).
     #[inline(always)]
-    pub(super) fn apply(self, x: f64) -> f64 {
+    pub(crate) fn apply(self, x: f64) -> f64 {
         match self {
             Func::Neg => -x,
             Func::Abs => x.abs(),
@@ -99,7 +99,7 @@ impl Func {
 
 /// An operator of two operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Bin {
+pub(crate) enum Bin {
     Add,
     Sub,
     Mul,
@@ -114,12 +114,12 @@ pub(super) enum Bin {
 }
 
 /// The operators spelled as names: `a atan2 b`, `a min b`, `a max b` (or `atan2(a, b)` …).
-pub(super) const NAMED_OPERATORS: [(&str, Bin); 3] =
+pub(crate) const NAMED_OPERATORS: [(&str, Bin); 3] =
     [("atan2", Bin::Atan2), ("min", Bin::Min), ("max", Bin::Max)];
 
 impl Bin {
     #[inline(always)]
-    pub(super) fn apply(self, a: f64, b: f64) -> f64 {
+    pub(crate) fn apply(self, a: f64, b: f64) -> f64 {
         match self {
             Bin::Add => a + b,
             Bin::Sub => a - b,
@@ -133,14 +133,14 @@ impl Bin {
     }
 
     /// Whether `a op b` is exactly `b op a` in floating point.
-    pub(super) fn commutes(self) -> bool {
+    pub(crate) fn commutes(self) -> bool {
         matches!(self, Bin::Add | Bin::Mul)
     }
 }
 
 /// An expression tree; names are resolved while parsing (constants become numbers).
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Expr {
+pub(crate) enum Expr {
     Num(f64),
     /// `u[i]` (or `u` for a one-element input).
     Input(usize),
@@ -148,4 +148,17 @@ pub(super) enum Expr {
     Time,
     Unary(Func, Box<Expr>),
     Binary(Bin, Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    /// The value of an expression that reads no input and no time (a model's variables); `None`
+    /// when it does.
+    pub(crate) fn constant(&self) -> Option<f64> {
+        match self {
+            Expr::Num(x) => Some(*x),
+            Expr::Input(_) | Expr::Time => None,
+            Expr::Unary(f, a) => Some(f.apply(a.constant()?)),
+            Expr::Binary(op, a, b) => Some(op.apply(a.constant()?, b.constant()?)),
+        }
+    }
 }

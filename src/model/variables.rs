@@ -1,0 +1,461 @@
+//! Model variables: the top-level `[variables]` table, and expressions (`"= 2 * m"`) in any
+//! numeric parameter or array element, evaluated when the model is read.
+//!
+//! A variable is a number (`mass = 0.2`), an array of numbers (`size = [0.1, 0.05, 0.2]`,
+//! whose elements may be expressions) or an expression, a string that starts with `=`, in the Fcn
+//! block's language (arithmetic, its functions and constants; no `u` and no `t`), which may use
+//! the variables above it: `x` for a number, `x[i]` for an element of an array. An expression
+//! that is one array variable's name (`"= dims"`) is that whole array. Elsewhere in the model
+//! (`[model]`, `[solver]`, `[output]`, every block's parameters) each such string is replaced by
+//! its value, and the rest of the reader sees numbers where they were written.
+//!
+//! `--set NAME=VALUE` with a bare name sets a variable before this runs, so every parameter that
+//! depends on it follows (a sweep's `--vary NAME=...` too).
+
+use super::diagnostic::{closest, Diagnostic};
+use super::source::{SourceFile, Span};
+use super::value::{Table, Value, ValueKind};
+use crate::expr::lex::{tokens, Tok};
+use crate::expr::parse::{parse, ParseError, Scope, BUILT_IN_CONSTANTS};
+
+/// The top-level key of the variables table.
+pub const VARIABLES: &str = "variables";
+
+/// The sections whose strings starting with `=` are expressions.
+const SECTIONS: [&str; 4] = ["model", "solver", "output", "blocks"];
+
+/// A variable's value.
+#[derive(Clone, Debug, PartialEq)]
+enum Val {
+    Number(f64),
+    Array(Vec<f64>),
+}
+
+/// The variables evaluated so far, in order.
+#[derive(Default)]
+struct Variables {
+    numbers: Vec<(String, f64)>,
+    arrays: Vec<(String, Vec<f64>)>,
+}
+
+impl Variables {
+    fn push(&mut self, name: &str, value: Val) {
+        match value {
+            Val::Number(x) => self.numbers.push((name.to_string(), x)),
+            Val::Array(a) => self.arrays.push((name.to_string(), a)),
+        }
+    }
+
+    fn names(&self) -> impl Iterator<Item = &str> {
+        self.numbers
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .chain(self.arrays.iter().map(|(n, _)| n.as_str()))
+    }
+}
+
+/// The text of an expression: a string value that starts with `=` (spaces before it allowed).
+fn expression(value: &Value) -> Option<&str> {
+    let s = value.as_str()?;
+    s.trim_start().strip_prefix('=')
+}
+
+/// Evaluates `[variables]` and replaces every expression in the model's sections by its value.
+/// Errors are located at the expression's characters.
+pub fn resolve(source: &SourceFile, root: &mut Table) -> Result<(), Diagnostic> {
+    let variables = match root.get(VARIABLES) {
+        Some(entry) => evaluate_variables(source, &entry.value)?,
+        None => Variables::default(),
+    };
+    let mut expressions = false;
+    for entry in &root.entries {
+        if SECTIONS.contains(&entry.key.as_str()) {
+            expressions |= contains_expression(&entry.value);
+        }
+    }
+    if !expressions {
+        return Ok(());
+    }
+    for entry in root.entries.iter_mut() {
+        if SECTIONS.contains(&entry.key.as_str()) {
+            substitute(source, &variables, &mut entry.value)?;
+        }
+    }
+    Ok(())
+}
+
+fn contains_expression(value: &Value) -> bool {
+    match &value.kind {
+        ValueKind::String(_) => expression(value).is_some(),
+        ValueKind::Array(items) => items.iter().any(contains_expression),
+        ValueKind::Table(t) => t.entries.iter().any(|e| contains_expression(&e.value)),
+        _ => false,
+    }
+}
+
+/// Replaces each expression under `value` by its number (or array).
+fn substitute(source: &SourceFile, vars: &Variables, value: &mut Value) -> Result<(), Diagnostic> {
+    match &mut value.kind {
+        ValueKind::String(_) => {
+            if let Some(text) = expression(value) {
+                let kind = match evaluate(source, vars, value, text, &[])? {
+                    Val::Number(x) => ValueKind::Float(x),
+                    Val::Array(a) => ValueKind::Array(
+                        a.into_iter()
+                            .map(|x| Value {
+                                kind: ValueKind::Float(x),
+                                span: value.span.clone(),
+                            })
+                            .collect(),
+                    ),
+                };
+                value.kind = kind;
+            }
+        }
+        ValueKind::Array(items) => {
+            for item in items {
+                substitute(source, vars, item)?;
+            }
+        }
+        ValueKind::Table(t) => {
+            for e in &mut t.entries {
+                substitute(source, vars, &mut e.value)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The variables of the `[variables]` table, in order.
+fn evaluate_variables(source: &SourceFile, table: &Value) -> Result<Variables, Diagnostic> {
+    let Some(t) = table.as_table() else {
+        return Err(
+            Diagnostic::at(source, &table.span, "'variables' must be a table")
+                .hint("write [variables] with one name = value per line, e.g. mass = 0.2"),
+        );
+    };
+    let names: Vec<&str> = t.keys().collect();
+    let mut vars = Variables::default();
+    for (k, entry) in t.entries.iter().enumerate() {
+        let name = entry.key.as_str();
+        if BUILT_IN_CONSTANTS.iter().any(|(c, _)| *c == name) || matches!(name, "u" | "t") {
+            return Err(Diagnostic::at(
+                source,
+                &entry.key_span,
+                format!("variable '{name}' has the name of a built-in constant or of the Fcn block's input or time"),
+            )
+            .hint("choose another name"));
+        }
+        let later = Later {
+            names: &names[k + 1..],
+            table: t,
+            current: name,
+        };
+        let value = variable_value(source, &vars, &entry.value, &later)?;
+        vars.push(name, value);
+    }
+    Ok(vars)
+}
+
+/// The variables below the one being evaluated, to tell a forward reference from a cycle.
+struct Later<'a> {
+    names: &'a [&'a str],
+    table: &'a Table,
+    current: &'a str,
+}
+
+impl Later<'_> {
+    /// The chain `current → name → … → current` when `name` (a later variable) leads back.
+    fn cycle(&self, name: &str) -> Option<Vec<String>> {
+        let mut path = vec![self.current.to_string(), name.to_string()];
+        self.leads_back(name, &mut path, 0).then_some(path)
+    }
+
+    fn leads_back(&self, name: &str, path: &mut Vec<String>, depth: usize) -> bool {
+        if depth > self.table.entries.len() {
+            return false;
+        }
+        let Some(entry) = self.table.get(name) else {
+            return false;
+        };
+        for used in referenced_names(&entry.value) {
+            if used == self.current {
+                path.push(used);
+                return true;
+            }
+            if path.contains(&used) || self.table.get(&used).is_none() {
+                continue;
+            }
+            path.push(used.clone());
+            if self.leads_back(&used, path, depth + 1) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+}
+
+/// The names an expression (or an array of them) uses, by its tokens.
+fn referenced_names(value: &Value) -> Vec<String> {
+    let texts: Vec<&str> = match &value.kind {
+        ValueKind::Array(items) => items.iter().filter_map(expression).collect(),
+        _ => expression(value).into_iter().collect(),
+    };
+    let mut out = Vec::new();
+    for text in texts {
+        for (tok, _) in tokens(text).unwrap_or_default() {
+            if let Tok::Name(n) | Tok::Element(n, _) = tok {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+fn variable_value(
+    source: &SourceFile,
+    vars: &Variables,
+    value: &Value,
+    later: &Later,
+) -> Result<Val, Diagnostic> {
+    if let Some(x) = value.as_f64() {
+        return Ok(Val::Number(x));
+    }
+    if let Some(text) = expression(value) {
+        return evaluate(source, vars, value, text, later.names).map_err(|d| explain(d, later));
+    }
+    if let Some(items) = value.as_array() {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            let x = match (item.as_f64(), expression(item)) {
+                (Some(x), _) => x,
+                (None, Some(text)) => {
+                    match evaluate(source, vars, item, text, later.names)
+                        .map_err(|d| explain(d, later))?
+                    {
+                        Val::Number(x) => x,
+                        Val::Array(_) => return Err(not_a_number(source, item)),
+                    }
+                }
+                (None, None) => return Err(not_a_number(source, item)),
+            };
+            out.push(x);
+        }
+        return Ok(Val::Array(out));
+    }
+    Err(Diagnostic::at(
+        source,
+        &value.span,
+        "a variable is a number, an array of numbers, or an expression \"= ...\"",
+    )
+    .hint("e.g. mass = 0.2, size = [0.1, 0.05, 0.2], weight = \"= mass * 9.81\""))
+}
+
+fn not_a_number(source: &SourceFile, item: &Value) -> Diagnostic {
+    Diagnostic::at(
+        source,
+        &item.span,
+        "an array variable's elements are numbers or expressions of one number",
+    )
+    .hint("write e.g. size = [0.1, \"= 2 * w\", 0.2]")
+}
+
+/// A forward reference's message names the cycle when there is one.
+fn explain(mut d: Diagnostic, later: &Later) -> Diagnostic {
+    let Some(name) = d.message.strip_prefix(FORWARD).map(str::to_string) else {
+        return d;
+    };
+    let current = later.current;
+    match later.cycle(&name) {
+        Some(path) => {
+            d.message = format!("a cycle between variables: {}", path.join(" → "));
+            d.hint("a variable may use only the variables above it; write one of them as a number")
+        }
+        None => {
+            d.message = format!(
+                "'{name}' is defined below '{current}': a variable may use only the variables above it"
+            );
+            d.hint(format!("move '{name}' above '{current}'"))
+        }
+    }
+}
+
+/// The start of the message of a reference to a later variable (completed by [`explain`]).
+const FORWARD: &str = "forward reference to ";
+
+/// The value of the expression `text` written in `value` (a string that starts with `=`).
+fn evaluate(
+    source: &SourceFile,
+    vars: &Variables,
+    value: &Value,
+    text: &str,
+    later: &[&str],
+) -> Result<Val, Diagnostic> {
+    let body = text.trim();
+    if let Some((_, a)) = vars.arrays.iter().find(|(n, _)| n == body) {
+        return Ok(Val::Array(a.clone()));
+    }
+    let numbers: Vec<(&str, f64)> = vars.numbers.iter().map(|(n, x)| (n.as_str(), *x)).collect();
+    let arrays: Vec<(&str, &[f64])> = vars
+        .arrays
+        .iter()
+        .map(|(n, a)| (n.as_str(), a.as_slice()))
+        .collect();
+    let scope = Scope {
+        inputs: None,
+        constants: &numbers,
+        arrays: &arrays,
+    };
+    let at = |char_index: usize| located(source, value, text, char_index);
+    match parse(text, &scope) {
+        Ok(tree) => match tree.constant() {
+            Some(x) if x.is_finite() => Ok(Val::Number(x)),
+            Some(x) => Err(Diagnostic::at(
+                source,
+                &value.span,
+                format!("the expression \"={text}\" is {x}, not a finite number"),
+            )
+            .hint("check for a division by zero or a function outside its domain")),
+            // Not reachable: the scope has no input and no time.
+            None => Err(Diagnostic::at(source, &value.span, "an expression of a model cannot read u or t")),
+        },
+        Err(ParseError::Syntax(e)) => Err(Diagnostic::at(
+            source,
+            &at(e.at),
+            format!("cannot read the expression \"={text}\": {}", e.msg),
+        )
+        .hint("write e.g. \"= 2 * mass\" or \"= size[2] / 2\" (the Fcn block's operators and functions)")),
+        Err(ParseError::Unknown(name, pos)) if later.contains(&name.as_str()) => {
+            Err(Diagnostic::at(source, &at(pos), format!("{FORWARD}{name}")))
+        }
+        Err(ParseError::Unknown(name, pos)) => {
+            let mut d = Diagnostic::at(
+                source,
+                &at(pos),
+                format!("unknown name '{name}' in the expression \"={text}\""),
+            );
+            d = match closest(&name, vars.names()) {
+                Some(near) => d.hint(format!("did you mean '{near}'?")),
+                None => d.hint(format!("define it under [variables], e.g. {name} = 1.0 (a variable may use only those above it)")),
+            };
+            Err(d)
+        }
+        Err(ParseError::VectorU) => Err(Diagnostic::at(source, &value.span, "an expression of a model cannot read u")),
+    }
+}
+
+/// The span of character `char_index` of the expression `text` (what follows the `=`) inside the
+/// string `value`, when the file holds the string as written (no escapes); the string's span
+/// otherwise.
+fn located(source: &SourceFile, value: &Value, text: &str, char_index: usize) -> Span {
+    let span = value.span.clone()?;
+    let written = source.text.get(span.clone())?;
+    let inner = written.get(1..written.len().saturating_sub(1))?;
+    let full = value.as_str()?;
+    if inner != full {
+        return Some(span);
+    }
+    let before = full.len() - text.len();
+    let offset: usize = text.chars().take(char_index).map(char::len_utf8).sum();
+    let start = span.start + 1 + before + offset;
+    Some(start..start + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Document;
+
+    fn resolved(text: &str) -> Result<Table, Diagnostic> {
+        let mut d = Document::parse("m.toml", text)?;
+        resolve(&d.source.clone(), &mut d.root)?;
+        Ok(d.root)
+    }
+
+    fn number(root: &Table, path: &[&str]) -> f64 {
+        let mut t = root;
+        for key in &path[..path.len() - 1] {
+            t = t.get(key).unwrap().value.as_table().unwrap();
+        }
+        t.get(path[path.len() - 1]).unwrap().value.as_f64().unwrap()
+    }
+
+    #[test]
+    fn expressions_use_earlier_variables_and_array_elements() {
+        let root = resolved(
+            r#"
+[variables]
+m = 0.2
+size = [0.1, "= 2 * 0.025", 0.2]
+weight = "= m * 9.81"
+[blocks.b]
+mass = "= 2 * m"
+position = [0.0, 0.0, "= size[2] / 2"]
+dims = "= size"
+g = "=weight/m"
+"#,
+        )
+        .unwrap();
+        assert_eq!(number(&root, &["blocks", "b", "mass"]), 2.0 * 0.2);
+        let blocks = root.get("blocks").unwrap().value.as_table().unwrap();
+        let b = blocks.get("b").unwrap().value.as_table().unwrap();
+        let position: Vec<f64> = b
+            .get("position")
+            .unwrap()
+            .value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert_eq!(position, [0.0, 0.0, 0.2 / 2.0]);
+        let dims: Vec<f64> = b
+            .get("dims")
+            .unwrap()
+            .value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert_eq!(dims, [0.1, 2.0 * 0.025, 0.2]);
+        assert_eq!(number(&root, &["blocks", "b", "g"]), 0.2 * 9.81 / 0.2);
+    }
+
+    #[test]
+    fn errors_are_located_at_the_expression_characters() {
+        let text = "[variables]\nmass = 1.0\n[blocks.b]\nk = \"= 2 * mas\"\n";
+        let e = resolved(text).unwrap_err();
+        assert!(e.message.contains("unknown name 'mas'"), "{e:?}");
+        assert_eq!(e.line_column, Some((4, 12)), "{e:?}");
+        assert!(
+            e.hint.as_deref().unwrap().contains("did you mean 'mass'"),
+            "{e:?}"
+        );
+
+        let cycle = "[variables]\na = \"= b + 1\"\nb = \"= 2 * a\"\n";
+        let e = resolved(cycle).unwrap_err();
+        assert!(
+            e.message.contains("a cycle between variables: a → b → a"),
+            "{e:?}"
+        );
+        assert_eq!(e.line_column, Some((2, 8)), "{e:?}");
+
+        let forward = "[variables]\na = \"= b + 1\"\nb = 2.0\n";
+        let e = resolved(forward).unwrap_err();
+        assert!(e.message.contains("'b' is defined below 'a'"), "{e:?}");
+
+        let nan = "[variables]\na = 0.0\n[blocks.b]\nk = \"= 1 / a\"\n";
+        let e = resolved(nan).unwrap_err();
+        assert!(e.message.contains("not a finite number"), "{e:?}");
+        assert_eq!(e.line_column.map(|(l, _)| l), Some(4));
+
+        let syntax = "[blocks.b]\nk = \"= 2 *\"\n";
+        assert!(resolved(syntax)
+            .unwrap_err()
+            .message
+            .contains("cannot read the expression"));
+    }
+}
