@@ -24,7 +24,7 @@
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::{
     Binding, Block, BlockError, BlockType, ContactRates, Ctx, DrawnAs, Io, Param, ParamDoc,
-    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StiffnessNote,
+    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StartOverlap, StiffnessNote,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::friction::FrictionLaw;
@@ -248,6 +248,39 @@ impl Block for SpatialContactForce {
             mass * gravity,
             mass,
         )
+    }
+
+    /// The pair's overlap at the start, d = −(signed separation) of the two geometries at their
+    /// initial World poses, against the normal law's static depth d₀ under the whole mechanism's
+    /// weight (see [`super::contact_advice::ContactAdvice`]: W/k for the linear laws).
+    fn start_overlap(
+        &self,
+        binding: &Binding,
+        body_pose: &dyn Fn(usize) -> Isometry3<f64>,
+        total_mass: f64,
+        gravity: f64,
+    ) -> Option<StartOverlap> {
+        let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
+        let pose = |port: &str, side: &Side| Some(body_pose(binding.port(port)?.body) * side.placement);
+        let (pose_base, pose_follower) = (pose("B", base)?, pose("F", follower)?);
+        let contact =
+            crate::geometry::query(&base.shape, &pose_base, &follower.shape, &pose_follower)
+                .ok()?;
+        let depth = -contact.separation;
+        if !(depth > 0.0) {
+            return None;
+        }
+        let weight = total_mass * gravity;
+        let advice = super::contact_advice::ContactAdvice::compute(&self.normal, weight, total_mass)?;
+        Some(StartOverlap {
+            pair: format!("{} and {}", base.label, follower.label),
+            depth,
+            static_depth: advice.static_depth,
+            static_law: format!(
+                "the {} law's depth under the mechanism's weight W = {weight:.4} N, k = {}",
+                advice.law, advice.stiffness
+            ),
+        })
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
