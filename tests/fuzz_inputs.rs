@@ -118,16 +118,46 @@ fn urdf_variant(k: usize) -> (&'static str, String) {
         0 => ("valid", urdf("", "arm", MESH)),
         1 => ("entity bomb", urdf(&bomb, "&e9;", MESH)),
         2 => ("undefined entity", urdf("", "&nothing;", MESH)),
-        3 => ("package mesh nowhere", urdf("", "arm", r#"<mesh filename="package://nowhere/fore.stl"/>"#)),
-        4 => ("mesh is a device", urdf("", "arm", r#"<mesh filename="file:///dev/zero"/>"#)),
-        5 => ("empty mesh filename", urdf("", "arm", r#"<mesh filename=""/>"#)),
-        6 => ("huge scale", urdf("", "arm", r#"<mesh filename="meshes/fore.stl" scale="1e300 1e300 1e300"/>"#)),
-        7 => ("zero scale", urdf("", "arm", r#"<mesh filename="meshes/fore.stl" scale="0 0 0"/>"#)),
+        3 => (
+            "package mesh nowhere",
+            urdf(
+                "",
+                "arm",
+                r#"<mesh filename="package://nowhere/fore.stl"/>"#,
+            ),
+        ),
+        4 => (
+            "mesh is a device",
+            urdf("", "arm", r#"<mesh filename="file:///dev/zero"/>"#),
+        ),
+        5 => (
+            "empty mesh filename",
+            urdf("", "arm", r#"<mesh filename=""/>"#),
+        ),
+        6 => (
+            "huge scale",
+            urdf(
+                "",
+                "arm",
+                r#"<mesh filename="meshes/fore.stl" scale="1e300 1e300 1e300"/>"#,
+            ),
+        ),
+        7 => (
+            "zero scale",
+            urdf(
+                "",
+                "arm",
+                r#"<mesh filename="meshes/fore.stl" scale="0 0 0"/>"#,
+            ),
+        ),
         8 => {
             let full = urdf("", "arm", MESH);
             ("truncated URDF", full[..full.len() / 2].to_string())
         }
-        _ => ("mesh is the model", urdf("", "arm", r#"<mesh filename="model.toml"/>"#)),
+        _ => (
+            "mesh is the model",
+            urdf("", "arm", r#"<mesh filename="model.toml"/>"#),
+        ),
     }
 }
 const URDF_VARIANTS: usize = 10;
@@ -151,7 +181,12 @@ fn stl(triangles: &[[[f32; 3]; 3]], count: u32) -> Vec<u8> {
 /// A tetrahedron of side `s` (m) with its vertices transformed by `f`.
 fn tetrahedron(s: f32, f: impl Fn([f32; 3]) -> [f32; 3]) -> Vec<[[f32; 3]; 3]> {
     let v = [[0.0, 0.0, 0.0], [s, 0.0, 0.0], [0.0, s, 0.0], [0.0, 0.0, s]].map(f);
-    vec![[v[0], v[2], v[1]], [v[0], v[1], v[3]], [v[0], v[3], v[2]], [v[1], v[2], v[3]]]
+    vec![
+        [v[0], v[2], v[1]],
+        [v[0], v[1], v[3]],
+        [v[0], v[3], v[2]],
+        [v[1], v[2], v[3]],
+    ]
 }
 
 /// What is at `meshes/fore.stl`.
@@ -198,8 +233,22 @@ const MESH_VARIANTS: usize = 14;
 
 /// The paths an output may be given (relative to the case's directory, or absolute).
 const TARGETS: [&str; 16] = [
-    "model.toml", "arm.urdf", "meshes/fore.stl", "link_model", "sub/", "sub", "sub/new.csv",
-    "missing/x.csv", "fifo", "/dev/null", "out.csv", "old.csv", "notes.txt", "", ".", "out.png",
+    "model.toml",
+    "arm.urdf",
+    "meshes/fore.stl",
+    "link_model",
+    "sub/",
+    "sub",
+    "sub/new.csv",
+    "missing/x.csv",
+    "fifo",
+    "/dev/null",
+    "out.csv",
+    "old.csv",
+    "notes.txt",
+    "",
+    ".",
+    "out.png",
 ];
 /// The inputs of a run: never replaced.
 const INPUTS: [&str; 4] = ["model.toml", "arm.urdf", "meshes/fore.stl", "link_model"];
@@ -225,7 +274,9 @@ fn plan(k: usize) -> Vec<String> {
         2 => one(""),
         3 => vec!["nosuch.x=1,2".into()],
         4 => one("nan,inf"),
-        5 => (0..7).map(|_| "touch.normal.damping=1,2,3,4,5,6,7,8,9,10".to_string()).collect(),
+        5 => (0..7)
+            .map(|_| "touch.normal.damping=1,2,3,4,5,6,7,8,9,10".to_string())
+            .collect(),
         6 => one("-1,1e5"),
         _ => vec!["model.stop_time=0.01,0.02".into()],
     }
@@ -243,7 +294,10 @@ fn common_files(dir: &Path) {
 }
 
 fn mkfifo(path: &Path) {
-    let ok = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    let ok = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
     assert!(ok.success());
 }
 
@@ -324,7 +378,17 @@ fn sweep_out(dir: &Path, k: usize) -> String {
         3 => {
             // An earlier sweep's outputs, made by a sweep.
             std::fs::write(dir.join("model.toml"), model("")).unwrap();
-            let args = ["sweep", "model.toml", "--jobs", "1", "-q", "--vary", "touch.normal.stiffness=1e5,2e5,3e5", "--out", "out"];
+            let args = [
+                "sweep",
+                "model.toml",
+                "--jobs",
+                "1",
+                "-q",
+                "--vary",
+                "touch.normal.stiffness=1e5,2e5,3e5",
+                "--out",
+                "out",
+            ];
             let done = cli_common::blockdyn_in(dir, &args, &[]);
             assert!(done.status.success(), "{}", cli_common::text(&done.stderr));
         }
@@ -375,17 +439,41 @@ fn check(label: &str, case: &Case) -> i32 {
 fn regressions() -> Vec<(&'static str, Case)> {
     let t = |name: &str| TARGETS.iter().position(|x| *x == name).unwrap();
     vec![
-        ("csv onto the model", Case::Outputs(vec![(0, t("model.toml"))])),
+        (
+            "csv onto the model",
+            Case::Outputs(vec![(0, t("model.toml"))]),
+        ),
         ("csv onto the URDF", Case::Outputs(vec![(0, t("arm.urdf"))])),
-        ("csv onto the mesh", Case::Outputs(vec![(0, t("meshes/fore.stl"))])),
-        ("csv through a link to the model", Case::Outputs(vec![(0, t("link_model"))])),
+        (
+            "csv onto the mesh",
+            Case::Outputs(vec![(0, t("meshes/fore.stl"))]),
+        ),
+        (
+            "csv through a link to the model",
+            Case::Outputs(vec![(0, t("link_model"))]),
+        ),
         ("plot onto a FIFO", Case::Outputs(vec![(1, t("fifo"))])),
-        ("csv onto a device", Case::Outputs(vec![(0, t("/dev/null"))])),
-        ("csv with a trailing slash", Case::Outputs(vec![(0, t("sub/"))])),
+        (
+            "csv onto a device",
+            Case::Outputs(vec![(0, t("/dev/null"))]),
+        ),
+        (
+            "csv with a trailing slash",
+            Case::Outputs(vec![(0, t("sub/"))]),
+        ),
         ("csv onto a directory", Case::Outputs(vec![(0, t("sub"))])),
-        ("two outputs to one file", Case::Outputs(vec![(0, t("out.png")), (1, t("out.png"))])),
-        ("empty plot path in the model", Case::Outputs(vec![(3, t(""))])),
-        ("a trailing slash in the model", Case::Outputs(vec![(2, t("sub/"))])),
+        (
+            "two outputs to one file",
+            Case::Outputs(vec![(0, t("out.png")), (1, t("out.png"))]),
+        ),
+        (
+            "empty plot path in the model",
+            Case::Outputs(vec![(3, t(""))]),
+        ),
+        (
+            "a trailing slash in the model",
+            Case::Outputs(vec![(2, t("sub/"))]),
+        ),
         ("entity expansion bomb", Case::Inputs(1, 0)),
         ("missing mesh named by a connection", Case::Inputs(0, 1)),
         ("mesh is a FIFO", Case::Inputs(0, 13)),
@@ -395,8 +483,14 @@ fn regressions() -> Vec<(&'static str, Case)> {
         ("sweep into a non-empty out", Case::Sweep(0, 2, false)),
         ("sweep out is a file", Case::Sweep(0, 4, false)),
         ("sweep into the model's directory", Case::Sweep(0, 6, true)),
-        ("sweep over an earlier sweep without --overwrite", Case::Sweep(0, 3, false)),
-        ("sweep over an earlier sweep with --overwrite", Case::Sweep(7, 3, true)),
+        (
+            "sweep over an earlier sweep without --overwrite",
+            Case::Sweep(0, 3, false),
+        ),
+        (
+            "sweep over an earlier sweep with --overwrite",
+            Case::Sweep(7, 3, true),
+        ),
         ("sweep plan over the point limit", Case::Sweep(5, 0, false)),
     ]
 }
@@ -431,5 +525,8 @@ fn generated_outputs_inputs_and_sweeps_keep_inputs_and_end_with_a_status() {
     eprintln!("exit statuses 0, 1, 2: {statuses:?}");
     // Both outcomes must be common, or a class would go untested (with this seed: 30 ran,
     // 265 refused or failed, 5 usage errors).
-    assert!(statuses[0] >= CASES / 10 && statuses[1] >= CASES / 10, "{statuses:?}");
+    assert!(
+        statuses[0] >= CASES / 10 && statuses[1] >= CASES / 10,
+        "{statuses:?}"
+    );
 }

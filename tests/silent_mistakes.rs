@@ -29,7 +29,7 @@ fn revolute_q0_in_degrees_warns_that_it_reads_radians() {
     // Located at the value of q0: its line, and the column after "q0 = ".
     let (line, column) = line_column(&text, "q0 = 90.0");
     let expected = format!("pendulum.toml:{line}:{}: block 'hinge': q0 = 90 rad is more than a full turn: joint angles are in radians; if you meant 90°, write q0 = 1.5707963268", column + 5);
-    assert!(d.warnings.iter().any(|w| *w == expected), "{:?}", d.warnings);
+    assert!(d.warnings.contains(&expected), "{:?}", d.warnings);
     // Within a full turn, no warning: 6 rad is a valid start.
     let text = example("pendulum").replace("q0 = 1.5707963267948966 ", "q0 = 6.0 ");
     let d = blockdyn::load_model_str("pendulum.toml", &text, &[]).unwrap();
@@ -181,7 +181,9 @@ fn a_planar_mechanism_on_a_3d_ground_contact_warns_that_it_falls_forever() {
     let found = warnings_with("planar_hopper.toml", &text, "GroundContact's ground");
     assert!(found.iter().any(|w| w.starts_with(&expected)), "{found:?}");
     assert!(
-        found[0].contains("help: for a planar mechanism in the x-y plane with y up write dimension = 2"),
+        found[0].contains(
+            "help: for a planar mechanism in the x-y plane with y up write dimension = 2"
+        ),
         "{found:?}"
     );
     // As written (dimension = 2), no warning.
@@ -202,20 +204,27 @@ fn a_body_started_inside_the_floor_warns_naming_the_pair_the_depth_and_the_stati
     // ball_drop: a 1 kg sphere of radius 0.1 m over a plane, linear law k = 1e5 N/m. Centred at
     // z = 0.02 m it starts 0.1 − 0.02 = 0.08 m deep; its static depth is m·g/k = 9.81/1e5 =
     // 9.81e-5 m; 0.08/9.81e-5 = 815.5 (printed to 4 digits: exact here to rounding).
-    let text = example("ball_drop").replace("position = [0.0, 0.0, 1.0]", "position = [0.0, 0.0, 0.02]");
+    let text =
+        example("ball_drop").replace("position = [0.0, 0.0, 1.0]", "position = [0.0, 0.0, 0.02]");
     assert!(text.contains("[0.0, 0.0, 0.02]"), "the example changed");
     let (line, column) = line_column(&text, "[blocks.contact]");
     let expected = format!("ball_drop.toml:{line}:{}: block 'contact': floor.G and ball.G start 8.000e-2 m into each other, 815× this contact's static depth 9.810e-5 m (the linear_spring_damper law's depth under the mechanism's weight W = 9.8100 N, k = 100000)", column + 8);
     let found = warnings_with("ball_drop.toml", &text, "into each other");
     assert!(found.iter().any(|w| w.starts_with(&expected)), "{found:?}");
     // Resting at its static depth (z = 0.1 − 9.81e-5), or dropped from 1 m: no warning.
-    let resting = example("ball_drop").replace("position = [0.0, 0.0, 1.0]", "position = [0.0, 0.0, 0.0999019]");
+    let resting = example("ball_drop").replace(
+        "position = [0.0, 0.0, 1.0]",
+        "position = [0.0, 0.0, 0.0999019]",
+    );
     assert!(warnings_with("ball_drop.toml", &resting, "into each other").is_empty());
     assert!(warnings_with("ball_drop.toml", &example("ball_drop"), "into each other").is_empty());
 
     // GroundContact: a point 8 cm below the ground; one point carrying W = 9.81 N with
     // K = 1e6 N/m^1.5 rests at (W/K)^(2/3) = (9.81e-6)^(2/3) = 4.5826e-4 m; 0.08/4.5826e-4 = 174.6.
-    let text = example("particle_on_ground").replace("position = [0.0, 0.0, -4.5817e-4]", "position = [0.0, 0.0, -0.08]");
+    let text = example("particle_on_ground").replace(
+        "position = [0.0, 0.0, -4.5817e-4]",
+        "position = [0.0, 0.0, -0.08]",
+    );
     assert!(text.contains("-0.08]"), "the example changed");
     let found = warnings_with("particle_on_ground.toml", &text, "into each other");
     assert!(
@@ -223,7 +232,12 @@ fn a_body_started_inside_the_floor_warns_naming_the_pair_the_depth_and_the_stati
         "{found:?}"
     );
     // As written, resting at the static compression: no warning.
-    assert!(warnings_with("particle_on_ground.toml", &example("particle_on_ground"), "into each other").is_empty());
+    assert!(warnings_with(
+        "particle_on_ground.toml",
+        &example("particle_on_ground"),
+        "into each other"
+    )
+    .is_empty());
 }
 
 /// Each text (as `label`) is refused with a message containing every one of `expected`.
@@ -293,6 +307,9 @@ fn initial_nan_says_it_is_a_number_that_is_not_finite() {
     refused_with(
         "m.toml",
         "[model]\nstop_time = 1.0\n\n[blocks.g]\ntype = \"Gain\"\ngain = inf\n",
-        &["m.toml:6:8: block 'g': 'gain' is inf, a number that is not finite", "e.g. gain = [1.0]"],
+        &[
+            "m.toml:6:8: block 'g': 'gain' is inf, a number that is not finite",
+            "e.g. gain = [1.0]",
+        ],
     );
 }

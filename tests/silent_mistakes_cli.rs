@@ -14,7 +14,11 @@ fn example_edited(name: &str, from: &str, to: &str) -> String {
     assert!(text.contains(from), "the example changed: update this test");
     text.replace(from, to)
         .lines()
-        .filter(|l| !["plot =", "csv =", "animation ="].iter().any(|k| l.starts_with(k)))
+        .filter(|l| {
+            !["plot =", "csv =", "animation ="]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -33,7 +37,11 @@ fn run_case(test: &str, files: &[(&str, &[u8])], success: bool, expected: &[&str
     let model = dir.join("model.toml");
     let out = cli_common::blockdyn(&["run", model.to_str().unwrap(), "--stop-time", "0.01"]);
     let stderr = cli_common::text(&out.stderr);
-    assert_eq!(out.status.code(), Some(if success { 0 } else { 1 }), "{stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(if success { 0 } else { 1 }),
+        "{stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{stderr}");
     for x in expected {
         let x = x.replace("{dir}", dir.to_str().unwrap());
@@ -46,8 +54,12 @@ fn run_case(test: &str, files: &[(&str, &[u8])], success: bool, expected: &[&str
 #[test]
 fn cli_revolute_q0_in_degrees_warns_at_its_line() {
     let text = example_edited("pendulum", "q0 = 1.5707963267948966 ", "q0 = 90.0 ");
-    let line = 1 + text[..text.find("q0 = 90.0").unwrap()].matches('\n').count();
-    let expected = format!("warning: {{dir}}/model.toml:{line}:6: block 'hinge': q0 = 90 rad is more than a full turn");
+    let line = 1 + text[..text.find("q0 = 90.0").unwrap()]
+        .matches('\n')
+        .count();
+    let expected = format!(
+        "warning: {{dir}}/model.toml:{line}:6: block 'hinge': q0 = 90 rad is more than a full turn"
+    );
     run_case("q0", &[("model.toml", text.as_bytes())], true, &[&expected]);
 }
 
@@ -55,31 +67,54 @@ fn cli_revolute_q0_in_degrees_warns_at_its_line() {
 fn cli_gravity_along_every_hinge_warns_at_its_line() {
     let from = "gravity = [0.0, -9.81, 0.0]";
     let text = example_edited("pendulum", from, "gravity = [0.0, 0.0, -9.81]");
-    let line = 1 + text[..text.find("gravity = [0.0, 0.0").unwrap()].matches('\n').count();
+    let line = 1 + text[..text.find("gravity = [0.0, 0.0").unwrap()]
+        .matches('\n')
+        .count();
     let expected = format!("warning: {{dir}}/model.toml:{line}:11: block 'gravity': gravity [0, 0, -9.81] m/s² has no component along any joint's motion");
-    run_case("gravity", &[("model.toml", text.as_bytes())], true, &[&expected, "nothing will move"]);
+    run_case(
+        "gravity",
+        &[("model.toml", text.as_bytes())],
+        true,
+        &[&expected, "nothing will move"],
+    );
 }
 
 #[test]
 fn cli_planar_mechanism_on_a_3d_ground_contact_warns() {
     let text = example_edited("planar_hopper", "\ndimension = 2\n", "\n");
-    let line = 1 + text[..text.find("[blocks.ground]").unwrap()].matches('\n').count();
+    let line = 1 + text[..text.find("[blocks.ground]").unwrap()]
+        .matches('\n')
+        .count();
     let expected = format!("warning: {{dir}}/model.toml:{line}:9: block 'ground': this GroundContact's ground is the World x-y plane with z up");
     run_case(
         "planar",
         &[("model.toml", text.as_bytes())],
         true,
-        &[&expected, "help: for a planar mechanism in the x-y plane with y up write dimension = 2"],
+        &[
+            &expected,
+            "help: for a planar mechanism in the x-y plane with y up write dimension = 2",
+        ],
     );
 }
 
 #[test]
 fn cli_body_started_inside_the_floor_warns_with_the_depths() {
     // Sphere radius 0.1 m centred at z = 0.02 m: 0.08 m deep; static depth m·g/k = 9.81e-5 m.
-    let text = example_edited("ball_drop", "position = [0.0, 0.0, 1.0]", "position = [0.0, 0.0, 0.02]");
-    let line = 1 + text[..text.find("[blocks.contact]").unwrap()].matches('\n').count();
+    let text = example_edited(
+        "ball_drop",
+        "position = [0.0, 0.0, 1.0]",
+        "position = [0.0, 0.0, 0.02]",
+    );
+    let line = 1 + text[..text.find("[blocks.contact]").unwrap()]
+        .matches('\n')
+        .count();
     let expected = format!("warning: {{dir}}/model.toml:{line}:9: block 'contact': floor.G and ball.G start 8.000e-2 m into each other, 815× this contact's static depth 9.810e-5 m");
-    run_case("sunk", &[("model.toml", text.as_bytes())], true, &[&expected]);
+    run_case(
+        "sunk",
+        &[("model.toml", text.as_bytes())],
+        true,
+        &[&expected],
+    );
 }
 
 /// An arm whose second collision is a mesh file that is not there (line 17 of the URDF).
@@ -155,12 +190,18 @@ fn cli_missing_urdf_mesh_says_the_file_is_missing_with_its_path_and_line() {
 
 #[test]
 fn cli_table_header_nested_90_deep_is_located() {
-    let text = format!("[model]\nstop_time = 1.0\n\n[{}]\nx = 1\n", vec!["a"; 90].join("."));
+    let text = format!(
+        "[model]\nstop_time = 1.0\n\n[{}]\nx = 1\n",
+        vec!["a"; 90].join(".")
+    );
     run_case(
         "deep",
         &[("model.toml", text.as_bytes())],
         false,
-        &["error: {dir}/model.toml:4:2: invalid TOML: this key has 90 dotted parts", "help: a block is [blocks.NAME]"],
+        &[
+            "error: {dir}/model.toml:4:2: invalid TOML: this key has 90 dotted parts",
+            "help: a block is [blocks.NAME]",
+        ],
     );
 }
 
@@ -171,7 +212,10 @@ fn cli_empty_plot_path_is_located() {
         "plot",
         &[("model.toml", text.as_bytes())],
         false,
-        &["error: {dir}/model.toml:5:8: 'plot' is empty", "help: write plot = \"run.png\""],
+        &[
+            "error: {dir}/model.toml:5:8: 'plot' is empty",
+            "help: write plot = \"run.png\"",
+        ],
     );
 }
 

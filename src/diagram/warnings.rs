@@ -195,7 +195,7 @@ fn ground_facing_warnings<'a>(
 ) -> impl Iterator<Item = Diagnostic> + 'a {
     let g: Vector3<f64> = scene.mechanism.gravity();
     (0..d.blocks.len()).filter_map(move |b| {
-        if d.blocks[b].type_name != "GroundContact" || !(g.norm() > 0.0) {
+        if d.blocks[b].type_name != "GroundContact" || g.norm().is_nan() || g.norm() <= 0.0 {
             return None;
         }
         let w = warned(d, b);

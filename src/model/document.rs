@@ -140,7 +140,7 @@ impl Document {
             if msg.contains("recursion") && span.is_none() {
                 // A dotted key (a `[a.b.c…]` header or `a.b.c… = 1`) of 80 parts or more: the
                 // parser gives no place, so the deepest key of the file is it.
-                if let Some((at, parts)) = deepest_dotted_key(text) {
+                if let Some((at, parts)) = super::source::deepest_dotted_key(text) {
                     return Diagnostic::at(
                         &source,
                         &Some(at),
@@ -330,8 +330,8 @@ impl Document {
         let mut output = OutputSettings::default();
         if let Some((t, span)) = section(src, "output", output_v)? {
             let o = TableReader::new(src, None, t, span.clone());
-            output.csv = output_path(&o, "csv", "run.csv")?;
-            output.plot = output_path(&o, "plot", "run.png")?;
+            output.csv = super::output_path::output_path(&o, "csv", "run.csv")?;
+            output.plot = super::output_path::output_path(&o, "plot", "run.png")?;
             output.animation = read_animation(&o)?;
             output.rows = read_output_rows(&o)?;
             output.max_bytes = o.f64("max_bytes")?;
@@ -483,38 +483,6 @@ fn check_step_settings(
     )
 }
 
-/// The line of `text` whose key (a `[header]`'s or a `key = value`'s) has the most dotted parts,
-/// as (the key's byte range, its number of parts); dots inside quotes do not count. `None` when
-/// no key has a dot.
-fn deepest_dotted_key(text: &str) -> Option<(std::ops::Range<usize>, usize)> {
-    let mut best: Option<(std::ops::Range<usize>, usize)> = None;
-    let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        let indent = line.len() - line.trim_start().len();
-        let key = line[indent..].trim_start_matches('[');
-        let key_at = start + line.len() - line.trim_start().len() + (line[indent..].len() - key.len());
-        let (mut dots, mut quote, mut end) = (0, None, key.len());
-        for (k, c) in key.char_indices() {
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '"' | '\'') => quote = Some(c),
-                (None, '.') => dots += 1,
-                (None, ']' | '=' | '#') => {
-                    end = k;
-                    break;
-                }
-                _ => {}
-            }
-        }
-        if dots > 0 && best.as_ref().is_none_or(|(_, parts)| dots + 1 > *parts) {
-            best = Some((key_at..key_at + end.min(key.trim_end().len()), dots + 1));
-        }
-        start += line.len();
-    }
-    best
-}
-
 /// A model file that is not UTF-8, located at its first byte that is not part of a character.
 fn not_utf8(label: &str, bytes: &[u8], e: std::str::Utf8Error) -> Diagnostic {
     let at = e.valid_up_to();
@@ -606,34 +574,6 @@ pub(crate) fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result
     match &mut entry.value.kind {
         ValueKind::Table(t) => set_path(t, rest, value),
         _ => Err(format!("'{first}' is not a table")),
-    }
-}
-
-/// An `[output]` path (`csv`, `plot`, `animation`), refused at its line when it cannot name a
-/// file: empty, ending with a separator (a directory), or a last component `.` or `..`. (The run
-/// checks again the paths given on the command line, which have no line.)
-pub(crate) fn output_path(
-    o: &TableReader<'_>,
-    key: &'static str,
-    example: &str,
-) -> Result<Option<String>, Diagnostic> {
-    let Some(path) = o.string(key)? else {
-        return Ok(None);
-    };
-    let why = if path.trim().is_empty() {
-        Some("is empty".to_string())
-    } else if path.ends_with('/') || path.ends_with(std::path::MAIN_SEPARATOR) {
-        Some(format!("\"{path}\" ends with '/': it names a directory, not a file"))
-    } else if std::path::Path::new(path).file_name().is_none() {
-        Some(format!("\"{path}\" does not name a file"))
-    } else {
-        None
-    };
-    match why {
-        None => Ok(Some(path.to_string())),
-        Some(why) => Err(o
-            .error(key, format!("'{key}' {why}"))
-            .hint(format!("write {key} = \"{example}\" (a file, relative to the directory blockdyn runs in), or remove the line to write no {key}"))),
     }
 }
 

@@ -134,7 +134,7 @@ impl Block for GroundContact {
             .map(|p| -(pose * p)[up])
             .enumerate()
             .max_by(|a, b| a.1.total_cmp(&b.1))?;
-        if !(depth > 0.0) {
+        if depth.is_nan() || depth <= 0.0 {
             return None;
         }
         let weight = total_mass * gravity;

@@ -25,8 +25,8 @@ mod vector;
 pub use vector::{ParameterVector, VectorLengthError};
 
 use super::build::Origin;
-use super::warnings::{block_warnings, Warned};
 use super::physical::PhysicalScene;
+use super::warnings::{block_warnings, Warned};
 use super::{CompiledBlock, Diagram};
 use crate::block::{Block, BlockError, PhysicalRole, ShapeSpec};
 use crate::model::diagnostic::closest;

@@ -45,6 +45,7 @@ mod kinks;
 mod manifold_eval;
 mod per_point;
 mod sensed;
+mod start_overlap;
 mod static_base;
 mod stiffness;
 
@@ -250,9 +251,7 @@ impl Block for SpatialContactForce {
         )
     }
 
-    /// The pair's overlap at the start, d = −(signed separation) of the two geometries at their
-    /// initial World poses, against the normal law's static depth d₀ under the whole mechanism's
-    /// weight (see [`super::contact_advice::ContactAdvice`]: W/k for the linear laws).
+    /// The pair's overlap at the start against its static depth: see [`start_overlap`].
     fn start_overlap(
         &self,
         binding: &Binding,
@@ -260,27 +259,7 @@ impl Block for SpatialContactForce {
         total_mass: f64,
         gravity: f64,
     ) -> Option<StartOverlap> {
-        let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
-        let pose = |port: &str, side: &Side| Some(body_pose(binding.port(port)?.body) * side.placement);
-        let (pose_base, pose_follower) = (pose("B", base)?, pose("F", follower)?);
-        let contact =
-            crate::geometry::query(&base.shape, &pose_base, &follower.shape, &pose_follower)
-                .ok()?;
-        let depth = -contact.separation;
-        if !(depth > 0.0) {
-            return None;
-        }
-        let weight = total_mass * gravity;
-        let advice = super::contact_advice::ContactAdvice::compute(&self.normal, weight, total_mass)?;
-        Some(StartOverlap {
-            pair: format!("{} and {}", base.label, follower.label),
-            depth,
-            static_depth: advice.static_depth,
-            static_law: format!(
-                "the {} law's depth under the mechanism's weight W = {weight:.4} N, k = {}",
-                advice.law, advice.stiffness
-            ),
-        })
+        start_overlap::start_overlap(self, binding, body_pose, total_mass, gravity)
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
