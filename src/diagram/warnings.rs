@@ -30,23 +30,34 @@ pub(crate) struct Warned<'a> {
     pub entry: Option<usize>,
 }
 
-/// `message` about block `w`, located: at the value of `key` when the block's table writes it
-/// (with no `key`, the parameter the message starts with, as in "q0 = 90 rad is …"), else at the
-/// block's name.
+/// Where in a block's table a warning points.
+#[derive(Clone, Copy)]
+pub(crate) enum At<'k> {
+    /// At the value of this parameter when the table writes it, else at the block's name.
+    Param(&'k str),
+    /// At the parameter the message starts with ("q0 = 90 rad is …" at `q0`), else at the
+    /// block's name.
+    Leading,
+    /// At the block's name.
+    Block,
+}
+
+/// `message` about block `w`, located as `at` says.
 pub(crate) fn locate(
     source: &SourceFile,
     spec: &ModelSpec,
     w: &Warned<'_>,
-    key: Option<&str>,
+    at: At<'_>,
     message: &str,
 ) -> Diagnostic {
     let params = w.entry.and_then(|e| spec.blocks.get(e)).map(|e| &e.params);
     let written = params.and_then(|t| {
         t.entries
             .iter()
-            .find(|e| match key {
-                Some(k) => e.key == k,
-                None => starts_with_key(message, &e.key),
+            .find(|e| match at {
+                At::Param(k) => e.key == k,
+                At::Leading => starts_with_key(message, &e.key),
+                At::Block => false,
             })
             .and_then(|e| e.value.span.clone())
     });
@@ -83,7 +94,7 @@ pub(crate) fn block_warnings<'a>(
             w.block
                 .warnings()
                 .into_iter()
-                .map(move |m| locate(source, spec, &w, None, &m).to_string())
+                .map(move |m| locate(source, spec, &w, At::Leading, &m).to_string())
         })
         .collect();
     warnings.extend(fixed_step_warnings(blocks, source, spec));
@@ -108,7 +119,7 @@ fn fixed_step_warnings<'a>(
             let rate = w.block.contact_rates(mass, gravity)?.normal_rate;
             let limit = RK4_STABILITY_REACH / rate;
             (step > limit).then(|| {
-                locate(source, spec, &w, Some(""), &format!(
+                locate(source, spec, &w, At::Block, &format!(
                     "rk4's fixed_step = {step:e} s is above this contact's stability limit of about {limit:.2e} s (its fastest rate |λ| = {rate:.3e} 1/s with the weight of the body it carries on it): the run will be unstable in contact, e.g. a ball rebounding higher than it fell"
                 ))
                 .hint(format!(
@@ -176,7 +187,7 @@ fn still_mechanism_warning(d: &Diagram, scene: &PhysicalScene) -> Option<Diagnos
         &d.source,
         &d.spec,
         &warned(d, at),
-        Some("gravity"),
+        At::Param("gravity"),
         &format!(
             "gravity [{}, {}, {}] m/s² has no component along any joint's motion and nothing else drives the mechanism (no initial velocity, actuated joint, joint spring or force block): nothing will move; a RevoluteJoint turns about its frames' z axis and a PrismaticJoint slides along it, so check the joints' frames (rotate them so that gravity is not along a hinge's axis)",
             g.x, g.y, g.z
@@ -217,7 +228,7 @@ fn ground_facing_warnings<'a>(
             "this GroundContact's ground is {ground}, but gravity [{}, {}, {}] m/s² has no {axis} component: no point ever falls onto the ground (a planar mechanism falls past it forever, with no contact and no error)",
             g.x, g.y, g.z
         );
-        Some(locate(&d.source, &d.spec, &w, Some("dimension"), &message).hint(instead))
+        Some(locate(&d.source, &d.spec, &w, At::Param("dimension"), &message).hint(instead))
     })
 }
 
@@ -253,7 +264,7 @@ fn start_overlap_warnings(d: &Diagram, scene: &PhysicalScene) -> Vec<Diagnostic>
                 .start_overlap(binding, &pose, mass, gravity)?;
             let d0 = o.static_depth?;
             (o.depth > STATIC_DEPTH_MARGIN * d0).then(|| {
-                locate(&d.source, &d.spec, &warned(d, b), Some(""), &format!(
+                locate(&d.source, &d.spec, &warned(d, b), At::Block, &format!(
                     "{} start {:.3e} m into each other, {:.0}× this contact's static depth {d0:.3e} m ({}): its force at the start is far above the weight and will launch them apart (a body started 8 cm inside a floor flies metres up)",
                     o.pair, o.depth, o.depth / d0, o.static_law
                 ))
