@@ -8,6 +8,16 @@ fn example(name: &str) -> String {
     std::fs::read_to_string(path).unwrap()
 }
 
+/// The 1-based line and column where `needle` starts in `text`.
+fn line_column(text: &str, needle: &str) -> (usize, usize) {
+    let at = text.find(needle).expect("the example has it");
+    let line_start = text[..at].rfind('\n').map_or(0, |k| k + 1);
+    (
+        text[..at].matches('\n').count() + 1,
+        text[line_start..at].chars().count() + 1,
+    )
+}
+
 #[test]
 fn revolute_q0_in_degrees_warns_that_it_reads_radians() {
     let text = example("pendulum").replace("q0 = 1.5707963267948966 ", "q0 = 90.0 ");
@@ -16,8 +26,10 @@ fn revolute_q0_in_degrees_warns_that_it_reads_radians() {
         "the example changed: update this test"
     );
     let d = blockdyn::load_model_str("pendulum.toml", &text, &[]).unwrap();
-    let expected = "block 'hinge': q0 = 90 rad is more than a full turn: joint angles are in radians; if you meant 90°, write q0 = 1.5707963268";
-    assert!(d.warnings.iter().any(|w| w == expected), "{:?}", d.warnings);
+    // Located at the value of q0: its line, and the column after "q0 = ".
+    let (line, column) = line_column(&text, "q0 = 90.0");
+    let expected = format!("pendulum.toml:{line}:{}: block 'hinge': q0 = 90 rad is more than a full turn: joint angles are in radians; if you meant 90°, write q0 = 1.5707963268", column + 5);
+    assert!(d.warnings.contains(&expected), "{:?}", d.warnings);
     // Within a full turn, no warning: 6 rad is a valid start.
     let text = example("pendulum").replace("q0 = 1.5707963267948966 ", "q0 = 6.0 ");
     let d = blockdyn::load_model_str("pendulum.toml", &text, &[]).unwrap();
@@ -63,9 +75,11 @@ fn gravity_along_every_hinge_axis_warns_that_nothing_will_move() {
         "the example changed: update this test"
     );
     let d = blockdyn::load_model_str("pendulum.toml", &text, &[]).unwrap();
-    let expected = "block 'gravity': gravity [0, 0, -9.81] m/s² has no component along any joint's motion and nothing else drives the mechanism";
+    // Located at the value of the configuration block's gravity.
+    let (line, column) = line_column(&text, "gravity = [0.0, 0.0, -9.81]");
+    let expected = format!("pendulum.toml:{line}:{}: block 'gravity': gravity [0, 0, -9.81] m/s² has no component along any joint's motion and nothing else drives the mechanism", column + 10);
     assert!(
-        d.warnings.iter().any(|w| w.starts_with(expected)),
+        d.warnings.iter().any(|w| w.starts_with(&expected)),
         "{:?}",
         d.warnings
     );
@@ -142,4 +156,160 @@ fn nan_from_a_fcn_into_a_scope_is_reported_with_its_column_and_time() {
         .unwrap()
         .non_finite_row
         .is_none());
+}
+
+/// The warnings of `text` (loaded as `label`) that contain `needle`.
+fn warnings_with(label: &str, text: &str, needle: &str) -> Vec<String> {
+    let d = blockdyn::load_model_str(label, text, &[]).unwrap();
+    d.warnings
+        .into_iter()
+        .filter(|w| w.contains(needle))
+        .collect()
+}
+
+#[test]
+fn a_planar_mechanism_on_a_3d_ground_contact_warns_that_it_falls_forever() {
+    // The hopper moves in the x-y plane with gravity along −y; without `dimension = 2` its
+    // GroundContact is the x-y plane with z up, which no point ever reaches.
+    let text = example("planar_hopper").replace("dimension = 2\n", "");
+    assert!(
+        !text.contains("\ndimension"),
+        "the example changed: update this test"
+    );
+    let (line, column) = line_column(&text, "[blocks.ground]");
+    let expected = format!("planar_hopper.toml:{line}:{}: block 'ground': this GroundContact's ground is the World x-y plane with z up (dimension = 3, the default), but gravity [0, -9.81, 0] m/s² has no z component: no point ever falls onto the ground", column + 8);
+    let found = warnings_with("planar_hopper.toml", &text, "GroundContact's ground");
+    assert!(found.iter().any(|w| w.starts_with(&expected)), "{found:?}");
+    assert!(
+        found[0].contains(
+            "help: for a planar mechanism in the x-y plane with y up write dimension = 2"
+        ),
+        "{found:?}"
+    );
+    // As written (dimension = 2), no warning.
+    let ok = example("planar_hopper");
+    assert!(warnings_with("planar_hopper.toml", &ok, "GroundContact's ground").is_empty());
+    // dimension = 2 with gravity along −z: warned at `dimension`'s value.
+    let down_z = ok.replace("gravity = [0.0, -9.81, 0.0]", "gravity = [0.0, 0.0, -9.81]");
+    assert!(down_z.contains("[0.0, 0.0, -9.81]"), "the example changed");
+    // (The header comment names `dimension = 2` too: the key is the one at a line's start.)
+    let (line, _) = line_column(&down_z, "\ndimension = 2");
+    let found = warnings_with("planar_hopper.toml", &down_z, "GroundContact's ground");
+    let expected = format!("planar_hopper.toml:{}:13: block 'ground': this GroundContact's ground is the World x axis with y up (dimension = 2), but gravity [0, 0, -9.81] m/s² has no y component", line + 1);
+    assert!(found.iter().any(|w| w.starts_with(&expected)), "{found:?}");
+}
+
+#[test]
+fn a_body_started_inside_the_floor_warns_naming_the_pair_the_depth_and_the_static_depth() {
+    // ball_drop: a 1 kg sphere of radius 0.1 m over a plane, linear law k = 1e5 N/m. Centred at
+    // z = 0.02 m it starts 0.1 − 0.02 = 0.08 m deep; its static depth is m·g/k = 9.81/1e5 =
+    // 9.81e-5 m; 0.08/9.81e-5 = 815.5 (printed to 4 digits: exact here to rounding).
+    let text =
+        example("ball_drop").replace("position = [0.0, 0.0, 1.0]", "position = [0.0, 0.0, 0.02]");
+    assert!(text.contains("[0.0, 0.0, 0.02]"), "the example changed");
+    let (line, column) = line_column(&text, "[blocks.contact]");
+    let expected = format!("ball_drop.toml:{line}:{}: block 'contact': floor.G and ball.G start 8.000e-2 m into each other, 815× this contact's static depth 9.810e-5 m (the linear_spring_damper law's depth under the mechanism's weight W = 9.8100 N, k = 100000)", column + 8);
+    let found = warnings_with("ball_drop.toml", &text, "into each other");
+    assert!(found.iter().any(|w| w.starts_with(&expected)), "{found:?}");
+    // Resting at its static depth (z = 0.1 − 9.81e-5), or dropped from 1 m: no warning.
+    let resting = example("ball_drop").replace(
+        "position = [0.0, 0.0, 1.0]",
+        "position = [0.0, 0.0, 0.0999019]",
+    );
+    assert!(warnings_with("ball_drop.toml", &resting, "into each other").is_empty());
+    assert!(warnings_with("ball_drop.toml", &example("ball_drop"), "into each other").is_empty());
+
+    // GroundContact: a point 8 cm below the ground; one point carrying W = 9.81 N with
+    // K = 1e6 N/m^1.5 rests at (W/K)^(2/3) = (9.81e-6)^(2/3) = 4.5826e-4 m; 0.08/4.5826e-4 = 174.6.
+    let text = example("particle_on_ground").replace(
+        "position = [0.0, 0.0, -4.5817e-4]",
+        "position = [0.0, 0.0, -0.08]",
+    );
+    assert!(text.contains("-0.08]"), "the example changed");
+    let found = warnings_with("particle_on_ground.toml", &text, "into each other");
+    assert!(
+        found.iter().any(|w| w.contains("block 'ground': foot.G and the ground start 8.000e-2 m into each other, 175× this contact's static depth 4.583e-4 m ((W/K)^(2/3)")),
+        "{found:?}"
+    );
+    // As written, resting at the static compression: no warning.
+    assert!(warnings_with(
+        "particle_on_ground.toml",
+        &example("particle_on_ground"),
+        "into each other"
+    )
+    .is_empty());
+}
+
+/// Each text (as `label`) is refused with a message containing every one of `expected`.
+fn refused_with(label: &str, text: &str, expected: &[&str]) {
+    let e = blockdyn::load_model_str(label, text, &[])
+        .unwrap_err()
+        .to_string();
+    for x in expected {
+        assert!(e.contains(x), "expected {x:?} in:\n{e}");
+    }
+}
+
+#[test]
+fn a_table_header_nested_90_deep_is_located_at_its_line() {
+    let header = format!("[{}]", vec!["a"; 90].join("."));
+    refused_with(
+        "deep.toml",
+        &format!("[model]\nstop_time = 1.0\n\n{header}\nx = 1\n"),
+        &[
+            "deep.toml:4:2: invalid TOML: this key has 90 dotted parts, more than the TOML parser reads (80)",
+            "help: a block is [blocks.NAME]",
+        ],
+    );
+    // A dotted key of a `key = value` line, likewise.
+    let key = vec!["b"; 85].join(".");
+    refused_with(
+        "deep.toml",
+        &format!("[model]\nstop_time = 1.0\n{key} = 1\n"),
+        &["deep.toml:3:1: invalid TOML: this key has 85 dotted parts"],
+    );
+}
+
+#[test]
+fn an_empty_plot_path_is_located_and_says_what_to_write() {
+    let text = "[model]\nstop_time = 1.0\n\n[output]\nplot = \"\"\n\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n";
+    refused_with(
+        "m.toml",
+        text,
+        &[
+            "m.toml:5:8: 'plot' is empty",
+            "help: write plot = \"run.png\" (a file, relative to the directory blockdyn runs in), or remove the line to write no plot",
+        ],
+    );
+    refused_with(
+        "m.toml",
+        &text.replace("plot = \"\"", "csv = \"out/\""),
+        &["m.toml:5:7: 'csv' \"out/\" ends with '/': it names a directory, not a file"],
+    );
+}
+
+#[test]
+fn initial_nan_says_it_is_a_number_that_is_not_finite() {
+    let text = "[model]\nstop_time = 1.0\n\n[blocks.i]\ntype = \"Integrator\"\ninitial = nan\n";
+    refused_with(
+        "m.toml",
+        text,
+        &[
+            "m.toml:6:11: block 'i': 'initial' is NaN, a number that is not finite: it must be finite",
+            "help: write a finite number, e.g. initial = [1.0]",
+        ],
+    );
+    let e = blockdyn::load_model_str("m.toml", text, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(!e.contains("not a number"), "{e}");
+    // Infinity likewise (a Gain's gain is read as an array, as `initial` is).
+    refused_with(
+        "m.toml",
+        "[model]\nstop_time = 1.0\n\n[blocks.g]\ntype = \"Gain\"\ngain = inf\n",
+        &[
+            "m.toml:6:8: block 'g': 'gain' is inf, a number that is not finite",
+            "e.g. gain = [1.0]",
+        ],
+    );
 }

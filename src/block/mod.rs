@@ -48,6 +48,21 @@ pub struct StiffnessNote {
     pub surface_speed: f64,
 }
 
+/// A penalty contact's pair overlapping at the start (see [`Block::start_overlap`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StartOverlap {
+    /// The two geometries, as the user names them (`box.G` and `floor.G`, or `toe.G` and the
+    /// ground).
+    pub pair: String,
+    /// The deepest overlap at the start (m), > 0.
+    pub depth: f64,
+    /// The depth (m) at which the contact carries the whole mechanism's weight at rest; `None`
+    /// when its law has no stiffness to carry it.
+    pub static_depth: Option<f64>,
+    /// How `static_depth` follows from the law, with its numbers (e.g. `m·g/k = 98.1 N / 1e6 N/m`).
+    pub static_law: String,
+}
+
 /// A penalty contact's linearised modes while it carries a weight at rest (see
 /// [`Block::contact_rates`]). Every field is finite and ≥ 0; 0 means "none" or "not known".
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -204,6 +219,21 @@ pub trait Block: Send + Sync {
     /// (its stability reach)/[`ContactRates::normal_rate`] (the diagram warns when rk4's
     /// `fixed_step` is), and `blockdyn check` estimates the work of a run from them.
     fn contact_rates(&self, _total_mass: f64, _gravity: f64) -> Option<ContactRates> {
+        None
+    }
+
+    /// How deep this contact's pair overlaps at the start, against the depth at which it would
+    /// rest (issue 28: a body started 8 cm inside a stiff floor is launched metres up). Given the
+    /// block's `binding`, the World pose of each body by index at the initial state (`body_pose`,
+    /// 0 = World), the mechanism's total mass (kg) and gravity (m/s²). `None` for a block that is
+    /// not a penalty contact, or whose pair does not overlap.
+    fn start_overlap(
+        &self,
+        _binding: &Binding,
+        _body_pose: &dyn Fn(usize) -> nalgebra::Isometry3<f64>,
+        _total_mass: f64,
+        _gravity: f64,
+    ) -> Option<StartOverlap> {
         None
     }
 

@@ -42,8 +42,14 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
     let mut layout = Layout::new(&in_shapes, &out_shapes, &lines);
     let used_outputs = mark_used_outputs(&spec, &mut instances, &lines, &lines_from);
 
-    let warnings = super::build::block_warnings(
-        instances.iter().map(|i| (i.name.as_str(), &*i.block)),
+    let warnings = super::warnings::block_warnings(
+        instances.iter().map(|i| super::warnings::Warned {
+            name: &i.name,
+            block: &*i.block,
+            span: &i.span,
+            entry: i.origin.map(|o| o.entry),
+        }),
+        source,
         &spec,
     );
 

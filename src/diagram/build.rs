@@ -134,44 +134,12 @@ fn build_diagram_from(
         physical,
     };
     let mut diagram = assemble(source, spec.into_owned(), wired)?;
-    diagram.warnings.extend(
-        scene
-            .as_ref()
-            .and_then(|s| still_mechanism_warning(&diagram, s)),
-    );
+    if let Some(scene) = &scene {
+        let found = super::warnings::scene_warnings(&diagram, scene);
+        diagram.warnings.extend(found);
+    }
     diagram.scene = scene;
     Ok(diagram)
-}
-
-/// A mechanism that gravity cannot move (every hinge about the vertical, every slider
-/// horizontal) and that nothing else drives: no initial velocity, no actuated or sprung joint,
-/// no block that applies forces (contacts, force elements; sensors count too, to be safe).
-fn still_mechanism_warning(d: &Diagram, scene: &super::physical::PhysicalScene) -> Option<String> {
-    use crate::block::PhysicalRole;
-    let m = &scene.mechanism;
-    let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
-    m.initial_state(&mut q, &mut v);
-    let driven = v.iter().any(|x| *x != 0.0)
-        || d.blocks.iter().any(|b| match b.block.physical() {
-            Some(PhysicalRole::Joint { spec }) => {
-                spec.actuated || spec.stiffness.iter().any(|k| *k != 0.0)
-            }
-            Some(PhysicalRole::Consumer) => true,
-            _ => false,
-        });
-    if driven || crate::multibody::gravity_reach::gravity_moves_a_joint(m) {
-        return None;
-    }
-    let g = m.gravity();
-    let config = d
-        .blocks
-        .iter()
-        .find(|b| matches!(b.block.physical(), Some(PhysicalRole::Configuration { .. })))
-        .map_or(String::new(), |b| format!("block '{}': ", b.name));
-    Some(format!(
-        "{config}gravity [{}, {}, {}] m/s² has no component along any joint's motion and nothing else drives the mechanism (no initial velocity, actuated joint, joint spring or force block): nothing will move; a RevoluteJoint turns about its frames' z axis and a PrismaticJoint slides along it, so check the joints' frames (rotate them so that gravity is not along a hinge's axis)",
-        g.x, g.y, g.z
-    ))
 }
 
 /// A block of the model, built by its type from its table, its parameters and period checked.
@@ -458,56 +426,4 @@ fn check_period(
         ),
         &format!("write a longer {key}, or raise max_steps"),
     )
-}
-
-/// How far rk4's stability region reaches along the negative real and the imaginary axis
-/// (2.785 and 2√2 ≈ 2.83): a fixed step h is stable for h·|λ| below about this.
-const RK4_STABILITY_REACH: f64 = 2.78;
-
-/// The warnings a model's blocks give when it is built: each block's own
-/// ([`Block::warnings`], prefixed with its name), then rk4's `fixed_step` against each penalty
-/// contact's stability limit ([`fixed_step_warnings`]). `blocks` are the model's blocks by
-/// name, in the diagram's order; a parameter set passes its own instances in place of the ones
-/// it overrides, so that it warns as the model built with its values would.
-pub(crate) fn block_warnings<'a>(
-    blocks: impl Iterator<Item = (&'a str, &'a dyn Block)> + Clone,
-    spec: &ModelSpec,
-) -> Vec<String> {
-    let mut warnings: Vec<String> = blocks
-        .clone()
-        .flat_map(|(name, block)| {
-            block
-                .warnings()
-                .into_iter()
-                .map(move |w| format!("block '{name}': {w}"))
-        })
-        .collect();
-    warnings.extend(fixed_step_warnings(blocks, spec));
-    warnings
-}
-
-/// rk4's `fixed_step` against each penalty contact's stability limit (see
-/// [`Block::contact_rates`]) with the weight of the body it carries on it: above it, the run is
-/// unstable in contact (a ball rebounds higher than it fell), which nothing else would say.
-fn fixed_step_warnings<'a>(
-    blocks: impl Iterator<Item = (&'a str, &'a dyn Block)> + Clone,
-    spec: &ModelSpec,
-) -> Vec<String> {
-    if spec.solver.method != crate::solver::Method::Rk4 {
-        return Vec::new();
-    }
-    let step = spec.solver.fixed_step;
-    let (mass, gravity) = super::physical::mass_and_gravity(blocks.clone().map(|(_, b)| b));
-    blocks
-        .filter_map(|(name, block)| {
-            let rate = block.contact_rates(mass, gravity)?.normal_rate;
-            let limit = RK4_STABILITY_REACH / rate;
-            (step > limit).then(|| {
-                format!(
-                    "block '{name}': rk4's fixed_step = {step:e} s is above this contact's stability limit of about {limit:.2e} s (its fastest rate |λ| = {rate:.3e} 1/s with the weight of the body it carries on it): the run will be unstable in contact, e.g. a ball rebounding higher than it fell\n  help: write fixed_step = {:.1e} or less under [solver], or method = \"dopri5\" (adaptive) or \"trbdf2\" (stiff)",
-                    0.5 * limit
-                )
-            })
-        })
-        .collect()
 }

@@ -8,6 +8,7 @@ pub mod dot;
 pub mod parameters;
 pub mod physical;
 pub(crate) mod schedule;
+pub(crate) mod warnings;
 
 pub use build::{build_diagram, build_diagram_with};
 pub use parameters::{ParameterSet, ParameterVector};

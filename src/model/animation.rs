@@ -37,7 +37,7 @@ impl Default for AnimationSettings {
 /// Reads the animation keys of the `[output]` table `o`.
 pub fn read_animation(o: &TableReader<'_>) -> ParamResult<AnimationSettings> {
     let mut a = AnimationSettings {
-        path: o.string("animation")?.map(str::to_string),
+        path: super::output_path::output_path(o, "animation", "run.gif")?,
         ..AnimationSettings::default()
     };
     if let Some(size) = o.fixed_vector("animation_size", 2)? {

@@ -122,6 +122,18 @@ impl Document {
         let parsed = DeTable::parse(text).map_err(|e| {
             let span = e.span();
             let msg = e.message().trim();
+            if msg.contains("recursion") && span.is_none() {
+                // A dotted key (a `[a.b.c…]` header or `a.b.c… = 1`) of 80 parts or more: the
+                // parser gives no place, so the deepest key of the file is it.
+                if let Some((at, parts)) = super::source::deepest_dotted_key(text) {
+                    return Diagnostic::at(
+                        &source,
+                        &Some(at),
+                        format!("invalid TOML: this key has {parts} dotted parts, more than the TOML parser reads (80)"),
+                    )
+                    .hint("a block is [blocks.NAME] and its parameters nest a level or two (e.g. [blocks.contact.normal]); remove the extra '.'-separated parts");
+                }
+            }
             if msg.contains("recursion") || msg.contains("recurse") {
                 // The parser's own words ("cannot recurse further; max recursion depth met")
                 // do not say what in the file is wrong.
@@ -336,8 +348,8 @@ impl Document {
         let mut output = OutputSettings::default();
         if let Some((t, span)) = section(src, "output", output_v)? {
             let o = TableReader::new(src, None, t, span.clone());
-            output.csv = o.string("csv")?.map(str::to_string);
-            output.plot = o.string("plot")?.map(str::to_string);
+            output.csv = super::output_path::output_path(&o, "csv", "run.csv")?;
+            output.plot = super::output_path::output_path(&o, "plot", "run.png")?;
             output.animation = read_animation(&o)?;
             output.rows = read_output_rows(&o)?;
             output.max_bytes = o.f64("max_bytes")?;

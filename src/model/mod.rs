@@ -6,6 +6,7 @@ pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;
 pub mod input_file;
+pub(crate) mod output_path;
 pub(crate) mod reader;
 pub(crate) mod source;
 pub(crate) mod value;

@@ -104,7 +104,7 @@ impl<'a> TableReader<'a> {
             None => Ok(None),
             Some(v) => match v.as_f64() {
                 Some(x) if x.is_finite() => Ok(Some(x)),
-                Some(_) => Err(self.error(key, format!("'{}' must be finite", self.name(key)))),
+                Some(x) => Err(self.not_finite(key, x, "")),
                 None => self.expect(key, "a number", v),
             },
         }
@@ -121,6 +121,24 @@ impl<'a> TableReader<'a> {
             self.table_error(format!("missing parameter '{}'", self.name(key)))
                 .hint(format!("add {} = <number> ({unit_hint})", self.name(key)))
         })
+    }
+
+    /// `key` is a number that is not finite (`nan`, `inf`): located at its value, with what to
+    /// write (`brackets` "[…]" for a parameter read as an array, "" for a number).
+    fn not_finite(&self, key: &str, x: f64, brackets: &str) -> Diagnostic {
+        let name = self.name(key);
+        let example = if brackets.is_empty() {
+            "1.0".to_string()
+        } else {
+            "[1.0]".to_string()
+        };
+        self.error(
+            key,
+            format!("'{name}' is {x}, a number that is not finite: it must be finite"),
+        )
+        .hint(format!(
+            "write a finite number, e.g. {name} = {example} (TOML's nan and inf are numbers, but no parameter accepts them)"
+        ))
     }
 
     /// Checks `ok` for the value of `key`, else a located error with `message` and `hint`.
@@ -271,7 +289,8 @@ impl<'a> TableReader<'a> {
                 }
                 _ => match v.as_f64() {
                     Some(x) if x.is_finite() => Ok(Some(vec![x])),
-                    _ => self.expect(key, "an array of numbers", v),
+                    Some(x) => Err(self.not_finite(key, x, "[…]")),
+                    None => self.expect(key, "an array of numbers", v),
                 },
             },
         }

@@ -66,6 +66,39 @@ impl SourceFile {
     }
 }
 
+/// The line of `text` whose key (a `[header]`'s or a `key = value`'s) has the most dotted parts,
+/// as (the key's byte range, its number of parts); dots inside quotes do not count. `None` when
+/// no key has a dot.
+pub(crate) fn deepest_dotted_key(text: &str) -> Option<(std::ops::Range<usize>, usize)> {
+    let mut best: Option<(std::ops::Range<usize>, usize)> = None;
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start().len();
+        let key = line[indent..].trim_start_matches('[');
+        let key_at =
+            start + line.len() - line.trim_start().len() + (line[indent..].len() - key.len());
+        let (mut dots, mut quote, mut end) = (0, None, key.len());
+        for (k, c) in key.char_indices() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '.') => dots += 1,
+                (None, ']' | '=' | '#') => {
+                    end = k;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if dots > 0 && best.as_ref().is_none_or(|(_, parts)| dots + 1 > *parts) {
+            best = Some((key_at..key_at + end.min(key.trim_end().len()), dots + 1));
+        }
+        start += line.len();
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -95,6 +95,20 @@ pub struct Expansion {
     pub robot_name: String,
     /// The mesh files read (resolved paths): inputs that no output may replace.
     pub files: Vec<std::path::PathBuf>,
+    /// The collision blocks not made because their mesh could not be read (a missing file, not
+    /// STL, …): a connection of the model to one is told why, not "did you mean".
+    pub skipped: Vec<SkippedPart>,
+}
+
+/// A `<collision>` whose block (`robot/link/collision_1`) was not made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkippedPart {
+    /// The block it would have been.
+    pub block: String,
+    /// Where in the URDF file: `robot.urdf:17:5`.
+    pub at: String,
+    /// Why: `link 'fore': <collision> <mesh filename="…"> skipped (…): cannot read …`.
+    pub why: String,
 }
 
 /// Builds values with one span (where the Urdf block's `file` is written).
@@ -251,6 +265,7 @@ pub fn expand(
         fixed_joints: Vec::new(),
         robot_name: robot.name.clone(),
         files: Vec::new(),
+        skipped: Vec::new(),
     };
     let located = |at: usize, message: String| {
         let (line, column) = src.line_column(at);
@@ -423,10 +438,14 @@ pub fn expand(
                             ("points", val.rows(&points)),
                         ]),
                         Err(why) => {
-                            out.warnings.push(located(
-                                collision.at,
-                                format!("link '{}': <collision> <mesh filename=\"{filename}\"> skipped (no contact geometry): {why}", link.name),
-                            ));
+                            let why = format!("link '{}': <collision> <mesh filename=\"{filename}\"> skipped (no contact geometry): {why}", link.name);
+                            out.warnings.push(located(collision.at, why.clone()));
+                            let (line, column) = src.line_column(collision.at);
+                            out.skipped.push(SkippedPart {
+                                block: format!("{frame}/{part}"),
+                                at: format!("{}:{line}:{column}", src.path),
+                                why,
+                            });
                             continue;
                         }
                     }

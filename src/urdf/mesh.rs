@@ -42,7 +42,7 @@ pub fn resolve(filename: &str, urdf_dir: &Path) -> Result<PathBuf, String> {
                 .take(4)
                 .map(|p| p.display().to_string())
                 .collect();
-            format!("no file found (looked at {})", looked.join(", "))
+            format!("the mesh file is missing (looked at {})", looked.join(", "))
         })
 }
 

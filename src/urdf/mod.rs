@@ -88,6 +88,7 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
     let mut connections: Vec<Value> = Vec::new();
     let mut warnings = Vec::new();
     let mut problems = Vec::new();
+    let mut skipped: Vec<expand::SkippedPart> = Vec::new();
     for entry in &blocks.entries {
         if !is_urdf(entry) {
             new_entries.push(entry.clone());
@@ -95,7 +96,8 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
             continue;
         }
         match expand_block(&document.source, entry, &model_dir) {
-            Ok((entries, conns, w, files)) => {
+            Ok((entries, conns, w, files, lost)) => {
+                skipped.extend(lost);
                 document.inputs.extend(files);
                 expanded.extend(entries.iter().map(|_| true));
                 new_entries.extend(entries);
@@ -108,6 +110,7 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
     if let Some(d) = Diagnostic::combine(problems) {
         return Err(d);
     }
+    refuse_connections_to_skipped(document, &skipped)?;
     // A name an expansion made that the file, or another expansion, also has: located at the
     // block written in the file when there is one.
     let mut first: HashMap<&str, (&Entry, bool)> = HashMap::new();
@@ -161,7 +164,54 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
     Ok(warnings)
 }
 
-type Expanded = (Vec<Entry>, Vec<Value>, Vec<String>, Vec<std::path::PathBuf>);
+type Expanded = (
+    Vec<Entry>,
+    Vec<Value>,
+    Vec<String>,
+    Vec<std::path::PathBuf>,
+    Vec<expand::SkippedPart>,
+);
+
+/// A connection the model file writes to a collision block its Urdf block did not make (its
+/// mesh is missing or unreadable) is refused at the connection's line, saying why the block is
+/// not there and where in the URDF: the build would only find "no block 'robot/link/collision_1'
+/// — did you mean collision_0".
+fn refuse_connections_to_skipped(
+    document: &Document,
+    skipped: &[expand::SkippedPart],
+) -> Result<(), Diagnostic> {
+    if skipped.is_empty() {
+        return Ok(());
+    }
+    let Some(items) = document
+        .root
+        .get("connect")
+        .and_then(|e| e.value.as_array())
+    else {
+        return Ok(());
+    };
+    for item in items {
+        let Some(text) = item.as_str() else { continue };
+        // Each end is `block.port` (block names have no '.'); the arrow tokens have no '.'.
+        let ends = text
+            .split_whitespace()
+            .filter_map(|end| end.split_once('.').map(|(block, _)| block));
+        for block in ends {
+            if let Some(part) = skipped.iter().find(|p| p.block == block) {
+                return Err(Diagnostic::at(
+                    &document.source,
+                    &item.span,
+                    format!(
+                        "there is no block '{block}': the Urdf block did not make it, because at {}: {}",
+                        part.at, part.why
+                    ),
+                )
+                .hint("put the mesh file where the URDF says (relative to the URDF file), fix its filename in the URDF, or remove this connection"));
+            }
+        }
+    }
+    Ok(())
+}
 
 /// One Urdf block's expansion as document entries and connection values.
 fn expand_block(
@@ -274,7 +324,7 @@ fn expand_block(
         .collect();
     let mut files = vec![path];
     files.extend(expansion.files);
-    Ok((entries, connections, warnings, files))
+    Ok((entries, connections, warnings, files, expansion.skipped))
 }
 
 /// The Urdf block's parameters with defaults, each written once (see [`Param`]).

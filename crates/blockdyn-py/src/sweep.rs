@@ -24,7 +24,8 @@ fn sweep_error(py: Python<'_>, e: SweepError) -> PyErr {
 /// `jobs` threads (default: every core) and returns the results in point order. `set`
 /// overrides apply to every point, after the model's own and before the point's. Every point is
 /// built before any runs (a bad value raises `ModelError` first). A failed point raises its
-/// `SimulationError` once all ran, or with `keep_errors` takes its place in the list.
+/// `SimulationError` once all ran, or with `keep_errors` takes its place in the list. Ctrl-C
+/// raises `KeyboardInterrupt` carrying the points that had finished (`_finished`).
 #[pyfunction]
 #[pyo3(signature = (model, vary, set=None, jobs=None, keep_errors=false))]
 pub(crate) fn _sweep(
@@ -79,6 +80,20 @@ pub(crate) fn _sweep(
         Ok::<_, SweepError>((runs, result::interval(started, Instant::now())))
     });
     if let Some(signal) = signal {
+        // The points that finished before Ctrl-C stay the caller's: `(index, result)` pairs as
+        // the exception's `_finished` (`blockdyn.sweep` makes them its `partial` SweepResult).
+        // A point the interrupt stopped part-way is not among them.
+        if let Ok((runs, interval)) = outcome {
+            let finished: Vec<(usize, Py<SimulationResult>)> = runs
+                .into_iter()
+                .filter_map(|run| {
+                    let r = run.result.ok()?;
+                    let r = SimulationResult::from_run(py, r, interval).ok()?;
+                    Some((run.index, Py::new(py, r).ok()?))
+                })
+                .collect();
+            let _ = signal.value(py).setattr("_finished", finished);
+        }
         return Err(signal);
     }
     let (runs, interval) = outcome.map_err(|e| sweep_error(py, e))?;

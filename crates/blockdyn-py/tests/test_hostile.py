@@ -236,3 +236,30 @@ def test_keyboard_interrupt_during_sweep_stops_it(tmp_path):
     assert status == 0, f"exit status {status}\nstderr: {stderr}"
     assert "KeyboardInterrupt\n" in stdout, f"stdout: {stdout}\nstderr: {stderr}"
     assert "second KeyboardInterrupt" in stdout
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT is sent with os.kill (POSIX)")
+def test_interrupted_sweep_keeps_the_points_that_finished(tmp_path):
+    # On one thread, points 0 and 1 (0.01 s each) finish at once; point 2 (1e5 s) is running
+    # when Ctrl-C comes: the exception's `partial` holds points 0 and 1, with their values.
+    status, stdout, stderr = interrupt_child(
+        f"""
+        import blockdyn
+        m = blockdyn.load({str(MODELS / "pendulum.toml")!r})
+        print("ready", flush=True)
+        try:
+            blockdyn.sweep(m, {{"model.stop_time": [0.01, 0.02, 1e5]}}, jobs=1)
+            print("finished", flush=True)
+        except KeyboardInterrupt as e:
+            print("points:", e.partial.points, flush=True)
+            print("ends:", [float(r.time[-1]) for r in e.partial], flush=True)
+        """,
+        tmp_path,
+    )
+    assert status == 0, f"exit status {status}\nstderr: {stderr}"
+    assert "PanicException" not in stderr
+    assert "points: [{'model.stop_time': 0.01}, {'model.stop_time': 0.02}]" in stdout, (
+        f"stdout: {stdout}\nstderr: {stderr}"
+    )
+    # Each finished run ends at its own stop time (the last row is at t = stop_time exactly).
+    assert "ends: [0.01, 0.02]" in stdout, stdout

@@ -11,7 +11,7 @@
 
 use crate::block::{
     Binding, Block, BlockError, BlockType, ContactRates, Ctx, DrawnAs, Param, ParamDoc,
-    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StiffnessNote,
+    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StartOverlap, StiffnessNote,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::ground_law::GroundContactLaw;
@@ -155,6 +155,46 @@ impl Block for GroundContact {
             normal_rate: 2.0 / h,
             natural_frequency: 2.0 / h,
             ..ContactRates::default()
+        })
+    }
+
+    /// The deepest point below the ground at the start, d = −z (−y in 2-D) of the lowest point,
+    /// against the static compression d₀ = (W/K)^(2/3) of one point carrying the mechanism's whole
+    /// weight W = m·g (the largest a point rests at: a rolling rim touches with one point).
+    fn start_overlap(
+        &self,
+        binding: &Binding,
+        body_pose: &dyn Fn(usize) -> Isometry3<f64>,
+        total_mass: f64,
+        gravity: f64,
+    ) -> Option<StartOverlap> {
+        let bound = binding.port("F")?;
+        let pose = body_pose(bound.body) * self.placement;
+        let up = if self.planar { 1 } else { 2 };
+        let (k, depth) = self
+            .points
+            .iter()
+            .map(|p| -(pose * p)[up])
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        if depth.is_nan() || depth <= 0.0 {
+            return None;
+        }
+        let weight = total_mass * gravity;
+        let label = bound.geometry.as_ref().map_or("F", |(_, l)| l.as_str());
+        let point = if self.points.len() > 1 {
+            format!(" (point {k})")
+        } else {
+            String::new()
+        };
+        Some(StartOverlap {
+            pair: format!("{label}{point} and the ground"),
+            depth,
+            static_depth: Some(self.law.static_compression(weight)),
+            static_law: format!(
+                "(W/K)^(2/3) with the mechanism's whole weight W = {weight:.4} N on one point, K = {} N/m^1.5",
+                self.law.stiffness()
+            ),
         })
     }
 

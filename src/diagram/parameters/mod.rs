@@ -24,8 +24,9 @@ mod vector;
 
 pub use vector::{ParameterVector, VectorLengthError};
 
-use super::build::{block_warnings, Origin};
+use super::build::Origin;
 use super::physical::PhysicalScene;
+use super::warnings::{block_warnings, Warned};
 use super::{CompiledBlock, Diagram};
 use crate::block::{Block, BlockError, PhysicalRole, ShapeSpec};
 use crate::model::diagnostic::closest;
@@ -220,11 +221,16 @@ impl Diagram {
                 Ok(i) => &*remade[i].1,
                 Err(_) => &*cb.block,
             };
-            (cb.name.as_str(), block)
+            Warned {
+                name: &cb.name,
+                block,
+                span: &cb.span,
+                entry: cb.origin.map(|o| o.entry),
+            }
         });
         let expansion = self.expansion_warnings.min(self.warnings.len());
         let mut warnings = self.warnings[..expansion].to_vec();
-        warnings.extend(block_warnings(with_set, &self.spec));
+        warnings.extend(block_warnings(with_set, &self.source, &self.spec));
         warnings
     }
 

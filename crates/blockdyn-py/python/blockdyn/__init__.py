@@ -168,7 +168,9 @@ def sweep(
     Every point is built before any runs: a bad path or value raises :class:`ModelError` before
     the first run. A failed run raises its :class:`SimulationError` (``e.point`` is its index)
     once every point ran; with ``errors="keep"`` it takes the point's place in the results.
-    Returns a :class:`SweepResult`.
+    Returns a :class:`SweepResult`. Ctrl-C stops the runs under way and raises
+    ``KeyboardInterrupt``; the points that had finished are its ``partial`` attribute (a
+    :class:`SweepResult` of those points alone, in point order), when any had.
     """
     if errors not in ("raise", "keep"):
         raise ValueError(f'errors is "raise" or "keep", not {errors!r}')
@@ -177,7 +179,16 @@ def sweep(
     # Lists, so that an iterator given as a value is not used up by the run before the points
     # are listed.
     vary = {k: list(v) for k, v in vary.items()}
-    results = _sweep(model, vary, set, jobs, errors == "keep")
     keys = list(vary)
+    try:
+        results = _sweep(model, vary, set, jobs, errors == "keep")
+    except KeyboardInterrupt as e:
+        # The points that finished before Ctrl-C, with their values, as `e.partial`.
+        finished = dict(getattr(e, "_finished", []))
+        if finished:
+            points = itertools.product(*(vary[k] for k in keys))
+            done = [dict(zip(keys, p)) for k, p in enumerate(points) if k in finished]
+            e.partial = SweepResult(done, [finished[k] for k in sorted(finished)])
+        raise
     points = [dict(zip(keys, values)) for values in itertools.product(*(list(vary[k]) for k in keys))]
     return SweepResult(points, results)

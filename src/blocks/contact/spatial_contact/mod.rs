@@ -24,7 +24,7 @@
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::{
     Binding, Block, BlockError, BlockType, ContactRates, Ctx, DrawnAs, Io, Param, ParamDoc,
-    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StiffnessNote,
+    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StartOverlap, StiffnessNote,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::friction::FrictionLaw;
@@ -45,6 +45,7 @@ mod kinks;
 mod manifold_eval;
 mod per_point;
 mod sensed;
+mod start_overlap;
 mod static_base;
 mod stiffness;
 
@@ -251,6 +252,17 @@ impl Block for SpatialContactForce {
             mass * gravity,
             mass,
         )
+    }
+
+    /// The pair's overlap at the start against its static depth: see [`start_overlap`].
+    fn start_overlap(
+        &self,
+        binding: &Binding,
+        body_pose: &dyn Fn(usize) -> Isometry3<f64>,
+        total_mass: f64,
+        gravity: f64,
+    ) -> Option<StartOverlap> {
+        start_overlap::start_overlap(self, binding, body_pose, total_mass, gravity)
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
