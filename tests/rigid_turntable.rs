@@ -11,10 +11,14 @@
 //! brick turns with it, the normal force is m·g and the friction force is the brick's mass times
 //! its centre's acceleration, m·r·√(α² + ω⁴).
 //!
+//! Through slip (issue 27, part 2): slip starts where μ·g = r·√(α² + ω⁴) under every method, the
+//! brick never turns faster than the table after it, and each sliding point's friction is μ
+//! times its normal force.
+//!
 //! In memory only (`blockdyn::simulate`); nothing is written.
 
 mod common;
-use common::{column, run};
+use common::{column, run, run_text};
 
 const MODEL: &str = "tests/data/rigid/turntable.toml";
 /// Standard gravity (the model has no MechanismConfiguration).
@@ -106,4 +110,156 @@ fn the_offset_brick_no_longer_cycles() {
         .iter()
         .zip(&brick)
         .all(|(a, b)| (a - b).abs() <= 1e-6 * table[table.len() - 1]));
+}
+
+/// Coulomb's coefficient of the model.
+const MU: f64 = 0.5;
+
+/// The time slip starts, from the closed form: the brick's centre needs the force
+/// m·r·√(α² + ω⁴) (tangential and centripetal), which friction holds up to μ·m·g, so with
+/// ω = α·t the brick slips at t_s = ((μ g / r)² − α²)^(1/4) / α. α is the table's own while the
+/// brick sticks (20 N·m over the table's and the brick's inertia about the axis), measured as
+/// ω/t at 0.5 s.
+fn slip_time(t: &[f64], table: &[f64]) -> f64 {
+    let i = t.iter().position(|&x| x >= 0.5).expect("a sample at 0.5 s");
+    let alpha = table[i] / t[i];
+    ((MU * G / RADIUS).powi(2) - alpha * alpha).powf(0.25) / alpha
+}
+
+/// Runs the turntable to 1 s under `method` and checks the slip onset and the spin after it.
+fn check_slip(method: &str) {
+    let set = format!("solver.method=\"{method}\"");
+    let rec = run(MODEL, &[set.as_str()]).recording;
+    let t = rec.times.clone();
+    let table = column(&rec, "spin.w");
+    let brick = column(&rec, "free.w[2]");
+    let expected = slip_time(&t, &table);
+    // Slip shows first as the brick's spin falling behind the table's: 1e-6 rad/s is far above
+    // the round-off of a sticking brick (1e-13) and reached within 1 ms of the onset.
+    let onset = t
+        .iter()
+        .zip(table.iter().zip(&brick))
+        .find(|(_, (a, b))| (*a - *b).abs() > 1e-6)
+        .map(|(&t, _)| t)
+        .unwrap_or_else(|| panic!("{method}: the brick never slipped"));
+    assert!(
+        (onset - expected).abs() <= 0.01 * expected,
+        "{method}: slip at {onset} s, μ·g = r·√(α² + ω⁴) at {expected} s"
+    );
+    // After slip friction can only hold the brick back: its spin never exceeds the table's by
+    // more than the contact's resolution. Points slipping slower than V = 1e-6 m/s count as
+    // sticking (rigid::SLIDING_VELOCITY), and the corners are ρ = 0.0707 m from the brick's
+    // centre, so relative spins below V/ρ = 1.4e-5 rad/s are not resolved (in the first
+    // milliseconds of slip the brick leads by up to 6e-6 rad/s). Before issue 27's fix the brick
+    // turned the other way, rad/s behind.
+    let resolution = 1e-6 / (0.05f64 * 2f64.sqrt());
+    for i in 0..t.len() {
+        assert!(
+            brick[i] <= table[i] + resolution,
+            "{method} t = {}: the brick turns at {} rad/s, the table at {}",
+            t[i],
+            brick[i],
+            table[i]
+        );
+    }
+    let last = t.len() - 1;
+    assert!(
+        (t[last] - 1.0).abs() < 1e-12,
+        "{method}: ended at {}",
+        t[last]
+    );
+    assert!(
+        brick[last] < table[last] - 0.5,
+        "{method}: the brick should lag the table well after slip: {} vs {}",
+        brick[last],
+        table[last]
+    );
+}
+
+#[test]
+fn slip_starts_where_the_friction_circle_says_under_auto() {
+    check_slip("auto");
+}
+
+#[test]
+fn slip_starts_where_the_friction_circle_says_under_dopri5() {
+    check_slip("dopri5");
+}
+
+#[test]
+fn slip_starts_where_the_friction_circle_says_under_trbdf2() {
+    check_slip("trbdf2");
+}
+
+#[test]
+fn slip_starts_where_the_friction_circle_says_under_esdirk43() {
+    check_slip("esdirk43");
+}
+
+#[test]
+fn the_spin_does_not_reverse_at_a_tight_tolerance() {
+    // Issue 27's report: at rel_tol 1e-10 the brick's spin reversed to −6.6 rad/s after slip
+    // while the table turned at +3.6 rad/s (a sliding corner that rose at 2e-7 m/s kept its
+    // normal force but lost its friction rows). The brick keeps turning the table's way, slower.
+    let rec = run(MODEL, &["solver.rel_tol=1e-10", "solver.abs_tol=1e-12"]).recording;
+    let table = column(&rec, "spin.w");
+    let brick = column(&rec, "free.w[2]");
+    for (a, b) in table.iter().zip(&brick) {
+        // 1.4e-5 rad/s: the resolution of sticking (see check_slip).
+        assert!(
+            *b <= a + 1.5e-5 && *b >= -1e-9,
+            "brick {b} rad/s, table {a}"
+        );
+    }
+}
+
+/// The turntable with the brick's four bottom corners as a point cloud, so that the contact's
+/// forces are reported per point.
+fn corners_model() -> String {
+    let text = std::fs::read_to_string(MODEL).expect("the turntable model");
+    let mut text = text.replace(
+        "\"block.G -- contact.F\",",
+        "\"free.F -- corners.R\",\n  \"corners.G -- contact.F\",",
+    );
+    text.push_str(
+        "\n[blocks.corners]\ntype = \"PointCloud\"\npoints = [[-0.05, -0.05, -0.025], \
+         [0.05, -0.05, -0.025], [0.05, 0.05, -0.025], [-0.05, 0.05, -0.025]]\n",
+    );
+    text
+}
+
+#[test]
+fn a_sliding_point_has_friction_mu_times_its_normal_force() {
+    let r = run_text("turntable_corners", &corners_model());
+    let rec = &r.recording;
+    let t = rec.times.clone();
+    let table = column(rec, "spin.w");
+    let expected = slip_time(&t, &table);
+    // From 10 ms after the onset every corner slides (the brick's spin then lags the table's by
+    // over 0.1 rad/s); each one's friction is μ times its normal force to round-off (1e-9
+    // relative: the sliding law is exact, f_t = −μ f_n v̂).
+    let mut checked = 0;
+    for k in 0..4 {
+        let normal = column(rec, &format!("contact.normal_force[{k}]"));
+        let friction = column(rec, &format!("contact.friction_force[{k}]"));
+        for i in (0..t.len()).filter(|&i| t[i] > expected + 0.01) {
+            if normal[i] > 1e-6 {
+                assert!(
+                    (friction[i] - MU * normal[i]).abs() <= 1e-9 * normal[i],
+                    "t = {}: corner {k} friction {} for normal {}",
+                    t[i],
+                    friction[i],
+                    normal[i]
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} sliding samples");
+    // The corners share m·g (1e-9 relative: round-off of the solve).
+    let last = t.len() - 1;
+    let total: f64 = (0..4)
+        .map(|k| column(rec, &format!("contact.normal_force[{k}]"))[last])
+        .sum();
+    assert!((total - MASS * G).abs() <= 1e-9 * MASS * G, "N = {total}");
 }

@@ -63,6 +63,7 @@ const IMPULSE: usize = 4;
 const RESULTANT_FORCE: usize = 5;
 const RESULTANT_TORQUE: usize = 6;
 const RESULTANT_POINT: usize = 7;
+const FRICTION_POWER: usize = 8;
 
 /// The RigidContact block.
 pub struct RigidContact {
@@ -175,7 +176,7 @@ impl Block for RigidContact {
             .map_or(Shape::SCALAR, |n| Shape::new(1, n));
         for (o, out) in outputs.iter_mut().enumerate() {
             *out = Some(match o {
-                IMPULSE => Shape::SCALAR,
+                IMPULSE | FRICTION_POWER => Shape::SCALAR,
                 o if o < RESULTANT_FORCE => per_point,
                 _ => Shape::vector(3),
             });
@@ -250,6 +251,7 @@ impl Block for RigidContact {
             }
         }
         signals[outputs[IMPULSE].offset as usize] = signals[from + output::IMPULSE];
+        signals[outputs[FRICTION_POWER].offset as usize] = signals[from + output::FRICTION_POWER];
         let r = (!resultant.is_empty()).then(|| resultant.compute());
         let (f, t, p) = r.map_or(
             (Vector3::zeros(), Vector3::zeros(), Vector3::zeros()),
@@ -322,6 +324,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             out("resultant_force", "N").drawn(DrawnAs::ResultantForce),
             out("resultant_torque", "N·m"),
             out("resultant_point", "m").drawn(DrawnAs::ResultantPoint),
+            out("friction_power", "W"),
         ],
         pair: None,
         cloud_points: None,
@@ -349,6 +352,7 @@ pub static RIGID_CONTACT: BlockType = BlockType {
         PortDoc { name: "resultant_force", kind: "output", shape: "3×1", unit: "N", doc: "sum of the contact forces on the follower (World)" },
         PortDoc { name: "resultant_torque", kind: "output", shape: "3×1", unit: "N·m", doc: "torque about resultant_point (World; Drake's minimum-moment resultant)" },
         PortDoc { name: "resultant_point", kind: "output", shape: "3×1", unit: "m", doc: "application point on the central axis of the normal forces (World)" },
+        PortDoc { name: "friction_power", kind: "output", shape: "1×1", unit: "W", doc: "power of the pair's friction forces, Σ f_t·(v_F − v_B) over its points (≤ 0: friction only dissipates; integrate it for the work)" },
     ],
     build,
 };

@@ -324,6 +324,7 @@ impl MechanismBlock {
             let row_forces = &s.rigid.row_force[range];
             let mut friction = Vector3::zeros();
             let mut normal = 0.0;
+            let mut power = 0.0;
             for ((c, f), fr) in points.iter().zip(forces).zip(row_forces) {
                 let slot = &mut out[POINTS + SLOT_LEN * c.slot..][..SLOT_LEN];
                 slot[SLOT_CONTACT] = if c.resting() { 1.0 } else { 0.0 };
@@ -333,6 +334,8 @@ impl MechanismBlock {
                         let point_friction = f - c.normal() * *fr;
                         normal += fr;
                         friction += point_friction;
+                        // The friction force acts on the follower, its opposite on the base.
+                        power += point_friction.dot(&c.relative_velocity);
                         slot[SLOT_POINT..SLOT_POINT + 3].copy_from_slice(c.point().as_slice());
                         slot[SLOT_FORCE..SLOT_FORCE + 3].copy_from_slice(f.as_slice());
                         slot[SLOT_NORMAL..SLOT_NORMAL + 3].copy_from_slice(c.normal().as_slice());
@@ -353,6 +356,7 @@ impl MechanismBlock {
             out[NORMAL_FORCE] = normal;
             out[FRICTION_FORCE] = friction.norm();
             out[IMPULSE] = work[k];
+            out[FRICTION_POWER] = power;
         }
     }
 }

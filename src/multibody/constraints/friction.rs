@@ -119,6 +119,12 @@ pub struct FrictionalContact {
     pub mu: f64,
     /// Sticking or sliding.
     pub motion: ContactMotion,
+    /// A sticking spatial contact's first polygon direction `d_0` as a unit vector in its
+    /// tangent basis (`[1, 0]`: along `t₁`); the others follow at `2πj/k` from it. Along `d_0`
+    /// the polygon reaches the friction circle exactly, so a caller that knows which way the
+    /// friction will point (see [`with_heading`](Self::with_heading)) gets the exact cap `μ f_n`
+    /// there instead of one short by up to `1 − cos(π/k)`. Ignored by planar and sliding contacts.
+    pub heading: [f64; 2],
 }
 
 impl FrictionalContact {
@@ -129,7 +135,18 @@ impl FrictionalContact {
             tangent_rows,
             mu,
             motion: ContactMotion::Sticking,
+            heading: [1.0, 0.0],
         }
+    }
+
+    /// The same contact with its first polygon direction along `heading` (tangent basis; any
+    /// length: normalised here; a zero or non-finite one leaves `[1, 0]`).
+    pub fn with_heading(mut self, heading: [f64; 2]) -> Self {
+        let norm = heading[0].hypot(heading[1]);
+        if norm.is_finite() && norm > 0.0 {
+            self.heading = [heading[0] / norm, heading[1] / norm];
+        }
+        self
     }
 
     /// A contact sliding with tangential velocity `velocity` (m/s, tangent basis).
@@ -139,6 +156,7 @@ impl FrictionalContact {
             tangent_rows,
             mu,
             motion: ContactMotion::Sliding { velocity },
+            heading: [1.0, 0.0],
         }
     }
 }

@@ -182,11 +182,14 @@ pub(super) fn eliminate_bilateral(
     Ok(())
 }
 
-/// Unit direction `j` of `k` in the tangent plane, at angle `2πj/k` (rounding noise set to 0).
-fn direction(j: usize, k: usize) -> (f64, f64) {
+/// Unit direction `j` of `k` in the tangent plane, at angle `2πj/k` from the unit `heading`
+/// (tangent basis; rounding noise set to 0).
+fn direction(j: usize, k: usize, heading: [f64; 2]) -> (f64, f64) {
     let angle = std::f64::consts::TAU * j as f64 / k as f64;
     let clean = |x: f64| if x.abs() < 1e-12 { 0.0 } else { x };
-    (clean(angle.cos()), clean(angle.sin()))
+    let (c, s) = (clean(angle.cos()), clean(angle.sin()));
+    let [hc, hs] = heading;
+    (clean(hc * c - hs * s), clean(hs * c + hc * s))
 }
 
 /// The variables: one per frictionless unilateral row, then per contact its normal force and,
@@ -233,9 +236,13 @@ pub(super) fn build_variables(
             }
             ContactMotion::Sticking => {
                 vars.push(variable(Role::Row, p));
-                let k = if t == 1 { 2 } else { ws.settings.directions_3d };
+                let (k, heading) = if t == 1 {
+                    (2, [1.0, 0.0])
+                } else {
+                    (ws.settings.directions_3d, contact.heading)
+                };
                 for j in 0..k {
-                    let (cos, sin) = direction(j, k);
+                    let (cos, sin) = direction(j, k, heading);
                     let mut d = Pattern::default();
                     for (offset, x) in [(1, cos), (2, sin)].into_iter().take(t) {
                         if x != 0.0 {

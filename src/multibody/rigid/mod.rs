@@ -88,7 +88,8 @@ pub const MAX_CLOUD_POINTS: usize = 64;
 /// the cloud's order, zeros when unused).
 pub mod output {
     /// Header: `contact` (1 while any point rests), `separation` (m), total `normal_force` (N),
-    /// magnitude of the total `friction_force` (N), total `impulse` of the last impact (N·s).
+    /// magnitude of the total `friction_force` (N), total `impulse` of the last impact (N·s),
+    /// `friction_power` (W).
     pub const CONTACT: usize = 0;
     /// Header: the smallest separation, m.
     pub const SEPARATION: usize = 1;
@@ -98,8 +99,11 @@ pub mod output {
     pub const FRICTION_FORCE: usize = 3;
     /// Header: the total impulse of the last impact, N·s.
     pub const IMPULSE: usize = 4;
+    /// Header: the power of the pair's friction forces, `Σ f_t·(v_F − v_B)` over its points
+    /// (W; ≤ 0: friction only dissipates).
+    pub const FRICTION_POWER: usize = 5;
     /// The first slot.
-    pub const POINTS: usize = 5;
+    pub const POINTS: usize = 6;
     /// Per slot: the point (m, World), the force on the follower there (N, World), whether it
     /// rests, its separation (m), normal force (N), friction force magnitude (N) and the contact
     /// normal (World, unit, from the base into the follower; zero when unused).
