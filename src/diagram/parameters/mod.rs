@@ -268,6 +268,14 @@ impl Diagram {
             ),
         };
         let keys: Vec<&str> = path.split('.').collect();
+        if keys.len() == 1 && !path.is_empty() {
+            return Err(Diagnostic::new(format!(
+                "{label} '{written}': '{path}' is not a dotted path block.param; a model variable cannot be set in a parameter set (its dependent parameters were computed when the model was read)"
+            ))
+            .hint(format!(
+                "set a variable when the model is loaded (load_model's overrides, --set {path}=..., --vary {path}=...), or write {example}"
+            )));
+        }
         if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
             return Err(Diagnostic::new(format!(
                 "{label} '{written}': '{path}' is not a dotted path block.param"
