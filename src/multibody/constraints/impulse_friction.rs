@@ -185,8 +185,8 @@ pub fn solve_frictional_impulses(
         &mut ws.compression[..n],
     )?;
     multiply(&a, &ws.compression[..n], &mut ws.a_p[..n]);
-    for i in 0..n {
-        ws.v_mid[i] = v_minus[i] + ws.a_p[i];
+    for ((mid, v), ap) in ws.v_mid.iter_mut().zip(v_minus).zip(&ws.a_p) {
+        *mid = v + ap;
     }
     // ΔT₁ = p_cᵀ v⁻ + ½ p_cᵀ A p_c.
     let compression_energy =
