@@ -153,3 +153,72 @@ fn a_rod_landing_on_its_end_sticks_or_slides_as_impulse_momentum_predicts() {
         }
     }
 }
+
+/// A 1 kg brick (0.2 × 0.2 × 0.1 m) dropped flat from 0.3 m (v = √(2 g·0.3)) with a horizontal
+/// velocity u = 0.5 m/s along x, e = 0.5: its four corners land at once (redundant rows, the
+/// impulses not unique). Newton's target leaves every corner at v⁺_n = e·v, so it leaves flat:
+/// ω⁺ = 0 and v_z⁺ = e·v (1e-9 relative: located event, exact impulse). Total normal impulse
+/// P_n = m(1 + e)v. Sticking when u ≤ μ(1 + e)v (μ = 0.5: 0.5 ≤ 1.82): v_t⁺ = 0. Sliding (μ = 0.1:
+/// 0.5 > 0.364): v_x⁺ = u − μ(1 + e)v along a vertex of the friction polygon, and between that and
+/// u − cos(π/8)·μ(1 + e)v if the tangent basis puts x between two of its 8 directions.
+#[test]
+fn a_brick_landing_flat_with_friction_leaves_flat() {
+    let (m, e, u, h) = (1.0, 0.5, 0.5, 0.3);
+    for mu in [0.5, 0.1] {
+        let text = format!(
+            r#"connect = ["world.W -- floor.R", "world.W -- j.B", "j.F -- b.R", "floor.G -- c.B", "b.G -- c.F"]
+[model]
+stop_time = 0.3
+[solver]
+rel_tol = 1e-9
+abs_tol = 1e-11
+[output]
+log = ["j.v", "j.w", "c.impulse"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.floor]
+type = "InfinitePlane"
+[blocks.b]
+type = "Solid"
+geometry = {{ shape = "brick", size = [0.2, 0.2, 0.1] }}
+mass = 1.0
+[blocks.j]
+type = "SixDofJoint"
+position = [0.0, 0.0, {z:?}]
+velocity = [{u:?}, 0.0, 0.0]
+[blocks.c]
+type = "RigidContact"
+restitution = {e:?}
+friction = {{ method = "coulomb", coefficient = {mu:?} }}
+"#,
+            z = h + 0.05
+        );
+        let r = run_text("flat", &text);
+        let rec = &r.recording;
+        let i = event_rows(rec)[0];
+        let v = -at(rec, "j.v[2]", i - 1);
+        assert!((v - (2.0 * G * h).sqrt()).abs() < 1e-9 * v);
+        let tol = 1e-9 * v;
+        for k in 0..3 {
+            let w = at(rec, &format!("j.w[{k}]"), i);
+            assert!(w.abs() < tol / 0.1, "μ = {mu}: ω[{k}] = {w}");
+        }
+        assert!((at(rec, "j.v[2]", i) - e * v).abs() < tol);
+        let p_n = m * (1.0 + e) * v;
+        assert!((at(rec, "c.impulse", i) - p_n).abs() < 1e-9 * p_n);
+        let (vx, vy) = (at(rec, "j.v[0]", i), at(rec, "j.v[1]", i));
+        let reach = mu * (1.0 + e) * v;
+        if u <= reach {
+            assert!(vx.abs() < tol && vy.abs() < tol, "sticks: {vx}, {vy}");
+        } else {
+            let cos = (std::f64::consts::PI / 8.0).cos();
+            assert!(
+                vx >= u - reach - tol && vx <= u - cos * reach + tol,
+                "slides: {vx} in [{}, {}]",
+                u - reach,
+                u - cos * reach
+            );
+            assert!(vy.abs() < 0.1 * reach, "mostly along x: {vy}");
+        }
+    }
+}

@@ -85,7 +85,7 @@ const SPHERE_ROWS: [RowKind; 3] = [RowKind::Unilateral, RowKind::Tangent, RowKin
 /// The closed form (Stronge §4.2, Brach): with incoming normal speed v_n, slip s (the contact
 /// point's tangential velocity, s = v_t + ω × r), P_n = m(1 + e)v_n; the slip stops
 /// (P_t = −(2/7) m s) when |s| ≤ (7/2) μ (1 + e) v_n, else P_t = −μ P_n ŝ and the slip keeps its
-/// direction. Both Poisson phases agree with this since the sphere's normal and tangential rows
+/// direction. Both phases (and Poisson's law) agree with this since the sphere's normal and tangential rows
 /// are uncoupled. Tolerance 1e-12 relative: pivoting is exact to round-off. The slip directions
 /// tested lie on the friction polygon's vertices (0°, 45°, 180°, 225° of the 8 directions), where
 /// the polygon equals the circle; sticking cases hold at any angle (30°).
@@ -218,7 +218,7 @@ fn a_rod_landing_on_its_end_matches_impulse_momentum() {
     }
 }
 
-/// Without friction, for one contact point, Poisson's law is Newton's: the same impulse as
+/// Without friction, for one contact point, the two phases give Newton's single problem: the same impulse as
 /// [`solve_impulses`] (1e-13 relative).
 #[test]
 fn without_friction_a_single_point_agrees_with_newton() {

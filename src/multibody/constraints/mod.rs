@@ -28,7 +28,8 @@
 //! - [`solve_impulses`] (`impulse.rs`): collision impulses with Newton's restitution per row, the
 //!   same problem at the velocity level;
 //! - [`solve_frictional_impulses`] (`impulse_friction.rs`): collision impulses with Coulomb
-//!   friction, Poisson's restitution in two phases and a kinetic-energy cap;
+//!   friction in two phases (compression, restitution to Newton's target) and a kinetic-energy
+//!   cap;
 //! - [`RowGroups`] (`groups.rs`): partitions the rows into independent groups (rows sharing no
 //!   moving body) by union–find, so each group is solved apart.
 //!

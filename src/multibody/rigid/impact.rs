@@ -9,10 +9,9 @@
 //! until no touching point approaches: a ball striking a row of touching balls passes its
 //! velocity down the row (Newton's cradle). Pairs that ask for simultaneous resolution are solved
 //! together in one problem. A round without friction is the velocity-level problem of
-//! [`solve_impulses`] (Newton's law per row); a round with friction is Poisson's two-phase
-//! problem of [`solve_frictional_impulses`] (compression with friction, then a restitution
-//! impulse `e·p_c` with friction, capped so that kinetic energy never grows). For a single
-//! contact point without friction the two laws agree. The velocities jump by `M⁻¹ Jᵀ p`.
+//! [`solve_impulses`] (Newton's law per row); a round with friction is the two-phase problem of
+//! [`solve_frictional_impulses`] (compression with friction, then restitution to Newton's target
+//! with friction, capped so that kinetic energy never grows). The velocities jump by `M⁻¹ Jᵀ p`.
 
 use super::candidates::find_candidates;
 use super::problem::gather;
@@ -81,7 +80,7 @@ pub fn resolve_impacts(
 pub struct ImpactBuffers {
     /// The frictional contacts of the current round, in its row numbering.
     contacts: Vec<FrictionalContact>,
-    /// Poisson's two-phase solver.
+    /// The two-phase solver.
     solver: ImpulseWorkspace,
 }
 
