@@ -10,7 +10,7 @@ use blockdyn::sim::work_estimate::WorkEstimate;
 use std::path::Path;
 
 /// Models whose estimate is within a factor 3 of the measured steps.
-const WITHIN_3X: [&str; 26] = [
+const WITHIN_3X: [&str; 27] = [
     "ball_drop",
     "ball_to_rest",
     "bouncing_ball",
@@ -31,6 +31,7 @@ const WITHIN_3X: [&str; 26] = [
     "pendulum_stop",
     "planar_hopper",
     "pushed_cart",
+    "reverse_spin_bounce",
     "seesaw",
     "slider_crank",
     "spring_pendulum",
