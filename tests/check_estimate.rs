@@ -10,7 +10,7 @@ use blockdyn::sim::work_estimate::WorkEstimate;
 use std::path::Path;
 
 /// Models whose estimate is within a factor 3 of the measured steps.
-const WITHIN_3X: [&str; 29] = [
+const WITHIN_3X: [&str; 30] = [
     "ball_drop",
     "ball_to_rest",
     "bouncing_ball",
@@ -33,6 +33,7 @@ const WITHIN_3X: [&str; 29] = [
     "planar_hopper",
     "puck",
     "pushed_cart",
+    "reverse_spin_bounce",
     "rolling_disc",
     "seesaw",
     "slider_crank",

@@ -35,7 +35,7 @@ const RESTITUTION: Param<f64> = param!(
     "restitution",
     "",
     0.5,
-    "Newton's coefficient e in [0, 1]: normal velocity after an impact = −e · before"
+    "Newton's coefficient e in [0, 1]: normal velocity after an impact = −e · before (with friction: reached after a compression phase, kinetic energy never growing)"
 );
 const REST_VELOCITY: Param<f64> = param!(
     "rest_velocity",
@@ -334,7 +334,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
 pub static RIGID_CONTACT: BlockType = BlockType {
     name: "RigidContact",
     category: "Contact",
-    summary: "Rigid contact between a base geometry B and a follower geometry F (myPhysicsLab's ContactSim, Baraff's method): resting contacts hold exactly, with forces from a complementarity problem solved in the mechanism's dynamics (Coulomb friction by a polyhedral cone); collisions are impulses at located events with Newton's restitution, resolved serially (Newton's cradle) or simultaneously; impacts slower than rest_velocity end at rest. Solids, disks, planes, points and point clouds (every point a contact, at most 64).",
+    summary: "Rigid contact between a base geometry B and a follower geometry F (myPhysicsLab's ContactSim, Baraff's method): resting contacts hold exactly, with forces from a complementarity problem solved in the mechanism's dynamics (Coulomb friction by a polyhedral cone); collisions are impulses at located events with Newton's restitution (and Coulomb friction), resolved serially (Newton's cradle) or simultaneously; impacts slower than rest_velocity end at rest. Solids, disks, planes, points and point clouds (every point a contact, at most 64).",
     params: &[
         RESTITUTION.doc,
         REST_VELOCITY.doc,

@@ -27,6 +27,9 @@
 //!   contacts use the exact isotropic law; Painlevé's paradox is reported naming the contact;
 //! - [`solve_impulses`] (`impulse.rs`): collision impulses with Newton's restitution per row, the
 //!   same problem at the velocity level;
+//! - [`solve_frictional_impulses`] (`impulse_friction.rs`): collision impulses with Coulomb
+//!   friction in two phases (compression, restitution to Newton's target) and a kinetic-energy
+//!   cap;
 //! - [`RowGroups`] (`groups.rs`): partitions the rows into independent groups (rows sharing no
 //!   moving body) by union–find, so each group is solved apart.
 //!
@@ -57,6 +60,7 @@ pub(crate) mod friction;
 mod friction_setup;
 pub(crate) mod groups;
 pub(crate) mod impulse;
+pub(crate) mod impulse_friction;
 pub(crate) mod lcp;
 mod ldl;
 mod lemke;
@@ -73,5 +77,6 @@ pub use friction::{
 };
 pub use groups::{RowGroups, WORLD};
 pub use impulse::solve_impulses;
+pub use impulse_friction::{solve_frictional_impulses, ImpactOutcome, ImpulseWorkspace};
 pub use lcp::{solve_lcp, LcpSettings, LcpStats, LcpWorkspace, RowKind};
 pub use rows::{ConstraintRows, ContactRow};

@@ -1,21 +1,27 @@
 //! Collisions: the impulse problem over the touching points at a located impact (see the
 //! [module documentation](super)).
 //!
-//! Rows are the normals of every touching point. Serial resolution (the default) repeatedly takes
+//! Rows are the normals of every touching point and, for contact points of pairs with friction,
+//! their two tangents. Serial resolution (the default) repeatedly takes
 //! the pair whose point approaches fastest and solves the impulse problem of that pair's points
 //! alone (all of them at once, so a face landing flat does not spin), with Newton's law
 //! `v⁺ = −e·v⁻` per point (e = 0 for points arriving slower than the pair's `rest_velocity`),
 //! until no touching point approaches: a ball striking a row of touching balls passes its
 //! velocity down the row (Newton's cradle). Pairs that ask for simultaneous resolution are solved
-//! together in one problem. Each round is the velocity-level problem of
-//! [`solve_impulses`]; the velocities jump by `M⁻¹ Jᵀ p`.
+//! together in one problem. A round without friction is the velocity-level problem of
+//! [`solve_impulses`] (Newton's law per row); a round with friction is the two-phase problem of
+//! [`solve_frictional_impulses`] (compression with friction, then restitution to Newton's target
+//! with friction, capped so that kinetic energy never grows). The velocities jump by `M⁻¹ Jᵀ p`.
 
 use super::candidates::find_candidates;
 use super::problem::gather;
 use super::resting::describe;
 use super::workspace::RigidWorkspace;
 use super::{ImpactOrder, RigidConstraint};
-use crate::multibody::constraints::{solve_impulses, RowKind};
+use crate::multibody::constraints::{
+    solve_frictional_impulses, solve_impulses, ContactRow, FrictionalContact, ImpulseWorkspace,
+    RowKind,
+};
 use crate::multibody::kinematics::forward_kinematics;
 use crate::multibody::mechanism::Mechanism;
 use crate::multibody::workspace::Workspace;
@@ -27,7 +33,7 @@ pub const IMPACT_VELOCITY_TOLERANCE: f64 = 1e-9;
 const ROUNDS_PER_PAIR: usize = 50;
 
 /// Resolves the impacts at `(q, v)`: changes `v` so that no touching point approaches, and writes
-/// each pair's total normal impulse (N·s) to `rw.pair_impulse`. Returns whether `v` changed.
+/// each pair's total normal impulse (N·s, friction impulses not included) to `rw.pair_impulse`. Returns whether `v` changed.
 ///
 /// # Errors
 /// A message naming the pair when an impulse problem cannot be solved.
@@ -41,7 +47,7 @@ pub fn resolve_impacts(
 ) -> Result<bool, String> {
     forward_kinematics(m, q, v, ws);
     find_candidates(pairs, ws, q, v, rw);
-    rw.normal_rows(|c| c.touching());
+    impact_rows(pairs, rw);
     rw.pair_impulse.iter_mut().for_each(|p| *p = 0.0);
     if rw.rows.is_empty() {
         return Ok(false);
@@ -67,6 +73,62 @@ pub fn resolve_impacts(
         changed = true;
     }
     Ok(changed)
+}
+
+/// Buffers of the frictional impact rounds, allocated once with the [`RigidWorkspace`].
+#[derive(Clone, Debug)]
+pub struct ImpactBuffers {
+    /// The frictional contacts of the current round, in its row numbering.
+    contacts: Vec<FrictionalContact>,
+    /// The two-phase solver.
+    solver: ImpulseWorkspace,
+}
+
+impl ImpactBuffers {
+    /// Buffers for up to `rows` rows.
+    pub fn new(rows: usize) -> Self {
+        Self {
+            contacts: Vec::with_capacity(rows),
+            solver: ImpulseWorkspace::new(rows),
+        }
+    }
+}
+
+/// The rows of an impact: every touching candidate's normal row and, for a contact point of a
+/// pair with friction, its two tangent rows (the contact in `rw.contacts`).
+fn impact_rows(pairs: &[RigidConstraint], rw: &mut RigidWorkspace) {
+    rw.rows.clear();
+    rw.kinds.clear();
+    rw.contacts.clear();
+    rw.row_candidate.clear();
+    for (i, c) in rw.candidates.iter().enumerate() {
+        if !c.touching() {
+            continue;
+        }
+        let normal_row = rw.rows.len();
+        rw.rows.push(c.row);
+        rw.kinds.push(c.kind());
+        rw.row_candidate.push(i);
+        let mu = pairs[c.owner].friction();
+        if let (
+            ContactRow::Point {
+                body_a,
+                body_b,
+                point,
+                ..
+            },
+            true,
+        ) = (c.row, mu > 0.0)
+        {
+            for t in c.tangents {
+                rw.rows.push(ContactRow::point(body_a, body_b, point, t));
+                rw.kinds.push(RowKind::Tangent);
+                rw.row_candidate.push(i);
+            }
+            rw.contacts
+                .push(FrictionalContact::sticking(normal_row, 2, mu));
+        }
+    }
 }
 
 /// `rw.velocities = J v` for the rows of the last `rows_matrix`.
@@ -128,15 +190,41 @@ fn solve_round(
             rw.sub_kinds[i] = rw.kinds[ri];
         }
     }
-    let solved = solve_impulses(
-        rw.sub_matrix.view((0, 0), (n, n)),
-        &rw.sub_velocities[..n],
-        &rw.sub_restitution[..n],
-        &rw.sub_kinds[..n],
-        &mut rw.lcp,
-        &mut rw.sub_impulses[..n],
-        &mut rw.sub_after[..n],
-    );
+    // The frictional contacts of this round, numbered in its rows (`sub_rows` is ascending).
+    let buffers = &mut rw.impact;
+    buffers.contacts.clear();
+    for c in &rw.contacts {
+        if let Ok(local) = rw.sub_rows.binary_search(&c.normal_row) {
+            buffers.contacts.push(FrictionalContact {
+                normal_row: local,
+                ..*c
+            });
+        }
+    }
+    let solved = if buffers.contacts.is_empty() {
+        solve_impulses(
+            rw.sub_matrix.view((0, 0), (n, n)),
+            &rw.sub_velocities[..n],
+            &rw.sub_restitution[..n],
+            &rw.sub_kinds[..n],
+            &mut rw.lcp,
+            &mut rw.sub_impulses[..n],
+            &mut rw.sub_after[..n],
+        )
+        .map(|_| ())
+    } else {
+        solve_frictional_impulses(
+            rw.sub_matrix.view((0, 0), (n, n)),
+            &rw.sub_velocities[..n],
+            &rw.sub_restitution[..n],
+            &rw.sub_kinds[..n],
+            &buffers.contacts,
+            &mut buffers.solver,
+            &mut rw.sub_impulses[..n],
+            &mut rw.sub_after[..n],
+        )
+        .map(|_| ())
+    };
     if let Err(e) = solved {
         // Name the pair of the sub-problem's row.
         let row = e.row().and_then(|r| rw.sub_rows.get(r).copied());
@@ -153,8 +241,10 @@ fn solve_round(
     rw.forces[..rows].iter_mut().for_each(|f| *f = 0.0);
     for (i, &r) in rw.sub_rows.iter().enumerate() {
         rw.forces[r] = rw.sub_impulses[i];
-        let pair = rw.candidates[rw.row_candidate[r]].owner;
-        rw.pair_impulse[pair] += rw.sub_impulses[i];
+        if rw.kinds[r] != RowKind::Tangent {
+            let pair = rw.candidates[rw.row_candidate[r]].owner;
+            rw.pair_impulse[pair] += rw.sub_impulses[i];
+        }
     }
     rw.constraint_rows
         .velocity_change(&rw.forces[..rows], &mut rw.dv)

@@ -29,7 +29,9 @@
 //! is solved over the touching points (`impact.rs`): serially by default (the pair approaching
 //! fastest first, all its points at once, until no touching point approaches: Newton's cradle
 //! passes the velocity along the row) or simultaneously. A point arriving slower than the pair's
-//! `rest_velocity` gets restitution 0 and rests (the Zeno guard); faster ones get `−e·v_n`.
+//! `rest_velocity` gets restitution 0 and rests (the Zeno guard); faster ones get `−e·v_n`
+//! (Newton's law; for pairs with friction reached in a compression and a restitution phase, each
+//! with the friction cone).
 //!
 //! # Drift
 //!
@@ -43,7 +45,9 @@
 //! - The rows hold the gap's acceleration for spheres (followed by their centres) and for faces
 //!   and planes (the normal turning with the base body: Baraff's `2 ṅ·v_rel`, `ṅ = ω_B × n`); the
 //!   curvature of other curved shapes is left to the drift projection.
-//! - Impacts are frictionless (the normal impulse only); friction acts on resting contacts.
+//! - Impacts of pairs with friction take their friction in two phases (compression, restitution),
+//!   capped so that kinetic energy never grows (`impact.rs`, `constraints/impulse_friction.rs`);
+//!   each phase's friction comes from its end-of-phase slip, not integrated along the impulse.
 //! - Mode changes (lift-off, slip onset, sliding ↔ sticking at [`SLIDING_VELOCITY`]) are located
 //!   events (`modes.rs`); the resting set is still re-classified at every evaluation, so a point
 //!   entering or leaving the resting band otherwise (drift, a trial step's error) changes the

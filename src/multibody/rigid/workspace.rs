@@ -1,6 +1,7 @@
 //! The buffers of rigid contact, sized once per mechanism and set of pairs (nothing allocates
 //! during a run).
 
+use super::impact::ImpactBuffers;
 use super::modes::ModeIndicators;
 use super::problem::Problem;
 use super::{ConstraintKind, RigidConstraint};
@@ -191,6 +192,8 @@ pub struct RigidWorkspace {
     pub margins: Vec<f64>,
     /// The mode indicators of the last solve and the mode counts of the last event.
     pub modes: ModeIndicators,
+    /// The buffers of frictional impacts.
+    pub impact: ImpactBuffers,
 }
 
 impl RigidWorkspace {
@@ -276,6 +279,7 @@ impl RigidWorkspace {
                 })
                 .collect(),
             modes: ModeIndicators::new(pairs.len(), points),
+            impact: ImpactBuffers::new(rows),
         }
     }
 }
