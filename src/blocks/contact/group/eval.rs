@@ -1,7 +1,7 @@
 //! The group's evaluation: members' poses and boxes, the broad phase, the narrow phase over its
 //! candidates, and the outputs (see the module documentation of `group`).
 
-use super::broad_phase::bounding_box;
+use super::broad_phase::{bounding_box, NearPair};
 use super::narrow::PairSide;
 use super::{
     ContactGroup, Scratch, ACTIVE_PAIRS, FIRST_WRENCH, MEMBER_WRENCH, SEPARATION_RESOLUTION,
@@ -46,6 +46,7 @@ impl ContactGroup {
             ..
         } = s;
         sweep.pairs_within(lo, hi, self.margin, |a, b| self.allowed(a, b), near);
+        self.plane_pairs_within(lo, hi, &s.motions, self.margin, near);
         s.candidates.clear();
         s.candidates.extend_from_slice(&self.always);
         let half = 0.5 * self.margin;
@@ -60,7 +61,37 @@ impl ContactGroup {
             }
         }
         // One order whatever the sweep's: the sums are then the same at every evaluation.
-        s.candidates.sort_unstable();
+        s.candidates[self.always.len()..].sort_unstable();
+    }
+
+    /// Appends to `out` every allowed pair of a plane fixed to the World and a bounded member
+    /// whose box comes within `reach` (m) of the plane: the gap is the signed distance from the
+    /// plane (origin o, normal n = R·e_z, World) to the box's lowest corner,
+    /// `n·(c − o) − Σ_a |n_a|·h_a` (c the box's centre, h its half sizes).
+    pub(super) fn plane_pairs_within(
+        &self,
+        lo: &[[f64; 3]],
+        hi: &[[f64; 3]],
+        motions: &[FrameMotion],
+        reach: f64,
+        out: &mut Vec<NearPair>,
+    ) {
+        for &p in &self.planes {
+            let plane = &motions[p as usize];
+            let n: Vector3<f64> = plane.rotation.column(2).into_owned();
+            let offset = n.dot(&plane.position);
+            for &k in &self.bounded {
+                let (l, h) = (&lo[k as usize], &hi[k as usize]);
+                let mut gap = -offset;
+                for a in 0..3 {
+                    gap += n[a] * 0.5 * (l[a] + h[a]) - n[a].abs() * 0.5 * (h[a] - l[a]);
+                }
+                let (a, b) = (p.min(k), p.max(k));
+                if gap <= reach && self.allowed(a, b) {
+                    out.push(NearPair { a, b, gap });
+                }
+            }
+        }
     }
 
     /// Evaluates the candidates; returns the number of pairs in contact.

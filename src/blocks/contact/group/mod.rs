@@ -11,12 +11,13 @@
 //! Each pair (i, j), i before j in members order, is evaluated as a SpatialContactForce with
 //! base i and follower j evaluates it (`contact_points = "manifold"`, same laws; see
 //! [`narrow`]): the same manifold, the same forces, bit for bit. The pairs evaluated are
-//! the broad phase's ([`broad_phase`]): those whose World-aligned bounding boxes overlap, every
-//! pair with an unbounded member (plane, grid surface), and every watched pair (below). A pair
-//! whose boxes are apart has no contact, so the others contribute nothing.
+//! the broad phase's ([`broad_phase`]): those whose World-aligned bounding boxes overlap (for a
+//! plane fixed to the World: whose box reaches the plane), every pair with another unbounded
+//! member (a grid surface, a plane that moves), and every watched pair (below). A pair whose
+//! boxes are apart has no contact, so the others contribute nothing.
 //!
 //! Zero crossings (`zero_crossings = true`), in this order:
-//! - the separation of every pair with an unbounded member (m, either direction);
+//! - the separation of every pair with a grid surface or a moving plane (m, either direction);
 //! - `watch_slots` slots, each the separation of one watched pair (m, either direction; an empty
 //!   slot is a constant 1): the pairs whose boxes were within `margin` at the last event or at the
 //!   start, chosen again after every event (the engine's `settle`), nearest first. The slot of
@@ -86,6 +87,8 @@ struct Member {
     body_mass: f64,
     /// The radius of its box about its frame's origin (m; 0 when unbounded).
     radius: f64,
+    /// An infinite plane fixed to the World: broad-phased by its distance to the boxes.
+    fixed_plane: bool,
 }
 
 /// The ContactGroup block.
@@ -105,11 +108,14 @@ pub struct ContactGroup {
     members: Vec<Member>,
     /// The bounded members (indices), for the sweep.
     bounded: Vec<u32>,
+    /// The infinite planes fixed to the World (indices).
+    planes: Vec<u32>,
     /// Pairs (i < j) never in contact: excluded by name; sorted.
     excluded: Vec<(u32, u32)>,
     /// Body pairs (lower first) a joint joins directly; sorted.
     joined: Vec<(usize, usize)>,
-    /// Every allowed pair with an unbounded member (i < j), sorted: always evaluated and watched.
+    /// Every allowed pair with a grid surface or a moving plane (i < j), sorted: always evaluated
+    /// and watched.
     always: Vec<(u32, u32)>,
     /// Number of watch slots.
     watch_slots: usize,
@@ -273,6 +279,7 @@ impl Block for ContactGroup {
                 bounded,
                 body_mass: bound.body_inertia.mass,
                 radius: if bounded { radius(&shape) } else { 0.0 },
+                fixed_plane: matches!(shape, Geometry::InfinitePlane) && bound.body == 0,
                 shape,
             });
         }
@@ -293,16 +300,22 @@ impl Block for ContactGroup {
         self.bounded = (0..m)
             .filter(|&k| self.members[k as usize].bounded)
             .collect();
+        self.planes = (0..m)
+            .filter(|&k| self.members[k as usize].fixed_plane)
+            .collect();
+        let broad_phased = |k: u32| {
+            let member = &self.members[k as usize];
+            member.bounded || member.fixed_plane
+        };
         self.always = (0..m)
             .flat_map(|a| (a + 1..m).map(move |b| (a, b)))
-            .filter(|&(a, b)| {
-                !(self.members[a as usize].bounded && self.members[b as usize].bounded)
-            })
+            .filter(|&(a, b)| !(broad_phased(a) && broad_phased(b)))
             .filter(|&(a, b)| self.allowed(a, b))
             .collect();
+        // Room for every bounded member's near neighbours and three planes (a ball in a corner).
         let n_bounded = self.bounded.len();
-        self.watch_slots =
-            (WATCH_SLOTS_PER_MEMBER * n_bounded).min(n_bounded * n_bounded.saturating_sub(1) / 2);
+        let all_pairs = n_bounded * n_bounded.saturating_sub(1) / 2 + n_bounded * self.planes.len();
+        self.watch_slots = ((WATCH_SLOTS_PER_MEMBER + 3) * n_bounded).min(all_pairs);
         self.margin = self.margin_param.unwrap_or_else(|| self.auto_margin());
         for k in 0..self.m() {
             let name = self.members[k].name.clone();
@@ -491,6 +504,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         outputs,
         members: Vec::new(),
         bounded: Vec::new(),
+        planes: Vec::new(),
         excluded: Vec::new(),
         joined: Vec::new(),
         always: Vec::new(),

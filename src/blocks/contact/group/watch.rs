@@ -12,6 +12,7 @@
 //! s_k   = |v_k| + |ω_k|·ρ_k       the fastest any point of member k moves (m/s; ρ_k the radius
 //!                                  of its box about its frame's origin)
 //! τ_ab  = (gap_ab − margin/2) / (s_a + s_b)      for each unwatched pair with gap ≤ R = 8·margin
+//!                                                 (a plane fixed to the World has s = 0)
 //! τ_far = (R − margin/2) / (s₁ + s₂)             for every pair further (s₁, s₂ the two fastest)
 //! next look at t + ½·min(τ)
 //! ```
@@ -120,6 +121,7 @@ impl ContactGroup {
             ..
         } = s;
         sweep.pairs_within(lo, hi, reach, |a, b| self.allowed(a, b), ahead);
+        self.plane_pairs_within(lo, hi, &s.motions, reach, ahead);
         for &NearPair { a, b, gap } in s.ahead.iter() {
             let closing = s.speed[a as usize] + s.speed[b as usize];
             if gap > half && closing > 0.0 && Self::watched_slot(s, a, b).is_none() {
