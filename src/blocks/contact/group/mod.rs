@@ -72,6 +72,9 @@ const SEPARATION_RESOLUTION: f64 = 8.0 * f64::EPSILON;
 /// member; the margin adds a few near ones).
 const WATCH_SLOTS_PER_MEMBER: usize = 8;
 
+/// The most pairs the broad phase's buffers are sized for up front.
+const PAIR_BUFFER_LIMIT: usize = 1 << 16;
+
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
 
 /// One member: its geometry, where it sits on its body, and the body.
@@ -381,14 +384,23 @@ impl Block for ContactGroup {
         } else {
             0
         };
+        // Room for every broad-phased pair up to PAIR_BUFFER_LIMIT (no allocation in a run),
+        // beyond it for 16 per bounded member (grown once if a run needs more).
+        let n = self.bounded.len();
+        let all_pairs = n * n.saturating_sub(1) / 2 + n * self.planes.len();
+        let pairs = if all_pairs <= PAIR_BUFFER_LIMIT {
+            all_pairs
+        } else {
+            PAIR_BUFFER_LIMIT.max(16 * n)
+        };
         Box::new(Scratch {
             motions: vec![still; m],
             poses: vec![Isometry3::identity(); m],
             lo: vec![[0.0; 3]; m],
             hi: vec![[0.0; 3]; m],
             sweep: Sweep::new(&self.bounded),
-            near: Vec::with_capacity(self.watch_slots.max(16)),
-            candidates: Vec::with_capacity(self.always.len() + self.watch_slots.max(16)),
+            near: Vec::with_capacity(pairs),
+            candidates: Vec::with_capacity(self.always.len() + pairs),
             watched: Vec::with_capacity(slots),
             watched_work: vec![f64::NAN; slots],
             always_g: vec![1.0; self.always.len()],
@@ -397,8 +409,8 @@ impl Block for ContactGroup {
             narrow: Narrow::for_shapes(self.members.iter().map(|m| &m.shape)),
             wrench: vec![[0.0; 6]; m],
             touched: vec![false; m],
-            pick: Vec::with_capacity(self.watch_slots.max(16)),
-            ahead: Vec::with_capacity(self.watch_slots.max(16)),
+            pick: Vec::with_capacity(pairs),
+            ahead: Vec::with_capacity(pairs),
             speed: vec![0.0; m],
         })
     }
