@@ -98,15 +98,18 @@ impl Sweep {
     /// Sweeps along the axis over which the boxes' lower corners spread most (chosen again at
     /// each call; the pairs found do not depend on it, only the work does).
     fn choose_axis(&mut self, lo: &[[f64; 3]]) {
-        let mut best = (0.0, self.axis);
-        for a in 0..3 {
-            let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
-            for &k in &self.order {
-                min = min.min(lo[k as usize][a]);
-                max = max.max(lo[k as usize][a]);
+        let (mut min, mut max) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for &k in &self.order {
+            let corner = &lo[k as usize];
+            for (a, x) in corner.iter().enumerate() {
+                min[a] = min[a].min(*x);
+                max[a] = max[a].max(*x);
             }
-            if max - min > best.0 {
-                best = (max - min, a);
+        }
+        let mut best = (0.0, self.axis);
+        for (a, (l, h)) in min.iter().zip(&max).enumerate() {
+            if h - l > best.0 {
+                best = (h - l, a);
             }
         }
         self.axis = best.1;

@@ -9,9 +9,9 @@
 //! (other than a SixDofJoint) joins directly.
 //!
 //! Each pair (i, j), i before j in members order, is evaluated as a SpatialContactForce with
-//! base i and follower j evaluates it (`contact_points = "manifold"`, same laws; see
-//! [`narrow`]): the same manifold, the same forces, bit for bit. The pairs evaluated are
-//! the broad phase's ([`broad_phase`]): those whose World-aligned bounding boxes overlap (for a
+//! base i and follower j would evaluate it (`contact_points = "manifold"`, same laws; see
+//! `group/narrow.rs`): the same manifold, the same forces, bit for bit. The pairs evaluated are
+//! the broad phase's (`group/broad_phase.rs`): those whose World-aligned bounding boxes overlap (for a
 //! plane fixed to the World: whose box reaches the plane), every pair with another unbounded
 //! member (a grid surface, a plane that moves), and every watched pair (below). A pair whose
 //! boxes are apart has no contact, so the others contribute nothing.
