@@ -38,6 +38,9 @@ fn a_run_after_set_up_allocates_nothing() {
         ("models/four_bar_parallelogram.toml", &[][..]),
         ("models/slider_crank.toml", &[][..]),
         ("models/ball_drop.toml", &stiff[..]),
+        // A ContactGroup: broad phase, watched pairs re-chosen at events, look-ahead time events.
+        ("models/dominoes.toml", &short[..]),
+        ("models/box_tower.toml", &short[..]),
     ] {
         let d = blockdyn::load_model(std::path::Path::new(model), overrides).unwrap();
         let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());

@@ -39,6 +39,9 @@ const NOT_TOML: &[&str] = &[
     "SpatialContactForce.normal",
     "SpatialContactForce.friction",
     "RigidContact.friction",
+    "ContactGroup.normal",
+    "ContactGroup.friction",
+    "ContactGroup.margin",
     "Urdf.joints",
 ];
 
@@ -164,6 +167,14 @@ log = ["free.p", "free.Q", "free.v", "free.w"]
                 BALL_OVER_FLOOR,
             ) + "[output]\nlog = [\"free.p\", \"free.v\", \"free.w\"]\n",
             "",
+            0.5,
+        ),
+        "ContactGroup" => (
+            with(
+                r#""world.W -- floor.R", "world.W -- free.B", "free.F -- ball.R""#,
+                BALL_OVER_FLOOR,
+            ) + "[output]\nlog = [\"free.p\", \"free.v\", \"free.w\"]\n",
+            "members = [\"floor\", \"ball\"]",
             0.5,
         ),
         "GroundContact" => (

@@ -15,6 +15,7 @@
 pub mod context;
 pub mod error;
 pub mod kernel;
+pub mod members;
 pub mod param;
 pub mod physical;
 pub mod port;
@@ -24,6 +25,7 @@ pub mod shape;
 pub use context::{same_bits, Ctx, Io, Slot};
 pub use error::BlockError;
 pub use kernel::{ScalarFunction, ScalarKernel};
+pub use members::{ExcludedPair, GeometryMembers, MemberPattern};
 pub use param::Param;
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
@@ -167,6 +169,18 @@ pub trait Block: Send + Sync {
     fn physical(&self) -> Option<&PhysicalRole> {
         None
     }
+
+    /// For a block that gathers geometries by name (a ContactGroup): its `members` patterns and
+    /// `exclude` pairs, which the builder expands against the model's Solid and geometry blocks
+    /// before the physical network is elaborated. `None` for every other block.
+    fn geometry_members(&self) -> Option<&GeometryMembers> {
+        None
+    }
+
+    /// Gives a block that gathers geometries its members after expansion (block names, in
+    /// `members` order): it declares one geometry port per member, named after it, which the
+    /// builder then connects to the member's `G` port.
+    fn set_members(&mut self, _members: &[String]) {}
 
     /// Binds a joint or consumer block to the compiled mechanism: afterwards its `inputs()` and
     /// `outputs()` include the hidden ports named in [`physical`]'s conventions

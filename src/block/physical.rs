@@ -95,6 +95,9 @@ pub struct Binding {
     pub joint: Option<(usize, usize, usize)>,
     /// Gravity of the mechanism in World, m/s².
     pub gravity: Vector3<f64>,
+    /// The pairs of bodies (lower index first) that a joint other than a six-degree-of-freedom
+    /// one joins directly (tree joints and loop closures): contact groups leave such pairs out.
+    pub joined_bodies: Vec<(usize, usize)>,
 }
 
 impl Binding {

@@ -115,11 +115,12 @@ fn build_diagram_from(
     }
     let Wiring {
         mut lines,
-        physical,
-        physical_lines,
+        mut physical,
+        mut physical_lines,
         mut line_spans,
         ..
     } = wiring;
+    super::groups::expand(source, &mut instances, &mut physical_lines, &mut physical)?;
     let scene = elaborate(
         source,
         &mut instances,

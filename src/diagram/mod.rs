@@ -5,6 +5,7 @@
 pub(crate) mod assemble;
 pub(crate) mod build;
 pub mod dot;
+mod groups;
 pub mod parameters;
 pub mod physical;
 pub(crate) mod schedule;

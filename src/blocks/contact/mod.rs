@@ -1,8 +1,9 @@
-//! The contact blocks: SpatialContactForce, GroundContact and RigidContact.
+//! The contact blocks: SpatialContactForce, GroundContact, RigidContact and ContactGroup.
 
 pub mod contact_advice;
 pub mod friction_advice;
 pub mod ground_contact;
+pub mod group;
 pub mod laws_params;
 pub mod rigid_contact;
 pub mod spatial_contact;
@@ -14,4 +15,5 @@ pub static LIBRARY: &[&BlockType] = &[
     &spatial_contact::SPATIAL_CONTACT_FORCE,
     &ground_contact::GROUND_CONTACT,
     &rigid_contact::RIGID_CONTACT,
+    &group::CONTACT_GROUP,
 ];

@@ -1,7 +1,8 @@
-//! Rigid contact (impacts and resting forces) and spatial_v2's compliant ground.
+//! Rigid contact (impacts and resting forces), spatial_v2's compliant ground, and contact groups.
 
+use super::forces::{FrictionLaw, NormalLaw};
 use super::MethodTable;
-use crate::builder::BlockSpec;
+use crate::builder::{BlockSpec, ParamValue};
 
 /// How a [`RigidContact`] resolves impacts at several touching points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,4 +95,49 @@ impl GroundContact {
     }
 }
 
-into_spec!(RigidContact, GroundContact);
+/// ContactGroup: penalty contact among the Solid and geometry blocks named by `members` (`*`
+/// matches any run of characters), one normal law and one friction law for every pair; no `--`
+/// line is written for the members.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactGroup {
+    spec: BlockSpec,
+    excluded: Vec<ParamValue>,
+}
+
+impl ContactGroup {
+    /// A group of `members` (block names or patterns, in order) with the `normal` law and the
+    /// type's default friction (set it with [`ContactGroup::friction`]).
+    pub fn new(members: &[&str], normal: impl Into<NormalLaw>) -> ContactGroup {
+        let names = members.iter().map(|m| ParamValue::from(*m)).collect();
+        let spec = BlockSpec::of_type("ContactGroup")
+            .param("members", ParamValue::Array(names))
+            .param("normal", normal.into().0.into_value());
+        ContactGroup {
+            spec,
+            excluded: Vec::new(),
+        }
+    }
+    /// The friction law.
+    pub fn friction(mut self, friction: impl Into<FrictionLaw>) -> Self {
+        self.spec = self.spec.param("friction", friction.into().0.into_value());
+        self
+    }
+    /// Members `a` and `b` never touch.
+    pub fn exclude(mut self, a: &str, b: &str) -> Self {
+        self.excluded
+            .push(ParamValue::Array(vec![a.into(), b.into()]));
+        self.spec = self
+            .spec
+            .param("exclude", ParamValue::Array(self.excluded.clone()));
+        self
+    }
+    setters! {
+        /// Whether the solver watches the separations of the pairs within the margin (and the
+        /// approach of the others).
+        zero_crossings: bool => "zero_crossings";
+        /// The broad phase's watch distance, m > 0.
+        margin: f64 => "margin";
+    }
+}
+
+into_spec!(RigidContact, GroundContact, ContactGroup);

@@ -27,7 +27,7 @@ impl SpringDamper {
 /// A contact's normal force law, for [`SpatialContactForce::new`]. The laws with optional
 /// entries are types of their own ([`SmoothLaw`], [`HuntCrossleyLaw`]) that convert into it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct NormalLaw(MethodTable);
+pub struct NormalLaw(pub(super) MethodTable);
 
 impl NormalLaw {
     fn spring_damper(method: &str, stiffness: f64, damping: f64) -> MethodTable {
@@ -94,7 +94,7 @@ method_type! {
 /// A contact's friction law, for [`SpatialContactForce::friction`]. The laws with optional
 /// entries are types of their own ([`SmoothStickSlipLaw`], [`StribeckLaw`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct FrictionLaw(MethodTable);
+pub struct FrictionLaw(pub(super) MethodTable);
 
 impl FrictionLaw {
     fn coefficients(method: &str, static_coefficient: f64, dynamic: f64) -> MethodTable {

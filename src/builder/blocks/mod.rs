@@ -105,7 +105,7 @@ mod signals;
 mod sources;
 
 pub use bodies::{InfinitePlane, MechanismConfiguration, RigidTransform, Shape, Solid, WorldFrame};
-pub use contact::{GroundContact, ImpactOrder, RigidContact};
+pub use contact::{ContactGroup, GroundContact, ImpactOrder, RigidContact};
 pub use continuous::{Pid, StateSpace, TransferFunction};
 pub use discrete::{UnitDelay, ZeroOrderHold};
 pub use forces::{
@@ -335,6 +335,12 @@ mod tests {
                 .impacts(ImpactOrder::Simultaneous)
                 .into(),
             RigidContact::new().frictionless().into(),
+            ContactGroup::new(&["ball*", "floor"], NormalLaw::linear(1e5, 10.0))
+                .friction(FrictionLaw::none())
+                .exclude("ball0", "floor")
+                .zero_crossings(true)
+                .margin(1e-3)
+                .into(),
             GroundContact::new(1e6, 1e3)
                 .friction(0.5)
                 .zero_crossings(false)

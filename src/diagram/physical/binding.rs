@@ -100,22 +100,51 @@ pub(super) fn bindings(
                 ports: bind_ports(source, instances, wiring, m, b)?,
                 joint: Some((id, nq, nv)),
                 gravity,
+                joined_bodies: Vec::new(),
             },
         ));
     }
     for (b, inst) in instances.iter().enumerate() {
         if matches!(inst.block.physical(), Some(PhysicalRole::Consumer)) {
+            let joined_bodies = if inst.block.geometry_members().is_some() {
+                joined_bodies(m)
+            } else {
+                Vec::new()
+            };
             binds.push((
                 b,
                 Binding {
                     ports: bind_ports(source, instances, wiring, m, b)?,
                     joint: None,
                     gravity,
+                    joined_bodies,
                 },
             ));
         }
     }
     Ok(binds)
+}
+
+/// The pairs of bodies (lower index first) that a joint other than a six-degree-of-freedom one
+/// joins directly: each tree joint's body and its parent, and each loop closure's two bodies.
+fn joined_bodies(m: &Mechanism) -> Vec<(usize, usize)> {
+    use crate::multibody::JointKind;
+    let ordered = |a: usize, b: usize| (a.min(b), a.max(b));
+    let mut pairs: Vec<(usize, usize)> = (0..m.num_joints())
+        .filter(|&j| m.joint_kind(j) != JointKind::SixDof)
+        .filter_map(|j| {
+            let body = m.joint_body(j)?;
+            Some(ordered(body, m.parent(body)?))
+        })
+        .chain(
+            m.cut_joints()
+                .iter()
+                .map(|c| ordered(c.base.0, c.follower.0)),
+        )
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
 }
 
 /// The mechanism block being assembled and where it will sit among the instances.

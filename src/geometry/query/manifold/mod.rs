@@ -130,10 +130,17 @@ pub struct ContactManifold {
 impl ContactManifold {
     /// An empty manifold with room for every contact of `base` against `follower` (allocates once).
     pub fn for_pair(base: &Shape, follower: &Shape) -> Self {
-        let (a, b) = (Faceted::of(base), Faceted::of(follower));
-        let max = |f: fn(&Faceted) -> usize| a.as_ref().map_or(0, f).max(b.as_ref().map_or(0, f));
-        let incident = max(|f| f.max_incident_vertices());
-        let sides = max(|f| f.max_face_vertices());
+        Self::for_shapes([base, follower])
+    }
+
+    /// An empty manifold with room for every contact between any two of `shapes` (allocates
+    /// once): a contact group's one manifold, reused pair after pair.
+    pub fn for_shapes<'a>(shapes: impl IntoIterator<Item = &'a Shape>) -> Self {
+        let (mut incident, mut sides) = (0, 0);
+        for f in shapes.into_iter().filter_map(Faceted::of) {
+            incident = incident.max(f.max_incident_vertices());
+            sides = sides.max(f.max_face_vertices());
+        }
         // Clipping a loop by one plane adds at most one vertex per crossing; a convex face crosses
         // a plane twice, a cylinder's two-rim loop at most four times.
         let polygon = 2 * incident + 2 * (sides + 1) + 4;

@@ -1,0 +1,119 @@
+"""Write the ContactGroup versions of the scale study's scenes (issue 30).
+
+The scenes are those of the scale study (sphere pile: N spheres, r 5 cm, 0.1 kg, from a jittered
+grid into four walls on a floor, Hunt-Crossley k = 1e4 N/m, D = 1 s/m, Stribeck mu = 0.5,
+v_s = 1e-2 m/s; tower: N bricks 0.2 x 0.1 x 0.05 m, 0.5 kg, k = 1e5 N/m), with the same initial
+positions (Python's random, seeded as the study seeds it), but with every contact in one
+ContactGroup instead of one SpatialContactForce per pair.
+
+  python3 scripts/gen_group_models.py --pile N [--walls|--no-walls] [--stop T] > pile.toml
+  python3 scripts/gen_group_models.py --tower N > tower.toml
+
+models/sphere_pile.toml is --pile 64; models/box_tower.toml is --tower 8 (with comments added).
+"""
+import argparse
+import math
+import random
+
+R, M, G, K, D, MU, VS, W = 0.05, 0.1, 9.81, 1e4, 1.0, 0.5, 1e-2, 0.3
+SPACING, LAYER, Z_BOTTOM = 0.11, 0.12, 0.05 + 0.10
+JITTER, ZJITTER = 0.15 * R, 0.2 * R
+BRICK, BRICK_M, TOWER_K = (0.2, 0.1, 0.05), 0.5, 1e5
+LAYOUT = {1: (1, 1, 1), 2: (2, 1, 1), 4: (2, 2, 1), 8: (2, 2, 2), 16: (2, 2, 4),
+          32: (4, 4, 2), 64: (4, 4, 4), 128: (4, 4, 8), 256: (4, 4, 16)}
+WALLS = {
+    "xp": ([W, 0.0, 0.0], (-math.pi / 2, "[0.0, 1.0, 0.0]")),
+    "xm": ([-W, 0.0, 0.0], (math.pi / 2, "[0.0, 1.0, 0.0]")),
+    "yp": ([0.0, W, 0.0], (math.pi / 2, "[1.0, 0.0, 0.0]")),
+    "ym": ([0.0, -W, 0.0], (-math.pi / 2, "[1.0, 0.0, 0.0]")),
+}
+FRICTION = ('friction = { method = "stribeck", static = %r, dynamic = %r, stiction_velocity = %r }'
+            % (MU, MU, VS))
+
+
+def law(k):
+    return ('normal = { method = "hunt_crossley", stiffness = %r, damping = %r, exponent = 1.0, '
+            'velocity_exponent = 1.0, depth_exponent = 1.0 }' % (k, k * D))
+
+
+def positions(n):
+    """The scale study's initial centres (scene.py's positions(), same seed)."""
+    nx, ny, nz = LAYOUT[n]
+    rng = random.Random(12345 + n)
+    out = []
+    for k in range(nz):
+        for j in range(ny):
+            for i in range(nx):
+                x = (i - (nx - 1) / 2) * SPACING + rng.uniform(-JITTER, JITTER)
+                y = (j - (ny - 1) / 2) * SPACING + rng.uniform(-JITTER, JITTER)
+                z = Z_BOTTOM + k * LAYER + rng.uniform(0.0, ZJITTER)
+                out.append((x, y, z))
+    return out
+
+
+def header(connect, name, stop, log):
+    lines = ["connect = ["] + ['  "%s",' % c for c in connect] + ["]", "",
+             "[model]", 'name = "%s"' % name, "stop_time = %r" % stop, "",
+             "[solver]", "rel_tol = 1e-4", "abs_tol = 1e-6", "",
+             "[output]", "log = [%s]" % ", ".join('"%s"' % l for l in log), "sample_time = 0.05", "",
+             "[blocks.world]", 'type = "WorldFrame"', "",
+             "[blocks.config]", 'type = "MechanismConfiguration"', "gravity = [0.0, 0.0, %r]" % -G, "",
+             "[blocks.floor]", 'type = "InfinitePlane"', ""]
+    return lines
+
+
+def pile(n, walls, stop):
+    connect = ["world.W -- floor.R", "pile.active_pairs -> contacts.in1"]
+    blocks = []
+    if walls:
+        for w, (t, (angle, axis)) in WALLS.items():
+            connect += ["world.W -- wt_%s.B" % w, "wt_%s.F -- wall_%s.R" % (w, w)]
+            blocks += ["[blocks.wt_%s]" % w, 'type = "RigidTransform"', "translation = %r" % t,
+                       "rotation = { axis = %s, angle = %r }" % (axis, angle), "",
+                       "[blocks.wall_%s]" % w, 'type = "InfinitePlane"', ""]
+    for i, (x, y, z) in enumerate(positions(n)):
+        connect += ["world.W -- free%d.B" % i, "free%d.F -- ball%d.R" % (i, i)]
+        blocks += ["[blocks.free%d]" % i, 'type = "SixDofJoint"', "position = [%r, %r, %r]" % (x, y, z), "",
+                   "[blocks.ball%d]" % i, 'type = "Solid"',
+                   'geometry = { shape = "sphere", radius = %r }' % R, "mass = %r" % M, ""]
+    members = '["ball*", "floor"%s]' % (', "wall_*"' if walls else "")
+    blocks += ["[blocks.pile]", 'type = "ContactGroup"', "members = %s" % members, law(K), FRICTION, "",
+               "[blocks.contacts]", 'type = "Scope"', "inputs = 1", ""]
+    log = ["free%d.p" % i for i in range(n)]
+    return header(connect, "sphere_pile_%d" % n, stop, log) + blocks
+
+
+def tower(n, stop):
+    lx, ly, lz = BRICK
+    connect = ["world.W -- floor.R", "stack.active_pairs -> contacts.in1"]
+    blocks = []
+    for i in range(n):
+        z = lz / 2 + i * (lz + 1e-4) + 1e-4
+        x, yaw = 0.002 * (i % 2), 0.05 * i
+        q = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
+        connect += ["world.W -- free%d.B" % i, "free%d.F -- brick%d.R" % (i, i)]
+        blocks += ["[blocks.free%d]" % i, 'type = "SixDofJoint"', "position = [%r, %r, %r]" % (x, 0.0, z),
+                   "orientation = [%r, %r, %r, %r]" % tuple(q), "",
+                   "[blocks.brick%d]" % i, 'type = "Solid"',
+                   'geometry = { shape = "brick", size = [%r, %r, %r] }' % (lx, ly, lz), "mass = %r" % BRICK_M, ""]
+    blocks += ["[blocks.stack]", 'type = "ContactGroup"', 'members = ["floor", "brick*"]', law(TOWER_K),
+               FRICTION, "", "[blocks.contacts]", 'type = "Scope"', "inputs = 1", ""]
+    log = ["free%d.p" % i for i in range(n)]
+    return header(connect, "box_tower_%d" % n, stop, log) + blocks
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pile", type=int)
+    ap.add_argument("--tower", type=int)
+    ap.add_argument("--no-walls", action="store_true")
+    ap.add_argument("--stop", type=float, default=2.0)
+    a = ap.parse_args()
+    if a.pile:
+        print("\n".join(pile(a.pile, not a.no_walls, a.stop)))
+    if a.tower:
+        print("\n".join(tower(a.tower, a.stop)))
+
+
+if __name__ == "__main__":
+    main()

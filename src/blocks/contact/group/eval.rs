@@ -1,0 +1,158 @@
+//! The group's evaluation: members' poses and boxes, the broad phase, the narrow phase over its
+//! candidates, and the outputs (see the module documentation of `group`).
+
+use super::broad_phase::{bounding_box, NearPair};
+use super::narrow::PairSide;
+use super::{
+    ContactGroup, Scratch, ACTIVE_PAIRS, FIRST_WRENCH, MEMBER_WRENCH, SEPARATION_RESOLUTION,
+};
+use crate::block::Io;
+use crate::blocks::multibody::FrameMotion;
+use nalgebra::Vector3;
+/// `out = w` for the first contribution, `out += w` after.
+#[inline]
+fn add_wrench(out: &mut [f64; 6], touched: &mut bool, n: &Vector3<f64>, f: &Vector3<f64>) {
+    let w = [n.x, n.y, n.z, f.x, f.y, f.z];
+    if *touched {
+        for (o, x) in out.iter_mut().zip(w) {
+            *o += x;
+        }
+    } else {
+        *out = w;
+        *touched = true;
+    }
+}
+
+impl ContactGroup {
+    /// Poses, motions and boxes of every member from its kinematics input.
+    pub(super) fn update_members(&self, io: &Io, s: &mut Scratch) {
+        for (k, m) in self.members.iter().enumerate() {
+            let motion = FrameMotion::of(io.input(k), &m.placement);
+            s.poses[k] = motion.isometry();
+            if m.bounded {
+                (s.lo[k], s.hi[k]) = bounding_box(&m.shape, &motion);
+            }
+            s.motions[k] = motion;
+        }
+    }
+
+    /// The broad phase: the near pairs, the approach function and the narrow phase's list.
+    pub(super) fn broad_phase(&self, s: &mut Scratch) {
+        let Scratch {
+            sweep,
+            lo,
+            hi,
+            near,
+            ..
+        } = s;
+        sweep.pairs_within(lo, hi, self.margin, |a, b| self.allowed(a, b), near);
+        self.plane_pairs_within(lo, hi, &s.motions, self.margin, near);
+        s.candidates.clear();
+        s.candidates.extend_from_slice(&self.always);
+        let half = 0.5 * self.margin;
+        s.approach = half;
+        for p in &s.near {
+            let watched = Self::watched_slot(s, p.a, p.b).is_some();
+            if p.gap <= 0.0 || watched {
+                s.candidates.push((p.a, p.b));
+            }
+            if !watched && self.zero_crossings {
+                s.approach = s.approach.min(p.gap - half);
+            }
+        }
+        // One order whatever the sweep's: the sums are then the same at every evaluation.
+        s.candidates[self.always.len()..].sort_unstable();
+    }
+
+    /// Appends to `out` every allowed pair of a plane fixed to the World and a bounded member
+    /// whose box comes within `reach` (m) of the plane: the gap is the signed distance from the
+    /// plane (origin o, normal n = R·e_z, World) to the box's lowest corner,
+    /// `n·(c − o) − Σ_a |n_a|·h_a` (c the box's centre, h its half sizes).
+    pub(super) fn plane_pairs_within(
+        &self,
+        lo: &[[f64; 3]],
+        hi: &[[f64; 3]],
+        motions: &[FrameMotion],
+        reach: f64,
+        out: &mut Vec<NearPair>,
+    ) {
+        for &p in &self.planes {
+            let plane = &motions[p as usize];
+            let n: Vector3<f64> = plane.rotation.column(2).into_owned();
+            let offset = n.dot(&plane.position);
+            for &k in &self.bounded {
+                let (l, h) = (&lo[k as usize], &hi[k as usize]);
+                let mut gap = -offset;
+                for a in 0..3 {
+                    gap += n[a] * 0.5 * (l[a] + h[a]) - n[a].abs() * 0.5 * (h[a] - l[a]);
+                }
+                let (a, b) = (p.min(k), p.max(k));
+                if gap <= reach && self.allowed(a, b) {
+                    out.push(NearPair { a, b, gap });
+                }
+            }
+        }
+    }
+
+    /// Evaluates the candidates; returns the number of pairs in contact.
+    pub(super) fn narrow_phase(&self, s: &mut Scratch) -> usize {
+        s.touched.iter_mut().for_each(|t| *t = false);
+        s.slot_g.iter_mut().for_each(|g| *g = 1.0);
+        let mut active = 0;
+        for c in 0..s.candidates.len() {
+            let (i, j) = s.candidates[c];
+            let (iu, ju) = (i as usize, j as usize);
+            let side = |k: usize| PairSide {
+                shape: &self.members[k].shape,
+                motion: &s.motions[k],
+                pose: &s.poses[k],
+                fixed: self.members[k].body == 0,
+            };
+            let (base, follower) = (side(iu), side(ju));
+            let Some(r) = s
+                .narrow
+                .eval(&self.normal, &self.friction, &base, &follower)
+            else {
+                continue;
+            };
+            active += usize::from(r.in_contact);
+            if self.zero_crossings {
+                let scale = 1f64
+                    .max(s.poses[iu].translation.vector.norm())
+                    .max(s.poses[ju].translation.vector.norm());
+                let g = r.separation + SEPARATION_RESOLUTION * scale;
+                if let Ok(k) = self.always.binary_search(&(i, j)) {
+                    s.always_g[k] = g;
+                } else if let Some(slot) = Self::watched_slot(s, i, j) {
+                    s.slot_g[slot] = g;
+                }
+            }
+            // Equal and opposite, as SpatialContactForce writes them.
+            let zero = Vector3::zeros();
+            let (nf, ff) = (zero.cross(&r.force) + r.moment, r.force);
+            let (nb, fb) = (zero.cross(&-r.force) + -r.moment, -r.force);
+            add_wrench(&mut s.wrench[ju], &mut s.touched[ju], &nf, &ff);
+            add_wrench(&mut s.wrench[iu], &mut s.touched[iu], &nb, &fb);
+        }
+        active
+    }
+
+    /// Writes the outputs from the member wrenches.
+    pub(super) fn write_outputs(&self, io: &mut Io, s: &Scratch, active: usize) {
+        io.output(ACTIVE_PAIRS)[0] = active as f64;
+        for k in 0..self.m() {
+            let w = if s.touched[k] { s.wrench[k] } else { [0.0; 6] };
+            io.output(FIRST_WRENCH + k).copy_from_slice(&w);
+        }
+        let table = io.output(MEMBER_WRENCH);
+        for (k, col) in table.chunks_exact_mut(6).enumerate() {
+            let w = if s.touched[k] { s.wrench[k] } else { [0.0; 6] };
+            let n = Vector3::new(w[0], w[1], w[2]);
+            let f = Vector3::new(w[3], w[4], w[5]);
+            // The torque about the member's frame origin p: n_O − p × f.
+            let tau = n - s.motions[k].position.cross(&f);
+            col[..3].copy_from_slice(f.as_slice());
+            col[3..].copy_from_slice(tau.as_slice());
+        }
+    }
+}

@@ -1,0 +1,550 @@
+//! The ContactGroup block: penalty contact among many geometries, gathered by name, with one
+//! normal law and one friction law, a broad phase, and zero crossings only where contact can
+//! begin.
+//!
+//! Members: the Solid and geometry blocks named by `members` (`*` matches any run of
+//! characters), in `members` order after expansion (see `diagram::groups`). Every pair of
+//! members that the geometry table supports is a potential contact, except pairs written in
+//! `exclude`, pairs on one body, pairs both fixed to the World, and pairs whose bodies a joint
+//! (other than a SixDofJoint) joins directly.
+//!
+//! Each pair (i, j), i before j in members order, is evaluated as a SpatialContactForce with
+//! base i and follower j would evaluate it (`contact_points = "manifold"`, same laws; see
+//! `group/narrow.rs`): the same manifold, the same forces, bit for bit. The pairs evaluated are
+//! the broad phase's (`group/broad_phase.rs`): those whose World-aligned bounding boxes overlap (for a
+//! plane fixed to the World: whose box reaches the plane), every pair with another unbounded
+//! member (a grid surface, a plane that moves), and every watched pair (below). A pair whose
+//! boxes are apart has no contact, so the others contribute nothing.
+//!
+//! Zero crossings (`zero_crossings = true`), in this order:
+//! - the separation of every pair with a grid surface or a moving plane (m, either direction);
+//! - `watch_slots` slots, each the separation of one watched pair (m, either direction; an empty
+//!   slot is a constant 1): the pairs whose boxes were within `margin` at the last event or at the
+//!   start, chosen again after every event (the engine's `settle`), nearest first. The slot of
+//!   each watched pair is kept in the block's work slots (the pair's code i·M + j, −1 empty);
+//! - the approach function `g = min(margin/2, min over unwatched pairs of (gap − margin/2))`
+//!   (m, falling), gap the pair's box gap: continuous, and it falls through zero when an
+//!   unwatched pair comes within margin/2. That event re-chooses the watched pairs, so the pair
+//!   is watched from then on, long before its boxes can overlap: a contact onset is never
+//!   stepped over, however fast the bodies.
+//!
+//! Separations are located where they pass −δ, δ their round-off, as SpatialContactForce does.
+//!
+//! Outputs: `active_pairs` (1×1, pairs with a contact point now) and `member_wrench` (6×M,
+//! column k: the net contact force on member k (N, World) then the net contact torque about its
+//! geometry frame's origin (N·m, World)). Hidden: one kinematics input and one wrench output per
+//! member.
+
+mod broad_phase;
+mod eval;
+mod narrow;
+mod params;
+mod watch;
+
+use crate::block::{
+    Binding, Block, BlockError, BlockType, ContactRates, Ctx, GeometryMembers, ParamDoc,
+    PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+};
+use crate::blocks::multibody::FrameMotion;
+use crate::contact::friction::FrictionLaw;
+use crate::contact::normal_force::NormalForceLaw;
+use crate::geometry::{pair_supported, Shape as Geometry, ShapeKind};
+use crate::model::{Diagnostic, TableReader};
+use crate::solver::Direction;
+use broad_phase::{half_size, radius, NearPair, Sweep};
+use nalgebra::{Isometry3, Matrix3, Vector3};
+use narrow::Narrow;
+use std::any::Any;
+
+use super::laws_params::{read_friction_law, read_normal_law};
+
+/// Output indices.
+const ACTIVE_PAIRS: usize = 0;
+const MEMBER_WRENCH: usize = 1;
+/// The first hidden wrench output.
+const FIRST_WRENCH: usize = 2;
+
+/// A separation's round-off, in machine epsilons times the larger of 1 m and the geometries'
+/// distances from the World origin (as SpatialContactForce's).
+const SEPARATION_RESOLUTION: f64 = 8.0 * f64::EPSILON;
+
+/// Watch slots per bounded member (a sphere among equal spheres touches at most 12, 6 pairs per
+/// member; the margin adds a few near ones).
+const WATCH_SLOTS_PER_MEMBER: usize = 8;
+
+/// The most pairs the broad phase's buffers are sized for up front.
+const PAIR_BUFFER_LIMIT: usize = 1 << 16;
+
+const ROLE: PhysicalRole = PhysicalRole::Consumer;
+
+/// One member: its geometry, where it sits on its body, and the body.
+#[derive(Clone, Debug)]
+struct Member {
+    name: String,
+    shape: Geometry,
+    placement: Isometry3<f64>,
+    body: usize,
+    kind: ShapeKind,
+    bounded: bool,
+    /// The mass of its body (kg; 0 for the World): for `check`'s advice only.
+    body_mass: f64,
+    /// The radius of its box about its frame's origin (m; 0 when unbounded).
+    radius: f64,
+    /// An infinite plane fixed to the World: broad-phased by its distance to the boxes.
+    fixed_plane: bool,
+}
+
+/// The ContactGroup block.
+pub struct ContactGroup {
+    normal: NormalForceLaw,
+    friction: FrictionLaw,
+    zero_crossings: bool,
+    /// `margin` as written (m); `None`: automatic, worked out when bound.
+    margin_param: Option<f64>,
+    /// The margin in use (m).
+    margin: f64,
+    spec: GeometryMembers,
+    warnings: Vec<String>,
+    physical: Vec<PortDecl>,
+    inputs: Vec<PortDecl>,
+    outputs: Vec<PortDecl>,
+    members: Vec<Member>,
+    /// The bounded members (indices), for the sweep.
+    bounded: Vec<u32>,
+    /// The infinite planes fixed to the World (indices).
+    planes: Vec<u32>,
+    /// Pairs (i < j) never in contact: excluded by name; sorted.
+    excluded: Vec<(u32, u32)>,
+    /// Body pairs (lower first) a joint joins directly; sorted.
+    joined: Vec<(usize, usize)>,
+    /// Every allowed pair with a grid surface or a moving plane (i < j), sorted: always evaluated
+    /// and watched.
+    always: Vec<(u32, u32)>,
+    /// Number of watch slots.
+    watch_slots: usize,
+}
+
+impl ContactGroup {
+    fn m(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether members i < j may touch: a supported pair, not excluded, not on one body, not
+    /// both fixed, not joined by a joint.
+    fn allowed(&self, i: u32, j: u32) -> bool {
+        let (a, b) = (&self.members[i as usize], &self.members[j as usize]);
+        let bodies = (a.body.min(b.body), a.body.max(b.body));
+        pair_supported(a.kind, b.kind)
+            && a.body != b.body
+            && self.excluded.binary_search(&(i, j)).is_err()
+            && self.joined.binary_search(&bodies).is_err()
+    }
+
+    /// The automatic margin: a quarter of the smallest bounded member's half size (1 mm when no
+    /// member has a size).
+    fn auto_margin(&self) -> f64 {
+        let smallest = self
+            .members
+            .iter()
+            .filter(|m| m.bounded)
+            .map(|m| half_size(&m.shape))
+            .filter(|h| *h > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        if smallest.is_finite() {
+            0.25 * smallest
+        } else {
+            1e-3
+        }
+    }
+
+    /// The number of zero-crossing functions before the watch slots.
+    fn first_slot(&self) -> usize {
+        self.always.len()
+    }
+
+    /// Decodes a watch slot's work value into its pair.
+    fn decode(&self, code: f64) -> Option<(u32, u32)> {
+        (code >= 0.0).then(|| {
+            let m = self.m() as u64;
+            let c = code as u64;
+            ((c / m) as u32, (c % m) as u32)
+        })
+    }
+
+    fn encode(&self, a: u32, b: u32) -> f64 {
+        (a as u64 * self.m() as u64 + b as u64) as f64
+    }
+}
+
+/// Per-run buffers, sized once.
+#[derive(Clone)]
+struct Scratch {
+    motions: Vec<FrameMotion>,
+    poses: Vec<Isometry3<f64>>,
+    lo: Vec<[f64; 3]>,
+    hi: Vec<[f64; 3]>,
+    sweep: Sweep,
+    /// The pairs whose boxes were within the margin at the last evaluation.
+    near: Vec<NearPair>,
+    /// The pairs the narrow phase evaluates, in (i, j) order.
+    candidates: Vec<(u32, u32)>,
+    /// The watched pairs, sorted, and the work values they were decoded from.
+    watched: Vec<(u32, u32, u32)>,
+    watched_work: Vec<f64>,
+    /// Per always-pair and per watch slot: the separation plus its resolution (m).
+    always_g: Vec<f64>,
+    slot_g: Vec<f64>,
+    /// The approach function's value (m).
+    approach: f64,
+    narrow: Narrow,
+    /// Per member: the hidden wrench [n about the World origin; f] and whether a pair wrote it.
+    wrench: Vec<[f64; 6]>,
+    touched: Vec<bool>,
+    /// Workspaces of `settle`: the pairs chosen, the pairs within the look-ahead, and each
+    /// member's speed bound (m/s).
+    pick: Vec<NearPair>,
+    ahead: Vec<NearPair>,
+    speed: Vec<f64>,
+}
+
+impl Block for ContactGroup {
+    fn inputs(&self) -> &[PortDecl] {
+        &self.inputs
+    }
+    fn outputs(&self) -> &[PortDecl] {
+        &self.outputs
+    }
+    fn physical_ports(&self) -> &[PortDecl] {
+        &self.physical
+    }
+    fn physical(&self) -> Option<&PhysicalRole> {
+        Some(&ROLE)
+    }
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+    fn geometry_members(&self) -> Option<&GeometryMembers> {
+        Some(&self.spec)
+    }
+
+    fn set_members(&mut self, members: &[String]) {
+        self.physical = members.iter().map(PortDecl::geometry).collect();
+    }
+
+    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
+        let mass = self.lightest_mass().unwrap_or(total_mass);
+        super::contact_advice::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
+    }
+
+    fn advice(&self, total_mass: f64, gravity: f64) -> Option<String> {
+        let names: Vec<&str> = self.members.iter().map(|m| m.name.as_str()).collect();
+        let mut s = format!(
+            "{} members (member_wrench's columns, in order): {}; {} pairs with a plane or grid evaluated at every step, the others through the broad phase (margin {:.3e} m, {} watch slots)",
+            names.len(),
+            names.join(", "),
+            self.always.len(),
+            self.margin,
+            self.watch_slots
+        );
+        let mass = self.lightest_mass().unwrap_or(total_mass);
+        if let Some(a) = super::contact_advice::spatial_contact_advice(
+            &self.normal,
+            &self.friction,
+            mass * gravity,
+            mass,
+        ) {
+            s.push_str("\n    per pair, with the lightest member's weight: ");
+            s.push_str(&a);
+        }
+        Some(s)
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        // The member ports, in members order (a parameter set's copy is bound without
+        // `set_members`: its ports come from the binding).
+        if self.physical.is_empty() {
+            self.physical = binding
+                .ports
+                .iter()
+                .map(|p| PortDecl::geometry(p.port.as_str()))
+                .collect();
+        }
+        let mut members = Vec::with_capacity(self.physical.len());
+        for decl in &self.physical {
+            let (bound, shape, _) = binding.geometry(&decl.name)?;
+            let kind = shape.kind();
+            let bounded = shape.support(&Vector3::x()).is_some();
+            members.push(Member {
+                name: decl.name.clone(),
+                placement: bound.placement,
+                body: bound.body,
+                kind,
+                bounded,
+                body_mass: bound.body_inertia.mass,
+                radius: if bounded { radius(&shape) } else { 0.0 },
+                fixed_plane: matches!(shape, Geometry::InfinitePlane) && bound.body == 0,
+                shape,
+            });
+        }
+        let index = |name: &str| members.iter().position(|m| m.name == name);
+        self.excluded = self
+            .spec
+            .excludes
+            .iter()
+            .filter_map(|e| {
+                let (a, b) = (index(&e.names[0])?, index(&e.names[1])?);
+                Some((a.min(b) as u32, a.max(b) as u32))
+            })
+            .collect();
+        self.excluded.sort_unstable();
+        self.joined = binding.joined_bodies.clone();
+        self.members = members;
+        let m = self.m() as u32;
+        self.bounded = (0..m)
+            .filter(|&k| self.members[k as usize].bounded)
+            .collect();
+        self.planes = (0..m)
+            .filter(|&k| self.members[k as usize].fixed_plane)
+            .collect();
+        let broad_phased = |k: u32| {
+            let member = &self.members[k as usize];
+            member.bounded || member.fixed_plane
+        };
+        self.always = (0..m)
+            .flat_map(|a| (a + 1..m).map(move |b| (a, b)))
+            .filter(|&(a, b)| !(broad_phased(a) && broad_phased(b)))
+            .filter(|&(a, b)| self.allowed(a, b))
+            .collect();
+        // Room for every bounded member's near neighbours and three planes (a ball in a corner).
+        let n_bounded = self.bounded.len();
+        let all_pairs = n_bounded * n_bounded.saturating_sub(1) / 2 + n_bounded * self.planes.len();
+        self.watch_slots = ((WATCH_SLOTS_PER_MEMBER + 3) * n_bounded).min(all_pairs);
+        self.margin = self.margin_param.unwrap_or_else(|| self.auto_margin());
+        for k in 0..self.m() {
+            let name = self.members[k].name.clone();
+            self.inputs.push(PortDecl::body_kinematics(&name));
+            self.outputs.push(PortDecl::body_wrench(&name));
+        }
+        Ok(())
+    }
+
+    fn propagate_shapes(
+        &self,
+        _inputs: &mut [Option<Shape>],
+        outputs: &mut [Option<Shape>],
+    ) -> Result<(), BlockError> {
+        outputs[ACTIVE_PAIRS] = Some(Shape::SCALAR);
+        outputs[MEMBER_WRENCH] = Some(Shape::new(6, self.m().max(1)));
+        Ok(())
+    }
+
+    fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
+        if self.members.len() < 2 {
+            return Err(BlockError::MissingGeometry {
+                needs: "two or more member geometries",
+            });
+        }
+        let zero_crossings = if self.zero_crossings {
+            let mut d = vec![Direction::Either; self.always.len() + self.watch_slots];
+            d.push(Direction::Falling);
+            d
+        } else {
+            vec![]
+        };
+        // Every member's kinematics feeds the user outputs and its own wrench: the block then
+        // runs after all the mechanism's kinematics, and the wrenches go only to the mechanism,
+        // whose kinematics do not depend on its wrench inputs at the same instant (a full
+        // M × M table would be a million entries for 1,000 members).
+        let feedthrough = (0..self.m())
+            .flat_map(|k| [(k, ACTIVE_PAIRS), (k, MEMBER_WRENCH), (k, FIRST_WRENCH + k)])
+            .collect();
+        Ok(Setup {
+            // The watch slots, then the time of the next look.
+            num_work: if self.zero_crossings {
+                self.watch_slots + 1
+            } else {
+                0
+            },
+            zero_crossings,
+            feedthrough,
+            ..Setup::default()
+        })
+    }
+
+    fn create_scratch(&self) -> Box<dyn Any + Send> {
+        let m = self.m();
+        let still = FrameMotion {
+            rotation: Matrix3::identity(),
+            position: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+            velocity: Vector3::zeros(),
+        };
+        let slots = if self.zero_crossings {
+            self.watch_slots
+        } else {
+            0
+        };
+        // Room for every broad-phased pair up to PAIR_BUFFER_LIMIT (no allocation in a run),
+        // beyond it for 16 per bounded member (grown once if a run needs more).
+        let n = self.bounded.len();
+        let all_pairs = n * n.saturating_sub(1) / 2 + n * self.planes.len();
+        let pairs = if all_pairs <= PAIR_BUFFER_LIMIT {
+            all_pairs
+        } else {
+            PAIR_BUFFER_LIMIT.max(16 * n)
+        };
+        Box::new(Scratch {
+            motions: vec![still; m],
+            poses: vec![Isometry3::identity(); m],
+            lo: vec![[0.0; 3]; m],
+            hi: vec![[0.0; 3]; m],
+            sweep: Sweep::new(&self.bounded),
+            near: Vec::with_capacity(pairs),
+            candidates: Vec::with_capacity(self.always.len() + pairs),
+            watched: Vec::with_capacity(slots),
+            watched_work: vec![f64::NAN; slots],
+            always_g: vec![1.0; self.always.len()],
+            slot_g: vec![1.0; slots],
+            approach: 0.5 * self.margin,
+            narrow: Narrow::for_shapes(self.members.iter().map(|m| &m.shape)),
+            wrench: vec![[0.0; 6]; m],
+            touched: vec![false; m],
+            pick: Vec::with_capacity(pairs),
+            ahead: Vec::with_capacity(pairs),
+            speed: vec![0.0; m],
+        })
+    }
+
+    fn initialize(&self, ctx: &mut Ctx) {
+        ctx.work.fill(-1.0);
+        if let Some(next) = ctx.work.last_mut() {
+            *next = f64::INFINITY;
+        }
+    }
+
+    fn next_time_event(&self, _t: f64, work: &[f64]) -> Option<f64> {
+        work.last().copied().filter(|t| t.is_finite())
+    }
+
+    fn outputs_eval(&self, ctx: &mut Ctx) {
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return;
+        };
+        self.sync_watched(&ctx.work[..ctx.work.len().min(self.watch_slots)], s);
+        self.update_members(&ctx.io, s);
+        self.broad_phase(s);
+        let active = self.narrow_phase(s);
+        self.write_outputs(&mut ctx.io, s, active);
+    }
+
+    fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
+        let Some(s) = ctx.scratch.downcast_ref::<Scratch>() else {
+            return;
+        };
+        let first = self.first_slot();
+        g[..first].copy_from_slice(&s.always_g);
+        g[first..first + self.watch_slots].copy_from_slice(&s.slot_g);
+        g[first + self.watch_slots] = s.approach;
+    }
+
+    /// Chooses the watched pairs again and the time of the next look (at the start and after
+    /// every event; see `watch.rs`). True when the watched pairs changed.
+    fn settle(&self, ctx: &mut Ctx) -> bool {
+        if !self.zero_crossings {
+            return false;
+        }
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return false;
+        };
+        let (slots, next) = ctx.work.split_at_mut(self.watch_slots);
+        let changed = self.choose_watched(slots, s);
+        self.sync_watched(slots, s);
+        next[0] = self.next_look(ctx.t, s);
+        changed
+    }
+
+    fn state_name(&self, k: usize) -> String {
+        format!("x[{k}]")
+    }
+}
+
+impl ContactGroup {
+    /// The lightest member body's mass (kg): the load a single contact of the group carries at
+    /// least, for `check`'s advice; `None` when no member has a mass.
+    fn lightest_mass(&self) -> Option<f64> {
+        let lightest = self
+            .members
+            .iter()
+            .map(|m| m.body_mass)
+            .filter(|&m| m > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        lightest.is_finite().then_some(lightest)
+    }
+}
+
+fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let spec = params::read_members(p)?;
+    let normal = read_normal_law(p)?;
+    let (friction, warnings) = read_friction_law(p)?;
+    if normal.is_input() {
+        return Err(p
+            .error("normal", "normal method \"input\" is not available in a ContactGroup")
+            .hint("a group computes its forces from a law; use a SpatialContactForce for a force by input"));
+    }
+    if friction.is_input() {
+        return Err(p
+            .error("friction", "friction method \"input\" is not available in a ContactGroup")
+            .hint("a group computes its forces from a law; use a SpatialContactForce for a force by input"));
+    }
+    params::read_contact(p)?;
+    let zero_crossings = params::ZERO_CROSSINGS.read(p)?;
+    let margin_param = params::read_margin(p)?;
+    let outputs = vec![
+        PortDecl::scalar("active_pairs"),
+        PortDecl::inherited("member_wrench").element_units(&["N", "N", "N", "N·m", "N·m", "N·m"]),
+    ];
+    Ok(Box::new(ContactGroup {
+        normal,
+        friction,
+        zero_crossings,
+        margin_param,
+        margin: margin_param.unwrap_or(1e-3),
+        spec,
+        warnings,
+        physical: Vec::new(),
+        inputs: Vec::new(),
+        outputs,
+        members: Vec::new(),
+        bounded: Vec::new(),
+        planes: Vec::new(),
+        excluded: Vec::new(),
+        joined: Vec::new(),
+        always: Vec::new(),
+        watch_slots: 0,
+    }))
+}
+
+/// The ContactGroup's parameters.
+const PARAMS: &[ParamDoc] = &[
+    params::MEMBERS_DOC,
+    ParamDoc { name: "normal", unit: "", default: "smooth_spring_damper", doc: "one normal law for every pair, as SpatialContactForce's `normal` (every method but \"input\")" },
+    ParamDoc { name: "friction", unit: "", default: "smooth_stick_slip", doc: "one friction law for every pair, as SpatialContactForce's `friction` (every method but \"input\")" },
+    params::CONTACT.doc,
+    params::EXCLUDE_DOC,
+    params::ZERO_CROSSINGS.doc,
+    params::MARGIN_DOC,
+];
+
+/// The ContactGroup block type.
+pub static CONTACT_GROUP: BlockType = BlockType {
+    name: "ContactGroup",
+    category: "Contact",
+    summary: "Penalty contact among many geometries named by `members` (with * wildcards): every pair the geometry table supports touches, with one normal law and one friction law, each pair computed as a SpatialContactForce computes it (contact manifold, bit for bit). A broad phase (bounding boxes, sort and sweep) evaluates only pairs whose boxes overlap; zero crossings watch only the pairs within `margin`, and the approach of any other pair is itself an event, so no contact onset is stepped over. Outputs the number of pairs in contact and each member's net contact wrench.",
+    params: PARAMS,
+    ports: &[
+        PortDoc { name: "(members)", kind: "geometry", shape: "", unit: "", doc: "one geometry port per member, named after it and connected by the builder to the member's G (write no `--` line)" },
+        PortDoc { name: "active_pairs", kind: "output", shape: "1×1", unit: "", doc: "number of pairs in contact (with at least one contact point)" },
+        PortDoc { name: "member_wrench", kind: "output", shape: "6×M", unit: "N, N·m", doc: "column k: net contact force on member k (World), then net contact torque about its geometry frame's origin (World); members in `members` order after expansion" },
+    ],
+    build,
+};

@@ -1,0 +1,186 @@
+//! Blocks that gather geometries by name (a ContactGroup's `members`): their patterns are
+//! expanded against the model's Solid and geometry blocks, and each member's `G` port is
+//! connected to a port of the group named after it, as if the model had written
+//! `member.G -- group.member`. Runs after the blocks are made and the model's connections
+//! resolved, before the physical network is elaborated (which then binds the group like any
+//! other contact block).
+
+use super::build::Instance;
+use super::physical::PhysicalLine;
+use crate::block::{GeometryMembers, PhysicalRole};
+use crate::geometry::Shape;
+use crate::model::diagnostic::closest;
+use crate::model::{Diagnostic, PortRef, SourceFile};
+use std::collections::{HashMap, HashSet};
+
+/// Expands every group's members, gives the group its member ports, and appends the physical
+/// lines that connect them (and their `a -- b` labels to `physical`). Every problem of every
+/// group is reported at once, each at the pattern or pair that has it.
+pub(super) fn expand(
+    source: &SourceFile,
+    instances: &mut [Instance],
+    lines: &mut Vec<PhysicalLine>,
+    physical: &mut Vec<(String, String)>,
+) -> Result<(), Diagnostic> {
+    let groups: Vec<usize> = (0..instances.len())
+        .filter(|&g| instances[g].block.geometry_members().is_some())
+        .collect();
+    if groups.is_empty() {
+        return Ok(());
+    }
+    let mut problems = Vec::new();
+    for g in groups {
+        let Some(spec) = instances[g].block.geometry_members().cloned() else {
+            continue;
+        };
+        match members_of(source, instances, g, &spec) {
+            Ok(members) => {
+                for m in &members {
+                    let a = PortRef {
+                        block: m.clone(),
+                        port: "G".into(),
+                        index: None,
+                    };
+                    let b = PortRef {
+                        block: instances[g].name.clone(),
+                        port: m.clone(),
+                        index: None,
+                    };
+                    physical.push((a.to_string(), b.to_string()));
+                    lines.push(PhysicalLine {
+                        a,
+                        b,
+                        span: spec.span.clone(),
+                    });
+                }
+                instances[g].block.set_members(&members);
+            }
+            Err(d) => problems.push(d),
+        }
+    }
+    match Diagnostic::combine(problems) {
+        Some(d) => Err(d),
+        None => Ok(()),
+    }
+}
+
+/// The geometry a block exports at `G`, if it is a Solid or a geometry block.
+fn geometry_of(inst: &Instance) -> Option<&Shape> {
+    match inst.block.physical()? {
+        PhysicalRole::Solid { shape, .. } | PhysicalRole::Geometry { shape } => Some(shape),
+        _ => None,
+    }
+}
+
+/// The members of group `g` in `members` order (each pattern's matches in model order, a block
+/// matched twice kept at its first place), with the `exclude` pairs checked against them.
+fn members_of(
+    source: &SourceFile,
+    instances: &[Instance],
+    g: usize,
+    spec: &GeometryMembers,
+) -> Result<Vec<String>, Diagnostic> {
+    let group = &instances[g].name;
+    let at = |span: &crate::model::Span, message: String| {
+        Diagnostic::at(source, span, message).block(group)
+    };
+    let mut members: Vec<String> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut problems = Vec::new();
+    let all_names = || instances.iter().map(|i| i.name.as_str());
+    for p in &spec.patterns {
+        let mut matched = 0;
+        for inst in instances.iter() {
+            if !p.matches(&inst.name) {
+                continue;
+            }
+            let Some(shape) = geometry_of(inst) else {
+                if !p.is_wildcard() {
+                    problems.push(
+                        at(
+                            &p.span,
+                            format!(
+                                "member \"{}\" is a {}, which has no geometry port G",
+                                p.pattern, inst.type_name
+                            ),
+                        )
+                        .hint("members are Solid and geometry blocks (Sphere, Brick, InfinitePlane, …)"),
+                    );
+                    matched += 1;
+                }
+                continue;
+            };
+            matched += 1;
+            if matches!(shape, Shape::PointCloud(_)) {
+                problems.push(
+                    at(
+                        &p.span,
+                        format!(
+                            "member '{}' is a point cloud: point clouds are not yet supported in a ContactGroup",
+                            inst.name
+                        ),
+                    )
+                    .hint("connect the point cloud with its own SpatialContactForce blocks"),
+                );
+                continue;
+            }
+            if seen.insert(inst.name.as_str()) {
+                members.push(inst.name.clone());
+            }
+        }
+        if matched == 0 {
+            let d = at(
+                &p.span,
+                format!("member pattern \"{}\" matches no block", p.pattern),
+            );
+            problems.push(match closest(&p.pattern, all_names()) {
+                Some(near) if !p.is_wildcard() => d.hint(format!("did you mean \"{near}\"?")),
+                _ => d.hint("members are names of Solid and geometry blocks; * matches any run of characters"),
+            });
+        }
+    }
+    if problems.is_empty() && members.len() < 2 {
+        problems.push(
+            at(
+                &spec.span,
+                format!(
+                    "a ContactGroup needs at least two members; its patterns match {}",
+                    members.len()
+                ),
+            )
+            .hint("list two or more geometry blocks in members = [...]"),
+        );
+    }
+    let index: HashMap<&str, usize> = members
+        .iter()
+        .enumerate()
+        .map(|(k, m)| (m.as_str(), k))
+        .collect();
+    for pair in &spec.excludes {
+        for name in &pair.names {
+            if !index.contains_key(name.as_str()) {
+                let d = at(
+                    &pair.span,
+                    format!("excluded pair names \"{name}\", which is not a member of the group"),
+                );
+                problems.push(match closest(name, members.iter().map(|m| m.as_str())) {
+                    Some(near) => d.hint(format!("did you mean \"{near}\"?")),
+                    None => d.hint("exclude lists pairs of members: [[\"a\", \"b\"], ...]"),
+                });
+            }
+        }
+        if pair.names[0] == pair.names[1] {
+            problems.push(
+                at(
+                    &pair.span,
+                    format!("excluded pair names \"{}\" twice", pair.names[0]),
+                )
+                .hint("a member never touches itself: write two different members"),
+            );
+        }
+    }
+    match Diagnostic::combine(problems) {
+        Some(d) => Err(d),
+        None => Ok(members),
+    }
+}
