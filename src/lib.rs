@@ -146,9 +146,11 @@ fn build_document(
     for o in before {
         document.apply_override(o)?;
     }
-    document.resolve_variables()?;
     // A model built in code has no lines, so an error without one need not be an override's.
     let has_lines = document.source.has_lines();
+    document
+        .resolve_variables()
+        .map_err(|d| name_the_override(d, overrides, has_lines))?;
     let urdf_warnings = urdf::expand_document(&mut document)
         .map_err(|d| name_the_override(d, overrides, has_lines))?;
     let resolve_again = !after.is_empty();
@@ -157,7 +159,9 @@ fn build_document(
     }
     if resolve_again {
         // An override of an expanded block may itself be an expression.
-        document.resolve_variables()?;
+        document
+            .resolve_variables()
+            .map_err(|d| name_the_override(d, overrides, has_lines))?;
     }
     // The document's tables are not needed once the spec holds its own: dropped before the
     // diagram is built, so that a large model (a 20,000-joint URDF) does not keep a third copy.

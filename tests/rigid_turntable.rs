@@ -142,8 +142,10 @@ fn check_slip(method: &str) {
         .find(|(_, (a, b))| (*a - *b).abs() > 1e-6)
         .map(|(&t, _)| t)
         .unwrap_or_else(|| panic!("{method}: the brick never slipped"));
+    // The issue asks 1 %; the turned friction polygons give 0.35 %, and the heading per pair
+    // alone (without turning saturated polygons again) 0.9 %: 0.5 % keeps both steps honest.
     assert!(
-        (onset - expected).abs() <= 0.01 * expected,
+        (onset - expected).abs() <= 0.005 * expected,
         "{method}: slip at {onset} s, μ·g = r·√(α² + ω⁴) at {expected} s"
     );
     // After slip friction can only hold the brick back: its spin never exceeds the table's by

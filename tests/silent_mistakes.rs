@@ -268,6 +268,49 @@ fn a_table_header_nested_90_deep_is_located_at_its_line() {
         &format!("[model]\nstop_time = 1.0\n{key} = 1\n"),
         &["deep.toml:3:1: invalid TOML: this key has 85 dotted parts"],
     );
+    // Inside an inline table the key is not found by its line: the message must not blame a
+    // shorter key elsewhere (here the 2-part header [blocks.c]).
+    let inline = format!(
+        "[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Constant\"\nx = {{{} = 1}}\n",
+        vec!["a"; 90].join(".")
+    );
+    let e = blockdyn::load_model_str("deep.toml", &inline, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(!e.contains("this key has 2 dotted parts"), "{e}");
+    assert!(e.contains("nested too deeply"), "{e}");
+}
+
+#[test]
+fn an_output_path_whose_last_component_is_a_dot_is_refused_at_its_line() {
+    let text = "[model]\nstop_time = 1.0\n\n[output]\ncsv = \"out/.\"\n\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n";
+    refused_with(
+        "m.toml",
+        text,
+        &["m.toml:5:7: 'csv' \"out/.\" does not name a file"],
+    );
+    refused_with(
+        "m.toml",
+        &text.replace("out/.", "out/.."),
+        &["m.toml:5:7: 'csv' \"out/..\" does not name a file"],
+    );
+}
+
+#[test]
+fn no_start_overlap_warning_without_weight() {
+    // Without gravity a contact has no static depth: a ball placed 1e-7 m into the floor by
+    // rounding is not "infinitely many times" it.
+    let text = example("ball_drop")
+        .replace(
+            "position = [0.0, 0.0, 1.0]",
+            "position = [0.0, 0.0, 0.0999999]",
+        )
+        .replace("gravity = [0.0, 0.0, -9.81]", "gravity = [0.0, 0.0, 0.0]");
+    assert!(
+        text.contains("0.0999999") && text.contains("[0.0, 0.0, 0.0]"),
+        "the example changed"
+    );
+    assert!(warnings_with("ball_drop.toml", &text, "into each other").is_empty());
 }
 
 #[test]

@@ -46,7 +46,8 @@ pub struct StiffnessNote {
     /// the bodies' relative rotation rate times the largest distance of a point in contact from
     /// the moving body's frame origin. A loaded contact that travels (rolling, spinning) keeps
     /// changing its support and its normal mode ringing; one at rest, or sliding without
-    /// turning, does not (`sim::work_estimate`).
+    /// turning, does not (`sim::work_estimate`). A heuristic: a top spinning on its tip also
+    /// "travels" by this measure although its support does not change.
     pub surface_speed: f64,
 }
 

@@ -262,7 +262,8 @@ fn start_overlap_warnings(d: &Diagram, scene: &PhysicalScene) -> Vec<Diagnostic>
             let o = d.blocks[b]
                 .block
                 .start_overlap(binding, &pose, mass, gravity)?;
-            let d0 = o.static_depth?;
+            // No weight (no gravity, or none on this pair): no static depth to compare with.
+            let d0 = o.static_depth.filter(|d0| *d0 > 0.0)?;
             (o.depth > STATIC_DEPTH_MARGIN * d0).then(|| {
                 locate(&d.source, &d.spec, &warned(d, b), At::Block, &format!(
                     "{} start {:.3e} m into each other, {:.0}× this contact's static depth {d0:.3e} m ({}): its force at the start is far above the weight and will launch them apart (a body started 8 cm inside a floor flies metres up)",

@@ -125,7 +125,10 @@ impl Document {
             if msg.contains("recursion") && span.is_none() {
                 // A dotted key (a `[a.b.c…]` header or `a.b.c… = 1`) of 80 parts or more: the
                 // parser gives no place, so the deepest key of the file is it.
-                if let Some((at, parts)) = super::source::deepest_dotted_key(text) {
+                // Only a key that long explains the error (one inside an inline table is not
+                // scanned; the message below then stands).
+                let deepest = super::source::deepest_dotted_key(text);
+                if let Some((at, parts)) = deepest.filter(|(_, parts)| *parts >= 80) {
                     return Diagnostic::at(
                         &source,
                         &Some(at),
@@ -320,7 +323,11 @@ impl Document {
             section(src, "solver", solver_v)?.unwrap_or((&empty, Some(0..0)));
         let s = TableReader::new(src, None, solver_t, solver_span.clone());
         let solver = SolverOptions {
-            method: s.choice_value("method", &Method::NAMES, &Method::ALL, Method::default())?,
+            method: s.choice_value(
+                "method",
+                &Method::ALL.map(|m| (m.name(), m)),
+                Method::default(),
+            )?,
             rel_tol: s.positive_or("rel_tol", 1e-3, "(a relative tolerance, e.g. 1e-6)")?,
             abs_tol: s.positive_or("abs_tol", 1e-6, "(an absolute tolerance, e.g. 1e-8)")?,
             max_step: s.non_negative_or("max_step", 0.0, "s (0 = automatic)")?,

@@ -19,7 +19,10 @@ pub(crate) fn output_path(
         Some(format!(
             "\"{path}\" ends with '/': it names a directory, not a file"
         ))
-    } else if std::path::Path::new(path).file_name().is_none() {
+    } else if std::path::Path::new(path).file_name().is_none()
+        // `Path` drops a trailing `.` ("out/." names "out"): the last component as written.
+        || matches!(path.rsplit(['/', std::path::MAIN_SEPARATOR]).next(), Some("." | ".."))
+    {
         Some(format!("\"{path}\" does not name a file"))
     } else {
         None

@@ -213,24 +213,23 @@ impl<'a> TableReader<'a> {
         }
     }
 
-    /// A string that must be one of `names`, as the value at its index in `values` (the same
-    /// order; `default` when the key is absent): an enum read by its names, with `choice`'s
-    /// error and "did you mean".
+    /// A string that must be one of the names of `choices`, as its value (`default` when the
+    /// key is absent): an enum read by its names, with `choice`'s error and "did you mean".
     pub fn choice_value<T: Copy>(
         &self,
         key: &'static str,
-        names: &[&'static str],
-        values: &[T],
+        choices: &[(&'static str, T)],
         default: T,
     ) -> ParamResult<T> {
         if self.string(key)?.is_none() {
             return Ok(default);
         }
-        let name = self.choice(key, names, "")?;
-        Ok(names
+        let names: Vec<&'static str> = choices.iter().map(|(name, _)| *name).collect();
+        let name = self.choice(key, &names, "")?;
+        Ok(choices
             .iter()
-            .position(|n| *n == name)
-            .map_or(default, |i| values[i]))
+            .find(|(n, _)| *n == name)
+            .map_or(default, |(_, value)| *value))
     }
 
     /// A string that must be one of `choices` (default `default`).

@@ -136,65 +136,107 @@ fn evaluate_variables(source: &SourceFile, table: &Value) -> Result<Variables, D
         );
     };
     let names: Vec<&str> = t.keys().collect();
+    let graph = References {
+        names: &names,
+        uses: t
+            .entries
+            .iter()
+            .map(|e| referenced_names(&e.value))
+            .collect(),
+    };
     let mut vars = Variables::default();
     for (k, entry) in t.entries.iter().enumerate() {
-        let name = entry.key.as_str();
-        if BUILT_IN_CONSTANTS.iter().any(|(c, _)| *c == name) || matches!(name, "u" | "t") {
-            return Err(Diagnostic::at(
-                source,
-                &entry.key_span,
-                format!("variable '{name}' has the name of a built-in constant or of the Fcn block's input or time"),
-            )
-            .hint("choose another name"));
-        }
+        check_name(source, entry)?;
         let later = Later {
-            names: &names[k + 1..],
-            table: t,
-            current: name,
+            names: &names[k..],
+            graph: &graph,
+            current: k,
         };
         let value = variable_value(source, &vars, &entry.value, &later)?;
-        vars.push(name, value);
+        vars.push(&entry.key, value);
     }
     Ok(vars)
 }
 
-/// The variables below the one being evaluated, to tell a forward reference from a cycle.
-struct Later<'a> {
-    names: &'a [&'a str],
-    table: &'a Table,
-    current: &'a str,
+/// A variable's name must be one an expression can use: an identifier that is not a built-in
+/// constant, a function, a named operator, nor the Fcn block's `u` or `t`.
+fn check_name(source: &SourceFile, entry: &super::value::Entry) -> Result<(), Diagnostic> {
+    use crate::expr::ast::{FUNCTIONS, NAMED_OPERATORS};
+    let name = entry.key.as_str();
+    let identifier = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let taken = BUILT_IN_CONSTANTS.iter().any(|(c, _)| *c == name)
+        || FUNCTIONS.iter().any(|(f, _)| *f == name)
+        || NAMED_OPERATORS.iter().any(|(o, _)| *o == name)
+        || matches!(name, "u" | "t");
+    let why = if !identifier {
+        "is not a name an expression can use (letters, digits and '_', not starting with a digit)"
+    } else if taken {
+        "is the name of a built-in constant, a function, an operator, or the Fcn block's input or time"
+    } else {
+        return Ok(());
+    };
+    Err(
+        Diagnostic::at(source, &entry.key_span, format!("variable '{name}' {why}"))
+            .hint("choose another name, e.g. mass_1 or length_arm"),
+    )
 }
 
-impl Later<'_> {
-    /// The chain `current → name → … → current` when `name` (a later variable) leads back.
-    fn cycle(&self, name: &str) -> Option<Vec<String>> {
-        let mut path = vec![self.current.to_string(), name.to_string()];
-        self.leads_back(name, &mut path, 0).then_some(path)
+/// Which variables each variable's expressions name (by index in the table), found once.
+struct References<'a> {
+    names: &'a [&'a str],
+    uses: Vec<Vec<String>>,
+}
+
+impl References<'_> {
+    fn index(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| *n == name)
     }
 
-    fn leads_back(&self, name: &str, path: &mut Vec<String>, depth: usize) -> bool {
-        if depth > self.table.entries.len() {
-            return false;
-        }
-        let Some(entry) = self.table.get(name) else {
-            return false;
-        };
-        for used in referenced_names(&entry.value) {
-            if used == self.current {
-                path.push(used);
-                return true;
-            }
-            if path.contains(&used) || self.table.get(&used).is_none() {
+    /// A path of references `from → … → to` (indices), if there is one: a depth-first search
+    /// that visits each variable once, so the work is linear in the references.
+    fn path(&self, from: usize, to: usize) -> Option<Vec<usize>> {
+        let mut visited = vec![false; self.names.len()];
+        let mut stack = vec![(from, 0usize)];
+        visited[from] = true;
+        while let Some(&mut (at, ref mut next)) = stack.last_mut() {
+            let Some(used) = self.uses[at].get(*next) else {
+                stack.pop();
                 continue;
+            };
+            *next += 1;
+            let Some(u) = self.index(used) else {
+                continue;
+            };
+            if u == to {
+                let mut path: Vec<usize> = stack.iter().map(|(v, _)| *v).collect();
+                path.push(to);
+                return Some(path);
             }
-            path.push(used.clone());
-            if self.leads_back(&used, path, depth + 1) {
-                return true;
+            if !visited[u] {
+                visited[u] = true;
+                stack.push((u, 0));
             }
-            path.pop();
         }
-        false
+        None
     }
+
+    fn chain(&self, path: &[usize]) -> String {
+        let names: Vec<&str> = path.iter().map(|&i| self.names[i]).collect();
+        names.join(" → ")
+    }
+}
+
+/// The variable being evaluated and those at and below it, to tell a forward reference from a
+/// cycle.
+struct Later<'a> {
+    /// The current variable's name, then those below it.
+    names: &'a [&'a str],
+    graph: &'a References<'a>,
+    current: usize,
 }
 
 /// The names an expression (or an array of them) uses, by its tokens.
@@ -221,7 +263,7 @@ fn variable_value(
     later: &Later,
 ) -> Result<Val, Diagnostic> {
     if let Some(x) = value.as_f64() {
-        return Ok(Val::Number(x));
+        return finite(source, value, x).map(Val::Number);
     }
     if let Some(text) = expression(value) {
         return evaluate(source, vars, value, text, later.names).map_err(|d| explain(d, later));
@@ -230,7 +272,7 @@ fn variable_value(
         let mut out = Vec::with_capacity(items.len());
         for item in items {
             let x = match (item.as_f64(), expression(item)) {
-                (Some(x), _) => x,
+                (Some(x), _) => finite(source, item, x)?,
                 (None, Some(text)) => {
                     match evaluate(source, vars, item, text, later.names)
                         .map_err(|d| explain(d, later))?
@@ -253,6 +295,19 @@ fn variable_value(
     .hint("e.g. mass = 0.2, size = [0.1, 0.05, 0.2], weight = \"= mass * 9.81\""))
 }
 
+/// A number written in `[variables]` must be finite.
+fn finite(source: &SourceFile, value: &Value, x: f64) -> Result<f64, Diagnostic> {
+    if x.is_finite() {
+        return Ok(x);
+    }
+    Err(Diagnostic::at(
+        source,
+        &value.span,
+        format!("a variable is {x}, not a finite number"),
+    )
+    .hint("write a finite number, e.g. 0.2"))
+}
+
 fn not_a_number(source: &SourceFile, item: &Value) -> Diagnostic {
     Diagnostic::at(
         source,
@@ -262,24 +317,42 @@ fn not_a_number(source: &SourceFile, item: &Value) -> Diagnostic {
     .hint("write e.g. size = [0.1, \"= 2 * w\", 0.2]")
 }
 
-/// A forward reference's message names the cycle when there is one.
+/// A reference to the variable itself or to one below names the cycle when there is one.
 fn explain(mut d: Diagnostic, later: &Later) -> Diagnostic {
     let Some(name) = d.message.strip_prefix(FORWARD).map(str::to_string) else {
         return d;
     };
+    let graph = later.graph;
     let current = later.current;
-    match later.cycle(&name) {
-        Some(path) => {
-            d.message = format!("a cycle between variables: {}", path.join(" → "));
-            d.hint("a variable may use only the variables above it; write one of them as a number")
-        }
-        None => {
-            d.message = format!(
-                "'{name}' is defined below '{current}': a variable may use only the variables above it"
-            );
-            d.hint(format!("move '{name}' above '{current}'"))
-        }
+    let current_name = graph.names[current];
+    let Some(target) = graph.index(&name) else {
+        return d;
+    };
+    let cycle = if target == current {
+        Some(vec![current, current])
+    } else {
+        graph.path(target, current).map(|mut p| {
+            p.insert(0, current);
+            p
+        })
+    };
+    if let Some(path) = cycle {
+        d.message = format!("a cycle between variables: {}", graph.chain(&path));
+        return d
+            .hint("a variable may use only the variables above it; write one of them as a number");
     }
+    if let Some(path) = graph.path(target, target) {
+        d.message = format!(
+            "'{name}' is defined below '{current_name}', and the variables below form a cycle: {}",
+            graph.chain(&path)
+        );
+        return d
+            .hint("a variable may use only the variables above it; write one of them as a number");
+    }
+    d.message = format!(
+        "'{name}' is defined below '{current_name}': a variable may use only the variables above it"
+    );
+    d.hint(format!("move '{name}' above '{current_name}'"))
 }
 
 /// The start of the message of a reference to a later variable (completed by [`explain`]).
@@ -336,7 +409,10 @@ fn evaluate(
                 &at(pos),
                 format!("unknown name '{name}' in the expression \"={text}\""),
             );
-            d = match closest(&name, vars.names()) {
+            if matches!(name.as_str(), "u" | "t") {
+                return Err(d.hint("a string that starts with '=' is a model expression, evaluated once when the model is read, with no input u or time t; an Fcn block's expression does not start with '='"));
+            }
+            d = match closest(&name, vars.names().chain(later.iter().copied())) {
                 Some(near) => d.hint(format!("did you mean '{near}'?")),
                 None => d.hint(format!("define it under [variables], e.g. {name} = 1.0 (a variable may use only those above it)")),
             };
@@ -425,6 +501,20 @@ g = "=weight/m"
     }
 
     #[test]
+    fn a_forward_reference_in_a_dense_graph_is_explained_in_linear_time() {
+        // a uses v0; v_i uses v_{i+1} and v_{i+2}: every simple path from v0 is a different
+        // subset, about 1.6^N of them, which a search without a visited set walks one by one.
+        let n = 60;
+        let mut text = String::from("[variables]\na = \"= v0\"\n");
+        for i in 0..n {
+            text += &format!("v{i} = \"= v{} + v{}\"\n", i + 1, i + 2);
+        }
+        text += &format!("v{n} = 1.0\nv{} = 1.0\n", n + 1);
+        let e = resolved(&text).unwrap_err();
+        assert!(e.message.contains("'v0' is defined below 'a'"), "{e:?}");
+    }
+
+    #[test]
     fn errors_are_located_at_the_expression_characters() {
         let text = "[variables]\nmass = 1.0\n[blocks.b]\nk = \"= 2 * mas\"\n";
         let e = resolved(text).unwrap_err();
@@ -451,6 +541,32 @@ g = "=weight/m"
         let e = resolved(nan).unwrap_err();
         assert!(e.message.contains("not a finite number"), "{e:?}");
         assert_eq!(e.line_column.map(|(l, _)| l), Some(4));
+
+        let itself = "[variables]\na = \"= a + 1\"\n";
+        let e = resolved(itself).unwrap_err();
+        assert!(
+            e.message.contains("a cycle between variables: a → a"),
+            "{e:?}"
+        );
+
+        let below = "[variables]\na = \"= b\"\nb = \"= c\"\nc = \"= b\"\n";
+        let e = resolved(below).unwrap_err();
+        assert!(
+            e.message
+                .contains("the variables below form a cycle: b → c → b"),
+            "{e:?}"
+        );
+
+        let infinite = "[variables]\na = inf\n";
+        assert!(resolved(infinite)
+            .unwrap_err()
+            .message
+            .contains("not a finite number"));
+        for bad in ["sin = 2.0", "max = 1.0", "PI = 3.0", "\"a-b\" = 1.0"] {
+            let e = resolved(&format!("[variables]\n{bad}\n")).unwrap_err();
+            assert!(e.message.starts_with("variable '"), "{bad}: {e:?}");
+            assert_eq!(e.line_column.map(|(l, _)| l), Some(2), "{bad}");
+        }
 
         let syntax = "[blocks.b]\nk = \"= 2 *\"\n";
         assert!(resolved(syntax)

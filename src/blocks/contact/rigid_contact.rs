@@ -352,7 +352,7 @@ pub static RIGID_CONTACT: BlockType = BlockType {
         PortDoc { name: "resultant_force", kind: "output", shape: "3×1", unit: "N", doc: "sum of the contact forces on the follower (World)" },
         PortDoc { name: "resultant_torque", kind: "output", shape: "3×1", unit: "N·m", doc: "torque about resultant_point (World; Drake's minimum-moment resultant)" },
         PortDoc { name: "resultant_point", kind: "output", shape: "3×1", unit: "m", doc: "application point on the central axis of the normal forces (World)" },
-        PortDoc { name: "friction_power", kind: "output", shape: "1×1", unit: "W", doc: "power of the pair's friction forces, Σ f_t·(v_F − v_B) over its points (≤ 0: friction only dissipates; integrate it for the work)" },
+        PortDoc { name: "friction_power", kind: "output", shape: "1×1", unit: "W", doc: "power of the pair's friction forces, Σ f_t·(v_F − v_B) over its points (≤ 0: friction only dissipates; a sticking point's drift below 1e-6 m/s may give round-off of either sign; integrate it for the work)" },
     ],
     build,
 };

@@ -104,7 +104,7 @@ pub mod output {
     /// Header: the total impulse of the last impact, N·s.
     pub const IMPULSE: usize = 4;
     /// Header: the power of the pair's friction forces, `Σ f_t·(v_F − v_B)` over its points
-    /// (W; ≤ 0: friction only dissipates).
+    /// (W; ≤ 0: friction only dissipates, up to the round-off of a sticking point's drift).
     pub const FRICTION_POWER: usize = 5;
     /// The first slot.
     pub const POINTS: usize = 6;
