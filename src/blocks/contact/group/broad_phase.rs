@@ -53,6 +53,16 @@ pub(super) fn half_size(shape: &Shape) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// A bounded shape's smallest width along its frame's axes (m).
+pub(super) fn thickness(shape: &Shape) -> f64 {
+    (0..3)
+        .map(|a| {
+            let e = Vector3::ith(a, 1.0);
+            support_value(shape, &e) + support_value(shape, &-e)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
 /// The radius of a bounded shape's box about its frame's origin (m): no point of the shape is
 /// further from the origin.
 pub(super) fn radius(shape: &Shape) -> f64 {

@@ -56,7 +56,8 @@ impl ContactGroup {
             if p.gap <= 0.0 || watched {
                 s.candidates.push((p.a, p.b));
             }
-            if !watched && self.zero_crossings {
+            let overflowed = s.overflow.binary_search(&(p.a, p.b)).is_ok();
+            if !watched && !overflowed && self.zero_crossings {
                 s.approach = s.approach.min(p.gap - half);
             }
         }

@@ -51,7 +51,7 @@ use crate::contact::normal_force::NormalForceLaw;
 use crate::geometry::{pair_supported, Shape as Geometry, ShapeKind};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
-use broad_phase::{half_size, radius, NearPair, Sweep};
+use broad_phase::{half_size, radius, thickness, NearPair, Sweep};
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use narrow::Narrow;
 use std::any::Any;
@@ -90,6 +90,11 @@ struct Member {
     body_mass: f64,
     /// The radius of its box about its frame's origin (m; 0 when unbounded).
     radius: f64,
+    /// Its smallest width along its frame's axes (m; infinite when unbounded): a body must move
+    /// this far past it to come out on the other side.
+    thickness: f64,
+    /// It moves with a body (not fixed to the World): gravity accelerates it.
+    moving: bool,
     /// An infinite plane fixed to the World: broad-phased by its distance to the boxes.
     fixed_plane: bool,
 }
@@ -103,6 +108,8 @@ pub struct ContactGroup {
     margin_param: Option<f64>,
     /// The margin in use (m).
     margin: f64,
+    /// |gravity| (m/s²), for the look-ahead's bound on how fast a gap can close.
+    gravity: f64,
     spec: GeometryMembers,
     warnings: Vec<String>,
     physical: Vec<PortDecl>,
@@ -205,6 +212,10 @@ struct Scratch {
     pick: Vec<NearPair>,
     ahead: Vec<NearPair>,
     speed: Vec<f64>,
+    /// The pairs within margin/2 that got no watch slot at the last choice (sorted): left out of
+    /// the approach function (which they would hold at or below 0, so that no other pair could
+    /// fire it) and bounded by the look-ahead instead.
+    overflow: Vec<(u32, u32)>,
 }
 
 impl Block for ContactGroup {
@@ -282,6 +293,12 @@ impl Block for ContactGroup {
                 bounded,
                 body_mass: bound.body_inertia.mass,
                 radius: if bounded { radius(&shape) } else { 0.0 },
+                thickness: if bounded {
+                    thickness(&shape)
+                } else {
+                    f64::INFINITY
+                },
+                moving: bound.body != 0,
                 fixed_plane: matches!(shape, Geometry::InfinitePlane) && bound.body == 0,
                 shape,
             });
@@ -320,6 +337,7 @@ impl Block for ContactGroup {
         let all_pairs = n_bounded * n_bounded.saturating_sub(1) / 2 + n_bounded * self.planes.len();
         self.watch_slots = ((WATCH_SLOTS_PER_MEMBER + 3) * n_bounded).min(all_pairs);
         self.margin = self.margin_param.unwrap_or_else(|| self.auto_margin());
+        self.gravity = binding.gravity.norm();
         for k in 0..self.m() {
             let name = self.members[k].name.clone();
             self.inputs.push(PortDecl::body_kinematics(&name));
@@ -412,6 +430,7 @@ impl Block for ContactGroup {
             pick: Vec::with_capacity(pairs),
             ahead: Vec::with_capacity(pairs),
             speed: vec![0.0; m],
+            overflow: Vec::with_capacity(pairs),
         })
     }
 
@@ -509,6 +528,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         zero_crossings,
         margin_param,
         margin: margin_param.unwrap_or(1e-3),
+        gravity: 0.0,
         spec,
         warnings,
         physical: Vec::new(),

@@ -11,15 +11,24 @@
 //! ```text
 //! s_k   = |v_k| + |ω_k|·ρ_k       the fastest any point of member k moves (m/s; ρ_k the radius
 //!                                  of its box about its frame's origin)
-//! τ_ab  = (gap_ab − margin/2) / (s_a + s_b)      for each unwatched pair with gap ≤ R = 8·margin
-//!                                                 (a plane fixed to the World has s = 0)
-//! τ_far = (R − margin/2) / (s₁ + s₂)             for every pair further (s₁, s₂ the two fastest)
+//! a_k   = |g| for a member on a moving body, 0 for one fixed to the World
+//! τ(D)  = the time a gap closing at s_a + s_b, accelerating at a_a + a_b, takes to close by D
+//!         (the root of (s_a + s_b)·τ + ½·(a_a + a_b)·τ² = D)
+//! τ_ab  = τ(gap_ab − margin/2)                for each unwatched pair with gap ≤ R = 8·margin
+//! τ_ab  = τ(gap_ab + min thickness)           for each watched pair with gap > 0
+//! τ_far = τ(R − margin/2) at s₁ + s₂, 2|g|    for every pair further (s₁, s₂ the two fastest)
 //! next look at t + ½·min(τ)
 //! ```
 //!
-//! A box's faces move no faster than its fastest point, so a gap closes at most at s_a + s_b:
-//! no unwatched pair reaches margin/2 before the next look unless its speed more than doubles
-//! meanwhile (the ½). At the next look it is within margin, and watched.
+//! A box's faces move no faster than its fastest point, so a gap closes at most at s_a + s_b
+//! (√3 times that against a plane fixed to the World, whose gap is to a box corner), and a
+//! body starting at rest under gravity falls at most ½|g|τ²: no unwatched pair reaches
+//! margin/2 before the next look unless other forces (contacts, user forces) more than double
+//! its approach meanwhile (the ½). At the next look it is within margin, and watched. A watched
+//! pair's separation is compared only at step ends, so the looks also keep one member from
+//! passing through the other (further than the gap plus the thinner one's thickness) within a
+//! step. Pairs within margin/2 that found no watch slot (more near pairs than slots) are bounded
+//! the same way, and left out of the approach function.
 
 use super::broad_phase::NearPair;
 use super::{ContactGroup, Scratch};
@@ -50,13 +59,23 @@ impl ContactGroup {
     }
 
     /// Chooses the watched pairs again from the last evaluation's near pairs; writes them to
-    /// `slots` (pair codes, −1 free). Returns whether any slot changed.
+    /// `slots` (pair codes, −1 free). Returns whether any slot changed. Pairs within margin/2
+    /// that get no slot are listed in `overflow`.
     pub(super) fn choose_watched(&self, slots: &mut [f64], s: &mut Scratch) -> bool {
         s.pick.clear();
         s.pick.extend_from_slice(&s.near);
+        s.overflow.clear();
         if s.pick.len() > slots.len() {
-            s.pick
-                .select_nth_unstable_by(slots.len(), |x, y| x.gap.total_cmp(&y.gap));
+            // Ties broken by the pair, so that the choice does not depend on the sweep's order.
+            let key = |p: &NearPair| (p.gap, p.a, p.b);
+            s.pick.select_nth_unstable_by(slots.len(), |x, y| {
+                let (x, y) = (key(x), key(y));
+                x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2)))
+            });
+            let half = 0.5 * self.margin;
+            let left_out = s.pick[slots.len()..].iter().filter(|p| p.gap <= half);
+            s.overflow.extend(left_out.map(|p| (p.a, p.b)));
+            s.overflow.sort_unstable();
             s.pick.truncate(slots.len());
         }
         s.pick.sort_unstable_by_key(|p| (p.a, p.b));
@@ -90,15 +109,17 @@ impl ContactGroup {
     }
 
     /// The time (s) of the group's next look at time `t`, after the watched pairs were chosen
-    /// (see the module documentation); infinite when nothing moves.
+    /// (see the module documentation); infinite when nothing moves and nothing accelerates.
     pub(super) fn next_look(&self, t: f64, s: &mut Scratch) -> f64 {
         let half = 0.5 * self.margin;
         let reach = LOOK_AHEAD * self.margin;
         let (mut fastest, mut second) = (0.0f64, 0.0f64);
+        let mut moving = false;
         for (k, m) in self.members.iter().enumerate() {
             if !m.bounded {
                 continue;
             }
+            moving |= m.moving;
             let motion = &s.motions[k];
             let speed = motion.velocity.norm() + motion.angular_velocity.norm() * m.radius;
             s.speed[k] = speed;
@@ -109,10 +130,11 @@ impl ContactGroup {
                 second = speed;
             }
         }
-        if fastest == 0.0 {
+        let gravity = if moving { self.gravity } else { 0.0 };
+        if fastest == 0.0 && gravity == 0.0 {
             return f64::INFINITY;
         }
-        let mut tau = (reach - half) / (fastest + second);
+        let mut tau = time_to_close(reach - half, fastest + second, 2.0 * gravity);
         let Scratch {
             sweep,
             lo,
@@ -123,12 +145,47 @@ impl ContactGroup {
         sweep.pairs_within(lo, hi, reach, |a, b| self.allowed(a, b), ahead);
         self.plane_pairs_within(lo, hi, &s.motions, reach, ahead);
         for &NearPair { a, b, gap } in s.ahead.iter() {
-            let closing = s.speed[a as usize] + s.speed[b as usize];
-            if gap > half && closing > 0.0 && Self::watched_slot(s, a, b).is_none() {
-                tau = tau.min((gap - half) / closing);
+            let (ma, mb) = (&self.members[a as usize], &self.members[b as usize]);
+            // A plane's gap is to a box corner, whose coordinates each move at up to s: it
+            // closes at up to √3·s.
+            let corner = if ma.fixed_plane || mb.fixed_plane {
+                3f64.sqrt()
+            } else {
+                1.0
+            };
+            let closing = corner * (s.speed[a as usize] + s.speed[b as usize]);
+            let accel = corner
+                * gravity
+                * (f64::from(u8::from(ma.moving)) + f64::from(u8::from(mb.moving)));
+            let watched = Self::watched_slot(s, a, b).is_some();
+            let overflowed = s.overflow.binary_search(&(a, b)).is_ok();
+            // The distance the gap may close before the next look: to margin/2 for a pair the
+            // approach function watches; for a watched (or overflowed) pair, whose separation
+            // is compared only at step ends, less than the gap plus the thinner member's
+            // thickness, so that no step carries one through the other.
+            let distance = if watched || overflowed {
+                gap + ma.thickness.min(mb.thickness)
+            } else {
+                gap - half
+            };
+            if gap > 0.0 && distance > 0.0 {
+                tau = tau.min(time_to_close(distance, closing, accel));
             }
         }
         // Never at t itself (a time event must move t).
         t + (0.5 * tau).max(1e-12 * t.abs().max(1.0))
+    }
+}
+
+/// The time (s) a gap closing at speed `speed` (m/s) with acceleration `accel` (m/s²) takes to
+/// close by `distance` (m): the positive root of speed·τ + ½·accel·τ² = distance (infinite when
+/// neither moves it).
+fn time_to_close(distance: f64, speed: f64, accel: f64) -> f64 {
+    let root = speed * speed + 2.0 * accel * distance;
+    let denominator = speed + root.sqrt();
+    if denominator > 0.0 {
+        2.0 * distance / denominator
+    } else {
+        f64::INFINITY
     }
 }
