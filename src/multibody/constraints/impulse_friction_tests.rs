@@ -342,5 +342,8 @@ fn random_oblique_impacts_never_gain_energy() {
     // The cap is the exception (it was needed in some of these cases, not in most), and it is
     // exercised: without it these energy checks would not test it.
     assert!(capped < total / 2, "{capped} of {total} capped");
-    assert!(capped > 0, "the energy cap never applied in {total} impacts");
+    assert!(
+        capped > 0,
+        "the energy cap never applied in {total} impacts"
+    );
 }
