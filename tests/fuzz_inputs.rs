@@ -75,34 +75,6 @@ friction = {{ method = "none" }}
     )
 }
 
-/// The arm's URDF: `doctype` before the robot, `mesh` as the second collision's geometry.
-fn urdf(doctype: &str, name: &str, mesh: &str) -> String {
-    format!(
-        r#"<?xml version="1.0"?>
-{doctype}<robot name="{name}">
-  <link name="base"/>
-  <joint name="shoulder" type="continuous">
-    <parent link="base"/>
-    <child link="fore"/>
-    <axis xyz="0 1 0"/>
-  </joint>
-  <link name="fore">
-    <inertial>
-      <mass value="1.0"/>
-      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
-    </inertial>
-    <collision>
-      <geometry><box size="0.1 0.1 0.1"/></geometry>
-    </collision>
-    <collision>
-      <geometry>{mesh}</geometry>
-    </collision>
-  </link>
-</robot>
-"#
-    )
-}
-
 const MESH: &str = r#"<mesh filename="meshes/fore.stl"/>"#;
 
 /// The URDF variants (name, text).
@@ -115,12 +87,15 @@ fn urdf_variant(k: usize) -> (&'static str, String) {
     }
     bomb += "]>\n";
     match k {
-        0 => ("valid", urdf("", "arm", MESH)),
-        1 => ("entity bomb", urdf(&bomb, "&e9;", MESH)),
-        2 => ("undefined entity", urdf("", "&nothing;", MESH)),
+        0 => ("valid", cli_common::arm_urdf("", "arm", MESH)),
+        1 => ("entity bomb", cli_common::arm_urdf(&bomb, "&e9;", MESH)),
+        2 => (
+            "undefined entity",
+            cli_common::arm_urdf("", "&nothing;", MESH),
+        ),
         3 => (
             "package mesh nowhere",
-            urdf(
+            cli_common::arm_urdf(
                 "",
                 "arm",
                 r#"<mesh filename="package://nowhere/fore.stl"/>"#,
@@ -128,15 +103,15 @@ fn urdf_variant(k: usize) -> (&'static str, String) {
         ),
         4 => (
             "mesh is a device",
-            urdf("", "arm", r#"<mesh filename="file:///dev/zero"/>"#),
+            cli_common::arm_urdf("", "arm", r#"<mesh filename="file:///dev/zero"/>"#),
         ),
         5 => (
             "empty mesh filename",
-            urdf("", "arm", r#"<mesh filename=""/>"#),
+            cli_common::arm_urdf("", "arm", r#"<mesh filename=""/>"#),
         ),
         6 => (
             "huge scale",
-            urdf(
+            cli_common::arm_urdf(
                 "",
                 "arm",
                 r#"<mesh filename="meshes/fore.stl" scale="1e300 1e300 1e300"/>"#,
@@ -144,19 +119,19 @@ fn urdf_variant(k: usize) -> (&'static str, String) {
         ),
         7 => (
             "zero scale",
-            urdf(
+            cli_common::arm_urdf(
                 "",
                 "arm",
                 r#"<mesh filename="meshes/fore.stl" scale="0 0 0"/>"#,
             ),
         ),
         8 => {
-            let full = urdf("", "arm", MESH);
+            let full = cli_common::arm_urdf("", "arm", MESH);
             ("truncated URDF", full[..full.len() / 2].to_string())
         }
         _ => (
             "mesh is the model",
-            urdf("", "arm", r#"<mesh filename="model.toml"/>"#),
+            cli_common::arm_urdf("", "arm", r#"<mesh filename="model.toml"/>"#),
         ),
     }
 }

@@ -118,28 +118,9 @@ fn cli_body_started_inside_the_floor_warns_with_the_depths() {
 }
 
 /// An arm whose second collision is a mesh file that is not there (line 17 of the URDF).
-const ARM_URDF: &str = r#"<?xml version="1.0"?>
-<robot name="arm">
-  <link name="base"/>
-  <joint name="shoulder" type="continuous">
-    <parent link="base"/>
-    <child link="fore"/>
-    <axis xyz="0 1 0"/>
-  </joint>
-  <link name="fore">
-    <inertial>
-      <mass value="1.0"/>
-      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
-    </inertial>
-    <collision>
-      <geometry><box size="0.1 0.1 0.1"/></geometry>
-    </collision>
-    <collision>
-      <geometry><mesh filename="meshes/fore.stl"/></geometry>
-    </collision>
-  </link>
-</robot>
-"#;
+fn arm_urdf_missing_mesh() -> String {
+    cli_common::arm_urdf("", "arm", r#"<mesh filename="meshes/fore.stl"/>"#)
+}
 
 /// A model that touches the arm's mesh collision to a floor (line 5).
 const ARM_MODEL: &str = r#"connect = [
@@ -172,7 +153,7 @@ friction = { method = "none" }
 fn cli_missing_urdf_mesh_says_the_file_is_missing_with_its_path_and_line() {
     run_case(
         "mesh",
-        &[("model.toml", ARM_MODEL.as_bytes()), ("arm.urdf", ARM_URDF.as_bytes())],
+        &[("model.toml", ARM_MODEL.as_bytes()), ("arm.urdf", arm_urdf_missing_mesh().as_bytes())],
         false,
         &[
             "error: {dir}/model.toml:5:3: there is no block 'arm/fore/collision_1': the Urdf block did not make it, because at {dir}/arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"meshes/fore.stl\"> skipped (no contact geometry): the mesh file is missing (looked at {dir}/meshes/fore.stl)",
@@ -182,7 +163,7 @@ fn cli_missing_urdf_mesh_says_the_file_is_missing_with_its_path_and_line() {
     // Not "did you mean" the other collision.
     let dir = cli_common::temp_dir("mesh_again");
     std::fs::write(dir.join("model.toml"), ARM_MODEL).unwrap();
-    std::fs::write(dir.join("arm.urdf"), ARM_URDF).unwrap();
+    std::fs::write(dir.join("arm.urdf"), arm_urdf_missing_mesh()).unwrap();
     let out = cli_common::blockdyn(&["check", dir.join("model.toml").to_str().unwrap()]);
     assert!(!cli_common::text(&out.stderr).contains("did you mean"));
     let _ = std::fs::remove_dir_all(&dir);

@@ -91,3 +91,31 @@ pub fn blockdyn_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -
 
 /// A model of two integrators and a scope (x' = 1): runs in a moment, records 2 columns.
 pub const RAMP: &str = "connect = [\"one.out -> x.in\", \"x.out -> scope.in1\"]\n[model]\nstop_time = 1.0\n[blocks.one]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.x]\ntype = \"Integrator\"\n[blocks.scope]\ntype = \"Scope\"\n";
+
+/// The arm's URDF: `doctype` before the robot, `mesh` as the second collision's geometry.
+pub fn arm_urdf(doctype: &str, name: &str, mesh: &str) -> String {
+    format!(
+        r#"<?xml version="1.0"?>
+{doctype}<robot name="{name}">
+  <link name="base"/>
+  <joint name="shoulder" type="continuous">
+    <parent link="base"/>
+    <child link="fore"/>
+    <axis xyz="0 1 0"/>
+  </joint>
+  <link name="fore">
+    <inertial>
+      <mass value="1.0"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+    </inertial>
+    <collision>
+      <geometry><box size="0.1 0.1 0.1"/></geometry>
+    </collision>
+    <collision>
+      <geometry>{mesh}</geometry>
+    </collision>
+  </link>
+</robot>
+"#
+    )
+}
