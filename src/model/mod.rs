@@ -8,6 +8,7 @@ pub mod document;
 pub mod input_file;
 pub(crate) mod output_path;
 pub(crate) mod reader;
+pub(crate) mod solver_section;
 pub(crate) mod source;
 pub(crate) mod value;
 pub mod variables;
@@ -17,8 +18,9 @@ pub use connection::{Connection, ConnectionKind, PortRef};
 pub use diagnostic::Diagnostic;
 pub use document::{
     BlockEntry, Document, ModelSpec, OutputRows, OutputSettings, DEFAULT_MAX_OUTPUT_BYTES,
-    MAX_MAX_STEPS, MAX_REFINE, SMOOTH_MAX_REFINE, SMOOTH_ROWS,
+    MAX_REFINE, SMOOTH_MAX_REFINE, SMOOTH_ROWS,
 };
 pub use reader::TableReader;
+pub use solver_section::MAX_MAX_STEPS;
 pub use source::{SourceFile, Span};
 pub use value::{Entry, Table, Value, ValueKind};
