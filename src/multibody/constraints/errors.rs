@@ -122,6 +122,23 @@ pub enum ConstraintError {
     },
 }
 
+/// `got == expected`, or the [`ConstraintError::Dimension`] of `what`.
+pub(crate) fn check_len(
+    what: &'static str,
+    got: usize,
+    expected: usize,
+) -> Result<(), ConstraintError> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(ConstraintError::Dimension {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
 impl ConstraintError {
     /// The row the error is about, if it names one (for the caller to name the contact, limit or
     /// closure behind it).

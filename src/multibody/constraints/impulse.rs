@@ -17,7 +17,7 @@
 //! over the row (three equal balls with e = 1 leave with −v/3, 2v/3, 2v/3), unlike the sequential
 //! pairwise collisions of a Newton's cradle. Tolerances and errors are those of [`solve_lcp`].
 
-use super::errors::ConstraintError;
+use super::errors::{check_len, ConstraintError};
 use super::lcp::{solve_lcp, LcpStats, LcpWorkspace, RowKind};
 use nalgebra::DMatrixView;
 
@@ -35,18 +35,8 @@ pub fn solve_impulses(
     v_plus: &mut [f64],
 ) -> Result<LcpStats, ConstraintError> {
     let n = v_minus.len();
-    for (what, got) in [
-        ("the restitution coefficients", restitution.len()),
-        ("v⁺", v_plus.len()),
-    ] {
-        if got != n {
-            return Err(ConstraintError::Dimension {
-                what,
-                expected: n,
-                got,
-            });
-        }
-    }
+    check_len("the restitution coefficients", restitution.len(), n)?;
+    check_len("v⁺", v_plus.len(), n)?;
     if n > ws.capacity() {
         return Err(ConstraintError::CapacityExceeded {
             rows: n,

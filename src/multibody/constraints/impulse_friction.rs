@@ -48,7 +48,7 @@
 //! capped at the energy-conserving value. `α p_r` stays in the cone and the normal velocities stay
 //! non-negative (a convex combination of `v_c` and `v⁺`), so the result remains admissible.
 
-use super::errors::ConstraintError;
+use super::errors::{check_len, ConstraintError};
 use super::friction::{solve_frictional, FrictionWorkspace, FrictionalContact};
 use super::lcp::RowKind;
 use nalgebra::DMatrixView;
@@ -132,20 +132,10 @@ pub fn solve_frictional_impulses(
     v_plus: &mut [f64],
 ) -> Result<ImpactOutcome, ConstraintError> {
     let n = v_minus.len();
-    for (what, got) in [
-        ("the restitution coefficients", restitution.len()),
-        ("the row kinds", kinds.len()),
-        ("the impulses", p.len()),
-        ("v⁺", v_plus.len()),
-    ] {
-        if got != n {
-            return Err(ConstraintError::Dimension {
-                what,
-                expected: n,
-                got,
-            });
-        }
-    }
+    check_len("the restitution coefficients", restitution.len(), n)?;
+    check_len("the row kinds", kinds.len(), n)?;
+    check_len("the impulses", p.len(), n)?;
+    check_len("v⁺", v_plus.len(), n)?;
     if n > ws.capacity || contacts.len() > ws.capacity {
         return Err(ConstraintError::CapacityExceeded {
             rows: n,

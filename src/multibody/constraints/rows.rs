@@ -66,7 +66,7 @@
 //! `rows_acceleration_bias` (b), a solver ([`solve_lcp`](super::solve_lcp), ...), then
 //! `apply_row_forces` adds `Jᵀ f` to τ for the final [`forward_dynamics`].
 
-use super::errors::ConstraintError;
+use super::errors::{check_len, ConstraintError};
 use crate::multibody::aba::{forward_dynamics, kinematics_pass};
 use crate::multibody::crba::mass_matrix;
 use crate::multibody::mechanism::{BodyIndex, Mechanism};
@@ -637,18 +637,6 @@ fn check_row(row: usize, r: &ContactRow, bodies: usize, nv: usize) -> Result<(),
         }
     }
     Ok(())
-}
-
-fn check_len(what: &'static str, got: usize, expected: usize) -> Result<(), ConstraintError> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(ConstraintError::Dimension {
-            what,
-            expected,
-            got,
-        })
-    }
 }
 
 /// The velocity of body `k`'s material point at the World point `p`, World-resolved (m/s).
