@@ -23,7 +23,9 @@ pub(crate) struct Harness {
 /// Builds block type `type_name` from `params` (TOML text of its parameters) or returns the
 /// rendered diagnostic.
 pub(crate) fn build(type_name: &str, params: &str) -> Result<Box<dyn Block>, String> {
-    let ty = super::find(type_name).ok_or_else(|| format!("no block type {type_name}"))?;
+    let ty = crate::library::Registry::standard()
+        .find(type_name)
+        .ok_or_else(|| format!("no block type {type_name}"))?;
     let doc = Document::parse("test.toml", params).map_err(|d| d.to_string())?;
     let r = TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
     (ty.build)(&r).map_err(|d| d.to_string())

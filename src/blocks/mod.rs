@@ -8,7 +8,7 @@
 //!
 //! Every block type is a [`BlockType`] (name, category, documented parameters and ports, and a
 //! build function reading its parameters through a [`crate::model::TableReader`]). [`LIBRARY`]
-//! lists them all; [`find`] looks one up by its `type = "..."` name.
+//! lists them all; [`crate::library::Registry::find`] looks one up by its `type = "..."` name.
 
 mod common;
 pub mod contact;
@@ -62,21 +62,6 @@ pub static LIBRARY: &[&BlockType] = &[
     &sinks::SCOPE,
     &sinks::TERMINATOR,
 ];
-
-/// The block type called `name` (exact, case-sensitive).
-pub fn find(name: &str) -> Option<&'static BlockType> {
-    LIBRARY.iter().copied().find(|t| t.name == name)
-}
-
-/// The whole signal library as Markdown (one section per block, in [`LIBRARY`] order), for
-/// docs/blocks.md.
-pub fn library_markdown() -> String {
-    let mut s = String::from("# Signal blocks\n\n");
-    for t in LIBRARY {
-        s.push_str(&t.markdown());
-    }
-    s
-}
 
 #[cfg(test)]
 mod tests {

@@ -8,7 +8,6 @@ use crate::block::{Block, PortDecl, PortKind};
 use crate::library::Registry;
 use crate::model::diagnostic::closest;
 use crate::model::{ConnectionKind, Diagnostic, ModelSpec, PortRef, SourceFile, Span, TableReader};
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// A block instantiated from the model, before layout.
@@ -37,36 +36,15 @@ pub struct Origin {
     pub params: &'static [crate::block::ParamDoc],
 }
 
-/// Builds the diagram of a model. Problems that do not depend on each other — each block's type
-/// and parameters, each connection's names and port kinds — are all reported in one
-/// [`Diagnostic`] (see [`Diagnostic::more`]); a connection to a block that failed is not checked.
-pub fn build_diagram(source: &SourceFile, spec: &ModelSpec) -> Result<Diagram, Diagnostic> {
-    build_diagram_with(source, spec, Registry::standard())
-}
-
-/// [`build_diagram`] with the block types of `registry` (the standard library and a program's
-/// own types; see [`crate::library`]).
-pub fn build_diagram_with(
-    source: &SourceFile,
-    spec: &ModelSpec,
-    registry: &Registry,
-) -> Result<Diagram, Diagnostic> {
-    build_diagram_from(source, Cow::Borrowed(spec), registry)
-}
-
-/// [`build_diagram_with`] keeping `spec` in the diagram rather than a copy (a 20,000-joint
-/// model's tables are tens of megabytes).
+/// Builds the diagram of a model with the block types of `registry` (the standard library and a
+/// program's own types; see [`crate::library`]), keeping `spec` in the diagram rather than a copy
+/// (a 20,000-joint model's tables are tens of megabytes). Problems that do not depend on each
+/// other — each block's type and parameters, each connection's names and port kinds — are all
+/// reported in one [`Diagnostic`] (see [`Diagnostic::more`]); a connection to a block that failed
+/// is not checked.
 pub(crate) fn build_diagram_owned(
     source: &SourceFile,
     spec: ModelSpec,
-    registry: &Registry,
-) -> Result<Diagram, Diagnostic> {
-    build_diagram_from(source, Cow::Owned(spec), registry)
-}
-
-fn build_diagram_from(
-    source: &SourceFile,
-    spec: Cow<ModelSpec>,
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     let mut instances = Vec::with_capacity(spec.blocks.len());
@@ -134,7 +112,7 @@ fn build_diagram_from(
         line_spans,
         physical,
     };
-    let mut diagram = assemble(source, spec.into_owned(), wired)?;
+    let mut diagram = assemble(source, spec, wired)?;
     if let Some(scene) = &scene {
         let found = super::warnings::scene_warnings(&diagram, scene);
         diagram.warnings.extend(found);

@@ -11,7 +11,6 @@ pub mod physical;
 pub(crate) mod schedule;
 pub(crate) mod warnings;
 
-pub use build::{build_diagram, build_diagram_with};
 pub use parameters::{ParameterSet, ParameterVector};
 
 use crate::block::{Block, Setup, Shape, Slot};

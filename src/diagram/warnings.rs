@@ -74,10 +74,6 @@ fn starts_with_key(message: &str, key: &str) -> bool {
             .is_some_and(|rest| rest.starts_with(' '))
 }
 
-/// How far rk4's stability region reaches along the negative real and the imaginary axis
-/// (2.785 and 2√2 ≈ 2.83): a fixed step h is stable for h·|λ| below about this.
-const RK4_STABILITY_REACH: f64 = 2.78;
-
 /// The warnings a model's blocks give when it is built: each block's own
 /// ([`Block::warnings`]), then rk4's `fixed_step` against each penalty contact's stability limit
 /// ([`fixed_step_warnings`]), each located (see [`locate`]). `blocks` are the model's blocks in
@@ -113,11 +109,14 @@ fn fixed_step_warnings<'a>(
         return Vec::new();
     }
     let step = spec.solver.fixed_step;
+    let rk4_boundary = crate::solver::Method::Rk4
+        .stability_boundary()
+        .expect("rk4 is explicit");
     let (mass, gravity) = super::physical::mass_and_gravity(blocks.clone().map(|w| w.block));
     blocks
         .filter_map(|w| {
             let rate = w.block.contact_rates(mass, gravity)?.normal_rate;
-            let limit = RK4_STABILITY_REACH / rate;
+            let limit = rk4_boundary / rate;
             (step > limit).then(|| {
                 locate(source, spec, &w, At::Block, &format!(
                     "rk4's fixed_step = {step:e} s is above this contact's stability limit of about {limit:.2e} s (its fastest rate |λ| = {rate:.3e} 1/s with the weight of the body it carries on it): the run will be unstable in contact, e.g. a ball rebounding higher than it fell"

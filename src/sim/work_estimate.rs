@@ -60,14 +60,14 @@ pub const ACCURACY: [(Method, f64, f64); 4] = [
     (Method::Esdirk43, 4.0, 0.15),
 ];
 
-/// h·ρ that an explicit method tolerates on the negative real axis and the imaginary axis
-/// (dopri5 about 3.3, bs23 about 2.5; a margin kept).
+/// h·ρ that `method`'s explicit steps settle at when stability bounds them
+/// ([`Method::stable_step_reach`]); an implicit method's `explicit_pace` reports what dopri5 would
+/// need, so it takes dopri5's.
 fn stability_reach(method: Method) -> f64 {
-    match method {
-        Method::Bs23 => 2.3,
-        Method::Rk4 => 2.5,
-        _ => 3.0,
-    }
+    method
+        .stable_step_reach()
+        .or_else(|| Method::Dopri5.stable_step_reach())
+        .expect("dopri5 is explicit")
 }
 
 /// Eigenvalues with −Re λ ≥ this fraction of |λ| are damped transients (ζ ≥ 0.7).

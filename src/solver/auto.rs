@@ -44,6 +44,7 @@
 //! crossing (a contact opening or closing) renews the Jacobian, so that ρ(J) describes the new
 //! mode.
 
+use super::options::Method;
 use super::step_control::PiController;
 
 /// A dopri5 step with h·ρ above this is stiff (Hairer's DOPRI5 uses 3.25; see the module
@@ -58,7 +59,7 @@ pub(crate) const MAX_STIFF_STEPS: u32 = 16 * 256;
 pub(crate) const NONSTIFF_RESET: u32 = 6;
 /// An implicit step h with h·ρ(J) at or below this counts towards switching back: half of
 /// dopri5's stability boundary 3.3, for the uncertainty of ρ and the margin dopri5 needs.
-pub(crate) const BACK_H_RHO: f64 = 1.65;
+pub(crate) const BACK_H_RHO: f64 = DOPRI5_BOUNDARY / 2.0;
 /// Implicit steps in a row that dopri5 would take more cheaply that switch back, at first.
 pub(crate) const BACK_STEPS: u32 = 3;
 /// The most implicit steps in a row that a switch back may wait for.
@@ -70,7 +71,9 @@ pub(crate) const TO_IMPLICIT_STEP_FACTOR: f64 = 2.0;
 /// Dopri5's stability boundary on the negative real axis (about 3.3) over its evaluations per step
 /// (6): dopri5 held at h = 3.3/ρ costs 6ρ/3.3 evaluations per unit time, an implicit method at h
 /// with ē evaluations per step ē/h; dopri5 is cheaper when h·ρ < 0.55·ē.
-const DOPRI5_BOUNDARY_PER_EVALUATION: f64 = 3.3 / 6.0;
+const DOPRI5_BOUNDARY_PER_EVALUATION: f64 = DOPRI5_BOUNDARY / 6.0;
+/// [`Method::stability_boundary`] of dopri5 (3.3).
+const DOPRI5_BOUNDARY: f64 = Method::Dopri5.stability_boundary().unwrap();
 /// Switching back for cost needs dopri5 cheaper than the implicit method by this factor.
 pub(crate) const COST_MARGIN: f64 = 0.8;
 

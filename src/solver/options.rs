@@ -75,6 +75,33 @@ impl Method {
     pub fn from_name(name: &str) -> Option<Method> {
         Self::ALL.into_iter().find(|m| m.name() == name)
     }
+
+    /// How far an explicit method's stability region reaches: a step h is stable for
+    /// h·|λ| below about this, for λ on the negative real axis or near the imaginary axis
+    /// (the boundary on the negative real axis: dopri5 3.307, bs23 2.513, rk4 2.785; rk4 reaches
+    /// 2√2 ≈ 2.83 along the imaginary axis). `None` for the implicit methods (L-stable: no bound)
+    /// and for [`Method::Auto`], whose explicit phase is dopri5's and which leaves the boundary.
+    pub const fn stability_boundary(self) -> Option<f64> {
+        match self {
+            Method::Dopri5 => Some(3.3),
+            Method::Bs23 => Some(2.5),
+            Method::Rk4 => Some(2.785),
+            Method::Trbdf2 | Method::Esdirk43 | Method::Auto => None,
+        }
+    }
+
+    /// The h·|λ| an explicit method's step controller settles at when stability bounds the step:
+    /// [`Method::stability_boundary`] less the margin the error controller keeps below it (about
+    /// 10 %; dopri5's steps are measured at h·|λ| ≈ 2.9–3.0). It is what the contact advice and
+    /// `check`'s work estimate divide by a rate to get a step. `None` where the boundary is.
+    pub const fn stable_step_reach(self) -> Option<f64> {
+        match self {
+            Method::Dopri5 => Some(3.0),
+            Method::Bs23 => Some(2.3),
+            Method::Rk4 => Some(2.5),
+            Method::Trbdf2 | Method::Esdirk43 | Method::Auto => None,
+        }
+    }
 }
 
 /// Options of a [`Solver`](super::Solver). Times in the unit of the system's `t` (seconds in blockdyn).

@@ -16,7 +16,7 @@
 //! about the contact normal: for a box's face (corners at r² = (a² + b²)/4, polar inertia
 //! m(a² + b²)/12) that rate is three times the sliding one.
 
-use super::contact_advice::{DOPRI5_STABILITY_REACH, STIFF_STEPS_PER_SECOND};
+use super::contact_advice::{dopri5_stability_reach, STIFF_STEPS_PER_SECOND};
 use crate::contact::friction::FrictionLaw;
 
 /// The numbers behind the friction advice for a contact carrying a weight.
@@ -67,7 +67,7 @@ impl FrictionAdvice {
             0.0
         };
         let explicit_step = if rate > 0.0 {
-            DOPRI5_STABILITY_REACH / rate
+            dopri5_stability_reach() / rate
         } else {
             f64::INFINITY
         };
