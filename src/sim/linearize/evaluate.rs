@@ -146,6 +146,45 @@ impl Evaluator<'_, '_> {
     }
 }
 
+impl Evaluator<'_, '_> {
+    /// `[A B; C D]` by central differences about `w_op` = [z; u] (`n_z` states, `n_y`
+    /// outputs), and the largest estimated error of an entry, `|D(h) − D(2h)|/3`.
+    fn jacobian(
+        &mut self,
+        w_op: &[f64],
+        n_z: usize,
+        n_y: usize,
+    ) -> Result<(DMatrix<f64>, f64), LinearizeError> {
+        let n_w = w_op.len();
+        let mut dw = vec![0.0; n_w];
+        let mut jac = DMatrix::zeros(n_z + n_y, n_w);
+        let mut worst: f64 = 0.0;
+        let (mut plus, mut minus) = (vec![0.0; n_z + n_y], vec![0.0; n_z + n_y]);
+        let mut columns = [vec![0.0; n_z + n_y], vec![0.0; n_z + n_y]];
+        for j in 0..n_w {
+            let (h_plus, h_minus) = steps(w_op[j]);
+            for (scale, column) in [1.0, 2.0].iter().zip(columns.iter_mut()) {
+                for (step, out) in [(scale * h_plus, &mut plus), (-scale * h_minus, &mut minus)] {
+                    dw[j] = step;
+                    let (zdot, y) = out.split_at_mut(n_z);
+                    let (dz, du) = dw.split_at(n_z);
+                    self.eval(dz, du, zdot, y)?;
+                }
+                dw[j] = 0.0;
+                let width = scale * (h_plus + h_minus);
+                for (c, (p, m)) in column.iter_mut().zip(plus.iter().zip(&minus)) {
+                    *c = (p - m) / width;
+                }
+            }
+            for i in 0..n_z + n_y {
+                jac[(i, j)] = columns[0][i];
+                worst = worst.max((columns[0][i] - columns[1][i]).abs() / 3.0);
+            }
+        }
+        Ok((jac, worst))
+    }
+}
+
 /// `2^round(log₂(ε^{1/3}·max(1, |w|)))`, and the exact steps `(w + h) − w` and `w − (w − h)`.
 fn steps(w: f64) -> (f64, f64) {
     let h = (f64::EPSILON.cbrt() * w.abs().max(1.0))
@@ -190,52 +229,19 @@ pub(super) fn linearize_ports(
         switching: vec![false; d.zero_crossing_directions.len()],
         evaluations: 0,
     };
-    let (mut dz, mut du) = (vec![0.0; n_z], vec![0.0; n_u]);
     let (mut zdot0, mut y0) = (vec![0.0; n_z], vec![0.0; n_y]);
-    ev.eval(&dz, &du, &mut zdot0, &mut y0)?;
+    ev.eval(&vec![0.0; n_z], &vec![0.0; n_u], &mut zdot0, &mut y0)?;
     ev.g0.copy_from_slice(&ev.g);
-    ev.switching.iter_mut().for_each(|s| *s = false);
-    for (k, g0) in ev.g0.iter().enumerate() {
-        ev.switching[k] = *g0 == 0.0;
+    for (s, g0) in ev.switching.iter_mut().zip(&ev.g0) {
+        *s = *g0 == 0.0;
     }
     let u_op: Vec<f64> = inputs
         .iter()
         .flat_map(|p| ev.engine.run.signals[p.slot.range()].to_vec())
         .collect();
     let z_op = coordinates.reduce_state(&ev.x_op);
-    let mut jac = DMatrix::zeros(n_z + n_y, n_z + n_u);
-    let mut worst: f64 = 0.0;
-    let (mut plus, mut minus) = (vec![0.0; n_z + n_y], vec![0.0; n_z + n_y]);
-    for j in 0..n_z + n_u {
-        let w = if j < n_z { z_op[j] } else { u_op[j - n_z] };
-        let (h_plus, h_minus) = steps(w);
-        let mut columns = [vec![0.0; n_z + n_y], vec![0.0; n_z + n_y]];
-        for (scale, column) in [1.0, 2.0].iter().zip(columns.iter_mut()) {
-            for (sign, out) in [(scale * h_plus, &mut plus), (-scale * h_minus, &mut minus)] {
-                let step = if j < n_z {
-                    &mut dz[j]
-                } else {
-                    &mut du[j - n_z]
-                };
-                *step = sign;
-                let (zdot, y) = out.split_at_mut(n_z);
-                ev.eval(&dz, &du, zdot, y)?;
-            }
-            if j < n_z {
-                dz[j] = 0.0;
-            } else {
-                du[j - n_z] = 0.0;
-            }
-            let width = scale * (h_plus + h_minus);
-            for (c, (p, m)) in column.iter_mut().zip(plus.iter().zip(&minus)) {
-                *c = (p - m) / width;
-            }
-        }
-        for i in 0..n_z + n_y {
-            jac[(i, j)] = columns[0][i];
-            worst = worst.max((columns[0][i] - columns[1][i]).abs() / 3.0);
-        }
-    }
+    let w_op: Vec<f64> = z_op.iter().chain(&u_op).copied().collect();
+    let (jac, worst) = ev.jacobian(&w_op, n_z, n_y)?;
     let warnings = findings(d, &ev);
     let evaluations = ev.evaluations;
     Ok(Linearization {
