@@ -447,3 +447,36 @@ fn the_shipped_cart_pole_controller_balances_the_pole() {
         "x = {x} m, q = {q} rad at the end"
     );
 }
+
+/// A source named alone (one output `out`, no inputs: an Inport, here a Constant of 0.5) is
+/// perturbed at its output, about its operating value, and every reader sees it: with
+/// ẋ = 3·u, y₁ = 3·u, y₂ = 5·u, B = [3] and D = [3, 5] (to 1e-12: the differences of a linear
+/// function with power-of-two steps about 0.5 are exact up to one rounding of 3·u and 5·u).
+#[test]
+fn a_source_named_alone_is_perturbed_at_its_output_for_every_reader() {
+    let model = r#"
+connect = ["u.out -> k3.in", "u.out -> k5.in", "k3.out -> x.in"]
+[model]
+stop_time = 1.0
+[output]
+log = ["k3.out", "k5.out"]
+[blocks.u]
+type = "Constant"
+value = 0.5
+[blocks.k3]
+type = "Gain"
+gain = 3.0
+[blocks.k5]
+type = "Gain"
+gain = 5.0
+[blocks.x]
+type = "Integrator"
+"#;
+    let lin = run(model, &["u"], &["k3.out", "k5.out"], 0.0).unwrap();
+    assert_eq!(lin.inputs, ["u"]);
+    assert_eq!(lin.u, [0.5]);
+    assert_eq!(lin.y, [1.5, 2.5]);
+    assert_matrix("B", &lin.b, &[[3.0]], 1e-12);
+    assert_matrix("D", &lin.d, &[[3.0], [5.0]], 1e-12);
+    assert_matrix("A", &lin.a, &[[0.0]], 0.0);
+}
