@@ -62,6 +62,7 @@ pub mod urdf;
 pub use diagram::parameters::{ParameterSet, ParameterVector, VectorLengthError};
 pub use diagram::Diagram;
 pub use model::Diagnostic;
+pub use sim::linearize::{linearize, Linearization, LinearizeError, LinearizeSpec};
 pub use sim::{
     simulate, simulate_keeping_rows, FailedRun, RunOptions, RunOptionsError, RunResult, SimError,
 };

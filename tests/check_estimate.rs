@@ -45,7 +45,8 @@ const WITHIN_3X: [&str; 31] = [
 ];
 
 /// Models whose estimate is off by more than 3× today (the reason, from the run).
-const KNOWN_MISSES: [&str; 6] = [
+const KNOWN_MISSES: [&str; 7] = [
+    "cart_pole",            // the LQR damps the 10.9 rad/s mode counted at t = 0 (4x)
     "contactsim_blocks",    // rigid contact: its steps are spent at located events
     "custom_force",         // a user-written contact law's mode, not excited at rest, is counted
     "four_coins",           // four rings at rel_tol 1e-8 decay sooner than the model says

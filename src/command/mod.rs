@@ -1,5 +1,6 @@
 //! The command line's work, as library calls: `src/main.rs` parses the arguments and formats
 //! what these return.
 
+pub mod linearize;
 pub mod run;
 pub mod sweep;

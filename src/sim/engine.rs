@@ -179,8 +179,23 @@ impl<'d> Engine<'d> {
                     .unwrap_or(&*diagram.blocks[b].block)
             })
             .collect();
+        Self::with_blocks(diagram, recorder, fuse, blocks, 0)
+    }
+
+    /// The engine dispatching block `b` to `blocks[b]` (an instance of the diagram's block, or a
+    /// wrapper around it), with `extra_signals` values after the diagram's signals in the signal
+    /// buffer (`run.signals[diagram.signal_len..]`), which no block of the diagram reads or
+    /// writes: the linearization's input perturbations live there (see
+    /// [`crate::sim::linearize`]).
+    pub(crate) fn with_blocks(
+        diagram: &'d Diagram,
+        recorder: Recorder,
+        fuse: bool,
+        blocks: Vec<&'d dyn Block>,
+        extra_signals: usize,
+    ) -> Self {
         let run = RunState {
-            signals: vec![0.0; diagram.signal_len],
+            signals: vec![0.0; diagram.signal_len + extra_signals],
             x: vec![0.0; diagram.num_states],
             work: vec![0.0; diagram.num_work],
             scratch: blocks.iter().map(|b| b.create_scratch()).collect(),
@@ -246,6 +261,13 @@ impl<'d> Engine<'d> {
                 .may_use_jacobian()
                 .then(|| StateDependencies::of(diagram)),
         }
+    }
+
+    /// Forgets that the outputs are current, so that the next evaluation recomputes them even
+    /// at the same time and state (after something outside the state changed what the blocks
+    /// read: a linearization's input perturbation).
+    pub(crate) fn forget_outputs(&mut self) {
+        self.evaluated_at = None;
     }
 
     /// Why block `b`'s last evaluation failed, if it says (see [`crate::block::Block::failure`]).

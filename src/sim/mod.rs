@@ -6,6 +6,7 @@ pub mod budget;
 pub mod engine;
 pub(crate) mod events;
 pub mod linear;
+pub mod linearize;
 pub mod recorder;
 pub(crate) mod sparse_sum;
 pub mod sparsity;
@@ -505,7 +506,7 @@ fn state_name(d: &Diagram, k: usize) -> String {
     }
 }
 
-fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimError {
+pub(crate) fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError) -> SimError {
     match e {
         // The blame found at the stage that stopped the run (same time); an older one, from a
         // stage the solver recovered from, does not explain this error.

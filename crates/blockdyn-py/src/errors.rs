@@ -98,6 +98,25 @@ fn time_and_block(e: &SimError) -> (Option<f64>, Option<&str>) {
     }
 }
 
+/// A `SimulationError` with text `text` for the failure `e` of a run whose rows are not kept (the
+/// run to a linearization's operating point): ``time`` and ``block`` from `e`, ``partial``
+/// ``None``.
+pub(crate) fn run_error(py: Python<'_>, e: &SimError, text: String) -> PyErr {
+    let err = SimulationError::new_err(text);
+    let (time, block) = time_and_block(e);
+    let set = || -> PyResult<()> {
+        let v = err.value(py);
+        v.setattr("time", time)?;
+        v.setattr("block", block)?;
+        v.setattr("partial", py.None())?;
+        Ok(())
+    };
+    match set() {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
 /// The exception of a failed run: a `ModelError` for a problem of the model found when the run
 /// started, else a `SimulationError` with the rows recorded until the failure. `point` is a
 /// sweep point's index.

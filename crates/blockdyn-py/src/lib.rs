@@ -10,6 +10,7 @@ mod builder;
 mod convert;
 mod errors;
 mod interrupt;
+mod linearize;
 mod parameters;
 mod result;
 mod sweep;
@@ -350,6 +351,7 @@ fn _blockdyn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(linearize::linearize, m)?)?;
     m.add_class::<Model>()?;
     m.add_class::<SimulationResult>()?;
     m.add_class::<parameters::ParameterVector>()?;

@@ -38,6 +38,7 @@ from ._blockdyn import (
     _MAX_SWEEP_POINTS,
     _MAX_VALUE_DEPTH,
     _sweep,
+    linearize,
     load,
     loads,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "Stats",
     "SweepResult",
     "__version__",
+    "linearize",
     "load",
     "loads",
     "sweep",

@@ -164,6 +164,13 @@ def load(path: Union[str, PathLike[str]], set: Optional[Overrides] = None) -> Mo
 def loads(text: str, set: Optional[Overrides] = None, name: str = "<string>") -> Model:
     """Like :func:`load`, from the model's TOML text."""
 
+def linearize(
+    model: Model, inputs: Sequence[str], outputs: Sequence[str], at: float = 0.0
+) -> Dict[str, Any]:
+    """The linearization about the state a run reaches at ``at``: a dict with ``A``, ``B``, ``C``,
+    ``D`` (2-D arrays), ``x``, ``u``, ``y`` (1-D arrays), ``states``, ``inputs``, ``outputs``
+    (names), ``t``, ``error_estimate``, ``evaluations``, ``warnings``."""
+
 def _sweep(
     model: Model,
     vary: Dict[str, Sequence[Value]],
