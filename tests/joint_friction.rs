@@ -546,3 +546,55 @@ fn urdf_dynamics_friction_and_limit_effort_are_simulated() {
         );
     }
 }
+
+/// The Rust builder's `coulomb_friction` and `effort_limit` write the same parameters as the
+/// model files: a built copy of models/joint_friction.toml (without its scopes) takes the same
+/// half-swings to the same rest angle (1e-12 rad: the same equations, possibly other rows), and
+/// a built effort-limited hinge accelerates at effort/I.
+#[test]
+fn the_builder_writes_joint_friction_and_effort_limits() {
+    use blockdyn::builder::blocks::{
+        Constant, Joint, MechanismConfiguration, RigidTransform, Shape, Solid, WorldFrame,
+    };
+    use blockdyn::builder::{ModelBuilder, ParamValue};
+    let mut m = ModelBuilder::new("built_friction", 10.0);
+    m.solver("rel_tol", 1e-8).solver("abs_tol", 1e-10);
+    m.output(
+        "log",
+        ParamValue::Array(vec!["hinge.q".into(), "hinge.w".into()]),
+    );
+    let world = m.add("world", WorldFrame::new());
+    m.add("gravity", MechanismConfiguration::new([0.0, -G, 0.0]));
+    let hinge = m.add(
+        "hinge",
+        Joint::revolute().q0(THETA0).coulomb_friction(TAU_F, V_S),
+    );
+    let rod = m.add("rod", RigidTransform::new([0.0, -1.0, 0.0]));
+    let bob = m.add("bob", Solid::new(Shape::sphere(0.05)).mass(1.0));
+    m.attach(world.port("W"), hinge.port("B"))
+        .attach(hinge.port("F"), rod.port("B"))
+        .attach(rod.port("F"), bob.port("R"));
+    let built = blockdyn::simulate(&m.build().unwrap(), Default::default()).unwrap();
+    let file = run("models/joint_friction.toml", &[]);
+    let rest = |r: &blockdyn::RunResult| {
+        let phases = slip_phases(&column(&r.recording, "hinge.w"), V_S);
+        let stop = phases.last().unwrap().1.unwrap();
+        (phases.len(), column(&r.recording, "hinge.q")[stop])
+    };
+    let (built, file) = (rest(&built), rest(&file));
+    assert_eq!(built.0, file.0);
+    assert!((built.1 - file.1).abs() < 1e-12, "{built:?} vs {file:?}");
+
+    let mut m = ModelBuilder::new("built_effort", 1.0);
+    m.output("log", ParamValue::Array(vec!["hinge.w".into()]));
+    let world = m.add("world", WorldFrame::new());
+    let hinge = m.add("hinge", Joint::revolute().actuated().effort_limit(2.0));
+    let ball = m.add("ball", Solid::new(Shape::sphere(0.1)).mass(1.0));
+    let drive = m.add("drive", Constant::new(-10.0));
+    m.attach(world.port("W"), hinge.port("B"))
+        .attach(hinge.port("F"), ball.port("R"))
+        .connect(drive.port("out"), hinge.port("t"));
+    let r = blockdyn::simulate(&m.build().unwrap(), Default::default()).unwrap();
+    let w = *column(&r.recording, "hinge.w").last().unwrap();
+    assert!((w + 2.0 / 0.004).abs() < 1e-9 * 500.0, "{w}");
+}
