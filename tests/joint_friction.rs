@@ -598,3 +598,43 @@ fn the_builder_writes_joint_friction_and_effort_limits() {
     let w = *column(&r.recording, "hinge.w").last().unwrap();
     assert!((w + 2.0 / 0.004).abs() < 1e-9 * 500.0, "{w}");
 }
+
+/// A SphericalJoint (quaternion state: the friction reads the angular velocity after the four
+/// position coordinates) spinning at 2 rad/s about F's z axis, a sphere with I = 0.004 kg·m²,
+/// no gravity, Coulomb limit 0.01 N·m on each axis: the spin enters its band (v_s = 1e-3 rad/s)
+/// at t = I·(ω0 − v_s)/τ = 0.7996 s (1e-8 relative), the other two axes never leave theirs.
+#[test]
+fn a_spherical_joint_has_friction_on_each_axis() {
+    let model = r#"connect = ["world.W -- ball_joint.B", "ball_joint.F -- ball.R"]
+[model]
+stop_time = 1.0
+[solver]
+rel_tol = 1e-10
+abs_tol = 1e-12
+[output]
+log = ["ball_joint.w"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, 0.0, 0.0]
+[blocks.ball_joint]
+type = "SphericalJoint"
+angular_velocity = [0.0, 0.0, 2.0]
+friction = { limit = 0.01, stiction_velocity = 1e-3 }
+[blocks.ball]
+type = "Solid"
+geometry = { shape = "sphere", radius = 0.1 }
+mass = 1.0
+"#;
+    let r = run_text("spherical.toml", model);
+    let rec = &r.recording;
+    let phases = slip_phases(&column(rec, "ball_joint.w[2]"), 1e-3);
+    assert_eq!(phases.len(), 1, "{phases:?}");
+    let t = rec.times[phases[0].1.expect("it stops")];
+    let t_exact = 0.004 * (2.0 - 1e-3) / 0.01;
+    assert!((t - t_exact).abs() < 1e-8 * t_exact, "{t} vs {t_exact}");
+    for axis in ["ball_joint.w[0]", "ball_joint.w[1]"] {
+        assert!(column(rec, axis).iter().all(|w| w.abs() < 1e-12), "{axis}");
+    }
+}

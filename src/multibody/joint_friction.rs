@@ -110,6 +110,55 @@ mod tests {
         assert_eq!(axis_friction(&FrictionLaw::None, 3.0), 0.0);
     }
 
+    /// The mechanism applies the friction as a passive force: `passive_forces` (what inverse
+    /// dynamics and a driven axis's required actuation subtract) holds −τ_c·sign(q̇) beside the
+    /// damper's −c·q̇, and forward dynamics accelerates a point mass m = 2 kg on a 0.5 m arm about a
+    /// vertical axis (no gravity torque, I = m·r² = 0.5 kg·m²) at (−τ_c − c·q̇)/I.
+    #[test]
+    fn the_mechanism_applies_the_friction_as_a_passive_force() {
+        use crate::multibody::*;
+        use nalgebra::{Matrix3, Vector3};
+        let (tau_c, c, rate) = (0.3, 0.1, 2.0);
+        let mut net = FrameNetworkBuilder::new();
+        let w = net.add_frame("world.W");
+        let b = net.add_frame("hinge.B");
+        let f = net.add_frame("hinge.F");
+        net.set_world(w);
+        net.connect(w, b);
+        let spec = JointSpec::new(JointKind::Revolute)
+            .with_state(&[0.0], &[rate])
+            .with_spring_damper(&[], &[c])
+            .with_friction(&[coulomb(tau_c, 1e-3)]);
+        net.add_joint(b, f, spec, "hinge");
+        net.add_solid(f, 2.0, Vector3::new(0.5, 0.0, 0.0), Matrix3::zeros(), "bob");
+        let m = net.build(Vector3::new(0.0, 0.0, -9.81)).unwrap();
+        let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
+        m.initial_state(&mut q, &mut v);
+        let mut passive = [0.0];
+        passive_forces(&m, &q, &v, &mut passive);
+        assert!(
+            (passive[0] - (-tau_c - c * rate)).abs() < 1e-12,
+            "{passive:?}"
+        );
+        let mut ws = Workspace::new(&m);
+        let mut vdot = [0.0];
+        forward_dynamics(&m, &q, &v, &[0.0], &[], &mut ws, &mut vdot);
+        assert!(
+            (vdot[0] - (-tau_c - c * rate) / 0.5).abs() < 1e-12,
+            "{vdot:?}"
+        );
+        // A loop's cut joint cannot carry friction, and bad laws are refused by name.
+        let bad = JointSpec::new(JointKind::Revolute).with_friction(&[coulomb(-1.0, 1e-3)]);
+        let mut net = FrameNetworkBuilder::new();
+        let (w, b, f) = (net.add_frame("W"), net.add_frame("B"), net.add_frame("F"));
+        net.set_world(w);
+        net.connect(w, b);
+        net.add_joint(b, f, bad, "bad");
+        net.add_solid(f, 1.0, Vector3::new(0.5, 0.0, 0.0), Matrix3::zeros(), "bob");
+        let e = net.build(Vector3::zeros()).unwrap_err().to_string();
+        assert!(e.contains("bad") && e.contains("static"), "{e}");
+    }
+
     #[test]
     fn laws_are_checked() {
         let good = coulomb(1.0, 1e-3);
