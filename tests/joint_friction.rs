@@ -262,7 +262,7 @@ fn a_stribeck_hinge_slides_on_its_dynamic_limit_and_sticks_on_its_static_one() {
 /// per-axis Coulomb limits [τ = 0.01 N·m, F = 0.2 N] (stiction velocities [1e-3 rad/s, 1e-3
 /// m/s]) on a 1 kg sphere of radius 0.1 m (I = 2/5·m·r² = 0.004 kg·m²): each axis decelerates
 /// uniformly, friction exactly −τ (−F) while above its stiction velocity, so the spin enters its
-/// band at t = I·(ω0 − v_s)/τ = 0.7996 s having turned I·(ω0² − v_s²)/(2τ) = 0.79999992 rad, and
+/// band at t = I·(ω0 − v_s)/τ = 0.7996 s having turned I·(ω0² − v_s²)/(2τ) = 0.7999998 rad, and
 /// the slide at t = m·(v0 − v_s)/F = 2.495 s having moved m·(v0² − v_s²)/(2F) = 0.6249975 m.
 /// Those are located events: 1e-8 relative (the solver's tolerances, rel_tol 1e-10).
 #[test]
