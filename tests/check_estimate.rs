@@ -10,7 +10,7 @@ use blockdyn::sim::work_estimate::WorkEstimate;
 use std::path::Path;
 
 /// Models whose estimate is within a factor 3 of the measured steps.
-const WITHIN_3X: [&str; 31] = [
+const WITHIN_3X: [&str; 32] = [
     "ball_drop",
     "ball_to_rest",
     "bouncing_ball",
@@ -26,6 +26,7 @@ const WITHIN_3X: [&str; 31] = [
     "four_bar",
     "four_bar_parallelogram",
     "gripper",
+    "joint_friction",
     "mass_spring_damper",
     "newtons_cradle",
     "particle_on_ground",

@@ -38,6 +38,10 @@ fn a_run_after_set_up_allocates_nothing() {
         ("models/four_bar_parallelogram.toml", &[][..]),
         ("models/slider_crank.toml", &[][..]),
         ("models/ball_drop.toml", &stiff[..]),
+        // Joint friction (a passive force of the mechanism, stick/slip crossings), explicit and
+        // stiff (its difference Jacobian).
+        ("models/joint_friction.toml", &[][..]),
+        ("models/joint_friction.toml", &stiff[..]),
         // A ContactGroup: broad phase, watched pairs re-chosen at events, look-ahead time events.
         ("models/dominoes.toml", &short[..]),
         ("models/box_tower.toml", &short[..]),

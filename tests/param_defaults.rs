@@ -43,6 +43,21 @@ const NOT_TOML: &[&str] = &[
     "ContactGroup.friction",
     "ContactGroup.margin",
     "Urdf.joints",
+    // Joint friction and effort saturation: "none" (issue 31, part 3).
+    "RevoluteJoint.friction",
+    "RevoluteJoint.effort_limit",
+    "PrismaticJoint.friction",
+    "PrismaticJoint.effort_limit",
+    "CylindricalJoint.friction",
+    "CylindricalJoint.effort_limit",
+    "UniversalJoint.friction",
+    "UniversalJoint.effort_limit",
+    "PlanarJoint.friction",
+    "PlanarJoint.effort_limit",
+    "SphericalJoint.friction",
+    "SphericalJoint.effort_limit",
+    "SixDofJoint.friction",
+    "SixDofJoint.effort_limit",
 ];
 
 /// A body hanging off-axis from the follower frame of the joint `b` (so every degree of freedom

@@ -279,10 +279,14 @@ fn two_link_arm_limits_match_the_file() {
 fn elements_that_are_not_simulated_are_warned_about_by_name_and_line() {
     let d = load("arm.toml", ARM, &[]);
     let urdf: Vec<&String> = d.warnings.iter().filter(|w| w.contains(".urdf:")).collect();
-    assert_eq!(urdf.len(), 3, "{urdf:#?}");
+    assert_eq!(urdf.len(), 4, "{urdf:#?}");
     for (element, line) in [
         ("<material>", "two_link_arm.urdf:8:3"),
         ("2 <visual> elements", "two_link_arm.urdf:17:5"),
+        (
+            "2 <joint/limit velocity> elements",
+            "two_link_arm.urdf:32:5",
+        ),
         ("<transmission>", "two_link_arm.urdf:90:3"),
     ] {
         assert!(

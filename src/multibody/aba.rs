@@ -32,8 +32,9 @@ pub(crate) fn kinematics_pass(m: &Mechanism, q: &[f64], v: &[f64], ws: &mut Work
     }
 }
 
-/// The joints' internal spring and damper forces `τ_passive = −K e(q) − D v` (`out` has nv values;
-/// see [`joint`](super::joint) for the deflection `e`).
+/// The joints' internal spring, damper and friction forces `τ_passive = −K e(q) − D v + τ_f(v)`
+/// (`out` has nv values; see [`joint`](super::joint) for the deflection `e`,
+/// [`joint_friction`](super::joint_friction) for the friction τ_f).
 pub fn passive_forces(m: &Mechanism, q: &[f64], v: &[f64], out: &mut [f64]) {
     out.fill(0.0);
     for b in &m.bodies[1..] {
@@ -42,7 +43,8 @@ pub fn passive_forces(m: &Mechanism, q: &[f64], v: &[f64], out: &mut [f64]) {
             let mut e = [0.0; 6];
             joint_deflection(b.kind, &q[b.q_start..b.q_start + b.kind.nq()], &mut e[..nv]);
             for k in 0..nv {
-                out[b.v_start + k] = -b.stiffness[k] * e[k] - b.damping[k] * v[b.v_start + k];
+                out[b.v_start + k] = -b.stiffness[k] * e[k] - b.damping[k] * v[b.v_start + k]
+                    + b.friction_force(k, v[b.v_start + k]);
             }
         }
     }
@@ -112,7 +114,8 @@ pub fn forward_dynamics_after_kinematics(
             let mut e = [0.0; 6];
             joint_deflection(b.kind, &q[b.q_start..b.q_start + b.kind.nq()], &mut e[..nv]);
             for k in 0..nv {
-                passive[k] = -b.stiffness[k] * e[k] - b.damping[k] * v[vs + k];
+                passive[k] = -b.stiffness[k] * e[k] - b.damping[k] * v[vs + k]
+                    + b.friction_force(k, v[vs + k]);
             }
         }
         let js = &ws.joint[i];

@@ -26,6 +26,7 @@
 //! the potential `½ K θ²`.
 
 use super::spatial::{PluckerTransform, SpatialMotion};
+use crate::contact::friction::FrictionLaw;
 use nalgebra::{Matrix3, Vector3};
 
 /// The kind of a joint. See the module documentation for coordinates and conventions.
@@ -120,6 +121,9 @@ pub struct JointSpec {
     pub stiffness: Vec<f64>,
     /// Damping per velocity coordinate (N·s/m or N·m·s/rad); empty for none.
     pub damping: Vec<f64>,
+    /// Friction law per velocity coordinate, its limits in N or N·m
+    /// ([`joint_friction`](super::joint_friction)); empty for none.
+    pub friction: Vec<FrictionLaw>,
     /// Whether the joint is actuated by an input (informational for the diagram layer: the
     /// dynamics always add the actuation vector `tau` it is given; pass zeros for passive joints).
     pub actuated: bool,
@@ -134,6 +138,7 @@ impl JointSpec {
             v0: vec![0.0; kind.nv()],
             stiffness: Vec::new(),
             damping: Vec::new(),
+            friction: Vec::new(),
             actuated: false,
         }
     }
@@ -149,6 +154,13 @@ impl JointSpec {
     pub fn with_spring_damper(mut self, stiffness: &[f64], damping: &[f64]) -> Self {
         self.stiffness = stiffness.to_vec();
         self.damping = damping.to_vec();
+        self
+    }
+
+    /// Sets the friction laws (empty, or one per velocity coordinate; checked when the mechanism
+    /// is built).
+    pub fn with_friction(mut self, friction: &[FrictionLaw]) -> Self {
+        self.friction = friction.to_vec();
         self
     }
 

@@ -8,6 +8,7 @@
 
 use super::joint::{joint_qdot, JointKind};
 use super::spatial::{PluckerTransform, SpatialInertia};
+use crate::contact::friction::FrictionLaw;
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use std::ops::Range;
 
@@ -40,7 +41,10 @@ pub(crate) struct BodyModel {
     pub stiffness: [f64; 6],
     /// Damping per dof of the inbound joint.
     pub damping: [f64; 6],
-    /// True if any stiffness or damping is non-zero.
+    /// Friction law per dof of the inbound joint ([`FrictionLaw::None`] where there is none;
+    /// see [`joint_friction`](super::joint_friction)).
+    pub friction: [FrictionLaw; 6],
+    /// True if any stiffness or damping is non-zero, or any axis has friction.
     pub has_passive: bool,
     /// True if the joint is connected with its follower frame on the parent side: the body's
     /// frame is then the joint's base frame B and the joint motion is inverted.

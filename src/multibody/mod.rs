@@ -46,6 +46,7 @@ pub(crate) mod errors;
 pub(crate) mod gravity_reach;
 pub(crate) mod inertia;
 pub mod joint;
+pub mod joint_friction;
 pub(crate) mod kinematics;
 pub(crate) mod mechanism;
 pub(crate) mod network;

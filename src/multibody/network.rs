@@ -19,6 +19,7 @@ use super::mechanism::{
 };
 use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialForce, SpatialInertia};
 use super::workspace::Workspace;
+use crate::contact::friction::FrictionLaw;
 use nalgebra::{Isometry3, Matrix3, Matrix6, Vector3};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -507,6 +508,7 @@ impl FrameNetworkBuilder {
             inertia: SpatialInertia::ZERO,
             stiffness: [0.0; 6],
             damping: [0.0; 6],
+            friction: [FrictionLaw::None; 6],
             has_passive: false,
             reversed: false,
             leaf_inverse: None,
@@ -530,6 +532,8 @@ impl FrameNetworkBuilder {
             let mut damping = [0.0; 6];
             stiffness[..je.spec.stiffness.len()].copy_from_slice(&je.spec.stiffness);
             damping[..je.spec.damping.len()].copy_from_slice(&je.spec.damping);
+            let mut friction = [FrictionLaw::None; 6];
+            friction[..je.spec.friction.len()].copy_from_slice(&je.spec.friction);
             c.bodies.push(BodyModel {
                 parent,
                 kind,
@@ -539,7 +543,9 @@ impl FrameNetworkBuilder {
                 inertia: body_inertia,
                 stiffness,
                 damping,
-                has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0),
+                friction,
+                has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0)
+                    || BodyModel::has_friction(&friction),
                 reversed,
                 leaf_inverse: None,
             });
@@ -593,11 +599,12 @@ impl FrameNetworkBuilder {
             .stiffness
             .iter()
             .chain(&spec.damping)
-            .any(|x| *x != 0.0);
+            .any(|x| *x != 0.0)
+            || !spec.friction.is_empty();
         if spec.actuated || passive {
             return Err(self.cannot_close(
                 j,
-                "the joint closing a loop cannot be actuated or have stiffness or damping: move them to another joint of the loop",
+                "the joint closing a loop cannot be actuated or have stiffness, damping or friction: move them to another joint of the loop",
             ));
         }
         Ok(())
@@ -652,6 +659,7 @@ fn validate_joint(j: &JointEntry) -> Result<(), MechanismError> {
             return Err(bad(format!("{name} must be finite and non-negative")));
         }
     }
+    super::joint_friction::check_laws(&s.friction, kind.nv()).map_err(bad)?;
     if s.q0.iter().chain(s.v0.iter()).any(|x| !x.is_finite()) {
         return Err(bad("the initial state must be finite".to_string()));
     }

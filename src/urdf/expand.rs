@@ -529,12 +529,21 @@ pub fn expand(
             if let Some(d) = joint.damping {
                 params.push(("damping".into(), val.num(d)));
             }
+            if let Some(f) = joint.friction {
+                params.push((
+                    "friction".into(),
+                    val.table(vec![("method", val.text("coulomb")), ("limit", val.num(f))]),
+                ));
+            }
             let one_dof = matches!(
                 joint.kind,
                 JointKind::Revolute | JointKind::Continuous | JointKind::Prismatic
             );
             if options.actuation && one_dof {
                 params.push(("actuation".into(), val.text("input")));
+                if let Some(e) = joint.effort {
+                    params.push(("effort_limit".into(), val.num(e)));
+                }
             }
             out.joints.insert(joint.name.clone(), out.blocks.len());
             out.blocks.push(ExpandedBlock {

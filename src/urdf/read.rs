@@ -133,6 +133,10 @@ pub struct Joint {
     pub limit: Option<Limit>,
     /// `<dynamics damping>`, N·m·s/rad or N·s/m.
     pub damping: Option<f64>,
+    /// `<dynamics friction>` when > 0: a Coulomb friction limit, N·m or N.
+    pub friction: Option<f64>,
+    /// `<limit effort>` when > 0: the largest actuation torque or force, N·m or N.
+    pub effort: Option<f64>,
     pub at: At,
 }
 
@@ -272,6 +276,8 @@ fn ignored(node: &roxmltree::Node, element: &str, why: &'static str) -> Ignored 
         at: node.range().start,
     }
 }
+
+mod joint_dynamics;
 
 struct Reader<'s> {
     source: &'s SourceFile,
@@ -605,6 +611,7 @@ impl Reader<'_> {
                 v / n
             }
         };
+        let mut effort = None;
         let limit = match self.only_child(node, "limit")? {
             None if matches!(kind, JointKind::Revolute | JointKind::Prismatic) => {
                 return Err(self
@@ -619,10 +626,16 @@ impl Reader<'_> {
             Some(l) => {
                 let lower = self.number_or(&l, "lower", 0.0)?;
                 let upper = self.number_or(&l, "upper", 0.0)?;
-                // effort and velocity are read (so that a malformed number is reported) but
-                // not simulated: actuation comes from the model's signals.
-                self.number_or(&l, "effort", 0.0)?;
-                self.number_or(&l, "velocity", 0.0)?;
+                // effort saturates the actuation input (when the joints are actuated);
+                // velocity is read (so that a malformed number is reported) and warned about.
+                effort = self.limit_effort(&l, &name)?;
+                if self.number_or(&l, "velocity", 0.0)? > 0.0 {
+                    ignored_out.push(ignored(
+                        &l,
+                        "joint/limit velocity",
+                        "joint velocity limits are not simulated",
+                    ));
+                }
                 if lower > upper {
                     return Err(self
                         .at(&l, format!("joint '{name}': lower limit {lower} is above upper limit {upper}"))
@@ -633,6 +646,7 @@ impl Reader<'_> {
             }
         };
         let mut damping = None;
+        let mut friction = None;
         if let Some(d) = self.only_child(node, "dynamics")? {
             let c = self.number_or(&d, "damping", 0.0)?;
             if c < 0.0 {
@@ -645,13 +659,7 @@ impl Reader<'_> {
                     .hint("write a damping of 0 or more (N·m·s/rad or N·s/m)"));
             }
             damping = (c > 0.0).then_some(c);
-            if self.number_or(&d, "friction", 0.0)? != 0.0 {
-                ignored_out.push(ignored(
-                    &d,
-                    "joint/dynamics friction",
-                    "joint friction is not modelled (damping is)",
-                ));
-            }
+            friction = self.dynamics_friction(&d, &name)?;
         }
         for child in node.children().filter(|n| n.is_element()) {
             let tag = child.tag_name().name();
@@ -674,6 +682,8 @@ impl Reader<'_> {
             axis,
             limit,
             damping,
+            friction,
+            effort,
             at: node.range().start,
         })
     }

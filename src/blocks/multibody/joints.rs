@@ -8,6 +8,8 @@
 //! mechanism through a hidden `tau` output — a direct feedthrough only from `t` to `tau`, so a
 //! controller may close a loop from `q` to `t`.
 
+use super::joint_effort::{read_effort_limit, saturate};
+use super::joint_friction::{JointFriction, FRICTION_DOC};
 use super::joint_limits::{read_limits, JointLimits, LimitMethod};
 use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, HiddenPort, Param, ParamDoc, PhysicalRole,
@@ -35,6 +37,12 @@ pub struct JointBlock {
     /// Limits (RevoluteJoint, PrismaticJoint), with the `limit_force` output's index.
     limits: Option<JointLimits>,
     limit_output: Option<usize>,
+    /// Friction on the joint's axes (computed by the mechanism; the block outputs it and locates
+    /// stick and slip), with the `friction_force` output's index.
+    friction: Option<JointFriction>,
+    friction_output: Option<usize>,
+    /// `effort_limit` per axis (N or N·m): the input `t` is saturated to ±effort; empty for none.
+    effort: Vec<f64>,
     /// Hidden ports once bound: the state input, the solved rigid limit's input, the actuation
     /// output; and the joint's index in the mechanism.
     state_input: Option<usize>,
@@ -94,6 +102,25 @@ impl JointBlock {
         self
     }
 
+    /// With friction (the laws of `spec.friction`): adds the `friction_force` output.
+    fn with_friction(mut self) -> Self {
+        let PhysicalRole::Joint { spec } = &self.role else {
+            return self;
+        };
+        self.friction = JointFriction::from_laws(&spec.friction);
+        if self.friction.is_some() {
+            self.friction_output = Some(self.outputs.len());
+            self.outputs.push(JointFriction::port(self.kind));
+        }
+        self
+    }
+
+    /// With an `effort_limit` (see [`read_effort_limit`]).
+    fn with_effort(mut self, effort: Vec<f64>) -> Self {
+        self.effort = effort;
+        self
+    }
+
     /// Whether the joint sends forces to the mechanism (actuation, or a penalty limit).
     fn sends_forces(&self) -> bool {
         self.actuated
@@ -133,6 +160,9 @@ impl JointBlock {
             actuated,
             limits: None,
             limit_output: None,
+            friction: None,
+            friction_output: None,
+            effort: Vec::new(),
             state_input: None,
             limit_input: None,
             tau_output: None,
@@ -219,13 +249,18 @@ impl Block for JointBlock {
             self.limits.map(|l| l.method),
             Some(LimitMethod::SpringDamper { .. })
         );
+        let mut zero_crossings = if penalty_limits {
+            vec![Direction::Either; 2]
+        } else {
+            Vec::new()
+        };
+        if let (Some(f), Some(s)) = (&self.friction, self.state_input) {
+            zero_crossings.resize(zero_crossings.len() + f.crossing_count(), Direction::Either);
+            feedthrough.extend(self.friction_output.map(|o| (s, o)));
+        }
         Ok(Setup {
             feedthrough,
-            zero_crossings: if penalty_limits {
-                vec![Direction::Either; 2]
-            } else {
-                Vec::new()
-            },
+            zero_crossings,
             ..Setup::default()
         })
     }
@@ -253,11 +288,18 @@ impl Block for JointBlock {
                 ctx.output(o)[0] = force;
             }
         }
+        if let (Some(f), Some(o)) = (&self.friction, self.friction_output) {
+            if self.read.get(o).copied().unwrap_or(true) {
+                let (state, out) = ctx.io.input_output(state, o);
+                f.forces(&state[self.kind.nq()..], out);
+            }
+        }
         if let Some(tau) = self.tau_output {
             let nv = self.kind.nv();
             if self.actuated {
                 let (u, out) = ctx.io.input_output(0, tau);
                 out[..nv].copy_from_slice(&u[..nv]);
+                saturate(&self.effort, &mut out[..nv]);
             } else {
                 ctx.output(tau)[..nv].fill(0.0);
             }
@@ -268,9 +310,17 @@ impl Block for JointBlock {
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
-        if let (Some(limits), Some(state)) = (&self.limits, self.state_input) {
+        let Some(state) = self.state_input else {
+            return;
+        };
+        let friction = self.friction.as_ref().map_or(0, |f| f.crossing_count());
+        let (g, g_friction) = g.split_at_mut(g.len() - friction);
+        if let Some(limits) = &self.limits {
             let crossings = limits.crossings(ctx.input(state)[0]);
             g.copy_from_slice(&crossings[..g.len()]);
+        }
+        if let Some(f) = &self.friction {
+            f.crossings(&ctx.input(state)[self.kind.nq()..], g_friction);
         }
     }
 }
@@ -285,9 +335,11 @@ fn read_common(
     let stiffness = per_dof(p, &STIFFNESS, nv)?;
     let damping = per_dof(p, &DAMPING, nv)?;
     let actuated = ACTUATION.choice(p, &["none", "input"])? == "input";
+    let friction = JointFriction::read(p, kind)?;
     Ok(JointSpec::new(kind)
         .with_state(&q0, &v0)
         .with_spring_damper(&stiffness, &damping)
+        .with_friction(friction.as_ref().map_or(&[], |f| f.laws()))
         .with_actuation(actuated))
 }
 
@@ -356,7 +408,11 @@ fn build_scalar(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
             &format!("start with q0 between {} and {}", l.lower, l.upper),
         )?;
     }
-    let mut block = JointBlock::new(kind, spec).with_limits(limits);
+    let effort = read_effort_limit(p, kind, spec.actuated)?;
+    let mut block = JointBlock::new(kind, spec)
+        .with_limits(limits)
+        .with_friction()
+        .with_effort(effort);
     if kind == JointKind::Revolute {
         block.warnings.extend(angle_warning(q0));
     }
@@ -382,7 +438,12 @@ fn build_vector(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
         .fixed_vector("w0", kind.nv())?
         .unwrap_or_else(|| vec![0.0; kind.nv()]);
     let spec = read_common(p, kind, q0, w0)?;
-    Ok(Box::new(JointBlock::new(kind, spec)))
+    let effort = read_effort_limit(p, kind, spec.actuated)?;
+    Ok(Box::new(
+        JointBlock::new(kind, spec)
+            .with_friction()
+            .with_effort(effort),
+    ))
 }
 
 fn quaternion(p: &TableReader, param: &Param<[f64; 4]>) -> Result<Vec<f64>, Diagnostic> {
@@ -402,7 +463,12 @@ fn build_spherical(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let q0 = quaternion(p, &SPHERICAL_ORIENTATION)?;
     let w0 = ANGULAR_VELOCITY.read(p)?;
     let spec = read_common(p, JointKind::Spherical, q0, w0)?;
-    Ok(Box::new(JointBlock::new(JointKind::Spherical, spec)))
+    let effort = read_effort_limit(p, JointKind::Spherical, spec.actuated)?;
+    Ok(Box::new(
+        JointBlock::new(JointKind::Spherical, spec)
+            .with_friction()
+            .with_effort(effort),
+    ))
 }
 
 fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
@@ -411,7 +477,12 @@ fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let mut v0 = VELOCITY.read(p)?;
     v0.extend(ANGULAR_VELOCITY.read(p)?);
     let spec = read_common(p, JointKind::SixDof, q0, v0)?;
-    Ok(Box::new(JointBlock::new(JointKind::SixDof, spec)))
+    let effort = read_effort_limit(p, JointKind::SixDof, spec.actuated)?;
+    Ok(Box::new(
+        JointBlock::new(JointKind::SixDof, spec)
+            .with_friction()
+            .with_effort(effort),
+    ))
 }
 
 fn build_weld(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
@@ -457,6 +528,24 @@ const ACTUATION: Param<&str> = param!(
     "\"none\" or \"input\" (adds input t: force/torque per degree of freedom)"
 );
 const SPRING: [ParamDoc; 3] = [STIFFNESS.doc, DAMPING.doc, ACTUATION.doc];
+/// `friction` and `effort_limit`, documented on every joint with axes.
+const AXIS_EXTRAS: [ParamDoc; 2] = [
+    ParamDoc {
+        name: "friction",
+        unit: "N·m or N per axis",
+        default: "none",
+        doc: FRICTION_DOC,
+    },
+    super::joint_effort::EFFORT_LIMIT_DOC,
+];
+/// The `friction_force` output, documented on every joint with axes.
+const FRICTION_PORT: PortDoc = PortDoc {
+    name: "friction_force",
+    kind: "output",
+    shape: "one per axis",
+    unit: "N·m or N",
+    doc: "joint friction along each axis, positive towards increasing q (with friction)",
+};
 
 const SPHERICAL_ORIENTATION: Param<[f64; 4]> = param!(
     "orientation",
@@ -501,6 +590,8 @@ macro_rules! scalar_joint {
                 SPRING[0],
                 SPRING[1],
                 SPRING[2],
+                AXIS_EXTRAS[0],
+                AXIS_EXTRAS[1],
                 ParamDoc {
                     name: "limits",
                     unit: $q,
@@ -525,6 +616,7 @@ macro_rules! scalar_joint {
                     unit: "N·m or N",
                     doc: "force/torque of the limits along the axis, positive towards increasing q (with limits)",
                 },
+                FRICTION_PORT,
                 PortDoc {
                     name: "w",
                     kind: "output",
@@ -584,10 +676,13 @@ macro_rules! vector_joint {
                 SPRING[0],
                 SPRING[1],
                 SPRING[2],
+                AXIS_EXTRAS[0],
+                AXIS_EXTRAS[1],
             ],
             ports: &[
                 FRAMES[0],
                 FRAMES[1],
+                FRICTION_PORT,
                 PortDoc {
                     name: "q",
                     kind: "output",
@@ -641,10 +736,13 @@ pub static SPHERICAL: BlockType = BlockType {
         SPRING[0],
         SPRING[1],
         SPRING[2],
+        AXIS_EXTRAS[0],
+        AXIS_EXTRAS[1],
     ],
     ports: &[
         FRAMES[0],
         FRAMES[1],
+        FRICTION_PORT,
         PortDoc { name: "Q", kind: "output", shape: "4×1", unit: "", doc: "quaternion [w, x, y, z] of F in B" },
         PortDoc { name: "w", kind: "output", shape: "3×1", unit: "rad/s", doc: "angular velocity of F relative to B, resolved in F" },
         PortDoc { name: "t", kind: "input", shape: "3×1", unit: "N·m", doc: "actuation torque, resolved in F (when actuation = \"input\")" },
@@ -664,10 +762,13 @@ pub static SIX_DOF: BlockType = BlockType {
         SPRING[0],
         SPRING[1],
         SPRING[2],
+        AXIS_EXTRAS[0],
+        AXIS_EXTRAS[1],
     ],
     ports: &[
         FRAMES[0],
         FRAMES[1],
+        FRICTION_PORT,
         PortDoc {
             name: "p",
             kind: "output",

@@ -3,6 +3,8 @@
 
 pub mod frame_signal;
 pub mod frames;
+pub mod joint_effort;
+pub mod joint_friction;
 pub mod joint_limits;
 pub mod joints;
 pub mod mechanism_block;

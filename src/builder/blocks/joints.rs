@@ -88,6 +88,22 @@ impl Joint {
         self.spec = self.spec.param("limits", limits.into().0.into_value());
         self
     }
+
+    /// Coulomb joint friction: its largest torque (N·m) or force (N) `limit`, regularised over
+    /// `stiction_velocity` (rad/s or m/s; the model format's default is 1e-4).
+    pub fn coulomb_friction(mut self, limit: f64, stiction_velocity: f64) -> Self {
+        let friction = MethodTable::new("coulomb")
+            .with("limit", limit)
+            .with("stiction_velocity", stiction_velocity);
+        self.spec = self.spec.param("friction", friction.into_value());
+        self
+    }
+
+    /// With [`Joint::actuated`]: the input `t` is saturated to ±`effort` (N·m or N).
+    pub fn effort_limit(mut self, effort: f64) -> Self {
+        self.spec = self.spec.param("effort_limit", effort);
+        self
+    }
     /// CylindricalJoint: rotation about and translation along B's z axis, q = [θ (rad), d (m)].
     pub fn cylindrical() -> MultiAxisJoint<2> {
         MultiAxisJoint::of_type("CylindricalJoint")

@@ -1,0 +1,326 @@
+//! Joint friction of the joint blocks: `friction = { method = ..., ... }` on a joint's axes.
+//!
+//! - `method = "coulomb"` (default): `limit` τ_c (N·m for a rotational axis, N for a translational
+//!   one), regularised over `stiction_velocity` v_s (rad/s or m/s, default 1e-4): |τ_f| rises as
+//!   τ_c·step5(|q̇|/v_s) and is exactly τ_c for |q̇| ≥ v_s.
+//! - `method = "stribeck"`: `static_limit` τ_s, `dynamic_limit` τ_d (≤ τ_s) and
+//!   `stiction_velocity` v_s: Drake's Stribeck curve of [`crate::contact::friction`] with τ_s, τ_d
+//!   in place of μ_s·f_n, μ_d·f_n.
+//! - `method = "smooth_stick_slip"`: `static_limit`, `dynamic_limit` and `critical_velocity` v_c
+//!   (default 1e-3): Simscape's smooth stick-slip curve likewise.
+//!
+//! Every number may be one value (all axes) or one per axis (a multi-axis joint's velocity
+//! coordinates, in the order of its `w` output). The friction enters the mechanism as a passive
+//! force of the axis ([`crate::multibody::joint_friction`]); the block outputs it as
+//! `friction_force` (one element per axis, positive towards increasing q) and declares one zero
+//! crossing per axis, |q̇_k| − v_k, so that entering the stick band (falling: the axis sticks)
+//! and leaving it (rising: it slips) are located events.
+
+use crate::block::{Param, PortDecl, Shape};
+use crate::contact::friction::FrictionLaw;
+use crate::model::{Diagnostic, TableReader};
+use crate::multibody::joint_friction::{axis_friction, coulomb, stick_velocity};
+use crate::multibody::JointKind;
+use crate::param;
+
+/// The values of `friction.method`.
+pub const FRICTION_METHODS: [&str; 3] = ["coulomb", "stribeck", "smooth_stick_slip"];
+
+/// `friction.method`.
+pub const FRICTION_METHOD: Param<&str> = param!(
+    "method",
+    "",
+    "coulomb",
+    "\"coulomb\", \"stribeck\" or \"smooth_stick_slip\""
+);
+/// `friction.stiction_velocity` (Coulomb and Stribeck).
+pub const STICTION_VELOCITY: Param<f64> = param!(
+    "stiction_velocity",
+    "rad/s or m/s",
+    1e-4,
+    "v_s: the friction reaches its static limit at |q̇| = v_s"
+);
+/// `friction.critical_velocity` (smooth stick-slip).
+pub const CRITICAL_VELOCITY: Param<f64> = param!(
+    "critical_velocity",
+    "rad/s or m/s",
+    1e-3,
+    "v_c: the friction reaches its static limit at |q̇| = v_c"
+);
+
+/// The documentation of the joints' `friction` parameter (it quotes the defaults above; a test
+/// checks it).
+pub const FRICTION_DOC: &str = "{ method = \"coulomb\" (default), limit (N·m or N), stiction_velocity (rad/s or m/s, 1e-4) } | { method = \"stribeck\", static_limit, dynamic_limit (N·m or N, dynamic ≤ static), stiction_velocity (1e-4) } | { method = \"smooth_stick_slip\", static_limit, dynamic_limit, critical_velocity (rad/s or m/s, 1e-3) }: the contact friction laws with the largest friction torque or force in place of μ·f_n, a passive force of each axis; each number one value or one per axis; regularised: below the velocity scale the friction acts as a stiff damper, so a stuck axis creeps with |q̇| below it; entering and leaving that band are located events";
+
+/// Keys that belong to some methods only, with the methods that take them.
+const METHOD_KEYS: [(&str, &[&str]); 5] = [
+    ("limit", &["coulomb"]),
+    ("static_limit", &["stribeck", "smooth_stick_slip"]),
+    ("dynamic_limit", &["stribeck", "smooth_stick_slip"]),
+    ("stiction_velocity", &["coulomb", "stribeck"]),
+    ("critical_velocity", &["smooth_stick_slip"]),
+];
+
+/// A joint's friction: one law per velocity coordinate, and each law's stick-band velocity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointFriction {
+    laws: Vec<FrictionLaw>,
+    bands: Vec<f64>,
+}
+
+/// Units of a joint's axes (force or torque, and velocity) by velocity coordinate.
+fn axis_units(kind: JointKind) -> (&'static [&'static str], &'static str, &'static str) {
+    const NM: &str = "N·m";
+    match kind {
+        JointKind::Revolute => (&[NM], "N·m", "rad/s"),
+        JointKind::Prismatic => (&["N"], "N", "m/s"),
+        JointKind::Cylindrical => (&[NM, "N"], "N·m, N", "rad/s, m/s"),
+        JointKind::Universal => (&[NM, NM], "N·m", "rad/s"),
+        JointKind::Planar => (&["N", "N", NM], "N, N, N·m", "m/s, m/s, rad/s"),
+        JointKind::Spherical => (&[NM, NM, NM], "N·m", "rad/s"),
+        JointKind::SixDof => (
+            &["N", "N", "N", NM, NM, NM],
+            "N (translation), N·m (rotation)",
+            "m/s, rad/s",
+        ),
+        JointKind::Weld => (&[], "", ""),
+    }
+}
+
+impl JointFriction {
+    /// Reads the optional `friction = { ... }` table of a joint of `kind`.
+    pub fn read(p: &TableReader, kind: JointKind) -> Result<Option<Self>, Diagnostic> {
+        let Some(t) = p.table("friction")? else {
+            return Ok(None);
+        };
+        let nv = kind.nv();
+        let (_, force_unit, rate_unit) = axis_units(kind);
+        let method = FRICTION_METHOD.choice(&t, &FRICTION_METHODS)?;
+        refuse_other_methods_keys(&t, method, force_unit)?;
+        let mut laws = Vec::with_capacity(nv);
+        match method {
+            "coulomb" => {
+                let limit = axis_values(&t, "limit", nv, None, force_unit)?;
+                let v_s = velocities(&t, &STICTION_VELOCITY, nv, rate_unit)?;
+                laws.extend((0..nv).map(|k| coulomb(limit[k], v_s[k])));
+            }
+            _ => {
+                let s = axis_values(&t, "static_limit", nv, None, force_unit)?;
+                let d = axis_values(&t, "dynamic_limit", nv, None, force_unit)?;
+                for k in 0..nv {
+                    t.ensure(
+                        d[k] <= s[k],
+                        "dynamic_limit",
+                        &format!("= {} exceeds static_limit = {}: the static limit is the largest friction", d[k], s[k]),
+                        "write dynamic_limit ≤ static_limit (swap them if they are the wrong way round), or method = \"coulomb\" for one limit",
+                    )?;
+                }
+                if method == "stribeck" {
+                    let v_s = velocities(&t, &STICTION_VELOCITY, nv, rate_unit)?;
+                    laws.extend((0..nv).map(|k| FrictionLaw::Stribeck {
+                        static_coefficient: s[k],
+                        dynamic_coefficient: d[k],
+                        stiction_velocity: v_s[k],
+                    }));
+                } else {
+                    let v_c = velocities(&t, &CRITICAL_VELOCITY, nv, rate_unit)?;
+                    laws.extend((0..nv).map(|k| FrictionLaw::SmoothStickSlip {
+                        static_coefficient: s[k],
+                        dynamic_coefficient: d[k],
+                        critical_velocity: v_c[k],
+                    }));
+                }
+            }
+        }
+        t.finish()?;
+        Ok(JointFriction::from_laws(&laws))
+    }
+
+    /// The friction of a joint whose spec has `laws` (`None` when empty).
+    pub fn from_laws(laws: &[FrictionLaw]) -> Option<Self> {
+        (!laws.is_empty()).then(|| JointFriction {
+            laws: laws.to_vec(),
+            bands: laws
+                .iter()
+                .map(|l| stick_velocity(l).unwrap_or(0.0))
+                .collect(),
+        })
+    }
+
+    /// The laws, one per velocity coordinate.
+    pub fn laws(&self) -> &[FrictionLaw] {
+        &self.laws
+    }
+
+    /// The `friction_force` output of a joint of `kind`.
+    pub fn port(kind: JointKind) -> PortDecl {
+        let (units, unit, _) = axis_units(kind);
+        let port = PortDecl::signal("friction_force", Shape::vector(kind.nv()));
+        match units {
+            [one] => port.unit(one),
+            many if many.iter().all(|u| *u == many[0]) => port.unit(many[0]),
+            many => port.element_units(many).unit(unit_or_mixed(unit)),
+        }
+    }
+
+    /// Number of zero-crossing functions: one per axis.
+    pub fn crossing_count(&self) -> usize {
+        self.laws.len()
+    }
+
+    /// The friction force or torque of each axis (N or N·m, positive towards increasing q) at the
+    /// velocities `rates` (rad/s or m/s) into `out`. Does not allocate.
+    pub fn forces(&self, rates: &[f64], out: &mut [f64]) {
+        for ((law, rate), out) in self.laws.iter().zip(rates).zip(out) {
+            *out = axis_friction(law, *rate);
+        }
+    }
+
+    /// The zero-crossing functions |q̇_k| − v_k (rad/s or m/s): negative while axis k is in its
+    /// stick band. Does not allocate.
+    pub fn crossings(&self, rates: &[f64], g: &mut [f64]) {
+        for ((band, rate), g) in self.bands.iter().zip(rates).zip(g) {
+            *g = rate.abs() - band;
+        }
+    }
+}
+
+/// A port's single unit for mixed axes: the joint's own description is too long for a unit, so
+/// mixed ports carry their per-element units only.
+fn unit_or_mixed(_description: &str) -> &'static str {
+    ""
+}
+
+/// Refuses a key that only other methods take, saying what this method takes instead.
+fn refuse_other_methods_keys(
+    t: &TableReader,
+    method: &str,
+    force_unit: &str,
+) -> Result<(), Diagnostic> {
+    for (key, owners) in METHOD_KEYS {
+        if owners.contains(&method) || !t.has(key) {
+            continue;
+        }
+        let instead = match method {
+            "coulomb" => format!("with method = \"coulomb\" write limit = <{force_unit}> and stiction_velocity"),
+            "stribeck" => "with method = \"stribeck\" write static_limit, dynamic_limit and stiction_velocity".to_string(),
+            _ => "with method = \"smooth_stick_slip\" write static_limit, dynamic_limit and critical_velocity".to_string(),
+        };
+        let owners = owners
+            .iter()
+            .map(|m| format!("\"{m}\""))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        return Err(t
+            .error(
+                key,
+                format!(
+                    "'{}' belongs to friction method {owners}, not \"{method}\"",
+                    t.name(key)
+                ),
+            )
+            .hint(format!("{instead}; or write method = {owners}")));
+    }
+    for key in ["static", "dynamic", "coefficient"] {
+        if t.has(key) {
+            return Err(t
+                .error(key, format!("'{}' is a contact friction coefficient; a joint's friction is given by its largest torque or force", t.name(key)))
+                .hint(format!("write limit = <{force_unit}> (method \"coulomb\"), or static_limit and dynamic_limit (\"stribeck\", \"smooth_stick_slip\")")));
+        }
+    }
+    Ok(())
+}
+
+/// A required non-negative limit: one value for all `nv` axes or one per axis.
+fn axis_values(
+    t: &TableReader,
+    key: &'static str,
+    nv: usize,
+    default: Option<f64>,
+    unit: &str,
+) -> Result<Vec<f64>, Diagnostic> {
+    let values = match (t.vector(key)?, default) {
+        (Some(v), _) => v,
+        (None, Some(d)) => vec![d],
+        (None, None) => {
+            return Err(t
+                .table_error(format!("missing parameter '{}'", t.name(key)))
+                .hint(format!(
+                    "add {} = <{unit}>: the largest friction torque or force",
+                    t.name(key)
+                )))
+        }
+    };
+    let values = match values.len() {
+        1 => vec![values[0]; nv],
+        n if n == nv => values,
+        n => {
+            return Err(t
+                .error(
+                    key,
+                    format!(
+                        "'{}' has {n} values but the joint has {nv} degrees of freedom",
+                        t.name(key)
+                    ),
+                )
+                .hint(format!(
+                    "write one number (all axes), or {nv} (one per axis)"
+                )))
+        }
+    };
+    t.ensure(
+        values.iter().all(|x| *x >= 0.0),
+        key,
+        "must not be negative",
+        &format!("write 0 or more ({unit}): a friction limit is the magnitude of the largest friction; it always opposes the motion"),
+    )?;
+    Ok(values)
+}
+
+/// A positive velocity scale with a default: one value or one per axis.
+fn velocities(
+    t: &TableReader,
+    param: &Param<f64>,
+    nv: usize,
+    unit: &str,
+) -> Result<Vec<f64>, Diagnostic> {
+    let key = param.name();
+    let values = axis_values(t, key, nv, Some(param.default), unit)?;
+    t.ensure(
+        values.iter().all(|x| *x > 0.0),
+        key,
+        "must be positive",
+        &format!("write a small positive speed ({unit}), e.g. {key} = {}: smaller models stiction more sharply but needs smaller steps", param.default),
+    )?;
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::param::quotes_default;
+
+    #[test]
+    fn the_doc_quotes_the_declared_defaults() {
+        assert!(FRICTION_DOC.contains("method = \"coulomb\" (default)"));
+        for p in [STICTION_VELOCITY, CRITICAL_VELOCITY] {
+            assert!(quotes_default(FRICTION_DOC, &p.doc), "{}", p.name());
+        }
+        for m in FRICTION_METHODS {
+            assert!(FRICTION_DOC.contains(&format!("\"{m}\"")), "{m}");
+        }
+    }
+
+    #[test]
+    fn forces_and_crossings_per_axis() {
+        let f = JointFriction {
+            laws: vec![coulomb(2.0, 1e-3), FrictionLaw::None],
+            bands: vec![1e-3, 0.0],
+        };
+        let mut out = [9.0; 2];
+        f.forces(&[-0.5, 4.0], &mut out);
+        assert_eq!(out, [2.0, 0.0]);
+        f.crossings(&[-0.5e-3, 0.0], &mut out);
+        assert!((out[0] + 0.5e-3).abs() < 1e-18 && out[1] == 0.0);
+    }
+}
