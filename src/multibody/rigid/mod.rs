@@ -59,7 +59,9 @@ pub(crate) mod impact;
 pub(crate) mod modes;
 pub(crate) mod problem;
 pub(crate) mod projection;
+pub(crate) mod refine;
 pub(crate) mod resting;
+pub(crate) mod settle;
 pub(crate) mod workspace;
 
 use crate::geometry::Shape;

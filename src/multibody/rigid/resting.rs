@@ -103,6 +103,7 @@ pub fn constrained_accelerations(
         .for_each(|f| *f = Vector3::zeros());
     rw.row_force.iter_mut().for_each(|f| *f = 0.0);
     resting_rows(pairs, rw);
+    rw.slipping.fill(false);
     if rw.rows.is_empty() {
         rw.modes.clear();
         forward_dynamics(m, q, v, tau, f_ext, ws, vdot);
@@ -242,6 +243,13 @@ fn solve_groups(
             return Err(describe_row(e, global, constraints, rw));
         }
         rw.groups.scatter(g, &rw.problem.forces, &mut rw.forces);
+        let p = &rw.problem;
+        for c in &p.contacts {
+            if c.mu > 0.0 && c.tangent_rows > 0 && !p.holds_friction(c) {
+                let owner = rw.candidates[rw.row_candidate[rows[c.normal_row]]].owner;
+                rw.slipping[owner] = true;
+            }
+        }
     }
     Ok(())
 }

@@ -194,6 +194,10 @@ pub struct RigidWorkspace {
     pub modes: ModeIndicators,
     /// The buffers of frictional impacts.
     pub impact: ImpactBuffers,
+    /// Per pair, whether the last resting solve had one of its contacts sliding or with its
+    /// friction on the polygon's edge (about to slip): such a pair is not settled
+    /// ([`super::settle`]).
+    pub slipping: Vec<bool>,
 }
 
 impl RigidWorkspace {
@@ -280,6 +284,7 @@ impl RigidWorkspace {
                 .collect(),
             modes: ModeIndicators::new(pairs.len(), points),
             impact: ImpactBuffers::new(rows),
+            slipping: vec![false; pairs.len()],
         }
     }
 }
