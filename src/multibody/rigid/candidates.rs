@@ -56,6 +56,7 @@ fn limit_candidates(k: usize, limit: &JointLimit, q: &[f64], v: &[f64], rw: &mut
             relative_velocity: Vector3::zeros(),
             normal_velocity: sign * rate,
             bias: 0.0,
+            tangent_bias: Vector3::zeros(),
             bilateral: false,
         };
         if c.approaching() {
@@ -98,6 +99,21 @@ impl<'a> PairAt<'a> {
         }
     }
 
+    /// A candidate's [`Candidate::tangent_bias`] for the contact `normal` (World): the sphere
+    /// sides' `R (ω·n) ω`.
+    fn tangent_bias(&self, normal: &Vector3<f64>) -> Vector3<f64> {
+        let mut b = Vector3::zeros();
+        for (shape, motion) in [
+            (&self.pair.base.shape, &self.base),
+            (&self.pair.follower.shape, &self.follower),
+        ] {
+            if let Shape::Sphere(ball) = shape {
+                b += motion.angular * (ball.radius() * motion.angular.dot(normal));
+            }
+        }
+        b
+    }
+
     /// The candidate at `point` with `normal` (World, base into follower) and `gap` (m), in
     /// output slot `slot`.
     fn candidate(
@@ -125,6 +141,7 @@ impl<'a> PairAt<'a> {
                 &relative,
                 self.turns_with_follower,
             ),
+            tangent_bias: self.tangent_bias(&normal),
             bilateral: false,
         }
     }

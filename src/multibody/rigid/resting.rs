@@ -122,8 +122,13 @@ pub fn constrained_accelerations(
     }
     rw.bias[..n].copy_from_slice(rw.constraint_rows.bias());
     for (r, kind) in rw.kinds.iter().enumerate() {
-        if *kind != RowKind::Tangent {
-            rw.bias[r] += rw.candidates[rw.row_candidate[r]].bias;
+        let c = &rw.candidates[rw.row_candidate[r]];
+        match (kind, rw.rows[r]) {
+            (RowKind::Tangent, ContactRow::Point { direction, .. }) => {
+                rw.bias[r] += direction.dot(&c.tangent_bias);
+            }
+            (RowKind::Tangent, _) => {}
+            _ => rw.bias[r] += c.bias,
         }
     }
     rw.drop_ineffective_rows(false);
