@@ -27,7 +27,7 @@ use contact_corpus::{default_method, run, summary, Report, Scene};
 /// The CI sample.
 const SEEDS: std::ops::Range<u64> = 0..200;
 
-/// Seeds of [`SEEDS`] that fail today under dopri5, and why. All but seed 64 are the explicit
+/// Seeds of [`SEEDS`] that fail today under dopri5, and why. They are the explicit
 /// method's stability limit on a stiff regularised friction (docs/contact.md, "Stiffness of the
 /// friction"; `blockdyn check` says the same): below the critical (stiction) velocity the law
 /// is a damper of rate 2·μ_s·g/v_c (smooth stick-slip) or 1.875·μ_s·g/v_s (Stribeck) on the
@@ -41,7 +41,6 @@ const KNOWN_FAILURES_DOPRI5: &[(u64, &str)] = &[
     (53, "explicit, stiff friction: Stribeck vs = 1.9e-5, μs = 0.50 ⇒ ≈ 5.0e5 steps/s (overrun)"),
     (58, "explicit, stiff friction: smooth stick-slip vc = 1.1e-4, μs = 0.32 ⇒ ≈ 5.8e4 steps/s (overrun)"),
     (63, "explicit, stiff friction: Stribeck vs = 2.8e-5, μs = 0.98 ⇒ ≈ 6.4e5 steps/s (stalls at the landing)"),
-    (64, "RigidContact: a sphere sliding and spinning on a Coulomb table stalls at 3e-8 s steps (trbdf2 overruns; tests/data/stalls/rigid_sphere_slide_spin_64.toml)"),
     (78, "explicit, stiff friction: Stribeck vs = 1.6e-5, μs = 0.73 ⇒ ≈ 8.5e5 steps/s (stalls)"),
     (85, "explicit, stiff friction: Stribeck vs = 2.7e-5, μs = 0.78 ⇒ ≈ 5.4e5 steps/s (stalls at the landing)"),
     (108, "explicit, stiff friction: smooth stick-slip vc = 1.5e-4, μs = 0.78 ⇒ ≈ 1.0e5 steps/s (overrun)"),
@@ -55,17 +54,11 @@ const KNOWN_FAILURES_DOPRI5: &[(u64, &str)] = &[
 ];
 
 /// Seeds of [`SEEDS`] that fail today under trbdf2, and why.
-const KNOWN_FAILURES_TRBDF2: &[(u64, &str)] = &[(
-    64,
-    "RigidContact: a sphere sliding and spinning on a Coulomb table takes 3.75e4 trial steps (2.0e4 rejected) for a budget of 1.05e4 (dopri5 stalls; tests/data/stalls/rigid_sphere_slide_spin_64.toml)",
-)];
+const KNOWN_FAILURES_TRBDF2: &[(u64, &str)] = &[];
 
 /// Seeds of [`SEEDS`] that fail today under the model's default method when it is neither dopri5
 /// nor trbdf2 (`method = "auto"`), and why.
-const KNOWN_FAILURES_DEFAULT: &[(u64, &str)] = &[(
-    64,
-    "RigidContact: a sphere sliding and spinning on a Coulomb table stalls at 3.4e-8 s steps at t = 5.6e-3 s (issue 27; tests/data/stalls/rigid_sphere_slide_spin_64.toml)",
-)];
+const KNOWN_FAILURES_DEFAULT: &[(u64, &str)] = &[];
 
 /// Runs the sample under `method` (None: the model's default) and checks it against `known`.
 fn run_sample(label: &str, method: Option<&str>, known: &[(u64, &str)]) {

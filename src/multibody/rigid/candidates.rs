@@ -3,7 +3,9 @@
 
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
 use super::{ConstraintKind, JointLimit, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR};
-use crate::geometry::query::manifold::contact_manifold_with;
+use crate::geometry::query::manifold::{
+    contact_manifold_shifted_with, contact_manifold_with, ReferenceSide,
+};
 use crate::geometry::query::query_point_cloud_with;
 use crate::geometry::Shape;
 use crate::multibody::constraints::ContactRow;
@@ -54,6 +56,7 @@ fn limit_candidates(k: usize, limit: &JointLimit, q: &[f64], v: &[f64], rw: &mut
             relative_velocity: Vector3::zeros(),
             normal_velocity: sign * rate,
             bias: 0.0,
+            tangent_bias: Vector3::zeros(),
             bilateral: false,
         };
         if c.approaching() {
@@ -77,6 +80,10 @@ struct PairAt<'a> {
     pose_follower: Isometry3<f64>,
     base: BodyMotion,
     follower: BodyMotion,
+    /// Whether the contact normal is the follower's surface normal (turning with the follower's
+    /// ω) rather than the base's: a manifold whose reference face is the follower's, or the
+    /// follower's surface under a base point cloud's points.
+    turns_with_follower: bool,
 }
 
 impl<'a> PairAt<'a> {
@@ -88,7 +95,23 @@ impl<'a> PairAt<'a> {
             pose_follower: body_pose(ws, pair.follower.body) * pair.follower.placement,
             base: BodyMotion::of(ws, pair.base.body),
             follower: BodyMotion::of(ws, pair.follower.body),
+            turns_with_follower: matches!(pair.base.shape, Shape::PointCloud(_)),
         }
+    }
+
+    /// A candidate's [`Candidate::tangent_bias`] for the contact `normal` (World): the sphere
+    /// sides' `R (ω·n) ω`.
+    fn tangent_bias(&self, normal: &Vector3<f64>) -> Vector3<f64> {
+        let mut b = Vector3::zeros();
+        for (shape, motion) in [
+            (&self.pair.base.shape, &self.base),
+            (&self.pair.follower.shape, &self.follower),
+        ] {
+            if let Shape::Sphere(ball) = shape {
+                b += motion.angular * (ball.radius() * motion.angular.dot(normal));
+            }
+        }
+        b
     }
 
     /// The candidate at `point` with `normal` (World, base into follower) and `gap` (m), in
@@ -116,7 +139,9 @@ impl<'a> PairAt<'a> {
                 &point,
                 &normal,
                 &relative,
+                self.turns_with_follower,
             ),
+            tangent_bias: self.tangent_bias(&normal),
             bilateral: false,
         }
     }
@@ -136,7 +161,7 @@ fn push_candidate(rw: &mut RigidWorkspace, contact: &mut PairContact, c: Candida
 
 /// The speculative manifold points of contact pair `k`.
 fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWorkspace) {
-    let at = PairAt::new(k, pair, ws);
+    let mut at = PairAt::new(k, pair, ws);
     let margin = rw.margins[k];
     let first = rw.candidates.len();
     let mut contact = PairContact::apart(first, margin);
@@ -165,14 +190,25 @@ fn contact_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut Rigid
     }
     // ... then the manifold with the follower moved `margin` towards the base, so that points
     // up to `margin` apart appear with their gaps.
-    let shifted = Isometry3::from_parts(Translation3::from(-n * margin), Default::default())
-        * at.pose_follower;
-    if contact_manifold_with(workspace, base, &at.pose_base, follower, &shifted, manifold).is_err()
+    let shift = -n * margin;
+    let shifted =
+        Isometry3::from_parts(Translation3::from(shift), Default::default()) * at.pose_follower;
+    if contact_manifold_shifted_with(
+        workspace,
+        base,
+        &at.pose_base,
+        follower,
+        &shifted,
+        &shift,
+        manifold,
+    )
+    .is_err()
     {
         rw.pairs[k] = contact;
         return;
     }
     manifold.reduce(MAX_POINTS_PER_PAIR);
+    at.turns_with_follower = manifold.reference_side() == ReferenceSide::Follower;
     let normal = manifold.normal().into_inner();
     let along = margin * n.dot(&normal);
     for slot in 0..rw.manifolds[k].points().len() {
@@ -233,7 +269,13 @@ fn cloud_candidates(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWo
 /// - the normal's rotation: for a sphere base the normal is the direction from its centre to the
 ///   follower's point `q` (its centre, for a sphere), so `n̈`'s share is `|Δv⊥|²/|q − c_B|` with
 ///   `Δv` the velocity of `q` relative to the base centre's; otherwise the normal turns with the
-///   base body and Baraff's `2 ṅ·v_rel`, `ṅ = ω_B × n`, is added.
+///   body whose surface it is and Baraff's `2 ṅ·v_rel`, `ṅ = ω × n`, is added, with `ω` the
+///   angular velocity of the reference face's owner (`turns_with_follower`: the follower's, when
+///   the manifold's reference face is the follower's — a box tipping over a table's edge — or a
+///   base point cloud's points lie on the follower's surface; else the base's). With the base's
+///   ω for a follower's face the rows missed `2((ω_F − ω_B) × n)·v_rel` (issue 27, part 6).
+///   Exact for a vertex on a face: the gap `n·(p_v − p_f)` has
+///   `g̈ = n·(a_v − a_f) + 2ṅ·(v_v − v_f) + n̈·(p_v − p_f)`, the last term zero at the contact.
 fn row_bias(
     pair: &RigidPair,
     (pose_base, pose_follower): (&Isometry3<f64>, &Isometry3<f64>),
@@ -241,6 +283,7 @@ fn row_bias(
     point: &Vector3<f64>,
     n: &Vector3<f64>,
     relative: &Vector3<f64>,
+    turns_with_follower: bool,
 ) -> f64 {
     let radius = |s: &Shape| match s {
         Shape::Sphere(ball) => Some(ball.radius()),
@@ -266,8 +309,7 @@ fn row_bias(
             bias += across(&dv) / distance;
         }
     } else {
-        // The normal is the surface normal of the side that is not a point cloud's point.
-        let turning = if matches!(pair.base.shape, Shape::PointCloud(_)) {
+        let turning = if turns_with_follower {
             &follower.angular
         } else {
             &base.angular

@@ -61,6 +61,7 @@ pub fn closure_candidates(k: usize, cut: &CutJoint, ws: &Workspace, rw: &mut Rig
             relative_velocity: relative,
             normal_velocity: axis.dot(&relative),
             bias: 0.0,
+            tangent_bias: Vector3::zeros(),
             bilateral: true,
         };
         push(rw, c);
@@ -83,6 +84,7 @@ pub fn closure_candidates(k: usize, cut: &CutJoint, ws: &Workspace, rw: &mut Rig
                 relative_velocity: spin,
                 normal_velocity: d.dot(&spin),
                 bias: motion_a.angular.cross(&d).dot(&spin),
+                tangent_bias: Vector3::zeros(),
                 bilateral: true,
             };
             push(rw, c);

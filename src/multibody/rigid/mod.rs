@@ -43,8 +43,10 @@
 //! # What is approximated
 //!
 //! - The rows hold the gap's acceleration for spheres (followed by their centres) and for faces
-//!   and planes (the normal turning with the base body: Baraff's `2 ṅ·v_rel`, `ṅ = ω_B × n`); the
-//!   curvature of other curved shapes is left to the drift projection.
+//!   and planes (the normal turning with the body whose face is the manifold's reference:
+//!   Baraff's `2 ṅ·v_rel`, `ṅ = ω × n`), and a sphere's tangent rows the slip's acceleration
+//!   (its material point's centripetal term removed: `Candidate::tangent_bias` in
+//!   `workspace.rs`); the curvature of other curved shapes is left to the drift projection.
 //! - Impacts of pairs with friction take their friction in two phases (compression, restitution),
 //!   capped so that kinetic energy never grows (`impact.rs`, `constraints/impulse_friction.rs`);
 //!   each phase's friction comes from its end-of-phase slip, not integrated along the impulse.
@@ -59,7 +61,9 @@ pub(crate) mod impact;
 pub(crate) mod modes;
 pub(crate) mod problem;
 pub(crate) mod projection;
+pub(crate) mod refine;
 pub(crate) mod resting;
+pub(crate) mod settle;
 pub(crate) mod workspace;
 
 use crate::geometry::Shape;

@@ -16,8 +16,11 @@
 //! 5. a sticking contact that the solve let slip (friction on its polygon's boundary) gets its
 //!    polygon turned so that its first direction is along that friction, and the problem is
 //!    solved once more (the first result is kept if that fails): the cap along the friction is
-//!    then the exact `μ f_n` (see `turn_saturated_polygons`).
+//!    then the exact `μ f_n` (see `turn_saturated_polygons`);
+//! 6. the rows the answer holds at zero acceleration are brought to zero to round-off
+//!    (`refine.rs`): the solvers' tolerances would otherwise act as forces (a stack's creep).
 
+use super::refine::{self, Refinement, Rows};
 use crate::multibody::constraints::{
     solve_frictional, solve_lcp, ConstraintError, ContactMotion, FrictionWorkspace,
     FrictionalContact, LcpWorkspace, RowKind,
@@ -48,6 +51,7 @@ pub struct Problem {
     sub_kinds: Vec<RowKind>,
     sub_f: Vec<f64>,
     saved: Vec<f64>,
+    refinement: Refinement,
 }
 
 /// Copies the rows and columns `rows` of `a` into the top-left of `out`.
@@ -93,7 +97,16 @@ impl Problem {
             sub_kinds: vec![RowKind::Unilateral; c],
             sub_f: vec![0.0; c],
             saved: vec![0.0; c],
+            refinement: Refinement::new(c),
         }
+    }
+
+    /// Whether the solved friction of `c` (one of [`Problem::contacts`]) holds it: the contact
+    /// sticks and its friction is short of its polygon's edge ([`refine::saturated`]). False
+    /// for a sliding contact or one about to slip.
+    pub fn holds_friction(&self, c: &FrictionalContact) -> bool {
+        c.motion == ContactMotion::Sticking
+            && !refine::saturated(c, &self.forces, self.friction.settings().directions_3d)
     }
 
     fn matrix(&self) -> DMatrixView<'_, f64> {
@@ -112,6 +125,15 @@ impl Problem {
                 self.forces[..self.n].copy_from_slice(&self.saved[..self.n]);
             }
         }
+        let n = self.n;
+        let rows = Rows {
+            a: self.a.view((0, 0), (n, n)),
+            b: &self.b[..n],
+            kinds: &self.kinds[..n],
+            contacts: &self.contacts,
+            directions: self.friction.settings().directions_3d,
+        };
+        self.refinement.refine(&rows, &mut self.forces[..n]);
         Ok(())
     }
 

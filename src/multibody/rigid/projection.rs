@@ -2,7 +2,8 @@
 //! the integration error. Penetrations are pushed out by Gauss–Newton steps on the touching
 //! points' gaps (the complementarity problem `A p + gap ≥ 0 ⊥ p ≥ 0` at the position level, the
 //! correction `δ = M⁻¹ Jᵀ p` in velocity coordinates mapped to `q`), to [`POSITION_TOLERANCE`];
-//! then approach velocities of resting points are removed by a plastic impulse.
+//! then approach velocities of resting points are removed by a plastic impulse, and resting
+//! points that creep are brought to rest ([`super::settle`]).
 
 use super::candidates::find_candidates;
 use super::impact::IMPACT_VELOCITY_TOLERANCE;
@@ -96,20 +97,25 @@ pub fn project(
         (c.bilateral && v.abs() > IMPACT_VELOCITY_TOLERANCE)
             || (c.resting() && v < -IMPACT_VELOCITY_TOLERANCE)
     });
-    if !approaching {
-        return changed;
+    if approaching {
+        rw.normal_rows(|c| c.resting());
+        for r in 0..rw.rows.len() {
+            rw.velocities[r] = rw.candidates[rw.row_candidate[r]].normal_velocity;
+        }
+        if plastic_impulse(m, rw, ws, q, v) {
+            changed = true;
+            forward_kinematics(m, q, v, ws);
+            find_candidates(pairs, ws, q, v, rw);
+        }
     }
-    rw.normal_rows(|c| c.resting());
-    for r in 0..rw.rows.len() {
-        rw.velocities[r] = rw.candidates[rw.row_candidate[r]].normal_velocity;
-    }
-    plastic_impulse(m, rw, ws, q, v) || changed
+    // Then resting points that creep are brought to rest (settle.rs).
+    super::settle::settle(m, pairs, rw, ws, q, v) || changed
 }
 
 /// The plastic impulse on the rows in `rw` (their velocities in `rw.velocities`, restitution
 /// 0): unilateral rows end not approaching, bilateral rows at rest; `v` changes by `M⁻¹Jᵀp`.
 /// False (and `v` untouched) when there are no rows or a solve fails.
-fn plastic_impulse(
+pub(super) fn plastic_impulse(
     m: &Mechanism,
     rw: &mut RigidWorkspace,
     ws: &mut Workspace,

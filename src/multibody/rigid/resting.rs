@@ -103,6 +103,7 @@ pub fn constrained_accelerations(
         .for_each(|f| *f = Vector3::zeros());
     rw.row_force.iter_mut().for_each(|f| *f = 0.0);
     resting_rows(pairs, rw);
+    rw.slipping.fill(false);
     if rw.rows.is_empty() {
         rw.modes.clear();
         forward_dynamics(m, q, v, tau, f_ext, ws, vdot);
@@ -121,8 +122,13 @@ pub fn constrained_accelerations(
     }
     rw.bias[..n].copy_from_slice(rw.constraint_rows.bias());
     for (r, kind) in rw.kinds.iter().enumerate() {
-        if *kind != RowKind::Tangent {
-            rw.bias[r] += rw.candidates[rw.row_candidate[r]].bias;
+        let c = &rw.candidates[rw.row_candidate[r]];
+        match (kind, rw.rows[r]) {
+            (RowKind::Tangent, ContactRow::Point { direction, .. }) => {
+                rw.bias[r] += direction.dot(&c.tangent_bias);
+            }
+            (RowKind::Tangent, _) => {}
+            _ => rw.bias[r] += c.bias,
         }
     }
     rw.drop_ineffective_rows(false);
@@ -242,6 +248,13 @@ fn solve_groups(
             return Err(describe_row(e, global, constraints, rw));
         }
         rw.groups.scatter(g, &rw.problem.forces, &mut rw.forces);
+        let p = &rw.problem;
+        for c in &p.contacts {
+            if c.mu > 0.0 && c.tangent_rows > 0 && !p.holds_friction(c) {
+                let owner = rw.candidates[rw.row_candidate[rows[c.normal_row]]].owner;
+                rw.slipping[owner] = true;
+            }
+        }
     }
     Ok(())
 }

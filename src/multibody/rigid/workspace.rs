@@ -37,6 +37,17 @@ pub struct Candidate {
     /// rad/s²): Baraff's `2 ṅ·v_rel` for a contact normal turning with the base body, `ḋ·(ω_b −
     /// ω_a)` for a closure's rotation row.
     pub bias: f64,
+    /// The same for its tangent rows, as a vector `b_t` (m/s², World) whose component along a
+    /// tangent `t` is that row's term: a sphere side's material point at the contact is not the
+    /// contact point (which stays at the bottom of a sphere rolling on a plane), so its
+    /// centripetal acceleration `ω×(ω×r)`, `r = p − c`, is no acceleration of the slip. Its
+    /// tangential part `−t·(ω(ω·r))` with `r = −R n` (follower) or `R n` (base) is
+    /// `R (ω·n)(t·ω)` for either side, so `b_t = Σ_sphere sides R (ω·n) ω` (zero for other
+    /// shapes). Without it a sphere rolling while it spins about the normal (ω_n ≠ 0) has its
+    /// sticking tangents hold the material point's acceleration `−R ω_n ω⊥` at zero, so its slip
+    /// grows at `R ω_n |ω⊥|` until it slides, and the stick–slip events chatter (contact corpus
+    /// seed 64).
+    pub tangent_bias: Vector3<f64>,
     /// A loop-closure row: always active, force of either sign, its gap the closure error.
     pub bilateral: bool,
 }
@@ -194,6 +205,10 @@ pub struct RigidWorkspace {
     pub modes: ModeIndicators,
     /// The buffers of frictional impacts.
     pub impact: ImpactBuffers,
+    /// Per pair, whether the last resting solve had one of its contacts sliding or with its
+    /// friction on the polygon's edge (about to slip): such a pair is not settled
+    /// ([`super::settle`]).
+    pub slipping: Vec<bool>,
 }
 
 impl RigidWorkspace {
@@ -280,6 +295,7 @@ impl RigidWorkspace {
                 .collect(),
             modes: ModeIndicators::new(pairs.len(), points),
             impact: ImpactBuffers::new(rows),
+            slipping: vec![false; pairs.len()],
         }
     }
 }

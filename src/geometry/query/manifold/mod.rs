@@ -113,11 +113,24 @@ pub enum ManifoldKind {
     Polygon,
 }
 
+/// Which side's surface the manifold's normal belongs to: the body whose rotation turns the
+/// normal (`ṅ = ω × n` with that body's angular velocity `ω`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReferenceSide {
+    /// The base's face or plane (the normal is its outward normal).
+    Base,
+    /// The follower's face or plane (the normal is minus its outward normal).
+    Follower,
+    /// No face: a single point, its normal from GJK/EPA (or apart).
+    Neither,
+}
+
 /// The contact points of a pair, with a shared normal; sized once for a pair of shapes.
 #[derive(Debug, Clone)]
 pub struct ContactManifold {
     kind: ManifoldKind,
     normal: Unit<Vector3<f64>>,
+    side: ReferenceSide,
     closest: ContactGeometry,
     points: Vec<ManifoldPoint>,
     // Workspace of the clipping (never grows past the capacities set by `for_pair`).
@@ -146,6 +159,7 @@ impl ContactManifold {
         let polygon = 2 * incident + 2 * (sides + 1) + 4;
         Self {
             kind: ManifoldKind::Apart,
+            side: ReferenceSide::Neither,
             normal: Vector3::z_axis(),
             closest: ContactGeometry {
                 separation: f64::INFINITY,
@@ -180,6 +194,10 @@ impl ContactManifold {
     pub fn max_depth(&self) -> f64 {
         self.points.iter().fold(0.0, |m, p| m.max(p.depth))
     }
+    /// Whose face or plane the normal belongs to (see [`ReferenceSide`]).
+    pub fn reference_side(&self) -> ReferenceSide {
+        self.side
+    }
     /// How the manifold was built.
     pub fn kind(&self) -> ManifoldKind {
         self.kind
@@ -199,6 +217,7 @@ impl ContactManifold {
     fn single(&mut self) {
         self.points.clear();
         self.kind = ManifoldKind::Single;
+        self.side = ReferenceSide::Neither;
         self.normal = self.closest.normal;
         let depth = -self.closest.separation;
         if depth > 0.0 {
@@ -249,10 +268,62 @@ pub fn contact_manifold_with(
     pose_follower: &Isometry3<f64>,
     out: &mut ContactManifold,
 ) -> Result<(), GeometryError> {
+    manifold_of(
+        workspace,
+        (base, pose_base),
+        (follower, pose_follower),
+        None,
+        out,
+    )
+}
+
+/// [`contact_manifold_with`] for a follower that the caller moved by `shift` (m, World) from its
+/// true pose towards the base (rigid contact's speculative manifold: `pose_follower` is the
+/// shifted pose). Only the choice of the reference face differs: it is made on the *true*
+/// depths (each depth less the shift's share along that face's normal), and the follower's
+/// face becomes the reference once the base reaches below it less than
+/// [`REFERENCE_DEPTH_RATIO`] times as deep as the follower reaches below the base's face and
+/// that true depth exceeds [`SPECULATIVE_REFERENCE_DEPTH`]. With the shifted depths (each
+/// about `|shift|` more) a box tipping over a table's edge kept the table's normal until its
+/// tilt reached `|shift|/overhang` (7.7 mrad for a 1 mm shift and a 13 cm overhang), then its
+/// normal turned by that angle at once, and its normal force jumped (issue 27, part 6).
+pub fn contact_manifold_shifted_with(
+    workspace: &mut super::QueryWorkspace,
+    base: &Shape,
+    pose_base: &Isometry3<f64>,
+    follower: &Shape,
+    pose_follower: &Isometry3<f64>,
+    shift: &Vector3<f64>,
+    out: &mut ContactManifold,
+) -> Result<(), GeometryError> {
+    manifold_of(
+        workspace,
+        (base, pose_base),
+        (follower, pose_follower),
+        Some(shift),
+        out,
+    )
+}
+
+/// A follower's true depth below the base's face must exceed this (m) for its own face to
+/// become the reference in a shifted manifold ([`contact_manifold_shifted_with`]): resting
+/// faces (true depths at the drift projection's 10⁻¹⁰ m) keep the base's, while a face tilted
+/// by 10⁻⁸ rad over a 10 cm overhang already turns the normal to its own (a jump of 10⁻⁸ of the
+/// force, sideways).
+pub const SPECULATIVE_REFERENCE_DEPTH: f64 = 1e-9;
+
+fn manifold_of(
+    workspace: &mut super::QueryWorkspace,
+    (base, pose_base): (&Shape, &Isometry3<f64>),
+    (follower, pose_follower): (&Shape, &Isometry3<f64>),
+    shift: Option<&Vector3<f64>>,
+    out: &mut ContactManifold,
+) -> Result<(), GeometryError> {
     out.closest = super::query_with(workspace, base, pose_base, follower, pose_follower)?;
     out.normal = out.closest.normal;
     out.points.clear();
     out.kind = ManifoldKind::Apart;
+    out.side = ReferenceSide::Neither;
     // Apart, touching, or a NaN separation: no point.
     let penetrating = out.closest.separation < 0.0;
     if !penetrating {
@@ -266,7 +337,7 @@ pub fn contact_manifold_with(
             against_plane(out, pose_follower, &posed(b, pose_base), false)
         }
         (_, _, Some(b), Some(f)) => {
-            face_against_face(out, &posed(b, pose_base), &posed(f, pose_follower))
+            face_against_face(out, &posed(b, pose_base), &posed(f, pose_follower), shift)
         }
         _ => out.single(),
     }
@@ -293,6 +364,11 @@ fn against_plane(
     out.normal = Unit::new_unchecked(if plane_is_base { n_ref } else { -n_ref });
     out.reference.clear();
     present_incident(out, body, &n_ref, &o_ref);
+    out.side = if plane_is_base {
+        ReferenceSide::Base
+    } else {
+        ReferenceSide::Follower
+    };
     if out.points.is_empty() {
         out.single();
     }
@@ -360,7 +436,13 @@ fn clip_by_reference_sides(out: &mut ContactManifold, n_ref: &Vector3<f64>) {
 }
 
 /// Two faceted bodies: reference face, incident polygon, clipping.
-fn face_against_face(out: &mut ContactManifold, base: &PosedFaceted, follower: &PosedFaceted) {
+/// `shift`: the follower's speculative shift (see [`contact_manifold_shifted_with`]), if any.
+fn face_against_face(
+    out: &mut ContactManifold,
+    base: &PosedFaceted,
+    follower: &PosedFaceted,
+    shift: Option<&Vector3<f64>>,
+) {
     let n: Vector3<f64> = out.closest.normal.into_inner();
     let (align_base, face_base) = base.best_face(&n);
     let (align_follower, face_follower) = follower.best_face(&-n);
@@ -374,10 +456,19 @@ fn face_against_face(out: &mut ContactManifold, base: &PosedFaceted, follower: &
     } else if align_follower < cos_limit {
         true
     } else {
-        let follower_depth = base.depth_below_face(face_base, follower);
-        let base_depth = follower.depth_below_face(face_follower, base);
+        let mut follower_depth = base.depth_below_face(face_base, follower);
+        let mut base_depth = follower.depth_below_face(face_follower, base);
+        let mut least = f64::NEG_INFINITY;
+        if let Some(d) = shift {
+            // Moving the follower by d deepens it below the base's face by −n_B·d and the base
+            // below the follower's face by n_F·d.
+            follower_depth += base.face_normal(face_base).dot(d);
+            base_depth -= follower.face_normal(face_follower).dot(d);
+            least = SPECULATIVE_REFERENCE_DEPTH;
+        }
         // (A NaN depth keeps the base as the reference.)
-        let follower_is_reference = base_depth < REFERENCE_DEPTH_RATIO * follower_depth;
+        let follower_is_reference =
+            base_depth < REFERENCE_DEPTH_RATIO * follower_depth && follower_depth > least;
         !follower_is_reference
     };
     let (reference, face, incident) = if base_is_reference {
@@ -394,6 +485,11 @@ fn face_against_face(out: &mut ContactManifold, base: &PosedFaceted, follower: &
     out.reference = ref_polygon;
     out.normal = Unit::new_unchecked(if base_is_reference { n_ref } else { -n_ref });
     present_incident(out, incident, &n_ref, &o_ref);
+    out.side = if base_is_reference {
+        ReferenceSide::Base
+    } else {
+        ReferenceSide::Follower
+    };
     if out.points.is_empty() {
         out.single();
     }

@@ -1,0 +1,105 @@
+//! Resting contacts end every accepted step exactly at rest (issue 27, part 3): the creep of a
+//! stack.
+//!
+//! Resting rows hold *accelerations* (`a_n = 0`, and `a_t = 0` while sticking), so a resting
+//! point's normal and tangential velocities are only kept constant, never brought back to zero,
+//! and the complementarity solvers accept accelerations of order 10⁻⁹ of the problem's scale
+//! (10⁻⁸ m/s² under gravity). On a single body on the floor that is harmless; between two
+//! *moving* bodies (a stack) the residual is amplified: three bricks at rest had their velocities
+//! grow from 10⁻¹⁶ to 10⁻⁸ m/s by 1.5 s, exponentially (e-folding 0.05–0.08 s), under every
+//! integration method. A point that rests and sticks has, in the rigid model, exactly zero
+//! relative velocity; after each accepted step [`settle`] restores that: one plastic impulse
+//! with the normal and both tangent rows of every such point held at zero velocity (bilateral
+//! rows; a face's redundant corners are decoupled by the impulse solver).
+//!
+//! Which points: touching ones whose normal velocity and slip are both at most
+//! [`CREEP_VELOCITY`] (10⁻⁸ m/s, a hundredth of the resting and sliding thresholds). A real
+//! lift-off or slip leaves that band within its first step (a corner rising with 1 m/s² passes
+//! 10⁻⁸ m/s in 10 ns), so only velocities that no force drives are removed; the impulse per
+//! point is at most `m·10⁻⁸` N·s. Frictionless pairs are left alone: their sliding is free, and
+//! holding their normal rows alone let a frictionless stack's top brick lift off. Pairs whose last
+//! resting solve had a contact sliding or with its friction on the polygon's edge
+//! ([`RigidWorkspace::slipping`]) are left alone too: a contact that has just reached its cone
+//! slips from zero speed (k (t − t_s)²/2m for a ramped push), below `CREEP_VELOCITY` for its first
+//! tens of microseconds, and settling it would hold it back from the slip that the
+//! sliding-switch event (`modes.rs`) locates. Nothing is done while every such velocity is below [`SETTLED_VELOCITY`] (round-off),
+//! so a scene at rest does not restart the integrator at every step.
+
+use super::projection::plastic_impulse;
+use super::workspace::RigidWorkspace;
+use super::RigidConstraint;
+use crate::multibody::constraints::{ContactRow, RowKind};
+use crate::multibody::mechanism::Mechanism;
+use crate::multibody::workspace::Workspace;
+
+/// A touching point moving (normally or tangentially) at most this fast is creeping (m/s).
+pub const CREEP_VELOCITY: f64 = 1e-8;
+/// Velocities at most this are round-off: nothing to settle (m/s).
+pub const SETTLED_VELOCITY: f64 = 1e-14;
+
+/// Whether a candidate is a creeping point of a frictional contact pair (see the module
+/// documentation).
+fn creeping(pairs: &[RigidConstraint], slipping: &[bool], c: &super::workspace::Candidate) -> bool {
+    pairs[c.owner].friction() > 0.0
+        && !slipping[c.owner]
+        && !c.bilateral
+        && matches!(c.row, ContactRow::Point { .. })
+        && c.touching()
+        && c.normal_velocity.abs() <= CREEP_VELOCITY
+        && c.slip_speed() <= CREEP_VELOCITY
+}
+
+/// Brings the creeping points among `rw`'s candidates (found at `(q, v)`) to rest with one
+/// plastic impulse on `v`; returns whether `v` changed. A solver failure leaves `v` as it is.
+pub fn settle(
+    m: &Mechanism,
+    pairs: &[RigidConstraint],
+    rw: &mut RigidWorkspace,
+    ws: &mut Workspace,
+    q: &[f64],
+    v: &mut [f64],
+) -> bool {
+    let largest = rw
+        .candidates
+        .iter()
+        .filter(|c| creeping(pairs, &rw.slipping, c))
+        .fold(0.0f64, |s, c| {
+            s.max(c.normal_velocity.abs()).max(c.slip_speed())
+        });
+    if largest <= SETTLED_VELOCITY {
+        return false;
+    }
+    rw.rows.clear();
+    rw.kinds.clear();
+    rw.row_candidate.clear();
+    for (i, c) in rw.candidates.iter().enumerate() {
+        let ContactRow::Point {
+            body_a,
+            body_b,
+            point,
+            ..
+        } = c.row
+        else {
+            continue;
+        };
+        if !creeping(pairs, &rw.slipping, c) {
+            continue;
+        }
+        rw.rows.push(c.row);
+        rw.kinds.push(RowKind::Bilateral);
+        rw.row_candidate.push(i);
+        for t in c.tangents {
+            rw.rows.push(ContactRow::point(body_a, body_b, point, t));
+            rw.kinds.push(RowKind::Bilateral);
+            rw.row_candidate.push(i);
+        }
+    }
+    for r in 0..rw.rows.len() {
+        let c = &rw.candidates[rw.row_candidate[r]];
+        rw.velocities[r] = match rw.rows[r] {
+            ContactRow::Point { direction, .. } => direction.dot(&c.relative_velocity),
+            _ => 0.0,
+        };
+    }
+    plastic_impulse(m, rw, ws, q, v)
+}
