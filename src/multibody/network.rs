@@ -463,6 +463,12 @@ impl FrameNetworkBuilder {
             quaternion_offsets,
         } = coordinates;
         set_leaf_inverses(&mut bodies);
+        let mut prescribed = vec![false; nv];
+        for b in &bodies[1..] {
+            prescribed[b.v_start..b.v_start + b.kind.nv()]
+                .copy_from_slice(&b.prescribed[..b.kind.nv()]);
+        }
+        let has_prescribed = prescribed.iter().any(|p| *p);
         Mechanism {
             bodies,
             body_labels,
@@ -476,6 +482,8 @@ impl FrameNetworkBuilder {
             quaternion_offsets,
             cuts,
             body_joints,
+            prescribed,
+            has_prescribed,
         }
     }
 
@@ -510,6 +518,8 @@ impl FrameNetworkBuilder {
             has_passive: false,
             reversed: false,
             leaf_inverse: None,
+            prescribed: [false; 6],
+            any_prescribed: false,
         };
         let mut c = Coordinates {
             bodies: vec![placeholder],
@@ -530,6 +540,8 @@ impl FrameNetworkBuilder {
             let mut damping = [0.0; 6];
             stiffness[..je.spec.stiffness.len()].copy_from_slice(&je.spec.stiffness);
             damping[..je.spec.damping.len()].copy_from_slice(&je.spec.damping);
+            let mut prescribed = [false; 6];
+            prescribed[..je.spec.motion.len()].copy_from_slice(&je.spec.motion);
             c.bodies.push(BodyModel {
                 parent,
                 kind,
@@ -542,6 +554,8 @@ impl FrameNetworkBuilder {
                 has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0),
                 reversed,
                 leaf_inverse: None,
+                prescribed,
+                any_prescribed: prescribed.iter().any(|p| *p),
             });
             let info = &mut joints[j];
             info.body = Some(b);
@@ -594,10 +608,10 @@ impl FrameNetworkBuilder {
             .iter()
             .chain(&spec.damping)
             .any(|x| *x != 0.0);
-        if spec.actuated || passive {
+        if spec.actuated || passive || spec.motion.iter().any(|p| *p) {
             return Err(self.cannot_close(
                 j,
-                "the joint closing a loop cannot be actuated or have stiffness or damping: move them to another joint of the loop",
+                "the joint closing a loop cannot be actuated, driven by a motion input or have stiffness or damping: move them to another joint of the loop",
             ));
         }
         Ok(())

@@ -9,6 +9,7 @@
 //! controller may close a loop from `q` to `t`.
 
 use super::joint_limits::{read_limits, JointLimits, LimitMethod};
+use super::joint_motion::{self, MotionSpec};
 use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, HiddenPort, Param, ParamDoc, PhysicalRole,
     PortDecl, PortDoc, Setup, Shape,
@@ -43,6 +44,8 @@ pub struct JointBlock {
     joint: usize,
     /// Accepted but questionable parameters (see [`Block::warnings`]).
     warnings: Vec<String>,
+    /// Motion inputs, reaction and actuator force (see `joint_motion.rs`).
+    drive: joint_motion::JointDrive,
 }
 
 fn sensing_outputs(kind: JointKind) -> Vec<(&'static str, usize, usize, &'static str)> {
@@ -138,7 +141,25 @@ impl JointBlock {
             tau_output: None,
             joint: 0,
             warnings: Vec::new(),
+            drive: joint_motion::JointDrive::default(),
         }
+    }
+
+    /// With motion inputs and the reaction (and actuator force) outputs.
+    fn with_drive(
+        mut self,
+        motion: Option<MotionSpec>,
+        frame: crate::multibody::ReactionFrame,
+    ) -> Self {
+        self.drive = joint_motion::JointDrive::new(
+            self.kind,
+            motion,
+            frame,
+            self.actuated,
+            &mut self.inputs,
+            &mut self.outputs,
+        );
+        self
     }
 }
 
@@ -191,7 +212,29 @@ impl Block for JointBlock {
                 PortDecl::signal("tau", Shape::vector(nv)).hidden(HiddenPort::JointActuation),
             );
         }
+        self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
         Ok(())
+    }
+
+    fn reads_input(&self, input: usize) -> bool {
+        self.drive.reads_input(input, &self.read)
+    }
+
+    fn initialize(&self, ctx: &mut Ctx) {
+        ctx.states.fill(0.0);
+    }
+
+    fn samples_at_start(&self) -> bool {
+        self.drive.filtered().is_some()
+    }
+
+    fn handle_event(&self, ctx: &mut Ctx, crossed: &[bool], time_event: bool) -> bool {
+        // The start: the motion filter at rest at q_ref(0).
+        time_event && crossed.is_empty() && self.drive.start_filter(ctx)
+    }
+
+    fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
+        self.drive.derivatives(ctx, dxdt);
     }
 
     fn rigid_constraint(&self) -> Option<RigidConstraint> {
@@ -219,7 +262,9 @@ impl Block for JointBlock {
             self.limits.map(|l| l.method),
             Some(LimitMethod::SpringDamper { .. })
         );
+        self.drive.feedthrough(self.actuated, &mut feedthrough);
         Ok(Setup {
+            num_states: self.drive.num_states(),
             feedthrough,
             zero_crossings: if penalty_limits {
                 vec![Direction::Either; 2]
@@ -264,7 +309,9 @@ impl Block for JointBlock {
             if nv > 0 {
                 ctx.output(tau)[0] += penalty;
             }
+            self.drive.clear_prescribed(ctx.output(tau));
         }
+        self.drive.outputs_eval(ctx, self.actuated, &self.read);
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
@@ -285,10 +332,34 @@ fn read_common(
     let stiffness = per_dof(p, &STIFFNESS, nv)?;
     let damping = per_dof(p, &DAMPING, nv)?;
     let actuated = ACTUATION.choice(p, &["none", "input"])? == "input";
+    let motion = joint_motion::read_motion(p, kind)?;
+    if let (Some(m), true) = (&motion, actuated) {
+        if m.axes.iter().all(|a| *a) {
+            return Err(p
+                .error("actuation", "a joint driven by a motion input on every axis takes no force input")
+                .hint("remove actuation = \"input\": the force the motion needs is the actuator_force output"));
+        }
+    }
     Ok(JointSpec::new(kind)
         .with_state(&q0, &v0)
         .with_spring_damper(&stiffness, &damping)
-        .with_actuation(actuated))
+        .with_actuation(actuated)
+        .with_motion(motion.as_ref().map_or(&[][..], |m| &m.axes)))
+}
+
+/// Reads the joint's motion and reaction parameters and adds their ports to `block`.
+fn with_drive(p: &TableReader, block: JointBlock) -> Result<JointBlock, Diagnostic> {
+    let motion = joint_motion::read_motion(p, block.kind)?;
+    if motion.is_some() && block.limits.is_some() {
+        return Err(p
+            .error(
+                "limits",
+                "a joint driven by a motion input takes no limits (the input sets its position)",
+            )
+            .hint("remove 'limits', or keep q_ref within them"));
+    }
+    let frame = joint_motion::read_reaction_frame(p)?;
+    Ok(block.with_drive(motion, frame))
 }
 
 /// A per-dof parameter: one number for all dofs or one per dof; when absent, its default for
@@ -356,7 +427,7 @@ fn build_scalar(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
             &format!("start with q0 between {} and {}", l.lower, l.upper),
         )?;
     }
-    let mut block = JointBlock::new(kind, spec).with_limits(limits);
+    let mut block = with_drive(p, JointBlock::new(kind, spec).with_limits(limits))?;
     if kind == JointKind::Revolute {
         block.warnings.extend(angle_warning(q0));
     }
@@ -382,7 +453,7 @@ fn build_vector(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
         .fixed_vector("w0", kind.nv())?
         .unwrap_or_else(|| vec![0.0; kind.nv()]);
     let spec = read_common(p, kind, q0, w0)?;
-    Ok(Box::new(JointBlock::new(kind, spec)))
+    Ok(Box::new(with_drive(p, JointBlock::new(kind, spec))?))
 }
 
 fn quaternion(p: &TableReader, param: &Param<[f64; 4]>) -> Result<Vec<f64>, Diagnostic> {
@@ -402,7 +473,10 @@ fn build_spherical(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let q0 = quaternion(p, &SPHERICAL_ORIENTATION)?;
     let w0 = ANGULAR_VELOCITY.read(p)?;
     let spec = read_common(p, JointKind::Spherical, q0, w0)?;
-    Ok(Box::new(JointBlock::new(JointKind::Spherical, spec)))
+    Ok(Box::new(with_drive(
+        p,
+        JointBlock::new(JointKind::Spherical, spec),
+    )?))
 }
 
 fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
@@ -411,7 +485,10 @@ fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let mut v0 = VELOCITY.read(p)?;
     v0.extend(ANGULAR_VELOCITY.read(p)?);
     let spec = read_common(p, JointKind::SixDof, q0, v0)?;
-    Ok(Box::new(JointBlock::new(JointKind::SixDof, spec)))
+    Ok(Box::new(with_drive(
+        p,
+        JointBlock::new(JointKind::SixDof, spec),
+    )?))
 }
 
 fn build_weld(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {

@@ -4,8 +4,10 @@
 pub mod frame_signal;
 pub mod frames;
 pub mod joint_limits;
+mod joint_motion;
 pub mod joints;
 pub mod mechanism_block;
+mod mechanism_drive;
 pub mod sensors;
 pub mod spring_damper;
 
