@@ -213,3 +213,99 @@ fn a_stepped_reference_is_warned_about() {
         d.warnings
     );
 }
+
+/// models/vibrating_plate.toml (a driven PrismaticJoint under RigidContact), under the default
+/// method and trbdf2: the plate follows A·sin ωt to round-off; in flight its actuator force is
+/// the plate's own m·(g + z̈) (1e-9 relative: the ball pushes nothing); at every impact the plate's
+/// velocity is untouched and the ball leaves at −e times its approach velocity relative to the
+/// plate, v⁺ − ż = −e·(v⁻ − ż) (1e-9 relative: the impact sees the plate's infinite, prescribed
+/// inertia); the ball bounces at least three times and never sinks into the plate (1e-9 m).
+#[test]
+fn a_ball_bounces_on_a_plate_that_follows_its_input() {
+    let (a, w, m_plate, g, e) = (0.02f64, 30.0f64, 5.0, 9.81, 0.6);
+    for method in ["auto", "trbdf2"] {
+        let set = format!("solver.method=\"{method}\"");
+        let r = run("models/vibrating_plate.toml", &[&set]);
+        let rec = &r.recording;
+        let events = common::event_rows(rec);
+        assert!(events.len() >= 3, "{method}: {} impacts", events.len());
+        for i in 0..rec.len() {
+            let t = rec.times[i];
+            let z = at(rec, "shaker.q", i);
+            assert!(
+                (z - a * (w * t).sin()).abs() < 1e-14,
+                "{method} t = {t}: z = {z}"
+            );
+            assert!(
+                at(rec, "contact.separation", i) > -1e-9,
+                "{method} t = {t}: sinks"
+            );
+            if at(rec, "contact.normal_force", i) == 0.0 {
+                let expected = m_plate * (g - a * w * w * (w * t).sin());
+                let got = at(rec, "shaker.actuator_force", i);
+                assert!(
+                    (got - expected).abs() < 1e-9 * expected.abs().max(m_plate * g),
+                    "{method} t = {t}: {got} vs {expected}"
+                );
+            }
+        }
+        for &i in &events {
+            let plate = at(rec, "shaker.w", i);
+            assert_eq!(
+                plate,
+                at(rec, "shaker.w", i - 1),
+                "{method}: the plate's velocity jumped"
+            );
+            let (before, after) = (at(rec, "free.v[2]", i - 1), at(rec, "free.v[2]", i));
+            let expected = plate - e * (before - plate);
+            assert!(
+                (after - expected).abs() < 1e-9 * before.abs().max(1.0),
+                "{method}: {before} → {after}, expected {expected}"
+            );
+        }
+    }
+}
+
+/// models/turntable.toml (a driven RevoluteJoint under RigidContact with friction): the table
+/// turns at α·t exactly; while the brick sticks (until 0.58 s; slip starts at 0.60 s) it turns
+/// with the table and the table's motor supplies (I_table + m·r² + I_brick)·α (1e-9 relative:
+/// the contact solve sees the table's prescribed acceleration); after the slip the brick lags.
+#[test]
+fn a_table_driven_at_a_prescribed_rate_carries_then_loses_its_brick() {
+    let alpha = 8.0f64;
+    let r = run("models/turntable.toml", &[]);
+    let rec = &r.recording;
+    let inertia = 0.5 * 20.0 * 0.25 + 1.0 * 0.2 * 0.2 + 1.0 * (0.01 + 0.01) / 12.0;
+    let mut last_stuck = 0;
+    for i in 0..rec.len() {
+        let t = rec.times[i];
+        let (q, spin) = (at(rec, "spin.q", i), at(rec, "spin.w", i));
+        assert!(
+            (q - 0.5 * alpha * t * t).abs() < 1e-13 * q.max(1.0),
+            "t = {t}: q = {q}"
+        );
+        assert!(
+            (spin - alpha * t).abs() < 1e-13 * spin.max(1.0),
+            "t = {t}: w = {spin}"
+        );
+        if t < 0.58 {
+            let brick = at(rec, "free.w[2]", i);
+            assert!(
+                (brick - spin).abs() < 1e-6 * spin.max(1.0),
+                "t = {t}: {brick} vs {spin}"
+            );
+            let torque = at(rec, "spin.actuator_force", i);
+            assert!(
+                (torque - inertia * alpha).abs() < 1e-9 * inertia * alpha,
+                "t = {t}: {torque}"
+            );
+            last_stuck = i;
+        }
+    }
+    assert!(last_stuck > 0);
+    let end = rec.len() - 1;
+    assert!(
+        at(rec, "free.w[2]", end) < at(rec, "spin.w", end) - 0.5,
+        "the brick never slipped"
+    );
+}

@@ -10,9 +10,16 @@ use common::{at, run_text};
 use nalgebra::Vector3;
 
 /// A reaction column as (force, torque).
-fn reaction(rec: &blockdyn::output::Recording, joint: &str, i: usize) -> (Vector3<f64>, Vector3<f64>) {
+fn reaction(
+    rec: &blockdyn::output::Recording,
+    joint: &str,
+    i: usize,
+) -> (Vector3<f64>, Vector3<f64>) {
     let e = |k: usize| at(rec, &format!("{joint}.reaction[{k}]"), i);
-    (Vector3::new(e(0), e(1), e(2)), Vector3::new(e(3), e(4), e(5)))
+    (
+        Vector3::new(e(0), e(1), e(2)),
+        Vector3::new(e(3), e(4), e(5)),
+    )
 }
 
 /// A 1 kg point mass on a 1 m massless arm released from q0 = 1 rad (g = 9.81 m/s² along −y).
@@ -54,7 +61,11 @@ inertia = [0.0, 0.0, 0.0]
         let (f, n) = reaction(rec, "hinge", i);
         let expected = m * (g * q.cos() + l * w * w);
         let tol = 1e-9 * m * g;
-        assert!((f.y - expected).abs() < tol, "q = {q}: {} vs {expected}", f.y);
+        assert!(
+            (f.y - expected).abs() < tol,
+            "q = {q}: {} vs {expected}",
+            f.y
+        );
         assert!(f.x.abs() < tol && f.z.abs() < tol, "q = {q}: f = {f}");
         assert!(n.norm() < tol * l, "q = {q}: n = {n}");
         bottom_seen |= q.abs() < 0.05;
@@ -63,7 +74,10 @@ inertia = [0.0, 0.0, 0.0]
     // Resolved in the World (here also the base frame): the follower-frame force turned by q
     // about z, f_W = Rz(q)·f_F, to the same 1e-9.
     for frame in ["world", "base"] {
-        let text = text.replace("q0 = 1.0", &format!("q0 = 1.0\nreaction_frame = \"{frame}\""));
+        let text = text.replace(
+            "q0 = 1.0",
+            &format!("q0 = 1.0\nreaction_frame = \"{frame}\""),
+        );
         let r = run_text("pivot_world", &text);
         let rec = &r.recording;
         for i in 0..rec.len() {
@@ -71,7 +85,10 @@ inertia = [0.0, 0.0, 0.0]
             let along = m * (g * q.cos() + l * w * w);
             let expected = Vector3::new(-q.sin() * along, q.cos() * along, 0.0);
             let (f, _) = reaction(rec, "hinge", i);
-            assert!((f - expected).norm() < 1e-9 * m * g, "{frame} q = {q}: {f} vs {expected}");
+            assert!(
+                (f - expected).norm() < 1e-9 * m * g,
+                "{frame} q = {q}: {f} vs {expected}"
+            );
         }
     }
 }
@@ -174,11 +191,17 @@ fn reactions_and_external_forces_balance_on_a_static_mechanism() {
     // Link 1: hinge 1's reaction, hinge 2's reversed, ball 1's weight.
     let force1 = f1 - f2 + weight(2.0);
     let moment1 = about_origin(p1, f1, n1) - about_origin(p2, f2, n2) + ball1.cross(&weight(2.0));
-    assert!(force1.norm() < tol && moment1.norm() < tol, "{force1} {moment1}");
+    assert!(
+        force1.norm() < tol && moment1.norm() < tol,
+        "{force1} {moment1}"
+    );
     // Link 2: hinge 2's reaction, ball 2's weight, the push.
     let force2 = f2 + weight(3.0) + push;
     let moment2 = about_origin(p2, f2, n2) + ball2.cross(&(weight(3.0) + push));
-    assert!(force2.norm() < tol && moment2.norm() < tol, "{force2} {moment2}");
+    assert!(
+        force2.norm() < tol && moment2.norm() < tol,
+        "{force2} {moment2}"
+    );
 }
 
 /// A ball thrown on a six-dof joint: the joint transmits nothing, so its reaction is zero (to
