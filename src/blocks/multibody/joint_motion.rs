@@ -267,14 +267,17 @@ impl JointDrive {
         }
     }
 
-    /// Adds the direct feedthrough pairs: the drive input to the actuator force and reaction,
+    /// Adds the direct feedthrough pairs (`read`: the used outputs): the drive input, when read,
+    /// to the actuator force and reaction,
     /// the force input `t` (input 0) to the actuator force, the references to the motion output.
-    pub fn feedthrough(&self, actuated: bool, pairs: &mut Vec<(usize, usize)>) {
+    pub fn feedthrough(&self, actuated: bool, read: &[bool], pairs: &mut Vec<(usize, usize)>) {
+        // An ignored drive input feeds nothing (the mechanism does not compute it).
+        let drive = self.drive_input.filter(|&i| self.reads_input(i, read));
         for o in [self.actuator_output, self.reaction_output]
             .into_iter()
             .flatten()
         {
-            if let Some(i) = self.drive_input {
+            if let Some(i) = drive {
                 pairs.push((i, o));
             }
         }

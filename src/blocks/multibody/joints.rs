@@ -262,7 +262,8 @@ impl Block for JointBlock {
             self.limits.map(|l| l.method),
             Some(LimitMethod::SpringDamper { .. })
         );
-        self.drive.feedthrough(self.actuated, &mut feedthrough);
+        self.drive
+            .feedthrough(self.actuated, &self.read, &mut feedthrough);
         Ok(Setup {
             num_states: self.drive.num_states(),
             feedthrough,

@@ -63,8 +63,9 @@ pub struct MechanismBlock {
     /// Rigid contact pairs and joint limits, in the order of their outputs, zero crossings and
     /// work slots.
     rigid: Vec<RigidConstraint>,
-    /// Index of the first rigid-contact output.
-    rigid_outputs: usize,
+    /// The output of each rigid constraint (not contiguous: joints' drive outputs are added
+    /// between them as the blocks are wired).
+    rigid_outputs: Vec<usize>,
     /// Motion inputs and drive outputs (see `mechanism_drive.rs`).
     motions: Vec<MotionInput>,
     pub(super) drives: Vec<DriveOutput>,
@@ -119,7 +120,7 @@ impl MechanismBlock {
             outputs,
             roles: Vec::new(),
             bodies_used: true,
-            rigid_outputs: 0,
+            rigid_outputs: Vec::new(),
             rigid: Vec::new(),
             motions: Vec::new(),
             drives: Vec::new(),
@@ -138,9 +139,7 @@ impl MechanismBlock {
             limit.q_index = self.mechanism.joint_q_range(limit.joint).start;
             limit.v_index = self.mechanism.joint_v_range(limit.joint).start;
         }
-        if self.rigid.is_empty() {
-            self.rigid_outputs = self.outputs.len();
-        }
+        self.rigid_outputs.push(self.outputs.len());
         self.outputs.push(
             PortDecl::signal(
                 format!("rigid_{}", self.rigid.len()),
@@ -419,7 +418,7 @@ impl MechanismBlock {
     fn write_rigid_outputs(&self, io: &mut crate::block::Io, work: &[f64], s: &Scratch) {
         use rigid::output::*;
         for (k, pair) in s.rigid.pairs.iter().enumerate() {
-            let out = io.output(self.rigid_outputs + k);
+            let out = io.output(self.rigid_outputs[k]);
             out.fill(0.0);
             // A point cloud's points all report their separations, candidates or not.
             for (slot, q) in s.rigid.cloud_queries[k].iter().enumerate() {
@@ -486,13 +485,15 @@ impl Block for MechanismBlock {
 
     fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
         // A pair's solved contact depends on every force the mechanism receives.
-        let pair_outputs = self.rigid_outputs..self.rigid_outputs + self.rigid.len();
+        let pair_outputs = &self.rigid_outputs;
         let mut feedthrough: Vec<(usize, usize)> = (0..self.inputs.len())
-            .flat_map(|i| pair_outputs.clone().map(move |o| (i, o)))
+            .flat_map(|i| pair_outputs.iter().map(move |&o| (i, o)))
             .collect();
         // A joint's drive output depends on every input; with motion inputs, the kinematic
         // outputs depend on the references too.
-        for d in &self.drives {
+        // (Only where read: an unread drive output is not computed, and declaring it would make
+        // the schedule evaluate the mechanism again after the blocks that apply forces.)
+        for d in self.drives.iter().filter(|d| d.used) {
             feedthrough.extend((0..self.inputs.len()).map(|i| (i, d.output)));
         }
         let kinematic = self.mechanism.num_bodies() + self.mechanism.num_joints();
