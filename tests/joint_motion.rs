@@ -309,3 +309,56 @@ fn a_table_driven_at_a_prescribed_rate_carries_then_loses_its_brick() {
         "the brick never slipped"
     );
 }
+
+/// `motion = "input_filtered"` with a Step q_ref (0.2 rad, then 0.3 rad from t = 0.5 s) and τ =
+/// 0.05 s: the hinge starts at rest at q_ref(0) = 0.2 and stays there until the step, then follows
+/// the critically damped step response q = 0.2 + 0.1·(1 − (1 + s/τ)·e^(−s/τ)), s = t − 0.5, with
+/// w = 0.1·(s/τ²)·e^(−s/τ) (1e-8: integrated at rel_tol 1e-10); its actuator torque is
+/// m·l²·a + m·g·l·sin q + c·w with the filter's a = (q_ref − q − 2τ·w)/τ², an exact function of
+/// the recorded q and w (1e-9 N·m).
+#[test]
+fn a_filtered_step_moves_the_joint_along_the_critically_damped_response() {
+    let (tau, m, l, g, c) = (0.05f64, 2.0f64, 0.5f64, 9.81f64, 0.3f64);
+    let text = driven_pendulum("motion_filter = 0.05")
+        .replace("{method}", "dopri5")
+        .replace("motion = \"input\"", "motion = \"input_filtered\"")
+        .replace("\"wr.out -> hinge.w_ref\", \"ar.out -> hinge.a_ref\",", "")
+        .replace(
+            "[blocks.qr]\ntype = \"Sine\"\namplitude = 0.4\nfrequency = 3.0",
+            "[blocks.qr]\ntype = \"Step\"\ntime = 0.5\nbefore = 0.2\nafter = 0.3",
+        )
+        .replace("[solver]", "[solver]\nrel_tol = 1e-10\nabs_tol = 1e-12");
+    let r = run_text("filtered", &text);
+    let rec = &r.recording;
+    for i in 0..rec.len() {
+        let t = rec.times[i];
+        let (q, w) = (at(rec, "hinge.q", i), at(rec, "hinge.w", i));
+        let s = t - 0.5;
+        let (q_ref, q_exp, w_exp) =
+            if s < 0.0 || (s == 0.0 && i + 1 < rec.len() && rec.times[i + 1] == t) {
+                (0.2, 0.2, 0.0)
+            } else {
+                let e = (-s / tau).exp();
+                (
+                    0.3,
+                    0.2 + 0.1 * (1.0 - (1.0 + s / tau) * e),
+                    0.1 * s / (tau * tau) * e,
+                )
+            };
+        assert!(
+            (q - q_exp).abs() < 1e-8,
+            "t = {t}: q = {q}, expected {q_exp}"
+        );
+        assert!(
+            (w - w_exp).abs() < 1e-8 / tau,
+            "t = {t}: w = {w}, expected {w_exp}"
+        );
+        let a = (q_ref - q - 2.0 * tau * w) / (tau * tau);
+        let expected = m * l * l * a + m * g * l * q.sin() + c * w;
+        let got = at(rec, "hinge.actuator_force", i);
+        assert!(
+            (got - expected).abs() < 1e-9,
+            "t = {t}: {got} vs {expected}"
+        );
+    }
+}
