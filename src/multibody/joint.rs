@@ -123,8 +123,8 @@ pub struct JointSpec {
     /// Whether the joint is actuated by an input (informational for the diagram layer: the
     /// dynamics always add the actuation vector `tau` it is given; pass zeros for passive joints).
     pub actuated: bool,
-    /// Which velocity coordinates are prescribed (driven by motion inputs, see
-    /// [`prescribed`](super::prescribed)); empty for none. Only joints whose `nq = nv` (not the
+    /// Which velocity coordinates are prescribed (driven by motion inputs: they leave the
+    /// unknowns of the dynamics, see docs/design-notes.md, "Motion inputs"); empty for none. Only joints whose `nq = nv` (not the
     /// quaternion joints) may prescribe coordinates.
     pub motion: Vec<bool>,
 }

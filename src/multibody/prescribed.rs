@@ -127,14 +127,11 @@ pub(crate) fn forward_step(m: &Mechanism, ws: &mut Workspace, i: usize, vdot: &m
         }
     }
     let mut r = [0.0; 6];
-    for kk in 0..nf {
-        r[kk] = ws.u[i][kk] - a.dot(&ws.u_cols[i][kk]);
+    for (kk, rk) in r.iter_mut().enumerate().take(nf) {
+        *rk = ws.u[i][kk] - a.dot(&ws.u_cols[i][kk]);
     }
     for (jj, &j) in free[..nf].iter().enumerate() {
-        let mut qdd = 0.0;
-        for kk in 0..nf {
-            qdd += ws.d_inv[i][(jj, kk)] * r[kk];
-        }
+        let qdd: f64 = (0..nf).map(|kk| ws.d_inv[i][(jj, kk)] * r[kk]).sum();
         vdot[b.v_start + j] = qdd;
     }
     for &j in &free[..nf] {
@@ -152,18 +149,5 @@ pub(crate) fn reduce_mass_matrix(m: &Mechanism, mass: &mut DMatrix<f64>) {
         mass.row_mut(k).fill(0.0);
         mass.column_mut(k).fill(0.0);
         mass[(k, k)] = 1.0;
-    }
-}
-
-/// Zeroes the prescribed entries of a generalized-force vector (nv values).
-#[inline]
-#[allow(dead_code)]
-pub(crate) fn zero_prescribed(m: &Mechanism, tau: &mut [f64]) {
-    if m.has_prescribed {
-        for (t, p) in tau.iter_mut().zip(&m.prescribed) {
-            if *p {
-                *t = 0.0;
-            }
-        }
     }
 }

@@ -47,12 +47,45 @@ pub(super) const MOTION_FILTER: Param<f64> = param!(
     0.01,
     "time constant τ of the filter of motion = \"input_filtered\""
 );
-pub(super) const MOTION_AXES: Param<&str> = param!(
-    "motion_axes",
-    "",
-    "all true",
-    "which axes the motion input prescribes (multi-axis joints: one boolean per degree of freedom); the others take forces"
-);
+pub(super) const MOTION_AXES: crate::block::ParamDoc = crate::block::ParamDoc {
+    name: "motion_axes",
+    unit: "",
+    default: "all true",
+    doc: "which axes the motion input prescribes (one boolean per degree of freedom); q_ref keeps one element per degree of freedom, the free axes' ignored, and the free axes take forces (actuation)",
+};
+/// The documented parameters of motion and reaction (scalar joints).
+pub(super) const SCALAR_PARAMS: [crate::block::ParamDoc; 3] =
+    [MOTION.doc, MOTION_FILTER.doc, REACTION_FRAME.doc];
+/// The documented ports of motion and reaction.
+pub(super) const PORTS: [crate::block::PortDoc; 5] = [
+    port_doc("q_ref", "input", "position reference, one per degree of freedom (motion = \"input\" or \"input_filtered\")"),
+    port_doc("w_ref", "input", "velocity reference (motion = \"input\")"),
+    port_doc("a_ref", "input", "acceleration reference (motion = \"input\")"),
+    port_doc("actuator_force", "output", "force/torque per axis the actuator supplies: on a driven axis what the motion requires on top of the joint's spring, damper and friction; on a force-driven axis the input t (with motion or actuation)"),
+    REACTION,
+];
+/// The `reaction` output's documentation.
+pub(super) const REACTION: crate::block::PortDoc = crate::block::PortDoc {
+    name: "reaction",
+    kind: "output",
+    shape: "6×1",
+    unit: "N, N·m",
+    doc: "[force; torque]: the wrench the base side exerts on the follower side through the joint, the torque about F's origin, resolved in reaction_frame",
+};
+
+const fn port_doc(
+    name: &'static str,
+    kind: &'static str,
+    doc: &'static str,
+) -> crate::block::PortDoc {
+    crate::block::PortDoc {
+        name,
+        kind,
+        shape: "n×1",
+        unit: "m, rad (/s, /s²); N, N·m",
+        doc,
+    }
+}
 pub(super) const REACTION_FRAME: Param<&str> = param!(
     "reaction_frame",
     "",
@@ -68,15 +101,12 @@ pub(super) fn read_motion(
 ) -> Result<Option<MotionSpec>, Diagnostic> {
     let mode = MOTION.choice(p, &["none", "input", "input_filtered"])?;
     let tau = p.positive_or(MOTION_FILTER.name(), MOTION_FILTER.default, "s")?;
-    let axes_written = p.value(MOTION_AXES.name());
+    let axes_written = p.value("motion_axes");
     if mode == "none" {
-        if p.has(MOTION_FILTER.name()) || axes_written.is_some() {
+        if axes_written.is_some() {
             return Err(p
-                .error(
-                    "motion",
-                    "'motion_filter' and 'motion_axes' need a motion input",
-                )
-                .hint("write motion = \"input\" or \"input_filtered\", or remove them"));
+                .error("motion_axes", "'motion_axes' needs a motion input")
+                .hint("write motion = \"input\" or \"input_filtered\", or remove 'motion_axes'"));
         }
         return Ok(None);
     }

@@ -227,19 +227,18 @@ impl MechanismBlock {
         output
     }
 
-    /// The state the mechanism is evaluated at: `states`, or with motion inputs the effective
-    /// state (prescribed coordinates replaced by their references) left in `s.drive.effective`.
-    /// Take it with [`std::mem::take`] and give it back after use (no allocation).
-    fn effective<'a>(
+    /// With motion inputs, the state the mechanism is evaluated at: `states` with the prescribed
+    /// coordinates replaced by their references, taken out of `s.drive.effective` (give it back
+    /// after use: no allocation); `None` without motion inputs (use `states` itself).
+    fn effective(
         &self,
-        states: &'a [f64],
+        states: &[f64],
         io: &crate::block::Io,
         s: &mut Scratch,
     ) -> Option<Vec<f64>> {
         if self.motions.is_empty() {
             return None;
         }
-        let _ = states;
         effective_state(
             &self.motions,
             self.nq(),
