@@ -362,3 +362,34 @@ fn a_filtered_step_moves_the_joint_along_the_critically_damped_response() {
         );
     }
 }
+
+/// The wrist pin of models/crank_drive.toml closes the loop (a cut joint): its reaction, in the
+/// World, is the force the rod exerts on the slider, so along the slide it is the slider's mass
+/// times its acceleration less the spring-damper's force: m_s·x″·ω² − F_s (1e-6 relative to the
+/// largest, as the crank torque: the loop's integrated velocities).
+#[test]
+fn the_loop_closing_pin_reacts_with_what_the_slider_needs() {
+    let r = run("models/crank_drive.toml", &["pin.reaction_frame=\"world\""]);
+    let rec = &r.recording;
+    let (rc, l, omega, m_s, k, c) = (0.1f64, 0.3f64, 15.0f64, 1.0, 20.0, 0.5);
+    let mut worst: f64 = 0.0;
+    let mut largest: f64 = 0.0;
+    for i in 0..rec.len() {
+        let th = at(rec, "crank_joint.q", i);
+        let (s, co) = th.sin_cos();
+        let d = (l * l - rc * rc * s * s).sqrt();
+        let x = rc * co + d;
+        let x1 = -rc * s - rc * rc * s * co / d;
+        let x2 =
+            -rc * co - rc * rc * (co * co - s * s) / d - rc.powi(4) * s * s * co * co / d.powi(3);
+        let f_s = k * (0.45 - x) - c * x1 * omega;
+        let expected = m_s * x2 * omega * omega - f_s;
+        let got = at(rec, "pin.reaction[0]", i);
+        worst = worst.max((got - expected).abs());
+        largest = largest.max(expected.abs());
+    }
+    assert!(
+        worst < 1e-6 * largest,
+        "pin force off by {worst} (largest {largest})"
+    );
+}

@@ -204,8 +204,11 @@ impl MechanismBlock {
         passive_forces(m, q, v, passive);
         for drive in self.drives.iter().filter(|d| d.used) {
             let out = io.output(drive.output);
+            // The joint's degrees of freedom as its block sees them (a loop-closing joint has
+            // none in v, and no actuator force).
+            let nv = m.joint_state_sizes(drive.joint).1;
+            out[..nv].fill(0.0);
             let r = m.joint_v_range(drive.joint);
-            let nv = r.len();
             for (k, o) in r.clone().zip(out.iter_mut()) {
                 *o = if m.prescribed()[k] {
                     tau_id[k] - tau[k] - passive[k]
