@@ -10,7 +10,7 @@ use blockdyn::sim::work_estimate::WorkEstimate;
 use std::path::Path;
 
 /// Models whose estimate is within a factor 3 of the measured steps.
-const WITHIN_3X: [&str; 32] = [
+const WITHIN_3X: [&str; 35] = [
     "ball_drop",
     "ball_to_rest",
     "bouncing_ball",
@@ -20,12 +20,14 @@ const WITHIN_3X: [&str; 32] = [
     "box_stack_rigid",
     "box_tower",
     "coin_drop",
+    "crank_drive",
     "dominoes",
     "double_pendulum",
     "eulers_disk",
     "four_bar",
     "four_bar_parallelogram",
     "gripper",
+    "hinge_reaction",
     "joint_friction",
     "mass_spring_damper",
     "newtons_cradle",
@@ -43,10 +45,11 @@ const WITHIN_3X: [&str; 32] = [
     "stacked_boxes",
     "thermostat",
     "tumbling_brick",
+    "vibrating_plate",
 ];
 
 /// Models whose estimate is off by more than 3× today (the reason, from the run).
-const KNOWN_MISSES: [&str; 7] = [
+const KNOWN_MISSES: [&str; 8] = [
     "cart_pole",            // the LQR damps the 10.9 rad/s mode counted at t = 0 (4x)
     "contactsim_blocks",    // rigid contact: its steps are spent at located events
     "custom_force",         // a user-written contact law's mode, not excited at rest, is counted
@@ -54,6 +57,7 @@ const KNOWN_MISSES: [&str; 7] = [
     "quadruped_urdf",       // auto stays explicit: its implicit step costs more on 37 states
     "rolling_ball_on_grid", // starts in the air; 200 points engage one by one as it rolls
     "sphere_pile",          // 64 balls' impacts on each other: no one contact's mode shows them
+    "turntable",            // the brick's slip at 0.6 s (stick-slip mode changes) is not at rest
 ];
 
 fn ratio(name: &str) -> f64 {

@@ -37,6 +37,9 @@ fn a_run_after_set_up_allocates_nothing() {
         ("models/pendulum_stop.toml", &[][..]),
         ("models/four_bar_parallelogram.toml", &[][..]),
         ("models/slider_crank.toml", &[][..]),
+        // Motion inputs (a driven loop, a driven axis under rigid contact) and drive outputs.
+        ("models/crank_drive.toml", &[][..]),
+        ("models/vibrating_plate.toml", &[][..]),
         ("models/ball_drop.toml", &stiff[..]),
         // Joint friction (a passive force of the mechanism, stick/slip crossings), explicit and
         // stiff (its difference Jacobian).

@@ -270,6 +270,13 @@ pub trait Block: Send + Sync {
     /// costs nothing). The default computes everything.
     fn set_used_outputs(&mut self, _used: &[bool]) {}
 
+    /// Whether the block reads input `input` at all, once told its used outputs: a joint whose
+    /// `reaction` and `actuator_force` nobody reads ignores its hidden drive input, and the
+    /// mechanism then skips computing it. The default reads every input.
+    fn reads_input(&self, _input: usize) -> bool {
+        true
+    }
+
     /// Declares states, work slots, zero crossings and feedthrough for the final shapes; the error
     /// when the shapes are not acceptable.
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError>;

@@ -64,6 +64,14 @@ pub enum HiddenPort {
     JointState,
     /// Output: the bound joint's actuation (force or torque per velocity coordinate).
     JointActuation,
+    /// Output: the bound joint's motion reference `[q_ref; w_ref; a_ref]` (3·nv values).
+    JointMotion,
+    /// Input: the bound joint's actuator forces and reaction wrench `[τ_act (nv); f (3); n (3)]`,
+    /// the reaction resolved in `frame`.
+    JointDrive {
+        /// The frame the reaction is resolved in.
+        frame: crate::multibody::ReactionFrame,
+    },
     /// Input: the solved state of the block's rigid contact pair or joint limit (see
     /// [`crate::multibody::rigid`]), from the mechanism that solves it.
     RigidConstraint,

@@ -421,5 +421,34 @@ fn mark_used_outputs(
         inst.block.set_used_outputs(&used);
         used_outputs.push(used);
     }
+    // An output wired only to inputs their blocks ignore (a joint's hidden drive input when its
+    // reaction and actuator force are not read) is not used after all.
+    let mut unread: Vec<(usize, usize)> = Vec::new();
+    for (b, from) in lines_from.iter().enumerate() {
+        // Per port: (wired at all, wired to an input that is read).
+        let mut wired = vec![(false, false); used_outputs[b].len()];
+        for &k in from {
+            let l = &lines[k];
+            if let Some(w) = wired.get_mut(l.from_port) {
+                w.0 = true;
+                w.1 |= instances[l.to].block.reads_input(l.to_port);
+            }
+        }
+        for (o, (any, read)) in wired.into_iter().enumerate() {
+            if any && !read && used_outputs[b][o] {
+                unread.push((b, o));
+            }
+        }
+    }
+    if !unread.is_empty() {
+        for &(b, o) in &unread {
+            used_outputs[b][o] = false;
+        }
+        let mut told: Vec<usize> = unread.iter().map(|(b, _)| *b).collect();
+        told.dedup();
+        for b in told {
+            instances[b].block.set_used_outputs(&used_outputs[b]);
+        }
+    }
     used_outputs
 }

@@ -139,7 +139,43 @@ pub(crate) fn scene_warnings(d: &Diagram, scene: &PhysicalScene) -> Vec<String> 
     found.extend(still_mechanism_warning(d, scene));
     found.extend(ground_facing_warnings(d, scene));
     found.extend(start_overlap_warnings(d, scene));
+    found.extend(stepped_motion_warnings(d));
     found.iter().map(Diagnostic::to_string).collect()
+}
+
+/// Source blocks whose output jumps (a step, a pulse train, a relay or a zero-order hold).
+const STEPPED_SOURCES: [&str; 4] = ["Step", "PulseGenerator", "Relay", "ZeroOrderHold"];
+
+/// A joint with `motion = "input"` whose `q_ref` comes straight from a block whose output jumps:
+/// the coordinate would jump with it (an infinite velocity the `w_ref` input does not carry, and
+/// an impulsive actuator force); `motion = "input_filtered"` smooths the reference.
+fn stepped_motion_warnings(d: &Diagram) -> Vec<Diagnostic> {
+    d.lines
+        .iter()
+        .filter_map(|l| {
+            let (to, from) = (&d.blocks[l.to], &d.blocks[l.from]);
+            let inputs = to.block.inputs();
+            let exact = inputs.iter().any(|p| p.name == "a_ref");
+            let is_joint = matches!(to.block.physical(), Some(PhysicalRole::Joint { .. }));
+            (is_joint
+                && exact
+                && inputs.get(l.to_port).is_some_and(|p| p.name == "q_ref")
+                && STEPPED_SOURCES.contains(&from.type_name))
+            .then(|| {
+                locate(
+                    &d.source,
+                    &d.spec,
+                    &warned(d, l.to),
+                    At::Param("motion"),
+                    &format!(
+                        "q_ref comes from {} '{}', whose output jumps: with motion = \"input\" the joint's position jumps with it (an infinite velocity, an impulsive actuator force)",
+                        from.type_name, from.name
+                    ),
+                )
+                .hint("write motion = \"input_filtered\" (q_ref only, smoothed by 1/(τs + 1)² with τ = motion_filter), or feed a smooth q_ref with its w_ref and a_ref")
+            })
+        })
+        .collect()
 }
 
 /// Block `b` of the diagram as the warnings see it.
@@ -164,7 +200,9 @@ fn still_mechanism_warning(d: &Diagram, scene: &PhysicalScene) -> Option<Diagnos
     let driven = v.iter().any(|x| *x != 0.0)
         || d.blocks.iter().any(|b| match b.block.physical() {
             Some(PhysicalRole::Joint { spec }) => {
-                spec.actuated || spec.stiffness.iter().any(|k| *k != 0.0)
+                spec.actuated
+                    || spec.stiffness.iter().any(|k| *k != 0.0)
+                    || spec.motion.iter().any(|p| *p)
             }
             Some(PhysicalRole::Consumer) => true,
             _ => false,

@@ -118,6 +118,10 @@ pub fn forward_dynamics_after_kinematics(
                     + b.friction_force(k, v[vs + k]);
             }
         }
+        if b.any_prescribed {
+            super::prescribed::backward_step(m, ws, i, tau, &passive);
+            continue;
+        }
         let js = &ws.joint[i];
         if nv == 1 {
             let s = js.s[0];
@@ -210,6 +214,10 @@ pub fn forward_dynamics_after_kinematics(
         let b = &m.bodies[i];
         let nv = b.kind.nv();
         let vs = b.v_start;
+        if b.any_prescribed {
+            super::prescribed::forward_step(m, ws, i, vdot);
+            continue;
+        }
         let mut a = ws.x_up[i].apply_motion(&ws.a[b.parent]) + ws.c[i];
         let js = &ws.joint[i];
         if nv == 1 {

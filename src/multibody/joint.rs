@@ -127,6 +127,10 @@ pub struct JointSpec {
     /// Whether the joint is actuated by an input (informational for the diagram layer: the
     /// dynamics always add the actuation vector `tau` it is given; pass zeros for passive joints).
     pub actuated: bool,
+    /// Which velocity coordinates are prescribed (driven by motion inputs: they leave the
+    /// unknowns of the dynamics, see docs/design-notes.md, "Motion inputs"); empty for none. Only joints whose `nq = nv` (not the
+    /// quaternion joints) may prescribe coordinates.
+    pub motion: Vec<bool>,
 }
 
 impl JointSpec {
@@ -140,6 +144,7 @@ impl JointSpec {
             damping: Vec::new(),
             friction: Vec::new(),
             actuated: false,
+            motion: Vec::new(),
         }
     }
 
@@ -167,6 +172,12 @@ impl JointSpec {
     /// Marks the joint as actuated by an input.
     pub fn with_actuation(mut self, actuated: bool) -> Self {
         self.actuated = actuated;
+        self
+    }
+
+    /// Prescribes the velocity coordinates flagged in `axes` (empty, or `nv` flags).
+    pub fn with_motion(mut self, axes: &[bool]) -> Self {
+        self.motion = axes.to_vec();
         self
     }
 }

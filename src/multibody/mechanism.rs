@@ -54,6 +54,10 @@ pub(crate) struct BodyModel {
     /// inverse rotational inertia about it (body frame). `None` for bodies with children or
     /// without positive-definite inertia.
     pub leaf_inverse: Option<(f64, Vector3<f64>, Matrix3<f64>)>,
+    /// Which dofs of the inbound joint are prescribed (see [`super::prescribed`]).
+    pub prescribed: [bool; 6],
+    /// True if any of them is.
+    pub any_prescribed: bool,
 }
 
 /// Per-joint bookkeeping (for every `JointId`, welds included).
@@ -101,6 +105,10 @@ pub struct Mechanism {
     pub(crate) cuts: Vec<CutJoint>,
     /// The inbound joint of each body (`None` for the World body).
     pub(crate) body_joints: Vec<Option<JointId>>,
+    /// Per velocity coordinate: whether it is prescribed (see [`super::prescribed`]).
+    pub(crate) prescribed: Vec<bool>,
+    /// True if any coordinate is prescribed.
+    pub(crate) has_prescribed: bool,
 }
 
 impl Mechanism {
@@ -231,6 +239,16 @@ impl Mechanism {
     pub fn initial_state(&self, q: &mut [f64], v: &mut [f64]) {
         q.copy_from_slice(&self.q0);
         v.copy_from_slice(&self.v0);
+    }
+
+    /// Per velocity coordinate: whether it is prescribed (driven by a motion input).
+    pub fn prescribed(&self) -> &[bool] {
+        &self.prescribed
+    }
+
+    /// Whether any velocity coordinate is prescribed.
+    pub fn has_prescribed(&self) -> bool {
+        self.has_prescribed
     }
 
     /// The q offsets of all quaternions [w, x, y, z] in q (Spherical and SixDof joints).

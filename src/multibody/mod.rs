@@ -50,6 +50,8 @@ pub mod joint_friction;
 pub(crate) mod kinematics;
 pub(crate) mod mechanism;
 pub(crate) mod network;
+pub(crate) mod prescribed;
+pub mod reaction;
 pub mod rigid;
 pub(crate) mod rnea;
 pub mod spatial;
@@ -72,6 +74,7 @@ pub use mechanism::{
     Mechanism, QUATERNION_NORM_SLACK, WORLD_BODY,
 };
 pub use network::{FrameNetworkBuilder, MechanismError};
+pub use reaction::{joint_reaction, ReactionFrame};
 pub use rnea::{bias_forces, inverse_dynamics};
 pub use spatial::{PluckerTransform, SpatialForce, SpatialInertia, SpatialMotion};
 pub use workspace::Workspace;

@@ -464,6 +464,12 @@ impl FrameNetworkBuilder {
             quaternion_offsets,
         } = coordinates;
         set_leaf_inverses(&mut bodies);
+        let mut prescribed = vec![false; nv];
+        for b in &bodies[1..] {
+            prescribed[b.v_start..b.v_start + b.kind.nv()]
+                .copy_from_slice(&b.prescribed[..b.kind.nv()]);
+        }
+        let has_prescribed = prescribed.iter().any(|p| *p);
         Mechanism {
             bodies,
             body_labels,
@@ -477,6 +483,8 @@ impl FrameNetworkBuilder {
             quaternion_offsets,
             cuts,
             body_joints,
+            prescribed,
+            has_prescribed,
         }
     }
 
@@ -512,6 +520,8 @@ impl FrameNetworkBuilder {
             has_passive: false,
             reversed: false,
             leaf_inverse: None,
+            prescribed: [false; 6],
+            any_prescribed: false,
         };
         let mut c = Coordinates {
             bodies: vec![placeholder],
@@ -534,6 +544,8 @@ impl FrameNetworkBuilder {
             damping[..je.spec.damping.len()].copy_from_slice(&je.spec.damping);
             let mut friction = [FrictionLaw::None; 6];
             friction[..je.spec.friction.len()].copy_from_slice(&je.spec.friction);
+            let mut prescribed = [false; 6];
+            prescribed[..je.spec.motion.len()].copy_from_slice(&je.spec.motion);
             c.bodies.push(BodyModel {
                 parent,
                 kind,
@@ -548,6 +560,8 @@ impl FrameNetworkBuilder {
                     || BodyModel::has_friction(&friction),
                 reversed,
                 leaf_inverse: None,
+                prescribed,
+                any_prescribed: prescribed.iter().any(|p| *p),
             });
             let info = &mut joints[j];
             info.body = Some(b);
@@ -601,10 +615,10 @@ impl FrameNetworkBuilder {
             .chain(&spec.damping)
             .any(|x| *x != 0.0)
             || !spec.friction.is_empty();
-        if spec.actuated || passive {
+        if spec.actuated || passive || spec.motion.iter().any(|p| *p) {
             return Err(self.cannot_close(
                 j,
-                "the joint closing a loop cannot be actuated or have stiffness, damping or friction: move them to another joint of the loop",
+                "the joint closing a loop cannot be actuated, driven by a motion input or have stiffness, damping or friction: move them to another joint of the loop",
             ));
         }
         Ok(())

@@ -40,6 +40,9 @@ pub struct Workspace {
     pub(crate) u: Vec<[f64; 6]>,
     /// A vector of nv zeros.
     pub(crate) zeros_v: Vec<f64>,
+    /// The prescribed accelerations `a_ref` (nv; read at the prescribed coordinates only, m/s² or
+    /// rad/s²; see [`super::prescribed`]). Zero until set with [`Workspace::set_prescribed_accelerations`].
+    pub(crate) a_ref: Vec<f64>,
 }
 
 impl Workspace {
@@ -59,7 +62,14 @@ impl Workspace {
             d_inv: vec![Matrix6::identity(); n],
             u: vec![[0.0; 6]; n],
             zeros_v: vec![0.0; m.nv()],
+            a_ref: vec![0.0; m.nv()],
         }
+    }
+
+    /// Sets the accelerations of the prescribed coordinates (nv values, others ignored) that the
+    /// dynamics use from now on.
+    pub fn set_prescribed_accelerations(&mut self, a_ref: &[f64]) {
+        self.a_ref.copy_from_slice(a_ref);
     }
 
     /// Number of bodies this workspace is sized for.

@@ -11,6 +11,7 @@
 use super::joint_effort::{read_effort_limit, saturate};
 use super::joint_friction::{JointFriction, FRICTION_DOC};
 use super::joint_limits::{read_limits, JointLimits, LimitMethod};
+use super::joint_motion::{self, MotionSpec};
 use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, HiddenPort, Param, ParamDoc, PhysicalRole,
     PortDecl, PortDoc, Setup, Shape,
@@ -51,6 +52,8 @@ pub struct JointBlock {
     joint: usize,
     /// Accepted but questionable parameters (see [`Block::warnings`]).
     warnings: Vec<String>,
+    /// Motion inputs, reaction and actuator force (see `joint_motion.rs`).
+    drive: joint_motion::JointDrive,
 }
 
 fn sensing_outputs(kind: JointKind) -> Vec<(&'static str, usize, usize, &'static str)> {
@@ -168,7 +171,25 @@ impl JointBlock {
             tau_output: None,
             joint: 0,
             warnings: Vec::new(),
+            drive: joint_motion::JointDrive::default(),
         }
+    }
+
+    /// With motion inputs and the reaction (and actuator force) outputs.
+    fn with_drive(
+        mut self,
+        motion: Option<MotionSpec>,
+        frame: crate::multibody::ReactionFrame,
+    ) -> Self {
+        self.drive = joint_motion::JointDrive::new(
+            self.kind,
+            motion,
+            frame,
+            self.actuated,
+            &mut self.inputs,
+            &mut self.outputs,
+        );
+        self
     }
 }
 
@@ -221,7 +242,29 @@ impl Block for JointBlock {
                 PortDecl::signal("tau", Shape::vector(nv)).hidden(HiddenPort::JointActuation),
             );
         }
+        self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
         Ok(())
+    }
+
+    fn reads_input(&self, input: usize) -> bool {
+        self.drive.reads_input(input, &self.read)
+    }
+
+    fn initialize(&self, ctx: &mut Ctx) {
+        ctx.states.fill(0.0);
+    }
+
+    fn samples_at_start(&self) -> bool {
+        self.drive.filtered().is_some()
+    }
+
+    fn handle_event(&self, ctx: &mut Ctx, crossed: &[bool], time_event: bool) -> bool {
+        // The start: the motion filter at rest at q_ref(0).
+        time_event && crossed.is_empty() && self.drive.start_filter(ctx)
+    }
+
+    fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
+        self.drive.derivatives(ctx, dxdt);
     }
 
     fn rigid_constraint(&self) -> Option<RigidConstraint> {
@@ -258,7 +301,10 @@ impl Block for JointBlock {
             zero_crossings.resize(zero_crossings.len() + f.crossing_count(), Direction::Either);
             feedthrough.extend(self.friction_output.map(|o| (s, o)));
         }
+        self.drive
+            .feedthrough(self.actuated, &self.read, &mut feedthrough);
         Ok(Setup {
+            num_states: self.drive.num_states(),
             feedthrough,
             zero_crossings,
             ..Setup::default()
@@ -306,7 +352,9 @@ impl Block for JointBlock {
             if nv > 0 {
                 ctx.output(tau)[0] += penalty;
             }
+            self.drive.clear_prescribed(ctx.output(tau));
         }
+        self.drive.outputs_eval(ctx, self.actuated, &self.read);
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
@@ -335,12 +383,36 @@ fn read_common(
     let stiffness = per_dof(p, &STIFFNESS, nv)?;
     let damping = per_dof(p, &DAMPING, nv)?;
     let actuated = ACTUATION.choice(p, &["none", "input"])? == "input";
+    let motion = joint_motion::read_motion(p, kind)?;
+    if let (Some(m), true) = (&motion, actuated) {
+        if m.axes.iter().all(|a| *a) {
+            return Err(p
+                .error("actuation", "a joint driven by a motion input on every axis takes no force input")
+                .hint("remove actuation = \"input\": the force the motion needs is the actuator_force output"));
+        }
+    }
     let friction = JointFriction::read(p, kind)?;
     Ok(JointSpec::new(kind)
         .with_state(&q0, &v0)
         .with_spring_damper(&stiffness, &damping)
         .with_friction(friction.as_ref().map_or(&[], |f| f.laws()))
-        .with_actuation(actuated))
+        .with_actuation(actuated)
+        .with_motion(motion.as_ref().map_or(&[][..], |m| &m.axes)))
+}
+
+/// Reads the joint's motion and reaction parameters and adds their ports to `block`.
+fn with_drive(p: &TableReader, block: JointBlock) -> Result<JointBlock, Diagnostic> {
+    let motion = joint_motion::read_motion(p, block.kind)?;
+    if motion.is_some() && block.limits.is_some() {
+        return Err(p
+            .error(
+                "limits",
+                "a joint driven by a motion input takes no limits (the input sets its position)",
+            )
+            .hint("remove 'limits', or keep q_ref within them"));
+    }
+    let frame = joint_motion::read_reaction_frame(p)?;
+    Ok(block.with_drive(motion, frame))
 }
 
 /// A per-dof parameter: one number for all dofs or one per dof; when absent, its default for
@@ -409,10 +481,11 @@ fn build_scalar(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
         )?;
     }
     let effort = read_effort_limit(p, kind, spec.actuated)?;
-    let mut block = JointBlock::new(kind, spec)
+    let block = JointBlock::new(kind, spec)
         .with_limits(limits)
         .with_friction()
         .with_effort(effort);
+    let mut block = with_drive(p, block)?;
     if kind == JointKind::Revolute {
         block.warnings.extend(angle_warning(q0));
     }
@@ -439,11 +512,10 @@ fn build_vector(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
         .unwrap_or_else(|| vec![0.0; kind.nv()]);
     let spec = read_common(p, kind, q0, w0)?;
     let effort = read_effort_limit(p, kind, spec.actuated)?;
-    Ok(Box::new(
-        JointBlock::new(kind, spec)
-            .with_friction()
-            .with_effort(effort),
-    ))
+    let block = JointBlock::new(kind, spec)
+        .with_friction()
+        .with_effort(effort);
+    Ok(Box::new(with_drive(p, block)?))
 }
 
 fn quaternion(p: &TableReader, param: &Param<[f64; 4]>) -> Result<Vec<f64>, Diagnostic> {
@@ -464,11 +536,10 @@ fn build_spherical(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let w0 = ANGULAR_VELOCITY.read(p)?;
     let spec = read_common(p, JointKind::Spherical, q0, w0)?;
     let effort = read_effort_limit(p, JointKind::Spherical, spec.actuated)?;
-    Ok(Box::new(
-        JointBlock::new(JointKind::Spherical, spec)
-            .with_friction()
-            .with_effort(effort),
-    ))
+    let block = JointBlock::new(JointKind::Spherical, spec)
+        .with_friction()
+        .with_effort(effort);
+    Ok(Box::new(with_drive(p, block)?))
 }
 
 fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
@@ -478,11 +549,10 @@ fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     v0.extend(ANGULAR_VELOCITY.read(p)?);
     let spec = read_common(p, JointKind::SixDof, q0, v0)?;
     let effort = read_effort_limit(p, JointKind::SixDof, spec.actuated)?;
-    Ok(Box::new(
-        JointBlock::new(JointKind::SixDof, spec)
-            .with_friction()
-            .with_effort(effort),
-    ))
+    let block = JointBlock::new(JointKind::SixDof, spec)
+        .with_friction()
+        .with_effort(effort);
+    Ok(Box::new(with_drive(p, block)?))
 }
 
 fn build_weld(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
@@ -598,6 +668,9 @@ macro_rules! scalar_joint {
                     default: "none",
                     doc: "{ lower, upper, method = \"rigid\" (default), restitution (0), rest_velocity (1e-3) } | { lower, upper, method = \"spring_damper\", stiffness, damping (0) }: either bound may be omitted; rigid bounds are unilateral constraints solved with the rigid contacts (impacts ω⁺ = −e·ω⁻), penalty bounds a spring-damper beyond the bound with a zero crossing there",
                 },
+                joint_motion::SCALAR_PARAMS[0],
+                joint_motion::SCALAR_PARAMS[1],
+                joint_motion::SCALAR_PARAMS[2],
             ],
             ports: &[
                 FRAMES[0],
@@ -631,6 +704,11 @@ macro_rules! scalar_joint {
                     unit: "",
                     doc: "actuation force/torque (when actuation = \"input\")",
                 },
+                joint_motion::PORTS[0],
+                joint_motion::PORTS[1],
+                joint_motion::PORTS[2],
+                joint_motion::PORTS[3],
+                joint_motion::PORTS[4],
             ],
             build: |p| build_scalar(p, $kind),
         };
@@ -678,6 +756,10 @@ macro_rules! vector_joint {
                 SPRING[2],
                 AXIS_EXTRAS[0],
                 AXIS_EXTRAS[1],
+                joint_motion::SCALAR_PARAMS[0],
+                joint_motion::SCALAR_PARAMS[1],
+                joint_motion::MOTION_AXES,
+                joint_motion::SCALAR_PARAMS[2],
             ],
             ports: &[
                 FRAMES[0],
@@ -704,6 +786,11 @@ macro_rules! vector_joint {
                     unit: "N, N·m",
                     doc: "actuation (when actuation = \"input\")",
                 },
+                joint_motion::PORTS[0],
+                joint_motion::PORTS[1],
+                joint_motion::PORTS[2],
+                joint_motion::PORTS[3],
+                joint_motion::PORTS[4],
             ],
             build: |p| build_vector(p, $kind),
         };
@@ -738,11 +825,13 @@ pub static SPHERICAL: BlockType = BlockType {
         SPRING[2],
         AXIS_EXTRAS[0],
         AXIS_EXTRAS[1],
+        joint_motion::SCALAR_PARAMS[2],
     ],
     ports: &[
         FRAMES[0],
         FRAMES[1],
         FRICTION_PORT,
+        joint_motion::REACTION,
         PortDoc { name: "Q", kind: "output", shape: "4×1", unit: "", doc: "quaternion [w, x, y, z] of F in B" },
         PortDoc { name: "w", kind: "output", shape: "3×1", unit: "rad/s", doc: "angular velocity of F relative to B, resolved in F" },
         PortDoc { name: "t", kind: "input", shape: "3×1", unit: "N·m", doc: "actuation torque, resolved in F (when actuation = \"input\")" },
@@ -764,11 +853,13 @@ pub static SIX_DOF: BlockType = BlockType {
         SPRING[2],
         AXIS_EXTRAS[0],
         AXIS_EXTRAS[1],
+        joint_motion::SCALAR_PARAMS[2],
     ],
     ports: &[
         FRAMES[0],
         FRAMES[1],
         FRICTION_PORT,
+        joint_motion::REACTION,
         PortDoc {
             name: "p",
             kind: "output",

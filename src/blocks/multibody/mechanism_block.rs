@@ -15,6 +15,7 @@
 //! impulse). The solution is kept in the scratch, keyed by time, state and inputs, so that
 //! `derivatives` reuses it instead of solving again.
 
+use super::mechanism_drive::{effective_state, DriveOutput, DriveScratch, MotionInput};
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{
     same_bits, Block, BlockError, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec,
@@ -24,6 +25,7 @@ use crate::multibody::rigid::{
     self, candidates::find_candidates, impact::resolve_impacts, resting::constrained_accelerations,
     ConstraintKind, RigidConstraint, RigidWorkspace,
 };
+use crate::multibody::ReactionFrame;
 use crate::multibody::{
     body_position, body_rotation, body_velocity, forward_dynamics,
     forward_dynamics_after_kinematics, forward_kinematics, project_quaternions, qdot_from_v,
@@ -45,6 +47,8 @@ enum InputRole {
     Actuation(Range<usize>),
     /// A wrench on body `b`.
     Wrench(usize),
+    /// A joint's motion reference (see `mechanism_drive.rs`).
+    Motion,
 }
 
 /// The compiled mechanism as a block.
@@ -59,8 +63,12 @@ pub struct MechanismBlock {
     /// Rigid contact pairs and joint limits, in the order of their outputs, zero crossings and
     /// work slots.
     rigid: Vec<RigidConstraint>,
-    /// Index of the first rigid-contact output.
-    rigid_outputs: usize,
+    /// The output of each rigid constraint (not contiguous: joints' drive outputs are added
+    /// between them as the blocks are wired).
+    rigid_outputs: Vec<usize>,
+    /// Motion inputs and drive outputs (see `mechanism_drive.rs`).
+    motions: Vec<MotionInput>,
+    pub(super) drives: Vec<DriveOutput>,
 }
 
 /// The mechanism's scratch. Besides workspace it keeps, from one evaluation or event to the
@@ -79,6 +87,8 @@ struct Scratch {
     key: Vec<f64>,
     /// The angle each revolute cut joint last reported (rad; NaN before the first).
     cut_angles: Vec<f64>,
+    /// Effective state and drive-output buffers.
+    drive: DriveScratch,
 }
 
 impl MechanismBlock {
@@ -110,8 +120,10 @@ impl MechanismBlock {
             outputs,
             roles: Vec::new(),
             bodies_used: true,
-            rigid_outputs: 0,
+            rigid_outputs: Vec::new(),
             rigid: Vec::new(),
+            motions: Vec::new(),
+            drives: Vec::new(),
         };
         for closure in closures {
             block.add_rigid_constraint(closure);
@@ -127,9 +139,7 @@ impl MechanismBlock {
             limit.q_index = self.mechanism.joint_q_range(limit.joint).start;
             limit.v_index = self.mechanism.joint_v_range(limit.joint).start;
         }
-        if self.rigid.is_empty() {
-            self.rigid_outputs = self.outputs.len();
-        }
+        self.rigid_outputs.push(self.outputs.len());
         self.outputs.push(
             PortDecl::signal(
                 format!("rigid_{}", self.rigid.len()),
@@ -181,8 +191,102 @@ impl MechanismBlock {
         self.inputs.len() - 1
     }
 
+    /// Adds an input for joint `j`'s motion reference `[q_ref; w_ref; a_ref]` (3·nv values; read
+    /// on the joint's prescribed axes only); returns its index.
+    pub fn add_motion_input(&mut self, j: usize) -> usize {
+        let (q, v) = (
+            self.mechanism.joint_q_range(j),
+            self.mechanism.joint_v_range(j),
+        );
+        let axes = self.mechanism.prescribed()[v.clone()].to_vec();
+        self.inputs.push(
+            PortDecl::signal(format!("motion_{j}"), Shape::vector(3 * v.len()))
+                .hidden(HiddenPort::Mechanism),
+        );
+        self.roles.push(InputRole::Motion);
+        let input = self.inputs.len() - 1;
+        self.motions.push(MotionInput { input, q, v, axes });
+        input
+    }
+
+    /// Adds joint `j`'s drive output `[τ_act (nv); force (3); torque (3)]`, its reaction resolved
+    /// in `frame`; returns its index.
+    pub fn add_drive_output(&mut self, j: usize, frame: ReactionFrame) -> usize {
+        let nv = self.mechanism.joint_state_sizes(j).1;
+        self.outputs.push(
+            PortDecl::signal(format!("drive_{j}"), Shape::vector(nv + 6))
+                .hidden(HiddenPort::Mechanism),
+        );
+        let output = self.outputs.len() - 1;
+        self.drives.push(DriveOutput {
+            joint: j,
+            output,
+            frame,
+            used: true,
+        });
+        output
+    }
+
+    /// With motion inputs, the state the mechanism is evaluated at: `states` with the prescribed
+    /// coordinates replaced by their references, taken out of `s.drive.effective` (give it back
+    /// after use: no allocation); `None` without motion inputs (use `states` itself).
+    fn effective(
+        &self,
+        states: &[f64],
+        io: &crate::block::Io,
+        s: &mut Scratch,
+    ) -> Option<Vec<f64>> {
+        if self.motions.is_empty() {
+            return None;
+        }
+        effective_state(
+            &self.motions,
+            self.nq(),
+            states,
+            io,
+            &mut s.drive,
+            &mut s.ws,
+        );
+        Some(std::mem::take(&mut s.drive.effective))
+    }
+
     fn nq(&self) -> usize {
         self.mechanism.nq()
+    }
+
+    /// Sets the prescribed coordinates of the state to their references (at the start and at
+    /// events), then projects the rigid constraints (loop closures) at the new positions; returns
+    /// whether the state changed.
+    fn sync_prescribed(&self, ctx: &mut Ctx) -> bool {
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return false;
+        };
+        let Some(effective) = self.effective(ctx.states, &ctx.io, s) else {
+            return false;
+        };
+        let changed = !same_bits(&effective, ctx.states);
+        if changed {
+            ctx.states.copy_from_slice(&effective);
+            if !self.rigid.is_empty() {
+                let m = &*self.mechanism;
+                let (q, v) = ctx.states.split_at_mut(m.nq());
+                // Failures at the stale positions no longer matter.
+                s.rigid.failure = None;
+                rigid::projection::project(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v);
+                s.solved_for.clear();
+                self.fail_if_open(s, q, v);
+            }
+        }
+        s.drive.effective = effective;
+        changed
+    }
+
+    /// Motion inputs on two or more joints of one closed loop over-constrain it when the loop
+    /// leaves them fewer degrees of freedom than they prescribe: checked at the initial
+    /// positions by comparing the rank of the closure rows' Jacobian with and without the
+    /// prescribed columns.
+    fn check_driven_loops(&self) -> Result<(), BlockError> {
+        super::mechanism_drive::check_driven_loops(&self.mechanism, &self.rigid)
     }
 
     /// Sums the actuation and wrench inputs into the scratch's `tau` and `f_ext`.
@@ -204,6 +308,7 @@ impl MechanismBlock {
                     );
                     s.f_ext[*b] += f;
                 }
+                InputRole::Motion => {}
             }
         }
     }
@@ -312,7 +417,7 @@ impl MechanismBlock {
     fn write_rigid_outputs(&self, io: &mut crate::block::Io, work: &[f64], s: &Scratch) {
         use rigid::output::*;
         for (k, pair) in s.rigid.pairs.iter().enumerate() {
-            let out = io.output(self.rigid_outputs + k);
+            let out = io.output(self.rigid_outputs[k]);
             out.fill(0.0);
             // A point cloud's points all report their separations, candidates or not.
             for (slot, q) in s.rigid.cloud_queries[k].iter().enumerate() {
@@ -372,14 +477,29 @@ impl Block for MechanismBlock {
 
     fn set_used_outputs(&mut self, used: &[bool]) {
         self.bodies_used = used.iter().take(self.mechanism.num_bodies()).any(|u| *u);
+        for d in &mut self.drives {
+            d.used = used.get(d.output).copied().unwrap_or(true);
+        }
     }
 
     fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
         // A pair's solved contact depends on every force the mechanism receives.
-        let pair_outputs = self.rigid_outputs..self.rigid_outputs + self.rigid.len();
-        let feedthrough = (0..self.inputs.len())
-            .flat_map(|i| pair_outputs.clone().map(move |o| (i, o)))
+        let pair_outputs = &self.rigid_outputs;
+        let mut feedthrough: Vec<(usize, usize)> = (0..self.inputs.len())
+            .flat_map(|i| pair_outputs.iter().map(move |&o| (i, o)))
             .collect();
+        // A joint's drive output depends on every input; with motion inputs, the kinematic
+        // outputs depend on the references too.
+        // (Only where read: an unread drive output is not computed, and declaring it would make
+        // the schedule evaluate the mechanism again after the blocks that apply forces.)
+        for d in self.drives.iter().filter(|d| d.used) {
+            feedthrough.extend((0..self.inputs.len()).map(|i| (i, d.output)));
+        }
+        let kinematic = self.mechanism.num_bodies() + self.mechanism.num_joints();
+        for mi in &self.motions {
+            feedthrough.extend((0..kinematic).map(|o| (mi.input, o)));
+        }
+        self.check_driven_loops()?;
         Ok(Setup {
             num_states: self.mechanism.nq() + self.mechanism.nv(),
             num_work: self.rigid.len(),
@@ -418,6 +538,7 @@ impl Block for MechanismBlock {
             solved_for: Vec::with_capacity(key_len),
             key: Vec::with_capacity(key_len),
             cut_angles: vec![f64::NAN; m.cut_joints().len()],
+            drive: DriveScratch::new(m),
         })
     }
 
@@ -432,6 +553,12 @@ impl Block for MechanismBlock {
                 s.rigid.failure = None;
                 s.rigid.modes.reset_counts();
                 s.cut_angles.fill(f64::NAN);
+                s.solved_for.clear();
+                if !self.motions.is_empty() {
+                    // The prescribed positions are known only once the inputs are: the
+                    // projection waits for them (`sync_prescribed`, at the start).
+                    return;
+                }
                 let m = &*self.mechanism;
                 rigid::projection::project(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v);
                 s.solved_for.clear();
@@ -446,7 +573,9 @@ impl Block for MechanismBlock {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
-        let (q, v) = ctx.states.split_at(nq);
+        let effective = self.effective(ctx.states, &ctx.io, s);
+        let states: &[f64] = effective.as_deref().unwrap_or(ctx.states);
+        let (q, v) = states.split_at(nq);
         let bodies = if self.bodies_used { m.num_bodies() } else { 0 };
         if bodies > 0 || !self.rigid.is_empty() {
             forward_kinematics(m, q, v, &mut s.ws);
@@ -464,7 +593,7 @@ impl Block for MechanismBlock {
         }
         let nb = m.num_bodies();
         // Joint outputs: the joint's position coordinates, then its velocity coordinates.
-        let (q_all, v_all) = ctx.states.split_at(nq);
+        let (q_all, v_all) = states.split_at(nq);
         for j in 0..m.num_joints() {
             let (qr, vr) = (m.joint_q_range(j), m.joint_v_range(j));
             let out = ctx.io.output(nb + j);
@@ -479,8 +608,26 @@ impl Block for MechanismBlock {
             out_v.copy_from_slice(&v_all[vr]);
         }
         if !self.rigid.is_empty() {
-            self.solve_rigid(ctx.t, ctx.states, &ctx.io, s);
+            self.solve_rigid(ctx.t, states, &ctx.io, s);
             self.write_rigid_outputs(&mut ctx.io, ctx.work, s);
+        }
+        if self.drives.iter().any(|d| d.used) {
+            if self.rigid.is_empty() {
+                self.gather_inputs(&ctx.io, s);
+            }
+            let rigid = (!self.rigid.is_empty()).then_some((&s.vdot[..], &s.rigid));
+            let (q, v) = states.split_at(nq);
+            self.write_drive_outputs(
+                &mut ctx.io,
+                (q, v),
+                (&s.tau, &s.f_ext),
+                rigid,
+                &mut s.drive,
+                &mut s.ws,
+            );
+        }
+        if let Some(e) = effective {
+            s.drive.effective = e;
         }
     }
 
@@ -490,23 +637,28 @@ impl Block for MechanismBlock {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
-        let (q, v) = ctx.states.split_at(nq);
+        let effective = self.effective(ctx.states, &ctx.io, s);
+        let states: &[f64] = effective.as_deref().unwrap_or(ctx.states);
+        let (q, v) = states.split_at(nq);
         let (qdot, vdot) = dxdt.split_at_mut(nq);
         qdot_from_v(m, q, v, qdot);
         if !self.rigid.is_empty() {
             // outputs_eval solved at this point (or, if the engine skipped the outputs, this
             // solves now).
-            self.ensure_solved(ctx.t, ctx.states, &ctx.io, s);
+            self.ensure_solved(ctx.t, states, &ctx.io, s);
             vdot.copy_from_slice(&s.vdot);
-            return;
-        }
-        self.gather_inputs(&ctx.io, s);
-        if self.bodies_used {
-            // outputs_eval ran forward kinematics at this very state (the engine evaluates the
-            // outputs before it asks for derivatives), so the workspace already holds them.
-            forward_dynamics_after_kinematics(m, q, v, &s.tau, &s.f_ext, &mut s.ws, vdot);
         } else {
-            forward_dynamics(m, q, v, &s.tau, &s.f_ext, &mut s.ws, vdot);
+            self.gather_inputs(&ctx.io, s);
+            if self.bodies_used {
+                // outputs_eval ran forward kinematics at this very state (the engine evaluates
+                // the outputs before it asks for derivatives), so the workspace already holds them.
+                forward_dynamics_after_kinematics(m, q, v, &s.tau, &s.f_ext, &mut s.ws, vdot);
+            } else {
+                forward_dynamics(m, q, v, &s.tau, &s.f_ext, &mut s.ws, vdot);
+            }
+        }
+        if let Some(e) = effective {
+            s.drive.effective = e;
         }
     }
 
@@ -522,9 +674,14 @@ impl Block for MechanismBlock {
         }
     }
 
+    fn samples_at_start(&self) -> bool {
+        !self.motions.is_empty()
+    }
+
     fn handle_event(&self, ctx: &mut Ctx, crossed: &[bool], _time_event: bool) -> bool {
+        let synced = self.sync_prescribed(ctx);
         if self.rigid.is_empty() || !crossed.iter().any(|c| *c) {
-            return false;
+            return synced;
         }
         let m = &*self.mechanism;
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
@@ -532,7 +689,7 @@ impl Block for MechanismBlock {
         };
         let (impacts, modes) = crossed.split_at(self.rigid.len());
         if !impacts.iter().any(|c| *c) {
-            return self.handle_mode_events((ctx.t, &mut *ctx.states, &ctx.io), s, modes);
+            return synced | self.handle_mode_events((ctx.t, &mut *ctx.states, &ctx.io), s, modes);
         }
         // After impacts every mode is taken again from the new velocities.
         s.rigid.modes.reset_counts();
@@ -545,7 +702,7 @@ impl Block for MechanismBlock {
                     }
                 }
                 s.solved_for.clear();
-                changed
+                changed | synced
             }
             Err(message) => {
                 // The first failure explains the run's end; later ones follow from it.
@@ -587,7 +744,9 @@ impl Block for MechanismBlock {
         // Initial positions that violate a loop closure are projected onto it at the start;
         // say so when the correction is more than round-off.
         let m = &*self.mechanism;
-        if m.cut_joints().is_empty() {
+        // With motion inputs the initial positions of the driven joints come from their inputs,
+        // unknown here; the loops are closed at the start.
+        if m.cut_joints().is_empty() || !self.motions.is_empty() {
             return Vec::new();
         }
         let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);

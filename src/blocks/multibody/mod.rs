@@ -6,8 +6,10 @@ pub mod frames;
 pub mod joint_effort;
 pub mod joint_friction;
 pub mod joint_limits;
+mod joint_motion;
 pub mod joints;
 pub mod mechanism_block;
+mod mechanism_drive;
 pub mod sensors;
 pub mod spring_damper;
 

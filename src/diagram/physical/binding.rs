@@ -230,6 +230,10 @@ pub(super) fn wire_block(
                 from_mechanism(mech.block.body_output(body_of(&physical)?))
             }
             HiddenPort::JointActuation => to_mechanism(mech.block.add_actuation_input(joint()?)),
+            HiddenPort::JointMotion => to_mechanism(mech.block.add_motion_input(joint()?)),
+            HiddenPort::JointDrive { frame } => {
+                from_mechanism(mech.block.add_drive_output(joint()?, frame))
+            }
             HiddenPort::BodyWrench { port: physical } => {
                 to_mechanism(mech.block.add_wrench_input(body_of(&physical)?))
             }

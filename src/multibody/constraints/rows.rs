@@ -159,6 +159,9 @@ pub struct ConstraintRows {
     vdot: Vec<f64>,
     /// Spatial acceleration of each body in its own frame, without fictitious gravity.
     acc: Vec<SpatialMotion>,
+    /// Per velocity coordinate: prescribed (row forces do not move it), see
+    /// [`crate::multibody::prescribed`].
+    prescribed: Vec<bool>,
 }
 
 const NO_PARENT: usize = usize::MAX;
@@ -199,6 +202,7 @@ impl ConstraintRows {
             b: vec![0.0; capacity],
             vdot: vec![0.0; nv],
             acc: vec![SpatialMotion::ZERO; m.num_bodies()],
+            prescribed: m.prescribed().to_vec(),
         }
     }
 
@@ -257,12 +261,20 @@ impl ConstraintRows {
             self.factor = DMatrix::zeros(self.nv, self.nv);
         }
         mass_matrix(m, q, ws, &mut self.factor);
+        if m.has_prescribed() {
+            // Row forces never move a prescribed coordinate: A = J blockdiag(M_ff⁻¹, 0) Jᵀ.
+            crate::multibody::prescribed::reduce_mass_matrix(m, &mut self.factor);
+        }
         self.fill_jacobian(m, rows, ws);
         self.factor_mass_matrix()?;
         let n = rows.len();
         for c in 0..n {
             for k in 0..self.nv {
-                self.y[(k, c)] = self.jac[(c, k)];
+                self.y[(k, c)] = if self.prescribed[k] {
+                    0.0
+                } else {
+                    self.jac[(c, k)]
+                };
             }
             self.solve_lt(c);
         }
@@ -369,6 +381,11 @@ impl ConstraintRows {
         check_len("dv", dv.len(), self.nv)?;
         dv.fill(0.0);
         self.apply_row_forces(p, dv)?;
+        for (d, prescribed) in dv.iter_mut().zip(&self.prescribed) {
+            if *prescribed {
+                *d = 0.0;
+            }
+        }
         // Lᵀ z = Jᵀ p, from the leaves to the root (RBDA Table 6.4) ...
         for i in (0..self.nv).rev() {
             let zi = dv[i] / self.factor[(i, i)];

@@ -1,0 +1,304 @@
+//! The mechanism block's motion inputs and drive outputs (issue 31).
+//!
+//! **Motion inputs.** A joint with `motion` sends `[q_ref; w_ref; a_ref]` (3·nv values, its own
+//! coordinate order) through a hidden input. The mechanism evaluates everything — body kinematics,
+//! joint outputs, dynamics, rigid constraints — at the *effective* state: its state `x = [q; v]`
+//! with the prescribed coordinates replaced by `q_ref` and `w_ref`, so a driven coordinate follows
+//! its reference to round-off. The prescribed accelerations go to the hybrid ABA
+//! ([`crate::multibody::prescribed`]). The prescribed coordinates keep their places in the state
+//! (checkpoints and parameter sets see the same layout) with `q̇ = w_ref`, `v̇ = a_ref`, and are
+//! set to the reference at the start and at every event.
+//!
+//! **Drive outputs.** Per joint, a hidden output `drive_<j>` = `[τ_act (nv); f (3); n (3)]`: the
+//! actuator force of each prescribed axis (the residual of its equation of motion, see
+//! [`crate::multibody::prescribed`]; zero on free axes) and the reaction wrench
+//! ([`crate::multibody::reaction`]) in the frame the joint asked for. It depends on every input.
+//! Computed only when some joint reads it: one RNEA over the solved accelerations.
+
+use super::mechanism_block::MechanismBlock;
+use crate::block::Io;
+use crate::multibody::rigid::RigidWorkspace;
+use crate::multibody::{
+    body_pose, forward_dynamics, inverse_dynamics, joint_reaction, passive_forces, JointId,
+    Mechanism, ReactionFrame, SpatialForce, Workspace,
+};
+use nalgebra::Vector3;
+use std::ops::Range;
+
+/// One driven joint's motion input.
+#[derive(Clone, Debug)]
+pub(super) struct MotionInput {
+    /// The mechanism input carrying `[q_ref; w_ref; a_ref]`.
+    pub input: usize,
+    /// The joint's coordinates in q and v (equal lengths: only `nq = nv` joints are driven).
+    pub q: Range<usize>,
+    pub v: Range<usize>,
+    /// Which of the joint's axes are prescribed.
+    pub axes: Vec<bool>,
+}
+
+/// One joint's drive output.
+#[derive(Clone, Debug)]
+pub(super) struct DriveOutput {
+    /// The joint.
+    pub joint: JointId,
+    /// The mechanism output.
+    pub output: usize,
+    /// The frame its reaction is resolved in.
+    pub frame: ReactionFrame,
+    /// Whether some block reads it.
+    pub used: bool,
+}
+
+/// Buffers of the motion inputs and drive outputs (sized once, never reallocated).
+#[derive(Clone, Debug)]
+pub(super) struct DriveScratch {
+    /// The effective state [q; v].
+    pub effective: Vec<f64>,
+    /// Prescribed accelerations (nv; zero elsewhere).
+    pub a_ref: Vec<f64>,
+    /// Solved accelerations when no rigid constraint solves them (nv).
+    pub vdot: Vec<f64>,
+    /// Inverse dynamics and passive forces (nv each).
+    pub tau_id: Vec<f64>,
+    pub passive: Vec<f64>,
+    /// Applied wrenches with the rigid constraints' forces (one per body).
+    pub f_total: Vec<SpatialForce>,
+}
+
+impl DriveScratch {
+    /// Buffers for `m`.
+    pub fn new(m: &Mechanism) -> Self {
+        Self {
+            effective: vec![0.0; m.nq() + m.nv()],
+            a_ref: vec![0.0; m.nv()],
+            vdot: vec![0.0; m.nv()],
+            tau_id: vec![0.0; m.nv()],
+            passive: vec![0.0; m.nv()],
+            f_total: vec![SpatialForce::ZERO; m.num_bodies()],
+        }
+    }
+}
+
+/// Writes into `effective` the state `states` with each prescribed coordinate replaced by its
+/// reference, and the prescribed accelerations into `ws`. Does not allocate.
+pub(super) fn effective_state(
+    motions: &[MotionInput],
+    nq: usize,
+    states: &[f64],
+    io: &Io,
+    d: &mut DriveScratch,
+    ws: &mut Workspace,
+) {
+    d.effective.copy_from_slice(states);
+    for mi in motions {
+        let u = io.input(mi.input);
+        let n = mi.axes.len();
+        for (k, _) in mi.axes.iter().enumerate().filter(|(_, p)| **p) {
+            d.effective[mi.q.start + k] = u[k];
+            d.effective[nq + mi.v.start + k] = u[n + k];
+            d.a_ref[mi.v.start + k] = u[2 * n + k];
+        }
+    }
+    ws.set_prescribed_accelerations(&d.a_ref);
+}
+
+/// Adds to `f_total` (World-resolved, about the World origin) the forces of the rigid constraints
+/// last solved in `rw`: `f n` on body b at the row's point and `−f n` on body a; a rotation row's
+/// couple likewise. Coordinate rows (limits) act inside their joint and add nothing here.
+fn add_constraint_forces(rw: &RigidWorkspace, f_total: &mut [SpatialForce]) {
+    use crate::multibody::constraints::ContactRow;
+    for (c, cand) in rw.candidates.iter().enumerate() {
+        let (a, b, w) = match cand.row {
+            ContactRow::Point {
+                body_a,
+                body_b,
+                point,
+                ..
+            } => (
+                body_a,
+                body_b,
+                SpatialForce::from_force_at_point(rw.point_force[c], point),
+            ),
+            ContactRow::Rotation {
+                body_a,
+                body_b,
+                direction,
+            } => (
+                body_a,
+                body_b,
+                SpatialForce::new(direction * rw.row_force[c], Vector3::zeros()),
+            ),
+            ContactRow::Coordinate { .. } => continue,
+        };
+        f_total[b] += w;
+        f_total[a] -= w;
+    }
+}
+
+/// The reaction of loop-closing joint `j` (its closure rows' forces on the follower's body,
+/// about F's origin where the point rows act) in `frame`.
+fn cut_reaction(
+    m: &Mechanism,
+    rw: &RigidWorkspace,
+    ws: &Workspace,
+    j: JointId,
+    frame: ReactionFrame,
+) -> Option<(Vector3<f64>, Vector3<f64>)> {
+    use crate::multibody::constraints::ContactRow;
+    let k = m.cut_of(j)?;
+    let cut = &m.cut_joints()[k];
+    let (mut force, mut torque) = (Vector3::zeros(), Vector3::zeros());
+    for (c, cand) in rw.candidates.iter().enumerate() {
+        if cand.owner != k {
+            continue;
+        }
+        match cand.row {
+            ContactRow::Point { .. } => force += rw.point_force[c],
+            ContactRow::Rotation { direction, .. } => torque += direction * rw.row_force[c],
+            ContactRow::Coordinate { .. } => {}
+        }
+    }
+    let rot = match frame {
+        ReactionFrame::World => return Some((force, torque)),
+        ReactionFrame::Follower => (body_pose(ws, cut.follower.0) * cut.follower.1).rotation,
+        ReactionFrame::Base => (body_pose(ws, cut.base.0) * cut.base.1).rotation,
+    };
+    Some((rot.inverse() * force, rot.inverse() * torque))
+}
+
+impl MechanismBlock {
+    /// Writes the drive outputs that are read, at the effective state `(q, v)` whose rigid
+    /// constraints (if any) were just solved into `rigid_vdot` and `rw`; `tau` and `f_ext` are
+    /// the gathered inputs. Does not allocate.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn write_drive_outputs(
+        &self,
+        io: &mut Io,
+        (q, v): (&[f64], &[f64]),
+        (tau, f_ext): (&[f64], &[SpatialForce]),
+        rigid: Option<(&[f64], &RigidWorkspace)>,
+        d: &mut DriveScratch,
+        ws: &mut Workspace,
+    ) {
+        let m = &**self.mechanism();
+        let DriveScratch {
+            vdot,
+            tau_id,
+            passive,
+            f_total,
+            ..
+        } = d;
+        f_total.copy_from_slice(f_ext);
+        let vdot: &[f64] = match rigid {
+            Some((solved, rw)) => {
+                add_constraint_forces(rw, f_total);
+                solved
+            }
+            None => {
+                forward_dynamics(m, q, v, tau, f_ext, ws, vdot);
+                vdot
+            }
+        };
+        inverse_dynamics(m, q, v, vdot, f_total, ws, tau_id);
+        passive_forces(m, q, v, passive);
+        for drive in self.drives.iter().filter(|d| d.used) {
+            let out = io.output(drive.output);
+            // The joint's degrees of freedom as its block sees them (a loop-closing joint has
+            // none in v, and no actuator force).
+            let nv = m.joint_state_sizes(drive.joint).1;
+            out[..nv].fill(0.0);
+            let r = m.joint_v_range(drive.joint);
+            for (k, o) in r.clone().zip(out.iter_mut()) {
+                *o = if m.prescribed()[k] {
+                    tau_id[k] - tau[k] - passive[k]
+                } else {
+                    0.0
+                };
+            }
+            let reaction = match rigid {
+                Some((_, rw)) if m.cut_of(drive.joint).is_some() => {
+                    cut_reaction(m, rw, ws, drive.joint, drive.frame)
+                }
+                _ => joint_reaction(m, ws, drive.joint, drive.frame),
+            };
+            let (f, n) = reaction.unwrap_or((Vector3::zeros(), Vector3::zeros()));
+            out[nv..nv + 3].copy_from_slice(f.as_slice());
+            out[nv + 3..nv + 6].copy_from_slice(n.as_slice());
+        }
+    }
+}
+
+/// Motion inputs on joints of one closed loop over-constrain it when the loop leaves them fewer
+/// degrees of freedom than they prescribe: the rank of the loop closures' Jacobian `J` drops when
+/// the prescribed columns are removed (`rank J_f < rank J`: some combination of the prescribed
+/// velocities violates a closure whatever the free ones do). Ranks by singular values above
+/// `1e-9·σ_max`, at a generic configuration near the initial one.
+///
+/// # Errors
+/// A message naming the driven joints of the loop and saying what to write instead.
+pub(super) fn check_driven_loops(
+    m: &Mechanism,
+    constraints: &[crate::multibody::rigid::RigidConstraint],
+) -> Result<(), crate::block::BlockError> {
+    use crate::multibody::constraints::ConstraintRows;
+    use crate::multibody::forward_kinematics;
+    use crate::multibody::rigid::{candidates::find_candidates, ConstraintKind};
+    if !m.has_prescribed() || m.cut_joints().is_empty() {
+        return Ok(());
+    }
+    let closures: Vec<_> = constraints
+        .iter()
+        .filter(|c| matches!(c.kind, ConstraintKind::Loop(_)))
+        .cloned()
+        .collect();
+    let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
+    m.initial_state(&mut q, &mut v);
+    // The prescribed positions are not known before the run, and a special configuration (every
+    // coordinate zero) can hide a column: the ranks are taken at a generic one, the initial
+    // positions moved by deterministic offsets of up to 0.3 (m or rad) on the scalar coordinates.
+    for jt in 0..m.num_joints() {
+        if m.joint_kind(jt).quaternion_offset().is_none() {
+            for k in m.joint_q_range(jt) {
+                q[k] += 0.3 * (0.1 + 0.618_033_988_7 * (k as f64 + 1.0)).fract();
+            }
+        }
+    }
+    let mut ws = Workspace::new(m);
+    forward_kinematics(m, &q, &v, &mut ws);
+    let mut rw = RigidWorkspace::new(m, &closures);
+    find_candidates(&closures, &ws, &q, &v, &mut rw);
+    let rows: Vec<_> = rw.candidates.iter().map(|c| c.row).collect();
+    let mut cr = ConstraintRows::new(m, rows.len());
+    if rows.is_empty() || cr.rows_matrix(m, &q, &rows, &mut ws).is_err() {
+        return Ok(());
+    }
+    let j = cr.jacobian().into_owned();
+    let mut j_free = j.clone();
+    for (k, p) in m.prescribed().iter().enumerate() {
+        if *p {
+            j_free.column_mut(k).fill(0.0);
+        }
+    }
+    let rank = |a: &nalgebra::DMatrix<f64>| {
+        let s = a.clone().svd(false, false).singular_values;
+        let top = s.max();
+        s.iter().filter(|x| **x > 1e-9 * top).count()
+    };
+    if rank(&j_free) >= rank(&j) {
+        return Ok(());
+    }
+    let driven: Vec<String> = (0..m.num_joints())
+        .filter(|&jt| {
+            m.joint_v_range(jt)
+                .any(|k| m.prescribed()[k] && j.column(k).iter().any(|x| x.abs() > 0.0))
+        })
+        .map(|jt| format!("'{}'", m.joint_label(jt)))
+        .collect();
+    Err(crate::block::BlockError::Other {
+        message: format!(
+            "the motion inputs of joints {} over-constrain their closed loop: the loop leaves them fewer degrees of freedom than they prescribe; drive one joint of the loop with motion = \"input\" and leave the others free (motion = \"none\"), or drive the others with actuation = \"input\" (a force)",
+            driven.join(", ")
+        ),
+    })
+}
