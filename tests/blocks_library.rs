@@ -37,7 +37,7 @@ fn names_are_unique_and_found() {
         assert!(std::ptr::eq(find(t.name).unwrap(), *t));
     }
     assert!(find("Integrater").is_none());
-    assert_eq!(LIBRARY.len(), 28);
+    assert_eq!(LIBRARY.len(), 30);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! located diagnostics, and the typed parameter reader every block uses.
 
 pub(crate) mod animation;
+pub mod arrays;
 pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;
@@ -10,6 +11,7 @@ pub(crate) mod output_path;
 pub(crate) mod reader;
 pub(crate) mod solver_section;
 pub(crate) mod source;
+pub mod subsystem;
 pub(crate) mod value;
 pub mod variables;
 
@@ -22,5 +24,5 @@ pub use document::{
 };
 pub use reader::TableReader;
 pub use solver_section::MAX_MAX_STEPS;
-pub use source::{SourceFile, Span};
+pub use source::{Location, SourceFile, Span};
 pub use value::{Entry, Table, Value, ValueKind};
