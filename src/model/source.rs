@@ -21,7 +21,7 @@ pub struct SourceFile {
     /// The model was built in code: no span has a line.
     in_code: bool,
     /// The subsystem files included, one segment per instance, in the order of their bases
-    /// (see [`SourceFile::include`]).
+    /// (see `SourceFile::include`).
     included: Vec<Segment>,
 }
 

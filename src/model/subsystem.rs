@@ -11,7 +11,7 @@
 //! Subsystems nest; `count = N` makes an array of them ([`super::arrays`]).
 //!
 //! Every value keeps its place: the file's text is added to the model's [`SourceFile`] once per
-//! instance ([`SourceFile::include`]), so a message points at the line inside the subsystem file
+//! instance (`SourceFile::include`), so a message points at the line inside the subsystem file
 //! and names each including instance and its line.
 
 use super::arrays::{element_table, expand_connection, read_count};
@@ -247,8 +247,19 @@ impl Expander<'_, '_> {
         let mut instances: HashMap<String, Vec<Port>> = HashMap::new();
         let mut order: Vec<String> = Vec::new();
         let mut port_blocks: Vec<(String, PortKind, Span)> = Vec::new();
+        let expanded: Vec<&str> = blocks
+            .entries
+            .iter()
+            .filter(|e| {
+                e.value.as_table().is_some_and(|t| {
+                    t.get("count").is_some()
+                        || t.get("type").and_then(|t| t.value.as_str()) == Some(SUBSYSTEM)
+                })
+            })
+            .map(|e| e.key.as_str())
+            .collect();
         for entry in &blocks.entries {
-            check_name(self.source, entry)?;
+            check_name(self.source, entry, &expanded)?;
         }
         for entry in &blocks.entries {
             let Some(table) = entry.value.as_table() else {
@@ -682,22 +693,25 @@ impl Expander<'_, '_> {
     }
 }
 
-/// A block name written in a file: no `/` (it separates an instance from its blocks) and no
-/// brackets (they are arrays' elements).
-fn check_name(source: &SourceFile, entry: &Entry) -> Result<(), Diagnostic> {
-    let bad = entry
-        .key
-        .chars()
-        .find(|c| matches!(c, '/' | '[' | ']' | '.'));
-    match bad {
-        None => Ok(()),
-        Some(c) => Err(Diagnostic::at(
-            source,
-            &entry.key_span,
-            format!("the block name '{}' has '{c}'", entry.key),
-        )
-        .hint("'/' separates a subsystem instance from its blocks and NAME[k] is an array's element (count = N): a block's own name has neither, nor '.'")),
-    }
+/// A block name written in a file: no brackets (`NAME[k]` is an array's element), and no `/`
+/// after the name of one of the file's instances or arrays (`leg1/knee` is a block of the
+/// instance `leg1`); other names with `/` (a `blockdyn import` model's `robot/trunk`) are kept.
+fn check_name(source: &SourceFile, entry: &Entry, expanded: &[&str]) -> Result<(), Diagnostic> {
+    let bracket = entry.key.chars().find(|c| matches!(c, '[' | ']'));
+    let first = entry.key.split('/').next().unwrap_or_default();
+    let why = match bracket {
+        Some(c) => format!("has '{c}': NAME[k] is an array's element (count = N)"),
+        None if entry.key.contains('/') && expanded.contains(&first) => format!(
+            "has '/' after '{first}', a subsystem or array of this file: '/' separates an instance from its blocks"
+        ),
+        None => return Ok(()),
+    };
+    Err(Diagnostic::at(
+        source,
+        &entry.key_span,
+        format!("the block name '{}' {why}", entry.key),
+    )
+    .hint("choose a name of letters, digits, '_' and '-' (reach a block of an instance as INSTANCE/NAME in connections, log and --set)"))
 }
 
 /// Sets the subsystem file's variables to the values an instance gives.
@@ -841,7 +855,7 @@ fn relocate_file(value: &mut Value, dir: &Path) {
 }
 
 /// Adds `base` to every span of `table` (a subsystem file's tree, made a part of the model's
-/// source by [`SourceFile::include`]).
+/// source by `SourceFile::include`).
 fn shift_table(table: &mut Table, base: usize) {
     let shift = |s: &mut Span| {
         if let Some(r) = s {
