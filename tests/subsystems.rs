@@ -549,3 +549,60 @@ fn the_quadruped_of_leg_instances_equals_the_urdf_quadruped_bit_for_bit() {
         sag(&legs, "fl")
     );
 }
+
+/// A sweep reaches an instance's variable (`--vary upper.q0=...`) and a block inside an instance
+/// (`--vary lower/joint.q0=...`): each point runs to the same bits as the flat model with the
+/// same values set on its joints.
+#[test]
+fn sweeps_reach_instance_variables_and_blocks() {
+    use blockdyn::sweep::{Sweep, SweepPlan};
+    let dir = temp_dir("sweep");
+    write(&dir, "parts/link.toml", LINK);
+    let model = write(&dir, "dp.toml", &two_links());
+    let plan = SweepPlan::parse(&["upper.q0=0.5,1.0", "lower/joint.q0=0.25"]).unwrap();
+    let fixed = vec!["model.stop_time=0.5".to_string()];
+    let sweep = Sweep::load(Path::new(&model), fixed, plan).unwrap();
+    for (k, q) in ["0.5", "1.0"].iter().enumerate() {
+        let point = sweep.point_model(k).unwrap();
+        let r = blockdyn::simulate(&point.diagram, point.options()).unwrap();
+        let flat = common::run(
+            &repo("models/double_pendulum.toml"),
+            &[
+                "model.stop_time=0.5",
+                &format!("shoulder.q0={q}"),
+                "elbow.q0=0.25",
+            ],
+        );
+        assert_same_bits(
+            &r.recording,
+            &flat.recording,
+            &[
+                ("upper/joint.q", "shoulder.q"),
+                ("lower/joint.q", "elbow.q"),
+            ],
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `graph` draws each instance as one node (the edges inside it left out, an edge to it naming
+/// the block inside); `graph --all` draws the instance's blocks.
+#[test]
+fn the_graph_draws_an_instance_as_one_node() {
+    let d = blockdyn::load_model(Path::new(&repo("models/quadruped_legs.toml")), &[]).unwrap();
+    let dot = blockdyn::diagram::dot::to_dot(&d, false);
+    assert!(dot.contains("\"fl\" [label=\"fl\\nSubsystem\"];"), "{dot}");
+    assert!(!dot.contains("fl/knee_joint\" ["), "{dot}");
+    assert!(
+        dot.contains("\"fl\" -> \"knees\" [label=\"fl/knee_joint.q → in1\"];"),
+        "{dot}"
+    );
+    assert!(dot.contains("\"base\" -> \"fl\" [dir=none"), "{dot}");
+    assert_eq!(dot.matches("\"fl\" -> \"fl\"").count(), 0, "{dot}");
+    let all = blockdyn::diagram::dot::to_dot(&d, true);
+    assert!(
+        all.contains("\"fl/knee_joint\" [label=\"fl/knee_joint\\nRevoluteJoint\"];"),
+        "{all}"
+    );
+    assert!(!all.contains("\\nSubsystem"), "{all}");
+}
