@@ -15,10 +15,12 @@
 //! and names each including instance and its line.
 
 use super::arrays::{element_table, expand_connection, read_count};
-use super::connection::{parse_connection, Connection, ConnectionKind, PortRef};
+use super::connection::{parse_connection, Connection, ConnectionKind};
 use super::diagnostic::{closest, Diagnostic};
 use super::document::{set_path, Document};
+use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
 use super::source::{SourceFile, Span};
+use super::splice::{leftovers, ports_of, splice, Port, PortKind};
 use super::value::{parse_override_value, Entry, Table, Value, ValueKind};
 use super::variables::{evaluate_file, substitute_with, Variables, VARIABLES};
 use std::collections::HashMap;
@@ -176,44 +178,14 @@ struct Flat {
     instances: Vec<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum PortKind {
-    In,
-    Out,
-    Frame,
-}
-
-impl PortKind {
-    fn of(type_name: &str) -> Option<PortKind> {
-        match type_name {
-            INPORT => Some(PortKind::In),
-            OUTPORT => Some(PortKind::Out),
-            FRAMEPORT => Some(PortKind::Frame),
-            _ => None,
-        }
-    }
-
-    /// The port's name inside the subsystem.
-    fn inner(self) -> &'static str {
-        match self {
-            PortKind::In => "out",
-            PortKind::Out => "in",
-            PortKind::Frame => "F",
-        }
-    }
-}
-
-/// A port of a subsystem instance: the port block's full name, and what it joins inside.
-struct Port {
-    /// The name outside (`u` of `leg1.u`).
-    name: String,
-    kind: PortKind,
-    /// The port block's full name (`leg1/u`).
-    block: String,
-    /// The indices (in the instance's connections) of the connections to the port block.
-    inner: Vec<usize>,
-    /// The other end of each of those connections.
-    ends: Vec<PortRef>,
+/// What a file's blocks say about its connections: the arrays' counts, the instances' ports (by
+/// local name, in `order`) and the file's own port blocks.
+#[derive(Default)]
+struct Wiring {
+    counts: HashMap<String, usize>,
+    instances: HashMap<String, Vec<Port>>,
+    order: Vec<String>,
+    port_blocks: Vec<(String, PortKind, Span)>,
 }
 
 struct Expander<'a, 'o> {
@@ -242,11 +214,7 @@ impl Expander<'_, '_> {
             .get("blocks")
             .and_then(|e| e.value.as_table())
             .unwrap_or(&empty);
-        let mut counts: HashMap<String, usize> = HashMap::new();
-        // Instances by local name: the range of their connections in `flat` and their ports.
-        let mut instances: HashMap<String, Vec<Port>> = HashMap::new();
-        let mut order: Vec<String> = Vec::new();
-        let mut port_blocks: Vec<(String, PortKind, Span)> = Vec::new();
+        let mut w = Wiring::default();
         let expanded: Vec<&str> = blocks
             .entries
             .iter()
@@ -262,122 +230,22 @@ impl Expander<'_, '_> {
             check_name(self.source, entry, &expanded)?;
         }
         for entry in &blocks.entries {
-            let Some(table) = entry.value.as_table() else {
-                flat.blocks
-                    .push(self.renamed(entry, &level.prefix, &entry.key));
-                continue;
-            };
-            let type_name = table.get("type").and_then(|t| t.value.as_str());
-            let kind = type_name.and_then(PortKind::of);
-            if let Some(kind) = kind {
-                if kind == PortKind::Frame && level.top {
-                    return Err(Diagnostic::at(
-                        self.source,
-                        &entry.key_span,
-                        "a FramePort is a subsystem's frame port; the model file has none",
-                    )
-                    .block(&entry.key)
-                    .hint(
-                        "connect the frames directly, or move this block into a subsystem file",
-                    ));
-                }
-                if !level.top {
-                    port_blocks.push((entry.key.clone(), kind, entry.key_span.clone()));
-                }
-            }
-            let elements: Vec<Option<usize>> = match table.get("count") {
-                Some(c) => {
-                    let mut value = c.value.clone();
-                    substitute_with(self.source, vars, &mut value)?;
-                    if kind.is_some() {
-                        return Err(Diagnostic::at(
-                            self.source,
-                            &c.key_span,
-                            "a port block cannot be an array",
-                        )
-                        .block(&entry.key)
-                        .hint("write one Inport, Outport or FramePort per port"));
-                    }
-                    let n = read_count(self.source, &entry.key, &value)?;
-                    counts.insert(entry.key.clone(), n);
-                    (0..n).map(Some).collect()
-                }
-                None => vec![None],
-            };
-            for element in elements {
-                let local = match element {
-                    Some(k) => format!("{}[{k}]", entry.key),
-                    None => entry.key.clone(),
-                };
-                let full = format!("{}{local}", level.prefix);
-                let mut t = element_table(table);
-                self.apply_overrides(&full, &mut t)?;
-                let scope = match element {
-                    Some(k) => vars.with_index(k),
-                    None => vars.clone(),
-                };
-                if type_name == Some(SUBSYSTEM) {
-                    let inner = self.instance(&t, &full, &entry.key_span, level, &scope)?;
-                    flat.instances.push(full.clone());
-                    let base = flat.connections.len();
-                    flat.blocks.extend(inner.blocks);
-                    flat.connections.extend(inner.connections);
-                    let ports = inner
-                        .ports
-                        .into_iter()
-                        .map(|mut p| {
-                            p.inner.iter_mut().for_each(|k| *k += base);
-                            p
-                        })
-                        .collect();
-                    order.push(local.clone());
-                    instances.insert(local, ports);
-                    continue;
-                }
-                let mut value = Value {
-                    kind: ValueKind::Table(t),
-                    span: entry.value.span.clone(),
-                };
-                substitute_with(self.source, &scope, &mut value)?;
-                if type_name == Some("Urdf") && !level.top {
-                    relocate_file(&mut value, &level.dir);
-                }
-                self.count_block(&entry.key_span)?;
-                if kind != Some(PortKind::Frame) {
-                    flat.blocks.push(Entry {
-                        key: full,
-                        key_span: entry.key_span.clone(),
-                        value,
-                    });
-                }
-            }
+            self.entry(entry, level, vars, &mut flat, &mut w)?;
         }
-        let written = self.connections(root, vars, &counts)?;
+        let written = self.connections(root, vars, &w.counts)?;
         let mut spliced = vec![false; flat.connections.len()];
-        let mut gone: Vec<String> = Vec::new();
         let mut made = Vec::new();
         for c in &written {
-            made.extend(self.splice(c, &level.prefix, &instances, &mut spliced)?);
+            made.extend(splice(
+                self.source,
+                c,
+                &level.prefix,
+                &w.instances,
+                &mut spliced,
+            )?);
         }
-        // Ports nothing outside connects: an Inport stays (a source of 0), an Outport stays (a
-        // sink); a FramePort's frames inside stay joined to each other.
-        for local in &order {
-            for p in &instances[local] {
-                let used = p.inner.iter().any(|&k| spliced[k]);
-                match p.kind {
-                    PortKind::Frame => {
-                        for &k in &p.inner {
-                            spliced[k] = true;
-                        }
-                        if !used {
-                            made.extend(join_all(&p.ends, &flat.connections, &p.inner));
-                        }
-                    }
-                    _ if used => gone.push(p.block.clone()),
-                    _ => {}
-                }
-            }
-        }
+        let (joined, gone) = leftovers(&w.order, &w.instances, &mut spliced, &flat.connections);
+        made.extend(joined);
         let mut kept: Vec<Connection> = flat
             .connections
             .into_iter()
@@ -389,9 +257,126 @@ impl Expander<'_, '_> {
         flat.connections = kept;
         flat.blocks.retain(|b| !gone.contains(&b.key));
         if !level.top {
-            flat.ports = ports_of(self.source, &level.prefix, &port_blocks, &flat.connections)?;
+            flat.ports = ports_of(
+                self.source,
+                &level.prefix,
+                &w.port_blocks,
+                &flat.connections,
+            )?;
         }
         Ok(flat)
+    }
+
+    /// One block table of a file at `level`: its elements (an array's), each a block or an
+    /// instance's blocks, added to `flat`; what it says about the connections to `w`.
+    fn entry(
+        &mut self,
+        entry: &Entry,
+        level: &Level,
+        vars: &Variables,
+        flat: &mut Flat,
+        w: &mut Wiring,
+    ) -> Result<(), Diagnostic> {
+        let Some(table) = entry.value.as_table() else {
+            flat.blocks
+                .push(self.renamed(entry, &level.prefix, &entry.key));
+            return Ok(());
+        };
+        let type_name = table.get("type").and_then(|t| t.value.as_str());
+        let kind = type_name.and_then(PortKind::of);
+        if let Some(kind) = kind {
+            if kind == PortKind::Frame && level.top {
+                return Err(Diagnostic::at(
+                    self.source,
+                    &entry.key_span,
+                    "a FramePort is a subsystem's frame port; the model file has none",
+                )
+                .block(&entry.key)
+                .hint("connect the frames directly, or move this block into a subsystem file"));
+            }
+            if !level.top {
+                w.port_blocks
+                    .push((entry.key.clone(), kind, entry.key_span.clone()));
+            }
+        }
+        let elements = self.elements(entry, table, kind.is_some(), vars, w)?;
+        for element in elements {
+            let local = match element {
+                Some(k) => format!("{}[{k}]", entry.key),
+                None => entry.key.clone(),
+            };
+            let full = format!("{}{local}", level.prefix);
+            let mut t = element_table(table);
+            self.apply_overrides(&full, &mut t)?;
+            let scope = match element {
+                Some(k) => vars.with_index(k),
+                None => vars.clone(),
+            };
+            if type_name == Some(SUBSYSTEM) {
+                let inner = self.instance(&t, &full, &entry.key_span, level, &scope)?;
+                flat.instances.push(full.clone());
+                let base = flat.connections.len();
+                flat.blocks.extend(inner.blocks);
+                flat.connections.extend(inner.connections);
+                let ports = inner
+                    .ports
+                    .into_iter()
+                    .map(|mut p| {
+                        p.inner.iter_mut().for_each(|k| *k += base);
+                        p
+                    })
+                    .collect();
+                w.order.push(local.clone());
+                w.instances.insert(local, ports);
+                continue;
+            }
+            let mut value = Value {
+                kind: ValueKind::Table(t),
+                span: entry.value.span.clone(),
+            };
+            substitute_with(self.source, &scope, &mut value)?;
+            if type_name == Some("Urdf") && !level.top {
+                relocate_file(&mut value, &level.dir);
+            }
+            self.count_block(&entry.key_span)?;
+            if kind != Some(PortKind::Frame) {
+                flat.blocks.push(Entry {
+                    key: full,
+                    key_span: entry.key_span.clone(),
+                    value,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The elements of the block table `table`: `[None]` for one block, `Some(k)` for each
+    /// element of an array (whose count goes to `w`).
+    fn elements(
+        &self,
+        entry: &Entry,
+        table: &Table,
+        is_port: bool,
+        vars: &Variables,
+        w: &mut Wiring,
+    ) -> Result<Vec<Option<usize>>, Diagnostic> {
+        let Some(c) = table.get("count") else {
+            return Ok(vec![None]);
+        };
+        if is_port {
+            return Err(Diagnostic::at(
+                self.source,
+                &c.key_span,
+                "a port block cannot be an array",
+            )
+            .block(&entry.key)
+            .hint("write one Inport, Outport or FramePort per port"));
+        }
+        let mut value = c.value.clone();
+        substitute_with(self.source, vars, &mut value)?;
+        let n = read_count(self.source, &entry.key, &value)?;
+        w.counts.insert(entry.key.clone(), n);
+        Ok((0..n).map(Some).collect())
     }
 
     /// A non-table entry kept as written (reading the document reports it), renamed.
@@ -462,103 +447,6 @@ impl Expander<'_, '_> {
             out.extend(expand_connection(self.source, vars, counts, &c)?);
         }
         Ok(out)
-    }
-
-    /// The connection `c` of a file at `prefix`, with its ends named fully and each end at an
-    /// instance's port replaced by what the port joins inside (marking those connections
-    /// spliced).
-    fn splice(
-        &self,
-        c: &Connection,
-        prefix: &str,
-        instances: &HashMap<String, Vec<Port>>,
-        spliced: &mut [bool],
-    ) -> Result<Vec<Connection>, Diagnostic> {
-        let from = self.end(c, &c.from, prefix, instances, spliced, true)?;
-        let to = self.end(c, &c.to, prefix, instances, spliced, false)?;
-        let mut out = Vec::with_capacity(from.len() * to.len());
-        for f in &from {
-            for t in &to {
-                out.push(Connection {
-                    from: f.clone(),
-                    to: t.clone(),
-                    ..c.clone()
-                });
-            }
-        }
-        Ok(out)
-    }
-
-    /// One end of `c`: itself, fully named, or the ends inside an instance's port.
-    fn end(
-        &self,
-        c: &Connection,
-        end: &PortRef,
-        prefix: &str,
-        instances: &HashMap<String, Vec<Port>>,
-        spliced: &mut [bool],
-        source_side: bool,
-    ) -> Result<Vec<PortRef>, Diagnostic> {
-        let Some(ports) = instances.get(&end.block) else {
-            let mut e = end.clone();
-            e.block = format!("{prefix}{}", end.block);
-            return Ok(vec![e]);
-        };
-        let err = |m: String| Diagnostic::at(self.source, &c.span, m).block(&end.block);
-        let Some(port) = ports.iter().find(|p| p.name == end.port) else {
-            let names: Vec<&str> = ports.iter().map(|p| p.name.as_str()).collect();
-            let d = err(format!(
-                "subsystem '{}' has no port '{}'",
-                end.block, end.port
-            ));
-            return Err(match closest(&end.port, names.iter().copied()) {
-                Some(near) => d.hint(format!("did you mean '{near}'?")),
-                None if names.is_empty() => {
-                    d.hint("its file has no Inport, Outport or FramePort block")
-                }
-                None => d.hint(format!("its ports are: {}", names.join(", "))),
-            });
-        };
-        let wanted = match (c.kind, source_side) {
-            (ConnectionKind::Physical, _) => PortKind::Frame,
-            (ConnectionKind::Signal, true) => PortKind::Out,
-            (ConnectionKind::Signal, false) => PortKind::In,
-        };
-        if port.kind != wanted {
-            let what = |k: PortKind| match k {
-                PortKind::In => "an input (an Inport)",
-                PortKind::Out => "an output (an Outport)",
-                PortKind::Frame => "a frame port (a FramePort)",
-            };
-            return Err(err(format!(
-                "{end} is {}, and this end needs {}",
-                what(port.kind),
-                what(wanted)
-            ))
-            .hint(
-                "signal lines go from an Outport to an Inport ('->'); frame ports join with '--'",
-            ));
-        }
-        if port.kind == PortKind::Out && port.inner.is_empty() {
-            return Err(err(format!(
-                "output {end}: nothing inside the subsystem feeds its Outport"
-            )));
-        }
-        for &k in &port.inner {
-            spliced[k] = true;
-        }
-        let mut ends = port.ends.clone();
-        if let Some(i) = end.index {
-            for e in &mut ends {
-                if e.index.is_some() {
-                    return Err(err(format!(
-                        "{end}: the Outport already selects an element inside"
-                    )));
-                }
-                e.index = Some(i);
-            }
-        }
-        Ok(ends)
     }
 
     /// Expands the Subsystem block `table` named `full`, written at `at`.
@@ -690,191 +578,5 @@ impl Expander<'_, '_> {
         self.files
             .insert(canonical.clone(), (source.clone(), parsed.root.clone()));
         Ok((source, parsed.root, canonical))
-    }
-}
-
-/// A block name written in a file: no brackets (`NAME[k]` is an array's element), and no `/`
-/// after the name of one of the file's instances or arrays (`leg1/knee` is a block of the
-/// instance `leg1`); other names with `/` (a `blockdyn import` model's `robot/trunk`) are kept.
-fn check_name(source: &SourceFile, entry: &Entry, expanded: &[&str]) -> Result<(), Diagnostic> {
-    let bracket = entry.key.chars().find(|c| matches!(c, '[' | ']'));
-    let first = entry.key.split('/').next().unwrap_or_default();
-    let why = match bracket {
-        Some(c) => format!("has '{c}': NAME[k] is an array's element (count = N)"),
-        None if entry.key.contains('/') && expanded.contains(&first) => format!(
-            "has '/' after '{first}', a subsystem or array of this file: '/' separates an instance from its blocks"
-        ),
-        None => return Ok(()),
-    };
-    Err(Diagnostic::at(
-        source,
-        &entry.key_span,
-        format!("the block name '{}' {why}", entry.key),
-    )
-    .hint("choose a name of letters, digits, '_' and '-' (reach a block of an instance as INSTANCE/NAME in connections, log and --set)"))
-}
-
-/// Sets the subsystem file's variables to the values an instance gives.
-fn set_variables(
-    source: &SourceFile,
-    root: &mut Table,
-    given: &Value,
-    full: &str,
-) -> Result<(), Diagnostic> {
-    let Some(given) = given.as_table() else {
-        return Err(
-            Diagnostic::at(source, &given.span, "'variables' must be a table")
-                .block(full)
-                .hint("write variables = { length = 0.3 }"),
-        );
-    };
-    let declared = root
-        .get_mut(VARIABLES)
-        .and_then(|e| match &mut e.value.kind {
-            ValueKind::Table(t) => Some(t),
-            _ => None,
-        });
-    let Some(declared) = declared else {
-        let first = given
-            .entries
-            .first()
-            .map(|e| e.key_span.clone())
-            .unwrap_or(None);
-        return Err(Diagnostic::at(
-            source,
-            &first,
-            "the subsystem file has no [variables] to set",
-        )
-        .block(full)
-        .hint("remove 'variables', or declare them in the subsystem file's [variables]"));
-    };
-    for e in &given.entries {
-        let names: Vec<String> = declared.keys().map(str::to_string).collect();
-        let Some(slot) = declared.get_mut(&e.key) else {
-            let d = Diagnostic::at(
-                source,
-                &e.key_span,
-                format!("the subsystem file has no variable '{}'", e.key),
-            )
-            .block(full);
-            return Err(match closest(&e.key, names.iter().map(String::as_str)) {
-                Some(near) => d.hint(format!("did you mean '{near}'?")),
-                None => d.hint(format!("its variables are: {}", names.join(", "))),
-            });
-        };
-        slot.value = e.value.clone();
-    }
-    Ok(())
-}
-
-/// The ports of a subsystem file's expansion: each port block and the connections to it.
-fn ports_of(
-    source: &SourceFile,
-    prefix: &str,
-    port_blocks: &[(String, PortKind, Span)],
-    connections: &[Connection],
-) -> Result<Vec<Port>, Diagnostic> {
-    let mut ports = Vec::new();
-    for (name, kind, _) in port_blocks {
-        let block = format!("{prefix}{name}");
-        let mut port = Port {
-            name: name.clone(),
-            kind: *kind,
-            block: block.clone(),
-            inner: Vec::new(),
-            ends: Vec::new(),
-        };
-        for (k, c) in connections.iter().enumerate() {
-            let (this, other) = match (c.from.block == block, c.to.block == block) {
-                (true, _) => (&c.from, &c.to),
-                (_, true) => (&c.to, &c.from),
-                _ => continue,
-            };
-            let fed_by_port = port_blocks
-                .iter()
-                .any(|(n, k, _)| *k != PortKind::Frame && other.block == format!("{prefix}{n}"));
-            let why = if this.port != kind.inner() {
-                Some(format!(
-                    "the {} '{name}' has the one port '{}' inside, not '{}'",
-                    match kind {
-                        PortKind::In => INPORT,
-                        PortKind::Out => OUTPORT,
-                        PortKind::Frame => FRAMEPORT,
-                    },
-                    kind.inner(),
-                    this.port
-                ))
-            } else if fed_by_port && *kind == PortKind::Out {
-                Some(format!("the Outport '{name}' is fed directly by an Inport"))
-            } else if *kind == PortKind::In && this.index.is_some() {
-                Some(format!(
-                    "the Inport '{name}': select elements outside the subsystem"
-                ))
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                return Err(Diagnostic::at(source, &c.span, why)
-                    .hint("inside a subsystem an Inport is read as NAME.out, an Outport written as NAME.in, a FramePort joined as NAME.F"));
-            }
-            port.inner.push(k);
-            port.ends.push(other.clone());
-        }
-        ports.push(port);
-    }
-    Ok(ports)
-}
-
-/// Physical connections joining `ends` to each other (the first to each of the others), for a
-/// FramePort nothing outside connects: the frames it joined inside stay joined.
-fn join_all(ends: &[PortRef], connections: &[Connection], inner: &[usize]) -> Vec<Connection> {
-    let Some((first, rest)) = ends.split_first() else {
-        return Vec::new();
-    };
-    rest.iter()
-        .zip(&inner[1..])
-        .map(|(e, &k)| Connection {
-            kind: ConnectionKind::Physical,
-            from: first.clone(),
-            to: e.clone(),
-            span: connections[k].span.clone(),
-        })
-        .collect()
-}
-
-/// A Urdf block's `file` inside a subsystem file is relative to that file: made relative to the
-/// model's directory.
-fn relocate_file(value: &mut Value, dir: &Path) {
-    if let ValueKind::Table(t) = &mut value.kind {
-        if let Some(e) = t.get_mut("file") {
-            if let ValueKind::String(s) = &mut e.value.kind {
-                *s = dir.join(&*s).display().to_string();
-            }
-        }
-    }
-}
-
-/// Adds `base` to every span of `table` (a subsystem file's tree, made a part of the model's
-/// source by `SourceFile::include`).
-fn shift_table(table: &mut Table, base: usize) {
-    let shift = |s: &mut Span| {
-        if let Some(r) = s {
-            *r = r.start + base..r.end + base;
-        }
-    };
-    for e in &mut table.entries {
-        shift(&mut e.key_span);
-        shift_value(&mut e.value, base);
-    }
-}
-
-fn shift_value(value: &mut Value, base: usize) {
-    if let Some(r) = &mut value.span {
-        *r = r.start + base..r.end + base;
-    }
-    match &mut value.kind {
-        ValueKind::Array(items) => items.iter_mut().for_each(|v| shift_value(v, base)),
-        ValueKind::Table(t) => shift_table(t, base),
-        _ => {}
     }
 }
