@@ -141,7 +141,7 @@ fn build_document(
     // Overrides of what the file writes apply before its Urdf blocks are expanded (so that
     // `--set robot.base=floating` is expanded), overrides of the blocks an expansion makes
     // (`--set robot/knee.q0=0.3`) after.
-    let (before, after): (Vec<&String>, Vec<&String>) = overrides
+    let (before, mut after): (Vec<&String>, Vec<&String>) = overrides
         .iter()
         .partition(|o| document.addresses_written(o));
     for o in before {
@@ -149,6 +149,10 @@ fn build_document(
     }
     // A model built in code has no lines, so an error without one need not be an override's.
     let has_lines = document.source.has_lines();
+    // Subsystems and arrays become flat blocks first (each applying the overrides that name
+    // the blocks it makes, `--set leg1/knee.q0=0.2`, `--set dom[2].mass=0.02`).
+    let expansion = model::subsystem::expand_document(&mut document, &mut after)
+        .map_err(|d| name_the_override(d, overrides, has_lines))?;
     document
         .resolve_variables()
         .map_err(|d| name_the_override(d, overrides, has_lines))?;
@@ -179,6 +183,7 @@ fn build_document(
         sim::Recorder::check(&diagram)?;
         diagram.expansion_warnings = urdf_warnings.len();
         diagram.input_files = document.inputs.clone();
+        diagram.subsystems = expansion.instances;
         diagram.warnings.splice(0..0, urdf_warnings);
         Ok(diagram)
     });

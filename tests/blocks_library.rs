@@ -43,7 +43,7 @@ fn names_are_unique_and_found() {
         assert_eq!(find(t.name).unwrap().name, t.name);
     }
     assert!(find("Integrater").is_none());
-    assert_eq!(LIBRARY.len(), 28);
+    assert_eq!(LIBRARY.len(), 30);
 }
 
 #[test]

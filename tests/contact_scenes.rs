@@ -112,7 +112,7 @@ fn the_gripper_lifts_the_box_by_friction() {
 /// lean on their neighbours at about 1.35 rad). Tilt from the quaternion, 2·asin|(Q_x, Q_y)|.
 #[test]
 fn five_dominoes_all_fall() {
-    let joints = ["free1", "free2", "free3", "free4", "free5"];
+    let joints = ["free[0]", "free[1]", "free[2]", "free[3]", "free[4]"];
     let log: Vec<String> = joints.iter().map(|j| format!("\"{j}.Q\"")).collect();
     let text = with_log("dominoes.toml", &format!("[{}]", log.join(", ")));
     let r = run_text("dominoes", &text);
@@ -120,7 +120,7 @@ fn five_dominoes_all_fall() {
         let turned = tilt(&r.recording, joint);
         assert!(turned > 1.0, "{joint} has turned by only {turned} rad");
     }
-    let last_tilt = tilt(&r.recording, "free5");
+    let last_tilt = tilt(&r.recording, "free[4]");
     assert!(
         (last_tilt - std::f64::consts::FRAC_PI_2).abs() < 1e-3,
         "{last_tilt}"

@@ -21,6 +21,7 @@ pub mod integrator;
 pub mod math;
 pub mod multibody;
 pub mod nonlinear;
+pub mod ports;
 pub mod routing;
 pub mod sinks;
 pub mod sources;
@@ -31,7 +32,7 @@ pub(crate) mod harness;
 use crate::block::BlockType;
 
 /// Every signal block type, in library order: sources, math, user-defined, routing, continuous,
-/// discrete, discontinuities, sinks.
+/// discrete, discontinuities, sinks, a subsystem's ports.
 pub static LIBRARY: &[&BlockType] = &[
     &sources::CONSTANT,
     &sources::STEP,
@@ -61,6 +62,8 @@ pub static LIBRARY: &[&BlockType] = &[
     &discontinuities::HIT_CROSSING,
     &sinks::SCOPE,
     &sinks::TERMINATOR,
+    &ports::INPORT,
+    &ports::OUTPORT,
 ];
 
 #[cfg(test)]

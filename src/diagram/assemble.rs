@@ -111,6 +111,7 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
         warnings,
         expansion_warnings: 0,
         input_files: Vec::new(),
+        subsystems: Vec::new(),
         scene: None,
     })
 }

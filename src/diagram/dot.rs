@@ -4,7 +4,9 @@
 //! What the user wrote is shown, not how it is lowered: the mechanism block that the physical
 //! connections compile to, and the hidden signal lines that wire it to the joints and contact
 //! blocks (`joint_0 → state`, `rigid_0 → solution`, wrenches), are left out unless `all` is
-//! asked for (`blockdyn graph --all`), where they are drawn dotted.
+//! asked for (`blockdyn graph --all`), where they are drawn dotted. Likewise a subsystem instance
+//! written in the model file is one node (its blocks `INSTANCE/NAME` drawn as the instance, the
+//! edges inside it left out), and `all` draws its blocks.
 
 use super::Diagram;
 use std::collections::HashSet;
@@ -23,23 +25,45 @@ fn quote(s: &str) -> String {
 pub fn to_dot(d: &Diagram, all: bool) -> String {
     let declared: HashSet<&str> = d.spec.blocks.iter().map(|b| b.name.as_str()).collect();
     let shown = |b: usize| all || declared.contains(d.blocks[b].name.as_str());
+    // The node a block is drawn as: its instance's, unless `all`.
+    let node = |name: &'_ str| -> (String, bool) {
+        let instance = (!all)
+            .then(|| {
+                d.subsystems.iter().find(|i| {
+                    name.len() > i.len()
+                        && name.starts_with(i.as_str())
+                        && name[i.len()..].starts_with('/')
+                })
+            })
+            .flatten();
+        match instance {
+            Some(i) => (i.clone(), true),
+            None => (name.to_string(), false),
+        }
+    };
     let mut s = String::new();
     let _ = writeln!(s, "digraph {} {{", quote(&d.spec.name));
     let _ = writeln!(
         s,
         "  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];"
     );
+    let mut drawn: HashSet<String> = HashSet::new();
     for b in (0..d.blocks.len())
         .filter(|&b| shown(b))
         .map(|b| &d.blocks[b])
     {
+        let (name, collapsed) = node(&b.name);
+        if !drawn.insert(name.clone()) {
+            continue;
+        }
+        let type_name = if collapsed { "Subsystem" } else { b.type_name };
         // Name and type on two lines: DOT's own `\n` escape, between the escaped parts.
         let _ = writeln!(
             s,
             "  {} [label=\"{}\\n{}\"];",
-            quote(&b.name),
-            escape(&b.name),
-            escape(b.type_name)
+            quote(&name),
+            escape(&name),
+            escape(type_name)
         );
     }
     for l in &d.lines {
@@ -52,27 +76,41 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
         if !shown(l.from) || !shown(l.to) || (hidden && !all) {
             continue;
         }
+        let ((a, a_in), (b, b_in)) = (node(&from.name), node(&to.name));
+        if a_in && b_in && a == b {
+            continue;
+        }
         let style = if hidden { ", style=dotted" } else { "" };
-        let label = match l.index {
-            Some(i) => format!("{}[{i}] → {}", out.name, inp.name),
-            None => format!("{} → {}", out.name, inp.name),
+        // A collapsed end names the block inside the instance.
+        let end = |inside: bool, block: &str, port: &str| match inside {
+            true => format!("{block}.{port}"),
+            false => port.to_string(),
         };
+        let index = l.index.map_or(String::new(), |i| format!("[{i}]"));
+        let label = format!(
+            "{}{index} → {}",
+            end(a_in, &from.name, &out.name),
+            end(b_in, &to.name, &inp.name)
+        );
         let _ = writeln!(
             s,
             "  {} -> {} [label={}{style}];",
-            quote(&from.name),
-            quote(&to.name),
+            quote(&a),
+            quote(&b),
             quote(&label)
         );
     }
     for (a, b) in &d.physical {
-        let ba = a.split('.').next().unwrap_or(a);
-        let bb = b.split('.').next().unwrap_or(b);
+        let (ba, a_in) = node(a.split('.').next().unwrap_or(a));
+        let (bb, b_in) = node(b.split('.').next().unwrap_or(b));
+        if a_in && b_in && ba == bb {
+            continue;
+        }
         let _ = writeln!(
             s,
             "  {} -> {} [dir=none, style=dashed, label={}];",
-            quote(ba),
-            quote(bb),
+            quote(&ba),
+            quote(&bb),
             quote(&format!("{a} -- {b}"))
         );
     }

@@ -100,12 +100,39 @@ pub fn parse_connection(text: &str, span: Span) -> Result<Connection, Connection
     })
 }
 
+/// A signal's name, `block.port` or `block.port[i]` (the block's name may be `leg1/knee` or
+/// `dom[3]`), as `[output] log` writes it; `None` when it is not one.
+pub(crate) fn parse_signal_name(s: &str) -> Option<PortRef> {
+    parse_port_ref(s, s).ok()
+}
+
 fn parse_port_ref(s: &str, whole: &str) -> Result<PortRef, ConnectionSyntaxError> {
     let bad = |why: &str| ConnectionSyntaxError {
         message: format!("connection \"{whole}\": '{s}' {why}"),
         hint: FORMS.into(),
     };
-    let (name, index) = match s.split_once('[') {
+    // The block's name ends at the first '.' outside brackets: an array element's index
+    // (`dom[i+1].G`) may hold any expression.
+    let mut depth = 0usize;
+    let mut dot = None;
+    for (k, c) in s.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| bad("has a ']' without '['"))?
+            }
+            '.' if depth == 0 => {
+                dot = Some(k);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let dot = dot.ok_or_else(|| bad("is not of the form block.port"))?;
+    let (block, rest) = (&s[..dot], &s[dot + 1..]);
+    let (port, index) = match rest.split_once('[') {
         Some((n, rest)) => {
             let inner = rest
                 .strip_suffix(']')
@@ -116,20 +143,20 @@ fn parse_port_ref(s: &str, whole: &str) -> Result<PortRef, ConnectionSyntaxError
                 .map_err(|_| bad("has an index that is not a non-negative integer"))?;
             (n, Some(i))
         }
-        None => (s, None),
+        None => (rest, None),
     };
-    let (block, port) = name
-        .split_once('.')
-        .ok_or_else(|| bad("is not of the form block.port"))?;
-    let valid = |x: &str, slash: bool| {
-        !x.is_empty()
-            && x.chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || (slash && c == '/'))
-    };
-    // Block names may have '/' (a Urdf block's `robot/hip_joint`); ports may not.
-    if !valid(block, true) || !valid(port, false) {
+    let plain = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    // Block names may have '/' (a subsystem's `leg1/knee`, a Urdf block's `robot/hip_joint`) and
+    // array indices (`dom[3]`, `dom[i]` before arrays are expanded); ports have neither.
+    let valid_block = !block.is_empty()
+        && block.split('/').all(|part| {
+            let name = part.split('[').next().unwrap_or_default();
+            !name.is_empty() && name.chars().all(plain) && balanced_indices(&part[name.len()..])
+        });
+    let valid_port = !port.is_empty() && port.chars().all(plain);
+    if !valid_block || !valid_port {
         return Err(bad(
-            "is not of the form block.port (names are letters, digits, '_', '-' and, in block names, '/')",
+            "is not of the form block.port (names are letters, digits, '_', '-' and, in block names, '/' and array indices [k])",
         ));
     }
     Ok(PortRef {
@@ -137,6 +164,24 @@ fn parse_port_ref(s: &str, whole: &str) -> Result<PortRef, ConnectionSyntaxError
         port: port.to_string(),
         index,
     })
+}
+
+/// Whether `s` is a sequence of `[...]` groups (nothing between or after them), none empty.
+fn balanced_indices(s: &str) -> bool {
+    let mut rest = s;
+    while !rest.is_empty() {
+        let Some(inner) = rest.strip_prefix('[') else {
+            return false;
+        };
+        let Some(close) = inner.find(']') else {
+            return false;
+        };
+        if inner[..close].trim().is_empty() || inner[..close].contains('[') {
+            return false;
+        }
+        rest = &inner[close + 1..];
+    }
+    true
 }
 
 #[cfg(test)]
@@ -163,6 +208,21 @@ mod tests {
         let c = parse_connection("robot/hip_joint.q -> s.in1", None).unwrap();
         assert_eq!(c.from.block, "robot/hip_joint");
         assert!(parse_connection("a.b/c -> s.in1", None).is_err());
+        let c = parse_connection("dom[i+1].G -- leg[2]/hip.F", None).unwrap();
+        assert_eq!(c.from.block, "dom[i+1]");
+        assert_eq!(
+            (c.to.block.as_str(), c.to.port.as_str()),
+            ("leg[2]/hip", "F")
+        );
+        let c = parse_connection("dom[3].p[2] -> s.in1", None).unwrap();
+        assert_eq!((c.from.block.as_str(), c.from.index), ("dom[3]", Some(2)));
+        for bad in [
+            "dom[].G -> s.in1",
+            "dom[1]x.G -> s.in1",
+            "dom]1[.G -> s.in1",
+        ] {
+            assert!(parse_connection(bad, None).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -28,23 +28,50 @@ pub struct Diagnostic {
     /// block's parameters, each connection's names), in the file's order.
     pub more: Vec<Diagnostic>,
     /// The block's own error, when a block reported the problem.
-    cause: Option<Box<BlockError>>,
+    /// The block's error and the including instances, when there are any (boxed together: the
+    /// error stays small).
+    extra: Option<Box<Extra>>,
+}
+
+/// The rarer parts of a [`Diagnostic`].
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Extra {
+    /// The block's own error, when a block reported the problem.
+    cause: Option<BlockError>,
+    /// When the place is in a subsystem file: `in subsystem 'leg1' (model.toml:12:1)` for each
+    /// instance that included it, innermost first.
+    included_from: Vec<String>,
 }
 
 impl Diagnostic {
     /// A problem at `span` of `source`.
     pub fn at(source: &SourceFile, span: &Span, message: impl Into<String>) -> Self {
+        let location = span
+            .as_ref()
+            .filter(|_| source.has_lines())
+            .map(|r| source.locate(r.start));
+        let (file, line_column, included_from) = match location {
+            Some(l) => (
+                l.path,
+                l.line_column
+                    .map(|(line, column)| (saturate(line), saturate(column))),
+                (!l.included_from.is_empty()).then(|| {
+                    Box::new(Extra {
+                        cause: None,
+                        included_from: l.included_from,
+                    })
+                }),
+            ),
+            None => (source.path.clone(), None, None),
+        };
         Diagnostic {
-            file: Some(source.path.as_str().into()),
-            line_column: span.as_ref().filter(|_| source.has_lines()).map(|r| {
-                let (line, column) = source.line_column(r.start);
-                (saturate(line), saturate(column))
-            }),
+            file: Some(file.into()),
+            line_column,
             block: None,
             message: message.into(),
             hint: None,
             more: Vec::new(),
-            cause: None,
+            extra: included_from,
         }
     }
 
@@ -57,8 +84,25 @@ impl Diagnostic {
             message: message.into(),
             hint: None,
             more: Vec::new(),
-            cause: None,
+            extra: None,
         }
+    }
+
+    /// The subsystem instances whose file holds the place, innermost first, each as
+    /// `in subsystem 'leg1' (model.toml:12:1)`; empty for a place in the model file.
+    pub fn included_from(&self) -> &[String] {
+        self.extra
+            .as_ref()
+            .map_or(&[], |e| e.included_from.as_slice())
+    }
+
+    /// Adds the instances that included the file of this problem's place (outermost last).
+    pub(crate) fn include_in(mut self, places: impl IntoIterator<Item = String>) -> Self {
+        self.extra
+            .get_or_insert_with(Default::default)
+            .included_from
+            .extend(places);
+        self
     }
 
     /// Names the block concerned.
@@ -79,14 +123,14 @@ impl Diagnostic {
         if self.hint.is_none() {
             self.hint = error.hint().map(String::into_boxed_str);
         }
-        self.cause = Some(Box::new(error));
+        self.extra.get_or_insert_with(Default::default).cause = Some(error);
         self
     }
 
     /// The block's typed error behind this problem, when a block reported it (its binding or
     /// its port shapes); `None` for a problem of the model's text or of the build.
     pub fn block_error(&self) -> Option<&BlockError> {
-        self.cause.as_deref()
+        self.extra.as_ref().and_then(|e| e.cause.as_ref())
     }
 
     /// The first of `problems` carrying the others (see [`Diagnostic::more`]); `None` when
@@ -116,6 +160,9 @@ impl Diagnostic {
             write!(f, "block '{b}': ")?;
         }
         write!(f, "{}", self.message)?;
+        for place in self.included_from() {
+            write!(f, "\n  {place}")?;
+        }
         if let Some(h) = &self.hint {
             write!(f, "\n  help: {h}")?;
         }

@@ -225,10 +225,19 @@ impl Document {
                 }
                 return Err(d);
             }
-            if keys[1] == "type" {
-                return Err(Diagnostic::new(format!(
-                    "--set '{assignment}': a block's type cannot be overridden"
-                )));
+            let table = self
+                .root
+                .get_mut("blocks")
+                .and_then(|e| match &mut e.value.kind {
+                    ValueKind::Table(t) => t.get_mut(block),
+                    _ => None,
+                })
+                .and_then(|e| match &mut e.value.kind {
+                    ValueKind::Table(t) => Some(t),
+                    _ => None,
+                });
+            if let Some(table) = table {
+                return super::subsystem::set_in_block(table, &keys[1..], value, assignment);
             }
             keys.insert(0, "blocks");
         }

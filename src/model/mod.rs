@@ -2,14 +2,18 @@
 //! located diagnostics, and the typed parameter reader every block uses.
 
 pub(crate) mod animation;
+pub mod arrays;
 pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;
 pub mod input_file;
+mod instance_file;
 pub(crate) mod output_path;
 pub(crate) mod reader;
 pub(crate) mod solver_section;
 pub(crate) mod source;
+mod splice;
+pub mod subsystem;
 pub(crate) mod value;
 pub mod variables;
 
@@ -22,5 +26,5 @@ pub use document::{
 };
 pub use reader::TableReader;
 pub use solver_section::MAX_MAX_STEPS;
-pub use source::{SourceFile, Span};
+pub use source::{Location, SourceFile, Span};
 pub use value::{Entry, Table, Value, ValueKind};

@@ -2,6 +2,7 @@
 //! model built in code, which has no lines.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 /// A byte range in the model file; `None` for values given on the command line (`--set`) and
 /// for every value of a model built in code.
@@ -19,6 +20,33 @@ pub struct SourceFile {
     line_starts: Vec<usize>,
     /// The model was built in code: no span has a line.
     in_code: bool,
+    /// The subsystem files included, one segment per instance, in the order of their bases
+    /// (see `SourceFile::include`).
+    included: Vec<Segment>,
+}
+
+/// One subsystem instance's file: offsets from `base` to `base + file.text.len()` are the
+/// file's, shifted by `base`.
+#[derive(Clone, Debug)]
+struct Segment {
+    base: usize,
+    file: Arc<SourceFile>,
+    /// The instance's full name (`leg1`, `leg1/foot`).
+    instance: String,
+    /// Where the instance's block was written (an offset of this source, maybe in a segment).
+    at: Span,
+}
+
+/// Where an offset of a [`SourceFile`] is: a file, a line and column in it, and the chain of
+/// subsystem instances that included it, innermost first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Location {
+    /// The file's path as shown in messages.
+    pub path: String,
+    /// 1-based line and column in that file (`None` for a model built in code).
+    pub line_column: Option<(usize, usize)>,
+    /// `in subsystem 'leg1' (model.toml:12:1)` for each including instance, innermost first.
+    pub included_from: Vec<String>,
 }
 
 impl SourceFile {
@@ -32,6 +60,7 @@ impl SourceFile {
             text,
             line_starts,
             in_code: false,
+            included: Vec::new(),
         }
     }
 
@@ -49,8 +78,83 @@ impl SourceFile {
         !self.in_code
     }
 
-    /// 1-based line and column (in characters) of byte `offset`.
+    /// Adds `file` as the text of the subsystem instance `instance`, whose block was written at
+    /// `at` (an offset of this source). Returns the base to add to the file's own spans so that
+    /// they become spans of this source.
+    pub(crate) fn include(&mut self, file: Arc<SourceFile>, instance: &str, at: Span) -> usize {
+        let base = match self.included.last() {
+            Some(s) => s.base + s.file.text.len() + 1,
+            None => self.text.len() + 1,
+        };
+        self.included.push(Segment {
+            base,
+            file,
+            instance: instance.to_string(),
+            at,
+        });
+        base
+    }
+
+    /// The segment holding `offset`, if it is in an included file.
+    fn segment(&self, offset: usize) -> Option<&Segment> {
+        let k = self.included.partition_point(|s| s.base <= offset);
+        k.checked_sub(1).map(|k| &self.included[k])
+    }
+
+    /// The text at `span`, in whichever file holds it.
+    pub(crate) fn slice(&self, span: &Range<usize>) -> Option<&str> {
+        match self.segment(span.start) {
+            Some(s) => s
+                .file
+                .text
+                .get(span.start - s.base..span.end.checked_sub(s.base)?),
+            None => self.text.get(span.clone()),
+        }
+    }
+
+    /// The file, line and column of `offset`, and the subsystem instances that included it.
+    pub fn locate(&self, offset: usize) -> Location {
+        let mut location = match self.segment(offset) {
+            Some(s) => Location {
+                path: s.file.path.clone(),
+                line_column: Some(s.file.line_column(offset - s.base)),
+                included_from: Vec::new(),
+            },
+            None => Location {
+                path: self.path.clone(),
+                line_column: self.has_lines().then(|| self.line_column(offset)),
+                included_from: Vec::new(),
+            },
+        };
+        let mut segment = self.segment(offset);
+        // Each instance's block is written before (at a smaller offset than) its file's base, so
+        // the chain ends; the bound guards against a malformed table.
+        for _ in 0..=self.included.len() {
+            let Some(s) = segment else { break };
+            let parent = s.at.as_ref().map(|r| r.start);
+            let place = match parent {
+                Some(p) => {
+                    let (path, lc) = match self.segment(p) {
+                        Some(ps) => (&ps.file.path, ps.file.line_column(p - ps.base)),
+                        None => (&self.path, self.line_column(p)),
+                    };
+                    format!(" ({path}:{}:{})", lc.0, lc.1)
+                }
+                None => String::new(),
+            };
+            location
+                .included_from
+                .push(format!("in subsystem '{}'{place}", s.instance));
+            segment = parent.filter(|p| *p < s.base).and_then(|p| self.segment(p));
+        }
+        location
+    }
+
+    /// 1-based line and column (in characters) of byte `offset` in the file that holds it.
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        if let Some(s) = self.segment(offset) {
+            return s.file.line_column(offset - s.base);
+        }
         let offset = offset.min(self.text.len());
         let line = match self.line_starts.binary_search(&offset) {
             Ok(i) => i,

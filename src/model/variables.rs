@@ -21,6 +21,59 @@ use crate::expr::parse::{parse, ParseError, Scope, BUILT_IN_CONSTANTS};
 /// The top-level key of the variables table.
 pub const VARIABLES: &str = "variables";
 
+/// The index variable of an array's table (`count = N`): 0, 1, …, N − 1.
+pub(crate) const INDEX: &str = "i";
+
+/// The variables of a file: its `[variables]` table evaluated (none when it has none).
+pub(crate) fn evaluate_file(source: &SourceFile, root: &Table) -> Result<Variables, Diagnostic> {
+    match root.get(VARIABLES) {
+        Some(entry) => evaluate_variables(source, &entry.value),
+        None => Ok(Variables::default()),
+    }
+}
+
+/// Replaces each expression under `value` by its value with the variables `vars`.
+pub(crate) fn substitute_with(
+    source: &SourceFile,
+    vars: &Variables,
+    value: &mut Value,
+) -> Result<(), Diagnostic> {
+    if contains_expression(value) {
+        substitute(source, vars, value)?;
+    }
+    Ok(())
+}
+
+/// The number the expression `text` (no leading `=`) has with `vars`, for an array index
+/// written in a connection at `span`.
+pub(crate) fn number(
+    source: &SourceFile,
+    vars: &Variables,
+    text: &str,
+    span: &Span,
+) -> Result<f64, Diagnostic> {
+    let value = Value {
+        kind: ValueKind::String(format!("={text}")),
+        span: span.clone(),
+    };
+    match evaluate(source, vars, &value, text, &[])? {
+        Val::Number(x) => Ok(x),
+        Val::Array(_) => Err(Diagnostic::at(
+            source,
+            span,
+            format!("the index '{text}' is an array, not a number"),
+        )),
+    }
+}
+
+/// Whether the expression `text` names `name`.
+pub(crate) fn names(text: &str, name: &str) -> bool {
+    tokens(text)
+        .unwrap_or_default()
+        .iter()
+        .any(|(tok, _)| matches!(tok, Tok::Name(n) | Tok::Element(n, _) if n == name))
+}
+
 /// The sections whose strings starting with `=` are expressions.
 const SECTIONS: [&str; 4] = ["model", "solver", "output", "blocks"];
 
@@ -32,8 +85,8 @@ enum Val {
 }
 
 /// The variables evaluated so far, in order.
-#[derive(Default)]
-struct Variables {
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Variables {
     numbers: Vec<(String, f64)>,
     arrays: Vec<(String, Vec<f64>)>,
 }
@@ -44,6 +97,15 @@ impl Variables {
             Val::Number(x) => self.numbers.push((name.to_string(), x)),
             Val::Array(a) => self.arrays.push((name.to_string(), a)),
         }
+    }
+
+    /// These variables and the array index `i` = `index` (which hides a variable named `i`).
+    pub(crate) fn with_index(&self, index: usize) -> Variables {
+        let mut v = self.clone();
+        v.numbers.retain(|(n, _)| n != INDEX);
+        v.arrays.retain(|(n, _)| n != INDEX);
+        v.numbers.push((INDEX.to_string(), index as f64));
+        v
     }
 
     fn names(&self) -> impl Iterator<Item = &str> {
@@ -427,7 +489,7 @@ fn evaluate(
 /// otherwise.
 fn located(source: &SourceFile, value: &Value, text: &str, char_index: usize) -> Span {
     let span = value.span.clone()?;
-    let written = source.text.get(span.clone())?;
+    let written = source.slice(&span)?;
     let inner = written.get(1..written.len().saturating_sub(1))?;
     let full = value.as_str()?;
     if inner != full {

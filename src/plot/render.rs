@@ -318,7 +318,11 @@ pub fn legend_label(rec: &Recording, j: usize, cover: Option<usize>) -> String {
         label.push_str(" (no data)");
     } else if let Some(k) = cover {
         let other = &rec.columns[k].name;
-        let signal = |name: &str| name.split_once('[').map(|(s, _)| s.to_string());
+        // The element's '[' is the one after the port's '.' (a block may be `dom[2]`).
+        let signal = |name: &str| {
+            let dot = name.rfind('.')?;
+            name[dot..].find('[').map(|k| name[..dot + k].to_string())
+        };
         let short = match (signal(&column.name), signal(other)) {
             (Some(a), Some(b)) if a == b => &other[b.len()..],
             _ => other.as_str(),

@@ -523,14 +523,5 @@ pub(crate) fn four_digits(x: f64) -> f64 {
 }
 
 fn parse_log_name(name: &str) -> Option<PortRef> {
-    let (head, index) = match name.split_once('[') {
-        Some((h, rest)) => (h, Some(rest.strip_suffix(']')?.trim().parse().ok()?)),
-        None => (name, None),
-    };
-    let (block, port) = head.trim().split_once('.')?;
-    Some(PortRef {
-        block: block.to_string(),
-        port: port.to_string(),
-        index,
-    })
+    crate::model::connection::parse_signal_name(name.trim())
 }

@@ -118,7 +118,7 @@ pub use joints::{
     SpringDamperLimits, WeldJoint,
 };
 pub use nonlinear::{Abs, CrossingDirection, HitCrossing, MinMax, Product, Relay};
-pub use routing::{Demux, Mux, Selector, Switch, Terminator};
+pub use routing::{Demux, Inport, Mux, Outport, Selector, Switch, Terminator};
 pub use signals::{Constant, Fcn, Gain, Integrator, Saturation, Scope, Sine, Step, Sum};
 pub use sources::{Clock, FromTable, PulseGenerator, Ramp};
 
@@ -304,6 +304,8 @@ mod tests {
             Switch::above(0.5).into(),
             Switch::nonzero().into(),
             Terminator::new().into(),
+            Inport::width(3).into(),
+            Outport::new().into(),
             SphericalJoint::new()
                 .orientation([1.0, 0.0, 0.0, 0.0])
                 .angular_velocity([0.0; 3])

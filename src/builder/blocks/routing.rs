@@ -109,4 +109,52 @@ impl Default for Terminator {
     }
 }
 
-into_spec!(Mux, Demux, Selector, Switch, Terminator);
+/// Inport: a diagram's (or a subsystem's) input; outputs 0 when nothing drives it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inport {
+    spec: BlockSpec,
+}
+
+impl Inport {
+    /// A scalar input.
+    pub fn new() -> Inport {
+        Inport {
+            spec: BlockSpec::of_type("Inport"),
+        }
+    }
+    /// An input of `width` elements (≥ 1), a column.
+    pub fn width(width: usize) -> Inport {
+        Inport {
+            spec: BlockSpec::of_type("Inport").param("width", width),
+        }
+    }
+}
+
+impl Default for Inport {
+    fn default() -> Self {
+        Inport::new()
+    }
+}
+
+/// Outport: a diagram's (or a subsystem's) output; a sink when nothing reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outport {
+    spec: BlockSpec,
+}
+
+impl Outport {
+    /// The output.
+    pub fn new() -> Outport {
+        Outport {
+            spec: BlockSpec::of_type("Outport"),
+        }
+    }
+}
+
+impl Default for Outport {
+    fn default() -> Self {
+        Outport::new()
+    }
+}
+
+into_spec!(Mux, Demux, Selector, Switch, Terminator, Inport, Outport);
