@@ -250,3 +250,108 @@ fn write_panels(w: &mut JsonWriter, rec: &Recording) {
     }
     w.end_array();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Shape, Sphere};
+    use crate::output::Column;
+    use crate::render::{FrameSnapshot, Material, SceneItem};
+    use nalgebra::{Isometry3, Point3, Vector3};
+    use serde_json::Value;
+
+    /// A ball at (0, 0, z) per frame time, and a recording of one column.
+    fn fixture(zs: &[(f64, f64)], rows: &[(f64, f64)]) -> (Animation, Recording) {
+        let animation = Animation {
+            items: vec![SceneItem {
+                label: "ball".into(),
+                shape: Shape::Sphere(Sphere::new(0.1).unwrap()),
+                material: Material::Body(0),
+            }],
+            frames: zs
+                .iter()
+                .map(|&(t, z)| FrameSnapshot {
+                    t,
+                    r_world: vec![Isometry3::translation(0.0, 0.0, z)],
+                    arrows: vec![],
+                })
+                .collect(),
+            up_world: Vector3::z(),
+            frame_interval: 0.5,
+        };
+        let mut recording = Recording::new(
+            vec!["scope".into()],
+            vec![Column {
+                name: "ball.z".into(),
+                unit: Some("m".into()),
+                panel: Some(0),
+            }],
+        );
+        for &(t, v) in rows {
+            recording.push_row(t, &[v]);
+        }
+        (animation, recording)
+    }
+
+    fn json(animation: &Animation, recording: &Recording) -> Value {
+        let data = ViewData {
+            title: "t",
+            animation,
+            camera: None,
+            recording,
+            events: &[],
+            events_dropped: 0,
+        };
+        let scene = SceneSetup {
+            meshes: vec![crate::render::mesh::tessellate(
+                &animation.items[0].shape,
+                None,
+            )],
+            camera: Camera {
+                eye: Point3::new(0.0, -3.0, 1.0),
+                target: Point3::origin(),
+                up: Vector3::z(),
+            },
+            arrow_scale: 0.0,
+        };
+        serde_json::from_str(&write_json(&data, &scene)).expect("valid JSON")
+    }
+
+    /// A NaN in a signal splits its polyline (a gap) and is never written; a NaN pose is written
+    /// as null. The JSON stays valid either way.
+    #[test]
+    fn non_finite_values_become_gaps_and_nulls() {
+        let (animation, recording) = fixture(
+            &[(0.0, 1.0), (0.5, f64::NAN)],
+            &[(0.0, 1.0), (0.25, f64::NAN), (0.5, 2.0), (1.0, 3.0)],
+        );
+        let v = json(&animation, &recording);
+        let pose = v["frames"][1]["pose"].as_array().unwrap();
+        assert!(pose[2].is_null() && pose[0] == 0.0);
+        let lines = v["panels"][0]["series"][0]["lines"].as_array().unwrap();
+        let lines: Vec<Vec<f64>> = lines
+            .iter()
+            .map(|l| {
+                l.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(lines, vec![vec![0.0, 1.0], vec![0.5, 2.0, 1.0, 3.0]]);
+        assert_eq!(v["panels"][0]["series"][0]["unit"], "m");
+        assert_eq!(v["t1"], 1.0, "the last row's time when past the last frame");
+    }
+
+    /// The bucket count keeps the page's signal points within SIGNAL_POINTS (4 per bucket per
+    /// column) from 30 columns on, and 1000 buckets (4000 points) per column below.
+    #[test]
+    fn buckets_bound_the_signal_points() {
+        assert_eq!(buckets_for(1), MAX_SIGNAL_BUCKETS);
+        assert_eq!(buckets_for(30), 1000);
+        assert_eq!(buckets_for(300), 100);
+        assert!(4 * 300 * buckets_for(300) <= SIGNAL_POINTS);
+        assert_eq!(buckets_for(100_000), MIN_SIGNAL_BUCKETS);
+    }
+}

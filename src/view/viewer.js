@@ -365,6 +365,8 @@
     status.frame = k;
     status.frames = frames.length;
     status.labels = data.items.slice(0, 8).map((item) => item.label);
+    const r = document.getElementById('scene').getBoundingClientRect();
+    status.scene = { left: r.left, top: r.top, width: r.width, height: r.height };
     status.panels = plots.length;
     if (status.state !== 'error') status.state = 'ready';
     report();
