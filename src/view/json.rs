@@ -9,8 +9,9 @@
 
 use std::fmt::Write;
 
-/// Appends JSON text to a `String`. The caller places the commas: [`JsonWriter::sep`] writes one
-/// before every element but the first of the innermost open array or object.
+/// Appends JSON text to a `String`. The commas are placed for the caller: each value, key or
+/// container opened writes one when the innermost open array or object already holds an
+/// element (and none right after a key).
 #[derive(Debug, Default)]
 pub struct JsonWriter {
     out: String,

@@ -10,7 +10,7 @@
 //! **Size budget**: a page of the README's scenes stays under [`SIZE_BUDGET_BYTES`] (5 MiB).
 //! three.js takes about 0.7 MB; the frames are the animation's (at most
 //! [`crate::render::MAX_FRAMES`]), the signals at most [`data::SIGNAL_POINTS`] points. A page
-//! over the budget is still written (a user asked for it), with a warning.
+//! over the budget is still written (a user asked for it).
 //!
 //! **Testing hooks**: the page reads `#t=SECONDS` from its URL (starts paused there) and writes a
 //! JSON status into `<pre id="status">` after each drawn frame (loaded or not, console errors,

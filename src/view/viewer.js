@@ -104,6 +104,18 @@
     return String(Number(v.toPrecision(4)));
   }
 
+  /** Tick values over [lo, hi]: multiples of a 1, 2 or 5 × 10^k step, about `count` of them. */
+  function ticks(lo, hi, count) {
+    const raw = (hi - lo) / count;
+    const power = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
+    const out = [];
+    for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9 * step; v += step) {
+      out.push(Math.abs(v) < 1e-9 * step ? 0 : v);
+    }
+    return out;
+  }
+
   function buildPlots() {
     const root = document.getElementById('plots');
     data.panels.forEach((panel) => {
@@ -155,15 +167,13 @@
     g.fillStyle = '#556';
     g.font = '11px system-ui, sans-serif';
     g.lineWidth = 1;
-    for (let k = 0; k <= 4; k++) {
-      const v = p.lo + (p.hi - p.lo) * k / 4;
+    for (const v of ticks(p.lo, p.hi, 4)) {
       g.beginPath(); g.moveTo(PAD.left, y(v)); g.lineTo(PAD.left + pw, y(v)); g.stroke();
       g.textAlign = 'right'; g.textBaseline = 'middle';
       g.fillText(formatNumber(v), PAD.left - 4, y(v));
     }
     g.textAlign = 'center'; g.textBaseline = 'top';
-    for (let k = 0; k <= 5; k++) {
-      const t = t0 + span * k / 5;
+    for (const t of ticks(t0, t0 + span, 6)) {
       g.fillText(formatNumber(t) + ' s', x(t), PAD.top + ph + 3);
     }
     p.panel.series.forEach((s, k) => {
