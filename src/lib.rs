@@ -58,6 +58,7 @@ pub mod solver;
 pub mod sweep;
 #[doc(hidden)]
 pub mod urdf;
+pub mod view;
 
 pub use diagram::parameters::{ParameterSet, ParameterVector, VectorLengthError};
 pub use diagram::Diagram;
@@ -83,7 +84,7 @@ pub fn load_model_with(
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
-    build_document(document, overrides, None, registry)
+    build_document(document, overrides, [None, None], registry)
 }
 
 /// Like [`load_model`], with the animation written to `animation` whatever `[output] animation`
@@ -93,8 +94,19 @@ pub fn load_model_animated(
     overrides: &[String],
     animation: Option<&std::path::Path>,
 ) -> Result<Diagram, Diagnostic> {
+    load_model_drawn(path, overrides, animation, None)
+}
+
+/// Like [`load_model_animated`], with the viewer page written to `view` whatever `[output] view`
+/// says (the `--view` option); the contact blocks compute the forces either draws.
+pub fn load_model_drawn(
+    path: &std::path::Path,
+    overrides: &[String],
+    animation: Option<&std::path::Path>,
+    view: Option<&std::path::Path>,
+) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
-    build_document(document, overrides, animation, Registry::standard())
+    build_document(document, overrides, [animation, view], Registry::standard())
 }
 
 /// Like [`load_model`], from text (`label` is the file name shown in messages).
@@ -113,14 +125,19 @@ pub fn load_model_str_with(
     overrides: &[String],
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
-    build_document(Document::parse(label, text)?, overrides, None, registry)
+    build_document(
+        Document::parse(label, text)?,
+        overrides,
+        [None, None],
+        registry,
+    )
 }
 
 /// Builds a parsed model file with overrides (`PATH=VALUE` strings, as `--set` takes them): what
 /// [`load_model`] does once the file is read. A sweep parses its model once and builds each point
 /// from a clone of the document.
 pub fn build_model(document: Document, overrides: &[String]) -> Result<Diagram, Diagnostic> {
-    build_document(document, overrides, None, Registry::standard())
+    build_document(document, overrides, [None, None], Registry::standard())
 }
 
 /// Like [`build_model`], with the block types of `registry`.
@@ -129,13 +146,14 @@ pub fn build_model_with(
     overrides: &[String],
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
-    build_document(document, overrides, None, registry)
+    build_document(document, overrides, [None, None], registry)
 }
 
+/// `drawn`: the GIF's and the viewer page's paths from the command line, when given.
 fn build_document(
     mut document: Document,
     overrides: &[String],
-    animation: Option<&std::path::Path>,
+    drawn: [Option<&std::path::Path>; 2],
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     // Overrides of what the file writes apply before its Urdf blocks are expanded (so that
@@ -174,8 +192,12 @@ fn build_document(
     let source = document.source;
     drop(document.root);
     let built = spec.and_then(|mut spec| {
+        let [animation, view] = drawn;
         if let Some(path) = animation {
             spec.output.animation.path = Some(path.display().to_string());
+        }
+        if let Some(path) = view {
+            spec.output.animation.view = Some(path.display().to_string());
         }
         let mut diagram = diagram::build::build_diagram_owned(&source, spec, registry)?;
         // The recorded signals are part of the model: check `[output] log` now, not when the run

@@ -34,6 +34,10 @@ enum Command {
         /// Write an animated GIF of the mechanism here (overrides [output] animation).
         #[arg(long, value_name = "PATH.gif")]
         animate: Option<PathBuf>,
+        /// Write the browser viewer (one self-contained HTML file: 3-D scene, time slider,
+        /// forces, signals) here (overrides [output] view).
+        #[arg(long, value_name = "PATH.html")]
+        view: Option<PathBuf>,
         /// Simulated duration in seconds (overrides [model] stop_time).
         #[arg(long, allow_negative_numbers = true)]
         stop_time: Option<f64>,
@@ -163,6 +167,7 @@ fn run(cli: Cli) -> Result<(), String> {
             csv,
             plot,
             animate,
+            view,
             stop_time,
             set,
             quiet,
@@ -172,6 +177,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 csv,
                 plot,
                 animation: animate,
+                view,
             },
             stop_time,
             &set,
@@ -271,6 +277,7 @@ fn run_model(
         csv: outputs.csv,
         plot: outputs.plot,
         animation: outputs.animation,
+        view: outputs.view,
         stop_time,
         set,
         quiet,
@@ -289,6 +296,7 @@ struct Outputs {
     csv: Option<PathBuf>,
     plot: Option<PathBuf>,
     animation: Option<PathBuf>,
+    view: Option<PathBuf>,
 }
 
 /// The long help of `blockdyn import`.

@@ -307,7 +307,7 @@ fn port_messages_do_not_repeat_the_block() {
 
 /// An rk4 fixed_step above a penalty contact's stability limit is warned about when the model is
 /// built (for `check` and `run`), naming the contact and the limit; and the warning is right:
-/// ball_drop (k = 1e5 N/m, b = 100 N·s/m, 1 kg: |λ|max = 316 1/s, limit 2.78/316 = 8.8 ms) at
+/// ball_drop (k = 1e5 N/m, b = 100 N·s/m, 1 kg: |λ|max = 316 1/s, limit 2.785/316 = 8.8 ms) at
 /// 10 ms rebounds above the 1 m it fell from, while 1 ms draws no warning.
 #[test]
 fn an_rk4_step_above_a_contacts_stability_limit_is_warned_about() {
@@ -326,7 +326,7 @@ fn an_rk4_step_above_a_contacts_stability_limit_is_warned_about() {
         warning,
         &[
             "block 'contact'",
-            "stability limit of about 8.79e-3 s",
+            "stability limit of about 8.81e-3 s",
             "help: write fixed_step = 4.4e-3 or less",
         ],
     );

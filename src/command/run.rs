@@ -1,5 +1,5 @@
 //! `blockdyn run`: load a model, check every output path, simulate, and commit the outputs (CSV,
-//! plot, animation) together or not at all.
+//! plot, animation, viewer page) together or not at all.
 //!
 //! Before the run: every output path is checked ([`crate::output::target`]: no input of the run,
 //! no device, FIFO or socket, no trailing `/`), and the run's output volume is projected against
@@ -33,6 +33,8 @@ pub struct RunRequest<'a> {
     pub plot: Option<PathBuf>,
     /// The animation (GIF).
     pub animation: Option<PathBuf>,
+    /// The viewer page (HTML, `--view`).
+    pub view: Option<PathBuf>,
     /// `--stop-time`.
     pub stop_time: Option<f64>,
     /// `--set PATH=VALUE` overrides.
@@ -57,6 +59,12 @@ pub enum RunCommandError {
     /// An animation of a model that has nothing to draw.
     #[error("cannot animate '{}': the model has no mechanism (no Solid, joint or geometry block) to draw", .0.display())]
     NothingToAnimate(PathBuf),
+    /// A viewer page of a model that has nothing to draw.
+    #[error("cannot write the viewer '{}': the model has no mechanism (no Solid, joint or geometry block) to draw", .0.display())]
+    NothingToView(PathBuf),
+    /// The viewer page cannot be made.
+    #[error(transparent)]
+    View(#[from] crate::view::ViewError),
     /// An output path is refused, or an output could not be written.
     #[error(transparent)]
     Output(#[from] OutputError),
@@ -82,7 +90,7 @@ pub struct RunReport {
     pub name: String,
     /// The summary line (steps, time, ...).
     pub line: String,
-    /// The files written, as `(kind, path)`: "csv", "plot".
+    /// The files written, as `(kind, path)`: "csv", "plot", "view".
     pub files: Vec<(&'static str, PathBuf)>,
     /// The animation written: path, frames, interval (s).
     pub animation: Option<(PathBuf, usize, f64)>,
@@ -113,6 +121,7 @@ struct Targets {
     csv: Option<PathBuf>,
     plot: Option<PathBuf>,
     animation: Option<PathBuf>,
+    view: Option<PathBuf>,
 }
 
 impl Targets {
@@ -121,6 +130,7 @@ impl Targets {
             ("CSV", &self.csv),
             ("plot", &self.plot),
             ("animation", &self.animation),
+            ("view", &self.view),
         ]
         .into_iter()
         .filter_map(|(what, p)| p.as_deref().map(|p| (what, p)))
@@ -135,7 +145,12 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
             return Err(RunCommandError::BadStopTime(t));
         }
     }
-    let d = crate::load_model_animated(request.model, request.set, request.animation.as_deref())?;
+    let d = crate::load_model_drawn(
+        request.model,
+        request.set,
+        request.animation.as_deref(),
+        request.view.as_deref(),
+    )?;
     for w in &d.warnings {
         (request.warn)(w);
     }
@@ -145,11 +160,15 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
         csv: request.csv.or_else(|| spec_path(&out.csv)),
         plot: request.plot.or_else(|| spec_path(&out.plot)),
         animation: request.animation.or_else(|| spec_path(&out.animation.path)),
+        view: request.view.or_else(|| spec_path(&out.animation.view)),
     };
     if targets.animation.is_some() && d.scene.is_none() {
         return Err(RunCommandError::NothingToAnimate(
             request.model.to_path_buf(),
         ));
+    }
+    if targets.view.is_some() && d.scene.is_none() {
+        return Err(RunCommandError::NothingToView(request.model.to_path_buf()));
     }
     // Bad output paths are reported before the run, not after it.
     let inputs = InputFiles::new(request.model, &d.input_files);
@@ -172,10 +191,12 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
         crate::RunOptions {
             stop_time: request.stop_time,
             progress,
-            animation_rate: targets.animation.is_some().then_some(out.animation.fps),
+            animation_rate: (targets.animation.is_some() || targets.view.is_some())
+                .then_some(out.animation.fps),
             stream: Some(crate::sim::StreamTo {
                 csv: csv_file,
-                plot: targets.plot.is_some(),
+                // The viewer plots the plot's rows too.
+                plot: targets.plot.is_some() || targets.view.is_some(),
                 size_warning: Some(crate::sim::SizeWarning::new(
                     crate::sim::CSV_WARNING_BYTES,
                     Box::new(move |message| warn(&message)),
@@ -206,12 +227,21 @@ fn finish_run(
     targets: &Targets,
 ) -> Result<RunReport, RunCommandError> {
     let line = summary_line(&result, &crate::sim::solver_options(d));
-    let staged = stage_outputs(d, result.csv, &result.recording, result.animation, targets)?;
+    let drawn = Drawn {
+        animation: result.animation,
+        events: &result.events,
+        events_dropped: result.events_dropped,
+    };
+    let staged = stage_outputs(d, result.csv, &result.recording, drawn, targets)?;
     crate::output::commit_all(staged.files)?;
-    let files = [("csv", &targets.csv), ("plot", &targets.plot)]
-        .into_iter()
-        .filter_map(|(what, p)| p.clone().map(|p| (what, p)))
-        .collect();
+    let files = [
+        ("csv", &targets.csv),
+        ("plot", &targets.plot),
+        ("view", &targets.view),
+    ]
+    .into_iter()
+    .filter_map(|(what, p)| p.clone().map(|p| (what, p)))
+    .collect();
     Ok(RunReport {
         name: d.spec.name.clone(),
         line,
@@ -258,7 +288,12 @@ fn finish_failed_run(d: &Diagram, failed: FailedRun, targets: &Targets) -> RunCo
         };
     }
     let (rows, last_time) = (failed.rows, failed.last_time.unwrap_or(0.0));
-    let committed = stage_outputs(d, failed.csv, &failed.recording, failed.animation, targets)
+    let drawn = Drawn {
+        animation: failed.animation,
+        events: &failed.events,
+        events_dropped: 0,
+    };
+    let committed = stage_outputs(d, failed.csv, &failed.recording, drawn, targets)
         .map_err(|e| e.to_string())
         .and_then(|staged| {
             crate::output::commit_all(staged.files)
@@ -269,7 +304,11 @@ fn finish_failed_run(d: &Diagram, failed: FailedRun, targets: &Targets) -> RunCo
         Err(output) => format!("no output was written: {output}"),
         Ok(frames) => {
             let mut written: Vec<String> = Vec::new();
-            for (what, p) in [("CSV", &targets.csv), ("plot", &targets.plot)] {
+            for (what, p) in [
+                ("CSV", &targets.csv),
+                ("plot", &targets.plot),
+                ("viewer", &targets.view),
+            ] {
                 if let Some(p) = p {
                     written.push(format!("{what} '{}'", p.display()));
                 }
@@ -320,15 +359,24 @@ struct StagedOutputs {
     frames: Option<(usize, f64)>,
 }
 
-/// Stages the CSV (streamed during the run), the plot and the animation of a run, or of the rows
-/// a failed run recorded. On an error the staged files are dropped: their temporaries removed.
+/// What a run drew: its animation frames (when asked for) and its located events.
+struct Drawn<'a> {
+    animation: Option<crate::render::Animation>,
+    events: &'a [crate::sim::LocatedEvent],
+    events_dropped: usize,
+}
+
+/// Stages the CSV (streamed during the run), the plot, the animation and the viewer page of a
+/// run, or of the rows a failed run recorded. On an error the staged files are dropped: their
+/// temporaries removed.
 fn stage_outputs(
     d: &Diagram,
     csv: Option<StagedFile>,
     recording: &crate::output::Recording,
-    animation: Option<crate::render::Animation>,
+    drawn: Drawn<'_>,
     targets: &Targets,
 ) -> Result<StagedOutputs, RunCommandError> {
+    let animation = drawn.animation;
     let mut files: Vec<StagedFile> = csv.into_iter().collect();
     if let Some(path) = &targets.plot {
         let options = crate::plot::PlotOptions {
@@ -362,6 +410,22 @@ fn stage_outputs(
             .map_err(|e| file.error("writing failed", e))?;
         files.push(file);
         frames = Some((anim.frames.len(), anim.frame_interval));
+    }
+    if let (Some(path), Some(anim)) = (&targets.view, &animation) {
+        let data = crate::view::ViewData {
+            title: &d.spec.name,
+            animation: anim,
+            camera: d.spec.output.animation.camera,
+            recording,
+            events: drawn.events,
+            events_dropped: drawn.events_dropped,
+        };
+        let html = crate::view::page_html(&data, path)?;
+        let mut file = StagedFile::create(path, "viewer")?;
+        file.writer()
+            .write_all(html.as_bytes())
+            .map_err(|e| file.error("writing failed", e))?;
+        files.push(file);
     }
     Ok(StagedOutputs { files, frames })
 }

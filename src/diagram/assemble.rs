@@ -414,7 +414,9 @@ fn mark_used_outputs(
         let used: Vec<bool> = (0..outputs.len())
             .map(|o| {
                 wired[o]
-                    || (spec.output.animation.path.is_some() && outputs[o].drawn.is_some())
+                    || ((spec.output.animation.path.is_some()
+                        || spec.output.animation.view.is_some())
+                        && outputs[o].drawn.is_some())
                     || (!logged.is_empty()
                         && logged.contains(format!("{}.{}", inst.name, outputs[o].name).as_str()))
             })

@@ -1,4 +1,5 @@
-//! The animation keys of `[output]`: `animation` (the GIF's path), `animation_size = [w, h]`,
+//! The animation keys of `[output]`: `animation` (the GIF's path), `view` (the viewer page's),
+//! `animation_size = [w, h]`,
 //! `animation_fps`, and `camera = { eye, target, up }`. Defaults are the renderer's
 //! ([`crate::render::DEFAULT_SIZE`], [`crate::render::DEFAULT_FRAME_RATE`]).
 
@@ -15,6 +16,9 @@ pub const MAX_FRAME_RATE: f64 = 50.0;
 pub struct AnimationSettings {
     /// Where to write the animated GIF (`--animate` overrides it); `None`: no animation.
     pub path: Option<String>,
+    /// Where to write the browser viewer page (`[output] view`, `--view` overrides it); `None`:
+    /// none. It shows the same frames (same rate) as the GIF.
+    pub view: Option<String>,
     /// Image width and height, px.
     pub size: [u32; 2],
     /// Frames per second of simulated time (and of playback).
@@ -27,6 +31,7 @@ impl Default for AnimationSettings {
     fn default() -> Self {
         Self {
             path: None,
+            view: None,
             size: DEFAULT_SIZE,
             fps: DEFAULT_FRAME_RATE,
             camera: None,
@@ -38,6 +43,7 @@ impl Default for AnimationSettings {
 pub fn read_animation(o: &TableReader<'_>) -> ParamResult<AnimationSettings> {
     let mut a = AnimationSettings {
         path: super::output_path::output_path(o, "animation", "run.gif")?,
+        view: super::output_path::output_path(o, "view", "run.html")?,
         ..AnimationSettings::default()
     };
     if let Some(size) = o.fixed_vector("animation_size", 2)? {

@@ -1,4 +1,4 @@
-//! `[output]` paths (`csv`, `plot`, `animation`) checked where they are written.
+//! `[output]` paths (`csv`, `plot`, `animation`, `view`) checked where they are written.
 
 use super::{Diagnostic, TableReader};
 

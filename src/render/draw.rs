@@ -101,6 +101,11 @@ impl<'a> Renderer<'a> {
         self.arrow_scale
     }
 
+    /// The mesh of each item, in its frame R (planes as the patch drawn under the motion).
+    pub fn meshes(&self) -> &[Mesh] {
+        &self.meshes
+    }
+
     /// Draws frame `k` and returns the canvas.
     pub fn render(&mut self, k: usize) -> Result<&Canvas, RenderError> {
         let animation = self.animation;

@@ -57,6 +57,17 @@ pub fn shade(m: Material, diffuse: f64) -> u8 {
     (FIRST_SHADE + material_slot(m) * SHADES + level) as u8
 }
 
+/// The colour of material `m` in full light, r, g, b (the viewer lights it itself).
+pub fn material_rgb(m: Material) -> [u8; 3] {
+    match m {
+        Material::Ground => GROUND_RGB,
+        Material::Body(k) => BODY_RGB[k % BODY_COLORS],
+    }
+}
+
+/// The background, edge, arrow and marker colours, r, g, b (for the viewer, to match the GIF).
+pub const VIEW_RGB: [[u8; 3]; 4] = [BACKGROUND_RGB, EDGE_RGB, ARROW_RGB, POINT_RGB];
+
 /// The 256 colours as r, g, b bytes (the GIF's global colour table).
 pub fn rgb_table() -> Vec<u8> {
     let mut table = vec![0u8; 256 * 3];
