@@ -393,3 +393,40 @@ fn the_loop_closing_pin_reacts_with_what_the_slider_needs() {
         "pin force off by {worst} (largest {largest})"
     );
 }
+
+/// A filtered motion input on a closed loop starts at q_ref(0), not at the filter's zero: the
+/// crank of models/crank_drive.toml held at q_ref = 1 rad through `input_filtered` (its filter
+/// starts at rest at q_ref(0), so the crank never moves) keeps the loop closed at θ = 1: the
+/// slider stays at r·cos θ + √(l² − r² sin² θ) (1e-9 m, the closure's projection tolerance) and
+/// the run does not stop with an open loop (before the fix the start-up closed the loop at θ = 0
+/// and the run failed at 2.2 ms).
+#[test]
+fn a_filtered_motion_input_on_a_loop_starts_at_its_reference() {
+    let text = std::fs::read_to_string("models/crank_drive.toml").unwrap();
+    let text = text
+        .replace("  \"speed.out -> crank_joint.w_ref\",\n", "")
+        .replace("  \"zero.out -> crank_joint.a_ref\",\n", "")
+        .replace("plot = \"crank_drive.png\"\n", "")
+        .replace(
+            "type = \"RevoluteJoint\"\nmotion = \"input\" ",
+            "type = \"RevoluteJoint\"\nmotion = \"input_filtered\" ",
+        )
+        .replacen("slope = 15.0", "slope = 0.0", 1);
+    assert!(text.contains("input_filtered") && !text.contains("-> crank_joint.w_ref"));
+    let r = run_text("filtered_crank.toml", &text);
+    let rec = &r.recording;
+    let (rc, l) = (0.1f64, 0.3f64);
+    for i in 0..rec.len() {
+        let th = at(rec, "crank_joint.q", i);
+        assert!((th - 1.0).abs() < 1e-12, "t = {}: θ = {th}", rec.times[i]);
+        let x = rc * th.cos() + (l * l - rc * rc * th.sin().powi(2)).sqrt();
+        let slider = at(rec, "slide.q", i);
+        assert!(
+            (slider - x).abs() < 1e-9,
+            "t = {}: slider at {slider}, kinematics {x}",
+            rec.times[i]
+        );
+    }
+    let end = rec.times[rec.len() - 1];
+    assert!(end >= 1.0 - 1e-12, "the run ended at {end} s");
+}

@@ -40,7 +40,7 @@ fn csv_onto_the_urdf_the_model_reads_is_refused() {
     assert_refused(
         &dir,
         "robot.urdf",
-        "error: cannot write CSV 'robot.urdf': it is 'robot.urdf', a file the model reads (a URDF or a mesh)\n  help: write the CSV to another path",
+        "error: cannot write CSV 'robot.urdf': it is 'robot.urdf', a file the model reads (a subsystem file, a URDF or a mesh)\n  help: write the CSV to another path",
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -51,12 +51,12 @@ fn csv_onto_the_mesh_the_urdf_reads_is_refused() {
     assert_refused(
         &dir,
         "tip.stl",
-        "cannot write CSV 'tip.stl': it is 'tip.stl', a file the model reads (a URDF or a mesh)",
+        "cannot write CSV 'tip.stl': it is 'tip.stl', a file the model reads (a subsystem file, a URDF or a mesh)",
     );
     assert_refused(
         &dir,
         "./tip.stl",
-        "a file the model reads (a URDF or a mesh)",
+        "a file the model reads (a subsystem file, a URDF or a mesh)",
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

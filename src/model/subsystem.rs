@@ -313,7 +313,11 @@ impl Expander<'_, '_> {
                 None => vars.clone(),
             };
             if type_name == Some(SUBSYSTEM) {
+                // Instances and their connections count too: nested arrays of empty subsystems
+                // or a long `connect` list used many times would otherwise grow unbounded.
+                self.count_block(&entry.key_span)?;
                 let inner = self.instance(&t, &full, &entry.key_span, level, &scope)?;
+                self.count_items(inner.connections.len(), &entry.key_span)?;
                 flat.instances.push(full.clone());
                 let base = flat.connections.len();
                 flat.blocks.extend(inner.blocks);
@@ -387,14 +391,19 @@ impl Expander<'_, '_> {
         }
     }
 
-    /// Counts one more block made, refusing more than [`MAX_BLOCKS`].
+    /// Counts one more block (or instance) made, refusing more than [`MAX_BLOCKS`].
     fn count_block(&mut self, at: &Span) -> Result<(), Diagnostic> {
-        self.made += 1;
+        self.count_items(1, at)
+    }
+
+    /// Counts `n` more blocks, instances or connections made, refusing more than [`MAX_BLOCKS`].
+    fn count_items(&mut self, n: usize, at: &Span) -> Result<(), Diagnostic> {
+        self.made += n;
         if self.made > MAX_BLOCKS {
             return Err(Diagnostic::at(
                 self.source,
                 at,
-                format!("the model's subsystems and arrays make more than {MAX_BLOCKS} blocks"),
+                format!("the model's subsystems and arrays make more than {MAX_BLOCKS} blocks, instances and connections"),
             )
             .hint("check the counts of nested arrays: they multiply"));
         }

@@ -260,7 +260,7 @@ pub fn check_not_input(
                 "the model file being run".to_string()
             } else {
                 format!(
-                    "'{}', a file the model reads (a URDF or a mesh)",
+                    "'{}', a file the model reads (a subsystem file, a URDF or a mesh)",
                     input.shown.display()
                 )
             },

@@ -327,7 +327,11 @@ impl<'d> Engine<'d> {
             let (b, block) = (self.called[i], self.blocks[self.called[i]]);
             if block.samples_at_start() {
                 let mut ctx = self.ctx(b, t0);
-                block.handle_event(&mut ctx, &[], true);
+                if block.handle_event(&mut ctx, &[], true) {
+                    // The blocks after it (in schedule order) sample what it now outputs: a
+                    // joint's motion filter started at q_ref(0) before the mechanism reads it.
+                    self.eval_outputs(t0);
+                }
             }
         }
         self.settle(t0);

@@ -356,7 +356,9 @@ impl JointDrive {
 
     /// Writes the motion output `[q; w; a]` and, when read, `actuator_force` (the mechanism's on
     /// prescribed axes, the input `t` on the others) and `reaction`.
-    pub fn outputs_eval(&self, ctx: &mut Ctx, actuated: bool, read: &[bool]) {
+    /// `effort` is the joint's `effort_limit` per axis (empty without one): a force-driven
+    /// axis's `actuator_force` is its input saturated as the mechanism receives it.
+    pub fn outputs_eval(&self, ctx: &mut Ctx, actuated: bool, read: &[bool], effort: &[f64]) {
         let n = self.nv;
         if let (Some(o), Some(m)) = (self.motion_output, &self.motion) {
             match m.mode {
@@ -392,7 +394,8 @@ impl JointDrive {
                 ctx.output(o)[k] = if prescribed {
                     ctx.io.input(drive)[k]
                 } else if actuated {
-                    ctx.io.input(0)[k]
+                    let u = ctx.io.input(0)[k];
+                    effort.get(k).map_or(u, |e| u.clamp(-e, *e))
                 } else {
                     0.0
                 };

@@ -354,7 +354,8 @@ impl Block for JointBlock {
             }
             self.drive.clear_prescribed(ctx.output(tau));
         }
-        self.drive.outputs_eval(ctx, self.actuated, &self.read);
+        self.drive
+            .outputs_eval(ctx, self.actuated, &self.read, &self.effort);
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
