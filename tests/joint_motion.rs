@@ -430,3 +430,29 @@ fn a_filtered_motion_input_on_a_loop_starts_at_its_reference() {
     let end = rec.times[rec.len() - 1];
     assert!(end >= 1.0 - 1e-12, "the run ended at {end} s");
 }
+
+/// On a partly driven joint (`motion_axes`), a non-zero `q0`/`w0` on a driven axis is refused
+/// (the input gives it), naming the element; the free axes' values are accepted.
+#[test]
+fn initial_values_on_the_driven_axis_of_a_partly_driven_joint_are_refused() {
+    let model = |values: &str| {
+        format!(
+            "connect = [\"world.W -- j.B\", \"j.F -- s.R\", \"c.out -> j.q_ref\", \"c.out -> j.w_ref\", \"c.out -> j.a_ref\"]\n\
+             [model]\nname = \"partly_driven\"\nstop_time = 0.1\n\
+             [blocks.world]\ntype = \"WorldFrame\"\n\
+             [blocks.j]\ntype = \"CylindricalJoint\"\nmotion = \"input\"\nmotion_axes = [true, false]\n{values}\n\
+             [blocks.s]\ntype = \"Solid\"\ngeometry = {{ shape = \"sphere\", radius = 0.1 }}\nmass = 1.0\n\
+             [blocks.c]\ntype = \"Constant\"\nvalue = [0.0, 0.0]\n"
+        )
+    };
+    for key in ["q0", "w0"] {
+        let e = build_error(&model(&format!("{key} = [0.5, 0.0]")));
+        assert!(
+            e.contains(&format!("'{key}'[0] is on an axis the motion input drives")),
+            "{e}"
+        );
+        assert!(e.contains("write 0.0 there"), "{e}");
+        blockdyn::load_model_str("ok.toml", &model(&format!("{key} = [0.0, 0.2]")), &[])
+            .unwrap_or_else(|e| panic!("{key} on the free axis: {e}"));
+    }
+}

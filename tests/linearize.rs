@@ -357,6 +357,12 @@ fn unknown_names_are_located_errors_with_did_you_mean() {
         e.contains("must be a source") && e.contains("hinge.t"),
         "{e}"
     );
+    // An input named twice would leave one column silently zero: refused.
+    let e = message(run(&model, &["hinge.t", " hinge.t"], &[], 0.0).unwrap_err());
+    assert!(
+        e.contains("--inputs names 'hinge.t' twice") && e.contains("remove the repeated"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -161,7 +161,18 @@ pub(super) fn read_motion(
                         "remove '{key}': the coordinates start at q_ref(0), w_ref(0)"
                     )));
             }
-            // Partly driven: the free axes' initial values are read; the driven ones' ignored.
+            // Partly driven: the free axes' initial values are read; a driven axis's must be
+            // left at 0 (its input gives it), so that a value written there is not ignored.
+            let values = p.fixed_vector(key, nv)?.unwrap_or_default();
+            if let Some(k) = (0..nv).find(|&k| axes[k] && values.get(k).is_some_and(|v| *v != 0.0))
+            {
+                return Err(p
+                    .error(
+                        key,
+                        format!("'{key}'[{k}] is on an axis the motion input drives (motion_axes[{k}] = true)"),
+                    )
+                    .hint("write 0.0 there: the driven axes start at q_ref(0), w_ref(0); only the free axes' values are used"));
+            }
         }
     }
     let mode = if mode == "input" {

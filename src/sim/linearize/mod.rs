@@ -109,6 +109,13 @@ pub enum LinearizeError {
         /// The output's name, `BLOCK.PORT`.
         name: String,
     },
+    /// An input named twice in `--inputs` (each input is perturbed once: a second perturbation
+    /// of the same port would leave its column silently zero).
+    #[error("--inputs names '{name}' twice: each input is perturbed once\n  help: remove the repeated '{name}'")]
+    DuplicateInput {
+        /// The repeated name.
+        name: String,
+    },
     /// The operating time is not in [0, stop time].
     #[error("--at {at}: the operating time must be a time of the run, from 0 to the stop time {stop_time} s")]
     Time {
@@ -188,6 +195,15 @@ pub fn linearize(diagram: &Diagram, spec: &LinearizeSpec) -> Result<Linearizatio
         return Err(LinearizeError::Time {
             at: spec.at,
             stop_time,
+        });
+    }
+    if let Some(k) = (1..spec.inputs.len()).find(|&k| {
+        spec.inputs[..k]
+            .iter()
+            .any(|n| n.trim() == spec.inputs[k].trim())
+    }) {
+        return Err(LinearizeError::DuplicateInput {
+            name: spec.inputs[k].trim().to_string(),
         });
     }
     let inputs = spec
