@@ -15,6 +15,9 @@ CASES = [
     ("mass_spring_damper.toml", {}, None),
     ("pendulum.toml", {"solver.rel_tol": 1e-8}, 3.0),
     ("four_bar.toml", {}, 1.0),
+    # Subsystems (a leg file used four times; a variable of one instance set) and arrays.
+    ("quadruped_legs.toml", {"fl.kp": 120.0}, 0.3),
+    ("dominoes.toml", {}, 0.2),
 ]
 
 

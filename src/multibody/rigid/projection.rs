@@ -187,31 +187,46 @@ fn stop_sliding_once(
     }
     forward_kinematics(m, q, v, ws);
     find_candidates(pairs, ws, q, v, rw);
+    stop_points(m, rw, ws, (q, v), |rw, i| {
+        let c = &rw.candidates[i];
+        let slip = c.slip_speed();
+        c.owner == pair
+            && c.resting()
+            && !(slip <= 1e-6 * SLIDING_VELOCITY || slip > SLIDING_VELOCITY)
+    })
+}
+
+/// Brings the point candidates of `rw` that `keep` selects to rest along their normal and
+/// tangents (all rows bilateral) with one plastic impulse on `v` (see [`plastic_impulse`]);
+/// returns whether `v` changed.
+pub(super) fn stop_points(
+    m: &Mechanism,
+    rw: &mut RigidWorkspace,
+    ws: &mut Workspace,
+    (q, v): (&[f64], &mut [f64]),
+    keep: impl Fn(&RigidWorkspace, usize) -> bool,
+) -> bool {
     rw.rows.clear();
     rw.kinds.clear();
     rw.row_candidate.clear();
-    for (i, c) in rw.candidates.iter().enumerate() {
-        let slip = c.slip_speed();
-        if c.owner != pair
-            || !c.resting()
-            || slip <= 1e-6 * SLIDING_VELOCITY
-            || slip > SLIDING_VELOCITY
-        {
-            continue;
-        }
+    for i in 0..rw.candidates.len() {
+        let (row, tangents) = (rw.candidates[i].row, rw.candidates[i].tangents);
         let ContactRow::Point {
             body_a,
             body_b,
             point,
             ..
-        } = c.row
+        } = row
         else {
             continue;
         };
-        rw.rows.push(c.row);
+        if !keep(rw, i) {
+            continue;
+        }
+        rw.rows.push(row);
         rw.kinds.push(RowKind::Bilateral);
         rw.row_candidate.push(i);
-        for t in c.tangents {
+        for t in tangents {
             rw.rows.push(ContactRow::point(body_a, body_b, point, t));
             rw.kinds.push(RowKind::Bilateral);
             rw.row_candidate.push(i);

@@ -25,10 +25,10 @@
 //! sliding-switch event (`modes.rs`) locates. Nothing is done while every such velocity is below [`SETTLED_VELOCITY`] (round-off),
 //! so a scene at rest does not restart the integrator at every step.
 
-use super::projection::plastic_impulse;
+use super::projection::stop_points;
 use super::workspace::RigidWorkspace;
 use super::RigidConstraint;
-use crate::multibody::constraints::{ContactRow, RowKind};
+use crate::multibody::constraints::ContactRow;
 use crate::multibody::mechanism::Mechanism;
 use crate::multibody::workspace::Workspace;
 
@@ -69,37 +69,7 @@ pub fn settle(
     if largest <= SETTLED_VELOCITY {
         return false;
     }
-    rw.rows.clear();
-    rw.kinds.clear();
-    rw.row_candidate.clear();
-    for (i, c) in rw.candidates.iter().enumerate() {
-        let ContactRow::Point {
-            body_a,
-            body_b,
-            point,
-            ..
-        } = c.row
-        else {
-            continue;
-        };
-        if !creeping(pairs, &rw.slipping, c) {
-            continue;
-        }
-        rw.rows.push(c.row);
-        rw.kinds.push(RowKind::Bilateral);
-        rw.row_candidate.push(i);
-        for t in c.tangents {
-            rw.rows.push(ContactRow::point(body_a, body_b, point, t));
-            rw.kinds.push(RowKind::Bilateral);
-            rw.row_candidate.push(i);
-        }
-    }
-    for r in 0..rw.rows.len() {
-        let c = &rw.candidates[rw.row_candidate[r]];
-        rw.velocities[r] = match rw.rows[r] {
-            ContactRow::Point { direction, .. } => direction.dot(&c.relative_velocity),
-            _ => 0.0,
-        };
-    }
-    plastic_impulse(m, rw, ws, q, v)
+    stop_points(m, rw, ws, (q, v), |rw, i| {
+        creeping(pairs, &rw.slipping, &rw.candidates[i])
+    })
 }
