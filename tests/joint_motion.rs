@@ -456,3 +456,21 @@ fn initial_values_on_the_driven_axis_of_a_partly_driven_joint_are_refused() {
             .unwrap_or_else(|e| panic!("{key} on the free axis: {e}"));
     }
 }
+
+/// `motion_filter` without `motion = "input_filtered"` does nothing: warned about at the key.
+#[test]
+fn a_motion_filter_without_a_filtered_motion_is_warned_about() {
+    let text = "connect = [\"world.W -- j.B\", \"j.F -- s.R\"]\n\
+                [model]\nname = \"m\"\nstop_time = 0.1\n\
+                [blocks.world]\ntype = \"WorldFrame\"\n\
+                [blocks.j]\ntype = \"RevoluteJoint\"\nmotion_filter = 0.05\n\
+                [blocks.s]\ntype = \"Solid\"\ngeometry = { shape = \"sphere\", radius = 0.1 }\nmass = 1.0\n";
+    let d = blockdyn::load_model_str("m.toml", text, &[]).unwrap();
+    let w = d
+        .warnings
+        .iter()
+        .find(|w| w.contains("'motion_filter' has no effect"))
+        .unwrap_or_else(|| panic!("no warning: {:?}", d.warnings));
+    assert!(w.contains("m.toml:9:"), "located at the key: {w}");
+    assert!(w.contains("input_filtered"), "{w}");
+}

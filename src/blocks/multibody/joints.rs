@@ -413,7 +413,18 @@ fn with_drive(p: &TableReader, block: JointBlock) -> Result<JointBlock, Diagnost
             .hint("remove 'limits', or keep q_ref within them"));
     }
     let frame = joint_motion::read_reaction_frame(p)?;
-    Ok(block.with_drive(motion, frame))
+    let filtered = matches!(
+        motion.as_ref().map(|m| &m.mode),
+        Some(joint_motion::MotionMode::Filtered(_))
+    );
+    let mut block = block.with_drive(motion, frame);
+    if p.has("motion_filter") && !filtered {
+        block.warnings.push(
+            "'motion_filter' has no effect here: it is the time constant of motion = \"input_filtered\"; write that, or remove 'motion_filter'"
+                .to_string(),
+        );
+    }
+    Ok(block)
 }
 
 /// A per-dof parameter: one number for all dofs or one per dof; when absent, its default for
