@@ -4,31 +4,8 @@
 //! what is left of the others, and of the ports of the model file itself.
 
 use super::common::{param, port};
-use crate::block::{Block, BlockError, BlockType, Ctx, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockType, Shape};
 use crate::model::{Diagnostic, TableReader};
-
-/// `out = 0` (a column of `width` zeros): an input nothing drives.
-struct Inport {
-    outputs: Vec<PortDecl>,
-}
-
-impl Block for Inport {
-    fn inputs(&self) -> &[PortDecl] {
-        &[]
-    }
-    fn outputs(&self) -> &[PortDecl] {
-        &self.outputs
-    }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
-        Ok(Setup::default())
-    }
-    fn outputs_eval(&self, ctx: &mut Ctx) {
-        ctx.output(0).fill(0.0);
-    }
-    fn outputs_are_constant(&self) -> bool {
-        true
-    }
-}
 
 fn build_inport(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let width = r.usize("width")?.unwrap_or(1);
@@ -44,9 +21,8 @@ fn build_inport(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     } else {
         Shape::vector(width)
     };
-    Ok(Box::new(Inport {
-        outputs: vec![PortDecl::signal("out", shape)],
-    }))
+    // `out = 0` (a column of `width` zeros): an input nothing drives.
+    Ok(super::sources::constant_block(vec![0.0; width], shape))
 }
 
 /// The Inport block type.
@@ -59,31 +35,6 @@ pub static INPORT: BlockType = BlockType {
     build: build_inport,
 };
 
-/// Accepts its input and does nothing with it.
-struct Outport {
-    inputs: Vec<PortDecl>,
-}
-
-impl Block for Outport {
-    fn inputs(&self) -> &[PortDecl] {
-        &self.inputs
-    }
-    fn outputs(&self) -> &[PortDecl] {
-        &[]
-    }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
-        Ok(Setup::default())
-    }
-    fn outputs_eval(&self, _: &mut Ctx) {}
-}
-
-fn build_outport(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    r.finish()?;
-    Ok(Box::new(Outport {
-        inputs: vec![PortDecl::inherited("in")],
-    }))
-}
-
 /// The Outport block type.
 pub static OUTPORT: BlockType = BlockType {
     name: "Outport",
@@ -91,7 +42,8 @@ pub static OUTPORT: BlockType = BlockType {
     summary: "A subsystem's output (its block name is the port's name); a sink when nothing outside reads it.",
     params: &[],
     ports: &[port("in", "input", "inherited", "", "the subsystem's output")],
-    build: build_outport,
+    // Accepts its input and does nothing with it: a Terminator.
+    build: super::sinks::build_terminator,
 };
 
 #[cfg(test)]

@@ -61,7 +61,8 @@ pub static SCOPE: BlockType = BlockType {
     build: build_scope,
 };
 
-fn build_terminator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+/// Builds a Terminator (also an Outport that nothing outside its subsystem reads).
+pub(super) fn build_terminator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     r.finish()?;
     Ok(Box::new(Sink {
         inputs: vec![PortDecl::inherited("in")],

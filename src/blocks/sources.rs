@@ -53,10 +53,16 @@ fn build_constant(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             .hint("add value = 1.0 (or an array: value = [1.0, 2.0])")
     })?;
     r.finish()?;
-    Ok(Box::new(Constant {
+    Ok(constant_block(value, shape))
+}
+
+/// A block whose output `out` (of `shape`) is always `value` (column-major): the Constant
+/// block, and what an Inport that nothing drives becomes (zeros).
+pub(super) fn constant_block(value: Vec<f64>, shape: Shape) -> Box<dyn Block> {
+    Box::new(Constant {
         value,
         outputs: out_port(shape),
-    }))
+    })
 }
 
 pub static CONSTANT: BlockType = BlockType {
