@@ -122,6 +122,8 @@ struct Targets {
     plot: Option<PathBuf>,
     animation: Option<PathBuf>,
     view: Option<PathBuf>,
+    /// The files the run reads, checked again when the outputs are committed.
+    inputs: InputFiles,
 }
 
 impl Targets {
@@ -161,6 +163,7 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
         plot: request.plot.or_else(|| spec_path(&out.plot)),
         animation: request.animation.or_else(|| spec_path(&out.animation.path)),
         view: request.view.or_else(|| spec_path(&out.animation.view)),
+        inputs: InputFiles::new(request.model, &d.input_files),
     };
     if targets.animation.is_some() && d.scene.is_none() {
         return Err(RunCommandError::NothingToAnimate(
@@ -171,8 +174,7 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
         return Err(RunCommandError::NothingToView(request.model.to_path_buf()));
     }
     // Bad output paths are reported before the run, not after it.
-    let inputs = InputFiles::new(request.model, &d.input_files);
-    crate::output::check_outputs(&inputs, &targets.list())?;
+    crate::output::check_outputs(&targets.inputs, &targets.list())?;
     if let Some(p) = &targets.plot {
         crate::plot::check_format(p)?;
     }
@@ -233,7 +235,7 @@ fn finish_run(
         events_dropped: result.events_dropped,
     };
     let staged = stage_outputs(d, result.csv, &result.recording, drawn, targets)?;
-    crate::output::commit_all(staged.files)?;
+    crate::output::commit_run_outputs(staged.files, &targets.inputs)?;
     let files = [
         ("csv", &targets.csv),
         ("plot", &targets.plot),
@@ -296,7 +298,7 @@ fn finish_failed_run(d: &Diagram, failed: FailedRun, targets: &Targets) -> RunCo
     let committed = stage_outputs(d, failed.csv, &failed.recording, drawn, targets)
         .map_err(|e| e.to_string())
         .and_then(|staged| {
-            crate::output::commit_all(staged.files)
+            crate::output::commit_run_outputs(staged.files, &targets.inputs)
                 .map(|()| staged.frames)
                 .map_err(|e| e.to_string())
         });

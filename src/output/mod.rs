@@ -19,6 +19,6 @@ pub use error::OutputError;
 pub use plot_rows::PlotRows;
 pub use recording::{Column, Recording};
 pub use sink::{FileSink, DISK_FULL_AFTER_VAR};
-pub use staged::{commit_all, remove_staged_files, StagedFile};
+pub use staged::{commit_all, commit_run_outputs, remove_staged_files, StagedFile};
 pub use stats::RunSummary;
 pub use target::{check_not_input, check_outputs, check_target, InputFiles};

@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use super::atomic::{create_temp_file, sync_directory, target_directory};
 use super::error::OutputError;
 use super::sink::FileSink;
-use super::target::check_target;
+use super::target::{check_not_input, check_target, InputFiles};
 
 /// The temporary files not yet committed or removed, for [`remove_staged_files`].
 static LIVE_TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -146,14 +146,24 @@ impl Drop for StagedFile {
     }
 }
 
+/// Commits outputs together when no input of a run is at stake: see [`commit_run_outputs`].
+pub fn commit_all(files: Vec<StagedFile>) -> Result<(), OutputError> {
+    commit_run_outputs(files, &InputFiles::default())
+}
+
 /// Commits a run's outputs together: all are made durable and their targets checked again (a
-/// target that became a directory, a device or a FIFO during the run is refused), then renamed
-/// over their targets. On an error before the renames, no target is touched and every temporary
-/// file is removed.
-pub fn commit_all(mut files: Vec<StagedFile>) -> Result<(), OutputError> {
+/// target that became a directory, a device or a FIFO during the run is refused, and so is one
+/// that became one of the run's `inputs`: a model or URDF moved or linked onto an output path
+/// while the run went on), then renamed over their targets. On an error before the renames, no
+/// target is touched and every temporary file is removed.
+pub fn commit_run_outputs(
+    mut files: Vec<StagedFile>,
+    inputs: &InputFiles,
+) -> Result<(), OutputError> {
     for file in &mut files {
         file.make_durable()?;
         check_target(&file.target, file.what)?;
+        check_not_input(&file.target, file.what, inputs)?;
     }
     for file in &mut files {
         file.rename()?;
@@ -193,6 +203,32 @@ mod tests {
         assert_eq!(entries(&dir), ["a.csv", "b.png"]);
         assert_eq!(fs::read_to_string(&a).unwrap(), "new a");
         assert_eq!(fs::read_to_string(&b).unwrap(), "new b");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// An input moved onto an output's path while the run went on (the pre-run check saw a new
+    /// file there) is refused at the commit, and neither it nor the other output is touched.
+    #[cfg(unix)]
+    #[test]
+    fn an_input_moved_onto_a_target_during_the_run_is_kept() {
+        let dir = scratch_dir("moved_input");
+        let (model, csv, plot) = (dir.join("m.toml"), dir.join("out.csv"), dir.join("p.png"));
+        fs::write(&model, "the model").unwrap();
+        let inputs = InputFiles::new(&model, &[]);
+        let mut first = StagedFile::create(&plot, "plot").unwrap();
+        first.writer().write_all(b"new plot").unwrap();
+        let mut second = StagedFile::create(&csv, "CSV").unwrap();
+        second.writer().write_all(b"new rows").unwrap();
+        // During the run: the model is moved to where the CSV goes.
+        fs::rename(&model, &csv).unwrap();
+        let e = commit_run_outputs(vec![first, second], &inputs).unwrap_err();
+        assert!(e.to_string().contains("out.csv"), "{e}");
+        assert_eq!(fs::read_to_string(&csv).unwrap(), "the model");
+        assert!(
+            !plot.exists(),
+            "nothing committed when one target is refused"
+        );
+        assert_eq!(entries(&dir), ["out.csv"], "the temporaries are removed");
         fs::remove_dir_all(&dir).unwrap();
     }
 }
