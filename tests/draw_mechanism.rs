@@ -10,6 +10,8 @@ use blockdyn::render::{
 };
 use blockdyn::sim::{simulate, RunOptions};
 use nalgebra::{Isometry3, Point3, Vector3};
+mod cli_common;
+use cli_common::{blockdyn_in, temp_dir, text};
 
 /// Frames per second of the runs (0.04 s apart).
 const FPS: f64 = 25.0;
@@ -237,4 +239,42 @@ fn the_default_framing_holds_the_fixed_table() {
             "corner {corner} at pixel ({x}, {y})"
         );
     }
+}
+
+/// `blockdyn run --animate` on the spinning leg warns about `nothing.F` (no block `nothing`: the
+/// hint names a frame that exists) and still writes the GIF; `draw_frames = 3` is an error at its
+/// key.
+#[test]
+fn draw_frames_names_are_checked_and_bad_values_refused() {
+    let dir = temp_dir("draw_frames");
+    let model = dir.join("leg.toml");
+    std::fs::write(&model, SPINNING_LEG).unwrap();
+    let gif = dir.join("leg.gif");
+    let args = [
+        "run",
+        model.to_str().unwrap(),
+        "--animate",
+        gif.to_str().unwrap(),
+        "-q",
+    ];
+    let out = blockdyn_in(&dir, &args, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("draw_frames names 'nothing.F', which is no frame")
+            && stderr.contains("e.g. 'world.W'"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("'thigh.F'"), "thigh.F exists: {stderr}");
+    assert!(gif.exists());
+    let bad = SPINNING_LEG.replace(r#"["thigh.F", "nothing.F"]"#, "3");
+    std::fs::write(&model, bad).unwrap();
+    let out = blockdyn_in(&dir, &args, &[]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("'draw_frames' must be true, false or a list of frame names"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
