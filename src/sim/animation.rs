@@ -268,22 +268,26 @@ fn mechanism_glyphs(
         };
         out.push((glyph(m.joint_label(j), Glyph::Joint(kind)), at));
     }
-    for b in 1..m.num_bodies() {
-        if scene.geometries.iter().any(|g| g.solid && g.body == b) {
-            continue;
+    // One pass over the geometries and one over the frames (a long chain stays linear).
+    let mut solid = vec![false; m.num_bodies()];
+    for g in scene.geometries.iter().filter(|g| g.solid) {
+        solid[g.body] = true;
+    }
+    let mut ends: Vec<Vec<Point3<f64>>> = vec![Vec::new(); m.num_bodies()];
+    for (body, pose) in &m.frame_placements {
+        let p = Point3::from(pose.translation.vector);
+        let on = &mut ends[*body];
+        if *body != 0
+            && !solid[*body]
+            && p.coords.norm() > 1e-9
+            && !on.iter().any(|e| (e - p).norm() <= 1e-9)
+        {
+            on.push(p);
         }
-        let mut ends: Vec<Point3<f64>> = Vec::new();
-        for (body, pose) in &m.frame_placements {
-            let p = Point3::from(pose.translation.vector);
-            let far = p.coords.norm() > 1e-9;
-            if *body == b && far && !ends.iter().any(|e| (e - p).norm() <= 1e-9) {
-                ends.push(p);
-            }
-        }
-        if !ends.is_empty() {
-            let label = format!("{} (massless link)", m.body_label(b));
-            out.push((glyph(&label, Glyph::Link(ends)), (b, Isometry3::identity())));
-        }
+    }
+    for (b, ends) in ends.into_iter().enumerate().filter(|(_, e)| !e.is_empty()) {
+        let label = format!("{} (massless link)", m.body_label(b));
+        out.push((glyph(&label, Glyph::Link(ends)), (b, Isometry3::identity())));
     }
     let named = |name: &str| match frames {
         DrawFrames::None => false,
