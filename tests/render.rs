@@ -15,7 +15,7 @@ const H: u32 = 480;
 fn item(shape: Shape, material: Material) -> SceneItem {
     SceneItem {
         label: "test".into(),
-        shape,
+        shape: shape.into(),
         material,
     }
 }

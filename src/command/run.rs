@@ -173,6 +173,15 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
     if targets.view.is_some() && d.scene.is_none() {
         return Err(RunCommandError::NothingToView(request.model.to_path_buf()));
     }
+    if let (Some(scene), true) = (
+        &d.scene,
+        targets.animation.is_some() || targets.view.is_some(),
+    ) {
+        let frames = &d.spec.output.animation.frames;
+        for w in crate::sim::animation::unknown_frames(scene, frames) {
+            (request.warn)(&w);
+        }
+    }
     // Bad output paths are reported before the run, not after it.
     crate::output::check_outputs(&targets.inputs, &targets.list())?;
     if let Some(p) = &targets.plot {
@@ -216,7 +225,7 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
                     row.column, row.time
                 ));
             }
-            finish_run(&d, result, &targets)
+            finish_run(&d, result, &targets, request.warn)
         }
         Err(failed) => Err(finish_failed_run(&d, *failed, &targets)),
     }
@@ -227,6 +236,7 @@ fn finish_run(
     d: &Diagram,
     result: RunResult,
     targets: &Targets,
+    warn: fn(&str),
 ) -> Result<RunReport, RunCommandError> {
     let line = summary_line(&result, &crate::sim::solver_options(d));
     let drawn = Drawn {
@@ -236,6 +246,7 @@ fn finish_run(
     };
     let staged = stage_outputs(d, result.csv, &result.recording, drawn, targets)?;
     crate::output::commit_run_outputs(staged.files, &targets.inputs)?;
+    staged.warnings.iter().for_each(|w| warn(w));
     let files = [
         ("csv", &targets.csv),
         ("plot", &targets.plot),
@@ -357,6 +368,8 @@ fn summary_line(result: &RunResult, solver: &crate::solver::SolverOptions) -> St
 /// A run's output files, written into temporary files and not yet committed.
 struct StagedOutputs {
     files: Vec<StagedFile>,
+    /// Warnings about the files (a viewer page over its size budget).
+    warnings: Vec<String>,
     /// The animation's frame count and interval, when one was written.
     frames: Option<(usize, f64)>,
 }
@@ -392,6 +405,7 @@ fn stage_outputs(
         files.push(file);
     }
     let mut frames = None;
+    let mut warnings = Vec::new();
     if let (Some(path), Some(anim)) = (&targets.animation, &animation) {
         let settings = &d.spec.output.animation;
         let options = crate::render::RenderOptions {
@@ -423,11 +437,22 @@ fn stage_outputs(
             events_dropped: drawn.events_dropped,
         };
         let html = crate::view::page_html(&data, path)?;
+        let fps = d.spec.output.animation.fps;
+        warnings.extend(crate::view::size_warning(
+            path,
+            html.len(),
+            anim.frames.len(),
+            fps,
+        ));
         let mut file = StagedFile::create(path, "viewer")?;
         file.writer()
             .write_all(html.as_bytes())
             .map_err(|e| file.error("writing failed", e))?;
         files.push(file);
     }
-    Ok(StagedOutputs { files, frames })
+    Ok(StagedOutputs {
+        files,
+        warnings,
+        frames,
+    })
 }

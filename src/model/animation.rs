@@ -1,9 +1,11 @@
 //! The animation keys of `[output]`: `animation` (the GIF's path), `view` (the viewer page's),
 //! `animation_size = [w, h]`,
-//! `animation_fps`, and `camera = { eye, target, up }`. Defaults are the renderer's
+//! `animation_fps`, `camera = { eye, target, up }` and `draw_frames` (`true`: every frame's axes;
+//! a list of frame names "block.port": those frames' axes). Defaults are the renderer's
 //! ([`crate::render::DEFAULT_SIZE`], [`crate::render::DEFAULT_FRAME_RATE`]).
 
 use super::reader::{ParamResult, TableReader};
+use super::value::ValueKind;
 use crate::render::camera::{Camera, View};
 use crate::render::{DEFAULT_FRAME_RATE, DEFAULT_SIZE, MAX_SIDE, MIN_SIDE};
 use nalgebra::{Point3, Vector3};
@@ -25,6 +27,20 @@ pub struct AnimationSettings {
     pub fps: f64,
     /// A fixed camera; `None` frames the motion automatically.
     pub camera: Option<Camera>,
+    /// The frames whose axes are drawn (GIF and viewer alike), `[output] draw_frames`.
+    pub frames: DrawFrames,
+}
+
+/// Which frames' axes an animation draws (`[output] draw_frames`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum DrawFrames {
+    /// None (the default; `draw_frames = false`).
+    #[default]
+    None,
+    /// Every frame port of every physical block (`draw_frames = true`).
+    All,
+    /// The frames named "block.port" (`draw_frames = ["arm.F", "pivot.B"]`).
+    Named(Vec<String>),
 }
 
 impl Default for AnimationSettings {
@@ -35,6 +51,7 @@ impl Default for AnimationSettings {
             size: DEFAULT_SIZE,
             fps: DEFAULT_FRAME_RATE,
             camera: None,
+            frames: DrawFrames::None,
         }
     }
 }
@@ -71,6 +88,7 @@ pub fn read_animation(o: &TableReader<'_>) -> ParamResult<AnimationSettings> {
         )?;
         a.fps = fps;
     }
+    a.frames = read_draw_frames(o)?;
     if let Some(c) = o.table("camera")? {
         let point = |key: &'static str| -> ParamResult<Vector3<f64>> {
             let v = c.fixed_vector(key, 3)?.ok_or_else(|| {
@@ -97,4 +115,37 @@ pub fn read_animation(o: &TableReader<'_>) -> ParamResult<AnimationSettings> {
         a.camera = Some(camera);
     }
     Ok(a)
+}
+
+/// `draw_frames = true | false | ["block.port", ...]`.
+fn read_draw_frames(o: &TableReader<'_>) -> ParamResult<DrawFrames> {
+    let hint = "write draw_frames = true (every frame) or draw_frames = [\"arm.F\", \"pivot.B\"] (frames named block.port)";
+    let Some(v) = o.value("draw_frames") else {
+        return Ok(DrawFrames::None);
+    };
+    match &v.kind {
+        ValueKind::Bool(true) => Ok(DrawFrames::All),
+        ValueKind::Bool(false) => Ok(DrawFrames::None),
+        ValueKind::Array(items) => items
+            .iter()
+            .map(|i| i.as_str().map(str::to_string))
+            .collect::<Option<Vec<String>>>()
+            .map(DrawFrames::Named)
+            .ok_or_else(|| {
+                o.error(
+                    "draw_frames",
+                    "'draw_frames' must list frame names (strings)",
+                )
+                .hint(hint)
+            }),
+        _ => Err(o
+            .error(
+                "draw_frames",
+                format!(
+                    "'draw_frames' must be true, false or a list of frame names, not {}",
+                    v.type_name()
+                ),
+            )
+            .hint(hint)),
+    }
 }

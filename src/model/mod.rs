@@ -17,7 +17,7 @@ pub mod subsystem;
 pub(crate) mod value;
 pub mod variables;
 
-pub use animation::AnimationSettings;
+pub use animation::{AnimationSettings, DrawFrames};
 pub use connection::{Connection, ConnectionKind, PortRef};
 pub use diagnostic::Diagnostic;
 pub use document::{

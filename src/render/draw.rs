@@ -9,11 +9,11 @@
 //! that faces the camera.
 
 use super::camera::{auto_camera, Camera, View};
+use super::glyph::{glyph_mesh, GLYPH_FRACTION};
 use super::mesh::{tessellate, Mesh, PlanePatch};
 use super::palette;
 use super::raster::{Canvas, ScreenPoint};
-use super::scene::Material;
-use super::scene::{Animation, Arrow};
+use super::scene::{Animation, Arrow, Glyph, ItemShape, Material};
 use super::{RenderError, RenderOptions};
 use crate::geometry::Shape;
 use nalgebra::{Isometry3, Point3, Vector3};
@@ -50,27 +50,50 @@ pub struct Renderer<'a> {
 }
 
 impl<'a> Renderer<'a> {
-    /// Prepares `animation` for drawing: meshes (plane patches sized to the motion), the camera
-    /// (automatic unless given) and the arrow scale.
+    /// Prepares `animation` for drawing: meshes (plane patches sized to the scene, glyphs to
+    /// [`GLYPH_FRACTION`] of it), the camera (automatic unless given) and the arrow scale.
     pub fn new(animation: &'a Animation, options: &RenderOptions) -> Result<Self, RenderError> {
         options.check()?;
-        let corners = motion_corners(animation);
+        let mut framed = scene_corners(animation);
+        let patches: Vec<Option<PlanePatch>> = (0..animation.items.len())
+            .map(|i| {
+                let plane = matches!(
+                    animation.items[i].shape,
+                    ItemShape::Geometry(Shape::InfinitePlane)
+                );
+                plane.then(|| plane_patch(animation, i, &framed))
+            })
+            .collect();
+        for (i, patch) in patches.iter().enumerate() {
+            if let Some(p) = patch {
+                let pose = first_pose(animation, i);
+                for (x, y) in [
+                    (p.x[0], p.y[0]),
+                    (p.x[1], p.y[0]),
+                    (p.x[1], p.y[1]),
+                    (p.x[0], p.y[1]),
+                ] {
+                    framed.push(pose * Point3::new(x, y, 0.0));
+                }
+            }
+        }
+        framed.retain(|p| p.iter().all(|v| v.is_finite()));
+        let extent = extent(&framed);
+        let glyph_size = GLYPH_FRACTION * extent;
         let meshes = animation
             .items
             .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let patch = matches!(item.shape, Shape::InfinitePlane)
-                    .then(|| plane_patch(animation, i, &corners));
-                tessellate(&item.shape, patch)
+            .zip(&patches)
+            .map(|(item, patch)| match &item.shape {
+                ItemShape::Geometry(shape) => tessellate(shape, *patch),
+                ItemShape::Glyph(g) => glyph_mesh(g, glyph_size),
             })
             .collect();
         let camera = match options.camera {
             Some(c) => c,
-            None => auto_camera(&corners, &animation.up_world, options.width, options.height),
+            None => auto_camera(&framed, &animation.up_world, options.width, options.height),
         };
         let view = View::new(&camera, options.width, options.height)?;
-        let extent = extent(&corners);
         let largest = animation.largest_force();
         Ok(Renderer {
             animation,
@@ -101,7 +124,8 @@ impl<'a> Renderer<'a> {
         self.arrow_scale
     }
 
-    /// The mesh of each item, in its frame R (planes as the patch drawn under the motion).
+    /// The mesh of each item, in its frame R (planes as the patch drawn under the scene, glyphs
+    /// at the renderer's glyph size).
     pub fn meshes(&self) -> &[Mesh] {
         &self.meshes
     }
@@ -136,7 +160,9 @@ impl<'a> Renderer<'a> {
         self.scratch
             .extend(mesh.vertices.iter().map(|v| view.to_camera(&(pose * v))));
         let cam = &self.scratch;
-        for t in &mesh.triangles {
+        let faces = mesh.triangles.iter().map(|t| (t, None));
+        let marks = mesh.mark_triangles.iter().map(|t| (t, Some(palette::EDGE)));
+        for (t, fixed_color) in faces.chain(marks) {
             let [a, b, c] = t.map(|k| cam[k as usize]);
             let mut n = (b - a).cross(&(c - a));
             // The eye is the camera frame's origin: a face is seen from outside when n·a < 0.
@@ -147,17 +173,19 @@ impl<'a> Renderer<'a> {
                 n = -n;
             }
             let diffuse = n.try_normalize(0.0).map_or(0.0, |n| n.dot(&self.light));
-            let color = palette::shade(material, diffuse);
+            let color = fixed_color.unwrap_or_else(|| palette::shade(material, diffuse));
             fill_clipped(&mut self.canvas, view, self.near, [a, b, c], color);
         }
-        for e in &mesh.edges {
+        let edges = mesh.edges.iter().map(|e| (e, palette::EDGE));
+        let inked = mesh.inked.iter().map(|(e, ink)| (e, palette::ink(*ink)));
+        for (e, color) in edges.chain(inked) {
             let [a, b] = e.map(|k| cam[k as usize]);
             if let Some((a, b)) = clip_segment(a, b, self.near) {
                 let (a, b) = (view.project(&a), view.project(&b));
                 self.canvas.line(
                     ScreenPoint::from_array(a),
                     ScreenPoint::from_array(b),
-                    palette::EDGE,
+                    color,
                 );
             }
         }
@@ -257,21 +285,24 @@ fn clip_segment(
     }
 }
 
-/// The World corners of the bounding box (in its R) of every body item (not ground-coloured
-/// surroundings, unless there is nothing else), at every frame: what the automatic camera frames
-/// and plane patches cover. Planes are left out (they are unbounded).
-fn motion_corners(animation: &Animation) -> Vec<Point3<f64>> {
-    let any_body = animation
-        .items
-        .iter()
-        .any(|i| i.material != Material::Ground);
+/// The World corners of the bounding box (in its R) of every bounded item at every frame: the
+/// moving bodies' paths and the fixed geometry (a table a box tips from) alike; a joint's or
+/// frame's glyph by its origin (its size follows from the scene's), a link by its ends. What the
+/// automatic camera frames and plane patches cover. Planes are left out (they are unbounded).
+pub fn scene_corners(animation: &Animation) -> Vec<Point3<f64>> {
     let boxes: Vec<Option<[Vector3<f64>; 2]>> = animation
         .items
         .iter()
-        .map(|item| match item.shape {
-            Shape::InfinitePlane => None,
-            _ if any_body && item.material == Material::Ground => None,
-            ref shape => local_box(&tessellate(shape, None)),
+        .map(|item| match &item.shape {
+            ItemShape::Geometry(Shape::InfinitePlane) => None,
+            ItemShape::Geometry(shape) => local_box(&tessellate(shape, None)),
+            ItemShape::Glyph(Glyph::Link(ends)) => Some(
+                ends.iter()
+                    .fold([Vector3::zeros(), Vector3::zeros()], |[lo, hi], p| {
+                        [lo.inf(&p.coords), hi.sup(&p.coords)]
+                    }),
+            ),
+            ItemShape::Glyph(_) => Some([Vector3::zeros(), Vector3::zeros()]),
         })
         .collect();
     let mut corners = Vec::new();
@@ -291,6 +322,14 @@ fn motion_corners(animation: &Animation) -> Vec<Point3<f64>> {
     }
     corners.retain(|p| p.iter().all(|v| v.is_finite()));
     corners
+}
+
+/// Item `i`'s pose at the first frame (identity without frames).
+fn first_pose(animation: &Animation, i: usize) -> Isometry3<f64> {
+    animation
+        .frames
+        .first()
+        .map_or(Isometry3::identity(), |f| f.r_world[i])
 }
 
 /// The bounding box [lo, hi] of a mesh's vertices and markers in its frame.
@@ -317,14 +356,12 @@ fn extent(points: &[Point3<f64>]) -> f64 {
     (hi - lo).norm().max(1e-3)
 }
 
-/// The rectangle of plane item `i` (its R at the first frame) under the motion: the bounding
-/// box of the motion's corners projected onto the plane, widened on each side by half its
-/// larger side and at least by 0.25 m.
+/// The rectangle of plane item `i` (its R at the first frame) under the scene: the bounding
+/// box of the scene's corners projected onto the plane, widened on each side by half its larger
+/// side and at least by a quarter of the scene's size (the diagonal of the corners' bounding box),
+/// and framed by the camera with the rest.
 fn plane_patch(animation: &Animation, i: usize, corners: &[Point3<f64>]) -> PlanePatch {
-    let pose = animation
-        .frames
-        .first()
-        .map_or(Isometry3::identity(), |f| f.r_world[i]);
+    let pose = first_pose(animation, i);
     let local: Vec<Point3<f64>> = corners
         .iter()
         .map(|c| pose.inverse_transform_point(c))
@@ -343,7 +380,7 @@ fn plane_patch(animation: &Animation, i: usize, corners: &[Point3<f64>]) -> Plan
         x = [x[0].min(p.x), x[1].max(p.x)];
         y = [y[0].min(p.y), y[1].max(p.y)];
     }
-    let margin = (0.5 * (x[1] - x[0]).max(y[1] - y[0])).max(0.25);
+    let margin = (0.5 * (x[1] - x[0]).max(y[1] - y[0])).max(0.25 * extent(corners));
     PlanePatch {
         x: [x[0] - margin, x[1] + margin],
         y: [y[0] - margin, y[1] + margin],

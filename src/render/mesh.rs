@@ -9,6 +9,12 @@
 //! ellipsoid (its R's coordinate planes), which show it turning; a grid surface's grid lines; a
 //! plane patch's border and a grid of lines 1/8 of its size apart. Points and point clouds are
 //! markers, not triangles.
+//!
+//! Spin marks: a body turning about its own axis of symmetry looks still unless something on it
+//! is not symmetric, so a sphere or ellipsoid has a dark stripe (the faces of the two azimuth
+//! segments from φ = 0 to 2·2π/32, pole to pole) and a cylinder a dark sector on each cap (from
+//! φ = 0 to 2π/8) and a dark strip along its side (φ from 0 to 2π/32). These faces are in
+//! [`Mesh::mark_triangles`], drawn in the edge colour.
 
 use crate::geometry::Shape;
 use nalgebra::{Point3, Vector3};
@@ -18,6 +24,10 @@ use std::f64::consts::TAU;
 const CIRCLE_SEGMENTS: usize = 32;
 /// Rings from pole to pole of a sphere or ellipsoid.
 const SPHERE_RINGS: usize = 16;
+/// Azimuth segments of a sphere's spin stripe.
+const SPHERE_STRIPE: usize = 2;
+/// Segments of a cylinder cap's spin sector.
+const CAP_SECTOR: usize = CIRCLE_SEGMENTS / 8;
 /// Grid lines across a plane patch, per side.
 const PATCH_LINES: usize = 8;
 
@@ -31,8 +41,34 @@ pub struct Mesh {
     pub edges: Vec<[u32; 2]>,
     /// Drawn as dots.
     pub markers: Vec<Point3<f64>>,
+    /// Faces drawn in the dark edge colour (spin marks), besides `triangles`.
+    pub mark_triangles: Vec<[u32; 3]>,
+    /// Lines drawn in a colour of their own (a glyph's axes, a massless link): vertex indices and
+    /// the ink.
+    pub inked: Vec<([u32; 2], Ink)>,
     /// True when the triangles enclose a volume (back faces are culled).
     pub closed: bool,
+}
+
+/// The colour of an inked line: a frame's axes are x red, y green, z blue; joint axes and massless
+/// links have a colour each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ink {
+    /// A frame's x axis (red).
+    AxisX,
+    /// A frame's y axis (green).
+    AxisY,
+    /// A frame's z axis (blue).
+    AxisZ,
+    /// A joint's axis (dark magenta).
+    Joint,
+    /// A massless link (dark brown).
+    Link,
+}
+
+impl Ink {
+    /// Every ink, in the order of their palette indices and of the viewer's `inks`.
+    pub const ALL: [Ink; 5] = [Ink::AxisX, Ink::AxisY, Ink::AxisZ, Ink::Joint, Ink::Link];
 }
 
 /// The rectangle [x0, x1]×[y0, y1] of an infinite plane's x-y plane that is drawn, m (in R).
@@ -66,6 +102,34 @@ impl Mesh {
         let i = self.vertex(a);
         let j = self.vertex(b);
         self.edges.push([i, j]);
+    }
+
+    /// A line in `ink` between two new vertices.
+    pub(super) fn inked_line(&mut self, a: Point3<f64>, b: Point3<f64>, ink: Ink) {
+        let i = self.vertex(a);
+        let j = self.vertex(b);
+        self.inked.push(([i, j], ink));
+    }
+
+    /// Adds `other` moved by `pose` (its frame to this mesh's frame).
+    pub(super) fn append(&mut self, other: Mesh, pose: &nalgebra::Isometry3<f64>) {
+        let base = self.vertices.len() as u32;
+        let shift = |ix: [u32; 3]| ix.map(|i| i + base);
+        self.vertices
+            .extend(other.vertices.iter().map(|p| pose * p));
+        self.triangles
+            .extend(other.triangles.into_iter().map(shift));
+        self.mark_triangles
+            .extend(other.mark_triangles.into_iter().map(shift));
+        self.edges
+            .extend(other.edges.into_iter().map(|e| e.map(|i| i + base)));
+        self.inked.extend(
+            other
+                .inked
+                .into_iter()
+                .map(|(e, ink)| (e.map(|i| i + base), ink)),
+        );
+        self.markers.extend(other.markers.iter().map(|p| pose * p));
     }
 }
 
@@ -118,8 +182,9 @@ pub fn tessellate(shape: &Shape, patch: Option<PlanePatch>) -> Mesh {
     }
 }
 
-/// A UV sphere scaled by the semi-axes `radii`: SPHERE_RINGS rings × CIRCLE_SEGMENTS segments.
-fn ellipsoid(radii: Vector3<f64>) -> Mesh {
+/// A UV sphere scaled by the semi-axes `radii`: SPHERE_RINGS rings × CIRCLE_SEGMENTS segments,
+/// the first SPHERE_STRIPE segments of azimuth marked.
+pub(super) fn ellipsoid(radii: Vector3<f64>) -> Mesh {
     let mut m = Mesh {
         closed: true,
         ..Mesh::default()
@@ -143,11 +208,16 @@ fn ellipsoid(radii: Vector3<f64>) -> Mesh {
         for s in 0..segs {
             let (a, b, c, d) = (at(r, s), at(r + 1, s), at(r + 1, s + 1), at(r, s + 1));
             // Going down the rings and round the azimuth is counter-clockwise from outside.
+            let faces = if s < SPHERE_STRIPE {
+                &mut m.mark_triangles
+            } else {
+                &mut m.triangles
+            };
             if r > 0 {
-                m.triangles.push([a, b, d]);
+                faces.push([a, b, d]);
             }
             if r + 1 < rings {
-                m.triangles.push([d, b, c]);
+                faces.push([d, b, c]);
             }
         }
     }
@@ -165,7 +235,7 @@ fn ellipsoid(radii: Vector3<f64>) -> Mesh {
 }
 
 /// A box of half edge lengths `h`, centred, edges along the axes.
-fn brick(h: Vector3<f64>) -> Mesh {
+pub(super) fn brick(h: Vector3<f64>) -> Mesh {
     let mut m = Mesh {
         closed: true,
         ..Mesh::default()
@@ -198,8 +268,9 @@ fn brick(h: Vector3<f64>) -> Mesh {
     m
 }
 
-/// A cylinder of radius r and length L along z, centred.
-fn cylinder(r: f64, length: f64) -> Mesh {
+/// A cylinder of radius r and length L along z, centred; spin marks on its caps (the first
+/// CAP_SECTOR segments) and its side (the first segment).
+pub(super) fn cylinder(r: f64, length: f64) -> Mesh {
     let mut m = Mesh {
         closed: true,
         ..Mesh::default()
@@ -219,10 +290,20 @@ fn cylinder(r: f64, length: f64) -> Mesh {
     for k in 0..n {
         let (b0, t0) = (2 * k as u32, 2 * k as u32 + 1);
         let (b1, t1) = (2 * ((k + 1) % n) as u32, 2 * ((k + 1) % n) as u32 + 1);
-        m.triangles.push([b0, b1, t1]);
-        m.triangles.push([b0, t1, t0]);
-        m.triangles.push([bottom, b1, b0]);
-        m.triangles.push([top, t0, t1]);
+        let side = if k == 0 {
+            &mut m.mark_triangles
+        } else {
+            &mut m.triangles
+        };
+        side.push([b0, b1, t1]);
+        side.push([b0, t1, t0]);
+        let caps = if k < CAP_SECTOR {
+            &mut m.mark_triangles
+        } else {
+            &mut m.triangles
+        };
+        caps.push([bottom, b1, b0]);
+        caps.push([top, t0, t1]);
     }
     for z in [-h, h] {
         m.loop_edges((0..n).map(|k| rim(k, z)));
@@ -323,7 +404,7 @@ mod tests {
             let m = tessellate(&shape, None);
             assert!(m.closed);
             let mut area = 0.0;
-            for t in &m.triangles {
+            for t in m.triangles.iter().chain(&m.mark_triangles) {
                 let [a, b, c] = t.map(|i| m.vertices[i as usize]);
                 let n = (b - a).cross(&(c - a));
                 let centroid = (a.coords + b.coords + c.coords) / 3.0;

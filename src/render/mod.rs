@@ -12,13 +12,16 @@
 //! are encoded as a GIF ([`gif_out`]) with a fixed 256-colour palette ([`palette`]).
 //!
 //! The automatic camera ([`camera::auto_camera`]) frames the bounding boxes of every bounded item
-//! over the whole motion, from a three-quarter view above; infinite planes are drawn as a patch
-//! under the motion. Arrows are scaled so that the largest force of the animation is 0.3 of the
-//! scene's size.
+//! over the whole motion (the moving bodies' paths and the fixed geometry alike, glyphs by their
+//! origins and a link by its ends), from a three-quarter view above; an infinite plane is drawn as
+//! a patch under all of that (widened on each side by half its larger side, at least by a quarter
+//! of the scene's size) and framed too. Arrows are scaled so that the largest force of the animation is 0.3 of the
+//! scene's size, glyphs ([`glyph`]) to [`glyph::GLYPH_FRACTION`] of it.
 
 pub mod camera;
 pub mod draw;
 pub mod gif_out;
+pub mod glyph;
 pub mod mesh;
 pub mod palette;
 pub mod raster;
@@ -27,7 +30,9 @@ mod text;
 
 pub use camera::{Camera, CameraError};
 pub use draw::Renderer;
-pub use scene::{Animation, Arrow, FrameSnapshot, Material, SceneItem};
+pub use scene::{
+    Animation, Arrow, FrameSnapshot, Glyph, ItemShape, JointGlyph, Material, SceneItem,
+};
 
 use crate::output::{write_atomically, OutputError};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,9 @@
 //! The fixed 256-colour palette every frame is drawn in (a GIF frame is palette-indexed, and a fixed
 //! palette needs no colour quantisation): background, text greys, edges, arrows, and for each
-//! material [`SHADES`] Lambert intensities from the ambient level to full light.
+//! material [`SHADES`] Lambert intensities from the ambient level to full light, then the inks of
+//! the glyphs' lines ([`Ink`]).
 
+use super::mesh::Ink;
 use super::scene::Material;
 
 /// Background (a light blue-grey).
@@ -17,7 +19,7 @@ pub const POINT: u8 = 7;
 /// First index of the shaded material ramps.
 const FIRST_SHADE: usize = 8;
 /// Intensity levels per material.
-pub const SHADES: usize = 31;
+pub const SHADES: usize = 30;
 /// Fraction of a material's colour shown on a face turned away from the light.
 pub const AMBIENT: f64 = 0.35;
 
@@ -41,7 +43,32 @@ const BODY_RGB: [[u8; 3]; 7] = [
 /// Number of body colours before they repeat.
 pub const BODY_COLORS: usize = BODY_RGB.len();
 
-const _: () = assert!(FIRST_SHADE + (1 + BODY_COLORS) * SHADES <= 256);
+/// First index of the inks, after the material ramps.
+const FIRST_INK: usize = FIRST_SHADE + (1 + BODY_COLORS) * SHADES;
+/// The inks' colours, in the order of [`Ink::ALL`]: red, green, blue, dark magenta, dark brown.
+const INK_RGB: [[u8; 3]; 5] = [
+    [220, 40, 40],
+    [40, 160, 60],
+    [40, 80, 220],
+    [150, 40, 150],
+    [120, 75, 35],
+];
+
+const _: () = assert!(FIRST_INK + INK_RGB.len() <= 256);
+
+/// The palette index of `ink`.
+pub fn ink(ink: Ink) -> u8 {
+    (FIRST_INK + ink_slot(ink)) as u8
+}
+
+fn ink_slot(ink: Ink) -> usize {
+    Ink::ALL.iter().position(|&i| i == ink).unwrap_or(0)
+}
+
+/// The colour of `ink`, r, g, b (the viewer's, to match the GIF).
+pub fn ink_rgb(ink: Ink) -> [u8; 3] {
+    INK_RGB[ink_slot(ink)]
+}
 
 fn material_slot(m: Material) -> usize {
     match m {
@@ -80,6 +107,9 @@ pub fn rgb_table() -> Vec<u8> {
     put(EDGE as usize, EDGE_RGB);
     put(ARROW as usize, ARROW_RGB);
     put(POINT as usize, POINT_RGB);
+    for (k, &c) in INK_RGB.iter().enumerate() {
+        put(FIRST_INK + k, c);
+    }
     let bases = std::iter::once(GROUND_RGB).chain(BODY_RGB);
     for (slot, base) in bases.enumerate() {
         for level in 0..SHADES {

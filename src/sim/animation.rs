@@ -15,13 +15,24 @@
 //! through the World origin perpendicular to gravity is drawn as the ground (the x-y plane under
 //! gravity along −z, the x axis's plane under gravity along −y, as GroundContact's 3-D and 2-D
 //! grounds).
+//!
+//! Besides the geometries, the mechanism itself is drawn (see [`crate::render::glyph`]): each
+//! joint as a glyph at its body's frame (the joint's follower frame F, or its base frame B when
+//! connected the other way round; a joint closing a loop at its follower frame), each massless
+//! body (one without a Solid) as lines from its frame's origin to every other frame fixed to it
+//! (the base frames of the joints it carries, a RigidTransform chain's frames), so that a massless
+//! leg is visible, and the frames `[output] draw_frames` asks for as their axes. A glyph is fixed
+//! to its body like a geometry: its World pose is X_WB · X_BF for the frame F it is drawn at.
 
 use crate::block::DrawnAs;
 use crate::diagram::physical::PhysicalScene;
 use crate::diagram::Diagram;
 use crate::geometry::Shape;
-use crate::multibody::{body_pose, forward_kinematics, Workspace};
-use crate::render::{Animation, Arrow, FrameSnapshot, Material, SceneItem, MAX_FRAMES};
+use crate::model::DrawFrames;
+use crate::multibody::{body_pose, forward_kinematics, BodyIndex, JointKind, Mechanism, Workspace};
+use crate::render::{
+    Animation, Arrow, FrameSnapshot, Glyph, ItemShape, JointGlyph, Material, SceneItem, MAX_FRAMES,
+};
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use std::collections::HashMap;
 use std::f64::consts::PI;
@@ -40,6 +51,8 @@ enum ForceSource {
 pub struct FrameSampler {
     scene: PhysicalScene,
     items: Vec<SceneItem>,
+    /// The body of each item but the implicit ground, and the item's frame R in that body.
+    placements: Vec<(BodyIndex, Isometry3<f64>)>,
     /// x range of the mechanism's q and of its v.
     q: Range<usize>,
     v: Range<usize>,
@@ -74,6 +87,15 @@ impl FrameSampler {
         let q = states..states + m.nq();
         let v = q.end..q.end + m.nv();
         let mut items = scene_items(&scene);
+        let mut placements: Vec<(BodyIndex, Isometry3<f64>)> = scene
+            .geometries
+            .iter()
+            .map(|g| (g.body, g.r_in_body))
+            .collect();
+        for (item, placement) in mechanism_glyphs(&scene, &d.spec.output.animation.frames) {
+            items.push(item);
+            placements.push(placement);
+        }
         let sources = force_sources(d, &scene);
         let ground = sources
             .iter()
@@ -81,7 +103,7 @@ impl FrameSampler {
             .then(|| {
                 items.push(SceneItem {
                     label: "ground".into(),
-                    shape: Shape::InfinitePlane,
+                    shape: Shape::InfinitePlane.into(),
                     material: Material::Ground,
                 });
                 let up = up_world(&scene);
@@ -101,6 +123,7 @@ impl FrameSampler {
         Some(FrameSampler {
             scene,
             items,
+            placements,
             q,
             v,
             sources,
@@ -141,10 +164,9 @@ impl FrameSampler {
             &mut self.workspace,
         );
         let mut r_world: Vec<Isometry3<f64>> = self
-            .scene
-            .geometries
+            .placements
             .iter()
-            .map(|g| body_pose(&self.workspace, g.body) * g.r_in_body)
+            .map(|(body, r_in_body)| body_pose(&self.workspace, *body) * r_in_body)
             .collect();
         r_world.extend(self.ground);
         let vec3 = |o: usize| Vector3::new(signals[o], signals[o + 1], signals[o + 2]);
@@ -156,7 +178,8 @@ impl FrameSampler {
                     f_world: vec3(force),
                 }),
                 ForceSource::PerPoint { force, item } => {
-                    let Shape::PointCloud(cloud) = &self.items[item].shape else {
+                    let ItemShape::Geometry(Shape::PointCloud(cloud)) = &self.items[item].shape
+                    else {
                         arrows.push(Arrow {
                             p_world_tail: r_world[item] * Point3::origin(),
                             f_world: vec3(force),
@@ -213,11 +236,111 @@ fn scene_items(scene: &PhysicalScene) -> Vec<SceneItem> {
             };
             SceneItem {
                 label: g.block.clone(),
-                shape: g.shape.clone(),
+                shape: g.shape.clone().into(),
                 material,
             }
         })
         .collect()
+}
+
+/// The glyphs of the mechanism (see the module documentation), each with its body and its frame
+/// in that body: joints, massless links, then the frames `frames` asks for. Glyphs are
+/// ground-coloured.
+fn mechanism_glyphs(
+    scene: &PhysicalScene,
+    frames: &DrawFrames,
+) -> Vec<(SceneItem, (BodyIndex, Isometry3<f64>))> {
+    let m: &Mechanism = &scene.mechanism;
+    let glyph = |label: &str, g: Glyph| SceneItem {
+        label: label.to_string(),
+        shape: ItemShape::Glyph(g),
+        material: Material::Ground,
+    };
+    let mut out = Vec::new();
+    for j in 0..m.num_joints() {
+        let Some(kind) = joint_glyph(m.joint_kind(j)) else {
+            continue;
+        };
+        let at = match (m.joint_body(j), m.cut_of(j)) {
+            (Some(b), _) => (b, Isometry3::identity()),
+            (None, Some(c)) => m.cut_joints()[c].follower,
+            (None, None) => continue,
+        };
+        out.push((glyph(m.joint_label(j), Glyph::Joint(kind)), at));
+    }
+    // One pass over the geometries and one over the frames (a long chain stays linear).
+    let mut solid = vec![false; m.num_bodies()];
+    for g in scene.geometries.iter().filter(|g| g.solid) {
+        solid[g.body] = true;
+    }
+    let mut ends: Vec<Vec<Point3<f64>>> = vec![Vec::new(); m.num_bodies()];
+    for (body, pose) in &m.frame_placements {
+        let p = Point3::from(pose.translation.vector);
+        let on = &mut ends[*body];
+        if *body != 0
+            && !solid[*body]
+            && p.coords.norm() > 1e-9
+            && !on.iter().any(|e| (e - p).norm() <= 1e-9)
+        {
+            on.push(p);
+        }
+    }
+    for (b, ends) in ends.into_iter().enumerate().filter(|(_, e)| !e.is_empty()) {
+        let label = format!("{} (massless link)", m.body_label(b));
+        out.push((glyph(&label, Glyph::Link(ends)), (b, Isometry3::identity())));
+    }
+    let named = |name: &str| match frames {
+        DrawFrames::None => false,
+        DrawFrames::All => true,
+        DrawFrames::Named(names) => names.iter().any(|n| n == name),
+    };
+    for (name, id) in &scene.frames {
+        if named(name) {
+            out.push((glyph(name, Glyph::Frame), m.frame_placement(*id)));
+        }
+    }
+    out
+}
+
+/// A warning for each name of `draw_frames = [...]` that is no frame of the scene, with the
+/// frames it might have meant (the names are "block.port").
+pub fn unknown_frames(scene: &PhysicalScene, frames: &DrawFrames) -> Vec<String> {
+    let DrawFrames::Named(names) = frames else {
+        return Vec::new();
+    };
+    let known: Vec<&str> = scene.frames.iter().map(|(n, _)| n.as_str()).collect();
+    names
+        .iter()
+        .filter(|n| !known.contains(&n.as_str()))
+        .map(|n| {
+            let block = n.split('.').next().unwrap_or(n);
+            let same_block: Vec<&str> = known
+                .iter()
+                .copied()
+                .filter(|k| k.split('.').next() == Some(block))
+                .collect();
+            let hint = if same_block.is_empty() {
+                format!("frames are named block.port, e.g. '{}'", known.first().copied().unwrap_or("arm.F"))
+            } else {
+                format!("block '{block}' has {}", same_block.join(", "))
+            };
+            format!("[output] draw_frames names '{n}', which is no frame of the model ({hint}); it is not drawn")
+        })
+        .collect()
+}
+
+/// The glyph of a joint kind (`None` for a weld: it is folded into its body).
+fn joint_glyph(kind: JointKind) -> Option<JointGlyph> {
+    Some(match kind {
+        JointKind::Weld => return None,
+        JointKind::Revolute => JointGlyph::Revolute,
+        JointKind::Prismatic => JointGlyph::Prismatic,
+        JointKind::Cylindrical => JointGlyph::Cylindrical,
+        JointKind::Universal => JointGlyph::Universal,
+        JointKind::Spherical => JointGlyph::Spherical,
+        JointKind::Planar => JointGlyph::Planar,
+        JointKind::SixDof => JointGlyph::Free,
+    })
 }
 
 /// The blocks whose outputs give arrows (see the module documentation).

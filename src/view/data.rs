@@ -7,15 +7,21 @@
 //! ```text
 //! { "title": str, "t0": s, "t1": s, "up": [x,y,z],
 //!   "camera": { "eye": [..], "target": [..], "up": [..], "fov_deg": 35 },
-//!   "arrow_scale": m/N, "colors": { "background", "edge", "arrow", "marker": "#rrggbb" },
+//!   "arrow_scale": m/N, "colors": { "background", "edge", "arrow", "marker": "#rrggbb",
+//!                                   "inks": ["#rrggbb", ...] },
 //!   "items": [ { "label", "color", "closed": bool, "v": [x,y,z,...], "tri": [i,j,k,...],
-//!                "edges": [i,j,...], "markers": [x,y,z,...] } ],
+//!                "mark_tri": [i,j,k,...], "edges": [i,j,...], "inked": [i,j,ink,...],
+//!                "markers": [x,y,z,...] } ],
 //!   "frames": [ { "t": s, "pose": [x,y,z, qx,qy,qz,qw, ...one 7-tuple per item],
 //!                 "arrows": [px,py,pz, fx,fy,fz, ...] } ],
 //!   "panels": [ { "title", "series": [ { "name", "unit": str|null,
 //!                                        "lines": [[t,v, t,v, ...], ...] } ] } ],
 //!   "events": [ { "t": s, "block": str } ], "events_dropped": n }
 //! ```
+//!
+//! `mark_tri` are the spin marks' faces (drawn in the edge colour), `inked` the glyphs' lines
+//! (a frame's axes, a joint's axis, a massless link), each with its colour's index in
+//! `colors.inks` (in the order of [`crate::render::mesh::Ink::ALL`]).
 //!
 //! A pose maps points of the item's frame R to the World: p_W = x + q ⊗ p_R, with q the unit
 //! quaternion (x, y, z, w). A non-finite pose value is written `null` and the page hides that
@@ -31,8 +37,8 @@ use super::json::JsonWriter;
 use crate::output::Recording;
 use crate::plot::decimate::{polylines, Reduction};
 use crate::render::camera::FIELD_OF_VIEW_Y;
-use crate::render::mesh::Mesh;
-use crate::render::palette::{material_rgb, VIEW_RGB};
+use crate::render::mesh::{Ink, Mesh};
+use crate::render::palette::{ink_rgb, material_rgb, VIEW_RGB};
 use crate::render::{Animation, Camera};
 use crate::sim::LocatedEvent;
 
@@ -100,6 +106,12 @@ pub fn write_json(data: &ViewData<'_>, scene: &SceneSetup) -> String {
     {
         w.key_string(name, &hex(rgb));
     }
+    w.key("inks");
+    w.begin_array();
+    for ink in Ink::ALL {
+        w.string(&hex(ink_rgb(ink)));
+    }
+    w.end_array();
     w.end_object();
     write_items(&mut w, anim, &scene.meshes);
     write_frames(&mut w, anim);
@@ -153,10 +165,25 @@ fn write_items(w: &mut JsonWriter, anim: &Animation, meshes: &[Mesh]) {
             w.integer(i.into());
         }
         w.end_array();
+        w.key("mark_tri");
+        w.begin_array();
+        for &i in mesh.mark_triangles.iter().flatten() {
+            w.integer(i.into());
+        }
+        w.end_array();
         w.key("edges");
         w.begin_array();
         for &i in mesh.edges.iter().flatten() {
             w.integer(i.into());
+        }
+        w.end_array();
+        w.key("inked");
+        w.begin_array();
+        for ([i, j], ink) in &mesh.inked {
+            let slot = Ink::ALL.iter().position(|k| k == ink).unwrap_or(0);
+            for v in [*i, *j, slot as u32] {
+                w.integer(v.into());
+            }
         }
         w.end_array();
         w.key("markers");
@@ -265,7 +292,7 @@ mod tests {
         let animation = Animation {
             items: vec![SceneItem {
                 label: "ball".into(),
-                shape: Shape::Sphere(Sphere::new(0.1).unwrap()),
+                shape: Shape::Sphere(Sphere::new(0.1).unwrap()).into(),
                 material: Material::Body(0),
             }],
             frames: zs
@@ -304,7 +331,7 @@ mod tests {
         };
         let scene = SceneSetup {
             meshes: vec![crate::render::mesh::tessellate(
-                &animation.items[0].shape,
+                animation.items[0].shape.geometry().unwrap(),
                 None,
             )],
             camera: Camera {

@@ -10,7 +10,9 @@
 //! **Size budget**: a page of the README's scenes stays under [`SIZE_BUDGET_BYTES`] (5 MiB).
 //! three.js takes about 0.7 MB; the frames are the animation's (at most
 //! [`crate::render::MAX_FRAMES`]), the signals at most [`data::SIGNAL_POINTS`] points. A page
-//! over the budget is still written (a user asked for it).
+//! over the budget is still written (a user asked for it), with a warning ([`size_warning`])
+//! that says what to change: fewer frames (a lower `[output] animation_fps`), fewer drawn frames'
+//! axes, fewer logged signals.
 //!
 //! **Testing hooks**: the page reads `#t=SECONDS` from its URL (starts paused there) and writes a
 //! JSON status into `<pre id="status">` after each drawn frame (loaded or not, console errors,
@@ -29,6 +31,32 @@ use thiserror::Error;
 
 /// The documented size budget of a viewer page of the README's scenes, bytes (5 MiB).
 pub const SIZE_BUDGET_BYTES: usize = 5 << 20;
+
+/// The warning for a viewer page `path` of `bytes` bytes holding `frames` animation frames taken
+/// at `fps` frames per second of simulated time: `None` within [`SIZE_BUDGET_BYTES`]. The frames
+/// grow the page in proportion to their number (each holds a pose per drawn item), so the advice
+/// names the frame rate that would bring the frames' share under the budget, estimated as
+/// fps · budget / bytes (at least 1 frame/s), rounded down.
+pub fn size_warning(
+    path: &std::path::Path,
+    bytes: usize,
+    frames: usize,
+    fps: f64,
+) -> Option<String> {
+    if bytes <= SIZE_BUDGET_BYTES {
+        return None;
+    }
+    let mib = |b: usize| b as f64 / (1u64 << 20) as f64;
+    let suggested = (fps * SIZE_BUDGET_BYTES as f64 / bytes as f64)
+        .floor()
+        .max(1.0);
+    Some(format!(
+        "the viewer page '{}' is {:.1} MiB, over its budget of {:.0} MiB (it holds {frames} frames at {fps} frames/s): write fewer frames with a lower [output] animation_fps (e.g. animation_fps = {suggested}), draw fewer frames' axes (draw_frames), or log fewer signals",
+        path.display(),
+        mib(bytes),
+        mib(SIZE_BUDGET_BYTES),
+    ))
+}
 
 /// Why a viewer page could not be made.
 #[derive(Debug, Error)]
@@ -67,4 +95,30 @@ pub fn page_html(data: &ViewData<'_>, path: &std::path::Path) -> Result<String, 
     };
     let json = data::write_json(data, &scene);
     Ok(page::assemble(data.title, &json))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// No warning up to the budget itself (5·2²⁰ bytes); one byte over warns, names the path,
+    /// the size and a frame rate that would fit: 25 frames/s · 5 MiB / 10 MiB = 12.5 → 12.
+    #[test]
+    fn the_page_size_warning_fires_above_the_budget_only() {
+        let path = Path::new("/tmp/page.html");
+        assert_eq!(size_warning(path, SIZE_BUDGET_BYTES, 400, 25.0), None);
+        assert_eq!(size_warning(path, 1000, 10, 25.0), None);
+        let over = size_warning(path, SIZE_BUDGET_BYTES + 1, 400, 25.0).expect("over budget");
+        assert!(
+            over.contains("/tmp/page.html") && over.contains("5.0 MiB"),
+            "{over}"
+        );
+        let twice = size_warning(path, 2 * SIZE_BUDGET_BYTES, 400, 25.0).unwrap();
+        assert!(
+            twice.contains("10.0 MiB") && twice.contains("animation_fps = 12"),
+            "{twice}"
+        );
+        assert!(twice.contains("400 frames at 25 frames/s"), "{twice}");
+    }
 }

@@ -271,6 +271,29 @@
       geometry.setIndex(item.edges);
       group.add(new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: data.colors.edge })));
     }
+    if (item.mark_tri.length > 0) {
+      // Spin marks: faces in the edge colour, so that a body turning about its symmetry axis shows it.
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', positions);
+      geometry.setIndex(item.mark_tri);
+      const material = new THREE.MeshBasicMaterial({
+        color: data.colors.edge, side: item.closed ? THREE.FrontSide : THREE.DoubleSide,
+        polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1,
+      });
+      group.add(new THREE.Mesh(geometry, material));
+    }
+    for (let ink = 0; ink < data.colors.inks.length; ink++) {
+      // Glyph lines (frame axes, joint axes, massless links), one line set per colour.
+      const index = [];
+      for (let k = 0; k + 2 < item.inked.length; k += 3) {
+        if (item.inked[k + 2] === ink) index.push(item.inked[k], item.inked[k + 1]);
+      }
+      if (index.length === 0) continue;
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', positions);
+      geometry.setIndex(index);
+      group.add(new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: data.colors.inks[ink] })));
+    }
     if (item.markers.length > 0) {
       const geometry = new THREE.BufferGeometry();
       geometry.setAttribute('position', new THREE.Float32BufferAttribute(item.markers, 3));

@@ -13,7 +13,7 @@ use crate::block::PhysicalRole;
 use crate::blocks::multibody::MechanismBlock;
 use crate::geometry::Shape;
 use crate::model::{Diagnostic, PortRef, SourceFile, Span};
-use crate::multibody::{BodyIndex, Mechanism};
+use crate::multibody::{BodyIndex, FrameId, Mechanism};
 use binding::MechanismWiring;
 use nalgebra::Isometry3;
 use network::FrameWiring;
@@ -46,6 +46,9 @@ pub struct PhysicalScene {
     pub mechanism_block: usize,
     /// Every Solid and geometry block, in model order.
     pub geometries: Vec<PlacedGeometry>,
+    /// Every frame port's frame, named "block.port", in model order (what an animation's
+    /// `draw_frames` names).
+    pub frames: Vec<(String, FrameId)>,
 }
 
 /// One physical (`--`) connection as written.
@@ -104,6 +107,7 @@ pub(crate) fn elaborate(
     }
     let scene = PhysicalScene {
         geometries: placed_geometries(instances, &wiring, &shared),
+        frames: named_frames(instances, &wiring),
         mechanism: shared,
         mechanism_block: instances.len(),
     };
@@ -194,4 +198,17 @@ pub fn mass_and_gravity<'a>(
         }
     }
     (mass, gravity)
+}
+
+/// Every frame port's frame with its name "block.port", in model order.
+fn named_frames(instances: &[Instance], wiring: &FrameWiring) -> Vec<(String, FrameId)> {
+    let mut frames = Vec::new();
+    for (b, inst) in instances.iter().enumerate() {
+        for p in inst.block.physical_ports() {
+            if let Some(id) = wiring.frame(b, &p.name) {
+                frames.push((format!("{}.{}", inst.name, p.name), id));
+            }
+        }
+    }
+    frames
 }
