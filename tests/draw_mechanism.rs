@@ -1,5 +1,5 @@
-//! The whole mechanism in an animation (issue 33, part 2): a massless link drawn as lines between
-//! its frames, spin marks that turn with their body, joint glyphs at their joints, the frames
+//! The whole mechanism in an animation (issue 33, part 2): each link (RigidTransform) drawn as a line
+//! between its frames, spin marks that turn with their body, joint glyphs at their joints, the frames
 //! `[output] draw_frames` asks for, and fixed scenery inside the default framing. Each check is
 //! against a closed form of the motion.
 
@@ -88,29 +88,38 @@ fn down_leg(theta: f64, l: f64) -> Point3<f64> {
     Point3::new(l * theta.sin(), -l * theta.cos(), 0.0)
 }
 
-/// The massless thigh is drawn as one line, from the hip (the World origin) to the knee at
-/// R_z(ω·t)·(0, −0.6, 0), at every frame. Tolerance 1e-6 m: the solver's rel_tol 1e-9 over
-/// 0.4 s of a rigid rotation keeps the angle within ~1e-8 rad; 1e-6 m leaves room for the dense
-/// output's interpolation.
+/// Each RigidTransform is drawn as a line between its frames: the massless thigh from the hip
+/// (the World origin) to the knee at R_z(ω·t)·(0, −0.6, 0), and the shank, whose body carries
+/// the foot's Solid, from the knee to the foot at R_z(ω·t)·(0, −0.85, 0), at every frame.
+/// Tolerance 1e-6 m: the solver's rel_tol 1e-9 over 0.4 s of a rigid rotation keeps the angle
+/// within ~1e-8 rad; 1e-6 m leaves room for the dense output's interpolation.
 #[test]
-fn a_massless_link_is_a_line_between_its_frames() {
+fn each_link_is_a_line_between_its_frames() {
     let anim = animate(SPINNING_LEG);
-    let link = item(&anim, "hip.F (massless link)");
-    let ItemShape::Glyph(Glyph::Link(ends)) = &anim.items[link].shape else {
-        panic!("the thigh is a link: {:?}", anim.items[link].shape);
+    let segments_of = |label: &str| {
+        let k = item(&anim, label);
+        let ItemShape::Glyph(Glyph::Link(segments)) = &anim.items[k].shape else {
+            panic!("{label} is a link: {:?}", anim.items[k].shape);
+        };
+        assert_eq!(segments.len(), 1, "{label}: one RigidTransform on the body");
+        (k, segments[0])
     };
-    assert_eq!(
-        ends.len(),
-        1,
-        "one other frame on the thigh: the knee's base"
-    );
+    let (thigh, [thigh_a, thigh_b]) = segments_of("hip.F (links)");
+    let (shank, [shank_a, shank_b]) = segments_of("knee.F (links)");
     assert_eq!(anim.frames.len(), 11);
     for f in &anim.frames {
         let theta = LEG_OMEGA * f.t;
-        let pose = f.r_world[link];
-        let (a, b) = (pose * Point3::origin(), pose * ends[0]);
+        let (pose, shank_pose) = (f.r_world[thigh], f.r_world[shank]);
+        let (a, b) = (pose * thigh_a, pose * thigh_b);
         assert!(a.coords.norm() < 1e-12, "t = {}: {a}", f.t);
         assert!((b - down_leg(theta, 0.6)).norm() < 1e-6, "t = {}: {b}", f.t);
+        let (a, b) = (shank_pose * shank_a, shank_pose * shank_b);
+        assert!((a - down_leg(theta, 0.6)).norm() < 1e-6, "t = {}: {a}", f.t);
+        assert!(
+            (b - down_leg(theta, 0.85)).norm() < 1e-6,
+            "t = {}: {b}",
+            f.t
+        );
     }
 }
 

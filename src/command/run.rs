@@ -437,12 +437,11 @@ fn stage_outputs(
             events_dropped: drawn.events_dropped,
         };
         let html = crate::view::page_html(&data, path)?;
-        let fps = d.spec.output.animation.fps;
         warnings.extend(crate::view::size_warning(
             path,
             html.len(),
             anim.frames.len(),
-            fps,
+            anim.frame_interval,
         ));
         let mut file = StagedFile::create(path, "viewer")?;
         file.writer()

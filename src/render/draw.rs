@@ -296,8 +296,10 @@ pub fn scene_corners(animation: &Animation) -> Vec<Point3<f64>> {
         .map(|item| match &item.shape {
             ItemShape::Geometry(Shape::InfinitePlane) => None,
             ItemShape::Geometry(shape) => local_box(&tessellate(shape, None)),
-            ItemShape::Glyph(Glyph::Link(ends)) => Some(
-                ends.iter()
+            ItemShape::Glyph(Glyph::Link(segments)) => Some(
+                segments
+                    .iter()
+                    .flatten()
                     .fold([Vector3::zeros(), Vector3::zeros()], |[lo, hi], p| {
                         [lo.inf(&p.coords), hi.sup(&p.coords)]
                     }),

@@ -16,7 +16,7 @@
 //!
 //! Axis lines and the arrow are in the joint ink ([`Ink::Joint`]); a frame's axes are the lines
 //! from its origin to s·x̂, s·ŷ, s·ẑ in [`Ink::AxisX`], [`Ink::AxisY`], [`Ink::AxisZ`]; a link's
-//! lines go from the origin to each of its points in [`Ink::Link`].
+//! lines join each of its segments' two points in [`Ink::Link`].
 
 use super::mesh::{brick, cylinder, ellipsoid, Ink, Mesh};
 use super::scene::{Glyph, JointGlyph};
@@ -37,9 +37,9 @@ pub fn glyph_mesh(glyph: &Glyph, s: f64) -> Mesh {
             m.inked_line(o, Point3::new(0.0, s, 0.0), Ink::AxisY);
             m.inked_line(o, Point3::new(0.0, 0.0, s), Ink::AxisZ);
         }
-        Glyph::Link(ends) => {
-            for p in ends {
-                m.inked_line(o, *p, Ink::Link);
+        Glyph::Link(segments) => {
+            for [a, b] in segments {
+                m.inked_line(*a, *b, Ink::Link);
             }
         }
     }

@@ -37,9 +37,9 @@ pub enum Glyph {
     Joint(JointGlyph),
     /// A frame's axes x, y, z (red, green, blue), sized by the renderer.
     Frame,
-    /// A massless link: lines from the item's frame origin to each of these points (m, in the
-    /// item's frame). Not scaled.
-    Link(Vec<Point3<f64>>),
+    /// A body's links: one line per RigidTransform on the body, between its two frames' origins
+    /// (m, in the item's frame). Not scaled.
+    Link(Vec<[Point3<f64>; 2]>),
 }
 
 /// What an item draws: a geometry in its true shape, or a glyph.

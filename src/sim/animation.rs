@@ -18,11 +18,11 @@
 //!
 //! Besides the geometries, the mechanism itself is drawn (see [`crate::render::glyph`]): each
 //! joint as a glyph at its body's frame (the joint's follower frame F, or its base frame B when
-//! connected the other way round; a joint closing a loop at its follower frame), each massless
-//! body (one without a Solid) as lines from its frame's origin to every other frame fixed to it
-//! (the base frames of the joints it carries, a RigidTransform chain's frames), so that a massless
-//! leg is visible, and the frames `[output] draw_frames` asks for as their axes. A glyph is fixed
-//! to its body like a geometry: its World pose is X_WB · X_BF for the frame F it is drawn at.
+//! connected the other way round; a joint closing a loop at its follower frame; no free joint's
+//! glyph on a body with a Solid, inside which it would hide), each RigidTransform on a moving body
+//! as a line between its two frames (a massless leg, a pendulum's rod), and the frames
+//! `[output] draw_frames` asks for as their axes. A glyph is fixed to its body like a geometry:
+//! its World pose is X_WB · X_BF for the frame F it is drawn at.
 
 use crate::block::DrawnAs;
 use crate::diagram::physical::PhysicalScene;
@@ -244,7 +244,7 @@ fn scene_items(scene: &PhysicalScene) -> Vec<SceneItem> {
 }
 
 /// The glyphs of the mechanism (see the module documentation), each with its body and its frame
-/// in that body: joints, massless links, then the frames `frames` asks for. Glyphs are
+/// in that body: joints, links (RigidTransforms), then the frames `frames` asks for. Glyphs are
 /// ground-coloured.
 fn mechanism_glyphs(
     scene: &PhysicalScene,
@@ -256,43 +256,60 @@ fn mechanism_glyphs(
         shape: ItemShape::Glyph(g),
         material: Material::Ground,
     };
+    // One pass over the geometries marks the bodies that carry a Solid.
+    let mut solid = vec![false; m.num_bodies()];
+    for g in scene.geometries.iter().filter(|g| g.solid) {
+        solid[g.body] = true;
+    }
     let mut out = Vec::new();
     for j in 0..m.num_joints() {
         let Some(kind) = joint_glyph(m.joint_kind(j)) else {
             continue;
         };
-        let at = match (m.joint_body(j), m.cut_of(j)) {
-            (Some(b), _) => (b, Isometry3::identity()),
-            (None, Some(c)) => m.cut_joints()[c].follower,
-            (None, None) => continue,
+        let at = match m.joint_body(j) {
+            // A free joint has no axis to show: on a body with a Solid its glyph only hides inside.
+            Some(b) if kind == JointGlyph::Free && solid[b] => continue,
+            Some(b) => (b, Isometry3::identity()),
+            None => match m.cut_of(j) {
+                Some(c) => m.cut_joints()[c].follower,
+                None => continue,
+            },
         };
         out.push((glyph(m.joint_label(j), Glyph::Joint(kind)), at));
     }
-    // One pass over the geometries and one over the frames (a long chain stays linear).
-    let mut solid = vec![false; m.num_bodies()];
-    for g in scene.geometries.iter().filter(|g| g.solid) {
-        solid[g.body] = true;
-    }
-    let mut ends: Vec<Vec<Point3<f64>>> = vec![Vec::new(); m.num_bodies()];
-    for (body, pose) in &m.frame_placements {
-        let p = Point3::from(pose.translation.vector);
-        let on = &mut ends[*body];
-        if *body != 0
-            && !solid[*body]
-            && p.coords.norm() > 1e-9
-            && !on.iter().any(|e| (e - p).norm() <= 1e-9)
-        {
-            on.push(p);
+    // Each RigidTransform is a line between its two frames on their (common) body; the World's
+    // fixed offsets are scenery placement, not links. One pass: a long chain stays linear.
+    let mut segments: Vec<Vec<[Point3<f64>; 2]>> = vec![Vec::new(); m.num_bodies()];
+    for &(base, follower) in &scene.links {
+        let ((body, p_base), (other, p_follower)) =
+            (m.frame_placement(base), m.frame_placement(follower));
+        let (a, b) = (
+            Point3::from(p_base.translation.vector),
+            Point3::from(p_follower.translation.vector),
+        );
+        if body != 0 && body == other && (b - a).norm() > 1e-9 {
+            segments[body].push([a, b]);
         }
     }
-    for (b, ends) in ends.into_iter().enumerate().filter(|(_, e)| !e.is_empty()) {
-        let label = format!("{} (massless link)", m.body_label(b));
-        out.push((glyph(&label, Glyph::Link(ends)), (b, Isometry3::identity())));
+    for (b, segments) in segments
+        .into_iter()
+        .enumerate()
+        .filter(|(_, s)| !s.is_empty())
+    {
+        let label = format!("{} (links)", m.body_label(b));
+        out.push((
+            glyph(&label, Glyph::Link(segments)),
+            (b, Isometry3::identity()),
+        ));
     }
+    let asked: std::collections::HashSet<&str> = match frames {
+        DrawFrames::Named(names) => names.iter().map(String::as_str).collect(),
+        _ => Default::default(),
+    };
     let named = |name: &str| match frames {
         DrawFrames::None => false,
         DrawFrames::All => true,
-        DrawFrames::Named(names) => names.iter().any(|n| n == name),
+        DrawFrames::Named(_) => asked.contains(name),
     };
     for (name, id) in &scene.frames {
         if named(name) {
@@ -309,9 +326,10 @@ pub fn unknown_frames(scene: &PhysicalScene, frames: &DrawFrames) -> Vec<String>
         return Vec::new();
     };
     let known: Vec<&str> = scene.frames.iter().map(|(n, _)| n.as_str()).collect();
+    let known_set: std::collections::HashSet<&str> = known.iter().copied().collect();
     names
         .iter()
-        .filter(|n| !known.contains(&n.as_str()))
+        .filter(|n| !known_set.contains(n.as_str()))
         .map(|n| {
             let block = n.split('.').next().unwrap_or(n);
             let same_block: Vec<&str> = known

@@ -24,7 +24,7 @@
 
 use super::{parallel_map, Checked, RunSettings, Shard, Sweep, SweepError};
 use crate::output::csv::write_field;
-use crate::output::{commit_all, write_atomically, CsvNumber, InputFiles, StagedFile};
+use crate::output::{commit_run_outputs, write_atomically, CsvNumber, InputFiles, StagedFile};
 use crate::sim::{simulate_keeping_rows, RunOptions, StreamTo};
 use crate::solver::SolverStats;
 use std::io::{self, Write};
@@ -171,7 +171,7 @@ impl Sweep {
         let summaries = parallel_map(
             points.len(),
             &run.settings,
-            |k| self.run_point(points[k], &run.dir, &run.settings),
+            |k| self.run_point(points[k], &run.dir, &run.settings, &inputs),
             progress,
         );
         let points_run: Vec<PointSummary> = summaries.into_iter().flatten().collect();
@@ -192,8 +192,14 @@ impl Sweep {
     }
 
     /// Builds and runs point `index`, streaming its CSV into `dir`, and commits the CSV (also the
-    /// rows of a failed run).
-    fn run_point(&self, index: usize, dir: &Path, settings: &RunSettings) -> PointSummary {
+    /// rows of a failed run), checking again that it replaces none of the sweep's `inputs`.
+    fn run_point(
+        &self,
+        index: usize,
+        dir: &Path,
+        settings: &RunSettings,
+        inputs: &InputFiles,
+    ) -> PointSummary {
         let started = Instant::now();
         let values = self.plan().values(index);
         let mut summary = PointSummary {
@@ -207,7 +213,7 @@ impl Sweep {
             csv: None,
             wall_time: Duration::ZERO,
         };
-        if let Err(message) = self.simulate_point(index, dir, settings, &mut summary) {
+        if let Err(message) = self.simulate_point(index, dir, settings, inputs, &mut summary) {
             summary.status = PointStatus::Failed(message);
         }
         summary.wall_time = started.elapsed();
@@ -221,6 +227,7 @@ impl Sweep {
         index: usize,
         dir: &Path,
         settings: &RunSettings,
+        inputs: &InputFiles,
         summary: &mut PointSummary,
     ) -> Result<(), String> {
         let model = self.point_model(index).map_err(|e| e.to_string())?;
@@ -265,7 +272,7 @@ impl Sweep {
         }
         let committed = match staged {
             Some(file) if summary.rows > 0 || error.is_none() => {
-                commit_all(vec![file]).map(|()| Some(path))
+                commit_run_outputs(vec![file], inputs).map(|()| Some(path))
             }
             _ => Ok(None),
         };

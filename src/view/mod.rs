@@ -33,25 +33,32 @@ use thiserror::Error;
 pub const SIZE_BUDGET_BYTES: usize = 5 << 20;
 
 /// The warning for a viewer page `path` of `bytes` bytes holding `frames` animation frames taken
-/// at `fps` frames per second of simulated time: `None` within [`SIZE_BUDGET_BYTES`]. The frames
+/// `frame_interval` s of simulated time apart: `None` within [`SIZE_BUDGET_BYTES`]. The frames
 /// grow the page in proportion to their number (each holds a pose per drawn item), so the advice
 /// names the frame rate that would bring the frames' share under the budget, estimated as
-/// fps · budget / bytes (at least 1 frame/s), rounded down.
+/// (1 / frame_interval) · budget / bytes (at least 1 frame/s), rounded down. The rate is the one
+/// the frames were taken at, not `[output] animation_fps`: a long run's frames are capped at
+/// [`crate::render::MAX_FRAMES`], spread further apart than the setting asks.
 pub fn size_warning(
     path: &std::path::Path,
     bytes: usize,
     frames: usize,
-    fps: f64,
+    frame_interval: f64,
 ) -> Option<String> {
     if bytes <= SIZE_BUDGET_BYTES {
         return None;
     }
+    let fps = if frame_interval > 0.0 {
+        1.0 / frame_interval
+    } else {
+        1.0
+    };
     let mib = |b: usize| b as f64 / (1u64 << 20) as f64;
     let suggested = (fps * SIZE_BUDGET_BYTES as f64 / bytes as f64)
         .floor()
         .max(1.0);
     Some(format!(
-        "the viewer page '{}' is {:.1} MiB, over its budget of {:.0} MiB (it holds {frames} frames at {fps} frames/s): write fewer frames with a lower [output] animation_fps (e.g. animation_fps = {suggested}), draw fewer frames' axes (draw_frames), or log fewer signals",
+        "the viewer page '{}' is {:.1} MiB, over its budget of {:.0} MiB (it holds {frames} frames at {fps:.3} frames/s): write fewer frames with a lower [output] animation_fps (e.g. animation_fps = {suggested}), draw fewer frames' axes (draw_frames), or log fewer signals",
         path.display(),
         mib(bytes),
         mib(SIZE_BUDGET_BYTES),
@@ -107,18 +114,25 @@ mod tests {
     #[test]
     fn the_page_size_warning_fires_above_the_budget_only() {
         let path = Path::new("/tmp/page.html");
-        assert_eq!(size_warning(path, SIZE_BUDGET_BYTES, 400, 25.0), None);
-        assert_eq!(size_warning(path, 1000, 10, 25.0), None);
-        let over = size_warning(path, SIZE_BUDGET_BYTES + 1, 400, 25.0).expect("over budget");
+        assert_eq!(size_warning(path, SIZE_BUDGET_BYTES, 400, 0.04), None);
+        assert_eq!(size_warning(path, 1000, 10, 0.04), None);
+        let over = size_warning(path, SIZE_BUDGET_BYTES + 1, 400, 0.04).expect("over budget");
         assert!(
             over.contains("/tmp/page.html") && over.contains("5.0 MiB"),
             "{over}"
         );
-        let twice = size_warning(path, 2 * SIZE_BUDGET_BYTES, 400, 25.0).unwrap();
+        let twice = size_warning(path, 2 * SIZE_BUDGET_BYTES, 400, 0.04).unwrap();
         assert!(
             twice.contains("10.0 MiB") && twice.contains("animation_fps = 12"),
             "{twice}"
         );
-        assert!(twice.contains("400 frames at 25 frames/s"), "{twice}");
+        assert!(twice.contains("400 frames at 25.000 frames/s"), "{twice}");
+        // 100 s at 25 frames/s is capped at 400 frames 0.2506 s apart (3.99 frames/s): the advice
+        // halves that rate, not the setting's 25 (12 would still give 400 frames).
+        let capped = size_warning(path, 2 * SIZE_BUDGET_BYTES, 400, 100.0 / 399.0).unwrap();
+        assert!(
+            capped.contains("3.990 frames/s") && capped.contains("animation_fps = 1"),
+            "{capped}"
+        );
     }
 }

@@ -49,6 +49,9 @@ pub struct PhysicalScene {
     /// Every frame port's frame, named "block.port", in model order (what an animation's
     /// `draw_frames` names).
     pub frames: Vec<(String, FrameId)>,
+    /// Each RigidTransform's two frames (B, F), in model order: the links an animation draws as
+    /// lines.
+    pub links: Vec<(FrameId, FrameId)>,
 }
 
 /// One physical (`--`) connection as written.
@@ -108,6 +111,7 @@ pub(crate) fn elaborate(
     let scene = PhysicalScene {
         geometries: placed_geometries(instances, &wiring, &shared),
         frames: named_frames(instances, &wiring),
+        links: rigid_links(instances, &wiring),
         mechanism: shared,
         mechanism_block: instances.len(),
     };
@@ -198,6 +202,22 @@ pub fn mass_and_gravity<'a>(
         }
     }
     (mass, gravity)
+}
+
+/// Each RigidTransform's frames B and F (both wired), in model order.
+fn rigid_links(instances: &[Instance], wiring: &FrameWiring) -> Vec<(FrameId, FrameId)> {
+    use crate::block::PhysicalRole;
+    instances
+        .iter()
+        .enumerate()
+        .filter(|(_, inst)| {
+            matches!(
+                inst.block.physical(),
+                Some(PhysicalRole::RigidTransform { .. })
+            )
+        })
+        .filter_map(|(b, _)| Some((wiring.frame(b, "B")?, wiring.frame(b, "F")?)))
+        .collect()
 }
 
 /// Every frame port's frame with its name "block.port", in model order.
