@@ -22,9 +22,11 @@ pub mod math;
 pub mod multibody;
 pub mod nonlinear;
 pub mod ports;
+pub mod pulse;
 pub mod routing;
 pub mod sinks;
 pub mod sources;
+mod unit_key;
 
 #[cfg(test)]
 pub(crate) mod harness;
@@ -39,7 +41,7 @@ pub static LIBRARY: &[&BlockType] = &[
     &sources::RAMP,
     &sources::SINE,
     &sources::CLOCK,
-    &sources::PULSE_GENERATOR,
+    &pulse::PULSE_GENERATOR,
     &from_table::FROM_TABLE,
     &math::GAIN,
     &math::SUM,

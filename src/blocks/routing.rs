@@ -3,7 +3,9 @@
 use super::common::{
     at, bad, broadcast_shape, check_broadcast, column, numbered_ports, param, port, read_port_count,
 };
-use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use crate::block::{
+    Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
+};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 
@@ -21,6 +23,11 @@ impl Block for Mux {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        vec![Units::concat(
+            io.units.iter().zip(io.shapes.iter().map(Shape::len)),
+        )]
     }
     fn propagate_shapes(
         &self,
@@ -115,6 +122,17 @@ impl Block for Demux {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        let mut start = 0;
+        io.outputs
+            .iter()
+            .map(|o| {
+                let part = io.units[0].range(start, o.len());
+                start += o.len();
+                part
+            })
+            .collect()
     }
     fn propagate_shapes(
         &self,
@@ -234,6 +252,9 @@ impl Block for Selector {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        vec![io.units[0].select(&self.indices)]
+    }
     fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         let n = inputs[0].len();
         if let Some(&i) = self.indices.iter().find(|&&i| i >= n) {
@@ -347,6 +368,10 @@ impl Block for Switch {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    /// The unit in1 and in3 agree on, element by element (the control in2's is not passed).
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        vec![io.agreed(0, &[0, 2])]
     }
     fn propagate_shapes(
         &self,
