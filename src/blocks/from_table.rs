@@ -171,7 +171,7 @@ pub static FROM_TABLE: BlockType = BlockType {
         INTERPOLATION.doc,
         UNIT_DOC,
     ],
-    ports: &[port("out", "output", "m×1 (1×1 for a list of numbers)", "unit", "the table value at t")],
+    ports: &[port("out", "output", "m×1 (1×1 for a list of numbers)", "`unit`", "the table value at t")],
     build: build_from_table,
 };
 

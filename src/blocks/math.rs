@@ -201,7 +201,7 @@ pub static GAIN: BlockType = BlockType {
     params: &[GAIN_K.doc, UNIT_DOC, GAIN_DIMENSIONLESS.doc],
     ports: &[
         port("in", "input", "inherited (c×1 for a matrix gain)", "", "the signal to scale"),
-        port("out", "output", "same as in (r×1 for a matrix gain)", "unit, or in's if dimensionless", "the scaled signal"),
+        port("out", "output", "same as in (r×1 for a matrix gain)", "`unit`, or in's if dimensionless", "the scaled signal"),
     ],
     build: build_gain,
 };

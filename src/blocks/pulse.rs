@@ -154,7 +154,7 @@ pub static PULSE_GENERATOR: BlockType = BlockType {
         PULSE_PHASE_DELAY.doc,
         UNIT_DOC,
     ],
-    ports: &[port("out", "output", "1×1", "unit", "the pulse train")],
+    ports: &[port("out", "output", "1×1", "`unit`", "the pulse train")],
     build: build_pulse,
 };
 

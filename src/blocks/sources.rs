@@ -204,7 +204,7 @@ pub static STEP: BlockType = BlockType {
     summary: "A step from `before` to `after` at `time`, switched at an exact time event \
               (the output at the switch instant, before the event, is still `before`).",
     params: &[STEP_TIME.doc, STEP_BEFORE.doc, STEP_AFTER.doc, UNIT_DOC],
-    ports: &[port("out", "output", "1×1", "unit", "the step")],
+    ports: &[port("out", "output", "1×1", "`unit`", "the step")],
     build: build_step,
 };
 
@@ -287,7 +287,7 @@ pub static RAMP: BlockType = BlockType {
         RAMP_INITIAL_OUTPUT.doc,
         UNIT_DOC,
     ],
-    ports: &[port("out", "output", "1×1", "unit", "the ramp")],
+    ports: &[port("out", "output", "1×1", "`unit`", "the ramp")],
     build: build_ramp,
 };
 
@@ -356,7 +356,7 @@ pub static SINE: BlockType = BlockType {
         SINE_BIAS.doc,
         UNIT_DOC,
     ],
-    ports: &[port("out", "output", "1×1", "unit", "the wave")],
+    ports: &[port("out", "output", "1×1", "`unit`", "the wave")],
     build: build_sine,
 };
 

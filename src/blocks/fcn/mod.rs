@@ -272,7 +272,7 @@ pub static FCN: BlockType = BlockType {
             "out",
             "output",
             "1×1, or m×1 for m expressions",
-            "",
+            "`unit`",
             "the value of the expression(s)",
         ),
     ],
