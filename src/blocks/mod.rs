@@ -26,6 +26,7 @@ pub mod pulse;
 pub mod routing;
 pub mod sinks;
 pub mod sources;
+pub mod switch;
 mod unit_key;
 
 #[cfg(test)]
@@ -52,7 +53,7 @@ pub static LIBRARY: &[&BlockType] = &[
     &routing::MUX,
     &routing::DEMUX,
     &routing::SELECTOR,
-    &routing::SWITCH,
+    &switch::SWITCH,
     &integrator::INTEGRATOR,
     &continuous::TRANSFER_FUNCTION,
     &continuous::STATE_SPACE,
