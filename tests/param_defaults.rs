@@ -46,6 +46,15 @@ const NOT_TOML: &[&str] = &[
     "ContactGroup.friction",
     "ContactGroup.margin",
     "Urdf.joints",
+    // A signal block's output unit: "none" (issue 33, part 3).
+    "Constant.unit",
+    "Step.unit",
+    "Ramp.unit",
+    "Sine.unit",
+    "PulseGenerator.unit",
+    "FromTable.unit",
+    "Fcn.unit",
+    "Gain.unit",
     // Joint friction and effort saturation: "none" (issue 31, part 3).
     "RevoluteJoint.friction",
     "RevoluteJoint.effort_limit",

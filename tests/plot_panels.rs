@@ -180,13 +180,16 @@ fn curves_hidden_under_a_later_one_are_named_in_the_legend() {
     assert_eq!(covers, vec![Some(1), None, Some(3), None, None, None]);
     assert_eq!(
         legend_label(&rec, 0, covers[0]),
-        "free.v[0] [m/s] (hidden by [1])"
+        "free: v[0] (velocity, m/s) (hidden by [1])"
     );
     assert_eq!(
         legend_label(&rec, 2, covers[2]),
-        "free.v[2] [m/s] (hidden by check.out)"
+        "free: v[2] (velocity, m/s) (hidden by check: out)"
     );
-    assert_eq!(legend_label(&rec, 1, covers[1]), "free.v[1] [m/s]");
+    assert_eq!(
+        legend_label(&rec, 1, covers[1]),
+        "free: v[1] (velocity, m/s)"
+    );
     // gappy.out is under check.out wherever it is drawn (covers name columns of the recording).
     assert_eq!(covered_by(&rec, &[4, 3], 1e-6), vec![Some(3), None]);
 }

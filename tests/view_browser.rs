@@ -182,7 +182,8 @@ fn the_page_loads_and_the_time_moves_the_scene_and_the_cursor() {
         );
         assert_eq!(num(&st["frame"]), if *t == 0.0 { 0.0 } else { 75.0 });
         let cursors = st["cursors"].as_array().unwrap();
-        assert_eq!(cursors.len(), 3, "a cursor per panel");
+        // scope [m], forces [N], logged [m] and logged [m/s]: the plot's panels, split by unit.
+        assert_eq!(cursors.len(), 4, "a cursor per panel");
         for c in cursors {
             let at = num(&c["plot_left"]) + num(&c["plot_width"]) * t / 3.0;
             assert!((num(&c["left"]) - at).abs() < 0.01, "t = {t}: {c}");

@@ -68,7 +68,7 @@ fn nums(v: &Value) -> Vec<f64> {
 ///   ball within 1e-3 N;
 /// - the first located event is the contact onset at sqrt(2·0.9/g) = 0.4283529369 s (within
 ///   1e-6 s), by the block `contact`;
-/// - the signal `free.p[2]` (unit m) in panel `scope`: every point before the onset lies on
+/// - the signal `free.p[2]` (unit m) in panel `scope [m]`: every point before the onset lies on
 ///   the parabola within 3.1e-3 m. The plot's rows place a bucket's min and max rows up to one
 ///   bucket (3 s / 4096 = 0.73 ms) from their own time; at most 4.2 m/s (g times the onset time)
 ///   that moves a value by 3.1e-3 m.
@@ -124,10 +124,15 @@ fn the_ball_drop_page_holds_its_frames_events_and_signals() {
         .iter()
         .map(|p| p["title"].as_str().unwrap())
         .collect();
-    assert_eq!(titles, ["scope", "forces", "logged"]);
+    // Grouped as the PNG plot groups them: per Scope, split by unit.
+    assert_eq!(
+        titles,
+        ["scope [m]", "forces [N]", "logged [m]", "logged [m/s]"]
+    );
     let series = &panels[0]["series"][0];
     assert_eq!(series["name"], "free.p[2]");
     assert_eq!(series["unit"], "m");
+    assert_eq!(series["legend"], "free: p[2] (position, m)");
     let mut checked = 0;
     for line in series["lines"].as_array().unwrap() {
         for p in nums(line).chunks(2) {

@@ -21,6 +21,7 @@ pub mod physical;
 pub mod port;
 pub mod registry;
 pub mod shape;
+pub mod units;
 
 pub use context::{same_bits, Ctx, Io, Slot};
 pub use error::BlockError;
@@ -31,6 +32,7 @@ pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{BlockType, ParamDoc, PortDoc};
 pub use shape::Shape;
+pub use units::{UnitInputs, Units};
 
 /// What makes a block stiff at its last evaluation (see [`Block::stiffness`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -226,6 +228,22 @@ pub trait Block: Send + Sync {
             }
         }
         Ok(())
+    }
+
+    /// The unit of every element of each output, given the inputs' units and shapes (see
+    /// [`units`] and the rules in `docs/model-format.md`, "Units of signals"). The default
+    /// suits blocks whose outputs' units do not depend on their inputs: each output's declared
+    /// [`PortDecl::unit`] or [`PortDecl::element_units`], else none. Called at build time,
+    /// repeatedly until the diagram's units settle.
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        let _ = io;
+        self.outputs().iter().map(Units::declared).collect()
+    }
+
+    /// A warning about the inputs' units, e.g. a Sum adding a length to an angle; located at
+    /// the block when the model is built. `None` by default.
+    fn unit_warning(&self, _io: &UnitInputs<'_>) -> Option<String> {
+        None
     }
 
     /// A penalty contact's linearised modes in its resting regime, given the mechanism's total

@@ -9,7 +9,9 @@
 use super::common::{
     at, check_input_is_output, check_values_len, param, port, read_array_or, SampleClock,
 };
-use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use crate::block::{
+    Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
+};
 use crate::model::{Diagnostic, TableReader};
 
 /// Runs `sample` if a hit is due at `ctx.t` (index in `work[k_slot]`), then moves the index past
@@ -50,6 +52,9 @@ impl Block for ZeroOrderHold {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        vec![io.passed(0, 0)]
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         check_input_is_output(&self.inputs[0], inputs[0], outputs[0])?;
@@ -138,6 +143,9 @@ impl Block for UnitDelay {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        vec![io.passed(0, 0)]
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         check_input_is_output(&self.inputs[0], inputs[0], outputs[0])?;

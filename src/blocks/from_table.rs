@@ -1,7 +1,10 @@
 //! FromTable: drives a model with tabulated (e.g. measured) data.
 
 use super::common::{bad, column, param, port};
-use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use super::unit_key::{UnitKey, UNIT_DOC};
+use crate::block::{
+    Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
+};
 use crate::model::{Diagnostic, TableReader};
 
 /// A table of samples `values[i]` at `time[i]` (strictly increasing), output as an m×1 signal.
@@ -18,6 +21,8 @@ struct FromTable {
     values: Vec<f64>,
     m: usize,
     linear: bool,
+    /// The `unit` key: the output's unit.
+    unit: UnitKey,
     outputs: Vec<PortDecl>,
 }
 
@@ -43,6 +48,12 @@ impl Block for FromTable {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, _: &UnitInputs<'_>) -> Vec<Units> {
+        vec![self.unit.units()]
+    }
+    fn warnings(&self) -> Vec<String> {
+        self.unit.warnings()
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup {
@@ -128,6 +139,7 @@ fn build_from_table(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         "write e.g. values = [[0.0, 1.0], [1.0, 2.0]]",
     )?;
     let linear = INTERPOLATION.choice(r, &["linear", "hold"])? == "linear";
+    let unit = UnitKey::read(r)?;
     r.finish()?;
     let values = rows.into_iter().flatten().collect();
     Ok(Box::new(FromTable {
@@ -135,6 +147,7 @@ fn build_from_table(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         values,
         m,
         linear,
+        unit,
         outputs: vec![PortDecl::signal("out", column(m))],
     }))
 }
@@ -156,8 +169,9 @@ pub static FROM_TABLE: BlockType = BlockType {
         param("time", "s", "required", "sample times, strictly increasing"),
         param("values", "", "required", "one number per time (1×1 output) or one row of m numbers per time (m×1 output)"),
         INTERPOLATION.doc,
+        UNIT_DOC,
     ],
-    ports: &[port("out", "output", "m×1 (1×1 for a list of numbers)", "", "the table value at t")],
+    ports: &[port("out", "output", "m×1 (1×1 for a list of numbers)", "`unit`", "the table value at t")],
     build: build_from_table,
 };
 

@@ -3,7 +3,10 @@
 use super::common::{
     at, bad, check_limit_len, check_values_len, param, port, read_array_or, read_limits,
 };
-use crate::block::{Block, BlockError, BlockType, Ctx, LinearForm, Param, PortDecl, Setup, Shape};
+use crate::block::units::integrated_unit;
+use crate::block::{
+    Block, BlockError, BlockType, Ctx, LinearForm, Param, PortDecl, Setup, Shape, UnitInputs, Units,
+};
 use crate::model::{Diagnostic, TableReader};
 use crate::solver::Direction;
 
@@ -77,6 +80,15 @@ impl Block for Integrator {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    /// Each element's unit integrated over time (m/s → m; see
+    /// [`crate::block::units::integrated_unit`]).
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        let n = io.outputs[0].len();
+        let len = io.shapes[0].len();
+        vec![Units::from_elements((0..n).map(|k| {
+            io.units[0].broadcast(len, k).and_then(integrated_unit)
+        }))]
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         let out = outputs[0];

@@ -5,9 +5,10 @@ use super::common::{
     at, bad, check_broadcast, check_input_is_output, column, numbered_ports, port,
     propagate_broadcast, read_matrix, read_port_count,
 };
+use super::unit_key::{UnitKey, UNIT_DOC};
 use crate::block::{
     kernel, Block, BlockError, BlockType, Ctx, LinearForm, LinearTerm, Param, PortDecl,
-    ScalarKernel, Setup, Shape,
+    ScalarKernel, Setup, Shape, UnitInputs, Units,
 };
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
@@ -27,9 +28,21 @@ enum GainKind {
     },
 }
 
+/// What a Gain's output is in (`docs/model-format.md`, "Units of signals").
+enum GainUnit {
+    /// `unit = "..."`: the output's unit, whatever the input's.
+    Declared(UnitKey),
+    /// `dimensionless = true`: the gain is a pure number, so the output keeps the input's unit
+    /// (element-wise gains; a matrix gain mixes elements and gives none).
+    Dimensionless,
+    /// Neither: the gain's own unit is unknown, so the output's is too.
+    Unknown,
+}
+
 /// `out = gain · in`: scalar, element-wise (a flat array) or matrix (an array of rows).
 struct Gain {
     kind: GainKind,
+    unit: GainUnit,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
 }
@@ -40,6 +53,20 @@ impl Block for Gain {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        vec![match (&self.unit, &self.kind) {
+            (GainUnit::Declared(unit), _) => unit.units(),
+            (GainUnit::Dimensionless, GainKind::Matrix { .. }) => Units::Unknown,
+            (GainUnit::Dimensionless, _) => io.passed(0, 0),
+            (GainUnit::Unknown, _) => Units::Unknown,
+        }]
+    }
+    fn warnings(&self) -> Vec<String> {
+        match &self.unit {
+            GainUnit::Declared(unit) => unit.warnings(),
+            _ => Vec::new(),
+        }
     }
     fn setup(&mut self, inputs: &[Shape], outputs: &[Shape]) -> Result<Setup, BlockError> {
         match &self.kind {
@@ -99,6 +126,29 @@ impl Block for Gain {
 }
 
 const GAIN_K: Param<f64> = param!("gain", "", 1.0, "k, [k0, k1, ...] or [[row], [row], ...]");
+const GAIN_DIMENSIONLESS: Param<bool> = param!(
+    "dimensionless",
+    "",
+    false,
+    "true: the gain is a pure number, so out keeps in's unit (element-wise gains)"
+);
+
+/// The Gain's `unit` or `dimensionless` (not both).
+fn read_gain_unit(r: &TableReader) -> Result<GainUnit, Diagnostic> {
+    let unit = UnitKey::read(r)?;
+    let dimensionless = GAIN_DIMENSIONLESS.read(r)?;
+    match (unit.written(), dimensionless) {
+        (true, true) => Err(bad(
+            r,
+            "dimensionless",
+            "'dimensionless = true' and 'unit' both say what the output is in",
+            "keep unit (the output's unit), or dimensionless = true (the input's unit)",
+        )),
+        (true, false) => Ok(GainUnit::Declared(unit)),
+        (false, true) => Ok(GainUnit::Dimensionless),
+        (false, false) => Ok(GainUnit::Unknown),
+    }
+}
 
 fn build_gain(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let nested = r
@@ -123,6 +173,7 @@ fn build_gain(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             Some(k) => GainKind::Elementwise(k),
         }
     };
+    let unit = read_gain_unit(r)?;
     r.finish()?;
     let (inputs, outputs) = match &kind {
         GainKind::Matrix { rows, cols, .. } => (
@@ -136,6 +187,7 @@ fn build_gain(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     };
     Ok(Box::new(Gain {
         kind,
+        unit,
         inputs,
         outputs,
     }))
@@ -146,10 +198,10 @@ pub static GAIN: BlockType = BlockType {
     category: "Math",
     summary: "Multiplies its input by a gain: a number (out = k·in), a flat array (element-wise, \
               out[i] = k[i]·in[i]) or an array of rows (matrix product out = K·in, K is r×c, in is c×1).",
-    params: &[GAIN_K.doc],
+    params: &[GAIN_K.doc, UNIT_DOC, GAIN_DIMENSIONLESS.doc],
     ports: &[
         port("in", "input", "inherited (c×1 for a matrix gain)", "", "the signal to scale"),
-        port("out", "output", "same as in (r×1 for a matrix gain)", "", "the scaled signal"),
+        port("out", "output", "same as in (r×1 for a matrix gain)", "`unit`, or in's if dimensionless", "the scaled signal"),
     ],
     build: build_gain,
 };
@@ -170,6 +222,31 @@ impl Block for Sum {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        if self.signs.len() == 1 {
+            return vec![io.reduced(0)];
+        }
+        let all: Vec<usize> = (0..self.signs.len()).collect();
+        vec![io.agreed(0, &all)]
+    }
+    fn unit_warning(&self, io: &UnitInputs<'_>) -> Option<String> {
+        if self.signs.len() == 1 {
+            // The sum of in1's elements.
+            let n = io.shapes[0].len();
+            let mut known = (0..n).filter_map(|k| io.units[0].of(k).map(|u| (k, u)));
+            let (k, u) = known.next()?;
+            let (l, v) = known.find(|&(_, v)| v != u)?;
+            return Some(format!(
+                "sums elements of different units: in1[{k}] is in {u}, in1[{l}] in {v}; the sum has no unit"
+            ));
+        }
+        let all: Vec<usize> = (0..self.signs.len()).collect();
+        let (i, u, j, v) = io.conflict(0, &all)?;
+        Some(format!(
+            "adds {} in {u} to {} in {v}: the sum has no unit (is a conversion, or a Gain with a declared unit, missing?)",
+            self.inputs[i].name, self.inputs[j].name
+        ))
     }
     fn propagate_shapes(
         &self,

@@ -22,9 +22,12 @@ pub mod math;
 pub mod multibody;
 pub mod nonlinear;
 pub mod ports;
+pub mod pulse;
 pub mod routing;
 pub mod sinks;
 pub mod sources;
+pub mod switch;
+mod unit_key;
 
 #[cfg(test)]
 pub(crate) mod harness;
@@ -39,7 +42,7 @@ pub static LIBRARY: &[&BlockType] = &[
     &sources::RAMP,
     &sources::SINE,
     &sources::CLOCK,
-    &sources::PULSE_GENERATOR,
+    &pulse::PULSE_GENERATOR,
     &from_table::FROM_TABLE,
     &math::GAIN,
     &math::SUM,
@@ -50,7 +53,7 @@ pub static LIBRARY: &[&BlockType] = &[
     &routing::MUX,
     &routing::DEMUX,
     &routing::SELECTOR,
-    &routing::SWITCH,
+    &switch::SWITCH,
     &integrator::INTEGRATOR,
     &continuous::TRANSFER_FUNCTION,
     &continuous::STATE_SPACE,

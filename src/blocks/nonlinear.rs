@@ -10,6 +10,7 @@ use super::common::{
 };
 use crate::block::{
     kernel, Block, BlockError, BlockType, Ctx, Param, PortDecl, ScalarKernel, Setup, Shape,
+    UnitInputs, Units,
 };
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
@@ -36,6 +37,9 @@ impl Block for Abs {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        vec![io.passed(0, 0)]
     }
     fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup {
@@ -91,6 +95,9 @@ impl Block for Saturation {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        vec![io.passed(0, 0)]
     }
     fn setup(&mut self, inputs: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         check_limit_len("lower", self.lower.as_deref(), inputs[0].len())?;
@@ -213,6 +220,13 @@ impl Block for MinMax {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
+        if io.units.len() == 1 {
+            return vec![io.reduced(0)];
+        }
+        let all: Vec<usize> = (0..io.units.len()).collect();
+        vec![io.agreed(0, &all)]
     }
     fn propagate_shapes(
         &self,

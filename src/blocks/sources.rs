@@ -1,4 +1,5 @@
-//! Sources: Constant, Step, Ramp, Sine, Clock, PulseGenerator (FromTable is in `from_table`).
+//! Sources: Constant, Step, Ramp, Sine, Clock (PulseGenerator is in `pulse`, FromTable in
+//! `from_table`).
 //!
 //! Every source has the single output `out`. Sources with a discontinuity (Step, Ramp's kink,
 //! PulseGenerator's edges) keep a mode in a work slot and switch it only at exact time events, so
@@ -6,15 +7,18 @@
 //! time is the value before the switch.
 
 use super::common::{param, port, read_array};
-use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use super::unit_key::{UnitKey, UNIT_DOC};
+use crate::block::{
+    Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
+};
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
 
-fn out_port(shape: Shape) -> Vec<PortDecl> {
+pub(super) fn out_port(shape: Shape) -> Vec<PortDecl> {
     vec![PortDecl::signal("out", shape)]
 }
 
-fn source_setup(num_work: usize) -> Setup {
+pub(super) fn source_setup(num_work: usize) -> Setup {
     Setup {
         num_work,
         ..Default::default()
@@ -26,6 +30,8 @@ fn source_setup(num_work: usize) -> Setup {
 /// `out = value` (a number, array or matrix).
 struct Constant {
     value: Vec<f64>,
+    /// The `unit` key: the output's unit.
+    unit: UnitKey,
     outputs: Vec<PortDecl>,
 }
 
@@ -35,6 +41,12 @@ impl Block for Constant {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, _: &UnitInputs<'_>) -> Vec<Units> {
+        vec![self.unit.units()]
+    }
+    fn warnings(&self) -> Vec<String> {
+        self.unit.warnings()
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::default())
@@ -52,8 +64,13 @@ fn build_constant(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         r.table_error("missing parameter 'value'")
             .hint("add value = 1.0 (or an array: value = [1.0, 2.0])")
     })?;
+    let unit = UnitKey::read(r)?;
     r.finish()?;
-    Ok(constant_block(value, shape))
+    Ok(Box::new(Constant {
+        value,
+        unit,
+        outputs: out_port(shape),
+    }))
 }
 
 /// A block whose output `out` (of `shape`) is always `value` (column-major): the Constant
@@ -61,6 +78,7 @@ fn build_constant(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
 pub(super) fn constant_block(value: Vec<f64>, shape: Shape) -> Box<dyn Block> {
     Box::new(Constant {
         value,
+        unit: UnitKey::default(),
         outputs: out_port(shape),
     })
 }
@@ -69,13 +87,22 @@ pub static CONSTANT: BlockType = BlockType {
     name: "Constant",
     category: "Sources",
     summary: "Outputs a constant number, column vector (flat array) or matrix (array of rows).",
-    params: &[param(
-        "value",
-        "",
-        "required",
-        "the output: a number, [a, b, ...] (column) or [[row], [row], ...]",
+    params: &[
+        param(
+            "value",
+            "",
+            "required",
+            "the output: a number, [a, b, ...] (column) or [[row], [row], ...]",
+        ),
+        UNIT_DOC,
+    ],
+    ports: &[port(
+        "out",
+        "output",
+        "shape of value",
+        "unit",
+        "the constant",
     )],
-    ports: &[port("out", "output", "shape of value", "", "the constant")],
     build: build_constant,
 };
 
@@ -86,6 +113,8 @@ struct Step {
     time: f64,
     before: f64,
     after: f64,
+    /// The `unit` key: the output's unit.
+    unit: UnitKey,
     outputs: Vec<PortDecl>,
 }
 
@@ -122,6 +151,12 @@ impl Block for Step {
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
     }
+    fn output_units(&self, _: &UnitInputs<'_>) -> Vec<Units> {
+        vec![self.unit.units()]
+    }
+    fn warnings(&self) -> Vec<String> {
+        self.unit.warnings()
+    }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(source_setup(1))
     }
@@ -156,6 +191,7 @@ fn build_step(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         time: STEP_TIME.read(r)?,
         before: STEP_BEFORE.read(r)?,
         after: STEP_AFTER.read(r)?,
+        unit: UnitKey::read(r)?,
         outputs: out_port(Shape::SCALAR),
     };
     r.finish()?;
@@ -167,8 +203,8 @@ pub static STEP: BlockType = BlockType {
     category: "Sources",
     summary: "A step from `before` to `after` at `time`, switched at an exact time event \
               (the output at the switch instant, before the event, is still `before`).",
-    params: &[STEP_TIME.doc, STEP_BEFORE.doc, STEP_AFTER.doc],
-    ports: &[port("out", "output", "1×1", "", "the step")],
+    params: &[STEP_TIME.doc, STEP_BEFORE.doc, STEP_AFTER.doc, UNIT_DOC],
+    ports: &[port("out", "output", "1×1", "`unit`", "the step")],
     build: build_step,
 };
 
@@ -180,6 +216,8 @@ struct Ramp {
     slope: f64,
     start_time: f64,
     initial_output: f64,
+    /// The `unit` key: the output's unit.
+    unit: UnitKey,
     outputs: Vec<PortDecl>,
 }
 
@@ -189,6 +227,12 @@ impl Block for Ramp {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, _: &UnitInputs<'_>) -> Vec<Units> {
+        vec![self.unit.units()]
+    }
+    fn warnings(&self) -> Vec<String> {
+        self.unit.warnings()
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(source_setup(1))
@@ -225,6 +269,7 @@ fn build_ramp(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         slope: RAMP_SLOPE.read(r)?,
         start_time: RAMP_START_TIME.read(r)?,
         initial_output: RAMP_INITIAL_OUTPUT.read(r)?,
+        unit: UnitKey::read(r)?,
         outputs: out_port(Shape::SCALAR),
     };
     r.finish()?;
@@ -236,8 +281,13 @@ pub static RAMP: BlockType = BlockType {
     category: "Sources",
     summary: "Holds `initial_output` until `start_time`, then rises with `slope` \
               (out = initial_output + slope·(t − start_time)); the kink is an exact time event.",
-    params: &[RAMP_SLOPE.doc, RAMP_START_TIME.doc, RAMP_INITIAL_OUTPUT.doc],
-    ports: &[port("out", "output", "1×1", "", "the ramp")],
+    params: &[
+        RAMP_SLOPE.doc,
+        RAMP_START_TIME.doc,
+        RAMP_INITIAL_OUTPUT.doc,
+        UNIT_DOC,
+    ],
+    ports: &[port("out", "output", "1×1", "`unit`", "the ramp")],
     build: build_ramp,
 };
 
@@ -249,6 +299,8 @@ struct Sine {
     frequency: f64,
     phase: f64,
     bias: f64,
+    /// The `unit` key: the output's unit.
+    unit: UnitKey,
     outputs: Vec<PortDecl>,
 }
 
@@ -258,6 +310,12 @@ impl Block for Sine {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, _: &UnitInputs<'_>) -> Vec<Units> {
+        vec![self.unit.units()]
+    }
+    fn warnings(&self) -> Vec<String> {
+        self.unit.warnings()
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::default())
@@ -280,6 +338,7 @@ fn build_sine(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         frequency: SINE_FREQUENCY.read(r)?,
         phase: SINE_PHASE.read(r)?,
         bias: SINE_BIAS.read(r)?,
+        unit: UnitKey::read(r)?,
         outputs: out_port(Shape::SCALAR),
     };
     r.finish()?;
@@ -295,8 +354,9 @@ pub static SINE: BlockType = BlockType {
         SINE_FREQUENCY.doc,
         SINE_PHASE.doc,
         SINE_BIAS.doc,
+        UNIT_DOC,
     ],
-    ports: &[port("out", "output", "1×1", "", "the wave")],
+    ports: &[port("out", "output", "1×1", "`unit`", "the wave")],
     build: build_sine,
 };
 
@@ -337,145 +397,6 @@ pub static CLOCK: BlockType = BlockType {
     params: &[],
     ports: &[port("out", "output", "1×1", "s", "the time t")],
     build: build_clock,
-};
-
-// ---------------------------------------------------------------- PulseGenerator
-
-/// A rectangular pulse train: `amplitude` during `[delay + k·period, delay + k·period + width)`,
-/// 0 otherwise (and 0 before `delay`).
-///
-/// Edges are numbered j = 0, 1, 2, …: edge 2k rises at `delay + k·period`, edge 2k+1 falls at
-/// `delay + k·period + width`. Work slot 0 is the level (0 low, 1 high), slot 1 the index of the
-/// next edge; edge times are recomputed from the index the same way every time, so a time event
-/// returned by `next_time_event` is recognised exactly when the engine lands on it.
-struct PulseGenerator {
-    amplitude: f64,
-    period: f64,
-    width: f64,
-    delay: f64,
-    outputs: Vec<PortDecl>,
-}
-
-impl PulseGenerator {
-    fn edge_time(&self, j: f64) -> f64 {
-        let k = (j / 2.0).floor();
-        let rise = self.delay + k * self.period;
-        if j - 2.0 * k > 0.5 {
-            rise + self.width
-        } else {
-            rise
-        }
-    }
-
-    /// Applies every edge at or before `t`; true when the level or edge index changed.
-    fn advance(&self, work: &mut [f64], t: f64) -> bool {
-        let mut changed = false;
-        while self.edge_time(work[1]) <= t {
-            work[0] = if work[1] % 2.0 == 0.0 { 1.0 } else { 0.0 };
-            work[1] += 1.0;
-            changed = true;
-        }
-        changed
-    }
-}
-
-impl Block for PulseGenerator {
-    fn inputs(&self) -> &[PortDecl] {
-        &[]
-    }
-    fn outputs(&self) -> &[PortDecl] {
-        &self.outputs
-    }
-    fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
-        Ok(source_setup(2))
-    }
-    fn initialize(&self, ctx: &mut Ctx) {
-        ctx.work[0] = 0.0;
-        ctx.work[1] = 0.0;
-        if ctx.t > self.delay {
-            // Start one period early so that rounding in the division cannot skip an edge.
-            let k = ((ctx.t - self.delay) / self.period).floor() - 1.0;
-            ctx.work[1] = 2.0 * k.max(0.0);
-        }
-        self.advance(ctx.work, ctx.t);
-    }
-    fn outputs_eval(&self, ctx: &mut Ctx) {
-        let y = if ctx.work[0] != 0.0 {
-            self.amplitude
-        } else {
-            0.0
-        };
-        ctx.set_output_scalar(0, y);
-    }
-    fn next_time_event(&self, t: f64, work: &[f64]) -> Option<f64> {
-        let mut j = work[1];
-        while self.edge_time(j) <= t {
-            j += 1.0;
-        }
-        Some(self.edge_time(j))
-    }
-    fn period(&self) -> Option<(&'static str, f64)> {
-        // Two edges per period: the budget counts events, so the half period.
-        Some(("period", 0.5 * self.period))
-    }
-    fn handle_event(&self, ctx: &mut Ctx, _: &[bool], _: bool) -> bool {
-        self.advance(ctx.work, ctx.t)
-    }
-    fn settle(&self, ctx: &mut Ctx) -> bool {
-        self.advance(ctx.work, ctx.t)
-    }
-}
-
-const PULSE_AMPLITUDE: Param<f64> = param!("amplitude", "", 1.0, "output while the pulse is high");
-const PULSE_PERIOD: Param<f64> = param!("period", "s", 1.0, "pulse period (> 0)");
-const PULSE_WIDTH: Param<f64> = param!(
-    "pulse_width",
-    "%",
-    50.0,
-    "high time as a percentage of the period, in (0, 100)"
-);
-const PULSE_PHASE_DELAY: Param<f64> = param!(
-    "phase_delay",
-    "s",
-    0.0,
-    "time of the first rising edge (≥ 0); the output is 0 before"
-);
-
-fn build_pulse(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let amplitude = PULSE_AMPLITUDE.read(r)?;
-    let period = PULSE_PERIOD.positive(r, "s")?;
-    let percent = PULSE_WIDTH.read(r)?;
-    r.ensure(
-        percent > 0.0 && percent < 100.0,
-        "pulse_width",
-        &format!("must be strictly between 0 and 100 percent of the period (got {percent})"),
-        "write e.g. pulse_width = 50.0 (percent); for a constant use a Constant block",
-    )?;
-    let delay = PULSE_PHASE_DELAY.non_negative(r, "s")?;
-    r.finish()?;
-    let b = PulseGenerator {
-        amplitude,
-        period,
-        width: percent / 100.0 * period,
-        delay,
-        outputs: out_port(Shape::SCALAR),
-    };
-    Ok(Box::new(b))
-}
-
-pub static PULSE_GENERATOR: BlockType = BlockType {
-    name: "PulseGenerator",
-    category: "Sources",
-    summary: "A rectangular pulse train: `amplitude` for the first `pulse_width` percent of every \
-              period starting at `phase_delay`, 0 otherwise. Each edge is an exact time event.",
-    params: &[
-        PULSE_AMPLITUDE.doc,
-        PULSE_PERIOD.doc,
-        PULSE_WIDTH.doc,
-        PULSE_PHASE_DELAY.doc,
-    ],
-    ports: &[port("out", "output", "1×1", "", "the pulse train")],
-    build: build_pulse,
 };
 
 #[cfg(test)]
@@ -539,34 +460,5 @@ mod tests {
         assert!((y - (1.0 + 2.0 * (3.0f64 * 0.7 + 0.5).sin())).abs() < 1e-15);
         let mut h = Harness::scalar("Clock", "");
         assert_eq!(h.out_at(1.25, 0), vec![1.25]);
-    }
-
-    #[test]
-    fn pulse_generator_edges_are_time_events() {
-        // Period 2 s, 25 % width → high on [1 + 2k, 1.5 + 2k).
-        let mut h = Harness::scalar(
-            "PulseGenerator",
-            "amplitude = 3.0\nperiod = 2.0\npulse_width = 25.0\nphase_delay = 1.0",
-        );
-        h.initialize(0.0);
-        assert_eq!(h.out_at(0.5, 0), vec![0.0]);
-        assert_eq!(h.next_time_event(), Some(1.0));
-        h.time_event(1.0);
-        assert_eq!(h.out_at(1.2, 0), vec![3.0]);
-        assert_eq!(h.next_time_event(), Some(1.5));
-        h.time_event(1.5);
-        assert_eq!(h.out_at(1.7, 0), vec![0.0]);
-        assert_eq!(h.next_time_event(), Some(3.0));
-        // Starting mid-pulse at t = 5.2 (high on [5, 5.5)).
-        let mut h = Harness::scalar(
-            "PulseGenerator",
-            "amplitude = 3.0\nperiod = 2.0\npulse_width = 25.0\nphase_delay = 1.0",
-        );
-        h.initialize(5.2);
-        assert_eq!(h.out_at(5.2, 0), vec![3.0]);
-        assert_eq!(h.next_time_event(), Some(5.5));
-        assert!(build_error("PulseGenerator", "pulse_width = 100")
-            .contains("strictly between 0 and 100"));
-        assert!(build_error("PulseGenerator", "period = -1").contains("must be positive"));
     }
 }

@@ -4,6 +4,8 @@
 
 use super::build::Instance;
 use super::schedule::schedule;
+use super::units::UnitGraph;
+use super::warnings::{locate, At};
 use super::{CompiledBlock, Diagram, SignalLine};
 use crate::block::{BlockError, PortDecl, Shape, ShapeSpec, Slot};
 use crate::model::{Diagnostic, ModelSpec, SourceFile, Span};
@@ -42,16 +44,21 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
     let mut layout = Layout::new(&in_shapes, &out_shapes, &lines);
     let used_outputs = mark_used_outputs(&spec, &mut instances, &lines, &lines_from);
 
-    let warnings = super::warnings::block_warnings(
-        instances.iter().map(|i| super::warnings::Warned {
-            name: &i.name,
-            block: &*i.block,
-            span: &i.span,
-            entry: i.origin.map(|o| o.entry),
-        }),
-        source,
-        &spec,
+    let mut warnings = super::warnings::block_warnings(instances.iter().map(warned), source, &spec);
+    let graph = UnitGraph::new(
+        instances.iter().map(|i| &*i.block).collect(),
+        &in_shapes,
+        &out_shapes,
+        &lines,
     );
+    let mut out_units = graph.propagate();
+    warnings.extend(
+        graph
+            .warnings(&out_units)
+            .into_iter()
+            .map(|(b, m)| locate(source, &spec, &warned(&instances[b]), At::Block, &m).to_string()),
+    );
+    drop(graph);
 
     // Setup: each block's states, work slots and zero crossings, in block order.
     let mut compiled = Vec::with_capacity(instances.len());
@@ -76,6 +83,7 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
             output_slots: std::mem::take(&mut layout.output_slots[b]),
             input_shapes: in_shapes[b].clone(),
             output_shapes: out_shapes[b].clone(),
+            output_units: std::mem::take(&mut out_units[b]),
             states: states..states + setup.num_states,
             work: work..work + setup.num_work,
             zero_crossings: zc_start..zero_crossings.len(),
@@ -114,6 +122,16 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
         subsystems: Vec::new(),
         scene: None,
     })
+}
+
+/// An instance as the build's warnings see it.
+fn warned(i: &Instance) -> super::warnings::Warned<'_> {
+    super::warnings::Warned {
+        name: &i.name,
+        block: &*i.block,
+        span: &i.span,
+        entry: i.origin.map(|o| o.entry),
+    }
 }
 
 /// The lines leaving each block, by block index.

@@ -9,11 +9,12 @@ mod groups;
 pub mod parameters;
 pub mod physical;
 pub(crate) mod schedule;
+pub(crate) mod units;
 pub(crate) mod warnings;
 
 pub use parameters::{ParameterSet, ParameterVector};
 
-use crate::block::{Block, Setup, Shape, Slot};
+use crate::block::{Block, Setup, Shape, Slot, Units};
 use crate::model::{ModelSpec, SourceFile, Span};
 use crate::solver::Direction;
 use std::ops::Range;
@@ -34,6 +35,9 @@ pub struct CompiledBlock {
     pub input_shapes: Vec<Shape>,
     /// Each output's shape.
     pub output_shapes: Vec<Shape>,
+    /// Each output's units, element by element, as unit propagation settled them (see
+    /// [`Block::output_units`]).
+    pub output_units: Vec<Units>,
     /// Range of its continuous states in the state vector.
     pub states: Range<usize>,
     /// Range of its work slots.

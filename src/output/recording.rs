@@ -12,6 +12,34 @@ pub struct Column {
     pub panel: Option<usize>,
 }
 
+impl Column {
+    /// The column's name as legends write it, the block's name first: `free.q[0]` →
+    /// `"free: q[0]"` (the block is the part before the port's '.', which may itself hold
+    /// brackets, `dom[2].out` → `"dom[2]: out"`); a name without '.' unchanged.
+    pub fn label(&self) -> String {
+        // Port names and element indices hold no '.', so the last '.' ends the block's name.
+        match self.name.rfind('.') {
+            Some(dot) => format!("{}: {}", &self.name[..dot], &self.name[dot + 1..]),
+            None => self.name.clone(),
+        }
+    }
+
+    /// What the column is, for legends: [`Column::label`], then in parentheses the quantity
+    /// its unit measures and the unit (`"free: q[0] (angle, rad)"`, the table of
+    /// [`crate::block::units::quantity`]), or the unit alone when the table does not know it
+    /// (`"(furlong)"`); nothing without a unit.
+    pub fn legend(&self) -> String {
+        let label = self.label();
+        match self.unit.as_deref().filter(|u| !u.is_empty()) {
+            None => label,
+            Some(u) => match crate::block::units::quantity(u) {
+                Some(q) => format!("{label} ({q}, {u})"),
+                None => format!("{label} ({u})"),
+            },
+        }
+    }
+}
+
 /// Time series recorded at accepted steps and events. Rows are stored flat, row-major.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Recording {
@@ -74,5 +102,36 @@ impl Recording {
     /// Index of the column named `name`.
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Column;
+
+    fn column(name: &str, unit: Option<&str>) -> Column {
+        Column {
+            name: name.into(),
+            unit: unit.map(str::to_string),
+            panel: None,
+        }
+    }
+
+    #[test]
+    fn legends_start_with_the_block_and_say_the_quantity() {
+        assert_eq!(
+            column("free.q[0]", Some("rad")).legend(),
+            "free: q[0] (angle, rad)"
+        );
+        assert_eq!(
+            column("cart.p[2]", Some("m")).legend(),
+            "cart: p[2] (position, m)"
+        );
+        assert_eq!(
+            column("dom[2].out", Some("furlong")).legend(),
+            "dom[2]: out (furlong)"
+        );
+        assert_eq!(column("leg1/hip.tau", None).legend(), "leg1/hip: tau");
+        assert_eq!(column("time", Some("")).legend(), "time");
     }
 }

@@ -7,8 +7,10 @@
 //! vertical lines, or by short ticks at the bottom when they are denser than one per
 //! [`render::DENSE_EVENT_PIXELS`]. Each panel has its title, the time axis "time (s)" (shared
 //! range across panels), a value axis fitted to the data with a 5 % margin and labelled with the
-//! unit, and a legend on the right with the column names and units (`joint.p[2] [m]`); a curve
-//! covered everywhere by one drawn after it says so there (`free.v[0] [m/s] (hidden by [1])`).
+//! unit, and a legend on the right saying what each column is: the block, the port and element,
+//! the quantity and the unit (`joint: p[2] (position, m)`, see
+//! [`crate::output::Column::legend`]); a curve covered everywhere by one drawn after it says so
+//! there (`free: v[0] (velocity, m/s) (hidden by [1])`).
 //!
 //! Behaviour at the edges:
 //! - **Empty recording** (no rows): a plot is still written, with every panel saying "no data"

@@ -300,15 +300,14 @@ pub fn covered_by(rec: &Recording, columns: &[usize], tolerance: f64) -> Vec<Opt
         .collect()
 }
 
-/// The legend text of column `j`: its name, its unit in brackets when known, "(no data)" when it
-/// has no finite value at a finite time, and "(hidden by X)" when column `cover` is drawn over it
-/// everywhere (X short for an element of the same signal: `"free.v[0] [m/s] (hidden by [1])"`).
+/// The legend text of column `j`: [`crate::output::Column::legend`] (the block's name, the port
+/// and element, the quantity and unit: `"free: q[0] (angle, rad)"`), then "(no data)" when it
+/// has no finite value at a finite time, or "(hidden by X)" when column `cover` is drawn over it
+/// everywhere (X short for an element of the same signal:
+/// `"free: v[0] (velocity, m/s) (hidden by [1])"`, else the other's label, `"check: out"`).
 pub fn legend_label(rec: &Recording, j: usize, cover: Option<usize>) -> String {
     let column = &rec.columns[j];
-    let mut label = column.name.clone();
-    if let Some(unit) = column.unit.as_deref().filter(|u| !u.is_empty()) {
-        label.push_str(&format!(" [{unit}]"));
-    }
+    let mut label = column.legend();
     let has_data = rec
         .times
         .iter()
@@ -324,8 +323,8 @@ pub fn legend_label(rec: &Recording, j: usize, cover: Option<usize>) -> String {
             name[dot..].find('[').map(|k| name[..dot + k].to_string())
         };
         let short = match (signal(&column.name), signal(other)) {
-            (Some(a), Some(b)) if a == b => &other[b.len()..],
-            _ => other.as_str(),
+            (Some(a), Some(b)) if a == b => other[b.len()..].to_string(),
+            _ => rec.columns[k].label(),
         };
         label.push_str(&format!(" (hidden by {short})"));
     }
@@ -587,7 +586,7 @@ fn draw_legend(
 /// `text`, shortened in the middle with "…" until it is at most `max_width` px wide. The middle
 /// goes because signal names differ at their ends (`block.port[3]` vs `block.port[4]`, the unit);
 /// from a label with an element index, only the name before the index is shortened while that
-/// leaves the index, the unit and any note whole ("contact.no…force[3] [N] (hidden by [7])").
+/// leaves the index, the unit and any note whole ("contact: no…force[3] (force, N) (hidden by [7])").
 fn fit_text(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
     text: &str,

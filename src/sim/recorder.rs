@@ -259,13 +259,14 @@ impl Recorder {
                 };
                 let src = &d.blocks[line.from];
                 let port = &src.block.outputs()[line.from_port];
+                let units = &src.output_units[line.from_port];
                 let base = format!("{}.{}", src.name, port.name);
                 let slot = src.output_slots[line.from_port];
                 match line.index {
                     Some(k) => {
                         columns.push(Column {
                             name: format!("{base}[{k}]"),
-                            unit: port.unit_of(k).map(str::to_string),
+                            unit: units.of(k).map(str::to_string),
                             panel: Some(panel),
                         });
                         offsets.push(slot.offset as usize + k);
@@ -275,7 +276,7 @@ impl Recorder {
                         for k in 0..shape.len() {
                             columns.push(Column {
                                 name: shape.element_name(&base, k),
-                                unit: port.unit_of(k).map(str::to_string),
+                                unit: units.of(k).map(str::to_string),
                                 panel: Some(panel),
                             });
                             offsets.push(slot.offset as usize + k);
@@ -359,7 +360,7 @@ impl Recorder {
                 }
                 columns.push(Column {
                     name: col,
-                    unit: port.unit_of(k).map(str::to_string),
+                    unit: blk.output_units[o].of(k).map(str::to_string),
                     panel: None,
                 });
                 offsets.push(slot.offset as usize + k);

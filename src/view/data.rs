@@ -14,7 +14,7 @@
 //!                "markers": [x,y,z,...] } ],
 //!   "frames": [ { "t": s, "pose": [x,y,z, qx,qy,qz,qw, ...one 7-tuple per item],
 //!                 "arrows": [px,py,pz, fx,fy,fz, ...] } ],
-//!   "panels": [ { "title", "series": [ { "name", "unit": str|null,
+//!   "panels": [ { "title", "series": [ { "name", "legend", "unit": str|null,
 //!                                        "lines": [[t,v, t,v, ...], ...] } ] } ],
 //!   "events": [ { "t": s, "block": str } ], "events_dropped": n }
 //! ```
@@ -36,6 +36,7 @@
 use super::json::JsonWriter;
 use crate::output::Recording;
 use crate::plot::decimate::{polylines, Reduction};
+use crate::plot::render::{plan_panels, PanelPlan};
 use crate::render::camera::FIELD_OF_VIEW_Y;
 use crate::render::mesh::{Ink, Mesh};
 use crate::render::palette::{ink_rgb, material_rgb, VIEW_RGB};
@@ -221,15 +222,11 @@ fn write_frames(w: &mut JsonWriter, anim: &Animation) {
     w.end_array();
 }
 
-/// The recording's panels: one per Scope, in model order, then one "logged" panel for the
-/// columns of `[output] log` that no Scope shows (when there are any). Empty panels are left out.
+/// The recording's panels as the PNG plot groups them ([`plan_panels`]): one per Scope, in model
+/// order, then one "logged" panel for the columns of `[output] log` that no Scope shows, each
+/// split by unit ("angle [rad]"). Empty panels are left out. Each series has its column's name
+/// (the CSV header), unit and legend ([`crate::output::Column::legend`]).
 fn write_panels(w: &mut JsonWriter, rec: &Recording) {
-    let logged = rec.columns.iter().any(|c| c.panel.is_none());
-    let titles = rec
-        .panels
-        .iter()
-        .map(|t| t.as_str())
-        .chain(logged.then_some("logged"));
     let t_start = rec.times.first().copied().unwrap_or(0.0);
     let t_end = rec.times.last().copied().unwrap_or(0.0);
     let reduction = if t_end > t_start {
@@ -241,24 +238,23 @@ fn write_panels(w: &mut JsonWriter, rec: &Recording) {
     } else {
         Reduction::None
     };
+    // The recorder names only panels that exist, so planning cannot fail on its recordings.
+    let plans = plan_panels(rec).unwrap_or_default();
     w.key("panels");
     w.begin_array();
-    for (p, title) in titles.enumerate() {
-        let panel = (p < rec.panels.len()).then_some(p);
-        let members: Vec<usize> = (0..rec.columns.len())
-            .filter(|&j| rec.columns[j].panel == panel)
-            .collect();
-        if members.is_empty() {
+    for PanelPlan { title, columns } in plans {
+        if columns.is_empty() {
             continue;
         }
         w.begin_object();
-        w.key_string("title", title);
+        w.key_string("title", &title);
         w.key("series");
         w.begin_array();
-        for j in members {
+        for j in columns {
             let column = &rec.columns[j];
             w.begin_object();
             w.key_string("name", &column.name);
+            w.key_string("legend", &column.legend());
             w.key("unit");
             match &column.unit {
                 Some(u) => w.string(u),
@@ -368,6 +364,11 @@ mod tests {
             .collect();
         assert_eq!(lines, vec![vec![0.0, 1.0], vec![0.5, 2.0, 1.0, 3.0]]);
         assert_eq!(v["panels"][0]["series"][0]["unit"], "m");
+        assert_eq!(v["panels"][0]["title"], "scope [m]");
+        assert_eq!(
+            v["panels"][0]["series"][0]["legend"],
+            "ball: z (position, m)"
+        );
         assert_eq!(v["t1"], 1.0, "the last row's time when past the last frame");
     }
 

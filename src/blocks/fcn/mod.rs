@@ -16,8 +16,10 @@ mod reference;
 mod semantics;
 
 use super::common::{bad, column, param, port, read_port_count};
+use super::unit_key::{UnitKey, UNIT_DOC};
 use crate::block::{
-    Block, BlockType, Ctx, Param, PortDecl, ScalarFunction, ScalarKernel, Setup, Shape,
+    Block, BlockType, Ctx, Param, PortDecl, ScalarFunction, ScalarKernel, Setup, Shape, UnitInputs,
+    Units,
 };
 use crate::expr::ast::Expr;
 use crate::expr::parse::{ParseError, Scope, BUILT_IN_CONSTANTS};
@@ -31,6 +33,8 @@ const INPUTS: Param<usize> = crate::param!("inputs", "", 1, "number of elements 
 /// of m expressions an m×1 column. Each expression is a compiled [`Program`].
 struct Fcn {
     programs: Vec<Program>,
+    /// The `unit` key: the output's unit (every element's).
+    unit: UnitKey,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
 }
@@ -41,6 +45,12 @@ impl Block for Fcn {
     }
     fn outputs(&self) -> &[PortDecl] {
         &self.outputs
+    }
+    fn output_units(&self, _: &UnitInputs<'_>) -> Vec<Units> {
+        vec![self.unit.units()]
+    }
+    fn warnings(&self) -> Vec<String> {
+        self.unit.warnings()
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, crate::block::BlockError> {
         Ok(Setup::memoryless(1, 1))
@@ -213,11 +223,13 @@ fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         };
         expressions.push(compile(r, &label, text, n, &constants)?);
     }
+    let unit = UnitKey::read(r)?;
     r.finish()?;
     let inputs = vec![PortDecl::signal("in", column(n))];
     let outputs = vec![PortDecl::signal("out", column(expressions.len()))];
     Ok(Box::new(Fcn {
         programs: expressions,
+        unit,
         inputs,
         outputs,
     }))
@@ -252,6 +264,7 @@ pub static FCN: BlockType = BlockType {
             "{}",
             "named numbers used in the expression, e.g. { k = 2.0 }",
         ),
+        UNIT_DOC,
     ],
     ports: &[
         port("in", "input", "n×1", "", "the vector u"),
@@ -259,7 +272,7 @@ pub static FCN: BlockType = BlockType {
             "out",
             "output",
             "1×1, or m×1 for m expressions",
-            "",
+            "`unit`",
             "the value of the expression(s)",
         ),
     ],
