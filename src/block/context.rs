@@ -114,6 +114,11 @@ pub struct Ctx<'a> {
     pub work: &'a mut [f64],
     /// The block's scratch space (see [`super::Block::create_scratch`]).
     pub scratch: &'a mut (dyn Any + Send),
+    /// True when the outputs are evaluated only to be recorded at a point inside an accepted
+    /// step (a refined output row or a sample taken from the dense output): nothing the run's
+    /// integration reads later (warm starts, mode counts, caches in the scratch) may change.
+    /// [`Ctx::new`] sets it false.
+    pub interior: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -137,6 +142,7 @@ impl<'a> Ctx<'a> {
             states,
             work,
             scratch,
+            interior: false,
         }
     }
 

@@ -142,6 +142,9 @@ pub struct Engine<'d> {
     /// The time at which `run.signals` holds the outputs of `run.x`, if they are current: the
     /// solver often asks for zero crossings and a record at the point its last stage evaluated.
     evaluated_at: Option<f64>,
+    /// Set while outputs are evaluated only to be recorded inside a step (refined rows,
+    /// samples): passed to the blocks as [`Ctx::interior`].
+    interior: bool,
     /// Where a fused block evaluated as a sum ([`Mode::Sum`]) is written before it is copied to
     /// its output.
     sum_scratch: Vec<f64>,
@@ -254,6 +257,7 @@ impl<'d> Engine<'d> {
             called,
             copy_states,
             evaluated_at: None,
+            interior: false,
             sum_scratch: vec![0.0; plan.sum_scratch_len],
             plan,
             dependencies: super::solver_options(diagram)
@@ -456,6 +460,7 @@ impl<'d> Engine<'d> {
     #[inline]
     fn eval_scheduled(&mut self, t: f64, all: bool, x: Option<&[f64]>) {
         self.evaluated_at = None;
+        let interior = self.interior;
         let steps = if all { &self.steps } else { &self.minor_steps };
         let (run, plan, sum_scratch) = (&mut self.run, &self.plan, &mut self.sum_scratch);
         for step in steps {
@@ -470,6 +475,7 @@ impl<'d> Engine<'d> {
                         &mut run.work[call.work.clone()],
                         &mut *run.scratch[call.index],
                     );
+                    ctx.interior = interior;
                     call.block.outputs_eval(&mut ctx);
                 }
                 Step::Rows(rows) => {
@@ -739,7 +745,10 @@ impl System for Engine<'_> {
         if !(frame_due || row_due) {
             return;
         }
+        // A sample lies inside a step: its evaluation must leave the run as it was.
+        self.interior = true;
         self.outputs_at(t, x);
+        self.interior = false;
         if let Some(frames) = self.run.frames.as_mut().filter(|_| frame_due) {
             frames.capture(t, x, &self.run.signals);
         }
@@ -749,7 +758,11 @@ impl System for Engine<'_> {
     }
 
     fn record(&mut self, t: f64, x: &[f64], kind: RecordKind) {
+        // A refined row lies inside an accepted step: recording it must not change the run
+        // (issue 27, review: a rigid run differed between `refine = 1` and `refine = 8`).
+        self.interior = kind == RecordKind::Refined;
         self.outputs_at(t, x);
+        self.interior = false;
         self.run.recorder.record(t, kind, &self.run.signals);
         if let Some(p) = self.run.progress.as_mut() {
             p(t, self.run.method);

@@ -89,6 +89,28 @@ struct Scratch {
     cut_angles: Vec<f64>,
     /// Effective state and drive-output buffers.
     drive: DriveScratch,
+    /// What an interior evaluation ([`Ctx::interior`]: a recorded row inside a step) uses in
+    /// place of `rigid`, `vdot` and `solved_for`, swapped in and out, so that recording leaves
+    /// the run's warm starts, mode counts, `slipping` flags and solve cache as they were.
+    interior: InteriorSolve,
+}
+
+/// The rigid-contact buffers of interior evaluations (see [`Scratch`]).
+#[derive(Clone)]
+struct InteriorSolve {
+    rigid: RigidWorkspace,
+    vdot: Vec<f64>,
+    solved_for: Vec<f64>,
+}
+
+impl Scratch {
+    /// Exchanges the run's rigid-contact buffers with the interior evaluations' (a swap of
+    /// buffers: nothing is copied or allocated).
+    fn swap_interior(&mut self) {
+        std::mem::swap(&mut self.rigid, &mut self.interior.rigid);
+        std::mem::swap(&mut self.vdot, &mut self.interior.vdot);
+        std::mem::swap(&mut self.solved_for, &mut self.interior.solved_for);
+    }
 }
 
 impl MechanismBlock {
@@ -539,6 +561,11 @@ impl Block for MechanismBlock {
             key: Vec::with_capacity(key_len),
             cut_angles: vec![f64::NAN; m.cut_joints().len()],
             drive: DriveScratch::new(m),
+            interior: InteriorSolve {
+                rigid: RigidWorkspace::new(m, &self.rigid),
+                vdot: vec![0.0; m.nv()],
+                solved_for: Vec::with_capacity(key_len),
+            },
         })
     }
 
@@ -607,6 +634,10 @@ impl Block for MechanismBlock {
             out_q.copy_from_slice(&q_all[qr]);
             out_v.copy_from_slice(&v_all[vr]);
         }
+        let interior = ctx.interior && !self.rigid.is_empty();
+        if interior {
+            s.swap_interior();
+        }
         if !self.rigid.is_empty() {
             self.solve_rigid(ctx.t, states, &ctx.io, s);
             self.write_rigid_outputs(&mut ctx.io, ctx.work, s);
@@ -625,6 +656,12 @@ impl Block for MechanismBlock {
                 &mut s.drive,
                 &mut s.ws,
             );
+        }
+        if interior {
+            // A failure at a recorded point shows in its outputs (NaN); the run stops only on
+            // the failures of its own evaluations.
+            s.rigid.failure = None;
+            s.swap_interior();
         }
         if let Some(e) = effective {
             s.drive.effective = e;

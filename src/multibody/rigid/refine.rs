@@ -181,12 +181,16 @@ impl Refinement {
                 self.held.push(r);
             }
         }
+        // `held` is sorted up to here; the tangent rows appended below must not be searched
+        // (a binary search over the whole, unsorted, `held` missed later contacts' normal rows,
+        // so only some sticking contacts had their tangents refined).
+        let normals = self.held.len();
         for c in rows.contacts {
             let tangents = c.normal_row + 1..c.normal_row + 1 + c.tangent_rows;
             if c.motion != ContactMotion::Sticking
                 || c.tangent_rows == 0
                 || c.mu <= 0.0
-                || self.held.binary_search(&c.normal_row).is_err()
+                || self.held[..normals].binary_search(&c.normal_row).is_err()
             {
                 continue;
             }

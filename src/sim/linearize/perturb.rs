@@ -59,6 +59,7 @@ impl Perturbed<'_> {
             states,
             work,
             scratch,
+            interior,
         } = ctx;
         let (signals, _, outputs) = io.raw();
         for c in &self.copies {
@@ -76,6 +77,7 @@ impl Perturbed<'_> {
             work,
             &mut **scratch,
         );
+        inner.interior = *interior;
         f(&mut inner)
     }
 }
