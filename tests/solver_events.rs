@@ -597,3 +597,43 @@ fn a_jump_in_f_at_a_crossing_is_not_smeared() {
         assert!(stats.redone_steps >= 1, "{method:?}: {stats:?}");
     }
 }
+
+/// A time event whose handler changes no state but redefines a zero-crossing function (a broad
+/// phase's watch list) keeps the step and re-reads g at the event: the redefined function is
+/// compared from its own value at the event, so it fires once, where it crosses (x' = 1: at
+/// t = 0.7), and not at the first step after the event (where the stale value, x + 10 > 0 at
+/// the event, and the new one, x − 0.7 < 0 after it, would differ in sign).
+#[test]
+fn a_time_event_that_redefines_g_without_a_state_change_rereads_it() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    for options in all_methods() {
+        let level = Rc::new(Cell::new(-10.0));
+        let (g_level, h_level) = (level.clone(), level.clone());
+        let mut s = Scripted::new(
+            1,
+            vec![Direction::Either],
+            Box::new(|_, _, d| d[0] = 1.0),
+            Box::new(move |_, x, g| g[0] = x[0] - g_level.get()),
+        );
+        s.time_events = vec![0.5];
+        s.handler = Box::new(move |_, _, _, time_event| {
+            if time_event {
+                // Watch the crossing at 0.7 from now on (it was at −10: out of reach).
+                h_level.set(0.7);
+            }
+            EventOutcome::default()
+        });
+        let stats = integrate(&mut s, &[0.0], 1.0, options.clone()).unwrap();
+        let method = options.method;
+        assert_eq!(s.calls.len(), 2, "{method:?}: {:?}", s.calls);
+        assert_eq!(s.calls[0], (0.5, vec![], true), "{method:?}");
+        assert!(
+            (s.calls[1].0 - 0.7).abs() <= LOC_TOL,
+            "{method:?}: t = {}",
+            s.calls[1].0
+        );
+        assert_eq!(s.calls[1].1, vec![0], "{method:?}");
+        assert_eq!(stats.zero_crossings, 1, "{method:?}");
+    }
+}

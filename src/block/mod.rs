@@ -364,6 +364,17 @@ pub trait Block: Send + Sync {
         false
     }
 
+    /// True when nothing the block does at its events, at its time events or in
+    /// [`Block::settle`] changes the derivative function f(t, x) or any output: it only
+    /// re-chooses which of its zero-crossing functions watch what, or when it looks next (a
+    /// broad phase's watch list). Such a change is bookkeeping: the engine does not re-evaluate
+    /// the diagram for it in `settle`, and does not report it to the solver as a state change,
+    /// so the solver keeps its step-size history across the event (it re-reads the
+    /// zero-crossing functions) instead of restarting from a starting step.
+    fn events_keep_dynamics(&self) -> bool {
+        false
+    }
+
     /// The block's linear form for the final shapes, if it is linear (Gain, Sum, a plain
     /// Integrator). The engine then evaluates it without calling it. Called after `setup`.
     /// A block that returns a form has no modes, events or time events: once fused, its

@@ -522,6 +522,8 @@ impl<'d> Engine<'d> {
 
     /// Re-evaluates and lets blocks update modes until none changes; returns whether any did.
     /// Modes that still flip after [`MAX_SETTLE_ROUNDS`] rounds are recorded in `run.unsettled`.
+    /// A change of a block whose events keep the dynamics ([`Block::events_keep_dynamics`]:
+    /// bookkeeping that no output reads) neither counts nor asks for another round.
     fn settle(&mut self, t: f64) -> bool {
         let d = self.diagram;
         let mut any = false;
@@ -532,7 +534,7 @@ impl<'d> Engine<'d> {
             for i in 0..self.called.len() {
                 let (b, block) = (self.called[i], self.blocks[self.called[i]]);
                 let mut ctx = self.ctx(b, t);
-                if block.settle(&mut ctx) {
+                if block.settle(&mut ctx) && !block.events_keep_dynamics() {
                     changed = true;
                     last = b;
                 }
@@ -691,9 +693,15 @@ impl System for Engine<'_> {
         let d = self.diagram;
         let tolerance = 1e-12 * t.abs().max(1.0);
         let mut changed = false;
+        // Whether a block is due whose time event may change the dynamics (or whether none is
+        // due at all: then the instant counts as a change, as it always did).
+        let (mut any_due, mut dynamic_due) = (false, false);
         for i in 0..self.called.len() {
             let (b, blk) = (self.called[i], &d.blocks[self.called[i]]);
             let due = time_event && self.run.next_time_event[b] <= t + tolerance;
+            let keeps = self.blocks[b].events_keep_dynamics();
+            any_due |= due;
+            dynamic_due |= due && !keeps;
             let any_fired = self.run.fired[blk.zero_crossings.clone()]
                 .iter()
                 .any(|f| *f);
@@ -708,14 +716,14 @@ impl System for Engine<'_> {
             let fired = std::mem::take(&mut self.run.fired);
             let block = self.blocks[b];
             let mut ctx = self.ctx(b, t);
-            changed |= block.handle_event(&mut ctx, &fired[zc], due);
+            changed |= block.handle_event(&mut ctx, &fired[zc], due) && !keeps;
             self.run.fired = fired;
         }
         changed |= self.settle(t);
         self.refresh_time_events(t);
         x.copy_from_slice(&self.run.x);
         EventOutcome {
-            state_changed: changed || time_event,
+            state_changed: changed || (time_event && (dynamic_due || !any_due)),
             stop: self.run.unsettled.is_some()
                 || (self.run.stop_at_crossing && !crossed.is_empty()),
         }

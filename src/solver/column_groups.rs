@@ -19,8 +19,13 @@ pub(crate) struct ColumnGroups {
     group: Vec<usize>,
     /// Number of groups.
     groups: usize,
-    /// Per group: the column being coloured that found it taken (a stamp, so it is never cleared).
-    taken: Vec<usize>,
+    /// Per row i, a bit set of the groups (bit g of word g/64) held by the columns coloured so
+    /// far that fᵢ depends on: row-major, `words` words per row.
+    row_groups: Vec<u64>,
+    /// The groups a column's row-neighbours hold (one row of `row_groups`' width).
+    taken: Vec<u64>,
+    /// Words per bit set: ⌈n/64⌉.
+    words: usize,
 }
 
 impl ColumnGroups {
@@ -31,7 +36,9 @@ impl ColumnGroups {
             pattern: vec![true; n * n],
             group: (0..n).collect(),
             groups: n,
-            taken: vec![usize::MAX; n],
+            row_groups: vec![0; n * n.div_ceil(64)],
+            taken: vec![0; n.div_ceil(64)],
+            words: n.div_ceil(64),
         }
     }
 
@@ -52,28 +59,46 @@ impl ColumnGroups {
     /// Colours the columns greedily from the pattern written through [`Self::pattern_mut`].
     /// The diagonal is always taken as present (a perturbation of xⱼ must be seen in fⱼ's row
     /// even if the system did not declare it; it costs nothing in the colouring).
+    ///
+    /// Column j gets the smallest group that no column k < j sharing a row with it holds. Each
+    /// row keeps the bit set of the groups its columns hold so far, so column j unites the sets
+    /// of its rows: O(nnz·G/64) word operations for G groups (a dense pattern of n = 3,328
+    /// states: about 3·10⁸, where a scan of each row's earlier columns took n³ ≈ 4·10¹⁰).
     pub(crate) fn set_pattern(&mut self) {
-        let n = self.n;
+        let (n, words) = (self.n, self.words);
         for i in 0..n {
             self.pattern[i * n + i] = true;
         }
-        self.taken.fill(usize::MAX);
+        self.row_groups.fill(0);
         self.groups = 0;
         for j in 0..n {
+            // Only the words of groups that exist yet can hold a bit.
+            let used = self.groups.div_ceil(64).min(words);
+            self.taken[..used].fill(0);
             for i in 0..n {
-                if !self.pattern[i * n + j] {
-                    continue;
-                }
-                let row = &self.pattern[i * n..i * n + j];
-                for (k, &p) in row.iter().enumerate() {
-                    if p {
-                        self.taken[self.group[k]] = j;
+                if self.pattern[i * n + j] {
+                    let row = &self.row_groups[i * words..i * words + used];
+                    for (t, r) in self.taken[..used].iter_mut().zip(row) {
+                        *t |= r;
                     }
                 }
             }
-            let g = (0..n).find(|&g| self.taken[g] != j).unwrap_or(n - 1);
+            // The first clear bit; every bit of the used words set means group `groups`.
+            let g = self.taken[..used]
+                .iter()
+                .enumerate()
+                .find(|(_, w)| **w != u64::MAX)
+                .map_or(self.groups, |(w, bits)| {
+                    64 * w + bits.trailing_ones() as usize
+                })
+                .min(n - 1);
             self.group[j] = g;
             self.groups = self.groups.max(g + 1);
+            for i in 0..n {
+                if self.pattern[i * n + j] {
+                    self.row_groups[i * words + g / 64] |= 1 << (g % 64);
+                }
+            }
         }
     }
 
@@ -145,6 +170,40 @@ mod tests {
         let mut c = groups_of(7, |_, _| false);
         c.set_dense();
         assert_eq!(c.groups(), 7);
+    }
+
+    /// The bit-set colouring gives the groups of the textbook greedy scan (each column the
+    /// smallest group no earlier row-neighbour holds), across word boundaries (over 64 groups).
+    #[test]
+    fn the_bit_sets_colour_as_the_greedy_scan() {
+        for (n, density) in [(150, 0.9), (150, 0.05), (130, 0.5)] {
+            // A fixed pseudo-random pattern (a linear congruential generator).
+            let mut seed = 12345u64;
+            let mut dep = vec![false; n * n];
+            for d in dep.iter_mut() {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *d = ((seed >> 11) as f64) / ((1u64 << 53) as f64) < density;
+            }
+            let c = groups_of(n, |i, j| i == j || dep[i * n + j]);
+            let mut want = vec![0usize; n];
+            for j in 0..n {
+                let mut taken = vec![false; n];
+                for i in (0..n).filter(|&i| i == j || dep[i * n + j]) {
+                    for k in (0..j).filter(|&k| i == k || dep[i * n + k]) {
+                        taken[want[k]] = true;
+                    }
+                }
+                want[j] = (0..n).find(|&g| !taken[g]).unwrap();
+            }
+            assert_eq!(c.group, want, "n {n}, density {density}");
+            assert_eq!(c.groups(), want.iter().max().unwrap() + 1);
+            check_valid(&c, n);
+            if density > 0.8 {
+                assert!(c.groups() > 64, "{} groups", c.groups());
+            }
+        }
     }
 
     #[test]

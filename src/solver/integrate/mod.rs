@@ -19,7 +19,9 @@
 //! 5. Events: `record(EventBefore)`, `handle_events`, `record(EventAfter)`; stop if asked
 //!    (then `record(Final)` at that instant). A state-changing event restarts the method:
 //!    f is re-evaluated, the controller history is cleared, the starting step is recomputed and
-//!    TR-BDF2 forms its Jacobian again.
+//!    TR-BDF2 forms its Jacobian again. An event that changes nothing but the zero-crossing
+//!    functions' definitions (a broad phase's watch list) keeps the controller history and the
+//!    step: only g is read again at the event.
 //!    Fixed-step RK4 restarts its grid t_restart + k·h at the event.
 //! 6. Sample times ([`System::next_sample_time`]) inside an accepted step, up to its end or its
 //!    located event, are handed to [`System::sample`] from the step's dense output; they never
@@ -703,6 +705,10 @@ impl Solver {
                     self.controller.reset();
                     self.restart_implicit();
                     h = self.starting_step(system, t, h_max, &mut stats);
+                } else {
+                    // f is unchanged (FSAL holds), but the handler may have redefined
+                    // zero-crossing functions (a broad phase's watch list): read them again.
+                    self.restart_crossings(system, t);
                 }
                 (t_grid0, grid_count) = (t, 0);
             } else if t < t_end {

@@ -32,6 +32,11 @@ fn support_value(shape: &Shape, d: &Vector3<f64>) -> f64 {
 
 /// The box of a bounded shape whose frame moves with `motion`: (lo, hi), World, m.
 pub(super) fn bounding_box(shape: &Shape, motion: &FrameMotion) -> ([f64; 3], [f64; 3]) {
+    if let Shape::Sphere(sphere) = shape {
+        // Centred at its frame's origin: h(d) = r for every unit d.
+        let (p, r) = (&motion.position, sphere.radius());
+        return ([p.x - r, p.y - r, p.z - r], [p.x + r, p.y + r, p.z + r]);
+    }
     let (mut lo, mut hi) = ([0.0; 3], [0.0; 3]);
     for a in 0..3 {
         // Row a of R_WF: World axis a resolved in the geometry frame.

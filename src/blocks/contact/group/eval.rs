@@ -62,7 +62,8 @@ impl ContactGroup {
             }
         }
         // One order whatever the sweep's: the sums are then the same at every evaluation.
-        s.candidates[self.always.len()..].sort_unstable();
+        s.candidates[self.always.len()..]
+            .sort_unstable_by_key(|&(a, b)| (u64::from(a) << 32) | u64::from(b));
     }
 
     /// Appends to `out` every allowed pair of a plane fixed to the World and a bounded member
@@ -122,8 +123,9 @@ impl ContactGroup {
                     .max(s.poses[iu].translation.vector.norm())
                     .max(s.poses[ju].translation.vector.norm());
                 let g = r.separation + SEPARATION_RESOLUTION * scale;
-                if let Ok(k) = self.always.binary_search(&(i, j)) {
-                    s.always_g[k] = g;
+                // The candidates start with the always-pairs, in their order.
+                if c < self.always.len() {
+                    s.always_g[c] = g;
                 } else if let Some(slot) = Self::watched_slot(s, i, j) {
                     s.slot_g[slot] = g;
                 }

@@ -198,6 +198,8 @@ struct Scratch {
     /// The watched pairs, sorted, and the work values they were decoded from.
     watched: Vec<(u32, u32, u32)>,
     watched_work: Vec<f64>,
+    /// Per member a (and one past the last): where a's watched pairs (a, b) start in `watched`.
+    watch_start: Vec<u32>,
     /// Per always-pair and per watch slot: the separation plus its resolution (m).
     always_g: Vec<f64>,
     slot_g: Vec<f64>,
@@ -421,6 +423,7 @@ impl Block for ContactGroup {
             candidates: Vec::with_capacity(self.always.len() + pairs),
             watched: Vec::with_capacity(slots),
             watched_work: vec![f64::NAN; slots],
+            watch_start: vec![0; m + 1],
             always_g: vec![1.0; self.always.len()],
             slot_g: vec![1.0; slots],
             approach: 0.5 * self.margin,
@@ -464,6 +467,14 @@ impl Block for ContactGroup {
         g[..first].copy_from_slice(&s.always_g);
         g[first..first + self.watch_slots].copy_from_slice(&s.slot_g);
         g[first + self.watch_slots] = s.approach;
+    }
+
+    /// The watched pairs decide only which separations the zero-crossing functions report and
+    /// which apart pairs (zero force) go through the narrow phase; the next look only when the
+    /// solver stops to choose them again: the wrenches are the same functions of the state
+    /// whatever they are.
+    fn events_keep_dynamics(&self) -> bool {
+        true
     }
 
     /// Chooses the watched pairs again and the time of the next look (at the start and after

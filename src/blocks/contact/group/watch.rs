@@ -50,18 +50,32 @@ impl ContactGroup {
             }
         }
         s.watched.sort_unstable();
+        // watched[watch_start[a]..watch_start[a + 1]]: the watched pairs whose lower member is a.
+        s.watch_start.fill(0);
+        for w in &s.watched {
+            s.watch_start[w.0 as usize + 1] += 1;
+        }
+        for k in 0..self.m() {
+            s.watch_start[k + 1] += s.watch_start[k];
+        }
     }
 
-    /// The watch slot of pair (a, b), if it is watched.
+    /// The watch slot of pair (a, b), if it is watched: a scan of a's few watched pairs.
+    #[inline]
     pub(super) fn watched_slot(s: &Scratch, a: u32, b: u32) -> Option<usize> {
-        let k = s.watched.binary_search_by(|w| (w.0, w.1).cmp(&(a, b)));
-        k.ok().map(|k| s.watched[k].2 as usize)
+        let range = s.watch_start[a as usize] as usize..s.watch_start[a as usize + 1] as usize;
+        s.watched[range]
+            .iter()
+            .find(|w| w.1 == b)
+            .map(|w| w.2 as usize)
     }
 
     /// Chooses the watched pairs again from the last evaluation's near pairs; writes them to
     /// `slots` (pair codes, −1 free). Returns whether any slot changed. Pairs within margin/2
     /// that get no slot are listed in `overflow`.
     pub(super) fn choose_watched(&self, slots: &mut [f64], s: &mut Scratch) -> bool {
+        // `watched` lists the pairs in `slots` as they are now (the test below relies on it).
+        self.sync_watched(slots, s);
         s.pick.clear();
         s.pick.extend_from_slice(&s.near);
         s.overflow.clear();
@@ -92,13 +106,14 @@ impl ContactGroup {
                 }
             }
         }
-        // Give each newly picked pair a free slot.
+        // Give each newly picked pair a free slot. A picked pair that was watched kept its slot
+        // above, so "already in a slot" is "watched before" (no scan of the slots per pair).
         let mut free = 0;
         for p in &s.pick {
-            let code = self.encode(p.a, p.b);
-            if slots.contains(&code) {
+            if Self::watched_slot(s, p.a, p.b).is_some() {
                 continue;
             }
+            let code = self.encode(p.a, p.b);
             while slots[free] >= 0.0 {
                 free += 1;
             }
