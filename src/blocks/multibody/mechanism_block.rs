@@ -199,13 +199,21 @@ impl MechanismBlock {
             self.mechanism.joint_v_range(j),
         );
         let axes = self.mechanism.prescribed()[v.clone()].to_vec();
+        let kind = self.mechanism.joint_kind(j);
+        let rotation = kind.quaternion_offset().map(|qo| (kind.nv() - 3, qo));
         self.inputs.push(
             PortDecl::signal(format!("motion_{j}"), Shape::vector(3 * v.len()))
                 .hidden(HiddenPort::Mechanism),
         );
         self.roles.push(InputRole::Motion);
         let input = self.inputs.len() - 1;
-        self.motions.push(MotionInput { input, q, v, axes });
+        self.motions.push(MotionInput {
+            input,
+            q,
+            v,
+            axes,
+            rotation,
+        });
         input
     }
 

@@ -18,6 +18,7 @@
 use super::mechanism_block::MechanismBlock;
 use crate::block::Io;
 use crate::multibody::rigid::RigidWorkspace;
+use crate::multibody::rotation_vector::rotation_vector_to_quaternion;
 use crate::multibody::{
     body_pose, forward_dynamics, inverse_dynamics, joint_reaction, passive_forces, JointId,
     Mechanism, ReactionFrame, SpatialForce, Workspace,
@@ -30,11 +31,15 @@ use std::ops::Range;
 pub(super) struct MotionInput {
     /// The mechanism input carrying `[q_ref; w_ref; a_ref]`.
     pub input: usize,
-    /// The joint's coordinates in q and v (equal lengths: only `nq = nv` joints are driven).
+    /// The joint's coordinates in q and v.
     pub q: Range<usize>,
     pub v: Range<usize>,
     /// Which of the joint's axes are prescribed.
     pub axes: Vec<bool>,
+    /// For a quaternion joint: the offset of its rotational triple in the joint's v (and in
+    /// the reference's each part, which holds the rotation vector there) and of its quaternion
+    /// in the joint's q (see [`crate::multibody::rotation_vector`]).
+    pub rotation: Option<(usize, usize)>,
 }
 
 /// One joint's drive output.
@@ -81,7 +86,10 @@ impl DriveScratch {
 }
 
 /// Writes into `effective` the state `states` with each prescribed coordinate replaced by its
-/// reference, and the prescribed accelerations into `ws`. Does not allocate.
+/// reference, and the prescribed accelerations into `ws`. A quaternion joint's prescribed
+/// rotational triple (all three axes or none) takes its quaternion from the rotation vector in
+/// `q_ref` and its velocity coordinates `ω` (F in B, resolved in F) from `w_ref` as they are.
+/// Does not allocate.
 pub(super) fn effective_state(
     motions: &[MotionInput],
     nq: usize,
@@ -95,9 +103,17 @@ pub(super) fn effective_state(
         let u = io.input(mi.input);
         let n = mi.axes.len();
         for (k, _) in mi.axes.iter().enumerate().filter(|(_, p)| **p) {
-            d.effective[mi.q.start + k] = u[k];
+            match mi.rotation {
+                // The rotational triple's positions are one quaternion (below).
+                Some((r, _)) if (r..r + 3).contains(&k) => {}
+                _ => d.effective[mi.q.start + k] = u[k],
+            }
             d.effective[nq + mi.v.start + k] = u[n + k];
             d.a_ref[mi.v.start + k] = u[2 * n + k];
+        }
+        if let Some((r, qo)) = mi.rotation.filter(|(r, _)| mi.axes[*r]) {
+            let quat = rotation_vector_to_quaternion(&u[r..r + 3]);
+            d.effective[mi.q.start + qo..mi.q.start + qo + 4].copy_from_slice(&quat);
         }
     }
     ws.set_prescribed_accelerations(&d.a_ref);
