@@ -15,7 +15,9 @@
 //! impulse). The solution is kept in the scratch, keyed by time, state and inputs, so that
 //! `derivatives` reuses it instead of solving again.
 
-use super::mechanism_drive::{effective_state, DriveOutput, DriveScratch, MotionInput};
+use super::mechanism_drive::{
+    drift_note, effective_state, sync_to_references, DriveOutput, DriveScratch, MotionInput,
+};
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{
     same_bits, Block, BlockError, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec,
@@ -213,6 +215,7 @@ impl MechanismBlock {
             v,
             axes,
             rotation,
+            joint: j,
         });
         input
     }
@@ -546,7 +549,7 @@ impl Block for MechanismBlock {
             solved_for: Vec::with_capacity(key_len),
             key: Vec::with_capacity(key_len),
             cut_angles: vec![f64::NAN; m.cut_joints().len()],
-            drive: DriveScratch::new(m),
+            drive: DriveScratch::new(m, self.motions.len()),
         })
     }
 
@@ -730,6 +733,12 @@ impl Block for MechanismBlock {
     fn project_states(&self, states: &mut [f64], scratch: &mut (dyn Any + Send)) -> bool {
         let m = &*self.mechanism;
         let mut changed = false;
+        if self.projects_at_inputs() {
+            if let Some(s) = scratch.downcast_mut::<Scratch>() {
+                // The driven loop is closed at the references, where every evaluation puts it.
+                changed |= sync_to_references(&self.motions, states, &mut s.drive);
+            }
+        }
         if !m.quaternion_offsets().is_empty() {
             changed |= project_quaternions(m, &mut states[..self.nq()]);
         }
@@ -746,6 +755,17 @@ impl Block for MechanismBlock {
             }
         }
         changed
+    }
+
+    fn projects_at_inputs(&self) -> bool {
+        !self.motions.is_empty() && !self.rigid.is_empty()
+    }
+
+    fn run_note(&self, scratch: &(dyn Any + Send)) -> Option<String> {
+        let s = scratch.downcast_ref::<Scratch>()?;
+        drift_note(&self.motions, &s.drive, |j| {
+            self.mechanism.joint_label(j).to_string()
+        })
     }
 
     fn warnings(&self) -> Vec<String> {
