@@ -564,3 +564,34 @@ mass = 1.0
         assert!(column(rec, axis).iter().all(|w| w.abs() < 1e-12), "{axis}");
     }
 }
+
+/// models/joint_friction.toml from θ0 = 0.5 rad with a 0.5 N·m Coulomb limit: the turning points
+/// of the closed form (`turning_points`) are 0.5, 0.398, 0.296, 0.194, 0.092 and −0.010 rad, so
+/// the pendulum reverses four times (m·g·L·sin|θ| > 0.5 N·m at each of them) and sticks at the
+/// fifth. Each reversal passes through the stick band |ω| < v_s (in about 2·v_s/|θ̈| ≈ 5e-5 s,
+/// inside one step) and crosses both of its edges; the start from rest and the stop cross one
+/// edge each: 1 + 2·4 + 1 = 10 located events of the hinge (the old |ω| − v_s function located
+/// 2), each where |ω| = v_s (1e-9 rad/s: located to the solver's tolerance).
+#[test]
+fn every_stick_slip_transition_of_a_fast_reversal_is_located() {
+    let set = format!(
+        "hinge.friction={{ method = \"coulomb\", limit = 0.5, stiction_velocity = {V_S} }}"
+    );
+    let r = run("models/joint_friction.toml", &["hinge.q0=0.5", &set]);
+    let exact = turning_points(0.5, 0.5, 0.5);
+    assert_eq!(exact.len(), 6, "{exact:?}");
+    let reversals = exact.len() - 2;
+    let events: Vec<f64> = r
+        .events
+        .iter()
+        .filter(|e| e.block == "hinge")
+        .map(|e| e.time)
+        .collect();
+    assert_eq!(events.len(), 1 + 2 * reversals + 1, "{events:?}");
+    let rec = &r.recording;
+    let w = column(rec, "hinge.w");
+    for t in &events {
+        let i = rec.times.iter().position(|x| x == t).unwrap();
+        assert!((w[i].abs() - V_S).abs() < 1e-9, "t = {t}: ω = {}", w[i]);
+    }
+}
