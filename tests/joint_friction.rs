@@ -451,34 +451,10 @@ mass = 1.0
 /// a built effort-limited hinge accelerates at effort/I.
 #[test]
 fn the_builder_writes_joint_friction_and_effort_limits() {
-    use blockdyn::builder::blocks::{
-        Constant, Joint, MechanismConfiguration, RigidTransform, Shape, Solid, WorldFrame,
-    };
+    use blockdyn::builder::blocks::{Constant, Joint, Shape, Solid, WorldFrame};
     use blockdyn::builder::{ModelBuilder, ParamValue};
-    let mut m = ModelBuilder::new("built_friction", 10.0);
-    m.solver("rel_tol", 1e-8).solver("abs_tol", 1e-10);
-    m.output(
-        "log",
-        ParamValue::Array(vec!["hinge.q".into(), "hinge.w".into()]),
-    );
-    let world = m.add("world", WorldFrame::new());
-    m.add("gravity", MechanismConfiguration::new([0.0, -G, 0.0]));
-    let hinge = m.add(
-        "hinge",
-        Joint::revolute().q0(THETA0).coulomb_friction(TAU_F, V_S),
-    );
-    let rod = m.add("rod", RigidTransform::new([0.0, -1.0, 0.0]));
-    let bob = m.add("bob", Solid::new(Shape::sphere(0.05)).mass(1.0));
-    m.attach(world.port("W"), hinge.port("B"))
-        .attach(hinge.port("F"), rod.port("B"))
-        .attach(rod.port("F"), bob.port("R"));
-    let built = blockdyn::simulate(&m.build().unwrap(), Default::default()).unwrap();
+    let built = built_pendulum(Joint::revolute().q0(THETA0).coulomb_friction(TAU_F, V_S));
     let file = run("models/joint_friction.toml", &[]);
-    let rest = |r: &blockdyn::RunResult| {
-        let phases = slip_phases(&column(&r.recording, "hinge.w"), V_S);
-        let stop = phases.last().unwrap().1.unwrap();
-        (phases.len(), column(&r.recording, "hinge.q")[stop])
-    };
     let (built, file) = (rest(&built), rest(&file));
     assert_eq!(built.0, file.0);
     assert!((built.1 - file.1).abs() < 1e-12, "{built:?} vs {file:?}");
@@ -495,6 +471,58 @@ fn the_builder_writes_joint_friction_and_effort_limits() {
     let r = blockdyn::simulate(&m.build().unwrap(), Default::default()).unwrap();
     let w = *column(&r.recording, "hinge.w").last().unwrap();
     assert!((w + 2.0 / 0.004).abs() < 1e-9 * 500.0, "{w}");
+}
+
+/// The number of slip phases and the angle (rad) where the last one stops.
+fn rest(r: &blockdyn::RunResult) -> (usize, f64) {
+    let phases = slip_phases(&column(&r.recording, "hinge.w"), V_S);
+    let stop = phases.last().unwrap().1.unwrap();
+    (phases.len(), column(&r.recording, "hinge.q")[stop])
+}
+
+/// A built copy of models/joint_friction.toml (without its scopes) whose hinge is `hinge`, run.
+fn built_pendulum(hinge: blockdyn::builder::blocks::Joint) -> blockdyn::RunResult {
+    use blockdyn::builder::blocks::{
+        MechanismConfiguration, RigidTransform, Shape, Solid, WorldFrame,
+    };
+    use blockdyn::builder::{ModelBuilder, ParamValue};
+    let mut m = ModelBuilder::new("built_friction", 10.0);
+    m.solver("rel_tol", 1e-8).solver("abs_tol", 1e-10);
+    m.output(
+        "log",
+        ParamValue::Array(vec!["hinge.q".into(), "hinge.w".into()]),
+    );
+    let world = m.add("world", WorldFrame::new());
+    m.add("gravity", MechanismConfiguration::new([0.0, -G, 0.0]));
+    let hinge = m.add("hinge", hinge);
+    let rod = m.add("rod", RigidTransform::new([0.0, -1.0, 0.0]));
+    let bob = m.add("bob", Solid::new(Shape::sphere(0.05)).mass(1.0));
+    m.attach(world.port("W"), hinge.port("B"))
+        .attach(hinge.port("F"), rod.port("B"))
+        .attach(rod.port("F"), bob.port("R"));
+    blockdyn::simulate(&m.build().unwrap(), Default::default()).unwrap()
+}
+
+/// The builder's `stribeck_friction` writes what the model format's Stribeck table says: a built
+/// hinge (static 0.4 N·m, dynamic 0.16 N·m) takes the 5 half-swings of the closed form (see
+/// `a_stribeck_hinge_slides_on_its_dynamic_limit_and_sticks_on_its_static_one`) and stops where
+/// the model file with the same table stops (1e-12 rad: the same equations).
+#[test]
+fn the_builder_writes_stribeck_joint_friction() {
+    use blockdyn::builder::blocks::Joint;
+    let built = built_pendulum(
+        Joint::revolute()
+            .q0(THETA0)
+            .stribeck_friction(0.4, TAU_F, V_S),
+    );
+    let set = format!(
+        "hinge.friction={{ method = \"stribeck\", static_limit = 0.4, dynamic_limit = {TAU_F}, stiction_velocity = {V_S} }}"
+    );
+    let file = run("models/joint_friction.toml", &[&set]);
+    let (built, file) = (rest(&built), rest(&file));
+    assert_eq!(built.0, 5, "{built:?}");
+    assert_eq!(built.0, file.0);
+    assert!((built.1 - file.1).abs() < 1e-12, "{built:?} vs {file:?}");
 }
 
 /// A SphericalJoint (quaternion state: the friction reads the angular velocity after the four
@@ -534,5 +562,36 @@ mass = 1.0
     assert!((t - t_exact).abs() < 1e-8 * t_exact, "{t} vs {t_exact}");
     for axis in ["ball_joint.w[0]", "ball_joint.w[1]"] {
         assert!(column(rec, axis).iter().all(|w| w.abs() < 1e-12), "{axis}");
+    }
+}
+
+/// models/joint_friction.toml from θ0 = 0.5 rad with a 0.5 N·m Coulomb limit: the turning points
+/// of the closed form (`turning_points`) are 0.5, 0.398, 0.296, 0.194, 0.092 and −0.010 rad, so
+/// the pendulum reverses four times (m·g·L·sin|θ| > 0.5 N·m at each of them) and sticks at the
+/// fifth. Each reversal passes through the stick band |ω| < v_s (in about 2·v_s/|θ̈| ≈ 5e-5 s,
+/// inside one step) and crosses both of its edges; the start from rest and the stop cross one
+/// edge each: 1 + 2·4 + 1 = 10 located events of the hinge (the old |ω| − v_s function located
+/// 2), each where |ω| = v_s (1e-9 rad/s: located to the solver's tolerance).
+#[test]
+fn every_stick_slip_transition_of_a_fast_reversal_is_located() {
+    let set = format!(
+        "hinge.friction={{ method = \"coulomb\", limit = 0.5, stiction_velocity = {V_S} }}"
+    );
+    let r = run("models/joint_friction.toml", &["hinge.q0=0.5", &set]);
+    let exact = turning_points(0.5, 0.5, 0.5);
+    assert_eq!(exact.len(), 6, "{exact:?}");
+    let reversals = exact.len() - 2;
+    let events: Vec<f64> = r
+        .events
+        .iter()
+        .filter(|e| e.block == "hinge")
+        .map(|e| e.time)
+        .collect();
+    assert_eq!(events.len(), 1 + 2 * reversals + 1, "{events:?}");
+    let rec = &r.recording;
+    let w = column(rec, "hinge.w");
+    for t in &events {
+        let i = rec.times.iter().position(|x| x == t).unwrap();
+        assert!((w[i].abs() - V_S).abs() < 1e-9, "t = {t}: ω = {}", w[i]);
     }
 }

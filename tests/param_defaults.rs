@@ -68,8 +68,10 @@ const NOT_TOML: &[&str] = &[
     "PlanarJoint.effort_limit",
     "SphericalJoint.friction",
     "SphericalJoint.effort_limit",
+    "SphericalJoint.motion_axes",
     "SixDofJoint.friction",
     "SixDofJoint.effort_limit",
+    "SixDofJoint.motion_axes",
 ];
 
 /// A body hanging off-axis from the follower frame of the joint `b` (so every degree of freedom

@@ -399,6 +399,19 @@ pub trait Block: Send + Sync {
         false
     }
 
+    /// True when [`Block::project_states`] reads what the block's last output evaluation saw (a
+    /// mechanism whose driven loop is closed at its motion inputs' references): the engine then
+    /// evaluates the outputs at the accepted point before it projects.
+    fn projects_at_inputs(&self) -> bool {
+        false
+    }
+
+    /// Something the run should tell the user once it ends, read from the block's scratch (a
+    /// motion input whose `w_ref` is not the derivative of its `q_ref`). `None`: nothing to say.
+    fn run_note(&self, _scratch: &(dyn Any + Send)) -> Option<String> {
+        None
+    }
+
     /// Whether the engine records this block's inputs as a plot panel and CSV columns (a Scope).
     fn records_inputs(&self) -> bool {
         false

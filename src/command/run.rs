@@ -219,6 +219,9 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
     );
     match run {
         Ok(result) => {
+            for (block, note) in &result.notes {
+                (request.warn)(&format!("block '{block}': {note}"));
+            }
             if let Some(row) = &result.non_finite_row {
                 (request.warn)(&format!(
                     "column '{}' is NaN or infinite from t = {} s (its first non-finite row; later rows may be too): the block that computes it produced it\n  help: check that block's expression, parameters and inputs near that time (a division by zero, a log or sqrt of a negative number)",

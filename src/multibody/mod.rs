@@ -54,6 +54,7 @@ pub(crate) mod prescribed;
 pub mod reaction;
 pub mod rigid;
 pub(crate) mod rnea;
+pub mod rotation_vector;
 pub mod spatial;
 pub(crate) mod workspace;
 

@@ -279,6 +279,11 @@ impl<'d> Engine<'d> {
         self.blocks[b].failure(&*self.run.scratch[b])
     }
 
+    /// What block `b` has to tell the user once the run ends (see [`crate::block::Block::run_note`]).
+    pub fn block_note(&self, b: usize) -> Option<String> {
+        self.blocks[b].run_note(&*self.run.scratch[b])
+    }
+
     /// What makes block `b` stiff at its last evaluation (see [`crate::block::Block::stiffness`]).
     pub fn block_stiffness(&self, b: usize) -> Option<crate::block::StiffnessNote> {
         self.blocks[b].stiffness(&*self.run.scratch[b])
@@ -729,9 +734,17 @@ impl System for Engine<'_> {
         }
     }
 
-    fn project(&mut self, _t: f64, x: &mut [f64]) -> bool {
+    fn project(&mut self, t: f64, x: &mut [f64]) -> bool {
         let d = self.diagram;
         let mut changed = false;
+        if self
+            .stateful
+            .iter()
+            .any(|&b| self.blocks[b].projects_at_inputs())
+        {
+            // Such a block projects with what it saw at the accepted point.
+            self.outputs_at(t, x);
+        }
         for &b in &self.stateful {
             let states = d.blocks[b].states.clone();
             changed |= self.blocks[b].project_states(&mut x[states], &mut *self.run.scratch[b]);

@@ -125,6 +125,9 @@ pub struct RunResult {
     /// The first recorded NaN or infinity (a signal that reaches only a Scope or a log stops no
     /// run); `None` when every recorded value was finite.
     pub non_finite_row: Option<recorder::NonFiniteRow>,
+    /// What blocks have to tell the user about the run (block name, message), e.g. a motion
+    /// input whose velocity reference is not its position reference's derivative.
+    pub notes: Vec<(String, String)>,
 }
 
 /// Why a run stopped early.
@@ -410,6 +413,9 @@ pub fn simulate_keeping_rows(
     let animation = engine.run.frames.take().map(FrameSampler::into_animation);
     let events = engine.run.events.located(d);
     let events_dropped = engine.run.events.dropped();
+    let notes = (0..d.blocks.len())
+        .filter_map(|b| engine.block_note(b).map(|n| (d.blocks[b].name.clone(), n)))
+        .collect();
     match (outcome, finished) {
         (Ok(stats), Ok(csv)) => Ok(RunResult {
             recording,
@@ -424,6 +430,7 @@ pub fn simulate_keeping_rows(
             events,
             events_dropped,
             non_finite_row,
+            notes,
         }),
         (Ok(_), Err(e)) => Err(early(e.into())),
         (Err(error), finished) => {

@@ -165,7 +165,7 @@ impl JointFriction {
 
     /// Number of zero-crossing functions: one per axis.
     pub fn crossing_count(&self) -> usize {
-        self.laws.len()
+        2 * self.laws.len()
     }
 
     /// The friction force or torque of each axis (N or N·m, positive towards increasing q) at the
@@ -176,11 +176,15 @@ impl JointFriction {
         }
     }
 
-    /// The zero-crossing functions |q̇_k| − v_k (rad/s or m/s): negative while axis k is in its
-    /// stick band. Does not allocate.
+    /// The zero-crossing functions `q̇_k − v_k` and `q̇_k + v_k` (rad/s or m/s) per axis k: the
+    /// stick band `|q̇_k| < v_k` lies between their zeros. Two functions, each crossed once when
+    /// the axis reverses, rather than `|q̇_k| − v_k`, which a reversal crosses twice and which can
+    /// therefore be positive at both ends of a step that holds the whole reversal (the
+    /// transition then goes unlocated). Does not allocate.
     pub fn crossings(&self, rates: &[f64], g: &mut [f64]) {
-        for ((band, rate), g) in self.bands.iter().zip(rates).zip(g) {
-            *g = rate.abs() - band;
+        for ((band, rate), g) in self.bands.iter().zip(rates).zip(g.chunks_exact_mut(2)) {
+            g[0] = rate - band;
+            g[1] = rate + band;
         }
     }
 }
@@ -320,7 +324,10 @@ mod tests {
         let mut out = [9.0; 2];
         f.forces(&[-0.5, 4.0], &mut out);
         assert_eq!(out, [2.0, 0.0]);
-        f.crossings(&[-0.5e-3, 0.0], &mut out);
-        assert!((out[0] + 0.5e-3).abs() < 1e-18 && out[1] == 0.0);
+        let mut g = [9.0; 4];
+        f.crossings(&[-0.5e-3, 0.0], &mut g);
+        // Inside the band of axis 0: q̇ − v < 0 < q̇ + v.
+        assert!((g[0] + 1.5e-3).abs() < 1e-18 && (g[1] - 0.5e-3).abs() < 1e-18);
+        assert!(g[2] == 0.0 && g[3] == 0.0);
     }
 }

@@ -12,12 +12,20 @@
 //!
 //! Either way the joint sends `[q; w; a]` to the mechanism through a hidden output (see
 //! `mechanism_drive.rs`). `motion_axes` (multi-axis joints) says which axes are prescribed; the
-//! others stay free (forces). Quaternion joints (spherical, six-dof) take no motion input.
+//! others stay free (forces).
+//!
+//! Quaternion joints (spherical, six-dof): the rotational triple is prescribed whole or not at
+//! all. Its `q_ref` is the rotation vector φ (rad) of F in B, its `w_ref` and `a_ref` the joint's
+//! own velocity coordinates, ω and ω̇ (F relative to B, resolved in F; rad/s, rad/s²). Filtered,
+//! the filter's states are φ and φ̇, mapped to ω, ω̇ by SO(3)'s right Jacobian
+//! ([`crate::multibody::rotation_vector`]).
 
 use crate::block::{Ctx, HiddenPort, Param, PortDecl, Shape};
 use crate::model::{Diagnostic, TableReader, ValueKind};
+use crate::multibody::rotation_vector::body_rates;
 use crate::multibody::{JointKind, ReactionFrame};
 use crate::param;
+use nalgebra::Vector3;
 
 /// How a joint's coordinates are driven.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,6 +72,12 @@ pub(super) const PORTS: [crate::block::PortDoc; 5] = [
     port_doc("actuator_force", "output", "force/torque per axis the actuator supplies: on a driven axis what the motion requires on top of the joint's spring, damper and friction; on a force-driven axis the input t (with motion or actuation)"),
     REACTION,
 ];
+/// The documented motion inputs of the quaternion joints (spherical, six-dof).
+pub(super) const QUATERNION_PORTS: [crate::block::PortDoc; 3] = [
+    port_doc("q_ref", "input", "position reference, one per degree of freedom: [position of F in B (m, six-dof only);] rotation vector φ = θ·n of F in B (rad: the rotation by θ about the unit axis n); the rotation axes are driven together (motion = \"input\" or \"input_filtered\")"),
+    port_doc("w_ref", "input", "velocity reference (motion = \"input\"): [velocity of F's origin in B (m/s, six-dof only);] angular velocity ω of F relative to B, resolved in F (rad/s; not dφ/dt)"),
+    port_doc("a_ref", "input", "acceleration reference (motion = \"input\"): [acceleration in B (m/s², six-dof only);] ω̇, the rate of ω's components in F (rad/s²)"),
+];
 /// The `reaction` output's documentation.
 pub(super) const REACTION: crate::block::PortDoc = crate::block::PortDoc {
     name: "reaction",
@@ -93,8 +107,9 @@ pub(super) const REACTION_FRAME: Param<&str> = param!(
     "frame the reaction output is resolved in: \"follower\", \"base\" or \"world\" (its moment is about F's origin)"
 );
 
-/// Reads `motion`, `motion_filter` and `motion_axes`; `None` without motion. Refuses motion on
-/// quaternion joints, and `q0`/`w0` written with a motion input (the input defines them).
+/// Reads `motion`, `motion_filter` and `motion_axes`; `None` without motion. Refuses a quaternion
+/// joint's rotation axes driven in part, and initial values written on driven axes (the input
+/// defines them).
 pub(super) fn read_motion(
     p: &TableReader,
     kind: JointKind,
@@ -109,14 +124,6 @@ pub(super) fn read_motion(
                 .hint("write motion = \"input\" or \"input_filtered\", or remove 'motion_axes'"));
         }
         return Ok(None);
-    }
-    if kind.nq() != kind.nv() {
-        return Err(p
-            .error(
-                "motion",
-                format!("a {} joint takes no motion input (its orientation is a quaternion)", kind.name()),
-            )
-            .hint("drive it with actuation = \"input\" and a controller, or build it from revolute joints"));
     }
     let nv = kind.nv();
     let axes = match axes_written {
@@ -148,9 +155,10 @@ pub(super) fn read_motion(
             }
         }
     };
-    for key in ["q0", "w0"] {
+    check_rotation_axes(p, kind, &axes)?;
+    for (key, range) in initial_value_keys(kind) {
         if p.has(key) {
-            let all = axes.iter().all(|a| *a);
+            let all = axes[range.clone()].iter().all(|a| *a);
             if all {
                 return Err(p
                     .error(
@@ -162,14 +170,22 @@ pub(super) fn read_motion(
                     )));
             }
             // Partly driven: the free axes' initial values are read; a driven axis's must be
-            // left at 0 (its input gives it), so that a value written there is not ignored.
-            let values = p.fixed_vector(key, nv)?.unwrap_or_default();
-            if let Some(k) = (0..nv).find(|&k| axes[k] && values.get(k).is_some_and(|v| *v != 0.0))
+            // left at 0 (its input gives it), so that a value written there is not ignored. (A
+            // quaternion's axes are driven all or none: it is refused above or read whole.)
+            let n = range.len();
+            let values = if key == "orientation" {
+                Vec::new()
+            } else {
+                p.fixed_vector(key, n)?.unwrap_or_default()
+            };
+            if let Some(k) =
+                (0..n).find(|&k| axes[range.start + k] && values.get(k).is_some_and(|v| *v != 0.0))
             {
+                let k = range.start + k;
                 return Err(p
                     .error(
                         key,
-                        format!("'{key}'[{k}] is on an axis the motion input drives (motion_axes[{k}] = true)"),
+                        format!("'{key}'[{}] is on an axis the motion input drives (motion_axes[{k}] = true)", k - range.start),
                     )
                     .hint("write 0.0 there: the driven axes start at q_ref(0), w_ref(0); only the free axes' values are used"));
             }
@@ -181,6 +197,49 @@ pub(super) fn read_motion(
         MotionMode::Filtered(tau)
     };
     Ok(Some(MotionSpec { mode, axes }))
+}
+
+/// The parameters that set a `kind` joint's initial state, each with the axes (indices into its
+/// velocity coordinates) it gives values to.
+fn initial_value_keys(kind: JointKind) -> Vec<(&'static str, std::ops::Range<usize>)> {
+    match kind {
+        JointKind::Spherical => vec![("orientation", 0..3), ("angular_velocity", 0..3)],
+        JointKind::SixDof => vec![
+            ("position", 0..3),
+            ("velocity", 0..3),
+            ("orientation", 3..6),
+            ("angular_velocity", 3..6),
+        ],
+        _ => vec![("q0", 0..kind.nv()), ("w0", 0..kind.nv())],
+    }
+}
+
+/// A quaternion joint's rotational triple is prescribed whole or not at all: its orientation is
+/// one quaternion, whose reference is one rotation vector.
+fn check_rotation_axes(p: &TableReader, kind: JointKind, axes: &[bool]) -> Result<(), Diagnostic> {
+    let Some(_) = kind.quaternion_offset() else {
+        return Ok(());
+    };
+    let r = kind.nv() - 3;
+    let triple = &axes[r..r + 3];
+    if triple.iter().all(|a| *a) || triple.iter().all(|a| !*a) {
+        return Ok(());
+    }
+    let mut fixed: Vec<String> = axes.iter().map(|a| a.to_string()).collect();
+    fixed[r..r + 3].iter_mut().for_each(|a| *a = "true".into());
+    Err(p
+        .error(
+            "motion_axes",
+            format!(
+                "a {} joint's three rotation axes (motion_axes[{r}..{}]) are driven together or not at all: its orientation is one quaternion, driven by one rotation vector",
+                kind.name(),
+                r + 3
+            ),
+        )
+        .hint(format!(
+            "write motion_axes = [{}], or build the rotation from revolute joints (a gimbal) to drive some of its axes",
+            fixed.join(", ")
+        )))
 }
 
 /// Reads `reaction_frame`.
@@ -217,6 +276,8 @@ pub(super) struct JointDrive {
     reaction_output: Option<usize>,
     motion_output: Option<usize>,
     drive_input: Option<usize>,
+    /// A quaternion joint's rotational triple's offset in its velocity coordinates.
+    rotation: Option<usize>,
 }
 
 impl JointDrive {
@@ -260,6 +321,7 @@ impl JointDrive {
             reaction_output: Some(outputs.len() - 1),
             motion_output: None,
             drive_input: None,
+            rotation: kind.quaternion_offset().map(|_| nv - 3),
         }
     }
 
@@ -389,6 +451,14 @@ impl JointDrive {
                         let mut d = [0.0; 12];
                         filter_derivatives(tau, &ctx.io.input(i)[..n], ctx.states, &mut d[..2 * n]);
                         xwa[2 * n..3 * n].copy_from_slice(&d[n..2 * n]);
+                    }
+                    if let Some(r) = self.rotation.filter(|r| m.axes[*r]) {
+                        // The filter's states are the rotation vector and its rates; the
+                        // mechanism takes the angular velocity and acceleration in F.
+                        let v3 = |k: usize| Vector3::new(xwa[k], xwa[k + 1], xwa[k + 2]);
+                        let (w, wd) = body_rates(&v3(r), &v3(n + r), &v3(2 * n + r));
+                        xwa[n + r..n + r + 3].copy_from_slice(w.as_slice());
+                        xwa[2 * n + r..2 * n + r + 3].copy_from_slice(wd.as_slice());
                     }
                     ctx.output(o)[..3 * n].copy_from_slice(&xwa[..3 * n]);
                 }

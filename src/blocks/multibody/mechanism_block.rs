@@ -15,7 +15,9 @@
 //! impulse). The solution is kept in the scratch, keyed by time, state and inputs, so that
 //! `derivatives` reuses it instead of solving again.
 
-use super::mechanism_drive::{effective_state, DriveOutput, DriveScratch, MotionInput};
+use super::mechanism_drive::{
+    drift_note, effective_state, sync_to_references, DriveOutput, DriveScratch, MotionInput,
+};
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{
     same_bits, Block, BlockError, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec,
@@ -221,13 +223,22 @@ impl MechanismBlock {
             self.mechanism.joint_v_range(j),
         );
         let axes = self.mechanism.prescribed()[v.clone()].to_vec();
+        let kind = self.mechanism.joint_kind(j);
+        let rotation = kind.quaternion_offset().map(|qo| (kind.nv() - 3, qo));
         self.inputs.push(
             PortDecl::signal(format!("motion_{j}"), Shape::vector(3 * v.len()))
                 .hidden(HiddenPort::Mechanism),
         );
         self.roles.push(InputRole::Motion);
         let input = self.inputs.len() - 1;
-        self.motions.push(MotionInput { input, q, v, axes });
+        self.motions.push(MotionInput {
+            input,
+            q,
+            v,
+            axes,
+            rotation,
+            joint: j,
+        });
         input
     }
 
@@ -560,7 +571,7 @@ impl Block for MechanismBlock {
             solved_for: Vec::with_capacity(key_len),
             key: Vec::with_capacity(key_len),
             cut_angles: vec![f64::NAN; m.cut_joints().len()],
-            drive: DriveScratch::new(m),
+            drive: DriveScratch::new(m, self.motions.len()),
             interior: InteriorSolve {
                 rigid: RigidWorkspace::new(m, &self.rigid),
                 vdot: vec![0.0; m.nv()],
@@ -759,6 +770,12 @@ impl Block for MechanismBlock {
     fn project_states(&self, states: &mut [f64], scratch: &mut (dyn Any + Send)) -> bool {
         let m = &*self.mechanism;
         let mut changed = false;
+        if self.projects_at_inputs() {
+            if let Some(s) = scratch.downcast_mut::<Scratch>() {
+                // The driven loop is closed at the references, where every evaluation puts it.
+                changed |= sync_to_references(&self.motions, states, &mut s.drive);
+            }
+        }
         if !m.quaternion_offsets().is_empty() {
             changed |= project_quaternions(m, &mut states[..self.nq()]);
         }
@@ -775,6 +792,17 @@ impl Block for MechanismBlock {
             }
         }
         changed
+    }
+
+    fn projects_at_inputs(&self) -> bool {
+        !self.motions.is_empty() && !self.rigid.is_empty()
+    }
+
+    fn run_note(&self, scratch: &(dyn Any + Send)) -> Option<String> {
+        let s = scratch.downcast_ref::<Scratch>()?;
+        drift_note(&self.motions, &s.drive, |j| {
+            self.mechanism.joint_label(j).to_string()
+        })
     }
 
     fn warnings(&self) -> Vec<String> {

@@ -18,6 +18,7 @@
 use super::mechanism_block::MechanismBlock;
 use crate::block::Io;
 use crate::multibody::rigid::RigidWorkspace;
+use crate::multibody::rotation_vector::rotation_vector_to_quaternion;
 use crate::multibody::{
     body_pose, forward_dynamics, inverse_dynamics, joint_reaction, passive_forces, JointId,
     Mechanism, ReactionFrame, SpatialForce, Workspace,
@@ -30,11 +31,17 @@ use std::ops::Range;
 pub(super) struct MotionInput {
     /// The mechanism input carrying `[q_ref; w_ref; a_ref]`.
     pub input: usize,
-    /// The joint's coordinates in q and v (equal lengths: only `nq = nv` joints are driven).
+    /// The joint's coordinates in q and v.
     pub q: Range<usize>,
     pub v: Range<usize>,
     /// Which of the joint's axes are prescribed.
     pub axes: Vec<bool>,
+    /// For a quaternion joint: the offset of its rotational triple in the joint's v (and in
+    /// the reference's each part, which holds the rotation vector there) and of its quaternion
+    /// in the joint's q (see [`crate::multibody::rotation_vector`]).
+    pub rotation: Option<(usize, usize)>,
+    /// The joint.
+    pub joint: JointId,
 }
 
 /// One joint's drive output.
@@ -64,12 +71,19 @@ pub(super) struct DriveScratch {
     pub passive: Vec<f64>,
     /// Applied wrenches with the rigid constraints' forces (one per body).
     pub f_total: Vec<SpatialForce>,
+    /// The raw state `effective` was last made from (to tell whether it is the accepted point's).
+    pub raw: Vec<f64>,
+    /// Per motion input: the total and the largest per-step distance (m or rad) between the
+    /// driven positions integrated from `w_ref` and `q_ref` at the accepted points.
+    pub drift: Vec<(f64, f64)>,
 }
 
 impl DriveScratch {
-    /// Buffers for `m`.
-    pub fn new(m: &Mechanism) -> Self {
+    /// Buffers for `m` with `motions` motion inputs.
+    pub fn new(m: &Mechanism, motions: usize) -> Self {
         Self {
+            raw: vec![0.0; m.nq() + m.nv()],
+            drift: vec![(0.0, 0.0); motions],
             effective: vec![0.0; m.nq() + m.nv()],
             a_ref: vec![0.0; m.nv()],
             vdot: vec![0.0; m.nv()],
@@ -81,7 +95,10 @@ impl DriveScratch {
 }
 
 /// Writes into `effective` the state `states` with each prescribed coordinate replaced by its
-/// reference, and the prescribed accelerations into `ws`. Does not allocate.
+/// reference, and the prescribed accelerations into `ws`. A quaternion joint's prescribed
+/// rotational triple (all three axes or none) takes its quaternion from the rotation vector in
+/// `q_ref` and its velocity coordinates `ω` (F in B, resolved in F) from `w_ref` as they are.
+/// Does not allocate.
 pub(super) fn effective_state(
     motions: &[MotionInput],
     nq: usize,
@@ -91,16 +108,79 @@ pub(super) fn effective_state(
     ws: &mut Workspace,
 ) {
     d.effective.copy_from_slice(states);
+    d.raw.copy_from_slice(states);
     for mi in motions {
         let u = io.input(mi.input);
         let n = mi.axes.len();
         for (k, _) in mi.axes.iter().enumerate().filter(|(_, p)| **p) {
-            d.effective[mi.q.start + k] = u[k];
+            match mi.rotation {
+                // The rotational triple's positions are one quaternion (below).
+                Some((r, _)) if (r..r + 3).contains(&k) => {}
+                _ => d.effective[mi.q.start + k] = u[k],
+            }
             d.effective[nq + mi.v.start + k] = u[n + k];
             d.a_ref[mi.v.start + k] = u[2 * n + k];
         }
+        if let Some((r, qo)) = mi.rotation.filter(|(r, _)| mi.axes[*r]) {
+            let quat = rotation_vector_to_quaternion(&u[r..r + 3]);
+            d.effective[mi.q.start + qo..mi.q.start + qo + 4].copy_from_slice(&quat);
+        }
     }
     ws.set_prescribed_accelerations(&d.a_ref);
+}
+
+/// How far (m or rad, summed over the run's accepted steps) the driven positions integrated from
+/// `w_ref` may move from `q_ref` before the run says so: consistent references leave only the
+/// integrator's local error of ∫w_ref dt per step, far below this.
+pub(super) const DRIFT_NOTE: f64 = 1e-6;
+
+/// At an accepted point whose outputs were just evaluated (`d.raw` is `states`, bit for bit),
+/// resets the driven coordinates of `states` to their references (`d.effective`) so that the loop
+/// closures are projected where every evaluation puts the mechanism, and adds each motion input's
+/// distance between the integrated and the reference positions to `d.drift`. Returns whether
+/// `states` changed; does nothing (false) when `d.raw` is another state's. Does not allocate.
+pub(super) fn sync_to_references(
+    motions: &[MotionInput],
+    states: &mut [f64],
+    d: &mut DriveScratch,
+) -> bool {
+    if !same_bits(&d.raw, states) {
+        return false;
+    }
+    for (mi, drift) in motions.iter().zip(d.drift.iter_mut()) {
+        let gap =
+            mi.q.clone()
+                .map(|k| (states[k] - d.effective[k]).abs())
+                .fold(0.0, f64::max);
+        drift.0 += gap;
+        drift.1 = drift.1.max(gap);
+    }
+    let changed = !same_bits(&d.effective, states);
+    states.copy_from_slice(&d.effective);
+    changed
+}
+
+/// The run's note on the motion inputs whose integrated positions drifted from `q_ref` by more
+/// than [`DRIFT_NOTE`] in total (`label` names a motion input's joint).
+pub(super) fn drift_note(
+    motions: &[MotionInput],
+    d: &DriveScratch,
+    label: impl Fn(usize) -> String,
+) -> Option<String> {
+    let (k, (total, largest)) = d
+        .drift
+        .iter()
+        .enumerate()
+        .filter(|(_, (total, _))| *total > DRIFT_NOTE)
+        .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0))?;
+    Some(format!(
+        "the driven coordinates of joint '{}', integrated from w_ref, moved {total:.3e} (m or rad, summed over the steps; largest {largest:.3e} in one step) away from q_ref: w_ref is not the derivative of q_ref. Each step's driven positions were reset to q_ref and the loop closed there, but the velocities are w_ref's\n  help: feed w_ref = dq_ref/dt and a_ref = dw_ref/dt, or use motion = \"input_filtered\" (q_ref alone)",
+        label(motions[k].joint)
+    ))
+}
+
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// Adds to `f_total` (World-resolved, about the World origin) the forces of the rigid constraints

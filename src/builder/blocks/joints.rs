@@ -99,6 +99,23 @@ impl Joint {
         self
     }
 
+    /// Stribeck joint friction: the torque (N·m) or force (N) rises to `static_limit` near rest
+    /// and falls to `dynamic_limit` (≤ `static_limit`) in sliding, regularised over
+    /// `stiction_velocity` (rad/s or m/s; the model format's default is 1e-4).
+    pub fn stribeck_friction(
+        mut self,
+        static_limit: f64,
+        dynamic_limit: f64,
+        stiction_velocity: f64,
+    ) -> Self {
+        let friction = MethodTable::new("stribeck")
+            .with("static_limit", static_limit)
+            .with("dynamic_limit", dynamic_limit)
+            .with("stiction_velocity", stiction_velocity);
+        self.spec = self.spec.param("friction", friction.into_value());
+        self
+    }
+
     /// With [`Joint::actuated`]: the input `t` is saturated to ±`effort` (N·m or N).
     pub fn effort_limit(mut self, effort: f64) -> Self {
         self.spec = self.spec.param("effort_limit", effort);

@@ -146,6 +146,12 @@ impl Block for Perturbed<'_> {
     fn project_states(&self, states: &mut [f64], scratch: &mut (dyn Any + Send)) -> bool {
         self.inner.project_states(states, scratch)
     }
+    fn projects_at_inputs(&self) -> bool {
+        self.inner.projects_at_inputs()
+    }
+    fn run_note(&self, scratch: &(dyn Any + Send)) -> Option<String> {
+        self.inner.run_note(scratch)
+    }
     fn records_inputs(&self) -> bool {
         self.inner.records_inputs()
     }
