@@ -29,6 +29,8 @@ use std::sync::Arc;
 
 /// The type of a subsystem instance's block.
 pub const SUBSYSTEM: &str = "Subsystem";
+/// The type of a robot's block, an instance of its URDF file ([`crate::urdf::instance`]).
+pub const URDF: &str = crate::urdf::TYPE_NAME;
 /// A subsystem's signal input (one output `out` inside).
 pub const INPORT: &str = "Inport";
 /// A subsystem's signal output (one input `in` inside).
@@ -73,8 +75,10 @@ pub(crate) fn set_in_block(
 pub struct Expansion {
     /// The instances written in the model file (`leg1`, `leg[0]`), in order.
     pub instances: Vec<String>,
-    /// The subsystem files read.
+    /// The subsystem files read, and each Urdf instance's URDF and mesh files.
     pub files: Vec<PathBuf>,
+    /// The Urdf instances' warnings (`block 'robot': robot.urdf:12:5: <visual> ignored: …`).
+    pub warnings: Vec<String>,
 }
 
 /// Expands the subsystems and arrays of `document` in place (blocks and connections become the
@@ -91,7 +95,7 @@ pub fn expand_document(
                 b.get("count").is_some()
                     || matches!(
                         b.get("type").and_then(|t| t.value.as_str()),
-                        Some(SUBSYSTEM | FRAMEPORT)
+                        Some(SUBSYSTEM | FRAMEPORT | URDF)
                     )
             })
         })
@@ -113,13 +117,23 @@ pub fn expand_document(
         overrides,
         made: 0,
         expansion: Expansion::default(),
+        urdf_made: HashMap::new(),
+        skipped: Vec::new(),
+        urdf_connections: Vec::new(),
     };
     let level = Level {
         prefix: String::new(),
         dir: PathBuf::new(),
         top: true,
     };
-    let flat = cx.expand_file(&root, &level, &vars)?;
+    let mut flat = cx.expand_file(&root, &level, &vars)?;
+    flat.connections.append(&mut cx.urdf_connections);
+    crate::urdf::instance::refuse_connections_to_skipped(
+        cx.source,
+        &flat.connections,
+        &cx.skipped,
+    )?;
+    crate::urdf::instance::refuse_duplicates(cx.source, &flat.blocks, &cx.urdf_made)?;
     let mut expansion = std::mem::take(&mut cx.expansion);
     expansion.instances = flat.instances.clone();
     let connections: Vec<Value> = flat
@@ -170,12 +184,12 @@ struct Level {
 
 /// One file expanded: flat blocks and connections, and (for a subsystem file) its ports.
 #[derive(Default)]
-struct Flat {
-    blocks: Vec<Entry>,
-    connections: Vec<Connection>,
+pub(super) struct Flat {
+    pub(super) blocks: Vec<Entry>,
+    pub(super) connections: Vec<Connection>,
     ports: Vec<Port>,
     /// The instances written in this file (full names).
-    instances: Vec<String>,
+    pub(super) instances: Vec<String>,
 }
 
 /// What a file's blocks say about its connections: the arrays' counts, the instances' ports (by
@@ -188,16 +202,22 @@ struct Wiring {
     port_blocks: Vec<(String, PortKind, Span)>,
 }
 
-struct Expander<'a, 'o> {
-    source: &'a mut SourceFile,
-    model_dir: PathBuf,
+pub(super) struct Expander<'a, 'o> {
+    pub(super) source: &'a mut SourceFile,
+    pub(super) model_dir: PathBuf,
     /// Each subsystem file read, by its canonical path: its text and tree (spans its own).
     files: HashMap<PathBuf, (Arc<SourceFile>, Table)>,
     /// The files being expanded, outermost first (to find cycles).
     stack: Vec<PathBuf>,
     overrides: &'a mut Vec<&'o String>,
     made: usize,
-    expansion: Expansion,
+    pub(super) expansion: Expansion,
+    /// The names of the blocks Urdf instances made, each with the key spans of those blocks.
+    pub(super) urdf_made: HashMap<String, Vec<Span>>,
+    /// The collision blocks Urdf instances did not make (an unreadable mesh).
+    pub(super) skipped: Vec<crate::urdf::expand::SkippedPart>,
+    /// The Urdf instances' connections (inside each robot), in the order of the instances.
+    pub(super) urdf_connections: Vec<Connection>,
 }
 
 impl Expander<'_, '_> {
@@ -339,8 +359,12 @@ impl Expander<'_, '_> {
                 span: entry.value.span.clone(),
             };
             substitute_with(self.source, &scope, &mut value)?;
-            if type_name == Some("Urdf") && !level.top {
-                relocate_file(&mut value, &level.dir);
+            if type_name == Some(URDF) {
+                if !level.top {
+                    relocate_file(&mut value, &level.dir);
+                }
+                self.urdf(&value, &full, &entry.key_span, &scope, flat)?;
+                continue;
             }
             self.count_block(&entry.key_span)?;
             if kind != Some(PortKind::Frame) {
@@ -392,12 +416,12 @@ impl Expander<'_, '_> {
     }
 
     /// Counts one more block (or instance) made, refusing more than [`MAX_BLOCKS`].
-    fn count_block(&mut self, at: &Span) -> Result<(), Diagnostic> {
+    pub(super) fn count_block(&mut self, at: &Span) -> Result<(), Diagnostic> {
         self.count_items(1, at)
     }
 
     /// Counts `n` more blocks, instances or connections made, refusing more than [`MAX_BLOCKS`].
-    fn count_items(&mut self, n: usize, at: &Span) -> Result<(), Diagnostic> {
+    pub(super) fn count_items(&mut self, n: usize, at: &Span) -> Result<(), Diagnostic> {
         self.made += n;
         if self.made > MAX_BLOCKS {
             return Err(Diagnostic::at(
@@ -411,7 +435,11 @@ impl Expander<'_, '_> {
     }
 
     /// Applies (and removes) the overrides that address the block `full`.
-    fn apply_overrides(&mut self, full: &str, table: &mut Table) -> Result<(), Diagnostic> {
+    pub(super) fn apply_overrides(
+        &mut self,
+        full: &str,
+        table: &mut Table,
+    ) -> Result<(), Diagnostic> {
         let mut k = 0;
         while k < self.overrides.len() {
             let o = self.overrides[k];
