@@ -20,7 +20,7 @@ use super::diagnostic::{closest, Diagnostic};
 use super::document::{set_path, Document};
 use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
 use super::source::{SourceFile, Span};
-use super::splice::{leftovers, ports_of, splice, Port, PortKind};
+use super::splice::{leftovers, ports_of, splice, undriven_inports, Port, PortKind};
 use super::value::{parse_override_value, Entry, Table, Value, ValueKind};
 use super::variables::{evaluate_file, substitute_with, Variables, VARIABLES};
 use std::collections::HashMap;
@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 /// The type of a subsystem instance's block.
 pub const SUBSYSTEM: &str = "Subsystem";
-/// The type of a robot's block, an instance of its URDF file ([`crate::urdf::instance`]).
+/// The type of a robot's block, an instance of its URDF file (`src/urdf/instance.rs`).
 pub const URDF: &str = crate::urdf::TYPE_NAME;
 /// A subsystem's signal input (one output `out` inside).
 pub const INPORT: &str = "Inport";
@@ -95,7 +95,7 @@ pub fn expand_document(
                 b.get("count").is_some()
                     || matches!(
                         b.get("type").and_then(|t| t.value.as_str()),
-                        Some(SUBSYSTEM | FRAMEPORT | URDF)
+                        Some(SUBSYSTEM | FRAMEPORT | URDF | INPORT)
                     )
             })
         })
@@ -265,6 +265,8 @@ impl Expander<'_, '_> {
             )?);
         }
         let (joined, gone) = leftovers(&w.order, &w.instances, &mut spliced, &flat.connections);
+        let undriven = undriven_inports(self.source, &w.order, &w.instances, &spliced);
+        self.expansion.warnings.extend(undriven);
         made.extend(joined);
         let mut kept: Vec<Connection> = flat
             .connections
@@ -317,6 +319,15 @@ impl Expander<'_, '_> {
             if !level.top {
                 w.port_blocks
                     .push((entry.key.clone(), kind, entry.key_span.clone()));
+            } else if kind == PortKind::In {
+                let d = Diagnostic::at(
+                    self.source,
+                    &entry.key_span,
+                    format!("the Inport '{}' is an input of the model that nothing drives: it outputs 0", entry.key),
+                )
+                .block(&entry.key)
+                .hint(format!("to drive it, write this file as a Subsystem of another model and connect \"SOURCE.out -> INSTANCE.{}\" there (blockdyn linearize --inputs {}.out perturbs it)", entry.key, entry.key));
+                self.expansion.warnings.push(d.to_string());
             }
         }
         let elements = self.elements(entry, table, kind.is_some(), vars, w)?;

@@ -2,11 +2,11 @@
 //! and is replaced, when the model file is read, by the blocks and physical connections the
 //! robot is made of (frames, solids, collision geometries, joints), named after the Urdf block
 //! (`robot/base_link`, `robot/hip_joint`): an instance, expanded with the subsystems
-//! ([`instance`]). `blockdyn import robot.urdf` prints the same blocks as TOML. See docs/urdf.md.
+//! (`instance.rs`). `blockdyn import robot.urdf` prints the same blocks as TOML. See docs/urdf.md.
 //!
 //! One concept per file: [`entities`] (the XML entity expansion budget), [`read`] (the XML,
 //! checked element by element with positions), [`tree`] (the kinematic tree), [`mesh`] (STL
-//! meshes as convex hulls), [`expand`] (the robot as model blocks), [`instance`] (a Urdf block
+//! meshes as convex hulls), [`expand`] (the robot as model blocks), `instance.rs` (a Urdf block
 //! as an instance of the model). This module reads the Urdf block's options and prints
 //! `blockdyn import`.
 
