@@ -104,7 +104,8 @@ pub struct Diagram {
     pub num_work: usize,
     /// The direction each zero-crossing function fires in, all blocks' in block order.
     pub zero_crossing_directions: Vec<Direction>,
-    /// Non-fatal findings to show the user: the model expansion's (URDF), then the blocks'.
+    /// Non-fatal findings to show the user: the model expansion's (URDF, an Inport nothing
+    /// drives), then the blocks'.
     pub warnings: Vec<String>,
     /// How many of `warnings` the expansion gave (the blocks' follow; a parameter set works
     /// those out again with its values).

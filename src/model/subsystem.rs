@@ -15,12 +15,15 @@
 //! and names each including instance and its line.
 
 use super::arrays::{element_table, expand_connection, read_count};
-use super::connection::{parse_connection, Connection, ConnectionKind};
+use super::connection::{parse_connection, Connection};
 use super::diagnostic::{closest, Diagnostic};
-use super::document::{set_path, Document};
+use super::document::Document;
+pub(crate) use super::instance_file::set_in_block;
 use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
 use super::source::{SourceFile, Span};
-use super::splice::{leftovers, ports_of, splice, undriven_inports, Port, PortKind};
+use super::splice::{
+    connection_text, leftovers, ports_of, splice, undriven_inports, Port, PortKind,
+};
 use super::value::{parse_override_value, Entry, Table, Value, ValueKind};
 use super::variables::{evaluate_file, substitute_with, Variables, VARIABLES};
 use std::collections::HashMap;
@@ -38,36 +41,13 @@ pub const OUTPORT: &str = "Outport";
 /// A subsystem's frame port (the frame `F` inside).
 pub const FRAMEPORT: &str = "FramePort";
 /// The keys of a Subsystem block (`count` is an array's).
-const SUBSYSTEM_KEYS: [&str; 4] = ["type", "file", "variables", "count"];
+pub(super) const SUBSYSTEM_KEYS: [&str; 4] = ["type", "file", "variables", "count"];
 /// The top-level keys of a subsystem file.
 const FILE_KEYS: [&str; 3] = ["variables", "blocks", "connect"];
 /// How deep subsystems may nest.
 pub const MAX_DEPTH: usize = 32;
 /// The most blocks the subsystems and arrays of one model may make.
 pub const MAX_BLOCKS: usize = 200_000;
-
-/// `--set BLOCK.KEY...=VALUE` applied to the block's `table`: a Subsystem's key that is not one
-/// of its own (`file`, `variables`, `count`) is one of its variables (`--set leg1.length=0.35`
-/// is `--set leg1.variables.length=0.35`).
-pub(crate) fn set_in_block(
-    table: &mut Table,
-    keys: &[&str],
-    value: Value,
-    assignment: &str,
-) -> Result<(), Diagnostic> {
-    if keys.first() == Some(&"type") {
-        return Err(Diagnostic::new(format!(
-            "--set '{assignment}': a block's type cannot be overridden"
-        )));
-    }
-    let is_subsystem = table.get("type").and_then(|t| t.value.as_str()) == Some(SUBSYSTEM);
-    let mut keys = keys.to_vec();
-    if is_subsystem && keys.first().is_some_and(|k| !SUBSYSTEM_KEYS.contains(k)) {
-        keys.insert(0, VARIABLES);
-    }
-    set_path(table, &keys, value)
-        .map_err(|why| Diagnostic::new(format!("--set '{assignment}': {why}")).hint("only numbers, strings, arrays and tables can be set, at the path they have in the model"))
-}
 
 /// What expanding the model made besides blocks: the top-level instances' names (for the graph)
 /// and the subsystem files read.
@@ -163,15 +143,6 @@ pub fn expand_document(
     }
     document.inputs.extend(expansion.files.iter().cloned());
     Ok(expansion)
-}
-
-/// A connection written back as `connect` text.
-fn connection_text(c: &Connection) -> String {
-    let arrow = match c.kind {
-        ConnectionKind::Signal => "->",
-        ConnectionKind::Physical => "--",
-    };
-    format!("{} {arrow} {}", c.from, c.to)
 }
 
 /// Where a file's blocks go: their names' prefix (`leg1/`), the file's directory relative to the
