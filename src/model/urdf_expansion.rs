@@ -35,9 +35,11 @@ impl Expander<'_, '_> {
             &model_dir,
         )
         .map_err(|d| d.block(full))?;
-        self.count_items(inner.connections.len(), at)?;
+        // The instance counts against the model's bound on blocks; the blocks its URDF makes do
+        // not (the URDF reader bounds a file's size: a 20,000-joint chain makes 180,000 blocks
+        // and connections, as it did before a Urdf block was an instance).
+        self.count_block(at)?;
         for mut entry in inner.blocks {
-            self.count_block(at)?;
             if let ValueKind::Table(t) = &mut entry.value.kind {
                 self.apply_overrides(&entry.key, t)?;
             }
