@@ -167,15 +167,15 @@ fn build_document(
     }
     // A model built in code has no lines, so an error without one need not be an override's.
     let has_lines = document.source.has_lines();
-    // Subsystems and arrays become flat blocks first (each applying the overrides that name
-    // the blocks it makes, `--set leg1/knee.q0=0.2`, `--set dom[2].mass=0.02`).
-    let expansion = model::subsystem::expand_document(&mut document, &mut after)
+    // Subsystems, Urdf blocks and arrays become flat blocks first (each applying the overrides
+    // that name the blocks it makes, `--set leg1/knee.q0=0.2`, `--set robot/knee.q0=0.3`,
+    // `--set dom[2].mass=0.02`).
+    let mut expansion = model::subsystem::expand_document(&mut document, &mut after)
         .map_err(|d| name_the_override(d, overrides, has_lines))?;
     document
         .resolve_variables()
         .map_err(|d| name_the_override(d, overrides, has_lines))?;
-    let urdf_warnings = urdf::expand_document(&mut document)
-        .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    let urdf_warnings = std::mem::take(&mut expansion.warnings);
     let resolve_again = !after.is_empty();
     for o in after {
         document.apply_override(o)?;

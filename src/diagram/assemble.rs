@@ -400,6 +400,17 @@ impl Layout {
     }
 }
 
+/// A logged name without the element index after its port: `block.port[i]` → `block.port`.
+/// The block's name may hold brackets itself (an array's element, `leg[0]/knee.q`): only an
+/// index after the last '.' is removed.
+fn without_element(name: &str) -> &str {
+    let port_at = name.rfind('.').map_or(0, |k| k + 1);
+    match name[port_at..].find('[') {
+        Some(i) => &name[..port_at + i],
+        None => name,
+    }
+}
+
 /// Which outputs are read: by a line, by the animation (drawn ports, when the model animates),
 /// or by name in `[output] log` ("block.port" or "block.port[i]"). Each block is told
 /// ([`crate::block::Block::set_used_outputs`]); returns the flags.
@@ -413,10 +424,7 @@ fn mark_used_outputs(
         .output
         .log
         .iter()
-        .map(|(name, _)| match name.find('[') {
-            Some(i) => &name[..i],
-            None => name.as_str(),
-        })
+        .map(|(name, _)| without_element(name))
         .collect();
     let mut used_outputs = Vec::with_capacity(instances.len());
     for (b, inst) in instances.iter_mut().enumerate() {

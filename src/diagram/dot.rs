@@ -6,7 +6,8 @@
 //! blocks (`joint_0 → state`, `rigid_0 → solution`, wrenches), are left out unless `all` is
 //! asked for (`blockdyn graph --all`), where they are drawn dotted. Likewise a subsystem instance
 //! written in the model file is one node (its blocks `INSTANCE/NAME` drawn as the instance, the
-//! edges inside it left out), and `all` draws its blocks.
+//! edges inside it left out), and `all` draws its blocks; so is a Urdf block (its root attachment
+//! is named `INSTANCE` itself).
 
 use super::Diagram;
 use std::collections::HashSet;
@@ -21,6 +22,11 @@ fn quote(s: &str) -> String {
     format!("\"{}\"", escape(s))
 }
 
+/// Whether the instance `name` is a Urdf block's: one of its blocks has the instance's name.
+fn declared_urdf(d: &Diagram, name: &str) -> bool {
+    d.blocks.iter().any(|b| b.name == name)
+}
+
 /// The diagram as DOT text; `all` also draws the hidden wiring.
 pub fn to_dot(d: &Diagram, all: bool) -> String {
     let declared: HashSet<&str> = d.spec.blocks.iter().map(|b| b.name.as_str()).collect();
@@ -30,9 +36,8 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
         let instance = (!all)
             .then(|| {
                 d.subsystems.iter().find(|i| {
-                    name.len() > i.len()
-                        && name.starts_with(i.as_str())
-                        && name[i.len()..].starts_with('/')
+                    name.starts_with(i.as_str())
+                        && (name.len() == i.len() || name[i.len()..].starts_with('/'))
                 })
             })
             .flatten();
@@ -56,7 +61,13 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
         if !drawn.insert(name.clone()) {
             continue;
         }
-        let type_name = if collapsed { "Subsystem" } else { b.type_name };
+        // A Urdf instance's root attachment is named as the instance (a Subsystem's blocks all
+        // have a '/' after it).
+        let type_name = match collapsed {
+            true if declared_urdf(d, &name) => crate::urdf::TYPE_NAME,
+            true => "Subsystem",
+            false => b.type_name,
+        };
         // Name and type on two lines: DOT's own `\n` escape, between the escaped parts.
         let _ = writeln!(
             s,

@@ -108,7 +108,8 @@ pub struct Diagram {
     pub num_work: usize,
     /// The direction each zero-crossing function fires in, all blocks' in block order.
     pub zero_crossing_directions: Vec<Direction>,
-    /// Non-fatal findings to show the user: the model expansion's (URDF), then the blocks'.
+    /// Non-fatal findings to show the user: the model expansion's (URDF, an Inport nothing
+    /// drives), then the blocks'.
     pub warnings: Vec<String>,
     /// How many of `warnings` the expansion gave (the blocks' follow; a parameter set works
     /// those out again with its values).
@@ -116,8 +117,9 @@ pub struct Diagram {
     /// The files read to build it: the model file, each URDF and mesh (empty for a model built
     /// from text or in code). A run's outputs never replace them.
     pub input_files: Vec<std::path::PathBuf>,
-    /// The subsystem instances written in the model file (`leg1`, `leg[0]`): their blocks are
-    /// named `INSTANCE/NAME` (the graph draws each instance as one node).
+    /// The subsystem and Urdf instances written in the model file (`leg1`, `leg[0]`, `robot`):
+    /// their blocks are named `INSTANCE/NAME` (and a Urdf instance's root attachment `INSTANCE`);
+    /// the graph draws each instance as one node.
     pub subsystems: Vec<String>,
     /// The mechanism and the geometries on its bodies (`None` without physical blocks).
     pub scene: Option<physical::PhysicalScene>,

@@ -113,9 +113,12 @@ fn indices(block: &str) -> impl Iterator<Item = (&str, &str)> {
     })
 }
 
-/// The end `end` with its first path part's index evaluated (`dom[i+1]` → `dom[3]`). `None`
-/// when `skip` and the index is not an element of the array (the connection is not made for
-/// this `i`); an error otherwise.
+/// The end `end` with the index of each part of its path evaluated (`dom[i+1]` → `dom[3]`,
+/// `leg[i]/foot[i]` → `leg[2]/foot[2]`). The first part names an array of this file (`counts`),
+/// whose range is checked; a later part names an array inside an instance, whose index must be a
+/// non-negative integer (that the element exists, the build checks). `None` when `skip` and an
+/// index is a whole number that is not an element (the connection is not made for this `i`); an
+/// error otherwise.
 fn resolve_end(
     source: &SourceFile,
     vars: &Variables,
@@ -124,38 +127,40 @@ fn resolve_end(
     c: &Connection,
     skip: bool,
 ) -> Result<Option<PortRef>, Diagnostic> {
-    let (first, rest) = match end.block.split_once('/') {
-        Some((f, r)) => (f, Some(r)),
-        None => (end.block.as_str(), None),
-    };
-    let Some((name, expr)) = indices(first).next() else {
-        return Ok(Some(end.clone()));
-    };
-    let x = variables::number(source, vars, expr, &c.span)?;
-    let count = counts.get(name).copied();
-    let element = (x >= 0.0 && x.fract() == 0.0)
-        .then_some(x as usize)
-        .filter(|k| count.is_none_or(|n| *k < n));
-    let Some(k) = element else {
-        if skip && x.fract() == 0.0 {
-            return Ok(None);
-        }
-        let range = match count {
-            Some(n) => format!("0 to {}", n - 1),
-            None => "a non-negative integer".into(),
+    let mut parts = Vec::new();
+    for (k, part) in end.block.split('/').enumerate() {
+        let Some((name, expr)) = indices(part).next() else {
+            parts.push(part.to_string());
+            continue;
         };
-        return Err(Diagnostic::at(
-            source,
-            &c.span,
-            format!("the index '{expr}' of '{name}' is {x}, not an element ({range})"),
-        )
-        .hint("an array NAME with count = N has the elements NAME[0] … NAME[N-1]"));
-    };
+        let x = variables::number(source, vars, expr, &c.span)?;
+        let count = if k == 0 {
+            counts.get(name).copied()
+        } else {
+            None
+        };
+        let element = (x >= 0.0 && x.fract() == 0.0)
+            .then_some(x as usize)
+            .filter(|e| count.is_none_or(|n| *e < n));
+        let Some(e) = element else {
+            if skip && x.fract() == 0.0 {
+                return Ok(None);
+            }
+            let range = match count {
+                Some(n) => format!("0 to {}", n - 1),
+                None => "a non-negative integer".into(),
+            };
+            return Err(Diagnostic::at(
+                source,
+                &c.span,
+                format!("the index '{expr}' of '{name}' is {x}, not an element ({range})"),
+            )
+            .hint("an array NAME with count = N has the elements NAME[0] … NAME[N-1]"));
+        };
+        parts.push(format!("{name}[{e}]"));
+    }
     let mut out = end.clone();
-    out.block = match rest {
-        Some(r) => format!("{name}[{k}]/{r}"),
-        None => format!("{name}[{k}]"),
-    };
+    out.block = parts.join("/");
     Ok(Some(out))
 }
 
@@ -191,5 +196,27 @@ mod tests {
         assert!(e.message.contains("not an element (0 to 4)"), "{e}");
         let c = parse_connection("dom[i+9].G -- table.G", None).unwrap();
         assert!(expand_connection(&src, &vars, &counts, &c).is_err());
+        // An index after the first part (an array inside an instance) is evaluated too.
+        let c = parse_connection("pair[i]/foot[i+1].G -- dom[i].F", None).unwrap();
+        let made = expand_connection(&src, &vars, &counts, &c).unwrap();
+        let text: Vec<String> = made.iter().map(|c| c.from.to_string()).collect();
+        assert_eq!(
+            text,
+            [
+                "pair[0]/foot[1].G",
+                "pair[1]/foot[2].G",
+                "pair[2]/foot[3].G",
+                "pair[3]/foot[4].G"
+            ]
+        );
+        // An index that is not an element: located, naming the part.
+        let c = parse_connection("pair[1]/foot[0.5].G -- table.G", None).unwrap();
+        let e = expand_connection(&src, &vars, &counts, &c).unwrap_err();
+        assert!(
+            e.message.contains(
+                "the index '0.5' of 'foot' is 0.5, not an element (a non-negative integer)"
+            ),
+            "{e}"
+        );
     }
 }

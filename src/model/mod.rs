@@ -14,6 +14,7 @@ pub(crate) mod solver_section;
 pub(crate) mod source;
 mod splice;
 pub mod subsystem;
+mod urdf_expansion;
 pub(crate) mod value;
 pub mod variables;
 

@@ -35,6 +35,8 @@ struct Segment {
     instance: String,
     /// Where the instance's block was written (an offset of this source, maybe in a segment).
     at: Span,
+    /// The instance's block type as messages name it (`subsystem`, `Urdf`).
+    what: &'static str,
 }
 
 /// Where an offset of a [`SourceFile`] is: a file, a line and column in it, and the chain of
@@ -82,6 +84,18 @@ impl SourceFile {
     /// `at` (an offset of this source). Returns the base to add to the file's own spans so that
     /// they become spans of this source.
     pub(crate) fn include(&mut self, file: Arc<SourceFile>, instance: &str, at: Span) -> usize {
+        self.include_as(file, instance, at, "subsystem")
+    }
+
+    /// Like [`SourceFile::include`], for an instance of the block type `what` (messages say
+    /// `in Urdf 'robot' (model.toml:12:1)`).
+    pub(crate) fn include_as(
+        &mut self,
+        file: Arc<SourceFile>,
+        instance: &str,
+        at: Span,
+        what: &'static str,
+    ) -> usize {
         let base = match self.included.last() {
             Some(s) => s.base + s.file.text.len() + 1,
             None => self.text.len() + 1,
@@ -91,6 +105,7 @@ impl SourceFile {
             file,
             instance: instance.to_string(),
             at,
+            what,
         });
         base
     }
@@ -144,7 +159,7 @@ impl SourceFile {
             };
             location
                 .included_from
-                .push(format!("in subsystem '{}'{place}", s.instance));
+                .push(format!("in {} '{}'{place}", s.what, s.instance));
             segment = parent.filter(|p| *p < s.base).and_then(|p| self.segment(p));
         }
         location

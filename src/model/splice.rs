@@ -46,6 +46,8 @@ pub(super) struct Port {
     pub(super) inner: Vec<usize>,
     /// The other end of each of those connections.
     pub(super) ends: Vec<PortRef>,
+    /// Where the port block is written.
+    pub(super) span: Span,
 }
 
 /// The connection `c` of a file at `prefix`, with its ends named fully and each end at an
@@ -151,7 +153,7 @@ pub(super) fn ports_of(
     connections: &[Connection],
 ) -> Result<Vec<Port>, Diagnostic> {
     let mut ports = Vec::new();
-    for (name, kind, _) in port_blocks {
+    for (name, kind, span) in port_blocks {
         let block = format!("{prefix}{name}");
         let mut port = Port {
             name: name.clone(),
@@ -159,6 +161,7 @@ pub(super) fn ports_of(
             block: block.clone(),
             inner: Vec::new(),
             ends: Vec::new(),
+            span: span.clone(),
         };
         for (k, c) in connections.iter().enumerate() {
             let (this, other) = match (c.from.block == block, c.to.block == block) {
@@ -253,4 +256,51 @@ pub(super) fn leftovers(
         }
     }
     (made, gone)
+}
+
+/// The warning for each Inport of `instances` (local names in `order`) that nothing outside
+/// drives (none of its connections `spliced`): it stays, a source of 0, which a run would not
+/// question. Located at the Inport block inside the subsystem file (with the including line).
+pub(super) fn undriven_inports(
+    source: &SourceFile,
+    order: &[String],
+    instances: &HashMap<String, Vec<Port>>,
+    spliced: &[bool],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for local in order {
+        for p in instances[local].iter().filter(|p| p.kind == PortKind::In) {
+            if p.inner.iter().any(|&k| spliced[k]) {
+                continue;
+            }
+            let instance = p
+                .block
+                .strip_suffix(&format!("/{}", p.name))
+                .unwrap_or(&p.block);
+            let d = Diagnostic::at(
+                source,
+                &p.span,
+                format!(
+                    "the input '{instance}.{}' is not connected: its Inport '{}' outputs 0",
+                    p.name, p.name
+                ),
+            )
+            .block(&p.block)
+            .hint(format!(
+                "connect a signal to it where the instance is written, e.g. \"SOURCE.out -> {instance}.{}\"",
+                p.name
+            ));
+            out.push(d.to_string());
+        }
+    }
+    out
+}
+
+/// A connection written back as `connect` text.
+pub(super) fn connection_text(c: &Connection) -> String {
+    let arrow = match c.kind {
+        ConnectionKind::Signal => "->",
+        ConnectionKind::Physical => "--",
+    };
+    format!("{} {arrow} {}", c.from, c.to)
 }

@@ -15,12 +15,15 @@
 //! and names each including instance and its line.
 
 use super::arrays::{element_table, expand_connection, read_count};
-use super::connection::{parse_connection, Connection, ConnectionKind};
+use super::connection::{parse_connection, Connection};
 use super::diagnostic::{closest, Diagnostic};
-use super::document::{set_path, Document};
+use super::document::Document;
+pub(crate) use super::instance_file::set_in_block;
 use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
 use super::source::{SourceFile, Span};
-use super::splice::{leftovers, ports_of, splice, Port, PortKind};
+use super::splice::{
+    connection_text, leftovers, ports_of, splice, undriven_inports, Port, PortKind,
+};
 use super::value::{parse_override_value, Entry, Table, Value, ValueKind};
 use super::variables::{evaluate_file, substitute_with, Variables, VARIABLES};
 use std::collections::HashMap;
@@ -29,6 +32,8 @@ use std::sync::Arc;
 
 /// The type of a subsystem instance's block.
 pub const SUBSYSTEM: &str = "Subsystem";
+/// The type of a robot's block, an instance of its URDF file (`src/urdf/instance.rs`).
+pub const URDF: &str = crate::urdf::TYPE_NAME;
 /// A subsystem's signal input (one output `out` inside).
 pub const INPORT: &str = "Inport";
 /// A subsystem's signal output (one input `in` inside).
@@ -36,7 +41,7 @@ pub const OUTPORT: &str = "Outport";
 /// A subsystem's frame port (the frame `F` inside).
 pub const FRAMEPORT: &str = "FramePort";
 /// The keys of a Subsystem block (`count` is an array's).
-const SUBSYSTEM_KEYS: [&str; 4] = ["type", "file", "variables", "count"];
+pub(super) const SUBSYSTEM_KEYS: [&str; 4] = ["type", "file", "variables", "count"];
 /// The top-level keys of a subsystem file.
 const FILE_KEYS: [&str; 3] = ["variables", "blocks", "connect"];
 /// How deep subsystems may nest.
@@ -44,37 +49,16 @@ pub const MAX_DEPTH: usize = 32;
 /// The most blocks the subsystems and arrays of one model may make.
 pub const MAX_BLOCKS: usize = 200_000;
 
-/// `--set BLOCK.KEY...=VALUE` applied to the block's `table`: a Subsystem's key that is not one
-/// of its own (`file`, `variables`, `count`) is one of its variables (`--set leg1.length=0.35`
-/// is `--set leg1.variables.length=0.35`).
-pub(crate) fn set_in_block(
-    table: &mut Table,
-    keys: &[&str],
-    value: Value,
-    assignment: &str,
-) -> Result<(), Diagnostic> {
-    if keys.first() == Some(&"type") {
-        return Err(Diagnostic::new(format!(
-            "--set '{assignment}': a block's type cannot be overridden"
-        )));
-    }
-    let is_subsystem = table.get("type").and_then(|t| t.value.as_str()) == Some(SUBSYSTEM);
-    let mut keys = keys.to_vec();
-    if is_subsystem && keys.first().is_some_and(|k| !SUBSYSTEM_KEYS.contains(k)) {
-        keys.insert(0, VARIABLES);
-    }
-    set_path(table, &keys, value)
-        .map_err(|why| Diagnostic::new(format!("--set '{assignment}': {why}")).hint("only numbers, strings, arrays and tables can be set, at the path they have in the model"))
-}
-
 /// What expanding the model made besides blocks: the top-level instances' names (for the graph)
 /// and the subsystem files read.
 #[derive(Debug, Default)]
 pub struct Expansion {
     /// The instances written in the model file (`leg1`, `leg[0]`), in order.
     pub instances: Vec<String>,
-    /// The subsystem files read.
+    /// The subsystem files read, and each Urdf instance's URDF and mesh files.
     pub files: Vec<PathBuf>,
+    /// The Urdf instances' warnings (`block 'robot': robot.urdf:12:5: <visual> ignored: …`).
+    pub warnings: Vec<String>,
 }
 
 /// Expands the subsystems and arrays of `document` in place (blocks and connections become the
@@ -91,7 +75,7 @@ pub fn expand_document(
                 b.get("count").is_some()
                     || matches!(
                         b.get("type").and_then(|t| t.value.as_str()),
-                        Some(SUBSYSTEM | FRAMEPORT)
+                        Some(SUBSYSTEM | FRAMEPORT | URDF | INPORT)
                     )
             })
         })
@@ -113,13 +97,23 @@ pub fn expand_document(
         overrides,
         made: 0,
         expansion: Expansion::default(),
+        urdf_made: HashMap::new(),
+        skipped: Vec::new(),
+        urdf_connections: Vec::new(),
     };
     let level = Level {
         prefix: String::new(),
         dir: PathBuf::new(),
         top: true,
     };
-    let flat = cx.expand_file(&root, &level, &vars)?;
+    let mut flat = cx.expand_file(&root, &level, &vars)?;
+    flat.connections.append(&mut cx.urdf_connections);
+    crate::urdf::instance::refuse_connections_to_skipped(
+        cx.source,
+        &flat.connections,
+        &cx.skipped,
+    )?;
+    crate::urdf::instance::refuse_duplicates(cx.source, &flat.blocks, &cx.urdf_made)?;
     let mut expansion = std::mem::take(&mut cx.expansion);
     expansion.instances = flat.instances.clone();
     let connections: Vec<Value> = flat
@@ -151,15 +145,6 @@ pub fn expand_document(
     Ok(expansion)
 }
 
-/// A connection written back as `connect` text.
-fn connection_text(c: &Connection) -> String {
-    let arrow = match c.kind {
-        ConnectionKind::Signal => "->",
-        ConnectionKind::Physical => "--",
-    };
-    format!("{} {arrow} {}", c.from, c.to)
-}
-
 /// Where a file's blocks go: their names' prefix (`leg1/`), the file's directory relative to the
 /// model's, and whether it is the model file itself.
 struct Level {
@@ -170,12 +155,12 @@ struct Level {
 
 /// One file expanded: flat blocks and connections, and (for a subsystem file) its ports.
 #[derive(Default)]
-struct Flat {
-    blocks: Vec<Entry>,
-    connections: Vec<Connection>,
+pub(super) struct Flat {
+    pub(super) blocks: Vec<Entry>,
+    pub(super) connections: Vec<Connection>,
     ports: Vec<Port>,
     /// The instances written in this file (full names).
-    instances: Vec<String>,
+    pub(super) instances: Vec<String>,
 }
 
 /// What a file's blocks say about its connections: the arrays' counts, the instances' ports (by
@@ -188,16 +173,22 @@ struct Wiring {
     port_blocks: Vec<(String, PortKind, Span)>,
 }
 
-struct Expander<'a, 'o> {
-    source: &'a mut SourceFile,
-    model_dir: PathBuf,
+pub(super) struct Expander<'a, 'o> {
+    pub(super) source: &'a mut SourceFile,
+    pub(super) model_dir: PathBuf,
     /// Each subsystem file read, by its canonical path: its text and tree (spans its own).
     files: HashMap<PathBuf, (Arc<SourceFile>, Table)>,
     /// The files being expanded, outermost first (to find cycles).
     stack: Vec<PathBuf>,
     overrides: &'a mut Vec<&'o String>,
     made: usize,
-    expansion: Expansion,
+    pub(super) expansion: Expansion,
+    /// The names of the blocks Urdf instances made, each with the key spans of those blocks.
+    pub(super) urdf_made: HashMap<String, Vec<Span>>,
+    /// The collision blocks Urdf instances did not make (an unreadable mesh).
+    pub(super) skipped: Vec<crate::urdf::expand::SkippedPart>,
+    /// The Urdf instances' connections (inside each robot), in the order of the instances.
+    pub(super) urdf_connections: Vec<Connection>,
 }
 
 impl Expander<'_, '_> {
@@ -245,6 +236,8 @@ impl Expander<'_, '_> {
             )?);
         }
         let (joined, gone) = leftovers(&w.order, &w.instances, &mut spliced, &flat.connections);
+        let undriven = undriven_inports(self.source, &w.order, &w.instances, &spliced);
+        self.expansion.warnings.extend(undriven);
         made.extend(joined);
         let mut kept: Vec<Connection> = flat
             .connections
@@ -297,6 +290,15 @@ impl Expander<'_, '_> {
             if !level.top {
                 w.port_blocks
                     .push((entry.key.clone(), kind, entry.key_span.clone()));
+            } else if kind == PortKind::In {
+                let d = Diagnostic::at(
+                    self.source,
+                    &entry.key_span,
+                    format!("the Inport '{}' is an input of the model that nothing drives: it outputs 0", entry.key),
+                )
+                .block(&entry.key)
+                .hint(format!("to drive it, write this file as a Subsystem of another model and connect \"SOURCE.out -> INSTANCE.{}\" there (blockdyn linearize --inputs {}.out perturbs it)", entry.key, entry.key));
+                self.expansion.warnings.push(d.to_string());
             }
         }
         let elements = self.elements(entry, table, kind.is_some(), vars, w)?;
@@ -339,8 +341,12 @@ impl Expander<'_, '_> {
                 span: entry.value.span.clone(),
             };
             substitute_with(self.source, &scope, &mut value)?;
-            if type_name == Some("Urdf") && !level.top {
-                relocate_file(&mut value, &level.dir);
+            if type_name == Some(URDF) {
+                if !level.top {
+                    relocate_file(&mut value, &level.dir);
+                }
+                self.urdf(&value, &full, &entry.key_span, &scope, flat)?;
+                continue;
             }
             self.count_block(&entry.key_span)?;
             if kind != Some(PortKind::Frame) {
@@ -392,12 +398,12 @@ impl Expander<'_, '_> {
     }
 
     /// Counts one more block (or instance) made, refusing more than [`MAX_BLOCKS`].
-    fn count_block(&mut self, at: &Span) -> Result<(), Diagnostic> {
+    pub(super) fn count_block(&mut self, at: &Span) -> Result<(), Diagnostic> {
         self.count_items(1, at)
     }
 
     /// Counts `n` more blocks, instances or connections made, refusing more than [`MAX_BLOCKS`].
-    fn count_items(&mut self, n: usize, at: &Span) -> Result<(), Diagnostic> {
+    pub(super) fn count_items(&mut self, n: usize, at: &Span) -> Result<(), Diagnostic> {
         self.made += n;
         if self.made > MAX_BLOCKS {
             return Err(Diagnostic::at(
@@ -411,7 +417,11 @@ impl Expander<'_, '_> {
     }
 
     /// Applies (and removes) the overrides that address the block `full`.
-    fn apply_overrides(&mut self, full: &str, table: &mut Table) -> Result<(), Diagnostic> {
+    pub(super) fn apply_overrides(
+        &mut self,
+        full: &str,
+        table: &mut Table,
+    ) -> Result<(), Diagnostic> {
         let mut k = 0;
         while k < self.overrides.len() {
             let o = self.overrides[k];

@@ -47,6 +47,10 @@ pub struct ExpandedBlock {
     pub name: String,
     pub type_name: &'static str,
     pub params: Vec<(String, Value)>,
+    /// The byte offset in the URDF file of the element it stands for (`<link>`, `<inertial>`,
+    /// `<collision>`, `<joint>`); `None` for the root attachment, made from the Urdf block's
+    /// own parameters.
+    pub at: Option<usize>,
 }
 
 impl ExpandedBlock {
@@ -322,6 +326,7 @@ pub fn expand(
             ExpandedBlock {
                 name: prefix.clone(),
                 type_name: "RigidTransform",
+                at: None,
                 params,
             }
         }
@@ -342,6 +347,7 @@ pub fn expand(
             ExpandedBlock {
                 name: prefix.clone(),
                 type_name: "SixDofJoint",
+                at: None,
                 params,
             }
         }
@@ -363,10 +369,12 @@ pub fn expand(
         blocks.push(ExpandedBlock {
             name: frame.clone(),
             type_name: "RigidTransform",
+            at: Some(link.at),
             params: Vec::new(),
         });
         // Places `origin` on the link frame: the frame the part attaches to.
         let place = |part: &str,
+                     part_at: usize,
                      origin: &Origin,
                      blocks: &mut Vec<ExpandedBlock>,
                      conns: &mut Vec<String>| {
@@ -377,13 +385,14 @@ pub fn expand(
             blocks.push(ExpandedBlock {
                 name: name.clone(),
                 type_name: "RigidTransform",
+                at: Some(part_at),
                 params: val.origin_params(origin),
             });
             conns.push(format!("{frame}.F -- {name}.B"));
             format!("{name}.F")
         };
         if let Some(inertial) = link.inertial.as_ref().filter(|i| i.mass > 0.0) {
-            let at = place("inertial", &inertial.origin, blocks, conns);
+            let at = place("inertial", inertial.at, &inertial.origin, blocks, conns);
             let m = inertial.mass;
             let i = &inertial.inertia;
             // The Solid's geometry is drawn, not used for its mass (given with its inertia):
@@ -394,6 +403,7 @@ pub fn expand(
             blocks.push(ExpandedBlock {
                 name: name.clone(),
                 type_name: "Solid",
+                at: Some(inertial.at),
                 params: vec![
                     ("geometry".into(), geometry),
                     ("mass".into(), val.num(m)),
@@ -451,11 +461,12 @@ pub fn expand(
                     }
                 }
             };
-            let at = place(&part, &collision.origin, blocks, conns);
+            let at = place(&part, collision.at, &collision.origin, blocks, conns);
             let name = format!("{frame}/{part}");
             blocks.push(ExpandedBlock {
                 name: name.clone(),
                 type_name: "CollisionGeometry",
+                at: Some(collision.at),
                 params: vec![("geometry".into(), geometry)],
             });
             conns.push(format!("{at} -- {name}.R"));
@@ -476,6 +487,7 @@ pub fn expand(
             out.blocks.push(ExpandedBlock {
                 name: name.clone(),
                 type_name: "RigidTransform",
+                at: Some(joint.at),
                 params: val.origin_params(&joint.origin),
             });
             out.connections.push(format!("{parent} -- {name}.B"));
@@ -488,6 +500,7 @@ pub fn expand(
                 out.blocks.push(ExpandedBlock {
                     name: origin.clone(),
                     type_name: "RigidTransform",
+                    at: Some(joint.at),
                     params: val.origin_params(&joint.origin),
                 });
                 out.connections.push(format!("{upstream} -- {origin}.B"));
@@ -504,6 +517,7 @@ pub fn expand(
                 out.blocks.push(ExpandedBlock {
                     name: into.clone(),
                     type_name: "RigidTransform",
+                    at: Some(joint.at),
                     params: vec![("rotation".into(), val.axis_angle(axis, angle))],
                 });
                 out.connections.push(format!("{upstream} -- {into}.B"));
@@ -549,6 +563,7 @@ pub fn expand(
             out.blocks.push(ExpandedBlock {
                 name: name.clone(),
                 type_name,
+                at: Some(joint.at),
                 params,
             });
             out.connections.push(format!("{upstream} -- {name}.B"));
@@ -558,6 +573,7 @@ pub fn expand(
                 out.blocks.push(ExpandedBlock {
                     name: back.clone(),
                     type_name: "RigidTransform",
+                    at: Some(joint.at),
                     params: vec![("rotation".into(), val.axis_angle(axis, -angle))],
                 });
                 out.connections.push(format!("{downstream} -- {back}.B"));

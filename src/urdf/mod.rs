@@ -1,16 +1,18 @@
 //! URDF import: a `type = "Urdf"` block of a model stands for a robot described in a URDF file,
 //! and is replaced, when the model file is read, by the blocks and physical connections the
 //! robot is made of (frames, solids, collision geometries, joints), named after the Urdf block
-//! (`robot/base_link`, `robot/hip_joint`). `blockdyn import robot.urdf` prints the same blocks
-//! as TOML. See docs/urdf.md.
+//! (`robot/base_link`, `robot/hip_joint`): an instance, expanded with the subsystems
+//! (`instance.rs`). `blockdyn import robot.urdf` prints the same blocks as TOML. See docs/urdf.md.
 //!
 //! One concept per file: [`entities`] (the XML entity expansion budget), [`read`] (the XML,
 //! checked element by element with positions), [`tree`] (the kinematic tree), [`mesh`] (STL
-//! meshes as convex hulls), [`expand`] (the robot as model blocks). This module reads the Urdf
-//! block itself and splices the expansion into a document.
+//! meshes as convex hulls), [`expand`] (the robot as model blocks), `instance.rs` (a Urdf block
+//! as an instance of the model). This module reads the Urdf block's options and prints
+//! `blockdyn import`.
 
 pub mod entities;
 pub mod expand;
+pub(crate) mod instance;
 pub mod mesh;
 pub mod read;
 pub mod tree;
@@ -18,7 +20,7 @@ pub mod tree;
 use crate::block::{Block, BlockType, Param, ParamDoc, PortDoc};
 use crate::builder::{BlockHandle, BlockSpec, ModelBuilder, ParamValue};
 use crate::model::input_file::{read_regular, InputFileError, MAX_TEXT_FILE_BYTES};
-use crate::model::value::{Entry, Table, Value, ValueKind};
+use crate::model::value::{Value, ValueKind};
 use crate::model::{Diagnostic, Document, SourceFile, Span, TableReader};
 use expand::{Base, Expansion, Options};
 use std::collections::HashMap;
@@ -62,269 +64,12 @@ pub fn expand_file(path: &Path, options: &Options, span: &Span) -> Result<Expans
     expand::expand(&robot, &tree, options, span, dir)
 }
 
-/// Replaces every `type = "Urdf"` block of `document` by its expansion (blocks in its place,
-/// connections appended to `connect`). Returns the expansions' warnings.
+/// Replaces every `type = "Urdf"` block of `document` by its expansion (as the model's
+/// subsystems and arrays are: [`crate::model::subsystem::expand_document`], which this calls
+/// with no overrides). Returns the expansions' warnings.
 pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnostic> {
-    let Some(blocks) = document.root.get("blocks").and_then(|e| e.value.as_table()) else {
-        return Ok(Vec::new());
-    };
-    let is_urdf = |e: &Entry| {
-        e.value
-            .as_table()
-            .and_then(|t| t.get("type"))
-            .and_then(|t| t.value.as_str())
-            == Some(TYPE_NAME)
-    };
-    if !blocks.entries.iter().any(is_urdf) {
-        return Ok(Vec::new());
-    }
-    let model_dir = Path::new(&document.source.path)
-        .parent()
-        .unwrap_or(Path::new(""))
-        .to_path_buf();
-    let mut new_entries: Vec<Entry> = Vec::new();
-    // Whether each entry was made by an expansion.
-    let mut expanded: Vec<bool> = Vec::new();
-    let mut connections: Vec<Value> = Vec::new();
-    let mut warnings = Vec::new();
-    let mut problems = Vec::new();
-    let mut skipped: Vec<expand::SkippedPart> = Vec::new();
-    for entry in &blocks.entries {
-        if !is_urdf(entry) {
-            new_entries.push(entry.clone());
-            expanded.push(false);
-            continue;
-        }
-        match expand_block(&document.source, entry, &model_dir) {
-            Ok((entries, conns, w, files, lost)) => {
-                skipped.extend(lost);
-                document.inputs.extend(files);
-                expanded.extend(entries.iter().map(|_| true));
-                new_entries.extend(entries);
-                connections.extend(conns);
-                warnings.extend(w);
-            }
-            Err(d) => problems.push(d),
-        }
-    }
-    if let Some(d) = Diagnostic::combine(problems) {
-        return Err(d);
-    }
-    refuse_connections_to_skipped(document, &skipped)?;
-    // A name an expansion made that the file, or another expansion, also has: located at the
-    // block written in the file when there is one.
-    let mut first: HashMap<&str, (&Entry, bool)> = HashMap::new();
-    for (e, made) in new_entries.iter().zip(&expanded) {
-        if let Some((other, other_made)) = first.insert(&e.key, (e, *made)) {
-            let at = if *made { other } else { e };
-            let by = if *made && other_made {
-                "two Urdf blocks make"
-            } else {
-                "a Urdf block makes"
-            };
-            return Err(Diagnostic::at(
-                &document.source,
-                &at.key_span,
-                format!("two blocks are named '{}': {by} it (a Urdf block NAME names its blocks NAME/LINK, NAME/JOINT, …)", e.key),
-            )
-            .block(&e.key)
-            .hint("rename the block, or the Urdf block"));
-        }
-    }
-    let Some(blocks) = document
-        .root
-        .get_mut("blocks")
-        .and_then(|e| match &mut e.value.kind {
-            ValueKind::Table(t) => Some(t),
-            _ => None,
-        })
-    else {
-        return Ok(warnings);
-    };
-    blocks.entries = new_entries;
-    match document.root.get_mut("connect") {
-        // Not an array: reading the document says so, at its line.
-        Some(e) => {
-            if let ValueKind::Array(items) = &mut e.value.kind {
-                items.extend(connections);
-            }
-        }
-        None => document.root.entries.insert(
-            0,
-            Entry {
-                key: "connect".into(),
-                key_span: None,
-                value: Value {
-                    kind: ValueKind::Array(connections),
-                    span: None,
-                },
-            },
-        ),
-    }
-    Ok(warnings)
-}
-
-type Expanded = (
-    Vec<Entry>,
-    Vec<Value>,
-    Vec<String>,
-    Vec<std::path::PathBuf>,
-    Vec<expand::SkippedPart>,
-);
-
-/// A connection the model file writes to a collision block its Urdf block did not make (its
-/// mesh is missing or unreadable) is refused at the connection's line, saying why the block is
-/// not there and where in the URDF: the build would only find "no block 'robot/link/collision_1'
-/// — did you mean collision_0".
-fn refuse_connections_to_skipped(
-    document: &Document,
-    skipped: &[expand::SkippedPart],
-) -> Result<(), Diagnostic> {
-    if skipped.is_empty() {
-        return Ok(());
-    }
-    let Some(items) = document
-        .root
-        .get("connect")
-        .and_then(|e| e.value.as_array())
-    else {
-        return Ok(());
-    };
-    for item in items {
-        let Some(text) = item.as_str() else { continue };
-        // Each end is `block.port` (block names have no '.'); the arrow tokens have no '.'.
-        let ends = text
-            .split_whitespace()
-            .filter_map(|end| end.split_once('.').map(|(block, _)| block));
-        for block in ends {
-            if let Some(part) = skipped.iter().find(|p| p.block == block) {
-                return Err(Diagnostic::at(
-                    &document.source,
-                    &item.span,
-                    format!(
-                        "there is no block '{block}': the Urdf block did not make it, because at {}: {}",
-                        part.at, part.why
-                    ),
-                )
-                .hint("put the mesh file where the URDF says (relative to the URDF file), fix its filename in the URDF, or remove this connection"));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// One Urdf block's expansion as document entries and connection values.
-fn expand_block(
-    source: &SourceFile,
-    entry: &Entry,
-    model_dir: &Path,
-) -> Result<Expanded, Diagnostic> {
-    let name = entry.key.as_str();
-    let table = entry.value.as_table().unwrap_or(
-        const {
-            &Table {
-                entries: Vec::new(),
-            }
-        },
-    );
-    let p = TableReader::new(source, Some(name), table, entry.value.span.clone());
-    p.value("type");
-    let file = p.string("file")?.ok_or_else(|| {
-        p.table_error("a Urdf block needs the URDF file")
-            .hint("add file = \"robot.urdf\" (relative to the model file)")
-    })?;
-    let file_span = p.value("file").and_then(|v| v.span.clone());
-    let options = read_options(&p, name)?;
-    let joints = p.table("joints")?;
-    p.finish()?;
-    let path = model_dir.join(file);
-    let span: Span = file_span.clone();
-    let expansion = expand_file(&path, &options, &span).map_err(|d| {
-        let d = if d.file.is_none() {
-            // Cannot read the file: say so at `file = ...`.
-            let mut located = p.error("file", d.message.clone());
-            located.hint = d.hint.clone();
-            located
-        } else {
-            d
-        };
-        d.block(name)
-    })?;
-    let mut blocks = expansion.blocks;
-    // Per-joint parameters, by URDF joint name: set on the joint's block as written.
-    if joints.is_some() {
-        let joint_table = table.get("joints").and_then(|e| e.value.as_table());
-        for e in joint_table
-            .map(|t| t.entries.as_slice())
-            .unwrap_or_default()
-        {
-            let Some(&k) = expansion.joints.get(&e.key) else {
-                let mut d = Diagnostic::at(
-                    source,
-                    &e.key_span,
-                    format!(
-                        "'joints.{}': the URDF file has no movable joint '{}'",
-                        e.key, e.key
-                    ),
-                )
-                .block(name);
-                d = if expansion.fixed_joints.contains(&e.key) {
-                    d.hint("a fixed joint is a rigid transform: it has no parameters to set")
-                } else {
-                    let mut names: Vec<&str> =
-                        expansion.joints.keys().map(String::as_str).collect();
-                    names.sort_unstable();
-                    match crate::model::diagnostic::closest(&e.key, names.iter().copied()) {
-                        Some(near) => d.hint(format!("did you mean '{near}'?")),
-                        None => d.hint(format!("the movable joints are: {}", names.join(", "))),
-                    }
-                };
-                return Err(d);
-            };
-            let Some(settings) = e.value.as_table() else {
-                return Err(Diagnostic::at(
-                    source,
-                    &e.value.span,
-                    format!(
-                        "'joints.{}' must be a table of the joint's parameters",
-                        e.key
-                    ),
-                )
-                .block(name)
-                .hint(format!("write {} = {{ q0 = 0.3 }}", e.key)));
-            };
-            for s in &settings.entries {
-                blocks[k].set(&s.key, s.value.clone());
-            }
-        }
-    }
-    let entries = blocks
-        .iter()
-        .map(|b| Entry {
-            key: b.name.clone(),
-            key_span: entry.key_span.clone(),
-            value: Value {
-                kind: ValueKind::Table(b.table(&span)),
-                span: span.clone(),
-            },
-        })
-        .collect();
-    let connections = expansion
-        .connections
-        .into_iter()
-        .map(|c| Value {
-            kind: ValueKind::String(c),
-            span: span.clone(),
-        })
-        .collect();
-    let warnings = expansion
-        .warnings
-        .into_iter()
-        .map(|w| format!("block '{name}': {w}"))
-        .collect();
-    let mut files = vec![path];
-    files.extend(expansion.files);
-    Ok((entries, connections, warnings, files, expansion.skipped))
+    let expansion = crate::model::subsystem::expand_document(document, &mut Vec::new())?;
+    Ok(expansion.warnings)
 }
 
 /// The Urdf block's parameters with defaults, each written once (see [`Param`]).
@@ -364,7 +109,7 @@ fn base_named(text: &str) -> Base {
 }
 
 /// The Urdf block's options other than `file` and `joints`.
-fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagnostic> {
+pub(super) fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagnostic> {
     let base = base_named(BASE.choice(p, &["fixed", "floating"])?);
     let vec3 = |param: &Param<[f64; 3]>| -> Result<[f64; 3], Diagnostic> {
         let v = param.read(p)?;
