@@ -20,9 +20,10 @@ pub(crate) const UNIT_DOC: ParamDoc = param(
 pub(crate) struct UnitKey(Option<String>);
 
 impl UnitKey {
-    /// Reads `unit` (a string when written).
+    /// Reads `unit` (a string when written), with `^2` and `^3` written as `²` and `³`, the way
+    /// the library's own outputs spell their units (so "m/s^2" and a body's "m/s²" are one unit).
     pub(crate) fn read(r: &TableReader) -> ParamResult<UnitKey> {
-        Ok(UnitKey(r.string("unit")?.map(str::to_string)))
+        Ok(UnitKey(r.string("unit")?.map(normalized)))
     }
 
     /// Whether the model wrote the key (an empty unit counts as written).
@@ -44,5 +45,21 @@ impl UnitKey {
             ],
             _ => Vec::new(),
         }
+    }
+}
+
+/// `unit` with the powers `^2` and `^3` as superscripts.
+fn normalized(unit: &str) -> String {
+    unit.replace("^2", "²").replace("^3", "³")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn powers_are_written_as_superscripts() {
+        assert_eq!(super::normalized("m/s^2"), "m/s²");
+        assert_eq!(super::normalized("kg*m^2"), "kg*m²");
+        assert_eq!(super::normalized("m^3/s"), "m³/s");
+        assert_eq!(super::normalized("rad"), "rad");
     }
 }

@@ -596,7 +596,11 @@ fn fit_text(
     if area.estimate_text_size(text, font)?.0 <= max_width {
         return Ok(text.to_string());
     }
-    if let Some(split) = text.find('[').filter(|&i| i > 0) {
+    // The element's index is the first '[' after the block's "name: " (a block name of an array
+    // has brackets of its own: "legs[3]/hip: q[0]").
+    let port_at = text.find(": ").map_or(0, |i| i + 2);
+    let index_at = text[port_at..].find('[').map(|i| i + port_at);
+    if let Some(split) = index_at.filter(|&i| i > 0) {
         let (name, tail) = text.split_at(split);
         let name: Vec<char> = name.chars().collect();
         for keep in (2..name.len()).rev() {

@@ -200,7 +200,7 @@
       p.cursor.style.height = gm.height + 'px';
       p.panel.series.forEach((s, k) => {
         const unit = s.unit ? ' ' + s.unit : '';
-        p.values[k].textContent = s.name + ' = ' + formatNumber(valueAt(s.lines, time)) + unit;
+        p.values[k].textContent = (s.legend || s.name) + ' = ' + formatNumber(valueAt(s.lines, time)) + unit;
       });
       cursors.push({ left, plot_left: gm.left, plot_width: gm.width });
     }

@@ -12,9 +12,10 @@
 //! Every number may be one value (all axes) or one per axis (a multi-axis joint's velocity
 //! coordinates, in the order of its `w` output). The friction enters the mechanism as a passive
 //! force of the axis ([`crate::multibody::joint_friction`]); the block outputs it as
-//! `friction_force` (one element per axis, positive towards increasing q) and declares one zero
-//! crossing per axis, |q̇_k| − v_k, so that entering the stick band (falling: the axis sticks)
-//! and leaving it (rising: it slips) are located events.
+//! `friction_force` (one element per axis, positive towards increasing q) and declares two zero
+//! crossings per axis, q̇_k − v_k and q̇_k + v_k, so that entering the stick band and leaving it
+//! (on either side) are located events; each is crossed once at a reversal, where |q̇_k| − v_k
+//! would cross twice within one step and could be missed.
 
 use crate::block::{Param, PortDecl, Shape};
 use crate::contact::friction::FrictionLaw;
@@ -163,7 +164,7 @@ impl JointFriction {
         }
     }
 
-    /// Number of zero-crossing functions: one per axis.
+    /// Number of zero-crossing functions: two per axis (q̇ − v and q̇ + v).
     pub fn crossing_count(&self) -> usize {
         2 * self.laws.len()
     }

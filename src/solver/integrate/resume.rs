@@ -136,6 +136,10 @@ impl Solver {
                 // As the loop does after a crossing in auto's implicit phase.
                 self.restart_implicit();
             }
+        } else if stop.after == AfterEvent::Time && t_end > t {
+            // As the loop does after a time event that changed no state: f is unchanged, but the
+            // handler may have redefined zero-crossing functions (a broad phase's watch list).
+            self.restart_crossings(system, t);
         }
         let state = LoopState {
             t,
