@@ -236,8 +236,9 @@ pub trait Block: Send + Sync {
     /// [`PortDecl::unit`] or [`PortDecl::element_units`], else none. Called at build time,
     /// repeatedly until the diagram's units settle.
     fn output_units(&self, io: &UnitInputs<'_>) -> Vec<Units> {
-        let _ = io;
-        self.outputs().iter().map(Units::declared).collect()
+        (self.outputs().iter().enumerate())
+            .map(|(o, port)| Units::declared_for(port, io.outputs.get(o).copied()))
+            .collect()
     }
 
     /// A warning about the inputs' units, e.g. a Sum adding a length to an angle; located at

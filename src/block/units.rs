@@ -46,6 +46,21 @@ impl Units {
         }
     }
 
+    /// What output `port` of settled shape `shape` declares: as [`Units::declared`], with
+    /// per-row `element_units` repeated down every column of a wider port (a ContactGroup's 6×M
+    /// `member_wrench`: N, N, N, N·m, N·m, N·m in each member's column).
+    pub fn declared_for(port: &PortDecl, shape: Option<Shape>) -> Units {
+        match (port.element_units, shape) {
+            (Some(each), Some(shape)) if !each.is_empty() && shape.len() > each.len() => {
+                Units::from_elements(
+                    (0..shape.len())
+                        .map(|k| Some(each[k % each.len()].to_string()).filter(|u| !u.is_empty())),
+                )
+            }
+            _ => Units::declared(port),
+        }
+    }
+
     /// From one unit per element, in the simplest form: [`Units::Unknown`] when none is known,
     /// [`Units::All`] when all are the same.
     pub fn from_elements(units: impl IntoIterator<Item = Option<String>>) -> Units {
@@ -203,6 +218,21 @@ pub fn quantity(unit: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Per-row units repeat down each column of a wider port (6×2: two members' wrenches), and
+    /// a port as long as its list keeps it.
+    #[test]
+    fn per_row_units_repeat_in_every_column() {
+        let port = PortDecl::inherited("w").element_units(&["N", "N", "N", "N·m", "N·m", "N·m"]);
+        let wide = Units::declared_for(&port, Some(Shape { rows: 6, cols: 2 }));
+        for k in 0..12 {
+            let want = if k % 6 < 3 { "N" } else { "N·m" };
+            assert_eq!(wide.of(k), Some(want), "element {k}");
+        }
+        let one = Units::declared_for(&port, Some(Shape { rows: 6, cols: 1 }));
+        assert_eq!(one, Units::declared(&port));
+        assert_eq!(one.of(6), None);
+    }
 
     #[test]
     fn from_elements_is_simplest() {

@@ -181,11 +181,18 @@ impl JointFriction {
     /// stick band `|q̇_k| < v_k` lies between their zeros. Two functions, each crossed once when
     /// the axis reverses, rather than `|q̇_k| − v_k`, which a reversal crosses twice and which can
     /// therefore be positive at both ends of a step that holds the whole reversal (the
-    /// transition then goes unlocated). Does not allocate.
+    /// transition then goes unlocated). An axis without a band (no friction law) has no stick
+    /// and slip to locate: its functions are constants (−1, 1), which never cross, rather than
+    /// q̇ itself, which would change sign with round-off at rest. Does not allocate.
     pub fn crossings(&self, rates: &[f64], g: &mut [f64]) {
         for ((band, rate), g) in self.bands.iter().zip(rates).zip(g.chunks_exact_mut(2)) {
-            g[0] = rate - band;
-            g[1] = rate + band;
+            if *band > 0.0 {
+                g[0] = rate - band;
+                g[1] = rate + band;
+            } else {
+                g[0] = -1.0;
+                g[1] = 1.0;
+            }
         }
     }
 }
@@ -329,6 +336,7 @@ mod tests {
         f.crossings(&[-0.5e-3, 0.0], &mut g);
         // Inside the band of axis 0: q̇ − v < 0 < q̇ + v.
         assert!((g[0] + 1.5e-3).abs() < 1e-18 && (g[1] - 0.5e-3).abs() < 1e-18);
-        assert!(g[2] == 0.0 && g[3] == 0.0);
+        // No law on axis 1: constants of opposite sign, which never cross.
+        assert_eq!([g[2], g[3]], [-1.0, 1.0]);
     }
 }
