@@ -171,14 +171,8 @@ pub(super) fn sync_to_references(
         return false;
     }
     for (mi, drift) in motions.iter().zip(d.drift.iter_mut()) {
-        let gap =
-            mi.q.clone()
-                .map(|k| (states[k] - d.effective[k]).abs())
-                .fold(0.0, f64::max);
-        let moved = (mi.q.clone())
-            .map(|k| (d.effective[k] - d.last_ref[k]).abs())
-            .filter(|m| m.is_finite())
-            .fold(0.0, f64::max);
+        let gap = largest_gap(mi, states, &d.effective);
+        let moved = largest_gap(mi, &d.effective, &d.last_ref);
         drift.total += gap;
         drift.largest = drift.largest.max(gap);
         drift.path += moved;
@@ -209,6 +203,34 @@ pub(super) fn drift_note(
         "the driven coordinates of joint '{}', integrated from w_ref, moved {total:.3e} (m or rad, summed over the steps; largest {largest:.3e} in one step; q_ref itself moved {path:.3e}) away from q_ref: w_ref is not the derivative of q_ref. Each step's driven positions were reset to q_ref and the loop closed there, but the velocities are w_ref's\n  help: feed w_ref = dq_ref/dt and a_ref = dw_ref/dt, or use motion = \"input_filtered\" (q_ref alone)",
         label(motions[k].joint)
     ))
+}
+
+/// The largest |a − b| over motion input `mi`'s position coordinates (non-finite differences,
+/// before a first reference, left out); a quaternion counts as its nearer sign, since q and −q
+/// are one orientation (a reference wrapped to |φ| ≤ π flips the quaternion's sign).
+fn largest_gap(mi: &MotionInput, a: &[f64], b: &[f64]) -> f64 {
+    let quaternion = mi
+        .rotation
+        .map(|(_, q_offset)| mi.q.start + q_offset..mi.q.start + q_offset + 4);
+    let plain = (mi.q.clone())
+        .filter(|k| !quaternion.as_ref().is_some_and(|r| r.contains(k)))
+        .map(|k| (a[k] - b[k]).abs())
+        .filter(|g| g.is_finite())
+        .fold(0.0, f64::max);
+    let Some(r) = quaternion else {
+        return plain;
+    };
+    let sign = |s: f64| {
+        r.clone()
+            .map(|k| (a[k] - s * b[k]).abs())
+            .fold(0.0, f64::max)
+    };
+    let turned = sign(1.0).min(sign(-1.0));
+    if turned.is_finite() {
+        plain.max(turned)
+    } else {
+        plain
+    }
 }
 
 fn same_bits(a: &[f64], b: &[f64]) -> bool {
