@@ -127,18 +127,28 @@ pub fn auto_camera(
     width: u32,
     height: u32,
 ) -> Camera {
+    auto_camera_over(|f| points_world.iter().for_each(f), up, width, height)
+}
+
+/// [`auto_camera`] over the points `visit` hands to its argument (twice: once for their bounding
+/// box, once for the distance), so that a long animation's points need not be stored.
+pub fn auto_camera_over(
+    visit: impl Fn(&mut dyn FnMut(&Point3<f64>)),
+    up: &Vector3<f64>,
+    width: u32,
+    height: u32,
+) -> Camera {
     let up = up.try_normalize(1e-12).unwrap_or_else(Vector3::z);
     let (mut lo, mut hi) = (
         Vector3::repeat(f64::INFINITY),
         Vector3::repeat(f64::NEG_INFINITY),
     );
-    for p in points_world
-        .iter()
-        .filter(|p| p.iter().all(|c| c.is_finite()))
-    {
-        lo = lo.inf(&p.coords);
-        hi = hi.sup(&p.coords);
-    }
+    visit(&mut |p: &Point3<f64>| {
+        if p.iter().all(|c| c.is_finite()) {
+            lo = lo.inf(&p.coords);
+            hi = hi.sup(&p.coords);
+        }
+    });
     if lo.x > hi.x {
         (lo, hi) = (Vector3::repeat(-0.5), Vector3::repeat(0.5));
     }
@@ -161,17 +171,16 @@ pub fn auto_camera(
     // eye at distance D: it fits when |x| ≤ tan_h·(D + z) and |y| ≤ tan_v·(D + z).
     let extent = (hi - lo).norm().max(1e-3);
     let mut distance = 0.5 * extent;
-    for p in points_world
-        .iter()
-        .filter(|p| p.iter().all(|c| c.is_finite()))
-    {
-        let d = p - center;
-        let (x, y, z) = (d.dot(&right), d.dot(&up_img), d.dot(&forward));
-        distance = distance
-            .max(x.abs() / tan_h - z)
-            .max(y.abs() / tan_v - z)
-            .max(0.05 * extent - z);
-    }
+    visit(&mut |p: &Point3<f64>| {
+        if p.iter().all(|c| c.is_finite()) {
+            let d = p - center;
+            let (x, y, z) = (d.dot(&right), d.dot(&up_img), d.dot(&forward));
+            distance = distance
+                .max(x.abs() / tan_h - z)
+                .max(y.abs() / tan_v - z)
+                .max(0.05 * extent - z);
+        }
+    });
     Camera {
         eye: center + to_eye * distance,
         target: center,

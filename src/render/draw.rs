@@ -8,7 +8,7 @@
 //! past a light fixed in the World. Open surfaces (disks, planes, grids) are lit on the side
 //! that faces the camera.
 
-use super::camera::{auto_camera, Camera, View};
+use super::camera::{auto_camera_over, Camera, View};
 use super::glyph::{glyph_mesh, GLYPH_FRACTION};
 use super::mesh::{tessellate, Mesh, PlanePatch};
 use super::palette;
@@ -54,16 +54,22 @@ impl<'a> Renderer<'a> {
     /// [`GLYPH_FRACTION`] of it), the camera (automatic unless given) and the arrow scale.
     pub fn new(animation: &'a Animation, options: &RenderOptions) -> Result<Self, RenderError> {
         options.check()?;
-        let mut framed = scene_corners(animation);
+        // The corners are visited, not stored: a long animation of many items has millions.
+        let corners = SceneCorners::of(animation);
+        let mut bounds = Bounds::default();
+        corners.visit(&mut |p: &Point3<f64>| bounds.add(p));
+        let corners_extent = bounds.extent();
         let patches: Vec<Option<PlanePatch>> = (0..animation.items.len())
             .map(|i| {
                 let plane = matches!(
                     animation.items[i].shape,
                     ItemShape::Geometry(Shape::InfinitePlane)
                 );
-                plane.then(|| plane_patch(animation, i, &framed))
+                plane.then(|| plane_patch(animation, i, &corners, corners_extent))
             })
             .collect();
+        // The plane patches' corners are framed with the rest.
+        let mut framed_patches = Vec::new();
         for (i, patch) in patches.iter().enumerate() {
             if let Some(p) = patch {
                 let pose = first_pose(animation, i);
@@ -73,12 +79,13 @@ impl<'a> Renderer<'a> {
                     (p.x[1], p.y[1]),
                     (p.x[0], p.y[1]),
                 ] {
-                    framed.push(pose * Point3::new(x, y, 0.0));
+                    framed_patches.push(pose * Point3::new(x, y, 0.0));
                 }
             }
         }
-        framed.retain(|p| p.iter().all(|v| v.is_finite()));
-        let extent = extent(&framed);
+        framed_patches.retain(|p| p.iter().all(|v| v.is_finite()));
+        framed_patches.iter().for_each(|p| bounds.add(p));
+        let extent = bounds.extent();
         let glyph_size = GLYPH_FRACTION * extent;
         let meshes = animation
             .items
@@ -91,7 +98,15 @@ impl<'a> Renderer<'a> {
             .collect();
         let camera = match options.camera {
             Some(c) => c,
-            None => auto_camera(&framed, &animation.up_world, options.width, options.height),
+            None => auto_camera_over(
+                |f| {
+                    corners.visit(f);
+                    framed_patches.iter().for_each(&mut *f);
+                },
+                &animation.up_world,
+                options.width,
+                options.height,
+            ),
         };
         let view = View::new(&camera, options.width, options.height)?;
         let largest = animation.largest_force();
@@ -290,40 +305,78 @@ fn clip_segment(
 /// frame's glyph by its origin (its size follows from the scene's), a link by its ends. What the
 /// automatic camera frames and plane patches cover. Planes are left out (they are unbounded).
 pub fn scene_corners(animation: &Animation) -> Vec<Point3<f64>> {
-    let boxes: Vec<Option<[Vector3<f64>; 2]>> = animation
-        .items
-        .iter()
-        .map(|item| match &item.shape {
-            ItemShape::Geometry(Shape::InfinitePlane) => None,
-            ItemShape::Geometry(shape) => local_box(&tessellate(shape, None)),
-            ItemShape::Glyph(Glyph::Link(segments)) => Some(
-                segments
-                    .iter()
-                    .flatten()
-                    .fold([Vector3::zeros(), Vector3::zeros()], |[lo, hi], p| {
-                        [lo.inf(&p.coords), hi.sup(&p.coords)]
-                    }),
-            ),
-            ItemShape::Glyph(_) => Some([Vector3::zeros(), Vector3::zeros()]),
-        })
-        .collect();
     let mut corners = Vec::new();
-    for frame in &animation.frames {
-        for (pose, bx) in frame.r_world.iter().zip(&boxes) {
-            let Some([lo, hi]) = bx else { continue };
-            for k in 0..8 {
-                let pick = |bit: usize, l: f64, h: f64| if k & (1 << bit) != 0 { h } else { l };
-                let c = Point3::new(
-                    pick(0, lo.x, hi.x),
-                    pick(1, lo.y, hi.y),
-                    pick(2, lo.z, hi.z),
-                );
-                corners.push(pose * c);
+    SceneCorners::of(animation).visit(&mut |p: &Point3<f64>| corners.push(*p));
+    corners
+}
+
+/// [`scene_corners`] without storing them: each item's local box, with the corners made again
+/// at every visit (a long animation of many items has millions of them).
+struct SceneCorners<'a> {
+    animation: &'a Animation,
+    boxes: Vec<Option<[Vector3<f64>; 2]>>,
+}
+
+impl<'a> SceneCorners<'a> {
+    fn of(animation: &'a Animation) -> Self {
+        let boxes = animation
+            .items
+            .iter()
+            .map(|item| match &item.shape {
+                ItemShape::Geometry(Shape::InfinitePlane) => None,
+                ItemShape::Geometry(shape) => local_box(&tessellate(shape, None)),
+                ItemShape::Glyph(Glyph::Link(segments)) => Some(
+                    segments
+                        .iter()
+                        .flatten()
+                        .fold([Vector3::zeros(), Vector3::zeros()], |[lo, hi], p| {
+                            [lo.inf(&p.coords), hi.sup(&p.coords)]
+                        }),
+                ),
+                ItemShape::Glyph(_) => Some([Vector3::zeros(), Vector3::zeros()]),
+            })
+            .collect();
+        SceneCorners { animation, boxes }
+    }
+
+    /// Hands every finite corner, frame by frame and item by item, to `f`.
+    fn visit(&self, f: &mut dyn FnMut(&Point3<f64>)) {
+        for frame in &self.animation.frames {
+            for (pose, bx) in frame.r_world.iter().zip(&self.boxes) {
+                let Some([lo, hi]) = bx else { continue };
+                for k in 0..8 {
+                    let pick = |bit: usize, l: f64, h: f64| if k & (1 << bit) != 0 { h } else { l };
+                    let c = pose
+                        * Point3::new(
+                            pick(0, lo.x, hi.x),
+                            pick(1, lo.y, hi.y),
+                            pick(2, lo.z, hi.z),
+                        );
+                    if c.iter().all(|v| v.is_finite()) {
+                        f(&c);
+                    }
+                }
             }
         }
     }
-    corners.retain(|p| p.iter().all(|v| v.is_finite()));
-    corners
+}
+
+/// The bounding box of points, grown one point at a time.
+#[derive(Clone, Copy, Default)]
+struct Bounds(Option<(Vector3<f64>, Vector3<f64>)>);
+
+impl Bounds {
+    fn add(&mut self, p: &Point3<f64>) {
+        self.0 = Some(match self.0 {
+            None => (p.coords, p.coords),
+            Some((lo, hi)) => (lo.inf(&p.coords), hi.sup(&p.coords)),
+        });
+    }
+
+    /// The diagonal, m (1 m without points).
+    fn extent(&self) -> f64 {
+        self.0.map_or(1.0, |(lo, hi)| (hi - lo).norm().max(1e-3))
+    }
 }
 
 /// Item `i`'s pose at the first frame (identity without frames).
@@ -345,44 +398,28 @@ fn local_box(mesh: &Mesh) -> Option<[Vector3<f64>; 2]> {
     })
 }
 
-/// The diagonal of the bounding box of `points`, m (1 m without points).
-fn extent(points: &[Point3<f64>]) -> f64 {
-    let Some(first) = points.first() else {
-        return 1.0;
-    };
-    let (lo, hi) = points
-        .iter()
-        .fold((first.coords, first.coords), |(lo, hi), p| {
-            (lo.inf(&p.coords), hi.sup(&p.coords))
-        });
-    (hi - lo).norm().max(1e-3)
-}
-
 /// The rectangle of plane item `i` (its R at the first frame) under the scene: the bounding
 /// box of the scene's corners projected onto the plane, widened on each side by half its larger
 /// side and at least by a quarter of the scene's size (the diagonal of the corners' bounding box),
 /// and framed by the camera with the rest.
-fn plane_patch(animation: &Animation, i: usize, corners: &[Point3<f64>]) -> PlanePatch {
+fn plane_patch(animation: &Animation, i: usize, corners: &SceneCorners, extent: f64) -> PlanePatch {
     let pose = first_pose(animation, i);
-    let local: Vec<Point3<f64>> = corners
-        .iter()
-        .map(|c| pose.inverse_transform_point(c))
-        .collect();
-    if local.is_empty() {
+    let (mut x, mut y) = (
+        [f64::INFINITY, f64::NEG_INFINITY],
+        [f64::INFINITY, f64::NEG_INFINITY],
+    );
+    corners.visit(&mut |c: &Point3<f64>| {
+        let p = pose.inverse_transform_point(c);
+        x = [x[0].min(p.x), x[1].max(p.x)];
+        y = [y[0].min(p.y), y[1].max(p.y)];
+    });
+    if x[0] > x[1] {
         return PlanePatch {
             x: [-0.5, 0.5],
             y: [-0.5, 0.5],
         };
     }
-    let (mut x, mut y) = (
-        [f64::INFINITY, f64::NEG_INFINITY],
-        [f64::INFINITY, f64::NEG_INFINITY],
-    );
-    for p in &local {
-        x = [x[0].min(p.x), x[1].max(p.x)];
-        y = [y[0].min(p.y), y[1].max(p.y)];
-    }
-    let margin = (0.5 * (x[1] - x[0]).max(y[1] - y[0])).max(0.25 * extent(corners));
+    let margin = (0.5 * (x[1] - x[0]).max(y[1] - y[0])).max(0.25 * extent);
     PlanePatch {
         x: [x[0] - margin, x[1] + margin],
         y: [y[0] - margin, y[1] + margin],
