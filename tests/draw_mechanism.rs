@@ -287,3 +287,20 @@ fn draw_frames_names_are_checked_and_bad_values_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `draw_frames = true` draws every frame once: the leg's ten frame ports (world.W, hip.B/F,
+/// thigh.B/F, knee.B/F, shin.B/F, foot.R) are joined in pairs by its connections into five
+/// frames (the World origin, the hip, the knee on the thigh, the knee on the shank, the foot).
+#[test]
+fn draw_frames_true_draws_each_joined_frame_once() {
+    let model = SPINNING_LEG.replace(
+        r#"draw_frames = ["thigh.F", "nothing.F"]"#,
+        "draw_frames = true",
+    );
+    let anim = animate(&model);
+    let frames: Vec<&str> = (anim.items.iter())
+        .filter(|i| i.shape == ItemShape::Glyph(Glyph::Frame))
+        .map(|i| i.label.as_str())
+        .collect();
+    assert_eq!(frames.len(), 5, "{frames:?}");
+}

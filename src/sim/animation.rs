@@ -311,12 +311,23 @@ fn mechanism_glyphs(
         DrawFrames::All => true,
         DrawFrames::Named(_) => asked.contains(name),
     };
+    // Two ports joined by a connection are one frame at one pose: drawn once, under the first
+    // name (a frame's axes twice over would only add to every animation frame's data).
+    let mut drawn: std::collections::HashSet<(BodyIndex, [u64; 7])> = Default::default();
     for (name, id) in &scene.frames {
-        if named(name) {
-            out.push((glyph(name, Glyph::Frame), m.frame_placement(*id)));
+        let (body, pose) = m.frame_placement(*id);
+        let key = (body, pose_bits(&pose));
+        if named(name) && drawn.insert(key) {
+            out.push((glyph(name, Glyph::Frame), (body, pose)));
         }
     }
     out
+}
+
+/// The bits of a pose's translation and rotation quaternion: equal poses, equal keys.
+fn pose_bits(pose: &Isometry3<f64>) -> [u64; 7] {
+    let (t, q) = (pose.translation.vector, pose.rotation.coords);
+    [t.x, t.y, t.z, q.x, q.y, q.z, q.w].map(f64::to_bits)
 }
 
 /// A warning for each name of `draw_frames = [...]` that is no frame of the scene, with the
