@@ -387,3 +387,37 @@ fn a_measured_and_a_reference_angle_share_one_panel() {
     blockdyn::plot::plot_png(rec, &png, &blockdyn::plot::PlotOptions::default()).unwrap();
     assert!(std::fs::metadata(&png).unwrap().len() > 0);
 }
+
+/// The units reach a Mux of 20 inputs whose k-th input comes through a chain of k dimensionless
+/// Gains written before the Constant that starts it (so each chain's end learns its unit k rounds
+/// later): every element of the Mux gets its Constant's unit, whatever the order of the blocks.
+/// (A cap on how often a block is visited, rather than on how often its outputs change, left the
+/// last elements unknown.)
+#[test]
+fn long_chains_into_one_mux_all_arrive() {
+    let n = 20;
+    let mut connect = Vec::new();
+    let mut blocks = format!("[blocks.mux]\ntype = \"Mux\"\ninputs = {n}\n");
+    for k in 1..=n {
+        // Written from the Mux back to the source: g{k}_{k}, …, g{k}_1, then the Constant.
+        for j in (1..=k).rev() {
+            blocks +=
+                &format!("[blocks.g{k}_{j}]\ntype = \"Gain\"\ngain = 1.0\ndimensionless = true\n");
+            let from = if j == 1 {
+                format!("c{k}.out")
+            } else {
+                format!("g{k}_{}.out", j - 1)
+            };
+            connect.push(format!("{from} -> g{k}_{j}.in"));
+        }
+        blocks += &format!("[blocks.c{k}]\ntype = \"Constant\"\nvalue = 1.0\nunit = \"u{k}\"\n");
+        connect.push(format!("g{k}_{k}.out -> mux.in{k}"));
+    }
+    blocks += "[output]\nlog = [\"mux.out\"]\n";
+    let connect: Vec<&str> = connect.iter().map(String::as_str).collect();
+    let d = build(&pendulum(&connect, &blocks));
+    let want: Vec<_> = (1..=n)
+        .map(|k| col(&format!("mux.out[{}]", k - 1), Some(&format!("u{k}"))))
+        .collect();
+    assert_eq!(columns(&d), want);
+}

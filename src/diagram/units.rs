@@ -12,10 +12,12 @@ use crate::block::{Block, Shape, UnitInputs, Units};
 /// Each block's units per port: `[block][port]`.
 pub(crate) type PortUnits = Vec<Vec<Units>>;
 
-/// How many times one block's outputs may be worked out again before the propagation stops: a
-/// feedback loop whose rules do not settle (none in the library does) ends with the units of
-/// its last pass.
-const MAX_PASSES_PER_BLOCK: usize = 16;
+/// How many more times than its outputs have elements one block's outputs may change before the
+/// propagation stops revisiting it. The library's rules only ever turn an unknown unit into a
+/// known one, so each change makes at least one element known and a block changes at most once
+/// per element: the bound is a guard for a program's own rules that do not settle (such a loop
+/// ends with the units of its last change), never reached by the library's.
+const EXTRA_CHANGES_PER_BLOCK: usize = 2;
 
 /// The blocks, shapes and lines unit propagation reads.
 pub(crate) struct UnitGraph<'a> {
@@ -54,9 +56,10 @@ impl<'a> UnitGraph<'a> {
 
     /// The output units of every block, to a fixed point: every block first gives its outputs'
     /// units from unknown inputs (a source's declared unit), then each block whose input units
-    /// changed works its outputs out again, until none changes (at most
-    /// [`MAX_PASSES_PER_BLOCK`] times a block). Linear in the diagram's size for a diagram
-    /// without feedback; each loop costs a few passes more.
+    /// changed works its outputs out again, until none changes (a block's outputs change at most
+    /// once per element, plus [`EXTRA_CHANGES_PER_BLOCK`]), so the result does not depend on the
+    /// order the blocks are written in. Linear in the diagram's size for a diagram without
+    /// feedback; each loop costs a few passes more.
     pub(crate) fn propagate(&self) -> PortUnits {
         let n = self.blocks.len();
         let mut lines_from: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -66,21 +69,30 @@ impl<'a> UnitGraph<'a> {
         let mut out: PortUnits = (0..n)
             .map(|b| vec![Units::Unknown; self.out_shapes[b].len()])
             .collect();
-        let mut passes = vec![0usize; n];
+        let mut changes = vec![0usize; n];
+        let limit: Vec<usize> = (0..n)
+            .map(|b| {
+                let elements: usize = self.out_shapes[b].iter().map(|s| s.len()).sum();
+                elements + EXTRA_CHANGES_PER_BLOCK
+            })
+            .collect();
         let mut queued = vec![true; n];
         let mut queue: std::collections::VecDeque<usize> = (0..n).collect();
         while let Some(b) = queue.pop_front() {
             queued[b] = false;
-            passes[b] += 1;
             let inputs = self.input_units(b, &out);
             let now = self.blocks[b].output_units(&self.io(b, &inputs));
             if now == out[b] {
                 continue;
             }
             out[b] = now;
+            changes[b] += 1;
+            if changes[b] > limit[b] {
+                continue;
+            }
             for &k in &lines_from[b] {
                 let to = self.lines[k].to;
-                if !queued[to] && passes[to] < MAX_PASSES_PER_BLOCK {
+                if !queued[to] {
                     queued[to] = true;
                     queue.push_back(to);
                 }
