@@ -5,6 +5,8 @@
 //!
 //! Each test writes its files into a temporary directory of its own.
 
+mod common;
+use common::{load_error as error_of, write_file as write};
 use std::path::{Path, PathBuf};
 
 /// A fresh, empty temporary directory for test `name`.
@@ -16,20 +18,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("parts")).expect("temp dir");
     dir
-}
-
-/// The error of building the model file `path`.
-fn error_of(path: &str) -> String {
-    match blockdyn::load_model(Path::new(path), &[]) {
-        Ok(_) => panic!("{path} was accepted"),
-        Err(e) => e.to_string(),
-    }
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
 }
 
 /// A gain of 2 as a subsystem: input `u` (line 3), output `y`.

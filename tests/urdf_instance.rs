@@ -9,6 +9,7 @@
 mod common;
 
 use blockdyn::output::Recording;
+use common::{load_error as error_of, write_file as write};
 use std::path::{Path, PathBuf};
 
 /// A fresh, empty temporary directory for test `name`, holding the pendulum URDF `r.urdf`.
@@ -21,20 +22,6 @@ fn temp_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(dir.join("parts")).expect("temp dir");
     write(&dir, "parts/r.urdf", PENDULUM);
     dir
-}
-
-/// The error of building the model file `path`.
-fn error_of(path: &str) -> String {
-    match blockdyn::load_model(Path::new(path), &[]) {
-        Ok(_) => panic!("{path} was accepted"),
-        Err(e) => e.to_string(),
-    }
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
 }
 
 /// A pendulum: a 1 kg bob 0.5 m below a revolute joint about y (line 8 is the `<joint>`).

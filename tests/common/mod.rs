@@ -68,3 +68,18 @@ pub fn run_text_with(label: &str, text: &str, overrides: &[&str]) -> blockdyn::R
     blockdyn::simulate(&d, blockdyn::RunOptions::default())
         .unwrap_or_else(|e| panic!("{label}: {e}"))
 }
+
+/// The error of building the model file `path` (panics when it builds).
+pub fn load_error(path: &str) -> String {
+    match blockdyn::load_model(Path::new(path), &[]) {
+        Ok(_) => panic!("{path} was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Writes `text` to `dir/name` and returns that path as text.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
