@@ -159,33 +159,33 @@ fn build_document(
     // Overrides of what the file writes apply before its Urdf blocks are expanded (so that
     // `--set robot.base=floating` is expanded), overrides of the blocks an expansion makes
     // (`--set robot/knee.q0=0.3`) after.
-    let (before, mut after): (Vec<&String>, Vec<&String>) = overrides
+    let (before, after): (Vec<&String>, Vec<&String>) = overrides
         .iter()
         .partition(|o| document.addresses_written(o));
     for o in before {
         document.apply_override(o)?;
     }
-    // A model built in code has no lines, so an error without one need not be an override's.
     let has_lines = document.source.has_lines();
-    // Subsystems, Urdf blocks and arrays become flat blocks first (each applying the overrides
-    // that name the blocks it makes, `--set leg1/knee.q0=0.2`, `--set robot/knee.q0=0.3`,
-    // `--set dom[2].mass=0.02`).
-    let mut expansion = model::subsystem::expand_document(&mut document, &mut after)
-        .map_err(|d| name_the_override(d, overrides, has_lines))?;
-    document
-        .resolve_variables()
-        .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    let after: Vec<String> = after.into_iter().cloned().collect();
+    // A model with variables keeps the document as it is now (overrides of what the file writes
+    // applied, nothing expanded or evaluated), so that a parameter set can read it again with
+    // other values of its variables (`diagram::parameters::variables`).
+    let unread = document
+        .root
+        .get(model::variables::VARIABLES)
+        .is_some()
+        .then(|| document.clone());
+    let mut expansion = expand_and_resolve(&mut document, &after, overrides)?;
     let urdf_warnings = std::mem::take(&mut expansion.warnings);
-    let resolve_again = !after.is_empty();
-    for o in after {
-        document.apply_override(o)?;
-    }
-    if resolve_again {
-        // An override of an expanded block may itself be an expression.
-        document
-            .resolve_variables()
-            .map_err(|d| name_the_override(d, overrides, has_lines))?;
-    }
+    let recipe = match unread {
+        Some(unread) => Some(std::sync::Arc::new(diagram::parameters::Recipe::new(
+            unread,
+            after,
+            overrides.to_vec(),
+            &document.root,
+        )?)),
+        None => None,
+    };
     // The document's tables are not needed once the spec holds its own: dropped before the
     // diagram is built, so that a large model (a 20,000-joint URDF) does not keep a third copy.
     let spec = document.spec();
@@ -206,10 +206,44 @@ fn build_document(
         diagram.expansion_warnings = urdf_warnings.len();
         diagram.input_files = document.inputs.clone();
         diagram.subsystems = expansion.instances;
+        diagram.recipe = recipe;
         diagram.warnings.splice(0..0, urdf_warnings);
         Ok(diagram)
     });
     built.map_err(|d| name_the_override(d, overrides, has_lines))
+}
+
+/// Expands the subsystems, arrays and Urdf blocks of `document`, evaluates its expressions and
+/// applies `after`, the overrides (of `overrides`, all the user gave, for messages) that address
+/// blocks the expansion makes: after this, [`Document::spec`] reads the model as it is built.
+/// The build and a parameter set that moves a variable both read a model this way.
+pub(crate) fn expand_and_resolve(
+    document: &mut Document,
+    after: &[String],
+    overrides: &[String],
+) -> Result<model::subsystem::Expansion, Diagnostic> {
+    // A model built in code has no lines, so an error without one need not be an override's.
+    let has_lines = document.source.has_lines();
+    // Subsystems, Urdf blocks and arrays become flat blocks first (each applying the overrides
+    // that name the blocks it makes, `--set leg1/knee.q0=0.2`, `--set robot/knee.q0=0.3`,
+    // `--set dom[2].mass=0.02`).
+    let mut after: Vec<&String> = after.iter().collect();
+    let expansion = model::subsystem::expand_document(document, &mut after)
+        .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    document
+        .resolve_variables()
+        .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    let resolve_again = !after.is_empty();
+    for o in after {
+        document.apply_override(o)?;
+    }
+    if resolve_again {
+        // An override of an expanded block may itself be an expression.
+        document
+            .resolve_variables()
+            .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    }
+    Ok(expansion)
 }
 
 /// Every value written in the file has a line; a value set with `--set` has none. So an error

@@ -121,6 +121,7 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
         input_files: Vec::new(),
         subsystems: Vec::new(),
         scene: None,
+        recipe: None,
     })
 }
 

@@ -123,6 +123,9 @@ pub struct Diagram {
     pub subsystems: Vec<String>,
     /// The mechanism and the geometries on its bodies (`None` without physical blocks).
     pub scene: Option<physical::PhysicalScene>,
+    /// For a model with `[variables]`: the model as read before its expressions were evaluated,
+    /// which a parameter set that moves a variable reads again (`None` for other models).
+    pub(crate) recipe: Option<std::sync::Arc<parameters::Recipe>>,
 }
 
 impl Diagram {

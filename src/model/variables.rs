@@ -108,7 +108,24 @@ impl Variables {
         v
     }
 
-    fn names(&self) -> impl Iterator<Item = &str> {
+    /// The value of the number variable `name`.
+    pub(crate) fn number_of(&self, name: &str) -> Option<f64> {
+        self.numbers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, x)| *x)
+    }
+
+    /// The value of the array variable `name`.
+    pub(crate) fn array_of(&self, name: &str) -> Option<&[f64]> {
+        self.arrays
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, a)| a.as_slice())
+    }
+
+    /// The variables' names, numbers first, then arrays.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
         self.numbers
             .iter()
             .map(|(n, _)| n.as_str())

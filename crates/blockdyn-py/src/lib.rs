@@ -196,7 +196,8 @@ impl Model {
 
     /// Lays out a :class:`ParameterVector` of the scalar parameters at ``paths``
     /// (``"block.param[.sub...]"``, with ``[i]`` after the last key for element ``i`` of an array
-    /// of numbers), each starting at the value the model was built with. Raises
+    /// of numbers; a bare name is a model variable, ``"l"`` or ``"size[0]"``, and every parameter
+    /// whose expression reads it follows it), each starting at the value the model was built with. Raises
     /// :class:`ModelError` for a path no vector can hold, naming it and what to write instead.
     fn parameter_vector(
         &self,

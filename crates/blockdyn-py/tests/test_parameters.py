@@ -52,3 +52,46 @@ def test_errors_name_the_slot():
     other = blockdyn.load(MODELS / "ball_drop.toml")
     with pytest.raises(ValueError, match="another model"):
         other.simulate(parameters=theta)
+
+
+PENDULUM = """
+connect = ["world.W -- hinge.B", "hinge.F -- rod.B", "rod.F -- bob.R", "hinge.q -> scope.in1"]
+[variables]
+l = 0.5
+m = 0.3
+side = "= l / 5"
+[model]
+stop_time = 1.0
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, -9.81, 0.0]
+[blocks.hinge]
+type = "RevoluteJoint"
+q0 = 0.6
+[blocks.rod]
+type = "RigidTransform"
+translation = [0.0, "= -l", 0.0]
+[blocks.bob]
+type = "Solid"
+geometry = { shape = "brick", size = ["= side", "= side", "= side"] }
+mass = "= m"
+[blocks.scope]
+type = "Scope"
+"""
+
+
+def test_a_vector_reaches_a_model_variable():
+    # Moving `l` moves the rod and, through `side = l / 5`, the bob's size: the run equals the
+    # model built with l = 0.8 bit for bit (tests/parameter_vector_variables.rs in Rust).
+    m = blockdyn.loads(PENDULUM, name="pendulum.toml")
+    theta = m.parameter_vector(["l", "m"])
+    np.testing.assert_array_equal(theta.built_values, [0.5, 0.3])
+    r = m.simulate(parameters=theta.with_values([0.8, 0.3]))
+    rebuilt = m.variant({"l": 0.8}).simulate()
+    np.testing.assert_array_equal(r.time, rebuilt.time)
+    np.testing.assert_array_equal(r.values, rebuilt.values)
+    with pytest.raises(blockdyn.ModelError) as e:
+        m.parameter_vector(["sidee"])
+    assert "did you mean 'side'" in e.value.hint

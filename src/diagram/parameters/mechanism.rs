@@ -10,13 +10,14 @@
 //! for any set: ports, states, work slots, zero crossings, feedthrough, sample time). A value
 //! that would change the mechanism's structure (bodies, joints, coordinates) therefore changes
 //! the mechanism block's ports or states and is refused; so is one that moves or reshapes a
-//! geometry on its body (the check report keeps the built diagram's geometry). The set keeps the
+//! geometry on its body that a contact block reads (the check report keeps the built diagram's
+//! geometry). A geometry no contact reads may move or change shape (a pendulum's length). The set keeps the
 //! scene of the mechanism it elaborated, which a run's animation draws with.
 
 use super::{check_same_structure, refused, BlockAssignment, Remade};
 use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
 use crate::diagram::build::Instance;
-use crate::diagram::physical::{elaborate, PhysicalLine, PhysicalScene};
+use crate::diagram::physical::{elaborate, PhysicalLine, PhysicalScene, PlacedGeometry};
 use crate::diagram::Diagram;
 use crate::model::{ConnectionKind, Diagnostic};
 
@@ -57,10 +58,12 @@ impl Diagram {
             &mut lines,
             &mut line_spans,
         )?;
-        let Some(new_scene) = new_scene.filter(|s| s.geometries == scene.geometries) else {
+        let Some(new_scene) =
+            new_scene.filter(|s| geometries_fit(&scene.geometries, &s.geometries, &instances))
+        else {
             return Err(refuse(
                 &self.blocks[by_block[0].0].name,
-                "the value moves or reshapes a geometry".into(),
+                "the value moves or reshapes a geometry that a contact block reads".into(),
             ));
         };
         let mut blocks = Vec::new();
@@ -118,6 +121,35 @@ impl Diagram {
         }
         Ok(instances)
     }
+}
+
+/// Whether the geometries of a new elaboration may replace the `built` ones: the same blocks on
+/// the same bodies, each unchanged or read by no contact block. A geometry no contact reads only
+/// draws its body (the set's scene draws the new one) and gave its Solid's mass properties
+/// (which the new mechanism carries): a pendulum's rod length moves its bob's geometry.
+fn geometries_fit(
+    built: &[PlacedGeometry],
+    new: &[PlacedGeometry],
+    instances: &[Instance],
+) -> bool {
+    built.len() == new.len()
+        && built.iter().zip(new).all(|(a, b)| {
+            a == b
+                || (a.block == b.block
+                    && a.solid == b.solid
+                    && a.body == b.body
+                    && !read_by_contact(&a.block, instances))
+        })
+}
+
+/// Whether a block bound to the mechanism reads the geometry of block `block` (its port `G`).
+fn read_by_contact(block: &str, instances: &[Instance]) -> bool {
+    let label = format!("{block}.G");
+    instances
+        .iter()
+        .filter_map(|i| i.binding.as_ref())
+        .flat_map(|b| &b.ports)
+        .any(|p| p.geometry.as_ref().is_some_and(|(_, l)| *l == label))
 }
 
 /// Stands in for a signal block the elaboration does not look at (it has no physical part).

@@ -16,12 +16,15 @@
 //! inertia, gravity, a joint's values, a rigid constraint's law: see `parameters/mechanism.rs`, which
 //! elaborates the mechanism again for such a set). What cannot, with a message saying to rebuild
 //! instead (`load_model` with the overrides): values that change a block's structure (a vector's
-//! length, a method that adds states, a joint's type), that move or reshape a geometry, and the
+//! length, a method that adds states, a joint's type), that move or reshape a geometry a contact
+//! block reads, and the
 //! `[model]`, `[solver]` and `[output]` settings.
 
 mod mechanism;
+mod variables;
 mod vector;
 
+pub(crate) use variables::Recipe;
 pub use vector::{ParameterVector, VectorLengthError};
 
 use super::build::Origin;
@@ -161,24 +164,42 @@ impl Provenance {
 impl Diagram {
     /// Compiles parameter overrides (`block.param[.sub...]=value`, as `--set` takes them) for
     /// runs of this diagram; see the [module documentation](self) for what can be overridden.
+    /// A bare name sets a model variable (`length=0.7`, `size=[0.1, 0.2, 0.3]`): every parameter
+    /// that depends on it follows, as in a build with `--set length=0.7` (see
+    /// `parameters/variables.rs`); assignments to block parameters apply after those.
     /// Errors name the assignment, the block and what to do instead.
     pub fn parameters<S: AsRef<str>>(&self, assignments: &[S]) -> Result<ParameterSet, Diagnostic> {
-        let mut by_block: ByBlock = Vec::new();
+        let mut values: Vec<(&str, Value)> = Vec::new();
+        let mut to_blocks: Vec<&str> = Vec::new();
         for assignment in assignments {
             let written = assignment.as_ref();
-            let (b, keys, value) = self.address(written)?;
-            let one = BlockAssignment {
-                keys,
-                value: parse_override_value(value),
-                written: written.to_string(),
-            };
-            match by_block.iter_mut().find(|(k, _)| *k == b) {
-                Some((_, list)) => list.push(one),
-                None => by_block.push((b, vec![one])),
+            match written.split_once('=') {
+                Some((path, value)) if is_variable_name(path.trim()) => {
+                    let name = path.trim();
+                    self.variable(name, written, "parameter")?;
+                    values.push((name, parse_override_value(value.trim())));
+                }
+                _ => to_blocks.push(written),
             }
         }
+        let explicit = |_: Option<&crate::model::ModelSpec>| {
+            let mut by_block: ByBlock = Vec::new();
+            for written in &to_blocks {
+                let (b, keys, value) = self.address(written)?;
+                let one = BlockAssignment {
+                    keys,
+                    value: parse_override_value(value),
+                    written: written.to_string(),
+                };
+                match by_block.iter_mut().find(|(k, _)| *k == b) {
+                    Some((_, list)) => list.push(one),
+                    None => by_block.push((b, vec![one])),
+                }
+            }
+            Ok(by_block)
+        };
         let written = assignments.iter().map(|a| a.as_ref().to_string()).collect();
-        self.compile_set(&by_block, written)
+        self.compile_with_variables(&values, explicit, written)
     }
 
     /// The set of assignments grouped by block, `written` the assignments as the user gave them.
@@ -270,10 +291,10 @@ impl Diagram {
         let keys: Vec<&str> = path.split('.').collect();
         if keys.len() == 1 && !path.is_empty() {
             return Err(Diagnostic::new(format!(
-                "{label} '{written}': '{path}' is not a dotted path block.param; a model variable cannot be set in a parameter set (its dependent parameters were computed when the model was read)"
+                "{label} '{written}': '{path}' is neither a dotted path block.param nor a variable's name"
             ))
             .hint(format!(
-                "set a variable when the model is loaded (load_model's overrides, --set {path}=..., --vary {path}=...), or write {example}"
+                "write {example}, or a [variables] entry's name (a whole array variable: size=[0.1, 0.2, 0.3])"
             )));
         }
         if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
@@ -357,6 +378,11 @@ impl Diagram {
             d
         })
     }
+}
+
+/// Whether an assignment's path is a variable's name (no `.`, no `[`): a model variable.
+fn is_variable_name(path: &str) -> bool {
+    !path.is_empty() && !path.contains('.') && !path.contains('[')
 }
 
 /// Assignment `written` refused for `block`: why, and to build the model again instead.

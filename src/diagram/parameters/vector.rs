@@ -55,12 +55,13 @@
 //! set refuses any change of it). A value out of a parameter's range (a negative stiffness) is
 //! refused when it is applied, naming the slot.
 
-use super::{Addressed, BlockAssignment, ByBlock, ParameterSet, Provenance};
+use super::{Addressed, BlockAssignment, ByBlock, ParameterSet, Provenance, Recipe};
 use crate::block::ParamDoc;
 use crate::diagram::Diagram;
 use crate::model::diagnostic::closest;
 use crate::model::value::{Table, Value, ValueKind};
-use crate::model::Diagnostic;
+use crate::model::{Diagnostic, ModelSpec};
+use std::sync::Arc;
 
 /// Named scalar parameters of one diagram and their values, in the order they were laid out by
 /// [`Diagram::parameter_vector`]; [`Diagram::parameters_from`] makes the [`ParameterSet`] that
@@ -75,20 +76,61 @@ pub struct ParameterVector {
     /// The diagram it was laid out for, as far as its slots' blocks tell (their tables give
     /// the built values and the arrays the slots start from).
     made_from: Provenance,
+    /// How the model was read, when a slot is a model variable (the vector fits only a diagram
+    /// read the same way).
+    recipe: Option<Arc<Recipe>>,
 }
 
-/// One slot: the block, the keys below it, the element of an array, and how the model writes it.
+/// One slot: what it addresses, the element of an array, and how the model writes it.
 #[derive(Clone, Debug, PartialEq)]
 struct Slot {
-    /// The path as the user gave it (`free.position[2]`).
+    /// The path as the user gave it (`free.position[2]`, `length`, `size[0]`).
     path: String,
-    block: usize,
-    /// The keys below the block (`["normal", "stiffness"]`).
-    keys: Vec<String>,
+    /// The block parameter or the variable.
+    at: At,
     /// The element, when the slot is one number of an array.
     element: Option<usize>,
     /// The built array the element belongs to (its other elements stay as built).
     array: Vec<f64>,
+}
+
+/// What a slot addresses.
+#[derive(Clone, Debug, PartialEq)]
+enum At {
+    /// A block's parameter: the block, and the keys below it (`["normal", "stiffness"]`).
+    Block { block: usize, keys: Vec<String> },
+    /// A model variable, by name.
+    Variable(String),
+}
+
+impl Slot {
+    /// The block, for a block parameter's slot.
+    fn block(&self) -> Option<usize> {
+        match &self.at {
+            At::Block { block, .. } => Some(*block),
+            At::Variable(_) => None,
+        }
+    }
+
+    /// The value the slot gives `x` as a model value: the number, or the array with element
+    /// `element` replaced (starting from `base`, else the built array).
+    fn value(&self, x: f64, base: Option<Vec<f64>>) -> Value {
+        match self.element {
+            None => float(x),
+            Some(e) => {
+                let mut items: Vec<Value> = base
+                    .unwrap_or_else(|| self.array.clone())
+                    .into_iter()
+                    .map(float)
+                    .collect();
+                items[e] = float(x);
+                Value {
+                    kind: ValueKind::Array(items),
+                    span: None,
+                }
+            }
+        }
+    }
 }
 
 /// [`ParameterVector::set_values`] was given a slice of another length.
@@ -157,62 +199,99 @@ impl ParameterVector {
     }
 
     /// Whether it was laid out for `diagram`, or one with the same blocks whose slots' blocks
-    /// have the same model tables (the same file built with the same values).
+    /// have the same model tables (the same file built with the same values; for a vector with
+    /// variables, the same file read with the same overrides).
     pub fn fits(&self, diagram: &Diagram) -> bool {
-        self.made_from.fits(diagram)
+        let same_reading = match (&self.recipe, &diagram.recipe) {
+            (None, _) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Some(_), None) => false,
+        };
+        same_reading && self.made_from.fits(diagram)
     }
 
-    /// The assignments that give the slots whose values differ from the built ones, grouped by
-    /// block, and their text (`path=value`, for messages and [`ParameterSet::assignments`]).
-    /// An array gets one assignment holding all its changed elements.
-    fn assignments(&self, all: bool) -> (ByBlock<'_>, Vec<String>) {
-        let mut by_block: ByBlock = Vec::new();
-        let mut written = Vec::new();
+    /// Whether slot `i` is taken: moved from its built value, or `all`.
+    fn taken(&self, i: usize, all: bool) -> bool {
+        all || self.values[i].to_bits() != self.built[i].to_bits()
+    }
+
+    /// The text of the slots taken (`path=value`, for messages and
+    /// [`ParameterSet::assignments`]), in order.
+    fn written(&self, all: bool) -> Vec<String> {
+        (0..self.len())
+            .filter(|&i| self.taken(i, all))
+            .map(|i| format!("{}={}", self.slots[i].path, readable(self.values[i])))
+            .collect()
+    }
+
+    /// The variables of the slots taken, with their values (an array variable whole).
+    fn variable_values(&self, all: bool) -> Vec<(&str, Value)> {
+        let mut out: Vec<(&str, Value)> = Vec::new();
         for (i, slot) in self.slots.iter().enumerate() {
-            let x = self.values[i];
-            if !all && x.to_bits() == self.built[i].to_bits() {
+            let At::Variable(name) = &slot.at else {
+                continue;
+            };
+            if !self.taken(i, all) {
                 continue;
             }
+            let x = self.values[i];
+            match (slot.element, out.iter_mut().find(|(n, _)| n == name)) {
+                (Some(e), Some((_, existing))) => {
+                    if let ValueKind::Array(items) = &mut existing.kind {
+                        items[e] = float(x);
+                    }
+                }
+                _ => out.push((name.as_str(), slot.value(x, None))),
+            }
+        }
+        out
+    }
+
+    /// The assignments to block parameters that give the slots taken, grouped by block. An array
+    /// gets one assignment holding all its changed elements; its other elements are `base`'s
+    /// (the array as the model is read again with moved variables), else the built ones.
+    fn assignments<'v>(&'v self, all: bool, base: &BaseArray) -> ByBlock<'v> {
+        let mut by_block: ByBlock = Vec::new();
+        for (i, slot) in self.slots.iter().enumerate() {
+            let At::Block { block, keys } = &slot.at else {
+                continue;
+            };
+            if !self.taken(i, all) {
+                continue;
+            }
+            let x = self.values[i];
             // Always a float: a parameter read as a count takes a whole float too, and refuses
             // a fraction with its own message.
             let text = format!("{}={}", slot.path, readable(x));
             let number = float(x);
-            written.push(text.clone());
-            let keys: Vec<&str> = slot.keys.iter().map(String::as_str).collect();
-            let list = match by_block.iter_mut().position(|(b, _)| *b == slot.block) {
+            let keys_str: Vec<&str> = keys.iter().map(String::as_str).collect();
+            let list = match by_block.iter_mut().position(|(b, _)| b == block) {
                 Some(k) => &mut by_block[k].1,
                 None => {
-                    by_block.push((slot.block, Vec::new()));
+                    by_block.push((*block, Vec::new()));
                     &mut by_block.last_mut().expect("just pushed").1
                 }
             };
-            match (slot.element, list.iter_mut().find(|a| a.keys == keys)) {
+            match (slot.element, list.iter_mut().find(|a| a.keys == keys_str)) {
                 (Some(e), Some(existing)) => {
                     if let ValueKind::Array(items) = &mut existing.value.kind {
                         items[e] = number;
                     }
                     existing.written = format!("{}, {text}", existing.written);
                 }
-                (Some(e), None) => {
-                    let mut items: Vec<Value> = slot.array.iter().map(|&a| float(a)).collect();
-                    items[e] = number;
-                    list.push(BlockAssignment {
-                        keys,
-                        value: Value {
-                            kind: ValueKind::Array(items),
-                            span: None,
-                        },
-                        written: text,
-                    });
-                }
+                (Some(_), None) => list.push(BlockAssignment {
+                    value: slot.value(x, base(*block, keys)),
+                    keys: keys_str,
+                    written: text,
+                }),
                 (None, _) => list.push(BlockAssignment {
-                    keys,
+                    keys: keys_str,
                     value: number,
                     written: text,
                 }),
             }
         }
-        (by_block, written)
+        by_block
     }
 }
 
@@ -229,6 +308,9 @@ impl std::ops::IndexMut<usize> for ParameterVector {
     }
 }
 
+/// The array a block parameter holds in the model read again (block index, keys below it).
+type BaseArray<'a> = dyn Fn(usize, &[String]) -> Option<Vec<f64>> + 'a;
+
 /// `x` as text short enough for a message: plain within 1e-4..1e15, else in exponent form.
 fn readable(x: f64) -> String {
     if x == 0.0 || (1e-4..1e15).contains(&x.abs()) {
@@ -238,7 +320,7 @@ fn readable(x: f64) -> String {
     }
 }
 
-fn float(x: f64) -> Value {
+pub(super) fn float(x: f64) -> Value {
     Value {
         kind: ValueKind::Float(x),
         span: None,
@@ -247,8 +329,10 @@ fn float(x: f64) -> Value {
 
 impl Diagram {
     /// Lays out a [`ParameterVector`] of the scalar parameters at `paths` (`block.param[.sub...]`,
-    /// with `[i]` after the last key for element `i`, from 0, of an array of numbers), each
-    /// starting at the value this diagram was built with. Errors name the path and say what to
+    /// with `[i]` after the last key for element `i`, from 0, of an array of numbers; a bare
+    /// name, `length` or `size[0]`, is a model variable, and every parameter whose expression
+    /// reads it follows it: see `parameters/variables.rs`), each starting at the value this
+    /// diagram was built with. Errors name the path and say what to
     /// write instead: a path to no block or parameter, to a string, a table or a whole array, a
     /// slot given twice, a parameter the model does not write whose default is not a number, and
     /// a value no set can carry (one that shapes a geometry or a block's structure).
@@ -272,19 +356,24 @@ impl Diagram {
             slots.push(slot);
             built.push(value);
         }
-        let made_from = Provenance::of(self, slots.iter().map(|s| s.block));
+        let made_from = Provenance::of(self, slots.iter().filter_map(Slot::block));
+        let recipe = slots
+            .iter()
+            .any(|s| s.block().is_none())
+            .then(|| self.recipe.clone())
+            .flatten();
         let vector = ParameterVector {
             slots,
             values: built.clone(),
             built,
             made_from,
+            recipe,
         };
         // Every slot at its built value, compiled once: a path no set can carry is refused here,
         // not in the first run of a loop. A block may refuse a parameter merely written (a
         // Solid's density beside its mass): that slot cannot be in a vector.
-        let (by_block, written) = vector.assignments(true);
-        if !by_block.is_empty() {
-            self.compile_set(&by_block, written).map_err(|mut d| {
+        if !vector.is_empty() {
+            self.compile_vector(&vector, true).map_err(|mut d| {
                 d.hint = Some(
                     "leave that slot out of the vector: the block takes it only as the model writes it"
                         .into(),
@@ -339,22 +428,49 @@ impl Diagram {
         }
         for (slot, x) in vector.slots.iter().zip(&vector.values) {
             if !x.is_finite() {
-                return Err(Diagnostic::new(format!(
+                let mut d = Diagnostic::new(format!(
                     "parameter vector: '{}' = {x} is not a finite number",
                     slot.path
-                ))
-                .block(&self.blocks[slot.block].name)
-                .hint("give the slot a finite value"));
+                ));
+                if let Some(b) = slot.block() {
+                    d = d.block(&self.blocks[b].name);
+                }
+                return Err(d.hint("give the slot a finite value"));
             }
         }
-        let (by_block, written) = vector.assignments(false);
-        self.compile_set(&by_block, written)
+        self.compile_vector(vector, false)
+    }
+
+    /// The set of `vector`'s slots moved from their built values (all of them when `all`):
+    /// the moved variables first (the model read again with them), then the block parameters.
+    fn compile_vector(
+        &self,
+        vector: &ParameterVector,
+        all: bool,
+    ) -> Result<ParameterSet, Diagnostic> {
+        let values = vector.variable_values(all);
+        let written = vector.written(all);
+        let explicit = |reread: Option<&ModelSpec>| {
+            let base = |block: usize, keys: &[String]| -> Option<Vec<f64>> {
+                let entry = self.blocks[block].origin?.entry;
+                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                match lookup(&reread?.blocks.get(entry)?.params, &keys) {
+                    Lookup::Found(v) => v.as_array()?.iter().map(Value::as_f64).collect(),
+                    _ => None,
+                }
+            };
+            Ok(vector.assignments(all, &base))
+        };
+        self.compile_with_variables(&values, explicit, written)
     }
 
     /// The slot at `path` (its path written canonically: `free.position[2]`) and the value the
     /// diagram was built with there.
     fn slot(&self, path: &str) -> Result<(Slot, f64), Diagnostic> {
         let (keys_path, element) = split_element(path)?;
+        if !keys_path.is_empty() && !keys_path.contains('.') {
+            return self.variable_slot(path, keys_path, element);
+        }
         let (block, keys) = self.address_path(keys_path, path, Addressed::Slot)?;
         let origin = self.check_written(block, path)?;
         let entry = &self.spec.blocks[origin.entry];
@@ -451,16 +567,76 @@ impl Diagram {
             }
         };
         let slot = Slot {
-            path: match element {
-                Some(e) => format!("{keys_path}[{e}]"),
-                None => keys_path.to_string(),
+            path: canonical(keys_path, element),
+            at: At::Block {
+                block,
+                keys: keys.iter().map(|k| k.to_string()).collect(),
             },
-            block,
-            keys: keys.iter().map(|k| k.to_string()).collect(),
             element,
             array,
         };
         Ok((slot, scalar))
+    }
+
+    /// The slot of the model variable `name` (element `element` of an array variable) and the
+    /// value the model was built with.
+    fn variable_slot(
+        &self,
+        path: &str,
+        name: &str,
+        element: Option<usize>,
+    ) -> Result<(Slot, f64), Diagnostic> {
+        let recipe = self.variable(name, path, "parameter vector: path")?;
+        let refuse = |why: String, hint: String| {
+            Err(Diagnostic::new(format!("parameter vector: '{path}' {why}")).hint(hint))
+        };
+        let (scalar, array) = match (recipe.built(name), element) {
+            (Some(Ok(x)), None) => (x, Vec::new()),
+            (Some(Err(items)), Some(e)) if e < items.len() => (items[e], items.to_vec()),
+            (Some(Err(items)), Some(_)) => {
+                return refuse(
+                    format!(
+                        "is past the end of the array variable '{name}' of {} numbers",
+                        items.len()
+                    ),
+                    format!(
+                        "give an element from 0 to {}",
+                        items.len().saturating_sub(1)
+                    ),
+                )
+            }
+            (Some(Err(items)), None) => {
+                return refuse(
+                    format!(
+                        "is an array variable of {} numbers, not a number",
+                        items.len()
+                    ),
+                    format!("give one element as its own slot, e.g. '{name}[0]'"),
+                )
+            }
+            (Some(Ok(_)), Some(_)) => {
+                return refuse(
+                    "is a number variable, not an array".into(),
+                    format!("write the path without '[...]': '{name}'"),
+                )
+            }
+            (None, _) => unreachable!("variable() found it"),
+        };
+        let slot = Slot {
+            path: canonical(name, element),
+            at: At::Variable(name.to_string()),
+            element,
+            array,
+        };
+        Ok((slot, scalar))
+    }
+}
+
+/// A slot's path as written canonically: `free.position[2]`, `length`.
+fn canonical(path: &str, element: Option<usize>) -> String {
+    match element {
+        Some(e) => format!("{path}[{e}]"),
+        None => path.to_string(),
     }
 }
 
