@@ -63,7 +63,9 @@ pub mod view;
 pub use diagram::parameters::{ParameterSet, ParameterVector, VectorLengthError};
 pub use diagram::Diagram;
 pub use model::Diagnostic;
-pub use sim::linearize::{linearize, Linearization, LinearizeError, LinearizeSpec};
+pub use sim::linearize::{
+    linearize, trim, Linearization, LinearizeError, LinearizeSpec, Trim, TrimError, TrimSpec,
+};
 pub use sim::{
     simulate, simulate_keeping_rows, FailedRun, RunOptions, RunOptionsError, RunResult, SimError,
 };

@@ -1,4 +1,4 @@
-//! The `blockdyn` command line: run, sweep, check, blocks, import, graph, linearize. Everything here is a library call;
+//! The `blockdyn` command line: run, sweep, check, blocks, import, graph, linearize, trim. Everything here is a library call;
 //! this file only parses arguments and formats results and errors.
 
 use blockdyn::library::Registry;
@@ -130,6 +130,32 @@ enum Command {
         #[arg(long = "set", value_name = "PATH=VALUE")]
         set: Vec<String>,
     },
+    /// Find an equilibrium (ẋ = 0) from the initial state: print the states and inputs as JSON.
+    #[command(long_about = TRIM_HELP)]
+    Trim {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// The inputs, as linearize takes them (held at their operating values unless free),
+        /// comma-separated.
+        #[arg(long, value_delimiter = ',', value_name = "BLOCK.PORT,...")]
+        inputs: Vec<String>,
+        /// The inputs solved for (added to --inputs), comma-separated.
+        #[arg(long, value_delimiter = ',', value_name = "BLOCK.PORT,...")]
+        free_inputs: Vec<String>,
+        /// States held at their initial values, by linearize's names (hinge.q[0]),
+        /// comma-separated.
+        #[arg(long, value_delimiter = ',', value_name = "STATE,...")]
+        fix_states: Vec<String>,
+        /// Outputs to report at the equilibrium (BLOCK.PORT), comma-separated.
+        #[arg(long, value_delimiter = ',', value_name = "BLOCK.PORT,...")]
+        outputs: Vec<String>,
+        /// Converged when the norm of ẋ is at most this.
+        #[arg(long, default_value_t = 1e-10)]
+        tolerance: f64,
+        /// Override a parameter, as `run --set` does (repeatable).
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+    },
     /// Print the diagram as Graphviz DOT.
     Graph {
         model: PathBuf,
@@ -257,6 +283,31 @@ fn run(cli: Cli) -> Result<(), String> {
             say(&blockdyn::command::linearize::to_json(&lin));
             Ok(())
         }
+        Command::Trim {
+            model,
+            inputs,
+            free_inputs,
+            fix_states,
+            outputs,
+            tolerance,
+            set,
+        } => {
+            let spec = blockdyn::TrimSpec {
+                inputs,
+                free_inputs,
+                fixed_states: fix_states,
+                outputs,
+                tolerance,
+                ..Default::default()
+            };
+            let t = blockdyn::command::linearize::trim_model(&model, &set, &spec)
+                .map_err(|e| e.to_string())?;
+            for w in &t.warnings {
+                eprintln!("warning: {w}");
+            }
+            say(&blockdyn::command::linearize::trim_to_json(&t));
+            Ok(())
+        }
         Command::Graph { model, set, all } => {
             let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
             say(&blockdyn::diagram::dot::to_dot(&d, all));
@@ -327,6 +378,22 @@ Prints {\"states\", \"inputs\", \"outputs\", \"A\", \"B\", \"C\", \"D\", \"x\", 
 \"error_estimate\", \"evaluations\", \"warnings\"}, matrices as lists of rows.
 
 Example: blockdyn linearize models/cart_pole.toml --inputs rail.t --outputs rail.q,hinge.q
+See docs/linearize.md.";
+
+/// The long help of `blockdyn trim`.
+const TRIM_HELP: &str = "Find an equilibrium of a model and print it as JSON.
+
+Solves ẋ = f(x, u) = 0 for the states (all but --fix-states, which keep their initial values) and \
+the --free-inputs (the other --inputs keep their operating values), starting from the initial \
+state. States and inputs are named as blockdyn linearize names them. Gauss-Newton on the \
+central-difference Jacobian (least squares when there are fewer unknowns than states, minimum \
+norm when more), damped (Levenberg-Marquardt) when a step does not lower the residual. A trim \
+that does not converge exits non-zero, naming the state with the largest derivative left.
+
+Prints {\"states\", \"x\", \"inputs\", \"u\", \"outputs\", \"y\", \"xdot_norm\", \"iterations\", \
+\"evaluations\", \"warnings\"}.
+
+Example: blockdyn trim pendulum.toml --free-inputs hinge.t --fix-states hinge.q[0]
 See docs/linearize.md.";
 
 /// The long help of `blockdyn sweep`.

@@ -102,3 +102,56 @@ fn a_bad_name_or_time_is_an_error() {
         text(&out.stderr)
     );
 }
+
+/// `blockdyn trim` on the cart-pole tipped by 0.05 rad, its controller off and the rail's force
+/// free: it prints the upright (q = 0 to 1e-8, see tests/trim.rs) with no force, as JSON; and a
+/// trim that cannot converge (the pole held tipped, no force free) exits non-zero naming the
+/// state left moving.
+#[test]
+fn trim_prints_the_equilibrium_and_fails_naming_the_state() {
+    let out = blockdyn(&[
+        "trim",
+        "models/cart_pole.toml",
+        "--free-inputs",
+        "rail.t",
+        "--set",
+        "hinge.q0=0.05",
+        "--set",
+        "controller.gain=[[0.0, 0.0, 0.0, 0.0]]",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let numbers = |name: &str| -> Vec<f64> {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("\"{name}\": ")))
+            .unwrap_or_else(|| panic!("no {name} in {stdout}"));
+        let list = line.split_once(": ").unwrap().1.trim_end_matches(',');
+        list.trim_matches(|c| c == '[' || c == ']')
+            .split(", ")
+            .map(|v| v.parse::<f64>().expect("a JSON number"))
+            .collect()
+    };
+    assert!(stdout.contains(r#""inputs": ["rail.t"]"#), "{stdout}");
+    assert!(numbers("x")[1].abs() < 1e-8, "{stdout}");
+    assert!(numbers("u")[0].abs() < 1e-8, "{stdout}");
+    assert!(stdout.contains("\"iterations\": "), "{stdout}");
+
+    let mut args = vec![
+        "trim",
+        "models/cart_pole.toml",
+        "--inputs",
+        "rail.t",
+        "--fix-states",
+        "hinge.q[0]",
+    ];
+    args.extend(["--set", "hinge.q0=0.05"]);
+    let out = blockdyn(&args);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("did not converge"), "{stderr}");
+    assert!(
+        stderr.contains("the largest derivative left is"),
+        "{stderr}"
+    );
+}

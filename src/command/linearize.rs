@@ -1,7 +1,9 @@
 //! `blockdyn linearize`: the linearization of a model about an operating point, as JSON (see
 //! [`crate::sim::linearize`]).
 
-use crate::sim::linearize::{linearize, Linearization, LinearizeError, LinearizeSpec};
+use crate::sim::linearize::{
+    linearize, trim, Linearization, LinearizeError, LinearizeSpec, Trim, TrimError, TrimSpec,
+};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -38,6 +40,62 @@ pub fn linearize_model(
         }
         result => Ok(result?),
     }
+}
+
+/// Why `blockdyn trim` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TrimCommandError {
+    /// The model could not be read or built.
+    #[error("{0}")]
+    Model(Box<crate::Diagnostic>),
+    /// The trim failed or did not converge.
+    #[error("{0}")]
+    Trim(#[from] TrimError),
+}
+
+impl From<crate::Diagnostic> for TrimCommandError {
+    fn from(d: crate::Diagnostic) -> Self {
+        TrimCommandError::Model(Box::new(d))
+    }
+}
+
+/// Loads `model` with the `--set` overrides and trims it as `spec` says (an output nothing
+/// reads is logged and the model built again, as for [`linearize_model`]).
+pub fn trim_model(model: &Path, set: &[String], spec: &TrimSpec) -> Result<Trim, TrimCommandError> {
+    let d = crate::load_model(model, set)?;
+    match trim(&d, spec) {
+        Err(TrimError::Linearize(LinearizeError::UnusedOutput { .. })) => {
+            let outputs = LinearizeSpec {
+                outputs: spec.outputs.clone(),
+                ..Default::default()
+            };
+            let d = crate::load_model(model, &logging_outputs(&d, set, &outputs))?;
+            Ok(trim(&d, spec)?)
+        }
+        result => Ok(result?),
+    }
+}
+
+/// The JSON of `blockdyn trim`: `{"states": [names], "x": [...], "inputs": [names], "u": [...],
+/// "outputs": [names], "y": [...], "xdot_norm": n, "iterations": k, "evaluations": e,
+/// "warnings": [...]}`, numbers written so that they read back to the same `f64`.
+pub fn trim_to_json(t: &Trim) -> String {
+    let mut s = String::from("{\n");
+    let mut field = |name: &str, value: String, last: bool| {
+        let _ = writeln!(s, "  \"{name}\": {value}{}", if last { "" } else { "," });
+    };
+    field("states", strings(&t.states), false);
+    field("x", numbers(&t.x), false);
+    field("inputs", strings(&t.inputs), false);
+    field("u", numbers(&t.u), false);
+    field("outputs", strings(&t.outputs), false);
+    field("y", numbers(&t.y), false);
+    field("xdot_norm", number(t.xdot_norm), false);
+    field("iterations", t.iterations.to_string(), false);
+    field("evaluations", t.evaluations.to_string(), false);
+    field("warnings", strings(&t.warnings), true);
+    s.push_str("}\n");
+    s
 }
 
 /// `set` with `output.log` = the model's log and `spec`'s outputs.

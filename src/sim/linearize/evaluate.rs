@@ -89,9 +89,10 @@ fn operating_state(
 }
 
 /// Evaluates `(ż, y)` at perturbations `(dz, du)` of the operating point.
-struct Evaluator<'e, 'd> {
+pub(super) struct Evaluator<'e, 'd> {
     engine: &'e mut Engine<'d>,
-    coordinates: &'e Coordinates,
+    /// The linearization's states.
+    pub(super) coordinates: &'e Coordinates,
     outputs: Vec<Slot>,
     output_names: Vec<String>,
     t: f64,
@@ -104,11 +105,14 @@ struct Evaluator<'e, 'd> {
     g: Vec<f64>,
     /// Zero crossings at 0 at the operating point or that changed sign under a perturbation.
     switching: Vec<bool>,
-    evaluations: usize,
+    /// Evaluations so far.
+    pub(super) evaluations: usize,
 }
 
 impl Evaluator<'_, '_> {
-    fn eval(
+    /// `(ż, y)` at the perturbation `(dz, du)` of the operating point (`dz` in the
+    /// linearization's states, `du` added to the inputs' operating values).
+    pub(super) fn eval(
         &mut self,
         dz: &[f64],
         du: &[f64],
@@ -186,7 +190,7 @@ impl Evaluator<'_, '_> {
 }
 
 /// `2^round(log₂(ε^{1/3}·max(1, |w|)))`, and the exact steps `(w + h) − w` and `w − (w − h)`.
-fn steps(w: f64) -> (f64, f64) {
+pub(super) fn steps(w: f64) -> (f64, f64) {
     let h = (f64::EPSILON.cbrt() * w.abs().max(1.0))
         .log2()
         .round()
@@ -194,13 +198,16 @@ fn steps(w: f64) -> (f64, f64) {
     ((w + h) - w, w - (w - h))
 }
 
-/// Linearizes about the state reached at `at`, perturbing `inputs` and reading `outputs`.
-pub(super) fn linearize_ports(
+/// The operating point reached at `at` with `inputs` perturbable and `outputs` read: calls `f`
+/// with the evaluator there, the operating state `z_op` (the linearization's states), the
+/// inputs' operating values `u_op` and `(ż, y)` at the operating point.
+pub(super) fn at_operating_point<R>(
     d: &Diagram,
     inputs: &[Port],
     outputs: &[Port],
     at: f64,
-) -> Result<Linearization, LinearizeError> {
+    f: impl FnOnce(&mut Evaluator<'_, '_>, OperatingPoint) -> Result<R, LinearizeError>,
+) -> Result<R, LinearizeError> {
     let coordinates = Coordinates::of(d);
     let (wrapped, extra) = wrappers(d, inputs);
     let blocks: Vec<&dyn Block> = (0..d.blocks.len())
@@ -240,31 +247,62 @@ pub(super) fn linearize_ports(
         .flat_map(|p| ev.engine.run.signals[p.slot.range()].to_vec())
         .collect();
     let z_op = coordinates.reduce_state(&ev.x_op);
-    let w_op: Vec<f64> = z_op.iter().chain(&u_op).copied().collect();
-    let (jac, worst) = ev.jacobian(&w_op, n_z, n_y)?;
-    let warnings = findings(d, &ev);
-    let evaluations = ev.evaluations;
-    Ok(Linearization {
-        states: coordinates.names.clone(),
-        inputs: inputs.iter().flat_map(|p| p.names.clone()).collect(),
-        outputs: outputs.iter().flat_map(|p| p.names.clone()).collect(),
-        a: jac.view((0, 0), (n_z, n_z)).into_owned(),
-        b: jac.view((0, n_z), (n_z, n_u)).into_owned(),
-        c: jac.view((n_z, 0), (n_y, n_z)).into_owned(),
-        d: jac.view((n_z, n_z), (n_y, n_u)).into_owned(),
-        x: z_op,
-        u: u_op,
-        y: y0,
-        t: at,
-        warnings,
-        error_estimate: worst,
-        evaluations,
+    f(
+        &mut ev,
+        OperatingPoint {
+            z: z_op,
+            u: u_op,
+            y: y0,
+        },
+    )
+}
+
+/// The operating point: states, inputs, and `(ż, y)` there.
+pub(super) struct OperatingPoint {
+    /// The linearization's states (a quaternion's tangent coordinates are 0).
+    pub z: Vec<f64>,
+    /// The inputs' values.
+    pub u: Vec<f64>,
+    /// The outputs' values.
+    pub y: Vec<f64>,
+}
+
+/// Linearizes about the state reached at `at`, perturbing `inputs` and reading `outputs`.
+pub(super) fn linearize_ports(
+    d: &Diagram,
+    inputs: &[Port],
+    outputs: &[Port],
+    at: f64,
+) -> Result<Linearization, LinearizeError> {
+    at_operating_point(d, inputs, outputs, at, |ev, op| {
+        let (n_z, n_y) = (op.z.len(), op.y.len());
+        let (z_op, u_op, y0) = (op.z, op.u, op.y);
+        let w_op: Vec<f64> = z_op.iter().chain(&u_op).copied().collect();
+        let (jac, worst) = ev.jacobian(&w_op, n_z, n_y)?;
+        let warnings = findings(d, ev);
+        let n_u = u_op.len();
+        Ok(Linearization {
+            states: ev.coordinates.names.clone(),
+            inputs: inputs.iter().flat_map(|p| p.names.clone()).collect(),
+            outputs: outputs.iter().flat_map(|p| p.names.clone()).collect(),
+            a: jac.view((0, 0), (n_z, n_z)).into_owned(),
+            b: jac.view((0, n_z), (n_z, n_u)).into_owned(),
+            c: jac.view((n_z, 0), (n_y, n_z)).into_owned(),
+            d: jac.view((n_z, n_z), (n_y, n_u)).into_owned(),
+            x: z_op,
+            u: u_op,
+            y: y0,
+            t: at,
+            warnings,
+            error_estimate: worst,
+            evaluations: ev.evaluations,
+        })
     })
 }
 
 /// What the linearization does not capture: sampled blocks, switching zero crossings, closed
 /// loops of the mechanism.
-fn findings(d: &Diagram, ev: &Evaluator<'_, '_>) -> Vec<String> {
+pub(super) fn findings(d: &Diagram, ev: &Evaluator<'_, '_>) -> Vec<String> {
     let mut warnings = Vec::new();
     for blk in &d.blocks {
         let work = &ev.engine.run.work[blk.work.clone()];

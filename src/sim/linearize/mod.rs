@@ -37,11 +37,17 @@
 //! point and are not states of `z`); zero crossings that are zero at the operating point or
 //! change sign within the difference steps (the model switches there: the matrices are one-sided
 //! at best); a mechanism with closed loops (its tree coordinates are not independent).
+//!
+//! **Trim** ([`trim()`]): an equilibrium `ż = 0` with the same names, inputs and states, by
+//! Gauss–Newton / Levenberg–Marquardt on these differences (`blockdyn trim`).
 
 mod coordinates;
 mod evaluate;
 mod names;
 mod perturb;
+mod trim;
+
+pub use trim::{trim, Trim, TrimError, TrimSpec};
 
 use crate::diagram::Diagram;
 use crate::model::Diagnostic;
@@ -190,6 +196,22 @@ impl From<Diagnostic> for LinearizeError {
 /// # }
 /// ```
 pub fn linearize(diagram: &Diagram, spec: &LinearizeSpec) -> Result<Linearization, LinearizeError> {
+    check_spec(diagram, spec)?;
+    let inputs = spec
+        .inputs
+        .iter()
+        .map(|n| names::resolve_input(diagram, n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let outputs = spec
+        .outputs
+        .iter()
+        .map(|n| names::resolve_output(diagram, n))
+        .collect::<Result<Vec<_>, _>>()?;
+    evaluate::linearize_ports(diagram, &inputs, &outputs, spec.at)
+}
+
+/// Refuses an operating time outside [0, stop time] and an input named twice.
+fn check_spec(diagram: &Diagram, spec: &LinearizeSpec) -> Result<(), LinearizeError> {
     let stop_time = diagram.spec.stop_time;
     if !(spec.at.is_finite() && spec.at >= 0.0 && spec.at <= stop_time) {
         return Err(LinearizeError::Time {
@@ -206,15 +228,5 @@ pub fn linearize(diagram: &Diagram, spec: &LinearizeSpec) -> Result<Linearizatio
             name: spec.inputs[k].trim().to_string(),
         });
     }
-    let inputs = spec
-        .inputs
-        .iter()
-        .map(|n| names::resolve_input(diagram, n))
-        .collect::<Result<Vec<_>, _>>()?;
-    let outputs = spec
-        .outputs
-        .iter()
-        .map(|n| names::resolve_output(diagram, n))
-        .collect::<Result<Vec<_>, _>>()?;
-    evaluate::linearize_ports(diagram, &inputs, &outputs, spec.at)
+    Ok(())
 }
