@@ -353,6 +353,7 @@ fn _blockdyn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::_sweep, m)?)?;
     m.add_function(wrap_pyfunction!(linearize::linearize, m)?)?;
+    m.add_function(wrap_pyfunction!(linearize::trim, m)?)?;
     m.add_class::<Model>()?;
     m.add_class::<SimulationResult>()?;
     m.add_class::<parameters::ParameterVector>()?;

@@ -3,7 +3,7 @@
 
 use crate::errors::{model_error, plain_model_error, run_error};
 use crate::Model;
-use blockdyn::{Linearization, LinearizeError, LinearizeSpec};
+use blockdyn::{Linearization, LinearizeError, LinearizeSpec, Trim, TrimError, TrimSpec};
 use numpy::ndarray::Array2;
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -85,5 +85,72 @@ fn to_dict(py: Python<'_>, lin: Linearization) -> PyResult<Py<PyDict>> {
     d.set_item("error_estimate", lin.error_estimate)?;
     d.set_item("evaluations", lin.evaluations)?;
     d.set_item("warnings", lin.warnings)?;
+    Ok(d.unbind())
+}
+
+/// Finds an equilibrium of ``model`` from its initial state: states and ``free_inputs`` with
+/// ``ż = 0`` (``blockdyn trim``; see docs/linearize.md).
+///
+/// ``inputs`` are named as for :func:`linearize` and held at their operating values unless also
+/// in ``free_inputs`` (which are added to them); ``fixed_states`` (names as
+/// :func:`linearize`'s ``states``, ``"hinge.q[0]"``) keep their initial values; ``outputs`` are
+/// reported there. Returns a dict: ``"states"``, ``"x"``, ``"inputs"``, ``"u"``, ``"outputs"``,
+/// ``"y"`` (names and 1-D arrays), ``"xdot_norm"``, ``"iterations"``, ``"evaluations"``,
+/// ``"warnings"``. Raises :class:`ModelError` for an unknown name or a trim that does not
+/// converge (naming the state with the largest derivative left).
+#[pyfunction]
+#[pyo3(signature = (model, inputs=Vec::new(), free_inputs=Vec::new(), fixed_states=Vec::new(), outputs=Vec::new(), tolerance=1e-10))]
+pub(crate) fn trim(
+    py: Python<'_>,
+    model: &Model,
+    inputs: Vec<String>,
+    free_inputs: Vec<String>,
+    fixed_states: Vec<String>,
+    outputs: Vec<String>,
+    tolerance: f64,
+) -> PyResult<Py<PyDict>> {
+    let spec = TrimSpec {
+        inputs,
+        free_inputs,
+        fixed_states,
+        outputs,
+        tolerance,
+        ..Default::default()
+    };
+    let t = match blockdyn::trim(&model.diagram, &spec) {
+        Err(TrimError::Linearize(LinearizeError::UnusedOutput { .. })) => {
+            let logged_spec = LinearizeSpec {
+                outputs: spec.outputs.clone(),
+                ..Default::default()
+            };
+            let set = blockdyn::command::linearize::logging_outputs(
+                &model.diagram,
+                &model.overrides,
+                &logged_spec,
+            );
+            let logged = Model::build(py, model.document.clone(), set, model.path.clone())?;
+            blockdyn::trim(&logged.diagram, &spec)
+        }
+        result => result,
+    };
+    let t = t.map_err(|e| match e {
+        TrimError::Linearize(e) => error(py, e),
+        other => plain_model_error(py, other.to_string()),
+    })?;
+    trim_dict(py, t)
+}
+
+fn trim_dict(py: Python<'_>, t: Trim) -> PyResult<Py<PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("states", t.states)?;
+    d.set_item("x", PyArray1::from_vec(py, t.x))?;
+    d.set_item("inputs", t.inputs)?;
+    d.set_item("u", PyArray1::from_vec(py, t.u))?;
+    d.set_item("outputs", t.outputs)?;
+    d.set_item("y", PyArray1::from_vec(py, t.y))?;
+    d.set_item("xdot_norm", t.xdot_norm)?;
+    d.set_item("iterations", t.iterations)?;
+    d.set_item("evaluations", t.evaluations)?;
+    d.set_item("warnings", t.warnings)?;
     Ok(d.unbind())
 }

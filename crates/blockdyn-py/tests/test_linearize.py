@@ -82,3 +82,40 @@ def test_the_operating_point_at_t_is_where_the_run_is():
     np.testing.assert_allclose(lin["x"], run.final_state, rtol=0, atol=1e-8)
     assert lin["y"][0] == pytest.approx(lin["x"][1], abs=1e-15)
     assert math.isfinite(lin["error_estimate"])
+
+
+def test_trim_holds_a_pendulum_at_an_angle():
+    # The torque that holds the pendulum at θ0 balances gravity: u = m·g·l·sin θ0 (to 1e-8;
+    # tests/trim.rs has the same model in Rust).
+    m, l, theta = 1.3, 0.7, 0.4
+    text = f"""
+connect = ["world.W -- hinge.B", "hinge.F -- rod.B", "rod.F -- bob.R", "zero.out -> hinge.t"]
+[model]
+stop_time = 1.0
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, -9.81, 0.0]
+[blocks.hinge]
+type = "RevoluteJoint"
+actuation = "input"
+q0 = {theta}
+[blocks.rod]
+type = "RigidTransform"
+translation = [0.0, -{l}, 0.0]
+[blocks.bob]
+type = "Solid"
+geometry = {{ shape = "sphere", radius = 0.01 }}
+mass = {m}
+inertia = [0.0, 0.0, 0.0]
+[blocks.zero]
+type = "Constant"
+value = 0.0
+"""
+    model = blockdyn.loads(text, name="pendulum.toml")
+    t = blockdyn.trim(model, free_inputs=["hinge.t"], fixed_states=["hinge.q[0]"])
+    assert t["states"] == ["hinge.q[0]", "hinge.v[0]"]
+    assert abs(t["u"][0] - m * 9.81 * l * math.sin(theta)) < 1e-8
+    with pytest.raises(blockdyn.ModelError, match="did not converge"):
+        blockdyn.trim(model, inputs=["hinge.t"], fixed_states=["hinge.q[0]"])

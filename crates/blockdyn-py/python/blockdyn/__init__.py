@@ -41,6 +41,7 @@ from ._blockdyn import (
     linearize,
     load,
     loads,
+    trim,
 )
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "load",
     "loads",
     "sweep",
+    "trim",
 ]
 
 

@@ -171,6 +171,17 @@ def linearize(
     ``D`` (2-D arrays), ``x``, ``u``, ``y`` (1-D arrays), ``states``, ``inputs``, ``outputs``
     (names), ``t``, ``error_estimate``, ``evaluations``, ``warnings``."""
 
+def trim(
+    model: Model,
+    inputs: Sequence[str] = (),
+    free_inputs: Sequence[str] = (),
+    fixed_states: Sequence[str] = (),
+    outputs: Sequence[str] = (),
+    tolerance: float = 1e-10,
+) -> Dict[str, Any]:
+    """An equilibrium (ż = 0) from the initial state: a dict with ``states``, ``x``, ``inputs``,
+    ``u``, ``outputs``, ``y``, ``xdot_norm``, ``iterations``, ``evaluations``, ``warnings``."""
+
 def _sweep(
     model: Model,
     vary: Dict[str, Sequence[Value]],
