@@ -84,6 +84,8 @@ pub struct CutJoint {
     pub base: (BodyIndex, Isometry3<f64>),
     /// The body of its follower frame F and F's pose in that body.
     pub follower: (BodyIndex, Isometry3<f64>),
+    /// Its base and follower frames' handles.
+    pub frames: (FrameId, FrameId),
 }
 
 /// A rigid-body mechanism: a kinematic tree rooted at the World body. See the module docs.
@@ -109,6 +111,10 @@ pub struct Mechanism {
     pub(crate) prescribed: Vec<bool>,
     /// True if any coordinate is prescribed.
     pub(crate) has_prescribed: bool,
+    /// Each weld joint's split of its body, in joint order (see [`super::weld`]).
+    pub(crate) welds: Vec<super::weld::WeldSplit>,
+    /// Each frame's preorder number in the rigid-connection graph (empty without welds).
+    pub(crate) frame_preorder: Vec<usize>,
 }
 
 impl Mechanism {

@@ -31,7 +31,7 @@ use crate::multibody::ReactionFrame;
 use crate::multibody::{
     body_position, body_rotation, body_velocity, forward_dynamics,
     forward_dynamics_after_kinematics, forward_kinematics, project_quaternions, qdot_from_v,
-    Mechanism, SpatialForce, Workspace,
+    FrameId, Mechanism, SpatialForce, Workspace,
 };
 use crate::solver::Direction;
 use nalgebra::Vector3;
@@ -47,8 +47,8 @@ const CLOSURE_WARNING: f64 = 1e-6;
 enum InputRole {
     /// Actuation of the joint whose velocity coordinates are `range`.
     Actuation(Range<usize>),
-    /// A wrench on body `b`.
-    Wrench(usize),
+    /// A wrench on body `b`, applied at the frame (if known) it was connected to.
+    Wrench(usize, Option<FrameId>),
     /// A joint's motion reference (see `mechanism_drive.rs`).
     Motion,
 }
@@ -175,6 +175,19 @@ impl MechanismBlock {
         self.outputs.len() - 1
     }
 
+    /// The wrench inputs whose frame is known: (input index, frame).
+    pub(super) fn wrench_frames(&self) -> impl Iterator<Item = (usize, FrameId)> + '_ {
+        self.roles.iter().enumerate().filter_map(|(i, r)| match r {
+            InputRole::Wrench(_, Some(f)) => Some((i, *f)),
+            _ => None,
+        })
+    }
+
+    /// Rigid constraint `k` (contact pair, limit or loop closure).
+    pub(super) fn rigid_constraint(&self, k: usize) -> &RigidConstraint {
+        &self.rigid[k]
+    }
+
     /// The mechanism.
     pub fn mechanism(&self) -> &Arc<Mechanism> {
         &self.mechanism
@@ -201,9 +214,10 @@ impl MechanismBlock {
         self.inputs.len() - 1
     }
 
-    /// Adds an input for a wrench on body `b` (6×1: torque about the World origin, force; World);
-    /// returns its index.
-    pub fn add_wrench_input(&mut self, b: usize) -> usize {
+    /// Adds an input for a wrench on body `b` (6×1: torque about the World origin, force; World)
+    /// applied by a block connected to `frame` (a weld's reaction needs to know which side of the
+    /// weld it acts on; `None` if unknown); returns its index.
+    pub fn add_wrench_input(&mut self, b: usize, frame: Option<FrameId>) -> usize {
         self.inputs.push(
             PortDecl::signal(
                 format!("wrench_{}", self.inputs.len()),
@@ -211,7 +225,7 @@ impl MechanismBlock {
             )
             .hidden(HiddenPort::Mechanism),
         );
-        self.roles.push(InputRole::Wrench(b));
+        self.roles.push(InputRole::Wrench(b, frame));
         self.inputs.len() - 1
     }
 
@@ -334,7 +348,7 @@ impl MechanismBlock {
                         s.tau[k] += t;
                     }
                 }
-                InputRole::Wrench(b) => {
+                InputRole::Wrench(b, _) => {
                     let f = SpatialForce::new(
                         Vector3::new(u[0], u[1], u[2]),
                         Vector3::new(u[3], u[4], u[5]),
