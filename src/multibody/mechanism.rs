@@ -44,6 +44,9 @@ pub(crate) struct BodyModel {
     /// Friction law per dof of the inbound joint ([`FrictionLaw::None`] where there is none;
     /// see [`joint_friction`](super::joint_friction)).
     pub friction: [FrictionLaw; 6],
+    /// With disk friction ([`JointSpec::friction_disk`](super::joint::JointSpec)): the offset
+    /// of the rotational triple in the joint's velocity coordinates.
+    pub friction_disk: Option<usize>,
     /// True if any stiffness or damping is non-zero, or any axis has friction.
     pub has_passive: bool,
     /// True if the joint is connected with its follower frame on the parent side: the body's

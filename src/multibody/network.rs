@@ -600,6 +600,7 @@ impl FrameNetworkBuilder {
             stiffness: [0.0; 6],
             damping: [0.0; 6],
             friction: [FrictionLaw::None; 6],
+            friction_disk: None,
             has_passive: false,
             reversed: false,
             leaf_inverse: None,
@@ -639,6 +640,7 @@ impl FrameNetworkBuilder {
                 stiffness,
                 damping,
                 friction,
+                friction_disk: disk_triple(&je.spec),
                 has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0)
                     || BodyModel::has_friction(&friction),
                 reversed,
@@ -708,6 +710,14 @@ impl FrameNetworkBuilder {
     }
 }
 
+/// The offset of the rotational triple in the joint's velocity coordinates when its friction is
+/// a disk.
+fn disk_triple(spec: &JointSpec) -> Option<usize> {
+    let nv = spec.kind.nv();
+    (spec.friction_disk && !spec.friction.is_empty() && spec.kind.quaternion_offset().is_some())
+        .then(|| nv - 3)
+}
+
 /// Whether a joint of this kind can close a loop (its closure rows are written).
 fn closes_loops(kind: JointKind) -> bool {
     matches!(kind, JointKind::Revolute | JointKind::Spherical)
@@ -757,6 +767,9 @@ fn validate_joint(j: &JointEntry) -> Result<(), MechanismError> {
         }
     }
     super::joint_friction::check_laws(&s.friction, kind.nv()).map_err(bad)?;
+    if s.friction_disk {
+        super::joint_friction::check_disk(&s.friction, kind).map_err(bad)?;
+    }
     if s.q0.iter().chain(s.v0.iter()).any(|x| !x.is_finite()) {
         return Err(bad("the initial state must be finite".to_string()));
     }

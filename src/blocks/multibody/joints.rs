@@ -113,7 +113,8 @@ impl JointBlock {
         let PhysicalRole::Joint { spec } = &self.role else {
             return self;
         };
-        self.friction = JointFriction::from_laws(&spec.friction);
+        let disk = spec.friction_disk.then_some(spec.kind);
+        self.friction = JointFriction::from_laws(&spec.friction, disk);
         if self.friction.is_some() {
             self.friction_output = Some(self.outputs.len());
             self.outputs.push(JointFriction::port(self.kind));
@@ -415,6 +416,7 @@ fn read_common(
         .with_state(&q0, &v0)
         .with_spring_damper(&stiffness, &damping)
         .with_friction(friction.as_ref().map_or(&[], |f| f.laws()))
+        .with_disk_friction(friction.as_ref().is_some_and(|f| f.is_disk()))
         .with_actuation(actuated)
         .with_motion(motion.as_ref().map_or(&[][..], |m| &m.axes)))
 }
