@@ -24,7 +24,7 @@
 //!
 //! the contact laws' 2-D (here 3-D) tangential treatment ([`FrictionLaw::force`]): isotropic, so a
 //! spin about any axis meets the same limit, where the per-axis default (a box) gives up to √3
-//! times the limit off the axes. The triple's three laws must be equal ([`check_disk`]).
+//! times the limit off the axes. The triple's three laws must be equal (checked when the mechanism is built).
 //!
 //! The force enters the mechanism with the joint's spring and damper, in τ_passive
 //! ([`passive_forces`](super::aba::passive_forces)): a driven axis's required actuation includes it.

@@ -18,7 +18,7 @@ use super::mechanism::{
     BodyIndex, BodyModel, CutJoint, FrameId, JointId, JointInfo, Mechanism, WORLD_BODY,
 };
 use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialForce, SpatialInertia};
-use super::weld::{rigid_dfs, WeldSplit};
+use super::weld::{weld_splits, WeldNetwork, WeldSplit};
 use super::workspace::Workspace;
 use crate::contact::friction::FrictionLaw;
 use nalgebra::{Isometry3, Matrix3, Matrix6, Vector3};
@@ -501,23 +501,22 @@ impl FrameNetworkBuilder {
         frame_placements: &[(BodyIndex, Isometry3<f64>)],
         ref_frame: &[FrameId],
     ) -> (Vec<WeldSplit>, Vec<usize>) {
-        let is_weld = |j: &&JointEntry| j.spec.kind == JointKind::Weld;
-        if !self.joints.iter().any(|j| is_weld(&j)) {
+        let welds: Vec<(JointId, FrameId, FrameId)> = (self.joints.iter().enumerate())
+            .filter(|(_, j)| j.spec.kind == JointKind::Weld)
+            .map(|(k, j)| (k, j.base, j.follower))
+            .collect();
+        if welds.is_empty() {
             return (Vec::new(), Vec::new());
         }
-        let mut edges: Vec<(FrameId, FrameId)> = self.rigid.iter().map(|r| (r.0, r.1)).collect();
-        let first_weld_edge = edges.len();
-        edges.extend(
-            self.joints
-                .iter()
-                .filter(is_weld)
-                .map(|j| (j.base, j.follower)),
-        );
-        let dfs = rigid_dfs(self.labels.len(), &edges);
+        let rigid: Vec<(FrameId, FrameId)> = self.rigid.iter().map(|r| (r.0, r.1)).collect();
+        let solids: Vec<(FrameId, SpatialInertia)> = (self.solids.iter())
+            .map(|s| {
+                let in_frame = SpatialInertia::from_mass_com_inertia(s.mass, s.com, s.inertia);
+                (s.frame, in_frame)
+            })
+            .collect();
         // The frame of each non-World body's inbound joint on the parent's side.
-        let parent_side: Vec<Option<FrameId>> = tree
-            .inbound
-            .iter()
+        let parent_side: Vec<Option<FrameId>> = (tree.inbound.iter())
             .map(|i| {
                 i.map(|(j, reversed)| {
                     let je = &self.joints[j];
@@ -529,46 +528,16 @@ impl FrameNetworkBuilder {
                 })
             })
             .collect();
-        let welds_in_order =
-            (0..self.joints.len()).filter(|&j| self.joints[j].spec.kind == JointKind::Weld);
-        let splits = welds_in_order
-            .enumerate()
-            .map(|(k, j)| {
-                let follower = self.joints[j].follower;
-                let (body, follower_in_body) = frame_placements[follower];
-                let side = dfs.side(first_weld_edge + k, follower).map(|mut side| {
-                    // Sum over the side without the body's anchor (see `super::weld`).
-                    if side.holds_frame(&dfs, ref_frame[body]) {
-                        side.flip();
-                    }
-                    let holds = |f: FrameId| side.holds_frame(&dfs, f);
-                    let mut inertia = SpatialInertia::ZERO;
-                    for s in self.solids.iter().filter(|s| holds(s.frame)) {
-                        let in_frame =
-                            SpatialInertia::from_mass_com_inertia(s.mass, s.com, s.inertia);
-                        // body_X_frame, as for the body's own inertia.
-                        let x = PluckerTransform::from_pose(&frame_placements[s.frame].1.inverse());
-                        inertia = inertia + in_frame.transform(&x);
-                    }
-                    let children = (1..tree.body_groups.len())
-                        .filter(|&c| {
-                            parent_side[c]
-                                .is_some_and(|f| frame_placements[f].0 == body && holds(f))
-                        })
-                        .collect();
-                    side.inertia = inertia;
-                    side.children = children;
-                    side
-                });
-                WeldSplit {
-                    joint: j,
-                    body,
-                    follower_in_body,
-                    side,
-                }
-            })
-            .collect();
-        (splits, dfs.pre)
+        let network = WeldNetwork {
+            num_frames: self.labels.len(),
+            rigid: &rigid,
+            welds: &welds,
+            solids: &solids,
+            parent_side: &parent_side,
+            frame_placements,
+            ref_frame,
+        };
+        weld_splits(&network)
     }
 
     /// The bodies' models in tree order, each joint's coordinate ranges, and the initial

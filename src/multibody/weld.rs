@@ -77,12 +77,12 @@ impl WeldSide {
     }
 
     /// Whether `frame`, numbered by `dfs`, is on the summed side.
-    pub(crate) fn holds_frame(&self, dfs: &RigidDfs, frame: FrameId) -> bool {
+    fn holds_frame(&self, dfs: &RigidDfs, frame: FrameId) -> bool {
         self.holds(dfs.pre[frame])
     }
 
     /// Sums the other side instead (the base side's wrench, negated, is the reaction).
-    pub(crate) fn flip(&mut self) {
+    fn flip(&mut self) {
         self.inside = !self.inside;
         self.negate = !self.negate;
     }
@@ -90,9 +90,9 @@ impl WeldSide {
 
 /// The DFS numbering of the rigid-connection graph: per frame its preorder number and, per
 /// edge, whether it is a bridge and the (preorder) range of the subtree it leads into.
-pub(crate) struct RigidDfs {
+struct RigidDfs {
     /// Preorder number of each frame (numbered group by group: each group is a contiguous range).
-    pub pre: Vec<usize>,
+    pre: Vec<usize>,
     /// Per group (in the order its first frame was reached): its preorder range.
     group_range: Vec<Range<usize>>,
     /// Per edge: `Some((child frame, subtree range))` when the edge is a bridge of the DFS tree.
@@ -104,7 +104,7 @@ pub(crate) struct RigidDfs {
 /// Numbers the frames of the graph with `nf` frames and `edges` (each an unordered pair) by an
 /// iterative depth-first search and finds its bridges (Tarjan's low-link; parallel edges and
 /// self-loops are cycles).
-pub(crate) fn rigid_dfs(nf: usize, edges: &[(FrameId, FrameId)]) -> RigidDfs {
+fn rigid_dfs(nf: usize, edges: &[(FrameId, FrameId)]) -> RigidDfs {
     const UNSEEN: usize = usize::MAX;
     let mut adjacency: Vec<Vec<(FrameId, usize)>> = vec![Vec::new(); nf];
     for (e, &(a, b)) in edges.iter().enumerate() {
@@ -173,7 +173,7 @@ pub(crate) fn rigid_dfs(nf: usize, edges: &[(FrameId, FrameId)]) -> RigidDfs {
 impl RigidDfs {
     /// The follower side of the weld that is edge `edge` with follower frame `follower`, without
     /// its mass properties and attachments (see [`WeldSide`]); `None` if it lies on a cycle.
-    pub(crate) fn side(&self, edge: usize, follower: FrameId) -> Option<WeldSide> {
+    fn side(&self, edge: usize, follower: FrameId) -> Option<WeldSide> {
         let (child, subtree) = self.bridge[edge].clone()?;
         Some(WeldSide {
             group: self.group_range[self.group_of[follower]].clone(),
@@ -184,6 +184,69 @@ impl RigidDfs {
             negate: false,
         })
     }
+}
+
+/// What [`weld_splits`] needs of the frame network being built.
+pub(crate) struct WeldNetwork<'a> {
+    /// Number of frames.
+    pub num_frames: usize,
+    /// The `--` connections and rigid transforms (frame pairs).
+    pub rigid: &'a [(FrameId, FrameId)],
+    /// The weld joints: (joint, base frame, follower frame), in joint order.
+    pub welds: &'a [(JointId, FrameId, FrameId)],
+    /// The solids: (frame, spatial inertia in that frame).
+    pub solids: &'a [(FrameId, SpatialInertia)],
+    /// Per body: the frame its inbound joint attaches to on the parent's side (`None` for World).
+    pub parent_side: &'a [Option<FrameId>],
+    /// Per frame: its body and its pose in the body's frame.
+    pub frame_placements: &'a [(BodyIndex, Isometry3<f64>)],
+    /// Per body: its reference frame (the World frame for body 0).
+    pub ref_frame: &'a [FrameId],
+}
+
+/// Each weld's split of its body, in joint order, and the frames' preorder numbers the splits
+/// refer to.
+pub(crate) fn weld_splits(n: &WeldNetwork) -> (Vec<WeldSplit>, Vec<usize>) {
+    let mut edges = n.rigid.to_vec();
+    let first_weld_edge = edges.len();
+    edges.extend(n.welds.iter().map(|&(_, b, f)| (b, f)));
+    let dfs = rigid_dfs(n.num_frames, &edges);
+    let splits = (n.welds.iter().enumerate())
+        .map(|(k, &(joint, _, follower))| {
+            let (body, follower_in_body) = n.frame_placements[follower];
+            let side = dfs
+                .side(first_weld_edge + k, follower)
+                .map(|side| summed_side(n, &dfs, body, side));
+            WeldSplit {
+                joint,
+                body,
+                follower_in_body,
+                side,
+            }
+        })
+        .collect();
+    (splits, dfs.pre)
+}
+
+/// The side without `body`'s anchor (see the module docs), with its solids' inertia and the tree
+/// children attached to it.
+fn summed_side(n: &WeldNetwork, dfs: &RigidDfs, body: BodyIndex, mut side: WeldSide) -> WeldSide {
+    if side.holds_frame(dfs, n.ref_frame[body]) {
+        side.flip();
+    }
+    let holds = |f: FrameId| side.holds_frame(dfs, f);
+    let mut inertia = SpatialInertia::ZERO;
+    for (frame, in_frame) in n.solids.iter().filter(|s| holds(s.0)) {
+        // body_X_frame, as for the body's own inertia.
+        let x = PluckerTransform::from_pose(&n.frame_placements[*frame].1.inverse());
+        inertia = inertia + in_frame.transform(&x);
+    }
+    let children = (1..n.parent_side.len())
+        .filter(|&c| n.parent_side[c].is_some_and(|f| n.frame_placements[f].0 == body && holds(f)))
+        .collect();
+    side.inertia = inertia;
+    side.children = children;
+    side
 }
 
 impl Mechanism {
