@@ -79,6 +79,8 @@ pub struct PortBinding {
     pub body: usize,
     /// The port frame's pose in the body frame (for a geometry port: the geometry's frame R).
     pub placement: Isometry3<f64>,
+    /// The frame network's handle of that frame (which part of a welded body it is on).
+    pub frame: crate::multibody::FrameId,
     /// For a geometry port: the connected geometry and its label (`ball.G`).
     pub geometry: Option<(Shape, String)>,
     /// The mass properties of `body` alone, in its frame (zero for World and massless bodies):
@@ -98,6 +100,9 @@ pub struct Binding {
     /// The pairs of bodies (lower index first) that a joint other than a six-degree-of-freedom
     /// one joins directly (tree joints and loop closures): contact groups leave such pairs out.
     pub joined_bodies: Vec<(usize, usize)>,
+    /// For a weld joint: whether it lies on a cycle of rigid connections, so that its reaction
+    /// is statically indeterminate (see [`crate::multibody::Mechanism::weld_on_rigid_cycle`]).
+    pub weld_on_rigid_cycle: bool,
 }
 
 impl Binding {

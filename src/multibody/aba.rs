@@ -42,9 +42,11 @@ pub fn passive_forces(m: &Mechanism, q: &[f64], v: &[f64], out: &mut [f64]) {
             let nv = b.kind.nv();
             let mut e = [0.0; 6];
             joint_deflection(b.kind, &q[b.q_start..b.q_start + b.kind.nq()], &mut e[..nv]);
+            let mut friction = [0.0; 6];
+            b.friction_forces(&v[b.v_start..b.v_start + nv], &mut friction);
             for k in 0..nv {
-                out[b.v_start + k] = -b.stiffness[k] * e[k] - b.damping[k] * v[b.v_start + k]
-                    + b.friction_force(k, v[b.v_start + k]);
+                out[b.v_start + k] =
+                    -b.stiffness[k] * e[k] - b.damping[k] * v[b.v_start + k] + friction[k];
             }
         }
     }
@@ -113,9 +115,10 @@ pub fn forward_dynamics_after_kinematics(
         if b.has_passive {
             let mut e = [0.0; 6];
             joint_deflection(b.kind, &q[b.q_start..b.q_start + b.kind.nq()], &mut e[..nv]);
+            let mut friction = [0.0; 6];
+            b.friction_forces(&v[vs..vs + nv], &mut friction);
             for k in 0..nv {
-                passive[k] = -b.stiffness[k] * e[k] - b.damping[k] * v[vs + k]
-                    + b.friction_force(k, v[vs + k]);
+                passive[k] = -b.stiffness[k] * e[k] - b.damping[k] * v[vs + k] + friction[k];
             }
         }
         if b.any_prescribed {

@@ -124,6 +124,11 @@ pub struct JointSpec {
     /// Friction law per velocity coordinate, its limits in N or N·m
     /// ([`joint_friction`](super::joint_friction)); empty for none.
     pub friction: Vec<FrictionLaw>,
+    /// Whether the friction of the rotational triple (spherical and six-dof joints) is isotropic
+    /// — a *disk*: one torque opposing the relative angular velocity ω with magnitude τ(|ω|) —
+    /// rather than each axis's own law (a box, the default). The triple's three laws must then be
+    /// equal ([`joint_friction`](super::joint_friction)).
+    pub friction_disk: bool,
     /// Whether the joint is actuated by an input (informational for the diagram layer: the
     /// dynamics always add the actuation vector `tau` it is given; pass zeros for passive joints).
     pub actuated: bool,
@@ -143,6 +148,7 @@ impl JointSpec {
             stiffness: Vec::new(),
             damping: Vec::new(),
             friction: Vec::new(),
+            friction_disk: false,
             actuated: false,
             motion: Vec::new(),
         }
@@ -166,6 +172,13 @@ impl JointSpec {
     /// is built).
     pub fn with_friction(mut self, friction: &[FrictionLaw]) -> Self {
         self.friction = friction.to_vec();
+        self
+    }
+
+    /// Makes the rotational triple's friction isotropic (a disk) instead of per axis (see
+    /// [`JointSpec::friction_disk`]; checked when the mechanism is built).
+    pub fn with_disk_friction(mut self, disk: bool) -> Self {
+        self.friction_disk = disk;
         self
     }
 

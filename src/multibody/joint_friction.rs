@@ -16,6 +16,16 @@
 //! below the limit does not stand exactly still but creeps with |q̇| below the law's velocity
 //! scale (v_s or the critical velocity v_c).
 //!
+//! **Disk friction** ([`JointSpec::friction_disk`](super::JointSpec), spherical and six-dof
+//! joints): the rotational triple's friction is one torque opposing the relative angular
+//! velocity ω (F relative to B, resolved in F, rad/s) with the same curve of its magnitude,
+//!
+//! τ_f = −τ(|ω|)·ω/|ω|   (N·m; 0 at ω = 0),
+//!
+//! the contact laws' 2-D (here 3-D) tangential treatment ([`FrictionLaw::force`]): isotropic, so a
+//! spin about any axis meets the same limit, where the per-axis default (a box) gives up to √3
+//! times the limit off the axes. The triple's three laws must be equal (checked when the mechanism is built).
+//!
 //! The force enters the mechanism with the joint's spring and damper, in τ_passive
 //! ([`passive_forces`](super::aba::passive_forces)): a driven axis's required actuation includes it.
 
@@ -42,6 +52,32 @@ pub fn stick_velocity(law: &FrictionLaw) -> Option<f64> {
             critical_velocity, ..
         } => Some(critical_velocity),
         FrictionLaw::None | FrictionLaw::Input => None,
+    }
+}
+
+/// The disk friction torque (N·m, resolved as `w`) of `law` at the relative angular velocity `w`
+/// (rad/s): −τ(|w|)·w/|w|, 0 at rest. Does not allocate.
+#[inline]
+pub fn disk_friction(law: &FrictionLaw, w: &Vector3<f64>) -> Vector3<f64> {
+    law.force(1.0, w)
+}
+
+/// Checks a disk friction: a joint with a rotational triple (spherical, six-dof) whose triple's
+/// laws (`laws`, one per velocity coordinate, or none) are equal.
+pub(crate) fn check_disk(laws: &[FrictionLaw], kind: super::JointKind) -> Result<(), String> {
+    if kind.quaternion_offset().is_none() {
+        return Err(format!(
+            "disk friction needs a rotation with three axes (a spherical or six-dof joint), not a {} joint",
+            kind.name()
+        ));
+    }
+    let r = kind.nv() - 3;
+    match laws.get(r..r + 3) {
+        Some([a, b, c]) if a != b || a != c => Err(
+            "disk friction has one law for the whole rotation: give its three axes the same limits"
+                .to_string(),
+        ),
+        _ => Ok(()),
     }
 }
 
@@ -83,6 +119,20 @@ impl BodyModel {
     #[inline]
     pub(crate) fn friction_force(&self, k: usize, rate: f64) -> f64 {
         axis_friction(&self.friction[k], rate)
+    }
+
+    /// The friction forces and torques (N or N·m) of all axes of the body's inbound joint at
+    /// the velocities `rates` (its nv velocity coordinates) into `out`: each axis's own law, or
+    /// for a disk the rotational triple's [`disk_friction`]. Does not allocate.
+    #[inline]
+    pub(crate) fn friction_forces(&self, rates: &[f64], out: &mut [f64; 6]) {
+        for (k, rate) in rates.iter().enumerate() {
+            out[k] = self.friction_force(k, *rate);
+        }
+        if let Some(r) = self.friction_disk {
+            let w = Vector3::new(rates[r], rates[r + 1], rates[r + 2]);
+            out[r..r + 3].copy_from_slice(disk_friction(&self.friction[r], &w).as_slice());
+        }
     }
 
     /// Whether the inbound joint has friction on any axis.

@@ -44,6 +44,9 @@ pub(crate) struct BodyModel {
     /// Friction law per dof of the inbound joint ([`FrictionLaw::None`] where there is none;
     /// see [`joint_friction`](super::joint_friction)).
     pub friction: [FrictionLaw; 6],
+    /// With disk friction ([`JointSpec::friction_disk`](super::joint::JointSpec)): the offset
+    /// of the rotational triple in the joint's velocity coordinates.
+    pub friction_disk: Option<usize>,
     /// True if any stiffness or damping is non-zero, or any axis has friction.
     pub has_passive: bool,
     /// True if the joint is connected with its follower frame on the parent side: the body's
@@ -84,6 +87,8 @@ pub struct CutJoint {
     pub base: (BodyIndex, Isometry3<f64>),
     /// The body of its follower frame F and F's pose in that body.
     pub follower: (BodyIndex, Isometry3<f64>),
+    /// Its base and follower frames' handles.
+    pub frames: (FrameId, FrameId),
 }
 
 /// A rigid-body mechanism: a kinematic tree rooted at the World body. See the module docs.
@@ -109,6 +114,10 @@ pub struct Mechanism {
     pub(crate) prescribed: Vec<bool>,
     /// True if any coordinate is prescribed.
     pub(crate) has_prescribed: bool,
+    /// Each weld joint's split of its body, in joint order (see [`super::weld`]).
+    pub(crate) welds: Vec<super::weld::WeldSplit>,
+    /// Each frame's preorder number in the rigid-connection graph (empty without welds).
+    pub(crate) frame_preorder: Vec<usize>,
 }
 
 impl Mechanism {

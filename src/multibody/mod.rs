@@ -56,6 +56,7 @@ pub mod rigid;
 pub(crate) mod rnea;
 pub mod rotation_vector;
 pub mod spatial;
+pub(crate) mod weld;
 pub(crate) mod workspace;
 
 pub use aba::{forward_dynamics, forward_dynamics_after_kinematics, passive_forces};

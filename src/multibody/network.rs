@@ -18,6 +18,7 @@ use super::mechanism::{
     BodyIndex, BodyModel, CutJoint, FrameId, JointId, JointInfo, Mechanism, WORLD_BODY,
 };
 use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialForce, SpatialInertia};
+use super::weld::{weld_splits, WeldNetwork, WeldSplit};
 use super::workspace::Workspace;
 use crate::contact::friction::FrictionLaw;
 use nalgebra::{Isometry3, Matrix3, Matrix6, Vector3};
@@ -440,6 +441,7 @@ impl FrameNetworkBuilder {
             let x = PluckerTransform::from_pose(&placement.inverse());
             inertia[b] = inertia[b] + in_frame.transform(&x);
         }
+        let (welds, frame_preorder) = self.weld_splits(tree, &frame_placements, &ref_frame);
         let coordinates = self.coordinates(tree, &frame_placements, &inertia);
         let mut body_labels = vec!["World".to_string()];
         body_labels.extend((1..nb).map(|b| self.labels[ref_frame[b]].clone()));
@@ -452,6 +454,7 @@ impl FrameNetworkBuilder {
                 kind: self.joints[j].spec.kind,
                 base: frame_placements[self.joints[j].base],
                 follower: frame_placements[self.joints[j].follower],
+                frames: (self.joints[j].base, self.joints[j].follower),
             })
             .collect();
         let Coordinates {
@@ -485,7 +488,56 @@ impl FrameNetworkBuilder {
             body_joints,
             prescribed,
             has_prescribed,
+            welds,
+            frame_preorder,
         }
+    }
+
+    /// Each weld joint's split of its body (see [`super::weld`]), in joint order, and the frames'
+    /// preorder numbers the splits refer to (both empty without welds).
+    fn weld_splits(
+        &self,
+        tree: &Tree,
+        frame_placements: &[(BodyIndex, Isometry3<f64>)],
+        ref_frame: &[FrameId],
+    ) -> (Vec<WeldSplit>, Vec<usize>) {
+        let welds: Vec<(JointId, FrameId, FrameId)> = (self.joints.iter().enumerate())
+            .filter(|(_, j)| j.spec.kind == JointKind::Weld)
+            .map(|(k, j)| (k, j.base, j.follower))
+            .collect();
+        if welds.is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        let rigid: Vec<(FrameId, FrameId)> = self.rigid.iter().map(|r| (r.0, r.1)).collect();
+        let solids: Vec<(FrameId, SpatialInertia)> = (self.solids.iter())
+            .map(|s| {
+                let in_frame = SpatialInertia::from_mass_com_inertia(s.mass, s.com, s.inertia);
+                (s.frame, in_frame)
+            })
+            .collect();
+        // The frame of each non-World body's inbound joint on the parent's side.
+        let parent_side: Vec<Option<FrameId>> = (tree.inbound.iter())
+            .map(|i| {
+                i.map(|(j, reversed)| {
+                    let je = &self.joints[j];
+                    if reversed {
+                        je.follower
+                    } else {
+                        je.base
+                    }
+                })
+            })
+            .collect();
+        let network = WeldNetwork {
+            num_frames: self.labels.len(),
+            rigid: &rigid,
+            welds: &welds,
+            solids: &solids,
+            parent_side: &parent_side,
+            frame_placements,
+            ref_frame,
+        };
+        weld_splits(&network)
     }
 
     /// The bodies' models in tree order, each joint's coordinate ranges, and the initial
@@ -517,6 +569,7 @@ impl FrameNetworkBuilder {
             stiffness: [0.0; 6],
             damping: [0.0; 6],
             friction: [FrictionLaw::None; 6],
+            friction_disk: None,
             has_passive: false,
             reversed: false,
             leaf_inverse: None,
@@ -556,6 +609,7 @@ impl FrameNetworkBuilder {
                 stiffness,
                 damping,
                 friction,
+                friction_disk: disk_triple(&je.spec),
                 has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0)
                     || BodyModel::has_friction(&friction),
                 reversed,
@@ -625,6 +679,14 @@ impl FrameNetworkBuilder {
     }
 }
 
+/// The offset of the rotational triple in the joint's velocity coordinates when its friction is
+/// a disk.
+fn disk_triple(spec: &JointSpec) -> Option<usize> {
+    let nv = spec.kind.nv();
+    (spec.friction_disk && !spec.friction.is_empty() && spec.kind.quaternion_offset().is_some())
+        .then(|| nv - 3)
+}
+
 /// Whether a joint of this kind can close a loop (its closure rows are written).
 fn closes_loops(kind: JointKind) -> bool {
     matches!(kind, JointKind::Revolute | JointKind::Spherical)
@@ -674,6 +736,9 @@ fn validate_joint(j: &JointEntry) -> Result<(), MechanismError> {
         }
     }
     super::joint_friction::check_laws(&s.friction, kind.nv()).map_err(bad)?;
+    if s.friction_disk {
+        super::joint_friction::check_disk(&s.friction, kind).map_err(bad)?;
+    }
     if s.q0.iter().chain(s.v0.iter()).any(|x| !x.is_finite()) {
         return Err(bad("the initial state must be finite".to_string()));
     }

@@ -9,6 +9,10 @@
 //! - `method = "smooth_stick_slip"`: `static_limit`, `dynamic_limit` and `critical_velocity` v_c
 //!   (default 1e-3): Simscape's smooth stick-slip curve likewise.
 //!
+//! - `shape = "disk"` (spherical and six-dof joints; default `"box"`): the rotation's friction is
+//!   one torque −τ(|ω|)·ω/|ω| opposing the relative angular velocity ω instead of each axis's own
+//!   law ([`crate::multibody::joint_friction`]); its three axes must have one law.
+//!
 //! Every number may be one value (all axes) or one per axis (a multi-axis joint's velocity
 //! coordinates, in the order of its `w` output). The friction enters the mechanism as a passive
 //! force of the axis ([`crate::multibody::joint_friction`]); the block outputs it as
@@ -20,9 +24,12 @@
 use crate::block::{Param, PortDecl, Shape};
 use crate::contact::friction::FrictionLaw;
 use crate::model::{Diagnostic, TableReader};
-use crate::multibody::joint_friction::{axis_friction, coulomb, stick_velocity};
+use crate::multibody::joint_friction::{
+    axis_friction, check_disk, coulomb, disk_friction, stick_velocity,
+};
 use crate::multibody::JointKind;
 use crate::param;
+use nalgebra::Vector3;
 
 /// The values of `friction.method`.
 pub const FRICTION_METHODS: [&str; 3] = ["coulomb", "stribeck", "smooth_stick_slip"];
@@ -51,7 +58,7 @@ pub const CRITICAL_VELOCITY: Param<f64> = param!(
 
 /// The documentation of the joints' `friction` parameter (it quotes the defaults above; a test
 /// checks it).
-pub const FRICTION_DOC: &str = "{ method = \"coulomb\" (default), limit (N·m or N), stiction_velocity (rad/s or m/s, 1e-4) } | { method = \"stribeck\", static_limit, dynamic_limit (N·m or N, dynamic ≤ static), stiction_velocity (1e-4) } | { method = \"smooth_stick_slip\", static_limit, dynamic_limit, critical_velocity (rad/s or m/s, 1e-3) }: the contact friction laws with the largest friction torque or force in place of μ·f_n, a passive force of each axis; each number one value or one per axis; regularised: below the velocity scale v the friction rises smoothly from 0 at rest, so a stuck axis carrying a load τ below the limit creeps at the |q̇| < v where the law gives τ (a fraction of v); entering and leaving that band are located events; on a spherical, planar or six-dof joint the limit applies to each axis's component separately (a box, not a disk: an off-axis slip meets up to √2 or √3 × the limit)";
+pub const FRICTION_DOC: &str = "{ method = \"coulomb\" (default), limit (N·m or N), stiction_velocity (rad/s or m/s, 1e-4) } | { method = \"stribeck\", static_limit, dynamic_limit (N·m or N, dynamic ≤ static), stiction_velocity (1e-4) } | { method = \"smooth_stick_slip\", static_limit, dynamic_limit, critical_velocity (rad/s or m/s, 1e-3) }: the contact friction laws with the largest friction torque or force in place of μ·f_n, a passive force of each axis; each number one value or one per axis; regularised: below the velocity scale v the friction rises smoothly from 0 at rest, so a stuck axis carrying a load τ below the limit creeps at the |q̇| < v where the law gives τ (a fraction of v); entering and leaving that band are located events; on a spherical, planar or six-dof joint the limit applies by default to each axis's component separately (shape = \"box\" (default): an off-axis slip meets up to √2 or √3 × the limit); shape = \"disk\" (spherical and six-dof joints: one law for the three rotation axes) makes the rotation's friction one torque opposing the relative angular velocity ω with magnitude τ(|ω|), and its stick band |ω| < v";
 
 /// Keys that belong to some methods only, with the methods that take them.
 const METHOD_KEYS: [(&str, &[&str]); 5] = [
@@ -62,12 +69,22 @@ const METHOD_KEYS: [(&str, &[&str]); 5] = [
     ("critical_velocity", &["smooth_stick_slip"]),
 ];
 
-/// A joint's friction: one law per velocity coordinate, and each law's stick-band velocity.
+/// A joint's friction: one law per velocity coordinate, each law's stick-band velocity, and for
+/// a disk the offset of the rotational triple.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JointFriction {
     laws: Vec<FrictionLaw>,
     bands: Vec<f64>,
+    disk: Option<usize>,
 }
+
+/// `friction.shape`.
+pub const FRICTION_SHAPE: Param<&str> = param!(
+    "shape",
+    "",
+    "box",
+    "\"box\" (each axis its own law) or \"disk\" (spherical and six-dof joints: one torque opposing the relative angular velocity ω, of magnitude at most the limit)"
+);
 
 /// Units of a joint's axes (force or torque, and velocity) by velocity coordinate.
 fn axis_units(kind: JointKind) -> (&'static [&'static str], &'static str, &'static str) {
@@ -133,19 +150,29 @@ impl JointFriction {
                 }
             }
         }
+        let disk = read_shape(&t, kind, &laws)?;
         t.finish()?;
-        Ok(JointFriction::from_laws(&laws))
+        Ok(JointFriction::from_laws(&laws, disk.then_some(kind)))
     }
 
-    /// The friction of a joint whose spec has `laws` (`None` when empty).
-    pub fn from_laws(laws: &[FrictionLaw]) -> Option<Self> {
+    /// The friction of a joint whose spec has `laws` (`None` when empty), a disk on the
+    /// rotational triple of `disk`'s joint kind when given.
+    pub fn from_laws(laws: &[FrictionLaw], disk: Option<JointKind>) -> Option<Self> {
         (!laws.is_empty()).then(|| JointFriction {
             laws: laws.to_vec(),
             bands: laws
                 .iter()
                 .map(|l| stick_velocity(l).unwrap_or(0.0))
                 .collect(),
+            disk: disk
+                .filter(|k| k.quaternion_offset().is_some())
+                .map(|k| k.nv() - 3),
         })
+    }
+
+    /// Whether the rotational triple's friction is a disk.
+    pub fn is_disk(&self) -> bool {
+        self.disk.is_some()
     }
 
     /// The laws, one per velocity coordinate.
@@ -172,8 +199,12 @@ impl JointFriction {
     /// The friction force or torque of each axis (N or N·m, positive towards increasing q) at the
     /// velocities `rates` (rad/s or m/s) into `out`. Does not allocate.
     pub fn forces(&self, rates: &[f64], out: &mut [f64]) {
-        for ((law, rate), out) in self.laws.iter().zip(rates).zip(out) {
+        for ((law, rate), out) in self.laws.iter().zip(rates).zip(out.iter_mut()) {
             *out = axis_friction(law, *rate);
+        }
+        if let Some(r) = self.disk {
+            let w = Vector3::new(rates[r], rates[r + 1], rates[r + 2]);
+            out[r..r + 3].copy_from_slice(disk_friction(&self.laws[r], &w).as_slice());
         }
     }
 
@@ -184,6 +215,10 @@ impl JointFriction {
     /// transition then goes unlocated). An axis without a band (no friction law) has no stick
     /// and slip to locate: its functions are constants (−1, 1), which never cross, rather than
     /// q̇ itself, which would change sign with round-off at rest. Does not allocate.
+    ///
+    /// A disk's stick band is `|ω| < v` (as a contact's disk law, on the slip speed): its
+    /// triple's first pair is `(|ω| − v, 1)`, the other two pairs constants. `|ω|` reaches 0
+    /// only where ω passes exactly through zero, so a slowing spin crosses `|ω| = v` once.
     pub fn crossings(&self, rates: &[f64], g: &mut [f64]) {
         for ((band, rate), g) in self.bands.iter().zip(rates).zip(g.chunks_exact_mut(2)) {
             if *band > 0.0 {
@@ -194,6 +229,14 @@ impl JointFriction {
                 g[1] = 1.0;
             }
         }
+        if let Some(r) = self.disk {
+            let w = Vector3::new(rates[r], rates[r + 1], rates[r + 2]);
+            g[2 * r..2 * r + 6].copy_from_slice(&[-1.0, 1.0, -1.0, 1.0, -1.0, 1.0]);
+            if self.bands[r] > 0.0 {
+                g[2 * r] = w.norm() - self.bands[r];
+                g[2 * r + 1] = 1.0;
+            }
+        }
     }
 }
 
@@ -201,6 +244,30 @@ impl JointFriction {
 /// mixed ports carry their per-element units only.
 fn unit_or_mixed(_description: &str) -> &'static str {
     ""
+}
+
+/// Reads `friction.shape`: whether the rotational triple's friction is a disk. A disk needs a
+/// spherical or six-dof joint and one law for its three rotation axes.
+fn read_shape(t: &TableReader, kind: JointKind, laws: &[FrictionLaw]) -> Result<bool, Diagnostic> {
+    if FRICTION_SHAPE.choice(t, &["box", "disk"])? != "disk" {
+        return Ok(false);
+    }
+    t.ensure(
+        kind.quaternion_offset().is_some(),
+        "shape",
+        &format!(
+            "= \"disk\" needs a rotation with three axes; a {} joint has none",
+            kind.name()
+        ),
+        "remove shape (each axis has its own law), or use a SphericalJoint or SixDofJoint",
+    )?;
+    t.ensure(
+        check_disk(laws, kind).is_ok(),
+        "shape",
+        "= \"disk\" is one law for the whole rotation, but the three rotation axes were given different limits or velocities",
+        "give the rotation axes one value each (or a single value for all axes), or remove shape = \"disk\"",
+    )?;
+    Ok(true)
 }
 
 /// Refuses a key that only other methods take, saying what this method takes instead.
@@ -328,6 +395,7 @@ mod tests {
         let f = JointFriction {
             laws: vec![coulomb(2.0, 1e-3), FrictionLaw::None],
             bands: vec![1e-3, 0.0],
+            disk: None,
         };
         let mut out = [9.0; 2];
         f.forces(&[-0.5, 4.0], &mut out);

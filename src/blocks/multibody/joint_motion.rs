@@ -87,6 +87,15 @@ pub(super) const REACTION: crate::block::PortDoc = crate::block::PortDoc {
     doc: "[force; torque]: the wrench the base side exerts on the follower side through the joint, the torque about F's origin, resolved in reaction_frame",
 };
 
+/// The weld's `reaction` output's documentation.
+pub(super) const WELD_REACTION: crate::block::PortDoc = crate::block::PortDoc {
+    name: "reaction",
+    kind: "output",
+    shape: "6×1",
+    unit: "N, N·m",
+    doc: "[force; torque]: the wrench the base side exerts on the follower side through the weld (the parts rigidly connected to F once the weld is cut), the torque about F's origin, resolved in reaction_frame (B coincides with F); refused when the weld lies on a cycle of rigid connections (statically indeterminate); NaN when a rigid contact acts on the welded body",
+};
+
 const fn port_doc(
     name: &'static str,
     kind: &'static str,
@@ -283,7 +292,7 @@ pub(super) struct JointDrive {
 impl JointDrive {
     /// Adds the user ports of a `kind` joint with `motion` (if any) whose reaction is resolved in
     /// `frame`: inputs `q_ref` (`w_ref`, `a_ref`), outputs `actuator_force` (with motion or
-    /// actuation) and `reaction` (every joint but the weld).
+    /// actuation) and `reaction` (every joint; a weld has no coordinates, so only `reaction`).
     pub fn new(
         kind: JointKind,
         motion: Option<MotionSpec>,
@@ -293,9 +302,6 @@ impl JointDrive {
         outputs: &mut Vec<PortDecl>,
     ) -> Self {
         let nv = kind.nv();
-        if kind == JointKind::Weld {
-            return Self::default();
-        }
         let mut refs = [None; 3];
         if let Some(m) = &motion {
             let names: &[&str] = match m.mode {
@@ -342,6 +348,11 @@ impl JointDrive {
             PortDecl::signal("drive", Shape::vector(nv + 6))
                 .hidden(HiddenPort::JointDrive { frame }),
         );
+    }
+
+    /// The `reaction` output's index.
+    pub fn reaction_output(&self) -> Option<usize> {
+        self.reaction_output
     }
 
     /// Whether input `i` is read given the used outputs `read` (empty: all are).

@@ -54,6 +54,9 @@ pub struct JointBlock {
     warnings: Vec<String>,
     /// Motion inputs, reaction and actuator force (see `joint_motion.rs`).
     drive: joint_motion::JointDrive,
+    /// A weld on a cycle of rigid connections: its reaction is refused (statically
+    /// indeterminate).
+    weld_on_rigid_cycle: bool,
 }
 
 fn sensing_outputs(kind: JointKind) -> Vec<(&'static str, usize, usize, &'static str)> {
@@ -110,7 +113,8 @@ impl JointBlock {
         let PhysicalRole::Joint { spec } = &self.role else {
             return self;
         };
-        self.friction = JointFriction::from_laws(&spec.friction);
+        let disk = spec.friction_disk.then_some(spec.kind);
+        self.friction = JointFriction::from_laws(&spec.friction, disk);
         if self.friction.is_some() {
             self.friction_output = Some(self.outputs.len());
             self.outputs.push(JointFriction::port(self.kind));
@@ -172,6 +176,7 @@ impl JointBlock {
             joint: 0,
             warnings: Vec::new(),
             drive: joint_motion::JointDrive::default(),
+            weld_on_rigid_cycle: false,
         }
     }
 
@@ -219,6 +224,8 @@ impl Block for JointBlock {
         let (joint, nq, nv) = binding.joint.ok_or(BlockError::NotAJoint)?;
         self.joint = joint;
         if self.kind == JointKind::Weld {
+            self.weld_on_rigid_cycle = binding.weld_on_rigid_cycle;
+            self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
             return Ok(());
         }
         self.state_input = Some(self.inputs.len());
@@ -272,6 +279,15 @@ impl Block for JointBlock {
     }
 
     fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
+        let reaction_read = self
+            .drive
+            .reaction_output()
+            .is_some_and(|o| self.read.get(o).copied().unwrap_or(true));
+        if self.weld_on_rigid_cycle && reaction_read {
+            return Err(BlockError::other(
+                "this weld's 'reaction' cannot be computed: the weld lies on a closed cycle of rigid connections (another weld, rigid transform or '--' connection joins its two sides too), so how the load splits between the weld and the other path is statically indeterminate; read the reaction of a weld that is the only rigid connection between two parts (remove the redundant connection, or read a joint outside the cycle)",
+            ));
+        }
         let mut feedthrough = Vec::new();
         if let Some(s) = self.state_input {
             feedthrough.extend((0..self.sources.len()).map(|o| (s, o)));
@@ -313,6 +329,9 @@ impl Block for JointBlock {
 
     fn outputs_eval(&self, ctx: &mut Ctx) {
         let Some(state) = self.state_input else {
+            // A weld: only its reaction.
+            self.drive
+                .outputs_eval(ctx, self.actuated, &self.read, &self.effort);
             return;
         };
         for (o, &(offset, len)) in self.sources.iter().enumerate() {
@@ -397,6 +416,7 @@ fn read_common(
         .with_state(&q0, &v0)
         .with_spring_damper(&stiffness, &damping)
         .with_friction(friction.as_ref().map_or(&[], |f| f.laws()))
+        .with_disk_friction(friction.as_ref().is_some_and(|f| f.is_disk()))
         .with_actuation(actuated)
         .with_motion(motion.as_ref().map_or(&[][..], |m| &m.axes)))
 }
@@ -567,11 +587,10 @@ fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     Ok(Box::new(with_drive(p, block)?))
 }
 
-fn build_weld(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    Ok(Box::new(JointBlock::new(
-        JointKind::Weld,
-        JointSpec::new(JointKind::Weld),
-    )))
+fn build_weld(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    let frame = joint_motion::read_reaction_frame(p)?;
+    let block = JointBlock::new(JointKind::Weld, JointSpec::new(JointKind::Weld));
+    Ok(Box::new(block.with_drive(None, frame)))
 }
 
 const FRAMES: [PortDoc; 2] = [
@@ -929,8 +948,8 @@ pub static WELD: BlockType = BlockType {
     name: "WeldJoint",
     category: "Joints",
     summary: "No relative motion: F is fixed to B.",
-    params: &[],
-    ports: &[FRAMES[0], FRAMES[1]],
+    params: &[joint_motion::REACTION_FRAME.doc],
+    ports: &[FRAMES[0], FRAMES[1], joint_motion::WELD_REACTION],
     build: build_weld,
 };
 

@@ -31,7 +31,7 @@ use crate::multibody::ReactionFrame;
 use crate::multibody::{
     body_position, body_rotation, body_velocity, forward_dynamics,
     forward_dynamics_after_kinematics, forward_kinematics, project_quaternions, qdot_from_v,
-    Mechanism, SpatialForce, Workspace,
+    FrameId, Mechanism, SpatialForce, Workspace,
 };
 use crate::solver::Direction;
 use nalgebra::Vector3;
@@ -47,8 +47,8 @@ const CLOSURE_WARNING: f64 = 1e-6;
 enum InputRole {
     /// Actuation of the joint whose velocity coordinates are `range`.
     Actuation(Range<usize>),
-    /// A wrench on body `b`.
-    Wrench(usize),
+    /// A wrench on body `b`, applied at the frame (if known) it was connected to.
+    Wrench(usize, Option<FrameId>),
     /// A joint's motion reference (see `mechanism_drive.rs`).
     Motion,
 }
@@ -175,6 +175,19 @@ impl MechanismBlock {
         self.outputs.len() - 1
     }
 
+    /// The wrench inputs whose frame is known: (input index, frame).
+    pub(super) fn wrench_frames(&self) -> impl Iterator<Item = (usize, FrameId)> + '_ {
+        self.roles.iter().enumerate().filter_map(|(i, r)| match r {
+            InputRole::Wrench(_, Some(f)) => Some((i, *f)),
+            _ => None,
+        })
+    }
+
+    /// Rigid constraint `k` (contact pair, limit or loop closure).
+    pub(super) fn rigid_constraint(&self, k: usize) -> &RigidConstraint {
+        &self.rigid[k]
+    }
+
     /// The mechanism.
     pub fn mechanism(&self) -> &Arc<Mechanism> {
         &self.mechanism
@@ -201,9 +214,10 @@ impl MechanismBlock {
         self.inputs.len() - 1
     }
 
-    /// Adds an input for a wrench on body `b` (6×1: torque about the World origin, force; World);
-    /// returns its index.
-    pub fn add_wrench_input(&mut self, b: usize) -> usize {
+    /// Adds an input for a wrench on body `b` (6×1: torque about the World origin, force; World)
+    /// applied by a block connected to `frame` (a weld's reaction needs to know which side of the
+    /// weld it acts on; `None` if unknown); returns its index.
+    pub fn add_wrench_input(&mut self, b: usize, frame: Option<FrameId>) -> usize {
         self.inputs.push(
             PortDecl::signal(
                 format!("wrench_{}", self.inputs.len()),
@@ -211,7 +225,7 @@ impl MechanismBlock {
             )
             .hidden(HiddenPort::Mechanism),
         );
-        self.roles.push(InputRole::Wrench(b));
+        self.roles.push(InputRole::Wrench(b, frame));
         self.inputs.len() - 1
     }
 
@@ -334,7 +348,7 @@ impl MechanismBlock {
                         s.tau[k] += t;
                     }
                 }
-                InputRole::Wrench(b) => {
+                InputRole::Wrench(b, _) => {
                     let f = SpatialForce::new(
                         Vector3::new(u[0], u[1], u[2]),
                         Vector3::new(u[3], u[4], u[5]),
@@ -806,33 +820,9 @@ impl Block for MechanismBlock {
     }
 
     fn warnings(&self) -> Vec<String> {
-        // Initial positions that violate a loop closure are projected onto it at the start;
-        // say so when the correction is more than round-off.
-        let m = &*self.mechanism;
-        // With motion inputs the initial positions of the driven joints come from their inputs,
-        // unknown here; the loops are closed at the start.
-        if m.cut_joints().is_empty() || !self.motions.is_empty() {
-            return Vec::new();
-        }
-        let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
-        m.initial_state(&mut q, &mut v);
-        let mut ws = Workspace::new(m);
-        forward_kinematics(m, &q, &v, &mut ws);
-        let mut rw = RigidWorkspace::new(m, &self.rigid);
-        find_candidates(&self.rigid, &ws, &q, &v, &mut rw);
-        self.rigid
-            .iter()
-            .zip(&rw.pairs)
-            .filter(|(c, pair)| {
-                matches!(c.kind, ConstraintKind::Loop(_)) && pair.separation > CLOSURE_WARNING
-            })
-            .map(|(c, pair)| {
-                format!(
-                    "the initial positions open the loop closed by joint '{}' by {:.3e} (m or rad); they are projected onto the loop at the start",
-                    c.label, pair.separation
-                )
-            })
-            .collect()
+        let mut warnings = self.weld_contact_warnings();
+        warnings.extend(self.closure_warnings());
+        warnings
     }
 
     fn advice(&self, _total_mass: f64, _gravity: f64) -> Option<String> {
@@ -860,5 +850,63 @@ impl Block for MechanismBlock {
             Some((j, offset)) => format!("{what} {offset} of joint '{}'", m.joint_label(j)),
             None => format!("x[{k}]"),
         }
+    }
+}
+
+impl MechanismBlock {
+    /// A weld whose reaction is read on a body a rigid contact acts on: the contact's rows do
+    /// not say which part of the body they push, so the reaction is NaN.
+    fn weld_contact_warnings(&self) -> Vec<String> {
+        let m = &*self.mechanism;
+        let mut out = Vec::new();
+        for d in self.drives.iter().filter(|d| d.used) {
+            let Some(split) = m.weld_split(d.joint) else {
+                continue;
+            };
+            let touching = self.rigid.iter().find(|c| match &c.kind {
+                ConstraintKind::Contact(p) => {
+                    p.base.body == split.body || p.follower.body == split.body
+                }
+                _ => false,
+            });
+            if let Some(c) = touching {
+                out.push(format!(
+                    "the reaction of weld '{}' is NaN: the rigid contact '{}' acts on its welded body, and a rigid contact's forces are not split between the parts of a welded body; read a joint's reaction outside the welded body, or use a penalty contact (contact = \"penalty\") there",
+                    m.joint_label(d.joint),
+                    c.label
+                ));
+            }
+        }
+        out
+    }
+
+    /// Initial positions that violate a loop closure are projected onto it at the start; says
+    /// so when the correction is more than round-off.
+    fn closure_warnings(&self) -> Vec<String> {
+        let m = &*self.mechanism;
+        // With motion inputs the initial positions of the driven joints come from their inputs,
+        // unknown here; the loops are closed at the start.
+        if m.cut_joints().is_empty() || !self.motions.is_empty() {
+            return Vec::new();
+        }
+        let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
+        m.initial_state(&mut q, &mut v);
+        let mut ws = Workspace::new(m);
+        forward_kinematics(m, &q, &v, &mut ws);
+        let mut rw = RigidWorkspace::new(m, &self.rigid);
+        find_candidates(&self.rigid, &ws, &q, &v, &mut rw);
+        self.rigid
+            .iter()
+            .zip(&rw.pairs)
+            .filter(|(c, pair)| {
+                matches!(c.kind, ConstraintKind::Loop(_)) && pair.separation > CLOSURE_WARNING
+            })
+            .map(|(c, pair)| {
+                format!(
+                    "the initial positions open the loop closed by joint '{}' by {:.3e} (m or rad); they are projected onto the loop at the start",
+                    c.label, pair.separation
+                )
+            })
+            .collect()
     }
 }

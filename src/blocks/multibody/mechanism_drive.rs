@@ -17,8 +17,9 @@
 
 use super::mechanism_block::MechanismBlock;
 use crate::block::Io;
-use crate::multibody::rigid::RigidWorkspace;
+use crate::multibody::rigid::{ConstraintKind, RigidWorkspace};
 use crate::multibody::rotation_vector::rotation_vector_to_quaternion;
+use crate::multibody::weld::weld_reaction;
 use crate::multibody::{
     body_pose, forward_dynamics, inverse_dynamics, joint_reaction, passive_forces, JointId,
     Mechanism, ReactionFrame, SpatialForce, Workspace,
@@ -302,6 +303,75 @@ fn cut_reaction(
 }
 
 impl MechanismBlock {
+    /// The wrenches applied to the summed side of weld `j` (see
+    /// [`crate::multibody::weld`]; World-resolved, about the World origin): the wrench inputs
+    /// whose frame is there and the forces of the loop closures whose frame on the weld's body
+    /// is there. `None` when a rigid contact acts on the weld's body (its
+    /// rows do not say which frame they act on). Does not allocate.
+    fn weld_applied(
+        &self,
+        m: &Mechanism,
+        j: JointId,
+        io: &Io,
+        rw: Option<&RigidWorkspace>,
+    ) -> Option<SpatialForce> {
+        use crate::multibody::constraints::ContactRow;
+        let body = m.weld_split(j)?.body;
+        let mut applied = SpatialForce::ZERO;
+        for (i, frame) in self.wrench_frames() {
+            if m.on_weld_summed_side(j, frame) {
+                let u = io.input(i);
+                applied += SpatialForce::new(
+                    Vector3::new(u[0], u[1], u[2]),
+                    Vector3::new(u[3], u[4], u[5]),
+                );
+            }
+        }
+        let Some(rw) = rw else {
+            return Some(applied);
+        };
+        for (c, cand) in rw.candidates.iter().enumerate() {
+            let (a, b, w) = match cand.row {
+                ContactRow::Point {
+                    body_a,
+                    body_b,
+                    point,
+                    ..
+                } => (
+                    body_a,
+                    body_b,
+                    SpatialForce::from_force_at_point(rw.point_force[c], point),
+                ),
+                ContactRow::Rotation {
+                    body_a,
+                    body_b,
+                    direction,
+                } => (
+                    body_a,
+                    body_b,
+                    SpatialForce::new(direction * rw.row_force[c], Vector3::zeros()),
+                ),
+                ContactRow::Coordinate { .. } => continue,
+            };
+            if a != body && b != body {
+                continue;
+            }
+            let ConstraintKind::Loop(cut) = &self.rigid_constraint(cand.owner).kind else {
+                return None;
+            };
+            // The closure's frame on the weld's body (its other frame is on another body).
+            let frame = if cut.base.0 == body {
+                cut.frames.0
+            } else {
+                cut.frames.1
+            };
+            if m.on_weld_summed_side(j, frame) {
+                applied += if b == body { w } else { -w };
+            }
+        }
+        Some(applied)
+    }
+
     /// Writes the drive outputs that are read, at the effective state `(q, v)` whose rigid
     /// constraints (if any) were just solved into `rigid_vdot` and `rw`; `tau` and `f_ext` are
     /// the gathered inputs. Does not allocate.
@@ -350,12 +420,17 @@ impl MechanismBlock {
                     0.0
                 };
             }
-            let reaction = match rigid {
-                Some((_, rw)) if m.cut_of(drive.joint).is_some() => {
+            let reaction = match (rigid, m.weld_split(drive.joint)) {
+                (_, Some(split)) => self
+                    .weld_applied(m, split.joint, io, rigid.map(|r| r.1))
+                    .and_then(|applied| weld_reaction(m, ws, split, &applied, drive.frame))
+                    .or(Some((Vector3::repeat(f64::NAN), Vector3::repeat(f64::NAN)))),
+                (Some((_, rw)), None) if m.cut_of(drive.joint).is_some() => {
                     cut_reaction(m, rw, ws, drive.joint, drive.frame)
                 }
                 _ => joint_reaction(m, ws, drive.joint, drive.frame),
             };
+            let out = io.output(drive.output);
             let (f, n) = reaction.unwrap_or((Vector3::zeros(), Vector3::zeros()));
             out[nv..nv + 3].copy_from_slice(f.as_slice());
             out[nv + 3..nv + 6].copy_from_slice(n.as_slice());

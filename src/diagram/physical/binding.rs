@@ -36,6 +36,7 @@ fn bind_ports(
                     port: p.name.clone(),
                     body,
                     placement,
+                    frame,
                     geometry: None,
                     body_inertia: m.body_inertia(body),
                 }
@@ -72,6 +73,7 @@ fn bind_ports(
                     port: p.name.clone(),
                     body,
                     placement,
+                    frame,
                     geometry: Some((shape, label)),
                     body_inertia: m.body_inertia(body),
                 }
@@ -101,6 +103,7 @@ pub(super) fn bindings(
                 joint: Some((id, nq, nv)),
                 gravity,
                 joined_bodies: Vec::new(),
+                weld_on_rigid_cycle: m.weld_on_rigid_cycle(id),
             },
         ));
     }
@@ -118,6 +121,7 @@ pub(super) fn bindings(
                     joint: None,
                     gravity,
                     joined_bodies,
+                    weld_on_rigid_cycle: false,
                 },
             ));
         }
@@ -235,7 +239,8 @@ pub(super) fn wire_block(
                 from_mechanism(mech.block.add_drive_output(joint()?, frame))
             }
             HiddenPort::BodyWrench { port: physical } => {
-                to_mechanism(mech.block.add_wrench_input(body_of(&physical)?))
+                let frame = binding.port(&physical).map(|p| p.frame);
+                to_mechanism(mech.block.add_wrench_input(body_of(&physical)?, frame))
             }
             HiddenPort::RigidConstraint => {
                 let mut pair = instances[b].block.rigid_constraint().ok_or_else(|| {
