@@ -5,6 +5,7 @@ pub(crate) mod animation;
 pub mod budget;
 pub mod engine;
 pub(crate) mod events;
+pub mod islands;
 pub mod linear;
 pub mod linearize;
 pub mod recorder;
@@ -15,6 +16,7 @@ pub mod work_estimate;
 
 pub use engine::{Engine, EngineCheckpoint, NonFiniteSource, NonFiniteValue, RunState};
 pub use events::{EventLog, LocatedEvent};
+pub use islands::{IslandStats, NoIslands};
 pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};
 
 use crate::diagram::parameters::ParameterSet;
@@ -105,8 +107,12 @@ pub struct RunResult {
     pub rows: usize,
     /// The time of the last row, if any.
     pub last_time: Option<f64>,
-    /// The solver's counts: steps, rejections, evaluations, Jacobians, crossings.
+    /// The solver's counts: steps, rejections, evaluations, Jacobians, crossings (under
+    /// islands, summed over the islands' solvers).
     pub stats: SolverStats,
+    /// With `[solver] islands = true`: the island counts when the run integrated islands
+    /// separately (`Ok`), or why it integrated globally (`Err`); `None` with islands off.
+    pub islands: Option<Result<IslandStats, NoIslands>>,
     /// Wall-clock time spent in the solver loop.
     pub wall_time: Duration,
     /// The continuous state at the end.
@@ -376,6 +382,7 @@ pub fn simulate_keeping_rows(
     .map_err(|e| early(SimError::InvalidOptions(e.to_string())))?;
     engine.run.stop_at_crossing = options.stop_at_crossing;
     let started = Instant::now();
+    let (mut island_run, mut island_final) = (None, None);
     let outcome = match &options.resume_from {
         Some(checkpoint) => {
             engine
@@ -386,9 +393,27 @@ pub fn simulate_keeping_rows(
         None => {
             let t0 = options.start_time.unwrap_or(0.0);
             let x0 = engine.initialize_from(t0, options.initial_state.as_deref());
-            match engine.run.unsettled.as_ref() {
-                Some(_) => Ok(SolverStats::default()),
-                None => solver.integrate(&mut engine, t0, &x0, stop_time),
+            if engine.run.unsettled.is_some() {
+                Ok(SolverStats::default())
+            } else if let Some(mut partition) =
+                island_partition(d, &engine, options.stop_at_crossing, &mut island_run)
+            {
+                let options = solver_options(d);
+                islands::integrate_islands(
+                    &mut engine,
+                    &mut partition,
+                    &options,
+                    t0,
+                    &x0,
+                    stop_time,
+                )
+                .map(|(stats, counts, x)| {
+                    island_run = Some(Ok(counts));
+                    island_final = Some(x);
+                    stats
+                })
+            } else {
+                solver.integrate(&mut engine, t0, &x0, stop_time)
             }
         }
     };
@@ -423,8 +448,9 @@ pub fn simulate_keeping_rows(
             rows,
             last_time,
             stats,
+            islands: island_run,
             wall_time,
-            final_state: solver.state().to_vec(),
+            final_state: island_final.unwrap_or_else(|| solver.state().to_vec()),
             animation,
             checkpoint,
             events,
@@ -450,6 +476,41 @@ pub fn simulate_keeping_rows(
                 animation,
                 events,
             }))
+        }
+    }
+}
+
+/// The island partition at the start, when `[solver] islands = true` and it applies (sound
+/// for the model and the run options, and at least two islands); `outcome` is set to why not
+/// otherwise (it stays `None` with islands off). A run stopping at or resumed from a
+/// checkpoint integrates globally: checkpoints hold one solver's state.
+fn island_partition(
+    d: &Diagram,
+    engine: &Engine<'_>,
+    checkpoints: bool,
+    outcome: &mut Option<Result<IslandStats, NoIslands>>,
+) -> Option<islands::Partition> {
+    if !solver_options(d).islands {
+        return None;
+    }
+    let partition = if checkpoints {
+        Err(NoIslands::Checkpoints)
+    } else {
+        islands::Partition::new(d, engine)
+    };
+    let partition = partition.and_then(|mut p| {
+        p.update(engine);
+        if p.islands() >= 2 {
+            Ok(p)
+        } else {
+            Err(NoIslands::OneIsland)
+        }
+    });
+    match partition {
+        Ok(p) => Some(p),
+        Err(why) => {
+            *outcome = Some(Err(why));
+            None
         }
     }
 }
