@@ -16,7 +16,7 @@ pub mod work_estimate;
 
 pub use engine::{Engine, EngineCheckpoint, NonFiniteSource, NonFiniteValue, RunState};
 pub use events::{EventLog, LocatedEvent};
-pub use islands::{IslandStats, NoIslands};
+pub use islands::{IslandStats, Islands, NoIslands};
 pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};
 
 use crate::diagram::parameters::ParameterSet;
@@ -381,6 +381,7 @@ pub fn simulate_keeping_rows(
     )
     .map_err(|e| early(SimError::InvalidOptions(e.to_string())))?;
     engine.run.stop_at_crossing = options.stop_at_crossing;
+    let stop_at_crossing = options.stop_at_crossing;
     let started = Instant::now();
     let (mut island_run, mut island_final) = (None, None);
     let outcome = match &options.resume_from {
@@ -395,21 +396,17 @@ pub fn simulate_keeping_rows(
             let x0 = engine.initialize_from(t0, options.initial_state.as_deref());
             if engine.run.unsettled.is_some() {
                 Ok(SolverStats::default())
-            } else if let Some(mut partition) =
-                island_partition(d, &engine, options.stop_at_crossing, &mut island_run)
-            {
-                let options = solver_options(d);
-                islands::integrate_islands(
-                    &mut engine,
-                    &mut partition,
-                    &options,
-                    t0,
-                    &x0,
-                    stop_time,
-                )
-                .map(|(stats, counts, x)| {
+            } else if let Some(mut islands) = island_setup(
+                &engine,
+                stop_at_crossing,
+                t0,
+                &x0,
+                stop_time,
+                &mut island_run,
+            ) {
+                islands.integrate(&mut engine).map(|(stats, counts)| {
                     island_run = Some(Ok(counts));
-                    island_final = Some(x);
+                    island_final = Some(islands.state().to_vec());
                     stats
                 })
             } else {
@@ -480,34 +477,30 @@ pub fn simulate_keeping_rows(
     }
 }
 
-/// The island partition at the start, when `[solver] islands = true` and it applies (sound
-/// for the model and the run options, and at least two islands); `outcome` is set to why not
-/// otherwise (it stays `None` with islands off). A run stopping at or resumed from a
-/// checkpoint integrates globally: checkpoints hold one solver's state.
-fn island_partition(
-    d: &Diagram,
+/// The islands of the run, when `[solver] islands = true` and they apply (sound for the model
+/// and the run options, and at least two islands at the start); `outcome` is set to why not
+/// otherwise (it stays `None` with islands off). A run stopping at a crossing integrates
+/// globally: a checkpoint holds one solver's state.
+fn island_setup(
     engine: &Engine<'_>,
-    checkpoints: bool,
+    stop_at_crossing: bool,
+    t0: f64,
+    x0: &[f64],
+    stop_time: f64,
     outcome: &mut Option<Result<IslandStats, NoIslands>>,
-) -> Option<islands::Partition> {
-    if !solver_options(d).islands {
+) -> Option<Islands> {
+    let solver = solver_options(engine.diagram);
+    if !solver.islands {
         return None;
     }
-    let partition = if checkpoints {
+    let islands = if stop_at_crossing {
         Err(NoIslands::Checkpoints)
     } else {
-        islands::Partition::new(d, engine)
+        // Invalid options fail the same way in the global solver, which reports them.
+        Islands::new(engine, &solver, t0, x0, stop_time).ok()?
     };
-    let partition = partition.and_then(|mut p| {
-        p.update(engine);
-        if p.islands() >= 2 {
-            Ok(p)
-        } else {
-            Err(NoIslands::OneIsland)
-        }
-    });
-    match partition {
-        Ok(p) => Some(p),
+    match islands {
+        Ok(islands) => Some(islands),
         Err(why) => {
             *outcome = Some(Err(why));
             None

@@ -12,15 +12,16 @@
 //! islands is not within the group's reach, so (by the look-ahead's bound, `watch.rs`) its
 //! bounding boxes stay more than margin/2 apart until the group's next look, and its force is
 //! zero. Each island is integrated by its own [`Solver`](crate::solver::Solver) (see `run.rs`),
-//! over its states only ([`system::IslandSystem`]).
+//! over its states only (`system.rs`: every evaluation still runs the whole diagram, with the
+//! other islands' states held).
 //!
-//! Where the scheme is sound is checked once, before the run ([`Partition::new`]); elsewhere the
-//! run integrates globally and [`Partition::new`] says why.
+//! Where the scheme is sound is checked once, before the run; elsewhere the run integrates
+//! globally and [`NoIslands`] says why.
 
 mod run;
 mod system;
 
-pub(crate) use run::integrate_islands;
+pub use run::Islands;
 
 use super::Engine;
 use crate::block::IslandPart;

@@ -12,7 +12,7 @@
 //! fresh solver there.
 
 use super::system::IslandSystem;
-use super::{IslandStats, Partition};
+use super::{IslandStats, NoIslands, Partition};
 use crate::model::OutputRows;
 use crate::model::SMOOTH_ROWS;
 use crate::sim::Engine;
@@ -31,78 +31,169 @@ struct IslandRun {
     running: bool,
 }
 
-/// Integrates `engine` from (t0, x0) to t_end island by island (see the module documentation);
-/// returns the summed solver counts, the island counts and the final state. `x0` is the state
-/// [`Engine::initialize_from`] returned (the groups have settled at t0).
-pub(crate) fn integrate_islands(
-    engine: &mut Engine<'_>,
-    partition: &mut Partition,
-    options: &SolverOptions,
+/// A run integrated island by island: the partition, one solver per island and the global
+/// buffers, all allocated by [`Islands::new`]; [`Islands::integrate`] allocates nothing
+/// unless the partition changes (then the new islands' solvers).
+pub struct Islands {
+    partition: Partition,
+    runs: Vec<IslandRun>,
+    options: SolverOptions,
     t0: f64,
-    x0: &[f64],
     t_end: f64,
-) -> Result<(SolverStats, IslandStats, Vec<f64>), SolverError> {
-    let n = x0.len();
-    let mut options = options.clone();
-    if options.max_step <= 0.0 {
-        // The global run's automatic bound, not (sync − t)/50 per stretch.
-        options.max_step = (t_end - t0) / 50.0;
-    }
-    let grid = match engine.run.recorder.row_setting() {
-        OutputRows::SampleTime(_) => f64::INFINITY,
-        _ => (t_end - t0) / SMOOTH_ROWS as f64,
-    };
-    let mut x = x0.to_vec();
-    let mut base = x0.to_vec();
-    let mut dx = vec![0.0; n];
-    let mut stats = SolverStats {
-        final_time: t0,
-        ..Default::default()
-    };
-    let mut islands = IslandStats::default();
-    engine.record(t0, &x, RecordKind::Initial);
-    deliver_samples(engine, t0, &x);
-    partition.update(engine);
-    let mut runs = Vec::new();
-    rebuild(&mut runs, partition, &options, engine.zero_crossing_dim())?;
-    islands.initial_islands = runs.len();
-    islands.max_islands = runs.len();
-    islands.min_islands = runs.len();
-    let mut t = t0;
-    let mut k_grid = 1u64;
-    while t < t_end {
-        while t0 + k_grid as f64 * grid <= t {
-            k_grid += 1;
+    /// The global state (every island's, written back at each synchronisation).
+    x: Vec<f64>,
+    /// The global state as the current stretch began.
+    base: Vec<f64>,
+    dx: Vec<f64>,
+    /// Room for the step counts per island, taken by [`Islands::integrate`]'s result (an
+    /// island's lowest body identifies it: at most one per state).
+    steps_per_island: Vec<(usize, usize)>,
+}
+
+impl Islands {
+    /// Sets up a run of `engine` from (t0, x0) to t_end with `options`, where `x0` is the state
+    /// [`Engine::initialize_from`] returned (the groups have settled at t0): the partition and
+    /// a solver per island. `Ok(Err)` says why islands do not apply (then integrate globally):
+    /// unsound for the diagram or a single island at t0; `Err` is a solver error (invalid
+    /// options).
+    pub fn new(
+        engine: &Engine<'_>,
+        options: &SolverOptions,
+        t0: f64,
+        x0: &[f64],
+        t_end: f64,
+    ) -> Result<Result<Self, NoIslands>, SolverError> {
+        let mut partition = match Partition::new(engine.diagram, engine) {
+            Ok(p) => p,
+            Err(why) => return Ok(Err(why)),
+        };
+        partition.update(engine);
+        if partition.islands() < 2 {
+            return Ok(Err(NoIslands::OneIsland));
         }
-        let event = engine.next_time_event(t).unwrap_or(f64::INFINITY);
-        let sample = engine
-            .next_sample_time()
-            .filter(|&s| s > t)
-            .unwrap_or(f64::INFINITY);
-        let sync = event.min(sample).min(t0 + k_grid as f64 * grid).min(t_end);
-        base.copy_from_slice(&x);
-        for run in runs.iter_mut() {
+        let mut options = options.clone();
+        if options.max_step <= 0.0 {
+            // The global run's automatic bound, not (sync − t)/50 per stretch.
+            options.max_step = (t_end - t0) / 50.0;
+        }
+        let mut runs = Vec::new();
+        rebuild(&mut runs, &partition, &options, engine.zero_crossing_dim())?;
+        Ok(Ok(Islands {
+            partition,
+            runs,
+            options,
+            t0,
+            t_end,
+            x: x0.to_vec(),
+            base: x0.to_vec(),
+            dx: vec![0.0; x0.len()],
+            steps_per_island: Vec::with_capacity(x0.len()),
+        }))
+    }
+
+    /// The state at the end of the last [`Islands::integrate`].
+    pub fn state(&self) -> &[f64] {
+        &self.x
+    }
+
+    /// Integrates to t_end (see the module documentation); returns the solver counts summed
+    /// over the islands and the island counts.
+    pub fn integrate(
+        &mut self,
+        engine: &mut Engine<'_>,
+    ) -> Result<(SolverStats, IslandStats), SolverError> {
+        let (t0, t_end) = (self.t0, self.t_end);
+        let grid = match engine.run.recorder.row_setting() {
+            OutputRows::SampleTime(_) => f64::INFINITY,
+            _ => (t_end - t0) / SMOOTH_ROWS as f64,
+        };
+        let mut stats = SolverStats {
+            final_time: t0,
+            ..Default::default()
+        };
+        let mut islands = IslandStats {
+            initial_islands: self.runs.len(),
+            max_islands: self.runs.len(),
+            min_islands: self.runs.len(),
+            steps_per_island: std::mem::take(&mut self.steps_per_island),
+            ..Default::default()
+        };
+        engine.record(t0, &self.x, RecordKind::Initial);
+        deliver_samples(engine, t0, &self.x);
+        let mut t = t0;
+        let mut k_grid = 1u64;
+        while t < t_end {
+            while t0 + k_grid as f64 * grid <= t {
+                k_grid += 1;
+            }
+            let event = engine.next_time_event(t).unwrap_or(f64::INFINITY);
+            let sample = engine
+                .next_sample_time()
+                .filter(|&s| s > t)
+                .unwrap_or(f64::INFINITY);
+            let sync = event.min(sample).min(t0 + k_grid as f64 * grid).min(t_end);
+            self.stretch(engine, t, sync, &mut stats, &mut islands)?;
+            t = sync;
+            stats.final_time = t;
+            islands.syncs += 1;
+            if t >= t_end {
+                break;
+            }
+            deliver_samples(engine, t, &self.x);
+            let outcome = engine.handle_events(t, &mut self.x, &[], event <= sync);
+            engine.record(t, &self.x, RecordKind::Step);
+            if outcome.stop {
+                break;
+            }
+            if self.partition.update(engine) {
+                islands.repartitions += 1;
+                let crossings = engine.zero_crossing_dim();
+                rebuild(&mut self.runs, &self.partition, &self.options, crossings)?;
+                islands.max_islands = islands.max_islands.max(self.runs.len());
+                islands.min_islands = islands.min_islands.min(self.runs.len());
+            }
+            if outcome.state_changed {
+                self.runs.iter_mut().for_each(|run| run.running = false);
+            }
+        }
+        engine.record(t, &self.x, RecordKind::Final);
+        islands.final_islands = self.runs.len();
+        Ok((stats, islands))
+    }
+
+    /// Advances every island from `t` to `sync`, one after the other, and writes their states
+    /// into the global x.
+    fn stretch(
+        &mut self,
+        engine: &mut Engine<'_>,
+        t: f64,
+        sync: f64,
+        stats: &mut SolverStats,
+        islands: &mut IslandStats,
+    ) -> Result<(), SolverError> {
+        self.base.copy_from_slice(&self.x);
+        for run in self.runs.iter_mut() {
             let mut system = IslandSystem {
                 engine: &mut *engine,
                 states: &run.states,
-                x: &mut x,
-                base: &base,
-                dx: &mut dx,
+                x: &mut self.x,
+                base: &self.base,
+                dx: &mut self.dx,
                 sync,
             };
             let result = if run.running {
-                run.solver.continue_run(&mut system, t_end)
+                run.solver.continue_run(&mut system, self.t_end)
             } else {
                 for (v, &k) in run.x0.iter_mut().zip(&run.states) {
-                    *v = base[k];
+                    *v = self.base[k];
                 }
-                run.solver.integrate(&mut system, t, &run.x0, t_end)
+                run.solver.integrate(&mut system, t, &run.x0, self.t_end)
             };
             let island_stats = result.map_err(|e| global_error(e, &run.states))?;
-            add(&mut stats, &island_stats);
-            add_steps(&mut islands, run.body, island_stats.steps);
-            x.copy_from_slice(&base);
-            run.running = island_stats.final_time < t_end;
+            add(stats, &island_stats);
+            add_steps(islands, run.body, island_stats.steps);
+            self.x.copy_from_slice(&self.base);
+            run.running = island_stats.final_time < self.t_end;
             if island_stats.final_time != sync {
                 // A handler asked to stop (modes that did not settle): the run ends here.
                 return Err(SolverError::Interrupted {
@@ -110,38 +201,13 @@ pub(crate) fn integrate_islands(
                 });
             }
         }
-        // Every island is at `sync`: the global state, then the instant for all blocks.
-        for run in &runs {
+        for run in &self.runs {
             for (&k, &v) in run.states.iter().zip(run.solver.state()) {
-                x[k] = v;
+                self.x[k] = v;
             }
         }
-        t = sync;
-        stats.final_time = t;
-        islands.syncs += 1;
-        if t >= t_end {
-            break;
-        }
-        deliver_samples(engine, t, &x);
-        let due = event <= sync;
-        let outcome = engine.handle_events(t, &mut x, &[], due);
-        engine.record(t, &x, RecordKind::Step);
-        if outcome.stop {
-            break;
-        }
-        if partition.update(engine) {
-            islands.repartitions += 1;
-            rebuild(&mut runs, partition, &options, engine.zero_crossing_dim())?;
-            islands.max_islands = islands.max_islands.max(runs.len());
-            islands.min_islands = islands.min_islands.min(runs.len());
-        }
-        if outcome.state_changed {
-            runs.iter_mut().for_each(|run| run.running = false);
-        }
+        Ok(())
     }
-    engine.record(t, &x, RecordKind::Final);
-    islands.final_islands = runs.len();
-    Ok((stats, islands, x))
 }
 
 /// Hands the engine its sample times at or before `t` (rows at `sample_time`, frames).
