@@ -210,3 +210,28 @@ fn one_island_runs_globally() {
     assert_eq!(on.recording.values, off.recording.values);
     assert_eq!(on.stats, off.stats);
 }
+
+/// A spring between two balls 10 m apart couples them through signal lines (it reads both
+/// bodies' kinematics and drives both): the partition finds one island, so the run is the
+/// global integration, bit for bit. Without the spring the same balls are two islands.
+#[test]
+fn a_spring_between_far_bodies_joins_their_islands() {
+    let balls = [
+        ("ba", [0.0, 0.0, 0.5], [0.0, 0.0, 0.0]),
+        ("bb", [10.0, 0.0, 0.5], [0.0, 0.0, 0.0]),
+    ];
+    let spring = |islands: bool| {
+        model(&balls, islands, 0.2).replacen(
+            "connect = [",
+            "connect = [\"jba.F -- spring.B\", \"jbb.F -- spring.F\",",
+            1,
+        ) + "\n[blocks.spring]\ntype = \"SpringDamper\"\nstiffness = 1.0\nfree_length = 10.0\n"
+    };
+    let on = common::run_text("spring.toml", &spring(true));
+    let off = common::run_text("spring_off.toml", &spring(false));
+    assert_eq!(on.islands, Some(Err(blockdyn::sim::NoIslands::OneIsland)));
+    assert_eq!(on.recording.values, off.recording.values);
+    // Without the spring the two balls are two islands.
+    let apart = common::run_text("apart.toml", &model(&balls, true, 0.2));
+    assert!(matches!(apart.islands, Some(Ok(_))), "{:?}", apart.islands);
+}
