@@ -8,6 +8,10 @@ ContactGroup instead of one SpatialContactForce per pair.
 
   python3 scripts/gen_group_models.py --pile N [--walls|--no-walls] [--stop T] > pile.toml
   python3 scripts/gen_group_models.py --tower N > tower.toml
+  python3 scripts/gen_group_models.py --pile N --no-walls --clusters C [--gap G] [--islands] > piles.toml
+
+--clusters C writes C copies of the pile, G m apart along x (default 10), in one group (issue 30
+part 3's separate clusters); --islands writes `islands = true` under [solver].
 
 models/sphere_pile.toml is --pile 64; models/box_tower.toml is --tower 8 (with comments added).
 """
@@ -62,7 +66,7 @@ def header(connect, name, stop, log):
     return lines
 
 
-def pile(n, walls, stop):
+def pile(n, walls, stop, clusters=1, gap=10.0):
     connect = ["world.W -- floor.R", "pile.active_pairs -> contacts.in1"]
     blocks = []
     if walls:
@@ -71,7 +75,8 @@ def pile(n, walls, stop):
             blocks += ["[blocks.wt_%s]" % w, 'type = "RigidTransform"', "translation = %r" % t,
                        "rotation = { axis = %s, angle = %r }" % (axis, angle), "",
                        "[blocks.wall_%s]" % w, 'type = "InfinitePlane"', ""]
-    for i, (x, y, z) in enumerate(positions(n)):
+    centres = [(x + c * gap, y, z) for c in range(clusters) for (x, y, z) in positions(n)]
+    for i, (x, y, z) in enumerate(centres):
         connect += ["world.W -- free%d.B" % i, "free%d.F -- ball%d.R" % (i, i)]
         blocks += ["[blocks.free%d]" % i, 'type = "SixDofJoint"', "position = [%r, %r, %r]" % (x, y, z), "",
                    "[blocks.ball%d]" % i, 'type = "Solid"',
@@ -79,7 +84,7 @@ def pile(n, walls, stop):
     members = '["ball*", "floor"%s]' % (', "wall_*"' if walls else "")
     blocks += ["[blocks.pile]", 'type = "ContactGroup"', "members = %s" % members, law(K), FRICTION, "",
                "[blocks.contacts]", 'type = "Scope"', "inputs = 1", ""]
-    log = ["free%d.p" % i for i in range(n)]
+    log = ["free%d.p" % i for i in range(n * clusters)]
     return header(connect, "sphere_pile_%d" % n, stop, log) + blocks
 
 
@@ -108,9 +113,17 @@ def main():
     ap.add_argument("--tower", type=int)
     ap.add_argument("--no-walls", action="store_true")
     ap.add_argument("--stop", type=float, default=2.0)
+    ap.add_argument("--clusters", type=int, default=1)
+    ap.add_argument("--gap", type=float, default=10.0)
+    ap.add_argument("--islands", action="store_true")
     a = ap.parse_args()
+    if a.clusters > 1 and not a.no_walls:
+        ap.error("--clusters needs --no-walls (the walls are infinite planes: they would cut the other clusters)")
     if a.pile:
-        print("\n".join(pile(a.pile, not a.no_walls, a.stop)))
+        lines = pile(a.pile, not a.no_walls, a.stop, a.clusters, a.gap)
+        if a.islands:
+            lines.insert(lines.index("[solver]") + 1, "islands = true")
+        print("\n".join(lines))
     if a.tower:
         print("\n".join(tower(a.tower, a.stop)))
 

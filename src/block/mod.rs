@@ -442,4 +442,41 @@ pub trait Block: Send + Sync {
     fn state_name(&self, k: usize) -> String {
         format!("x[{k}]")
     }
+
+    /// The block's part in integrating independent islands of bodies separately
+    /// (`sim::islands`). The default, [`IslandPart::Other`], is right for any block without
+    /// states and zero crossings; a block with either that answers `Other` makes the run
+    /// integrate globally.
+    fn island_part(&self) -> IslandPart {
+        IslandPart::Other
+    }
+
+    /// For [`IslandPart::Mechanism`]: the body (mechanism body index, 0 the World) that signal
+    /// port `port` (an input when `input`, else an output) carries or acts on: a body's
+    /// kinematics, a joint's state or actuation (the joint's follower body), a wrench on a body.
+    /// `None` when the port is not tied to one body.
+    fn port_body(&self, _input: bool, _port: usize) -> Option<usize> {
+        None
+    }
+
+    /// For [`IslandPart::ContactGroup`]: calls `pair` with each body pair (mechanism body
+    /// indices, the lower first; pairs with the World left out) that may exert a force on each
+    /// other before the block's next time event, from the scratch as the last `settle` left it:
+    /// every pair whose bounding boxes are within the look-ahead reach, and every pair with an
+    /// unbounded member. Pairs not given have exactly zero force until that time event.
+    fn island_pairs(&self, _scratch: &(dyn Any + Send), _pair: &mut dyn FnMut(usize, usize)) {}
+}
+
+/// What a block is to the island partition (see [`Block::island_part`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IslandPart {
+    /// Neither of the others: sound under islands only without states and zero crossings (its
+    /// outputs couple the bodies whose signals it reads to those it drives).
+    Other,
+    /// The mechanism, when every state belongs to one tree's bodies and no constraint couples
+    /// trees (no loop closures, rigid constraints or motion inputs): see [`Block::port_body`].
+    Mechanism,
+    /// A penalty contact group whose coupling is bounded by its look-ahead: see
+    /// [`Block::island_pairs`].
+    ContactGroup,
 }

@@ -366,6 +366,38 @@ fn summary_line(result: &RunResult, solver: &crate::solver::SolverOptions) -> St
         switches,
     }
     .to_string()
+        + &island_line(result.islands.as_ref())
+}
+
+/// The summary's line about islands (`[solver] islands = true`): their counts, or why the run
+/// integrated globally; empty with islands off.
+fn island_line(islands: Option<&Result<crate::sim::IslandStats, crate::sim::NoIslands>>) -> String {
+    match islands {
+        None => String::new(),
+        Some(Err(why)) => format!("\nislands: not used ({why}): integrated globally"),
+        Some(Ok(s)) => {
+            const SHOWN: usize = 8;
+            let mut per: Vec<String> = s
+                .steps_per_island
+                .iter()
+                .take(SHOWN)
+                .map(|(body, steps)| format!("{body}: {steps}"))
+                .collect();
+            if s.steps_per_island.len() > SHOWN {
+                per.push(format!("… {} more", s.steps_per_island.len() - SHOWN));
+            }
+            format!(
+                "\nislands: {} at the start, {} at the end (fewest {}, most {}); {} syncs, {} repartitions; steps by lowest body: {}",
+                s.initial_islands,
+                s.final_islands,
+                s.min_islands,
+                s.max_islands,
+                s.syncs,
+                s.repartitions,
+                per.join(", ")
+            )
+        }
+    }
 }
 
 /// A run's output files, written into temporary files and not yet committed.

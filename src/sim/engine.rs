@@ -300,6 +300,12 @@ impl<'d> Engine<'d> {
         self.steps.iter().filter(|s| s.is_kernel()).count()
     }
 
+    /// The block instance block `b` dispatches to (the diagram's or the parameter set's) and
+    /// its scratch, as the last evaluation or event left it.
+    pub(crate) fn block_with_scratch(&self, b: usize) -> (&'d dyn Block, &(dyn Any + Send)) {
+        (self.blocks[b], &*self.run.scratch[b])
+    }
+
     /// The fused evaluation plan (which blocks are fused, inlined or materialized).
     pub fn linear_plan(&self) -> &LinearPlan {
         &self.plan

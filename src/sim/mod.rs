@@ -5,6 +5,7 @@ pub(crate) mod animation;
 pub mod budget;
 pub mod engine;
 pub(crate) mod events;
+pub mod islands;
 pub mod linear;
 pub mod linearize;
 pub mod recorder;
@@ -15,6 +16,7 @@ pub mod work_estimate;
 
 pub use engine::{Engine, EngineCheckpoint, NonFiniteSource, NonFiniteValue, RunState};
 pub use events::{EventLog, LocatedEvent};
+pub use islands::{IslandStats, Islands, NoIslands};
 pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};
 
 use crate::diagram::parameters::ParameterSet;
@@ -105,8 +107,12 @@ pub struct RunResult {
     pub rows: usize,
     /// The time of the last row, if any.
     pub last_time: Option<f64>,
-    /// The solver's counts: steps, rejections, evaluations, Jacobians, crossings.
+    /// The solver's counts: steps, rejections, evaluations, Jacobians, crossings (under
+    /// islands, summed over the islands' solvers).
     pub stats: SolverStats,
+    /// With `[solver] islands = true`: the island counts when the run integrated islands
+    /// separately (`Ok`), or why it integrated globally (`Err`); `None` with islands off.
+    pub islands: Option<Result<IslandStats, NoIslands>>,
     /// Wall-clock time spent in the solver loop.
     pub wall_time: Duration,
     /// The continuous state at the end.
@@ -375,7 +381,9 @@ pub fn simulate_keeping_rows(
     )
     .map_err(|e| early(SimError::InvalidOptions(e.to_string())))?;
     engine.run.stop_at_crossing = options.stop_at_crossing;
+    let stop_at_crossing = options.stop_at_crossing;
     let started = Instant::now();
+    let (mut island_run, mut island_final) = (None, None);
     let outcome = match &options.resume_from {
         Some(checkpoint) => {
             engine
@@ -386,9 +394,23 @@ pub fn simulate_keeping_rows(
         None => {
             let t0 = options.start_time.unwrap_or(0.0);
             let x0 = engine.initialize_from(t0, options.initial_state.as_deref());
-            match engine.run.unsettled.as_ref() {
-                Some(_) => Ok(SolverStats::default()),
-                None => solver.integrate(&mut engine, t0, &x0, stop_time),
+            if engine.run.unsettled.is_some() {
+                Ok(SolverStats::default())
+            } else if let Some(mut islands) = island_setup(
+                &engine,
+                stop_at_crossing,
+                t0,
+                &x0,
+                stop_time,
+                &mut island_run,
+            ) {
+                islands.integrate(&mut engine).map(|(stats, counts)| {
+                    island_run = Some(Ok(counts));
+                    island_final = Some(islands.state().to_vec());
+                    stats
+                })
+            } else {
+                solver.integrate(&mut engine, t0, &x0, stop_time)
             }
         }
     };
@@ -423,8 +445,9 @@ pub fn simulate_keeping_rows(
             rows,
             last_time,
             stats,
+            islands: island_run,
             wall_time,
-            final_state: solver.state().to_vec(),
+            final_state: island_final.unwrap_or_else(|| solver.state().to_vec()),
             animation,
             checkpoint,
             events,
@@ -450,6 +473,37 @@ pub fn simulate_keeping_rows(
                 animation,
                 events,
             }))
+        }
+    }
+}
+
+/// The islands of the run, when `[solver] islands = true` and they apply (sound for the model
+/// and the run options, and at least two islands at the start); `outcome` is set to why not
+/// otherwise (it stays `None` with islands off). A run stopping at a crossing integrates
+/// globally: a checkpoint holds one solver's state.
+fn island_setup(
+    engine: &Engine<'_>,
+    stop_at_crossing: bool,
+    t0: f64,
+    x0: &[f64],
+    stop_time: f64,
+    outcome: &mut Option<Result<IslandStats, NoIslands>>,
+) -> Option<Islands> {
+    let solver = solver_options(engine.diagram);
+    if !solver.islands {
+        return None;
+    }
+    let islands = if stop_at_crossing {
+        Err(NoIslands::Checkpoints)
+    } else {
+        // Invalid options fail the same way in the global solver, which reports them.
+        Islands::new(engine, &solver, t0, x0, stop_time).ok()?
+    };
+    match islands {
+        Ok(islands) => Some(islands),
+        Err(why) => {
+            *outcome = Some(Err(why));
+            None
         }
     }
 }

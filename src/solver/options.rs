@@ -133,6 +133,10 @@ pub struct SolverOptions {
     /// [`SolverError::Stalled`]. Off by default: a limit in seconds makes the same model succeed
     /// on one machine and fail on a slower one, which the step budget never does.
     pub max_wall_time: f64,
+    /// Integrate independent islands of bodies separately (default false): read by the run loop
+    /// (`sim::islands`), not by the solver itself. Each island gets its own solver, with these
+    /// options, between synchronisations; see docs/solver.md, "Islands".
+    pub islands: bool,
 }
 
 /// The default step budget: ten million trial steps, a few minutes for a mechanism with contact
@@ -151,6 +155,7 @@ impl Default for SolverOptions {
             max_consecutive_events: 1000,
             max_steps: DEFAULT_MAX_STEPS,
             max_wall_time: 0.0,
+            islands: false,
         }
     }
 }

@@ -808,6 +808,44 @@ impl Block for MechanismBlock {
         changed
     }
 
+    /// Islands need every state on one tree and nothing coupling trees but wrenches: no loop
+    /// closures, rigid constraints (contacts, limits) or motion inputs.
+    fn island_part(&self) -> crate::block::IslandPart {
+        let m = &*self.mechanism;
+        if self.rigid.is_empty()
+            && self.motions.is_empty()
+            && m.cut_joints().is_empty()
+            && !m.has_prescribed()
+        {
+            crate::block::IslandPart::Mechanism
+        } else {
+            crate::block::IslandPart::Other
+        }
+    }
+
+    fn port_body(&self, input: bool, port: usize) -> Option<usize> {
+        let m = &*self.mechanism;
+        if input {
+            return match self.roles.get(port)? {
+                InputRole::Actuation(range) => {
+                    let (j, _) = m.coordinate_joint(range.start, true)?;
+                    m.joint_body(j)
+                }
+                InputRole::Wrench(b) => Some(*b),
+                InputRole::Motion => None,
+            };
+        }
+        let bodies = m.num_bodies();
+        if port < bodies {
+            return Some(port);
+        }
+        if port < bodies + m.num_joints() {
+            return m.joint_body(port - bodies);
+        }
+        let drive = self.drives.iter().find(|d| d.output == port)?;
+        m.joint_body(drive.joint)
+    }
+
     fn projects_at_inputs(&self) -> bool {
         !self.motions.is_empty() && !self.rigid.is_empty()
     }

@@ -111,6 +111,38 @@ impl Solver {
         self.zc.clone_from(&checkpoint.zero_crossings);
         self.implicit.clone_from(&checkpoint.implicit);
         self.auto.clone_from(&checkpoint.auto);
+        self.restart_from_stop(system, checkpoint.stop, t_end)
+    }
+
+    /// Continues the last run, which an event handler stopped, from where it stopped to
+    /// `t_end`: what [`Solver::resume`] does with the run's own [`Solver::checkpoint`], without
+    /// copying one (nothing is allocated). The system must be at that point too; it may have
+    /// redefined its zero-crossing functions meanwhile (they are read again), but not changed
+    /// the state. [`SolverError::InvalidOptions`] when the last run did not stop at an event.
+    pub fn continue_run<S: System>(
+        &mut self,
+        system: &mut S,
+        t_end: f64,
+    ) -> Result<SolverStats, SolverError> {
+        let Some(stop) = self.stopped else {
+            return Err(SolverError::InvalidOptions(
+                "continue_run: the last run did not stop at an event".into(),
+            ));
+        };
+        self.check_inputs(system, stop.t, &self.x, t_end)?;
+        self.stopped = None;
+        self.restart_from_stop(system, stop, t_end)
+    }
+
+    /// The restart after the event a run stopped at, then the loop to `t_end` (the solver's
+    /// buffers hold the stopped run's state).
+    fn restart_from_stop<S: System>(
+        &mut self,
+        system: &mut S,
+        stop: StopPoint,
+        t_end: f64,
+    ) -> Result<SolverStats, SolverError> {
+        let t = stop.t;
         if let Some(auto) = self.auto.as_mut() {
             auto.resumed();
             self.tableau = self.phase_tableau();
@@ -122,7 +154,6 @@ impl Solver {
         };
         self.record_start(system, t);
         self.stall.start(t, t_end);
-        let stop = checkpoint.stop;
         let restart = stop.after == AfterEvent::Crossing || stop.state_changed;
         let mut h = stop.h_next;
         if restart && t_end > t {

@@ -496,6 +496,31 @@ impl Block for ContactGroup {
     fn state_name(&self, k: usize) -> String {
         format!("x[{k}]")
     }
+
+    /// Only with zero crossings: without them there is no look-ahead to bound the coupling.
+    fn island_part(&self) -> crate::block::IslandPart {
+        if self.zero_crossings {
+            crate::block::IslandPart::ContactGroup
+        } else {
+            crate::block::IslandPart::Other
+        }
+    }
+
+    /// The bodies of the pairs within the look-ahead's reach at the last `settle` (its `ahead`
+    /// list: every pair not in it stays further than margin/2 apart until the next look, see
+    /// `watch.rs`) and of the pairs with an unbounded member (always evaluated).
+    fn island_pairs(&self, scratch: &(dyn Any + Send), pair: &mut dyn FnMut(usize, usize)) {
+        let Some(s) = scratch.downcast_ref::<Scratch>() else {
+            return;
+        };
+        let pairs = s.ahead.iter().map(|p| (p.a, p.b));
+        for (a, b) in pairs.chain(self.always.iter().copied()) {
+            let (a, b) = (self.members[a as usize].body, self.members[b as usize].body);
+            if a != 0 && b != 0 && a != b {
+                pair(a.min(b), a.max(b));
+            }
+        }
+    }
 }
 
 impl ContactGroup {

@@ -148,10 +148,8 @@ impl ContactGroup {
             }
         }
         let gravity = if moving { self.gravity } else { 0.0 };
-        if fastest == 0.0 && gravity == 0.0 {
-            return f64::INFINITY;
-        }
-        let mut tau = time_to_close(reach - half, fastest + second, 2.0 * gravity);
+        // The pairs within reach, also when nothing moves: the island partition reads them
+        // (`Block::island_pairs`).
         let Scratch {
             sweep,
             lo,
@@ -161,6 +159,10 @@ impl ContactGroup {
         } = s;
         sweep.pairs_within(lo, hi, reach, |a, b| self.allowed(a, b), ahead);
         self.plane_pairs_within(lo, hi, &s.motions, reach, ahead);
+        if fastest == 0.0 && gravity == 0.0 {
+            return f64::INFINITY;
+        }
+        let mut tau = time_to_close(reach - half, fastest + second, 2.0 * gravity);
         for &NearPair { a, b, gap } in s.ahead.iter() {
             let (ma, mb) = (&self.members[a as usize], &self.members[b as usize]);
             // A plane's gap is to a box corner, whose coordinates each move at up to s: it

@@ -1,0 +1,306 @@
+//! Integrating independent islands of bodies separately (issue 30, part 3).
+//!
+//! Bodies are nodes of a union–find; edges are (1) the joints of the mechanism's trees (a body
+//! and its parent, the World excepted), (2) the signal paths by which a block turns the
+//! kinematics of some bodies into forces or actuation of others (a controller, a pair contact
+//! block, a spring), found once from the diagram's lines, and (3) every contact group's pairs
+//! within its look-ahead reach at its last look ([`crate::block::Block::island_pairs`]). Bodies
+//! fixed to the World join nothing. Each class is an island; its states are the states of its
+//! bodies' joints.
+//!
+//! Between two synchronisations the islands' equations are exactly decoupled: a pair across
+//! islands is not within the group's reach, so (by the look-ahead's bound, `watch.rs`) its
+//! bounding boxes stay more than margin/2 apart until the group's next look, and its force is
+//! zero. Each island is integrated by its own [`Solver`](crate::solver::Solver) (see `run.rs`),
+//! over its states only (`system.rs`: every evaluation still runs the whole diagram, with the
+//! other islands' states held).
+//!
+//! Where the scheme is sound is checked once, before the run; elsewhere the run integrates
+//! globally and [`NoIslands`] says why.
+
+mod run;
+mod system;
+
+pub use run::Islands;
+
+use super::Engine;
+use crate::block::IslandPart;
+use crate::diagram::Diagram;
+
+/// What a run with islands did: the counts the global [`crate::solver::SolverStats`] cannot
+/// say.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IslandStats {
+    /// Synchronisations: the instants every island was brought to (the groups' looks, other
+    /// time events, output rows, the stop time).
+    pub syncs: usize,
+    /// Islands at the start.
+    pub initial_islands: usize,
+    /// Islands at the end.
+    pub final_islands: usize,
+    /// The most islands at once.
+    pub max_islands: usize,
+    /// The fewest islands at once (1 once every moving body joined one island).
+    pub min_islands: usize,
+    /// How often the partition changed (islands merged or split).
+    pub repartitions: usize,
+    /// Accepted steps per island, summed over the run by the island's lowest body (its
+    /// mechanism body index) and listed by it, ascending: an island that merged into another
+    /// keeps the steps it took before.
+    pub steps_per_island: Vec<(usize, usize)>,
+}
+
+/// Why a run cannot use islands (it integrates globally then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoIslands {
+    /// The model has no mechanism.
+    NoMechanism,
+    /// The mechanism couples its trees (loop closures, rigid constraints, motion inputs).
+    CoupledMechanism,
+    /// A block other than the mechanism has states.
+    OtherStates,
+    /// A block other than the mechanism and the contact groups has zero crossings.
+    OtherCrossings,
+    /// A contact group without zero crossings (no look-ahead bounds its coupling).
+    UnboundedGroup,
+    /// A signal path couples bodies in a way the partition cannot attribute (a group's user
+    /// output, or a mechanism port not tied to one body, feeding the mechanism back).
+    UnattributedCoupling,
+    /// The run stops at a crossing or resumes from a checkpoint (which holds one solver).
+    Checkpoints,
+    /// Every moving body is in one island at the start.
+    OneIsland,
+}
+
+impl std::fmt::Display for NoIslands {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NoIslands::NoMechanism => "the model has no mechanism",
+            NoIslands::CoupledMechanism => {
+                "the mechanism couples its trees (loop closures, rigid constraints or motion inputs)"
+            }
+            NoIslands::OtherStates => "a block other than the mechanism has states",
+            NoIslands::OtherCrossings => {
+                "a block other than the mechanism and the contact groups has zero crossings"
+            }
+            NoIslands::UnboundedGroup => "a contact group has zero_crossings = false",
+            NoIslands::UnattributedCoupling => {
+                "a signal path feeds the mechanism from a contact group's outputs or from a port not tied to one body"
+            }
+            NoIslands::Checkpoints => "the run stops at a crossing or resumes from a checkpoint",
+            NoIslands::OneIsland => "every moving body is in one island at the start",
+        })
+    }
+}
+
+/// The partition of the mechanism's states into islands, kept up to date at synchronisations.
+pub(crate) struct Partition {
+    /// The contact groups' block indices.
+    groups: Vec<usize>,
+    /// The mechanism body of each state (≥ 1).
+    state_body: Vec<u32>,
+    /// Per body, its representative under the static edges (tree joints and signal paths).
+    static_rep: Vec<u32>,
+    /// Per body, its union–find parent (working buffer).
+    parent: Vec<u32>,
+    /// Per body, its island's number (working buffer).
+    label: Vec<u32>,
+    /// The island of each state, numbered by first appearance in state order.
+    island_of_state: Vec<u32>,
+    /// The previous partition's, to tell whether it changed.
+    previous: Vec<u32>,
+    /// Number of islands.
+    islands: usize,
+}
+
+impl Partition {
+    /// The partition's static part from the diagram (which bodies the trees and the signal
+    /// paths join), or why islands do not apply to it.
+    pub(crate) fn new(d: &Diagram, engine: &Engine<'_>) -> Result<Self, NoIslands> {
+        let scene = d.scene.as_ref().ok_or(NoIslands::NoMechanism)?;
+        let mech = scene.mechanism_block;
+        let m = &*scene.mechanism;
+        let parts: Vec<IslandPart> = (0..d.blocks.len())
+            .map(|b| engine.block_with_scratch(b).0.island_part())
+            .collect();
+        if parts[mech] != IslandPart::Mechanism {
+            return Err(NoIslands::CoupledMechanism);
+        }
+        let mut groups = Vec::new();
+        for (b, blk) in d.blocks.iter().enumerate() {
+            let is_group = blk.block.geometry_members().is_some();
+            if is_group && parts[b] != IslandPart::ContactGroup {
+                return Err(NoIslands::UnboundedGroup);
+            }
+            if b != mech && !blk.states.is_empty() {
+                return Err(NoIslands::OtherStates);
+            }
+            if b != mech && parts[b] != IslandPart::ContactGroup && !blk.zero_crossings.is_empty() {
+                return Err(NoIslands::OtherCrossings);
+            }
+            if parts[b] == IslandPart::ContactGroup {
+                groups.push(b);
+            }
+        }
+        let bodies = m.num_bodies();
+        // Static edges: tree joints, then signal paths into the mechanism.
+        let mut parent: Vec<u32> = (0..(bodies + d.blocks.len()) as u32).collect();
+        for b in 1..bodies {
+            if let Some(p) = m.parent(b).filter(|&p| p != 0) {
+                union(&mut parent, b as u32, p as u32);
+            }
+        }
+        coupling_paths(d, engine, mech, &parts, bodies, &mut parent)?;
+        let static_rep: Vec<u32> = (0..bodies as u32).map(|b| find(&mut parent, b)).collect();
+        // A body class whose root is a block node: represent it by its lowest body.
+        let mut lowest = vec![u32::MAX; parent.len()];
+        for (b, &r) in static_rep.iter().enumerate().skip(1) {
+            lowest[r as usize] = lowest[r as usize].min(b as u32);
+        }
+        let static_rep: Vec<u32> = static_rep
+            .iter()
+            .enumerate()
+            .map(|(b, &r)| if b == 0 { 0 } else { lowest[r as usize] })
+            .collect();
+        let base = d.blocks[mech].states.start;
+        let (nq, nv) = (m.nq(), m.nv());
+        let mut state_body = vec![0u32; d.num_states];
+        for k in 0..nq + nv {
+            let (velocity, index) = if k < nq { (false, k) } else { (true, k - nq) };
+            let body = m
+                .coordinate_joint(index, velocity)
+                .and_then(|(j, _)| m.joint_body(j))
+                .ok_or(NoIslands::CoupledMechanism)?;
+            state_body[base + k] = body as u32;
+        }
+        Ok(Partition {
+            groups,
+            state_body,
+            parent: static_rep.clone(),
+            static_rep,
+            label: vec![u32::MAX; bodies],
+            island_of_state: vec![0; d.num_states],
+            previous: vec![u32::MAX; d.num_states],
+            islands: 0,
+        })
+    }
+
+    /// Works the islands out again from the groups' pairs as their last `settle` left them;
+    /// returns whether the partition changed. Allocates nothing.
+    pub(crate) fn update(&mut self, engine: &Engine<'_>) -> bool {
+        self.parent.copy_from_slice(&self.static_rep);
+        for &g in &self.groups {
+            let (block, scratch) = engine.block_with_scratch(g);
+            let parent = &mut self.parent;
+            block.island_pairs(scratch, &mut |a, b| union(parent, a as u32, b as u32));
+        }
+        self.previous.copy_from_slice(&self.island_of_state);
+        self.label.fill(u32::MAX);
+        let mut islands = 0u32;
+        for (k, &body) in self.state_body.iter().enumerate() {
+            let root = find(&mut self.parent, body) as usize;
+            if self.label[root] == u32::MAX {
+                self.label[root] = islands;
+                islands += 1;
+            }
+            self.island_of_state[k] = self.label[root];
+        }
+        self.islands = islands as usize;
+        self.previous != self.island_of_state
+    }
+
+    /// Number of islands (after [`Partition::update`]).
+    pub(crate) fn islands(&self) -> usize {
+        self.islands
+    }
+
+    /// The states of island `i`, ascending, and its lowest body.
+    pub(crate) fn island_states(&self, i: usize) -> (Vec<usize>, usize) {
+        let states: Vec<usize> = (0..self.island_of_state.len())
+            .filter(|&k| self.island_of_state[k] == i as u32)
+            .collect();
+        let lowest = states
+            .iter()
+            .map(|&k| self.state_body[k] as usize)
+            .min()
+            .unwrap_or(0);
+        (states, lowest)
+    }
+}
+
+/// The signal paths by which blocks turn mechanism outputs into mechanism inputs, as edges of
+/// the union–find over nodes `bodies + block`: the blocks that reach a mechanism input (other
+/// than through a contact group's own wrench lines, which the group's look-ahead bounds) are
+/// found backwards from the mechanism, and each such block joins every body it reads and every
+/// body it drives (conservatively: every input of such a block couples to every output).
+fn coupling_paths(
+    d: &Diagram,
+    engine: &Engine<'_>,
+    mech: usize,
+    parts: &[IslandPart],
+    bodies: usize,
+    parent: &mut [u32],
+) -> Result<(), NoIslands> {
+    let mechanism = engine.block_with_scratch(mech).0;
+    let mut feeds = vec![false; d.blocks.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    for l in d.lines.iter().filter(|l| l.to == mech) {
+        if parts[l.from] == IslandPart::ContactGroup || l.from == mech || feeds[l.from] {
+            continue;
+        }
+        feeds[l.from] = true;
+        stack.push(l.from);
+    }
+    while let Some(b) = stack.pop() {
+        for l in d.lines.iter().filter(|l| l.to == b) {
+            if parts[l.from] == IslandPart::ContactGroup {
+                return Err(NoIslands::UnattributedCoupling);
+            }
+            if l.from != mech && !feeds[l.from] {
+                feeds[l.from] = true;
+                stack.push(l.from);
+            }
+        }
+    }
+    let node = |b: usize, port: usize, input: bool| -> Result<Option<u32>, NoIslands> {
+        if b != mech {
+            return Ok(Some((bodies + b) as u32));
+        }
+        match mechanism.port_body(input, port) {
+            Some(0) => Ok(None), // the World: joins nothing
+            Some(body) => Ok(Some(body as u32)),
+            None => Err(NoIslands::UnattributedCoupling),
+        }
+    };
+    for l in &d.lines {
+        let into_path = (l.to == mech && parts[l.from] != IslandPart::ContactGroup) || feeds[l.to];
+        if !into_path || (l.from == mech && l.to == mech) {
+            continue;
+        }
+        if let (Some(a), Some(b)) = (
+            node(l.from, l.from_port, false)?,
+            node(l.to, l.to_port, true)?,
+        ) {
+            union(parent, a, b);
+        }
+    }
+    Ok(())
+}
+
+/// The root of `x`, halving the path on the way.
+fn find(parent: &mut [u32], mut x: u32) -> u32 {
+    while parent[x as usize] != x {
+        let grand = parent[parent[x as usize] as usize];
+        parent[x as usize] = grand;
+        x = grand;
+    }
+    x
+}
+
+/// Joins the classes of `a` and `b` (the lower root becomes the root).
+fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent[ra.max(rb) as usize] = ra.min(rb);
+    }
+}

@@ -1,0 +1,300 @@
+//! The coordinator: one solver per island, each advanced to the next synchronisation in turn.
+//!
+//! A synchronisation is the earliest of: the engine's next time event (a contact group's next
+//! look among them: its look-ahead bounds the coupling only until then), the next sample time
+//! (`sample_time` rows, animation frames), the next point of the row grid (stop_time / 1000, so
+//! that the CSV keeps its rows where no group looks often) and the stop time. There every
+//! island's state is written into the global x, the engine handles the instant for all blocks
+//! at once (time events, then `settle`: the groups choose their watched pairs and next look
+//! with every body where it is), one row is recorded, and the partition is worked out again.
+//! An island whose states did not change keeps its solver, which continues with its step size
+//! and controller history ([`Solver::continue_run`]); an island that merged or split starts a
+//! fresh solver there.
+
+use super::system::IslandSystem;
+use super::{IslandStats, NoIslands, Partition};
+use crate::model::OutputRows;
+use crate::model::SMOOTH_ROWS;
+use crate::sim::Engine;
+use crate::solver::{RecordKind, Solver, SolverError, SolverOptions, SolverStats, System};
+
+/// One island's solver and what it integrates.
+struct IslandRun {
+    /// Its states (indices into the global x), ascending.
+    states: Vec<usize>,
+    /// Its lowest body: the key of its step count.
+    body: usize,
+    solver: Solver,
+    /// Its state at the start of a fresh run (a gather of the global x).
+    x0: Vec<f64>,
+    /// Whether the solver has a stopped run to continue (else it starts afresh).
+    running: bool,
+}
+
+/// A run integrated island by island: the partition, one solver per island and the global
+/// buffers, all allocated by [`Islands::new`]; [`Islands::integrate`] allocates nothing
+/// unless the partition changes (then the new islands' solvers).
+pub struct Islands {
+    partition: Partition,
+    runs: Vec<IslandRun>,
+    options: SolverOptions,
+    t0: f64,
+    t_end: f64,
+    /// The global state (every island's, written back at each synchronisation).
+    x: Vec<f64>,
+    /// The global state as the current stretch began.
+    base: Vec<f64>,
+    dx: Vec<f64>,
+    /// Room for the step counts per island, taken by [`Islands::integrate`]'s result (an
+    /// island's lowest body identifies it: at most one per state).
+    steps_per_island: Vec<(usize, usize)>,
+}
+
+impl Islands {
+    /// Sets up a run of `engine` from (t0, x0) to t_end with `options`, where `x0` is the state
+    /// [`Engine::initialize_from`] returned (the groups have settled at t0): the partition and
+    /// a solver per island. `Ok(Err)` says why islands do not apply (then integrate globally):
+    /// unsound for the diagram or a single island at t0; `Err` is a solver error (invalid
+    /// options).
+    pub fn new(
+        engine: &Engine<'_>,
+        options: &SolverOptions,
+        t0: f64,
+        x0: &[f64],
+        t_end: f64,
+    ) -> Result<Result<Self, NoIslands>, SolverError> {
+        let mut partition = match Partition::new(engine.diagram, engine) {
+            Ok(p) => p,
+            Err(why) => return Ok(Err(why)),
+        };
+        partition.update(engine);
+        if partition.islands() < 2 {
+            return Ok(Err(NoIslands::OneIsland));
+        }
+        let mut options = options.clone();
+        if options.max_step <= 0.0 {
+            // The global run's automatic bound, not (sync − t)/50 per stretch.
+            options.max_step = (t_end - t0) / 50.0;
+        }
+        let mut runs = Vec::new();
+        rebuild(&mut runs, &partition, &options, engine.zero_crossing_dim())?;
+        Ok(Ok(Islands {
+            partition,
+            runs,
+            options,
+            t0,
+            t_end,
+            x: x0.to_vec(),
+            base: x0.to_vec(),
+            dx: vec![0.0; x0.len()],
+            steps_per_island: Vec::with_capacity(x0.len()),
+        }))
+    }
+
+    /// The state at the end of the last [`Islands::integrate`].
+    pub fn state(&self) -> &[f64] {
+        &self.x
+    }
+
+    /// Integrates to t_end (see the module documentation); returns the solver counts summed
+    /// over the islands and the island counts.
+    pub fn integrate(
+        &mut self,
+        engine: &mut Engine<'_>,
+    ) -> Result<(SolverStats, IslandStats), SolverError> {
+        let (t0, t_end) = (self.t0, self.t_end);
+        let grid = match engine.run.recorder.row_setting() {
+            OutputRows::SampleTime(_) => f64::INFINITY,
+            _ => (t_end - t0) / SMOOTH_ROWS as f64,
+        };
+        let mut stats = SolverStats {
+            final_time: t0,
+            ..Default::default()
+        };
+        let mut islands = IslandStats {
+            initial_islands: self.runs.len(),
+            max_islands: self.runs.len(),
+            min_islands: self.runs.len(),
+            steps_per_island: std::mem::take(&mut self.steps_per_island),
+            ..Default::default()
+        };
+        engine.record(t0, &self.x, RecordKind::Initial);
+        deliver_samples(engine, t0, &self.x);
+        let mut t = t0;
+        let mut k_grid = 1u64;
+        while t < t_end {
+            while t0 + k_grid as f64 * grid <= t {
+                k_grid += 1;
+            }
+            let event = engine.next_time_event(t).unwrap_or(f64::INFINITY);
+            let sample = engine
+                .next_sample_time()
+                .filter(|&s| s > t)
+                .unwrap_or(f64::INFINITY);
+            let sync = event.min(sample).min(t0 + k_grid as f64 * grid).min(t_end);
+            self.stretch(engine, t, sync, &mut stats, &mut islands)?;
+            t = sync;
+            stats.final_time = t;
+            islands.syncs += 1;
+            if t >= t_end {
+                break;
+            }
+            deliver_samples(engine, t, &self.x);
+            let outcome = engine.handle_events(t, &mut self.x, &[], event <= sync);
+            engine.record(t, &self.x, RecordKind::Step);
+            if outcome.stop {
+                break;
+            }
+            if self.partition.update(engine) {
+                islands.repartitions += 1;
+                let crossings = engine.zero_crossing_dim();
+                rebuild(&mut self.runs, &self.partition, &self.options, crossings)?;
+                islands.max_islands = islands.max_islands.max(self.runs.len());
+                islands.min_islands = islands.min_islands.min(self.runs.len());
+            }
+            if outcome.state_changed {
+                self.runs.iter_mut().for_each(|run| run.running = false);
+            }
+        }
+        engine.record(t, &self.x, RecordKind::Final);
+        islands.final_islands = self.runs.len();
+        Ok((stats, islands))
+    }
+
+    /// Advances every island from `t` to `sync`, one after the other, and writes their states
+    /// into the global x.
+    fn stretch(
+        &mut self,
+        engine: &mut Engine<'_>,
+        t: f64,
+        sync: f64,
+        stats: &mut SolverStats,
+        islands: &mut IslandStats,
+    ) -> Result<(), SolverError> {
+        self.base.copy_from_slice(&self.x);
+        for run in self.runs.iter_mut() {
+            let mut system = IslandSystem {
+                engine: &mut *engine,
+                states: &run.states,
+                x: &mut self.x,
+                base: &self.base,
+                dx: &mut self.dx,
+                sync,
+            };
+            let result = if run.running {
+                run.solver.continue_run(&mut system, self.t_end)
+            } else {
+                for (v, &k) in run.x0.iter_mut().zip(&run.states) {
+                    *v = self.base[k];
+                }
+                run.solver.integrate(&mut system, t, &run.x0, self.t_end)
+            };
+            let island_stats = result.map_err(|e| global_error(e, &run.states))?;
+            add(stats, &island_stats);
+            add_steps(islands, run.body, island_stats.steps);
+            self.x.copy_from_slice(&self.base);
+            run.running = island_stats.final_time < self.t_end;
+            if island_stats.final_time != sync {
+                // A handler asked to stop (modes that did not settle): the run ends here.
+                return Err(SolverError::Interrupted {
+                    t: island_stats.final_time,
+                });
+            }
+        }
+        for run in &self.runs {
+            for (&k, &v) in run.states.iter().zip(run.solver.state()) {
+                self.x[k] = v;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Hands the engine its sample times at or before `t` (rows at `sample_time`, frames).
+fn deliver_samples(engine: &mut Engine<'_>, t: f64, x: &[f64]) {
+    let mut last = f64::NEG_INFINITY;
+    while let Some(ts) = engine.next_sample_time().filter(|&ts| ts <= t && ts > last) {
+        last = ts;
+        engine.sample(ts, x);
+    }
+}
+
+/// The runs for the partition's islands: an island with the states of an existing run keeps
+/// it (solver, step size, history); the others get a fresh solver.
+fn rebuild(
+    runs: &mut Vec<IslandRun>,
+    partition: &Partition,
+    options: &SolverOptions,
+    crossings: usize,
+) -> Result<(), SolverError> {
+    let mut old = std::mem::take(runs);
+    for i in 0..partition.islands() {
+        let (states, body) = partition.island_states(i);
+        let run = match old.iter().position(|r| r.states == states) {
+            Some(k) => old.swap_remove(k),
+            None => IslandRun {
+                solver: Solver::new(states.len(), crossings, options.clone())?,
+                x0: vec![0.0; states.len()],
+                states,
+                body,
+                running: false,
+            },
+        };
+        runs.push(run);
+    }
+    Ok(())
+}
+
+/// An island solver's error with its state index made global (zero-crossing indices already
+/// are: every island's solver sees all of them).
+fn global_error(e: SolverError, states: &[usize]) -> SolverError {
+    let global = |index: usize| states.get(index).copied().unwrap_or(index);
+    match e {
+        SolverError::NonFinite { t, index } => SolverError::NonFinite {
+            t,
+            index: global(index),
+        },
+        SolverError::StepSizeUnderflow { t, step, index } => SolverError::StepSizeUnderflow {
+            t,
+            step,
+            index: index.map(global),
+        },
+        SolverError::Stalled {
+            t,
+            step,
+            reason,
+            index,
+        } => SolverError::Stalled {
+            t,
+            step,
+            reason,
+            index: index.map(global),
+        },
+        other => other,
+    }
+}
+
+/// Adds an island run's counts to the run's (not `final_time`).
+fn add(total: &mut SolverStats, s: &SolverStats) {
+    total.steps += s.steps;
+    total.rejected_steps += s.rejected_steps;
+    total.redone_steps += s.redone_steps;
+    total.function_evaluations += s.function_evaluations;
+    total.zero_crossings += s.zero_crossings;
+    total.time_events += s.time_events;
+    total.jacobian_evaluations += s.jacobian_evaluations;
+    total.lu_factorizations += s.lu_factorizations;
+    total.method_switches += s.method_switches;
+    total.explicit_steps += s.explicit_steps;
+    total.implicit_steps += s.implicit_steps;
+}
+
+/// Adds `steps` to the count of the island whose lowest body is `body` (sorted by body; grows
+/// only when an island first appears).
+fn add_steps(islands: &mut IslandStats, body: usize, steps: usize) {
+    let list = &mut islands.steps_per_island;
+    match list.binary_search_by_key(&body, |e| e.0) {
+        Ok(k) => list[k].1 += steps,
+        Err(k) => list.insert(k, (body, steps)),
+    }
+}
