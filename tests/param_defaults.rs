@@ -170,7 +170,9 @@ log = ["free.p", "free.Q", "free.v", "free.w"]
             0.5,
         ),
         "RevoluteJoint" | "PrismaticJoint" | "CylindricalJoint" | "UniversalJoint"
-        | "SphericalJoint" | "PlanarJoint" | "SixDofJoint" => (ON_A_JOINT.to_string(), "", 0.5),
+        | "SphericalJoint" | "PlanarJoint" | "SixDofJoint" | "WeldJoint" => {
+            (ON_A_JOINT.to_string(), "", 0.5)
+        }
         "TransformSensor" => (
             with(r#""world.W -- free.B", "free.F -- body.R", "free.F -- b.B", "world.W -- b.F""#, FLYING),
             "",
