@@ -831,7 +831,7 @@ impl Block for MechanismBlock {
                     let (j, _) = m.coordinate_joint(range.start, true)?;
                     m.joint_body(j)
                 }
-                InputRole::Wrench(b) => Some(*b),
+                InputRole::Wrench(b, _) => Some(*b),
                 InputRole::Motion => None,
             };
         }
