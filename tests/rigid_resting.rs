@@ -17,7 +17,20 @@ const MASS: f64 = 1.0;
 
 #[test]
 fn a_stack_of_three_bricks_stays_at_rest_for_ten_seconds() {
-    let rec = run(STACK, &[]).recording;
+    stack_at_rest(&[]);
+}
+
+/// The same stack under trbdf2 (the review measured 1.26e-12 m/s there on an earlier main;
+/// 5.1e-13 now).
+#[test]
+fn a_stack_of_three_bricks_stays_at_rest_under_trbdf2() {
+    stack_at_rest(&["solver.method=trbdf2"]);
+}
+
+/// Runs the stack with `overrides` and checks that it stays at rest with each contact carrying
+/// the weight above it.
+fn stack_at_rest(overrides: &[&str]) {
+    let rec = run(STACK, overrides).recording;
     let t = &rec.times;
     assert!(
         (t[t.len() - 1] - 10.0).abs() < 1e-12,
@@ -26,9 +39,11 @@ fn a_stack_of_three_bricks_stays_at_rest_for_ten_seconds() {
     );
     // The closed form is 0 for every velocity. What is left is round-off of the contact
     // solve: residual accelerations below 1e-13 of the problem's scale (30 m/s² here) are not
-    // refined, ~3e-12 m/s², over steps of ~0.2 s. Measured: 1.15e-12 m/s (the top brick's
-    // lateral velocity). The bound 2e-12 m/s and rad/s is 10⁴ below the creep's 3e-8 m/s
-    // (issue 27 asked for 1e-12; see docs/design-notes.md).
+    // refined, ~3e-12 m/s², over steps of ~0.2 s. Issue 27's bound, 1e-12 m/s and rad/s (10⁴
+    // below the creep's 3e-8 m/s). Measured: 4.9e-13 rad/s (auto) and 5.1e-13 rad/s (trbdf2),
+    // the top brick's roll j3.w[0]. The review measured 1.15e-12 and 1.26e-12 on an earlier
+    // main, before `refine.rs::hold` was fixed to refine every sticking contact's tangents (the
+    // likely cause of the drop; not bisected).
     let mut worst = (0.0f64, String::new(), 0.0);
     for j in ["j1", "j2", "j3"] {
         for (port, n) in [("v", 3), ("w", 3)] {
@@ -43,7 +58,7 @@ fn a_stack_of_three_bricks_stays_at_rest_for_ten_seconds() {
         }
     }
     assert!(
-        worst.0 <= 2e-12,
+        worst.0 <= 1e-12,
         "{} reached {:e} at t = {}",
         worst.1,
         worst.0,
