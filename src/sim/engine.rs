@@ -447,25 +447,27 @@ impl<'d> Engine<'d> {
     /// first saving what the run's next evaluation reads: the signals (the blocks evaluated
     /// first in the schedule read inputs left by the previous evaluation: a rigid mechanism
     /// solves once with them before the blocks that apply forces have run, and that solve moves
-    /// its warm start), `run.x` and the output cache. [`Engine::leave_interior`] restores them,
-    /// so that the run goes on as if nothing had been recorded: with `refine = 1` and `8`,
+    /// its warm start) and `run.x`. [`Engine::leave_interior`] restores them, so that the run
+    /// goes on as if nothing had been recorded: with `refine = 1` and `8`,
     /// models/turntable.toml under trbdf2 took 4,103 and 7,267 steps before. Copies into
     /// buffers sized once; does not allocate.
     fn enter_interior(&mut self, t: f64, x: &[f64]) {
         self.saved_signals.copy_from_slice(&self.run.signals);
         self.saved_x.copy_from_slice(&self.run.x);
-        let cached = self.evaluated_at;
         self.interior = true;
         self.outputs_at(t, x);
         self.interior = false;
-        // Kept in `evaluated_at` until `leave_interior` (nothing evaluates in between).
-        self.evaluated_at = cached;
     }
 
-    /// Restores what [`Engine::enter_interior`] saved.
+    /// Restores the signals and `run.x` that [`Engine::enter_interior`] saved, and forgets the
+    /// output cache: the blocks' scratch now holds the interior point's work (a mechanism
+    /// without rigid contacts keeps its forward kinematics there for `derivatives`), so the
+    /// run's next request evaluates again, from the run's own signals. Serving the cache here
+    /// doubled box_on_incline's steps (its derivatives read the recorded row's kinematics).
     fn leave_interior(&mut self) {
         self.run.signals.copy_from_slice(&self.saved_signals);
         self.run.x.copy_from_slice(&self.saved_x);
+        self.evaluated_at = None;
     }
 
     /// Makes the outputs current for `(t, x)`, skipping the evaluation when they already are.
