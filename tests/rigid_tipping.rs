@@ -8,7 +8,7 @@
 //! In memory only (`blockdyn::simulate`); nothing is written.
 
 mod common;
-use common::{column, run};
+use common::{column, run, same_run_at_refine_1_and_8};
 
 const SCENE: &str = "tests/data/rigid/tipping_box.toml";
 /// Standard gravity (the model has no MechanismConfiguration).
@@ -108,41 +108,6 @@ fn a_box_tips_off_a_table_edge_symmetrically_with_a_continuous_normal_force() {
         steepest.0,
         steepest.1
     );
-}
-
-/// Runs `path` at `refine = 1` and `refine = 8` and asserts that both runs are the same run:
-/// the same counts of steps, rejections, evaluations and crossings, and the same state at the
-/// stop time bit for bit (tolerance 0: both integrations perform the same operations in the same
-/// order unless recording changes what they read).
-fn same_run_at_refine_1_and_8(path: &str) {
-    let coarse = run(path, &["output.refine=1"]);
-    let fine = run(path, &["output.refine=8"]);
-    assert!(
-        fine.recording.len() > 4 * coarse.recording.len(),
-        "{path}: refine = 8 recorded {} rows, refine = 1 {}",
-        fine.recording.len(),
-        coarse.recording.len()
-    );
-    let counts = |r: &blockdyn::RunResult| {
-        let s = &r.stats;
-        [
-            s.steps,
-            s.rejected_steps,
-            s.function_evaluations,
-            s.zero_crossings,
-        ]
-    };
-    assert_eq!(
-        counts(&coarse),
-        counts(&fine),
-        "{path}: steps, rejected, evaluations, crossings"
-    );
-    for (i, (a, b)) in coarse.final_state.iter().zip(&fine.final_state).enumerate() {
-        assert!(
-            a.to_bits() == b.to_bits(),
-            "{path}: state {i} at the stop time: {a:e} (refine 1) vs {b:e} (refine 8)"
-        );
-    }
 }
 
 /// Recording does not change the run (issue 27, review): the rows recorded inside each step

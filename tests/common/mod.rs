@@ -83,3 +83,61 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
     std::fs::write(&path, text).unwrap();
     path.display().to_string()
 }
+
+/// Runs `path` at `refine = 1` and `refine = 8` and asserts that both runs are the same run:
+/// the same counts of steps, rejections, evaluations and crossings, every row of the coarse
+/// recording (the step rows) in the fine one at the same time with the same values, and the same
+/// state at the stop time, all bit for bit (tolerance 0: both integrations perform the same
+/// operations in the same order unless recording changes what they read).
+pub fn same_run_at_refine_1_and_8(path: &str) {
+    let coarse = run(path, &["output.refine=1"]);
+    let fine = run(path, &["output.refine=8"]);
+    assert!(
+        fine.recording.len() > 4 * coarse.recording.len(),
+        "{path}: refine = 8 recorded {} rows, refine = 1 {}",
+        fine.recording.len(),
+        coarse.recording.len()
+    );
+    let counts = |r: &blockdyn::RunResult| {
+        let s = &r.stats;
+        [
+            s.steps,
+            s.rejected_steps,
+            s.function_evaluations,
+            s.zero_crossings,
+        ]
+    };
+    assert_eq!(
+        counts(&coarse),
+        counts(&fine),
+        "{path}: steps, rejected, evaluations, crossings"
+    );
+    // The fine recording holds the coarse one's rows (step ends, events) among its refined ones,
+    // in the same order.
+    let (c, f) = (&coarse.recording, &fine.recording);
+    let mut j = 0;
+    for i in 0..c.len() {
+        let t = c.times[i];
+        while j < f.len() && f.times[j].to_bits() != t.to_bits() {
+            j += 1;
+        }
+        assert!(
+            j < f.len(),
+            "{path}: step row at t = {t:e} missing at refine = 8"
+        );
+        for (k, (a, b)) in c.row(i).iter().zip(f.row(j)).enumerate() {
+            assert!(
+                a.to_bits() == b.to_bits(),
+                "{path}: column {} at t = {t:e}: {a:e} (refine 1) vs {b:e} (refine 8)",
+                c.columns[k].name
+            );
+        }
+        j += 1;
+    }
+    for (i, (a, b)) in coarse.final_state.iter().zip(&fine.final_state).enumerate() {
+        assert!(
+            a.to_bits() == b.to_bits(),
+            "{path}: state {i} at the stop time: {a:e} (refine 1) vs {b:e} (refine 8)"
+        );
+    }
+}

@@ -92,26 +92,50 @@ struct Scratch {
     /// Effective state and drive-output buffers.
     drive: DriveScratch,
     /// What an interior evaluation ([`Ctx::interior`]: a recorded row inside a step) uses in
-    /// place of `rigid`, `vdot` and `solved_for`, swapped in and out, so that recording leaves
-    /// the run's warm starts, mode counts, `slipping` flags and solve cache as they were.
+    /// place of the run's buffers, swapped in and out, so that recording leaves the run's warm
+    /// starts, mode counts, `slipping` flags, solve cache, kinematics, inputs, cut-joint angles
+    /// and effective (driven) state as they were.
     interior: InteriorSolve,
 }
 
-/// The rigid-contact buffers of interior evaluations (see [`Scratch`]).
+/// The buffers of interior evaluations (see [`Scratch`]): every buffer an evaluation of the
+/// outputs writes and the run reads later.
 #[derive(Clone)]
 struct InteriorSolve {
+    ws: Workspace,
+    tau: Vec<f64>,
+    f_ext: Vec<SpatialForce>,
     rigid: RigidWorkspace,
     vdot: Vec<f64>,
     solved_for: Vec<f64>,
+    cut_angles: Vec<f64>,
+    drive: DriveScratch,
 }
 
 impl Scratch {
-    /// Exchanges the run's rigid-contact buffers with the interior evaluations' (a swap of
-    /// buffers: nothing is copied or allocated).
+    /// Exchanges the run's buffers with the interior evaluations' (a swap of buffers: nothing
+    /// is allocated).
     fn swap_interior(&mut self) {
-        std::mem::swap(&mut self.rigid, &mut self.interior.rigid);
-        std::mem::swap(&mut self.vdot, &mut self.interior.vdot);
-        std::mem::swap(&mut self.solved_for, &mut self.interior.solved_for);
+        let i = &mut self.interior;
+        std::mem::swap(&mut self.ws, &mut i.ws);
+        std::mem::swap(&mut self.tau, &mut i.tau);
+        std::mem::swap(&mut self.f_ext, &mut i.f_ext);
+        std::mem::swap(&mut self.rigid, &mut i.rigid);
+        std::mem::swap(&mut self.vdot, &mut i.vdot);
+        std::mem::swap(&mut self.solved_for, &mut i.solved_for);
+        std::mem::swap(&mut self.cut_angles, &mut i.cut_angles);
+        std::mem::swap(&mut self.drive, &mut i.drive);
+    }
+
+    /// Swaps the interior buffers in and starts them from the run's: its Lemke warm start (so
+    /// that a problem with several solutions, a face's four corners, is split as the run's
+    /// solves split it) and its cut joints' last angles (the branch a reported angle continues).
+    /// Copies only; does not allocate.
+    fn enter_interior(&mut self) {
+        self.swap_interior();
+        let run = &self.interior;
+        self.rigid.copy_warm_start(&run.rigid);
+        self.cut_angles.copy_from_slice(&run.cut_angles);
     }
 }
 
@@ -587,9 +611,14 @@ impl Block for MechanismBlock {
             cut_angles: vec![f64::NAN; m.cut_joints().len()],
             drive: DriveScratch::new(m, self.motions.len()),
             interior: InteriorSolve {
+                ws: Workspace::new(m),
+                tau: vec![0.0; m.nv()],
+                f_ext: vec![SpatialForce::ZERO; m.num_bodies()],
                 rigid: RigidWorkspace::new(m, &self.rigid),
                 vdot: vec![0.0; m.nv()],
                 solved_for: Vec::with_capacity(key_len),
+                cut_angles: vec![f64::NAN; m.cut_joints().len()],
+                drive: DriveScratch::new(m, self.motions.len()),
             },
         })
     }
@@ -625,6 +654,11 @@ impl Block for MechanismBlock {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
+        // An interior evaluation works in its own buffers from here to the end.
+        let interior = ctx.interior && !self.rigid.is_empty();
+        if interior {
+            s.enter_interior();
+        }
         let effective = self.effective(ctx.states, &ctx.io, s);
         let states: &[f64] = effective.as_deref().unwrap_or(ctx.states);
         let (q, v) = states.split_at(nq);
@@ -659,10 +693,6 @@ impl Block for MechanismBlock {
             out_q.copy_from_slice(&q_all[qr]);
             out_v.copy_from_slice(&v_all[vr]);
         }
-        let interior = ctx.interior && !self.rigid.is_empty();
-        if interior {
-            s.swap_interior();
-        }
         if !self.rigid.is_empty() {
             self.solve_rigid(ctx.t, states, &ctx.io, s);
             self.write_rigid_outputs(&mut ctx.io, ctx.work, s);
@@ -682,14 +712,14 @@ impl Block for MechanismBlock {
                 &mut s.ws,
             );
         }
+        if let Some(e) = effective {
+            s.drive.effective = e;
+        }
         if interior {
             // A failure at a recorded point shows in its outputs (NaN); the run stops only on
             // the failures of its own evaluations.
             s.rigid.failure = None;
             s.swap_interior();
-        }
-        if let Some(e) = effective {
-            s.drive.effective = e;
         }
     }
 

@@ -90,6 +90,13 @@ impl ComplementaritySolver {
         }
     }
 
+    /// Takes `other`'s remembered mode as this solver's (same capacity; copies, no allocation).
+    pub(crate) fn copy_mode(&mut self, other: &ComplementaritySolver) {
+        let n = self.mode.len().min(other.mode.len());
+        self.mode[..n].copy_from_slice(&other.mode[..n]);
+        self.mode_key = other.mode_key.filter(|_| n == other.mode.len());
+    }
+
     /// Forgets the remembered mode (the next solve starts cold).
     pub(crate) fn forget_mode(&mut self) {
         self.mode_key = None;

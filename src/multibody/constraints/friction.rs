@@ -223,6 +223,12 @@ pub struct FrictionWorkspace {
 }
 
 impl FrictionWorkspace {
+    /// Takes `other`'s remembered contact mode (the warm start) as this workspace's: buffers of
+    /// the same capacity solve their next problem as `other` would. Copies; does not allocate.
+    pub fn copy_warm_start(&mut self, other: &FrictionWorkspace) {
+        self.solver.copy_mode(&other.solver);
+    }
+
     /// Buffers for problems of up to `capacity` rows, default settings.
     pub fn new(capacity: usize) -> Self {
         Self::with_settings(capacity, FrictionSettings::default())

@@ -79,6 +79,11 @@ pub fn decouple(a: &mut DMatrix<f64>, n: usize, row: usize) {
 const FRICTION_SWEEPS: usize = 200;
 
 impl Problem {
+    /// Takes `other`'s warm start (the frictional solver's remembered contact mode).
+    pub fn copy_warm_start(&mut self, other: &Problem) {
+        self.friction.copy_warm_start(&other.friction);
+    }
+
     /// Buffers for up to `capacity` rows.
     pub fn new(capacity: usize) -> Self {
         let c = capacity.max(1);

@@ -302,6 +302,12 @@ impl RigidWorkspace {
 }
 
 impl RigidWorkspace {
+    /// Takes `other`'s warm start (the frictional solver's remembered contact mode), so that
+    /// the next solve here starts where `other`'s would. Copies; does not allocate.
+    pub fn copy_warm_start(&mut self, other: &RigidWorkspace) {
+        self.problem.copy_warm_start(&other.problem);
+    }
+
     /// Sets the problem's rows to the normal rows of the candidates that `keep` selects (all
     /// unilateral).
     pub fn normal_rows(&mut self, keep: impl Fn(&Candidate) -> bool) {
