@@ -196,7 +196,7 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
     }
     let _ = writeln!(
         s,
-        "  not counted: a body that starts rolling or sliding later, rocking over edges, a spin that grows, points engaging one by one, rigid contact's events, a contact mode counted though nothing excites it"
+        "  not counted: a body that starts rolling or sliding later, rocking over edges, a spin that grows, points engaging one by one, rigid contact's events, impacts between bodies that start apart"
     );
     s
 }

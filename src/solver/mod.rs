@@ -172,6 +172,9 @@ mod step_control;
 mod tableau;
 mod trbdf2;
 
+/// Implicit steps in a row that `method = "auto"` needs before it switches back to dopri5 (at
+/// first): read by `check`'s work estimate.
+pub(crate) use auto::BACK_STEPS as AUTO_BACK_STEPS;
 pub use auto::STIFF_STEPS as AUTO_STIFF_STEPS;
 pub use error::{SolverError, SolverStats, StallReason};
 pub use fn_system::FnSystem;

@@ -12,21 +12,25 @@
 //! contact-free examples (pendulums, linkages, a spring–mass, a tumbling brick): c = 0.25 for the
 //! explicit methods, 0.15 for the implicit ones ([`ACCURACY`]). tol is `rel_tol`.
 //!
-//! ω is the motion's fastest *lightly damped* rate: the largest |λ| among the eigenvalues of the
-//! Jacobian J = ∂f/∂x at the initial state that grow (Re λ > 0) or oscillate (−Re λ < 0.7·|λ|).
-//! Fast real decaying modes are transients: they cost a handful of steps, not a pace. The modes
-//! of a contact closed at t = 0 are left out (|λ| above 0.3× its natural frequency): at rest they
-//! are not excited. At a stationary point the Jacobian says nothing about the motion to come (a
-//! pendulum released horizontally has J's gravity term cos θ = 0), so when no contact is closed
-//! the rate of the initial acceleration, max_i sqrt(|ẍ_i| / max(|x_i|, 1)) with ẍ = J·f, counts
-//! too.
+//! The rates ω are the |λ| of the eigenvalues of the Jacobian J = ∂f/∂x at the initial state,
+//! each weighed by how strongly the initial state (and the forces that time events apply later)
+//! excite its mode (`modes.rs`, [`Mode`]): a mode below the tolerance is not counted, one excited
+//! less than the state's scale starts slower (the error ∝ (h·ω)^q·amplitude), and a decaying mode
+//! costs a transient, its pace falling as e^{−σt/q} ([`decaying_mode_steps`]). The modes of a contact
+//! closed at t = 0 are left out (|λ| above 0.3× its natural frequency). A contact open at t = 0
+//! will hit: every mode counts as excited, and the growing and lightly damped ones (−Re λ <
+//! 0.7·|λ|) as re-excited at each impact (not decaying). At a stationary point the Jacobian says
+//! nothing about the motion to come (a pendulum released horizontally has J's gravity term
+//! cos θ = 0), so when no contact is closed and an excited mode sits at λ ≈ 0, the rate of the
+//! initial acceleration, max_i sqrt(|ẍ_i| / max(|x_i|, 1)) with ẍ = J·f, counts too.
 //!
 //! A contact adds its stiffest rate ρ (the normal mode's |λ|max or its friction's sliding rate
 //! while it sticks, [`ContactRates`]). An explicit method needs ρ·h below its stability reach
 //! (about 3 for dopri5) while the contact is closed: a pace of ρ/3. `auto` runs dopri5 and
 //! switches to its implicit method when the stability step is shorter than the accuracy step
 //! (Hairer's test): so it goes implicit in contact when ρ/3 exceeds dopri5's motion pace, and
-//! the pace there is the implicit method's motion pace. A step never exceeds `max_step`
+//! the pace there is the implicit method's motion pace (the motion's *sustained* pace, of the
+//! modes that do not die out, is what these compare). A step never exceeds `max_step`
 //! (by default a fiftieth of the run).
 //!
 //! A contact open at t = 0 rings at its natural frequency ω_n after each impact
@@ -35,8 +39,14 @@
 //! [`StiffnessNote::surface_speed`](crate::block::StiffnessNote::surface_speed)) rings for the
 //! whole run: as the points of a face, a rim or a point cloud come and go, each change of the
 //! support excites its normal mode again. A point or a face that slides without turning keeps
-//! its support and does not ring. Both cost the method's accuracy pace at ω_n while they
-//! ring.
+//! its support and does not ring. A travelling contact costs the method's accuracy pace at ω_n
+//! for the whole run; an impact's ring starts at that pace and slows as it decays
+//! ([`Ring::steps`]).
+//!
+//! # What it costs
+//!
+//! n + 2 evaluations of f for J (n states), one per time event looked at (at most 32), and an
+//! O(n³) Schur decomposition (none past 400 states); no simulation.
 //!
 //! # What is not counted
 //!
@@ -49,8 +59,11 @@ use super::engine::Engine;
 use super::recorder::Recorder;
 use crate::block::ContactRates;
 use crate::diagram::Diagram;
-use crate::solver::{Method, SolverOptions, System};
-use nalgebra::DMatrix;
+use crate::solver::{Method, SolverOptions};
+use modes::Linearisation;
+pub use modes::{decaying_mode_steps, Mode};
+
+mod modes;
 
 /// (q, c) of the accuracy model pace = c·ω·tol^(−1/q) for each error-controlled method.
 pub const ACCURACY: [(Method, f64, f64); 4] = [
@@ -80,9 +93,8 @@ const CONTACT_MODE_FRACTION: f64 = 0.3;
 /// method (Hairer's test wants 15 stiff steps in a row, and the steps rejected among them).
 const SWITCH_STEPS: f64 = 2.0 * crate::solver::AUTO_STIFF_STEPS as f64;
 
-/// Past this many states the Jacobian's eigenvalues are not computed (O(n³)); the estimate
-/// then counts only the contacts and the step floor.
-const MAX_EIGEN_STATES: usize = 400;
+/// The implicit steps `auto` takes after a contact opens before it switches back to dopri5.
+const BACK_STEPS: f64 = crate::solver::AUTO_BACK_STEPS as f64;
 
 /// What one contact adds to the work.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,6 +127,9 @@ pub struct RingWork {
     /// How long it rings in all (s): see [`Ring::duration`], or the whole run for a contact
     /// that travels.
     pub duration: f64,
+    /// The steps it costs: [`Ring::steps`], or pace × the run for a contact that travels (at
+    /// most pace × the run).
+    pub steps: f64,
 }
 
 /// A contact block as the initial state finds it.
@@ -170,6 +185,16 @@ impl Ring {
         let one = (1.0 / self.tol).ln() / (self.damping_ratio * self.frequency);
         one / (1.0 - self.restitution())
     }
+
+    /// The steps the rings cost for a method of order q that starts each at `pace` (steps/s):
+    /// its pace falls with the ring's amplitude as pace·e^{−ζωt/q} (the error ∝ (h·ω)^q·amplitude)
+    /// until the amplitude is `tol` of the first, so one ring costs
+    /// ∫ pace·e^{−ζωt/q} dt = pace·(q/(ζω))·(1 − tol^{1/q}), times 1/(1 − e) impacts.
+    pub fn steps(&self, pace: f64, order: f64) -> f64 {
+        let one = pace * order / (self.damping_ratio * self.frequency)
+            * (1.0 - self.tol.powf(1.0 / order));
+        one / (1.0 - self.restitution())
+    }
 }
 
 /// The estimate (see the module documentation).
@@ -194,6 +219,17 @@ pub struct WorkEstimate {
     pub steps: f64,
 }
 
+impl Mode {
+    /// A motion at `rate` (1/s) that does not decay and is fully excited.
+    pub fn steady(rate: f64) -> Mode {
+        Mode {
+            re: 0.0,
+            modulus: rate,
+            excitation: f64::INFINITY,
+        }
+    }
+}
+
 impl WorkEstimate {
     /// The estimate for a built diagram under its own solver settings; `None` when the model has
     /// nothing to integrate or its recording cannot be set up.
@@ -205,30 +241,30 @@ impl WorkEstimate {
         }
         let mut engine = Engine::new(d, Recorder::new(d).ok()?);
         let x0 = engine.initialize(0.0);
-        let linear = Linearisation::at(&mut engine, 0.0, &x0);
+        let mut linear = Linearisation::at(&mut engine, 0.0, &x0);
         let contacts = contact_rates(d, &mut engine);
+        let tols = (options.abs_tol, options.rel_tol);
+        linear.excite(&mut engine, &x0, duration, tols);
         let cut = contacts
             .iter()
             .filter(|c| c.closed && c.rates.natural_frequency > 0.0)
             .map(|c| CONTACT_MODE_FRACTION * c.rates.natural_frequency)
             .fold(f64::INFINITY, f64::min);
-        let mut motion_rate = linear.motion_rate(cut);
-        if cut.is_infinite() {
-            motion_rate = motion_rate.max(linear.acceleration_rate);
-        }
+        let motion = motion_modes(&linear, cut, contacts.iter().any(|c| !c.closed));
         if d.num_states > crate::solver::MAX_IMPLICIT_STATES && options.method == Method::Auto {
             // auto stays explicit on a model this large (no dense Jacobian).
             options.method = Method::Dopri5;
         }
-        Some(Self::from_rates(&options, duration, motion_rate, contacts))
+        Some(Self::from_rates(&options, duration, &motion, contacts))
     }
 
-    /// The estimate from the motion's rate ω (rad/s) and the contacts' modes
-    /// `(block, closed at start, rates)`, for a run of `duration` (s) under `options`.
+    /// The estimate from the motion's modes (each decaying from its initial pace, see
+    /// [`decaying_mode_steps`]) and the contacts' modes, for a run of `duration` (s) under
+    /// `options`.
     pub fn from_rates(
         options: &SolverOptions,
         duration: f64,
-        motion_rate: f64,
+        motion: &[Mode],
         contacts: Vec<ContactAtStart>,
     ) -> WorkEstimate {
         let tol = options.rel_tol;
@@ -248,7 +284,8 @@ impl WorkEstimate {
             Some(pace) => pace,
             None => accuracy_pace(method, rate, tol).max(floor_pace),
         };
-        let motion_pace = pace_of(explicit, motion_rate);
+        let (motion_rate, motion_pace, motion_steps) =
+            motion_work(motion, (explicit, tol), fixed, floor_pace, duration);
         let stiff_method = options.stiff_method();
         let ringing_method = match options.method {
             Method::Trbdf2 | Method::Esdirk43 => options.method,
@@ -272,20 +309,11 @@ impl WorkEstimate {
                     _ => motion_pace.max(fixed.unwrap_or(explicit_pace)),
                 };
                 let ring_pace = pace_of(ringing_method, rates.natural_frequency);
-                let ring = if travels && rates.natural_frequency > 0.0 {
-                    Some(RingWork {
-                        pace: ring_pace,
-                        duration,
-                    })
-                } else {
-                    (!closed_at_start)
-                        .then(|| Ring::of(&rates, tol))
-                        .flatten()
-                        .map(|ring| RingWork {
-                            pace: ring_pace,
-                            duration: ring.duration(),
-                        })
+                let ring = match fixed {
+                    Some(_) => None,
+                    None => Some(order(ringing_method)),
                 };
+                let ring = ring_work(&start, ring_pace, ring, (tol, duration));
                 ContactWork {
                     block,
                     closed_at_start,
@@ -298,17 +326,17 @@ impl WorkEstimate {
                 }
             })
             .collect();
-        let pace = contacts
+        let contact_steps = contacts
             .iter()
-            .map(|c| c.pace)
-            .fold(floor_pace.max(motion_pace), f64::max);
+            .map(|c| c.pace * duration)
+            .fold(0.0, f64::max);
         let ringing: f64 = contacts
             .iter()
             .filter_map(|c| c.ring.as_ref())
-            .map(|r| r.pace * r.duration.min(duration))
+            .map(|r| r.steps)
             .sum();
-        let switching = SWITCH_STEPS * contacts.iter().filter(|c| c.goes_implicit).count() as f64;
-        let steps = pace * duration + ringing + switching;
+        let switching = switching_steps(&contacts, tol);
+        let steps = motion_steps.max(contact_steps) + ringing + switching;
         let pace = steps / duration;
         WorkEstimate {
             method: options.method,
@@ -321,6 +349,148 @@ impl WorkEstimate {
             steps,
         }
     }
+}
+
+/// The motion's rate (the fastest lightly damped mode's |λ|), its sustained pace (of the modes
+/// that do not die out) and its steps over the run (the costliest mode's, [`decaying_mode_steps`])
+/// under `explicit` at `tol`; `fixed` is rk4's fixed pace.
+fn motion_work(
+    motion: &[Mode],
+    (explicit, tol): (Method, f64),
+    fixed: Option<f64>,
+    floor_pace: f64,
+    duration: f64,
+) -> (f64, f64, f64) {
+    // A mode excited less than the state's own scale (A < 1/rel_tol) starts slower: the
+    // error ∝ (h·ω)^q·amplitude.
+    let mode_pace = |mode: &Mode| match fixed {
+        Some(pace) => pace,
+        None => {
+            let weak = (mode.excitation * tol).min(1.0);
+            (accuracy_pace(explicit, mode.modulus, tol) * weak.powf(1.0 / order(explicit)))
+                .max(floor_pace)
+        }
+    };
+    let motion_rate = motion
+        .iter()
+        .filter(|m| lightly_damped(m))
+        .map(|m| m.modulus)
+        .fold(0.0, f64::max);
+    // The sustained pace: of the modes that do not die out as transients.
+    let motion_pace = motion
+        .iter()
+        .filter(|m| lightly_damped(m))
+        .map(mode_pace)
+        .fold(floor_pace, f64::max);
+    let motion_steps = motion
+        .iter()
+        .map(|m| match fixed {
+            Some(pace) => pace * duration,
+            None => decaying_mode_steps(
+                mode_pace(m),
+                -m.re,
+                m.excitation,
+                order(explicit),
+                floor_pace,
+                duration,
+            ),
+        })
+        .fold(floor_pace * duration, f64::max);
+    (motion_rate, motion_pace, motion_steps)
+}
+
+/// The ringing of a contact (see the module documentation): for one that travels at t = 0, at
+/// `pace` (steps/s) for the whole run; for one open at t = 0, its impacts' rings
+/// ([`Ring::steps`] for a method of order `order`, at the full pace for the rings' duration under
+/// a fixed step, `order` = `None`), at most `pace` × the run.
+fn ring_work(
+    start: &ContactAtStart,
+    pace: f64,
+    order: Option<f64>,
+    (tol, duration): (f64, f64),
+) -> Option<RingWork> {
+    let rates = &start.rates;
+    if start.closed && start.travels && rates.natural_frequency > 0.0 {
+        return Some(RingWork {
+            pace,
+            duration,
+            steps: pace * duration,
+        });
+    }
+    (!start.closed)
+        .then(|| Ring::of(rates, tol))
+        .flatten()
+        .map(|ring| RingWork {
+            pace,
+            duration: ring.duration(),
+            steps: match order {
+                Some(q) => ring.steps(pace, q),
+                None => pace * ring.duration(),
+            }
+            .min(pace * duration),
+        })
+}
+
+/// The steps `auto` spends detecting stiffness and switching (see the module documentation).
+fn switching_steps(contacts: &[ContactWork], tol: f64) -> f64 {
+    // auto goes implicit at each closing of such a contact: once for one closed at t = 0;
+    // for one open at t = 0, 1/(1 − e) times over its bounce sequence, and back to dopri5
+    // after each bounce.
+    contacts
+        .iter()
+        .filter(|c| c.goes_implicit)
+        .map(|c| match Ring::of(&c.rates, tol) {
+            Some(ring) if !c.closed_at_start => {
+                (SWITCH_STEPS + BACK_STEPS) / (1.0 - ring.restitution())
+            }
+            _ => SWITCH_STEPS,
+        })
+        .sum()
+}
+
+/// The order q of `method`'s error estimate in the accuracy model (see [`ACCURACY`]).
+fn order(method: Method) -> f64 {
+    ACCURACY
+        .iter()
+        .find(|(m, _, _)| *m == method)
+        .map_or(5.0, |&(_, q, _)| q)
+}
+
+/// The modes the motion's pace follows (see the module documentation): those below `cut` that
+/// the initial state or the inputs excite, each decaying at its own rate, except that `impacts`
+/// to come (a contact open at t = 0) excite every mode fully and re-excite the lightly damped
+/// ones at each impact (they are counted as not decaying); and the rate of the initial
+/// acceleration when J has an excited mode at λ ≈ 0 (a stationary point, where J does not show
+/// the motion to come).
+fn motion_modes(linear: &Linearisation, cut: f64, impacts: bool) -> Vec<Mode> {
+    let mut motion: Vec<Mode> = linear
+        .modes_below(cut)
+        .filter(|m| impacts || m.excitation >= 1.0)
+        .map(|m| match (impacts, lightly_damped(&m)) {
+            (false, _) => m,
+            (true, true) => Mode::steady(m.modulus),
+            (true, false) => Mode {
+                excitation: f64::INFINITY,
+                ..m
+            },
+        })
+        .collect();
+    let acceleration = linear.acceleration_rate;
+    let stationary = motion
+        .iter()
+        .any(|m| m.excitation >= 1.0 && m.modulus < STATIONARY_FRACTION * acceleration);
+    if cut.is_infinite() && acceleration > 0.0 && stationary {
+        motion.push(Mode::steady(acceleration));
+    }
+    motion
+}
+
+/// A mode with |λ| below this fraction of the initial acceleration's rate counts as λ ≈ 0.
+const STATIONARY_FRACTION: f64 = 1e-3;
+
+/// Growing, or oscillating with ζ < [`DAMPED_FRACTION`].
+fn lightly_damped(m: &Mode) -> bool {
+    m.re > 0.0 || -m.re < DAMPED_FRACTION * m.modulus
 }
 
 /// c·ω·tol^(−1/q) (steps/s) for an error-controlled method (see [`ACCURACY`]).
@@ -353,210 +523,5 @@ fn contact_rates(d: &Diagram, engine: &mut Engine<'_>) -> Vec<ContactAtStart> {
         .collect()
 }
 
-/// The Jacobian's spectrum at the initial state and the rate of the initial acceleration.
-struct Linearisation {
-    /// Eigenvalues (re, im) of J; empty when not computed.
-    eigenvalues: Vec<(f64, f64)>,
-    /// max_i sqrt(|(J·f)_i| / max(|x_i|, 1)) (1/s).
-    acceleration_rate: f64,
-}
-
-impl Linearisation {
-    /// J by forward differences (one evaluation per column), then its eigenvalues by a Schur
-    /// decomposition with a bounded number of iterations. Leaves the engine evaluated at x0.
-    fn at(engine: &mut Engine<'_>, t0: f64, x0: &[f64]) -> Linearisation {
-        let n = x0.len();
-        let mut f0 = vec![0.0; n];
-        let mut none = Linearisation {
-            eigenvalues: Vec::new(),
-            acceleration_rate: 0.0,
-        };
-        if n > MAX_EIGEN_STATES {
-            engine.derivatives(t0, x0, &mut f0);
-            return none;
-        }
-        engine.derivatives(t0, x0, &mut f0);
-        let mut jac = DMatrix::<f64>::zeros(n, n);
-        let (mut x, mut f) = (x0.to_vec(), vec![0.0; n]);
-        for j in 0..n {
-            x[j] = x0[j] + (f64::EPSILON * x0[j].abs().max(1e-5)).sqrt();
-            let delta = x[j] - x0[j];
-            engine.derivatives(t0, &x, &mut f);
-            for i in 0..n {
-                jac[(i, j)] = (f[i] - f0[i]) / delta;
-            }
-            x[j] = x0[j];
-        }
-        // The contacts' state (closed or not) is read at x0 afterwards.
-        engine.derivatives(t0, x0, &mut f0);
-        if jac.iter().chain(&f0).any(|v| !v.is_finite()) {
-            return none;
-        }
-        let acceleration = &jac * nalgebra::DVector::from_column_slice(&f0);
-        none.acceleration_rate = (0..n)
-            .map(|i| (acceleration[i].abs() / x0[i].abs().max(1.0)).sqrt())
-            .fold(0.0, f64::max);
-        if let Some(schur) = nalgebra::linalg::Schur::try_new(jac, f64::EPSILON, 100 * n.max(10)) {
-            none.eigenvalues = schur
-                .complex_eigenvalues()
-                .iter()
-                .map(|z| (z.re, z.im))
-                .collect();
-        }
-        none
-    }
-
-    /// The largest |λ| below `cut` among the growing and lightly damped eigenvalues (1/s).
-    fn motion_rate(&self, cut: f64) -> f64 {
-        self.eigenvalues
-            .iter()
-            .map(|&(re, im)| (re, re.hypot(im)))
-            .filter(|&(re, modulus)| modulus < cut && (re > 0.0 || -re < DAMPED_FRACTION * modulus))
-            .map(|(_, modulus)| modulus)
-            .fold(0.0, f64::max)
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn options(method: Method, rel_tol: f64) -> SolverOptions {
-        SolverOptions {
-            method,
-            rel_tol,
-            ..SolverOptions::default()
-        }
-    }
-
-    fn at_start(block: usize, closed: bool, rates: ContactRates) -> ContactAtStart {
-        ContactAtStart {
-            block,
-            closed,
-            travels: false,
-            rates,
-        }
-    }
-
-    fn contact(friction_rate: f64) -> ContactRates {
-        ContactRates {
-            normal_rate: 700.0,
-            natural_frequency: 700.0,
-            damping_ratio: 0.2,
-            friction_rate,
-        }
-    }
-
-    #[test]
-    fn accuracy_pace_is_the_formula() {
-        // 0.25·10·(1e-5)^(−1/5) = 0.25·10·10 = 25 steps/s; trbdf2: 0.15·10·(1e-6)^(−1/3) = 150.
-        assert!((accuracy_pace(Method::Dopri5, 10.0, 1e-5) - 25.0).abs() < 1e-9);
-        assert!((accuracy_pace(Method::Trbdf2, 10.0, 1e-6) - 150.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn restitution_and_ring_duration_are_the_closed_forms() {
-        let ring = Ring::of(&contact(0.0), 1e-6).unwrap();
-        let zeta: f64 = 0.2;
-        let e = (-std::f64::consts::PI * zeta / (1.0 - zeta * zeta).sqrt()).exp();
-        assert!((ring.restitution() - e).abs() < 1e-15);
-        // ln(1e6)/(0.2·700) per impact, times 1/(1 − e) impacts.
-        let expected = (1e6f64).ln() / 140.0 / (1.0 - e);
-        assert!((ring.duration() - expected).abs() < 1e-12 * expected);
-        // Overdamped and undamped contacts do not ring (after an impact or at all).
-        let overdamped = ContactRates {
-            damping_ratio: 1.5,
-            ..contact(0.0)
-        };
-        assert!(Ring::of(&overdamped, 1e-6).is_none());
-    }
-
-    #[test]
-    fn auto_goes_implicit_when_stability_binds_and_stays_explicit_when_accuracy_does() {
-        // Motion at 10 rad/s, rel_tol 1e-5: dopri5's accuracy pace is 25 steps/s. A sticking
-        // friction rate of 3e4 1/s asks 1e4 steps/s for stability: auto goes implicit (trbdf2
-        // at this tolerance) at trbdf2's pace 0.15·10·(1e-5)^(−1/3) ≈ 32.3 steps/s.
-        let stiff = WorkEstimate::from_rates(
-            &options(Method::Auto, 1e-5),
-            10.0,
-            10.0,
-            vec![at_start(0, true, contact(3e4))],
-        );
-        let c = &stiff.contacts[0];
-        assert!(c.goes_implicit);
-        assert!((c.explicit_pace - 1e4).abs() < 1e-6);
-        let trbdf2 = 0.15 * 10.0 * 1e5f64.powf(1.0 / 3.0);
-        assert!((c.pace - trbdf2).abs() < 1e-9);
-        // Closed at the start: no ring; the run's steps add auto's switching steps.
-        assert!(c.ring.is_none());
-        assert!((stiff.steps - (trbdf2 * 10.0 + SWITCH_STEPS)).abs() < 1e-6);
-        // Named dopri5: the stability pace itself.
-        let explicit = WorkEstimate::from_rates(
-            &options(Method::Dopri5, 1e-5),
-            10.0,
-            10.0,
-            vec![at_start(0, true, contact(3e4))],
-        );
-        assert!((explicit.pace - 1e4).abs() < 1e-6);
-        // A soft contact (ρ/3 = 233 steps/s) under a fast motion (dopri5 at 1000 rad/s: 2500
-        // steps/s): accuracy binds, auto stays explicit.
-        let soft = WorkEstimate::from_rates(
-            &options(Method::Auto, 1e-5),
-            10.0,
-            1000.0,
-            vec![at_start(0, true, contact(0.0))],
-        );
-        assert!(!soft.contacts[0].goes_implicit);
-        assert!((soft.pace - 2500.0).abs() < 1e-6);
-    }
-
-    #[test]
-    fn a_closed_contact_that_travels_rings_for_the_whole_run() {
-        // A puck spinning on its face at rel_tol 1e-3 under dopri5: ω_n = 700 rad/s rings for
-        // the 2 s run at 0.25·700·(1e3)^(1/5) steps/s, on top of the closed contact's stability
-        // pace 700/3 steps/s.
-        let spinning = ContactAtStart {
-            travels: true,
-            ..at_start(0, true, contact(0.0))
-        };
-        let w = WorkEstimate::from_rates(&options(Method::Dopri5, 1e-3), 2.0, 0.0, vec![spinning]);
-        let ring = w.contacts[0].ring.as_ref().unwrap();
-        let ring_pace = 0.25 * 700.0 * 1e3f64.powf(0.2);
-        assert!((ring.pace - ring_pace).abs() < 1e-9 && ring.duration == 2.0);
-        let expected = 700.0 / 3.0 * 2.0 + ring_pace * 2.0;
-        assert!((w.steps - expected).abs() < 1e-9 * expected);
-        // The same contact at rest does not ring; an open one's flag is ignored.
-        let resting = WorkEstimate::from_rates(
-            &options(Method::Dopri5, 1e-3),
-            2.0,
-            0.0,
-            vec![at_start(0, true, contact(0.0))],
-        );
-        assert!(resting.contacts[0].ring.is_none());
-        let open = ContactAtStart {
-            travels: true,
-            ..at_start(0, false, contact(0.0))
-        };
-        let w = WorkEstimate::from_rates(&options(Method::Dopri5, 1e-3), 2.0, 0.0, vec![open]);
-        assert!(!w.contacts[0].travels);
-    }
-
-    #[test]
-    fn an_open_contact_adds_its_ringing_and_max_step_floors_the_pace() {
-        // Nothing moves (ω = 0): max_step (a fiftieth of 2 s) sets 25 steps/s.
-        let still = WorkEstimate::from_rates(&options(Method::Auto, 1e-6), 2.0, 0.0, vec![]);
-        assert!((still.pace - 25.0).abs() < 1e-12);
-        let open = WorkEstimate::from_rates(
-            &options(Method::Auto, 1e-6),
-            2.0,
-            0.0,
-            vec![at_start(0, false, contact(0.0))],
-        );
-        let ring = open.contacts[0].ring.as_ref().unwrap();
-        // dopri5 resolves the ring: 0.25·700·(1e-6)^(−1/5).
-        let ring_pace = 0.25 * 700.0 * 1e6f64.powf(0.2);
-        assert!((ring.pace - ring_pace).abs() < 1e-9);
-        let expected_steps = 25.0 * 2.0 + ring_pace * ring.duration + SWITCH_STEPS;
-        assert!((open.steps - expected_steps).abs() < 1e-6 * expected_steps);
-    }
-}
+mod tests;
