@@ -21,8 +21,10 @@
 //! wrenches read the kinematics of the bodies it is bound to. So when every block whose output
 //! the mechanism reads back is a stateless force block fed by the mechanism alone (a contact, a
 //! spring, a ContactGroup), the tree rows of tree A read the columns of tree B only when A = B,
-//! when one force block is bound to bodies of both, or when a loop-closing (cut) joint joins
-//! them (all trees with a cut joint are taken as one, conservatively). A block that can say
+//! when one block bound to the mechanism (a force, a rigid contact, whose constraint the
+//! mechanism solves itself, a sensor: conservatively, every bound block that is not a joint) is
+//! bound to bodies of both, or when a loop-closing (cut) joint joins them (all trees with a cut
+//! joint are taken as one, conservatively). A block that can say
 //! which of its bodies interact *now* ([`crate::block::Block::coupled_bodies`]: the
 //! ContactGroup's watched pairs, those within its margin) couples only those, and the pattern
 //! then varies ([`StateDependencies::varies`]): implicit methods ask for it before every
@@ -272,6 +274,15 @@ impl TreeCoupling {
                 varying.push(s);
             } else {
                 clique(&mut binding.ports.iter().map(|p| p.body), &mut fixed);
+            }
+        }
+        // Every other block bound to bodies (a rigid contact, whose constraint the mechanism
+        // solves itself; a sensor) is taken to couple them: conservative.
+        for (b, blk) in d.blocks.iter().enumerate() {
+            if let Some(binding) = blk.binding.as_ref() {
+                if binding.joint.is_none() && !varying.contains(&b) {
+                    clique(&mut binding.ports.iter().map(|p| p.body), &mut fixed);
+                }
             }
         }
         fixed.sort_unstable();

@@ -90,20 +90,34 @@ impl ColumnGroups {
         // The new lists go to the spare buffers first; they replace the current ones only when
         // they differ, and the spare ones then get the capacity of the new (so that a pattern
         // set again allocates nothing).
-        self.prev_ptr.clear();
-        self.prev_rows.clear();
-        self.prev_ptr.push(0);
-        for j in 0..n {
-            for i in 0..n {
-                if i == j || self.pattern[i * n + j] {
-                    self.prev_rows.push(i);
-                }
-            }
-            self.prev_ptr.push(self.prev_rows.len());
-        }
         for i in 0..n {
             self.pattern[i * n + i] = true;
         }
+        // Row by row (the pattern's memory order): count each column's entries, then place
+        // them; the rows of a column come out ascending.
+        self.prev_ptr.clear();
+        self.prev_ptr.resize(n + 1, 0);
+        for row in self.pattern.chunks_exact(n) {
+            for (j, _) in row.iter().enumerate().filter(|(_, p)| **p) {
+                self.prev_ptr[j + 1] += 1;
+            }
+        }
+        for j in 0..n {
+            self.prev_ptr[j + 1] += self.prev_ptr[j];
+        }
+        self.prev_rows.clear();
+        self.prev_rows.resize(self.prev_ptr[n], 0);
+        for (i, row) in self.pattern.chunks_exact(n).enumerate() {
+            for (j, _) in row.iter().enumerate().filter(|(_, p)| **p) {
+                // prev_ptr[j] walks column j's places; restored below.
+                self.prev_rows[self.prev_ptr[j]] = i;
+                self.prev_ptr[j] += 1;
+            }
+        }
+        for j in (0..n).rev() {
+            self.prev_ptr[j + 1] = self.prev_ptr[j];
+        }
+        self.prev_ptr[0] = 0;
         let changed = self.dense || self.col_ptr != self.prev_ptr || self.rows != self.prev_rows;
         self.dense = false;
         if !changed {
