@@ -376,6 +376,17 @@ pub trait Block: Send + Sync {
         false
     }
 
+    /// For a force block of the physical network bound to several bodies: whether it can say
+    /// which pairs of its bodies interact at the moment, from its work slots `work`, and if so
+    /// each such pair (body indices of the mechanism) given to `pair`. A pair left out must exert
+    /// no force now and until the block's next event (a broad phase's pairs within its margin).
+    /// The implicit methods' Jacobian pattern then couples only those bodies' trees
+    /// (`sim::sparsity`). Called with empty `work` to ask whether the block reports at all. The
+    /// default, false: all the block's bodies interact.
+    fn coupled_bodies(&self, _work: &[f64], _pair: &mut dyn FnMut(usize, usize)) -> bool {
+        false
+    }
+
     /// The block's linear form for the final shapes, if it is linear (Gain, Sum, a plain
     /// Integrator). The engine then evaluates it without calling it. Called after `setup`.
     /// A block that returns a form has no modes, events or time events: once fused, its

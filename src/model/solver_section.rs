@@ -27,6 +27,7 @@ pub(super) fn read_solver(s: &TableReader, stop_time: f64) -> Result<SolverOptio
         max_steps: read_max_steps(s)?,
         max_wall_time: s.non_negative_or("max_wall_time", 0.0, "s (0 = no limit)")?,
         islands: s.bool("islands")?.unwrap_or(false),
+        sparse_lu: s.bool("sparse_lu")?.unwrap_or(true),
         ..SolverOptions::default()
     };
     // Checked here, where the line is known, not when the run starts.

@@ -699,11 +699,19 @@ impl System for Engine<'_> {
 
     /// From the wiring: see [`super::sparsity`].
     fn jacobian_sparsity(&self, pattern: &mut [bool]) -> bool {
+        let (d, work) = (self.diagram, &self.run.work);
         match &self.dependencies {
-            Some(dependencies) => dependencies.fill_pattern(self.diagram, pattern),
-            None => StateDependencies::of(self.diagram).fill_pattern(self.diagram, pattern),
+            Some(dependencies) => dependencies.fill_pattern(d, work, pattern),
+            None => StateDependencies::of(d).fill_pattern(d, work, pattern),
         }
         true
+    }
+
+    fn jacobian_sparsity_varies(&self) -> bool {
+        match &self.dependencies {
+            Some(dependencies) => dependencies.varies(),
+            None => StateDependencies::of(self.diagram).varies(),
+        }
     }
 
     fn next_time_event(&self, t: f64) -> Option<f64> {

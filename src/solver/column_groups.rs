@@ -26,6 +26,16 @@ pub(crate) struct ColumnGroups {
     taken: Vec<u64>,
     /// Words per bit set: ⌈n/64⌉.
     words: usize,
+    /// The pattern column by column (set by [`Self::set_pattern`]; empty while dense): column
+    /// j's rows, ascending, are `rows[col_ptr[j]..col_ptr[j + 1]]`.
+    col_ptr: Vec<usize>,
+    rows: Vec<usize>,
+    /// Spare column lists, where [`Self::set_pattern`] lists a new pattern to tell whether it
+    /// changed.
+    prev_ptr: Vec<usize>,
+    prev_rows: Vec<usize>,
+    /// Every column is its own group and every fᵢ may read every xⱼ.
+    dense: bool,
 }
 
 impl ColumnGroups {
@@ -39,6 +49,11 @@ impl ColumnGroups {
             row_groups: vec![0; n * n.div_ceil(64)],
             taken: vec![0; n.div_ceil(64)],
             words: n.div_ceil(64),
+            col_ptr: Vec::new(),
+            rows: Vec::new(),
+            prev_ptr: Vec::new(),
+            prev_rows: Vec::new(),
+            dense: true,
         }
     }
 
@@ -54,33 +69,74 @@ impl ColumnGroups {
             *g = j;
         }
         self.groups = self.n;
+        self.dense = true;
+        self.col_ptr.clear();
+        self.rows.clear();
     }
 
-    /// Colours the columns greedily from the pattern written through [`Self::pattern_mut`].
-    /// The diagonal is always taken as present (a perturbation of xⱼ must be seen in fⱼ's row
-    /// even if the system did not declare it; it costs nothing in the colouring).
+    /// Colours the columns greedily from the pattern written through [`Self::pattern_mut`],
+    /// and keeps the pattern column by column ([`Self::column_rows`]). The diagonal is always
+    /// taken as present (a perturbation of xⱼ must be seen in fⱼ's row even if the system did
+    /// not declare it; it costs nothing in the colouring). Returns whether the pattern differs
+    /// from the one set before (always true the first time).
     ///
     /// Column j gets the smallest group that no column k < j sharing a row with it holds. Each
     /// row keeps the bit set of the groups its columns hold so far, so column j unites the sets
     /// of its rows: O(nnz·G/64) word operations for G groups (a dense pattern of n = 3,328
-    /// states: about 3·10⁸, where a scan of each row's earlier columns took n³ ≈ 4·10¹⁰).
-    pub(crate) fn set_pattern(&mut self) {
+    /// states: about 3·10⁸, where a scan of each row's earlier columns took n³ ≈ 4·10¹⁰), after
+    /// one O(n²) pass over the pattern to list its columns.
+    pub(crate) fn set_pattern(&mut self) -> bool {
         let (n, words) = (self.n, self.words);
+        // The new lists go to the spare buffers first; they replace the current ones only when
+        // they differ, and the spare ones then get the capacity of the new (so that a pattern
+        // set again allocates nothing).
         for i in 0..n {
             self.pattern[i * n + i] = true;
         }
+        // Row by row (the pattern's memory order): count each column's entries, then place
+        // them; the rows of a column come out ascending.
+        self.prev_ptr.clear();
+        self.prev_ptr.resize(n + 1, 0);
+        for row in self.pattern.chunks_exact(n) {
+            for (j, _) in row.iter().enumerate().filter(|(_, p)| **p) {
+                self.prev_ptr[j + 1] += 1;
+            }
+        }
+        for j in 0..n {
+            self.prev_ptr[j + 1] += self.prev_ptr[j];
+        }
+        self.prev_rows.clear();
+        self.prev_rows.resize(self.prev_ptr[n], 0);
+        for (i, row) in self.pattern.chunks_exact(n).enumerate() {
+            for (j, _) in row.iter().enumerate().filter(|(_, p)| **p) {
+                // prev_ptr[j] walks column j's places; restored below.
+                self.prev_rows[self.prev_ptr[j]] = i;
+                self.prev_ptr[j] += 1;
+            }
+        }
+        for j in (0..n).rev() {
+            self.prev_ptr[j + 1] = self.prev_ptr[j];
+        }
+        self.prev_ptr[0] = 0;
+        let changed = self.dense || self.col_ptr != self.prev_ptr || self.rows != self.prev_rows;
+        self.dense = false;
+        if !changed {
+            return false;
+        }
+        std::mem::swap(&mut self.col_ptr, &mut self.prev_ptr);
+        std::mem::swap(&mut self.rows, &mut self.prev_rows);
+        self.prev_ptr.reserve(self.col_ptr.len());
+        self.prev_rows.reserve(self.rows.len());
         self.row_groups.fill(0);
         self.groups = 0;
         for j in 0..n {
             // Only the words of groups that exist yet can hold a bit.
             let used = self.groups.div_ceil(64).min(words);
             self.taken[..used].fill(0);
-            for i in 0..n {
-                if self.pattern[i * n + j] {
-                    let row = &self.row_groups[i * words..i * words + used];
-                    for (t, r) in self.taken[..used].iter_mut().zip(row) {
-                        *t |= r;
-                    }
+            for &i in &self.rows[self.col_ptr[j]..self.col_ptr[j + 1]] {
+                let row = &self.row_groups[i * words..i * words + used];
+                for (t, r) in self.taken[..used].iter_mut().zip(row) {
+                    *t |= r;
                 }
             }
             // The first clear bit; every bit of the used words set means group `groups`.
@@ -94,11 +150,34 @@ impl ColumnGroups {
                 .min(n - 1);
             self.group[j] = g;
             self.groups = self.groups.max(g + 1);
-            for i in 0..n {
-                if self.pattern[i * n + j] {
-                    self.row_groups[i * words + g / 64] |= 1 << (g % 64);
-                }
+            for &i in &self.rows[self.col_ptr[j]..self.col_ptr[j + 1]] {
+                self.row_groups[i * words + g / 64] |= 1 << (g % 64);
             }
+        }
+        true
+    }
+
+    /// The rows fᵢ that may read xⱼ, ascending, and where they start in the column-compressed
+    /// pattern (entry p of column j is `rows[p - start]`); `None` while the pattern is dense.
+    #[inline]
+    pub(crate) fn column_rows(&self, j: usize) -> Option<(usize, &[usize])> {
+        (!self.dense).then(|| {
+            let start = self.col_ptr[j];
+            (start, &self.rows[start..self.col_ptr[j + 1]])
+        })
+    }
+
+    /// The pattern column by column (`col_ptr`, `rows`); empty while dense.
+    pub(crate) fn compressed(&self) -> (&[usize], &[usize]) {
+        (&self.col_ptr, &self.rows)
+    }
+
+    /// Entries of the pattern (n² while dense).
+    pub(crate) fn entries(&self) -> usize {
+        if self.dense {
+            self.n * self.n
+        } else {
+            self.rows.len()
         }
     }
 
@@ -114,7 +193,7 @@ impl ColumnGroups {
     }
 
     /// True when fᵢ may depend on xⱼ.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn depends(&self, i: usize, j: usize) -> bool {
         self.pattern[i * self.n + j]
     }

@@ -152,6 +152,8 @@ pub struct SolverStats {
     pub jacobian_evaluations: usize,
     /// LU factorizations of the Newton matrix I − h·d·J (implicit methods).
     pub lu_factorizations: usize,
+    /// Of those, the ones made by the sparse LU (see [`SolverOptions::sparse_lu`](super::SolverOptions::sparse_lu)).
+    pub sparse_lu_factorizations: usize,
     /// Switches between the explicit and the implicit method (`method = "auto"`; 0 otherwise).
     pub method_switches: usize,
     /// Accepted steps of an explicit method (dopri5 under `auto`); with `implicit_steps`, they

@@ -18,12 +18,22 @@ pub(crate) struct FdWork<'a> {
     pub delta: &'a mut [f64],
 }
 
-/// Writes J (row-major, `jac[i·n + j]` = ∂fᵢ/∂xⱼ, 0 outside the pattern) at (t, x), where
-/// `f0` = f(t, x). Returns the time and the component of the first non-finite derivative, if any.
+/// Where the difference quotients go.
+pub(crate) enum JacobianOut<'a> {
+    /// Row-major n×n: `jac[i·n + j]` = ∂fᵢ/∂xⱼ, 0 outside the pattern.
+    Dense(&'a mut [f64]),
+    /// The values of the groups' column-compressed pattern (`ColumnGroups::compressed`): entry
+    /// p of column j is ∂fᵢ/∂xⱼ for its row i. The pattern must not be dense.
+    Sparse(&'a mut [f64]),
+}
+
+/// Writes J at (t, x) into `out`, where `f0` = f(t, x). Returns the time and the component of
+/// the first non-finite derivative, if any. The quotients are the same numbers either way, and
+/// the same as before the pattern was kept column by column.
 pub(crate) fn fd_jacobian<S: System>(
     system: &mut S,
     (t, x, f0): (f64, &[f64], &[f64]),
-    jac: &mut [f64],
+    out: JacobianOut<'_>,
     groups: &ColumnGroups,
     work: FdWork<'_>,
     evaluations: &mut usize,
@@ -35,7 +45,10 @@ pub(crate) fn fd_jacobian<S: System>(
         delta,
     } = work;
     x_pert.copy_from_slice(x);
-    jac.fill(0.0);
+    let mut out = out;
+    if let JacobianOut::Dense(jac) = &mut out {
+        jac.fill(0.0);
+    }
     for g in 0..groups.groups() {
         for j in (0..n).filter(|&j| groups.in_group(j, g)) {
             x_pert[j] = x[j] + (f64::EPSILON * x[j].abs().max(1e-5)).sqrt();
@@ -50,8 +63,23 @@ pub(crate) fn fd_jacobian<S: System>(
         }
         for j in (0..n).filter(|&j| groups.in_group(j, g)) {
             let inv = 1.0 / delta[j];
-            for i in (0..n).filter(|&i| groups.depends(i, j)) {
-                jac[i * n + j] = (f_pert[i] - f0[i]) * inv;
+            match (&mut out, groups.column_rows(j)) {
+                (JacobianOut::Dense(jac), None) => {
+                    for i in 0..n {
+                        jac[i * n + j] = (f_pert[i] - f0[i]) * inv;
+                    }
+                }
+                (JacobianOut::Dense(jac), Some((_, rows))) => {
+                    for &i in rows {
+                        jac[i * n + j] = (f_pert[i] - f0[i]) * inv;
+                    }
+                }
+                (JacobianOut::Sparse(vals), Some((start, rows))) => {
+                    for (v, &i) in vals[start..start + rows.len()].iter_mut().zip(rows) {
+                        *v = (f_pert[i] - f0[i]) * inv;
+                    }
+                }
+                (JacobianOut::Sparse(_), None) => unreachable!("a sparse J needs a pattern"),
             }
             x_pert[j] = x[j];
         }
@@ -86,7 +114,7 @@ mod tests {
         fd_jacobian(
             &mut system,
             (0.0, &x, &f0),
-            &mut jac,
+            JacobianOut::Dense(&mut jac),
             &dense,
             work,
             &mut evals,
@@ -115,7 +143,7 @@ mod tests {
         fd_jacobian(
             &mut system,
             (0.0, &x, &f0),
-            &mut jac2,
+            JacobianOut::Dense(&mut jac2),
             &grouped,
             work,
             &mut evals,
@@ -149,7 +177,7 @@ mod tests {
             fd_jacobian(
                 &mut system,
                 (0.0, &x, &f0),
-                &mut jac,
+                JacobianOut::Dense(&mut jac),
                 groups,
                 work,
                 &mut evals,

@@ -119,8 +119,17 @@ pub trait System {
     /// set `pattern[i·n + j] = true` (n×n, row-major, all false on entry) when ẋᵢ may depend on
     /// xⱼ and return true. Columns that share no row are then perturbed together (Curtis–Powell–
     /// Reid), so a Jacobian costs one evaluation per group instead of per state. The default
-    /// returns false: a dense Jacobian. Called once per run, before the first Jacobian.
+    /// returns false: a dense Jacobian. Called once per run, before the first Jacobian (before every one when
+    /// [`System::jacobian_sparsity_varies`]). Patterns of at least 128 states and at most 1/8 of the
+    /// n² entries also take a sparse LU of the Newton matrix (`solver::trbdf2`).
     fn jacobian_sparsity(&self, _pattern: &mut [bool]) -> bool {
+        false
+    }
+    /// True when the pattern of [`System::jacobian_sparsity`] depends on the state (the pairs
+    /// a broad phase finds near each other): implicit methods then ask for it again before
+    /// every Jacobian, instead of once per run, and keep their colouring and symbolic
+    /// factorisation while it does not change. The default: false.
+    fn jacobian_sparsity_varies(&self) -> bool {
         false
     }
     /// Called when the method in use changes: at the start of a `method = "auto"` run (or its
@@ -167,6 +176,7 @@ mod jacobian;
 mod options;
 pub mod problems;
 mod rk_step;
+mod sparse_lu;
 mod stall;
 mod step_control;
 mod tableau;

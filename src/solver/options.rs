@@ -137,6 +137,11 @@ pub struct SolverOptions {
     /// (`sim::islands`), not by the solver itself. Each island gets its own solver, with these
     /// options, between synchronisations; see docs/solver.md, "Islands".
     pub islands: bool,
+    /// Implicit methods factor the Newton matrix I − h·d·J with a sparse LU when the system's
+    /// Jacobian pattern is large and sparse enough (`trbdf2`: at least 128 states, at most 1/8 of
+    /// the entries, the factors' fill at most 1/4); false keeps the dense LU always (default
+    /// true). The two give the same Newton solutions to rounding.
+    pub sparse_lu: bool,
 }
 
 /// The default step budget: ten million trial steps, a few minutes for a mechanism with contact
@@ -156,6 +161,7 @@ impl Default for SolverOptions {
             max_steps: DEFAULT_MAX_STEPS,
             max_wall_time: 0.0,
             islands: false,
+            sparse_lu: true,
         }
     }
 }

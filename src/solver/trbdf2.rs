@@ -40,8 +40,9 @@
 use super::column_groups::ColumnGroups;
 use super::dense_lu::DenseLu;
 use super::finite::first_non_finite;
-use super::jacobian::{fd_jacobian, FdWork};
+use super::jacobian::{fd_jacobian, FdWork, JacobianOut};
 use super::rk_step::StepBuffers;
+use super::sparse_lu::SparseLu;
 use super::tableau::{Tableau, TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
 use super::{SolverStats, System};
 
@@ -61,6 +62,16 @@ const KEEP_STEP_BAND: f64 = 1.2;
 /// evaluations. (Newton's contraction rate was tried as the trigger instead: it does not see
 /// this, since a too-stiff J shrinks the corrections it measures.)
 const JACOBIAN_MAX_AGE: usize = 10;
+
+/// The sparse path (J in its column-compressed pattern, M factored by `SparseLu`) is taken from
+/// this many states on, when the pattern is sparse enough (below). Under it a dense LU costs at
+/// most n³/3 ≈ 7·10⁵ flops and the run stays on the dense path, bit for bit as before.
+pub(crate) const SPARSE_MIN_STATES: usize = 128;
+/// ... and when J's pattern holds at most this fraction of the n² entries ...
+const SPARSE_MAX_DENSITY: f64 = 0.125;
+/// ... and the filled pattern of M's factors at most this fraction (more fill, and the dense
+/// LU's contiguous loops win over the sparse one's indirection).
+const SPARSE_MAX_FILL: f64 = 0.25;
 
 /// Power iterations of the spectral-radius estimate (`Method::Auto` only): the radius is the
 /// geometric mean of ‖J·v‖/‖v‖ over the last `RADIUS_ITERATIONS / 2`, the first half letting the
@@ -93,8 +104,18 @@ pub(crate) enum ImplicitFailure {
 pub(crate) struct Trbdf2 {
     /// The method: [`TRBDF2`] or another stiffly accurate ESDIRK tableau (`ESDIRK43`).
     tableau: &'static Tableau,
-    /// J row-major, n×n.
+    /// J row-major, n×n (dense path).
     jac: Vec<f64>,
+    /// J's values in the column groups' compressed pattern (sparse path).
+    jac_sparse: Vec<f64>,
+    /// The factorisation of M on the sparse path, analysed for the current pattern.
+    sparse_lu: SparseLu,
+    /// The current pattern takes the sparse path.
+    use_sparse: bool,
+    /// The sparse path may be taken (`SolverOptions::sparse_lu`).
+    sparse_allowed: bool,
+    /// M's current factorisation is `sparse_lu`'s (otherwise `lu`'s).
+    factored_sparse: bool,
     /// The column groups of the difference Jacobian, from the system's sparsity pattern.
     groups: ColumnGroups,
     /// The groups were set up for the current run.
@@ -135,6 +156,11 @@ impl Trbdf2 {
         Self {
             tableau,
             jac: vec![0.0; n * n],
+            jac_sparse: Vec::new(),
+            sparse_lu: SparseLu::default(),
+            use_sparse: false,
+            sparse_allowed: true,
+            factored_sparse: false,
             groups: ColumnGroups::new(n),
             groups_ready: false,
             jac_state: JacobianState::Missing,
@@ -155,6 +181,12 @@ impl Trbdf2 {
     /// Estimates the spectral radius of every Jacobian formed (see [`Trbdf2::spectral_radius`]).
     pub(crate) fn with_radius_estimate(mut self) -> Self {
         self.estimate_radius = true;
+        self
+    }
+
+    /// Allows (true, the default) or forbids the sparse LU path.
+    pub(crate) fn with_sparse_lu(mut self, allowed: bool) -> Self {
+        self.sparse_allowed = allowed;
         self
     }
 
@@ -255,7 +287,7 @@ impl Trbdf2 {
             }
             err[i] = h * sum;
         }
-        self.lu.solve(err);
+        self.solve(err);
         Ok(())
     }
 
@@ -269,13 +301,16 @@ impl Trbdf2 {
         x_stage: &mut [f64],
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
-        if !self.groups_ready {
+        if !self.groups_ready || system.jacobian_sparsity_varies() {
             let pattern = self.groups.pattern_mut();
             pattern.fill(false);
             if system.jacobian_sparsity(pattern) {
-                self.groups.set_pattern();
+                if self.groups.set_pattern() {
+                    self.choose_path();
+                }
             } else {
                 self.groups.set_dense();
+                self.use_sparse = false;
             }
             self.groups_ready = true;
         }
@@ -290,10 +325,15 @@ impl Trbdf2 {
             f_pert: &mut self.f_z,
             delta: &mut self.delta,
         };
+        let out = if self.use_sparse {
+            JacobianOut::Sparse(&mut self.jac_sparse)
+        } else {
+            JacobianOut::Dense(&mut self.jac)
+        };
         fd_jacobian(
             system,
             (t, x, &self.f_0),
-            &mut self.jac,
+            out,
             &self.groups,
             work,
             &mut stats.function_evaluations,
@@ -323,9 +363,21 @@ impl Trbdf2 {
         let mut log_sum = 0.0;
         for iteration in 0..RADIUS_ITERATIONS {
             let norm_v = v.iter().map(|a| a * a).sum::<f64>().sqrt();
-            for (i, wi) in w.iter_mut().enumerate() {
-                let row = &self.jac[i * n..(i + 1) * n];
-                *wi = row.iter().zip(v.iter()).map(|(a, b)| a * b).sum::<f64>() / norm_v;
+            if self.use_sparse {
+                // w = J·v/‖v‖ column by column.
+                w.fill(0.0);
+                let (col_ptr, rows) = self.groups.compressed();
+                for (j, vj) in v.iter().enumerate() {
+                    let vj = vj / norm_v;
+                    for p in col_ptr[j]..col_ptr[j + 1] {
+                        w[rows[p]] += self.jac_sparse[p] * vj;
+                    }
+                }
+            } else {
+                for (i, wi) in w.iter_mut().enumerate() {
+                    let row = &self.jac[i * n..(i + 1) * n];
+                    *wi = row.iter().zip(v.iter()).map(|(a, b)| a * b).sum::<f64>() / norm_v;
+                }
             }
             let norm_w = w.iter().map(|a| a * a).sum::<f64>().sqrt();
             if norm_w == 0.0 {
@@ -349,18 +401,62 @@ impl Trbdf2 {
         }
         let n = self.inv_w.len();
         let hd = h * self.tableau.diagonal;
+        stats.lu_factorizations += 1;
+        self.h_lu = f64::NAN;
+        if self.use_sparse {
+            self.sparse_lu.assemble_identity_plus(-hd, &self.jac_sparse);
+            if self.sparse_lu.factor().is_ok() {
+                stats.sparse_lu_factorizations += 1;
+                self.factored_sparse = true;
+                self.h_lu = h;
+                return Ok(());
+            }
+        }
+        // Dense: from J, or from the sparse J when the unpivoted sparse elimination met a small
+        // pivot (partial pivoting then decides).
+        self.factored_sparse = false;
         let m = self.lu.matrix_mut();
-        for (mi, ji) in m.iter_mut().zip(&self.jac) {
-            *mi = -hd * ji;
+        if self.use_sparse {
+            m.fill(0.0);
+            let (col_ptr, rows) = self.groups.compressed();
+            for j in 0..n {
+                for p in col_ptr[j]..col_ptr[j + 1] {
+                    m[rows[p] * n + j] = -hd * self.jac_sparse[p];
+                }
+            }
+        } else {
+            for (mi, ji) in m.iter_mut().zip(&self.jac) {
+                *mi = -hd * ji;
+            }
         }
         for i in 0..n {
             m[i * n + i] += 1.0;
         }
-        stats.lu_factorizations += 1;
-        self.h_lu = f64::NAN;
         self.lu.factor().map_err(|_| ImplicitFailure::Newton)?;
         self.h_lu = h;
         Ok(())
+    }
+
+    /// A new pattern was set: the sparse path when n, the pattern's density and the fill of
+    /// its factors are under the thresholds ([`SPARSE_MIN_STATES`], [`SPARSE_MAX_DENSITY`],
+    /// [`SPARSE_MAX_FILL`]); its symbolic analysis (allocates; done once per pattern).
+    fn choose_path(&mut self) {
+        let n = self.inv_w.len();
+        let area = (n * n) as f64;
+        self.use_sparse = self.sparse_allowed
+            && n >= SPARSE_MIN_STATES
+            && (self.groups.entries() as f64) <= SPARSE_MAX_DENSITY * area;
+        if self.use_sparse {
+            let (col_ptr, rows) = self.groups.compressed();
+            self.sparse_lu.analyse(n, col_ptr, rows);
+            self.use_sparse = (self.sparse_lu.filled_entries() as f64) <= SPARSE_MAX_FILL * area;
+            self.jac_sparse.resize(rows.len(), 0.0);
+        }
+    }
+
+    /// Solves M·y = b in place with M's current factorisation.
+    fn solve(&mut self, b: &mut [f64]) {
+        solve_with(&mut self.sparse_lu, &self.lu, self.factored_sparse, b);
     }
 
     /// The implicit stages: their slopes into slots 1.. and x_new.
@@ -465,7 +561,12 @@ impl Trbdf2 {
         for (((d, p), f), ui) in self.delta.iter_mut().zip(&self.psi).zip(&self.f_z).zip(&*u) {
             *d = p + hd * f - ui;
         }
-        self.lu.solve(&mut self.delta);
+        solve_with(
+            &mut self.sparse_lu,
+            &self.lu,
+            self.factored_sparse,
+            &mut self.delta,
+        );
         let mut sum = 0.0;
         for ((ui, d), w) in u.iter_mut().zip(&self.delta).zip(&self.inv_w) {
             *ui += d;
@@ -536,6 +637,15 @@ impl Trbdf2 {
             ks[i] = (u[i] - self.psi[i]) * inv_hd;
         }
         Ok(())
+    }
+}
+
+/// Solves M·y = b in place with the sparse factorisation when `sparse`, else the dense one.
+fn solve_with(sparse_lu: &mut SparseLu, lu: &DenseLu, sparse: bool, b: &mut [f64]) {
+    if sparse {
+        sparse_lu.solve(b);
+    } else {
+        lu.solve(b);
     }
 }
 

@@ -198,7 +198,7 @@ impl Solver {
         let stiff_tableau = tableau_of(options.stiff_method());
         let stiff_fits = n <= MAX_IMPLICIT_STATES;
         let implicit = (options.method.may_use_jacobian() && stiff_fits).then(|| {
-            let implicit = Trbdf2::new(n, stiff_tableau);
+            let implicit = Trbdf2::new(n, stiff_tableau).with_sparse_lu(options.sparse_lu);
             Box::new(match options.method {
                 Method::Auto => implicit.with_radius_estimate(),
                 _ => implicit,

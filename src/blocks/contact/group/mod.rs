@@ -477,6 +477,28 @@ impl Block for ContactGroup {
         true
     }
 
+    /// The bodies of the watched pairs (those within the margin at the last event, which the
+    /// approach function and the next look guarantee are the only pairs that can touch before
+    /// the next event) and of the always-evaluated pairs. Without zero crossings nothing is
+    /// watched: false (every member may touch every other). With more near pairs than watch
+    /// slots the overflow pairs are left out: the implicit methods' Jacobian then misses their
+    /// coupling, which slows Newton's convergence but not what it converges to.
+    fn coupled_bodies(&self, work: &[f64], pair: &mut dyn FnMut(usize, usize)) -> bool {
+        if !self.zero_crossings {
+            return false;
+        }
+        let body = |i: u32| self.members[i as usize].body;
+        for &(a, b) in &self.always {
+            pair(body(a), body(b));
+        }
+        for &code in &work[..work.len().min(self.watch_slots)] {
+            if let Some((a, b)) = self.decode(code) {
+                pair(body(a), body(b));
+            }
+        }
+        true
+    }
+
     /// Chooses the watched pairs again and the time of the next look (at the start and after
     /// every event; see `watch.rs`). True when the watched pairs changed.
     fn settle(&self, ctx: &mut Ctx) -> bool {
