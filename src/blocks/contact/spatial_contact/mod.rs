@@ -75,9 +75,6 @@ use outputs::*;
 /// crossing is located where it passes minus this, so that round-off about zero does not cross.
 const SEPARATION_RESOLUTION: f64 = 8.0 * f64::EPSILON;
 
-/// The values of `contact_points`.
-const CONTACT_POINTS_CHOICES: [&str; 2] = ["manifold", "single"];
-
 /// The parameters with defaults, each written once (see [`Param`]).
 const ZERO_CROSSINGS: Param<bool> = param!(
     "zero_crossings",
@@ -95,6 +92,19 @@ pub enum ContactPoints {
     Manifold,
     /// Simscape's single deepest point per pair.
     Single,
+}
+
+impl ContactPoints {
+    /// Both values, in the order the documentation lists them.
+    pub const ALL: [ContactPoints; 2] = [ContactPoints::Manifold, ContactPoints::Single];
+
+    /// The value's name in a model file (`contact_points = "..."`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ContactPoints::Manifold => "manifold",
+            ContactPoints::Single => "single",
+        }
+    }
 }
 
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
@@ -523,10 +533,11 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let (friction, warnings) = read_friction_law(p)?;
     let zero_crossings = ZERO_CROSSINGS.read(p)?;
     let kink_crossings = KINK_CROSSINGS.read(p)?;
-    let contact_points = match CONTACT_POINTS.choice(p, &CONTACT_POINTS_CHOICES)? {
-        "single" => ContactPoints::Single,
-        _ => ContactPoints::Manifold,
-    };
+    let contact_points = p.choice_value(
+        CONTACT_POINTS.name(),
+        &ContactPoints::ALL.map(|c| (c.name(), c)),
+        ContactPoints::Manifold,
+    )?;
     let mut inputs = Vec::new();
     let mut fn_input = None;
     let mut ff_input = None;
