@@ -31,6 +31,7 @@
 //! μ = μ_s·step5(s) for s < 1; μ = μ_s − (μ_s − μ_d)·step5((s − 1)/2) for 1 ≤ s < 3; μ = μ_d for
 //! s ≥ 3. C² everywhere (step5 has zero first and second derivatives at 0 and 1).
 
+use super::law_methods::FrictionMethod;
 use nalgebra::Vector3;
 use std::fmt;
 use thiserror::Error;
@@ -129,14 +130,19 @@ pub enum FrictionLaw {
 }
 
 impl FrictionLaw {
+    /// The law's method, without its parameters.
+    pub fn method(&self) -> FrictionMethod {
+        match self {
+            FrictionLaw::SmoothStickSlip { .. } => FrictionMethod::SmoothStickSlip,
+            FrictionLaw::Stribeck { .. } => FrictionMethod::Stribeck,
+            FrictionLaw::None => FrictionMethod::None,
+            FrictionLaw::Input => FrictionMethod::Input,
+        }
+    }
+
     /// The law's method name in the model format (`friction = { method = "..." }`).
     pub fn method_name(&self) -> &'static str {
-        match self {
-            FrictionLaw::SmoothStickSlip { .. } => "smooth_stick_slip",
-            FrictionLaw::Stribeck { .. } => "stribeck",
-            FrictionLaw::None => "none",
-            FrictionLaw::Input => "input",
-        }
+        self.method().name()
     }
 
     /// True for [`FrictionLaw::Input`]: the block reads the friction force from its `ff` input.

@@ -9,6 +9,7 @@
 pub mod friction;
 pub mod ground_law;
 pub mod law_kinks;
+pub mod law_methods;
 pub(crate) mod manifold_force;
 pub mod normal_force;
 pub mod resultant;

@@ -31,6 +31,7 @@
 //!
 //! and f_n = max(0, ·) in every case.
 
+use super::law_methods::NormalMethod;
 use thiserror::Error;
 
 /// An invalid parameter of a [`NormalForceLaw`].
@@ -135,15 +136,22 @@ impl NormalForceLaw {
         }
     }
 
+    /// The law's method, without its parameters.
+    pub fn method(&self) -> NormalMethod {
+        match self {
+            NormalForceLaw::SmoothSpringDamper { .. } => NormalMethod::SmoothSpringDamper,
+            NormalForceLaw::LinearSpringDamper { .. } => NormalMethod::LinearSpringDamper,
+            NormalForceLaw::LinearSpringLimitedDamper { .. } => {
+                NormalMethod::LinearSpringLimitedDamper
+            }
+            NormalForceLaw::HuntCrossley { .. } => NormalMethod::HuntCrossley,
+            NormalForceLaw::Input => NormalMethod::Input,
+        }
+    }
+
     /// The law's method name in the model format (`normal = { method = "..." }`).
     pub fn method_name(&self) -> &'static str {
-        match self {
-            NormalForceLaw::SmoothSpringDamper { .. } => "smooth_spring_damper",
-            NormalForceLaw::LinearSpringDamper { .. } => "linear_spring_damper",
-            NormalForceLaw::LinearSpringLimitedDamper { .. } => "linear_spring_limited_damper",
-            NormalForceLaw::HuntCrossley { .. } => "hunt_crossley",
-            NormalForceLaw::Input => "input",
-        }
+        self.method().name()
     }
 
     /// True for [`NormalForceLaw::Input`]: the block reads the magnitude from its `fn` input.

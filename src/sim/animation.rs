@@ -375,7 +375,7 @@ fn joint_glyph(kind: JointKind) -> Option<JointGlyph> {
 /// The blocks whose outputs give arrows (see the module documentation).
 fn force_sources(d: &Diagram, scene: &PhysicalScene) -> Vec<ForceSource> {
     let mut sources = Vec::new();
-    for blk in &d.blocks {
+    for (b, blk) in d.blocks.iter().enumerate() {
         let outputs = blk.block.outputs();
         let output = |role: DrawnAs, len: Option<usize>| {
             let o = outputs.iter().position(|p| p.drawn == Some(role))?;
@@ -393,19 +393,12 @@ fn force_sources(d: &Diagram, scene: &PhysicalScene) -> Vec<ForceSource> {
         let Some((force_output, force)) = output(DrawnAs::PointForces, None) else {
             continue;
         };
-        // The geometry connected to the block's F port, written "provider.G -- block.F".
-        let port = format!("{}.F", blk.name);
-        let provider = d.physical.iter().find_map(|(a, b)| {
-            let other = if *a == port {
-                b
-            } else if *b == port {
-                a
-            } else {
-                return None;
-            };
-            other.strip_suffix(".G")
-        });
-        let item = provider.and_then(|p| scene.geometries.iter().position(|g| g.block == p));
+        // The geometry connected to the block's F port, as the build resolved it.
+        let item = scene
+            .connected
+            .iter()
+            .find(|c| c.block == b && c.port == "F")
+            .map(|c| c.geometry);
         let Some(item) = item else { continue };
         let points = match &scene.geometries[item].shape {
             Shape::Point => 1,

@@ -174,6 +174,7 @@ mod fn_system;
 mod integrate;
 mod jacobian;
 mod options;
+#[doc(hidden)]
 pub mod problems;
 mod rk_step;
 mod sparse_lu;

@@ -2,26 +2,16 @@
 
 use crate::block::Param;
 use crate::contact::friction::FrictionLaw;
+use crate::contact::law_methods::{FrictionMethod, NormalMethod};
 use crate::contact::normal_force::NormalForceLaw;
 use crate::model::{Diagnostic, TableReader};
 use crate::param;
-
-/// The normal-force methods a model may name.
-pub const NORMAL_METHODS: [&str; 5] = [
-    "smooth_spring_damper",
-    "linear_spring_damper",
-    "linear_spring_limited_damper",
-    "hunt_crossley",
-    "input",
-];
-/// The friction methods a model may name.
-pub const FRICTION_METHODS: [&str; 4] = ["smooth_stick_slip", "stribeck", "none", "input"];
 
 // The parameters of the two tables that have defaults, each written once (Simscape's defaults).
 // SpatialContactForce's `normal` and `friction` documentation quotes them (a test checks it,
 // see [`NORMAL_DEFAULTS`] and [`FRICTION_DEFAULTS`]).
 
-/// `normal.method`.
+/// `normal.method` (its default is [`NormalMethod::default`]'s name; a test checks it).
 pub const NORMAL_METHOD: Param<&str> =
     param!("method", "", "smooth_spring_damper", "the normal-force law");
 /// `normal.stiffness` (every spring-damper law and Hunt-Crossley).
@@ -34,6 +24,8 @@ pub const TRANSITION_WIDTH: Param<f64> = param!("transition_width", "m", 1e-4, "
 pub const EXPONENT: Param<f64> = param!("exponent", "", 1.5, "n");
 /// `normal.velocity_exponent` (Hunt-Crossley).
 pub const VELOCITY_EXPONENT: Param<f64> = param!("velocity_exponent", "", 1, "q");
+/// `normal.depth_exponent` p (Hunt-Crossley; its default is the `exponent` read).
+pub const DEPTH_EXPONENT: &str = "depth_exponent";
 /// The numeric `normal` parameters with defaults.
 pub const NORMAL_DEFAULTS: [Param<f64>; 5] = [
     NORMAL_STIFFNESS,
@@ -43,7 +35,7 @@ pub const NORMAL_DEFAULTS: [Param<f64>; 5] = [
     VELOCITY_EXPONENT,
 ];
 
-/// `friction.method`.
+/// `friction.method` (its default is [`FrictionMethod::default`]'s name; a test checks it).
 pub const FRICTION_METHOD: Param<&str> =
     param!("method", "", "smooth_stick_slip", "the friction law");
 /// `friction.static`.
@@ -68,32 +60,36 @@ pub fn read_normal_law(p: &TableReader) -> Result<NormalForceLaw, Diagnostic> {
             transition_width: TRANSITION_WIDTH.default,
         });
     };
-    let method = NORMAL_METHOD.choice(&t, &NORMAL_METHODS)?;
+    let method = t.choice_value(
+        NORMAL_METHOD.name(),
+        &NormalMethod::choices(),
+        NormalMethod::default(),
+    )?;
     let law = match method {
-        "smooth_spring_damper" => NormalForceLaw::SmoothSpringDamper {
+        NormalMethod::SmoothSpringDamper => NormalForceLaw::SmoothSpringDamper {
             stiffness: NORMAL_STIFFNESS.read(&t)?,
             damping: NORMAL_DAMPING.read(&t)?,
             transition_width: TRANSITION_WIDTH.read(&t)?,
         },
-        "linear_spring_damper" => NormalForceLaw::LinearSpringDamper {
+        NormalMethod::LinearSpringDamper => NormalForceLaw::LinearSpringDamper {
             stiffness: NORMAL_STIFFNESS.read(&t)?,
             damping: NORMAL_DAMPING.read(&t)?,
         },
-        "linear_spring_limited_damper" => NormalForceLaw::LinearSpringLimitedDamper {
+        NormalMethod::LinearSpringLimitedDamper => NormalForceLaw::LinearSpringLimitedDamper {
             stiffness: NORMAL_STIFFNESS.read(&t)?,
             damping: NORMAL_DAMPING.read(&t)?,
         },
-        "hunt_crossley" => {
+        NormalMethod::HuntCrossley => {
             let exponent = EXPONENT.read(&t)?;
             NormalForceLaw::HuntCrossley {
                 stiffness: NORMAL_STIFFNESS.read(&t)?,
                 damping: NORMAL_DAMPING.read(&t)?,
                 exponent,
                 velocity_exponent: VELOCITY_EXPONENT.read(&t)?,
-                depth_exponent: t.f64_or("depth_exponent", exponent)?,
+                depth_exponent: t.f64_or(DEPTH_EXPONENT, exponent)?,
             }
         }
-        _ => NormalForceLaw::Input,
+        NormalMethod::Input => NormalForceLaw::Input,
     };
     law.validate().map_err(|e| t.table_error(e.to_string()))?;
     t.finish()?;
@@ -113,20 +109,24 @@ pub fn read_friction_law(p: &TableReader) -> Result<(FrictionLaw, Vec<String>), 
             vec![],
         ));
     };
-    let method = FRICTION_METHOD.choice(&t, &FRICTION_METHODS)?;
+    let method = t.choice_value(
+        FRICTION_METHOD.name(),
+        &FrictionMethod::choices(),
+        FrictionMethod::default(),
+    )?;
     let law = match method {
-        "smooth_stick_slip" => FrictionLaw::SmoothStickSlip {
+        FrictionMethod::SmoothStickSlip => FrictionLaw::SmoothStickSlip {
             static_coefficient: STATIC.read(&t)?,
             dynamic_coefficient: DYNAMIC.read(&t)?,
             critical_velocity: CRITICAL_VELOCITY.read(&t)?,
         },
-        "stribeck" => FrictionLaw::Stribeck {
+        FrictionMethod::Stribeck => FrictionLaw::Stribeck {
             static_coefficient: STATIC.read(&t)?,
             dynamic_coefficient: DYNAMIC.read(&t)?,
             stiction_velocity: STICTION_VELOCITY.read(&t)?,
         },
-        "none" => FrictionLaw::None,
-        _ => FrictionLaw::Input,
+        FrictionMethod::None => FrictionLaw::None,
+        FrictionMethod::Input => FrictionLaw::Input,
     };
     let warnings = law.validate().map_err(|e| t.table_error(e.to_string()))?;
     t.finish()?;
@@ -142,6 +142,35 @@ mod tests {
     fn doc(name: &str) -> &'static str {
         let params = SPATIAL_CONTACT_FORCE.params;
         params.iter().find(|p| p.name == name).unwrap().doc
+    }
+
+    /// The documented default method of each table is the enum's default, the one the readers
+    /// use when `method` is not written.
+    #[test]
+    fn the_declared_default_methods_are_the_enums_defaults() {
+        assert_eq!(NORMAL_METHOD.default, NormalMethod::default().name());
+        assert_eq!(FRICTION_METHOD.default, FrictionMethod::default().name());
+    }
+
+    /// SpatialContactForce's documentation of `normal` and `friction` names every method of the
+    /// enums, in their order, as `method = "NAME"`.
+    #[test]
+    fn the_tables_docs_name_every_method_in_order() {
+        let normal: Vec<&str> = NormalMethod::ALL.iter().map(|m| m.name()).collect();
+        let friction: Vec<&str> = FrictionMethod::ALL.iter().map(|m| m.name()).collect();
+        for (table, names) in [("normal", normal), ("friction", friction)] {
+            let doc = doc(table);
+            let mut at = 0;
+            for name in names {
+                let quoted = format!("method = \"{name}\"");
+                let found = doc[at..].find(&quoted);
+                assert!(
+                    found.is_some(),
+                    "{table}: {quoted} not after byte {at}: {doc}"
+                );
+                at += found.unwrap_or(0) + quoted.len();
+            }
+        }
     }
 
     /// SpatialContactForce documents the `normal` and `friction` tables in prose: it quotes the

@@ -52,7 +52,30 @@ const IMPACTS: Param<&str> = param!(
 const IMPACT_CHOICES: [&str; 2] = ["serial", "simultaneous"];
 /// `method` of the `friction` table.
 const FRICTION_METHOD: Param<&str> = param!("method", "", "none", "\"none\" or \"coulomb\"");
-const FRICTION_METHODS: [&str; 2] = ["none", "coulomb"];
+
+/// RigidContact's friction laws by name (`friction.method`): each name is written once, here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RigidFrictionMethod {
+    /// `"none"` (the default): frictionless.
+    #[default]
+    None,
+    /// `"coulomb"`: Coulomb's law with one coefficient μ (static = dynamic).
+    Coulomb,
+}
+
+impl RigidFrictionMethod {
+    /// Both methods, in the order the documentation lists them.
+    pub const ALL: [RigidFrictionMethod; 2] =
+        [RigidFrictionMethod::None, RigidFrictionMethod::Coulomb];
+
+    /// The method's name in a model file.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RigidFrictionMethod::None => "none",
+            RigidFrictionMethod::Coulomb => "coulomb",
+        }
+    }
+}
 
 /// Output indices.
 const CONTACT: usize = 0;
@@ -279,8 +302,12 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let friction = match p.table("friction")? {
         None => 0.0,
         Some(t) => {
-            let method = FRICTION_METHOD.choice(&t, &FRICTION_METHODS)?;
-            let mu = if method == "coulomb" {
+            let method = t.choice_value(
+                FRICTION_METHOD.name(),
+                &RigidFrictionMethod::ALL.map(|m| (m.name(), m)),
+                RigidFrictionMethod::default(),
+            )?;
+            let mu = if method == RigidFrictionMethod::Coulomb {
                 let mu = t.required_f64("coefficient", "Coulomb's μ, e.g. 0.5")?;
                 t.ensure(
                     mu >= 0.0,

@@ -31,8 +31,46 @@ use crate::multibody::JointKind;
 use crate::param;
 use nalgebra::Vector3;
 
-/// The values of `friction.method`.
-pub const FRICTION_METHODS: [&str; 3] = ["coulomb", "stribeck", "smooth_stick_slip"];
+/// A joint's friction laws by name (`friction.method`): each name is written once, here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JointFrictionMethod {
+    /// `"coulomb"` (the default): one limit τ_c, regularised below the stiction velocity.
+    #[default]
+    Coulomb,
+    /// `"stribeck"`: a static and a dynamic limit, Drake's Stribeck curve.
+    Stribeck,
+    /// `"smooth_stick_slip"`: a static and a dynamic limit, Simscape's smooth stick-slip curve.
+    SmoothStickSlip,
+}
+
+impl JointFrictionMethod {
+    /// Every method, in the order the documentation lists them.
+    pub const ALL: [JointFrictionMethod; 3] = [
+        JointFrictionMethod::Coulomb,
+        JointFrictionMethod::Stribeck,
+        JointFrictionMethod::SmoothStickSlip,
+    ];
+
+    /// The method's name in a model file.
+    pub const fn name(self) -> &'static str {
+        match self {
+            JointFrictionMethod::Coulomb => "coulomb",
+            JointFrictionMethod::Stribeck => "stribeck",
+            JointFrictionMethod::SmoothStickSlip => "smooth_stick_slip",
+        }
+    }
+
+    /// What a table of this method writes, for the message refusing another method's key.
+    fn takes(self, force_unit: &str) -> String {
+        match self {
+            JointFrictionMethod::Coulomb => {
+                format!("with method = \"coulomb\" write limit = <{force_unit}> and stiction_velocity")
+            }
+            JointFrictionMethod::Stribeck => "with method = \"stribeck\" write static_limit, dynamic_limit and stiction_velocity".to_string(),
+            JointFrictionMethod::SmoothStickSlip => "with method = \"smooth_stick_slip\" write static_limit, dynamic_limit and critical_velocity".to_string(),
+        }
+    }
+}
 
 /// `friction.method`.
 pub const FRICTION_METHOD: Param<&str> = param!(
@@ -61,13 +99,16 @@ pub const CRITICAL_VELOCITY: Param<f64> = param!(
 pub const FRICTION_DOC: &str = "{ method = \"coulomb\" (default), limit (N·m or N), stiction_velocity (rad/s or m/s, 1e-4) } | { method = \"stribeck\", static_limit, dynamic_limit (N·m or N, dynamic ≤ static), stiction_velocity (1e-4) } | { method = \"smooth_stick_slip\", static_limit, dynamic_limit, critical_velocity (rad/s or m/s, 1e-3) }: the contact friction laws with the largest friction torque or force in place of μ·f_n, a passive force of each axis; each number one value or one per axis; regularised: below the velocity scale v the friction rises smoothly from 0 at rest, so a stuck axis carrying a load τ below the limit creeps at the |q̇| < v where the law gives τ (a fraction of v); entering and leaving that band are located events; on a spherical, planar or six-dof joint the limit applies by default to each axis's component separately (shape = \"box\" (default): an off-axis slip meets up to √2 or √3 × the limit); shape = \"disk\" (spherical and six-dof joints: one law for the three rotation axes) makes the rotation's friction one torque opposing the relative angular velocity ω with magnitude τ(|ω|), and its stick band |ω| < v";
 
 /// Keys that belong to some methods only, with the methods that take them.
-const METHOD_KEYS: [(&str, &[&str]); 5] = [
-    ("limit", &["coulomb"]),
-    ("static_limit", &["stribeck", "smooth_stick_slip"]),
-    ("dynamic_limit", &["stribeck", "smooth_stick_slip"]),
-    ("stiction_velocity", &["coulomb", "stribeck"]),
-    ("critical_velocity", &["smooth_stick_slip"]),
-];
+const METHOD_KEYS: [(&str, &[JointFrictionMethod]); 5] = {
+    use JointFrictionMethod::{Coulomb, SmoothStickSlip, Stribeck};
+    [
+        ("limit", &[Coulomb]),
+        ("static_limit", &[Stribeck, SmoothStickSlip]),
+        ("dynamic_limit", &[Stribeck, SmoothStickSlip]),
+        ("stiction_velocity", &[Coulomb, Stribeck]),
+        ("critical_velocity", &[SmoothStickSlip]),
+    ]
+};
 
 /// A joint's friction: one law per velocity coordinate, each law's stick-band velocity, and for
 /// a disk the offset of the rotational triple.
@@ -113,43 +154,41 @@ impl JointFriction {
         };
         let nv = kind.nv();
         let (_, force_unit, rate_unit) = axis_units(kind);
-        let method = FRICTION_METHOD.choice(&t, &FRICTION_METHODS)?;
+        let method = t.choice_value(
+            FRICTION_METHOD.name(),
+            &JointFrictionMethod::ALL.map(|m| (m.name(), m)),
+            JointFrictionMethod::default(),
+        )?;
         refuse_other_methods_keys(&t, method, force_unit)?;
-        let mut laws = Vec::with_capacity(nv);
-        match method {
-            "coulomb" => {
+        let laws: Vec<FrictionLaw> = match method {
+            JointFrictionMethod::Coulomb => {
                 let limit = axis_values(&t, "limit", nv, None, force_unit)?;
                 let v_s = velocities(&t, &STICTION_VELOCITY, nv, rate_unit)?;
-                laws.extend((0..nv).map(|k| coulomb(limit[k], v_s[k])));
+                (0..nv).map(|k| coulomb(limit[k], v_s[k])).collect()
             }
-            _ => {
-                let s = axis_values(&t, "static_limit", nv, None, force_unit)?;
-                let d = axis_values(&t, "dynamic_limit", nv, None, force_unit)?;
-                for k in 0..nv {
-                    t.ensure(
-                        d[k] <= s[k],
-                        "dynamic_limit",
-                        &format!("= {} exceeds static_limit = {}: the static limit is the largest friction", d[k], s[k]),
-                        "write dynamic_limit ≤ static_limit (swap them if they are the wrong way round), or method = \"coulomb\" for one limit",
-                    )?;
-                }
-                if method == "stribeck" {
-                    let v_s = velocities(&t, &STICTION_VELOCITY, nv, rate_unit)?;
-                    laws.extend((0..nv).map(|k| FrictionLaw::Stribeck {
+            JointFrictionMethod::Stribeck => {
+                let (s, d) = static_and_dynamic_limits(&t, nv, force_unit)?;
+                let v_s = velocities(&t, &STICTION_VELOCITY, nv, rate_unit)?;
+                (0..nv)
+                    .map(|k| FrictionLaw::Stribeck {
                         static_coefficient: s[k],
                         dynamic_coefficient: d[k],
                         stiction_velocity: v_s[k],
-                    }));
-                } else {
-                    let v_c = velocities(&t, &CRITICAL_VELOCITY, nv, rate_unit)?;
-                    laws.extend((0..nv).map(|k| FrictionLaw::SmoothStickSlip {
+                    })
+                    .collect()
+            }
+            JointFrictionMethod::SmoothStickSlip => {
+                let (s, d) = static_and_dynamic_limits(&t, nv, force_unit)?;
+                let v_c = velocities(&t, &CRITICAL_VELOCITY, nv, rate_unit)?;
+                (0..nv)
+                    .map(|k| FrictionLaw::SmoothStickSlip {
                         static_coefficient: s[k],
                         dynamic_coefficient: d[k],
                         critical_velocity: v_c[k],
-                    }));
-                }
+                    })
+                    .collect()
             }
-        }
+        };
         let disk = read_shape(&t, kind, &laws)?;
         t.finish()?;
         Ok(JointFriction::from_laws(&laws, disk.then_some(kind)))
@@ -270,32 +309,49 @@ fn read_shape(t: &TableReader, kind: JointKind, laws: &[FrictionLaw]) -> Result<
     Ok(true)
 }
 
+/// The static and dynamic limits (one value or one per axis, dynamic ≤ static) of the Stribeck
+/// and smooth stick-slip methods.
+fn static_and_dynamic_limits(
+    t: &TableReader,
+    nv: usize,
+    force_unit: &str,
+) -> Result<(Vec<f64>, Vec<f64>), Diagnostic> {
+    let s = axis_values(t, "static_limit", nv, None, force_unit)?;
+    let d = axis_values(t, "dynamic_limit", nv, None, force_unit)?;
+    for k in 0..nv {
+        t.ensure(
+            d[k] <= s[k],
+            "dynamic_limit",
+            &format!("= {} exceeds static_limit = {}: the static limit is the largest friction", d[k], s[k]),
+            "write dynamic_limit ≤ static_limit (swap them if they are the wrong way round), or method = \"coulomb\" for one limit",
+        )?;
+    }
+    Ok((s, d))
+}
+
 /// Refuses a key that only other methods take, saying what this method takes instead.
 fn refuse_other_methods_keys(
     t: &TableReader,
-    method: &str,
+    method: JointFrictionMethod,
     force_unit: &str,
 ) -> Result<(), Diagnostic> {
     for (key, owners) in METHOD_KEYS {
         if owners.contains(&method) || !t.has(key) {
             continue;
         }
-        let instead = match method {
-            "coulomb" => format!("with method = \"coulomb\" write limit = <{force_unit}> and stiction_velocity"),
-            "stribeck" => "with method = \"stribeck\" write static_limit, dynamic_limit and stiction_velocity".to_string(),
-            _ => "with method = \"smooth_stick_slip\" write static_limit, dynamic_limit and critical_velocity".to_string(),
-        };
+        let instead = method.takes(force_unit);
         let owners = owners
             .iter()
-            .map(|m| format!("\"{m}\""))
+            .map(|m| format!("\"{}\"", m.name()))
             .collect::<Vec<_>>()
             .join(" or ");
         return Err(t
             .error(
                 key,
                 format!(
-                    "'{}' belongs to friction method {owners}, not \"{method}\"",
-                    t.name(key)
+                    "'{}' belongs to friction method {owners}, not \"{}\"",
+                    t.name(key),
+                    method.name()
                 ),
             )
             .hint(format!("{instead}; or write method = {owners}")));
@@ -385,8 +441,19 @@ mod tests {
         for p in [STICTION_VELOCITY, CRITICAL_VELOCITY] {
             assert!(quotes_default(FRICTION_DOC, &p.doc), "{}", p.name());
         }
-        for m in FRICTION_METHODS {
-            assert!(FRICTION_DOC.contains(&format!("\"{m}\"")), "{m}");
+        assert!(FRICTION_DOC.contains(&format!(
+            "method = \"{}\" (default)",
+            JointFrictionMethod::default().name()
+        )));
+        assert_eq!(
+            FRICTION_METHOD.default,
+            JointFrictionMethod::default().name()
+        );
+        for m in JointFrictionMethod::ALL {
+            assert!(
+                FRICTION_DOC.contains(&format!("method = \"{}\"", m.name())),
+                "{m:?}"
+            );
         }
     }
 

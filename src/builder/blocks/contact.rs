@@ -2,6 +2,7 @@
 
 use super::forces::{FrictionLaw, NormalLaw};
 use super::MethodTable;
+use crate::blocks::contact::rigid_contact::RigidFrictionMethod;
 use crate::builder::{BlockSpec, ParamValue};
 
 /// How a [`RigidContact`] resolves impacts at several touching points.
@@ -37,15 +38,17 @@ impl RigidContact {
     }
     /// Coulomb friction of `coefficient` μ ≥ 0 (static = dynamic).
     pub fn coulomb_friction(mut self, coefficient: f64) -> Self {
-        let friction = MethodTable::new("coulomb").with("coefficient", coefficient);
+        let coulomb = RigidFrictionMethod::Coulomb.name();
+        let friction = MethodTable::new(coulomb).with("coefficient", coefficient);
         self.spec = self.spec.param("friction", friction.into_value());
         self
     }
     /// No friction.
     pub fn frictionless(mut self) -> Self {
+        let none = RigidFrictionMethod::None.name();
         self.spec = self
             .spec
-            .param("friction", MethodTable::new("none").into_value());
+            .param("friction", MethodTable::new(none).into_value());
         self
     }
     /// How impacts at several touching points are resolved.

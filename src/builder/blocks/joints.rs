@@ -1,6 +1,7 @@
 //! Joints between two frames, and their limits.
 
 use super::MethodTable;
+use crate::blocks::multibody::joint_friction::JointFrictionMethod;
 use crate::builder::BlockSpec;
 
 /// A joint's position limits, for [`Joint::limits`]: [`JointLimits::rigid`] (impacts) or
@@ -92,7 +93,7 @@ impl Joint {
     /// Coulomb joint friction: its largest torque (N·m) or force (N) `limit`, regularised over
     /// `stiction_velocity` (rad/s or m/s; the model format's default is 1e-4).
     pub fn coulomb_friction(mut self, limit: f64, stiction_velocity: f64) -> Self {
-        let friction = MethodTable::new("coulomb")
+        let friction = MethodTable::new(JointFrictionMethod::Coulomb.name())
             .with("limit", limit)
             .with("stiction_velocity", stiction_velocity);
         self.spec = self.spec.param("friction", friction.into_value());
@@ -108,7 +109,7 @@ impl Joint {
         dynamic_limit: f64,
         stiction_velocity: f64,
     ) -> Self {
-        let friction = MethodTable::new("stribeck")
+        let friction = MethodTable::new(JointFrictionMethod::Stribeck.name())
             .with("static_limit", static_limit)
             .with("dynamic_limit", dynamic_limit)
             .with("stiction_velocity", stiction_velocity);

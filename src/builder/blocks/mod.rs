@@ -47,7 +47,7 @@ macro_rules! setters {
 /// with the setters of that method's entries only, and converting into the general type.
 macro_rules! method_type {
     ($(#[$doc:meta])* $name:ident => $general:ident {
-        $($(#[$setter_doc:meta])* $setter:ident => $key:literal;)*
+        $($(#[$setter_doc:meta])* $setter:ident => $key:expr;)*
     }) => {
         $(#[$doc])*
         #[derive(Clone, Debug, PartialEq)]

@@ -52,6 +52,21 @@ pub struct PhysicalScene {
     /// Each RigidTransform's two frames (B, F), in model order: the links an animation draws as
     /// lines.
     pub links: Vec<(FrameId, FrameId)>,
+    /// Every connected geometry port of a consumer block, with the geometry on it, ordered by
+    /// block and port: resolved when the diagram is built, so that a run finds a block's geometry
+    /// without reading names.
+    pub connected: Vec<ConnectedGeometry>,
+}
+
+/// A consumer block's geometry port and the geometry connected to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectedGeometry {
+    /// The consumer block: its index in [`super::Diagram::blocks`].
+    pub block: usize,
+    /// The block's geometry port (as the block declares it, e.g. `F`).
+    pub port: String,
+    /// The geometry connected to it: its index in [`PhysicalScene::geometries`].
+    pub geometry: usize,
 }
 
 /// One physical (`--`) connection as written.
@@ -108,8 +123,14 @@ pub(crate) fn elaborate(
     for (b, bound) in binds {
         binding::wire_block(source, instances, &mut target, b, bound, lines, line_spans)?;
     }
+    let (placed, geometry_blocks): (Vec<PlacedGeometry>, Vec<usize>) =
+        placed_geometries(instances, &wiring, &shared)
+            .into_iter()
+            .map(|(b, g)| (g, b))
+            .unzip();
     let scene = PhysicalScene {
-        geometries: placed_geometries(instances, &wiring, &shared),
+        connected: connected_geometries(&wiring, &geometry_blocks),
+        geometries: placed,
         frames: named_frames(instances, &wiring),
         links: rigid_links(instances, &wiring),
         mechanism: shared,
@@ -130,12 +151,31 @@ pub(crate) fn elaborate(
     Ok(Some(scene))
 }
 
-/// Every Solid and geometry block with the body it is fixed to, in model order.
+/// Each consumer's connected geometry port with the index of its geometry among the placed
+/// ones (`geometry_blocks[i]` is the block of placed geometry i), ordered by block and port.
+fn connected_geometries(wiring: &FrameWiring, geometry_blocks: &[usize]) -> Vec<ConnectedGeometry> {
+    let mut connected: Vec<ConnectedGeometry> = wiring
+        .geometry_of
+        .iter()
+        .filter_map(|((block, port), provider)| {
+            Some(ConnectedGeometry {
+                block: *block,
+                port: port.clone(),
+                geometry: geometry_blocks.iter().position(|b| b == provider)?,
+            })
+        })
+        .collect();
+    connected.sort_by(|a, b| (a.block, &a.port).cmp(&(b.block, &b.port)));
+    connected
+}
+
+/// Every Solid and geometry block (its index in `instances`) with the body it is fixed to, in
+/// model order.
 fn placed_geometries(
     instances: &[Instance],
     wiring: &FrameWiring,
     m: &Mechanism,
-) -> Vec<PlacedGeometry> {
+) -> Vec<(usize, PlacedGeometry)> {
     instances
         .iter()
         .enumerate()
@@ -146,13 +186,16 @@ fn placed_geometries(
                 _ => return None,
             };
             let (body, r_in_body) = m.frame_placement(wiring.frame(b, "R")?);
-            Some(PlacedGeometry {
-                block: inst.name.clone(),
-                shape: shape.clone(),
-                solid,
-                body,
-                r_in_body,
-            })
+            Some((
+                b,
+                PlacedGeometry {
+                    block: inst.name.clone(),
+                    shape: shape.clone(),
+                    solid,
+                    body,
+                    r_in_body,
+                },
+            ))
         })
         .collect()
 }

@@ -23,8 +23,8 @@
 
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::{
-    Binding, Block, BlockError, BlockType, ContactRates, Ctx, DrawnAs, Io, Param, ParamDoc,
-    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StartOverlap, StiffnessNote,
+    Binding, Block, BlockError, BlockType, ContactRates, Ctx, Io, Param, ParamDoc, PhysicalRole,
+    PortDecl, Setup, Shape, StartOverlap, StiffnessNote,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::friction::FrictionLaw;
@@ -43,40 +43,19 @@ use std::any::Any;
 
 mod kinks;
 mod manifold_eval;
+mod outputs;
 mod per_point;
 mod sensed;
 mod start_overlap;
 mod static_base;
 mod stiffness;
 
-/// Output indices.
-pub(super) mod outputs {
-    pub(crate) const CONTACT: usize = 0;
-    pub(crate) const PENETRATION: usize = 1;
-    pub(crate) const SEPARATION: usize = 2;
-    pub(crate) const NORMAL_FORCE: usize = 3;
-    pub(crate) const FRICTION_FORCE: usize = 4;
-    pub(crate) const NORMAL_VELOCITY: usize = 5;
-    pub(crate) const TANGENTIAL_VELOCITY: usize = 6;
-    pub(crate) const BASE_ROTATION: usize = 7;
-    pub(crate) const BASE_TRANSLATION: usize = 8;
-    pub(crate) const FOLLOWER_ROTATION: usize = 9;
-    pub(crate) const FOLLOWER_TRANSLATION: usize = 10;
-    pub(crate) const RESULTANT_FORCE: usize = 11;
-    pub(crate) const RESULTANT_TORQUE: usize = 12;
-    pub(crate) const RESULTANT_POINT: usize = 13;
-    pub(crate) const POINTS: usize = 14;
-    pub(crate) const NUM_USER_OUTPUTS: usize = 15;
-}
 use outputs::*;
 
 /// The round-off of a separation (m), in machine epsilons times the larger of 1 m and the
 /// geometries' distances from the World origin (1.8e-15 m near the origin): the separation's zero
 /// crossing is located where it passes minus this, so that round-off about zero does not cross.
 const SEPARATION_RESOLUTION: f64 = 8.0 * f64::EPSILON;
-
-/// The values of `contact_points`.
-const CONTACT_POINTS_CHOICES: [&str; 2] = ["manifold", "single"];
 
 /// The parameters with defaults, each written once (see [`Param`]).
 const ZERO_CROSSINGS: Param<bool> = param!(
@@ -89,12 +68,26 @@ const KINK_CROSSINGS: Param<bool> = param!("kink_crossings", "", true, "with zer
 const CONTACT_POINTS: Param<&str> = param!("contact_points", "", "manifold", "\"manifold\": every point of the contact manifold (a face touches at its corners, a cylinder on its side along its length; the law is applied to the pair as a whole and spread over the points, friction per point) | \"single\": Simscape's one deepest point per pair. Point clouds always have one contact per cloud point");
 
 /// How many contact points a pair of bounded geometries gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ContactPoints {
     /// Every point of the contact manifold (a face touches at its corners); the default.
+    #[default]
     Manifold,
     /// Simscape's single deepest point per pair.
     Single,
+}
+
+impl ContactPoints {
+    /// Both values, in the order the documentation lists them.
+    pub const ALL: [ContactPoints; 2] = [ContactPoints::Manifold, ContactPoints::Single];
+
+    /// The value's name in a model file (`contact_points = "..."`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ContactPoints::Manifold => "manifold",
+            ContactPoints::Single => "single",
+        }
+    }
 }
 
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
@@ -318,36 +311,14 @@ impl Block for SpatialContactForce {
         outputs: &mut [Option<Shape>],
     ) -> Result<(), BlockError> {
         let n = self.points;
-        let (row, pair) = if self.cloud {
-            (Shape::new(1, n), Shape::new(2, n))
-        } else {
-            (Shape::SCALAR, Shape::vector(2))
-        };
-        let shapes = [
-            row,
-            row,
-            row,
-            row,
-            row,
-            row,
-            pair,
-            Shape::new(3, 3 * n),
-            Shape::new(3, n),
-            Shape::new(3, 3 * n),
-            Shape::new(3, n),
-            Shape::vector(3),
-            Shape::vector(3),
-            Shape::vector(3),
-            Shape::SCALAR,
-        ];
-        for (o, s) in shapes.iter().enumerate() {
-            outputs[o] = Some(*s);
+        for (o, port) in OUTPUTS.iter().enumerate() {
+            outputs[o] = Some(port.size.shape(n));
         }
         if let Some(i) = self.fn_input {
-            inputs[i] = Some(row);
+            inputs[i] = Some(FN_INPUT.size.shape(n));
         }
         if let Some(i) = self.ff_input {
-            inputs[i] = Some(pair);
+            inputs[i] = Some(FF_INPUT.size.shape(n));
         }
         Ok(())
     }
@@ -523,45 +494,23 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let (friction, warnings) = read_friction_law(p)?;
     let zero_crossings = ZERO_CROSSINGS.read(p)?;
     let kink_crossings = KINK_CROSSINGS.read(p)?;
-    let contact_points = match CONTACT_POINTS.choice(p, &CONTACT_POINTS_CHOICES)? {
-        "single" => ContactPoints::Single,
-        _ => ContactPoints::Manifold,
-    };
+    let contact_points = p.choice_value(
+        CONTACT_POINTS.name(),
+        &ContactPoints::ALL.map(|c| (c.name(), c)),
+        ContactPoints::default(),
+    )?;
     let mut inputs = Vec::new();
     let mut fn_input = None;
     let mut ff_input = None;
     if normal.is_input() {
         fn_input = Some(inputs.len());
-        inputs.push(PortDecl::inherited("fn").unit("N"));
+        inputs.push(FN_INPUT.decl());
     }
     if friction.is_input() {
         ff_input = Some(inputs.len());
-        inputs.push(PortDecl::inherited("ff").unit("N"));
+        inputs.push(FF_INPUT.decl());
     }
-    let out = |name: &str, unit: Option<&'static str>| {
-        let d = PortDecl::inherited(name);
-        match unit {
-            Some(u) => d.unit(u),
-            None => d,
-        }
-    };
-    let outputs = vec![
-        out("contact", None),
-        out("penetration", Some("m")),
-        out("separation", Some("m")),
-        out("normal_force", Some("N")),
-        out("friction_force", Some("N")),
-        out("normal_velocity", Some("m/s")),
-        out("tangential_velocity", Some("m/s")),
-        out("base_rotation", None),
-        out("base_translation", Some("m")),
-        out("follower_rotation", None),
-        out("follower_translation", Some("m")),
-        out("resultant_force", Some("N")).drawn(DrawnAs::ResultantForce),
-        out("resultant_torque", Some("N·m")),
-        out("resultant_point", Some("m")).drawn(DrawnAs::ResultantPoint),
-        out("points", None),
-    ];
+    let outputs = OUTPUTS.iter().map(Port::decl).collect();
     Ok(Box::new(SpatialContactForce {
         normal,
         friction,
@@ -570,7 +519,10 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         contact_points,
         use_manifold: false,
         warnings,
-        physical: vec![PortDecl::geometry("B"), PortDecl::geometry("F")],
+        physical: vec![
+            PortDecl::geometry(INPUTS[0].name),
+            PortDecl::geometry(INPUTS[1].name),
+        ],
         inputs,
         outputs,
         used: vec![true; NUM_USER_OUTPUTS],
@@ -597,26 +549,22 @@ pub static SPATIAL_CONTACT_FORCE: BlockType = BlockType {
         KINK_CROSSINGS.doc,
         CONTACT_POINTS.doc,
     ],
-    ports: &[
-        PortDoc { name: "B", kind: "geometry", shape: "", unit: "", doc: "base geometry" },
-        PortDoc { name: "F", kind: "geometry", shape: "", unit: "", doc: "follower geometry" },
-        PortDoc { name: "fn", kind: "input", shape: "1×1 or 1×N", unit: "N", doc: "normal force magnitude (normal method \"input\"; negative values clipped to 0)" },
-        PortDoc { name: "ff", kind: "input", shape: "2×1 or 2×N", unit: "N", doc: "friction force x, y in the contact frame (friction method \"input\")" },
-        PortDoc { name: "contact", kind: "output", shape: "1×1 or 1×N", unit: "", doc: "1 in contact, 0 otherwise" },
-        PortDoc { name: "penetration", kind: "output", shape: "1×1 or 1×N", unit: "m", doc: "penetration depth (0 when separated)" },
-        PortDoc { name: "separation", kind: "output", shape: "1×1 or 1×N", unit: "m", doc: "signed separation distance (negative when penetrating)" },
-        PortDoc { name: "normal_force", kind: "output", shape: "1×1 or 1×N", unit: "N", doc: "normal force magnitude" },
-        PortDoc { name: "friction_force", kind: "output", shape: "1×1 or 1×N", unit: "N", doc: "friction force magnitude" },
-        PortDoc { name: "normal_velocity", kind: "output", shape: "1×1 or 1×N", unit: "m/s", doc: "z of the relative velocity (follower − base) in the contact frame" },
-        PortDoc { name: "tangential_velocity", kind: "output", shape: "2×1 or 2×N", unit: "m/s", doc: "x, y of the relative velocity in the contact frame" },
-        PortDoc { name: "base_rotation", kind: "output", shape: "3×3 or 3×3N", unit: "", doc: "contact frame relative to the base geometry's frame" },
-        PortDoc { name: "base_translation", kind: "output", shape: "3×1 or 3×N", unit: "m", doc: "contact point in the base geometry's frame" },
-        PortDoc { name: "follower_rotation", kind: "output", shape: "3×3 or 3×3N", unit: "", doc: "contact frame relative to the follower geometry's frame" },
-        PortDoc { name: "follower_translation", kind: "output", shape: "3×1 or 3×N", unit: "m", doc: "contact point in the follower geometry's frame" },
-        PortDoc { name: "resultant_force", kind: "output", shape: "3×1", unit: "N", doc: "sum of the contact forces on the follower (World)" },
-        PortDoc { name: "resultant_torque", kind: "output", shape: "3×1", unit: "N·m", doc: "torque about resultant_point (World; Drake's minimum-moment resultant)" },
-        PortDoc { name: "resultant_point", kind: "output", shape: "3×1", unit: "m", doc: "application point on the central axis of the normal forces (World)" },
-        PortDoc { name: "points", kind: "output", shape: "1×1", unit: "", doc: "number of contact points in contact (manifold points of the pair; cloud points in contact)" },
-    ],
+    ports: &PORT_DOCS,
     build,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The documented default of `contact_points` is the one the block uses when it is not
+    /// written, and the documentation names both values.
+    #[test]
+    fn contact_points_default_and_names_are_the_enums() {
+        assert_eq!(CONTACT_POINTS.default, ContactPoints::default().name());
+        for c in ContactPoints::ALL {
+            let quoted = format!("\"{}\":", c.name());
+            assert!(CONTACT_POINTS.doc.doc.contains(&quoted), "{quoted}");
+        }
+    }
+}
