@@ -21,6 +21,7 @@
 //! `[model]`, `[solver]` and `[output]` settings.
 
 mod mechanism;
+mod slot;
 mod variables;
 mod vector;
 
