@@ -41,6 +41,12 @@ pub(crate) struct ColumnGroups {
 impl ColumnGroups {
     /// Buffers for n columns; every column its own group until [`Self::set_pattern`].
     pub(crate) fn new(n: usize) -> Self {
+        // The column lists hold at most n² entries. Up to SMALL columns that room is taken here,
+        // so that a run never allocates when its first pattern is set (tests/engine_alloc.rs);
+        // a larger system allocates its lists once, at its first sparse Jacobian, to the size
+        // its pattern needs instead of n² (3,328 states would reserve 2 × 89 MB).
+        const SMALL: usize = 512;
+        let list_room = if n <= SMALL { n * n } else { 0 };
         Self {
             n,
             pattern: vec![true; n * n],
@@ -49,10 +55,10 @@ impl ColumnGroups {
             row_groups: vec![0; n * n.div_ceil(64)],
             taken: vec![0; n.div_ceil(64)],
             words: n.div_ceil(64),
-            col_ptr: Vec::new(),
-            rows: Vec::new(),
-            prev_ptr: Vec::new(),
-            prev_rows: Vec::new(),
+            col_ptr: Vec::with_capacity(n + 1),
+            rows: Vec::with_capacity(list_room),
+            prev_ptr: Vec::with_capacity(n + 1),
+            prev_rows: Vec::with_capacity(list_room),
             dense: true,
         }
     }
