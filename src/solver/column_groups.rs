@@ -131,6 +131,10 @@ impl ColumnGroups {
         }
         std::mem::swap(&mut self.col_ptr, &mut self.prev_ptr);
         std::mem::swap(&mut self.rows, &mut self.prev_rows);
+        // `reserve` counts from the length: clear first, so that room for the new lists is
+        // asked, not room for both.
+        self.prev_ptr.clear();
+        self.prev_rows.clear();
         self.prev_ptr.reserve(self.col_ptr.len());
         self.prev_rows.reserve(self.rows.len());
         self.row_groups.fill(0);
