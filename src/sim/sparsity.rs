@@ -273,7 +273,14 @@ impl TreeCoupling {
             if d.blocks[s].block.coupled_bodies(&[], &mut |_, _| {}) {
                 varying.push(s);
             } else {
-                clique(&mut binding.ports.iter().map(|p| p.body), &mut fixed);
+                // The bodies it pushes and the bodies whose outputs it reads (a joint's ω wired
+                // into a torque on another tree couples the two); a port tied to no one body
+                // leaves the pattern dense.
+                let mut bodies: Vec<usize> = binding.ports.iter().map(|p| p.body).collect();
+                for &(_, port) in sources[s].iter().flatten() {
+                    bodies.push(d.blocks[mb].block.port_body(false, port)?);
+                }
+                clique(&mut bodies.into_iter(), &mut fixed);
             }
         }
         // Every other block bound to bodies (a rigid contact, whose constraint the mechanism
@@ -514,5 +521,50 @@ type = "Integrator"
               [blocks.push]\ntype = \"ExternalForceTorque\"\n";
         let (_, s) = deps(&text);
         assert!(s.trees.is_none() && !s.varies());
+    }
+
+    /// A force block on one tree that reads another tree's output (ball0's angular velocity
+    /// wired into a torque on ball1) couples the two trees' rows both ways. (The joint's `w`
+    /// is the joint block's output, so the path is not the mechanism's alone and the pattern
+    /// stays the block-level one; a force reading the mechanism's own ports directly adds the
+    /// bodies of those ports to its clique.)
+    #[test]
+    fn a_force_reading_another_trees_output_couples_them() {
+        let mut text =
+            String::from("connect = [\"free0.w -> push.torque\", \"push.R -- ball1.R\", ");
+        for k in 0..3 {
+            text += &format!("\"world.W -- free{k}.B\", \"free{k}.F -- ball{k}.R\", ");
+        }
+        text += "]\n[blocks.world]\ntype = \"WorldFrame\"\n[blocks.push]\ntype = \"ExternalForceTorque\"\n";
+        for k in 0..3 {
+            text += &format!(
+                "[blocks.free{k}]\ntype = \"SixDofJoint\"\nposition = [{}, 0.0, 0.2]\n\
+                 [blocks.ball{k}]\ntype = \"Solid\"\ngeometry = {{ shape = \"sphere\", radius = 0.05 }}\nmass = 0.1\n",
+                0.3 * k as f64
+            );
+        }
+        let (d, s) = deps(&text);
+        let n = d.num_states;
+        let scene = d.scene.as_ref().unwrap();
+        let (m, start) = (
+            &scene.mechanism,
+            d.blocks[scene.mechanism_block].states.start,
+        );
+        let states = |k: usize| -> Vec<usize> {
+            let joint = d.block_index(&format!("free{k}")).unwrap();
+            let j = d.blocks[joint].binding.as_ref().unwrap().joint.unwrap().0;
+            let (q, v) = (m.joint_q_range(j), m.joint_v_range(j));
+            q.map(|i| start + i)
+                .chain(v.map(|i| start + m.nq() + i))
+                .collect()
+        };
+        let mut pattern = vec![false; n * n];
+        s.fill_pattern(&d, &vec![0.0; d.num_work], &mut pattern);
+        let reads = |a: usize, b: usize| {
+            states(a)
+                .iter()
+                .any(|&i| states(b).iter().any(|&j| pattern[i * n + j]))
+        };
+        assert!(reads(1, 0) && reads(0, 1), "ball1's torque reads ball0's ω");
     }
 }
