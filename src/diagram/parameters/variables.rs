@@ -161,7 +161,11 @@ impl Diagram {
             .zip(&recipe.settings)
             .find(|(a, b)| a != b)
             .map(|(a, _)| a)
-            .or_else(|| (settings.len() != recipe.settings.len()).then(|| &settings[0]))
+            .or_else(|| {
+                (settings.len() != recipe.settings.len())
+                    .then(|| settings.first().or(recipe.settings.first()))
+                    .flatten()
+            })
         {
             return Err(Diagnostic::new(format!(
                 "parameter '{written}': the value changes the [{section}] section, which a parameter set does not change"
