@@ -271,3 +271,57 @@ mass = 1.0
     assert!(e.contains("bad.toml:"), "not located: {e}");
     run_text("cycle_unread", &text("\"hinge.q\""));
 }
+
+/// A weld from the World to a 3 kg plate 0.3 m out along x, and a free 1 kg box resting on the
+/// plate through a RigidContact (the review's case: a rigid contact on the World's welded body
+/// made the reaction NaN). The contact's force counts on the plate's side (its geometry's frame
+/// is beyond the weld), so the weld carries both weights: f = (0, 0, 4·g) and, about the weld's
+/// origin, τ = −(0.3, 0, 0) × (0, 0, −4·g) = (0, −1.2·g, 0), at every row. Bound 1e-8 relative:
+/// the resting contact's forces are the complementarity solve's, exact to its 1e-9 tolerance.
+#[test]
+fn a_rigid_contact_on_the_welded_part_counts_on_its_side() {
+    let g = 9.80665;
+    let text = r#"
+connect = [
+  "world.W -- weld.B", "weld.F -- arm.B", "arm.F -- plate.R",
+  "world.W -- j.B", "j.F -- box.R", "plate.G -- c.B", "box.G -- c.F",
+]
+[model]
+stop_time = 0.2
+[output]
+log = ["weld.reaction"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.weld]
+type = "WeldJoint"
+[blocks.arm]
+type = "RigidTransform"
+translation = [0.3, 0.0, 0.0]
+[blocks.plate]
+type = "Solid"
+geometry = { shape = "brick", size = [0.2, 0.2, 0.02] }
+mass = 3.0
+[blocks.j]
+type = "SixDofJoint"
+position = [0.3, 0.0, 0.06]
+[blocks.box]
+type = "Solid"
+geometry = { shape = "brick", size = [0.1, 0.1, 0.1] }
+mass = 1.0
+[blocks.c]
+type = "RigidContact"
+"#;
+    let r = run_text("weld_contact", text);
+    let rec = &r.recording;
+    assert!(rec.len() > 2);
+    let scale = 4.0 * g;
+    for i in 0..rec.len() {
+        let (f, tau) = reaction(rec, "weld", i);
+        let want_f = Vector3::new(0.0, 0.0, 4.0 * g);
+        let want_tau = Vector3::new(0.0, -1.2 * g, 0.0);
+        assert!(
+            (f - want_f).norm() < 1e-8 * scale && (tau - want_tau).norm() < 1e-8 * scale,
+            "row {i}: f {f:?} τ {tau:?}"
+        );
+    }
+}

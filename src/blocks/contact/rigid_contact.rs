@@ -126,6 +126,7 @@ impl Block for RigidContact {
                 body: bound.body,
                 placement: bound.placement,
                 shape,
+                frame: bound.frame,
             };
             Ok((side, label))
         };

@@ -93,7 +93,7 @@ pub(super) const WELD_REACTION: crate::block::PortDoc = crate::block::PortDoc {
     kind: "output",
     shape: "6×1",
     unit: "N, N·m",
-    doc: "[force; torque]: the wrench the base side exerts on the follower side through the weld (the parts rigidly connected to F once the weld is cut), the torque about F's origin, resolved in reaction_frame (B coincides with F); refused when the weld lies on a cycle of rigid connections (statically indeterminate); NaN when a rigid contact acts on the welded body",
+    doc: "[force; torque]: the wrench the base side exerts on the follower side through the weld (the parts rigidly connected to F once the weld is cut), the torque about F's origin, resolved in reaction_frame (B coincides with F); refused when the weld lies on a cycle of rigid connections (statically indeterminate); NaN when a rigid contact joins two parts of the welded body (a rigid contact with one side on it counts on the part its geometry is on)",
 };
 
 const fn port_doc(

@@ -922,8 +922,9 @@ impl Block for MechanismBlock {
 }
 
 impl MechanismBlock {
-    /// A weld whose reaction is read on a body a rigid contact acts on: the contact's rows do
-    /// not say which part of the body they push, so the reaction is NaN.
+    /// A weld whose reaction is read on a body a rigid contact acts on with both its sides: the
+    /// contact's rows do not say which of the two parts each pushes, so the reaction is NaN. (A
+    /// contact with one side on the body counts on the part its geometry's frame is on.)
     fn weld_contact_warnings(&self) -> Vec<String> {
         let m = &*self.mechanism;
         let mut out = Vec::new();
@@ -933,13 +934,13 @@ impl MechanismBlock {
             };
             let touching = self.rigid.iter().find(|c| match &c.kind {
                 ConstraintKind::Contact(p) => {
-                    p.base.body == split.body || p.follower.body == split.body
+                    p.base.body == split.body && p.follower.body == split.body
                 }
                 _ => false,
             });
             if let Some(c) = touching {
                 out.push(format!(
-                    "the reaction of weld '{}' is NaN: the rigid contact '{}' acts on its welded body, and a rigid contact's forces are not split between the parts of a welded body; read a joint's reaction outside the welded body, or use a penalty contact (contact = \"penalty\") there",
+                    "the reaction of weld '{}' is NaN: the rigid contact '{}' joins two parts of its welded body, and such a contact's forces are not split between them; read a joint's reaction outside the welded body, or use a penalty contact (contact = \"penalty\") there",
                     m.joint_label(d.joint),
                     c.label
                 ));

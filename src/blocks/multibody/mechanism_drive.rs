@@ -356,14 +356,20 @@ impl MechanismBlock {
             if a != body && b != body {
                 continue;
             }
-            let ConstraintKind::Loop(cut) = &self.rigid_constraint(cand.owner).kind else {
-                return None;
-            };
-            // The closure's frame on the weld's body (its other frame is on another body).
-            let frame = if cut.base.0 == body {
-                cut.frames.0
-            } else {
-                cut.frames.1
+            // The constraint's frame on the weld's body (its other frame is on another body).
+            let frame = match &self.rigid_constraint(cand.owner).kind {
+                ConstraintKind::Loop(cut) if cut.base.0 == body => cut.frames.0,
+                ConstraintKind::Loop(cut) => cut.frames.1,
+                // A contact between two parts of the welded body: which part each row pushes
+                // is not told apart; the reaction is NaN (the mechanism warns).
+                ConstraintKind::Contact(pair) => {
+                    match (pair.base.body == body, pair.follower.body == body) {
+                        (true, false) => pair.base.frame,
+                        (false, true) => pair.follower.frame,
+                        _ => return None,
+                    }
+                }
+                ConstraintKind::Limit(_) => return None,
             };
             if m.on_weld_summed_side(j, frame) {
                 applied += if b == body { w } else { -w };

@@ -151,6 +151,9 @@ pub struct PairSide {
     pub placement: Isometry3<f64>,
     /// The geometry.
     pub shape: Shape,
+    /// The frame the geometry is attached to (which part of a welded body it is on: a weld's
+    /// reaction counts the contact's force on the side that holds this frame).
+    pub frame: crate::multibody::FrameId,
 }
 
 /// A rigid contact pair as a RigidContact block declares it (immutable during a run).
