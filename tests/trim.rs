@@ -211,3 +211,21 @@ fn a_trim_that_cannot_converge_names_the_state_left_moving() {
     .unwrap_err();
     assert!(e.to_string().contains("did you mean 'hinge.q[0]'"), "{e}");
 }
+
+#[test]
+fn a_tolerance_that_no_residual_can_reach_is_refused() {
+    for tolerance in [0.0, -1e-9, f64::NAN] {
+        let e = trimmed(
+            &pendulum(1.0, 0.5, 0.0, 0.4),
+            &[],
+            TrimSpec {
+                inputs: strings(&["hinge.t"]),
+                tolerance,
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert!(matches!(e, TrimError::BadTolerance(_)), "{e}");
+        assert!(e.to_string().contains("positive"), "{e}");
+    }
+}

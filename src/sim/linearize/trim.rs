@@ -98,6 +98,9 @@ pub enum TrimError {
         /// The nearest name, or the list.
         hint: String,
     },
+    /// The tolerance is not a positive number (no residual can reach it).
+    #[error("trim tolerance = {0}: it must be a positive number (‖ż‖₂ in the states' units per second)\n  help: write --tolerance 1e-10 (the default) or another positive value")]
+    BadTolerance(f64),
     /// No equilibrium was reached.
     #[error("trim did not converge ({iterations} iterations): ‖ż‖ = {xdot_norm:e} (tolerance {tolerance:e}); the largest derivative left is {state}' = {residual:e}\n  help: free more inputs or states (--free-inputs, fewer --fix-states), or start nearer an equilibrium (--set)")]
     NotConverged {
@@ -117,6 +120,9 @@ pub enum TrimError {
 /// Finds an equilibrium of `diagram` as `spec` says, from its initial state; see the module
 /// documentation.
 pub fn trim(diagram: &Diagram, spec: &TrimSpec) -> Result<Trim, TrimError> {
+    if !(spec.tolerance > 0.0 && spec.tolerance.is_finite()) {
+        return Err(TrimError::BadTolerance(spec.tolerance));
+    }
     let mut input_names: Vec<String> = spec.inputs.iter().map(|n| n.trim().to_string()).collect();
     for name in &spec.free_inputs {
         if !input_names.iter().any(|n| n == name.trim()) {
