@@ -148,6 +148,14 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
         count(w.motion_pace),
         count(w.floor_pace)
     );
+    if d.num_states > crate::sim::work_estimate::MAX_EIGEN_STATES {
+        let _ = writeln!(
+            s,
+            "  the motion's rates are not estimated: {} states (the eigenvalue analysis stops at {}), so the smooth motion is counted at max_step's pace",
+            d.num_states,
+            crate::sim::work_estimate::MAX_EIGEN_STATES
+        );
+    }
     for c in &w.contacts {
         let name = &d.blocks[c.block].name;
         let stiff = format!(
@@ -196,7 +204,7 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
     }
     let _ = writeln!(
         s,
-        "  not counted: a body that starts rolling or sliding later, rocking over edges, a spin that grows, points engaging one by one, rigid contact's events, impacts between bodies that start apart"
+        "  not counted: a body that starts rolling or sliding later, rocking over edges, a spin that grows, points engaging one by one, rigid contact's events, impacts between ContactGroup members (a contact block open at t = 0 has its impacts' rings counted)"
     );
     s
 }

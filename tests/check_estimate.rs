@@ -155,3 +155,17 @@ fn a_contact_that_rolls_or_spins_at_the_start_travels_and_one_at_rest_or_sliding
         .iter()
         .all(|&(_, travels)| !travels));
 }
+
+#[test]
+fn check_says_when_the_motion_is_not_estimated() {
+    // 64 free balls: 64 × 13 = 832 states, past the eigenvalue analysis's 400.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sphere_pile.toml");
+    let text = blockdyn::report::check_report(&blockdyn::load_model(&path, &[]).unwrap());
+    assert!(
+        text.contains("the motion's rates are not estimated: 832 states (the eigenvalue analysis stops at 400)"),
+        "{text}"
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/pendulum.toml");
+    let text = blockdyn::report::check_report(&blockdyn::load_model(&path, &[]).unwrap());
+    assert!(!text.contains("not estimated"), "{text}");
+}

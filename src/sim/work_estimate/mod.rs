@@ -61,7 +61,7 @@ use crate::block::ContactRates;
 use crate::diagram::Diagram;
 use crate::solver::{Method, SolverOptions};
 use modes::Linearisation;
-pub use modes::{decaying_mode_steps, Mode};
+pub use modes::{decaying_mode_steps, Mode, MAX_EIGEN_STATES};
 
 mod modes;
 

@@ -25,7 +25,7 @@ pub(super) const SCHEDULED_EVENTS: usize = 32;
 
 /// Past this many states the Jacobian's eigenvalues are not computed (O(n³)); the estimate
 /// then counts only the contacts and the step floor.
-pub(super) const MAX_EIGEN_STATES: usize = 400;
+pub const MAX_EIGEN_STATES: usize = 400;
 
 /// One eigenvalue of J and how strongly the initial state excites its mode.
 #[derive(Debug, Clone, Copy, PartialEq)]
