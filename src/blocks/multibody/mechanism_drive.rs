@@ -242,32 +242,40 @@ fn same_bits(a: &[f64], b: &[f64]) -> bool {
 /// last solved in `rw`: `f n` on body b at the row's point and `−f n` on body a; a rotation row's
 /// couple likewise. Coordinate rows (limits) act inside their joint and add nothing here.
 fn add_constraint_forces(rw: &RigidWorkspace, f_total: &mut [SpatialForce]) {
+    for c in 0..rw.candidates.len() {
+        if let Some((a, b, w)) = row_wrench(rw, c) {
+            f_total[b] += w;
+            f_total[a] -= w;
+        }
+    }
+}
+
+/// Candidate `c`'s last solved force as (body a, body b, the wrench on b, World-resolved, about
+/// the World origin; −it acts on a): a point row's force at its point, a rotation row's couple.
+/// `None` for a coordinate row (a limit acts inside its joint).
+fn row_wrench(rw: &RigidWorkspace, c: usize) -> Option<(usize, usize, SpatialForce)> {
     use crate::multibody::constraints::ContactRow;
-    for (c, cand) in rw.candidates.iter().enumerate() {
-        let (a, b, w) = match cand.row {
-            ContactRow::Point {
-                body_a,
-                body_b,
-                point,
-                ..
-            } => (
-                body_a,
-                body_b,
-                SpatialForce::from_force_at_point(rw.point_force[c], point),
-            ),
-            ContactRow::Rotation {
-                body_a,
-                body_b,
-                direction,
-            } => (
-                body_a,
-                body_b,
-                SpatialForce::new(direction * rw.row_force[c], Vector3::zeros()),
-            ),
-            ContactRow::Coordinate { .. } => continue,
-        };
-        f_total[b] += w;
-        f_total[a] -= w;
+    match rw.candidates[c].row {
+        ContactRow::Point {
+            body_a,
+            body_b,
+            point,
+            ..
+        } => Some((
+            body_a,
+            body_b,
+            SpatialForce::from_force_at_point(rw.point_force[c], point),
+        )),
+        ContactRow::Rotation {
+            body_a,
+            body_b,
+            direction,
+        } => Some((
+            body_a,
+            body_b,
+            SpatialForce::new(direction * rw.row_force[c], Vector3::zeros()),
+        )),
+        ContactRow::Coordinate { .. } => None,
     }
 }
 
@@ -315,7 +323,6 @@ impl MechanismBlock {
         io: &Io,
         rw: Option<&RigidWorkspace>,
     ) -> Option<SpatialForce> {
-        use crate::multibody::constraints::ContactRow;
         let body = m.weld_split(j)?.body;
         let mut applied = SpatialForce::ZERO;
         for (i, frame) in self.wrench_frames() {
@@ -331,27 +338,8 @@ impl MechanismBlock {
             return Some(applied);
         };
         for (c, cand) in rw.candidates.iter().enumerate() {
-            let (a, b, w) = match cand.row {
-                ContactRow::Point {
-                    body_a,
-                    body_b,
-                    point,
-                    ..
-                } => (
-                    body_a,
-                    body_b,
-                    SpatialForce::from_force_at_point(rw.point_force[c], point),
-                ),
-                ContactRow::Rotation {
-                    body_a,
-                    body_b,
-                    direction,
-                } => (
-                    body_a,
-                    body_b,
-                    SpatialForce::new(direction * rw.row_force[c], Vector3::zeros()),
-                ),
-                ContactRow::Coordinate { .. } => continue,
+            let Some((a, b, w)) = row_wrench(rw, c) else {
+                continue;
             };
             if a != body && b != body {
                 continue;
