@@ -3,7 +3,7 @@
 use crate::diagram::Diagram;
 use crate::library::Registry;
 use crate::model::diagnostic::closest;
-use crate::sim::work_estimate::WorkEstimate;
+use crate::sim::work_estimate::{Probe, ProbeEnd, WorkEstimate, PROBE_EVALUATIONS, PROBE_FRACTION};
 use crate::solver::{Direction, Method};
 use std::fmt::Write;
 
@@ -202,11 +202,73 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
             None => {}
         }
     }
+    if let Some(probe) = &w.probe {
+        s.push_str(&probe_lines(d, w, probe));
+    }
     let _ = writeln!(
         s,
-        "  not counted: a body that starts rolling or sliding later, rocking over edges, a spin that grows, points engaging one by one, rigid contact's events, impacts between ContactGroup members (a contact block open at t = 0 has its impacts' rings counted)"
+        "  not counted: what starts after the probe: a body that starts rolling or sliding later, rocking over edges, a spin that grows, points engaging one by one, rigid contact's events, impacts between ContactGroup members (a contact block open at t = 0 has its impacts' rings counted)"
     );
     s
+}
+
+/// The probe's lines of the work estimate: what it ran, why it ended, what it measured and what
+/// it extrapolated (see [`crate::sim::work_estimate::Probe`]).
+fn probe_lines(d: &Diagram, w: &WorkEstimate, probe: &Probe) -> String {
+    let stop = d.spec.stop_time;
+    let ended = match &probe.end {
+        ProbeEnd::Fraction => format!("it ran to its stop, {}% of the run", PROBE_FRACTION * 100.0),
+        ProbeEnd::Budget => {
+            format!("it ended early, at its budget of {PROBE_EVALUATIONS} evaluations")
+        }
+        ProbeEnd::Failed(e) => format!("the run failed there: {}", first_line(e)),
+    };
+    let methods = if w.method == Method::Auto {
+        format!(
+            " (dopri5 {}, {} {}; {} switches)",
+            probe.steps - probe.implicit_steps,
+            w.stiff_method.name(),
+            probe.implicit_steps,
+            probe.switches
+        )
+    } else {
+        String::new()
+    };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "  probe: the model run from t = 0 to {} s ({ended}): {} steps{methods}, {} located events, {} time events, {} evaluations ⇒ about {} steps per simulated second",
+        sig(probe.reached),
+        probe.steps,
+        probe.located_events,
+        probe.time_events,
+        probe.evaluations,
+        count(probe.pace())
+    );
+    let rest = (stop - probe.reached).max(0.0);
+    let static_pace = w.static_steps / stop;
+    let sustained = probe.sustained_pace();
+    let (pace, from) = if sustained >= static_pace {
+        (
+            sustained,
+            "the pace the probe sustained (the least of its last three quarters)",
+        )
+    } else {
+        (static_pace, "the static estimate's pace (the terms above)")
+    };
+    let _ = writeln!(
+        s,
+        "  the rest, {} s, extrapolated at {from}: about {} steps per simulated second (the static estimate alone: about {} steps for the run)",
+        sig(rest),
+        count(pace),
+        count(w.static_steps)
+    );
+    s
+}
+
+/// The first line of a message.
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or(text)
 }
 
 /// A pace or a step count, rounded to a whole number.

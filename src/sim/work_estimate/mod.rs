@@ -43,17 +43,26 @@
 //! for the whole run; an impact's ring starts at that pace and slows as it decays
 //! ([`Ring::steps`]).
 //!
+//! # The probe
+//!
+//! The linearisation sees the initial state only. `check` then runs the model itself for a
+//! bounded budget ([`Probe`]: at most [`PROBE_FRACTION`] of the stop time and at most
+//! [`PROBE_EVALUATIONS`] evaluations, under the model's own method and tolerances) and counts
+//! the rest of the run at the larger of the pace the probe sustained and this static
+//! estimate's ([`with_probe`]).
+//!
 //! # What it costs
 //!
-//! n + 2 evaluations of f for J (n states), one per time event looked at (at most 32), and an
-//! O(n³) Schur decomposition (none past 400 states); no simulation.
+//! n + 2 evaluations of f for J (n states), one per time event looked at (at most 32), an
+//! O(n³) Schur decomposition (none past 400 states), and the probe's at most
+//! [`PROBE_EVALUATIONS`] evaluations (with the solver's own work on them).
 //!
 //! # What is not counted
 //!
-//! Transients that the initial state does not show: a body that starts to roll or slide later,
-//! rocking over edges, a spin that grows (Euler's disk), the kinks of points engaging one by one
-//! without a located event, and located events (rigid contact). The estimate is the pace of
-//! smooth motion, resting and moving contact, and impacts; `check` says so.
+//! Transients that neither the initial state nor the probe's start of the run show: a body that
+//! starts to roll or slide after the probe, rocking over edges, a spin that grows (Euler's
+//! disk), the kinks of points engaging one by one without a located event, and located events
+//! after the probe (rigid contact, impacts between a ContactGroup's members). `check` says so.
 
 use super::engine::Engine;
 use super::recorder::Recorder;
@@ -62,8 +71,10 @@ use crate::diagram::Diagram;
 use crate::solver::{Method, SolverOptions};
 use modes::Linearisation;
 pub use modes::{decaying_mode_steps, Mode, MAX_EIGEN_STATES};
+pub use probe::{Probe, ProbeBudget, ProbeEnd, PROBE_EVALUATIONS, PROBE_FRACTION, PROBE_WINDOWS};
 
 mod modes;
+mod probe;
 
 /// (q, c) of the accuracy model pace = c·ω·tol^(−1/q) for each error-controlled method.
 pub const ACCURACY: [(Method, f64, f64); 4] = [
@@ -212,10 +223,17 @@ pub struct WorkEstimate {
     pub floor_pace: f64,
     /// One entry per contact block with linearised modes.
     pub contacts: Vec<ContactWork>,
-    /// The estimated pace of the run (steps/s): the largest of the floor, the motion's and the
-    /// contacts' paces, plus the ringing and switching steps spread over the run.
+    /// The estimated pace of the run (steps/s): `steps` over the run.
     pub pace: f64,
-    /// The estimated number of steps of the run.
+    /// The static estimate's steps for the whole run, N_s: the largest of the floor's, the
+    /// motion's and the contacts' steps, plus the ringing and switching steps.
+    pub static_steps: f64,
+    /// What the bounded probe measured at the start of the run (see [`Probe`]); `None` when it
+    /// could not run (or the estimate was made from rates alone).
+    pub probe: Option<Probe>,
+    /// The estimated number of steps of the run: with a probe, its steps S_p up to t_p plus the
+    /// rest of the run at the larger of its sustained pace and the static estimate's average,
+    /// S_p + max(p_s, N_s/T)·(T − t_p) ([`with_probe`]); without one, N_s.
     pub steps: f64,
 }
 
@@ -251,11 +269,18 @@ impl WorkEstimate {
             .map(|c| CONTACT_MODE_FRACTION * c.rates.natural_frequency)
             .fold(f64::INFINITY, f64::min);
         let motion = motion_modes(&linear, cut, contacts.iter().any(|c| !c.closed));
+        let probe = Probe::run(d, &options, duration);
         if d.num_states > crate::solver::MAX_IMPLICIT_STATES && options.method == Method::Auto {
             // auto stays explicit on a model this large (no dense Jacobian).
             options.method = Method::Dopri5;
         }
-        Some(Self::from_rates(&options, duration, &motion, contacts))
+        let mut estimate = Self::from_rates(&options, duration, &motion, contacts);
+        if let Some(probe) = probe {
+            estimate.steps = with_probe(estimate.static_steps, &probe, duration);
+            estimate.pace = estimate.steps / duration;
+            estimate.probe = Some(probe);
+        }
+        Some(estimate)
     }
 
     /// The estimate from the motion's modes (each decaying from its initial pace, see
@@ -346,9 +371,23 @@ impl WorkEstimate {
             floor_pace,
             contacts,
             pace,
+            static_steps: steps,
+            probe: None,
             steps,
         }
     }
+}
+
+/// The run's steps from the static estimate's `static_steps` N_s and the `probe` (see [`Probe`]):
+/// S_p + max(p_s, N_s/T)·(T − t_p) for a run of T = `duration` (s), p_s the probe's
+/// [`Probe::sustained_pace`]; N_s when the probe reached no time.
+pub fn with_probe(static_steps: f64, probe: &Probe, duration: f64) -> f64 {
+    let reached = probe.reached.min(duration);
+    if reached <= 0.0 {
+        return static_steps;
+    }
+    let rest = duration - reached;
+    probe.steps as f64 + probe.sustained_pace().max(static_steps / duration) * rest
 }
 
 /// The motion's rate (the fastest lightly damped mode's |λ|), its sustained pace (of the modes
