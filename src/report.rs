@@ -204,6 +204,13 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
     }
     if let Some(probe) = &w.probe {
         s.push_str(&probe_lines(d, w, probe));
+    } else if !crate::sim::work_estimate::probe_runs(d, &d.spec.solver) {
+        let _ = writeln!(
+            s,
+            "  probe: not run ({} states under {}: its first Jacobian and LU alone would cost more than the estimate; the static estimate is all)",
+            d.num_states,
+            w.method.name()
+        );
     }
     let _ = writeln!(
         s,

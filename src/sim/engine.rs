@@ -325,6 +325,14 @@ impl<'d> Engine<'d> {
         self.initialize_from(t0, None)
     }
 
+    /// The blocks a time event at `t` is due for: those whose next time event is at `t` or
+    /// before (within the 1e-12·max(1, |t|) s that [`System::handle_events`] allows).
+    pub(crate) fn time_events_due(&self, t: f64) -> impl Iterator<Item = usize> + '_ {
+        let tolerance = 1e-12 * t.abs().max(1.0);
+        (0..self.run.next_time_event.len())
+            .filter(move |&b| self.run.next_time_event[b] <= t + tolerance)
+    }
+
     /// [`Engine::initialize`] from a state of the caller's choosing: the blocks initialize with
     /// their own initial conditions, then `x0` replaces the states before the first outputs, the
     /// start-time samples (a ZeroOrderHold holds x0's value) and the settling of the modes. Work

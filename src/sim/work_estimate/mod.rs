@@ -269,7 +269,9 @@ impl WorkEstimate {
             .map(|c| CONTACT_MODE_FRACTION * c.rates.natural_frequency)
             .fold(f64::INFINITY, f64::min);
         let motion = motion_modes(&linear, cut, contacts.iter().any(|c| !c.closed));
-        let probe = Probe::run(d, &options, duration);
+        let probe = probe_runs(d, &options)
+            .then(|| Probe::run(d, &options, duration))
+            .flatten();
         if d.num_states > crate::solver::MAX_IMPLICIT_STATES && options.method == Method::Auto {
             // auto stays explicit on a model this large (no dense Jacobian).
             options.method = Method::Dopri5;
@@ -376,6 +378,16 @@ impl WorkEstimate {
             steps,
         }
     }
+}
+
+/// A model under a named implicit method (trbdf2, esdirk43) on more states than this is not
+/// probed: its first Jacobian and LU alone cost O(n³) (a few seconds at the implicit methods'
+/// limit of 4,000 states), more than the estimate is worth before a run.
+pub const PROBE_IMPLICIT_STATES: usize = 1000;
+
+/// Whether `check` runs the probe on `d` under `options` (see [`PROBE_IMPLICIT_STATES`]).
+pub fn probe_runs(d: &Diagram, options: &SolverOptions) -> bool {
+    !(options.method.is_implicit() && d.num_states > PROBE_IMPLICIT_STATES)
 }
 
 /// The run's steps from the static estimate's `static_steps` N_s and the `probe` (see [`Probe`]):

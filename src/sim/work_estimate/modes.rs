@@ -23,6 +23,11 @@ use nalgebra::{Complex, DMatrix, DVector};
 /// The time events whose forces the modes' excitation looks at (the first ones of the run).
 pub(super) const SCHEDULED_EVENTS: usize = 32;
 
+/// Of those, at most this many are one block's: a block's later events are skipped (its handler
+/// not run), so that a fast sampled block cannot take all [`SCHEDULED_EVENTS`] and hide a Step
+/// due later.
+pub(super) const EVENTS_PER_BLOCK: usize = 4;
+
 /// Past this many states the Jacobian's eigenvalues are not computed (O(n³)); the estimate
 /// then counts only the contacts and the step floor.
 pub const MAX_EIGEN_STATES: usize = 400;
@@ -92,8 +97,9 @@ impl Linearisation {
 
     /// J's modes (complex Schur decomposition, a bounded number of iterations) and their
     /// excitation, weighed by `(abs_tol, rel_tol)`: the largest over f(t0, x0) and f(tₑ, x0)
-    /// just after each of the first [`SCHEDULED_EVENTS`] time events tₑ before `t_end` (a Step
-    /// or a table that applies a force later shifts the equilibrium and excites the modes then).
+    /// just after each of the first [`SCHEDULED_EVENTS`] time events tₑ before `t_end`, at most
+    /// [`EVENTS_PER_BLOCK`] of them one block's (a Step or a table that applies a force later
+    /// shifts the equilibrium and excites the modes then).
     /// Runs the events' handlers on the engine: call it last.
     pub(super) fn excite(
         &mut self,
@@ -107,18 +113,25 @@ impl Linearisation {
         };
         let mut forcings = vec![self.f0.clone()];
         let mut t = 0.0;
-        for _ in 0..SCHEDULED_EVENTS {
-            match engine.next_time_event(t) {
-                Some(te) if te < t_end => {
-                    let mut x = x0.to_vec();
-                    engine.handle_events(te, &mut x, &[], true);
-                    let mut f = vec![0.0; x0.len()];
-                    engine.derivatives(te, x0, &mut f);
-                    forcings.push(f);
-                    t = te;
-                }
-                _ => break,
+        let mut looked_at = vec![0usize; engine.diagram.blocks.len()];
+        // Each pass either looks at an event or skips one whose blocks have all had their
+        // EVENTS_PER_BLOCK: a skipped block's next event is not moved on, so it is never due
+        // again (the loop ends after at most SCHEDULED_EVENTS + blocks passes).
+        while forcings.len() <= SCHEDULED_EVENTS {
+            let Some(te) = engine.next_time_event(t).filter(|&te| te < t_end) else {
+                break;
+            };
+            t = te;
+            let due: Vec<usize> = engine.time_events_due(te).collect();
+            if due.iter().all(|&b| looked_at[b] >= EVENTS_PER_BLOCK) {
+                continue;
             }
+            due.iter().for_each(|&b| looked_at[b] += 1);
+            let mut x = x0.to_vec();
+            engine.handle_events(te, &mut x, &[], true);
+            let mut f = vec![0.0; x0.len()];
+            engine.derivatives(te, x0, &mut f);
+            forcings.push(f);
         }
         forcings.retain(|f| f.iter().all(|v| v.is_finite()));
         let weights: Vec<f64> = x0

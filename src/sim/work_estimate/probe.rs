@@ -324,11 +324,12 @@ mod tests {
         // then 30, 10 and 20: the windows' paces are 300, 100 and 200 steps/s, the least 100.
         let mut ends = Vec::new();
         for (k, n) in [50, 30, 10, 20].into_iter().enumerate() {
-            ends.extend((1..=n).map(|i| 0.1 * k as f64 + 0.1 * i as f64 / n as f64));
+            // Inside the window, off its edges (an edge's window depends on round-off).
+            ends.extend((1..=n).map(|i| 0.1 * k as f64 + 0.1 * (i as f64 - 0.5) / n as f64));
         }
         let p = probe(0.4, &ends);
-        // Tolerance: the window edges are sums of 0.1 in floating point (a step on an edge
-        // counts in the window it closes); the paces are whole counts over 0.1 s.
+        assert_eq!(p.steps, 110);
+        // Tolerance: 1e-9, the round-off of whole counts over a width of 0.4/4 s.
         assert!(
             (p.sustained_pace() - 100.0).abs() < 1e-9,
             "{}",
