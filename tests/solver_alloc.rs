@@ -2,7 +2,9 @@
 //! with zero crossings, events and time events, for every method.
 
 use blockdyn::solver::problems::BouncingBall;
-use blockdyn::solver::{Direction, EventOutcome, Method, Solver, SolverOptions, System};
+use blockdyn::solver::{
+    Direction, EventOutcome, Method, Solver, SolverOptions, SparsityPattern, System,
+};
 
 mod alloc_counter;
 use alloc_counter::count;
@@ -37,8 +39,8 @@ impl System for BallWithSamples {
         g[1] = x[1];
     }
     /// h' = v, v' = −g: declared, so that trbdf2's grouped Jacobian is counted too.
-    fn jacobian_sparsity(&self, pattern: &mut [bool]) -> bool {
-        pattern[1] = true;
+    fn jacobian_sparsity(&self, pattern: &mut SparsityPattern) -> bool {
+        pattern.depends(0, 1);
         true
     }
     fn next_time_event(&self, t: f64) -> Option<f64> {

@@ -706,7 +706,7 @@ impl System for Engine<'_> {
     }
 
     /// From the wiring: see [`super::sparsity`].
-    fn jacobian_sparsity(&self, pattern: &mut [bool]) -> bool {
+    fn jacobian_sparsity(&self, pattern: &mut crate::solver::SparsityPattern) -> bool {
         let (d, work) = (self.diagram, &self.run.work);
         match &self.dependencies {
             Some(dependencies) => dependencies.fill_pattern(d, work, pattern),

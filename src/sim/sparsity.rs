@@ -33,6 +33,7 @@
 
 use crate::diagram::Diagram;
 use crate::multibody::WORLD_BODY;
+use crate::solver::SparsityPattern;
 
 /// Per stateful block, the stateful blocks whose states its derivatives may read.
 #[derive(Clone, Debug, PartialEq)]
@@ -180,11 +181,10 @@ impl StateDependencies {
         self.trees.as_ref().is_some_and(|t| !t.varying.is_empty())
     }
 
-    /// Writes the pattern as [`crate::solver::System::jacobian_sparsity`] takes it: `n × n`,
-    /// row-major, `pattern[i·n + j]` set when ẋᵢ may read xⱼ (all false on entry). `work` is the
-    /// run's work slots (all blocks'), from which a varying pattern is read.
-    pub fn fill_pattern(&self, d: &Diagram, work: &[f64], pattern: &mut [bool]) {
-        let n = d.num_states;
+    /// Writes the pattern as [`crate::solver::System::jacobian_sparsity`] takes it: an entry
+    /// (i, j) when ẋᵢ may read xⱼ (an entry may be written twice). `work` is the run's work slots
+    /// (all blocks'), from which a varying pattern is read.
+    pub fn fill_pattern(&self, d: &Diagram, work: &[f64], pattern: &mut SparsityPattern) {
         let inner = self.trees.as_ref().map(|t| t.position);
         for (k, &b) in self.blocks.iter().enumerate() {
             for i in d.blocks[b].states.clone() {
@@ -192,8 +192,7 @@ impl StateDependencies {
                     if inner == Some(k) && r == k {
                         continue; // the mechanism among itself: tree by tree, below
                     }
-                    let columns = d.blocks[self.blocks[r]].states.clone();
-                    pattern[i * n + columns.start..i * n + columns.end].fill(true);
+                    pattern.depends_on_range(i, d.blocks[self.blocks[r]].states.clone());
                 }
             }
         }
@@ -304,12 +303,11 @@ impl TreeCoupling {
     }
 
     /// Sets the mechanism's entries: each tree reads itself, and the trees coupled now.
-    fn fill(&self, d: &Diagram, work: &[f64], pattern: &mut [bool]) {
-        let n = d.num_states;
+    fn fill(&self, d: &Diagram, work: &[f64], pattern: &mut SparsityPattern) {
         let mut couple = |a: usize, b: usize| {
             for &i in &self.states[a] {
                 for &j in &self.states[b] {
-                    pattern[i * n + j] = true;
+                    pattern.depends(i, j);
                 }
             }
         };
@@ -336,6 +334,18 @@ impl TreeCoupling {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pattern that `s` writes, as an n × n row-major table.
+    fn table(d: &Diagram, s: &StateDependencies, work: &[f64]) -> Vec<bool> {
+        let n = d.num_states;
+        let mut pattern = SparsityPattern::new(n);
+        s.fill_pattern(d, work, &mut pattern);
+        let mut table = vec![false; n * n];
+        for (i, j) in pattern.entries() {
+            table[i * n + j] = true;
+        }
+        table
+    }
 
     fn deps(text: &str) -> (Diagram, StateDependencies) {
         let text = format!("{text}[model]\nstop_time = 1.0\n");
@@ -385,8 +395,7 @@ signs = "+-"
         assert_eq!(names(&d, &s, "x1"), ["x1"]);
         assert_eq!(names(&d, &s, "x2"), ["x1", "x2"]);
         assert_eq!(names(&d, &s, "x3"), ["x2", "x3"]);
-        let mut pattern = vec![false; 9];
-        s.fill_pattern(&d, &[], &mut pattern);
+        let pattern = table(&d, &s, &[]);
         let (i1, i2, i3) = (
             d.blocks[d.block_index("x1").unwrap()].states.start,
             d.blocks[d.block_index("x2").unwrap()].states.start,
@@ -496,8 +505,7 @@ type = "Integrator"
         let group = d.block_index("pile").unwrap();
         let mut work = vec![0.0; d.num_work];
         work[d.blocks[group].work.clone()].fill(-1.0);
-        let mut pattern = vec![false; n * n];
-        s.fill_pattern(&d, &work, &mut pattern);
+        let pattern = table(&d, &s, &work);
         for a in 0..3 {
             assert!(reads(&pattern, a, a));
             for b in (0..3).filter(|&b| b != a) {
@@ -506,8 +514,7 @@ type = "Integrator"
         }
         // Members in order: ball0, ball1, ball2, floor (M = 4): (0, 1) is code 1.
         work[d.blocks[group].work.start] = 1.0;
-        pattern.fill(false);
-        s.fill_pattern(&d, &work, &mut pattern);
+        let pattern = table(&d, &s, &work);
         assert!(reads(&pattern, 0, 1) && reads(&pattern, 1, 0));
         for a in 0..2 {
             assert!(none(&pattern, a, 2) && none(&pattern, 2, a));
@@ -558,8 +565,7 @@ type = "Integrator"
                 .chain(v.map(|i| start + m.nq() + i))
                 .collect()
         };
-        let mut pattern = vec![false; n * n];
-        s.fill_pattern(&d, &vec![0.0; d.num_work], &mut pattern);
+        let pattern = table(&d, &s, &vec![0.0; d.num_work]);
         let reads = |a: usize, b: usize| {
             states(a)
                 .iter()

@@ -6,15 +6,18 @@
 //! fᵢ through at most one of them. A greedy colouring assigns each column in turn the smallest
 //! group none of its row-neighbours holds; the Jacobian then costs one evaluation of f per group
 //! instead of per column (2 groups for a banded chain of any length, n for a dense J). The pattern
-//! comes from [`System::jacobian_sparsity`](super::System::jacobian_sparsity); without one every
-//! column is its own group.
+//! comes from [`System::jacobian_sparsity`](super::System::jacobian_sparsity) as a list of
+//! entries, which [`ColumnGroups::set_pattern`] turns into column lists in O(entries + n); without
+//! one every column is its own group.
+
+use super::pattern::SparsityPattern;
 
 /// The grouping of the n columns, in buffers sized once.
 #[derive(Clone, Debug)]
 pub(crate) struct ColumnGroups {
     n: usize,
-    /// P row-major: `pattern[i·n + j]` is true when fᵢ may depend on xⱼ.
-    pattern: Vec<bool>,
+    /// P's entries as the system wrote them (fᵢ may depend on xⱼ), any order, repeats allowed.
+    pattern: SparsityPattern,
     /// The group of each column.
     group: Vec<usize>,
     /// Number of groups.
@@ -41,15 +44,17 @@ pub(crate) struct ColumnGroups {
 impl ColumnGroups {
     /// Buffers for n columns; every column its own group until [`Self::set_pattern`].
     pub(crate) fn new(n: usize) -> Self {
-        // The column lists hold at most n² entries. Up to SMALL columns that room is taken here,
-        // so that a run never allocates when its first pattern is set (tests/engine_alloc.rs);
-        // a larger system allocates its lists once, at its first sparse Jacobian, to the size
-        // its pattern needs instead of n² (3,328 states would reserve 2 × 89 MB).
+        // The column lists hold at most n² entries, and n more before the repeated diagonal is
+        // dropped (the system's list n², unless it repeats some). Up to SMALL columns that room
+        // is taken here, so that a run never allocates when its first pattern is set
+        // (tests/engine_alloc.rs); a larger system's buffers grow at its first sparse Jacobians
+        // to the size its patterns need instead of n² (3,328 states would reserve 2 × 89 MB),
+        // and are reused after.
         const SMALL: usize = 512;
-        let list_room = if n <= SMALL { n * n } else { 0 };
+        let list_room = if n <= SMALL { n * n + n } else { 0 };
         Self {
             n,
-            pattern: vec![true; n * n],
+            pattern: SparsityPattern::with_capacity(n, list_room),
             group: (0..n).collect(),
             groups: n,
             row_groups: vec![0; n * n.div_ceil(64)],
@@ -63,14 +68,15 @@ impl ColumnGroups {
         }
     }
 
-    /// The pattern's storage, to be filled by the system (row-major, n×n).
-    pub(crate) fn pattern_mut(&mut self) -> &mut [bool] {
+    /// The pattern's storage, emptied, to be filled by the system.
+    pub(crate) fn pattern_mut(&mut self) -> &mut SparsityPattern {
+        self.pattern.clear();
         &mut self.pattern
     }
 
     /// A dense pattern: one group per column.
     pub(crate) fn set_dense(&mut self) {
-        self.pattern.fill(true);
+        self.pattern.clear();
         for (j, g) in self.group.iter_mut().enumerate() {
             *g = j;
         }
@@ -86,44 +92,56 @@ impl ColumnGroups {
     /// not declare it; it costs nothing in the colouring). Returns whether the pattern differs
     /// from the one set before (always true the first time).
     ///
-    /// Column j gets the smallest group that no column k < j sharing a row with it holds. Each
-    /// row keeps the bit set of the groups its columns hold so far, so column j unites the sets
-    /// of its rows: O(nnz·G/64) word operations for G groups (a dense pattern of n = 3,328
-    /// states: about 3·10⁸, where a scan of each row's earlier columns took n³ ≈ 4·10¹⁰), after
-    /// one O(n²) pass over the pattern to list its columns.
+    /// The column lists: the entries are bucketed by column (a counting sort, O(entries + n)),
+    /// each column's rows sorted and their repeats dropped (columns are short: a body's rows
+    /// and its neighbours'). Column j then gets the smallest group that no column k < j
+    /// sharing a row with it holds. Each row keeps the bit set of the groups its columns hold so
+    /// far, so column j unites the sets of its rows: O(nnz·G/64) word operations for G groups.
     pub(crate) fn set_pattern(&mut self) -> bool {
         let (n, words) = (self.n, self.words);
         // The new lists go to the spare buffers first; they replace the current ones only when
         // they differ, and the spare ones then get the capacity of the new (so that a pattern
         // set again allocates nothing).
-        for i in 0..n {
-            self.pattern[i * n + i] = true;
-        }
-        // Row by row (the pattern's memory order): count each column's entries, then place
-        // them; the rows of a column come out ascending.
         self.prev_ptr.clear();
-        self.prev_ptr.resize(n + 1, 0);
-        for row in self.pattern.chunks_exact(n) {
-            for (j, _) in row.iter().enumerate().filter(|(_, p)| **p) {
-                self.prev_ptr[j + 1] += 1;
-            }
+        self.prev_ptr.resize(n + 1, 1); // each column's diagonal
+        self.prev_ptr[0] = 0;
+        for (_, j) in self.pattern.entries() {
+            self.prev_ptr[j + 1] += 1;
         }
         for j in 0..n {
             self.prev_ptr[j + 1] += self.prev_ptr[j];
         }
         self.prev_rows.clear();
         self.prev_rows.resize(self.prev_ptr[n], 0);
-        for (i, row) in self.pattern.chunks_exact(n).enumerate() {
-            for (j, _) in row.iter().enumerate().filter(|(_, p)| **p) {
-                // prev_ptr[j] walks column j's places; restored below.
-                self.prev_rows[self.prev_ptr[j]] = i;
-                self.prev_ptr[j] += 1;
-            }
+        // prev_ptr[j] walks column j's places (the diagonal first); restored below.
+        for j in 0..n {
+            self.prev_rows[self.prev_ptr[j]] = j;
+            self.prev_ptr[j] += 1;
+        }
+        for (i, j) in self.pattern.entries() {
+            self.prev_rows[self.prev_ptr[j]] = i;
+            self.prev_ptr[j] += 1;
         }
         for j in (0..n).rev() {
             self.prev_ptr[j + 1] = self.prev_ptr[j];
         }
         self.prev_ptr[0] = 0;
+        // Sort each column and drop its repeats, compacting the lists in place.
+        let mut end = 0;
+        for j in 0..n {
+            let (a, b) = (self.prev_ptr[j], self.prev_ptr[j + 1]);
+            self.prev_rows[a..b].sort_unstable();
+            self.prev_ptr[j] = end;
+            for p in a..b {
+                let i = self.prev_rows[p];
+                if p == a || i != self.prev_rows[p - 1] {
+                    self.prev_rows[end] = i;
+                    end += 1;
+                }
+            }
+        }
+        self.prev_ptr[n] = end;
+        self.prev_rows.truncate(end);
         let changed = self.dense || self.col_ptr != self.prev_ptr || self.rows != self.prev_rows;
         self.dense = false;
         if !changed {
@@ -205,7 +223,7 @@ impl ColumnGroups {
     /// True when fᵢ may depend on xⱼ.
     #[cfg(test)]
     pub(crate) fn depends(&self, i: usize, j: usize) -> bool {
-        self.pattern[i * self.n + j]
+        self.dense || self.column_rows(j).unwrap().1.binary_search(&i).is_ok()
     }
 }
 
@@ -215,9 +233,12 @@ mod tests {
 
     fn groups_of(n: usize, dep: impl Fn(usize, usize) -> bool) -> ColumnGroups {
         let mut c = ColumnGroups::new(n);
+        let pattern = c.pattern_mut();
         for i in 0..n {
             for j in 0..n {
-                c.pattern_mut()[i * n + j] = dep(i, j);
+                if dep(i, j) {
+                    pattern.depends(i, j);
+                }
             }
         }
         c.set_pattern();
@@ -301,5 +322,36 @@ mod tests {
         let c = groups_of(6, |i, j| i / 3 == j / 3);
         assert_eq!(c.groups(), 3);
         check_valid(&c, 6);
+    }
+
+    /// The order of the entries and their repeats do not matter: a pattern written backwards
+    /// with every entry twice gives the lists and groups of the one written once in order, and
+    /// is recognised as the same pattern (no new colouring).
+    #[test]
+    fn order_and_repeats_of_the_entries_do_not_matter() {
+        let n = 40;
+        let dep = |i: usize, j: usize| (i * 7 + j * 3) % 5 == 0 || i.abs_diff(j) == 2;
+        let once = groups_of(n, dep);
+        let mut twice = ColumnGroups::new(n);
+        let pattern = twice.pattern_mut();
+        for i in (0..n).rev() {
+            for j in (0..n).rev().filter(|&j| dep(i, j)) {
+                pattern.depends(i, j);
+                pattern.depends(i, j);
+            }
+        }
+        assert!(twice.set_pattern());
+        assert_eq!(twice.compressed(), once.compressed());
+        assert_eq!(twice.group, once.group);
+        // The diagonal is present in every column, declared or not.
+        assert!((0..n).all(|j| twice.depends(j, j)));
+        let pattern = twice.pattern_mut();
+        for i in 0..n {
+            for j in (0..n).filter(|&j| dep(i, j)) {
+                pattern.depends(i, j);
+            }
+        }
+        assert!(!twice.set_pattern(), "the same pattern counted as new");
+        check_valid(&twice, n);
     }
 }

@@ -154,6 +154,9 @@ pub struct SolverStats {
     pub lu_factorizations: usize,
     /// Of those, the ones made by the sparse LU (see [`SolverOptions::sparse_lu`](super::SolverOptions::sparse_lu)).
     pub sparse_lu_factorizations: usize,
+    /// Symbolic analyses of the sparse LU: one per new Jacobian pattern taken on the sparse path
+    /// (a contact group's watched pairs changed).
+    pub sparse_analyses: usize,
     /// Switches between the explicit and the implicit method (`method = "auto"`; 0 otherwise).
     pub method_switches: usize,
     /// Accepted steps of an explicit method (dopri5 under `auto`); with `implicit_steps`, they

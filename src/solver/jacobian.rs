@@ -130,9 +130,10 @@ mod tests {
         // With the pattern (f₀: x₁, x₂; f₁: x₀, x₂; f₂: x₀; the diagonal added), every pair of
         // columns shares a row: 3 groups of one column, the same quotients bit for bit.
         let mut grouped = ColumnGroups::new(3);
-        grouped
-            .pattern_mut()
-            .copy_from_slice(&[false, true, true, true, false, true, true, false, false]);
+        let pattern = grouped.pattern_mut();
+        for (i, j) in [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0)] {
+            pattern.depends(i, j);
+        }
         grouped.set_pattern();
         let mut jac2 = [0.0; 9];
         let work = FdWork {
@@ -187,10 +188,9 @@ mod tests {
         };
         let (dense_jac, dense_evals) = run(&ColumnGroups::new(n));
         let mut banded = ColumnGroups::new(n);
+        let pattern = banded.pattern_mut();
         for i in 0..n {
-            for j in 0..n {
-                banded.pattern_mut()[i * n + j] = j == i || j + 1 == i;
-            }
+            pattern.depends_on_range(i, i.saturating_sub(1)..i + 1);
         }
         banded.set_pattern();
         let (banded_jac, banded_evals) = run(&banded);

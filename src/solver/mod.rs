@@ -116,13 +116,16 @@ pub trait System {
     /// [`NonFinite`](SolverError::NonFinite) error is the one that stopped the run.
     fn non_finite_derivative(&mut self, _t: f64, _x: &[f64]) {}
     /// Which states each derivative may read, for the difference Jacobian of implicit methods:
-    /// set `pattern[i·n + j] = true` (n×n, row-major, all false on entry) when ẋᵢ may depend on
-    /// xⱼ and return true. Columns that share no row are then perturbed together (Curtis–Powell–
-    /// Reid), so a Jacobian costs one evaluation per group instead of per state. The default
-    /// returns false: a dense Jacobian. Called once per run, before the first Jacobian (before every one when
-    /// [`System::jacobian_sparsity_varies`]). Patterns of at least 128 states and at most 1/8 of the
-    /// n² entries also take a sparse LU of the Newton matrix (`solver::trbdf2`).
-    fn jacobian_sparsity(&self, _pattern: &mut [bool]) -> bool {
+    /// declare each entry with `pattern.depends(i, j)` (or [`SparsityPattern::depends_on_range`])
+    /// when ẋᵢ may depend on xⱼ (the pattern is empty on entry; order and repeats do not matter;
+    /// the diagonal is always taken as present) and return true. Columns that share no row are
+    /// then perturbed together (Curtis–Powell–Reid), so a Jacobian costs one evaluation per group
+    /// instead of per state. The default returns false: a dense Jacobian. Called once per run,
+    /// before the first Jacobian (before every one when [`System::jacobian_sparsity_varies`]).
+    /// The cost is O(entries): the solver keeps the buffer. Patterns of at least 128 states and
+    /// at most 1/8 of the n² entries also take a sparse LU of the Newton matrix
+    /// (`solver::trbdf2`).
+    fn jacobian_sparsity(&self, _pattern: &mut SparsityPattern) -> bool {
         false
     }
     /// True when the pattern of [`System::jacobian_sparsity`] depends on the state (the pairs
@@ -173,11 +176,14 @@ mod finite;
 mod fn_system;
 mod integrate;
 mod jacobian;
+mod newton_matrix;
 mod options;
+mod pattern;
 #[doc(hidden)]
 pub mod problems;
 mod rk_step;
 mod sparse_lu;
+mod sparse_order;
 mod stall;
 mod step_control;
 mod tableau;
@@ -191,6 +197,7 @@ pub use error::{SolverError, SolverStats, StallReason};
 pub use fn_system::FnSystem;
 pub use integrate::{Solver, SolverCheckpoint, MAX_IMPLICIT_STATES};
 pub use options::{Method, SolverOptions, AUTO_ESDIRK43_REL_TOL, DEFAULT_MAX_STEPS};
+pub use pattern::SparsityPattern;
 
 #[cfg(test)]
 mod trbdf2_tests;

@@ -121,9 +121,9 @@ impl System for Problem {
     ) -> EventOutcome {
         EventOutcome::default()
     }
-    fn jacobian_sparsity(&self, pattern: &mut [bool]) -> bool {
+    fn jacobian_sparsity(&self, pattern: &mut super::SparsityPattern) -> bool {
         let n = self.dim();
-        let mut depends = |i: usize, j: usize| pattern[i * n + j] = true;
+        let mut depends = |i: usize, j: usize| pattern.depends(i, j);
         match self {
             Problem::ExponentialDecay => depends(0, 0),
             Problem::HarmonicOscillator => {

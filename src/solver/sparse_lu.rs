@@ -3,13 +3,15 @@
 //! J goes), then a numeric factorisation per h and a solve per Newton iteration, neither of which
 //! allocates.
 //!
-//! **Order.** The pattern is symmetrised (the graph of M + Mᵀ) and states with the same closed
-//! neighbourhood are merged into supernodes (a body's states, whose rows and columns read the
-//! same bodies, are one); the supernodes are eliminated in minimum-degree order (George & Liu,
-//! "The evolution of the minimum degree ordering algorithm", SIAM Review 31 (1989) 1–19: each
-//! step eliminates the supernode with the fewest states adjacent, ties to the lowest index, and
-//! joins its neighbours into a clique). A supernode's states take consecutive places in the new
-//! order, so the filled pattern of every row of one supernode is the same union of ranges.
+//! **Order** (`sparse_order`). The pattern is symmetrised (the graph of M + Mᵀ) and states with
+//! the same closed neighbourhood are merged into supernodes (a body's states, whose rows and
+//! columns read the same bodies, are one); the supernodes are eliminated in minimum-degree order
+//! (George & Liu, "The evolution of the minimum degree ordering algorithm", SIAM Review 31
+//! (1989) 1–19: each step eliminates the supernode with the fewest states adjacent, ties to the
+//! lowest index, and joins its neighbours into a clique). A supernode's states take consecutive
+//! places in the new order, so the filled pattern of every row of one supernode is the same
+//! union of ranges. Every buffer of the analysis is kept and only grows: a pattern analysed again
+//! (a contact group's watched pairs changed) allocates only when it is larger than any before.
 //!
 //! **Numeric factorisation.** P·M·Pᵀ = L·U, row by row (Doolittle, the "IKJ" order of Gaussian
 //! elimination): for row r and each k < r of its filled pattern in increasing order,
@@ -23,7 +25,7 @@
 //! whose contact graph has bounded degree and separators small against the pile.
 
 use super::dense_lu::Singular;
-use std::collections::HashMap;
+use super::sparse_order::Ordering;
 
 /// A diagonal pivot smaller than this times the largest magnitude in its row of M (before
 /// elimination) is treated as singular (the caller factors densely with pivoting instead). At
@@ -53,38 +55,15 @@ pub(crate) struct SparseLu {
     pos: Vec<usize>,
     /// The permuted right-hand side of a solve.
     y: Vec<f64>,
-}
-
-/// Merges the sorted lists `a` and `b` into `out` (sorted, without duplicates), leaving out
-/// `skip_a` and `skip_b`.
-fn merge_into(a: &[usize], b: &[usize], skip: (usize, usize), out: &mut Vec<usize>) {
-    out.clear();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let v = match (a.get(i), b.get(j)) {
-            (Some(&x), Some(&y)) if x == y => {
-                i += 1;
-                j += 1;
-                x
-            }
-            (Some(&x), Some(&y)) if x < y => {
-                i += 1;
-                x
-            }
-            (Some(&x), None) => {
-                i += 1;
-                x
-            }
-            (_, Some(&y)) => {
-                j += 1;
-                y
-            }
-            (None, None) => unreachable!(),
-        };
-        if v != skip.0 && v != skip.1 {
-            out.push(v);
-        }
-    }
+    /// The order and its work buffers.
+    ordering: Ordering,
+    /// Per supernode: its first place; the earlier supernodes it is a later neighbour of
+    /// (`earlier[earlier_ptr[s]..earlier_ptr[s + 1]]`); the supernodes a row's filled pattern
+    /// spans.
+    start: Vec<usize>,
+    earlier_ptr: Vec<usize>,
+    earlier: Vec<usize>,
+    blocks: Vec<usize>,
 }
 
 impl SparseLu {
@@ -94,80 +73,20 @@ impl SparseLu {
     }
 
     /// The symbolic analysis of the n×n pattern given column by column: column j's rows are
-    /// `rows[col_ptr[j]..col_ptr[j + 1]]` (each column holds its diagonal). Allocates; the
-    /// numeric factorisations that follow do not.
+    /// `rows[col_ptr[j]..col_ptr[j + 1]]` (each column holds its diagonal). Reuses every buffer
+    /// of the previous analysis (allocates only to grow them); the numeric factorisations that
+    /// follow do not allocate.
     pub(crate) fn analyse(&mut self, n: usize, col_ptr: &[usize], rows: &[usize]) {
-        // The symmetrised graph, without self-loops.
-        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for j in 0..n {
-            for &i in &rows[col_ptr[j]..col_ptr[j + 1]] {
-                if i != j {
-                    adj[i].push(j);
-                    adj[j].push(i);
-                }
-            }
-        }
-        for a in adj.iter_mut() {
-            a.sort_unstable();
-            a.dedup();
-        }
-        // Supernodes: states with equal closed neighbourhoods, numbered in order of first state.
-        let mut of: Vec<usize> = vec![0; n];
-        let mut members: Vec<Vec<usize>> = Vec::new();
-        let mut seen: HashMap<Vec<usize>, usize> = HashMap::new();
-        for i in 0..n {
-            let mut closed = adj[i].clone();
-            let at = closed.partition_point(|&v| v < i);
-            closed.insert(at, i);
-            let next = members.len();
-            let s = *seen.entry(closed).or_insert(next);
-            if s == next {
-                members.push(Vec::new());
-            }
-            members[s].push(i);
-            of[i] = s;
-        }
-        let ns = members.len();
-        let weight: Vec<usize> = members.iter().map(Vec::len).collect();
-        let mut sadj: Vec<Vec<usize>> = members
-            .iter()
-            .enumerate()
-            .map(|(s, m)| {
-                let mut a: Vec<usize> = adj[m[0]].iter().map(|&v| of[v]).collect();
-                a.sort_unstable();
-                a.dedup();
-                a.retain(|&t| t != s);
-                a
-            })
-            .collect();
-        // Minimum degree on the supernodes; `later[s]`: s's neighbours when it was eliminated.
-        let degree = |a: &[usize]| a.iter().map(|&t| weight[t]).sum::<usize>();
-        let mut deg: Vec<usize> = sadj.iter().map(|a| degree(a)).collect();
-        let mut done = vec![false; ns];
-        let mut order = Vec::with_capacity(ns);
-        let mut later: Vec<Vec<usize>> = vec![Vec::new(); ns];
-        let mut merged = Vec::new();
-        for _ in 0..ns {
-            let s = (0..ns)
-                .filter(|&s| !done[s])
-                .min_by_key(|&s| (deg[s], s))
-                .expect("a supernode is left");
-            done[s] = true;
-            order.push(s);
-            let nbrs = std::mem::take(&mut sadj[s]);
-            for &t in &nbrs {
-                merge_into(&sadj[t], &nbrs, (t, s), &mut merged);
-                std::mem::swap(&mut sadj[t], &mut merged);
-                deg[t] = degree(&sadj[t]);
-            }
-            later[s] = nbrs;
-        }
+        self.ordering.compute(n, col_ptr, rows);
+        let ord = &self.ordering;
+        let ns = ord.supernodes();
         // Places: each supernode's states consecutively, in elimination order.
-        let mut start = vec![0; ns + 1];
+        self.start.clear();
+        self.start.resize(ns + 1, 0);
         self.perm.clear();
-        for &s in &order {
-            start[s] = self.perm.len();
-            self.perm.extend_from_slice(&members[s]);
+        for &s in &ord.order {
+            self.start[s] = self.perm.len();
+            self.perm.extend_from_slice(ord.members(s));
         }
         self.inv.clear();
         self.inv.resize(n, 0);
@@ -175,30 +94,49 @@ impl SparseLu {
             self.inv[i] = k;
         }
         // The filled rows: a supernode's states read its own, its later neighbours' and those
-        // of the earlier supernodes it was a later neighbour of.
-        let mut earlier: Vec<Vec<usize>> = vec![Vec::new(); ns];
-        for &s in &order {
-            for &t in &later[s] {
-                earlier[t].push(s);
+        // of the earlier supernodes it was a later neighbour of (`earlier`, by a counting sort).
+        self.earlier_ptr.clear();
+        self.earlier_ptr.resize(ns + 1, 0);
+        for &s in &ord.order {
+            for &t in ord.later(s) {
+                self.earlier_ptr[t + 1] += 1;
             }
         }
+        for s in 0..ns {
+            self.earlier_ptr[s + 1] += self.earlier_ptr[s];
+        }
+        self.earlier.clear();
+        self.earlier.resize(self.earlier_ptr[ns], 0);
+        for &s in &ord.order {
+            for &t in ord.later(s) {
+                // earlier_ptr[t] walks t's places; restored below.
+                self.earlier[self.earlier_ptr[t]] = s;
+                self.earlier_ptr[t] += 1;
+            }
+        }
+        for s in (0..ns).rev() {
+            self.earlier_ptr[s + 1] = self.earlier_ptr[s];
+        }
+        self.earlier_ptr[0] = 0;
         self.row_ptr.clear();
         self.row_ptr.push(0);
         self.cols.clear();
         self.diag.clear();
-        let mut blocks: Vec<usize> = Vec::new();
-        for &s in &order {
-            blocks.clear();
-            blocks.push(s);
-            blocks.extend_from_slice(&later[s]);
-            blocks.extend_from_slice(&earlier[s]);
-            blocks.sort_unstable_by_key(|&t| start[t]);
-            for r in start[s]..start[s] + weight[s] {
-                for &t in &blocks {
+        let weight = |t: usize| ord.members(t).len();
+        for &s in &ord.order {
+            self.blocks.clear();
+            self.blocks.push(s);
+            self.blocks.extend_from_slice(ord.later(s));
+            let earlier = &self.earlier[self.earlier_ptr[s]..self.earlier_ptr[s + 1]];
+            self.blocks.extend_from_slice(earlier);
+            let start = &self.start;
+            self.blocks.sort_unstable_by_key(|&t| start[t]);
+            for r in self.start[s]..self.start[s] + weight(s) {
+                for &t in &self.blocks {
                     if t == s {
-                        self.diag.push(self.cols.len() + (r - start[s]));
+                        self.diag.push(self.cols.len() + (r - self.start[s]));
                     }
-                    self.cols.extend(start[t]..start[t] + weight[t]);
+                    self.cols.extend(self.start[t]..self.start[t] + weight(t));
                 }
                 self.row_ptr.push(self.cols.len());
             }

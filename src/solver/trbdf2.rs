@@ -38,11 +38,10 @@
 //! L-stable solution handles well, and for non-stiff ones is the raw estimate up to O(h).
 
 use super::column_groups::ColumnGroups;
-use super::dense_lu::DenseLu;
 use super::finite::first_non_finite;
-use super::jacobian::{fd_jacobian, FdWork, JacobianOut};
+use super::jacobian::{fd_jacobian, FdWork};
+use super::newton_matrix::NewtonMatrix;
 use super::rk_step::StepBuffers;
-use super::sparse_lu::SparseLu;
 use super::tableau::{Tableau, TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
 use super::{SolverStats, System};
 
@@ -104,24 +103,13 @@ pub(crate) enum ImplicitFailure {
 pub(crate) struct Trbdf2 {
     /// The method: [`TRBDF2`] or another stiffly accurate ESDIRK tableau (`ESDIRK43`).
     tableau: &'static Tableau,
-    /// J row-major, n×n (dense path).
-    jac: Vec<f64>,
-    /// J's values in the column groups' compressed pattern (sparse path).
-    jac_sparse: Vec<f64>,
-    /// The factorisation of M on the sparse path, analysed for the current pattern.
-    sparse_lu: SparseLu,
-    /// The current pattern takes the sparse path.
-    use_sparse: bool,
-    /// The sparse path may be taken (`SolverOptions::sparse_lu`).
-    sparse_allowed: bool,
-    /// M's current factorisation is `sparse_lu`'s (otherwise `lu`'s).
-    factored_sparse: bool,
+    /// J and M's factorisation, dense or sparse (`newton_matrix`).
+    newton: NewtonMatrix,
     /// The column groups of the difference Jacobian, from the system's sparsity pattern.
     groups: ColumnGroups,
     /// The groups were set up for the current run.
     groups_ready: bool,
     jac_state: JacobianState,
-    lu: DenseLu,
     /// h of the factored M; NaN when M must be factored again.
     h_lu: f64,
     /// Newton's η carried from stage to stage.
@@ -155,16 +143,10 @@ impl Trbdf2 {
         debug_assert!(tableau.diagonal > 0.0 && tableau.fsal && tableau.e.is_some());
         Self {
             tableau,
-            jac: vec![0.0; n * n],
-            jac_sparse: Vec::new(),
-            sparse_lu: SparseLu::default(),
-            use_sparse: false,
-            sparse_allowed: true,
-            factored_sparse: false,
+            newton: NewtonMatrix::new(n),
             groups: ColumnGroups::new(n),
             groups_ready: false,
             jac_state: JacobianState::Missing,
-            lu: DenseLu::new(n),
             h_lu: f64::NAN,
             eta: 1.0,
             jac_age: 0,
@@ -186,7 +168,7 @@ impl Trbdf2 {
 
     /// Allows (true, the default) or forbids the sparse LU path.
     pub(crate) fn with_sparse_lu(mut self, allowed: bool) -> Self {
-        self.sparse_allowed = allowed;
+        self.newton = self.newton.with_sparse_lu(allowed);
         self
     }
 
@@ -302,15 +284,16 @@ impl Trbdf2 {
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
         if !self.groups_ready || system.jacobian_sparsity_varies() {
-            let pattern = self.groups.pattern_mut();
-            pattern.fill(false);
-            if system.jacobian_sparsity(pattern) {
+            if system.jacobian_sparsity(self.groups.pattern_mut()) {
                 if self.groups.set_pattern() {
-                    self.choose_path();
+                    let limits = (SPARSE_MAX_DENSITY, SPARSE_MAX_FILL);
+                    let newton = &mut self.newton;
+                    let analysed = newton.choose_path(&self.groups, SPARSE_MIN_STATES, limits);
+                    stats.sparse_analyses += usize::from(analysed);
                 }
             } else {
                 self.groups.set_dense();
-                self.use_sparse = false;
+                self.newton.set_dense();
             }
             self.groups_ready = true;
         }
@@ -325,15 +308,10 @@ impl Trbdf2 {
             f_pert: &mut self.f_z,
             delta: &mut self.delta,
         };
-        let out = if self.use_sparse {
-            JacobianOut::Sparse(&mut self.jac_sparse)
-        } else {
-            JacobianOut::Dense(&mut self.jac)
-        };
         fd_jacobian(
             system,
             (t, x, &self.f_0),
-            out,
+            self.newton.jacobian_out(),
             &self.groups,
             work,
             &mut stats.function_evaluations,
@@ -354,7 +332,6 @@ impl Trbdf2 {
     /// unequal components, so that no eigenvector of a structured J is missed by symmetry. 0 for
     /// a nilpotent J (free flight: h' = v, v' = −g); ∞ when the iterates overflow.
     fn power_iteration(&mut self) -> f64 {
-        let n = self.delta.len();
         let (v, w) = (&mut self.delta, &mut self.f_z);
         for (i, vi) in v.iter_mut().enumerate() {
             // Fractional parts of i·φ: equidistributed in [1, 2), never repeating.
@@ -363,22 +340,7 @@ impl Trbdf2 {
         let mut log_sum = 0.0;
         for iteration in 0..RADIUS_ITERATIONS {
             let norm_v = v.iter().map(|a| a * a).sum::<f64>().sqrt();
-            if self.use_sparse {
-                // w = J·v/‖v‖ column by column.
-                w.fill(0.0);
-                let (col_ptr, rows) = self.groups.compressed();
-                for (j, vj) in v.iter().enumerate() {
-                    let vj = vj / norm_v;
-                    for p in col_ptr[j]..col_ptr[j + 1] {
-                        w[rows[p]] += self.jac_sparse[p] * vj;
-                    }
-                }
-            } else {
-                for (i, wi) in w.iter_mut().enumerate() {
-                    let row = &self.jac[i * n..(i + 1) * n];
-                    *wi = row.iter().zip(v.iter()).map(|(a, b)| a * b).sum::<f64>() / norm_v;
-                }
-            }
+            self.newton.multiply(&self.groups, v, norm_v, w);
             let norm_w = w.iter().map(|a| a * a).sum::<f64>().sqrt();
             if norm_w == 0.0 {
                 return 0.0;
@@ -399,64 +361,21 @@ impl Trbdf2 {
         if self.h_lu == h {
             return Ok(());
         }
-        let n = self.inv_w.len();
         let hd = h * self.tableau.diagonal;
         stats.lu_factorizations += 1;
         self.h_lu = f64::NAN;
-        if self.use_sparse {
-            self.sparse_lu.assemble_identity_plus(-hd, &self.jac_sparse);
-            if self.sparse_lu.factor().is_ok() {
-                stats.sparse_lu_factorizations += 1;
-                self.factored_sparse = true;
-                self.h_lu = h;
-                return Ok(());
-            }
-        }
-        // Dense: from J, or from the sparse J when the unpivoted sparse elimination met a small
-        // pivot (partial pivoting then decides).
-        self.factored_sparse = false;
-        let m = self.lu.matrix_mut();
-        if self.use_sparse {
-            m.fill(0.0);
-            let (col_ptr, rows) = self.groups.compressed();
-            for j in 0..n {
-                for p in col_ptr[j]..col_ptr[j + 1] {
-                    m[rows[p] * n + j] = -hd * self.jac_sparse[p];
-                }
-            }
-        } else {
-            for (mi, ji) in m.iter_mut().zip(&self.jac) {
-                *mi = -hd * ji;
-            }
-        }
-        for i in 0..n {
-            m[i * n + i] += 1.0;
-        }
-        self.lu.factor().map_err(|_| ImplicitFailure::Newton)?;
+        let sparse = self
+            .newton
+            .factor(hd, &self.groups)
+            .map_err(|_| ImplicitFailure::Newton)?;
+        stats.sparse_lu_factorizations += usize::from(sparse);
         self.h_lu = h;
         Ok(())
     }
 
-    /// A new pattern was set: the sparse path when n, the pattern's density and the fill of
-    /// its factors are under the thresholds ([`SPARSE_MIN_STATES`], [`SPARSE_MAX_DENSITY`],
-    /// [`SPARSE_MAX_FILL`]); its symbolic analysis (allocates; done once per pattern).
-    fn choose_path(&mut self) {
-        let n = self.inv_w.len();
-        let area = (n * n) as f64;
-        self.use_sparse = self.sparse_allowed
-            && n >= SPARSE_MIN_STATES
-            && (self.groups.entries() as f64) <= SPARSE_MAX_DENSITY * area;
-        if self.use_sparse {
-            let (col_ptr, rows) = self.groups.compressed();
-            self.sparse_lu.analyse(n, col_ptr, rows);
-            self.use_sparse = (self.sparse_lu.filled_entries() as f64) <= SPARSE_MAX_FILL * area;
-            self.jac_sparse.resize(rows.len(), 0.0);
-        }
-    }
-
     /// Solves M·y = b in place with M's current factorisation.
     fn solve(&mut self, b: &mut [f64]) {
-        solve_with(&mut self.sparse_lu, &self.lu, self.factored_sparse, b);
+        self.newton.solve(b);
     }
 
     /// The implicit stages: their slopes into slots 1.. and x_new.
@@ -561,12 +480,7 @@ impl Trbdf2 {
         for (((d, p), f), ui) in self.delta.iter_mut().zip(&self.psi).zip(&self.f_z).zip(&*u) {
             *d = p + hd * f - ui;
         }
-        solve_with(
-            &mut self.sparse_lu,
-            &self.lu,
-            self.factored_sparse,
-            &mut self.delta,
-        );
+        self.newton.solve(&mut self.delta);
         let mut sum = 0.0;
         for ((ui, d), w) in u.iter_mut().zip(&self.delta).zip(&self.inv_w) {
             *ui += d;
@@ -640,15 +554,6 @@ impl Trbdf2 {
     }
 }
 
-/// Solves M·y = b in place with the sparse factorisation when `sparse`, else the dense one.
-fn solve_with(sparse_lu: &mut SparseLu, lu: &DenseLu, sparse: bool, b: &mut [f64]) {
-    if sparse {
-        sparse_lu.solve(b);
-    } else {
-        lu.solve(b);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -656,7 +561,7 @@ mod tests {
     fn radius_of(jac: &[f64]) -> f64 {
         let n = (jac.len() as f64).sqrt() as usize;
         let mut implicit = Trbdf2::new(n, &TRBDF2).with_radius_estimate();
-        implicit.jac.copy_from_slice(jac);
+        implicit.newton.jac_mut().copy_from_slice(jac);
         implicit.power_iteration()
     }
 
