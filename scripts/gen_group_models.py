@@ -11,7 +11,8 @@ ContactGroup instead of one SpatialContactForce per pair.
   python3 scripts/gen_group_models.py --pile N --no-walls --clusters C [--gap G] [--islands] > piles.toml
 
 --clusters C writes C copies of the pile, G m apart along x (default 10), in one group (issue 30
-part 3's separate clusters); --islands writes `islands = true` under [solver].
+part 3's separate clusters); --stagger H raises copy c by c·H m (so that the copies land at
+different times); --islands writes `islands = true` under [solver].
 
 models/sphere_pile.toml is --pile 64; models/box_tower.toml is --tower 8 (with comments added).
 """
@@ -66,7 +67,7 @@ def header(connect, name, stop, log):
     return lines
 
 
-def pile(n, walls, stop, clusters=1, gap=10.0):
+def pile(n, walls, stop, clusters=1, gap=10.0, stagger=0.0):
     connect = ["world.W -- floor.R", "pile.active_pairs -> contacts.in1"]
     blocks = []
     if walls:
@@ -75,7 +76,7 @@ def pile(n, walls, stop, clusters=1, gap=10.0):
             blocks += ["[blocks.wt_%s]" % w, 'type = "RigidTransform"', "translation = %r" % t,
                        "rotation = { axis = %s, angle = %r }" % (axis, angle), "",
                        "[blocks.wall_%s]" % w, 'type = "InfinitePlane"', ""]
-    centres = [(x + c * gap, y, z) for c in range(clusters) for (x, y, z) in positions(n)]
+    centres = [(x + c * gap, y, z + c * stagger) for c in range(clusters) for (x, y, z) in positions(n)]
     for i, (x, y, z) in enumerate(centres):
         connect += ["world.W -- free%d.B" % i, "free%d.F -- ball%d.R" % (i, i)]
         blocks += ["[blocks.free%d]" % i, 'type = "SixDofJoint"', "position = [%r, %r, %r]" % (x, y, z), "",
@@ -115,12 +116,13 @@ def main():
     ap.add_argument("--stop", type=float, default=2.0)
     ap.add_argument("--clusters", type=int, default=1)
     ap.add_argument("--gap", type=float, default=10.0)
+    ap.add_argument("--stagger", type=float, default=0.0)
     ap.add_argument("--islands", action="store_true")
     a = ap.parse_args()
     if a.clusters > 1 and not a.no_walls:
         ap.error("--clusters needs --no-walls (the walls are infinite planes: they would cut the other clusters)")
     if a.pile:
-        lines = pile(a.pile, not a.no_walls, a.stop, a.clusters, a.gap)
+        lines = pile(a.pile, not a.no_walls, a.stop, a.clusters, a.gap, a.stagger)
         if a.islands:
             lines.insert(lines.index("[solver]") + 1, "islands = true")
         print("\n".join(lines))

@@ -40,7 +40,7 @@ fn an_island_run_after_set_up_allocates_nothing() {
     let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
     let x0 = engine.initialize(0.0);
     let options = blockdyn::sim::solver_options(&d);
-    let mut islands = blockdyn::sim::Islands::new(&engine, &options, 0.0, &x0, 0.3)
+    let mut islands = blockdyn::sim::Islands::new(&mut engine, &options, 0.0, &x0, 0.3)
         .unwrap()
         .expect("three far-apart balls are three islands");
     let ((stats, counts), n) = count(|| islands.integrate(&mut engine).unwrap());
@@ -49,4 +49,12 @@ fn an_island_run_after_set_up_allocates_nothing() {
     assert!(stats.zero_crossings > 3, "the balls bounced: {stats:?}");
     assert_eq!(counts.repartitions, 0, "a static partition: {counts:?}");
     assert_eq!(n, 0, "the island run allocated {n} times");
+    // Three islands of one ball each: every evaluation counts a third of a whole one (to
+    // round-off in the sum of ~10³ thirds).
+    let thirds = stats.function_evaluations as f64 / 3.0;
+    let equivalents = counts.evaluation_equivalents;
+    assert!(
+        (equivalents - thirds).abs() < 1e-9 * thirds,
+        "{equivalents} vs {thirds}"
+    );
 }

@@ -119,6 +119,12 @@ pub struct Ctx<'a> {
     /// integration reads later (warm starts, mode counts, caches in the scratch) may change.
     /// [`Ctx::new`] sets it false.
     pub interior: bool,
+    /// Set when the evaluation serves one island of the island integration
+    /// (`sim::islands`): the mechanism bodies (indexed by mechanism body, the World's entry
+    /// false) whose outputs and derivatives the island's solver reads. A block that can may
+    /// then evaluate those bodies only and leave its outputs for the others as they were (the
+    /// mechanism, a contact group); every other block ignores it. [`Ctx::new`] sets `None`.
+    pub island: Option<&'a [bool]>,
 }
 
 impl<'a> Ctx<'a> {
@@ -143,6 +149,7 @@ impl<'a> Ctx<'a> {
             work,
             scratch,
             interior: false,
+            island: None,
         }
     }
 

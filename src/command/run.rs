@@ -387,13 +387,14 @@ fn island_line(islands: Option<&Result<crate::sim::IslandStats, crate::sim::NoIs
                 per.push(format!("… {} more", s.steps_per_island.len() - SHOWN));
             }
             format!(
-                "\nislands: {} at the start, {} at the end (fewest {}, most {}); {} syncs, {} repartitions; steps by lowest body: {}",
+                "\nislands: {} at the start, {} at the end (fewest {}, most {}); {} syncs, {} repartitions; {:.0} full-evaluation equivalents; steps by lowest body: {}",
                 s.initial_islands,
                 s.final_islands,
                 s.min_islands,
                 s.max_islands,
                 s.syncs,
                 s.repartitions,
+                s.evaluation_equivalents,
                 per.join(", ")
             )
         }

@@ -15,8 +15,25 @@ use nalgebra::{Matrix6, Vector3};
 /// velocity-product terms `c_i`.
 #[inline]
 pub(crate) fn kinematics_pass(m: &Mechanism, q: &[f64], v: &[f64], ws: &mut Workspace) {
+    kinematics_pass_over(m, q, v, ws, None);
+}
+
+/// [`kinematics_pass`] over the bodies marked in `bodies` only (all when `None`): see
+/// [`forward_dynamics_of_bodies`] for what a mask must satisfy. The other bodies' entries of
+/// `ws` keep their values.
+#[inline]
+pub(crate) fn kinematics_pass_over(
+    m: &Mechanism,
+    q: &[f64],
+    v: &[f64],
+    ws: &mut Workspace,
+    bodies: Option<&[bool]>,
+) {
     ws.v[0] = SpatialMotion::ZERO;
     for i in 1..m.bodies.len() {
+        if bodies.is_some_and(|mask| !mask[i]) {
+            continue;
+        }
         let b = &m.bodies[i];
         let js = &mut ws.joint[i];
         joint_state(b.kind, &q[b.q_start..], &v[b.v_start..], js);
@@ -90,11 +107,51 @@ pub fn forward_dynamics_after_kinematics(
     ws: &mut Workspace,
     vdot: &mut [f64],
 ) {
+    dynamics_passes(m, (q, v), (tau, f_ext), ws, vdot, None);
+}
+
+/// [`forward_dynamics`] over the bodies marked in `bodies` (indexed by body, the World's entry
+/// ignored) when `ws` does not yet hold their kinematics (`kinematics` true), or
+/// [`forward_dynamics_after_kinematics`] over them when it does. The mask must be a union of
+/// whole trees (every body of a tree whose root's parent is the World marked, or none):
+/// ABA's three passes only ever pass quantities between a body and its parent, and a root
+/// passes nothing to the World, so the trees decouple and each marked tree's accelerations are
+/// exactly (bit for bit) those of the whole mechanism's evaluation at the same state and
+/// forces. The entries of `vdot` and `ws` of unmarked bodies keep their values. Used by the
+/// island integration (`sim::islands`), whose islands are unions of trees. Does not allocate.
+pub fn forward_dynamics_of_bodies(
+    m: &Mechanism,
+    (q, v): (&[f64], &[f64]),
+    (tau, f_ext): (&[f64], &[SpatialForce]),
+    ws: &mut Workspace,
+    vdot: &mut [f64],
+    (bodies, kinematics): (&[bool], bool),
+) {
+    if kinematics {
+        kinematics_pass_over(m, q, v, ws, Some(bodies));
+    }
+    dynamics_passes(m, (q, v), (tau, f_ext), ws, vdot, Some(bodies));
+}
+
+/// ABA's second and third passes (the first is [`kinematics_pass_over`]) over the bodies
+/// marked in `bodies` (all when `None`).
+fn dynamics_passes(
+    m: &Mechanism,
+    (q, v): (&[f64], &[f64]),
+    (tau, f_ext): (&[f64], &[SpatialForce]),
+    ws: &mut Workspace,
+    vdot: &mut [f64],
+    bodies: Option<&[bool]>,
+) {
+    let skip = |i: usize| bodies.is_some_and(|mask| !mask[i]);
     let n = m.bodies.len();
     debug_assert!(q.len() == m.nq && v.len() == m.nv && tau.len() == m.nv && vdot.len() == m.nv);
     debug_assert!(f_ext.is_empty() || f_ext.len() == n);
     // Rigid-body inertias and velocity-dependent bias forces.
     for i in 1..n {
+        if skip(i) {
+            continue;
+        }
         let inertia = &m.bodies[i].inertia;
         let vi = ws.v[i];
         ws.ia[i] = ArticulatedInertia::from(*inertia);
@@ -106,6 +163,9 @@ pub fn forward_dynamics_after_kinematics(
     }
     // Articulated inertias and bias forces, leaves to root.
     for i in (1..n).rev() {
+        if skip(i) {
+            continue;
+        }
         let b = &m.bodies[i];
         let nv = b.kind.nv();
         let vs = b.v_start;
@@ -214,6 +274,9 @@ pub fn forward_dynamics_after_kinematics(
     // Accelerations, root to leaves.
     ws.a[0] = SpatialMotion::new(nalgebra::Vector3::zeros(), -m.gravity);
     for i in 1..n {
+        if skip(i) {
+            continue;
+        }
         let b = &m.bodies[i];
         let nv = b.kind.nv();
         let vs = b.v_start;

@@ -11,6 +11,19 @@ pub fn forward_kinematics(m: &Mechanism, q: &[f64], v: &[f64], ws: &mut Workspac
     kinematics_pass(m, q, v, ws);
 }
 
+/// [`forward_kinematics`] of the bodies marked in `bodies` only (indexed by body; a union of
+/// whole trees, see [`forward_dynamics_of_bodies`](super::forward_dynamics_of_bodies)): the
+/// other bodies' poses and velocities in `ws` keep their values. Does not allocate.
+pub fn forward_kinematics_of_bodies(
+    m: &Mechanism,
+    q: &[f64],
+    v: &[f64],
+    ws: &mut Workspace,
+    bodies: &[bool],
+) {
+    super::aba::kinematics_pass_over(m, q, v, ws, Some(bodies));
+}
+
 /// Orientation of body `b` in the World frame (`R_WB`: maps body-resolved vectors to World-resolved).
 #[inline]
 pub fn body_rotation(ws: &Workspace, b: BodyIndex) -> Matrix3<f64> {

@@ -269,7 +269,22 @@ impl Mechanism {
 /// `q̇` from `(q, v)` (quaternion kinematics `Q̇ = ½ Q ⊗ (0, ω)` for quaternion joints, `q̇ = v`
 /// otherwise). With the state `x = [q; v]`, `ẋ = [q̇; v̇]`.
 pub fn qdot_from_v(m: &Mechanism, q: &[f64], v: &[f64], qdot: &mut [f64]) {
-    for b in &m.bodies[1..] {
+    qdot_from_v_of_bodies(m, q, v, qdot, None);
+}
+
+/// [`qdot_from_v`] for the joints of the bodies marked in `bodies` (indexed by body; all when
+/// `None`): the other entries of `qdot` keep their values.
+pub fn qdot_from_v_of_bodies(
+    m: &Mechanism,
+    q: &[f64],
+    v: &[f64],
+    qdot: &mut [f64],
+    bodies: Option<&[bool]>,
+) {
+    for (i, b) in m.bodies.iter().enumerate().skip(1) {
+        if bodies.is_some_and(|mask| !mask[i]) {
+            continue;
+        }
         let (nq, nv) = (b.kind.nq(), b.kind.nv());
         joint_qdot(
             b.kind,

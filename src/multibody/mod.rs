@@ -59,7 +59,9 @@ pub mod spatial;
 pub(crate) mod weld;
 pub(crate) mod workspace;
 
-pub use aba::{forward_dynamics, forward_dynamics_after_kinematics, passive_forces};
+pub use aba::{
+    forward_dynamics, forward_dynamics_after_kinematics, forward_dynamics_of_bodies, passive_forces,
+};
 pub use crba::mass_matrix;
 pub use energy::{
     center_of_mass, kinetic_energy, potential_energy, spatial_momentum, spring_potential_energy,
@@ -68,12 +70,12 @@ pub use energy::{
 pub use errors::ErrorSubject;
 pub use joint::{JointKind, JointSpec};
 pub use kinematics::{
-    body_pose, body_position, body_rotation, body_velocity, forward_kinematics, frame_pose,
-    frame_velocity,
+    body_pose, body_position, body_rotation, body_velocity, forward_kinematics,
+    forward_kinematics_of_bodies, frame_pose, frame_velocity,
 };
 pub use mechanism::{
-    normalize_quaternions, project_quaternions, qdot_from_v, BodyIndex, CutJoint, FrameId, JointId,
-    Mechanism, QUATERNION_NORM_SLACK, WORLD_BODY,
+    normalize_quaternions, project_quaternions, qdot_from_v, qdot_from_v_of_bodies, BodyIndex,
+    CutJoint, FrameId, JointId, Mechanism, QUATERNION_NORM_SLACK, WORLD_BODY,
 };
 pub use network::{FrameNetworkBuilder, MechanismError};
 pub use reaction::{joint_reaction, ReactionFrame};

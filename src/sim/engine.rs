@@ -156,6 +156,14 @@ pub struct Engine<'d> {
     /// an implicit method (whose difference Jacobian groups its columns by it), so that the run
     /// does not allocate for it; otherwise worked out when a solver asks.
     dependencies: Option<StateDependencies>,
+    /// The island integration's restricted evaluations (`sim::islands`): per block, which
+    /// island's evaluations call it (`EVERY_ISLAND`, `NO_ISLAND` or a body whose island does:
+    /// see `sim::islands`); empty until [`Engine::set_island_blocks`].
+    island_blocks: Vec<u32>,
+    /// The bodies of the island the evaluations serve (sized by [`Engine::set_island_blocks`]).
+    island_mask: Vec<bool>,
+    /// Whether evaluations are restricted to `island_mask`'s island.
+    restricted: bool,
 }
 
 impl<'d> Engine<'d> {
@@ -271,7 +279,35 @@ impl<'d> Engine<'d> {
                 .method
                 .may_use_jacobian()
                 .then(|| StateDependencies::of(diagram)),
+            island_blocks: Vec::new(),
+            island_mask: Vec::new(),
+            restricted: false,
         }
+    }
+
+    /// Prepares restricted evaluations for the island integration: `blocks[b]` says which
+    /// island's evaluations call block b (see `sim::islands`), over a mechanism of `bodies`
+    /// bodies. Allocates (once, at the run's set-up).
+    pub(crate) fn set_island_blocks(&mut self, blocks: Vec<u32>, bodies: usize) {
+        self.island_blocks = blocks;
+        self.island_mask = vec![false; bodies];
+    }
+
+    /// Restricts the evaluations of outputs, derivatives and zero crossings that follow to
+    /// the island whose bodies `bodies` marks (`None`: whole evaluations again). A restricted
+    /// evaluation calls only the blocks that island needs ([`Engine::set_island_blocks`]) and
+    /// passes the mask to them ([`Ctx::island`]): the mechanism evaluates the island's trees,
+    /// a contact group its members' pairs; every other output keeps its value. Event handling
+    /// is always whole. Copies the mask into a buffer sized once; forgets the output cache.
+    pub(crate) fn restrict_to_island(&mut self, bodies: Option<&[bool]>) {
+        match bodies {
+            Some(mask) => {
+                self.island_mask.copy_from_slice(mask);
+                self.restricted = true;
+            }
+            None => self.restricted = false,
+        }
+        self.evaluated_at = None;
     }
 
     /// Forgets that the outputs are current, so that the next evaluation recomputes them even
@@ -446,7 +482,7 @@ impl<'d> Engine<'d> {
     fn ctx(&mut self, b: usize, t: f64) -> Ctx<'_> {
         let blk = &self.diagram.blocks[b];
         let r = &mut self.run;
-        Ctx::new(
+        let mut ctx = Ctx::new(
             t,
             &mut r.signals,
             &blk.input_slots,
@@ -454,7 +490,9 @@ impl<'d> Engine<'d> {
             &mut r.x[blk.states.clone()],
             &mut r.work[blk.work.clone()],
             &mut *r.scratch[b],
-        )
+        );
+        ctx.island = self.restricted.then_some(&self.island_mask[..]);
+        ctx
     }
 
     /// Evaluates the outputs at a point inside a step only to record them ([`Ctx::interior`]),
@@ -516,9 +554,18 @@ impl<'d> Engine<'d> {
         let interior = self.interior;
         let steps = if all { &self.steps } else { &self.minor_steps };
         let (run, plan, sum_scratch) = (&mut self.run, &self.plan, &mut self.sum_scratch);
+        let island = self.restricted.then_some(&self.island_mask[..]);
         for step in steps {
             match step {
                 Step::Call(call) => {
+                    if let Some(mask) = island {
+                        match self.island_blocks[call.index] {
+                            super::islands::EVERY_ISLAND => {}
+                            super::islands::NO_ISLAND => continue,
+                            body if !mask[body as usize] => continue,
+                            _ => {}
+                        }
+                    }
                     let mut ctx = Ctx::new(
                         t,
                         &mut run.signals,
@@ -529,6 +576,7 @@ impl<'d> Engine<'d> {
                         &mut *run.scratch[call.index],
                     );
                     ctx.interior = interior;
+                    ctx.island = island;
                     call.block.outputs_eval(&mut ctx);
                 }
                 Step::Rows(rows) => {
@@ -629,6 +677,59 @@ impl<'d> Engine<'d> {
             block.derivatives(&mut ctx, &mut dxdt[range]);
         }
         self.plan.derivatives(&self.run.signals, x, dxdt);
+    }
+
+    /// [`System::handle_events`] with whole evaluations.
+    fn handle_events_whole(
+        &mut self,
+        t: f64,
+        x: &mut [f64],
+        crossed: &[usize],
+        time_event: bool,
+    ) -> EventOutcome {
+        self.run.x.copy_from_slice(x);
+        self.eval_outputs(t);
+        self.run.fired.iter_mut().for_each(|f| *f = false);
+        for &k in crossed {
+            self.run.fired[k] = true;
+        }
+        let d = self.diagram;
+        let tolerance = 1e-12 * t.abs().max(1.0);
+        let mut changed = false;
+        // Whether a block is due whose time event may change the dynamics (or whether none is
+        // due at all: then the instant counts as a change, as it always did).
+        let (mut any_due, mut dynamic_due) = (false, false);
+        for i in 0..self.called.len() {
+            let (b, blk) = (self.called[i], &d.blocks[self.called[i]]);
+            let due = time_event && self.run.next_time_event[b] <= t + tolerance;
+            let keeps = self.blocks[b].events_keep_dynamics();
+            any_due |= due;
+            dynamic_due |= due && !keeps;
+            let any_fired = self.run.fired[blk.zero_crossings.clone()]
+                .iter()
+                .any(|f| *f);
+            if !due && !any_fired {
+                continue;
+            }
+            if any_fired {
+                self.run.events.push(t, b);
+            }
+            let zc = blk.zero_crossings.clone();
+            // The fired flags are read while the context borrows the rest of the run state.
+            let fired = std::mem::take(&mut self.run.fired);
+            let block = self.blocks[b];
+            let mut ctx = self.ctx(b, t);
+            changed |= block.handle_event(&mut ctx, &fired[zc], due) && !keeps;
+            self.run.fired = fired;
+        }
+        changed |= self.settle(t);
+        self.refresh_time_events(t);
+        x.copy_from_slice(&self.run.x);
+        EventOutcome {
+            state_changed: changed || (time_event && (dynamic_due || !any_due)),
+            stop: self.run.unsettled.is_some()
+                || (self.run.stop_at_crossing && !crossed.is_empty()),
+        }
     }
 
     /// Finds the block whose output or derivative first went non-finite (schedule order).
@@ -738,6 +839,8 @@ impl System for Engine<'_> {
         next.is_finite().then_some(next)
     }
 
+    /// Always with whole evaluations (an island's event included: see
+    /// `Engine::restrict_to_island`); the restriction is back in force afterwards.
     fn handle_events(
         &mut self,
         t: f64,
@@ -745,49 +848,11 @@ impl System for Engine<'_> {
         crossed: &[usize],
         time_event: bool,
     ) -> EventOutcome {
-        self.run.x.copy_from_slice(x);
-        self.eval_outputs(t);
-        self.run.fired.iter_mut().for_each(|f| *f = false);
-        for &k in crossed {
-            self.run.fired[k] = true;
-        }
-        let d = self.diagram;
-        let tolerance = 1e-12 * t.abs().max(1.0);
-        let mut changed = false;
-        // Whether a block is due whose time event may change the dynamics (or whether none is
-        // due at all: then the instant counts as a change, as it always did).
-        let (mut any_due, mut dynamic_due) = (false, false);
-        for i in 0..self.called.len() {
-            let (b, blk) = (self.called[i], &d.blocks[self.called[i]]);
-            let due = time_event && self.run.next_time_event[b] <= t + tolerance;
-            let keeps = self.blocks[b].events_keep_dynamics();
-            any_due |= due;
-            dynamic_due |= due && !keeps;
-            let any_fired = self.run.fired[blk.zero_crossings.clone()]
-                .iter()
-                .any(|f| *f);
-            if !due && !any_fired {
-                continue;
-            }
-            if any_fired {
-                self.run.events.push(t, b);
-            }
-            let zc = blk.zero_crossings.clone();
-            // The fired flags are read while the context borrows the rest of the run state.
-            let fired = std::mem::take(&mut self.run.fired);
-            let block = self.blocks[b];
-            let mut ctx = self.ctx(b, t);
-            changed |= block.handle_event(&mut ctx, &fired[zc], due) && !keeps;
-            self.run.fired = fired;
-        }
-        changed |= self.settle(t);
-        self.refresh_time_events(t);
-        x.copy_from_slice(&self.run.x);
-        EventOutcome {
-            state_changed: changed || (time_event && (dynamic_due || !any_due)),
-            stop: self.run.unsettled.is_some()
-                || (self.run.stop_at_crossing && !crossed.is_empty()),
-        }
+        let restricted = std::mem::replace(&mut self.restricted, false);
+        let outcome = self.handle_events_whole(t, x, crossed, time_event);
+        self.restricted = restricted;
+        self.evaluated_at = None;
+        outcome
     }
 
     fn project(&mut self, t: f64, x: &mut [f64]) -> bool {

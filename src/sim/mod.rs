@@ -397,7 +397,7 @@ pub fn simulate_keeping_rows(
             if engine.run.unsettled.is_some() {
                 Ok(SolverStats::default())
             } else if let Some(mut islands) = island_setup(
-                &engine,
+                &mut engine,
                 stop_at_crossing,
                 t0,
                 &x0,
@@ -482,7 +482,7 @@ pub fn simulate_keeping_rows(
 /// otherwise (it stays `None` with islands off). A run stopping at a crossing integrates
 /// globally: a checkpoint holds one solver's state.
 fn island_setup(
-    engine: &Engine<'_>,
+    engine: &mut Engine<'_>,
     stop_at_crossing: bool,
     t0: f64,
     x0: &[f64],

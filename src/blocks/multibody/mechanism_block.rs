@@ -30,8 +30,9 @@ use crate::multibody::rigid::{
 use crate::multibody::ReactionFrame;
 use crate::multibody::{
     body_position, body_rotation, body_velocity, forward_dynamics,
-    forward_dynamics_after_kinematics, forward_kinematics, project_quaternions, qdot_from_v,
-    FrameId, Mechanism, SpatialForce, Workspace,
+    forward_dynamics_after_kinematics, forward_dynamics_of_bodies, forward_kinematics,
+    forward_kinematics_of_bodies, project_quaternions, qdot_from_v_of_bodies, FrameId, Mechanism,
+    SpatialForce, Workspace,
 };
 use crate::solver::Direction;
 use nalgebra::Vector3;
@@ -325,6 +326,19 @@ impl MechanismBlock {
         self.mechanism.nq()
     }
 
+    /// The island's bodies an evaluation may restrict itself to ([`Ctx::island`]), when the
+    /// mechanism's trees decouple (no rigid constraints, motion inputs or loop closures: what
+    /// [`Block::island_part`] requires) and no drive output is read (those are evaluated for
+    /// every joint); `None`: evaluate every body.
+    fn island_bodies<'a>(&self, island: Option<&'a [bool]>) -> Option<&'a [bool]> {
+        let decoupled = self.rigid.is_empty()
+            && self.motions.is_empty()
+            && self.mechanism.cut_joints().is_empty()
+            && !self.mechanism.has_prescribed()
+            && !self.drives.iter().any(|d| d.used);
+        island.filter(|_| decoupled)
+    }
+
     /// Sets the prescribed coordinates of the state to their references (at the start and at
     /// events), then projects the rigid constraints (loop closures) at the new positions; returns
     /// whether the state changed.
@@ -360,11 +374,18 @@ impl MechanismBlock {
         super::mechanism_drive::check_driven_loops(&self.mechanism, &self.rigid)
     }
 
-    /// Sums the actuation and wrench inputs into the scratch's `tau` and `f_ext`.
-    fn gather_inputs(&self, io: &crate::block::Io, s: &mut Scratch) {
+    /// Sums the actuation and wrench inputs into the scratch's `tau` and `f_ext`; with
+    /// `island` (see [`MechanismBlock::island_bodies`]), the wrenches on its bodies only (the
+    /// others' entries are zero, and read by no evaluation of the island).
+    fn gather_inputs(&self, io: &crate::block::Io, s: &mut Scratch, island: Option<&[bool]>) {
         s.tau.iter_mut().for_each(|t| *t = 0.0);
         s.f_ext.iter_mut().for_each(|f| *f = SpatialForce::ZERO);
         for (i, role) in self.roles.iter().enumerate() {
+            if let (InputRole::Wrench(b, _), Some(mask)) = (role, island) {
+                if !mask[*b] {
+                    continue;
+                }
+            }
             let u = io.input(i);
             match role {
                 InputRole::Actuation(r) => {
@@ -404,7 +425,7 @@ impl MechanismBlock {
             return;
         }
         let m = &*self.mechanism;
-        self.gather_inputs(io, s);
+        self.gather_inputs(io, s, None);
         let (q, v) = states.split_at(m.nq());
         find_candidates(&self.rigid, &s.ws, q, v, &mut s.rigid);
         let solved = constrained_accelerations(
@@ -663,11 +684,17 @@ impl Block for MechanismBlock {
         let states: &[f64] = effective.as_deref().unwrap_or(ctx.states);
         let (q, v) = states.split_at(nq);
         let bodies = if self.bodies_used { m.num_bodies() } else { 0 };
-        if bodies > 0 || !self.rigid.is_empty() {
+        let island = self.island_bodies(ctx.island);
+        if let Some(mask) = island.filter(|_| bodies > 0) {
+            forward_kinematics_of_bodies(m, q, v, &mut s.ws, mask);
+        } else if bodies > 0 || !self.rigid.is_empty() {
             forward_kinematics(m, q, v, &mut s.ws);
         }
         let ws = &s.ws;
         for b in 0..bodies {
+            if island.is_some_and(|mask| !mask[b]) {
+                continue; // another island's body: its outputs keep their values
+            }
             let r = body_rotation(ws, b);
             let p = body_position(ws, b);
             let (w, vel) = body_velocity(ws, b);
@@ -681,6 +708,11 @@ impl Block for MechanismBlock {
         // Joint outputs: the joint's position coordinates, then its velocity coordinates.
         let (q_all, v_all) = states.split_at(nq);
         for j in 0..m.num_joints() {
+            if let (Some(mask), Some(body)) = (island, m.joint_body(j)) {
+                if !mask[body] {
+                    continue;
+                }
+            }
             let (qr, vr) = (m.joint_q_range(j), m.joint_v_range(j));
             let out = ctx.io.output(nb + j);
             if let Some(cut) = m.cut_of(j) {
@@ -699,7 +731,7 @@ impl Block for MechanismBlock {
         }
         if self.drives.iter().any(|d| d.used) {
             if self.rigid.is_empty() {
-                self.gather_inputs(&ctx.io, s);
+                self.gather_inputs(&ctx.io, s, None);
             }
             let rigid = (!self.rigid.is_empty()).then_some((&s.vdot[..], &s.rigid));
             let (q, v) = states.split_at(nq);
@@ -733,15 +765,22 @@ impl Block for MechanismBlock {
         let states: &[f64] = effective.as_deref().unwrap_or(ctx.states);
         let (q, v) = states.split_at(nq);
         let (qdot, vdot) = dxdt.split_at_mut(nq);
-        qdot_from_v(m, q, v, qdot);
+        let island = self.island_bodies(ctx.island);
+        qdot_from_v_of_bodies(m, q, v, qdot, island);
         if !self.rigid.is_empty() {
             // outputs_eval solved at this point (or, if the engine skipped the outputs, this
             // solves now).
             self.ensure_solved(ctx.t, states, &ctx.io, s);
             vdot.copy_from_slice(&s.vdot);
         } else {
-            self.gather_inputs(&ctx.io, s);
-            if self.bodies_used {
+            self.gather_inputs(&ctx.io, s, island);
+            if let Some(mask) = island {
+                // One island's trees (as outputs_eval evaluated their kinematics when bodies
+                // are used): the other trees' accelerations keep their values.
+                let forces = (&s.tau[..], &s.f_ext[..]);
+                let mask = (mask, !self.bodies_used);
+                forward_dynamics_of_bodies(m, (q, v), forces, &mut s.ws, vdot, mask);
+            } else if self.bodies_used {
                 // outputs_eval ran forward kinematics at this very state (the engine evaluates
                 // the outputs before it asks for derivatives), so the workspace already holds them.
                 forward_dynamics_after_kinematics(m, q, v, &s.tau, &s.f_ext, &mut s.ws, vdot);

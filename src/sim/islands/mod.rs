@@ -12,8 +12,12 @@
 //! islands is not within the group's reach, so (by the look-ahead's bound, `watch.rs`) its
 //! bounding boxes stay more than margin/2 apart until the group's next look, and its force is
 //! zero. Each island is integrated by its own [`Solver`](crate::solver::Solver) (see `run.rs`),
-//! over its states only (`system.rs`: every evaluation still runs the whole diagram, with the
-//! other islands' states held).
+//! over its states only (`system.rs`), and each of its evaluations is restricted to the island
+//! (`Engine::restrict_to_island`): the mechanism runs ABA over the island's trees only (a
+//! tree's bodies are all in one island and a root's parent is the World, so the trees'
+//! passes decouple), a contact group updates, sweeps and narrow-phases the pairs with a member
+//! on the island's bodies only, and the engine calls only the blocks the island needs (a
+//! static map, `Partition::block_islands`). Every other output keeps its value.
 //!
 //! Where the scheme is sound is checked once, before the run; elsewhere the run integrates
 //! globally and [`NoIslands`] says why.
@@ -48,7 +52,21 @@ pub struct IslandStats {
     /// mechanism body index) and listed by it, ascending: an island that merged into another
     /// keeps the steps it took before.
     pub steps_per_island: Vec<(usize, usize)>,
+    /// The island solvers' function evaluations in full-evaluation equivalents: each weighted
+    /// by its island's share of the moving bodies (an island of k of the N bodies in any
+    /// island counts k/N per evaluation), the measure of a restricted evaluation's cost
+    /// (the mechanism's ABA, the group's member updates and narrow phase, the blocks called
+    /// grow with the island's bodies; the group's sweep and the engine's walk of the schedule
+    /// do not, so it is a lower bound on the cost).
+    pub evaluation_equivalents: f64,
 }
+
+/// A block every island's evaluations call (the mechanism, the contact groups, blocks they read
+/// that belong to no body's class).
+pub(crate) const EVERY_ISLAND: u32 = u32::MAX;
+/// A block no island's evaluation calls (its outputs reach neither the mechanism nor a group:
+/// sensors, scopes' sources, joints' readouts); evaluated at synchronisations and events.
+pub(crate) const NO_ISLAND: u32 = u32::MAX - 1;
 
 /// Why a run cannot use islands (it integrates globally then).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +129,12 @@ pub(crate) struct Partition {
     previous: Vec<u32>,
     /// Number of islands.
     islands: usize,
+    /// Per body, its island (after [`Partition::update`]; `u32::MAX` for a body in none: fixed
+    /// to the World with its whole class).
+    body_island: Vec<u32>,
+    /// Per block, which island's evaluations call it: [`EVERY_ISLAND`], [`NO_ISLAND`], or a
+    /// body of the only class it reads and drives (called by that body's island).
+    block_islands: Vec<u32>,
 }
 
 impl Partition {
@@ -151,6 +175,7 @@ impl Partition {
             }
         }
         coupling_paths(d, engine, mech, &parts, bodies, &mut parent)?;
+        let block_islands = block_islands(d, mech, &parts, bodies, &mut parent);
         let static_rep: Vec<u32> = (0..bodies as u32).map(|b| find(&mut parent, b)).collect();
         // A body class whose root is a block node: represent it by its lowest body.
         let mut lowest = vec![u32::MAX; parent.len()];
@@ -182,6 +207,8 @@ impl Partition {
             island_of_state: vec![0; d.num_states],
             previous: vec![u32::MAX; d.num_states],
             islands: 0,
+            body_island: vec![u32::MAX; bodies],
+            block_islands,
         })
     }
 
@@ -206,12 +233,38 @@ impl Partition {
             self.island_of_state[k] = self.label[root];
         }
         self.islands = islands as usize;
+        for body in 1..self.body_island.len() {
+            let root = find(&mut self.parent, body as u32) as usize;
+            self.body_island[body] = self.label[root];
+        }
         self.previous != self.island_of_state
     }
 
     /// Number of islands (after [`Partition::update`]).
     pub(crate) fn islands(&self) -> usize {
         self.islands
+    }
+
+    /// Per block, which island's evaluations call it: [`EVERY_ISLAND`], [`NO_ISLAND`] or a
+    /// body of the class it belongs to.
+    pub(crate) fn block_islands(&self) -> &[u32] {
+        &self.block_islands
+    }
+
+    /// The bodies in some island (moving, or welded to a moving body).
+    pub(crate) fn moving_bodies(&self) -> usize {
+        self.body_island.iter().filter(|&&k| k != u32::MAX).count()
+    }
+
+    /// The mechanism's number of bodies (the World included).
+    pub(crate) fn bodies(&self) -> usize {
+        self.body_island.len()
+    }
+
+    /// The bodies of island `i` (indexed by body): every body of its classes, those without
+    /// states (welded to a moving body) included.
+    pub(crate) fn island_bodies(&self, i: usize) -> Vec<bool> {
+        self.body_island.iter().map(|&k| k == i as u32).collect()
     }
 
     /// The states of island `i`, ascending, and its lowest body.
@@ -287,6 +340,55 @@ fn coupling_paths(
     Ok(())
 }
 
+/// Which island's evaluations call each block (the engine's restricted evaluations): a block
+/// whose outputs reach neither the mechanism nor a contact group (backwards over the lines) is
+/// needed by none ([`NO_ISLAND`]); the mechanism, the groups, a block feeding a group and a
+/// block joined to no body by the signal paths by every island ([`EVERY_ISLAND`]); a block
+/// joined to bodies by the signal paths (`coupling_paths`: it reads or drives only bodies of
+/// that class) by the island of that class, named by its root body.
+fn block_islands(
+    d: &Diagram,
+    mech: usize,
+    parts: &[IslandPart],
+    bodies: usize,
+    parent: &mut [u32],
+) -> Vec<u32> {
+    let n = d.blocks.len();
+    let central = |b: usize| b == mech || parts[b] == IslandPart::ContactGroup;
+    let mut needed: Vec<bool> = (0..n).map(central).collect();
+    let mut stack: Vec<usize> = (0..n).filter(|&b| needed[b]).collect();
+    while let Some(b) = stack.pop() {
+        for l in d.lines.iter().filter(|l| l.to == b) {
+            if !needed[l.from] {
+                needed[l.from] = true;
+                stack.push(l.from);
+            }
+        }
+    }
+    let feeds_group = |b: usize| {
+        d.lines
+            .iter()
+            .any(|l| l.from == b && parts[l.to] == IslandPart::ContactGroup)
+    };
+    (0..n)
+        .map(|b| {
+            if !needed[b] {
+                return NO_ISLAND;
+            }
+            if central(b) || feeds_group(b) {
+                return EVERY_ISLAND;
+            }
+            // The union keeps the lower root: a class with a body has a body as its root.
+            let root = find(parent, (bodies + b) as u32);
+            if root != 0 && (root as usize) < bodies {
+                root
+            } else {
+                EVERY_ISLAND
+            }
+        })
+        .collect()
+}
+
 /// The root of `x`, halving the path on the way.
 fn find(parent: &mut [u32], mut x: u32) -> u32 {
     while parent[x as usize] != x {
@@ -304,3 +406,6 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
         parent[ra.max(rb) as usize] = ra.min(rb);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -24,6 +24,11 @@ struct IslandRun {
     states: Vec<usize>,
     /// Its lowest body: the key of its step count.
     body: usize,
+    /// Its bodies (indexed by body): what its evaluations are restricted to.
+    bodies: Vec<bool>,
+    /// Its share of the moving bodies: the weight of one of its evaluations in
+    /// [`IslandStats::evaluation_equivalents`].
+    share: f64,
     solver: Solver,
     /// Its state at the start of a fresh run (a gather of the global x).
     x0: Vec<f64>,
@@ -57,7 +62,7 @@ impl Islands {
     /// unsound for the diagram or a single island at t0; `Err` is a solver error (invalid
     /// options).
     pub fn new(
-        engine: &Engine<'_>,
+        engine: &mut Engine<'_>,
         options: &SolverOptions,
         t0: f64,
         x0: &[f64],
@@ -71,6 +76,7 @@ impl Islands {
         if partition.islands() < 2 {
             return Ok(Err(NoIslands::OneIsland));
         }
+        engine.set_island_blocks(partition.block_islands().to_vec(), partition.bodies());
         let mut options = options.clone();
         if options.max_step <= 0.0 {
             // The global run's automatic bound, not (sync − t)/50 per stretch.
@@ -181,6 +187,7 @@ impl Islands {
                 dx: &mut self.dx,
                 sync,
             };
+            system.engine.restrict_to_island(Some(&run.bodies));
             let result = if run.running {
                 run.solver.continue_run(&mut system, self.t_end)
             } else {
@@ -189,8 +196,10 @@ impl Islands {
                 }
                 run.solver.integrate(&mut system, t, &run.x0, self.t_end)
             };
+            engine.restrict_to_island(None);
             let island_stats = result.map_err(|e| global_error(e, &run.states))?;
             add(stats, &island_stats);
+            islands.evaluation_equivalents += run.share * island_stats.function_evaluations as f64;
             add_steps(islands, run.body, island_stats.steps);
             self.x.copy_from_slice(&self.base);
             run.running = island_stats.final_time < self.t_end;
@@ -228,17 +237,24 @@ fn rebuild(
     crossings: usize,
 ) -> Result<(), SolverError> {
     let mut old = std::mem::take(runs);
+    let moving = partition.moving_bodies().max(1) as f64;
     for i in 0..partition.islands() {
         let (states, body) = partition.island_states(i);
         let run = match old.iter().position(|r| r.states == states) {
             Some(k) => old.swap_remove(k),
-            None => IslandRun {
-                solver: Solver::new(states.len(), crossings, options.clone())?,
-                x0: vec![0.0; states.len()],
-                states,
-                body,
-                running: false,
-            },
+            None => {
+                let bodies = partition.island_bodies(i);
+                let share = bodies.iter().filter(|&&b| b).count() as f64 / moving;
+                IslandRun {
+                    solver: Solver::new(states.len(), crossings, options.clone())?,
+                    x0: vec![0.0; states.len()],
+                    states,
+                    body,
+                    bodies,
+                    share,
+                    running: false,
+                }
+            }
         };
         runs.push(run);
     }

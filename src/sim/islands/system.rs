@@ -1,13 +1,16 @@
-//! One island as a [`System`]: its states only, evaluated through the whole diagram.
+//! One island as a [`System`]: its states only, evaluated over the island's part of the
+//! diagram.
 //!
 //! The island's solver sees x_I (the island's states, a gather of the global x by an index
 //! list). Each evaluation scatters x_I into a global vector whose other entries hold the other
-//! islands' states as the island's run began, and evaluates the engine on it: between
-//! synchronisations no force crosses islands, so ẋ_I depends on x_I alone and the other
-//! entries only need to be valid states. Their zero-crossing functions are constant meanwhile
-//! (their states do not change), so every function of the diagram is handed to every island's
-//! solver and only the island's own can change sign. Rows are recorded by the coordinator at
-//! synchronisations, not here.
+//! islands' states as the island's run began, and evaluates the engine on it, restricted to the
+//! island (the coordinator calls `Engine::restrict_to_island` around the island's run: the
+//! mechanism's trees, the group's pairs and the blocks of the island only): between
+//! synchronisations no force crosses islands, so ẋ_I depends on x_I alone. The other islands'
+//! zero-crossing functions are not evaluated and keep their values meanwhile, so every
+//! function of the diagram is handed to every island's solver and only the island's own can
+//! change sign. Event handlers run on the whole diagram. Rows are recorded by the coordinator
+//! at synchronisations, not here.
 
 use crate::sim::Engine;
 use crate::solver::{Direction, EventOutcome, Method, System};

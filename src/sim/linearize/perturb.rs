@@ -60,6 +60,7 @@ impl Perturbed<'_> {
             work,
             scratch,
             interior,
+            island,
         } = ctx;
         let (signals, _, outputs) = io.raw();
         for c in &self.copies {
@@ -78,6 +79,7 @@ impl Perturbed<'_> {
             &mut **scratch,
         );
         inner.interior = *interior;
+        inner.island = *island;
         f(&mut inner)
     }
 }

@@ -92,6 +92,9 @@ pub(super) fn box_gap(lo_a: &[f64; 3], hi_a: &[f64; 3], lo_b: &[f64; 3], hi_b: &
     gap
 }
 
+/// A World-axis-aligned box: its lower and upper corners (m).
+pub(super) type Aabb = ([f64; 3], [f64; 3]);
+
 /// The sweep's order and axis, kept from one evaluation to the next.
 #[derive(Clone, Debug)]
 pub(super) struct Sweep {
@@ -131,19 +134,31 @@ impl Sweep {
     }
 
     /// Every pair of bounded members whose boxes' gap is at most `reach` (m) and that `allowed`
-    /// accepts, appended to `out` (cleared first) in no particular order. No allocation once
-    /// `out` has grown to the number of such pairs.
+    /// accepts, appended to `out` (cleared first) in no particular order. With a `window`
+    /// (lo, hi: a box, World, m), only pairs with a member whose box lies inside it can be
+    /// accepted (an island's evaluation, whose `allowed` wants a member of the island: the
+    /// window is the box around the island's members), so the walk covers the members within
+    /// reach of the window along the sweep's axis only, and the axis is kept (it decides only
+    /// the work). No allocation once `out` has grown to the number of such pairs.
     pub(super) fn pairs_within(
         &mut self,
         lo: &[[f64; 3]],
         hi: &[[f64; 3]],
-        reach: f64,
+        (reach, window): (f64, Option<Aabb>),
         allowed: impl Fn(u32, u32) -> bool,
         out: &mut Vec<NearPair>,
     ) {
         out.clear();
-        self.choose_axis(lo);
+        if window.is_none() {
+            self.choose_axis(lo);
+        }
         let axis = self.axis;
+        // A pair (a, b), b after a (lo_b ≥ lo_a), with a member inside the window needs
+        // hi_a ≥ window_lo − reach (else b's gap along the axis exceeds reach whichever is
+        // inside) and lo_a ≤ window_hi + reach (else neither is inside).
+        let (from, to) = window.map_or((f64::NEG_INFINITY, f64::INFINITY), |(l, h)| {
+            (l[axis] - reach, h[axis] + reach)
+        });
         let key = |k: u32| lo[k as usize][axis];
         // Insertion sort: nearly linear for an order that changed little since the last call.
         for i in 1..self.order.len() {
@@ -157,6 +172,12 @@ impl Sweep {
         }
         for (i, &a) in self.order.iter().enumerate() {
             let (lo_a, hi_a) = (&lo[a as usize], &hi[a as usize]);
+            if lo_a[axis] > to {
+                break;
+            }
+            if hi_a[axis] < from {
+                continue;
+            }
             for &b in &self.order[i + 1..] {
                 let lo_b = &lo[b as usize];
                 // Sorted by lo: every later member starts further along the axis.
@@ -224,7 +245,7 @@ mod tests {
         let mut sweep = Sweep::new(&bounded);
         let mut out = vec![];
         for reach in [0.0, 0.15, 0.3, 1.0] {
-            sweep.pairs_within(&lo, &hi, reach, |_, _| true, &mut out);
+            sweep.pairs_within(&lo, &hi, (reach, None), |_, _| true, &mut out);
             let mut found: Vec<(u32, u32)> = out.iter().map(|p| (p.a, p.b)).collect();
             found.sort_unstable();
             let mut want = vec![];

@@ -24,20 +24,43 @@ fn add_wrench(out: &mut [f64; 6], touched: &mut bool, n: &Vector3<f64>, f: &Vect
 }
 
 impl ContactGroup {
-    /// Poses, motions and boxes of every member from its kinematics input.
-    pub(super) fn update_members(&self, io: &Io, s: &mut Scratch) {
+    /// Whether member k is on one of the island's bodies (every member when `island` is
+    /// `None`; a member fixed to the World is on none).
+    #[inline]
+    pub(super) fn in_island(&self, island: Option<&[bool]>, k: u32) -> bool {
+        island.is_none_or(|mask| mask[self.members[k as usize].body])
+    }
+
+    /// Poses, motions and boxes of every member from its kinematics input; with `island`, of
+    /// the island's members only (the others', and those fixed to the World, keep the values
+    /// of the last evaluation: the engine's evaluations at initialization and events are
+    /// whole).
+    /// With `island`, also the box around the island's members' boxes (`s.island_box`).
+    pub(super) fn update_members(&self, io: &Io, s: &mut Scratch, island: Option<&[bool]>) {
+        s.island_box = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
         for (k, m) in self.members.iter().enumerate() {
+            if island.is_some_and(|mask| !mask[m.body]) {
+                continue;
+            }
             let motion = FrameMotion::of(io.input(k), &m.placement);
             s.poses[k] = motion.isometry();
             if m.bounded {
                 (s.lo[k], s.hi[k]) = bounding_box(&m.shape, &motion);
+                for a in 0..3 {
+                    s.island_box.0[a] = s.island_box.0[a].min(s.lo[k][a]);
+                    s.island_box.1[a] = s.island_box.1[a].max(s.hi[k][a]);
+                }
             }
             s.motions[k] = motion;
         }
     }
 
-    /// The broad phase: the near pairs, the approach function and the narrow phase's list.
-    pub(super) fn broad_phase(&self, s: &mut Scratch) {
+    /// The broad phase: the near pairs, the approach function and the narrow phase's list;
+    /// with `island`, only the pairs with a member on the island's bodies (a pair of two
+    /// other islands' members exerts no force on the island; a pair across islands cannot be
+    /// in contact by the partition, but stays in the approach function as a second line of
+    /// defence, its other member where its island's last evaluation left it).
+    pub(super) fn broad_phase(&self, s: &mut Scratch, island: Option<&[bool]>) {
         let Scratch {
             sweep,
             lo,
@@ -45,8 +68,11 @@ impl ContactGroup {
             near,
             ..
         } = s;
-        sweep.pairs_within(lo, hi, self.margin, |a, b| self.allowed(a, b), near);
-        self.plane_pairs_within(lo, hi, &s.motions, self.margin, near);
+        let allowed =
+            |a, b| (self.in_island(island, a) || self.in_island(island, b)) && self.allowed(a, b);
+        let window = island.map(|_| s.island_box);
+        sweep.pairs_within(lo, hi, (self.margin, window), allowed, near);
+        self.plane_pairs_within(lo, hi, &s.motions, (self.margin, island), near);
         s.candidates.clear();
         s.candidates.extend_from_slice(&self.always);
         let half = 0.5 * self.margin;
@@ -69,13 +95,14 @@ impl ContactGroup {
     /// Appends to `out` every allowed pair of a plane fixed to the World and a bounded member
     /// whose box comes within `reach` (m) of the plane: the gap is the signed distance from the
     /// plane (origin o, normal n = R·e_z, World) to the box's lowest corner,
-    /// `n·(c − o) − Σ_a |n_a|·h_a` (c the box's centre, h its half sizes).
+    /// `n·(c − o) − Σ_a |n_a|·h_a` (c the box's centre, h its half sizes). With `island`,
+    /// only the island's members.
     pub(super) fn plane_pairs_within(
         &self,
         lo: &[[f64; 3]],
         hi: &[[f64; 3]],
         motions: &[FrameMotion],
-        reach: f64,
+        (reach, island): (f64, Option<&[bool]>),
         out: &mut Vec<NearPair>,
     ) {
         for &p in &self.planes {
@@ -83,6 +110,9 @@ impl ContactGroup {
             let n: Vector3<f64> = plane.rotation.column(2).into_owned();
             let offset = n.dot(&plane.position);
             for &k in &self.bounded {
+                if !self.in_island(island, k) {
+                    continue;
+                }
                 let (l, h) = (&lo[k as usize], &hi[k as usize]);
                 let mut gap = -offset;
                 for a in 0..3 {
@@ -96,13 +126,19 @@ impl ContactGroup {
         }
     }
 
-    /// Evaluates the candidates; returns the number of pairs in contact.
-    pub(super) fn narrow_phase(&self, s: &mut Scratch) -> usize {
+    /// Evaluates the candidates; returns the number of pairs in contact. With `island`, the
+    /// always-evaluated pairs without a member on the island's bodies are skipped (their
+    /// zero-crossing functions keep their values; the watch slots of pairs not evaluated read
+    /// 1, as for any pair the broad phase left out).
+    pub(super) fn narrow_phase(&self, s: &mut Scratch, island: Option<&[bool]>) -> usize {
         s.touched.iter_mut().for_each(|t| *t = false);
         s.slot_g.iter_mut().for_each(|g| *g = 1.0);
         let mut active = 0;
         for c in 0..s.candidates.len() {
             let (i, j) = s.candidates[c];
+            if !self.in_island(island, i) && !self.in_island(island, j) {
+                continue;
+            }
             let (iu, ju) = (i as usize, j as usize);
             let side = |k: usize| PairSide {
                 shape: &self.members[k].shape,
@@ -140,8 +176,25 @@ impl ContactGroup {
         active
     }
 
-    /// Writes the outputs from the member wrenches.
-    pub(super) fn write_outputs(&self, io: &mut Io, s: &Scratch, active: usize) {
+    /// Writes the outputs from the member wrenches. With `island`, only the hidden wrenches of
+    /// the island's members (the user outputs, which no island's dynamics read, and the other
+    /// members' wrenches keep their values until the next whole evaluation).
+    pub(super) fn write_outputs(
+        &self,
+        io: &mut Io,
+        s: &Scratch,
+        active: usize,
+        island: Option<&[bool]>,
+    ) {
+        if island.is_some() {
+            for k in 0..self.m() {
+                if self.in_island(island, k as u32) {
+                    let w = if s.touched[k] { s.wrench[k] } else { [0.0; 6] };
+                    io.output(FIRST_WRENCH + k).copy_from_slice(&w);
+                }
+            }
+            return;
+        }
         io.output(ACTIVE_PAIRS)[0] = active as f64;
         for k in 0..self.m() {
             let w = if s.touched[k] { s.wrench[k] } else { [0.0; 6] };

@@ -190,6 +190,8 @@ struct Scratch {
     poses: Vec<Isometry3<f64>>,
     lo: Vec<[f64; 3]>,
     hi: Vec<[f64; 3]>,
+    /// In an island's evaluation: the box around its bounded members' boxes (World, m).
+    island_box: broad_phase::Aabb,
     sweep: Sweep,
     /// The pairs whose boxes were within the margin at the last evaluation.
     near: Vec<NearPair>,
@@ -418,6 +420,7 @@ impl Block for ContactGroup {
             poses: vec![Isometry3::identity(); m],
             lo: vec![[0.0; 3]; m],
             hi: vec![[0.0; 3]; m],
+            island_box: ([0.0; 3], [0.0; 3]),
             sweep: Sweep::new(&self.bounded),
             near: Vec::with_capacity(pairs),
             candidates: Vec::with_capacity(self.always.len() + pairs),
@@ -452,11 +455,16 @@ impl Block for ContactGroup {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
-        self.sync_watched(&ctx.work[..ctx.work.len().min(self.watch_slots)], s);
-        self.update_members(&ctx.io, s);
-        self.broad_phase(s);
-        let active = self.narrow_phase(s);
-        self.write_outputs(&mut ctx.io, s, active);
+        let island = ctx.island;
+        if island.is_none() {
+            // An island's evaluation comes after a whole one (initialization, events: the only
+            // places the watch slots change), which decoded them already.
+            self.sync_watched(&ctx.work[..ctx.work.len().min(self.watch_slots)], s);
+        }
+        self.update_members(&ctx.io, s, island);
+        self.broad_phase(s, island);
+        let active = self.narrow_phase(s, island);
+        self.write_outputs(&mut ctx.io, s, active, island);
     }
 
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {

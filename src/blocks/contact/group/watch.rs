@@ -157,8 +157,8 @@ impl ContactGroup {
             ahead,
             ..
         } = s;
-        sweep.pairs_within(lo, hi, reach, |a, b| self.allowed(a, b), ahead);
-        self.plane_pairs_within(lo, hi, &s.motions, reach, ahead);
+        sweep.pairs_within(lo, hi, (reach, None), |a, b| self.allowed(a, b), ahead);
+        self.plane_pairs_within(lo, hi, &s.motions, (reach, None), ahead);
         if fastest == 0.0 && gravity == 0.0 {
             return f64::INFINITY;
         }
