@@ -42,7 +42,8 @@ use crate::diagram::Diagram;
 use crate::sim::engine::Engine;
 use crate::sim::recorder::Recorder;
 use crate::solver::{
-    Direction, EventOutcome, Method, RecordKind, Solver, SolverError, SolverOptions, System,
+    Direction, EventOutcome, Method, RecordKind, Solver, SolverError, SolverOptions,
+    SparsityPattern, System,
 };
 
 /// The probe's budget of evaluations of f (see the module documentation): about 0.25 s on the
@@ -262,7 +263,7 @@ impl System for Counting<'_, '_> {
         self.engine.non_finite_derivative(t, x);
     }
 
-    fn jacobian_sparsity(&self, pattern: &mut [bool]) -> bool {
+    fn jacobian_sparsity(&self, pattern: &mut SparsityPattern) -> bool {
         self.engine.jacobian_sparsity(pattern)
     }
 
