@@ -238,16 +238,68 @@ pub(crate) fn refuse_connections_to_skipped(
     for c in connections {
         for block in [&c.from.block, &c.to.block] {
             if let Some(part) = skipped.iter().find(|p| p.block == *block) {
-                return Err(Diagnostic::at(
-                    source,
-                    &c.span,
-                    format!(
-                        "there is no block '{block}': the Urdf block did not make it, because at {}: {}",
-                        part.at, part.why
-                    ),
-                )
+                return Err(Diagnostic::at(source, &c.span, skipped_reason(block, part))
                 .hint("put the mesh file where the URDF says (relative to the URDF file), fix its filename in the URDF, or remove this connection"));
             }
+        }
+    }
+    Ok(())
+}
+
+/// What a reference to the skipped collision `part` is told: the block is missing because its
+/// mesh could not be read, where in the URDF, and why.
+fn skipped_reason(block: &str, part: &SkippedPart) -> String {
+    format!(
+        "there is no block '{block}': the Urdf block did not make it, because at {}: {}",
+        part.at, part.why
+    )
+}
+
+/// The other references to a skipped collision block than connections are refused the same way,
+/// each where it is written: an override (`--set robot/link/collision_1.mass=2`, among
+/// `overrides`, those no expanded block took) and an `[output] log` entry
+/// (`log = ["robot/link/collision_1.G"]`, in `root`). Without this the build said "no block …,
+/// did you mean collision_0" and the user looked for a typo.
+pub(crate) fn refuse_references_to_skipped(
+    source: &SourceFile,
+    root: &Table,
+    overrides: &[&String],
+    skipped: &[SkippedPart],
+) -> Result<(), Diagnostic> {
+    if skipped.is_empty() {
+        return Ok(());
+    }
+    let find = |block: &str| skipped.iter().find(|p| p.block == block);
+    let fix = "put the mesh file where the URDF says (relative to the URDF file), or fix its filename in the URDF";
+    for o in overrides {
+        let path = o.split_once('=').map_or(o.as_str(), |(p, _)| p).trim();
+        let block = path.split('.').next().unwrap_or_default();
+        if let Some(part) = find(block) {
+            return Err(
+                Diagnostic::new(format!("--set '{o}': {}", skipped_reason(block, part)))
+                    .hint(format!("{fix}, or remove this --set")),
+            );
+        }
+    }
+    let log = root
+        .get("output")
+        .and_then(|e| e.value.as_table())
+        .and_then(|t| t.get("log"))
+        .and_then(|e| e.value.as_array())
+        .unwrap_or_default();
+    for v in log {
+        let Some(name) = v.as_str() else { continue };
+        let block = name.rsplit_once('.').map_or(name, |(b, _)| b);
+        if let Some(part) = find(block) {
+            return Err(Diagnostic::at(
+                source,
+                &v.span,
+                format!(
+                    "[output] log names '{name}', but {}",
+                    skipped_reason(block, part)
+                ),
+            )
+            .hint(format!("{fix}, or remove '{name}' from the log")));
         }
     }
     Ok(())
