@@ -214,7 +214,7 @@ fn cli_missing_urdf_mesh_named_by_set_says_the_file_is_missing() {
         &["--set", "arm/fore/collision_1.mass=2"],
         &[
             "error: --set 'arm/fore/collision_1.mass=2': there is no block 'arm/fore/collision_1': the Urdf block did not make it, because at {dir}/arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"meshes/fore.stl\"> skipped (no contact geometry): the mesh file is missing (looked at {dir}/meshes/fore.stl)",
-            "or remove this --set",
+            "or remove this override",
         ],
     );
 }
@@ -235,6 +235,41 @@ fn cli_missing_urdf_mesh_named_in_output_log_says_the_file_is_missing() {
             "or remove 'arm/fore/collision_1.G' from the log",
         ],
     );
+}
+
+#[test]
+fn cli_missing_urdf_mesh_named_by_vary_says_the_file_is_missing() {
+    // A sweep's points are parameter sets on the built diagram: the reference is checked after
+    // the build, from the Urdf block's warning. Nothing is written into the empty --out.
+    let dir = cli_common::temp_dir("mesh_vary");
+    std::fs::write(dir.join("model.toml"), ARM_ALONE).unwrap();
+    std::fs::write(dir.join("arm.urdf"), arm_urdf_missing_mesh()).unwrap();
+    std::fs::create_dir(dir.join("out")).unwrap();
+    let before = cli_common::snapshot(&dir);
+    let model = dir.join("model.toml");
+    let out_dir = dir.join("out");
+    let out = cli_common::blockdyn(&[
+        "sweep",
+        model.to_str().unwrap(),
+        "--vary",
+        "arm/fore/collision_1.mass=1,2",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let stderr = cli_common::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let expected = format!(
+        "error: --vary 'arm/fore/collision_1.mass=1': there is no block 'arm/fore/collision_1': the Urdf block did not make it, because at {dir}/arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"meshes/fore.stl\"> skipped (no contact geometry): the mesh file is missing",
+        dir = dir.display()
+    );
+    assert!(
+        stderr.contains(&expected),
+        "expected {expected:?} in:\n{stderr}"
+    );
+    assert!(!stderr.contains("did you mean"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 0);
+    cli_common::assert_unchanged(&dir, &before);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

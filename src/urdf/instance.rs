@@ -277,7 +277,7 @@ pub(crate) fn refuse_references_to_skipped(
         if let Some(part) = find(block) {
             return Err(
                 Diagnostic::new(format!("--set '{o}': {}", skipped_reason(block, part)))
-                    .hint(format!("{fix}, or remove this --set")),
+                    .hint(format!("{fix}, or remove this override")),
             );
         }
     }
@@ -303,6 +303,33 @@ pub(crate) fn refuse_references_to_skipped(
         }
     }
     Ok(())
+}
+
+/// Why the collision block `block` (`robot/link/collision_1`) is not there, read from the
+/// Urdf instances' warnings (`block 'robot': robot.urdf:17:5: link 'link': <collision> … skipped
+/// (…): …`), for a reference made after the build (a parameter set, `--vary`), when the
+/// expansion's list of skipped parts is gone: "the Urdf block did not make it, because at
+/// robot.urdf:17:5: …". `None` when no warning of the instance skipped a collision of that link.
+/// When the link skipped several collisions, each is said.
+pub(crate) fn skipped_from_warnings(block: &str, warnings: &[String]) -> Option<String> {
+    let (link_path, part) = block.rsplit_once('/')?;
+    if !part.starts_with("collision_") {
+        return None;
+    }
+    let (instance, link) = link_path.rsplit_once('/')?;
+    let prefix = format!("block '{instance}': ");
+    let of_link = format!(": link '{link}': <collision>");
+    let found: Vec<&str> = warnings
+        .iter()
+        .filter_map(|w| w.strip_prefix(&prefix))
+        .filter(|w| w.contains(&of_link) && w.contains("> skipped ("))
+        .collect();
+    (!found.is_empty()).then(|| {
+        format!(
+            "there is no block '{block}': the Urdf block did not make it, because at {}",
+            found.join("; at ")
+        )
+    })
 }
 
 /// Two blocks of the same name where a Urdf instance made one are refused, at the block written
