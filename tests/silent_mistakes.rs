@@ -356,3 +356,35 @@ fn initial_nan_says_it_is_a_number_that_is_not_finite() {
         ],
     );
 }
+
+#[test]
+fn a_parameter_set_naming_a_collision_whose_mesh_is_missing_says_the_file_is_missing() {
+    // The URDF's second collision (line 17) is a mesh file that is not there: the Urdf block
+    // warns and skips it. A parameter set (what Python's `set=` and a sweep's points are) that
+    // names its block is told why it is missing, not "did you mean collision_0".
+    let dir = cli_common::temp_dir("set_skipped_mesh");
+    let urdf = cli_common::arm_urdf("", "arm", r#"<mesh filename="meshes/fore.stl"/>"#);
+    std::fs::write(dir.join("arm.urdf"), urdf).unwrap();
+    let model = "connect = [\"world.W -- arm.B\"]\n\n[model]\nstop_time = 0.1\n\n\
+                 [blocks.world]\ntype = \"WorldFrame\"\n\n[blocks.arm]\ntype = \"Urdf\"\nfile = \"arm.urdf\"\n";
+    std::fs::write(dir.join("model.toml"), model).unwrap();
+    let d = blockdyn::load_model(&dir.join("model.toml"), &[]).unwrap();
+    let e = d
+        .parameters(&["arm/fore/collision_1.mass=2"])
+        .unwrap_err()
+        .to_string();
+    let expected = format!(
+        "parameter 'arm/fore/collision_1.mass=2': there is no block 'arm/fore/collision_1': the Urdf block did not make it, because at {}/arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"meshes/fore.stl\"> skipped (no contact geometry): the mesh file is missing",
+        dir.display()
+    );
+    assert!(e.contains(&expected), "expected {expected:?} in:\n{e}");
+    assert!(!e.contains("did you mean"), "{e}");
+    // A collision that was made is still addressed, and a typo still gets "did you mean".
+    let e = d.parameters(&["arm/fore/colision_0.mass=2"]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("did you mean 'arm/fore/collision_0'"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -169,6 +169,109 @@ fn cli_missing_urdf_mesh_says_the_file_is_missing_with_its_path_and_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The arm with the mesh collision's block named another way than by a connection: `model`
+/// replaces ARM_MODEL's connection list; `args` follow `check MODEL`.
+fn missing_mesh_case(test: &str, model: &str, args: &[&str], expected: &[&str]) {
+    let dir = cli_common::temp_dir(test);
+    std::fs::write(dir.join("model.toml"), model).unwrap();
+    std::fs::write(dir.join("arm.urdf"), arm_urdf_missing_mesh()).unwrap();
+    let before = cli_common::snapshot(&dir);
+    let model = dir.join("model.toml");
+    let mut all = vec!["check", model.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let out = cli_common::blockdyn(&all);
+    let stderr = cli_common::text(&out.stderr);
+    // Exit status 1: a model error, not a usage error (2) or a panic.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for x in expected {
+        let x = x.replace("{dir}", dir.to_str().unwrap());
+        assert!(stderr.contains(&x), "expected {x:?} in:\n{stderr}");
+    }
+    assert!(!stderr.contains("did you mean"), "{stderr}");
+    cli_common::assert_unchanged(&dir, &before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The arm alone, attached to the World (no contact with the missing mesh's block).
+const ARM_ALONE: &str = r#"connect = ["world.W -- arm.B"]
+
+[model]
+stop_time = 0.1
+
+[blocks.world]
+type = "WorldFrame"
+
+[blocks.arm]
+type = "Urdf"
+file = "arm.urdf"
+"#;
+
+#[test]
+fn cli_missing_urdf_mesh_named_by_set_says_the_file_is_missing() {
+    missing_mesh_case(
+        "mesh_set",
+        ARM_ALONE,
+        &["--set", "arm/fore/collision_1.mass=2"],
+        &[
+            "error: --set 'arm/fore/collision_1.mass=2': there is no block 'arm/fore/collision_1': the Urdf block did not make it, because at {dir}/arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"meshes/fore.stl\"> skipped (no contact geometry): the mesh file is missing (looked at {dir}/meshes/fore.stl)",
+            "or remove this override",
+        ],
+    );
+}
+
+#[test]
+fn cli_missing_urdf_mesh_named_in_output_log_says_the_file_is_missing() {
+    // The log entry is on line 7, its string at column 8.
+    let model = ARM_ALONE.replace(
+        "stop_time = 0.1\n",
+        "stop_time = 0.1\n\n[output]\nlog = [\"arm/fore/collision_1.G\"]\n",
+    );
+    missing_mesh_case(
+        "mesh_log",
+        &model,
+        &[],
+        &[
+            "error: {dir}/model.toml:7:8: [output] log names 'arm/fore/collision_1.G', but there is no block 'arm/fore/collision_1': the Urdf block did not make it, because at {dir}/arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"meshes/fore.stl\"> skipped (no contact geometry): the mesh file is missing",
+            "or remove 'arm/fore/collision_1.G' from the log",
+        ],
+    );
+}
+
+#[test]
+fn cli_missing_urdf_mesh_named_by_vary_says_the_file_is_missing() {
+    // A sweep's points are parameter sets on the built diagram: the reference is checked after
+    // the build, from the Urdf block's warning. Nothing is written into the empty --out.
+    let dir = cli_common::temp_dir("mesh_vary");
+    std::fs::write(dir.join("model.toml"), ARM_ALONE).unwrap();
+    std::fs::write(dir.join("arm.urdf"), arm_urdf_missing_mesh()).unwrap();
+    std::fs::create_dir(dir.join("out")).unwrap();
+    let before = cli_common::snapshot(&dir);
+    let model = dir.join("model.toml");
+    let out_dir = dir.join("out");
+    let out = cli_common::blockdyn(&[
+        "sweep",
+        model.to_str().unwrap(),
+        "--vary",
+        "arm/fore/collision_1.mass=1,2",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let stderr = cli_common::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let expected = format!(
+        "error: --vary 'arm/fore/collision_1.mass=1': there is no block 'arm/fore/collision_1': the Urdf block did not make it, because at {dir}/arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"meshes/fore.stl\"> skipped (no contact geometry): the mesh file is missing",
+        dir = dir.display()
+    );
+    assert!(
+        stderr.contains(&expected),
+        "expected {expected:?} in:\n{stderr}"
+    );
+    assert!(!stderr.contains("did you mean"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 0);
+    cli_common::assert_unchanged(&dir, &before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn cli_table_header_nested_90_deep_is_located() {
     let text = format!(

@@ -113,6 +113,12 @@ pub fn expand_document(
         &flat.connections,
         &cx.skipped,
     )?;
+    crate::urdf::instance::refuse_references_to_skipped(
+        cx.source,
+        &root,
+        cx.overrides,
+        &cx.skipped,
+    )?;
     crate::urdf::instance::refuse_duplicates(cx.source, &flat.blocks, &cx.urdf_made)?;
     let mut expansion = std::mem::take(&mut cx.expansion);
     expansion.instances = flat.instances.clone();

@@ -238,19 +238,98 @@ pub(crate) fn refuse_connections_to_skipped(
     for c in connections {
         for block in [&c.from.block, &c.to.block] {
             if let Some(part) = skipped.iter().find(|p| p.block == *block) {
-                return Err(Diagnostic::at(
-                    source,
-                    &c.span,
-                    format!(
-                        "there is no block '{block}': the Urdf block did not make it, because at {}: {}",
-                        part.at, part.why
-                    ),
-                )
+                return Err(Diagnostic::at(source, &c.span, skipped_reason(block, part))
                 .hint("put the mesh file where the URDF says (relative to the URDF file), fix its filename in the URDF, or remove this connection"));
             }
         }
     }
     Ok(())
+}
+
+/// What a reference to the skipped collision `part` is told: the block is missing because its
+/// mesh could not be read, where in the URDF, and why.
+fn skipped_reason(block: &str, part: &SkippedPart) -> String {
+    format!(
+        "there is no block '{block}': the Urdf block did not make it, because at {}: {}",
+        part.at, part.why
+    )
+}
+
+/// The other references to a skipped collision block than connections are refused the same way,
+/// each where it is written: an override (`--set robot/link/collision_1.mass=2`, among
+/// `overrides`, those no expanded block took) and an `[output] log` entry
+/// (`log = ["robot/link/collision_1.G"]`, in `root`). Without this the build said "no block …,
+/// did you mean collision_0" and the user looked for a typo.
+pub(crate) fn refuse_references_to_skipped(
+    source: &SourceFile,
+    root: &Table,
+    overrides: &[&String],
+    skipped: &[SkippedPart],
+) -> Result<(), Diagnostic> {
+    if skipped.is_empty() {
+        return Ok(());
+    }
+    let find = |block: &str| skipped.iter().find(|p| p.block == block);
+    let fix = "put the mesh file where the URDF says (relative to the URDF file), or fix its filename in the URDF";
+    for o in overrides {
+        let path = o.split_once('=').map_or(o.as_str(), |(p, _)| p).trim();
+        let block = path.split('.').next().unwrap_or_default();
+        if let Some(part) = find(block) {
+            return Err(
+                Diagnostic::new(format!("--set '{o}': {}", skipped_reason(block, part)))
+                    .hint(format!("{fix}, or remove this override")),
+            );
+        }
+    }
+    let log = root
+        .get("output")
+        .and_then(|e| e.value.as_table())
+        .and_then(|t| t.get("log"))
+        .and_then(|e| e.value.as_array())
+        .unwrap_or_default();
+    for v in log {
+        let Some(name) = v.as_str() else { continue };
+        let block = name.rsplit_once('.').map_or(name, |(b, _)| b);
+        if let Some(part) = find(block) {
+            return Err(Diagnostic::at(
+                source,
+                &v.span,
+                format!(
+                    "[output] log names '{name}', but {}",
+                    skipped_reason(block, part)
+                ),
+            )
+            .hint(format!("{fix}, or remove '{name}' from the log")));
+        }
+    }
+    Ok(())
+}
+
+/// Why the collision block `block` (`robot/link/collision_1`) is not there, read from the
+/// Urdf instances' warnings (`block 'robot': robot.urdf:17:5: link 'link': <collision> … skipped
+/// (…): …`), for a reference made after the build (a parameter set, `--vary`), when the
+/// expansion's list of skipped parts is gone: "the Urdf block did not make it, because at
+/// robot.urdf:17:5: …". `None` when no warning of the instance skipped a collision of that link.
+/// When the link skipped several collisions, each is said.
+pub(crate) fn skipped_from_warnings(block: &str, warnings: &[String]) -> Option<String> {
+    let (link_path, part) = block.rsplit_once('/')?;
+    if !part.starts_with("collision_") {
+        return None;
+    }
+    let (instance, link) = link_path.rsplit_once('/')?;
+    let prefix = format!("block '{instance}': ");
+    let of_link = format!(": link '{link}': <collision>");
+    let found: Vec<&str> = warnings
+        .iter()
+        .filter_map(|w| w.strip_prefix(&prefix))
+        .filter(|w| w.contains(&of_link) && w.contains("> skipped ("))
+        .collect();
+    (!found.is_empty()).then(|| {
+        format!(
+            "there is no block '{block}': the Urdf block did not make it, because at {}",
+            found.join("; at ")
+        )
+    })
 }
 
 /// Two blocks of the same name where a Urdf instance made one are refused, at the block written

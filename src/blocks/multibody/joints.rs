@@ -92,6 +92,13 @@ fn element_units(kind: JointKind, name: &str) -> Option<&'static [&'static str]>
 }
 
 impl JointBlock {
+    /// Frees the unused capacity of the port lists once binding has added the hidden ports: a
+    /// vector grown by one push holds four `PortDecl`s, and a chain keeps one block per joint.
+    fn shrink_ports(&mut self) {
+        self.inputs.shrink_to_fit();
+        self.outputs.shrink_to_fit();
+    }
+
     /// With limits: adds the `limit_force` output.
     fn with_limits(mut self, limits: Option<JointLimits>) -> Self {
         if limits.is_some() {
@@ -226,6 +233,7 @@ impl Block for JointBlock {
         if self.kind == JointKind::Weld {
             self.weld_on_rigid_cycle = binding.weld_on_rigid_cycle;
             self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
+            self.shrink_ports();
             return Ok(());
         }
         self.state_input = Some(self.inputs.len());
@@ -250,6 +258,7 @@ impl Block for JointBlock {
             );
         }
         self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
+        self.shrink_ports();
         Ok(())
     }
 

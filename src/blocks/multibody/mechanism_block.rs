@@ -95,8 +95,10 @@ struct Scratch {
     /// What an interior evaluation ([`Ctx::interior`]: a recorded row inside a step) uses in
     /// place of the run's buffers, swapped in and out, so that recording leaves the run's warm
     /// starts, mode counts, `slipping` flags, solve cache, kinematics, inputs, cut-joint angles
-    /// and effective (driven) state as they were.
-    interior: InteriorSolve,
+    /// and effective (driven) state as they were. Only a mechanism with rigid constraints solves
+    /// anything an interior evaluation could disturb (see `evaluate`): without them, `None`,
+    /// which halves the run's workspace (a 20,000-joint chain's second workspace was 90 MB).
+    interior: Option<InteriorSolve>,
 }
 
 /// The buffers of interior evaluations (see [`Scratch`]): every buffer an evaluation of the
@@ -117,7 +119,9 @@ impl Scratch {
     /// Exchanges the run's buffers with the interior evaluations' (a swap of buffers: nothing
     /// is allocated).
     fn swap_interior(&mut self) {
-        let i = &mut self.interior;
+        let Some(i) = self.interior.as_mut() else {
+            return;
+        };
         std::mem::swap(&mut self.ws, &mut i.ws);
         std::mem::swap(&mut self.tau, &mut i.tau);
         std::mem::swap(&mut self.f_ext, &mut i.f_ext);
@@ -134,16 +138,18 @@ impl Scratch {
     /// Copies only; does not allocate.
     fn enter_interior(&mut self) {
         self.swap_interior();
-        let run = &self.interior;
-        self.rigid.copy_warm_start(&run.rigid);
-        self.cut_angles.copy_from_slice(&run.cut_angles);
+        if let Some(run) = &self.interior {
+            self.rigid.copy_warm_start(&run.rigid);
+            self.cut_angles.copy_from_slice(&run.cut_angles);
+        }
     }
 }
 
 impl MechanismBlock {
     /// A block over `mechanism`, with its kinematic outputs and no inputs yet.
     pub fn new(mechanism: Mechanism) -> Self {
-        let mut outputs = Vec::new();
+        // Every body's and joint's output, and (as the joints are wired) a drive output each.
+        let mut outputs = Vec::with_capacity(mechanism.num_bodies() + 2 * mechanism.num_joints());
         for b in 0..mechanism.num_bodies() {
             outputs.push(
                 PortDecl::signal(format!("body_{b}"), Shape::vector(KINEMATICS_LEN))
@@ -279,6 +285,19 @@ impl MechanismBlock {
             joint: j,
         });
         input
+    }
+
+    /// Frees the unused capacity of the port lists and their records once every block is wired
+    /// (the lists grow by one push per joint; at 20,000 joints the doubled capacity was tens of
+    /// megabytes held for the whole run).
+    pub fn shrink_to_fit(&mut self) {
+        self.inputs.shrink_to_fit();
+        self.outputs.shrink_to_fit();
+        self.roles.shrink_to_fit();
+        self.rigid.shrink_to_fit();
+        self.rigid_outputs.shrink_to_fit();
+        self.motions.shrink_to_fit();
+        self.drives.shrink_to_fit();
     }
 
     /// Adds joint `j`'s drive output `[τ_act (nv); force (3); torque (3)]`, its reaction resolved
@@ -631,7 +650,7 @@ impl Block for MechanismBlock {
             key: Vec::with_capacity(key_len),
             cut_angles: vec![f64::NAN; m.cut_joints().len()],
             drive: DriveScratch::new(m, self.motions.len()),
-            interior: InteriorSolve {
+            interior: (!self.rigid.is_empty()).then(|| InteriorSolve {
                 ws: Workspace::new(m),
                 tau: vec![0.0; m.nv()],
                 f_ext: vec![SpatialForce::ZERO; m.num_bodies()],
@@ -640,7 +659,7 @@ impl Block for MechanismBlock {
                 solved_for: Vec::with_capacity(key_len),
                 cut_angles: vec![f64::NAN; m.cut_joints().len()],
                 drive: DriveScratch::new(m, self.motions.len()),
-            },
+            }),
         })
     }
 

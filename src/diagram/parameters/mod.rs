@@ -312,6 +312,12 @@ impl Diagram {
             .hint("set it when the model is loaded (load_model's overrides, --set), or use RunOptions (stop_time)"));
         }
         let Some(b) = self.block_index(keys[0]) else {
+            let expansion = &self.warnings[..self.expansion_warnings.min(self.warnings.len())];
+            if let Some(why) = crate::urdf::instance::skipped_from_warnings(keys[0], expansion) {
+                return Err(Diagnostic::new(format!("{label} '{written}': {why}")).hint(
+                    "put the mesh file where the URDF says (relative to the URDF file), or fix its filename in the URDF",
+                ));
+            }
             let mut d = Diagnostic::new(format!(
                 "{label} '{written}': there is no block '{}'",
                 keys[0]

@@ -24,8 +24,10 @@ fn bind_ports(
     b: usize,
 ) -> Result<Vec<PortBinding>, Diagnostic> {
     let inst = &instances[b];
-    let mut out = Vec::new();
-    for p in inst.block.physical_ports() {
+    let ports = inst.block.physical_ports();
+    // Sized to the ports: every joint keeps its bindings, and a grown vector would hold twice.
+    let mut out = Vec::with_capacity(ports.len());
+    for p in ports {
         let binding = match p.kind {
             PortKind::Frame => {
                 let Some(frame) = wiring.frame(b, &p.name) else {

@@ -140,6 +140,8 @@ pub(crate) fn elaborate(
     while instances.iter().any(|i| i.name == name) {
         name.push('_');
     }
+    mech.shrink_to_fit();
+    instances.reserve_exact(1);
     instances.push(Instance {
         name,
         type_name: "Mechanism",

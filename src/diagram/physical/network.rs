@@ -14,8 +14,10 @@ use std::collections::HashMap;
 /// The frame network being built, and where each block's ports ended up in it.
 pub(super) struct FrameWiring {
     net: FrameNetworkBuilder,
-    /// (block, frame port) → its frame.
-    frame_of: HashMap<(usize, String), FrameId>,
+    /// Each block's frame ports and their frames (empty for a block without physical ports):
+    /// a block has at most a few, so a search of its own list, which neither allocates nor
+    /// hashes, replaces a map keyed by (block, port name) that allocated the name per lookup.
+    frame_of: Vec<Vec<(String, FrameId)>>,
     /// Frame label ("block.port") → the block it belongs to (for locating mechanism errors).
     block_of_frame: HashMap<String, usize>,
     /// (consumer block, geometry port) → the Solid or geometry block connected to it.
@@ -30,19 +32,22 @@ impl FrameWiring {
     /// Every frame port of every physical block becomes a frame of the network.
     pub(super) fn new(instances: &[Instance]) -> FrameWiring {
         let mut net = FrameNetworkBuilder::new();
-        let mut frame_of = HashMap::new();
+        let mut frame_of = vec![Vec::new(); instances.len()];
         let mut block_of_frame = HashMap::new();
         for (b, inst) in instances.iter().enumerate() {
             if inst.block.physical().is_none() {
                 continue;
             }
-            let frames = inst.block.physical_ports().iter();
-            for p in frames.filter(|p| p.kind == PortKind::Frame) {
+            let is_frame = |p: &&crate::block::PortDecl| p.kind == PortKind::Frame;
+            let ports = inst.block.physical_ports();
+            let mut own = Vec::with_capacity(ports.iter().filter(is_frame).count());
+            for p in ports.iter().filter(is_frame) {
                 let label = format!("{}.{}", inst.name, p.name);
                 let id = net.add_frame(&label);
-                frame_of.insert((b, p.name.clone()), id);
+                own.push((p.name.clone(), id));
                 block_of_frame.insert(label, b);
             }
+            frame_of[b] = own;
         }
         FrameWiring {
             net,
@@ -56,7 +61,11 @@ impl FrameWiring {
 
     /// The frame of block `b`'s frame port `port`, if it has one.
     pub(super) fn frame(&self, b: usize, port: &str) -> Option<FrameId> {
-        self.frame_of.get(&(b, port.to_string())).copied()
+        let frames = self.frame_of.get(b)?;
+        frames
+            .iter()
+            .find(|(name, _)| name == port)
+            .map(|&(_, id)| id)
     }
 
     /// The `--` connections: frames are joined, and each geometry port gets its provider.
