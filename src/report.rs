@@ -207,7 +207,7 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
     } else if !crate::sim::work_estimate::probe_runs(d, &d.spec.solver) {
         let _ = writeln!(
             s,
-            "  probe: not run ({} states under {}: its first Jacobian and LU alone would cost more than the estimate; the static estimate is all)",
+            "  probe: not run ({} states under {}: one Jacobian and LU of a model this size could cost more than the estimate; the static estimate is all)",
             d.num_states,
             w.method.name()
         );

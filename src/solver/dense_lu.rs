@@ -34,6 +34,11 @@ impl DenseLu {
         }
     }
 
+    /// The order n of the matrices it factors (0 until allocated for a size).
+    pub(crate) fn order(&self) -> usize {
+        self.n
+    }
+
     /// The factored matrix's storage: write A here (row-major), then call [`Self::factor`].
     pub(crate) fn matrix_mut(&mut self) -> &mut [f64] {
         &mut self.lu

@@ -84,14 +84,33 @@ impl NewtonMatrix {
     fn dense_buffers(&mut self) {
         if self.jac.len() != self.n * self.n {
             self.jac = vec![0.0; self.n * self.n];
+        }
+        self.dense_lu();
+    }
+
+    /// Allocates the dense LU unless it is (the sparse path's fallback needs it, not the dense J).
+    fn dense_lu(&mut self) {
+        if self.lu.order() != self.n {
             self.lu = DenseLu::new(self.n);
         }
+    }
+
+    /// A run starts: the sparse path gets its chances again (the failures are counted per
+    /// pattern and per run, so a reused solver starts as a fresh one would).
+    pub(crate) fn new_run(&mut self) {
+        self.sparse_failures = 0;
     }
 
     /// True when the dense buffers are allocated.
     #[cfg(test)]
     fn has_dense_buffers(&self) -> bool {
         self.jac.len() == self.n * self.n
+    }
+
+    /// True when the dense LU (the fallback's only dense buffer) is allocated.
+    #[cfg(test)]
+    fn has_dense_lu(&self) -> bool {
+        self.lu.order() == self.n
     }
 
     /// True when the current pattern takes the sparse path.
@@ -177,7 +196,11 @@ impl NewtonMatrix {
         // Dense: from J, or from the sparse J when the unpivoted sparse elimination met a small
         // pivot (partial pivoting then decides).
         self.factored_sparse = false;
-        self.dense_buffers();
+        if self.use_sparse {
+            self.dense_lu();
+        } else {
+            self.dense_buffers();
+        }
         let m = self.lu.matrix_mut();
         if self.use_sparse {
             m.fill(0.0);
@@ -257,7 +280,8 @@ mod tests {
             let tried = (attempt + 1).min(SPARSE_MAX_FAILURES);
             assert_eq!(m.sparse_failures, tried, "attempt {attempt}");
         }
-        assert!(m.has_dense_buffers());
+        // The fallback factors from the sparse J: only the LU is allocated, not a dense J.
+        assert!(m.has_dense_lu() && !m.has_dense_buffers());
         let hd = 4e-3;
         let b: Vec<f64> = (0..n).map(|i| 1.0 + i as f64).collect();
         let mut x = b.clone();
@@ -267,7 +291,12 @@ mod tests {
             let r = [x[i] - hd * c * x[j] - b[i], x[j] - hd * c * x[i] - b[j]];
             assert!(r.iter().all(|r| r.abs() < 1e-6 * b[n - 1]), "{r:?}");
         }
-        // A new pattern is tried sparse again.
+        // A new run, and a new pattern, try the sparse path again.
+        m.factor(hd, &groups).unwrap();
+        assert_eq!(m.sparse_failures, SPARSE_MAX_FAILURES);
+        m.new_run();
+        assert_eq!(m.sparse_failures, 0);
+        m.factor(hd, &groups).unwrap();
         m.choose_path(&groups, 128, (0.125, 0.25));
         assert_eq!(m.sparse_failures, 0);
     }

@@ -186,6 +186,7 @@ impl Trbdf2 {
     /// A run starts: J is formed anew and the column groups are asked from the system again.
     pub(crate) fn start_run(&mut self) {
         self.groups_ready = false;
+        self.newton.new_run();
         self.restart();
     }
 

@@ -380,14 +380,15 @@ impl WorkEstimate {
     }
 }
 
-/// A model under a named implicit method (trbdf2, esdirk43) on more states than this is not
-/// probed: its first Jacobian and LU alone cost O(n³) (a few seconds at the implicit methods'
-/// limit of 4,000 states), more than the estimate is worth before a run.
+/// A model on more states than this, under a method that may form Jacobians (trbdf2, esdirk43, or
+/// auto, which forms one as soon as it sees stiffness), is not probed: one Jacobian and LU of a
+/// dense model cost O(n³) (a few seconds at the implicit methods' limit of 4,000 states), more
+/// than the estimate is worth before a run, and the probe's budget is checked between steps only.
 pub const PROBE_IMPLICIT_STATES: usize = 1000;
 
 /// Whether `check` runs the probe on `d` under `options` (see [`PROBE_IMPLICIT_STATES`]).
 pub fn probe_runs(d: &Diagram, options: &SolverOptions) -> bool {
-    !(options.method.is_implicit() && d.num_states > PROBE_IMPLICIT_STATES)
+    !(options.method.may_use_jacobian() && d.num_states > PROBE_IMPLICIT_STATES)
 }
 
 /// The run's steps from the static estimate's `static_steps` N_s and the `probe` (see [`Probe`]):

@@ -40,7 +40,7 @@
 
 use crate::diagram::Diagram;
 use crate::sim::engine::Engine;
-use crate::sim::recorder::Recorder;
+use crate::sim::recorder::{Recorder, StreamTo};
 use crate::solver::{
     Direction, EventOutcome, Method, RecordKind, Solver, SolverError, SolverOptions,
     SparsityPattern, System,
@@ -168,7 +168,14 @@ impl Probe {
             options.clone(),
         )
         .ok()?;
-        let mut engine = Engine::new(d, Recorder::new(d).ok()?);
+        // Rows are thrown away: a recorder that keeps none (a model logging many columns would
+        // otherwise hold every probe row in memory).
+        let keep_nothing = StreamTo {
+            csv: None,
+            plot: false,
+            size_warning: None,
+        };
+        let mut engine = Engine::new(d, Recorder::streaming(d, keep_nothing).ok()?);
         let x0 = engine.initialize(0.0);
         let method = match options.method {
             Method::Auto => Method::Dopri5,
@@ -286,6 +293,10 @@ impl System for Counting<'_, '_> {
             kind,
             RecordKind::Step | RecordKind::EventBefore | RecordKind::Final
         ) && t > 0.0
+            // A stop (or a stop asked by an event's handler) at the time of the event just
+            // recorded ends no new step.
+            && !(kind == RecordKind::Final
+                && self.probe.step_ends.last().is_some_and(|&(end, _)| end == t))
         {
             self.probe.steps += 1;
             self.probe.step_ends.push((t, self.probe.evaluations));
