@@ -279,3 +279,10 @@ fn a_sliding_point_has_friction_mu_times_its_normal_force() {
 fn recording_inside_steps_does_not_change_the_driven_turntable() {
     same_run_at_refine_1_and_8("models/turntable.toml");
 }
+
+#[test]
+fn slip_starts_where_the_friction_circle_says_under_bs23() {
+    // The audit of issue 27 (design notes, "Issue 27 closed: the audit"): every adaptive method
+    // at the model's rel_tol 1e-8 (rk4 is fixed-step and has no tolerance).
+    check_slip("bs23");
+}
