@@ -45,3 +45,31 @@ fn frictional_solves_do_not_allocate() {
         assert!(methods.contains(&method), "no solve by {method:?}");
     }
 }
+
+#[test]
+fn the_branch_and_bound_search_does_not_allocate() {
+    // The search's path on its own (`fallback_only`), over larger problems of 15–30 variables
+    // solved in one workspace sized for the largest.
+    use blockdyn::multibody::constraints::FrictionSettings;
+    let problems: Vec<Problem> = (0..40u64)
+        .map(Problem::generate_large)
+        .filter(|p| (15..=30).contains(&p.variables()))
+        .collect();
+    let rows = problems.iter().map(|p| p.b.len()).max().unwrap_or(1);
+    let settings = FrictionSettings {
+        fallback_only: true,
+        ..settings()
+    };
+    let mut ws = FrictionWorkspace::with_settings(rows, settings);
+    let mut f = vec![0.0; rows];
+    let mut methods = Vec::with_capacity(problems.len());
+    let ((), allocations) = count(|| {
+        for p in &problems {
+            if let Ok(stats) = p.solve(&mut ws, &mut f[..p.b.len()]) {
+                methods.push(stats.method);
+            }
+        }
+    });
+    assert_eq!(allocations, 0);
+    assert!(methods.contains(&SolveMethod::BranchAndBound));
+}

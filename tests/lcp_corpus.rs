@@ -13,7 +13,7 @@ mod lcp_corpus;
 mod lcp_reference;
 
 use blockdyn::multibody::constraints::SolveMethod;
-use lcp_corpus::{run, summary, Outcome};
+use lcp_corpus::{run, run_large, summary, Outcome};
 
 #[test]
 fn no_failure_where_the_brute_force_finds_a_solution() {
@@ -62,4 +62,67 @@ fn a_warm_start_reuses_the_previous_mode() {
             "seed {seed}"
         );
     }
+}
+
+#[test]
+fn no_failure_on_larger_problems_where_a_solution_exists() {
+    // 4,000 problems of 4–8 contacts (4–56 variables, most beyond the enumeration's 14): on the
+    // planted families a solution exists by construction, so every error is a failure; every
+    // returned solution passes Coulomb's conditions (10⁻⁸ of the scale, as above).
+    let outcomes: Vec<Outcome> = (0..4000u64).map(run_large).collect();
+    println!("{}", summary(&outcomes));
+    let failures: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.failed())
+        .map(|o| format!("seed {}: {:?} {:?}", o.seed, o.result, o.wrong))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The sample reaches the branch-and-bound fallback, above the enumeration limit.
+    let searched = outcomes
+        .iter()
+        .filter(|o| matches!(&o.result, Ok(s) if s.method == SolveMethod::BranchAndBound))
+        .count();
+    assert!(searched > 0, "the sample no longer exercises the search");
+    let largest = outcomes
+        .iter()
+        .filter_map(|o| o.result.as_ref().ok().map(|s| s.variables))
+        .max();
+    assert!(largest >= Some(30), "{largest:?}");
+}
+
+#[test]
+fn the_search_alone_solves_every_planted_problem() {
+    // The pivoting solves nearly all larger problems, so the branch-and-bound search is tested
+    // on its own: with `fallback_only` every planted problem (a solution exists by
+    // construction) above the enumeration limit must be solved by the search, and its solution
+    // pass Coulomb's conditions (10⁻⁸ of the scale). Problems of 15–30 variables.
+    use blockdyn::multibody::constraints::{FrictionSettings, FrictionWorkspace};
+    let settings = FrictionSettings {
+        fallback_only: true,
+        ..lcp_corpus::settings()
+    };
+    let (mut searched, mut worst) = (0, (0, 0, 0u64));
+    for seed in (0..600u64).filter(|s| s % 4 != 3) {
+        let p = lcp_corpus::Problem::generate_large(seed);
+        // Up to 30 variables: the search's cost grows exponentially with the size in the worst
+        // case (BENCHMARKS.md), and this test must stay within seconds.
+        if p.variables() > 30 {
+            continue;
+        }
+        let mut ws = FrictionWorkspace::with_settings(p.b.len(), settings);
+        let mut f = vec![0.0; p.b.len()];
+        let stats = p
+            .solve(&mut ws, &mut f)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        if let Err(wrong) = lcp_reference::check_coulomb(&p, &f, ws.accelerations()) {
+            panic!("seed {seed}: {wrong}");
+        }
+        if stats.variables > 14 {
+            assert_eq!(stats.method, SolveMethod::BranchAndBound, "seed {seed}");
+            searched += 1;
+            worst = worst.max((stats.nodes, stats.variables, seed));
+        }
+    }
+    println!("{searched} searched; most nodes {worst:?} (nodes, variables, seed)");
+    assert!(searched > 100, "{searched}");
 }

@@ -14,11 +14,14 @@ mod common;
 use common::{column, run_text};
 
 /// The rigid examples (every model in models/ with a RigidContact) and the turntable.
-const MODELS: [&str; 5] = [
+const MODELS: [&str; 8] = [
     "models/contactsim_blocks.toml",
     "models/box_stack_rigid.toml",
     "models/newtons_cradle.toml",
     "models/ball_to_rest.toml",
+    "models/reverse_spin_bounce.toml",
+    "models/turntable.toml",
+    "models/vibrating_plate.toml",
     "tests/data/rigid/turntable.toml",
 ];
 

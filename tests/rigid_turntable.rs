@@ -18,7 +18,7 @@
 //! In memory only (`blockdyn::simulate`); nothing is written.
 
 mod common;
-use common::{column, run, run_text, same_run_at_refine_1_and_8};
+use common::{column, run, run_text, same_run_at_refine_1_and_8, same_run_with_samples};
 
 const MODEL: &str = "tests/data/rigid/turntable.toml";
 /// Standard gravity (the model has no MechanismConfiguration).
@@ -278,4 +278,19 @@ fn a_sliding_point_has_friction_mu_times_its_normal_force() {
 #[test]
 fn recording_inside_steps_does_not_change_the_driven_turntable() {
     same_run_at_refine_1_and_8("models/turntable.toml");
+}
+
+#[test]
+fn slip_starts_where_the_friction_circle_says_under_bs23() {
+    // The audit of issue 27 (design notes, "Issue 27 closed: the audit"): every adaptive method
+    // at the model's rel_tol 1e-8 (rk4 is fixed-step and has no tolerance).
+    check_slip("bs23");
+}
+
+/// The `sample_time` variant of the test above (issue 27's review): rows taken every 1 ms from
+/// the dense output, inside steps, leave the driven turntable's run as it is (counts and final
+/// state bit for bit).
+#[test]
+fn sampling_inside_steps_does_not_change_the_driven_turntable() {
+    same_run_with_samples("models/turntable.toml", 1e-3);
 }

@@ -35,8 +35,8 @@
 
 use crate::lcp_reference::{brute_force, check_coulomb};
 use blockdyn::multibody::constraints::{
-    solve_frictional, ConstraintError, FrictionSettings, FrictionStats, FrictionWorkspace,
-    FrictionalContact, RowKind, SolveMethod,
+    solve_frictional, ConstraintError, ContactMotion, FrictionSettings, FrictionStats,
+    FrictionWorkspace, FrictionalContact, RowKind, SolveMethod,
 };
 use nalgebra::{DMatrix, DVector};
 
@@ -89,8 +89,8 @@ pub struct Problem {
     pub contacts: Vec<FrictionalContact>,
 }
 
-/// Family names, for reports.
-pub const FAMILIES: [&str; 8] = [
+/// Family names, for reports (8–11: the larger problems of [`Problem::generate_large`]).
+pub const FAMILIES: [&str; 12] = [
     "planar sticking",
     "planar, arbitrary b",
     "planar, half sliding",
@@ -99,6 +99,10 @@ pub const FAMILIES: [&str; 8] = [
     "zero-velocity ties",
     "μ at the cone's edge",
     "rank-deficient J",
+    "large, planted",
+    "large, planted, redundant",
+    "large, planted, sliding",
+    "large, b = J W⁻¹ F",
 ];
 
 /// The settings every corpus problem is solved with.
@@ -172,6 +176,95 @@ fn duplicate_first_contact(
     j
 }
 
+/// Appends `original`'s rows again (same Jacobian rows, same μ and motion) as another contact.
+fn duplicate_contact(
+    j: DMatrix<f64>,
+    original: &FrictionalContact,
+    kinds: &mut Vec<RowKind>,
+    contacts: &mut Vec<FrictionalContact>,
+) -> DMatrix<f64> {
+    let (first, t) = (original.normal_row, original.tangent_rows);
+    let start = kinds.len();
+    let mut j = j.insert_rows(start, t + 1, 0.0);
+    for k in 0..=t {
+        let row = j.row(first + k).into_owned();
+        j.set_row(start + k, &row);
+        kinds.push(kinds[first + k]);
+    }
+    contacts.push(FrictionalContact {
+        normal_row: start,
+        ..*original
+    });
+    j
+}
+
+/// Writes a Coulomb-consistent mode of contact `c` into its rows of `f` and `acc` (the modes of
+/// [`Problem::generate_large`]; polygon directions `d_j` at `2πj/k` from `t₁`, k = 2 planar,
+/// [`DIRECTIONS`] spatial).
+fn plant(c: &FrictionalContact, rng: &mut Rng, f: &mut [f64], acc: &mut [f64]) {
+    let (r, t, mu) = (c.normal_row, c.tangent_rows, c.mu);
+    let k = if t == 1 { 2 } else { DIRECTIONS };
+    let dir = |j: usize| {
+        let angle = std::f64::consts::TAU * j as f64 / k as f64;
+        [angle.cos(), angle.sin()]
+    };
+    let mode = rng.below(5);
+    for x in 0..t {
+        acc[r + 1 + x] = rng.uniform(-1.0, 1.0);
+    }
+    if mode < 2 {
+        // Separating (a_n > 0) or a tie (a_n = 0), without force.
+        acc[r] = if mode == 0 {
+            rng.uniform(0.1, 1.0)
+        } else {
+            0.0
+        };
+        return;
+    }
+    let fn_ = rng.uniform(0.5, 2.0);
+    f[r] = fn_;
+    if let ContactMotion::Sliding { velocity } = c.motion {
+        let speed = velocity[..t].iter().map(|v| v * v).sum::<f64>().sqrt();
+        for x in 0..t {
+            f[r + 1 + x] = -mu * fn_ * velocity[x] / speed;
+        }
+        return;
+    }
+    let ft = match mode {
+        // Sticking inside the polygon, or on its edge (μ at the cone's edge): a convex
+        // combination of two neighbouring vertices, scaled by 0.9 inside.
+        2 | 3 => {
+            let (j0, s) = (rng.below(k), rng.uniform(0.0, 1.0));
+            let (d0, d1) = (dir(j0), dir((j0 + 1) % k));
+            let g = if mode == 2 {
+                rng.uniform(0.0, 0.9)
+            } else {
+                1.0
+            };
+            let w1 = if t == 1 { 0.0 } else { s };
+            let ft = [
+                g * mu * fn_ * ((1.0 - w1) * d0[0] + w1 * d1[0]),
+                g * mu * fn_ * ((1.0 - w1) * d0[1] + w1 * d1[1]),
+            ];
+            for x in 0..t {
+                acc[r + 1 + x] = 0.0;
+            }
+            ft
+        }
+        // Sliding from rest along vertex d_j: a_t = −s d_j.
+        _ => {
+            let (d, s) = (dir(rng.below(k)), rng.uniform(0.1, 1.0));
+            for x in 0..t {
+                acc[r + 1 + x] = -s * d[x];
+            }
+            [mu * fn_ * d[0], mu * fn_ * d[1]]
+        }
+    };
+    for x in 0..t {
+        f[r + 1 + x] = ft[x];
+    }
+}
+
 impl Problem {
     /// The problem of `seed`.
     pub fn generate(seed: u64) -> Problem {
@@ -224,6 +317,101 @@ impl Problem {
             p.put_mu_on_the_edge();
         }
         p
+    }
+
+    /// The larger problem of `seed` (16–48 variables, the range of the branch-and-bound
+    /// fallback): 4–8 contacts, each planar or spatial (k = 4), μ ∈ [0.2, 1.2], a Jacobian of
+    /// `rows/2 … rows + 2` columns (often rank-deficient). Families (`8 + seed % 4`):
+    ///
+    /// - 8, **planted**: each contact given a mode and forces `f` and accelerations `a` that
+    ///   satisfy Coulomb's conditions — separating (`f = 0`, `a_n > 0`), a zero-velocity tie
+    ///   (`f = 0`, `a_n = 0`), sticking inside the cone, sticking on the cone's edge (`|f_t| =
+    ///   μ f_n` on the polygon, `a_t = 0`), or sliding along a polygon vertex `d_j` (`f_t = μ f_n
+    ///   d_j`, `a_t = −s d_j`) — and `b = a − A f`, so a solution exists by construction;
+    /// - 9, planted with 1–2 contacts duplicated (redundant rows, the same `a`, forces scaled);
+    /// - 10, planted with about half of the contacts sliding (`f_t = −μ f_n v̂`, any `a_t`);
+    /// - 11, `b = J W⁻¹ F` for a random force (not planted; a solution may not exist).
+    pub fn generate_large(seed: u64) -> Problem {
+        let family = 8 + (seed % 4) as usize;
+        let mut rng = Rng::new(seed ^ 0x5eed_1a46e);
+        let contacts_n = 4 + rng.below(5);
+        let tangents: Vec<usize> = (0..contacts_n).map(|_| 1 + rng.below(2)).collect();
+        let (mut kinds, first) = layout(&tangents);
+        let rows = kinds.len();
+        let cols = rows / 2 + rng.below(rows / 2 + 3);
+        let mut j = rng.matrix(rows, cols);
+        let mut contacts: Vec<FrictionalContact> = first
+            .iter()
+            .zip(&tangents)
+            .map(|(&r, &t)| FrictionalContact::sticking(r, t, rng.uniform(0.2, 1.2)))
+            .collect();
+        if family == 10 {
+            for c in &mut contacts {
+                if rng.below(2) == 0 {
+                    let v = [rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)];
+                    let v = if c.tangent_rows == 1 { [v[0], 0.0] } else { v };
+                    *c = FrictionalContact::sliding(c.normal_row, c.tangent_rows, c.mu, v);
+                }
+            }
+        }
+        let (mut f, mut acc) = (vec![0.0; rows], vec![0.0; rows]);
+        for c in &contacts {
+            plant(c, &mut rng, &mut f, &mut acc);
+        }
+        if family == 9 {
+            for _ in 0..1 + rng.below(2) {
+                let original = contacts[rng.below(contacts.len())];
+                let (r, t) = (original.normal_row, original.tangent_rows);
+                j = duplicate_contact(j, &original, &mut kinds, &mut contacts);
+                let scale = rng.uniform(0.2, 1.5);
+                for k in 0..=t {
+                    f.push(scale * f[r + k]);
+                    acc.push(acc[r + k]);
+                }
+            }
+        }
+        let dofs = j.ncols();
+        let inv_mass: Vec<f64> = (0..dofs).map(|_| 1.0 / rng.uniform(0.2, 5.0)).collect();
+        let w = DMatrix::from_diagonal(&DVector::from_vec(inv_mass));
+        let a = &j * &w * j.transpose();
+        let n = kinds.len();
+        let b: Vec<f64> = if family == 11 {
+            (&j * &w * rng.matrix(dofs, 1)).iter().copied().collect()
+        } else {
+            let af = &a * DVector::from_column_slice(&f);
+            (0..n).map(|i| acc[i] - af[i]).collect()
+        };
+        Problem {
+            family,
+            a,
+            b,
+            kinds,
+            contacts,
+        }
+    }
+
+    /// Variables of its complementarity problem: one per frictionless or sliding contact and
+    /// unowned unilateral row, `1 + k + 1` per sticking contact with friction (k = 2 planar,
+    /// [`DIRECTIONS`] spatial).
+    #[allow(dead_code)] // the tests use it, the bench does not
+    pub fn variables(&self) -> usize {
+        let unowned = self
+            .kinds
+            .iter()
+            .filter(|&&k| k == RowKind::Unilateral)
+            .count()
+            - self.contacts.len();
+        unowned
+            + self
+                .contacts
+                .iter()
+                .map(|c| match c.motion {
+                    ContactMotion::Sticking if c.mu > 0.0 && c.tangent_rows > 0 => {
+                        2 + if c.tangent_rows == 1 { 2 } else { DIRECTIONS }
+                    }
+                    _ => 1,
+                })
+                .sum::<usize>()
     }
 
     /// Sets each contact's μ to the friction ratio its sticking solution needs (planar: exact
@@ -301,13 +489,25 @@ impl Outcome {
 /// Solves and checks problem `seed`: the solver on a fresh workspace; the brute force only when
 /// the solver reports an error.
 pub fn run(seed: u64) -> Outcome {
-    let p = Problem::generate(seed);
+    check(seed, &Problem::generate(seed), false)
+}
+
+/// As [`run`] for the larger problem `seed` ([`Problem::generate_large`]): an error on a planted
+/// problem is a failure (a solution exists by construction); on the others the brute force
+/// decides where it can (≤ 16 variables), else the error counts as a failure too.
+pub fn run_large(seed: u64) -> Outcome {
+    let p = Problem::generate_large(seed);
+    check(seed, &p, p.family != 11)
+}
+
+fn check(seed: u64, p: &Problem, planted: bool) -> Outcome {
     let mut ws = FrictionWorkspace::with_settings(p.b.len(), settings());
     let mut f = vec![0.0; p.b.len()];
     let result = p.solve(&mut ws, &mut f);
     let (wrong, solvable) = match &result {
-        Ok(_) => (check_coulomb(&p, &f, ws.accelerations()).err(), None),
-        Err(_) => (None, brute_force(&p)),
+        Ok(_) => (check_coulomb(p, &f, ws.accelerations()).err(), None),
+        Err(_) if planted => (None, Some(true)),
+        Err(_) => (None, brute_force(p)),
     };
     Outcome {
         seed,
@@ -339,6 +539,7 @@ pub fn summary(outcomes: &[Outcome]) -> String {
         SolveMethod::Lemke,
         SolveMethod::LemkeGraded,
         SolveMethod::Enumeration,
+        SolveMethod::BranchAndBound,
     ];
     for method in methods {
         let count = outcomes
@@ -364,5 +565,17 @@ pub fn summary(outcomes: &[Outcome]) -> String {
     if let Some(worst) = solved().max_by_key(|(_, s)| s.sets) {
         out += &line("worst problem (sets enumerated)", worst);
     }
+    if let Some(worst) = solved().max_by_key(|(_, s)| s.nodes) {
+        out += &format!(
+            "worst problem (branch-and-bound nodes): seed {} ({}), {} variables, {} nodes\n",
+            worst.0.seed, FAMILIES[worst.0.family], worst.1.variables, worst.1.nodes
+        );
+    }
+    let (mut lo, mut hi) = (usize::MAX, 0);
+    for (_, s) in solved() {
+        lo = lo.min(s.variables);
+        hi = hi.max(s.variables);
+    }
+    out += &format!("variables: {lo}–{hi}\n");
     out
 }

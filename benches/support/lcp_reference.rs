@@ -200,7 +200,11 @@ fn check_sticking(
         .map(|j| -dot(dir(j, 0.0), at))
         .fold(f64::NEG_INFINITY, f64::max);
     let dissipated = -dot([ft[0], if t == 2 { ft[1] } else { 0.0 }], at);
-    if dissipated < mu * fn_ * best - tol.a * tol.f.max(mu * fn_) {
+    // Each side is a product of a force and an acceleration: its rounding is the force's
+    // tolerance times the accelerations plus the acceleration's times the forces (a contact at
+    // f_n ≈ 10⁻¹⁶, a tie, has μ f_n·best at rounding level whatever the tangential acceleration).
+    let rounding = tol.a * (mu * fn_).max(tol.f) + mu * tol.f * at_norm;
+    if dissipated < mu * fn_ * best - rounding {
         return Err("friction not opposing the slip");
     }
     Ok(())

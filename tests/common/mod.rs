@@ -141,3 +141,46 @@ pub fn same_run_at_refine_1_and_8(path: &str) {
         );
     }
 }
+
+/// Runs `path` recording its steps (`refine = 1`) and sampled every `dt` s (`sample_time`, rows
+/// from the dense output inside steps, each through the engine's interior evaluation) and
+/// asserts both are the same run: the same counts of steps, rejections, evaluations and
+/// crossings, and the same state at the stop time, bit for bit (tolerance 0, as
+/// [`same_run_at_refine_1_and_8`]).
+#[allow(dead_code)] // not every test file that declares `common` uses it
+pub fn same_run_with_samples(path: &str, dt: f64) {
+    let steps = run(path, &["output.refine=1"]);
+    let sample = format!("output.sample_time={dt}");
+    let sampled = run(path, &[sample.as_str()]);
+    let stop = sampled.recording.times[sampled.recording.len() - 1];
+    assert!(
+        sampled.recording.len() as f64 >= stop / dt,
+        "{path}: {} sampled rows",
+        sampled.recording.len()
+    );
+    let counts = |r: &blockdyn::RunResult| {
+        let s = &r.stats;
+        [
+            s.steps,
+            s.rejected_steps,
+            s.function_evaluations,
+            s.zero_crossings,
+        ]
+    };
+    assert_eq!(
+        counts(&steps),
+        counts(&sampled),
+        "{path}: steps, rejected, evaluations, crossings"
+    );
+    for (i, (a, b)) in steps
+        .final_state
+        .iter()
+        .zip(&sampled.final_state)
+        .enumerate()
+    {
+        assert!(
+            a.to_bits() == b.to_bits(),
+            "{path}: state {i} at the stop time: {a:e} (steps) vs {b:e} (sampled)"
+        );
+    }
+}

@@ -15,13 +15,18 @@
 //!    [`ENUMERATION_LIMIT`] variables: each of the `2ⁿ` sets `α` is tried as in the warm start,
 //!    so a solution with a non-singular `M_αα` is found whenever one exists (a solution whose
 //!    every complementary set is singular would be missed; on the corpus of degenerate contact
-//!    problems none is: `tests/lcp_corpus.rs`). Above the limit there is no exact fallback: a
-//!    failure of both pivotings is returned.
+//!    problems none is: `tests/lcp_corpus.rs`).
+//! 5. **Branch and bound** above the enumeration limit, up to 64 variables
+//!    ([`BranchAndBound`], `branch.rs`): a depth-first search over the complementary pairs with
+//!    a linear-programming feasibility test per node, exact (it finds a solution whenever one
+//!    exists, singular or not) within its node budget. Above 64 a failure of both
+//!    pivotings is returned.
 //!
 //! Every candidate solution passes the same acceptance test (each condition within
 //! `tol·max(1, max|M|·‖z‖∞)`). When all fail, the failure of step 2 is returned: a ray is then
 //! reported as no solution (Painlevé's paradox for a frictional contact).
 
+use super::branch::BranchAndBound;
 use super::lemke::{Covering, Lemke, LemkeFailure};
 use super::principal::PrincipalBasis;
 
@@ -44,6 +49,8 @@ pub enum SolveMethod {
     LemkeGraded,
     /// Enumeration of the complementary index sets.
     Enumeration,
+    /// The branch-and-bound search over complementary pairs (above the enumeration limit).
+    BranchAndBound,
 }
 
 /// What one solve did.
@@ -55,6 +62,8 @@ pub(crate) struct Outcome {
     pub(crate) pivots: usize,
     /// Complementary sets tried (warm start and enumeration).
     pub(crate) sets: usize,
+    /// Nodes of the branch-and-bound search.
+    pub(crate) nodes: usize,
 }
 
 /// The problem to solve: `n` variables, `M_ij = m[i·stride + j]`, `q`.
@@ -71,11 +80,14 @@ pub(crate) struct Lcp<'a> {
 pub(crate) struct ComplementaritySolver {
     lemke: Lemke,
     basis: PrincipalBasis,
+    branch: BranchAndBound,
     /// The complementary set of the current attempt.
     alpha: Vec<bool>,
     /// The last solution's set and the layout key it belongs to (`None`: no mode yet).
     mode: Vec<bool>,
     mode_key: Option<u64>,
+    /// Skip the warm start and the pivotings (testing the exact fallbacks).
+    fallback_only: bool,
 }
 
 impl ComplementaritySolver {
@@ -84,10 +96,19 @@ impl ComplementaritySolver {
         Self {
             lemke: Lemke::new(capacity),
             basis: PrincipalBasis::new(capacity),
+            branch: BranchAndBound::new(capacity),
             alpha: vec![false; capacity],
             mode: vec![false; capacity],
             mode_key: None,
+            fallback_only: false,
         }
+    }
+
+    /// The same solver, skipping the warm start and both pivotings when `skip` (testing the
+    /// exact fallbacks).
+    pub(crate) fn fallback_only(mut self, skip: bool) -> Self {
+        self.fallback_only = skip;
+        self
     }
 
     /// Takes `other`'s remembered mode as this solver's (same capacity; copies, no allocation).
@@ -118,7 +139,7 @@ impl ComplementaritySolver {
             .filter(|k| k % lcp.stride < n)
             .fold(0.0f64, |a, k| a.max(lcp.m[k].abs()));
         let mut outcome = Outcome::default();
-        if self.mode_key == Some(key) {
+        if self.mode_key == Some(key) && !self.fallback_only {
             outcome.sets += 1;
             if self.basis.try_set(lcp, &self.mode, m_max, tol, z) {
                 outcome.method = SolveMethod::WarmStart;
@@ -126,10 +147,15 @@ impl ComplementaritySolver {
             }
         }
         let mut first_failure = None;
-        for (covering, method) in [
-            (Covering::Ones, SolveMethod::Lemke),
-            (Covering::Graded, SolveMethod::LemkeGraded),
-        ] {
+        let pivotings: &[_] = if self.fallback_only {
+            &[]
+        } else {
+            &[
+                (Covering::Ones, SolveMethod::Lemke),
+                (Covering::Graded, SolveMethod::LemkeGraded),
+            ]
+        };
+        for &(covering, method) in pivotings {
             let alpha = &mut self.alpha;
             match self.lemke.solve(lcp, covering, z, alpha, max_pivots) {
                 Ok(pivots) => {
@@ -150,6 +176,17 @@ impl ComplementaritySolver {
             outcome.method = SolveMethod::Enumeration;
             self.remember(n, key);
             return Ok(outcome);
+        }
+        if n > ENUMERATION_LIMIT && self.branch.fits(n) {
+            let found =
+                self.branch
+                    .solve(lcp, m_max, tol, &mut self.basis, &mut self.alpha[..n], z);
+            outcome.nodes = self.branch.nodes;
+            if found {
+                outcome.method = SolveMethod::BranchAndBound;
+                self.remember(n, key);
+                return Ok(outcome);
+            }
         }
         self.mode_key = None;
         match first_failure {
@@ -200,7 +237,7 @@ impl ComplementaritySolver {
 
 /// Whether `z` solves `lcp` within `tol·max(1, m_max·‖z‖∞)` (`w ≥ 0`, `z ≥ 0`, `wᵢzᵢ = 0` as
 /// `|wᵢ|` small where `zᵢ` is above the tolerance).
-fn accepted(lcp: Lcp<'_>, z: &[f64], m_max: f64, tol: f64) -> bool {
+pub(crate) fn accepted(lcp: Lcp<'_>, z: &[f64], m_max: f64, tol: f64) -> bool {
     let Lcp { n, m, stride, q } = lcp;
     let z_max = z[..n].iter().fold(0.0f64, |a, x| a.max(x.abs()));
     let limit = tol * (m_max * z_max).max(1.0);

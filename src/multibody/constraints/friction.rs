@@ -62,11 +62,12 @@
 //!   (Pang & Trinkle 1996), so alone it missed existing solutions (about 0.8 % of random planar
 //!   problems with half the contacts sliding). The strategy of `complementarity.rs` therefore
 //!   follows a failed pivoting with a second covering vector and, for problems of up to 14
-//!   variables (its `ENUMERATION_LIMIT`), the exact
-//!   enumeration of complementary index sets: on the corpus of `benches/support/lcp_corpus.rs`
-//!   (random and degenerate problems, ≥ 10 000) it misses no solution the brute force finds. A
-//!   remaining failure is [`ConstraintError::FrictionInfeasible`] naming the contact whose
-//!   variable was entering; above the enumeration limit it is not a proof that no solution
+//!   variables (its `ENUMERATION_LIMIT`), the exact enumeration of complementary index sets,
+//!   above that up to 64 variables an exact branch-and-bound search (`branch.rs`): on the corpus
+//!   of `benches/support/lcp_corpus.rs` (random and degenerate problems, ≥ 10 000, and larger
+//!   ones of 16–48 variables) it misses no solution. A remaining failure is
+//!   [`ConstraintError::FrictionInfeasible`] naming the contact whose variable was entering;
+//!   above 64 variables (or past the search's node budget) it is not a proof that no solution
 //!   exists;
 //! - the previous solve's contact mode is remembered in the workspace (the warm start of
 //!   `complementarity.rs`); [`FrictionWorkspace::forget_mode`] clears it;
@@ -170,6 +171,10 @@ pub struct FrictionSettings {
     pub relative_tolerance: f64,
     /// Lemke's pivot budget per variable. Default 10.
     pub pivots_per_variable: usize,
+    /// Skips the warm start and both pivotings and goes straight to the exact fallback (the
+    /// enumeration up to 14 variables, the branch-and-bound search up to 64): for testing the
+    /// fallback on problems the pivoting would solve. Default false.
+    pub fallback_only: bool,
 }
 
 impl Default for FrictionSettings {
@@ -178,6 +183,7 @@ impl Default for FrictionSettings {
             directions_3d: 8,
             relative_tolerance: 1e-9,
             pivots_per_variable: 10,
+            fallback_only: false,
         }
     }
 }
@@ -191,6 +197,8 @@ pub struct FrictionStats {
     pub pivots: usize,
     /// Complementary index sets tried directly (warm start, enumeration).
     pub sets: usize,
+    /// Nodes of the branch-and-bound search (problems above the enumeration limit only).
+    pub nodes: usize,
     /// The step of the strategy that solved it.
     pub method: SolveMethod,
 }
@@ -259,7 +267,7 @@ impl FrictionWorkspace {
             m: vec![0.0; var_capacity * var_capacity],
             q: vec![0.0; var_capacity],
             z: vec![0.0; var_capacity],
-            solver: ComplementaritySolver::new(var_capacity),
+            solver: ComplementaritySolver::new(var_capacity).fallback_only(settings.fallback_only),
             accel: vec![0.0; capacity],
         }
     }
@@ -344,6 +352,7 @@ pub fn solve_frictional(
         variables: nv,
         pivots: outcome.pivots,
         sets: outcome.sets,
+        nodes: outcome.nodes,
         method: outcome.method,
     })
 }

@@ -22,8 +22,9 @@
 //! - [`solve_frictional`] (`friction.rs`): Coulomb friction with μ static = dynamic, by the
 //!   polyhedral-cone complementarity problem of Stewart–Trinkle / Anitescu–Potra solved exactly
 //!   (`complementarity.rs`: a warm start from the previous contact mode, Lemke's pivoting with the
-//!   lexicographic anti-cycling rule in `lemke.rs`, and the enumeration of complementary bases
-//!   for small problems as the fallback; not an iterative projected Gauss–Seidel); sliding
+//!   lexicographic anti-cycling rule in `lemke.rs`, and as exact fallbacks the enumeration of
+//!   complementary bases up to 14 variables and a branch-and-bound search over complementary
+//!   pairs with a linear-programming test per node above (`branch.rs`); not an iterative projected Gauss–Seidel); sliding
 //!   contacts use the exact isotropic law; Painlevé's paradox is reported naming the contact;
 //! - [`solve_impulses`] (`impulse.rs`): collision impulses with Newton's restitution per row, the
 //!   same problem at the velocity level;
@@ -54,6 +55,7 @@
 //! assert!(ws.accelerations().iter().all(|a| a.abs() < 1e-12));
 //! ```
 
+mod branch;
 pub(crate) mod complementarity;
 pub(crate) mod errors;
 pub(crate) mod friction;

@@ -104,6 +104,7 @@ pub fn constrained_accelerations(
     rw.row_force.iter_mut().for_each(|f| *f = 0.0);
     resting_rows(pairs, rw);
     rw.slipping.fill(false);
+    rw.loaded.fill(false);
     if rw.rows.is_empty() {
         rw.modes.clear();
         forward_dynamics(m, q, v, tau, f_ext, ws, vdot);
@@ -250,9 +251,12 @@ fn solve_groups(
         rw.groups.scatter(g, &rw.problem.forces, &mut rw.forces);
         let p = &rw.problem;
         for c in &p.contacts {
+            let owner = rw.candidates[rw.row_candidate[rows[c.normal_row]]].owner;
             if c.mu > 0.0 && c.tangent_rows > 0 && !p.holds_friction(c) {
-                let owner = rw.candidates[rw.row_candidate[rows[c.normal_row]]].owner;
                 rw.slipping[owner] = true;
+            }
+            if p.forces[c.normal_row] > 0.0 {
+                rw.loaded[owner] = true;
             }
         }
     }

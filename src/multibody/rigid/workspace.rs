@@ -209,6 +209,10 @@ pub struct RigidWorkspace {
     /// friction on the polygon's edge (about to slip): such a pair is not settled
     /// ([`super::settle`]).
     pub slipping: Vec<bool>,
+    /// Per pair, whether the last resting solve gave one of its contacts a positive normal
+    /// force: only such a pair is settled ([`super::settle`]; a touching point without load,
+    /// slowly lifting off, is not held).
+    pub loaded: Vec<bool>,
 }
 
 impl RigidWorkspace {
@@ -297,6 +301,7 @@ impl RigidWorkspace {
             modes: ModeIndicators::new(pairs.len(), points),
             impact: ImpactBuffers::new(rows),
             slipping: vec![false; pairs.len()],
+            loaded: vec![false; pairs.len()],
         }
     }
 }
