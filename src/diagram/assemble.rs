@@ -107,6 +107,7 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
 
     Ok(Diagram {
         source: source.clone(),
+        run: super::RunSpec::of(&spec, &source.path),
         spec,
         blocks: compiled,
         lines,

@@ -8,11 +8,14 @@ pub mod dot;
 mod groups;
 pub mod parameters;
 pub mod physical;
+pub(crate) mod recorded;
+pub mod run_spec;
 pub(crate) mod schedule;
 pub(crate) mod units;
 pub(crate) mod warnings;
 
 pub use parameters::{ParameterSet, ParameterVector};
+pub use run_spec::{RecordedSignals, RunOutput, RunSpec};
 
 use crate::block::{Block, Setup, Shape, Slot, Units};
 use crate::model::{ModelSpec, SourceFile, Span};
@@ -91,6 +94,9 @@ pub struct Diagram {
     pub source: SourceFile,
     /// The model as read (settings, blocks' tables, connections).
     pub spec: ModelSpec,
+    /// What a run reads: name, stop time, solver options, outputs with the recorded signals
+    /// resolved.
+    pub run: RunSpec,
     /// Every block, the model's in order, then those the build adds (the mechanism).
     pub blocks: Vec<CompiledBlock>,
     /// Every signal line.
@@ -153,7 +159,7 @@ impl Diagram {
 impl std::fmt::Debug for Diagram {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Diagram")
-            .field("name", &self.spec.name)
+            .field("name", &self.run.name)
             .field(
                 "blocks",
                 &self
