@@ -66,3 +66,38 @@ fn a_bad_log_name_is_refused_by_the_build_at_its_place() {
     // The `log = [...]` line of MODEL (line 1 is empty).
     assert_eq!(e.line_column.map(|(line, _)| line), Some(10));
 }
+
+#[test]
+fn a_linearization_names_a_port_at_the_place_its_block_was_written() {
+    let d = blockdyn::load_model_str("spec.toml", MODEL, &[]).unwrap();
+    let spec = blockdyn::LinearizeSpec {
+        inputs: Vec::new(),
+        outputs: vec!["k.outt".to_string()],
+        at: 0.0,
+    };
+    let Err(blockdyn::LinearizeError::Name(e)) = blockdyn::linearize(&d, &spec) else {
+        panic!("an unknown output is a name error");
+    };
+    assert!(e.message.contains("has no output 'outt'"), "{e}");
+    assert_eq!(e.file.as_deref(), Some("spec.toml"));
+    // `[blocks.k]` is line 15 of MODEL (line 1 is empty), located when the diagram was built.
+    assert_eq!(e.line_column.map(|(line, _)| line), Some(15), "{e}");
+    assert_eq!(e.hint.as_deref(), Some("did you mean 'k.out'?"));
+}
+
+#[test]
+fn a_parameter_set_fits_the_builds_of_the_same_tables_only() {
+    let d = blockdyn::load_model_str("spec.toml", MODEL, &[]).unwrap();
+    let set = d.parameters(&["k.value=3"]).unwrap();
+    assert!(set.fits(&d));
+    // The same text built again: the same tables (values and places).
+    let again = blockdyn::load_model_str("spec.toml", MODEL, &[]).unwrap();
+    assert!(set.fits(&again));
+    // Block k built with another value: running the set there would use the first build's k.
+    let other = blockdyn::load_model_str("spec.toml", MODEL, &["k.value=5".into()]).unwrap();
+    assert!(!set.fits(&other));
+    // Another block's value does not matter to a set of k only.
+    let v_moved = MODEL.replace("[1.0, 2.0, 3.0]", "[1.0, 2.0, 4.0]");
+    let other_v = blockdyn::load_model_str("spec.toml", &v_moved, &[]).unwrap();
+    assert!(set.fits(&other_v));
+}

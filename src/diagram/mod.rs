@@ -8,6 +8,7 @@ pub mod dot;
 mod groups;
 pub mod parameters;
 pub mod physical;
+mod places;
 pub(crate) mod recorded;
 pub mod run_spec;
 pub(crate) mod schedule;
@@ -129,6 +130,11 @@ pub struct Diagram {
     pub subsystems: Vec<String>,
     /// The mechanism and the geometries on its bodies (`None` without physical blocks).
     pub scene: Option<physical::PhysicalScene>,
+    /// The digest of each model entry's table, by entry (see `parameters/digest.rs`): what a
+    /// parameter set checks, at a run, that it was made from.
+    pub(crate) table_digests: Vec<Option<u64>>,
+    /// Where each block was written, located at the build (for messages after it).
+    pub(crate) places: places::Places,
     /// For a model with `[variables]`: the model as read before its expressions were evaluated,
     /// which a parameter set that moves a variable reads again (`None` for other models).
     pub(crate) recipe: Option<std::sync::Arc<parameters::Recipe>>,
@@ -148,6 +154,16 @@ impl Diagram {
     /// The index of the block owning continuous state `k`.
     pub fn block_index_of_state(&self, k: usize) -> Option<usize> {
         self.blocks.iter().position(|b| b.states.contains(&k))
+    }
+
+    /// A problem at the place where block `b` was written (file, line, column, located when the
+    /// diagram was built), as [`crate::model::Diagnostic::at`] gives it at the block's span.
+    pub fn block_diagnostic(
+        &self,
+        b: usize,
+        message: impl Into<String>,
+    ) -> crate::model::Diagnostic {
+        self.places.diagnostic(b, message)
     }
 
     /// The block owning zero-crossing function `k`.
