@@ -277,4 +277,21 @@ mod tests {
         assert_eq!(s.line_column(6), (2, 1));
         assert_eq!(s.line_column(11), (2, 6));
     }
+
+    #[test]
+    fn a_column_counted_on_from_the_previous_place_is_the_column_counted_from_the_line() {
+        // Multi-byte characters (2 and 3 bytes) before the places, two lines, an offset inside a
+        // character (counted in bytes, as from the line's start), and offsets going back.
+        let s = SourceFile::new("m.toml", "a = \"é→x\" b = 1 c = 2\nd = \"ü\" e = 3\n");
+        let mut cursor = ColumnCursor::default();
+        let offsets = [0, 4, 6, 9, 10, 13, 7, 18, 25, 30, 26, 31];
+        for offset in offsets {
+            assert_eq!(
+                s.locate_after(offset, &mut cursor),
+                s.locate(offset),
+                "offset {offset}"
+            );
+        }
+        assert_eq!(s.line_column(13), (1, 11));
+    }
 }
