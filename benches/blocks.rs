@@ -130,7 +130,7 @@ fn cloud_model(points: usize, ground: bool) -> String {
 
 fn minor_step(c: &mut Criterion, name: &str, text: &str, elements: u64) {
     let d = blockdyn::load_model_str(&format!("{name}.toml"), text, &[]).expect(name);
-    let mut engine = Engine::new(&d, Recorder::new(&d).expect("recorder"));
+    let mut engine = Engine::new(&d, Recorder::new(&d));
     let x = engine.initialize(0.0);
     let mut dx = vec![0.0; x.len()];
     let mut g = c.benchmark_group("minor_step");

@@ -25,7 +25,7 @@ fn bench(c: &mut Criterion) {
     let options = blockdyn::sim::solver_options(&d);
     let mut g = c.benchmark_group("chain100");
     // Built once, like the closure below; each iteration re-initializes and runs it.
-    let mut engine = Engine::new(&d, Recorder::new(&d).expect("recorder"));
+    let mut engine = Engine::new(&d, Recorder::new(&d));
     let mut solver = Solver::new(
         d.num_states,
         d.zero_crossing_directions.len(),
@@ -38,7 +38,7 @@ fn bench(c: &mut Criterion) {
             black_box(solver.integrate(&mut engine, 0.0, &x0, stop).expect("run"))
         })
     });
-    let mut unfused = Engine::with_fusion(&d, Recorder::new(&d).expect("recorder"), false);
+    let mut unfused = Engine::with_fusion(&d, Recorder::new(&d), false);
     g.bench_function("diagram_unfused", |b| {
         b.iter(|| {
             let x0 = unfused.initialize(0.0);
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
     let big = blockdyn::load_model_str("chain1000.toml", &chain_model(333, 1.0, 1e-6, 1e-9), &[])
         .expect("model");
     assert_eq!(big.blocks.len(), 1000);
-    let mut engine = Engine::new(&big, Recorder::new(&big).expect("recorder"));
+    let mut engine = Engine::new(&big, Recorder::new(&big));
     let x = engine.initialize(0.0);
     let mut dx = vec![0.0; x.len()];
     let mut t = 0.5;
@@ -106,7 +106,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     // The same diagram with every block called (no linear fusion): the per-block dispatch cost.
-    let mut unfused = Engine::with_fusion(&big, Recorder::new(&big).expect("recorder"), false);
+    let mut unfused = Engine::with_fusion(&big, Recorder::new(&big), false);
     let x = unfused.initialize(0.0);
     c.bench_function("minor_step_1000_blocks_unfused", |b| {
         b.iter(|| {
@@ -124,7 +124,7 @@ fn minor_step(
     d: &blockdyn::diagram::Diagram,
     fuse: bool,
 ) {
-    let mut engine = Engine::with_fusion(d, Recorder::new(d).expect("recorder"), fuse);
+    let mut engine = Engine::with_fusion(d, Recorder::new(d), fuse);
     let x = engine.initialize(0.0);
     let mut dx = vec![0.0; x.len()];
     let mut t = 0.5;

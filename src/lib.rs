@@ -202,9 +202,6 @@ fn build_document(
             spec.output.animation.view = Some(path.display().to_string());
         }
         let mut diagram = diagram::build::build_diagram_owned(&source, spec, registry)?;
-        // The recorded signals are part of the model: check `[output] log` now, not when the run
-        // starts.
-        sim::Recorder::check(&diagram)?;
         diagram.expansion_warnings = urdf_warnings.len();
         diagram.input_files = document.inputs.clone();
         diagram.subsystems = expansion.instances;

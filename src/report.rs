@@ -10,7 +10,7 @@ use std::fmt::Write;
 /// What `blockdyn check` prints: blocks in execution order, states, zero-crossing signals.
 pub fn check_report(d: &Diagram) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "model '{}' ({}): OK", d.spec.name, d.source.path);
+    let _ = writeln!(s, "model '{}' ({}): OK", d.run.name, d.run.path);
     let _ = writeln!(
         s,
         "  {} blocks, {} signal values, {} continuous states, {} zero-crossing signals; stop time {} s, solver {} (rel_tol {}, abs_tol {})",
@@ -18,10 +18,10 @@ pub fn check_report(d: &Diagram) -> String {
         d.signal_len,
         d.num_states,
         d.zero_crossing_directions.len(),
-        d.spec.stop_time,
-        d.spec.solver.method.name(),
-        d.spec.solver.rel_tol,
-        d.spec.solver.abs_tol
+        d.run.stop_time,
+        d.run.solver.method.name(),
+        d.run.solver.rel_tol,
+        d.run.solver.abs_tol
     );
     let fused = crate::sim::linear::LinearPlan::build(d).fused;
     if fused > 0 {
@@ -136,7 +136,7 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
         s,
         "\nwork estimate ({}, rel_tol {}):\n  about {} steps per simulated second, about {} steps for the run",
         w.method.name(),
-        d.spec.solver.rel_tol,
+        d.run.solver.rel_tol,
         count(w.pace),
         count(w.steps)
     );

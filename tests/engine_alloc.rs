@@ -50,7 +50,7 @@ fn a_run_after_set_up_allocates_nothing() {
         ("models/box_tower.toml", &short[..]),
     ] {
         let d = blockdyn::load_model(std::path::Path::new(model), overrides).unwrap();
-        let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+        let mut engine = Engine::new(&d, Recorder::new(&d));
         let x0 = engine.initialize(0.0);
         let mut solver = Solver::new(
             d.num_states,
@@ -67,7 +67,7 @@ fn a_run_after_set_up_allocates_nothing() {
         assert_eq!(n, 0, "{model}: minor steps allocated {n} times");
         let (stats, n) = count(|| {
             solver
-                .integrate(&mut engine, 0.0, &x0, d.spec.stop_time)
+                .integrate(&mut engine, 0.0, &x0, d.run.stop_time)
                 .unwrap()
         });
         assert!(stats.steps > 10);

@@ -160,7 +160,7 @@ fn ground_at(dimension: &str, position: &str, velocity: &str) -> ([f64; 3], Vec<
         ],
     )
     .unwrap();
-    let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+    let mut engine = Engine::new(&d, Recorder::new(&d));
     let x = engine.initialize(0.0);
     let mut dx = vec![0.0; x.len()];
     engine.derivatives(0.0, &x, &mut dx);

@@ -37,7 +37,7 @@ fn an_island_run_after_set_up_allocates_nothing() {
          friction = {{ method = \"stribeck\", static = 0.5, dynamic = 0.5, stiction_velocity = 0.01 }}\n{blocks}"
     );
     let d = blockdyn::load_model_str("clusters.toml", &text, &[]).unwrap();
-    let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+    let mut engine = Engine::new(&d, Recorder::new(&d));
     let x0 = engine.initialize(0.0);
     let options = blockdyn::sim::solver_options(&d);
     let mut islands = blockdyn::sim::Islands::new(&mut engine, &options, 0.0, &x0, 0.3)

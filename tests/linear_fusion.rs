@@ -80,7 +80,7 @@ impl Random {
 
 /// ẋ at `x`, fused or with every block called.
 fn derivatives(d: &Diagram, fuse: bool, x: &[f64]) -> Vec<f64> {
-    let mut engine = Engine::with_fusion(d, Recorder::new(d).unwrap(), fuse);
+    let mut engine = Engine::with_fusion(d, Recorder::new(d), fuse);
     engine.initialize(0.0);
     let mut dx = vec![0.0; x.len()];
     engine.derivatives(0.5, x, &mut dx);
@@ -209,7 +209,7 @@ fn running_sums_are_not_flattened() {
     let n = 2000;
     let d = blockdyn::load_model_str("sums.toml", &linear_models::running_sums_model(n, 1.0), &[])
         .unwrap();
-    let engine = Engine::new(&d, Recorder::new(&d).unwrap());
+    let engine = Engine::new(&d, Recorder::new(&d));
     let plan = engine.linear_plan();
     assert_eq!(plan.fused, 2 * n);
     // Block by block: 2 terms per Sum, 1 per Integrator derivative.
@@ -263,7 +263,7 @@ fn a_scalar_gain_on_a_long_vector_stays_sparse() {
             }
         );
         let d = blockdyn::load_model_str("vector.toml", &text, &[]).unwrap();
-        let engine = Engine::new(&d, Recorder::new(&d).unwrap());
+        let engine = Engine::new(&d, Recorder::new(&d));
         let plan = engine.linear_plan();
         // Inlined: one term per derivative; written: one per output and one read per derivative.
         let expected = if read { 2 * n } else { n };

@@ -311,7 +311,7 @@ fn a_set_reaches_blocks_evaluated_as_kernels() {
     let set = d.parameters(&assignments).unwrap();
     let engine = blockdyn::sim::Engine::with_parameters(
         &d,
-        blockdyn::sim::Recorder::new(&d).unwrap(),
+        blockdyn::sim::Recorder::new(&d),
         true,
         Some(&set),
     );

@@ -43,7 +43,7 @@ fn a_streamed_run_after_set_up_allocates_nothing() {
             blockdyn::sim::solver_options(&d),
         )
         .unwrap();
-        let (stats, n) = count(|| solver.integrate(&mut engine, 0.0, &x0, d.spec.stop_time));
+        let (stats, n) = count(|| solver.integrate(&mut engine, 0.0, &x0, d.run.stop_time));
         let stats = stats.unwrap();
         assert!(stats.steps > 10, "{model}");
         assert!(engine.run.recorder.rows() > stats.steps, "{model}");

@@ -100,7 +100,7 @@ impl Random {
 
 /// ẋ at `x`, with kernels (and fusion) or with every block called.
 fn derivatives(d: &Diagram, kernels: bool, x: &[f64]) -> Vec<f64> {
-    let mut engine = Engine::with_fusion(d, Recorder::new(d).unwrap(), kernels);
+    let mut engine = Engine::with_fusion(d, Recorder::new(d), kernels);
     engine.initialize(0.0);
     let mut dx = vec![0.0; x.len()];
     engine.derivatives(0.5, x, &mut dx);
@@ -173,7 +173,7 @@ proptest! {
         let x = &x[..r.states];
         // Every Saturation, Product and Fcn of the diagram is a kernel (their ports are scalars).
         let kernels = r.nodes.iter().filter(|n| !matches!(n, Node::Abs(_))).count();
-        let engine = Engine::new(&d, Recorder::new(&d).unwrap());
+        let engine = Engine::new(&d, Recorder::new(&d));
         prop_assert_eq!(engine.kernel_blocks(), kernels);
         let inline = derivatives(&d, true, x);
         let called = derivatives(&d, false, x);
@@ -219,6 +219,6 @@ fn a_whole_run_is_the_same_with_kernels() {
         "dense rows were recorded"
     );
     // 20 stages of Fcn, Saturation and Product: 60 kernels.
-    let engine = Engine::new(&d, Recorder::new(&d).unwrap());
+    let engine = Engine::new(&d, Recorder::new(&d));
     assert_eq!(engine.kernel_blocks(), 60);
 }

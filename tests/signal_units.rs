@@ -56,7 +56,6 @@ fn build(text: &str) -> Diagram {
 /// The recorded columns' (name, unit), in CSV order.
 fn columns(d: &Diagram) -> Vec<(String, Option<String>)> {
     Recorder::new(d)
-        .unwrap()
         .recording
         .columns
         .into_iter()
@@ -88,9 +87,7 @@ fn a_constants_unit_reaches_the_plot_panel() {
     let with = |unit: &str| {
         let blocks =
             format!("\n[blocks.reference]\ntype = \"Constant\"\nvalue = 0.25\n{unit}{SCOPE_2}");
-        Recorder::new(&build(&pendulum(&connect, &blocks)))
-            .unwrap()
-            .recording
+        Recorder::new(&build(&pendulum(&connect, &blocks))).recording
     };
     let rec = with("unit = \"rad\"\n");
     assert_eq!(

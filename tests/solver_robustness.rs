@@ -227,7 +227,7 @@ fn a_wide_recording_reserves_bounded_memory() {
         "connect = [\"c.out -> s.in1\"]\n[model]\nstop_time = 0.001\n[blocks.c]\ntype = \"Constant\"\nvalue = [{values}]\n[blocks.s]\ntype = \"Scope\"\ninputs = 1\n"
     );
     let d = blockdyn::load_model_str("wide.toml", &text, &[]).unwrap();
-    let recorder = blockdyn::sim::Recorder::new(&d).unwrap();
+    let recorder = blockdyn::sim::Recorder::new(&d);
     let reserved = recorder.recording.values.capacity() * std::mem::size_of::<f64>();
     assert!(reserved <= RESERVED_BYTES, "{reserved} bytes reserved");
     assert!(recorder.recording.times.capacity() < RESERVED_ROWS);

@@ -159,7 +159,7 @@ fn diagram_jacobian_uses_the_wiring_sparsity() {
     assert_eq!(options.method, Method::Trbdf2);
     let mut results = Vec::new();
     for sparse in [true, false] {
-        let engine = Engine::new(&d, Recorder::new(&d).unwrap());
+        let engine = Engine::new(&d, Recorder::new(&d));
         let mut solver = Solver::new(d.num_states, 0, options.clone()).unwrap();
         let stats = if sparse {
             let mut e = engine;

@@ -24,7 +24,7 @@ fn main() {
     }
     let evaluations: usize = args[2].parse().expect("EVALUATIONS is a whole number");
     let d = blockdyn::load_model(Path::new(&args[1]), &args[3..]).expect("the model loads");
-    let mut engine = Engine::new(&d, Recorder::new(&d).expect("recorder"));
+    let mut engine = Engine::new(&d, Recorder::new(&d));
     let x = engine.initialize(0.0);
     let mut dxdt = vec![0.0; x.len()];
     let mut t = 0.0;

@@ -100,7 +100,7 @@ pub fn trim_to_json(t: &Trim) -> String {
 
 /// `set` with `output.log` = the model's log and `spec`'s outputs.
 pub fn logging_outputs(d: &crate::Diagram, set: &[String], spec: &LinearizeSpec) -> Vec<String> {
-    let mut log: Vec<String> = d.spec.output.log.iter().map(|(n, _)| n.clone()).collect();
+    let mut log: Vec<String> = d.run.output.log.clone();
     for name in &spec.outputs {
         if !log.contains(name) {
             log.push(name.trim().to_string());

@@ -156,7 +156,7 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
     for w in &d.warnings {
         (request.warn)(w);
     }
-    let out = &d.spec.output;
+    let out = &d.run.output;
     let spec_path = |p: &Option<String>| p.as_ref().map(PathBuf::from);
     let targets = Targets {
         csv: request.csv.or_else(|| spec_path(&out.csv)),
@@ -177,7 +177,7 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
         &d.scene,
         targets.animation.is_some() || targets.view.is_some(),
     ) {
-        let frames = &d.spec.output.animation.frames;
+        let frames = &d.run.output.animation.frames;
         for w in crate::sim::animation::unknown_frames(scene, frames) {
             (request.warn)(&w);
         }
@@ -187,7 +187,7 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
     if let Some(p) = &targets.plot {
         crate::plot::check_format(p)?;
     }
-    let stop = request.stop_time.unwrap_or(d.spec.stop_time);
+    let stop = request.stop_time.unwrap_or(d.run.stop_time);
     let progress = (!request.quiet).then(|| {
         crate::progress::reporter(stop, std::io::IsTerminal::is_terminal(&std::io::stderr()))
     });
@@ -259,7 +259,7 @@ fn finish_run(
     .filter_map(|(what, p)| p.clone().map(|p| (what, p)))
     .collect();
     Ok(RunReport {
-        name: d.spec.name.clone(),
+        name: d.run.name.clone(),
         line,
         files,
         animation: targets
@@ -431,7 +431,7 @@ fn stage_outputs(
     let mut files: Vec<StagedFile> = csv.into_iter().collect();
     if let Some(path) = &targets.plot {
         let options = crate::plot::PlotOptions {
-            title: Some(d.spec.name.clone()),
+            title: Some(d.run.name.clone()),
             ..Default::default()
         };
         let image = crate::plot::render_rgb(recording, path, &options)?;
@@ -443,7 +443,7 @@ fn stage_outputs(
     let mut frames = None;
     let mut warnings = Vec::new();
     if let (Some(path), Some(anim)) = (&targets.animation, &animation) {
-        let settings = &d.spec.output.animation;
+        let settings = &d.run.output.animation;
         let options = crate::render::RenderOptions {
             width: settings.size[0],
             height: settings.size[1],
@@ -465,9 +465,9 @@ fn stage_outputs(
     }
     if let (Some(path), Some(anim)) = (&targets.view, &animation) {
         let data = crate::view::ViewData {
-            title: &d.spec.name,
+            title: &d.run.name,
             animation: anim,
-            camera: d.spec.output.animation.camera,
+            camera: d.run.output.animation.camera,
             recording,
             events: drawn.events,
             events_dropped: drawn.events_dropped,

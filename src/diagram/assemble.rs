@@ -106,7 +106,14 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
     })?;
 
     Ok(Diagram {
+        table_digests: spec
+            .blocks
+            .iter()
+            .map(|e| super::parameters::digest::digest(&e.params))
+            .collect(),
+        places: super::places::Places::locate(source, compiled.iter().map(|c| &c.span)),
         source: source.clone(),
+        run: super::RunSpec::of(&spec, &source.path),
         spec,
         blocks: compiled,
         lines,

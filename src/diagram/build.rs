@@ -120,6 +120,10 @@ pub(crate) fn build_diagram_owned(
         diagram.warnings.extend(found);
     }
     diagram.scene = scene;
+    // The recorded signals are part of the model: `[output] log` is checked now, not when the
+    // run starts.
+    diagram.run.output.recorded =
+        super::recorded::resolve(&diagram, &diagram.spec.output.log, source)?;
     Ok(diagram)
 }
 

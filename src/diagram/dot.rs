@@ -47,7 +47,7 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
         }
     };
     let mut s = String::new();
-    let _ = writeln!(s, "digraph {} {{", quote(&d.spec.name));
+    let _ = writeln!(s, "digraph {} {{", quote(&d.run.name));
     let _ = writeln!(
         s,
         "  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];"

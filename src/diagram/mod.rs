@@ -8,11 +8,15 @@ pub mod dot;
 mod groups;
 pub mod parameters;
 pub mod physical;
+mod places;
+pub(crate) mod recorded;
+pub mod run_spec;
 pub(crate) mod schedule;
 pub(crate) mod units;
 pub(crate) mod warnings;
 
 pub use parameters::{ParameterSet, ParameterVector};
+pub use run_spec::{RecordedSignals, RunOutput, RunSpec};
 
 use crate::block::{Block, Setup, Shape, Slot, Units};
 use crate::model::{ModelSpec, SourceFile, Span};
@@ -91,6 +95,9 @@ pub struct Diagram {
     pub source: SourceFile,
     /// The model as read (settings, blocks' tables, connections).
     pub spec: ModelSpec,
+    /// What a run reads: name, stop time, solver options, outputs with the recorded signals
+    /// resolved.
+    pub run: RunSpec,
     /// Every block, the model's in order, then those the build adds (the mechanism).
     pub blocks: Vec<CompiledBlock>,
     /// Every signal line.
@@ -123,6 +130,11 @@ pub struct Diagram {
     pub subsystems: Vec<String>,
     /// The mechanism and the geometries on its bodies (`None` without physical blocks).
     pub scene: Option<physical::PhysicalScene>,
+    /// The digest of each model entry's table, by entry (see `parameters/digest.rs`): what a
+    /// parameter set checks, at a run, that it was made from.
+    pub(crate) table_digests: Vec<Option<u64>>,
+    /// Where each block was written, located at the build (for messages after it).
+    pub(crate) places: places::Places,
     /// For a model with `[variables]`: the model as read before its expressions were evaluated,
     /// which a parameter set that moves a variable reads again (`None` for other models).
     pub(crate) recipe: Option<std::sync::Arc<parameters::Recipe>>,
@@ -144,6 +156,16 @@ impl Diagram {
         self.blocks.iter().position(|b| b.states.contains(&k))
     }
 
+    /// A problem at the place where block `b` was written (file, line, column, located when the
+    /// diagram was built), as [`crate::model::Diagnostic::at`] gives it at the block's span.
+    pub fn block_diagnostic(
+        &self,
+        b: usize,
+        message: impl Into<String>,
+    ) -> crate::model::Diagnostic {
+        self.places.diagnostic(b, message)
+    }
+
     /// The block owning zero-crossing function `k`.
     pub fn block_of_zero_crossing(&self, k: usize) -> Option<&CompiledBlock> {
         self.blocks.iter().find(|b| b.zero_crossings.contains(&k))
@@ -153,7 +175,7 @@ impl Diagram {
 impl std::fmt::Debug for Diagram {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Diagram")
-            .field("name", &self.spec.name)
+            .field("name", &self.run.name)
             .field(
                 "blocks",
                 &self

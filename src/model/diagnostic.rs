@@ -1,6 +1,6 @@
 //! The one error type for everything wrong in a model: where, which block, what, and what to write.
 
-use super::source::{SourceFile, Span};
+use super::source::{Location, SourceFile, Span};
 use crate::block::BlockError;
 use std::fmt;
 
@@ -50,6 +50,13 @@ impl Diagnostic {
             .as_ref()
             .filter(|_| source.has_lines())
             .map(|r| source.locate(r.start));
+        Self::located(&source.path, location, message)
+    }
+
+    /// A problem at `location` (located beforehand, e.g. when a diagram was built), or in the
+    /// file `path` without a place when `location` is `None`: the same as [`Diagnostic::at`]
+    /// gives for the span that was located.
+    pub fn located(path: &str, location: Option<Location>, message: impl Into<String>) -> Self {
         let (file, line_column, included_from) = match location {
             Some(l) => (
                 l.path,
@@ -62,7 +69,7 @@ impl Diagnostic {
                     })
                 }),
             ),
-            None => (source.path.clone(), None, None),
+            None => (path.to_string(), None, None),
         };
         Diagnostic {
             file: Some(file.into()),

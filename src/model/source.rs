@@ -39,6 +39,29 @@ struct Segment {
     what: &'static str,
 }
 
+/// The last place a column was counted at: a file, the start of the line, the offset, and the
+/// characters from the line's start to it (see [`SourceFile::locate_after`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColumnCursor {
+    /// The file (compared by address only, never read through).
+    file: *const SourceFile,
+    line_start: usize,
+    /// The offset counted to (`None`: not a character boundary, nothing to resume from).
+    at: Option<usize>,
+    chars: usize,
+}
+
+impl Default for ColumnCursor {
+    fn default() -> Self {
+        ColumnCursor {
+            file: std::ptr::null(),
+            line_start: 0,
+            at: None,
+            chars: 0,
+        }
+    }
+}
+
 /// Where an offset of a [`SourceFile`] is: a file, a line and column in it, and the chain of
 /// subsystem instances that included it, innermost first.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,15 +152,24 @@ impl SourceFile {
 
     /// The file, line and column of `offset`, and the subsystem instances that included it.
     pub fn locate(&self, offset: usize) -> Location {
+        self.locate_after(offset, &mut ColumnCursor::default())
+    }
+
+    /// [`SourceFile::locate`], counting the column from `cursor` (the last place located) when
+    /// `offset` is further along the same line: locating many offsets of one long line (a
+    /// URDF file written on one line) in increasing order is then linear in the line's length.
+    pub(crate) fn locate_after(&self, offset: usize, cursor: &mut ColumnCursor) -> Location {
         let mut location = match self.segment(offset) {
             Some(s) => Location {
                 path: s.file.path.clone(),
-                line_column: Some(s.file.line_column(offset - s.base)),
+                line_column: Some(s.file.line_column_after(offset - s.base, cursor)),
                 included_from: Vec::new(),
             },
             None => Location {
                 path: self.path.clone(),
-                line_column: self.has_lines().then(|| self.line_column(offset)),
+                line_column: self
+                    .has_lines()
+                    .then(|| self.line_column_after(offset, cursor)),
                 included_from: Vec::new(),
             },
         };
@@ -167,8 +199,14 @@ impl SourceFile {
 
     /// 1-based line and column (in characters) of byte `offset` in the file that holds it.
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        self.line_column_after(offset, &mut ColumnCursor::default())
+    }
+
+    /// [`SourceFile::line_column`], counting from `cursor` when it is on the same line of the
+    /// same file at or before `offset`; `cursor` is left at `offset`.
+    fn line_column_after(&self, offset: usize, cursor: &mut ColumnCursor) -> (usize, usize) {
         if let Some(s) = self.segment(offset) {
-            return s.file.line_column(offset - s.base);
+            return s.file.line_column_after(offset - s.base, cursor);
         }
         let offset = offset.min(self.text.len());
         let line = match self.line_starts.binary_search(&offset) {
@@ -176,12 +214,21 @@ impl SourceFile {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line];
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count())
-            + 1;
-        (line + 1, column)
+        let resumed = (std::ptr::eq(cursor.file, self) && cursor.line_start == start)
+            .then(|| {
+                let from = cursor.at.filter(|&at| at <= offset)?;
+                let more = self.text.get(from..offset)?.chars().count();
+                Some(cursor.chars + more)
+            })
+            .flatten();
+        let chars = resumed.or_else(|| self.text.get(start..offset).map(|s| s.chars().count()));
+        *cursor = ColumnCursor {
+            file: self,
+            line_start: start,
+            at: chars.is_some().then_some(offset),
+            chars: chars.unwrap_or(0),
+        };
+        (line + 1, chars.unwrap_or(offset - start) + 1)
     }
 }
 
@@ -229,5 +276,22 @@ mod tests {
         assert_eq!(s.line_column(4), (1, 5));
         assert_eq!(s.line_column(6), (2, 1));
         assert_eq!(s.line_column(11), (2, 6));
+    }
+
+    #[test]
+    fn a_column_counted_on_from_the_previous_place_is_the_column_counted_from_the_line() {
+        // Multi-byte characters (2 and 3 bytes) before the places, two lines, an offset inside a
+        // character (counted in bytes, as from the line's start), and offsets going back.
+        let s = SourceFile::new("m.toml", "a = \"é→x\" b = 1 c = 2\nd = \"ü\" e = 3\n");
+        let mut cursor = ColumnCursor::default();
+        let offsets = [0, 4, 6, 9, 10, 13, 7, 18, 25, 30, 26, 31];
+        for offset in offsets {
+            assert_eq!(
+                s.locate_after(offset, &mut cursor),
+                s.locate(offset),
+                "offset {offset}"
+            );
+        }
+        assert_eq!(s.line_column(13), (1, 11));
     }
 }

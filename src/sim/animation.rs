@@ -92,7 +92,7 @@ impl FrameSampler {
             .iter()
             .map(|g| (g.body, g.r_in_body))
             .collect();
-        for (item, placement) in mechanism_glyphs(&scene, &d.spec.output.animation.frames) {
+        for (item, placement) in mechanism_glyphs(&scene, &d.run.output.animation.frames) {
             items.push(item);
             placements.push(placement);
         }

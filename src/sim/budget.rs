@@ -31,7 +31,7 @@ pub struct Projection {
 /// The least output of a run of `d` to `stop_time` that records `columns` columns (the time not
 /// included) as `rows` says.
 pub fn project(d: &Diagram, rows: OutputRows, columns: usize, stop_time: f64) -> Projection {
-    let solver = &d.spec.solver;
+    let solver = &d.run.solver;
     let step = if solver.method == crate::solver::Method::Rk4 {
         solver.fixed_step
     } else {
@@ -58,7 +58,7 @@ pub fn project(d: &Diagram, rows: OutputRows, columns: usize, stop_time: f64) ->
 
 /// The run's budget, bytes: `[output] max_bytes`, else the default.
 pub fn budget(d: &Diagram) -> f64 {
-    d.spec.output.max_bytes.unwrap_or(DEFAULT_MAX_OUTPUT_BYTES)
+    d.run.output.max_bytes.unwrap_or(DEFAULT_MAX_OUTPUT_BYTES)
 }
 
 /// [`SimError::OutputBudget`] when a run recording `columns` columns would pass the budget.
@@ -108,11 +108,11 @@ mod tests {
     #[test]
     fn sample_time_rows_are_counted_exactly() {
         let d = model("sample_time = 0.5");
-        let p = project(&d, d.spec.output.rows, 1, 10.0);
+        let p = project(&d, d.run.output.rows, 1, 10.0);
         assert_eq!((p.rows, p.columns), (21.0, 2));
-        assert!(check(&d, d.spec.output.rows, 1, 10.0).is_ok());
+        assert!(check(&d, d.run.output.rows, 1, 10.0).is_ok());
         let d = model("sample_time = 1e-300");
-        let e = check(&d, d.spec.output.rows, 1, 10.0).unwrap_err();
+        let e = check(&d, d.run.output.rows, 1, 10.0).unwrap_err();
         assert!(e.to_string().contains("output budget"), "{e}");
     }
 }

@@ -951,7 +951,7 @@ gain = -2.0
 type = "Scope"
 "#;
         let d = crate::load_model_str("decay.toml", text, &[]).unwrap();
-        let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+        let mut engine = Engine::new(&d, Recorder::new(&d));
         let options = crate::sim::solver_options(&d);
         let mut solver = Solver::new(d.num_states, 0, options).unwrap();
         let mut runs = Vec::new();

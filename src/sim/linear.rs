@@ -338,7 +338,7 @@ impl LinearPlan {
                 read_outside[l.from] = true;
             }
         }
-        for (name, _) in &d.spec.output.log {
+        for name in &d.run.output.log {
             let block = name.split('.').next().unwrap_or("");
             if let Some(b) = d.block_index(block) {
                 read_outside[b] = true;

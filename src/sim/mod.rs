@@ -299,7 +299,7 @@ pub enum RunOptionsError {
 
 /// Solver options from the model's `[solver]` section.
 pub fn solver_options(d: &Diagram) -> SolverOptions {
-    d.spec.solver.clone()
+    d.run.solver.clone()
 }
 
 /// Runs a built diagram from t = 0 to its stop time.
@@ -336,7 +336,7 @@ pub fn simulate_keeping_rows(
     d: &Diagram,
     options: RunOptions,
 ) -> Result<RunResult, Box<FailedRun>> {
-    let stop_time = options.stop_time.unwrap_or(d.spec.stop_time);
+    let stop_time = options.stop_time.unwrap_or(d.run.stop_time);
     let early = |error: SimError| {
         Box::new(FailedRun {
             error,
@@ -352,7 +352,7 @@ pub fn simulate_keeping_rows(
     check_start(d, &options).map_err(|e| early(e.into()))?;
     let mut recorder = match options.stream {
         Some(to) => Recorder::streaming(d, to),
-        None => Recorder::new(d).map_err(SimError::from),
+        None => Ok(Recorder::new(d)),
     }
     .map_err(early)?;
     recorder.set_stop_time(stop_time);

@@ -2,8 +2,6 @@
 //! live in the signal buffer.
 
 use crate::diagram::Diagram;
-use crate::model::diagnostic::closest;
-use crate::model::{Diagnostic, PortRef};
 use crate::model::{OutputRows, SMOOTH_MAX_REFINE, SMOOTH_ROWS};
 use crate::output::{Column, CsvStream, OutputError, PlotRows, Recording, StagedFile};
 use crate::sim::SimError;
@@ -127,9 +125,6 @@ pub const CSV_WARNING_BYTES: u64 = 1 << 30;
 /// or an exponent) and its comma.
 pub const CSV_BYTES_PER_VALUE: f64 = 20.0;
 
-/// Panel titles, columns, and the signal-buffer offset of each column.
-type Layout = (Vec<String>, Vec<Column>, Vec<usize>);
-
 /// Where [`Recorder::streaming`] sends the rows.
 pub struct StreamTo {
     /// The CSV, staged (committed with the run's other outputs).
@@ -145,14 +140,14 @@ impl Recorder {
     /// signals, with room reserved for [`RESERVED_ROWS`] rows (so that short runs record without
     /// allocating), but never more than [`RESERVED_BYTES`] of values: a recording of a million
     /// columns reserves a few rows, not 32 GB. Every row is kept in memory.
-    pub fn new(d: &Diagram) -> Result<Recorder, Diagnostic> {
-        let (panels, columns, offsets) = Self::resolve(d)?;
+    pub fn new(d: &Diagram) -> Recorder {
+        let (panels, columns, offsets) = Self::layout(d);
         let mut recording = Recording::new(panels, columns);
         let row_bytes = std::mem::size_of::<f64>() * offsets.len().max(1);
         let rows = RESERVED_ROWS.min(RESERVED_BYTES / row_bytes).max(1);
         recording.times.reserve(rows);
         recording.values.reserve(rows * offsets.len());
-        Ok(Self::with(d, recording, offsets, Keep::All))
+        Self::with(d, recording, offsets, Keep::All)
     }
 
     /// A recorder that writes each row into `to.csv` as it is recorded and keeps in memory only
@@ -160,13 +155,13 @@ impl Recorder {
     /// longest line and [`RESERVED_ROWS`] of the plot's rows (fewer when the plot's budget gives
     /// fewer), nothing in proportion to the number of rows.
     pub fn streaming(d: &Diagram, to: StreamTo) -> Result<Recorder, SimError> {
-        let (panels, columns, offsets) = Self::resolve(d)?;
+        let (panels, columns, offsets) = Self::layout(d);
         let csv = match to.csv {
             Some(file) => Some(CsvStream::new(file, &columns)?),
             None => None,
         };
         let keep = if to.plot {
-            Keep::Plot(PlotRows::new(columns.len(), 0.0, d.spec.stop_time))
+            Keep::Plot(PlotRows::new(columns.len(), 0.0, d.run.stop_time))
         } else {
             Keep::Nothing
         };
@@ -179,13 +174,19 @@ impl Recorder {
         Ok(recorder)
     }
 
+    /// Panels, columns and the signal-buffer offset of each column, as the build resolved them.
+    fn layout(d: &Diagram) -> (Vec<String>, Vec<Column>, Vec<usize>) {
+        let r = &d.run.output.recorded;
+        (r.panels.clone(), r.columns.clone(), r.offsets.clone())
+    }
+
     fn with(d: &Diagram, recording: Recording, offsets: Vec<usize>, keep: Keep) -> Recorder {
         Recorder {
             recording,
             row: vec![0.0; offsets.len()],
             schedule: RowSchedule {
-                rows: recorded_rows(d.spec.output.rows, offsets.len()),
-                stop_time: d.spec.stop_time,
+                rows: recorded_rows(d.run.output.rows, offsets.len()),
+                stop_time: d.run.stop_time,
                 next_sample: 1,
             },
             offsets,
@@ -234,139 +235,6 @@ impl Recorder {
     /// Stops the run (at its next step) once `flag` is set, e.g. by a signal handler.
     pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
         self.interrupt = Some(flag);
-    }
-
-    /// Checks that every recorded signal exists (the `[output] log` names), without reserving
-    /// anything: what building a model needs.
-    pub fn check(d: &Diagram) -> Result<(), Diagnostic> {
-        Self::resolve(d).map(|_| ())
-    }
-
-    /// Panels, columns and the signal-buffer offset of each column.
-    fn resolve(d: &Diagram) -> Result<Layout, Diagnostic> {
-        let mut panels = Vec::new();
-        let mut columns = Vec::new();
-        let mut offsets = Vec::new();
-        for (b, blk) in d.blocks.iter().enumerate() {
-            if !blk.block.records_inputs() {
-                continue;
-            }
-            let panel = panels.len();
-            panels.push(blk.name.clone());
-            for (i, _) in blk.block.inputs().iter().enumerate() {
-                let Some(line) = d.lines.iter().find(|l| l.to == b && l.to_port == i) else {
-                    continue;
-                };
-                let src = &d.blocks[line.from];
-                let port = &src.block.outputs()[line.from_port];
-                let units = &src.output_units[line.from_port];
-                let base = format!("{}.{}", src.name, port.name);
-                let slot = src.output_slots[line.from_port];
-                match line.index {
-                    Some(k) => {
-                        columns.push(Column {
-                            name: format!("{base}[{k}]"),
-                            unit: units.of(k).map(str::to_string),
-                            panel: Some(panel),
-                        });
-                        offsets.push(slot.offset as usize + k);
-                    }
-                    None => {
-                        let shape = src.output_shapes[line.from_port];
-                        for k in 0..shape.len() {
-                            columns.push(Column {
-                                name: shape.element_name(&base, k),
-                                unit: units.of(k).map(str::to_string),
-                                panel: Some(panel),
-                            });
-                            offsets.push(slot.offset as usize + k);
-                        }
-                    }
-                }
-            }
-        }
-        for (name, span) in &d.spec.output.log {
-            let r = parse_log_name(name).ok_or_else(|| {
-                Diagnostic::at(
-                    &d.source,
-                    span,
-                    format!("'{name}' in [output] log is not a signal name"),
-                )
-                .hint("write \"block.port\" or \"block.port[i]\"")
-            })?;
-            let Some(b) = d.block_index(&r.block) else {
-                let d2 = Diagnostic::at(
-                    &d.source,
-                    span,
-                    format!(
-                        "[output] log names '{name}', but there is no block '{}'",
-                        r.block
-                    ),
-                );
-                return Err(
-                    match closest(&r.block, d.blocks.iter().map(|b| b.name.as_str())) {
-                        Some(near) => d2.hint(format!("did you mean '{near}'?")),
-                        None => d2,
-                    },
-                );
-            };
-            let blk = &d.blocks[b];
-            let Some(o) = blk
-                .output_index(&r.port)
-                .filter(|&o| !blk.block.outputs()[o].is_hidden())
-            else {
-                let outs: Vec<&str> = blk
-                    .block
-                    .outputs()
-                    .iter()
-                    .filter(|p| !p.is_hidden())
-                    .map(|p| p.name.as_str())
-                    .collect();
-                let d2 = Diagnostic::at(
-                    &d.source,
-                    span,
-                    format!(
-                        "[output] log names '{name}', but block '{}' has no output '{}'",
-                        r.block, r.port
-                    ),
-                )
-                .block(&r.block);
-                return Err(match closest(&r.port, outs.iter().copied()) {
-                    Some(near) => d2.hint(format!("did you mean '{}.{near}'?", r.block)),
-                    None => d2.hint(format!("its outputs are: {}", outs.join(", "))),
-                });
-            };
-            let port = &blk.block.outputs()[o];
-            let shape = blk.output_shapes[o];
-            let slot = blk.output_slots[o];
-            let base = format!("{}.{}", blk.name, port.name);
-            let elements: Vec<(String, usize)> = match r.index {
-                Some(k) if k >= shape.len() => {
-                    return Err(Diagnostic::at(
-                        &d.source,
-                        span,
-                        format!("'{name}' is out of range: {base} is {shape}"),
-                    )
-                    .block(&r.block))
-                }
-                Some(k) => vec![(format!("{base}[{k}]"), k)],
-                None => (0..shape.len())
-                    .map(|k| (shape.element_name(&base, k), k))
-                    .collect(),
-            };
-            for (col, k) in elements {
-                if columns.iter().any(|c: &Column| c.name == col) {
-                    continue;
-                }
-                columns.push(Column {
-                    name: col,
-                    unit: blk.output_units[o].of(k).map(str::to_string),
-                    panel: None,
-                });
-                offsets.push(slot.offset as usize + k);
-            }
-        }
-        Ok((panels, columns, offsets))
     }
 
     /// Starts a new run: drops the rows kept in memory (keeping their memory) and the schedule.
@@ -521,8 +389,4 @@ pub(crate) fn four_digits(x: f64) -> f64 {
     }
     let scale = 10f64.powi(3 - x.abs().log10().floor() as i32);
     (x * scale).round() / scale
-}
-
-fn parse_log_name(name: &str) -> Option<PortRef> {
-    crate::model::connection::parse_signal_name(name.trim())
 }

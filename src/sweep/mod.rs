@@ -333,7 +333,7 @@ impl Sweep {
             d,
             recorder.row_setting(),
             recorder.num_columns(),
-            d.spec.stop_time,
+            d.run.stop_time,
         )
         .map_err(model_error)?;
         let columns = (recorder.recording.columns.into_iter())
@@ -354,7 +354,7 @@ impl Sweep {
             }
         }
         Ok(Checked {
-            name: first.diagram.spec.name.clone(),
+            name: first.diagram.run.name.clone(),
             columns,
             warnings,
             inputs: first.diagram.input_files.clone(),

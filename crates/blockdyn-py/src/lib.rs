@@ -218,13 +218,13 @@ impl Model {
     /// The model's name (``[model] name``, else the file's stem).
     #[getter]
     fn name(&self) -> &str {
-        &self.diagram.spec.name
+        &self.diagram.run.name
     }
 
     /// The model's stop time, s (``[model] stop_time``, with the overrides).
     #[getter]
     fn stop_time(&self) -> f64 {
-        self.diagram.spec.stop_time
+        self.diagram.run.stop_time
     }
 
     /// The number of continuous states (the length of ``initial_state`` and ``final_state``).
@@ -236,10 +236,11 @@ impl Model {
     /// The recorded columns a run will have (the CSV's columns after ``time``).
     #[getter]
     fn columns(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
-        let recorder = blockdyn::sim::Recorder::new(&self.diagram)
-            .map_err(|d| model_error(py, &d, d.to_string()))?;
-        let names: Vec<&str> = recorder
-            .recording
+        let names: Vec<&str> = self
+            .diagram
+            .run
+            .output
+            .recorded
             .columns
             .iter()
             .map(|c| c.name.as_str())
@@ -278,10 +279,10 @@ impl Model {
         };
         format!(
             "<blockdyn.Model {:?} from {from}, {} blocks, {} states, stop_time={}>",
-            self.diagram.spec.name,
+            self.diagram.run.name,
             self.diagram.blocks.len(),
             self.diagram.num_states,
-            self.diagram.spec.stop_time,
+            self.diagram.run.stop_time,
         )
     }
 

@@ -20,6 +20,7 @@
 //! block reads, and the
 //! `[model]`, `[solver]` and `[output]` settings.
 
+pub(crate) mod digest;
 mod mechanism;
 mod slot;
 mod variables;
@@ -36,7 +37,7 @@ use crate::block::{Block, BlockError, PhysicalRole, ShapeSpec};
 use crate::model::diagnostic::closest;
 use crate::model::document::set_path;
 use crate::model::value::parse_override_value;
-use crate::model::value::{Table, Value};
+use crate::model::value::Value;
 use crate::model::{Diagnostic, TableReader};
 
 /// Parameter overrides compiled against one diagram: the blocks they address, made again with
@@ -120,14 +121,14 @@ enum Addressed {
 type ByBlock<'a> = Vec<(usize, Vec<BlockAssignment<'a>>)>;
 
 /// What a set or a vector was made from, to refuse it on another diagram: the diagram's number
-/// of blocks and their names' total length (a cheap check), and the model tables of the blocks
-/// it depends on, by entry of the model. A diagram of the same blocks built with other values
-/// (another override of the same file) would run those blocks with the first diagram's values,
-/// so it does not fit.
+/// of blocks and their names' total length (a cheap check), and the digests of the model tables
+/// of the blocks it depends on, by entry of the model (see [`digest::digest`]). A diagram of the
+/// same blocks built with other values (another override of the same file) would run those
+/// blocks with the first diagram's values, so it does not fit.
 #[derive(Clone, Debug, PartialEq)]
 struct Provenance {
     fingerprint: (usize, usize),
-    tables: Vec<(usize, Table)>,
+    tables: Vec<(usize, Option<u64>)>,
 }
 
 impl Provenance {
@@ -144,20 +145,18 @@ impl Provenance {
             fingerprint: (d.blocks.len(), d.blocks.iter().map(|b| b.name.len()).sum()),
             tables: entries
                 .into_iter()
-                .map(|e| (e, d.spec.blocks[e].params.clone()))
+                .map(|e| (e, d.table_digests[e]))
                 .collect(),
         }
     }
 
-    /// Whether `d` has the same fingerprint and the same tables.
+    /// Whether `d` has the same fingerprint and the same tables (a table with a NaN has no
+    /// digest and fits nothing, as it is not `==` to itself).
     fn fits(&self, d: &Diagram) -> bool {
         let fingerprint = (d.blocks.len(), d.blocks.iter().map(|b| b.name.len()).sum());
         self.fingerprint == fingerprint
-            && self.tables.iter().all(|(entry, table)| {
-                d.spec
-                    .blocks
-                    .get(*entry)
-                    .is_some_and(|e| e.params == *table)
+            && self.tables.iter().all(|(entry, digest)| {
+                digest.is_some() && d.table_digests.get(*entry) == Some(digest)
             })
     }
 }

@@ -216,7 +216,7 @@ pub(super) fn at_operating_point<R>(
             None => &*d.blocks[b].block,
         })
         .collect();
-    let mut engine = Engine::with_blocks(d, Recorder::new(d)?, false, blocks, extra);
+    let mut engine = Engine::with_blocks(d, Recorder::new(d), false, blocks, extra);
     let x_op = operating_state(d, &mut engine, at)?;
     let n_z = coordinates.len();
     let n_u: usize = inputs.iter().map(|p| p.slot.len as usize).sum();

@@ -212,7 +212,7 @@ pub fn linearize(diagram: &Diagram, spec: &LinearizeSpec) -> Result<Linearizatio
 
 /// Refuses an operating time outside [0, stop time] and an input named twice.
 fn check_spec(diagram: &Diagram, spec: &LinearizeSpec) -> Result<(), LinearizeError> {
-    let stop_time = diagram.spec.stop_time;
+    let stop_time = diagram.run.stop_time;
     if !(spec.at.is_finite() && spec.at >= 0.0 && spec.at <= stop_time) {
         return Err(LinearizeError::Time {
             at: spec.at,

@@ -88,7 +88,7 @@ pub(super) fn resolve_input(d: &Diagram, name: &str) -> Result<Port, LinearizeEr
                 .map(|p| format!("{name}.{}", p.name))
                 .collect();
             return Err(LinearizeError::Name(Box::new(
-                Diagnostic::at(&d.source, &blk.span, format!(
+                d.block_diagnostic(b, format!(
                     "--inputs '{name}': a block named alone must be a source with one output 'out' and no inputs (an Inport); '{name}' is a {}",
                     blk.type_name
                 ))
@@ -159,9 +159,8 @@ fn unknown_port(d: &Diagram, role: Role, full: &str, b: usize, port: &str) -> Li
         None => format!("its {kind}s: {}", list(&names)),
     };
     LinearizeError::Name(Box::new(
-        Diagnostic::at(
-            &d.source,
-            &blk.span,
+        d.block_diagnostic(
+            b,
             format!(
                 "{} '{full}': block '{}' ({}) has no {kind} '{port}'",
                 role.option(),

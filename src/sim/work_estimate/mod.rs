@@ -253,11 +253,11 @@ impl WorkEstimate {
     /// nothing to integrate or its recording cannot be set up.
     pub fn of(d: &Diagram) -> Option<WorkEstimate> {
         let mut options = super::solver_options(d);
-        let duration = d.spec.stop_time;
+        let duration = d.run.stop_time;
         if d.num_states == 0 || duration.is_nan() || duration <= 0.0 {
             return None;
         }
-        let mut engine = Engine::new(d, Recorder::new(d).ok()?);
+        let mut engine = Engine::new(d, Recorder::new(d));
         let x0 = engine.initialize(0.0);
         let mut linear = Linearisation::at(&mut engine, 0.0, &x0);
         let contacts = contact_rates(d, &mut engine);
