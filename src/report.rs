@@ -204,7 +204,7 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
     }
     if let Some(probe) = &w.probe {
         s.push_str(&probe_lines(d, w, probe));
-    } else if !crate::sim::work_estimate::probe_runs(d, &d.spec.solver) {
+    } else if !crate::sim::work_estimate::probe_runs(d, &d.run.solver) {
         let _ = writeln!(
             s,
             "  probe: not run ({} states under {}: one Jacobian and LU of a model this size could cost more than the estimate; the static estimate is all)",
@@ -222,7 +222,7 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
 /// The probe's lines of the work estimate: what it ran, why it ended, what it measured and what
 /// it extrapolated (see [`crate::sim::work_estimate::Probe`]).
 fn probe_lines(d: &Diagram, w: &WorkEstimate, probe: &Probe) -> String {
-    let stop = d.spec.stop_time;
+    let stop = d.run.stop_time;
     let ended = match &probe.end {
         ProbeEnd::Fraction => format!("it ran to its stop, {}% of the run", PROBE_FRACTION * 100.0),
         ProbeEnd::Budget => {
