@@ -32,7 +32,7 @@ fn pattern_changes_after_warm_up_allocate_nothing() {
     )
     .unwrap();
     let mut run = || {
-        let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+        let mut engine = Engine::new(&d, Recorder::new(&d));
         let x0 = engine.initialize(0.0);
         let (stats, n) = count(|| solver.integrate(&mut engine, 0.0, &x0, 0.155).unwrap());
         assert!(

@@ -787,11 +787,16 @@ impl System for Engine<'_> {
     /// trial stages, so an earlier one need not be the one that stopped the run.
     fn non_finite_derivative(&mut self, t: f64, x: &[f64]) {
         let mut dxdt = std::mem::take(&mut self.run.blame_dxdt);
+        // A whole evaluation: under an island's restriction the other islands' blocks keep
+        // outputs from earlier trial evaluations, and the blame scans every block's outputs.
+        let restricted = std::mem::replace(&mut self.restricted, false);
         self.evaluated_at = None;
         self.evaluate_derivatives(t, x, &mut dxdt);
         if dxdt.iter().any(|v| !v.is_finite()) {
             self.blame_non_finite(t, &dxdt);
         }
+        self.restricted = restricted;
+        self.evaluated_at = None;
         self.run.blame_dxdt = dxdt;
     }
 

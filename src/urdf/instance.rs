@@ -313,7 +313,8 @@ pub(crate) fn refuse_references_to_skipped(
 /// When the link skipped several collisions, each is said.
 pub(crate) fn skipped_from_warnings(block: &str, warnings: &[String]) -> Option<String> {
     let (link_path, part) = block.rsplit_once('/')?;
-    if !part.starts_with("collision_") {
+    // A link's only collision is `collision`, several are `collision_0`, `collision_1`, ….
+    if part != "collision" && !part.starts_with("collision_") {
         return None;
     }
     let (instance, link) = link_path.rsplit_once('/')?;
@@ -367,4 +368,26 @@ pub(crate) fn refuse_duplicates(
         .hint("rename the block, or the Urdf block"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skipped_from_warnings;
+
+    /// A link's only collision is named `collision` (no index), and it is found as the indexed
+    /// ones are; another link's warning, or a block that is not a collision, is not.
+    #[test]
+    fn a_link_s_only_collision_is_found_in_the_warnings() {
+        let warnings = vec![
+            "block 'arm': arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"fore.stl\"> skipped (no contact geometry): the mesh file is missing".to_string(),
+        ];
+        let said = skipped_from_warnings("arm/fore/collision", &warnings).unwrap();
+        assert_eq!(
+            said,
+            "there is no block 'arm/fore/collision': the Urdf block did not make it, because at arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"fore.stl\"> skipped (no contact geometry): the mesh file is missing"
+        );
+        assert!(skipped_from_warnings("arm/fore/collision_1", &warnings).is_some());
+        assert!(skipped_from_warnings("arm/upper/collision", &warnings).is_none());
+        assert!(skipped_from_warnings("arm/fore/visual", &warnings).is_none());
+    }
 }

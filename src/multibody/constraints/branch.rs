@@ -40,8 +40,11 @@ use super::principal::PrincipalBasis;
 /// `(n + 1) × (3n + 1)`; above 64 variables the fallback would cost more than it is worth).
 pub(crate) const BRANCH_LIMIT: usize = 64;
 
-/// Nodes searched at most per solve.
-const NODE_BUDGET: usize = 200_000;
+/// Nodes searched at most per solve. The corpus's worst problem needs 1,488 (`BENCHMARKS.md`);
+/// a node costs about 0.5 ms at 48 variables, so this bounds a solve that finds nothing at about
+/// a second, not minutes (a problem with no solution of 40–60 variables would otherwise search
+/// the whole budget at every trial step).
+const NODE_BUDGET: usize = 2_000;
 
 /// Phase one's optimum below `FEASIBLE·(1 + Σ|qᵢ|)` counts as feasible (loose on purpose:
 /// pruning a feasible node would lose a solution; keeping an empty one only costs nodes).
@@ -49,6 +52,9 @@ const FEASIBLE: f64 = 1e-7;
 
 /// A reduced cost below `−PRICE` may enter the basis.
 const PRICE: f64 = 1e-11;
+
+/// Two ratios closer than `RATIO_TIE·(1 + ratio)` are a tie in the ratio test.
+const RATIO_TIE: f64 = 1e-13;
 
 /// A tableau entry above `PIVOT` may be a pivot.
 const PIVOT: f64 = 1e-11;
@@ -207,6 +213,14 @@ impl BranchAndBound {
         let infeasibility = -self.tableau[n * stride + rhs];
         let feasible = capped || infeasibility <= FEASIBLE * (1.0 + q_sum);
         if feasible && !capped {
+            // The artificials still basic are zero within `FEASIBLE`: set them to zero, so that
+            // phase two's pivots on their rows (any sign of entry, `simplex`) are degenerate and
+            // move no other variable.
+            for r in 0..n {
+                if self.basic[r] >= 2 * n {
+                    self.tableau[r * stride + rhs] = 0.0;
+                }
+            }
             self.phase_two_costs(n);
             self.simplex(n, true);
         }
@@ -244,8 +258,12 @@ impl BranchAndBound {
                 };
                 let better = match leave {
                     None => true,
+                    // Ties within rounding go to the smallest index (Bland's rule: a right-hand
+                    // side that should be 0 is often 1e-17, and an exact comparison would then
+                    // order degenerate rows by size and lose the anti-cycling guarantee).
                     Some((l, best)) => {
-                        ratio < best || (ratio == best && self.basic[r] < self.basic[l])
+                        let tie = (ratio - best).abs() <= RATIO_TIE * (1.0 + best);
+                        (ratio < best && !tie) || (tie && self.basic[r] < self.basic[l])
                     }
                 };
                 if better {

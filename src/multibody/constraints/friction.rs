@@ -173,7 +173,9 @@ pub struct FrictionSettings {
     pub pivots_per_variable: usize,
     /// Skips the warm start and both pivotings and goes straight to the exact fallback (the
     /// enumeration up to 14 variables, the branch-and-bound search up to 64): for testing the
-    /// fallback on problems the pivoting would solve. Default false.
+    /// fallback on problems the pivoting would solve. Default false. A testing switch, hidden
+    /// from the documentation.
+    #[doc(hidden)]
     pub fallback_only: bool,
 }
 

@@ -19,6 +19,10 @@ use crate::multibody::spatial::SpatialForce;
 use crate::multibody::workspace::Workspace;
 use nalgebra::Vector3;
 
+/// A pair is loaded when a contact's normal force exceeds this fraction of the largest normal
+/// force of its solve (the solve's relative tolerance; a tie's force is at rounding).
+const LOADED_FRACTION: f64 = 1e-9;
+
 /// A resting point that sticks and separates faster than this (m/s) gets no friction rows: it
 /// is lifting off (its normal force about to vanish), and its polygon's variables would only
 /// make the friction problem degenerate (Lemke's method then fails on a tipping box's lifted
@@ -250,12 +254,19 @@ fn solve_groups(
         }
         rw.groups.scatter(g, &rw.problem.forces, &mut rw.forces);
         let p = &rw.problem;
+        // A tie comes back with a normal force at rounding (1e-16 of the largest): loaded means
+        // above the solve's relative tolerance of the group's largest normal force.
+        let f_max = p
+            .contacts
+            .iter()
+            .map(|c| p.forces[c.normal_row])
+            .fold(0.0, f64::max);
         for c in &p.contacts {
             let owner = rw.candidates[rw.row_candidate[rows[c.normal_row]]].owner;
             if c.mu > 0.0 && c.tangent_rows > 0 && !p.holds_friction(c) {
                 rw.slipping[owner] = true;
             }
-            if p.forces[c.normal_row] > 0.0 {
+            if p.forces[c.normal_row] > LOADED_FRACTION * f_max {
                 rw.loaded[owner] = true;
             }
         }

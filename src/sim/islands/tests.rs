@@ -48,7 +48,7 @@ fn stacks() -> String {
 #[test]
 fn an_island_evaluation_equals_the_whole_evaluation_on_its_states() {
     let d = crate::load_model_str("stacks.toml", &stacks(), &[]).unwrap();
-    let mut engine = Engine::new(&d, Recorder::new(&d).unwrap());
+    let mut engine = Engine::new(&d, Recorder::new(&d));
     let x0 = engine.initialize(0.0);
     let mut partition = Partition::new(&d, &engine).unwrap();
     partition.update(&engine);
@@ -98,7 +98,7 @@ fn an_island_evaluation_equals_the_whole_evaluation_on_its_states() {
 #[test]
 fn only_the_blocks_an_island_needs_are_called() {
     let d = crate::load_model_str("stacks.toml", &stacks(), &[]).unwrap();
-    let engine = Engine::new(&d, Recorder::new(&d).unwrap());
+    let engine = Engine::new(&d, Recorder::new(&d));
     let partition = Partition::new(&d, &engine).unwrap();
     let map = partition.block_islands();
     let index = |name: &str| d.blocks.iter().position(|b| b.name == name).unwrap();
