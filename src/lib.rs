@@ -230,7 +230,7 @@ pub(crate) fn expand_and_resolve(
     // that name the blocks it makes, `--set leg1/knee.q0=0.2`, `--set robot/knee.q0=0.3`,
     // `--set dom[2].mass=0.02`).
     let mut after: Vec<&String> = after.iter().collect();
-    let expansion = model::subsystem::expand_document(document, &mut after)
+    let expansion = model::subsystem::expand_document(document, &mut after, library::IMPORTERS)
         .map_err(|d| name_the_override(d, overrides, has_lines))?;
     document
         .resolve_variables()

@@ -6,6 +6,8 @@ pub mod arrays;
 pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;
+mod import_expansion;
+pub mod importer;
 pub mod input_file;
 mod instance_file;
 pub(crate) mod output_path;
@@ -14,7 +16,6 @@ pub(crate) mod solver_section;
 pub(crate) mod source;
 mod splice;
 pub mod subsystem;
-mod urdf_expansion;
 pub(crate) mod value;
 pub mod variables;
 
