@@ -12,6 +12,7 @@ pub mod input_file;
 mod instance_file;
 pub(crate) mod output_path;
 pub(crate) mod reader;
+pub(crate) mod resolve;
 pub(crate) mod solver_section;
 pub(crate) mod source;
 mod splice;
