@@ -66,7 +66,6 @@ mod tests {
     use crate::output::staged::write_atomically;
     use crate::output::test_dirs::entries;
     use std::fs;
-    use std::io::Write;
 
     fn scratch_dir(name: &str) -> PathBuf {
         crate::output::test_dirs::scratch_dir("atomic", name)

@@ -26,7 +26,7 @@ impl Column {
 
     /// What the column is, for legends: [`Column::label`], then in parentheses the quantity
     /// its unit measures and the unit (`"free: q[0] (angle, rad)"`, the table of
-    /// [`quantity`]), or the unit alone when the table does not know it
+    /// `quantity`), or the unit alone when the table does not know it
     /// (`"(furlong)"`); nothing without a unit.
     pub fn legend(&self) -> String {
         let label = self.label();
