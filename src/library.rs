@@ -3,10 +3,17 @@
 //!
 //! A [`Registry`] is a value. The loader is given one ([`crate::load_model_with`]); the plain
 //! loaders use [`Registry::standard`]. Every type is declared once, as a [`BlockType`]: its name,
-//! documentation (what `blockdyn blocks` and docs/blocks.md print) and constructor.
+//! documentation (what `blockdyn blocks` and docs/blocks.md print) and constructor. Every type
+//! in a registry builds; the file formats a model may name as a block's type (`type = "Urdf"`)
+//! are importers ([`IMPORTERS`]), expanded when the model is read and documented in their own
+//! section.
 
 use crate::block::BlockType;
+use crate::model::importer::Importer;
 use std::sync::OnceLock;
+
+/// The importers every loader knows, in documentation order: URDF.
+pub static IMPORTERS: &[&Importer] = &[&crate::urdf::IMPORTER];
 
 /// Why a block type could not be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -47,7 +54,6 @@ impl Registry {
                 .chain(crate::blocks::multibody::LIBRARY.iter())
                 .chain(crate::blocks::contact::LIBRARY.iter())
                 .map(|t| **t)
-                .chain(std::iter::once(crate::urdf::URDF))
                 .collect(),
         })
     }
@@ -66,7 +72,8 @@ impl Registry {
         if !valid {
             return Err(RegistryError::InvalidName { name: name.into() });
         }
-        if self.find(name).is_some() {
+        // An importer's name is taken too: the reader expands it before any block is built.
+        if self.find(name).is_some() || self.find_importer(name).is_some() {
             return Err(RegistryError::DuplicateName { name: name.into() });
         }
         self.types.push(block_type);
@@ -76,6 +83,17 @@ impl Registry {
     /// The block type called `name`.
     pub fn find(&self, name: &str) -> Option<&BlockType> {
         self.types.iter().find(|t| t.name == name)
+    }
+
+    /// The importers a model read with this registry may name (every registry knows
+    /// [`IMPORTERS`]), in documentation order.
+    pub fn importers(&self) -> impl Iterator<Item = &'static Importer> {
+        IMPORTERS.iter().copied()
+    }
+
+    /// The importer called `name`.
+    pub fn find_importer(&self, name: &str) -> Option<&'static Importer> {
+        self.importers().find(|i| i.name == name)
     }
 
     /// Every block type, in documentation order (the standard library's categories first, then

@@ -255,8 +255,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 options.base = blockdyn::urdf::expand::Base::Floating;
             }
             options.actuation = actuation == "input";
-            let (toml, warnings) =
-                blockdyn::urdf::import(&urdf, &options).map_err(|e| e.to_string())?;
+            let (toml, warnings) = blockdyn::command::import::import_urdf(&urdf, &options)
+                .map_err(|e| e.to_string())?;
             for w in &warnings {
                 eprintln!("warning: {w}");
             }

@@ -3,6 +3,7 @@
 use crate::diagram::Diagram;
 use crate::library::Registry;
 use crate::model::diagnostic::closest;
+use crate::model::importer::SECTION;
 use crate::sim::work_estimate::{Probe, ProbeEnd, WorkEstimate, PROBE_EVALUATIONS, PROBE_FRACTION};
 use crate::solver::{Direction, Method};
 use std::fmt::Write;
@@ -304,13 +305,15 @@ pub const NOTHING_WRITTEN: &str = "  nothing was written: add --csv out.csv or -
 pub fn library_list(registry: &Registry) -> String {
     let mut s = String::from("blockdyn block library (`blockdyn blocks NAME` for one block):\n");
     let mut category = "";
-    for t in registry.all() {
-        if t.category != category {
-            category = t.category;
+    let importers = registry.importers().map(|i| (SECTION, i.name, i.summary));
+    let types = registry.all().map(|t| (t.category, t.name, t.summary));
+    for (section, name, summary) in types.chain(importers) {
+        if section != category {
+            category = section;
             let _ = writeln!(s, "\n{category}:");
         }
-        let first = first_sentence(t.summary);
-        let _ = writeln!(s, "  {:<24} {first}", t.name);
+        let first = first_sentence(summary);
+        let _ = writeln!(s, "  {name:<24} {first}");
     }
     s
 }
@@ -332,11 +335,15 @@ fn first_sentence(text: &str) -> &str {
 
 /// What `blockdyn blocks NAME` prints.
 pub fn block_help(registry: &Registry, name: &str) -> Result<String, String> {
+    if let Some(i) = registry.find_importer(name) {
+        return Ok(i.markdown());
+    }
     match registry.find(name) {
         Some(t) => Ok(t.markdown()),
         None => {
             let mut m = format!("there is no block type \"{name}\"");
-            if let Some(near) = closest(name, registry.all().map(|t| t.name)) {
+            let names = registry.all().map(|t| t.name);
+            if let Some(near) = closest(name, names.chain(registry.importers().map(|i| i.name))) {
                 m.push_str(&format!("\n  help: did you mean \"{near}\"?"));
             } else {
                 m.push_str("\n  help: run `blockdyn blocks` for the list");
@@ -359,6 +366,14 @@ pub fn library_markdown(registry: &Registry) -> String {
             let _ = writeln!(s, "# {category}\n");
         }
         s.push_str(&t.markdown());
+    }
+    // The importers: file formats a block may name as its type, expanded when the model is
+    // read (not block types: nothing builds them).
+    if registry.importers().next().is_some() {
+        let _ = writeln!(s, "# {SECTION}\n");
+    }
+    for i in registry.importers() {
+        s.push_str(&i.markdown());
     }
     s
 }

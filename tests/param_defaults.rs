@@ -387,15 +387,17 @@ fn is_toml_value(text: &str) -> bool {
 fn every_documented_default_is_the_value_used() {
     let mut not_toml = Vec::new();
     let mut checked = 0;
-    for t in Registry::standard().all() {
-        let written: Vec<_> = t
-            .params
+    // Every block type and every importer (a Urdf block's defaults are the expansion's).
+    let registry = Registry::standard();
+    let types = registry.all().map(|t| (t.name, t.params));
+    for (name, params) in types.chain(registry.importers().map(|i| (i.name, i.params))) {
+        let written: Vec<_> = params
             .iter()
             .filter(|p| p.default != "required")
             .filter(|p| {
                 let toml = is_toml_value(p.default);
                 if !toml {
-                    not_toml.push(format!("{}.{}", t.name, p.name));
+                    not_toml.push(format!("{}.{}", name, p.name));
                 }
                 toml
             })
@@ -403,11 +405,11 @@ fn every_documented_default_is_the_value_used() {
         if written.is_empty() {
             continue;
         }
-        let base_text = model(t.name, "");
-        let base = run(t.name, &base_text);
+        let base_text = model(name, "");
+        let base = run(name, &base_text);
         for p in written {
-            let label = format!("{}.{} = {}", t.name, p.name, p.default);
-            let text = model(t.name, &format!("{} = {}", p.name, p.default));
+            let label = format!("{}.{} = {}", name, p.name, p.default);
+            let text = model(name, &format!("{} = {}", p.name, p.default));
             assert_same(&label, &base, &run(&label, &text), &text);
             checked += 1;
         }

@@ -797,6 +797,30 @@ fn the_urdf_block_is_documented() {
     assert!(list.contains("CollisionGeometry"), "{list}");
 }
 
+/// Urdf is an importer, not a block type: the registry holds only types that build
+/// (tests/param_defaults.rs builds each), the reader knows Urdf through
+/// `Registry::importers`, and a program cannot register a block type of that name (the reader
+/// would expand it before building).
+#[test]
+fn urdf_is_an_importer_and_not_a_block_type() {
+    use blockdyn::library::{Registry, RegistryError};
+    let registry = Registry::standard();
+    assert!(registry.find("Urdf").is_none(), "Urdf is not a block type");
+    let names: Vec<&str> = registry.importers().map(|i| i.name).collect();
+    assert_eq!(names, ["Urdf"]);
+    let urdf = registry.find_importer("Urdf").unwrap();
+    assert!(urdf.markdown().starts_with("## Urdf\n\n*Import*\n\n"));
+    let mut mine = *registry.find("Gain").unwrap();
+    mine.name = "Urdf";
+    let mut r = registry.clone();
+    assert_eq!(
+        r.register(mine),
+        Err(RegistryError::DuplicateName {
+            name: "Urdf".into()
+        })
+    );
+}
+
 /// models/quadruped_urdf.toml: the quadruped stands on its four feet under the PD stance
 /// controller. Released with its feet 0.4 mm above the ground, the trunk settles by the legs'
 /// compliance (PD gains 60 N·m/rad, 1.5 N·m·s/rad) and the ground's (K = 1e6 N/m^1.5: 20.6 N per

@@ -30,7 +30,7 @@ pub use members::{ExcludedPair, GeometryMembers, MemberPattern};
 pub use param::Param;
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
-pub use registry::{BlockType, ParamDoc, PortDoc};
+pub use registry::{type_markdown, BlockType, ParamDoc, PortDoc};
 pub use shape::Shape;
 pub use units::{UnitInputs, Units};
 

@@ -58,32 +58,48 @@ pub struct BlockType {
 impl BlockType {
     /// The block's documentation as Markdown (the same text `blockdyn blocks NAME` prints).
     pub fn markdown(&self) -> String {
-        let mut s = format!(
-            "## {}\n\n*{}*\n\n{}\n\n",
-            self.name, self.category, self.summary
-        );
-        if !self.ports.is_empty() {
-            s.push_str("| port | kind | shape | unit | description |\n|---|---|---|---|---|\n");
-            for p in self.ports {
-                s.push_str(&format!(
-                    "| `{}` | {} | {} | {} | {} |\n",
-                    p.name, p.kind, p.shape, p.unit, p.doc
-                ));
-            }
-            s.push('\n');
-        }
-        if self.params.is_empty() {
-            s.push_str("No parameters.\n\n");
-        } else {
-            s.push_str("| parameter | unit | default | description |\n|---|---|---|---|\n");
-            for p in self.params {
-                s.push_str(&format!(
-                    "| `{}` | {} | {} | {} |\n",
-                    p.name, p.unit, p.default, p.doc
-                ));
-            }
-            s.push('\n');
-        }
-        s
+        type_markdown(
+            self.name,
+            self.category,
+            self.summary,
+            self.params,
+            self.ports,
+        )
     }
+}
+
+/// The documentation of a type written as `type = "NAME"` in a model (a block type or an
+/// importer, [`crate::model::importer::Importer`]) as Markdown: a `## NAME` heading, the
+/// section in italics, the summary, the ports' table, the parameters' table.
+pub fn type_markdown(
+    name: &str,
+    category: &str,
+    summary: &str,
+    params: &[ParamDoc],
+    ports: &[PortDoc],
+) -> String {
+    let mut s = format!("## {name}\n\n*{category}*\n\n{summary}\n\n");
+    if !ports.is_empty() {
+        s.push_str("| port | kind | shape | unit | description |\n|---|---|---|---|---|\n");
+        for p in ports {
+            s.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} |\n",
+                p.name, p.kind, p.shape, p.unit, p.doc
+            ));
+        }
+        s.push('\n');
+    }
+    if params.is_empty() {
+        s.push_str("No parameters.\n\n");
+    } else {
+        s.push_str("| parameter | unit | default | description |\n|---|---|---|---|\n");
+        for p in params {
+            s.push_str(&format!(
+                "| `{}` | {} | {} | {} |\n",
+                p.name, p.unit, p.default, p.doc
+            ));
+        }
+        s.push('\n');
+    }
+    s
 }

@@ -194,27 +194,6 @@ pub fn integrated_unit(unit: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// What a signal in `unit` is, for legends: "angle" for rad, "force" for N, … (the table in
-/// `docs/output.md`); `None` for a unit not in the table.
-pub fn quantity(unit: &str) -> Option<&'static str> {
-    Some(match unit {
-        "rad" => "angle",
-        "rad/s" => "angular velocity",
-        "rad/s²" => "angular acceleration",
-        "m" => "position",
-        "m/s" => "velocity",
-        "m/s²" => "acceleration",
-        "N" => "force",
-        "N·m" => "torque",
-        "N·s" => "impulse",
-        "s" => "time",
-        "kg" => "mass",
-        "J" => "energy",
-        "W" => "power",
-        _ => return None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

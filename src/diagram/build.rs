@@ -142,7 +142,13 @@ fn instantiate(
         )
         .block(&entry.name);
         return Err(
-            match closest(&entry.type_name, registry.all().map(|t| t.name)) {
+            match closest(
+                &entry.type_name,
+                registry
+                    .all()
+                    .map(|t| t.name)
+                    .chain(registry.importers().map(|i| i.name)),
+            ) {
                 Some(near) => d.hint(format!(
                     "did you mean \"{near}\"? (`blockdyn blocks` lists the library)"
                 )),

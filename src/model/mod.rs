@@ -6,15 +6,17 @@ pub mod arrays;
 pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;
+mod import_expansion;
+pub mod importer;
 pub mod input_file;
 mod instance_file;
 pub(crate) mod output_path;
 pub(crate) mod reader;
+pub(crate) mod resolve;
 pub(crate) mod solver_section;
 pub(crate) mod source;
 mod splice;
 pub mod subsystem;
-mod urdf_expansion;
 pub(crate) mod value;
 pub mod variables;
 

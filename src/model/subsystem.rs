@@ -18,6 +18,10 @@ use super::arrays::{element_table, expand_connection, read_count};
 use super::connection::{parse_connection, Connection};
 use super::diagnostic::{closest, Diagnostic};
 use super::document::Document;
+use super::importer::{
+    refuse_connections_to_skipped, refuse_duplicates, refuse_references_to_skipped, Importer,
+    SkippedPart,
+};
 pub(crate) use super::instance_file::set_in_block;
 use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
 use super::source::{SourceFile, Span};
@@ -32,8 +36,6 @@ use std::sync::Arc;
 
 /// The type of a subsystem instance's block.
 pub const SUBSYSTEM: &str = "Subsystem";
-/// The type of a robot's block, an instance of its URDF file (`src/urdf/instance.rs`).
-pub const URDF: &str = crate::urdf::TYPE_NAME;
 /// A subsystem's signal input (one output `out` inside).
 pub const INPORT: &str = "Inport";
 /// A subsystem's signal output (one input `in` inside).
@@ -55,7 +57,7 @@ pub const MAX_BLOCKS: usize = 200_000;
 pub struct Expansion {
     /// The instances written in the model file (`leg1`, `leg[0]`), in order.
     pub instances: Vec<String>,
-    /// The subsystem files read, and each Urdf instance's URDF and mesh files.
+    /// The subsystem files read, and each importer block's files (a URDF and its meshes).
     pub files: Vec<PathBuf>,
     /// The Urdf instances' warnings (`block 'robot': robot.urdf:12:5: <visual> ignored: …`).
     pub warnings: Vec<String>,
@@ -67,16 +69,19 @@ pub struct Expansion {
 pub fn expand_document(
     document: &mut Document,
     overrides: &mut Vec<&String>,
+    importers: &[&Importer],
 ) -> Result<Expansion, Diagnostic> {
     let blocks = document.root.get("blocks").and_then(|e| e.value.as_table());
     let needed = blocks.is_some_and(|t| {
         t.entries.iter().any(|e| {
             e.value.as_table().is_some_and(|b| {
                 b.get("count").is_some()
-                    || matches!(
-                        b.get("type").and_then(|t| t.value.as_str()),
-                        Some(SUBSYSTEM | FRAMEPORT | URDF | INPORT)
-                    )
+                    || b.get("type")
+                        .and_then(|t| t.value.as_str())
+                        .is_some_and(|t| {
+                            matches!(t, SUBSYSTEM | FRAMEPORT | INPORT)
+                                || importers.iter().any(|i| i.name == t)
+                        })
             })
         })
     });
@@ -97,9 +102,10 @@ pub fn expand_document(
         overrides,
         made: 0,
         expansion: Expansion::default(),
-        urdf_made: HashMap::new(),
+        importers,
+        imported_made: HashMap::new(),
         skipped: Vec::new(),
-        urdf_connections: Vec::new(),
+        imported_connections: Vec::new(),
     };
     let level = Level {
         prefix: String::new(),
@@ -107,19 +113,10 @@ pub fn expand_document(
         top: true,
     };
     let mut flat = cx.expand_file(&root, &level, &vars)?;
-    flat.connections.append(&mut cx.urdf_connections);
-    crate::urdf::instance::refuse_connections_to_skipped(
-        cx.source,
-        &flat.connections,
-        &cx.skipped,
-    )?;
-    crate::urdf::instance::refuse_references_to_skipped(
-        cx.source,
-        &root,
-        cx.overrides,
-        &cx.skipped,
-    )?;
-    crate::urdf::instance::refuse_duplicates(cx.source, &flat.blocks, &cx.urdf_made)?;
+    flat.connections.append(&mut cx.imported_connections);
+    refuse_connections_to_skipped(cx.source, &flat.connections, &cx.skipped)?;
+    refuse_references_to_skipped(cx.source, &root, cx.overrides, &cx.skipped)?;
+    refuse_duplicates(cx.source, &flat.blocks, &cx.imported_made)?;
     let mut expansion = std::mem::take(&mut cx.expansion);
     expansion.instances = flat.instances.clone();
     let connections: Vec<Value> = flat
@@ -189,12 +186,14 @@ pub(super) struct Expander<'a, 'o> {
     overrides: &'a mut Vec<&'o String>,
     made: usize,
     pub(super) expansion: Expansion,
-    /// The names of the blocks Urdf instances made, each with the key spans of those blocks.
-    pub(super) urdf_made: HashMap<String, Vec<Span>>,
-    /// The collision blocks Urdf instances did not make (an unreadable mesh).
-    pub(super) skipped: Vec<crate::urdf::expand::SkippedPart>,
-    /// The Urdf instances' connections (inside each robot), in the order of the instances.
-    pub(super) urdf_connections: Vec<Connection>,
+    /// The importers the model may name (`type = "Urdf"`).
+    importers: &'a [&'a Importer],
+    /// The names of the blocks importers made, each with the key spans of those blocks.
+    pub(super) imported_made: HashMap<String, Vec<Span>>,
+    /// The blocks importers did not make (an unreadable mesh).
+    pub(super) skipped: Vec<SkippedPart>,
+    /// The importer blocks' connections (inside each robot), in the order of the blocks.
+    pub(super) imported_connections: Vec<Connection>,
 }
 
 impl Expander<'_, '_> {
@@ -347,11 +346,13 @@ impl Expander<'_, '_> {
                 span: entry.value.span.clone(),
             };
             substitute_with(self.source, &scope, &mut value)?;
-            if type_name == Some(URDF) {
+            let importers = self.importers;
+            let importer = type_name.and_then(|t| importers.iter().find(|i| i.name == t));
+            if let Some(&importer) = importer {
                 if !level.top {
                     relocate_file(&mut value, &level.dir);
                 }
-                self.urdf(&value, &full, &entry.key_span, &scope, flat)?;
+                self.import(importer, &value, &full, &entry.key_span, &scope, flat)?;
                 continue;
             }
             self.count_block(&entry.key_span)?;

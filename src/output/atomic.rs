@@ -1,4 +1,5 @@
-//! Whole-or-nothing file output.
+//! Whole-or-nothing file output: the temporary file, the target's directory and its fsync that
+//! [`super::staged`] builds on ([`super::write_atomically`] writes one file this way).
 //!
 //! Every output file (CSV, PNG) is written to a uniquely named temporary file in the target's own
 //! directory, flushed and fsynced, then renamed over the target. A rename within one directory is
@@ -10,12 +11,9 @@
 //! target that is a symbolic link is replaced by a regular file (the link's destination is untouched).
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-
-use super::error::OutputError;
-use super::staged::{commit_all, StagedFile};
 
 /// Distinguishes temporary files of concurrent writes from one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -26,23 +24,6 @@ pub(crate) fn target_directory(path: &Path) -> PathBuf {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
     }
-}
-
-/// Writes the file at `path` whole or not at all.
-///
-/// `write` receives a buffered writer onto a fresh temporary file in the same directory as `path`
-/// (named `.<file name>.<pid>.<n>.tmp`). When `write` returns `Ok`, the data is flushed and fsynced
-/// and the temporary file is renamed over `path`; then the directory is fsynced (best effort, Unix).
-/// When `write` or any step fails, the temporary file is removed, `path` is untouched and the error
-/// names `what` (the kind of file, e.g. "CSV" or "plot") and `path`.
-pub fn write_atomically(
-    path: &Path,
-    what: &'static str,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), OutputError> {
-    let mut staged = StagedFile::create(path, what)?;
-    write(staged.writer()).map_err(|e| staged.error("writing failed", e))?;
-    commit_all(vec![staged])
 }
 
 /// Creates a new temporary file next to the target; retries with another name if one exists.
@@ -81,6 +62,8 @@ pub(crate) fn sync_directory(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::error::OutputError;
+    use crate::output::staged::write_atomically;
     use crate::output::test_dirs::entries;
     use std::fs;
 

@@ -13,9 +13,9 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::atomic::write_atomically;
 use super::error::OutputError;
 use super::recording::{Column, Recording};
+use super::staged::write_atomically;
 use super::staged::StagedFile;
 
 /// Kind of file named in errors.

@@ -13,12 +13,13 @@ pub mod target;
 #[cfg(test)]
 pub(crate) mod test_dirs;
 
-pub use atomic::write_atomically;
 pub use csv::{write_csv, write_csv_to, CsvNumber, CsvStream};
 pub use error::OutputError;
 pub use plot_rows::PlotRows;
 pub use recording::{Column, Recording};
 pub use sink::{FileSink, DISK_FULL_AFTER_VAR};
-pub use staged::{commit_all, commit_run_outputs, remove_staged_files, StagedFile};
+pub use staged::{
+    commit_all, commit_run_outputs, remove_staged_files, write_atomically, StagedFile,
+};
 pub use stats::RunSummary;
 pub use target::{check_not_input, check_outputs, check_target, InputFiles};

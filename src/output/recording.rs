@@ -26,13 +26,13 @@ impl Column {
 
     /// What the column is, for legends: [`Column::label`], then in parentheses the quantity
     /// its unit measures and the unit (`"free: q[0] (angle, rad)"`, the table of
-    /// [`crate::block::units::quantity`]), or the unit alone when the table does not know it
+    /// `quantity`), or the unit alone when the table does not know it
     /// (`"(furlong)"`); nothing without a unit.
     pub fn legend(&self) -> String {
         let label = self.label();
         match self.unit.as_deref().filter(|u| !u.is_empty()) {
             None => label,
-            Some(u) => match crate::block::units::quantity(u) {
+            Some(u) => match quantity(u) {
                 Some(q) => format!("{label} ({q}, {u})"),
                 None => format!("{label} ({u})"),
             },
@@ -103,6 +103,27 @@ impl Recording {
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.name == name)
     }
+}
+
+/// What a signal in `unit` is, for legends: "angle" for rad, "force" for N, … (the table in
+/// `docs/output.md`); `None` for a unit not in the table.
+pub fn quantity(unit: &str) -> Option<&'static str> {
+    Some(match unit {
+        "rad" => "angle",
+        "rad/s" => "angular velocity",
+        "rad/s²" => "angular acceleration",
+        "m" => "position",
+        "m/s" => "velocity",
+        "m/s²" => "acceleration",
+        "N" => "force",
+        "N·m" => "torque",
+        "N·s" => "impulse",
+        "s" => "time",
+        "kg" => "mass",
+        "J" => "energy",
+        "W" => "power",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

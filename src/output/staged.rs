@@ -171,6 +171,23 @@ pub fn commit_run_outputs(
     Ok(())
 }
 
+/// Writes the file at `path` whole or not at all.
+///
+/// `write` receives a buffered writer onto a fresh temporary file in the same directory as `path`
+/// (named `.<file name>.<pid>.<n>.tmp`). When `write` returns `Ok`, the data is flushed and fsynced
+/// and the temporary file is renamed over `path`; then the directory is fsynced (best effort, Unix).
+/// When `write` or any step fails, the temporary file is removed, `path` is untouched and the error
+/// names `what` (the kind of file, e.g. "CSV" or "plot") and `path`.
+pub fn write_atomically(
+    path: &Path,
+    what: &'static str,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), OutputError> {
+    let mut staged = StagedFile::create(path, what)?;
+    write(staged.writer()).map_err(|e| staged.error("writing failed", e))?;
+    commit_all(vec![staged])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

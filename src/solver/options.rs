@@ -102,6 +102,21 @@ impl Method {
             Method::Trbdf2 | Method::Esdirk43 | Method::Auto => None,
         }
     }
+
+    /// The h·|λ| the explicit steps this method's advice speaks of settle at when stability
+    /// bounds them: [`Method::stable_step_reach`] for an explicit method, dopri5's (3.0) for the
+    /// implicit methods and auto (no bound of their own; an advice says what an explicit run
+    /// would need, and auto's explicit phase is dopri5's). A rate |λ| (1/s) gives the explicit
+    /// step reach/|λ| (s): the contact advice's and `check`'s estimates.
+    pub const fn stability_reach(self) -> f64 {
+        match self.stable_step_reach() {
+            Some(reach) => reach,
+            None => match Method::Dopri5.stable_step_reach() {
+                Some(reach) => reach,
+                None => unreachable!(),
+            },
+        }
+    }
 }
 
 /// Options of a [`Solver`](super::Solver). Times in the unit of the system's `t` (seconds in blockdyn).
@@ -241,6 +256,24 @@ impl SolverOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reach an advice divides a rate by: the explicit method's own, inside its stability
+    /// region (below the boundary on the negative real axis: dopri5 3.307, bs23 2.513, rk4 2.785,
+    /// the classical values), and dopri5's for a method without a bound.
+    #[test]
+    fn stability_reach_is_the_explicit_reach_inside_the_region() {
+        for m in Method::ALL {
+            let reach = m.stability_reach();
+            match (m.stable_step_reach(), m.stability_boundary()) {
+                (Some(own), Some(boundary)) => {
+                    assert_eq!(reach, own, "{m:?}");
+                    assert!(reach < boundary, "{m:?}: {reach} ≥ {boundary}");
+                }
+                (None, None) => assert_eq!(reach, 3.0, "{m:?} takes dopri5's"),
+                other => panic!("{m:?}: reach and boundary disagree on explicitness: {other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn defaults_are_valid_and_as_documented() {

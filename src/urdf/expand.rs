@@ -105,15 +105,7 @@ pub struct Expansion {
 }
 
 /// A `<collision>` whose block (`robot/link/collision_1`) was not made.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SkippedPart {
-    /// The block it would have been.
-    pub block: String,
-    /// Where in the URDF file: `robot.urdf:17:5`.
-    pub at: String,
-    /// Why: `link 'fore': <collision> <mesh filename="…"> skipped (…): cannot read …`.
-    pub why: String,
-}
+pub use crate::model::importer::SkippedPart;
 
 /// Builds values with one span (where the Urdf block's `file` is written).
 struct Values {

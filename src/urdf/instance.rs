@@ -6,29 +6,40 @@
 //! names the instance (`in Urdf 'robot' (model.toml:12:1)`), `graph` draws the instance as one
 //! node, and a Urdf block may be an array (`count = N`) or written inside a subsystem file.
 
-use super::expand::{self, SkippedPart};
-use super::{read_file, read_options};
-use crate::model::connection::{parse_connection, Connection};
+use super::expand;
+use super::{read_file, read_options, TYPE_NAME};
+use super::{ACTUATION, ANGULAR_VELOCITY, BASE, ORIENTATION, POSITION, VELOCITY};
+use crate::block::{ParamDoc, PortDoc};
+use crate::model::connection::parse_connection;
+use crate::model::importer::{Imported, Importer};
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, SourceFile, Span, TableReader};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// One Urdf instance expanded: blocks (full names, values located in the URDF file) and the
-/// physical connections between them.
-pub(crate) struct Instance {
-    /// The blocks, parent before child, the root attachment (named as the instance) first.
-    pub(crate) blocks: Vec<Entry>,
-    /// `a.F -- b.B` between the blocks, located at the Urdf block's `file`.
-    pub(crate) connections: Vec<Connection>,
-    /// `block 'robot': robot.urdf:12:5: …`: what was not simulated, and why.
-    pub(crate) warnings: Vec<String>,
-    /// The URDF file and the mesh files read.
-    pub(crate) files: Vec<PathBuf>,
-    /// The collision blocks not made (an unreadable mesh).
-    pub(crate) skipped: Vec<SkippedPart>,
-}
+/// The URDF importer: a `type = "Urdf"` block's documentation (what `blockdyn blocks Urdf`
+/// prints) and its expansion when the model is read (`expand_instance`, below). It is an
+/// importer, not a block type: nothing builds a Urdf block.
+pub static IMPORTER: Importer = Importer {
+    name: TYPE_NAME,
+    summary: "A robot described in a URDF file, expanded when the model is read into the blocks it is made of, named after this block: `NAME/LINK` (a RigidTransform whose F is the link's frame), `NAME/LINK/inertial` (a Solid: the link's mass and inertia), `NAME/LINK/collision` (a CollisionGeometry with port G; `collision_0`, `collision_1`, … when the link has several), `NAME/JOINT` (a RevoluteJoint, PrismaticJoint, SixDofJoint or PlanarJoint with ports q, w, t, limit_force; a RigidTransform for a fixed joint), and `NAME` itself, which attaches the root link to frame B. `blockdyn import FILE.urdf` prints the same blocks as TOML; docs/urdf.md has the mapping.",
+    params: &[
+        ParamDoc { name: "file", unit: "", default: "required", doc: "the URDF file, relative to the model file" },
+        BASE.doc,
+        POSITION.doc,
+        ORIENTATION.doc,
+        VELOCITY.doc,
+        ANGULAR_VELOCITY.doc,
+        ACTUATION.doc,
+        ParamDoc { name: "joints", unit: "", default: "none", doc: "parameters of the joint blocks by URDF joint name, e.g. { knee = { q0 = -0.6, damping = 0.1 } } (replace what the file says)" },
+    ],
+    ports: &[
+        PortDoc { name: "B", kind: "frame", shape: "", unit: "", doc: "where the root link is attached (connect e.g. world.W)" },
+        PortDoc { name: "F", kind: "frame", shape: "", unit: "", doc: "the root link's frame" },
+        PortDoc { name: "p, Q, v, w", kind: "output", shape: "", unit: "", doc: "floating base: the SixDofJoint's outputs (position, quaternion, velocity of the root link in B)" },
+    ],
+    expand: expand_instance,
+};
 
 /// What reading the Urdf block's own table gives: the URDF path, where `file` is written, and
 /// the robot expanded (with the URDF text, to include).
@@ -48,7 +59,7 @@ pub(crate) fn expand_instance(
     value_span: &Span,
     key_span: &Span,
     model_dir: &Path,
-) -> Result<Instance, Diagnostic> {
+) -> Result<Imported, Diagnostic> {
     let mut read = read_block(source, full, table, value_span, key_span, model_dir)?;
     let base = source.include_as(Arc::new(read.urdf), full, key_span.clone(), "Urdf");
     let urdf_span = |at: usize| Some(base + at..base + at);
@@ -99,7 +110,7 @@ pub(crate) fn expand_instance(
         .collect();
     let mut files = vec![read.path];
     files.extend(read.expansion.files);
-    Ok(Instance {
+    Ok(Imported {
         blocks: entries,
         connections,
         warnings,
@@ -224,170 +235,4 @@ fn set_joints(
         }
     }
     Ok(())
-}
-
-/// A connection to a collision block its Urdf block did not make (its mesh is missing or
-/// unreadable) is refused at the connection's line, saying why the block is not there and where
-/// in the URDF: the build would only find "no block 'robot/link/collision_1' — did you mean
-/// collision_0".
-pub(crate) fn refuse_connections_to_skipped(
-    source: &SourceFile,
-    connections: &[Connection],
-    skipped: &[SkippedPart],
-) -> Result<(), Diagnostic> {
-    for c in connections {
-        for block in [&c.from.block, &c.to.block] {
-            if let Some(part) = skipped.iter().find(|p| p.block == *block) {
-                return Err(Diagnostic::at(source, &c.span, skipped_reason(block, part))
-                .hint("put the mesh file where the URDF says (relative to the URDF file), fix its filename in the URDF, or remove this connection"));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// What a reference to the skipped collision `part` is told: the block is missing because its
-/// mesh could not be read, where in the URDF, and why.
-fn skipped_reason(block: &str, part: &SkippedPart) -> String {
-    format!(
-        "there is no block '{block}': the Urdf block did not make it, because at {}: {}",
-        part.at, part.why
-    )
-}
-
-/// The other references to a skipped collision block than connections are refused the same way,
-/// each where it is written: an override (`--set robot/link/collision_1.mass=2`, among
-/// `overrides`, those no expanded block took) and an `[output] log` entry
-/// (`log = ["robot/link/collision_1.G"]`, in `root`). Without this the build said "no block …,
-/// did you mean collision_0" and the user looked for a typo.
-pub(crate) fn refuse_references_to_skipped(
-    source: &SourceFile,
-    root: &Table,
-    overrides: &[&String],
-    skipped: &[SkippedPart],
-) -> Result<(), Diagnostic> {
-    if skipped.is_empty() {
-        return Ok(());
-    }
-    let find = |block: &str| skipped.iter().find(|p| p.block == block);
-    let fix = "put the mesh file where the URDF says (relative to the URDF file), or fix its filename in the URDF";
-    for o in overrides {
-        let path = o.split_once('=').map_or(o.as_str(), |(p, _)| p).trim();
-        let block = path.split('.').next().unwrap_or_default();
-        if let Some(part) = find(block) {
-            return Err(
-                Diagnostic::new(format!("--set '{o}': {}", skipped_reason(block, part)))
-                    .hint(format!("{fix}, or remove this override")),
-            );
-        }
-    }
-    let log = root
-        .get("output")
-        .and_then(|e| e.value.as_table())
-        .and_then(|t| t.get("log"))
-        .and_then(|e| e.value.as_array())
-        .unwrap_or_default();
-    for v in log {
-        let Some(name) = v.as_str() else { continue };
-        let block = name.rsplit_once('.').map_or(name, |(b, _)| b);
-        if let Some(part) = find(block) {
-            return Err(Diagnostic::at(
-                source,
-                &v.span,
-                format!(
-                    "[output] log names '{name}', but {}",
-                    skipped_reason(block, part)
-                ),
-            )
-            .hint(format!("{fix}, or remove '{name}' from the log")));
-        }
-    }
-    Ok(())
-}
-
-/// Why the collision block `block` (`robot/link/collision_1`) is not there, read from the
-/// Urdf instances' warnings (`block 'robot': robot.urdf:17:5: link 'link': <collision> … skipped
-/// (…): …`), for a reference made after the build (a parameter set, `--vary`), when the
-/// expansion's list of skipped parts is gone: "the Urdf block did not make it, because at
-/// robot.urdf:17:5: …". `None` when no warning of the instance skipped a collision of that link.
-/// When the link skipped several collisions, each is said.
-pub(crate) fn skipped_from_warnings(block: &str, warnings: &[String]) -> Option<String> {
-    let (link_path, part) = block.rsplit_once('/')?;
-    // A link's only collision is `collision`, several are `collision_0`, `collision_1`, ….
-    if part != "collision" && !part.starts_with("collision_") {
-        return None;
-    }
-    let (instance, link) = link_path.rsplit_once('/')?;
-    let prefix = format!("block '{instance}': ");
-    let of_link = format!(": link '{link}': <collision>");
-    let found: Vec<&str> = warnings
-        .iter()
-        .filter_map(|w| w.strip_prefix(&prefix))
-        .filter(|w| w.contains(&of_link) && w.contains("> skipped ("))
-        .collect();
-    (!found.is_empty()).then(|| {
-        format!(
-            "there is no block '{block}': the Urdf block did not make it, because at {}",
-            found.join("; at ")
-        )
-    })
-}
-
-/// Two blocks of the same name where a Urdf instance made one are refused, at the block written
-/// in a file when there is one. `made` holds, for each name a Urdf instance made, the key spans
-/// of the blocks it made under that name (a block is made when its key span is among them).
-pub(crate) fn refuse_duplicates(
-    source: &SourceFile,
-    blocks: &[Entry],
-    made: &HashMap<String, Vec<Span>>,
-) -> Result<(), Diagnostic> {
-    if made.is_empty() {
-        return Ok(());
-    }
-    let is_made = |e: &Entry| made.get(&e.key).is_some_and(|s| s.contains(&e.key_span));
-    let mut first: HashMap<&str, &Entry> = HashMap::new();
-    for e in blocks {
-        let Some(other) = first.insert(&e.key, e) else {
-            continue;
-        };
-        let (this_made, other_made) = (is_made(e), is_made(other));
-        if !this_made && !other_made {
-            continue;
-        }
-        let (at, by) = match (this_made, other_made) {
-            (true, true) => (&other.key_span, "two Urdf blocks make"),
-            (true, false) => (&other.key_span, "a Urdf block makes"),
-            _ => (&e.key_span, "a Urdf block makes"),
-        };
-        return Err(Diagnostic::at(
-            source,
-            at,
-            format!("two blocks are named '{}': {by} it (a Urdf block NAME names its blocks NAME/LINK, NAME/JOINT, …)", e.key),
-        )
-        .block(&e.key)
-        .hint("rename the block, or the Urdf block"));
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::skipped_from_warnings;
-
-    /// A link's only collision is named `collision` (no index), and it is found as the indexed
-    /// ones are; another link's warning, or a block that is not a collision, is not.
-    #[test]
-    fn a_link_s_only_collision_is_found_in_the_warnings() {
-        let warnings = vec![
-            "block 'arm': arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"fore.stl\"> skipped (no contact geometry): the mesh file is missing".to_string(),
-        ];
-        let said = skipped_from_warnings("arm/fore/collision", &warnings).unwrap();
-        assert_eq!(
-            said,
-            "there is no block 'arm/fore/collision': the Urdf block did not make it, because at arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"fore.stl\"> skipped (no contact geometry): the mesh file is missing"
-        );
-        assert!(skipped_from_warnings("arm/fore/collision_1", &warnings).is_some());
-        assert!(skipped_from_warnings("arm/upper/collision", &warnings).is_none());
-        assert!(skipped_from_warnings("arm/fore/visual", &warnings).is_none());
-    }
 }

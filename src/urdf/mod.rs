@@ -7,23 +7,22 @@
 //! One concept per file: [`entities`] (the XML entity expansion budget), [`read`] (the XML,
 //! checked element by element with positions), [`tree`] (the kinematic tree), [`mesh`] (STL
 //! meshes as convex hulls), [`expand`] (the robot as model blocks), `instance.rs` (a Urdf block
-//! as an instance of the model). This module reads the Urdf block's options and prints
-//! `blockdyn import`.
+//! as an instance of the model). This module reads the Urdf block's options and declares the
+//! [`IMPORTER`] the model reader calls (`crate::library::IMPORTERS`); `blockdyn import` is
+//! `crate::command::import`.
 
 pub mod entities;
 pub mod expand;
 pub(crate) mod instance;
+pub use instance::IMPORTER;
 pub mod mesh;
 pub mod read;
 pub mod tree;
 
-use crate::block::{Block, BlockType, Param, ParamDoc, PortDoc};
-use crate::builder::{BlockHandle, BlockSpec, ModelBuilder, ParamValue};
+use crate::block::Param;
 use crate::model::input_file::{read_regular, InputFileError, MAX_TEXT_FILE_BYTES};
-use crate::model::value::{Value, ValueKind};
 use crate::model::{Diagnostic, Document, SourceFile, Span, TableReader};
 use expand::{Base, Expansion, Options};
-use std::collections::HashMap;
 use std::path::Path;
 
 /// The block type name.
@@ -66,39 +65,40 @@ pub fn expand_file(path: &Path, options: &Options, span: &Span) -> Result<Expans
 
 /// Replaces every `type = "Urdf"` block of `document` by its expansion (as the model's
 /// subsystems and arrays are: [`crate::model::subsystem::expand_document`], which this calls
-/// with no overrides). Returns the expansions' warnings.
+/// with no overrides and this importer). Returns the expansions' warnings.
 pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnostic> {
-    let expansion = crate::model::subsystem::expand_document(document, &mut Vec::new())?;
+    let expansion =
+        crate::model::subsystem::expand_document(document, &mut Vec::new(), &[&IMPORTER])?;
     Ok(expansion.warnings)
 }
 
 /// The Urdf block's parameters with defaults, each written once (see [`Param`]).
-const BASE: Param<&str> = crate::param!("base", "", "fixed", "\"fixed\": the root link welded to B (a RigidTransform NAME) | \"floating\": free (a SixDofJoint NAME, outputs p, Q, v, w)");
-const POSITION: Param<[f64; 3]> = crate::param!(
+pub(super) const BASE: Param<&str> = crate::param!("base", "", "fixed", "\"fixed\": the root link welded to B (a RigidTransform NAME) | \"floating\": free (a SixDofJoint NAME, outputs p, Q, v, w)");
+pub(super) const POSITION: Param<[f64; 3]> = crate::param!(
     "position",
     "m",
     [0, 0, 0],
     "the root link's origin in B (initial, for a floating base)"
 );
-const ORIENTATION: Param<[f64; 4]> = crate::param!(
+pub(super) const ORIENTATION: Param<[f64; 4]> = crate::param!(
     "orientation",
     "",
     [1, 0, 0, 0],
     "quaternion [w, x, y, z] of the root link in B (initial, for a floating base)"
 );
-const VELOCITY: Param<[f64; 3]> = crate::param!(
+pub(super) const VELOCITY: Param<[f64; 3]> = crate::param!(
     "velocity",
     "m/s",
     [0, 0, 0],
     "floating base: initial velocity of the root link's origin, in B"
 );
-const ANGULAR_VELOCITY: Param<[f64; 3]> = crate::param!(
+pub(super) const ANGULAR_VELOCITY: Param<[f64; 3]> = crate::param!(
     "angular_velocity",
     "rad/s",
     [0, 0, 0],
     "floating base: initial angular velocity of the root link, in its frame"
 );
-const ACTUATION: Param<&str> = crate::param!("actuation", "", "none", "\"input\": every revolute, continuous and prismatic joint takes its torque/force at input NAME/JOINT.t");
+pub(super) const ACTUATION: Param<&str> = crate::param!("actuation", "", "none", "\"input\": every revolute, continuous and prismatic joint takes its torque/force at input NAME/JOINT.t");
 
 /// The base a `base` value names.
 fn base_named(text: &str) -> Base {
@@ -157,70 +157,6 @@ pub(super) fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagn
     })
 }
 
-/// What `blockdyn import` prints: a model with a World frame `world` and the robot's blocks
-/// (named `name/...`, the root attached to `world.W` as `options` says), equivalent to a model
-/// with the Urdf block `name`; and the expansion's warnings.
-pub fn import(path: &Path, options: &Options) -> Result<(String, Vec<String>), Diagnostic> {
-    let expansion = expand_file(path, options, &None).map_err(|d| d.block(&options.name))?;
-    let robot_name = expansion.robot_name.clone();
-    let mut m = ModelBuilder::new(&robot_name, 1.0);
-    let mut handles: HashMap<String, BlockHandle> = HashMap::new();
-    let world = m.add("world", BlockSpec::world_frame());
-    for b in &expansion.blocks {
-        let mut spec = BlockSpec::of_type(b.type_name);
-        for (k, v) in &b.params {
-            spec = spec.param(k, param_value(v));
-        }
-        handles.insert(b.name.clone(), m.add(&b.name, spec));
-    }
-    m.attach(world.port("W"), handles[&options.name].port("B"));
-    for c in &expansion.connections {
-        let ends = c.split_once(" -- ").and_then(|(a, b)| {
-            let (ab, ap) = a.rsplit_once('.')?;
-            let (bb, bp) = b.rsplit_once('.')?;
-            Some((handles.get(ab)?.port(ap), handles.get(bb)?.port(bp)))
-        });
-        if let Some((a, b)) = ends {
-            m.attach(a, b);
-        }
-    }
-    let base = match options.base {
-        Base::Fixed => "",
-        Base::Floating => " --base floating",
-    };
-    let actuation = if options.actuation {
-        " --actuation input"
-    } else {
-        ""
-    };
-    let header = format!(
-        "# The robot '{robot_name}' of {}, as blockdyn blocks: written by\n#   blockdyn import {} --name {}{base}{actuation}\n# Equivalent to a model with\n#   [blocks.{}]\n#   type = \"Urdf\"\n#   file = \"{}\"\n# and \"world.W -- {}.B\". See docs/urdf.md.\n",
-        path.display(),
-        path.display(),
-        options.name,
-        options.name,
-        path.display(),
-        options.name
-    );
-    Ok((header + &m.to_toml(), expansion.warnings))
-}
-
-fn param_value(v: &Value) -> ParamValue {
-    match &v.kind {
-        ValueKind::Float(x) => ParamValue::Number(*x),
-        ValueKind::Integer(i) => ParamValue::Integer(*i),
-        ValueKind::Bool(b) => ParamValue::Bool(*b),
-        ValueKind::String(s) => ParamValue::Text(s.clone()),
-        ValueKind::Array(items) => ParamValue::Array(items.iter().map(param_value).collect()),
-        ValueKind::Table(t) => ParamValue::Table(
-            t.entries
-                .iter()
-                .map(|e| (e.key.clone(), param_value(&e.value)))
-                .collect(),
-        ),
-    }
-}
-
 /// The options of a Urdf block named `name` with every default (what `import` starts from).
 pub fn default_options(name: &str) -> Options {
     Options {
@@ -233,36 +169,6 @@ pub fn default_options(name: &str) -> Options {
         actuation: ACTUATION.default == "input",
     }
 }
-
-fn build_unexpanded(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    Err(p
-        .table_error("a Urdf block is replaced by its robot's blocks when the model file is read; this diagram was built from a document that was not expanded")
-        .hint("load the model with blockdyn::load_model (or build_model), which expand Urdf blocks"))
-}
-
-/// The Urdf block's documentation (what `blockdyn blocks Urdf` prints). It is expanded when
-/// the model is read, so it is never built as a block itself.
-pub static URDF: BlockType = BlockType {
-    name: TYPE_NAME,
-    category: "Import",
-    summary: "A robot described in a URDF file, expanded when the model is read into the blocks it is made of, named after this block: `NAME/LINK` (a RigidTransform whose F is the link's frame), `NAME/LINK/inertial` (a Solid: the link's mass and inertia), `NAME/LINK/collision` (a CollisionGeometry with port G; `collision_0`, `collision_1`, … when the link has several), `NAME/JOINT` (a RevoluteJoint, PrismaticJoint, SixDofJoint or PlanarJoint with ports q, w, t, limit_force; a RigidTransform for a fixed joint), and `NAME` itself, which attaches the root link to frame B. `blockdyn import FILE.urdf` prints the same blocks as TOML; docs/urdf.md has the mapping.",
-    params: &[
-        ParamDoc { name: "file", unit: "", default: "required", doc: "the URDF file, relative to the model file" },
-        BASE.doc,
-        POSITION.doc,
-        ORIENTATION.doc,
-        VELOCITY.doc,
-        ANGULAR_VELOCITY.doc,
-        ACTUATION.doc,
-        ParamDoc { name: "joints", unit: "", default: "none", doc: "parameters of the joint blocks by URDF joint name, e.g. { knee = { q0 = -0.6, damping = 0.1 } } (replace what the file says)" },
-    ],
-    ports: &[
-        PortDoc { name: "B", kind: "frame", shape: "", unit: "", doc: "where the root link is attached (connect e.g. world.W)" },
-        PortDoc { name: "F", kind: "frame", shape: "", unit: "", doc: "the root link's frame" },
-        PortDoc { name: "p, Q, v, w", kind: "output", shape: "", unit: "", doc: "floating base: the SixDofJoint's outputs (position, quaternion, velocity of the root link in B)" },
-    ],
-    build: build_unexpanded,
-};
 
 #[cfg(test)]
 mod tests {

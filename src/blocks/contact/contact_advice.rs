@@ -42,14 +42,6 @@ use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::{smoothstep, NormalForceLaw};
 use crate::solver::Method;
 
-/// h·|λ|max that dopri5's steps settle at when stability bounds them
-/// ([`Method::stable_step_reach`]: its region reaches about 3.3, less a margin).
-pub fn dopri5_stability_reach() -> f64 {
-    Method::Dopri5
-        .stable_step_reach()
-        .expect("dopri5 is explicit")
-}
-
 /// More steps per simulated second than this (in contact) flags the contact as stiff.
 pub const STIFF_STEPS_PER_SECOND: f64 = 1e4;
 
@@ -98,7 +90,7 @@ pub struct ContactAdvice {
     pub fastest_rate: f64,
     /// |λ|min (1/s): the slowest eigenvalue's modulus (equal to ω when underdamped).
     pub slowest_rate: f64,
-    /// h ≈ [`dopri5_stability_reach`]/|λ|max (s); +∞ when the resting contact sets no limit.
+    /// h ≈ [`Method::stability_reach`] of dopri5 / |λ|max (s); +∞ when the resting contact sets no limit.
     pub explicit_step: f64,
     /// The contact needs a stiff solver (see the module documentation).
     pub stiff: bool,
@@ -234,7 +226,7 @@ impl ContactAdvice {
         advice.fastest_rate = fast;
         advice.slowest_rate = slow;
         if fast > 0.0 {
-            advice.explicit_step = dopri5_stability_reach() / fast;
+            advice.explicit_step = Method::Dopri5.stability_reach() / fast;
         }
         let too_many_steps = advice.steps_per_second() > STIFF_STEPS_PER_SECOND;
         let overdamped_spread = advice.damping_ratio.is_some_and(|zeta| zeta > 1.0)

@@ -16,8 +16,9 @@
 //! about the contact normal: for a box's face (corners at r² = (a² + b²)/4, polar inertia
 //! m(a² + b²)/12) that rate is three times the sliding one.
 
-use super::contact_advice::{dopri5_stability_reach, STIFF_STEPS_PER_SECOND};
+use super::contact_advice::STIFF_STEPS_PER_SECOND;
 use crate::contact::friction::FrictionLaw;
+use crate::solver::Method;
 
 /// The numbers behind the friction advice for a contact carrying a weight.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,7 +68,7 @@ impl FrictionAdvice {
             0.0
         };
         let explicit_step = if rate > 0.0 {
-            dopri5_stability_reach() / rate
+            Method::Dopri5.stability_reach() / rate
         } else {
             f64::INFINITY
         };

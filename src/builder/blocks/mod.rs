@@ -354,10 +354,9 @@ mod tests {
             .map(|t| t.name)
             .filter(|name| !specs.iter().any(|s| s.type_name == *name))
             .collect();
-        assert_eq!(
-            uncovered,
-            ["Urdf"],
-            "library types without a typed constructor"
+        assert!(
+            uncovered.is_empty(),
+            "library types without a typed constructor: {uncovered:?}"
         );
         for spec in &specs {
             let block_type = registry.find(&spec.type_name).expect("a library type");

@@ -312,7 +312,7 @@ impl Diagram {
         }
         let Some(b) = self.block_index(keys[0]) else {
             let expansion = &self.warnings[..self.expansion_warnings.min(self.warnings.len())];
-            if let Some(why) = crate::urdf::instance::skipped_from_warnings(keys[0], expansion) {
+            if let Some(why) = crate::model::importer::skipped_from_warnings(keys[0], expansion) {
                 return Err(Diagnostic::new(format!("{label} '{written}': {why}")).hint(
                     "put the mesh file where the URDF says (relative to the URDF file), or fix its filename in the URDF",
                 ));

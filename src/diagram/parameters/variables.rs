@@ -53,7 +53,7 @@ impl PartialEq for Recipe {
 
 impl Recipe {
     /// The recipe of a build from `document` (not yet expanded or evaluated), `after` and
-    /// `overrides` as [`crate::expand_and_resolve`] takes them, `built` the root table the build
+    /// `overrides` as `model::resolve::expand_and_resolve` takes them, `built` the root table the build
     /// read its spec from.
     pub(crate) fn new(
         document: Document,
@@ -90,7 +90,12 @@ impl Recipe {
             set_path(&mut document.root, &[VARIABLES, name], value.clone())
                 .map_err(|why| Diagnostic::new(format!("variable '{name}': {why}")))?;
         }
-        crate::expand_and_resolve(&mut document, &self.after, &self.overrides)?;
+        crate::model::resolve::expand_and_resolve(
+            &mut document,
+            &self.after,
+            &self.overrides,
+            crate::library::IMPORTERS,
+        )?;
         let settings = settings_of(&document.root);
         Ok((document.spec()?, settings))
     }

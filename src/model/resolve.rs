@@ -1,0 +1,107 @@
+//! A model read as it is built: its subsystems, arrays and importer blocks expanded, its
+//! expressions evaluated, the overrides applied (`--set PATH=VALUE`), and an error that has no
+//! line, when overrides were given, blamed on the override it is about.
+
+use super::importer::Importer;
+use super::subsystem::{expand_document, Expansion};
+use super::{Diagnostic, Document};
+
+/// Expands the subsystems, arrays and importer blocks (`importers`: URDF) of `document`, evaluates its expressions and
+/// applies `after`, the overrides (of `overrides`, all the user gave, for messages) that address
+/// blocks the expansion makes: after this, [`Document::spec`] reads the model as it is built.
+/// The build and a parameter set that moves a variable both read a model this way.
+pub(crate) fn expand_and_resolve(
+    document: &mut Document,
+    after: &[String],
+    overrides: &[String],
+    importers: &[&Importer],
+) -> Result<Expansion, Diagnostic> {
+    // A model built in code has no lines, so an error without one need not be an override's.
+    let has_lines = document.source.has_lines();
+    // Subsystems, Urdf blocks and arrays become flat blocks first (each applying the overrides
+    // that name the blocks it makes, `--set leg1/knee.q0=0.2`, `--set robot/knee.q0=0.3`,
+    // `--set dom[2].mass=0.02`).
+    let mut after: Vec<&String> = after.iter().collect();
+    let expansion = expand_document(document, &mut after, importers)
+        .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    document
+        .resolve_variables()
+        .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    let resolve_again = !after.is_empty();
+    for o in after {
+        document.apply_override(o)?;
+    }
+    if resolve_again {
+        // An override of an expanded block may itself be an expression.
+        document
+            .resolve_variables()
+            .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    }
+    Ok(expansion)
+}
+
+/// Every value written in the file has a line; a value set with `--set` has none. So an error
+/// about the model that has no line, when options were given, is about one of them: say which
+/// (the file name alone would send the user looking in the file).
+///
+/// A model built in code has no lines at all, so there only an override that addresses the
+/// error's block (or section) and whose key the message quotes is named: it replaced the value
+/// the code gave.
+pub(crate) fn name_the_override(
+    mut d: Diagnostic,
+    overrides: &[String],
+    has_lines: bool,
+) -> Diagnostic {
+    if d.line_column.is_some() || d.file.is_none() || overrides.is_empty() {
+        return d;
+    }
+    let blamed = blamed_overrides(&d, overrides);
+    let options: Vec<String> = match blamed {
+        Blamed::Quoted(list) => list,
+        Blamed::OfBlock(list) | Blamed::Any(list) if has_lines => list,
+        _ => return d,
+    }
+    .iter()
+    .map(|o| format!("--set '{o}'"))
+    .collect();
+    let from = match options.as_slice() {
+        [one] => one.clone(),
+        many => format!("one of {}", many.join(", ")),
+    };
+    d.message = format!("{from}: {}", d.message);
+    d
+}
+
+/// The overrides an error without a line can be about, from the most to the least certain.
+enum Blamed<'a> {
+    /// Those addressing its block (or the `model`/`solver`/`output` sections when it names no
+    /// block) whose key the message quotes.
+    Quoted(Vec<&'a String>),
+    /// Those addressing its block, none quoted.
+    OfBlock(Vec<&'a String>),
+    /// All of them, none addressing its block.
+    Any(Vec<&'a String>),
+}
+
+/// Which overrides an error without a line can be about; see [`Blamed`].
+fn blamed_overrides<'a>(d: &Diagnostic, overrides: &'a [String]) -> Blamed<'a> {
+    let path_of = |o: &'a String| o.split_once('=').map_or(o.as_str(), |(p, _)| p.trim());
+    let about_block = |o: &&'a String| {
+        let first = path_of(o).split('.').next().unwrap_or_default();
+        match &d.block {
+            Some(block) => first == &**block,
+            None => matches!(first, "model" | "solver" | "output"),
+        }
+    };
+    let quoted = |o: &&'a String| {
+        let key = path_of(o).rsplit('.').next().unwrap_or_default();
+        d.message.contains(&format!("'{key}'"))
+    };
+    let of_block: Vec<&String> = overrides.iter().filter(about_block).collect();
+    let narrowed: Vec<&String> = of_block.iter().copied().filter(quoted).collect();
+    match (narrowed.is_empty(), of_block.is_empty()) {
+        (false, _) => Blamed::Quoted(narrowed),
+        (true, false) => Blamed::OfBlock(of_block),
+        (true, true) => Blamed::Any(overrides.iter().collect()),
+    }
+}

@@ -1,0 +1,919 @@
+//! No cycles between modules (issue 29, part 5): the dependency graph between the top-level
+//! modules of `src/` (`block`, `model`, …, and `lib.rs` itself) and, inside each folder, between
+//! its files and sub-folders (`diagram/build` → `diagram/assemble`, …, and the folder's own
+//! `mod.rs`) has no cycle beyond the explicit [`ALLOWED`] list.
+//!
+//! How the graph is read (a lexical scan, not a compiler's name resolution):
+//! - comments, string and character literals are removed first; code under `#[cfg(test)]` is
+//!   left out (an inline `mod … { … }` block, a `mod name;` file, a `#[path = …]` file, or the
+//!   single item after the attribute): a test may use anything;
+//! - a dependency is a `use` tree (`use crate::a::{b, c::d}`, `super::`, `self::`, or a first
+//!   segment naming a child module) or a path written in code that starts with `crate::`,
+//!   `super::`, `self::` or the name of a child module of the file's module;
+//! - a path is cut at the deepest module that exists as a file or folder; the next segment is
+//!   an item of that module, unless that module re-exports it with `pub use`/`pub(crate) use`,
+//!   then the re-export is followed (up to 8 hops). A folder's `pub use` of its own descendants
+//!   is a re-export, not a dependency of its `mod.rs`;
+//! - an edge joins the two sides where their module paths part: `src/diagram/build.rs` using
+//!   `crate::diagram::assemble::x` is `diagram/build → diagram/assemble`; using `crate::model::y`
+//!   it is `diagram → model` at the top level; using an item of `diagram/mod.rs` it is
+//!   `diagram/build → diagram/mod.rs`.
+//!
+//! Limits: a macro's path (`crate::param!`, `use crate::param;`) is not read (an exported macro
+//! lives at the root, wherever it is written); a name brought in by a glob (`use crate::a::*`) and used unqualified counts as one
+//! edge to `a` (the glob), which is right at the level of modules; a path through a local alias
+//! of a module (`use crate::model as m; m::x`) counts only through its `use`; macros' expansions
+//! and `#[path]` attributes outside tests are not read; an inline non-test `mod x { … }` is
+//! counted as part of its file.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Cycles that exist today and are known, each the set of nodes of one strongly connected
+/// component (a found cycle must lie inside one of these sets). Each entry says why it stays.
+const ALLOWED: &[(&[&str], &str)] = &[
+    (
+        &["block", "model"],
+        "a block type is built from a TableReader (block/registry.rs's BuildFn, block/param.rs) \
+         and a Diagnostic keeps a BlockError: the typed parameters of issue 29 part 1 remove it",
+    ),
+    (
+        &[
+            "blocks/contact/contact_advice",
+            "blocks/contact/friction_advice",
+        ],
+        "the advice's two halves share helpers",
+    ),
+    (
+        &[
+            "blocks/contact/spatial_contact/mod.rs",
+            "blocks/contact/spatial_contact/start_overlap",
+        ],
+        "the block and its start check",
+    ),
+    (
+        &[
+            "blocks/multibody/mechanism_block",
+            "blocks/multibody/mechanism_drive",
+        ],
+        "the mechanism block and its drive",
+    ),
+    (
+        &["builder/blocks", "builder/mod.rs"],
+        "typed constructors and the BlockSpec they fill (the Gain shorthands, part 3)",
+    ),
+    (
+        &[
+            "diagram/assemble",
+            "diagram/build",
+            "diagram/groups",
+            "diagram/mod.rs",
+            "diagram/parameters",
+            "diagram/physical",
+            "diagram/schedule",
+            "diagram/units",
+            "diagram/warnings",
+        ],
+        "diagram/: renov3 rewrites Diagram there",
+    ),
+    (
+        &["diagram/parameters/slot", "diagram/parameters/vector"],
+        "diagram/: renov3's",
+    ),
+    (
+        &[
+            "diagram/physical/binding",
+            "diagram/physical/mod.rs",
+            "diagram/physical/network",
+        ],
+        "diagram/: renov3's",
+    ),
+    (
+        &[
+            "geometry/error",
+            "geometry/hull",
+            "geometry/hull_faces",
+            "geometry/query",
+            "geometry/shape",
+        ],
+        "the geometry error names the shapes and queries that raise it",
+    ),
+    (
+        &[
+            "model/document",
+            "model/instance_file",
+            "model/splice",
+            "model/subsystem",
+        ],
+        "the document and its expansion",
+    ),
+    (
+        &["multibody/inertia", "multibody/spatial"],
+        "multibody/: out of this change's reach",
+    ),
+    (
+        &[
+            "multibody/mechanism",
+            "multibody/reaction",
+            "multibody/weld",
+            "multibody/workspace",
+        ],
+        "multibody/: out of this change's reach",
+    ),
+    (
+        &[
+            "multibody/constraints/complementarity",
+            "multibody/constraints/lemke",
+            "multibody/constraints/principal",
+        ],
+        "multibody/: out of this change's reach",
+    ),
+    (
+        &[
+            "multibody/constraints/friction",
+            "multibody/constraints/friction_setup",
+        ],
+        "multibody/: out of this change's reach",
+    ),
+    (
+        &[
+            "multibody/rigid/candidates",
+            "multibody/rigid/closure",
+            "multibody/rigid/impact",
+            "multibody/rigid/modes",
+            "multibody/rigid/resting",
+            "multibody/rigid/workspace",
+        ],
+        "multibody/rigid/: rigid6 works there",
+    ),
+    (
+        &["multibody/rigid/projection", "multibody/rigid/settle"],
+        "multibody/rigid/: rigid6 works there",
+    ),
+    (
+        &["render/gif_out", "render/mod.rs"],
+        "the renderer and its GIF writer",
+    ),
+    (
+        &["sim/budget", "sim/mod.rs", "sim/recorder"],
+        "sim/: others work there",
+    ),
+    (
+        &[
+            "sim/linearize/evaluate",
+            "sim/linearize/mod.rs",
+            "sim/linearize/names",
+        ],
+        "sim/: others work there",
+    ),
+    (
+        &[
+            "solver/integrate/mod.rs",
+            "solver/integrate/resume",
+            "solver/integrate/step",
+        ],
+        "solver/: out of this change's reach",
+    ),
+    (
+        &["urdf/entities", "urdf/read"],
+        "the XML reader and its entity budget",
+    ),
+];
+
+/// A source file: its path under `src/`, its module path, and the tokens of its code without
+/// comments, literals and test code (each with its line).
+struct SourceFile {
+    rel: String,
+    module: Vec<String>,
+    toks: Vec<(Tok, usize)>,
+}
+
+/// One dependency edge, with the first place that makes it.
+#[derive(Clone)]
+struct Edge {
+    from: String,
+    to: String,
+    at: String,
+}
+
+fn main_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// `lib.rs` → `[]`, `a.rs` and `a/mod.rs` → `[a]`, `a/b.rs` → `[a, b]`.
+fn module_of(rel: &str) -> Vec<String> {
+    let mut segs: Vec<String> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(String::from)
+        .collect();
+    if segs.last().is_some_and(|s| s == "mod" || s == "lib") {
+        segs.pop();
+    }
+    segs
+}
+
+/// Blanks comments, string and character literals (keeping newlines).
+fn strip(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, s: &[u8]| {
+        out.extend(s.iter().map(|&c| if c == b'\n' { b'\n' } else { b' ' }))
+    };
+    while i < b.len() {
+        let rest = &b[i..];
+        if rest.starts_with(b"//") {
+            let end = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else if rest.starts_with(b"/*") {
+            let (mut depth, mut j) = (0usize, 0);
+            while j < rest.len() {
+                if rest[j..].starts_with(b"/*") {
+                    depth += 1;
+                    j += 2;
+                } else if rest[j..].starts_with(b"*/") {
+                    depth -= 1;
+                    j += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    j += 1;
+                }
+            }
+            blank(&mut out, &rest[..j]);
+            i += j;
+        } else if (rest[0] == b'r' || rest.starts_with(b"br"))
+            && !(i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+            && {
+                let k = if rest[0] == b'b' { 2 } else { 1 };
+                let hashes = rest[k..].iter().take_while(|&&c| c == b'#').count();
+                rest.get(k + hashes) == Some(&b'"')
+            }
+        {
+            let k = if rest[0] == b'b' { 2 } else { 1 };
+            let hashes = rest[k..].iter().take_while(|&&c| c == b'#').count();
+            let mut close = vec![b'"'];
+            close.extend(std::iter::repeat_n(b'#', hashes));
+            let start = k + hashes + 1;
+            let end = rest[start..]
+                .windows(close.len())
+                .position(|w| w == close.as_slice())
+                .map_or(rest.len(), |p| start + p + close.len());
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else if rest[0] == b'"' {
+            let mut j = 1;
+            while j < rest.len() && rest[j] != b'"' {
+                j += if rest[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = (j + 1).min(rest.len());
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else if rest[0] == b'\'' {
+            // A character literal ('x', '\n', '\u{..}') or a lifetime ('a): a literal closes
+            // within a few bytes.
+            let close = if rest.get(1) == Some(&b'\\') {
+                rest.iter().skip(2).position(|&c| c == b'\'').map(|p| p + 2)
+            } else {
+                let ch = std::str::from_utf8(&rest[1..rest.len().min(6)])
+                    .or_else(|e| std::str::from_utf8(&rest[1..1 + e.valid_up_to()]))
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .map_or(1, char::len_utf8);
+                (rest.get(1 + ch) == Some(&b'\'')).then_some(1 + ch)
+            };
+            let end = close.map_or(1, |c| c + 1);
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else {
+            out.push(rest[0]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).expect("blanking keeps UTF-8 only around ASCII")
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident(String),
+    Sep,
+    Punct(char),
+}
+
+fn tokens(code: &str) -> Vec<(Tok, usize)> {
+    let mut out = Vec::new();
+    let mut line = 1;
+    let chars: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            line += 1;
+            i += 1;
+        } else if c.is_whitespace() {
+            i += 1;
+        } else if c.is_alphanumeric() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            out.push((Tok::Ident(word.trim_start_matches("r#").to_string()), line));
+        } else if c == ':' && chars.get(i + 1) == Some(&':') {
+            out.push((Tok::Sep, line));
+            i += 2;
+        } else {
+            out.push((Tok::Punct(c), line));
+            i += 1;
+        }
+    }
+    out
+}
+
+fn ident(t: Option<&(Tok, usize)>) -> Option<&str> {
+    match t {
+        Some((Tok::Ident(s), _)) => Some(s),
+        _ => None,
+    }
+}
+
+/// Removes test code: after `#[cfg(test)]`, an inline `mod x { … }` block or the next item up to
+/// its `;` or its closing brace. Returns the kept tokens and the names of `mod x;` files left out.
+fn without_tests(toks: Vec<(Tok, usize)>) -> (Vec<(Tok, usize)>, Vec<String>) {
+    let mut kept = Vec::with_capacity(toks.len());
+    let mut test_files = Vec::new();
+    let mut i = 0;
+    let is = |i: usize, t: &Tok| toks.get(i).is_some_and(|(x, _)| x == t);
+    while i < toks.len() {
+        let cfg_test = is(i, &Tok::Punct('#'))
+            && is(i + 1, &Tok::Punct('['))
+            && ident(toks.get(i + 2)) == Some("cfg")
+            && is(i + 3, &Tok::Punct('('))
+            && ident(toks.get(i + 4)) == Some("test")
+            && is(i + 5, &Tok::Punct(')'))
+            && is(i + 6, &Tok::Punct(']'));
+        if !cfg_test {
+            kept.push(toks[i].clone());
+            i += 1;
+            continue;
+        }
+        let mut j = i + 7;
+        let mut path_attr = None;
+        // Further attributes (`#[path = "x.rs"]`, `#[allow(…)]`).
+        while is(j, &Tok::Punct('#')) {
+            let close = (j..toks.len())
+                .find(|&k| is(k, &Tok::Punct(']')))
+                .unwrap_or(toks.len());
+            if ident(toks.get(j + 2)) == Some("path") {
+                path_attr = Some(());
+            }
+            j = close + 1;
+        }
+        // The item: up to a `;` at depth 0 or the brace that closes its first `{`.
+        let mut depth = 0i32;
+        let mut last_ident = None;
+        while j < toks.len() {
+            match &toks[j].0 {
+                Tok::Punct('{') => depth += 1,
+                Tok::Punct('}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                Tok::Punct(';') if depth == 0 => {
+                    if path_attr.is_none() {
+                        if let Some(name) = last_ident.take() {
+                            test_files.push(name);
+                        }
+                    }
+                    break;
+                }
+                Tok::Ident(s) if depth == 0 => last_ident = Some(s.clone()),
+                _ => {}
+            }
+            j += 1;
+        }
+        i = j + 1;
+    }
+    (kept, test_files)
+}
+
+/// Expands a `use` tree starting at `toks[i]` (after `use`), into full segment lists.
+fn use_tree(toks: &[(Tok, usize)], i: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let mut path = prefix;
+    loop {
+        match toks.get(*i).map(|t| &t.0) {
+            Some(Tok::Ident(s)) => {
+                path.push(s.clone());
+                *i += 1;
+                if ident(toks.get(*i)) == Some("as") {
+                    *i += 2;
+                }
+            }
+            Some(Tok::Sep) => *i += 1,
+            Some(Tok::Punct('{')) => {
+                *i += 1;
+                loop {
+                    match toks.get(*i).map(|t| &t.0) {
+                        Some(Tok::Punct('}')) | None => {
+                            *i += 1;
+                            return;
+                        }
+                        Some(Tok::Punct(',')) => *i += 1,
+                        _ => use_tree(toks, i, path.clone(), out),
+                    }
+                }
+            }
+            Some(Tok::Punct('*')) => {
+                *i += 1;
+                out.push(path);
+                return;
+            }
+            _ => {
+                // `self` inside braces names the prefix itself.
+                if path.last().is_some_and(|s| s == "self") && path.len() > 1 {
+                    path.pop();
+                }
+                out.push(path);
+                return;
+            }
+        }
+    }
+}
+
+/// One reference: the written path and its line; `reexport` for a `pub use`.
+struct Reference {
+    path: Vec<String>,
+    line: usize,
+    reexport: bool,
+}
+
+fn references(toks: &[(Tok, usize)], children: &BTreeSet<String>) -> Vec<Reference> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if ident(toks.get(i)) == Some("use") {
+            let line = toks[i].1;
+            let visibility = i > 0 && {
+                let before = &toks[..i];
+                ident(before.last()) == Some("pub")
+                    || (matches!(before.last(), Some((Tok::Punct(')'), _)))
+                        && before.len() >= 4
+                        && ident(before.get(before.len() - 4)) == Some("pub"))
+            };
+            i += 1;
+            let mut trees = Vec::new();
+            use_tree(toks, &mut i, Vec::new(), &mut trees);
+            for path in trees {
+                out.push(Reference {
+                    path,
+                    line,
+                    reexport: visibility,
+                });
+            }
+            continue;
+        }
+        let starts_path = matches!(ident(toks.get(i)), Some(s) if s == "crate" || s == "super" || s == "self" || children.contains(s))
+            && matches!(toks.get(i + 1), Some((Tok::Sep, _)))
+            && !matches!(
+                i.checked_sub(1).and_then(|k| toks.get(k)),
+                Some((Tok::Sep, _))
+            );
+        if starts_path {
+            let line = toks[i].1;
+            let mut path = Vec::new();
+            while let Some(s) = ident(toks.get(i)) {
+                path.push(s.to_string());
+                if matches!(toks.get(i + 1), Some((Tok::Sep, _))) {
+                    i += 2;
+                } else {
+                    i += 1;
+                    break;
+                }
+            }
+            // `crate::param!` is a `#[macro_export]` macro: it lives at the crate's root
+            // whichever file defines it, so its path says nothing about modules.
+            if !matches!(toks.get(i), Some((Tok::Punct('!'), _))) {
+                out.push(Reference {
+                    path,
+                    line,
+                    reexport: false,
+                });
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The written path made absolute (without `crate`), or `None` for an external crate's path.
+fn absolute(
+    path: &[String],
+    module: &[String],
+    modules: &BTreeSet<Vec<String>>,
+) -> Option<Vec<String>> {
+    let mut base: Vec<String> = module.to_vec();
+    let mut rest = path;
+    match rest.first().map(String::as_str) {
+        Some("crate") => {
+            base.clear();
+            rest = &rest[1..];
+        }
+        Some("self") => rest = &rest[1..],
+        Some("super") => {
+            while rest.first().is_some_and(|s| s == "super") {
+                base.pop()?;
+                rest = &rest[1..];
+            }
+        }
+        Some(first) => {
+            let mut child = module.to_vec();
+            child.push(first.to_string());
+            if !modules.contains(&child) {
+                return None;
+            }
+        }
+        None => return None,
+    }
+    base.extend(rest.iter().cloned());
+    Some(base)
+}
+
+/// The module an absolute path lands in, following re-exports.
+fn resolve(
+    path: &[String],
+    modules: &BTreeSet<Vec<String>>,
+    reexports: &BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>,
+    hops: usize,
+) -> Vec<String> {
+    let mut k = 0;
+    while k < path.len() && modules.contains(&path[..=k].to_vec()) {
+        k += 1;
+    }
+    let module = path[..k].to_vec();
+    if k < path.len() && hops < 8 {
+        if let Some(target) = reexports.get(&module).and_then(|m| m.get(&path[k])) {
+            let mut next = target.clone();
+            next.extend(path[k + 1..].iter().cloned());
+            return resolve(&next, modules, reexports, hops + 1);
+        }
+    }
+    module
+}
+
+fn read_sources() -> Vec<SourceFile> {
+    let src = main_src();
+    let mut paths = Vec::new();
+    rust_files(&src, &mut paths);
+    let mut files = Vec::new();
+    let mut excluded: BTreeSet<String> = BTreeSet::new();
+    for p in &paths {
+        let rel = p
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel == "main.rs" {
+            continue; // the binary: it uses the library as `blockdyn::`, from outside
+        }
+        let text = fs::read_to_string(p).unwrap();
+        let (kept, test_mods) = without_tests(tokens(&strip(&text)));
+        let module = module_of(&rel);
+        for name in test_mods {
+            let dir = module.join("/");
+            let dir = if dir.is_empty() {
+                String::new()
+            } else {
+                format!("{dir}/")
+            };
+            excluded.insert(format!("{dir}{name}.rs"));
+            excluded.insert(format!("{dir}{name}/mod.rs"));
+        }
+        files.push(SourceFile {
+            rel,
+            module,
+            toks: kept,
+        });
+    }
+    // `#[path]` test files (`lcp_tests.rs`) sit beside their module: left out by name.
+    files.retain(|f| !excluded.contains(&f.rel) && !f.rel.ends_with("_tests.rs"));
+    files
+}
+
+/// The node a module stands for in the folder `folder`: its child there, or the folder's own
+/// file.
+fn node(folder: &[String], module: &[String], file_of: &BTreeMap<Vec<String>, String>) -> String {
+    if module.len() > folder.len() {
+        let mut child = folder.to_vec();
+        child.push(module[folder.len()].clone());
+        child.join("/")
+    } else {
+        file_of
+            .get(folder)
+            .cloned()
+            .unwrap_or_else(|| format!("{}/mod.rs", folder.join("/")))
+    }
+}
+
+fn edges() -> Vec<Edge> {
+    let files = read_sources();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| f.module.clone()).collect();
+    let file_of: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|f| (f.module.clone(), f.rel.clone()))
+        .collect();
+    let children_of = |m: &[String]| -> BTreeSet<String> {
+        modules
+            .iter()
+            .filter(|c| c.len() == m.len() + 1 && c[..m.len()] == *m)
+            .map(|c| c[m.len()].clone())
+            .collect()
+    };
+    // `#[macro_export]` macros live at the root: `use crate::param;` names no module.
+    let macros: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| {
+            f.toks.windows(3).filter_map(|w| match w {
+                [(Tok::Ident(m), _), (Tok::Punct('!'), _), (Tok::Ident(name), _)]
+                    if m == "macro_rules" =>
+                {
+                    Some(name.clone())
+                }
+                _ => None,
+            })
+        })
+        .collect();
+    let refs: Vec<(usize, Vec<Reference>)> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (i, references(&f.toks, &children_of(&f.module))))
+        .collect();
+    let mut reexports: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    for (i, rs) in &refs {
+        let f = &files[*i];
+        for r in rs.iter().filter(|r| r.reexport) {
+            if let Some(abs) = absolute(&r.path, &f.module, &modules) {
+                if let Some(name) = abs.last() {
+                    reexports
+                        .entry(f.module.clone())
+                        .or_default()
+                        .insert(name.clone(), abs.clone());
+                }
+            }
+        }
+    }
+    let mut out: BTreeMap<(String, String), String> = BTreeMap::new();
+    for (i, rs) in &refs {
+        let f = &files[*i];
+        for r in rs {
+            let Some(abs) = absolute(&r.path, &f.module, &modules) else {
+                continue;
+            };
+            if abs.len() == 1 && macros.contains(&abs[0]) {
+                continue;
+            }
+            let target = resolve(&abs, &modules, &reexports, 0);
+            let own_descendant =
+                target.len() > f.module.len() && target[..f.module.len()] == f.module[..];
+            if r.reexport && own_descendant {
+                continue;
+            }
+            let common = f
+                .module
+                .iter()
+                .zip(&target)
+                .take_while(|(a, b)| a == b)
+                .count();
+            if common == f.module.len() && common == target.len() {
+                continue;
+            }
+            let folder = &f.module[..common];
+            let from = node(folder, &f.module, &file_of);
+            let to = node(folder, &target, &file_of);
+            out.entry((from, to))
+                .or_insert_with(|| format!("src/{}:{}", f.rel, r.line));
+        }
+    }
+    out.into_iter()
+        .map(|((from, to), at)| Edge { from, to, at })
+        .collect()
+}
+
+/// Strongly connected components with more than one node (Tarjan).
+fn cycles(edges: &[Edge]) -> Vec<BTreeSet<String>> {
+    let mut adj: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for e in edges {
+        adj.entry(&e.from).or_default().push(&e.to);
+        adj.entry(&e.to).or_default();
+    }
+    struct State<'a> {
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on: BTreeSet<&'a str>,
+        out: Vec<BTreeSet<String>>,
+    }
+    fn visit<'a>(v: &'a str, adj: &BTreeMap<&'a str, Vec<&'a str>>, s: &mut State<'a>) {
+        let n = s.index.len();
+        s.index.insert(v, n);
+        s.low.insert(v, n);
+        s.stack.push(v);
+        s.on.insert(v);
+        for &w in &adj[v] {
+            if !s.index.contains_key(w) {
+                visit(w, adj, s);
+                let lw = s.low[w];
+                let lv = s.low.get_mut(v).unwrap();
+                *lv = (*lv).min(lw);
+            } else if s.on.contains(w) {
+                let iw = s.index[w];
+                let lv = s.low.get_mut(v).unwrap();
+                *lv = (*lv).min(iw);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut comp = BTreeSet::new();
+            while let Some(w) = s.stack.pop() {
+                s.on.remove(w);
+                comp.insert(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                s.out.push(comp);
+            }
+        }
+    }
+    let mut s = State {
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for &v in adj.keys() {
+        if !s.index.contains_key(v) {
+            visit(v, &adj, &mut s);
+        }
+    }
+    s.out
+}
+
+/// One closed walk through a component, each step with the place that makes it.
+fn describe(comp: &BTreeSet<String>, edges: &[Edge]) -> String {
+    let inside: Vec<&Edge> = edges
+        .iter()
+        .filter(|e| comp.contains(&e.from) && comp.contains(&e.to))
+        .collect();
+    let start = comp.iter().next().unwrap();
+    // Breadth-first from `start` back to it.
+    let mut prev: BTreeMap<&str, &Edge> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([start.as_str()]);
+    let mut back = None;
+    while let Some(v) = queue.pop_front() {
+        for e in inside.iter().filter(|e| e.from == v) {
+            if e.to == *start {
+                back = Some(*e);
+                break;
+            }
+            if !prev.contains_key(e.to.as_str()) {
+                prev.insert(&e.to, e);
+                queue.push_back(&e.to);
+            }
+        }
+        if back.is_some() {
+            break;
+        }
+    }
+    let mut walk = vec![back.expect("a component has a cycle through each node")];
+    while walk.last().unwrap().from != *start {
+        walk.push(prev[walk.last().unwrap().from.as_str()]);
+    }
+    walk.reverse();
+    let steps: Vec<String> = walk
+        .iter()
+        .map(|e| format!("  {} → {}   ({})", e.from, e.to, e.at))
+        .collect();
+    format!(
+        "cycle {{{}}}:\n{}",
+        comp.iter().cloned().collect::<Vec<_>>().join(", "),
+        steps.join("\n")
+    )
+}
+
+#[test]
+fn no_module_cycle_outside_the_allow_list() {
+    let edges = edges();
+    let found = cycles(&edges);
+    let mut unexpected = Vec::new();
+    for comp in &found {
+        let allowed = ALLOWED
+            .iter()
+            .any(|(nodes, _)| comp.iter().all(|n| nodes.contains(&n.as_str())));
+        if !allowed {
+            unexpected.push(describe(comp, &edges));
+        }
+    }
+    let stale: Vec<String> = ALLOWED
+        .iter()
+        .filter(|(nodes, _)| {
+            !found
+                .iter()
+                .any(|c| c.iter().all(|n| nodes.contains(&n.as_str())))
+        })
+        .map(|(nodes, _)| format!("{nodes:?}"))
+        .collect();
+    assert!(
+        unexpected.is_empty() && stale.is_empty(),
+        "module cycles not in ALLOWED:\n{}\nALLOWED entries that no longer hold a cycle (remove them): {stale:?}",
+        unexpected.join("\n")
+    );
+}
+
+/// The scanner sees what it must: a cycle planted in text is found and printed, a path in a
+/// comment, a string or a test module is not read, and a re-export is followed.
+#[test]
+fn the_scanner_reads_paths_and_skips_comments_strings_and_tests() {
+    let code = "use crate::a::{b::X, c};\n// crate::z::Y\nlet s = \"crate::y::Q\";\nfn f() { super::d::g(); }\n#[cfg(test)]\nmod tests { use crate::t::T; }\nlet c = 'x'; fn h<'a>() { crate::e::f(); }";
+    let (kept, _) = without_tests(tokens(&strip(code)));
+    let refs = references(&kept, &BTreeSet::new());
+    let paths: Vec<String> = refs
+        .iter()
+        .map(|r| format!("{}@{}", r.path.join("::"), r.line))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "crate::a::b::X@1",
+            "crate::a::c@1",
+            "super::d::g@4",
+            "crate::e::f@7"
+        ],
+        "the paths outside comments, strings and test code, with their lines"
+    );
+    let e = |from: &str, to: &str| Edge {
+        from: from.into(),
+        to: to.into(),
+        at: "here".into(),
+    };
+    let planted = [e("a", "b"), e("b", "c"), e("c", "a"), e("c", "d")];
+    let found = cycles(&planted);
+    assert_eq!(found.len(), 1);
+    let text = describe(&found[0], &planted);
+    assert!(
+        text.contains("a → b") && text.contains("b → c") && text.contains("c → a"),
+        "{text}"
+    );
+
+    let modules: BTreeSet<Vec<String>> = [
+        vec![],
+        vec!["m".to_string()],
+        vec!["m".into(), "inner".into()],
+    ]
+    .into();
+    let reexports = BTreeMap::from([(
+        vec!["m".to_string()],
+        BTreeMap::from([(
+            "Thing".to_string(),
+            vec!["m".to_string(), "inner".into(), "Thing".into()],
+        )]),
+    )]);
+    let path: Vec<String> = ["m", "Thing"].map(String::from).to_vec();
+    assert_eq!(
+        resolve(&path, &modules, &reexports, 0),
+        ["m", "inner"],
+        "m's `pub use inner::Thing` is followed"
+    );
+}
+
+/// Prints every edge with the place that makes it (`cargo test --test module_graph -- --ignored
+/// --nocapture`): the map to read when breaking a cycle.
+#[test]
+#[ignore = "a listing, not a check"]
+fn print_module_graph() {
+    for e in edges() {
+        println!("{} → {}   ({})", e.from, e.to, e.at);
+    }
+}
