@@ -16,7 +16,7 @@ pub(crate) mod test_dirs;
 pub use csv::{write_csv, write_csv_to, CsvNumber, CsvStream};
 pub use error::OutputError;
 pub use plot_rows::PlotRows;
-pub use recording::{Column, Recording};
+pub use recording::{quantity, Column, Recording};
 pub use sink::{FileSink, DISK_FULL_AFTER_VAR};
 pub use staged::{
     commit_all, commit_run_outputs, remove_staged_files, write_atomically, StagedFile,
