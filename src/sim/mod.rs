@@ -698,7 +698,7 @@ fn stiffest_contact(d: &Diagram, engine: &Engine<'_>, step: f64) -> Option<(Stri
                 d.blocks[b].name,
                 note.what,
                 note.rate,
-                3.0 / note.rate,
+                Method::Dopri5.stability_reach() / note.rate,
             ),
             format!(
                 "{}, or write method = \"trbdf2\" under [solver] (the stiff solver steps over it)",

@@ -84,16 +84,6 @@ pub const ACCURACY: [(Method, f64, f64); 4] = [
     (Method::Esdirk43, 4.0, 0.15),
 ];
 
-/// h·ρ that `method`'s explicit steps settle at when stability bounds them
-/// ([`Method::stable_step_reach`]); an implicit method's `explicit_pace` reports what dopri5 would
-/// need, so it takes dopri5's.
-fn stability_reach(method: Method) -> f64 {
-    method
-        .stable_step_reach()
-        .or_else(|| Method::Dopri5.stable_step_reach())
-        .expect("dopri5 is explicit")
-}
-
 /// Eigenvalues with −Re λ ≥ this fraction of |λ| are damped transients (ζ ≥ 0.7).
 const DAMPED_FRACTION: f64 = 0.7;
 
@@ -328,7 +318,7 @@ impl WorkEstimate {
                     rates,
                 } = start;
                 let travels = closed_at_start && travels;
-                let explicit_pace = rates.fastest() / stability_reach(explicit);
+                let explicit_pace = rates.fastest() / explicit.stability_reach();
                 let goes_implicit = options.method == Method::Auto && explicit_pace > motion_pace;
                 let pace = match options.method {
                     Method::Trbdf2 | Method::Esdirk43 => motion_pace,
