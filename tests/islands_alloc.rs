@@ -49,6 +49,13 @@ fn an_island_run_after_set_up_allocates_nothing() {
     assert!(stats.zero_crossings > 3, "the balls bounced: {stats:?}");
     assert_eq!(counts.repartitions, 0, "a static partition: {counts:?}");
     assert_eq!(n, 0, "the island run allocated {n} times");
+    // Per-island zero-crossing functions: the group has min(11·3, 3 + 3) = 6 watch slots (the
+    // balls' pairs with each other and the floor) and the approach function; each ball's
+    // island sees the shared approach function and room for its one pair with the floor.
+    assert_eq!(counts.crossings, 7, "{counts:?}");
+    assert_eq!(counts.shared_crossings, 1, "{counts:?}");
+    assert_eq!(counts.max_island_crossings, 2, "{counts:?}");
+    assert_eq!(counts.cross_island_crossings, 0, "{counts:?}");
     // Three islands of one ball each: every evaluation counts a third of a whole one (to
     // round-off in the sum of ~10³ thirds).
     let thirds = stats.function_evaluations as f64 / 3.0;

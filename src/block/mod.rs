@@ -476,6 +476,22 @@ pub trait Block: Send + Sync {
     /// every pair whose bounding boxes are within the look-ahead reach, and every pair with an
     /// unbounded member. Pairs not given have exactly zero force until that time event.
     fn island_pairs(&self, _scratch: &(dyn Any + Send), _pair: &mut dyn FnMut(usize, usize)) {}
+
+    /// For [`IslandPart::ContactGroup`]: calls `crossing(k, a, b)` for each of the block's
+    /// zero-crossing functions k that depends on the motion of bodies a and b alone (mechanism
+    /// body indices, 0 the World; a function that is constant now with `(0, 0)`), as its work
+    /// slots (`work`) say after the last `settle`. A function not given may depend on any body:
+    /// every island's solver sees it. The functions given must be the same at every call (only
+    /// their bodies may change), and [`Block::island_crossings`] bounds how many of them can
+    /// lie on one island.
+    fn crossing_bodies(&self, _work: &[f64], _crossing: &mut dyn FnMut(usize, usize, usize)) {}
+
+    /// For [`IslandPart::ContactGroup`]: the most functions [`Block::crossing_bodies`] can ever
+    /// give with both bodies among those `island` marks (indexed by mechanism body) or the
+    /// World, over every choice of its work slots.
+    fn island_crossings(&self, _island: &[bool]) -> usize {
+        0
+    }
 }
 
 /// What a block is to the island partition (see [`Block::island_part`]).

@@ -387,7 +387,7 @@ fn island_line(islands: Option<&Result<crate::sim::IslandStats, crate::sim::NoIs
                 per.push(format!("… {} more", s.steps_per_island.len() - SHOWN));
             }
             format!(
-                "\nislands: {} at the start, {} at the end (fewest {}, most {}); {} syncs, {} repartitions; {:.0} full-evaluation equivalents; steps by lowest body: {}",
+                "\nislands: {} at the start, {} at the end (fewest {}, most {}); {} syncs, {} repartitions; {:.0} full-evaluation equivalents; zero-crossing functions per island at most {} of {} ({} shared); steps by lowest body: {}",
                 s.initial_islands,
                 s.final_islands,
                 s.min_islands,
@@ -395,6 +395,9 @@ fn island_line(islands: Option<&Result<crate::sim::IslandStats, crate::sim::NoIs
                 s.syncs,
                 s.repartitions,
                 s.evaluation_equivalents,
+                s.max_island_crossings,
+                s.crossings,
+                s.shared_crossings,
                 per.join(", ")
             )
         }

@@ -349,6 +349,11 @@ impl<'d> Engine<'d> {
         (self.blocks[b], &*self.run.scratch[b])
     }
 
+    /// Block `b`'s work slots, as the last evaluation or event left them.
+    pub(crate) fn block_work(&self, b: usize) -> &[f64] {
+        &self.run.work[self.diagram.blocks[b].work.clone()]
+    }
+
     /// The fused evaluation plan (which blocks are fused, inlined or materialized).
     pub fn linear_plan(&self) -> &LinearPlan {
         &self.plan

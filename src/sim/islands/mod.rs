@@ -22,6 +22,7 @@
 //! Where the scheme is sound is checked once, before the run; elsewhere the run integrates
 //! globally and [`NoIslands`] says why.
 
+mod crossings;
 mod run;
 mod system;
 
@@ -59,6 +60,19 @@ pub struct IslandStats {
     /// grow with the island's bodies; the group's sweep and the engine's walk of the schedule
     /// do not, so it is a lower bound on the cost).
     pub evaluation_equivalents: f64,
+    /// The diagram's zero-crossing functions (of all blocks).
+    pub crossings: usize,
+    /// The functions every island's solver sees (a contact group's approach function, those no
+    /// block attributes to bodies); the others are each seen by the island of their bodies only.
+    pub shared_crossings: usize,
+    /// The most functions one island's solver saw (its shared ones and room for the most of its
+    /// own its bodies can hold).
+    pub max_island_crossings: usize,
+    /// Functions found on two islands' bodies (a watched pair across islands, seen by no island's
+    /// solver), summed over the refreshes of the map (after every event and synchronisation):
+    /// 0 unless a cross-island pair came within the margin, which the look-ahead rules out for
+    /// bodies moved by gravity and contact.
+    pub cross_island_crossings: usize,
 }
 
 /// A block every island's evaluations call (the mechanism, the contact groups, blocks they read

@@ -11,6 +11,7 @@
 //! and controller history ([`Solver::continue_run`]); an island that merged or split starts a
 //! fresh solver there.
 
+use super::crossings::{CrossingMap, IslandCrossings};
 use super::system::IslandSystem;
 use super::{IslandStats, NoIslands, Partition};
 use crate::model::OutputRows;
@@ -53,6 +54,12 @@ pub struct Islands {
     /// Room for the step counts per island, taken by [`Islands::integrate`]'s result (an
     /// island's lowest body identifies it: at most one per state).
     steps_per_island: Vec<(usize, usize)>,
+    /// Which zero-crossing functions each island's solver sees.
+    crossings: CrossingMap,
+    /// Every zero-crossing function's value at an island's evaluation (global indices).
+    g: Vec<f64>,
+    /// An island's crossed functions as global indices (room for all).
+    crossed: Vec<usize>,
 }
 
 impl Islands {
@@ -83,7 +90,10 @@ impl Islands {
             options.max_step = (t_end - t0) / 50.0;
         }
         let mut runs = Vec::new();
-        rebuild(&mut runs, &partition, &options, engine.zero_crossing_dim())?;
+        let mut crossings = CrossingMap::new(engine);
+        rebuild(&mut runs, &mut crossings, &partition, &options, engine)?;
+        crossings.refresh(engine, &partition);
+        let n_crossings = engine.zero_crossing_dim();
         Ok(Ok(Islands {
             partition,
             runs,
@@ -94,6 +104,9 @@ impl Islands {
             base: x0.to_vec(),
             dx: vec![0.0; x0.len()],
             steps_per_island: Vec::with_capacity(x0.len()),
+            crossings,
+            g: vec![0.0; n_crossings],
+            crossed: Vec::with_capacity(n_crossings),
         }))
     }
 
@@ -153,17 +166,28 @@ impl Islands {
             }
             if self.partition.update(engine) {
                 islands.repartitions += 1;
-                let crossings = engine.zero_crossing_dim();
-                rebuild(&mut self.runs, &self.partition, &self.options, crossings)?;
+                let (partition, options) = (&self.partition, &self.options);
+                rebuild(
+                    &mut self.runs,
+                    &mut self.crossings,
+                    partition,
+                    options,
+                    engine,
+                )?;
                 islands.max_islands = islands.max_islands.max(self.runs.len());
                 islands.min_islands = islands.min_islands.min(self.runs.len());
             }
+            // The handlers chose the groups' watched pairs again.
+            self.crossings.refresh(engine, &self.partition);
             if outcome.state_changed {
                 self.runs.iter_mut().for_each(|run| run.running = false);
             }
         }
         engine.record(t, &self.x, RecordKind::Final);
         islands.final_islands = self.runs.len();
+        islands.cross_island_crossings = self.crossings.across;
+        islands.shared_crossings = self.crossings.shared();
+        islands.crossings = engine.zero_crossing_dim();
         Ok((stats, islands))
     }
 
@@ -178,7 +202,9 @@ impl Islands {
         islands: &mut IslandStats,
     ) -> Result<(), SolverError> {
         self.base.copy_from_slice(&self.x);
-        for run in self.runs.iter_mut() {
+        for (island, run) in self.runs.iter_mut().enumerate() {
+            let seen = self.crossings.lists[island].local.len();
+            islands.max_island_crossings = islands.max_island_crossings.max(seen);
             let mut system = IslandSystem {
                 engine: &mut *engine,
                 states: &run.states,
@@ -186,6 +212,11 @@ impl Islands {
                 base: &self.base,
                 dx: &mut self.dx,
                 sync,
+                crossings: &mut self.crossings,
+                island,
+                partition: &self.partition,
+                g: &mut self.g,
+                crossed: &mut self.crossed,
             };
             system.engine.restrict_to_island(Some(&run.bodies));
             let result = if run.running {
@@ -197,7 +228,8 @@ impl Islands {
                 run.solver.integrate(&mut system, t, &run.x0, self.t_end)
             };
             engine.restrict_to_island(None);
-            let island_stats = result.map_err(|e| global_error(e, &run.states))?;
+            let list = &self.crossings.lists[island];
+            let island_stats = result.map_err(|e| global_error(e, &run.states, list))?;
             add(stats, &island_stats);
             islands.evaluation_equivalents += run.share * island_stats.function_evaluations as f64;
             add_steps(islands, run.body, island_stats.steps);
@@ -229,43 +261,56 @@ fn deliver_samples(engine: &mut Engine<'_>, t: f64, x: &[f64]) {
 }
 
 /// The runs for the partition's islands: an island with the states of an existing run keeps
-/// it (solver, step size, history); the others get a fresh solver.
+/// it (solver, step size, history, its crossing functions' positions); the others get a fresh
+/// solver over their own zero-crossing functions ([`CrossingMap::list_for`]). The map's
+/// owners are read back from the lists; the caller refreshes it.
 fn rebuild(
     runs: &mut Vec<IslandRun>,
+    crossings: &mut CrossingMap,
     partition: &Partition,
     options: &SolverOptions,
-    crossings: usize,
+    engine: &Engine<'_>,
 ) -> Result<(), SolverError> {
     let mut old = std::mem::take(runs);
+    let mut old_lists = std::mem::take(&mut crossings.lists);
     let moving = partition.moving_bodies().max(1) as f64;
     for i in 0..partition.islands() {
         let (states, body) = partition.island_states(i);
-        let run = match old.iter().position(|r| r.states == states) {
-            Some(k) => old.swap_remove(k),
+        let (run, list) = match old.iter().position(|r| r.states == states) {
+            Some(k) => (old.swap_remove(k), old_lists.swap_remove(k)),
             None => {
                 let bodies = partition.island_bodies(i);
                 let share = bodies.iter().filter(|&&b| b).count() as f64 / moving;
-                IslandRun {
-                    solver: Solver::new(states.len(), crossings, options.clone())?,
+                let list: IslandCrossings = crossings.list_for(engine, &bodies);
+                let solver = Solver::new(states.len(), list.local.len(), options.clone())?;
+                let run = IslandRun {
+                    solver,
                     x0: vec![0.0; states.len()],
                     states,
                     body,
                     bodies,
                     share,
                     running: false,
-                }
+                };
+                (run, list)
             }
         };
         runs.push(run);
+        crossings.lists.push(list);
     }
+    crossings.reindex();
     Ok(())
 }
 
-/// An island solver's error with its state index made global (zero-crossing indices already
-/// are: every island's solver sees all of them).
-fn global_error(e: SolverError, states: &[usize]) -> SolverError {
+/// An island solver's error with its state and zero-crossing indices made global.
+fn global_error(e: SolverError, states: &[usize], crossings: &IslandCrossings) -> SolverError {
     let global = |index: usize| states.get(index).copied().unwrap_or(index);
     match e {
+        SolverError::Chattering { t, index, count } => SolverError::Chattering {
+            t,
+            index: crossings.global(index).unwrap_or(index),
+            count,
+        },
         SolverError::NonFinite { t, index } => SolverError::NonFinite {
             t,
             index: global(index),

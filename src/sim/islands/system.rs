@@ -6,12 +6,15 @@
 //! islands' states as the island's run began, and evaluates the engine on it, restricted to the
 //! island (the coordinator calls `Engine::restrict_to_island` around the island's run: the
 //! mechanism's trees, the group's pairs and the blocks of the island only): between
-//! synchronisations no force crosses islands, so ẋ_I depends on x_I alone. The other islands'
-//! zero-crossing functions are not evaluated and keep their values meanwhile, so every
-//! function of the diagram is handed to every island's solver and only the island's own can
-//! change sign. Event handlers run on the whole diagram. Rows are recorded by the coordinator
-//! at synchronisations, not here.
+//! synchronisations no force crosses islands, so ẋ_I depends on x_I alone. The island's solver
+//! sees its own zero-crossing functions only, at the local positions of its [`CrossingMap`]
+//! list (the engine evaluates them all into a global buffer; the list gathers the island's),
+//! and hands the crossed ones to the engine by their global indices. Event handlers run on the
+//! whole diagram, and the map is refreshed after each (the groups may have chosen other
+//! watched pairs). Rows are recorded by the coordinator at synchronisations, not here.
 
+use super::crossings::CrossingMap;
+use super::Partition;
 use crate::sim::Engine;
 use crate::solver::{Direction, EventOutcome, Method, System};
 
@@ -29,6 +32,15 @@ pub(super) struct IslandSystem<'a, 'd> {
     pub dx: &'a mut [f64],
     /// The synchronisation this run stops at (a time event that ends it without handlers).
     pub sync: f64,
+    /// Every island's zero-crossing functions; this one's are `crossings.lists[island]`.
+    pub crossings: &'a mut CrossingMap,
+    pub island: usize,
+    /// The partition the map attributes functions by.
+    pub partition: &'a Partition,
+    /// The engine's values of every zero-crossing function (global indices).
+    pub g: &'a mut [f64],
+    /// Room for the crossed functions' global indices.
+    pub crossed: &'a mut Vec<usize>,
 }
 
 impl IslandSystem<'_, '_> {
@@ -51,11 +63,11 @@ impl System for IslandSystem<'_, '_> {
     }
 
     fn zero_crossing_dim(&self) -> usize {
-        self.engine.zero_crossing_dim()
+        self.crossings.lists[self.island].local.len()
     }
 
     fn zero_crossing_direction(&self, index: usize) -> Direction {
-        self.engine.zero_crossing_direction(index)
+        self.crossings.direction(self.engine, index)
     }
 
     fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
@@ -66,9 +78,14 @@ impl System for IslandSystem<'_, '_> {
         }
     }
 
+    /// The island's functions; a free position reads the constant 1.
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
         self.scatter(x);
-        self.engine.zero_crossings(t, self.x, g);
+        self.engine.zero_crossings(t, self.x, self.g);
+        let local = &self.crossings.lists[self.island].local;
+        for (gk, &k) in g.iter_mut().zip(local) {
+            *gk = self.g.get(k as usize).copied().unwrap_or(1.0);
+        }
     }
 
     /// The engine's time events before the synchronisation, and the synchronisation itself.
@@ -97,9 +114,14 @@ impl System for IslandSystem<'_, '_> {
             };
         }
         self.scatter(x);
+        let list = &self.crossings.lists[self.island];
+        self.crossed.clear();
+        self.crossed
+            .extend(crossed.iter().filter_map(|&k| list.global(k)));
         let outcome = self
             .engine
-            .handle_events(t, self.x, crossed, time_event && !at_sync);
+            .handle_events(t, self.x, self.crossed, time_event && !at_sync);
+        self.crossings.refresh(self.engine, self.partition);
         self.gather(x);
         self.x.copy_from_slice(self.base);
         EventOutcome {

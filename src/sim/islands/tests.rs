@@ -108,3 +108,67 @@ fn only_the_blocks_an_island_needs_are_called() {
     assert_eq!(map[index("jb00")], NO_ISLAND);
     assert_eq!(map[index("jb21")], NO_ISLAND);
 }
+
+/// Per-island zero-crossing functions: each island's list holds exactly the functions its own
+/// states move. The three stacks' group has 22 functions: no always-pair (the floor is a fixed
+/// plane, broad-phased), min(11·6, 15 + 6) = 21 watch slots (6 balls, pairs with each other
+/// and the floor) and the approach function, which is shared. Each island has room for the
+/// 2·1/2 pair of its balls and their 2·1 pairs with the floor (3); two are watched at t = 0
+/// (within the 12.5 mm margin: the balls' pair and the lower ball's with the floor; the upper
+/// ball is 9.8 cm above the floor), so its solver sees 1 + 3 functions instead of 22, one
+/// position free. Checked against the whole evaluation: moving one island's states
+/// changes its own functions and none of another island's.
+#[test]
+fn each_island_sees_the_crossing_functions_its_states_move() {
+    use super::crossings::CrossingMap;
+    let d = crate::load_model_str("stacks.toml", &stacks(), &[]).unwrap();
+    let mut engine = Engine::new(&d, Recorder::new(&d));
+    let x0 = engine.initialize(0.0);
+    let mut partition = Partition::new(&d, &engine).unwrap();
+    partition.update(&engine);
+    let mut map = CrossingMap::new(&engine);
+    assert_eq!(engine.zero_crossing_dim(), 22);
+    assert_eq!(map.shared(), 1, "the approach function");
+    map.lists = (0..3)
+        .map(|i| map.list_for(&engine, &partition.island_bodies(i)))
+        .collect();
+    map.reindex();
+    map.refresh(&engine, &partition);
+    let owned: Vec<Vec<usize>> = map
+        .lists
+        .iter()
+        .map(|l| (1..l.local.len()).filter_map(|k| l.global(k)).collect())
+        .collect();
+    for (i, own) in owned.iter().enumerate() {
+        assert_eq!(
+            map.lists[i].local.len(),
+            4,
+            "island {i}: 1 shared + room for 3"
+        );
+        assert_eq!(own.len(), 2, "island {i}: its two watched pairs");
+    }
+    assert_eq!(map.across, 0);
+    let n = x0.len();
+    let mut g0 = vec![0.0; 22];
+    engine.zero_crossings(0.0, &x0, &mut g0);
+    for i in 0..3 {
+        let (states, _) = partition.island_states(i);
+        // Each state by a different amount, so that the two balls' gap changes too.
+        let mut x = x0.clone();
+        for (j, &k) in states.iter().enumerate() {
+            x[k] += 1e-4 * (j + 1) as f64;
+        }
+        let mut g = vec![0.0; 22];
+        engine.zero_crossings(0.0, &x, &mut g);
+        for (j, own) in owned.iter().enumerate() {
+            for &k in own {
+                assert_eq!(
+                    g[k] != g0[k],
+                    i == j,
+                    "function {k} of island {j}, island {i} moved"
+                );
+            }
+        }
+        assert_eq!(x.len(), n);
+    }
+}

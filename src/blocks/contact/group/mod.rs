@@ -551,6 +551,18 @@ impl Block for ContactGroup {
             }
         }
     }
+
+    /// Each always-pair's separation depends on its members' bodies, each watch slot's on its
+    /// pair's (`(0, 0)` for an empty slot, a constant 1); the approach function, over every
+    /// unwatched pair, is not given.
+    fn crossing_bodies(&self, work: &[f64], crossing: &mut dyn FnMut(usize, usize, usize)) {
+        self.slot_bodies(work, crossing);
+    }
+
+    /// See [`ContactGroup::island_slots`].
+    fn island_crossings(&self, island: &[bool]) -> usize {
+        self.island_slots(island)
+    }
 }
 
 impl ContactGroup {

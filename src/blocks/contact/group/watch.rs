@@ -196,6 +196,57 @@ impl ContactGroup {
     }
 }
 
+impl ContactGroup {
+    /// Calls `crossing(k, a, b)` with the bodies of each zero-crossing function k that depends
+    /// on one pair: each always-pair's members', each watch slot's pair's from `work` (`(0, 0)`
+    /// for an empty slot, a constant 1). The approach function, over every unwatched pair, is
+    /// not given.
+    pub(super) fn slot_bodies(&self, work: &[f64], crossing: &mut dyn FnMut(usize, usize, usize)) {
+        if !self.zero_crossings {
+            return;
+        }
+        let body = |i: u32| self.members[i as usize].body;
+        for (k, &(a, b)) in self.always.iter().enumerate() {
+            crossing(k, body(a), body(b));
+        }
+        let first = self.first_slot();
+        for (slot, &code) in work[..self.watch_slots].iter().enumerate() {
+            let (a, b) = self
+                .decode(code)
+                .map_or((0, 0), |(a, b)| (body(a), body(b)));
+            crossing(first + slot, a, b);
+        }
+    }
+
+    /// The most zero-crossing functions [`ContactGroup::slot_bodies`] can give on the bodies
+    /// `island` marks (and the World): the always-pairs on the island (both members on its
+    /// bodies or fixed), and as many watch slots as there are pairs of the island's bounded
+    /// members with each other and with the broad-phased members fixed to the World (a slot
+    /// holds one such pair), at most all slots.
+    pub(super) fn island_slots(&self, island: &[bool]) -> usize {
+        if !self.zero_crossings {
+            return 0;
+        }
+        let on = |i: u32| {
+            let body = self.members[i as usize].body;
+            body == 0 || island[body]
+        };
+        let always = self.always.iter().filter(|&&(a, b)| on(a) && on(b)).count();
+        let inside = self
+            .bounded
+            .iter()
+            .filter(|&&k| self.members[k as usize].body != 0 && on(k))
+            .count();
+        let fixed = self
+            .members
+            .iter()
+            .filter(|m| m.body == 0 && (m.bounded || m.fixed_plane))
+            .count();
+        let pairs = inside * inside.saturating_sub(1) / 2 + inside * fixed;
+        always + pairs.min(self.watch_slots)
+    }
+}
+
 /// The time (s) a gap closing at speed `speed` (m/s) with acceleration `accel` (m/s²) takes to
 /// close by `distance` (m): the positive root of speed·τ + ½·accel·τ² = distance (infinite when
 /// neither moves it).
