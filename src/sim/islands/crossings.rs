@@ -71,6 +71,8 @@ pub(super) struct CrossingMap {
     pub(super) lists: Vec<IslandCrossings>,
     /// Attributed functions on two islands' bodies at the last refresh, summed over refreshes.
     pub(super) across: usize,
+    /// The attributed functions on two islands' bodies now (room for all).
+    across_now: Vec<u32>,
 }
 
 impl CrossingMap {
@@ -108,6 +110,7 @@ impl CrossingMap {
             next: vec![NONE; n],
             lists: Vec::new(),
             across: 0,
+            across_now: Vec::with_capacity(n),
         }
     }
 
@@ -159,8 +162,10 @@ impl CrossingMap {
             next,
             lists,
             across,
+            across_now,
             ..
         } = self;
+        across_now.clear();
         let island = |body: usize| partition.body_island.get(body).copied().unwrap_or(NONE);
         for &(b, first) in blocks.iter() {
             let (block, _) = engine.block_with_scratch(b);
@@ -170,6 +175,7 @@ impl CrossingMap {
                     (i, j) if i == j => i,
                     _ => {
                         *across += 1;
+                        across_now.push((first + k) as u32);
                         NONE
                     }
                 };
@@ -200,6 +206,15 @@ impl CrossingMap {
             owner[g] = to;
             position[g] = p;
         }
+    }
+
+    /// Whether any function on two islands' bodies (see [`CrossingMap::across_now`]) is at or
+    /// below zero in `g` (every function's value, global indices): a watched pair of two
+    /// islands' members in contact (a group's separation), which the look-ahead rules out for
+    /// bodies moved by gravity and contact. Allocates nothing; nothing to scan when no watched
+    /// pair spans two islands.
+    pub(super) fn contact_across(&self, g: &[f64]) -> bool {
+        self.across_now.iter().any(|&k| g[k as usize] <= 0.0)
     }
 
     /// The direction of local function `k` (of any island): a shared function's own, else

@@ -70,9 +70,21 @@ pub struct IslandStats {
     pub max_island_crossings: usize,
     /// Functions found on two islands' bodies (a watched pair across islands, seen by no island's
     /// solver), summed over the refreshes of the map (after every event and synchronisation):
-    /// 0 unless a cross-island pair came within the margin, which the look-ahead rules out for
-    /// bodies moved by gravity and contact.
+    /// 0 unless a cross-island pair came within the margin, which the look-ahead allows only
+    /// further than margin/2 apart for bodies moved by gravity and contact.
     pub cross_island_crossings: usize,
+    /// Island runs (one island between two synchronisations) in which the island's solver found
+    /// a watched pair in contact across two islands: a body reached another island's body
+    /// inside a stretch, which the look-ahead rules out only for bodies moved by gravity and
+    /// contact (an actuator, a spring or an external force can break it). The island then felt
+    /// the contact with the other body where the other island's last evaluation left it, and
+    /// the results may differ from the global integration by more than the tolerances (the
+    /// known gap, docs/solver.md "Islands"). 0 when the assumption held.
+    pub cross_island_contacts: usize,
+    /// The first stretch (its start and its synchronisation, s) in which an island's solver found
+    /// such a contact (an island run later in the stretch than the one that moved sees the
+    /// contact from its own start: the time inside the stretch says little).
+    pub first_cross_island_contact: Option<(f64, f64)>,
 }
 
 /// A block every island's evaluations call (the mechanism, the contact groups, blocks they read

@@ -217,6 +217,7 @@ impl Islands {
                 partition: &self.partition,
                 g: &mut self.g,
                 crossed: &mut self.crossed,
+                contact_across: None,
             };
             system.engine.restrict_to_island(Some(&run.bodies));
             let result = if run.running {
@@ -227,7 +228,12 @@ impl Islands {
                 }
                 run.solver.integrate(&mut system, t, &run.x0, self.t_end)
             };
+            let contact_across = system.contact_across;
             engine.restrict_to_island(None);
+            if contact_across.is_some() {
+                islands.cross_island_contacts += 1;
+                islands.first_cross_island_contact.get_or_insert((t, sync));
+            }
             let list = &self.crossings.lists[island];
             let island_stats = result.map_err(|e| global_error(e, &run.states, list))?;
             add(stats, &island_stats);

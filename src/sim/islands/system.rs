@@ -41,6 +41,9 @@ pub(super) struct IslandSystem<'a, 'd> {
     pub g: &'a mut [f64],
     /// Room for the crossed functions' global indices.
     pub crossed: &'a mut Vec<usize>,
+    /// The first time (s) one of its evaluations found a watched pair in contact across
+    /// islands ([`CrossingMap::contact_across`]).
+    pub contact_across: Option<f64>,
 }
 
 impl IslandSystem<'_, '_> {
@@ -82,6 +85,9 @@ impl System for IslandSystem<'_, '_> {
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
         self.scatter(x);
         self.engine.zero_crossings(t, self.x, self.g);
+        if self.contact_across.is_none() && self.crossings.contact_across(self.g) {
+            self.contact_across = Some(t);
+        }
         let local = &self.crossings.lists[self.island].local;
         for (gk, &k) in g.iter_mut().zip(local) {
             *gk = self.g.get(k as usize).copied().unwrap_or(1.0);
