@@ -559,7 +559,9 @@ impl Block for ContactGroup {
         self.slot_bodies(work, crossing);
     }
 
-    /// See [`ContactGroup::island_slots`].
+    /// Its always-pairs on the island (both members on its bodies or fixed to the World), and as
+    /// many watch slots as the island's bounded members have pairs with each other and with the
+    /// broad-phased members fixed to the World, at most all slots.
     fn island_crossings(&self, island: &[bool]) -> usize {
         self.island_slots(island)
     }
