@@ -93,13 +93,17 @@ pub(crate) fn build_diagram_owned(
     if let Some(d) = Diagnostic::combine(problems) {
         return Err(d);
     }
+    // What only the connections needed is freed before the blocks are elaborated and compiled
+    // (the build's peak): the name index (a copy of every name) and the lines' input index.
+    drop(names);
     let Wiring {
         mut lines,
         mut physical,
         mut physical_lines,
         mut line_spans,
-        ..
+        line_into,
     } = wiring;
+    drop(line_into);
     super::groups::expand(source, &mut instances, &mut physical_lines, &mut physical)?;
     let scene = elaborate(
         source,
@@ -108,6 +112,8 @@ pub(crate) fn build_diagram_owned(
         &mut lines,
         &mut line_spans,
     )?;
+    // The `--` connections as parsed (two port references each) are in the frame network now.
+    drop(physical_lines);
     let wired = Wired {
         instances,
         lines,

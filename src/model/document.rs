@@ -373,6 +373,7 @@ impl Document {
                 Diagnostic::at(src, &v.span, "'connect' must be an array of strings")
                     .hint("write connect = [\"a.out -> b.in\", \"world.W -- joint.B\"] before the first [table]")
             })?;
+            connections.reserve_exact(items.len());
             for item in items {
                 let text = item.as_str().ok_or_else(|| {
                     Diagnostic::at(src, &item.span, "entries of 'connect' must be strings")
@@ -387,6 +388,7 @@ impl Document {
         // [blocks.*]
         let mut blocks = Vec::new();
         if let Some((t, _)) = section(src, "blocks", blocks_v)? {
+            blocks.reserve_exact(t.entries.len());
             for Entry {
                 key,
                 key_span,
@@ -409,8 +411,13 @@ impl Document {
                 let type_name = ty.value.as_str().ok_or_else(|| {
                     Diagnostic::at(src, &ty.value.span, "'type' must be a string").block(key)
                 })?;
-                let mut params = params.clone();
-                params.entries.retain(|e| e.key != "type");
+                // The table without its `type`, cloned to its exact size: a clone then
+                // `retain` would keep the removed entry's slot (104 bytes a block, 12 MB for
+                // the 120,000 blocks of a 20,000-joint URDF chain).
+                let kept = |e: &&Entry| e.key != "type";
+                let mut entries = Vec::with_capacity(params.entries.iter().filter(kept).count());
+                entries.extend(params.entries.iter().filter(kept).cloned());
+                let params = Table { entries };
                 blocks.push(BlockEntry {
                     name: key.clone(),
                     name_span: key_span.clone(),

@@ -576,13 +576,24 @@ impl FrameNetworkBuilder {
             prescribed: [false; 6],
             any_prescribed: false,
         };
+        // Sized to the bodies and coordinates: the mechanism keeps these, and a vector grown by
+        // pushes holds up to twice (a body is ~500 bytes: 6 MB unused at 20,000 bodies).
+        let mut bodies = Vec::with_capacity(inertia.len().max(1));
+        bodies.push(placeholder);
+        let (nq, nv) = tree.inbound[1..]
+            .iter()
+            .flatten()
+            .fold((0, 0), |(q, v), &(j, _)| {
+                let kind = self.joints[j].spec.kind;
+                (q + kind.nq(), v + kind.nv())
+            });
         let mut c = Coordinates {
-            bodies: vec![placeholder],
+            bodies,
             joints: Vec::new(),
             nq: 0,
             nv: 0,
-            q0: Vec::new(),
-            v0: Vec::new(),
+            q0: Vec::with_capacity(nq),
+            v0: Vec::with_capacity(nv),
             quaternion_offsets: Vec::new(),
         };
         for (b, &body_inertia) in inertia.iter().enumerate().skip(1) {
