@@ -62,16 +62,23 @@ fn handles_connect_ports_and_read_columns() {
 #[test]
 fn a_built_model_and_its_saved_text_run_alike() {
     let model = example::ball_drop();
-    let built = model.build().unwrap();
-    let saved = blockdyn::load_model_str("saved.toml", &model.to_toml(), &[]).unwrap();
+    let (built_model, built) = blockdyn::build_model_parts(
+        model.document().unwrap(),
+        &[],
+        blockdyn::library::Registry::standard(),
+    )
+    .unwrap();
+    let (saved_model, saved) =
+        blockdyn::load_model_str_parts("saved.toml", &model.to_toml(), &[]).unwrap();
     let (a, b) = (
         blockdyn::simulate(&built, blockdyn::RunOptions::default()).unwrap(),
         blockdyn::simulate(&saved, blockdyn::RunOptions::default()).unwrap(),
     );
     assert_eq!(a.recording.times, b.recording.times);
     assert_eq!(a.recording.values, b.recording.values);
-    assert_eq!(built.spec.blocks.len(), saved.spec.blocks.len());
-    for (x, y) in built.spec.blocks.iter().zip(&saved.spec.blocks) {
+    let (built_spec, saved_spec) = (built_model.spec(), saved_model.spec());
+    assert_eq!(built_spec.blocks.len(), saved_spec.blocks.len());
+    for (x, y) in built_spec.blocks.iter().zip(&saved_spec.blocks) {
         assert_eq!((&x.name, &x.type_name), (&y.name, &y.type_name));
         assert_eq!(x.params.entries.len(), y.params.entries.len(), "{}", x.name);
     }

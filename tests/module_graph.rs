@@ -66,6 +66,7 @@ const ALLOWED: &[(&[&str], &str)] = &[
     (
         &[
             "diagram/assemble",
+            "diagram/blueprint",
             "diagram/build",
             "diagram/groups",
             "diagram/mod.rs",
@@ -76,7 +77,8 @@ const ALLOWED: &[(&[&str], &str)] = &[
             "diagram/units",
             "diagram/warnings",
         ],
-        "diagram/: renov3 rewrites Diagram there",
+        "diagram/: the build's files and mod.rs's Diagram; the blueprint (renov6) joins it, its view \
+         `Built` read by parameters, build and warnings, and it makes parameter sets",
     ),
     (
         &["diagram/parameters/slot", "diagram/parameters/vector"],
