@@ -39,12 +39,12 @@ fn the_built_ball_drop_equals_the_model_file() {
 /// x(1) = e^(−2) (dopri5 at rel_tol 1e-9: within 1e-8).
 #[test]
 fn handles_connect_ports_and_read_columns() {
-    use blockdyn::builder::{BlockSpec, ModelBuilder};
+    use blockdyn::builder::{blocks, ModelBuilder};
     let mut m = ModelBuilder::new("decay", 1.0);
     m.solver("rel_tol", 1e-9).solver("abs_tol", 1e-12);
-    let x = m.add("x", BlockSpec::integrator(1.0));
-    let k = m.add("k", BlockSpec::gain(-2.0));
-    let scope = m.add("scope", BlockSpec::scope(1));
+    let x = m.add("x", blocks::Integrator::new(1.0));
+    let k = m.add("k", blocks::Gain::new(-2.0));
+    let scope = m.add("scope", blocks::Scope::new(1));
     m.connect(x.port("out"), k.port("in"))
         .connect(k.port("out"), x.port("in"))
         .connect(x.port("out"), scope.port("in1"));
@@ -89,10 +89,13 @@ fn a_built_model_and_its_saved_text_run_alike() {
 /// `type`.
 #[test]
 fn a_built_models_messages_have_no_lines() {
-    use blockdyn::builder::{BlockSpec, ModelBuilder};
+    use blockdyn::builder::{blocks, BlockSpec, ModelBuilder};
     let mut m = ModelBuilder::new("bad", 1.0);
-    let k = m.add("k", BlockSpec::gain(2.0).param("gian", 3.0));
-    let c = m.add("c", BlockSpec::constant(1.0));
+    let k = m.add(
+        "k",
+        BlockSpec::from(blocks::Gain::new(2.0)).param("gian", 3.0),
+    );
+    let c = m.add("c", blocks::Constant::new(1.0));
     m.connect(c.port("out"), k.port("in"));
     let e = m.build().unwrap_err();
     assert_eq!(e.file.as_deref(), Some("bad (built in code)"));
@@ -106,9 +109,9 @@ fn a_built_models_messages_have_no_lines() {
     );
 
     let mut m = ModelBuilder::new("twice", 1.0);
-    let k = m.add("k", BlockSpec::gain(2.0));
-    let c = m.add("c", BlockSpec::constant(1.0));
-    let d = m.add("d", BlockSpec::constant(2.0));
+    let k = m.add("k", blocks::Gain::new(2.0));
+    let c = m.add("c", blocks::Constant::new(1.0));
+    let d = m.add("d", blocks::Constant::new(2.0));
     m.connect(c.port("out"), k.port("in"));
     m.connect(d.port("out"), k.port("in"));
     let e = m.build().unwrap_err();
@@ -120,7 +123,10 @@ fn a_built_models_messages_have_no_lines() {
     );
 
     let mut m = ModelBuilder::new("typed", 1.0);
-    m.add("k", BlockSpec::gain(2.0).param("type", "Constant"));
+    m.add(
+        "k",
+        BlockSpec::from(blocks::Gain::new(2.0)).param("type", "Constant"),
+    );
     let e = m.build().unwrap_err();
     assert_eq!(e.block.as_deref(), Some("k"));
     assert!(
@@ -136,10 +142,10 @@ fn a_built_models_messages_have_no_lines() {
 /// sets, in the block it addresses), as for a model file.
 #[test]
 fn an_override_of_a_built_model_is_named() {
-    use blockdyn::builder::{BlockSpec, ModelBuilder};
+    use blockdyn::builder::{blocks, ModelBuilder};
     let mut m = ModelBuilder::new("b", 1.0);
-    let k = m.add("k", BlockSpec::gain(2.0));
-    let c = m.add("c", BlockSpec::constant(1.0));
+    let k = m.add("k", blocks::Gain::new(2.0));
+    let c = m.add("c", blocks::Constant::new(1.0));
     m.connect(c.port("out"), k.port("in"));
     let e = blockdyn::build_model(m.document().unwrap(), &["k.gian=3".to_string()])
         .unwrap_err()

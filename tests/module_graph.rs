@@ -60,10 +60,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
         "the mechanism block and its drive",
     ),
     (
-        &["builder/blocks", "builder/mod.rs"],
-        "typed constructors and the BlockSpec they fill (the Gain shorthands, part 3)",
-    ),
-    (
         &[
             "diagram/assemble",
             "diagram/blueprint",
