@@ -27,8 +27,8 @@ fn bench(c: &mut Criterion) {
     // Built once, like the closure below; each iteration re-initializes and runs it.
     let mut engine = Engine::new(&d, Recorder::new(&d));
     let mut solver = Solver::new(
-        d.num_states,
-        d.zero_crossing_directions.len(),
+        d.num_states(),
+        d.zero_crossing_directions().len(),
         options.clone(),
     )
     .expect("solver");
@@ -92,7 +92,7 @@ fn bench(c: &mut Criterion) {
     // 1000 blocks: 333 stages of 3 blocks plus the source.
     let big = blockdyn::load_model_str("chain1000.toml", &chain_model(333, 1.0, 1e-6, 1e-9), &[])
         .expect("model");
-    assert_eq!(big.blocks.len(), 1000);
+    assert_eq!(big.blocks().len(), 1000);
     let mut engine = Engine::new(&big, Recorder::new(&big));
     let x = engine.initialize(0.0);
     let mut dx = vec![0.0; x.len()];
@@ -147,7 +147,7 @@ fn shapes(c: &mut Criterion) {
     g.finish();
     let nonlinear =
         blockdyn::load_model_str("nl.toml", &nonlinear_model(250, 1.0), &[]).expect("non-linear");
-    assert_eq!(nonlinear.blocks.len(), 1001);
+    assert_eq!(nonlinear.blocks().len(), 1001);
     let mut g = c.benchmark_group("nonlinear1000");
     minor_step(&mut g, "fused", &nonlinear, true);
     minor_step(&mut g, "called", &nonlinear, false);
@@ -169,7 +169,7 @@ fn build(c: &mut Criterion) {
             b.iter(|| {
                 let d = blockdyn::load_model_str("m.toml", text, &[]).expect("model");
                 let plan = blockdyn::sim::linear::LinearPlan::build(&d);
-                black_box((d.blocks.len(), plan.fused))
+                black_box((d.blocks().len(), plan.fused))
             })
         });
     }

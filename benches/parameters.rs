@@ -19,7 +19,7 @@
 //! below `rebuild`. Run: `cargo bench --bench parameters` (about 1 minute).
 
 use blockdyn::model::Document;
-use blockdyn::{build_model, load_model, simulate, Diagram, RunOptions};
+use blockdyn::{build_model, load_model_parts, simulate, RunOptions};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::path::Path;
@@ -85,19 +85,29 @@ const CASES: [Case; 5] = [
 
 fn parameters(c: &mut Criterion) {
     for case in &CASES {
-        let diagram: Diagram = load_model(Path::new(case.model), &[]).unwrap();
+        let (diagram_blueprint, diagram) = load_model_parts(Path::new(case.model), &[]).unwrap();
         let document = Document::load(Path::new(case.model)).unwrap();
         let overrides: Vec<String> = case.overrides.iter().map(|s| s.to_string()).collect();
-        let vector = diagram
-            .parameter_vector(case.slots)
+        let vector = diagram_blueprint
+            .parameter_vector(&diagram, case.slots)
             .unwrap()
             .with_values(case.values)
             .unwrap();
-        let set = Arc::new(diagram.parameters_from(&vector).unwrap());
+        let set = Arc::new(
+            diagram_blueprint
+                .parameters_from(&diagram, &vector)
+                .unwrap(),
+        );
         let mut group = c.benchmark_group(format!("parameters/{}", case.name));
         group.sample_size(20);
         group.bench_function("apply", |b| {
-            b.iter(|| black_box(diagram.parameters_from(black_box(&vector)).unwrap()))
+            b.iter(|| {
+                black_box(
+                    diagram_blueprint
+                        .parameters_from(&diagram, black_box(&vector))
+                        .unwrap(),
+                )
+            })
         });
         group.bench_function("rebuild", |b| {
             b.iter(|| black_box(build_model(document.clone(), &overrides).unwrap()))

@@ -21,7 +21,9 @@
 //!   [`geometry`] (shapes and their queries), [`contact`] (force laws) and [`multibody`]
 //!   (spatial algebra and the articulated-body algorithm).
 //! - **Many runs of one model**: [`ParameterSet`] (other parameter values without a rebuild),
-//!   [`ParameterVector`] (chosen parameters as numbers, for optimisers and fitting loops),
+//!   [`ParameterVector`] (chosen parameters as numbers, for optimisers and fitting loops), both
+//!   made with the [`Blueprint`] that [`load_model_parts`] (and [`load_model_str_parts`],
+//!   [`build_model_parts`]) return beside the diagram,
 //!   checkpoints, [`sweep`] (every combination of values, on threads or sharded over a cluster).
 //! - **Below the model**: [`sim::Engine`] is the diagram as a [`solver::System`], for driving a
 //!   [`solver::Solver`] yourself.
@@ -61,7 +63,7 @@ pub mod urdf;
 pub mod view;
 
 pub use diagram::parameters::{ParameterSet, ParameterVector, VectorLengthError};
-pub use diagram::Diagram;
+pub use diagram::{Blueprint, Diagram};
 pub use model::Diagnostic;
 pub use sim::linearize::{
     linearize, trim, Linearization, LinearizeError, LinearizeSpec, Trim, TrimError, TrimSpec,
@@ -86,7 +88,7 @@ pub fn load_model_with(
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
-    build_document(document, overrides, [None, None], registry)
+    build_document(document, overrides, [None, None], registry).map(|(_, diagram)| diagram)
 }
 
 /// Like [`load_model`], with the animation written to `animation` whatever `[output] animation`
@@ -109,6 +111,7 @@ pub fn load_model_drawn(
 ) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
     build_document(document, overrides, [animation, view], Registry::standard())
+        .map(|(_, diagram)| diagram)
 }
 
 /// Like [`load_model`], from text (`label` is the file name shown in messages).
@@ -133,13 +136,14 @@ pub fn load_model_str_with(
         [None, None],
         registry,
     )
+    .map(|(_, diagram)| diagram)
 }
 
 /// Builds a parsed model file with overrides (`PATH=VALUE` strings, as `--set` takes them): what
 /// [`load_model`] does once the file is read. A sweep parses its model once and builds each point
 /// from a clone of the document.
 pub fn build_model(document: Document, overrides: &[String]) -> Result<Diagram, Diagnostic> {
-    build_document(document, overrides, [None, None], Registry::standard())
+    build_model_with(document, overrides, Registry::standard())
 }
 
 /// Like [`build_model`], with the block types of `registry`.
@@ -148,7 +152,40 @@ pub fn build_model_with(
     overrides: &[String],
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
+    build_document(document, overrides, [None, None], registry).map(|(_, diagram)| diagram)
+}
+
+/// Like [`build_model_with`], keeping the model beside the diagram: the [`Blueprint`] that
+/// parameter sets and vectors are made with ([`Blueprint::parameters`],
+/// [`Blueprint::parameter_vector`]). The plain loaders drop it after the build, so that a run
+/// keeps only what it reads.
+pub fn build_model_parts(
+    document: Document,
+    overrides: &[String],
+    registry: &Registry,
+) -> Result<(Blueprint, Diagram), Diagnostic> {
     build_document(document, overrides, [None, None], registry)
+}
+
+/// Like [`load_model`], keeping the model beside the diagram (see [`build_model_parts`]).
+pub fn load_model_parts(
+    path: &std::path::Path,
+    overrides: &[String],
+) -> Result<(Blueprint, Diagram), Diagnostic> {
+    build_model_parts(Document::load(path)?, overrides, Registry::standard())
+}
+
+/// Like [`load_model_str`], keeping the model beside the diagram (see [`build_model_parts`]).
+pub fn load_model_str_parts(
+    label: &str,
+    text: &str,
+    overrides: &[String],
+) -> Result<(Blueprint, Diagram), Diagnostic> {
+    build_model_parts(
+        Document::parse(label, text)?,
+        overrides,
+        Registry::standard(),
+    )
 }
 
 /// `drawn`: the GIF's and the viewer page's paths from the command line, when given.
@@ -157,7 +194,7 @@ fn build_document(
     overrides: &[String],
     drawn: [Option<&std::path::Path>; 2],
     registry: &Registry,
-) -> Result<Diagram, Diagnostic> {
+) -> Result<(Blueprint, Diagram), Diagnostic> {
     // Overrides of what the file writes apply before its Urdf blocks are expanded (so that
     // `--set robot.base=floating` is expanded), overrides of the blocks an expansion makes
     // (`--set robot/knee.q0=0.3`) after.
@@ -202,13 +239,22 @@ fn build_document(
         if let Some(path) = view {
             spec.output.animation.view = Some(path.display().to_string());
         }
-        let mut diagram = diagram::build::build_diagram_owned(&source, spec, registry)?;
+        let mut diagram = diagram::build::build_diagram_owned(&source, &spec, registry)?;
+        let build_id = diagram::blueprint::next_build_id();
+        diagram.build_id = build_id;
+        diagram.reading = recipe.as_ref().map(|r| r.reading(build_id));
         diagram.expansion_warnings = urdf_warnings.len();
         diagram.input_files = document.inputs.clone();
         diagram.subsystems = expansion.instances;
-        diagram.recipe = recipe;
         diagram.warnings.splice(0..0, urdf_warnings);
-        Ok(diagram)
+        let blueprint = Blueprint {
+            source,
+            spec,
+            recipe,
+            skipped: expansion.skipped,
+            build_id,
+        };
+        Ok((blueprint, diagram))
     });
     built.map_err(|d| model::resolve::name_the_override(d, overrides, has_lines))
 }

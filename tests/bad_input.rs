@@ -320,8 +320,8 @@ fn an_rk4_step_above_a_contacts_stability_limit_is_warned_about() {
         blockdyn::load_model(std::path::Path::new("models/ball_drop.toml"), &overrides).unwrap()
     };
     let d = load("0.01");
-    let warning = d.warnings.iter().find(|w| w.contains("rk4's fixed_step"));
-    let warning = warning.unwrap_or_else(|| panic!("no warning: {:?}", d.warnings));
+    let warning = d.warnings().iter().find(|w| w.contains("rk4's fixed_step"));
+    let warning = warning.unwrap_or_else(|| panic!("no warning: {:?}", d.warnings()));
     assert_contains(
         warning,
         &[
@@ -340,9 +340,9 @@ fn an_rk4_step_above_a_contacts_stability_limit_is_warned_about() {
     assert!(apex > 1.0, "rebounded to {apex} m only");
     let d = load("0.001");
     assert!(
-        !d.warnings.iter().any(|w| w.contains("rk4's fixed_step")),
+        !d.warnings().iter().any(|w| w.contains("rk4's fixed_step")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
 }
 

@@ -39,12 +39,12 @@ fn the_built_ball_drop_equals_the_model_file() {
 /// x(1) = e^(−2) (dopri5 at rel_tol 1e-9: within 1e-8).
 #[test]
 fn handles_connect_ports_and_read_columns() {
-    use blockdyn::builder::{BlockSpec, ModelBuilder};
+    use blockdyn::builder::{blocks, ModelBuilder};
     let mut m = ModelBuilder::new("decay", 1.0);
     m.solver("rel_tol", 1e-9).solver("abs_tol", 1e-12);
-    let x = m.add("x", BlockSpec::integrator(1.0));
-    let k = m.add("k", BlockSpec::gain(-2.0));
-    let scope = m.add("scope", BlockSpec::scope(1));
+    let x = m.add("x", blocks::Integrator::new(1.0));
+    let k = m.add("k", blocks::Gain::new(-2.0));
+    let scope = m.add("scope", blocks::Scope::new(1));
     m.connect(x.port("out"), k.port("in"))
         .connect(k.port("out"), x.port("in"))
         .connect(x.port("out"), scope.port("in1"));
@@ -62,16 +62,23 @@ fn handles_connect_ports_and_read_columns() {
 #[test]
 fn a_built_model_and_its_saved_text_run_alike() {
     let model = example::ball_drop();
-    let built = model.build().unwrap();
-    let saved = blockdyn::load_model_str("saved.toml", &model.to_toml(), &[]).unwrap();
+    let (built_model, built) = blockdyn::build_model_parts(
+        model.document().unwrap(),
+        &[],
+        blockdyn::library::Registry::standard(),
+    )
+    .unwrap();
+    let (saved_model, saved) =
+        blockdyn::load_model_str_parts("saved.toml", &model.to_toml(), &[]).unwrap();
     let (a, b) = (
         blockdyn::simulate(&built, blockdyn::RunOptions::default()).unwrap(),
         blockdyn::simulate(&saved, blockdyn::RunOptions::default()).unwrap(),
     );
     assert_eq!(a.recording.times, b.recording.times);
     assert_eq!(a.recording.values, b.recording.values);
-    assert_eq!(built.spec.blocks.len(), saved.spec.blocks.len());
-    for (x, y) in built.spec.blocks.iter().zip(&saved.spec.blocks) {
+    let (built_spec, saved_spec) = (built_model.spec(), saved_model.spec());
+    assert_eq!(built_spec.blocks.len(), saved_spec.blocks.len());
+    for (x, y) in built_spec.blocks.iter().zip(&saved_spec.blocks) {
         assert_eq!((&x.name, &x.type_name), (&y.name, &y.type_name));
         assert_eq!(x.params.entries.len(), y.params.entries.len(), "{}", x.name);
     }
@@ -82,10 +89,13 @@ fn a_built_model_and_its_saved_text_run_alike() {
 /// `type`.
 #[test]
 fn a_built_models_messages_have_no_lines() {
-    use blockdyn::builder::{BlockSpec, ModelBuilder};
+    use blockdyn::builder::{blocks, BlockSpec, ModelBuilder};
     let mut m = ModelBuilder::new("bad", 1.0);
-    let k = m.add("k", BlockSpec::gain(2.0).param("gian", 3.0));
-    let c = m.add("c", BlockSpec::constant(1.0));
+    let k = m.add(
+        "k",
+        BlockSpec::from(blocks::Gain::new(2.0)).param("gian", 3.0),
+    );
+    let c = m.add("c", blocks::Constant::new(1.0));
     m.connect(c.port("out"), k.port("in"));
     let e = m.build().unwrap_err();
     assert_eq!(e.file.as_deref(), Some("bad (built in code)"));
@@ -99,9 +109,9 @@ fn a_built_models_messages_have_no_lines() {
     );
 
     let mut m = ModelBuilder::new("twice", 1.0);
-    let k = m.add("k", BlockSpec::gain(2.0));
-    let c = m.add("c", BlockSpec::constant(1.0));
-    let d = m.add("d", BlockSpec::constant(2.0));
+    let k = m.add("k", blocks::Gain::new(2.0));
+    let c = m.add("c", blocks::Constant::new(1.0));
+    let d = m.add("d", blocks::Constant::new(2.0));
     m.connect(c.port("out"), k.port("in"));
     m.connect(d.port("out"), k.port("in"));
     let e = m.build().unwrap_err();
@@ -113,7 +123,10 @@ fn a_built_models_messages_have_no_lines() {
     );
 
     let mut m = ModelBuilder::new("typed", 1.0);
-    m.add("k", BlockSpec::gain(2.0).param("type", "Constant"));
+    m.add(
+        "k",
+        BlockSpec::from(blocks::Gain::new(2.0)).param("type", "Constant"),
+    );
     let e = m.build().unwrap_err();
     assert_eq!(e.block.as_deref(), Some("k"));
     assert!(
@@ -129,10 +142,10 @@ fn a_built_models_messages_have_no_lines() {
 /// sets, in the block it addresses), as for a model file.
 #[test]
 fn an_override_of_a_built_model_is_named() {
-    use blockdyn::builder::{BlockSpec, ModelBuilder};
+    use blockdyn::builder::{blocks, ModelBuilder};
     let mut m = ModelBuilder::new("b", 1.0);
-    let k = m.add("k", BlockSpec::gain(2.0));
-    let c = m.add("c", BlockSpec::constant(1.0));
+    let k = m.add("k", blocks::Gain::new(2.0));
+    let c = m.add("c", blocks::Constant::new(1.0));
     m.connect(c.port("out"), k.port("in"));
     let e = blockdyn::build_model(m.document().unwrap(), &["k.gian=3".to_string()])
         .unwrap_err()

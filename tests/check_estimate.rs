@@ -190,11 +190,11 @@ fn a_probe_over_the_whole_run_counts_what_the_run_counts() {
     };
     for name in ["bouncing_ball", "box_on_incline"] {
         let d = model(name);
-        let probe = Probe::with_budget(&d, &d.spec.solver, d.spec.stop_time, whole).unwrap();
+        let probe = Probe::with_budget(&d, &d.run().solver, d.run().stop_time, whole).unwrap();
         let run = blockdyn::simulate(&d, Default::default()).unwrap();
         let s = &run.stats;
         assert_eq!(probe.end, ProbeEnd::Fraction, "{name}");
-        assert_eq!(probe.reached, d.spec.stop_time, "{name}");
+        assert_eq!(probe.reached, d.run().stop_time, "{name}");
         assert_eq!(
             (probe.steps, probe.located_events, probe.evaluations),
             (s.steps, s.zero_crossings, s.function_evaluations),
@@ -212,10 +212,10 @@ fn a_probe_over_the_whole_run_counts_what_the_run_counts() {
 #[test]
 fn the_probe_ends_at_its_fraction_or_its_evaluation_budget() {
     let d = model("pendulum");
-    let stop = d.spec.stop_time;
+    let stop = d.run().stop_time;
     // The default: 20 % of the run, reached exactly (the last step lands on it), well inside
     // the 2,000 evaluations (the whole run takes about 4,900).
-    let probe = Probe::run(&d, &d.spec.solver, stop).unwrap();
+    let probe = Probe::run(&d, &d.run().solver, stop).unwrap();
     assert_eq!(probe.end, ProbeEnd::Fraction);
     assert_eq!(probe.reached, PROBE_FRACTION * stop);
     assert!(probe.evaluations <= PROBE_EVALUATIONS);
@@ -225,7 +225,7 @@ fn the_probe_ends_at_its_fraction_or_its_evaluation_budget() {
         evaluations: 100,
         fraction: 1.0,
     };
-    let probe = Probe::with_budget(&d, &d.spec.solver, stop, small).unwrap();
+    let probe = Probe::with_budget(&d, &d.run().solver, stop, small).unwrap();
     assert_eq!(probe.end, ProbeEnd::Budget);
     assert!(
         (100..100 + 7).contains(&probe.evaluations),

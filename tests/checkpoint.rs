@@ -58,7 +58,7 @@ fn check_resume_is_exact(path: &str, sets: &[&str]) -> usize {
     let first = run(&d, true, None);
     let checkpoint = Arc::new(first.checkpoint.expect("stopped at a crossing"));
     let t1 = checkpoint.time();
-    assert!(t1 > 0.0 && t1 < d.run.stop_time, "{path}: t1 = {t1}");
+    assert!(t1 > 0.0 && t1 < d.run().stop_time, "{path}: t1 = {t1}");
     assert_eq!(first.stats.final_time, t1);
     let resumed = run(&d, false, Some(checkpoint.clone()));
     assert_eq!(

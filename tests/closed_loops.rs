@@ -184,11 +184,11 @@ fn an_open_initial_loop_is_projected_with_a_warning() {
     )
     .unwrap();
     assert!(
-        d.warnings
+        d.warnings()
             .iter()
             .any(|w| w.contains("loop closed by joint 'close'")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
     let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();
     let rec = &r.recording;
@@ -210,7 +210,7 @@ fn an_open_initial_loop_is_projected_with_a_warning() {
         &[],
     )
     .unwrap();
-    assert!(quiet.warnings.is_empty(), "{:?}", quiet.warnings);
+    assert!(quiet.warnings().is_empty(), "{:?}", quiet.warnings());
 }
 
 /// A loop whose links cannot reach each other (crank 0.3 m, coupler 0.3 m, rocker 0.05 m between

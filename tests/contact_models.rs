@@ -131,7 +131,7 @@ fn a_nan_separation_applies_no_contact_force() {
     let mut dx = vec![0.0; x.len()];
     blockdyn::solver::System::derivatives(&mut engine, 0.1, &x, &mut dx);
     let c = d.block_index("contact").unwrap();
-    let blk = &d.blocks[c];
+    let blk = &d.blocks()[c];
     for port in ["wrench_B", "wrench_F"] {
         let w = &engine.run.signals[blk.output_slots[blk.output_index(port).unwrap()].range()];
         assert!(w.iter().all(|v| *v == 0.0), "{port}: {w:?}");
@@ -155,7 +155,7 @@ fn contact_wrenches_are_equal_and_opposite() {
     engine.initialize(0.0);
     engine.eval_outputs(0.0);
     let c = d.block_index("contact").unwrap();
-    let blk = &d.blocks[c];
+    let blk = &d.blocks()[c];
     let wb = &engine.run.signals[blk.output_slots[blk.output_index("wrench_B").unwrap()].range()];
     let wf = &engine.run.signals[blk.output_slots[blk.output_index("wrench_F").unwrap()].range()];
     assert!(wf[5] > 100.0, "the floor pushes the ball up: {wf:?}");
@@ -335,9 +335,9 @@ fn bad_contact_parameters_are_rejected_with_advice() {
     )
     .expect("accepted");
     assert!(
-        d.warnings.iter().any(|w| w.contains("block 'c'")),
+        d.warnings().iter().any(|w| w.contains("block 'c'")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
 }
 

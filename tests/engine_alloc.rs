@@ -53,8 +53,8 @@ fn a_run_after_set_up_allocates_nothing() {
         let mut engine = Engine::new(&d, Recorder::new(&d));
         let x0 = engine.initialize(0.0);
         let mut solver = Solver::new(
-            d.num_states,
-            d.zero_crossing_directions.len(),
+            d.num_states(),
+            d.zero_crossing_directions().len(),
             blockdyn::sim::solver_options(&d),
         )
         .unwrap();
@@ -67,7 +67,7 @@ fn a_run_after_set_up_allocates_nothing() {
         assert_eq!(n, 0, "{model}: minor steps allocated {n} times");
         let (stats, n) = count(|| {
             solver
-                .integrate(&mut engine, 0.0, &x0, d.run.stop_time)
+                .integrate(&mut engine, 0.0, &x0, d.run().stop_time)
                 .unwrap()
         });
         assert!(stats.steps > 10);

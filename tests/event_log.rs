@@ -19,7 +19,7 @@ fn the_bouncing_balls_impacts_are_listed_with_their_times_and_block() {
     while expected.len() < 20 {
         let k = expected.len() as i32;
         let next = expected.last().unwrap() + 2.0 * e.powi(k) * v0 / g;
-        if next > d.run.stop_time {
+        if next > d.run().stop_time {
             break;
         }
         expected.push(next);

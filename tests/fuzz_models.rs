@@ -178,7 +178,7 @@ fn load_build_run(name: &str, text: &str) -> Result<(), TestCaseError> {
             return Ok(());
         }
     };
-    let stop = d.run.stop_time.min(SHORT_RUN);
+    let stop = d.run().stop_time.min(SHORT_RUN);
     let options = blockdyn::RunOptions {
         stop_time: Some(stop),
         ..Default::default()

@@ -164,7 +164,7 @@ fn ground_at(dimension: &str, position: &str, velocity: &str) -> ([f64; 3], Vec<
     let x = engine.initialize(0.0);
     let mut dx = vec![0.0; x.len()];
     engine.derivatives(0.0, &x, &mut dx);
-    let g = &d.blocks[d.block_index("ground").unwrap()];
+    let g = &d.blocks()[d.block_index("ground").unwrap()];
     let f = &engine.run.signals[g.output_slots[g.output_index("force").unwrap()].range()];
     let status = engine.run.signals[g.output_slots[g.output_index("status").unwrap()].range()][0];
     ([f[0], f[1], f[2]], dx[g.states.clone()].to_vec(), status)

@@ -194,8 +194,11 @@ fn a_stepped_reference_is_warned_about() {
         "[blocks.qr]\ntype = \"Step\"\ntime = 0.5\nafter = 0.3",
     );
     let d = blockdyn::load_model_str("stepped.toml", &stepped, &[]).unwrap();
-    let w = d.warnings.iter().find(|w| w.contains("whose output jumps"));
-    let w = w.unwrap_or_else(|| panic!("{:?}", d.warnings));
+    let w = d
+        .warnings()
+        .iter()
+        .find(|w| w.contains("whose output jumps"));
+    let w = w.unwrap_or_else(|| panic!("{:?}", d.warnings()));
     assert!(
         w.contains("block 'hinge'") && w.contains("input_filtered"),
         "{w}"
@@ -208,9 +211,9 @@ fn a_stepped_reference_is_warned_about() {
         .replace("\"wr.out -> hinge.w_ref\", \"ar.out -> hinge.a_ref\",", "");
     let d = blockdyn::load_model_str("filtered.toml", &filtered, &[]).unwrap();
     assert!(
-        !d.warnings.iter().any(|w| w.contains("jumps")),
+        !d.warnings().iter().any(|w| w.contains("jumps")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
 }
 
@@ -467,10 +470,10 @@ fn a_motion_filter_without_a_filtered_motion_is_warned_about() {
                 [blocks.s]\ntype = \"Solid\"\ngeometry = { shape = \"sphere\", radius = 0.1 }\nmass = 1.0\n";
     let d = blockdyn::load_model_str("m.toml", text, &[]).unwrap();
     let w = d
-        .warnings
+        .warnings()
         .iter()
         .find(|w| w.contains("'motion_filter' has no effect"))
-        .unwrap_or_else(|| panic!("no warning: {:?}", d.warnings));
+        .unwrap_or_else(|| panic!("no warning: {:?}", d.warnings()));
     assert!(w.contains("m.toml:9:"), "located at the key: {w}");
     assert!(w.contains("input_filtered"), "{w}");
 }

@@ -60,12 +60,9 @@ const ALLOWED: &[(&[&str], &str)] = &[
         "the mechanism block and its drive",
     ),
     (
-        &["builder/blocks", "builder/mod.rs"],
-        "typed constructors and the BlockSpec they fill (the Gain shorthands, part 3)",
-    ),
-    (
         &[
             "diagram/assemble",
+            "diagram/blueprint",
             "diagram/build",
             "diagram/groups",
             "diagram/mod.rs",
@@ -76,7 +73,8 @@ const ALLOWED: &[(&[&str], &str)] = &[
             "diagram/units",
             "diagram/warnings",
         ],
-        "diagram/: renov3 rewrites Diagram there",
+        "diagram/: the build's files and mod.rs's Diagram; the blueprint (renov6) joins it, its view \
+         `Built` read by parameters, build and warnings, and it makes parameter sets",
     ),
     (
         &["diagram/parameters/slot", "diagram/parameters/vector"],

@@ -254,18 +254,18 @@ fn an_angle_that_looks_like_degrees_is_warned_about() {
     );
     let d = blockdyn::load_model_str("deg.toml", &text, &[]).unwrap();
     assert!(
-        d.warnings
+        d.warnings()
             .iter()
             .any(|w| w.contains("block 'tilt'") && w.contains("write 1.5707963268")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
     let plain = text.replace("angle = 90", "angle = 1.5707963268");
     let d = blockdyn::load_model_str("rad.toml", &plain, &[]).unwrap();
     // (The bob sits on the hinge's axis: the only warning left is that nothing will move.)
     assert!(
-        d.warnings.iter().all(|w| w.contains("nothing will move")),
+        d.warnings().iter().all(|w| w.contains("nothing will move")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
 }

@@ -3,7 +3,10 @@
 //! run of the model built with the same values as overrides; a vector at its built values runs
 //! exactly as the diagram.
 
-use blockdyn::{load_model, simulate, Diagram, ParameterVector, RunOptions, RunResult};
+use blockdyn::{
+    load_model, load_model_parts, simulate, Blueprint, Diagram, ParameterVector, RunOptions,
+    RunResult,
+};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -12,8 +15,15 @@ fn load(model: &str, overrides: &[&str]) -> Diagram {
     load_model(Path::new(model), &overrides).unwrap()
 }
 
-fn run_vector(d: &Diagram, vector: &ParameterVector) -> RunResult {
-    let set = Arc::new(d.parameters_from(vector).unwrap());
+/// The model file `model` built with `overrides`, with the model it was built from (which
+/// parameter vectors are laid out with).
+fn load_parts(model: &str, overrides: &[&str]) -> (Blueprint, Diagram) {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    load_model_parts(Path::new(model), &overrides).unwrap()
+}
+
+fn run_vector(blueprint: &Blueprint, d: &Diagram, vector: &ParameterVector) -> RunResult {
+    let set = Arc::new(blueprint.parameters_from(d, vector).unwrap());
     simulate(
         d,
         RunOptions {
@@ -42,26 +52,26 @@ const BALL_SLOTS: [&str; 5] = [
 
 #[test]
 fn a_vector_starts_at_the_built_values_and_runs_as_the_diagram() {
-    let d = load("models/ball_drop.toml", &[]);
-    let vector = d.parameter_vector(&BALL_SLOTS).unwrap();
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let vector = blueprint.parameter_vector(&d, &BALL_SLOTS).unwrap();
     // Written in the model: k, c, m and the release height; not written: the initial velocity,
     // whose declared default is [0, 0, 0].
     assert_eq!(vector.built_values(), &[1e5, 100.0, 1.0, 1.0, 0.0]);
     assert_eq!(vector.values(), vector.built_values());
     assert_eq!(vector.paths().collect::<Vec<_>>(), BALL_SLOTS);
     assert_eq!(vector.index_of("ball.mass"), Some(2));
-    let set = d.parameters_from(&vector).unwrap();
+    let set = blueprint.parameters_from(&d, &vector).unwrap();
     assert!(set.assignments().is_empty(), "{:?}", set.assignments());
     assert_same_run(
-        &run_vector(&d, &vector),
+        &run_vector(&blueprint, &d, &vector),
         &simulate(&d, RunOptions::default()).unwrap(),
     );
 }
 
 #[test]
 fn a_vector_run_equals_the_model_built_with_its_values() {
-    let d = load("models/ball_drop.toml", &[]);
-    let mut vector = d.parameter_vector(&BALL_SLOTS).unwrap();
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let mut vector = blueprint.parameter_vector(&d, &BALL_SLOTS).unwrap();
     vector.set_values(&[2e5, 30.0, 2.0, 1.5, 0.5]).unwrap();
     let reference = load(
         "models/ball_drop.toml",
@@ -74,7 +84,7 @@ fn a_vector_run_equals_the_model_built_with_its_values() {
         ],
     );
     assert_same_run(
-        &run_vector(&d, &vector),
+        &run_vector(&blueprint, &d, &vector),
         &simulate(&reference, RunOptions::default()).unwrap(),
     );
     // Only the slots moved make blocks again: one slot away from its built value.
@@ -82,11 +92,11 @@ fn a_vector_run_equals_the_model_built_with_its_values() {
         .set_values(vector.built_values().to_vec().as_slice())
         .unwrap();
     vector[0] = 5e4;
-    let set = d.parameters_from(&vector).unwrap();
+    let set = blueprint.parameters_from(&d, &vector).unwrap();
     assert_eq!(set.assignments(), ["contact.normal.stiffness=50000"]);
     let reference = load("models/ball_drop.toml", &["contact.normal.stiffness=5e4"]);
     assert_same_run(
-        &run_vector(&d, &vector),
+        &run_vector(&blueprint, &d, &vector),
         &simulate(&reference, RunOptions::default()).unwrap(),
     );
 }
@@ -98,11 +108,13 @@ fn a_vector_run_equals_the_model_built_with_its_values() {
 /// output represents exactly up to rounding).
 #[test]
 fn the_release_height_slot_moves_the_first_contact_as_free_fall_says() {
-    let d = load("models/ball_drop.toml", &[]);
-    let mut vector = d.parameter_vector(&["free.position[2]"]).unwrap();
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let mut vector = blueprint
+        .parameter_vector(&d, &["free.position[2]"])
+        .unwrap();
     for h in [0.5, 1.0, 2.0, 4.0] {
         vector[0] = h;
-        let run = run_vector(&d, &vector);
+        let run = run_vector(&blueprint, &d, &vector);
         let onset = run.events.first().expect("the ball reaches the floor").time;
         let expected = (2.0 * (h - 0.1) / 9.81_f64).sqrt();
         assert!(
@@ -114,16 +126,19 @@ fn the_release_height_slot_moves_the_first_contact_as_free_fall_says() {
 
 #[test]
 fn vectors_share_one_diagram_on_threads() {
-    let d = Arc::new(load("models/ball_drop.toml", &[]));
-    let vector = d.parameter_vector(&["contact.normal.stiffness"]).unwrap();
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let (blueprint, d) = (Arc::new(blueprint), Arc::new(d));
+    let vector = blueprint
+        .parameter_vector(&d, &["contact.normal.stiffness"])
+        .unwrap();
     let stiffnesses = [5e4, 1e5, 2e5, 4e5];
     let threaded: Vec<RunResult> = std::thread::scope(|scope| {
         let handles: Vec<_> = stiffnesses
             .iter()
             .map(|&k| {
-                let d = Arc::clone(&d);
+                let (blueprint, d) = (Arc::clone(&blueprint), Arc::clone(&d));
                 let v = vector.with_values(&[k]).unwrap();
-                scope.spawn(move || run_vector(&d, &v))
+                scope.spawn(move || run_vector(&blueprint, &d, &v))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
@@ -141,8 +156,13 @@ fn vectors_share_one_diagram_on_threads() {
 /// vector is laid out, not when a loop first runs it.
 #[test]
 fn a_path_a_vector_cannot_hold_is_refused_with_what_to_write() {
-    let d = load("models/ball_drop.toml", &[]);
-    let error = |paths: &[&str]| d.parameter_vector(paths).unwrap_err().to_string();
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let error = |paths: &[&str]| {
+        blueprint
+            .parameter_vector(&d, paths)
+            .unwrap_err()
+            .to_string()
+    };
     let cases: [(&[&str], &[&str]); 17] = [
         (&["bal.mass"], &["no block 'bal'", "did you mean 'ball'"]),
         (&["ball.mas"], &["not a parameter of a Solid", "ball.mass"]),
@@ -190,12 +210,12 @@ fn a_path_a_vector_cannot_hold_is_refused_with_what_to_write() {
 
 #[test]
 fn a_value_a_block_refuses_is_reported_by_slot() {
-    let d = load("models/ball_drop.toml", &[]);
-    let vector = d.parameter_vector(&BALL_SLOTS).unwrap();
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let vector = blueprint.parameter_vector(&d, &BALL_SLOTS).unwrap();
     let refused = |i: usize, x: f64| {
         let mut v = vector.clone();
         v[i] = x;
-        d.parameters_from(&v).unwrap_err().to_string()
+        blueprint.parameters_from(&d, &v).unwrap_err().to_string()
     };
     let e = refused(0, -1.0);
     assert!(e.contains("stiffness"), "{e}");
@@ -209,17 +229,23 @@ fn a_value_a_block_refuses_is_reported_by_slot() {
     assert!(e.contains("'free.position[2]' = inf"), "{e}");
     let e = vector.clone().set_values(&[1.0]).unwrap_err();
     assert_eq!((e.expected, e.given), (5, 1));
-    let other = load("models/pendulum_stop.toml", &[]);
-    let e = other.parameters_from(&vector).unwrap_err().to_string();
+    let (other_blueprint, other) = load_parts("models/pendulum_stop.toml", &[]);
+    let e = other_blueprint
+        .parameters_from(&other, &vector)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("another diagram"), "{e}");
     // The same blocks built with other values: the vector's built values are not this
     // diagram's, so skipping unmoved slots would run the wrong numbers.
-    let heavier = load("models/ball_drop.toml", &["ball.mass=2"]);
-    let e = heavier.parameters_from(&vector).unwrap_err().to_string();
+    let (heavier_blueprint, heavier) = load_parts("models/ball_drop.toml", &["ball.mass=2"]);
+    let e = heavier_blueprint
+        .parameters_from(&heavier, &vector)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("another diagram"), "{e}");
     // Long numbers are written short in the set's assignments.
     let mut huge = vector.clone();
     huge[0] = 1e300;
-    let set = d.parameters_from(&huge).unwrap();
+    let set = blueprint.parameters_from(&d, &huge).unwrap();
     assert_eq!(set.assignments(), ["contact.normal.stiffness=1e300"]);
 }

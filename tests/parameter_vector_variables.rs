@@ -3,7 +3,7 @@
 //! run with the vector is, bit for bit, the run of the model built again with `--set NAME=VALUE`.
 //! Everything is built from strings in memory.
 
-use blockdyn::{load_model_str, simulate, Diagram, RunOptions, RunResult};
+use blockdyn::{load_model_str_parts, simulate, Blueprint, Diagram, RunOptions, RunResult};
 use std::sync::Arc;
 
 /// A pendulum: a brick bob of mass `m` on a massless rod of length `l`. The brick's side is a
@@ -50,8 +50,14 @@ inputs = 2
 "#;
 
 fn build(overrides: &[&str]) -> Diagram {
+    build_parts(overrides).1
+}
+
+/// The pendulum built with `overrides`, with the model it was built from (which parameter sets
+/// and vectors are made with).
+fn build_parts(overrides: &[&str]) -> (Blueprint, Diagram) {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    load_model_str("pendulum.toml", PENDULUM, &overrides).unwrap_or_else(|e| panic!("{e}"))
+    load_model_str_parts("pendulum.toml", PENDULUM, &overrides).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn run(d: &Diagram, set: Option<blockdyn::ParameterSet>) -> RunResult {
@@ -77,16 +83,18 @@ fn assert_same_run(a: &RunResult, b: &RunResult) {
 
 #[test]
 fn a_vector_over_a_variable_runs_as_the_model_built_with_set() {
-    let d = build(&[]);
-    let mut theta = d.parameter_vector(&["l", "m"]).unwrap();
+    let (blueprint, d) = build_parts(&[]);
+    let mut theta = blueprint.parameter_vector(&d, &["l", "m"]).unwrap();
     assert_eq!(theta.built_values(), &[0.5, 0.3]);
     for (l, m) in [(0.7, 0.3), (0.35, 1.2), (0.5, 0.3)] {
         theta.set_values(&[l, m]).unwrap();
-        let with_vector = run(&d, Some(d.parameters_from(&theta).unwrap()));
+        let with_vector = run(&d, Some(blueprint.parameters_from(&d, &theta).unwrap()));
         let fresh = build(&[&format!("l={l}"), &format!("m={m}")]);
         assert_same_run(&with_vector, &run(&fresh, None));
         // A text set naming the variables gives the same run.
-        let text = d.parameters(&[format!("l={l}"), format!("m={m}")]).unwrap();
+        let text = blueprint
+            .parameters(&d, &[format!("l={l}"), format!("m={m}")])
+            .unwrap();
         assert_same_run(&with_vector, &run(&d, Some(text)));
     }
 }
@@ -95,17 +103,21 @@ fn a_vector_over_a_variable_runs_as_the_model_built_with_set() {
 fn a_variable_used_by_another_variable_follows() {
     // `side = l / 5` sizes the brick, so moving `l` changes the bob's inertia too: the run equals
     // the fresh build, and differs from a run that moves only the rod (the side kept at 0.1).
-    let d = build(&[]);
-    let mut theta = d.parameter_vector(&["l"]).unwrap();
+    let (blueprint, d) = build_parts(&[]);
+    let mut theta = blueprint.parameter_vector(&d, &["l"]).unwrap();
     theta[0] = 0.8;
-    let set = d.parameters_from(&theta).unwrap();
+    let set = blueprint.parameters_from(&d, &theta).unwrap();
     let moved = set.assignments().to_vec();
     assert_eq!(moved, ["l=0.8"]);
     let with_vector = run(&d, Some(set));
     assert_same_run(&with_vector, &run(&build(&["l=0.8"]), None));
     let rod_only = run(
         &d,
-        Some(d.parameters(&["rod.translation=[0.0, -0.8, 0.0]"]).unwrap()),
+        Some(
+            blueprint
+                .parameters(&d, &["rod.translation=[0.0, -0.8, 0.0]"])
+                .unwrap(),
+        ),
     );
     assert_ne!(with_vector.final_state, rod_only.final_state);
     // The rod alone is the model built with the side pinned at l / 5 = 0.1.
@@ -115,46 +127,50 @@ fn a_variable_used_by_another_variable_follows() {
 #[test]
 fn a_vector_mixes_variables_and_block_parameters() {
     // hinge.q0 is no expression: it is set after the re-read, as `--set hinge.q0=...` would.
-    let d = build(&[]);
-    let theta = d.parameter_vector(&["hinge.q0", "l"]).unwrap();
+    let (blueprint, d) = build_parts(&[]);
+    let theta = blueprint.parameter_vector(&d, &["hinge.q0", "l"]).unwrap();
     let theta = theta.with_values(&[0.2, 0.9]).unwrap();
-    let with_vector = run(&d, Some(d.parameters_from(&theta).unwrap()));
+    let with_vector = run(&d, Some(blueprint.parameters_from(&d, &theta).unwrap()));
     assert_same_run(&with_vector, &run(&build(&["hinge.q0=0.2", "l=0.9"]), None));
 }
 
 #[test]
 fn a_vector_starts_from_the_values_the_model_was_built_with() {
     // Built with --set l=0.6: the slot starts there, and the side followed it.
-    let d = build(&["l=0.6"]);
-    let theta = d.parameter_vector(&["l", "side"]).unwrap();
+    let (blueprint, d) = build_parts(&["l=0.6"]);
+    let theta = blueprint.parameter_vector(&d, &["l", "side"]).unwrap();
     assert_eq!(theta.built_values(), &[0.6, 0.6 / 5.0]);
+    // A second build of the same text with the same overrides is read the same way: it fits.
+    assert!(theta.fits(&build(&["l=0.6"])));
     // Laid out on another build (other overrides), it does not fit.
-    let other = build(&[]);
+    let (other_blueprint, other) = build_parts(&[]);
     assert!(!theta.fits(&other));
-    let e = other.parameters_from(&theta).unwrap_err();
+    let e = other_blueprint.parameters_from(&other, &theta).unwrap_err();
     assert!(e.message.contains("another diagram"), "{e}");
 }
 
 #[test]
 fn unknown_variables_and_settings_are_refused_with_what_to_do() {
-    let d = build(&[]);
-    let e = d.parameter_vector(&["sidee"]).unwrap_err();
+    let (blueprint, d) = build_parts(&[]);
+    let e = blueprint.parameter_vector(&d, &["sidee"]).unwrap_err();
     assert!(e.message.contains("no variable 'sidee'"), "{e}");
     assert!(e.hint.unwrap_or_default().contains("did you mean 'side'"));
-    let e = d.parameters(&["sidee=0.2"]).unwrap_err();
+    let e = blueprint.parameters(&d, &["sidee=0.2"]).unwrap_err();
     assert!(e.hint.unwrap_or_default().contains("did you mean 'side'"));
     // stop_time is an expression of t_end: a set never changes [model].
-    let e = d.parameter_vector(&["t_end"]).unwrap_err();
+    let e = blueprint.parameter_vector(&d, &["t_end"]).unwrap_err();
     assert!(e.message.contains("cannot move"), "{e}");
     assert!(e.message.contains("[model]"), "{e}");
     // A model without variables says what a bare name is.
-    let plain = load_model_str(
+    let (plain_blueprint, plain) = load_model_str_parts(
         "plain.toml",
         "connect = [\"c.out -> s.in1\"]\n[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.s]\ntype = \"Scope\"\n",
         &[],
     )
     .unwrap();
-    let e = plain.parameter_vector(&["gain"]).unwrap_err();
+    let e = plain_blueprint
+        .parameter_vector(&plain, &["gain"])
+        .unwrap_err();
     assert!(e.message.contains("no variable 'gain'"), "{e}");
     assert!(e.hint.unwrap_or_default().contains("block.param"));
 }
@@ -169,12 +185,13 @@ fn a_geometry_a_contact_reads_still_cannot_move() {
             "\"hinge.w -> scope.in2\", \"world.W -- floor.R\", \"floor.G -- contact.B\", \"bob.G -- contact.F\"]",
         )
         + "\n[blocks.floor]\ntype = \"InfinitePlane\"\n[blocks.contact]\ntype = \"SpatialContactForce\"\nnormal = { method = \"linear_spring_damper\", stiffness = 1e5, damping = 100.0 }\n";
-    let d = load_model_str("contact.toml", &with_contact, &[]).unwrap_or_else(|e| panic!("{e}"));
-    let e = d.parameter_vector(&["l"]).unwrap_err();
+    let (blueprint, d) =
+        load_model_str_parts("contact.toml", &with_contact, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let e = blueprint.parameter_vector(&d, &["l"]).unwrap_err();
     assert!(
         e.message.contains("a geometry that a contact block reads"),
         "{e}"
     );
     // The mass moves no geometry.
-    assert!(d.parameter_vector(&["m"]).is_ok());
+    assert!(blueprint.parameter_vector(&d, &["m"]).is_ok());
 }

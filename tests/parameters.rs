@@ -3,7 +3,7 @@
 //! values as `--set` overrides (same blocks, same schedule, same arithmetic), whatever the
 //! threads.
 
-use blockdyn::{load_model, simulate, Diagram, RunOptions, RunResult};
+use blockdyn::{load_model, load_model_parts, simulate, Blueprint, Diagram, RunOptions, RunResult};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -12,8 +12,15 @@ fn load(model: &str, overrides: &[&str]) -> Diagram {
     load_model(Path::new(model), &overrides).unwrap()
 }
 
-fn run_with(d: &Diagram, assignments: &[&str]) -> RunResult {
-    let set = Arc::new(d.parameters(assignments).unwrap());
+/// The model file `model` built with `overrides`, with the model it was built from (which
+/// parameter sets are made with).
+fn load_parts(model: &str, overrides: &[&str]) -> (Blueprint, Diagram) {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    load_model_parts(Path::new(model), &overrides).unwrap()
+}
+
+fn run_with(blueprint: &Blueprint, d: &Diagram, assignments: &[&str]) -> RunResult {
+    let set = Arc::new(blueprint.parameters(d, assignments).unwrap());
     simulate(
         d,
         RunOptions {
@@ -35,20 +42,20 @@ fn assert_same_run(a: &RunResult, b: &RunResult) {
 
 #[test]
 fn a_contact_laws_stiffness_set_per_run_equals_the_model_built_with_it() {
-    let d = load("models/ball_drop.toml", &[]);
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
     for (k, c) in [("2e5", "100"), ("5e4", "30")] {
         let set = [
             format!("contact.normal.stiffness={k}"),
             format!("contact.normal.damping={c}"),
         ];
-        let with_set = run_with(&d, &[set[0].as_str(), set[1].as_str()]);
+        let with_set = run_with(&blueprint, &d, &[set[0].as_str(), set[1].as_str()]);
         let rebuilt = load("models/ball_drop.toml", &[set[0].as_str(), set[1].as_str()]);
         let reference = simulate(&rebuilt, RunOptions::default()).unwrap();
         assert_same_run(&with_set, &reference);
     }
     // And the set changed something: the stiffer floor bounces the ball at another time.
     let default = simulate(&d, RunOptions::default()).unwrap();
-    let stiffer = run_with(&d, &["contact.normal.stiffness=2e5"]);
+    let stiffer = run_with(&blueprint, &d, &["contact.normal.stiffness=2e5"]);
     assert_ne!(default.recording.values, stiffer.recording.values);
 }
 
@@ -57,8 +64,8 @@ fn a_fused_gain_set_per_run_equals_the_model_built_with_it() {
     // The spring and damper gains are fused into sparse sums: the run's fusion plan is built
     // from the set's instances. Closed form as a check that the value is really used: the
     // static deflection under the 10 N step is F/k.
-    let d = load("models/mass_spring_damper.toml", &["model.stop_time=20"]);
-    let with_set = run_with(&d, &["spring.gain=400", "damper.gain=30"]);
+    let (blueprint, d) = load_parts("models/mass_spring_damper.toml", &["model.stop_time=20"]);
+    let with_set = run_with(&blueprint, &d, &["spring.gain=400", "damper.gain=30"]);
     let rebuilt = load(
         "models/mass_spring_damper.toml",
         &["model.stop_time=20", "spring.gain=400", "damper.gain=30"],
@@ -87,19 +94,30 @@ fn a_fused_gain_set_per_run_equals_the_model_built_with_it() {
 
 #[test]
 fn runs_with_different_sets_share_one_diagram_on_threads() {
-    let d = load("models/ball_drop.toml", &[]);
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
     let stiffnesses = ["5e4", "1e5", "2e5", "4e5"];
     let serial: Vec<RunResult> = stiffnesses
         .iter()
-        .map(|k| run_with(&d, &[format!("contact.normal.stiffness={k}").as_str()]))
+        .map(|k| {
+            run_with(
+                &blueprint,
+                &d,
+                &[format!("contact.normal.stiffness={k}").as_str()],
+            )
+        })
         .collect();
     let threaded: Vec<RunResult> = std::thread::scope(|scope| {
         let handles: Vec<_> = stiffnesses
             .iter()
             .map(|k| {
-                let d = &d;
-                scope
-                    .spawn(move || run_with(d, &[format!("contact.normal.stiffness={k}").as_str()]))
+                let (blueprint, d) = (&blueprint, &d);
+                scope.spawn(move || {
+                    run_with(
+                        blueprint,
+                        d,
+                        &[format!("contact.normal.stiffness={k}").as_str()],
+                    )
+                })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
@@ -111,8 +129,12 @@ fn runs_with_different_sets_share_one_diagram_on_threads() {
 
 #[test]
 fn a_checkpoint_keeps_the_parameters_of_the_run_that_took_it() {
-    let d = load("models/ball_drop.toml", &[]);
-    let set = Arc::new(d.parameters(&["contact.normal.stiffness=2e5"]).unwrap());
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let set = Arc::new(
+        blueprint
+            .parameters(&d, &["contact.normal.stiffness=2e5"])
+            .unwrap(),
+    );
     let whole = simulate(
         &d,
         RunOptions {
@@ -141,7 +163,11 @@ fn a_checkpoint_keeps_the_parameters_of_the_run_that_took_it() {
     .unwrap();
     assert_eq!(rest.final_state, whole.final_state);
     // Another set on resume is refused.
-    let other = Arc::new(d.parameters(&["contact.normal.stiffness=3e5"]).unwrap());
+    let other = Arc::new(
+        blueprint
+            .parameters(&d, &["contact.normal.stiffness=3e5"])
+            .unwrap(),
+    );
     let refused = simulate(
         &d,
         RunOptions {
@@ -156,8 +182,13 @@ fn a_checkpoint_keeps_the_parameters_of_the_run_that_took_it() {
 
 #[test]
 fn what_a_set_cannot_change_is_refused_with_what_to_do_instead() {
-    let d = load("models/ball_drop.toml", &[]);
-    let error = |assignment: &str| d.parameters(&[assignment]).unwrap_err().to_string();
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let error = |assignment: &str| {
+        blueprint
+            .parameters(&d, &[assignment])
+            .unwrap_err()
+            .to_string()
+    };
     let radius = error("ball.geometry.radius=0.2");
     assert!(radius.contains("moves or reshapes a geometry"), "{radius}");
     assert!(radius.contains("build the model again"), "{radius}");
@@ -166,15 +197,15 @@ fn what_a_set_cannot_change_is_refused_with_what_to_do_instead() {
     // The mechanism block is made by the build: its values come from other blocks.
     let mechanism = error("mechanism.gravity=[0,0,-1]");
     assert!(mechanism.contains("made by the build"), "{mechanism}");
-    let with_mass = d
-        .parameters(&["ball.mass=2", "mechanism.gravity=[0,0,-1]"])
+    let with_mass = blueprint
+        .parameters(&d, &["ball.mass=2", "mechanism.gravity=[0,0,-1]"])
         .unwrap_err()
         .to_string();
     assert!(with_mass.contains("made by the build"), "{with_mass}");
     // A rigid joint limit made a penalty one leaves the mechanism's rigid constraints.
-    let pendulum = load("models/pendulum_stop.toml", &[]);
-    let limit = pendulum
-        .parameters(&[
+    let (pendulum_blueprint, pendulum) = load_parts("models/pendulum_stop.toml", &[]);
+    let limit = pendulum_blueprint
+        .parameters(&pendulum, &[
             "hinge.limits={lower=0.2,upper=1.5,method=\"spring_damper\",stiffness=1e4,damping=10}",
         ])
         .unwrap_err()
@@ -193,8 +224,12 @@ fn what_a_set_cannot_change_is_refused_with_what_to_do_instead() {
     let no_equals = error("contact.normal.stiffness");
     assert!(no_equals.contains("has no '='"), "{no_equals}");
     // A set of another model is refused by the run.
-    let other = load("models/bouncing_ball.toml", &[]);
-    let set = Arc::new(other.parameters(&["restitution.gain=-0.5"]).unwrap());
+    let (other_blueprint, other) = load_parts("models/bouncing_ball.toml", &[]);
+    let set = Arc::new(
+        other_blueprint
+            .parameters(&other, &["restitution.gain=-0.5"])
+            .unwrap(),
+    );
     let refused = simulate(
         &d,
         RunOptions {
@@ -257,9 +292,9 @@ fn mechanism_values_set_per_run_equal_the_model_built_with_them() {
             ],
         ),
     ] {
-        let d = load(model, &[]);
+        let (blueprint, d) = load_parts(model, &[]);
         let built = load(model, &assignments);
-        let with_set = run_with(&d, &assignments);
+        let with_set = run_with(&blueprint, &d, &assignments);
         assert_same_run(&with_set, &simulate(&built, RunOptions::default()).unwrap());
         // And the value took effect: the run differs from the model's own.
         let own = simulate(&d, RunOptions::default()).unwrap();
@@ -275,9 +310,9 @@ fn mechanism_values_set_per_run_equal_the_model_built_with_them() {
 /// relative: the run ends at rest, its remaining oscillation is below that).
 #[test]
 fn a_heavier_ball_set_per_run_sinks_twice_as_deep() {
-    let d = load("models/ball_drop.toml", &["model.stop_time=20"]);
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &["model.stop_time=20"]);
     let rest = |assignments: &[&str]| {
-        let r = run_with(&d, assignments);
+        let r = run_with(&blueprint, &d, assignments);
         // x = [q; v]: q = (position, quaternion); the ball's radius is 0.1 m.
         0.1 - r.final_state[2]
     };
@@ -299,16 +334,16 @@ fn a_set_reaches_blocks_evaluated_as_kernels() {
     mod linear_models;
     let text = linear_models::nonlinear_model(10, 2.0);
     let log = ["output.log=[\"sat3.out\", \"f5.out\"]".to_string()];
-    let d = blockdyn::load_model_str("nl.toml", &text, &log).unwrap();
+    let (blueprint, d) = blockdyn::load_model_str_parts("nl.toml", &text, &log).unwrap();
     let assignments = ["sat3.upper=0.3", "f5.expression=\"0.4 - u\""];
     let mut overrides = log.to_vec();
     overrides.extend(assignments.iter().map(|a| a.to_string()));
     let built = blockdyn::load_model_str("nl.toml", &text, &overrides).unwrap();
-    let with_set = run_with(&d, &assignments);
+    let with_set = run_with(&blueprint, &d, &assignments);
     assert_same_run(&with_set, &simulate(&built, RunOptions::default()).unwrap());
     let own = simulate(&d, RunOptions::default()).unwrap();
     assert_ne!(own.recording.values, with_set.recording.values);
-    let set = d.parameters(&assignments).unwrap();
+    let set = blueprint.parameters(&d, &assignments).unwrap();
     let engine = blockdyn::sim::Engine::with_parameters(
         &d,
         blockdyn::sim::Recorder::new(&d),
@@ -326,18 +361,18 @@ fn a_set_reaches_blocks_evaluated_as_kernels() {
 #[test]
 fn a_set_warns_as_the_model_built_with_its_values() {
     let rk4 = ["solver.method=rk4", "solver.fixed_step=5e-3"];
-    let d = load("models/ball_drop.toml", &rk4);
-    assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &rk4);
+    assert!(d.warnings().is_empty(), "{:?}", d.warnings());
     let built_with = |model: &str, base: &[&str], set: &[&str]| {
         let all: Vec<&str> = base.iter().chain(set).copied().collect();
-        load(model, &all).warnings
+        load(model, &all).warnings().to_vec()
     };
     for set in [
         &["contact.normal.stiffness=4e5"][..],
         &["ball.mass=0.25"],
         &["contact.normal.stiffness=1e5"],
     ] {
-        let warnings = d.parameters(set).unwrap().warnings().to_vec();
+        let warnings = blueprint.parameters(&d, set).unwrap().warnings().to_vec();
         assert_eq!(
             warnings,
             built_with("models/ball_drop.toml", &rk4, set),
@@ -347,9 +382,13 @@ fn a_set_warns_as_the_model_built_with_its_values() {
         assert_eq!(warned, set[0] != "contact.normal.stiffness=1e5", "{set:?}");
     }
 
-    let incline = load("models/box_on_incline.toml", &[]);
+    let (incline_blueprint, incline) = load_parts("models/box_on_incline.toml", &[]);
     let rising = ["contact.friction.dynamic=0.6"];
-    let warnings = incline.parameters(&rising).unwrap().warnings().to_vec();
+    let warnings = incline_blueprint
+        .parameters(&incline, &rising)
+        .unwrap()
+        .warnings()
+        .to_vec();
     assert!(
         warnings.iter().any(|w| w.contains("exceeds static")),
         "{warnings:?}"
@@ -358,13 +397,20 @@ fn a_set_warns_as_the_model_built_with_its_values() {
         warnings,
         built_with("models/box_on_incline.toml", &[], &rising)
     );
-    let tilted = load("models/box_on_incline.toml", &rising);
+    let (tilted_blueprint, tilted) = load_parts("models/box_on_incline.toml", &rising);
     let back = ["contact.friction.dynamic=0.3"];
     assert_eq!(
-        tilted.parameters(&back).unwrap().warnings(),
+        tilted_blueprint
+            .parameters(&tilted, &back)
+            .unwrap()
+            .warnings(),
         &built_with("models/box_on_incline.toml", &rising, &back)[..]
     );
-    assert!(tilted.parameters(&back).unwrap().warnings().is_empty());
+    assert!(tilted_blueprint
+        .parameters(&tilted, &back)
+        .unwrap()
+        .warnings()
+        .is_empty());
 }
 
 /// A value that changes a port's shape is refused by the set (a Constant made a 2-vector feeding
@@ -389,15 +435,15 @@ gain = 3.0
 type = "Scope"
 inputs = 2
 "#;
-    let d = blockdyn::load_model_str("shapes.toml", text, &[]).unwrap();
-    let e = d
-        .parameters(&["c.value=[1.0, 2.0]"])
+    let (blueprint, d) = blockdyn::load_model_str_parts("shapes.toml", text, &[]).unwrap();
+    let e = blueprint
+        .parameters(&d, &["c.value=[1.0, 2.0]"])
         .unwrap_err()
         .to_string();
     assert!(e.contains("shape of port 'out'"), "{e}");
     assert!(e.contains("build the model again"), "{e}");
-    assert!(d.parameters(&["c.value=2.0"]).is_ok());
-    let gain = d.parameters(&["g.gain=[[1.0, 2.0]]"]);
+    assert!(blueprint.parameters(&d, &["c.value=2.0"]).is_ok());
+    let gain = blueprint.parameters(&d, &["g.gain=[[1.0, 2.0]]"]);
     let e = gain.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(e.contains("build the model again"), "{e}");
 
@@ -416,8 +462,8 @@ inputs = 2
 /// values is the same model, and the set runs there.
 #[test]
 fn a_set_does_not_run_on_a_build_of_the_file_with_other_values() {
-    let d = load("models/ball_drop.toml", &[]);
-    let set = Arc::new(d.parameters(&["ball.mass=2"]).unwrap());
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let set = Arc::new(blueprint.parameters(&d, &["ball.mass=2"]).unwrap());
     let options = || RunOptions {
         parameters: Some(Arc::clone(&set)),
         ..Default::default()
@@ -433,7 +479,11 @@ fn a_set_does_not_run_on_a_build_of_the_file_with_other_values() {
     assert_same_run(&simulate(&again, options()).unwrap(), &here);
     // A set that makes only a force block again runs on a build with other mechanism values:
     // the blocks it makes again have the same tables there.
-    let stiffer = Arc::new(d.parameters(&["contact.normal.stiffness=2e5"]).unwrap());
+    let stiffer = Arc::new(
+        blueprint
+            .parameters(&d, &["contact.normal.stiffness=2e5"])
+            .unwrap(),
+    );
     let run = simulate(
         &higher,
         RunOptions {

@@ -26,8 +26,8 @@ fn pattern_changes_after_warm_up_allocate_nothing() {
     let path = std::path::Path::new("models/sphere_pile.toml");
     let d = blockdyn::load_model(path, &overrides).unwrap();
     let mut solver = Solver::new(
-        d.num_states,
-        d.zero_crossing_directions.len(),
+        d.num_states(),
+        d.zero_crossing_directions().len(),
         blockdyn::sim::solver_options(&d),
     )
     .unwrap();

@@ -38,12 +38,12 @@ fn a_streamed_run_after_set_up_allocates_nothing() {
         let mut engine = Engine::new(&d, Recorder::streaming(&d, to).unwrap());
         let x0 = engine.initialize(0.0);
         let mut solver = Solver::new(
-            d.num_states,
-            d.zero_crossing_directions.len(),
+            d.num_states(),
+            d.zero_crossing_directions().len(),
             blockdyn::sim::solver_options(&d),
         )
         .unwrap();
-        let (stats, n) = count(|| solver.integrate(&mut engine, 0.0, &x0, d.run.stop_time));
+        let (stats, n) = count(|| solver.integrate(&mut engine, 0.0, &x0, d.run().stop_time));
         let stats = stats.unwrap();
         assert!(stats.steps > 10, "{model}");
         assert!(engine.run.recorder.rows() > stats.steps, "{model}");

@@ -30,7 +30,7 @@ type = "Scope"
 #[test]
 fn the_run_spec_holds_the_settings_and_the_resolved_columns() {
     let d = blockdyn::load_model_str("spec.toml", MODEL, &[]).unwrap_or_else(|e| panic!("{e}"));
-    let run = &d.run;
+    let run = d.run();
     assert_eq!(run.name, "spec");
     assert_eq!(run.stop_time, 2.5);
     assert_eq!(run.solver.method, Method::Trbdf2);
@@ -47,8 +47,8 @@ fn the_run_spec_holds_the_settings_and_the_resolved_columns() {
     // Offsets: the elements of v.out are consecutive; k.out is elsewhere in the buffer.
     let v = d.block_index("v").unwrap();
     let k = d.block_index("k").unwrap();
-    let v0 = d.blocks[v].output_slots[0].offset as usize;
-    let k0 = d.blocks[k].output_slots[0].offset as usize;
+    let v0 = d.blocks()[v].output_slots[0].offset as usize;
+    let k0 = d.blocks()[k].output_slots[0].offset as usize;
     assert_eq!(rec.offsets, [v0, v0 + 1, v0 + 2, k0]);
     // The recorder takes the columns as resolved.
     assert_eq!(Recorder::new(&d).recording.columns, rec.columns);
@@ -87,8 +87,8 @@ fn a_linearization_names_a_port_at_the_place_its_block_was_written() {
 
 #[test]
 fn a_parameter_set_fits_the_builds_of_the_same_tables_only() {
-    let d = blockdyn::load_model_str("spec.toml", MODEL, &[]).unwrap();
-    let set = d.parameters(&["k.value=3"]).unwrap();
+    let (blueprint, d) = blockdyn::load_model_str_parts("spec.toml", MODEL, &[]).unwrap();
+    let set = blueprint.parameters(&d, &["k.value=3"]).unwrap();
     assert!(set.fits(&d));
     // The same text built again: the same tables (values and places).
     let again = blockdyn::load_model_str("spec.toml", MODEL, &[]).unwrap();

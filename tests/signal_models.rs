@@ -213,7 +213,7 @@ fn a_chain_of_first_order_stages_follows_the_erlang_distribution() {
             }
             partial += term;
             let exact = 1.0 - (-t).exp() * partial;
-            let b = &d.blocks[d.block_index(&format!("x{i}")).unwrap()];
+            let b = &d.blocks()[d.block_index(&format!("x{i}")).unwrap()];
             let x = r.final_state[b.states.start];
             assert!(
                 (x - exact).abs() < 1e-6,

@@ -154,7 +154,7 @@ log = ["c.out", "st.out", "ra.out", "si.out", "pu.out", "ft.out", "fc.out", "cl.
             col("cl.out", Some("s")),
         ]
     );
-    assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+    assert!(d.warnings().is_empty(), "{:?}", d.warnings());
 }
 
 /// Mux concatenates its inputs' units element by element, Selector picks them with the
@@ -252,7 +252,7 @@ log = ["sw.out", "err.out", "int.out", "prod.out"]
             col("prod.out", None),
         ]
     );
-    assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+    assert!(d.warnings().is_empty(), "{:?}", d.warnings());
 }
 
 /// A Sum of an angle and a length warns, located at the Sum's line, naming both inputs and
@@ -276,10 +276,10 @@ log = ["sum.out"]
     let line = line_of(&text, "[blocks.sum]");
     let expected = format!("units.toml:{line}:");
     let warning = d
-        .warnings
+        .warnings()
         .iter()
         .find(|w| w.contains("adds in1 in rad to in2 in m"))
-        .unwrap_or_else(|| panic!("no unit warning: {:?}", d.warnings));
+        .unwrap_or_else(|| panic!("no unit warning: {:?}", d.warnings()));
     assert!(warning.starts_with(&expected), "{warning}");
     assert!(warning.contains("block 'sum'"), "{warning}");
     assert_eq!(columns(&d), [col("sum.out", None)]);
@@ -338,11 +338,11 @@ fn an_empty_unit_warns_at_its_key() {
     let line = line_of(&text, "unit = \"\"");
     let expected = format!("units.toml:{line}:8: block 'c': unit = \"\" is empty");
     assert!(
-        d.warnings.iter().any(|w| w.starts_with(&expected)),
+        d.warnings().iter().any(|w| w.starts_with(&expected)),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
-    assert_eq!(d.warnings.len(), 1, "{:?}", d.warnings);
+    assert_eq!(d.warnings().len(), 1, "{:?}", d.warnings());
     assert_eq!(
         columns(&d),
         [col("c.out", None), col("d.out", Some("furlong"))]

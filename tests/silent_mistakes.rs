@@ -29,14 +29,14 @@ fn revolute_q0_in_degrees_warns_that_it_reads_radians() {
     // Located at the value of q0: its line, and the column after "q0 = ".
     let (line, column) = line_column(&text, "q0 = 90.0");
     let expected = format!("pendulum.toml:{line}:{}: block 'hinge': q0 = 90 rad is more than a full turn: joint angles are in radians; if you meant 90°, write q0 = 1.5707963268", column + 5);
-    assert!(d.warnings.contains(&expected), "{:?}", d.warnings);
+    assert!(d.warnings().contains(&expected), "{:?}", d.warnings());
     // Within a full turn, no warning: 6 rad is a valid start.
     let text = example("pendulum").replace("q0 = 1.5707963267948966 ", "q0 = 6.0 ");
     let d = blockdyn::load_model_str("pendulum.toml", &text, &[]).unwrap();
     assert!(
-        !d.warnings.iter().any(|w| w.contains("full turn")),
+        !d.warnings().iter().any(|w| w.contains("full turn")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
 }
 
@@ -79,17 +79,17 @@ fn gravity_along_every_hinge_axis_warns_that_nothing_will_move() {
     let (line, column) = line_column(&text, "gravity = [0.0, 0.0, -9.81]");
     let expected = format!("pendulum.toml:{line}:{}: block 'gravity': gravity [0, 0, -9.81] m/s² has no component along any joint's motion and nothing else drives the mechanism", column + 10);
     assert!(
-        d.warnings.iter().any(|w| w.starts_with(&expected)),
+        d.warnings().iter().any(|w| w.starts_with(&expected)),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
     // As written (gravity along −y, across the hinge), no warning; nor once the hinge is given a
     // start velocity (it turns at constant speed: a valid model).
     let d = blockdyn::load_model_str("pendulum.toml", &example("pendulum"), &[]).unwrap();
     assert!(
-        !d.warnings.iter().any(|w| w.contains("nothing will move")),
+        !d.warnings().iter().any(|w| w.contains("nothing will move")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
     let spinning = text.replace("w0 = 0.0", "w0 = 1.0");
     assert!(
@@ -98,9 +98,9 @@ fn gravity_along_every_hinge_axis_warns_that_nothing_will_move() {
     );
     let d = blockdyn::load_model_str("pendulum.toml", &spinning, &[]).unwrap();
     assert!(
-        !d.warnings.iter().any(|w| w.contains("nothing will move")),
+        !d.warnings().iter().any(|w| w.contains("nothing will move")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
 }
 
@@ -161,9 +161,10 @@ fn nan_from_a_fcn_into_a_scope_is_reported_with_its_column_and_time() {
 /// The warnings of `text` (loaded as `label`) that contain `needle`.
 fn warnings_with(label: &str, text: &str, needle: &str) -> Vec<String> {
     let d = blockdyn::load_model_str(label, text, &[]).unwrap();
-    d.warnings
-        .into_iter()
+    d.warnings()
+        .iter()
         .filter(|w| w.contains(needle))
+        .cloned()
         .collect()
 }
 
@@ -332,6 +333,66 @@ fn an_empty_plot_path_is_located_and_says_what_to_write() {
 }
 
 #[test]
+fn a_parameter_set_naming_the_only_collision_of_a_link_with_a_cleaned_name_says_the_file_is_missing(
+) {
+    // The link `fore.arm` is the block path `arm/fore_arm` (a '.' would end the block name), and
+    // its only collision, a mesh that is not there, would be `arm/fore_arm/collision` (no index).
+    // The set is told why that block is missing, from the expansion's list of skipped parts (a
+    // lookup by the link's name in the warning text missed the cleaned name).
+    let dir = cli_common::temp_dir("set_skipped_cleaned");
+    let urdf = cli_common::arm_urdf("", "arm", r#"<mesh filename="meshes/fore.stl"/>"#)
+        .replace("\"fore\"", "\"fore.arm\"")
+        .replace(
+            "    <collision>\n      <geometry><box size=\"0.1 0.1 0.1\"/></geometry>\n    </collision>\n",
+            "",
+        );
+    assert_eq!(urdf.matches("<collision>").count(), 1, "{urdf}");
+    // Where the skipped collision is written: its line (1-based) and column 5 (4 spaces in).
+    let line = 1 + urdf
+        .lines()
+        .position(|l| l.trim() == "<collision>")
+        .unwrap();
+    std::fs::write(dir.join("arm.urdf"), &urdf).unwrap();
+    let model = "connect = [\"world.W -- arm.B\"]\n\n[model]\nstop_time = 0.1\n\n\
+                 [blocks.world]\ntype = \"WorldFrame\"\n\n[blocks.arm]\ntype = \"Urdf\"\nfile = \"arm.urdf\"\n";
+    std::fs::write(dir.join("model.toml"), model).unwrap();
+    let (blueprint, d) = blockdyn::load_model_parts(&dir.join("model.toml"), &[]).unwrap();
+    assert!(d.block_index("arm/fore_arm/inertial").is_some());
+    assert_eq!(blueprint.skipped().len(), 1, "{:?}", blueprint.skipped());
+    let e = blueprint
+        .parameters(&d, &["arm/fore_arm/collision.mass=2"])
+        .unwrap_err()
+        .to_string();
+    let expected = format!(
+        "parameter 'arm/fore_arm/collision.mass=2': there is no block 'arm/fore_arm/collision': the Urdf block did not make it, because at {}/arm.urdf:{line}:5: link 'fore.arm': <collision> <mesh filename=\"meshes/fore.stl\"> skipped (no contact geometry): the mesh file is missing",
+        dir.display()
+    );
+    assert!(e.contains(&expected), "expected {expected:?} in:\n{e}");
+    assert!(!e.contains("did you mean"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_parameter_set_is_refused_on_a_diagram_of_another_build() {
+    // The blueprint's tables index the blocks of its own build: with another build's diagram
+    // (even of the same text) it refuses rather than read the wrong entries.
+    let text = "connect = [\"c.out -> s.in1\"]\n[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.s]\ntype = \"Scope\"\n";
+    let (blueprint, d) = blockdyn::load_model_str_parts("m.toml", text, &[]).unwrap();
+    let (_, again) = blockdyn::load_model_str_parts("m.toml", text, &[]).unwrap();
+    assert!(blueprint.is_of(&d) && !blueprint.is_of(&again));
+    assert!(blueprint.parameters(&d, &["c.value=2"]).is_ok());
+    let e = blueprint
+        .parameters(&again, &["c.value=2"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("is not the one the diagram was built from"),
+        "{e}"
+    );
+    assert!(blueprint.parameter_vector(&again, &["c.value"]).is_err());
+}
+
+#[test]
 fn initial_nan_says_it_is_a_number_that_is_not_finite() {
     let text = "[model]\nstop_time = 1.0\n\n[blocks.i]\ntype = \"Integrator\"\ninitial = nan\n";
     refused_with(
@@ -368,9 +429,9 @@ fn a_parameter_set_naming_a_collision_whose_mesh_is_missing_says_the_file_is_mis
     let model = "connect = [\"world.W -- arm.B\"]\n\n[model]\nstop_time = 0.1\n\n\
                  [blocks.world]\ntype = \"WorldFrame\"\n\n[blocks.arm]\ntype = \"Urdf\"\nfile = \"arm.urdf\"\n";
     std::fs::write(dir.join("model.toml"), model).unwrap();
-    let d = blockdyn::load_model(&dir.join("model.toml"), &[]).unwrap();
-    let e = d
-        .parameters(&["arm/fore/collision_1.mass=2"])
+    let (blueprint, d) = blockdyn::load_model_parts(&dir.join("model.toml"), &[]).unwrap();
+    let e = blueprint
+        .parameters(&d, &["arm/fore/collision_1.mass=2"])
         .unwrap_err()
         .to_string();
     let expected = format!(
@@ -380,7 +441,9 @@ fn a_parameter_set_naming_a_collision_whose_mesh_is_missing_says_the_file_is_mis
     assert!(e.contains(&expected), "expected {expected:?} in:\n{e}");
     assert!(!e.contains("did you mean"), "{e}");
     // A collision that was made is still addressed, and a typo still gets "did you mean".
-    let e = d.parameters(&["arm/fore/colision_0.mass=2"]).unwrap_err();
+    let e = blueprint
+        .parameters(&d, &["arm/fore/colision_0.mass=2"])
+        .unwrap_err();
     assert!(
         e.to_string()
             .contains("did you mean 'arm/fore/collision_0'"),

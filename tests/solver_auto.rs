@@ -459,7 +459,7 @@ gain = 1e6
 type = "Integrator"
 "#;
     let d = blockdyn::load_model_str("lag.toml", text, &[]).unwrap();
-    assert_eq!(d.run.solver.method, blockdyn::solver::Method::Auto);
+    assert_eq!(d.run().solver.method, blockdyn::solver::Method::Auto);
     let r = blockdyn::simulate(&d, Default::default()).unwrap();
     let s = r.stats;
     assert!(s.method_switches >= 1 && s.implicit_steps > 0, "{s:?}");

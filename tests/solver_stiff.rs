@@ -160,7 +160,7 @@ fn diagram_jacobian_uses_the_wiring_sparsity() {
     let mut results = Vec::new();
     for sparse in [true, false] {
         let engine = Engine::new(&d, Recorder::new(&d));
-        let mut solver = Solver::new(d.num_states, 0, options.clone()).unwrap();
+        let mut solver = Solver::new(d.num_states(), 0, options.clone()).unwrap();
         let stats = if sparse {
             let mut e = engine;
             let x0 = e.initialize(0.0);
@@ -173,7 +173,7 @@ fn diagram_jacobian_uses_the_wiring_sparsity() {
         let x = solver.state().to_vec();
         for k in 1..=n {
             let b = d.block_index(&format!("x{k}")).unwrap();
-            let i = d.blocks[b].states.start;
+            let i = d.blocks()[b].states.start;
             let exact =
                 2f64.powi(k as i32 - 1) / (1..k).map(|j| j as f64).product::<f64>() * (-2f64).exp();
             assert!((x[i] - exact).abs() <= 1e-6, "x{k}: {} vs {exact}", x[i]);

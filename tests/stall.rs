@@ -176,7 +176,7 @@ fn max_steps_is_read_and_checked_where_it_is_written() {
     };
     for (v, steps) in [("1e8", 100_000_000u64), ("5000", 5000)] {
         let d = blockdyn::load_model_str("m.toml", &text(v), &[]).unwrap();
-        assert_eq!(d.run.solver.max_steps, steps);
+        assert_eq!(d.run().solver.max_steps, steps);
     }
     let d = blockdyn::load_model_str("m.toml", &text("1"), &[]).unwrap();
     assert_eq!(
@@ -292,7 +292,7 @@ fn every_reproducer_of_the_corpus_ends() {
             blockdyn::simulate(&d, blockdyn::RunOptions::default()),
             *outcome,
         ) {
-            (Ok(r), "ran") => assert_eq!(r.stats.final_time, d.run.stop_time, "{file}"),
+            (Ok(r), "ran") => assert_eq!(r.stats.final_time, d.run().stop_time, "{file}"),
             (Ok(r), _) => panic!("{file}: ran to t = {}", r.stats.final_time),
             (Err(e), _) => assert!(e.to_string().contains(outcome), "{file}: {e}"),
         }
@@ -335,7 +335,7 @@ fn the_default_method_runs_the_stiff_reproducers() {
         let d = blockdyn::load_model(&path, &["solver.max_steps=20000".to_string()]).unwrap();
         let r = blockdyn::simulate(&d, blockdyn::RunOptions::default())
             .unwrap_or_else(|e| panic!("{file}: {e}"));
-        assert_eq!(r.stats.final_time, d.run.stop_time, "{file}");
+        assert_eq!(r.stats.final_time, d.run().stop_time, "{file}");
         assert!(r.stats.steps < 1000, "{file}: {:?}", r.stats);
         assert_eq!(r.stats.method_switches, 1, "{file}: {:?}", r.stats);
     }

@@ -66,11 +66,11 @@ fn an_undriven_inport_of_an_instance_is_a_located_warning() {
     let model = write(&dir, "m.toml", MODEL);
     let d = blockdyn::load_model(Path::new(&model), &[]).unwrap_or_else(|e| panic!("{e}"));
     let about: Vec<&String> = d
-        .warnings
+        .warnings()
         .iter()
         .filter(|w| w.contains("is not connected"))
         .collect();
-    assert_eq!(about.len(), 1, "{:?}", d.warnings);
+    assert_eq!(about.len(), 1, "{:?}", d.warnings());
     let w = about[0];
     assert!(
         w.contains("gain.toml:3:9: block 'b/u': the input 'b.u' is not connected: its Inport 'u' outputs 0"),
@@ -93,9 +93,9 @@ fn an_undriven_inport_of_an_instance_is_a_located_warning() {
     let model = write(&dir, "driven.toml", &driven);
     let d = blockdyn::load_model(Path::new(&model), &[]).unwrap();
     assert!(
-        !d.warnings.iter().any(|w| w.contains("is not connected")),
+        !d.warnings().iter().any(|w| w.contains("is not connected")),
         "{:?}",
-        d.warnings
+        d.warnings()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -112,10 +112,10 @@ fn an_inport_of_a_model_run_on_its_own_is_a_located_warning() {
     );
     let d = blockdyn::load_model(Path::new(&model), &[]).unwrap_or_else(|e| panic!("{e}"));
     let w = d
-        .warnings
+        .warnings()
         .iter()
         .find(|w| w.contains("nothing drives"))
-        .unwrap_or_else(|| panic!("{:?}", d.warnings));
+        .unwrap_or_else(|| panic!("{:?}", d.warnings()));
     assert!(
         w.contains("gain.toml:3:9: block 'u': the Inport 'u' is an input of the model that nothing drives: it outputs 0"),
         "{w}"

@@ -15,8 +15,17 @@ use std::path::Path;
 /// Loads a model given as text, as if it were the file `models/<name>` (so that a Urdf block's
 /// `file = "urdf/..."` is found in models/urdf/).
 fn load(name: &str, model: &str, overrides: &[&str]) -> blockdyn::Diagram {
+    load_parts(name, model, overrides).1
+}
+
+/// Like [`load`], with the model it was built from (which parameter sets are made with).
+fn load_parts(
+    name: &str,
+    model: &str,
+    overrides: &[&str],
+) -> (blockdyn::Blueprint, blockdyn::Diagram) {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    blockdyn::load_model_str(&format!("models/{name}"), model, &overrides)
+    blockdyn::load_model_str_parts(&format!("models/{name}"), model, &overrides)
         .unwrap_or_else(|e| panic!("{name}: {e}\n{model}"))
 }
 
@@ -135,7 +144,7 @@ fn two_link_arm_joint_axes_and_origins_match_the_file() {
 #[test]
 fn two_link_arm_masses_and_inertias_match_the_file() {
     let d = load("arm.toml", ARM, &[]);
-    let scene = d.scene.as_ref().expect("a mechanism");
+    let scene = d.scene().expect("a mechanism");
     let m = &scene.mechanism;
     let placed = |block: &str| {
         scene
@@ -202,11 +211,11 @@ fn two_link_arm_masses_and_inertias_match_the_file() {
     }
     // The Solid carries the file's numbers as written: mass and the full tensor.
     let solid = d
-        .blocks
+        .blocks()
         .iter()
         .find(|b| b.name == "arm/upper_arm/inertial")
         .expect("the inertial Solid");
-    match solid.block.physical() {
+    match solid.block().physical() {
         Some(blockdyn::block::PhysicalRole::Solid { inertia, .. }) => {
             assert_eq!(inertia.mass, 1.2);
             assert_eq!(inertia.inertia_about_com, i_upper);
@@ -277,8 +286,12 @@ fn two_link_arm_limits_match_the_file() {
 /// URDF file's line; nothing else is.
 #[test]
 fn elements_that_are_not_simulated_are_warned_about_by_name_and_line() {
-    let d = load("arm.toml", ARM, &[]);
-    let urdf: Vec<&String> = d.warnings.iter().filter(|w| w.contains(".urdf:")).collect();
+    let (blueprint, d) = load_parts("arm.toml", ARM, &[]);
+    let urdf: Vec<&String> = d
+        .warnings()
+        .iter()
+        .filter(|w| w.contains(".urdf:"))
+        .collect();
     assert_eq!(urdf.len(), 4, "{urdf:#?}");
     for (element, line) in [
         ("<material>", "two_link_arm.urdf:8:3"),
@@ -298,8 +311,8 @@ fn elements_that_are_not_simulated_are_warned_about_by_name_and_line() {
     // A parameter set keeps the expansion's warnings (its blocks' are worked out again), whether
     // it touches a signal block or the mechanism.
     for assignment in ["tau_s.value=1.0", "gravity.gravity=[0, 0, -1.62]"] {
-        let set = d.parameters(&[assignment]).unwrap();
-        assert_eq!(set.warnings(), &d.warnings[..], "{assignment}");
+        let set = blueprint.parameters(&d, &[assignment]).unwrap();
+        assert_eq!(set.warnings(), d.warnings(), "{assignment}");
     }
 }
 
@@ -696,7 +709,13 @@ fn collision_meshes_become_convex_hulls() {
         "connect = [\"world.W -- r.B\", \"r/a/collision_0.G -- c.F\", \"world.W -- floor.R\", \"floor.G -- c.B\"]\n[model]\nstop_time = 0.3\n[blocks.world]\ntype = \"WorldFrame\"\n[blocks.floor]\ntype = \"InfinitePlane\"\n[blocks.r]\ntype = \"Urdf\"\nfile = \"r.urdf\"\nbase = \"floating\"\nposition = [0, 0, 0.2]\n[blocks.c]\ntype = \"SpatialContactForce\"\nnormal = { method = \"linear_spring_damper\", stiffness = 1e5, damping = 300 }\n";
     let d = blockdyn::load_model_str(&dir.join("m.toml").display().to_string(), model, &[])
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(d.warnings.iter().filter(|w| w.contains("skipped")).count() == 2);
+    assert!(
+        d.warnings()
+            .iter()
+            .filter(|w| w.contains("skipped"))
+            .count()
+            == 2
+    );
     let r = simulate(&d);
     assert_eq!(r.stats.final_time, 0.3);
     let _ = std::fs::remove_dir_all(&dir);
@@ -731,15 +750,15 @@ fn import_prints_a_model_that_builds_the_same_diagram() {
     let a = blockdyn::load_model(&imported, &[]).unwrap_or_else(|e| panic!("{e}"));
     let b = blockdyn::load_model(&with_block, &[]).unwrap_or_else(|e| panic!("{e}"));
     let blocks = |d: &blockdyn::Diagram| -> Vec<(String, &'static str)> {
-        d.blocks
+        d.blocks()
             .iter()
             .map(|b| (b.name.clone(), b.type_name))
             .collect()
     };
     assert_eq!(blocks(&a), blocks(&b));
     assert!(blocks(&a).len() > 40);
-    assert_eq!(a.physical, b.physical);
-    assert_eq!(a.num_states, b.num_states);
+    assert_eq!(a.physical(), b.physical());
+    assert_eq!(a.num_states(), b.num_states());
     let options = || blockdyn::RunOptions {
         stop_time: Some(0.2),
         ..Default::default()
@@ -836,7 +855,7 @@ fn the_quadruped_stands_on_its_feet() {
     let rec = &r.recording;
     let d = blockdyn::load_model(Path::new("models/quadruped_urdf.toml"), &[]).unwrap();
     let (mass, g) =
-        blockdyn::diagram::physical::mass_and_gravity(d.blocks.iter().map(|b| &*b.block));
+        blockdyn::diagram::physical::mass_and_gravity(d.blocks().iter().map(|b| b.block()));
     assert!(
         (mass - 8.4).abs() < 1e-12,
         "the file's masses add to {mass} kg"

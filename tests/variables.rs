@@ -109,7 +109,7 @@ fn bits(values: &[f64]) -> Vec<u64> {
 fn same_run(a: &str, a_sets: &[String], b: &str) {
     let da = load_model_str("variables.toml", a, a_sets).unwrap_or_else(|e| panic!("{e}"));
     let db = load_model_str("literal.toml", b, &[]).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(da.run.stop_time.to_bits(), db.run.stop_time.to_bits());
+    assert_eq!(da.run().stop_time.to_bits(), db.run().stop_time.to_bits());
     let ra = simulate(&da, Default::default()).unwrap();
     let rb = simulate(&db, Default::default()).unwrap();
     assert!(ra.stats.steps > 10);
@@ -132,7 +132,7 @@ fn set_on_a_variable_moves_every_parameter_that_depends_on_it() {
     // And the run differs from the unchanged model's.
     let unchanged = load_model_str("v.toml", WITH_VARIABLES, &[]).unwrap();
     let moved = load_model_str("v.toml", WITH_VARIABLES, &sets).unwrap();
-    assert_ne!(unchanged.run.stop_time, moved.run.stop_time);
+    assert_ne!(unchanged.run().stop_time, moved.run().stop_time);
 }
 
 #[test]

@@ -1616,7 +1616,7 @@ pub struct Report {
 pub fn default_method() -> String {
     let scene = Scene::generate(0);
     let d = blockdyn::load_model_str("corpus.toml", &scene.toml, &[]).expect("scene 0 builds");
-    d.run.solver.method.name().to_string()
+    d.run().solver.method.name().to_string()
 }
 
 /// Runs `scene` with its step budget, under `method` (None: the model's default), and checks it.

@@ -217,69 +217,6 @@ impl BlockSpec {
         set(&mut self.params, key, value.into());
         self
     }
-
-    // Shorthands for the most common blocks, each the typed constructor of [`blocks`] (which has
-    // every settable parameter) converted.
-
-    /// [`blocks::Constant::new`].
-    pub fn constant(value: f64) -> BlockSpec {
-        blocks::Constant::new(value).into()
-    }
-    /// [`blocks::Gain::new`].
-    pub fn gain(gain: f64) -> BlockSpec {
-        blocks::Gain::new(gain).into()
-    }
-    /// [`blocks::Sum::new`].
-    pub fn sum(signs: &str) -> BlockSpec {
-        blocks::Sum::new(signs).into()
-    }
-    /// [`blocks::Integrator::new`].
-    pub fn integrator(initial: f64) -> BlockSpec {
-        blocks::Integrator::new(initial).into()
-    }
-    /// [`blocks::Scope::new`].
-    pub fn scope(inputs: usize) -> BlockSpec {
-        blocks::Scope::new(inputs).into()
-    }
-    /// [`blocks::WorldFrame::new`].
-    pub fn world_frame() -> BlockSpec {
-        blocks::WorldFrame::new().into()
-    }
-    /// [`blocks::MechanismConfiguration::new`]: gravity in World, m/s².
-    pub fn mechanism_configuration(gravity: [f64; 3]) -> BlockSpec {
-        blocks::MechanismConfiguration::new(gravity).into()
-    }
-    /// [`blocks::InfinitePlane::new`].
-    pub fn infinite_plane() -> BlockSpec {
-        blocks::InfinitePlane::new().into()
-    }
-    /// A solid sphere of `radius` (m) and `mass` (kg): [`blocks::Solid`].
-    pub fn solid_sphere(radius: f64, mass: f64) -> BlockSpec {
-        blocks::Solid::new(blocks::Shape::sphere(radius))
-            .mass(mass)
-            .into()
-    }
-    /// A solid brick of `size` (m, full edge lengths) and `mass` (kg): [`blocks::Solid`].
-    pub fn solid_brick(size: [f64; 3], mass: f64) -> BlockSpec {
-        blocks::Solid::new(blocks::Shape::brick(size))
-            .mass(mass)
-            .into()
-    }
-    /// [`blocks::SixDofJoint::new`]: starting at `position` (m, World), at rest.
-    pub fn six_dof_joint(position: [f64; 3]) -> BlockSpec {
-        blocks::SixDofJoint::new(position).into()
-    }
-    /// [`blocks::Joint::revolute`]: about the z axis of its frames.
-    pub fn revolute_joint() -> BlockSpec {
-        blocks::Joint::revolute().into()
-    }
-    /// The Spatial Contact Force with a linear spring-damper normal law (k in N/m, c in N·s/m)
-    /// and no friction: [`blocks::SpatialContactForce`] with [`blocks::NormalLaw::linear`].
-    pub fn linear_contact(stiffness: f64, damping: f64) -> BlockSpec {
-        let normal = blocks::NormalLaw::linear(stiffness, damping);
-        let contact = blocks::SpatialContactForce::new(normal);
-        contact.friction(blocks::FrictionLaw::none()).into()
-    }
 }
 
 /// A block added to a [`ModelBuilder`]: names its ports for connections, and its recorded
@@ -576,8 +513,11 @@ mod tests {
     #[test]
     fn a_built_models_mistakes_get_the_file_messages() {
         let mut m = ModelBuilder::new("bad", 1.0);
-        let k = m.add("k", BlockSpec::gain(2.0).param("gian", 3.0));
-        let c = m.add("c", BlockSpec::constant(1.0));
+        let k = m.add(
+            "k",
+            BlockSpec::from(blocks::Gain::new(2.0)).param("gian", 3.0),
+        );
+        let c = m.add("c", blocks::Constant::new(1.0));
         m.connect(c.port("out"), k.port("in"));
         let e = m.build().unwrap_err().to_string();
         assert!(

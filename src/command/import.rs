@@ -1,6 +1,6 @@
 //! `blockdyn import`: a URDF robot written out as the model blocks a Urdf block expands to.
 
-use crate::builder::{BlockHandle, BlockSpec, ModelBuilder, ParamValue};
+use crate::builder::{blocks, BlockHandle, BlockSpec, ModelBuilder, ParamValue};
 use crate::model::value::{Value, ValueKind};
 use crate::model::Diagnostic;
 use crate::urdf::expand::{Base, Options};
@@ -16,7 +16,7 @@ pub fn import_urdf(path: &Path, options: &Options) -> Result<(String, Vec<String
     let robot_name = expansion.robot_name.clone();
     let mut m = ModelBuilder::new(&robot_name, 1.0);
     let mut handles: HashMap<String, BlockHandle> = HashMap::new();
-    let world = m.add("world", BlockSpec::world_frame());
+    let world = m.add("world", blocks::WorldFrame::new());
     for b in &expansion.blocks {
         let mut spec = BlockSpec::of_type(b.type_name);
         for (k, v) in &b.params {

@@ -23,7 +23,11 @@ pub struct Wired {
 }
 
 /// Propagates shapes, checks them, lays out buffers, runs setup and schedules.
-pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Diagram, Diagnostic> {
+pub fn assemble(
+    source: &SourceFile,
+    spec: &ModelSpec,
+    wired: Wired,
+) -> Result<Diagram, Diagnostic> {
     let Wired {
         mut instances,
         lines,
@@ -42,9 +46,9 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
         &out_shapes,
     )?;
     let layout = Layout::new(&in_shapes, &out_shapes, &lines);
-    let used_outputs = mark_used_outputs(&spec, &mut instances, &lines, &lines_from);
+    let used_outputs = mark_used_outputs(spec, &mut instances, &lines, &lines_from);
 
-    let mut warnings = super::warnings::block_warnings(instances.iter().map(warned), source, &spec);
+    let mut warnings = super::warnings::block_warnings(instances.iter().map(warned), source, spec);
     let graph = UnitGraph::new(
         instances.iter().map(|i| &*i.block).collect(),
         &in_shapes,
@@ -56,7 +60,7 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
         graph
             .warnings(&out_units)
             .into_iter()
-            .map(|(b, m)| locate(source, &spec, &warned(&instances[b]), At::Block, &m).to_string()),
+            .map(|(b, m)| locate(source, spec, &warned(&instances[b]), At::Block, &m).to_string()),
     );
     drop(graph);
 
@@ -106,9 +110,7 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
             .map(|e| super::parameters::digest::digest(&e.params))
             .collect(),
         places: super::places::Places::locate(source, compiled.iter().map(|c| &c.span)),
-        source: source.clone(),
-        run: super::RunSpec::of(&spec, &source.path),
-        spec,
+        run: super::RunSpec::of(spec, &source.path),
         blocks: compiled,
         lines,
         physical,
@@ -122,7 +124,8 @@ pub fn assemble(source: &SourceFile, spec: ModelSpec, wired: Wired) -> Result<Di
         input_files: Vec::new(),
         subsystems: Vec::new(),
         scene: None,
-        recipe: None,
+        build_id: 0,
+        reading: None,
     })
 }
 

@@ -37,14 +37,15 @@ pub struct Origin {
 }
 
 /// Builds the diagram of a model with the block types of `registry` (the standard library and a
-/// program's own types; see [`crate::library`]), keeping `spec` in the diagram rather than a copy
-/// (a 20,000-joint model's tables are tens of megabytes). Problems that do not depend on each
+/// program's own types; see [`crate::library`]). The diagram keeps nothing of `spec` but what a
+/// run reads (its [`super::RunSpec`]); the caller keeps `spec` in the [`super::Blueprint`] or
+/// drops it. Problems that do not depend on each
 /// other — each block's type and parameters, each connection's names and port kinds — are all
 /// reported in one [`Diagnostic`] (see [`Diagnostic::more`]); a connection to a block that failed
 /// is not checked.
 pub(crate) fn build_diagram_owned(
     source: &SourceFile,
-    spec: ModelSpec,
+    spec: &ModelSpec,
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     // One more than the model's blocks: the physical elaboration adds the mechanism block, and a
@@ -63,7 +64,7 @@ pub(crate) fn build_diagram_owned(
             ));
             continue;
         }
-        match instantiate(source, &spec, entry, registry) {
+        match instantiate(source, spec, entry, registry) {
             Ok(mut instance) => {
                 if let Some(origin) = instance.origin.as_mut() {
                     origin.entry = entry_index;
@@ -122,14 +123,20 @@ pub(crate) fn build_diagram_owned(
     };
     let mut diagram = assemble(source, spec, wired)?;
     if let Some(scene) = &scene {
-        let found = super::warnings::scene_warnings(&diagram, scene);
+        let built = super::blueprint::Built {
+            source,
+            spec,
+            recipe: None,
+            skipped: &[],
+            diagram: &diagram,
+        };
+        let found = super::warnings::scene_warnings(&built, scene);
         diagram.warnings.extend(found);
     }
     diagram.scene = scene;
     // The recorded signals are part of the model: `[output] log` is checked now, not when the
     // run starts.
-    diagram.run.output.recorded =
-        super::recorded::resolve(&diagram, &diagram.spec.output.log, source)?;
+    diagram.run.output.recorded = super::recorded::resolve(&diagram, &spec.output.log, source)?;
     Ok(diagram)
 }
 

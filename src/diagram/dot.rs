@@ -29,7 +29,14 @@ fn declared_urdf(d: &Diagram, name: &str) -> bool {
 
 /// The diagram as DOT text; `all` also draws the hidden wiring.
 pub fn to_dot(d: &Diagram, all: bool) -> String {
-    let declared: HashSet<&str> = d.spec.blocks.iter().map(|b| b.name.as_str()).collect();
+    // The blocks the model declared: every block but those the build adds (the mechanism),
+    // which alone have no model entry.
+    let declared: HashSet<&str> = d
+        .blocks
+        .iter()
+        .filter(|b| b.origin.is_some())
+        .map(|b| b.name.as_str())
+        .collect();
     let shown = |b: usize| all || declared.contains(d.blocks[b].name.as_str());
     // The node a block is drawn as: its instance's, unless `all`.
     let node = |name: &'_ str| -> (String, bool) {

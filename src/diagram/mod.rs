@@ -3,6 +3,7 @@
 //! What is built here is immutable during a run; the engine (`sim`) keeps everything that changes.
 
 pub(crate) mod assemble;
+pub mod blueprint;
 pub(crate) mod build;
 pub mod dot;
 mod groups;
@@ -15,11 +16,12 @@ pub(crate) mod schedule;
 pub(crate) mod units;
 pub(crate) mod warnings;
 
+pub use blueprint::Blueprint;
 pub use parameters::{ParameterSet, ParameterVector};
 pub use run_spec::{RecordedSignals, RunOutput, RunSpec};
 
 use crate::block::{Block, Setup, Shape, Slot, Units};
-use crate::model::{ModelSpec, SourceFile, Span};
+use crate::model::Span;
 use crate::solver::Direction;
 use std::ops::Range;
 
@@ -30,7 +32,7 @@ pub struct CompiledBlock {
     /// Its type name.
     pub type_name: &'static str,
     /// The block, as built (a run's parameter set may dispatch to another instance of it).
-    pub block: Box<dyn Block>,
+    pub(crate) block: Box<dyn Block>,
     /// Where each input reads from (its source output's slot, an element of it, or zeros).
     pub input_slots: Vec<Slot>,
     /// Where each output is written.
@@ -62,6 +64,11 @@ pub struct CompiledBlock {
 }
 
 impl CompiledBlock {
+    /// The block, as built (a run's parameter set may dispatch to another instance of it).
+    pub fn block(&self) -> &dyn Block {
+        &*self.block
+    }
+
     /// Index of the output port called `name`.
     pub fn output_index(&self, name: &str) -> Option<usize> {
         self.block.outputs().iter().position(|p| p.name == name)
@@ -89,55 +96,127 @@ pub struct SignalLine {
     pub to_port: usize,
 }
 
-/// A built diagram.
+/// A built diagram: what a run reads, and nothing of the model it was built from (that is the
+/// [`Blueprint`] the `*_parts` loaders return beside it). Read through its accessors; nothing in
+/// it changes after the build.
 pub struct Diagram {
-    /// The model's text and name, for messages.
-    pub source: SourceFile,
-    /// The model as read (settings, blocks' tables, connections).
-    pub spec: ModelSpec,
     /// What a run reads: name, stop time, solver options, outputs with the recorded signals
     /// resolved.
-    pub run: RunSpec,
+    pub(crate) run: RunSpec,
     /// Every block, the model's in order, then those the build adds (the mechanism).
-    pub blocks: Vec<CompiledBlock>,
+    pub(crate) blocks: Vec<CompiledBlock>,
     /// Every signal line.
-    pub lines: Vec<SignalLine>,
+    pub(crate) lines: Vec<SignalLine>,
     /// Physical connections as written, `(block.port, block.port)`.
-    pub physical: Vec<(String, String)>,
+    pub(crate) physical: Vec<(String, String)>,
     /// Block evaluation order for outputs (a block may appear more than once when per-port
     /// feedthrough requires it; see `diagram/schedule.rs`).
-    pub schedule: Vec<usize>,
+    pub(crate) schedule: Vec<usize>,
     /// Length of the flat signal buffer.
-    pub signal_len: usize,
+    pub(crate) signal_len: usize,
     /// Continuous states of all blocks.
-    pub num_states: usize,
+    pub(crate) num_states: usize,
     /// Work slots of all blocks.
-    pub num_work: usize,
+    pub(crate) num_work: usize,
     /// The direction each zero-crossing function fires in, all blocks' in block order.
-    pub zero_crossing_directions: Vec<Direction>,
+    pub(crate) zero_crossing_directions: Vec<Direction>,
     /// Non-fatal findings to show the user: the model expansion's (URDF, an Inport nothing
     /// drives), then the blocks'.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
     /// How many of `warnings` the expansion gave (the blocks' follow; a parameter set works
     /// those out again with its values).
     pub(crate) expansion_warnings: usize,
     /// The files read to build it: the model file, each URDF and mesh (empty for a model built
     /// from text or in code). A run's outputs never replace them.
-    pub input_files: Vec<std::path::PathBuf>,
+    pub(crate) input_files: Vec<std::path::PathBuf>,
     /// The subsystem and Urdf instances written in the model file (`leg1`, `leg[0]`, `robot`):
     /// their blocks are named `INSTANCE/NAME` (and a Urdf instance's root attachment `INSTANCE`);
     /// the graph draws each instance as one node.
-    pub subsystems: Vec<String>,
+    pub(crate) subsystems: Vec<String>,
     /// The mechanism and the geometries on its bodies (`None` without physical blocks).
-    pub scene: Option<physical::PhysicalScene>,
+    pub(crate) scene: Option<physical::PhysicalScene>,
     /// The digest of each model entry's table, by entry (see `parameters/digest.rs`): what a
     /// parameter set checks, at a run, that it was made from.
     pub(crate) table_digests: Vec<Option<u64>>,
     /// Where each block was written, located at the build (for messages after it).
     pub(crate) places: places::Places,
-    /// For a model with `[variables]`: the model as read before its expressions were evaluated,
-    /// which a parameter set that moves a variable reads again (`None` for other models).
-    pub(crate) recipe: Option<std::sync::Arc<parameters::Recipe>>,
+    /// The build it came from, shared with its [`Blueprint`] (see [`blueprint::next_build_id`]).
+    pub(crate) build_id: u64,
+    /// For a model with `[variables]`, how it was read (see `parameters/variables.rs`): a
+    /// parameter vector that moves a variable fits only a diagram read the same way.
+    pub(crate) reading: Option<parameters::Reading>,
+}
+
+/// What the API reads of a built diagram.
+impl Diagram {
+    /// What a run reads: the model's name, stop time, solver options and outputs, with the
+    /// recorded signals resolved to signal-buffer offsets at the build.
+    pub fn run(&self) -> &RunSpec {
+        &self.run
+    }
+
+    /// Every block, the model's in order, then those the build adds (the mechanism).
+    pub fn blocks(&self) -> &[CompiledBlock] {
+        &self.blocks
+    }
+
+    /// Every signal line.
+    pub fn lines(&self) -> &[SignalLine] {
+        &self.lines
+    }
+
+    /// Physical connections as written, `(block.port, block.port)`.
+    pub fn physical(&self) -> &[(String, String)] {
+        &self.physical
+    }
+
+    /// Block evaluation order for outputs (a block may appear more than once when per-port
+    /// feedthrough requires it).
+    pub fn schedule(&self) -> &[usize] {
+        &self.schedule
+    }
+
+    /// Length of the flat signal buffer, in f64 elements.
+    pub fn signal_len(&self) -> usize {
+        self.signal_len
+    }
+
+    /// Number of continuous states of all blocks.
+    pub fn num_states(&self) -> usize {
+        self.num_states
+    }
+
+    /// Number of work slots of all blocks.
+    pub fn num_work(&self) -> usize {
+        self.num_work
+    }
+
+    /// The direction each zero-crossing function fires in, all blocks' in block order.
+    pub fn zero_crossing_directions(&self) -> &[Direction] {
+        &self.zero_crossing_directions
+    }
+
+    /// Non-fatal findings to show the user (what the CLI prints as `warning: …`): the model
+    /// expansion's (URDF, an Inport nothing drives), then the blocks'.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The files read to build it: the model file, each URDF and mesh (empty for a model built
+    /// from text or in code).
+    pub fn input_files(&self) -> &[std::path::PathBuf] {
+        &self.input_files
+    }
+
+    /// The subsystem and Urdf instances written in the model file (`leg1`, `leg[0]`, `robot`).
+    pub fn subsystems(&self) -> &[String] {
+        &self.subsystems
+    }
+
+    /// The mechanism and the geometries on its bodies (`None` without physical blocks).
+    pub fn scene(&self) -> Option<&physical::PhysicalScene> {
+        self.scene.as_ref()
+    }
 }
 
 impl Diagram {

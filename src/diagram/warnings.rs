@@ -9,6 +9,7 @@
 //!   GroundContact whose ground does not face gravity, and contact pairs that start deeper in
 //!   each other than the depth at which they would rest.
 
+use super::blueprint::Built;
 use super::physical::PhysicalScene;
 use super::Diagram;
 use crate::block::{Block, PhysicalRole};
@@ -134,7 +135,7 @@ fn fixed_step_warnings<'a>(
 /// The warnings of the compiled mechanism, located: gravity that moves nothing
 /// ([`still_mechanism_warning`]), a GroundContact whose ground does not face gravity
 /// ([`ground_facing_warnings`]) and pairs that start overlapping ([`start_overlap_warnings`]).
-pub(crate) fn scene_warnings(d: &Diagram, scene: &PhysicalScene) -> Vec<String> {
+pub(crate) fn scene_warnings(d: &Built<'_>, scene: &PhysicalScene) -> Vec<String> {
     let mut found: Vec<Diagnostic> = Vec::new();
     found.extend(still_mechanism_warning(d, scene));
     found.extend(ground_facing_warnings(d, scene));
@@ -149,7 +150,7 @@ const STEPPED_SOURCES: [&str; 4] = ["Step", "PulseGenerator", "Relay", "ZeroOrde
 /// A joint with `motion = "input"` whose `q_ref` comes straight from a block whose output jumps:
 /// the coordinate would jump with it (an infinite velocity the `w_ref` input does not carry, and
 /// an impulsive actuator force); `motion = "input_filtered"` smooths the reference.
-fn stepped_motion_warnings(d: &Diagram) -> Vec<Diagnostic> {
+fn stepped_motion_warnings(d: &Built<'_>) -> Vec<Diagnostic> {
     d.lines
         .iter()
         .filter_map(|l| {
@@ -163,8 +164,8 @@ fn stepped_motion_warnings(d: &Diagram) -> Vec<Diagnostic> {
                 && STEPPED_SOURCES.contains(&from.type_name))
             .then(|| {
                 locate(
-                    &d.source,
-                    &d.spec,
+                    d.source,
+                    d.spec,
                     &warned(d, l.to),
                     At::Param("motion"),
                     &format!(
@@ -193,7 +194,7 @@ fn warned(d: &Diagram, b: usize) -> Warned<'_> {
 /// horizontal) and that nothing else drives: no initial velocity, no actuated or sprung joint,
 /// no block that applies forces (contacts, force elements; sensors count too, to be safe).
 /// Located at the configuration block's `gravity`, else (gravity by default) at the first joint.
-fn still_mechanism_warning(d: &Diagram, scene: &PhysicalScene) -> Option<Diagnostic> {
+fn still_mechanism_warning(d: &Built<'_>, scene: &PhysicalScene) -> Option<Diagnostic> {
     let m = &scene.mechanism;
     let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
     m.initial_state(&mut q, &mut v);
@@ -221,8 +222,8 @@ fn still_mechanism_warning(d: &Diagram, scene: &PhysicalScene) -> Option<Diagnos
                 .position(|b| matches!(b.block.physical(), Some(PhysicalRole::Joint { .. })))
         })?;
     Some(locate(
-        &d.source,
-        &d.spec,
+        d.source,
+        d.spec,
         &warned(d, at),
         At::Param("gravity"),
         &format!(
@@ -238,7 +239,7 @@ fn still_mechanism_warning(d: &Diagram, scene: &PhysicalScene) -> Option<Diagnos
 /// forever, with no crossing and no error. Warned when |g·up| ≤ 1e-9·|g| (gravity within
 /// rounding of the ground's plane) and |g| > 0.
 fn ground_facing_warnings<'a>(
-    d: &'a Diagram,
+    d: &'a Built<'a>,
     scene: &'a PhysicalScene,
 ) -> impl Iterator<Item = Diagnostic> + 'a {
     let g: Vector3<f64> = scene.mechanism.gravity();
@@ -265,7 +266,7 @@ fn ground_facing_warnings<'a>(
             "this GroundContact's ground is {ground}, but gravity [{}, {}, {}] m/s² has no {axis} component: no point ever falls onto the ground (a planar mechanism falls past it forever, with no contact and no error)",
             g.x, g.y, g.z
         );
-        Some(locate(&d.source, &d.spec, &w, At::Param("dimension"), &message).hint(instead))
+        Some(locate(d.source, d.spec, &w, At::Param("dimension"), &message).hint(instead))
     })
 }
 
@@ -278,7 +279,7 @@ const STATIC_DEPTH_MARGIN: f64 = 1.01;
 /// is (d/d₀)^n times the weight (n = 1 for a linear spring, 1.5 for the ground's law), which
 /// launches the bodies apart (a body started 8 cm inside a floor flew 15 m up). Warned when
 /// d > 1.01·d₀ (see [`STATIC_DEPTH_MARGIN`]).
-fn start_overlap_warnings(d: &Diagram, scene: &PhysicalScene) -> Vec<Diagnostic> {
+fn start_overlap_warnings(d: &Built<'_>, scene: &PhysicalScene) -> Vec<Diagnostic> {
     let contacts: Vec<usize> = (0..d.blocks.len())
         .filter(|&b| matches!(d.blocks[b].block.physical(), Some(PhysicalRole::Consumer)))
         .collect();
@@ -302,7 +303,7 @@ fn start_overlap_warnings(d: &Diagram, scene: &PhysicalScene) -> Vec<Diagnostic>
             // No weight (no gravity, or none on this pair): no static depth to compare with.
             let d0 = o.static_depth.filter(|d0| *d0 > 0.0)?;
             (o.depth > STATIC_DEPTH_MARGIN * d0).then(|| {
-                locate(&d.source, &d.spec, &warned(d, b), At::Block, &format!(
+                locate(d.source, d.spec, &warned(d, b), At::Block, &format!(
                     "{} start {:.3e} m into each other, {:.0}× this contact's static depth {d0:.3e} m ({}): its force at the start is far above the weight and will launch them apart (a body started 8 cm inside a floor flies metres up)",
                     o.pair, o.depth, o.depth / d0, o.static_law
                 ))

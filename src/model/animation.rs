@@ -1,13 +1,12 @@
 //! The animation keys of `[output]`: `animation` (the GIF's path), `view` (the viewer page's),
 //! `animation_size = [w, h]`,
 //! `animation_fps`, `camera = { eye, target, up }` and `draw_frames` (`true`: every frame's axes;
-//! a list of frame names "block.port": those frames' axes). Defaults are the renderer's
-//! ([`crate::render::DEFAULT_SIZE`], [`crate::render::DEFAULT_FRAME_RATE`]).
+//! a list of frame names "block.port": those frames' axes). Defaults and limits are the image
+//! outputs' ([`crate::output::image::DEFAULT_SIZE`], [`crate::output::image::DEFAULT_FRAME_RATE`]).
 
 use super::reader::{ParamResult, TableReader};
 use super::value::ValueKind;
-use crate::render::camera::{Camera, View};
-use crate::render::{DEFAULT_FRAME_RATE, DEFAULT_SIZE, MAX_SIDE, MIN_SIDE};
+use crate::output::image::{Camera, DEFAULT_FRAME_RATE, DEFAULT_SIZE, MAX_SIDE, MIN_SIDE};
 use nalgebra::{Point3, Vector3};
 
 /// Highest frame rate, frames/s: a GIF frame shows for at least 2/100 s in browsers.
@@ -108,7 +107,7 @@ pub fn read_animation(o: &TableReader<'_>) -> ParamResult<AnimationSettings> {
             target: Point3::from(target),
             up,
         };
-        View::new(&camera, a.size[0], a.size[1]).map_err(|e| {
+        camera.axes().map_err(|e| {
             o.error("camera", format!("[output] camera: {e}"))
                 .hint("the eye must be away from the target, and up must not point along the line from eye to target")
         })?;

@@ -108,7 +108,7 @@ pub(crate) fn refuse_connections_to_skipped(
 
 /// What a reference to the skipped part `part` is told: the block is missing because its file
 /// could not be read, where in the imported file, and why.
-fn skipped_reason(block: &str, part: &SkippedPart) -> String {
+pub(crate) fn skipped_reason(block: &str, part: &SkippedPart) -> String {
     format!(
         "there is no block '{block}': the Urdf block did not make it, because at {}: {}",
         part.at, part.why
@@ -165,34 +165,6 @@ pub(crate) fn refuse_references_to_skipped(
     Ok(())
 }
 
-/// Why the collision block `block` (`robot/link/collision_1`) is not there, read from the
-/// Urdf instances' warnings (`block 'robot': robot.urdf:17:5: link 'link': <collision> … skipped
-/// (…): …`), for a reference made after the build (a parameter set, `--vary`), when the
-/// expansion's list of skipped parts is gone: "the Urdf block did not make it, because at
-/// robot.urdf:17:5: …". `None` when no warning of the instance skipped a collision of that link.
-/// When the link skipped several collisions, each is said.
-pub(crate) fn skipped_from_warnings(block: &str, warnings: &[String]) -> Option<String> {
-    let (link_path, part) = block.rsplit_once('/')?;
-    // A link's only collision is `collision`, several are `collision_0`, `collision_1`, ….
-    if part != "collision" && !part.starts_with("collision_") {
-        return None;
-    }
-    let (instance, link) = link_path.rsplit_once('/')?;
-    let prefix = format!("block '{instance}': ");
-    let of_link = format!(": link '{link}': <collision>");
-    let found: Vec<&str> = warnings
-        .iter()
-        .filter_map(|w| w.strip_prefix(&prefix))
-        .filter(|w| w.contains(&of_link) && w.contains("> skipped ("))
-        .collect();
-    (!found.is_empty()).then(|| {
-        format!(
-            "there is no block '{block}': the Urdf block did not make it, because at {}",
-            found.join("; at ")
-        )
-    })
-}
-
 /// Two blocks of the same name where an importer made one are refused, at the block written in
 /// a file when there is one. `made` holds, for each name an importer made, the key spans of the
 /// blocks it made under that name (a block is made when its key span is among them).
@@ -228,26 +200,4 @@ pub(crate) fn refuse_duplicates(
         .hint("rename the block, or the Urdf block"));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::skipped_from_warnings;
-
-    /// A link's only collision is named `collision` (no index), and it is found as the indexed
-    /// ones are; another link's warning, or a block that is not a collision, is not.
-    #[test]
-    fn a_link_s_only_collision_is_found_in_the_warnings() {
-        let warnings = vec![
-            "block 'arm': arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"fore.stl\"> skipped (no contact geometry): the mesh file is missing".to_string(),
-        ];
-        let said = skipped_from_warnings("arm/fore/collision", &warnings).unwrap();
-        assert_eq!(
-            said,
-            "there is no block 'arm/fore/collision': the Urdf block did not make it, because at arm.urdf:17:5: link 'fore': <collision> <mesh filename=\"fore.stl\"> skipped (no contact geometry): the mesh file is missing"
-        );
-        assert!(skipped_from_warnings("arm/fore/collision_1", &warnings).is_some());
-        assert!(skipped_from_warnings("arm/upper/collision", &warnings).is_none());
-        assert!(skipped_from_warnings("arm/fore/visual", &warnings).is_none());
-    }
 }

@@ -61,6 +61,8 @@ pub struct Expansion {
     pub files: Vec<PathBuf>,
     /// The Urdf instances' warnings (`block 'robot': robot.urdf:12:5: <visual> ignored: …`).
     pub warnings: Vec<String>,
+    /// The blocks importers did not make (a collision whose mesh file is missing).
+    pub skipped: Vec<SkippedPart>,
 }
 
 /// Expands the subsystems and arrays of `document` in place (blocks and connections become the
@@ -119,6 +121,7 @@ pub fn expand_document(
     refuse_duplicates(cx.source, &flat.blocks, &cx.imported_made)?;
     let mut expansion = std::mem::take(&mut cx.expansion);
     expansion.instances = flat.instances.clone();
+    expansion.skipped = std::mem::take(&mut cx.skipped);
     let connections: Vec<Value> = flat
         .connections
         .iter()

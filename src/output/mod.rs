@@ -3,6 +3,7 @@
 pub(crate) mod atomic;
 pub(crate) mod csv;
 pub mod error;
+pub mod image;
 pub(crate) mod plot_rows;
 pub(crate) mod recording;
 pub mod sink;

@@ -14,25 +14,7 @@ pub const FIELD_OF_VIEW_Y: f64 = 35.0 * std::f64::consts::PI / 180.0;
 /// Fraction of the half-image the automatic framing may fill (a margin around the motion).
 const FILL: f64 = 0.9;
 
-/// Where the camera stands and looks (World frame, m).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Camera {
-    pub eye: Point3<f64>,
-    pub target: Point3<f64>,
-    /// Shown upwards in the image (need not be perpendicular to the viewing direction).
-    pub up: Vector3<f64>,
-}
-
-/// Why a camera cannot be used.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum CameraError {
-    #[error("the camera's eye and target are the same point")]
-    EyeAtTarget,
-    #[error("the camera's up vector is zero or parallel to its viewing direction")]
-    UpAlongView,
-    #[error("the camera's eye, target or up is not finite")]
-    NotFinite,
-}
+pub use crate::output::image::{Camera, CameraError};
 
 /// A camera ready to project into an image of a given size.
 #[derive(Clone, Debug)]
@@ -51,24 +33,7 @@ pub struct View {
 impl View {
     /// The view of `camera` in a `width`×`height` image.
     pub fn new(camera: &Camera, width: u32, height: u32) -> Result<View, CameraError> {
-        let finite = camera
-            .eye
-            .iter()
-            .chain(camera.target.iter())
-            .all(|v| v.is_finite())
-            && camera.up.iter().all(|v| v.is_finite());
-        if !finite {
-            return Err(CameraError::NotFinite);
-        }
-        let forward = camera.target - camera.eye;
-        let z_world = forward
-            .try_normalize(1e-12 * (1.0 + camera.eye.coords.norm()))
-            .ok_or(CameraError::EyeAtTarget)?;
-        let x_world = z_world
-            .cross(&camera.up)
-            .try_normalize(1e-9 * camera.up.norm().max(f64::MIN_POSITIVE))
-            .ok_or(CameraError::UpAlongView)?;
-        let y_world = z_world.cross(&x_world);
+        let [x_world, y_world, z_world] = camera.axes()?;
         Ok(View {
             eye: camera.eye,
             x_world,

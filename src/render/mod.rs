@@ -38,15 +38,7 @@ use crate::output::{write_atomically, OutputError};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// Default image size, px (`[output] animation_size`).
-pub const DEFAULT_SIZE: [u32; 2] = [640, 480];
-/// Smallest accepted image side, px.
-pub const MIN_SIDE: u32 = 32;
-/// Largest accepted image side, px (bounds the framebuffers to 4096² × 5 bytes).
-pub const MAX_SIDE: u32 = 4096;
-/// Default frames per second of simulated time, and the playback rate (`[output]
-/// animation_fps`): 25 frames/s, shown 4/100 s each (GIF delays are whole hundredths).
-pub const DEFAULT_FRAME_RATE: f64 = 25.0;
+pub use crate::output::image::{DEFAULT_FRAME_RATE, DEFAULT_SIZE, MAX_SIDE, MIN_SIDE};
 /// Most frames in one animation: a longer run is sampled more sparsely (and plays faster than
 /// real time).
 pub const MAX_FRAMES: usize = 400;

@@ -67,7 +67,7 @@ pub struct RunOptions {
     /// the steps the stopped run would have taken had it gone on. See [`Checkpoint`].
     pub resume_from: Option<Arc<Checkpoint>>,
     /// Run with these parameter values instead of the model's, without building the diagram
-    /// again: a set compiled by [`Diagram::parameters`] on this diagram. A run resumed from a
+    /// again: a set compiled by [`crate::Blueprint::parameters`] for this diagram. A run resumed from a
     /// checkpoint keeps the parameters of the run that took it; giving another set is an error.
     pub parameters: Option<Arc<ParameterSet>>,
 }
@@ -290,7 +290,7 @@ pub enum RunOptionsError {
         signals: usize,
     },
     /// A parameter set compiled against another diagram.
-    #[error("the parameter set was compiled on another model: compile it with this diagram's Diagram::parameters")]
+    #[error("the parameter set was compiled on another model: compile it with Blueprint::parameters for this diagram")]
     ForeignParameters,
     /// `resume_from` with `parameters`.
     #[error("a resumed run keeps the parameters of the run that took its checkpoint: leave parameters unset")]

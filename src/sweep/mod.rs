@@ -186,7 +186,7 @@ pub struct Sweep {
     /// The model built once with the fixed overrides (`None` when that fails: every point is
     /// then built on its own), shared by the points whose varied values a [`ParameterSet`] can
     /// carry.
-    base: Arc<OnceLock<Option<Arc<Diagram>>>>,
+    base: Arc<OnceLock<Option<Base>>>,
 }
 
 impl std::fmt::Debug for Sweep {
@@ -198,6 +198,10 @@ impl std::fmt::Debug for Sweep {
             .finish_non_exhaustive()
     }
 }
+
+/// The model built once with the fixed overrides, shared by the points a parameter set carries:
+/// the blueprint their sets are made with, and the diagram they run.
+type Base = (Arc<crate::Blueprint>, Arc<Diagram>);
 
 /// The model of one point: the shared base diagram with a parameter set, or a diagram built
 /// for the point alone.
@@ -261,14 +265,14 @@ impl Sweep {
     /// bit for bit (`tests/parameters.rs`).
     pub fn point_model(&self, index: usize) -> Result<PointModel, SweepError> {
         let base = self.base.get_or_init(|| {
-            crate::build_model_with(self.document.clone(), &self.fixed, &self.registry)
+            crate::build_model_parts(self.document.clone(), &self.fixed, &self.registry)
                 .ok()
-                .map(Arc::new)
+                .map(|(blueprint, diagram)| (Arc::new(blueprint), Arc::new(diagram)))
         });
-        if let Some(base) = base {
-            if let Ok(set) = base.parameters(&self.plan.overrides(index)) {
+        if let Some((blueprint, diagram)) = base {
+            if let Ok(set) = blueprint.parameters(diagram, &self.plan.overrides(index)) {
                 return Ok(PointModel {
-                    diagram: base.clone(),
+                    diagram: diagram.clone(),
                     parameters: Some(Arc::new(set)),
                 });
             }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 ///
 /// ``BlockSpec.of_type("Gain", gain=2.0)`` makes a block of any registered type (the keys a model
 /// file writes); the static methods (``gain``, ``integrator``, ``solid_sphere``, ...) make the
-/// common ones. ``spec.param(key, value)`` returns a copy with one more parameter.
+/// common ones, each with the Rust builder's typed constructor (``Gain::new``, …). ``spec.param(key, value)`` returns a copy with one more parameter.
 #[pyclass(frozen, module = "blockdyn")]
 #[derive(Clone)]
 pub struct BlockSpec {
@@ -59,68 +59,78 @@ impl BlockSpec {
     /// Constant: ``out = value``.
     #[staticmethod]
     fn constant(value: f64) -> BlockSpec {
-        spec(rust::BlockSpec::constant(value))
+        spec(rust::blocks::Constant::new(value).into())
     }
     /// Gain: ``out = gain·in``.
     #[staticmethod]
     fn gain(gain: f64) -> BlockSpec {
-        spec(rust::BlockSpec::gain(gain))
+        spec(rust::blocks::Gain::new(gain).into())
     }
     /// Sum with one sign per input, e.g. ``"+-"``.
     #[staticmethod]
     fn sum(signs: &str) -> BlockSpec {
-        spec(rust::BlockSpec::sum(signs))
+        spec(rust::blocks::Sum::new(signs).into())
     }
     /// Integrator with its initial value.
     #[staticmethod]
     fn integrator(initial: f64) -> BlockSpec {
-        spec(rust::BlockSpec::integrator(initial))
+        spec(rust::blocks::Integrator::new(initial).into())
     }
     /// Scope with ``inputs`` inputs (``in1`` .. ``inN``); its inputs are recorded.
     #[staticmethod]
     fn scope(inputs: usize) -> BlockSpec {
-        spec(rust::BlockSpec::scope(inputs))
+        spec(rust::blocks::Scope::new(inputs).into())
     }
     /// The World frame (port ``W``).
     #[staticmethod]
     fn world_frame() -> BlockSpec {
-        spec(rust::BlockSpec::world_frame())
+        spec(rust::blocks::WorldFrame::new().into())
     }
     /// Gravity in World, m/s² (and the mechanism's other settings).
     #[staticmethod]
     fn mechanism_configuration(gravity: [f64; 3]) -> BlockSpec {
-        spec(rust::BlockSpec::mechanism_configuration(gravity))
+        spec(rust::blocks::MechanismConfiguration::new(gravity).into())
     }
     /// An infinite plane (its normal is the frame's +z).
     #[staticmethod]
     fn infinite_plane() -> BlockSpec {
-        spec(rust::BlockSpec::infinite_plane())
+        spec(rust::blocks::InfinitePlane::new().into())
     }
     /// A solid sphere of ``radius`` (m) and ``mass`` (kg).
     #[staticmethod]
     fn solid_sphere(radius: f64, mass: f64) -> BlockSpec {
-        spec(rust::BlockSpec::solid_sphere(radius, mass))
+        spec(
+            rust::blocks::Solid::new(rust::blocks::Shape::sphere(radius))
+                .mass(mass)
+                .into(),
+        )
     }
     /// A solid brick of ``size`` (m, full edge lengths) and ``mass`` (kg).
     #[staticmethod]
     fn solid_brick(size: [f64; 3], mass: f64) -> BlockSpec {
-        spec(rust::BlockSpec::solid_brick(size, mass))
+        spec(
+            rust::blocks::Solid::new(rust::blocks::Shape::brick(size))
+                .mass(mass)
+                .into(),
+        )
     }
     /// A six-DOF joint starting at ``position`` (m, World), at rest.
     #[staticmethod]
     fn six_dof_joint(position: [f64; 3]) -> BlockSpec {
-        spec(rust::BlockSpec::six_dof_joint(position))
+        spec(rust::blocks::SixDofJoint::new(position).into())
     }
     /// A revolute joint about the z axis of its frames.
     #[staticmethod]
     fn revolute_joint() -> BlockSpec {
-        spec(rust::BlockSpec::revolute_joint())
+        spec(rust::blocks::Joint::revolute().into())
     }
     /// The Spatial Contact Force with a linear spring-damper normal law (``stiffness`` N/m,
     /// ``damping`` N·s/m) and no friction; change it with :meth:`param`.
     #[staticmethod]
     fn linear_contact(stiffness: f64, damping: f64) -> BlockSpec {
-        spec(rust::BlockSpec::linear_contact(stiffness, damping))
+        let normal = rust::blocks::NormalLaw::linear(stiffness, damping);
+        let contact = rust::blocks::SpatialContactForce::new(normal);
+        spec(contact.friction(rust::blocks::FrictionLaw::none()).into())
     }
 
     fn __repr__(&self) -> String {

@@ -15,8 +15,9 @@ mod parameters;
 mod result;
 mod sweep;
 
+use blockdyn::library::Registry;
 use blockdyn::model::Document;
-use blockdyn::{Diagram, RunOptions};
+use blockdyn::{Blueprint, Diagram, RunOptions};
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -36,6 +37,8 @@ pub(crate) use result::SimulationResult;
 #[pyclass(frozen, module = "blockdyn")]
 pub struct Model {
     pub(crate) diagram: Arc<Diagram>,
+    /// The model the diagram was built from, which parameter vectors are laid out with.
+    pub(crate) blueprint: Arc<Blueprint>,
     /// The parsed model, before the overrides.
     pub(crate) document: Document,
     /// The overrides it was built with, `PATH=VALUE` as `--set` takes them.
@@ -52,11 +55,13 @@ impl Model {
         overrides: Vec<String>,
         path: Option<PathBuf>,
     ) -> PyResult<Model> {
-        let diagram = blockdyn::build_model(document.clone(), &overrides)
-            .map_err(|d| model_error(py, &d, d.to_string()))?;
+        let (blueprint, diagram) =
+            blockdyn::build_model_parts(document.clone(), &overrides, Registry::standard())
+                .map_err(|d| model_error(py, &d, d.to_string()))?;
         warn_about(py, &diagram)?;
         Ok(Model {
             diagram: Arc::new(diagram),
+            blueprint: Arc::new(blueprint),
             document,
             overrides,
             path,
@@ -66,11 +71,11 @@ impl Model {
 
 /// The build warnings (what the CLI prints as `warning: ...`) as Python warnings.
 fn warn_about(py: Python<'_>, diagram: &Diagram) -> PyResult<()> {
-    if diagram.warnings.is_empty() {
+    if diagram.warnings().is_empty() {
         return Ok(());
     }
     let category = py.get_type::<errors::ModelWarning>();
-    for w in &diagram.warnings {
+    for w in diagram.warnings() {
         let text = std::ffi::CString::new(w.replace('\0', " ")).unwrap_or_default();
         PyErr::warn(py, &category, &text, 2)?;
     }
@@ -152,7 +157,7 @@ impl Model {
             start_time,
             initial_state: initial_state.map(state_vector).transpose()?,
             parameters: parameters
-                .map(|p| p.set_for(py, &self.diagram))
+                .map(|p| p.set_for(py, &self.blueprint, &self.diagram))
                 .transpose()?,
         };
         let diagram = self.diagram.clone();
@@ -205,9 +210,9 @@ impl Model {
         paths: Vec<String>,
     ) -> PyResult<parameters::ParameterVector> {
         // Laid out without the GIL: the layout compiles the slots once and probes each.
-        let diagram = &self.diagram;
+        let (blueprint, diagram) = (&self.blueprint, &self.diagram);
         let vector = py
-            .detach(|| diagram.parameter_vector(&paths))
+            .detach(|| blueprint.parameter_vector(diagram, &paths))
             .map_err(|d| model_error(py, &d, d.to_string()))?;
         Ok(parameters::ParameterVector {
             vector,
@@ -218,19 +223,19 @@ impl Model {
     /// The model's name (``[model] name``, else the file's stem).
     #[getter]
     fn name(&self) -> &str {
-        &self.diagram.run.name
+        &self.diagram.run().name
     }
 
     /// The model's stop time, s (``[model] stop_time``, with the overrides).
     #[getter]
     fn stop_time(&self) -> f64 {
-        self.diagram.run.stop_time
+        self.diagram.run().stop_time
     }
 
     /// The number of continuous states (the length of ``initial_state`` and ``final_state``).
     #[getter]
     fn num_states(&self) -> usize {
-        self.diagram.num_states
+        self.diagram.num_states()
     }
 
     /// The recorded columns a run will have (the CSV's columns after ``time``).
@@ -238,7 +243,7 @@ impl Model {
     fn columns(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
         let names: Vec<&str> = self
             .diagram
-            .run
+            .run()
             .output
             .recorded
             .columns
@@ -269,7 +274,7 @@ impl Model {
     /// The warnings of the build (also issued as :class:`ModelWarning` when it was loaded).
     #[getter]
     fn warnings(&self) -> Vec<String> {
-        self.diagram.warnings.clone()
+        self.diagram.warnings().to_vec()
     }
 
     fn __repr__(&self) -> String {
@@ -279,10 +284,10 @@ impl Model {
         };
         format!(
             "<blockdyn.Model {:?} from {from}, {} blocks, {} states, stop_time={}>",
-            self.diagram.run.name,
-            self.diagram.blocks.len(),
-            self.diagram.num_states,
-            self.diagram.run.stop_time,
+            self.diagram.run().name,
+            self.diagram.blocks().len(),
+            self.diagram.num_states(),
+            self.diagram.run().stop_time,
         )
     }
 

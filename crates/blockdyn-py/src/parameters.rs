@@ -3,7 +3,7 @@
 
 use crate::errors::model_error;
 use crate::state_vector;
-use blockdyn::{Diagram, ParameterSet};
+use blockdyn::{Blueprint, Diagram, ParameterSet};
 use numpy::{PyArray1, ToPyArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -21,10 +21,11 @@ pub struct ParameterVector {
 }
 
 impl ParameterVector {
-    /// The parameter set that runs `diagram` with these numbers.
+    /// The parameter set that runs `diagram` (built with `blueprint`) with these numbers.
     pub(crate) fn set_for(
         &self,
         py: Python<'_>,
+        blueprint: &Blueprint,
         diagram: &Arc<Diagram>,
     ) -> PyResult<Arc<ParameterSet>> {
         if !Arc::ptr_eq(&self.diagram, diagram) {
@@ -35,7 +36,7 @@ impl ParameterVector {
         // Made without the GIL: a vector that moves mechanism values elaborates the mechanism
         // again (up to a fraction of a millisecond on a robot).
         let vector = &self.vector;
-        py.detach(|| diagram.parameters_from(vector))
+        py.detach(|| blueprint.parameters_from(diagram, vector))
             .map(Arc::new)
             .map_err(|d| model_error(py, &d, d.to_string()))
     }

@@ -16,12 +16,12 @@
 
 use super::{check_same_structure, refused, BlockAssignment, Remade};
 use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
+use crate::diagram::blueprint::Built;
 use crate::diagram::build::Instance;
 use crate::diagram::physical::{elaborate, PhysicalLine, PhysicalScene, PlacedGeometry};
-use crate::diagram::Diagram;
 use crate::model::{ConnectionKind, Diagnostic};
 
-impl Diagram {
+impl Built<'_> {
     /// The blocks a set addressing `by_block` (assignments grouped by block index) overrides,
     /// with the mechanism elaborated again from the model's tables and the assignments.
     pub(super) fn remake_with_mechanism(
@@ -52,7 +52,7 @@ impl Diagram {
             .collect();
         let (mut lines, mut line_spans) = (Vec::new(), Vec::new());
         let new_scene = elaborate(
-            &self.source,
+            self.source,
             &mut instances,
             &physical,
             &mut lines,

@@ -26,9 +26,10 @@ mod slot;
 mod variables;
 mod vector;
 
-pub(crate) use variables::Recipe;
+pub(crate) use variables::{Reading, Recipe};
 pub use vector::{ParameterVector, VectorLengthError};
 
+use super::blueprint::Built;
 use super::build::Origin;
 use super::physical::PhysicalScene;
 use super::warnings::{block_warnings, Warned};
@@ -161,7 +162,7 @@ impl Provenance {
     }
 }
 
-impl Diagram {
+impl Built<'_> {
     /// Compiles parameter overrides (`block.param[.sub...]=value`, as `--set` takes them) for
     /// runs of this diagram; see the [module documentation](self) for what can be overridden.
     /// A bare name sets a model variable (`length=0.7`, `size=[0.1, 0.2, 0.3]`): every parameter
@@ -251,7 +252,7 @@ impl Diagram {
         });
         let expansion = self.expansion_warnings.min(self.warnings.len());
         let mut warnings = self.warnings[..expansion].to_vec();
-        warnings.extend(block_warnings(with_set, &self.source, &self.spec));
+        warnings.extend(block_warnings(with_set, self.source, self.spec));
         warnings
     }
 
@@ -311,8 +312,8 @@ impl Diagram {
             .hint("set it when the model is loaded (load_model's overrides, --set), or use RunOptions (stop_time)"));
         }
         let Some(b) = self.block_index(keys[0]) else {
-            let expansion = &self.warnings[..self.expansion_warnings.min(self.warnings.len())];
-            if let Some(why) = crate::model::importer::skipped_from_warnings(keys[0], expansion) {
+            if let Some(part) = self.skipped.iter().find(|p| p.block == keys[0]) {
+                let why = crate::model::importer::skipped_reason(keys[0], part);
                 return Err(Diagnostic::new(format!("{label} '{written}': {why}")).hint(
                     "put the mesh file where the URDF says (relative to the URDF file), or fix its filename in the URDF",
                 ));
@@ -373,7 +374,7 @@ impl Diagram {
                     .hint("only numbers, strings, arrays and tables can be set, at the path they have in the model")
             })?;
         }
-        let reader = TableReader::new(&self.source, Some(name), &table, entry.span.clone());
+        let reader = TableReader::new(self.source, Some(name), &table, entry.span.clone());
         let made = (origin.build)(&reader).and_then(|block| reader.finish().map(|()| block));
         // The block's own message names the key it read; say which assignments gave it.
         made.map_err(|mut d| {
@@ -480,7 +481,7 @@ fn check_same_structure(cb: &CompiledBlock, block: &mut dyn Block) -> Result<(),
     Ok(())
 }
 
-impl Diagram {
+impl Built<'_> {
     /// Refuses an assignment to a block the build adds (the mechanism block), whose values come
     /// from other blocks.
     fn check_written(&self, b: usize, written: &str) -> Result<Origin, Diagnostic> {

@@ -5,12 +5,12 @@
 use super::vector::{At, Slot};
 use super::Addressed;
 use crate::block::ParamDoc;
-use crate::diagram::Diagram;
+use crate::diagram::blueprint::Built;
 use crate::model::diagnostic::closest;
 use crate::model::value::{Table, Value, ValueKind};
 use crate::model::Diagnostic;
 
-impl Diagram {
+impl Built<'_> {
     /// The slot at `path` (its path written canonically: `free.position[2]`) and the value the
     /// diagram was built with there.
     pub(super) fn slot(&self, path: &str) -> Result<(Slot, f64), Diagnostic> {
@@ -109,7 +109,7 @@ impl Diagram {
             (_, None) => {
                 return refuse(
                     format!("is {}, not a number", value.type_name()),
-                    "a vector holds numbers: change other values with Diagram::parameters".into(),
+                    "a vector holds numbers: change other values with Blueprint::parameters".into(),
                 )
             }
         };

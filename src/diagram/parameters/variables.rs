@@ -15,7 +15,7 @@
 //! `stop_time` written as an expression of the variable), which a set never changes.
 
 use super::{BlockAssignment, ByBlock};
-use crate::diagram::Diagram;
+use crate::diagram::blueprint::Built;
 use crate::model::diagnostic::closest;
 use crate::model::document::{set_path, ModelSpec};
 use crate::model::value::{Table, Value};
@@ -51,7 +51,41 @@ impl PartialEq for Recipe {
     }
 }
 
+/// How a model with variables was read, as a parameter vector that moves a variable compares
+/// it with a diagram's: the build, and a digest of its [`Recipe`] (the file's path, its table as
+/// parsed, the overrides; `None` when a NaN leaves the table without a digest). Two readings are
+/// the same when they are of one build, or when their digests are equal: what `Recipe`'s `==`
+/// says of two builds of the same text with the same overrides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Reading {
+    /// The build (see `Diagram::build_id`).
+    build: u64,
+    /// The recipe's digest.
+    digest: Option<u64>,
+}
+
+impl Reading {
+    /// Whether `self` and `other` read the model the same way.
+    pub(crate) fn same(&self, other: &Reading) -> bool {
+        self.build == other.build || (self.digest.is_some() && self.digest == other.digest)
+    }
+}
+
 impl Recipe {
+    /// How build `build` read the model, as [`Reading`] compares it.
+    pub(crate) fn reading(&self, build: u64) -> Reading {
+        use std::hash::{Hash, Hasher};
+        let digest = super::digest::digest(&self.document.root).map(|root| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            self.document.source.path.hash(&mut h);
+            root.hash(&mut h);
+            self.after.hash(&mut h);
+            self.overrides.hash(&mut h);
+            h.finish()
+        });
+        Reading { build, digest }
+    }
+
     /// The recipe of a build from `document` (not yet expanded or evaluated), `after` and
     /// `overrides` as `model::resolve::expand_and_resolve` takes them, `built` the root table the build
     /// read its spec from.
@@ -110,7 +144,7 @@ fn settings_of(root: &Table) -> Vec<(String, Value)> {
         .collect()
 }
 
-impl Diagram {
+impl Built<'_> {
     /// The recipe, when the model has variable `name`; else the error for `written` (an
     /// assignment or a vector's path), with "did you mean".
     pub(super) fn variable(
@@ -119,7 +153,7 @@ impl Diagram {
         written: &str,
         label: &str,
     ) -> Result<&Recipe, Diagnostic> {
-        let recipe = self.recipe.as_deref();
+        let recipe = self.recipe;
         if let Some(r) = recipe.filter(|r| r.built(name).is_some()) {
             return Ok(r);
         }
@@ -147,7 +181,7 @@ impl Diagram {
         reread: &'s ModelSpec,
         settings: &[(String, Value)],
     ) -> Result<ByBlock<'s>, Diagnostic> {
-        let recipe = self.recipe.as_deref().expect("checked by variable()");
+        let recipe = self.recipe.expect("checked by variable()");
         let rebuild = "build the model again with the value instead (load_model with the override, --set, a sweep's --vary)";
         let same_blocks = reread.blocks.len() == self.spec.blocks.len()
             && reread
@@ -219,7 +253,7 @@ impl Diagram {
         written: Vec<String>,
     ) -> Result<super::ParameterSet, Diagnostic> {
         let text = written.join(", ");
-        let reread = match (values.is_empty(), self.recipe.as_deref()) {
+        let reread = match (values.is_empty(), self.recipe) {
             (false, Some(recipe)) => Some(recipe.read_with(values).map_err(|mut d| {
                 d.message = format!("parameter '{text}': {}", d.message);
                 d

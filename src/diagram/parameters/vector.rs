@@ -2,12 +2,12 @@
 //! the values the diagram was built with (MuJoCo's editable numeric model fields; Drake's numeric
 //! parameter vector in a Context).
 //!
-//! [`Diagram::parameter_vector`] lays the vector out once from paths (`ball.mass`,
+//! [`crate::Blueprint::parameter_vector`] lays the vector out once from paths (`ball.mass`,
 //! `contact.normal.stiffness`, `free.position[2]` for one element of a number array) and starts
 //! each slot at the value the built diagram uses: the number the model writes there, or the
 //! parameter's declared default. An optimiser, a fitting loop or a sweep then changes the
 //! numbers (`vector[1] = 2e5`, [`ParameterVector::set_values`]) and
-//! [`Diagram::parameters_from`] turns them into a [`ParameterSet`] for runs, with no text
+//! [`crate::Blueprint::parameters_from`] turns them into a [`ParameterSet`] for runs, with no text
 //! formatted or parsed on the way.
 //!
 //! A vector is applied as any set is (see the [parent module](super)): each block with a slot
@@ -19,7 +19,7 @@
 //! shared by all runs.
 //!
 //! ```
-//! use blockdyn::{load_model_str, simulate, RunOptions};
+//! use blockdyn::{load_model_str_parts, simulate, RunOptions};
 //! use std::sync::Arc;
 //!
 //! let model = r#"
@@ -37,11 +37,11 @@
 //! [blocks.s]
 //! type = "Scope"
 //! "#;
-//! let diagram = load_model_str("ramp.toml", model, &[])?;
-//! let mut theta = diagram.parameter_vector(&["g.gain", "x.initial"])?;
+//! let (blueprint, diagram) = load_model_str_parts("ramp.toml", model, &[])?;
+//! let mut theta = blueprint.parameter_vector(&diagram, &["g.gain", "x.initial"])?;
 //! assert_eq!(theta.built_values(), &[2.0, 0.0]); // written; the declared default
 //! theta.set_values(&[3.0, 0.5])?;
-//! let set = Arc::new(diagram.parameters_from(&theta)?);
+//! let set = Arc::new(blueprint.parameters_from(&diagram, &theta)?);
 //! let run = simulate(&diagram, RunOptions { parameters: Some(set), ..Default::default() })?;
 //! // x(1) = x0 + gain · 1 s
 //! assert!((run.final_state[0] - 3.5).abs() < 1e-12);
@@ -56,14 +56,14 @@
 //! refused when it is applied, naming the slot.
 
 use super::slot::{lookup, Lookup};
-use super::{BlockAssignment, ByBlock, ParameterSet, Provenance, Recipe};
+use super::{BlockAssignment, ByBlock, ParameterSet, Provenance, Reading};
+use crate::diagram::blueprint::Built;
 use crate::diagram::Diagram;
 use crate::model::value::{Value, ValueKind};
 use crate::model::{Diagnostic, ModelSpec};
-use std::sync::Arc;
 
 /// Named scalar parameters of one diagram and their values, in the order they were laid out by
-/// [`Diagram::parameter_vector`]; [`Diagram::parameters_from`] makes the [`ParameterSet`] that
+/// [`crate::Blueprint::parameter_vector`]; [`crate::Blueprint::parameters_from`] makes the [`ParameterSet`] that
 /// runs with them. Index it like a slice: `vector[i]` is the value of
 /// `vector.paths()[i]`, in that parameter's unit (SI, as the model writes it).
 #[derive(Clone, Debug, PartialEq)]
@@ -77,7 +77,7 @@ pub struct ParameterVector {
     made_from: Provenance,
     /// How the model was read, when a slot is a model variable (the vector fits only a diagram
     /// read the same way).
-    recipe: Option<Arc<Recipe>>,
+    reading: Option<Reading>,
 }
 
 /// One slot: what it addresses, the element of an array, and how the model writes it.
@@ -153,7 +153,7 @@ impl ParameterVector {
         self.values.is_empty()
     }
 
-    /// The slots' paths, in order (as given to [`Diagram::parameter_vector`]).
+    /// The slots' paths, in order (as given to [`crate::Blueprint::parameter_vector`]).
     pub fn paths(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.slots.iter().map(|s| s.path.as_str())
     }
@@ -201,9 +201,9 @@ impl ParameterVector {
     /// have the same model tables (the same file built with the same values; for a vector with
     /// variables, the same file read with the same overrides).
     pub fn fits(&self, diagram: &Diagram) -> bool {
-        let same_reading = match (&self.recipe, &diagram.recipe) {
+        let same_reading = match (&self.reading, &diagram.reading) {
             (None, _) => true,
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Some(a), Some(b)) => a.same(b),
             (Some(_), None) => false,
         };
         same_reading && self.made_from.fits(diagram)
@@ -326,7 +326,7 @@ pub(super) fn float(x: f64) -> Value {
     }
 }
 
-impl Diagram {
+impl Built<'_> {
     /// Lays out a [`ParameterVector`] of the scalar parameters at `paths` (`block.param[.sub...]`,
     /// with `[i]` after the last key for element `i`, from 0, of an array of numbers; a bare
     /// name, `length` or `size[0]`, is a model variable, and every parameter whose expression
@@ -356,17 +356,17 @@ impl Diagram {
             built.push(value);
         }
         let made_from = Provenance::of(self, slots.iter().filter_map(Slot::block));
-        let recipe = slots
+        let reading = slots
             .iter()
             .any(|s| s.block().is_none())
-            .then(|| self.recipe.clone())
+            .then_some(self.reading)
             .flatten();
         let vector = ParameterVector {
             slots,
             values: built.clone(),
             built,
             made_from,
-            recipe,
+            reading,
         };
         // Every slot at its built value, compiled once: a path no set can carry is refused here,
         // not in the first run of a loop. A block may refuse a parameter merely written (a
