@@ -96,6 +96,9 @@ pub(crate) enum ImplicitFailure {
     NonFinite(f64, usize),
     /// Newton did not converge (or M was singular) with a Jacobian of the step start.
     Newton,
+    /// The Jacobian at time t needs the dense path and the model is above
+    /// `MAX_IMPLICIT_STATES` states (`newton_matrix::DenseRefused`).
+    DenseRefused(f64),
 }
 
 /// TR-BDF2's state across steps and its buffers (sized once).
@@ -285,7 +288,9 @@ impl Trbdf2 {
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
         if !self.groups_ready || system.jacobian_sparsity_varies() {
-            if system.jacobian_sparsity(self.groups.pattern_mut()) {
+            // A pattern past its limit (above MAX_IMPLICIT_STATES: denser than a dense one
+            // at the limit) is dense.
+            if system.jacobian_sparsity(self.groups.pattern_mut()) && !self.groups.overflowed() {
                 if self.groups.set_pattern() {
                     let limits = (SPARSE_MAX_DENSITY, SPARSE_MAX_FILL);
                     let newton = &mut self.newton;
@@ -298,6 +303,11 @@ impl Trbdf2 {
             }
             self.groups_ready = true;
         }
+        // Refused before any evaluation: the run stops where it stands.
+        let out = self
+            .newton
+            .jacobian_out()
+            .map_err(|_| ImplicitFailure::DenseRefused(t))?;
         system.derivatives(t, x, &mut self.f_0);
         stats.function_evaluations += 1;
         if let Some(i) = first_non_finite(&self.f_0) {
@@ -312,7 +322,7 @@ impl Trbdf2 {
         fd_jacobian(
             system,
             (t, x, &self.f_0),
-            self.newton.jacobian_out(),
+            out,
             &self.groups,
             work,
             &mut stats.function_evaluations,
