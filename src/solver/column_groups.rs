@@ -11,7 +11,6 @@
 //! one every column is its own group.
 
 use super::pattern::SparsityPattern;
-use super::MAX_IMPLICIT_STATES;
 
 /// The grouping of the n columns, in buffers sized once.
 #[derive(Clone, Debug)]
@@ -53,14 +52,9 @@ impl ColumnGroups {
         // and are reused after.
         // The groups' bit sets (n²/64 words) likewise: taken here up to SMALL, above at the
         // first sparse pattern (a model refused at its first, dense, Jacobian never takes them).
-        // Above MAX_IMPLICIT_STATES a pattern keeps at most as many entries as a dense one at
-        // that limit: a denser one is refused (`Trbdf2`), and declaring it costs no more.
         const SMALL: usize = 512;
         let list_room = if n <= SMALL { n * n + n } else { 0 };
-        let mut pattern = SparsityPattern::with_capacity(n, list_room);
-        if n > MAX_IMPLICIT_STATES {
-            pattern.set_limit(MAX_IMPLICIT_STATES * MAX_IMPLICIT_STATES);
-        }
+        let pattern = SparsityPattern::with_capacity(n, list_room);
         let bit_room = if n <= SMALL { n * n.div_ceil(64) } else { 0 };
         Self {
             n,
@@ -84,7 +78,13 @@ impl ColumnGroups {
         &mut self.pattern
     }
 
-    /// True when the pattern last written passed its limit (see [`Self::new`]): it is then
+    /// Keeps at most `limit` entries of the patterns written (see
+    /// [`SparsityPattern::set_limit`]).
+    pub(crate) fn limit_pattern(&mut self, limit: usize) {
+        self.pattern.set_limit(limit);
+    }
+
+    /// True when the pattern last written passed its limit ([`Self::limit_pattern`]): it is then
     /// not the pattern, and the Jacobian is dense.
     pub(crate) fn overflowed(&self) -> bool {
         self.pattern.overflowed()

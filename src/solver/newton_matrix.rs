@@ -26,7 +26,14 @@ use super::column_groups::ColumnGroups;
 use super::dense_lu::{DenseLu, Singular};
 use super::jacobian::JacobianOut;
 use super::sparse_lu::SparseLu;
-use super::MAX_IMPLICIT_STATES;
+
+/// The most states for which an implicit method (trbdf2, esdirk43, and auto's stiff phase)
+/// takes the dense path: its dense Jacobian and LU take 17·n² bytes (272 MB at this limit; 27 GB
+/// for a 20,000-joint chain's 40,000 states). Above it a named implicit method runs on the sparse
+/// path only and is refused at the first Jacobian whose pattern is too dense for it (the error
+/// names the time), before anything dense is allocated; `auto` stays explicit (dopri5), so that
+/// a large explicit model never forms a Jacobian.
+pub const MAX_IMPLICIT_STATES: usize = 4000;
 
 /// Up to this many states the dense buffers are allocated with the solver (as the column
 /// lists, `column_groups`); above, at their first use.

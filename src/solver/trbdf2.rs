@@ -40,7 +40,7 @@
 use super::column_groups::ColumnGroups;
 use super::finite::first_non_finite;
 use super::jacobian::{fd_jacobian, FdWork};
-use super::newton_matrix::NewtonMatrix;
+use super::newton_matrix::{NewtonMatrix, MAX_IMPLICIT_STATES};
 use super::rk_step::StepBuffers;
 use super::tableau::{Tableau, TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
 use super::{SolverStats, System};
@@ -144,10 +144,16 @@ impl Trbdf2 {
     /// b, with an error estimate).
     pub(crate) fn new(n: usize, tableau: &'static Tableau) -> Self {
         debug_assert!(tableau.diagonal > 0.0 && tableau.fsal && tableau.e.is_some());
+        let mut groups = ColumnGroups::new(n);
+        if n > MAX_IMPLICIT_STATES {
+            // A pattern keeps at most as many entries as a dense one at the limit: a denser one
+            // is refused anyway (`form_jacobian`), and declaring it costs no more.
+            groups.limit_pattern(MAX_IMPLICIT_STATES * MAX_IMPLICIT_STATES);
+        }
         Self {
             tableau,
             newton: NewtonMatrix::new(n),
-            groups: ColumnGroups::new(n),
+            groups,
             groups_ready: false,
             jac_state: JacobianState::Missing,
             h_lu: f64::NAN,

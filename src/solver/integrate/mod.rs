@@ -57,13 +57,7 @@ mod switching;
 
 pub use resume::SolverCheckpoint;
 
-/// The most states for which an implicit method (trbdf2, esdirk43, and auto's stiff phase)
-/// takes the dense path: its dense Jacobian and LU take 17·n² bytes (272 MB at this limit; 27 GB
-/// for a 20,000-joint chain's 40,000 states). Above it a named implicit method runs on the sparse
-/// path only and is refused at the first Jacobian whose pattern is too dense for it (the error
-/// names the time), before anything dense is allocated; `auto` stays explicit (dopri5), so that
-/// a large explicit model never forms a Jacobian.
-pub const MAX_IMPLICIT_STATES: usize = 4000;
+pub use super::newton_matrix::MAX_IMPLICIT_STATES;
 
 /// Why an implicit `method` cannot run n states on the dense path (at time `t`, when a
 /// Jacobian there needed it).
