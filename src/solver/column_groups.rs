@@ -50,14 +50,18 @@ impl ColumnGroups {
         // (tests/engine_alloc.rs); a larger system's buffers grow at its first sparse Jacobians
         // to the size its patterns need instead of n² (3,328 states would reserve 2 × 89 MB),
         // and are reused after.
+        // The groups' bit sets (n²/64 words) likewise: taken here up to SMALL, above at the
+        // first sparse pattern (a model refused at its first, dense, Jacobian never takes them).
         const SMALL: usize = 512;
         let list_room = if n <= SMALL { n * n + n } else { 0 };
+        let pattern = SparsityPattern::with_capacity(n, list_room);
+        let bit_room = if n <= SMALL { n * n.div_ceil(64) } else { 0 };
         Self {
             n,
-            pattern: SparsityPattern::with_capacity(n, list_room),
+            pattern,
             group: (0..n).collect(),
             groups: n,
-            row_groups: vec![0; n * n.div_ceil(64)],
+            row_groups: vec![0; bit_room],
             taken: vec![0; n.div_ceil(64)],
             words: n.div_ceil(64),
             col_ptr: Vec::with_capacity(n + 1),
@@ -72,6 +76,18 @@ impl ColumnGroups {
     pub(crate) fn pattern_mut(&mut self) -> &mut SparsityPattern {
         self.pattern.clear();
         &mut self.pattern
+    }
+
+    /// Keeps at most `limit` entries of the patterns written (see
+    /// [`SparsityPattern::set_limit`]).
+    pub(crate) fn limit_pattern(&mut self, limit: usize) {
+        self.pattern.set_limit(limit);
+    }
+
+    /// True when the pattern last written passed its limit ([`Self::limit_pattern`]): it is then
+    /// not the pattern, and the Jacobian is dense.
+    pub(crate) fn overflowed(&self) -> bool {
+        self.pattern.overflowed()
     }
 
     /// A dense pattern: one group per column.
@@ -155,7 +171,8 @@ impl ColumnGroups {
         self.prev_rows.clear();
         self.prev_ptr.reserve(self.col_ptr.len());
         self.prev_rows.reserve(self.rows.len());
-        self.row_groups.fill(0);
+        self.row_groups.clear();
+        self.row_groups.resize(n * words, 0);
         self.groups = 0;
         for j in 0..n {
             // Only the words of groups that exist yet can hold a bit.

@@ -15,11 +15,25 @@
 //! A sparse factorisation that meets a small pivot is redone densely from the same J; after
 //! [`SPARSE_MAX_FAILURES`] such failures the pattern is not tried sparse again until it changes
 //! (each try costs an assembly and a partial elimination before the dense n³/3).
+//!
+//! Above [`MAX_IMPLICIT_STATES`] states nothing dense is ever allocated: a model there runs on
+//! the sparse path only. A dense pattern is refused at its first Jacobian
+//! ([`NewtonMatrix::jacobian_out`] returns [`DenseRefused`]), and a sparse factorisation that
+//! meets a small pivot fails as a singular M would (the step is retried with a smaller h,
+//! where M = I − h·d·J is closer to I), instead of falling back.
 
 use super::column_groups::ColumnGroups;
 use super::dense_lu::{DenseLu, Singular};
 use super::jacobian::JacobianOut;
 use super::sparse_lu::SparseLu;
+
+/// The most states for which an implicit method (trbdf2, esdirk43, and auto's stiff phase)
+/// takes the dense path: its dense Jacobian and LU take 17·n² bytes (272 MB at this limit; 27 GB
+/// for a 20,000-joint chain's 40,000 states). Above it a named implicit method runs on the sparse
+/// path only and is refused at the first Jacobian whose pattern is too dense for it (the error
+/// names the time), before anything dense is allocated; `auto` stays explicit (dopri5), so that
+/// a large explicit model never forms a Jacobian.
+pub const MAX_IMPLICIT_STATES: usize = 4000;
 
 /// Up to this many states the dense buffers are allocated with the solver (as the column
 /// lists, `column_groups`); above, at their first use.
@@ -27,6 +41,11 @@ pub(crate) const EAGER_DENSE_STATES: usize = 512;
 /// Sparse factorisations of one pattern that may fall back to the dense LU before the pattern
 /// is factored densely only.
 pub(crate) const SPARSE_MAX_FAILURES: usize = 2;
+
+/// The current pattern needs the dense path, and the model has more than
+/// [`MAX_IMPLICIT_STATES`] states: the dense buffers (17·n² bytes) are not allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DenseRefused;
 
 /// J and M's factorisation (see the module documentation).
 #[derive(Clone, Debug)]
@@ -150,13 +169,21 @@ impl NewtonMatrix {
         false
     }
 
-    /// Where the difference quotients go for the current path.
-    pub(crate) fn jacobian_out(&mut self) -> JacobianOut<'_> {
+    /// True when the dense buffers may be allocated: up to [`MAX_IMPLICIT_STATES`] states.
+    fn dense_allowed(&self) -> bool {
+        self.n <= MAX_IMPLICIT_STATES
+    }
+
+    /// Where the difference quotients go for the current path; `Err(DenseRefused)` when the
+    /// path is dense and n is above [`MAX_IMPLICIT_STATES`] (nothing allocated).
+    pub(crate) fn jacobian_out(&mut self) -> Result<JacobianOut<'_>, DenseRefused> {
         if self.use_sparse {
-            JacobianOut::Sparse(&mut self.jac_sparse)
+            Ok(JacobianOut::Sparse(&mut self.jac_sparse))
+        } else if !self.dense_allowed() {
+            Err(DenseRefused)
         } else {
             self.dense_buffers();
-            JacobianOut::Dense(&mut self.jac)
+            Ok(JacobianOut::Dense(&mut self.jac))
         }
     }
 
@@ -185,13 +212,20 @@ impl NewtonMatrix {
     /// was used; `Err` when M is singular to working precision (dense, partially pivoted).
     pub(crate) fn factor(&mut self, hd: f64, groups: &ColumnGroups) -> Result<bool, Singular> {
         let n = self.n;
-        if self.use_sparse && self.sparse_failures < SPARSE_MAX_FAILURES {
+        let dense_allowed = self.dense_allowed();
+        if self.use_sparse && (self.sparse_failures < SPARSE_MAX_FAILURES || !dense_allowed) {
             self.sparse_lu.assemble_identity_plus(-hd, &self.jac_sparse);
             if self.sparse_lu.factor().is_ok() {
                 self.factored_sparse = true;
                 return Ok(true);
             }
             self.sparse_failures += 1;
+            if !dense_allowed {
+                // No dense fallback above the limit: the step is rejected as a Newton failure
+                // would be, and the caller's smaller h brings M = I − h·d·J towards I.
+                self.factored_sparse = false;
+                return Err(Singular { column: n });
+            }
         }
         // Dense: from J, or from the sparse J when the unpivoted sparse elimination met a small
         // pivot (partial pivoting then decides).
@@ -265,7 +299,7 @@ mod tests {
         assert!(!m.has_dense_buffers());
         assert!(m.choose_path(&groups, 128, (0.125, 0.25)));
         assert!(m.is_sparse() && !m.has_dense_buffers());
-        let JacobianOut::Sparse(values) = m.jacobian_out() else {
+        let JacobianOut::Sparse(values) = m.jacobian_out().unwrap() else {
             panic!("the sparse path")
         };
         let (col_ptr, rows) = groups.compressed();

@@ -15,6 +15,10 @@ pub struct SparsityPattern {
     /// (row, column), in the order written. u32 halves the memory of a large pattern; the
     /// state count is checked against it in [`Self::new`].
     entries: Vec<(u32, u32)>,
+    /// The most entries kept (`usize::MAX` unless [`Self::set_limit`] set one).
+    limit: usize,
+    /// An entry was declared past `limit` (and dropped) since the last [`Self::clear`].
+    overflowed: bool,
 }
 
 impl SparsityPattern {
@@ -30,7 +34,23 @@ impl SparsityPattern {
         Self {
             n,
             entries: Vec::with_capacity(capacity),
+            limit: usize::MAX,
+            overflowed: false,
         }
+    }
+
+    /// Keeps at most `limit` entries: past it, declared entries are dropped and the pattern is
+    /// [`Self::overflowed`]. The solver sets it above `MAX_IMPLICIT_STATES` states, where a
+    /// pattern that dense would be refused anyway, so that declaring one costs a bounded buffer
+    /// instead of n² entries (a 40,000-state chain's 1.6·10⁹).
+    pub(crate) fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
+
+    /// True when entries past the limit were declared since the last [`Self::clear`] (the kept
+    /// entries are then not the pattern: treat it as dense).
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
     }
 
     /// An empty pattern of an n × n Jacobian.
@@ -51,19 +71,27 @@ impl SparsityPattern {
             "({i}, {j}) outside {0}×{0}",
             self.n
         );
-        self.entries.push((i as u32, j as u32));
+        if self.entries.len() < self.limit {
+            self.entries.push((i as u32, j as u32));
+        } else {
+            self.overflowed = true;
+        }
     }
 
     /// Declares that ẋᵢ may read every xⱼ with j in `columns`.
     #[inline]
     pub fn depends_on_range(&mut self, i: usize, columns: Range<usize>) {
         debug_assert!(i < self.n && columns.end <= self.n);
-        self.entries.extend(columns.map(|j| (i as u32, j as u32)));
+        let room = self.limit.saturating_sub(self.entries.len());
+        self.overflowed |= columns.len() > room;
+        self.entries
+            .extend(columns.take(room).map(|j| (i as u32, j as u32)));
     }
 
-    /// Forgets every entry (keeps the capacity).
+    /// Forgets every entry (keeps the capacity and the limit).
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.overflowed = false;
     }
 
     /// The entries (row, column) as written, duplicates included.
@@ -106,5 +134,27 @@ mod tests {
         p.clear();
         assert!(p.is_empty());
         assert!(p.entries.capacity() >= 8);
+    }
+
+    /// Past its limit a pattern keeps the first `limit` entries and says it overflowed, for
+    /// single entries and ranges alike; `clear` forgets the overflow, not the limit.
+    #[test]
+    fn a_pattern_past_its_limit_overflows() {
+        let mut p = SparsityPattern::new(10);
+        p.set_limit(5);
+        p.depends_on_range(0, 0..4);
+        assert!(!p.overflowed());
+        p.depends(1, 1);
+        assert!(!p.overflowed() && p.len() == 5);
+        p.depends(2, 2);
+        assert!(p.overflowed() && p.len() == 5);
+        p.clear();
+        assert!(!p.overflowed());
+        p.depends_on_range(3, 0..10);
+        assert!(p.overflowed());
+        assert_eq!(
+            p.entries().collect::<Vec<_>>(),
+            [(3, 0), (3, 1), (3, 2), (3, 3), (3, 4)]
+        );
     }
 }

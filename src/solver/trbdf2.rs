@@ -40,7 +40,7 @@
 use super::column_groups::ColumnGroups;
 use super::finite::first_non_finite;
 use super::jacobian::{fd_jacobian, FdWork};
-use super::newton_matrix::NewtonMatrix;
+use super::newton_matrix::{NewtonMatrix, MAX_IMPLICIT_STATES};
 use super::rk_step::StepBuffers;
 use super::tableau::{Tableau, TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
 use super::{SolverStats, System};
@@ -96,6 +96,9 @@ pub(crate) enum ImplicitFailure {
     NonFinite(f64, usize),
     /// Newton did not converge (or M was singular) with a Jacobian of the step start.
     Newton,
+    /// The Jacobian at time t needs the dense path and the model is above
+    /// `MAX_IMPLICIT_STATES` states (`newton_matrix::DenseRefused`).
+    DenseRefused(f64),
 }
 
 /// TR-BDF2's state across steps and its buffers (sized once).
@@ -141,10 +144,16 @@ impl Trbdf2 {
     /// b, with an error estimate).
     pub(crate) fn new(n: usize, tableau: &'static Tableau) -> Self {
         debug_assert!(tableau.diagonal > 0.0 && tableau.fsal && tableau.e.is_some());
+        let mut groups = ColumnGroups::new(n);
+        if n > MAX_IMPLICIT_STATES {
+            // A pattern keeps at most as many entries as a dense one at the limit: a denser one
+            // is refused anyway (`form_jacobian`), and declaring it costs no more.
+            groups.limit_pattern(MAX_IMPLICIT_STATES * MAX_IMPLICIT_STATES);
+        }
         Self {
             tableau,
             newton: NewtonMatrix::new(n),
-            groups: ColumnGroups::new(n),
+            groups,
             groups_ready: false,
             jac_state: JacobianState::Missing,
             h_lu: f64::NAN,
@@ -285,7 +294,9 @@ impl Trbdf2 {
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
         if !self.groups_ready || system.jacobian_sparsity_varies() {
-            if system.jacobian_sparsity(self.groups.pattern_mut()) {
+            // A pattern past its limit (above MAX_IMPLICIT_STATES: denser than a dense one
+            // at the limit) is dense.
+            if system.jacobian_sparsity(self.groups.pattern_mut()) && !self.groups.overflowed() {
                 if self.groups.set_pattern() {
                     let limits = (SPARSE_MAX_DENSITY, SPARSE_MAX_FILL);
                     let newton = &mut self.newton;
@@ -298,6 +309,11 @@ impl Trbdf2 {
             }
             self.groups_ready = true;
         }
+        // Refused before any evaluation: the run stops where it stands.
+        let out = self
+            .newton
+            .jacobian_out()
+            .map_err(|_| ImplicitFailure::DenseRefused(t))?;
         system.derivatives(t, x, &mut self.f_0);
         stats.function_evaluations += 1;
         if let Some(i) = first_non_finite(&self.f_0) {
@@ -312,7 +328,7 @@ impl Trbdf2 {
         fd_jacobian(
             system,
             (t, x, &self.f_0),
-            self.newton.jacobian_out(),
+            out,
             &self.groups,
             work,
             &mut stats.function_evaluations,

@@ -57,11 +57,20 @@ mod switching;
 
 pub use resume::SolverCheckpoint;
 
-/// The most states an implicit method (trbdf2, esdirk43, and auto's stiff phase) is built for:
-/// its dense Jacobian, LU and sparsity pattern take 17·n² bytes (272 MB at this limit; 27 GB for
-/// a 20,000-joint chain's 40,000 states). Above it an implicit method is refused and `auto`
-/// stays explicit (dopri5), so that a large explicit model never allocates them.
-pub const MAX_IMPLICIT_STATES: usize = 4000;
+pub use super::newton_matrix::MAX_IMPLICIT_STATES;
+
+/// Why an implicit `method` cannot run n states on the dense path (at time `t`, when a
+/// Jacobian there needed it).
+fn dense_refusal(method: Method, n: usize, t: Option<f64>) -> String {
+    let at = t.map_or(String::new(), |t| {
+        format!(" at t = {t} (its sparsity pattern is too dense for the sparse LU)")
+    });
+    format!(
+        "method \"{}\" needs a dense {n} × {n} Jacobian and its LU ({:.1} GB) for the model's {n} states{at}; the limit of an implicit method is {MAX_IMPLICIT_STATES} states with a dense Jacobian (a sparse one has no limit): use method = \"dopri5\" (or \"auto\", which stays explicit above it)",
+        method.name(),
+        17.0 * (n as f64).powi(2) / 1e9
+    )
+}
 
 /// Smallest admissible step at time t: 16·ε·max(1, |t|).
 fn min_step(t: f64) -> f64 {
@@ -186,17 +195,18 @@ impl Solver {
         };
         let tableau = tableau_of(options.method);
         let n = state_dim;
-        if options.method.is_implicit() && n > MAX_IMPLICIT_STATES {
+        if options.method.is_implicit() && n > MAX_IMPLICIT_STATES && !options.sparse_lu {
+            // Without the sparse path every Jacobian is dense.
             return Err(SolverError::InvalidOptions(format!(
-                "method \"{}\" needs a dense {n} × {n} Jacobian and its LU ({:.1} GB) for the model's {n} states; the limit of an implicit method is {MAX_IMPLICIT_STATES} states: use method = \"dopri5\" (or \"auto\", which stays explicit above it)",
-                options.method.name(),
-                17.0 * (n as f64).powi(2) / 1e9
+                "{} (sparse_lu = false)",
+                dense_refusal(options.method, n, None)
             )));
         }
         // Auto: the implicit method's buffers up front, and its controller as the spare (none
-        // above MAX_IMPLICIT_STATES: auto then runs dopri5 only).
+        // above MAX_IMPLICIT_STATES: auto then runs dopri5 only). A named implicit method is
+        // built at any size (its dense buffers only up to the limit, `newton_matrix`).
         let stiff_tableau = tableau_of(options.stiff_method());
-        let stiff_fits = n <= MAX_IMPLICIT_STATES;
+        let stiff_fits = n <= MAX_IMPLICIT_STATES || options.method.is_implicit();
         let implicit = (options.method.may_use_jacobian() && stiff_fits).then(|| {
             let implicit = Trbdf2::new(n, stiff_tableau).with_sparse_lu(options.sparse_lu);
             Box::new(match options.method {
@@ -484,6 +494,9 @@ impl Solver {
                     }
                     last_rejected = true;
                     continue;
+                }
+                Err(TrialFailure::DenseRefused(t_jac)) => {
+                    return Err(self.dense_refused(t_jac));
                 }
                 Err(TrialFailure::Newton) => {
                     stats.rejected_steps += 1;

@@ -17,6 +17,9 @@ pub(super) enum TrialFailure {
     NonFinite(f64, usize),
     /// An implicit method's Newton iteration did not converge.
     Newton,
+    /// An implicit method's Jacobian at time t needs the dense path above
+    /// [`MAX_IMPLICIT_STATES`](super::MAX_IMPLICIT_STATES) states.
+    DenseRefused(f64),
 }
 
 impl Solver {
@@ -126,6 +129,7 @@ impl Solver {
                 .map_err(|e| match e {
                     ImplicitFailure::NonFinite(t, i) => TrialFailure::NonFinite(t, i),
                     ImplicitFailure::Newton => TrialFailure::Newton,
+                    ImplicitFailure::DenseRefused(t) => TrialFailure::DenseRefused(t),
                 }),
         }?;
         match first_non_finite(&self.x_new) {
@@ -154,6 +158,13 @@ impl Solver {
             Some(theta) => h.min((1.001 * theta * h_try).max(0.01 * h_try)),
             None => h,
         }
+    }
+
+    /// The error of a run whose implicit method's Jacobian at `t` needed the dense path above
+    /// [`MAX_IMPLICIT_STATES`](super::MAX_IMPLICIT_STATES) states.
+    pub(super) fn dense_refused(&self, t: f64) -> SolverError {
+        let method = self.options.stiff_method();
+        SolverError::InvalidOptions(super::dense_refusal(method, self.x.len(), Some(t)))
     }
 
     /// After an event changed the state: an implicit method forms its Jacobian again.
