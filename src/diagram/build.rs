@@ -107,6 +107,7 @@ pub(crate) fn build_diagram_owned(
         &physical_lines,
         &mut lines,
         &mut line_spans,
+        registry.mechanism_lowering(),
     )?;
     let wired = Wired {
         instances,

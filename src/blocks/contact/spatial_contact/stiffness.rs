@@ -1,5 +1,5 @@
 //! What makes a contact stiff at its last evaluation: the fastest of its normal, sliding and
-//! twisting modes, for the stall message ([`Block::stiffness`](crate::block::Block::stiffness)).
+//! twisting modes, for the stall message ([`Advice::stiffness`](crate::block::Advice::stiffness)).
 //!
 //! Each mode is the contact's slope against the motion it resists, linearised at the points'
 //! depths, rates and slip speeds of the last evaluation, on the mass properties of the bodies
