@@ -86,9 +86,9 @@ impl GroundContact {
             rate,
             what: format!(
                 "normal mode: {} N/m and {} N·s/m over {points} point(s) in contact on {} kg",
-                super::contact_advice::sig(spring),
-                super::contact_advice::sig(damper),
-                super::contact_advice::sig(mass)
+                super::advice_text::sig(spring),
+                super::advice_text::sig(damper),
+                super::advice_text::sig(mass)
             ),
             help: "lower the ground's stiffness or damping".to_string(),
             surface_speed,

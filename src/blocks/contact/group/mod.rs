@@ -505,7 +505,7 @@ impl crate::block::Advice for ContactGroup {
             self.watch_slots
         );
         let mass = self.lightest_mass().unwrap_or(total_mass);
-        if let Some(a) = super::contact_advice::spatial_contact_advice(
+        if let Some(a) = super::advice_text::spatial_contact_advice(
             &self.normal,
             &self.friction,
             mass * gravity,
@@ -519,7 +519,7 @@ impl crate::block::Advice for ContactGroup {
 
     fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
         let mass = self.lightest_mass().unwrap_or(total_mass);
-        super::contact_advice::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
+        super::rates::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
     }
 }
 

@@ -474,7 +474,7 @@ impl crate::block::Advice for SpatialContactForce {
         // The pair carries its follower body's weight (a box on a table, a coin on a table among
         // other coins); the whole mechanism's when that body's mass is not known.
         let mass = self.supported_mass(total_mass);
-        super::contact_advice::spatial_contact_advice(
+        super::advice_text::spatial_contact_advice(
             &self.normal,
             &self.friction,
             mass * gravity,
@@ -484,7 +484,7 @@ impl crate::block::Advice for SpatialContactForce {
 
     fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
         let mass = self.supported_mass(total_mass);
-        super::contact_advice::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
+        super::rates::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
     }
 
     /// The pair's overlap at the start against its static depth: see [`start_overlap`].

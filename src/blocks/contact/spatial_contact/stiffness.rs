@@ -20,7 +20,7 @@
 //! An explicit method's step must stay below about 3/|λ| (Dormand–Prince reaches 3.3 along the
 //! negative real axis).
 
-use super::super::contact_advice::sig;
+use super::super::advice_text::sig;
 use super::{Scratch, Side, SpatialContactForce};
 use crate::block::StiffnessNote;
 use crate::contact::friction::FrictionLaw;
