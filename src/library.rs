@@ -8,7 +8,7 @@
 //! are importers ([`IMPORTERS`]), expanded when the model is read and documented in their own
 //! section.
 
-use crate::block::BlockType;
+use crate::block::{BlockType, LowerFn};
 use crate::model::importer::Importer;
 use std::sync::OnceLock;
 
@@ -32,10 +32,12 @@ pub enum RegistryError {
     },
 }
 
-/// The block types a loader accepts, in documentation order.
+/// The block types a loader accepts, in documentation order, and the hook that lowers the
+/// physical network to one block.
 #[derive(Clone, Debug)]
 pub struct Registry {
     types: Vec<BlockType>,
+    lowering: LowerFn,
 }
 
 impl std::fmt::Debug for BlockType {
@@ -55,12 +57,24 @@ impl Registry {
                 .chain(crate::blocks::contact::LIBRARY.iter())
                 .map(|t| **t)
                 .collect(),
+            lowering: crate::blocks::multibody::lower_mechanism,
         })
     }
 
-    /// A registry with no types (e.g. a sandbox of custom blocks only).
+    /// A registry with no types (e.g. a sandbox of custom blocks only); its physical network
+    /// still lowers to the library's mechanism block.
     pub fn empty() -> Registry {
-        Registry { types: Vec::new() }
+        Registry {
+            types: Vec::new(),
+            lowering: crate::blocks::multibody::lower_mechanism,
+        }
+    }
+
+    /// The hook that lowers the physical network to the block integrating the mechanism (see
+    /// [`crate::block::lowering`]): the diagram builder calls it, and keeps it in the
+    /// [`crate::diagram::physical::PhysicalScene`] for a parameter set that elaborates again.
+    pub fn mechanism_lowering(&self) -> LowerFn {
+        self.lowering
     }
 
     /// Adds a block type. Its name must be new and usable as `type = "..."`.

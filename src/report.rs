@@ -107,8 +107,8 @@ pub fn check_report(d: &Diagram) -> String {
         .blocks
         .iter()
         .filter_map(|b| {
-            b.block
-                .advice(mass, gravity)
+            (b.block.advice()?)
+                .text(mass, gravity)
                 .map(|a| format!("{}: {a}", b.name))
         })
         .collect();

@@ -40,13 +40,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "blocks/contact/contact_advice",
-            "blocks/contact/friction_advice",
-        ],
-        "the advice's two halves share helpers",
-    ),
-    (
-        &[
             "blocks/contact/spatial_contact/mod.rs",
             "blocks/contact/spatial_contact/start_overlap",
         ],

@@ -215,7 +215,7 @@ fn two_link_arm_masses_and_inertias_match_the_file() {
         .iter()
         .find(|b| b.name == "arm/upper_arm/inertial")
         .expect("the inertial Solid");
-    match solid.block().physical() {
+    match solid.block().role() {
         Some(blockdyn::block::PhysicalRole::Solid { inertia, .. }) => {
             assert_eq!(inertia.mass, 1.2);
             assert_eq!(inertia.inertia_about_com, i_upper);

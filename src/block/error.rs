@@ -1,11 +1,11 @@
-//! Why a block refuses its binding or its port shapes: [`BlockError`], what [`Block::bind`],
+//! Why a block refuses its binding or its port shapes: [`BlockError`], what [`PhysicalBlock::bind`],
 //! [`Block::propagate_shapes`] and [`Block::setup`] return.
 //!
 //! The diagram build locates the error (file, line, block) in a
 //! [`Diagnostic`](crate::model::Diagnostic), which keeps it: a program matches on
 //! [`Diagnostic::block_error`](crate::model::Diagnostic::block_error).
 //!
-//! [`Block::bind`]: super::Block::bind
+//! [`PhysicalBlock::bind`]: super::PhysicalBlock::bind
 //! [`Block::propagate_shapes`]: super::Block::propagate_shapes
 //! [`Block::setup`]: super::Block::setup
 

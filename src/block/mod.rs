@@ -1,5 +1,7 @@
-//! The block abstraction: ports, shapes, the [`Block`] trait, the registry of block types, and
-//! parameters whose default is declared once ([`Param`]).
+//! The block abstraction: ports, shapes, the [`Block`] trait (dataflow only), the capability
+//! traits of the blocks that do more ([`capability`]: the physical network, advice, constrained
+//! states, body coupling), the mechanism's lowering hook ([`lowering`]), the registry of block
+//! types, and parameters whose default is declared once ([`Param`]).
 //!
 //! Conventions (Drake's systems framework in spirit):
 //! - A block declares its signal inputs and outputs ([`PortDecl`]), and physical (frame/geometry) ports.
@@ -12,9 +14,11 @@
 //! - A block is immutable while it runs (`&self`): everything that changes lives in the run state
 //!   the engine owns (states, work slots, scratch).
 
+pub mod capability;
 pub mod context;
 pub mod error;
 pub mod kernel;
+pub mod lowering;
 pub mod members;
 pub mod param;
 pub mod physical;
@@ -23,9 +27,14 @@ pub mod registry;
 pub mod shape;
 pub mod units;
 
+pub use capability::{
+    Advice, BodyCoupling, ConstrainedStates, ContactRates, IslandPart, PhysicalBlock, StartOverlap,
+    StiffnessNote,
+};
 pub use context::{same_bits, Ctx, Io, Slot};
 pub use error::BlockError;
 pub use kernel::{ScalarFunction, ScalarKernel};
+pub use lowering::{LowerFn, MechanismLowering};
 pub use members::{ExcludedPair, GeometryMembers, MemberPattern};
 pub use param::Param;
 pub use physical::{Binding, PhysicalRole, PortBinding};
@@ -33,61 +42,6 @@ pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{type_markdown, BlockType, ParamDoc, PortDoc};
 pub use shape::Shape;
 pub use units::{UnitInputs, Units};
-
-/// What makes a block stiff at its last evaluation (see [`Block::stiffness`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct StiffnessNote {
-    /// The magnitude of the fastest eigenvalue it gives the motion (1/s); an explicit method's
-    /// step must stay below about 3/rate.
-    pub rate: f64,
-    /// What sets it, e.g. "its twisting mode: friction's slope … over 8 points".
-    pub what: String,
-    /// What to change in the model to make it gentler.
-    pub help: String,
-    /// How fast the contact travels over the moving body's surface at that evaluation (m/s):
-    /// the bodies' relative rotation rate times the largest distance of a point in contact from
-    /// the moving body's frame origin. A loaded contact that travels (rolling, spinning) keeps
-    /// changing its support and its normal mode ringing; one at rest, or sliding without
-    /// turning, does not (`sim::work_estimate`). A heuristic: a top spinning on its tip also
-    /// "travels" by this measure although its support does not change.
-    pub surface_speed: f64,
-}
-
-/// A penalty contact's pair overlapping at the start (see [`Block::start_overlap`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct StartOverlap {
-    /// The two geometries, as the user names them (`box.G` and `floor.G`, or `toe.G` and the
-    /// ground).
-    pub pair: String,
-    /// The deepest overlap at the start (m), > 0.
-    pub depth: f64,
-    /// The depth (m) at which the contact carries the whole mechanism's weight at rest; `None`
-    /// when its law has no stiffness to carry it.
-    pub static_depth: Option<f64>,
-    /// How `static_depth` follows from the law, with its numbers (e.g. `m·g/k = 98.1 N / 1e6 N/m`).
-    pub static_law: String,
-}
-
-/// A penalty contact's linearised modes while it carries a weight at rest (see
-/// [`Block::contact_rates`]). Every field is finite and ≥ 0; 0 means "none" or "not known".
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct ContactRates {
-    /// |λ|max of the normal motion about the static depth (1/s).
-    pub normal_rate: f64,
-    /// The normal mode's natural frequency ω = sqrt(k_eff/m) (rad/s).
-    pub natural_frequency: f64,
-    /// The normal mode's damping ratio ζ = b_eff/(2·sqrt(k_eff·m)).
-    pub damping_ratio: f64,
-    /// The regularised friction's sliding rate c_f/m while the contact sticks (1/s).
-    pub friction_rate: f64,
-}
-
-impl ContactRates {
-    /// The fastest of the contact's rates (1/s): what an explicit step must resolve.
-    pub fn fastest(&self) -> f64 {
-        self.normal_rate.max(self.friction_rate)
-    }
-}
 
 use crate::solver::Direction;
 use std::any::Any;
@@ -168,30 +122,6 @@ pub trait Block: Send + Sync {
         &[]
     }
 
-    /// The block's part in the physical network, if it has one (see [`physical`]).
-    fn physical(&self) -> Option<&PhysicalRole> {
-        None
-    }
-
-    /// For a block that gathers geometries by name (a ContactGroup): its `members` patterns and
-    /// `exclude` pairs, which the builder expands against the model's Solid and geometry blocks
-    /// before the physical network is elaborated. `None` for every other block.
-    fn geometry_members(&self) -> Option<&GeometryMembers> {
-        None
-    }
-
-    /// Gives a block that gathers geometries its members after expansion (block names, in
-    /// `members` order): it declares one geometry port per member, named after it, which the
-    /// builder then connects to the member's `G` port.
-    fn set_members(&mut self, _members: &[String]) {}
-
-    /// Binds a joint or consumer block to the compiled mechanism: afterwards its `inputs()` and
-    /// `outputs()` include the hidden ports named in [`physical`]'s conventions
-    /// (`kin_<port>` inputs, `wrench_<port>` outputs, a joint's `state` input and `tau` output).
-    fn bind(&mut self, _binding: &Binding) -> Result<(), BlockError> {
-        Ok(())
-    }
-
     /// Fills in unknown (inherited) port shapes from known ones; called repeatedly until nothing
     /// changes. The default suits element-wise blocks: every inherited port takes the shape of the
     /// first known inherited port. Returns the error when the known shapes contradict each other.
@@ -244,36 +174,6 @@ pub trait Block: Send + Sync {
     /// A warning about the inputs' units, e.g. a Sum adding a length to an angle; located at
     /// the block when the model is built. `None` by default.
     fn unit_warning(&self, _io: &UnitInputs<'_>) -> Option<String> {
-        None
-    }
-
-    /// A penalty contact's linearised modes in its resting regime, given the mechanism's total
-    /// mass (kg) and gravity (m/s²): carrying the weight of the body it supports (the whole
-    /// mechanism's when that is unknown). A fixed-step method is unstable above a step of about
-    /// (its stability reach)/[`ContactRates::normal_rate`] (the diagram warns when rk4's
-    /// `fixed_step` is), and `blockdyn check` estimates the work of a run from them.
-    fn contact_rates(&self, _total_mass: f64, _gravity: f64) -> Option<ContactRates> {
-        None
-    }
-
-    /// How deep this contact's pair overlaps at the start, against the depth at which it would
-    /// rest (issue 28: a body started 8 cm inside a stiff floor is launched metres up). Given the
-    /// block's `binding`, the World pose of each body by index at the initial state (`body_pose`,
-    /// 0 = World), the mechanism's total mass (kg) and gravity (m/s²). `None` for a block that is
-    /// not a penalty contact, or whose pair does not overlap.
-    fn start_overlap(
-        &self,
-        _binding: &Binding,
-        _body_pose: &dyn Fn(usize) -> nalgebra::Isometry3<f64>,
-        _total_mass: f64,
-        _gravity: f64,
-    ) -> Option<StartOverlap> {
-        None
-    }
-
-    /// Parameter advice for `blockdyn check` (e.g. a ground contact's static compression and the
-    /// step an explicit solver will need), given the mechanism's total mass (kg) and gravity (m/s²).
-    fn advice(&self, _total_mass: f64, _gravity: f64) -> Option<String> {
         None
     }
 
@@ -376,17 +276,6 @@ pub trait Block: Send + Sync {
         false
     }
 
-    /// For a force block of the physical network bound to several bodies: whether it can say
-    /// which pairs of its bodies interact at the moment, from its work slots `work`, and if so
-    /// each such pair (body indices of the mechanism) given to `pair`. A pair left out must exert
-    /// no force now and until the block's next event (a broad phase's pairs within its margin).
-    /// The implicit methods' Jacobian pattern then couples only those bodies' trees
-    /// (`sim::sparsity`). Called with empty `work` to ask whether the block reports at all. The
-    /// default, false: all the block's bodies interact.
-    fn coupled_bodies(&self, _work: &[f64], _pair: &mut dyn FnMut(usize, usize)) -> bool {
-        false
-    }
-
     /// The block's linear form for the final shapes, if it is linear (Gain, Sum, a plain
     /// Integrator). The engine then evaluates it without calling it. Called after `setup`.
     /// A block that returns a form has no modes, events or time events: once fused, its
@@ -404,49 +293,9 @@ pub trait Block: Send + Sync {
         None
     }
 
-    /// Projects the block's states back onto their manifold after an accepted step (unit
-    /// quaternions, contact and closure constraints), with the block's scratch space; returns true
-    /// when it changed them.
-    fn project_states(&self, _states: &mut [f64], _scratch: &mut (dyn Any + Send)) -> bool {
-        false
-    }
-
-    /// True when [`Block::project_states`] reads what the block's last output evaluation saw (a
-    /// mechanism whose driven loop is closed at its motion inputs' references): the engine then
-    /// evaluates the outputs at the accepted point before it projects.
-    fn projects_at_inputs(&self) -> bool {
-        false
-    }
-
-    /// Something the run should tell the user once it ends, read from the block's scratch (a
-    /// motion input whose `w_ref` is not the derivative of its `q_ref`). `None`: nothing to say.
-    fn run_note(&self, _scratch: &(dyn Any + Send)) -> Option<String> {
-        None
-    }
-
     /// Whether the engine records this block's inputs as a plot panel and CSV columns (a Scope).
     fn records_inputs(&self) -> bool {
         false
-    }
-
-    /// Why the block's last evaluation failed, when it signalled a failure by non-finite values
-    /// (e.g. a rigid contact problem without solution); read from its scratch after the run.
-    fn failure(&self, _scratch: &(dyn Any + Send)) -> Option<String> {
-        None
-    }
-
-    /// The fastest rate (1/s) that the block's last evaluation gives the motion, with what sets it,
-    /// read from its scratch: for the stall message, which names the block and mode that bound
-    /// an explicit step (a contact's normal, sliding or twisting mode). `None`: nothing to say.
-    fn stiffness(&self, _scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {
-        None
-    }
-
-    /// The rigid constraint this block declares once bound (a RigidContact's pair, a joint's
-    /// rigid limit); the mechanism solves it (see [`crate::multibody::rigid`]) and sends it back
-    /// through the block's [`HiddenPort::RigidConstraint`] input.
-    fn rigid_constraint(&self) -> Option<crate::multibody::rigid::RigidConstraint> {
-        None
     }
 
     /// Names of the continuous states (for messages), default `x[k]`.
@@ -454,56 +303,32 @@ pub trait Block: Send + Sync {
         format!("x[{k}]")
     }
 
-    /// The block's part in integrating independent islands of bodies separately
-    /// (`sim::islands`). The default, [`IslandPart::Other`], is right for any block without
-    /// states and zero crossings; a block with either that answers `Other` makes the run
-    /// integrate globally.
-    fn island_part(&self) -> IslandPart {
-        IslandPart::Other
-    }
-
-    /// For [`IslandPart::Mechanism`]: the body (mechanism body index, 0 the World) that signal
-    /// port `port` (an input when `input`, else an output) carries or acts on: a body's
-    /// kinematics, a joint's state or actuation (the joint's follower body), a wrench on a body.
-    /// `None` when the port is not tied to one body.
-    fn port_body(&self, _input: bool, _port: usize) -> Option<usize> {
+    /// The block's part in the physical network (its role, its binding to the mechanism, the
+    /// geometries it gathers, its rigid constraint); `None` for a signal block.
+    fn physical(&self) -> Option<&dyn PhysicalBlock> {
         None
     }
 
-    /// For [`IslandPart::ContactGroup`]: calls `pair` with each body pair (mechanism body
-    /// indices, the lower first; pairs with the World left out) that may exert a force on each
-    /// other before the block's next time event, from the scratch as the last `settle` left it:
-    /// every pair whose bounding boxes are within the look-ahead reach, and every pair with an
-    /// unbounded member. Pairs not given have exactly zero force until that time event.
-    fn island_pairs(&self, _scratch: &(dyn Any + Send), _pair: &mut dyn FnMut(usize, usize)) {}
-
-    /// For [`IslandPart::ContactGroup`]: calls `crossing(k, a, b)` for each of the block's
-    /// zero-crossing functions k that depends on the motion of bodies a and b alone (mechanism
-    /// body indices, 0 the World; a function that is constant now with `(0, 0)`), as its work
-    /// slots (`work`) say after the last `settle`. A function not given may depend on any body:
-    /// every island's solver sees it. The functions given must be the same at every call (only
-    /// their bodies may change), and [`Block::island_crossings`] bounds how many of them can
-    /// lie on one island.
-    fn crossing_bodies(&self, _work: &[f64], _crossing: &mut dyn FnMut(usize, usize, usize)) {}
-
-    /// For [`IslandPart::ContactGroup`]: the most functions [`Block::crossing_bodies`] can ever
-    /// give with both bodies among those `island` marks (indexed by mechanism body) or the
-    /// World, over every choice of its work slots.
-    fn island_crossings(&self, _island: &[bool]) -> usize {
-        0
+    /// [`Block::physical`] for binding and expanding members; `Some` exactly when it is.
+    fn physical_mut(&mut self) -> Option<&mut dyn PhysicalBlock> {
+        None
     }
-}
 
-/// What a block is to the island partition (see [`Block::island_part`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IslandPart {
-    /// Neither of the others: sound under islands only without states and zero crossings (its
-    /// outputs couple the bodies whose signals it reads to those it drives).
-    Other,
-    /// The mechanism, when every state belongs to one tree's bodies and no constraint couples
-    /// trees (no loop closures, rigid constraints or motion inputs): see [`Block::port_body`].
-    Mechanism,
-    /// A penalty contact group whose coupling is bounded by its look-ahead: see
-    /// [`Block::island_pairs`].
-    ContactGroup,
+    /// What the block advises about its parameters and step (`blockdyn check`, the stall
+    /// message); `None` when it has nothing to say.
+    fn advice(&self) -> Option<&dyn Advice> {
+        None
+    }
+
+    /// For a block whose states live on a manifold (the mechanism): their projection after each
+    /// accepted step, and its failure and run notes.
+    fn constrained_states(&self) -> Option<&dyn ConstrainedStates> {
+        None
+    }
+
+    /// Which bodies the block couples, for islands and the Jacobian's sparsity; `None`: it is
+    /// [`IslandPart::Other`].
+    fn body_coupling(&self) -> Option<&dyn BodyCoupling> {
+        None
+    }
 }

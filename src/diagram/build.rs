@@ -112,6 +112,7 @@ pub(crate) fn build_diagram_owned(
         &physical_lines,
         &mut lines,
         &mut line_spans,
+        registry.mechanism_lowering(),
     )?;
     // The `--` connections as parsed (two port references each) are in the frame network now.
     drop(physical_lines);

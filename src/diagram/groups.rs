@@ -53,7 +53,9 @@ pub(super) fn expand(
                         span: spec.span.clone(),
                     });
                 }
-                instances[g].block.set_members(&members);
+                if let Some(group) = instances[g].block.physical_mut() {
+                    group.set_members(&members);
+                }
             }
             Err(d) => problems.push(d),
         }
@@ -66,7 +68,7 @@ pub(super) fn expand(
 
 /// The geometry a block exports at `G`, if it is a Solid or a geometry block.
 fn geometry_of(inst: &Instance) -> Option<&Shape> {
-    match inst.block.physical()? {
+    match inst.block.role()? {
         PhysicalRole::Solid { shape, .. } | PhysicalRole::Geometry { shape } => Some(shape),
         _ => None,
     }

@@ -99,7 +99,7 @@ pub(crate) fn block_warnings<'a>(
 }
 
 /// rk4's `fixed_step` against each penalty contact's stability limit (see
-/// [`Block::contact_rates`]) with the weight of the body it carries on it: above it, the run is
+/// [`crate::block::Advice::contact_rates`]) with the weight of the body it carries on it: above it, the run is
 /// unstable in contact (a ball rebounds higher than it fell), which nothing else would say.
 fn fixed_step_warnings<'a>(
     blocks: impl Iterator<Item = Warned<'a>> + Clone,
@@ -116,7 +116,7 @@ fn fixed_step_warnings<'a>(
     let (mass, gravity) = super::physical::mass_and_gravity(blocks.clone().map(|w| w.block));
     blocks
         .filter_map(|w| {
-            let rate = w.block.contact_rates(mass, gravity)?.normal_rate;
+            let rate = w.block.advice()?.contact_rates(mass, gravity)?.normal_rate;
             let limit = rk4_boundary / rate;
             (step > limit).then(|| {
                 locate(source, spec, &w, At::Block, &format!(
@@ -157,7 +157,7 @@ fn stepped_motion_warnings(d: &Built<'_>) -> Vec<Diagnostic> {
             let (to, from) = (&d.blocks[l.to], &d.blocks[l.from]);
             let inputs = to.block.inputs();
             let exact = inputs.iter().any(|p| p.name == "a_ref");
-            let is_joint = matches!(to.block.physical(), Some(PhysicalRole::Joint { .. }));
+            let is_joint = matches!(to.block.role(), Some(PhysicalRole::Joint { .. }));
             (is_joint
                 && exact
                 && inputs.get(l.to_port).is_some_and(|p| p.name == "q_ref")
@@ -199,7 +199,7 @@ fn still_mechanism_warning(d: &Built<'_>, scene: &PhysicalScene) -> Option<Diagn
     let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
     m.initial_state(&mut q, &mut v);
     let driven = v.iter().any(|x| *x != 0.0)
-        || d.blocks.iter().any(|b| match b.block.physical() {
+        || d.blocks.iter().any(|b| match b.block.role() {
             Some(PhysicalRole::Joint { spec }) => {
                 spec.actuated
                     || spec.stiffness.iter().any(|k| *k != 0.0)
@@ -215,11 +215,11 @@ fn still_mechanism_warning(d: &Built<'_>, scene: &PhysicalScene) -> Option<Diagn
     let at = d
         .blocks
         .iter()
-        .position(|b| matches!(b.block.physical(), Some(PhysicalRole::Configuration { .. })))
+        .position(|b| matches!(b.block.role(), Some(PhysicalRole::Configuration { .. })))
         .or_else(|| {
             d.blocks
                 .iter()
-                .position(|b| matches!(b.block.physical(), Some(PhysicalRole::Joint { .. })))
+                .position(|b| matches!(b.block.role(), Some(PhysicalRole::Joint { .. })))
         })?;
     Some(locate(
         d.source,
@@ -275,13 +275,13 @@ fn ground_facing_warnings<'a>(
 const STATIC_DEPTH_MARGIN: f64 = 1.01;
 
 /// Each penalty contact whose pair starts deeper in each other than the depth d₀ at which it
-/// carries the whole mechanism's weight (see [`Block::start_overlap`]): its force at the start
+/// carries the whole mechanism's weight (see [`crate::block::Advice::start_overlap`]): its force at the start
 /// is (d/d₀)^n times the weight (n = 1 for a linear spring, 1.5 for the ground's law), which
 /// launches the bodies apart (a body started 8 cm inside a floor flew 15 m up). Warned when
 /// d > 1.01·d₀ (see [`STATIC_DEPTH_MARGIN`]).
 fn start_overlap_warnings(d: &Built<'_>, scene: &PhysicalScene) -> Vec<Diagnostic> {
     let contacts: Vec<usize> = (0..d.blocks.len())
-        .filter(|&b| matches!(d.blocks[b].block.physical(), Some(PhysicalRole::Consumer)))
+        .filter(|&b| matches!(d.blocks[b].block.role(), Some(PhysicalRole::Consumer)))
         .collect();
     if contacts.is_empty() {
         return Vec::new();
@@ -297,9 +297,8 @@ fn start_overlap_warnings(d: &Built<'_>, scene: &PhysicalScene) -> Vec<Diagnosti
         .into_iter()
         .filter_map(|b| {
             let binding = d.blocks[b].binding.as_ref()?;
-            let o = d.blocks[b]
-                .block
-                .start_overlap(binding, &pose, mass, gravity)?;
+            let advice = d.blocks[b].block.advice()?;
+            let o = advice.start_overlap(binding, &pose, mass, gravity)?;
             // No weight (no gravity, or none on this pair): no static depth to compare with.
             let d0 = o.static_depth.filter(|d0| *d0 > 0.0)?;
             (o.depth > STATIC_DEPTH_MARGIN * d0).then(|| {

@@ -317,19 +317,22 @@ impl<'d> Engine<'d> {
         self.evaluated_at = None;
     }
 
-    /// Why block `b`'s last evaluation failed, if it says (see [`crate::block::Block::failure`]).
+    /// Why block `b`'s last evaluation failed, if it says (see
+    /// [`crate::block::ConstrainedStates::failure`]).
     pub fn block_failure(&self, b: usize) -> Option<String> {
-        self.blocks[b].failure(&*self.run.scratch[b])
+        (self.blocks[b].constrained_states()?).failure(&*self.run.scratch[b])
     }
 
-    /// What block `b` has to tell the user once the run ends (see [`crate::block::Block::run_note`]).
+    /// What block `b` has to tell the user once the run ends (see
+    /// [`crate::block::ConstrainedStates::run_note`]).
     pub fn block_note(&self, b: usize) -> Option<String> {
-        self.blocks[b].run_note(&*self.run.scratch[b])
+        (self.blocks[b].constrained_states()?).run_note(&*self.run.scratch[b])
     }
 
-    /// What makes block `b` stiff at its last evaluation (see [`crate::block::Block::stiffness`]).
+    /// What makes block `b` stiff at its last evaluation (see
+    /// [`crate::block::Advice::stiffness`]).
     pub fn block_stiffness(&self, b: usize) -> Option<crate::block::StiffnessNote> {
-        self.blocks[b].stiffness(&*self.run.scratch[b])
+        (self.blocks[b].advice()?).stiffness(&*self.run.scratch[b])
     }
 
     /// Number of blocks evaluated by fusion instead of being called.
@@ -871,14 +874,18 @@ impl System for Engine<'_> {
         if self
             .stateful
             .iter()
-            .any(|&b| self.blocks[b].projects_at_inputs())
+            .filter_map(|&b| self.blocks[b].constrained_states())
+            .any(|c| c.projects_at_inputs())
         {
             // Such a block projects with what it saw at the accepted point.
             self.outputs_at(t, x);
         }
         for &b in &self.stateful {
+            let Some(constrained) = self.blocks[b].constrained_states() else {
+                continue;
+            };
             let states = d.blocks[b].states.clone();
-            changed |= self.blocks[b].project_states(&mut x[states], &mut *self.run.scratch[b]);
+            changed |= constrained.project_states(&mut x[states], &mut *self.run.scratch[b]);
         }
         changed
     }

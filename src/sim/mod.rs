@@ -691,7 +691,7 @@ fn explicit_at_stall(d: &Diagram, engine: &Engine<'_>) -> bool {
 }
 
 /// The block whose last evaluation gives the fastest rate (a contact's normal, sliding or
-/// twisting mode, see [`crate::block::Block::stiffness`]) when that rate explains the recent step
+/// twisting mode, see [`crate::block::Advice::stiffness`]) when that rate explains the recent step
 /// `step` (s): rate·step ≥ 0.3, where an explicit method's step is bounded by its stability
 /// (about 3/rate) rather than by accuracy. Returns the stall message's line naming it (starting
 /// with a newline) and its advice.

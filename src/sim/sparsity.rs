@@ -25,7 +25,7 @@
 //! mechanism solves itself, a sensor: conservatively, every bound block that is not a joint) is
 //! bound to bodies of both, or when a loop-closing (cut) joint joins them (all trees with a cut
 //! joint are taken as one, conservatively). A block that can say
-//! which of its bodies interact *now* ([`crate::block::Block::coupled_bodies`]: the
+//! which of its bodies interact *now* ([`crate::block::BodyCoupling::coupled_bodies`]: the
 //! ContactGroup's watched pairs, those within its margin) couples only those, and the pattern
 //! then varies ([`StateDependencies::varies`]): implicit methods ask for it before every
 //! Jacobian. Any other path from the mechanism's outputs back to its inputs (a controller)
@@ -269,7 +269,8 @@ impl TreeCoupling {
             if s == mb || position[s] != usize::MAX || !fed_by_mechanism_alone {
                 return None;
             }
-            if d.blocks[s].block.coupled_bodies(&[], &mut |_, _| {}) {
+            let coupling = d.blocks[s].block.body_coupling();
+            if coupling.is_some_and(|c| c.coupled_bodies(&[], &mut |_, _| {})) {
                 varying.push(s);
             } else {
                 // The bodies it pushes and the bodies whose outputs it reads (a joint's ω wired
@@ -277,7 +278,8 @@ impl TreeCoupling {
                 // leaves the pattern dense.
                 let mut bodies: Vec<usize> = binding.ports.iter().map(|p| p.body).collect();
                 for &(_, port) in sources[s].iter().flatten() {
-                    bodies.push(d.blocks[mb].block.port_body(false, port)?);
+                    let coupling = d.blocks[mb].block.body_coupling();
+                    bodies.push(coupling.and_then(|c| c.port_body(false, port))?);
                 }
                 clique(&mut bodies.into_iter(), &mut fixed);
             }
@@ -320,7 +322,10 @@ impl TreeCoupling {
         }
         for &g in &self.varying {
             let slots = &work[d.blocks[g].work.clone()];
-            d.blocks[g].block.coupled_bodies(slots, &mut |p, q| {
+            let Some(coupling) = d.blocks[g].block.body_coupling() else {
+                continue;
+            };
+            coupling.coupled_bodies(slots, &mut |p, q| {
                 let (a, b) = (self.tree_of_body[p], self.tree_of_body[q]);
                 if a != usize::MAX && b != usize::MAX && a != b {
                     couple(a, b);

@@ -1,6 +1,8 @@
-//! `blockdyn check` advice for a penalty contact (the SpatialContactForce block): the static depth
-//! under the weight it carries, the linearized natural frequency and damping ratio about that
-//! rest state, and the step an explicit solver (dopri5) will need while the contact is closed.
+//! The numbers behind `blockdyn check`'s advice for a penalty contact's normal law (the
+//! SpatialContactForce block): the static depth under the weight it carries, the linearized
+//! natural frequency and damping ratio about that rest state, and the step an explicit solver
+//! (dopri5) will need while the contact is closed. Their text is `advice_text`'s; the rates
+//! other modules read are `rates`'s.
 //!
 //! # The linearization
 //!
@@ -36,9 +38,6 @@
 //! [`STIFF_EIGENVALUE_RATIO`] times its slow one (the fast one sets the explicit step, the slow one
 //! the time scale of the motion).
 
-use super::friction_advice::FrictionAdvice;
-use crate::block::ContactRates;
-use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::{smoothstep, NormalForceLaw};
 use crate::solver::Method;
 
@@ -50,7 +49,7 @@ pub const STIFF_STEPS_PER_SECOND: f64 = 1e4;
 pub const STIFF_EIGENVALUE_RATIO: f64 = 100.0;
 
 /// The numbers behind the advice for one penalty contact carrying a weight. Built by
-/// [`ContactAdvice::compute`]; its [`Display`](std::fmt::Display) is the one-line advice text.
+/// [`ContactAdvice::compute`]; its [`Display`](std::fmt::Display) (in `advice_text`) is the one-line advice text.
 ///
 /// Every field is finite or a documented infinity/`None`, never NaN, for any finite inputs
 /// (negative or non-finite weight and mass count as 0).
@@ -249,213 +248,6 @@ impl ContactAdvice {
     pub fn carries_weight(&self) -> bool {
         self.static_depth.is_some()
     }
-
-    /// The unit of the law's stiffness.
-    fn stiffness_unit(&self) -> String {
-        match self.exponent {
-            Some(n) if n != 1.0 => format!("N/m^{n}"),
-            _ => "N/m".to_string(),
-        }
-    }
-
-    /// The unit of the law's damping: N·s/m, or N·s^q/m^(q+p) for Hunt–Crossley.
-    fn damping_unit(&self) -> String {
-        match (self.exponent, self.damping_depth_exponent) {
-            (Some(_), Some(p)) => {
-                let q = self.nonlinear_velocity_exponent.unwrap_or(1.0);
-                if q == 1.0 {
-                    format!("N·s/m^{}", 1.0 + p)
-                } else {
-                    format!("N·s^{q}/m^{}", q + p)
-                }
-            }
-            _ => "N·s/m".to_string(),
-        }
-    }
-
-    /// The closed form that gave the static depth, for the text; `None` on the smooth law's
-    /// ramp, where d is the root of smoothstep(d/w)·k·d = W.
-    fn depth_formula(&self) -> Option<&'static str> {
-        match (self.exponent, self.transition_width, self.static_depth) {
-            (Some(_), _, _) => Some("(W/k)^(1/n)"),
-            (None, Some(w), Some(d)) if d < w => None,
-            (None, Some(_), _) => Some("W/k (≥ w)"),
-            _ => Some("W/k"),
-        }
-    }
-}
-
-impl std::fmt::Display for ContactAdvice {
-    /// One line: the law and load, the static depth, ω, ζ, the dopri5 step and, when stiff, the
-    /// stiff-solver warning.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} contact, k = {} {}, b = {} {}",
-            self.law,
-            self.stiffness,
-            self.stiffness_unit(),
-            self.damping,
-            self.damping_unit()
-        )?;
-        if let Some(w) = self.transition_width {
-            write!(f, ", w = {w} m")?;
-        }
-        if let Some(n) = self.exponent {
-            write!(f, ", n = {n}")?;
-        }
-        write!(
-            f,
-            ", if it carries {} N ({} kg)",
-            sig(self.supported_weight),
-            sig(self.supported_mass)
-        )?;
-        let Some(depth) = self.static_depth else {
-            return write!(
-                f,
-                ": with zero stiffness it cannot carry that weight (the bodies sink through each \
-                 other); give a positive stiffness"
-            );
-        };
-        if self.supported_weight > 0.0 {
-            match self.depth_formula() {
-                Some(formula) => write!(f, " ⇒ static depth d = {formula} = {depth:.3e} m")?,
-                None => write!(
-                    f,
-                    " ⇒ static depth d = {depth:.3e} m (the root of smoothstep(d/w)·k·d = W)"
-                )?,
-            }
-        } else {
-            write!(f, " ⇒ no load, static depth 0 m")?;
-        }
-        write!(
-            f,
-            "; with the contact manifold (the default, contact_points = \"manifold\") a face \
-             lying flat, a cylinder on its side and a disk on its rim sink this depth (the law \
-             holds for the pair as a whole), a box tilted onto an edge presses with half the \
-             face's stiffness and onto a corner with a quarter"
-        )?;
-        match self.nonlinear_velocity_exponent {
-            Some(q) if q > 1.0 => write!(
-                f,
-                "; the damping ∝ |ḋ|^{q} has no linear part at rest and is left out"
-            )?,
-            Some(q) => write!(
-                f,
-                "; the damping ∝ |ḋ|^{q} has an unbounded slope at rest (expect small steps \
-                 near rest) and is left out"
-            )?,
-            None => {}
-        }
-        let Some(omega) = self.natural_frequency else {
-            return write!(
-                f,
-                "; without supported mass there is no natural frequency or step to estimate"
-            );
-        };
-        if self.linear_stiffness > 0.0 {
-            write!(
-                f,
-                "; linearized k_eff = {:.3e} N/m, b_eff = {:.3e} N·s/m ⇒ ω = sqrt(k_eff/m) = {} \
-                 rad/s ({} Hz)",
-                self.linear_stiffness,
-                self.linear_damping,
-                sig(omega),
-                sig(omega / std::f64::consts::TAU)
-            )?;
-        } else {
-            write!(f, "; the linearized contact has no stiffness at this depth")?;
-            if self.linear_damping > 0.0 {
-                write!(f, ", only b_eff = {:.3e} N·s/m", self.linear_damping)?;
-            }
-        }
-        if let Some(zeta) = self.damping_ratio {
-            write!(f, ", ζ = b_eff/(2·sqrt(k_eff·m)) = {}", sig(zeta))?;
-            if zeta > 1.0 {
-                write!(
-                    f,
-                    " (overdamped: |λ| = {} and {} 1/s)",
-                    sig(self.fastest_rate),
-                    sig(self.slowest_rate)
-                )?;
-            }
-        }
-        if !self.explicit_step.is_finite() {
-            return write!(
-                f,
-                "; the resting contact sets no step limit (impacts, which go deeper, still need \
-                 small steps)"
-            );
-        }
-        write!(
-            f,
-            "; dopri5 needs steps of about {:.2e} s while in contact (about {} steps per \
-             simulated second)",
-            self.explicit_step,
-            count(self.steps_per_second())
-        )?;
-        if self.stiff {
-            write!(
-                f,
-                "; stiff: an explicit method will crawl here, so method = \"auto\" (the default) \
-                 goes implicit while the contact is closed (L-stable: its steps follow the motion, \
-                 not the contact's eigenvalues; with an explicit method named, write [solver] \
-                 method = \"auto\" or method = \"trbdf2\"), or lower the stiffness/damping"
-            )?;
-            if self.transition_width.is_some() {
-                write!(f, " or raise transition_width")?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Advice for `blockdyn check` about a penalty contact carrying `supported_weight` (N) of a body
-/// of `supported_mass` (kg): the static depth, the linearized natural frequency (rad/s and Hz) and
-/// damping ratio, the step dopri5 needs while in contact and, when that is prohibitive, a
-/// stiff-solver warning (see the module documentation for the math). `None` for the `input` law,
-/// whose magnitude is an input signal. One line; never panics, never prints NaN.
-pub fn spatial_contact_advice(
-    normal: &NormalForceLaw,
-    friction: &FrictionLaw,
-    supported_weight: f64,
-    supported_mass: f64,
-) -> Option<String> {
-    let normal = ContactAdvice::compute(normal, supported_weight, supported_mass);
-    let friction = FrictionAdvice::compute(friction, supported_weight, supported_mass);
-    match (normal, friction) {
-        (None, None) => None,
-        (Some(n), None) => Some(n.to_string()),
-        (None, Some(f)) => Some(f.to_string()),
-        (Some(n), Some(f)) => Some(format!("{n}; {f}")),
-    }
-}
-
-/// The contact's linearised modes ([`ContactRates`]) for the normal and friction laws carrying
-/// `supported_weight` (N) of a body of `supported_mass` (kg); `None` when neither law has a
-/// linearisation (an input normal force and no regularised friction).
-pub fn contact_rates(
-    normal: &NormalForceLaw,
-    friction: &FrictionLaw,
-    supported_weight: f64,
-    supported_mass: f64,
-) -> Option<ContactRates> {
-    let normal = ContactAdvice::compute(normal, supported_weight, supported_mass);
-    let friction = FrictionAdvice::compute(friction, supported_weight, supported_mass);
-    if normal.is_none() && friction.is_none() {
-        return None;
-    }
-    let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
-    let mut rates = ContactRates::default();
-    if let Some(n) = normal {
-        rates.normal_rate = finite(n.fastest_rate);
-        rates.natural_frequency = finite(n.natural_frequency.unwrap_or(0.0));
-        rates.damping_ratio = finite(n.damping_ratio.unwrap_or(0.0));
-    }
-    if let Some(f) = friction {
-        rates.friction_rate = finite(f.rate);
-    }
-    Some(rates)
 }
 
 /// d₀ = W/k (m) for a linear spring; 0 at zero load; `None` when k = 0 cannot carry W > 0.
@@ -563,31 +355,11 @@ fn saturate(value: f64) -> f64 {
     }
 }
 
-/// Four significant digits, plain for 1e-3 ≤ |x| < 1e5, scientific otherwise.
-pub(super) fn sig(x: f64) -> String {
-    let magnitude = x.abs();
-    if magnitude == 0.0 {
-        "0".to_string()
-    } else if (1e-3..1e5).contains(&magnitude) {
-        let decimals = (3 - magnitude.log10().floor() as i32).max(0) as usize;
-        format!("{x:.decimals$}")
-    } else {
-        format!("{x:.3e}")
-    }
-}
-
-/// A count rounded to an integer below a million, in scientific notation above.
-fn count(x: f64) -> String {
-    if x < 1e6 {
-        format!("{:.0}", x.ceil())
-    } else {
-        format!("{x:.1e}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::advice_text::spatial_contact_advice;
     use super::*;
+    use crate::contact::friction::FrictionLaw;
 
     const G: f64 = 9.81;
 

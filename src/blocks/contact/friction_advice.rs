@@ -1,4 +1,5 @@
-//! `blockdyn check` advice on the friction of a penalty contact: how stiff its regularisation is.
+//! The numbers behind `blockdyn check`'s advice on the friction of a penalty contact: how stiff
+//! its regularisation is (the text is `advice_text`'s).
 //!
 //! A regularised friction law has no true sticking: below its critical (or stiction) velocity the
 //! force grows from zero with the slip speed, so near rest it acts as a viscous damper of
@@ -79,39 +80,6 @@ impl FrictionAdvice {
             explicit_step,
             stiff: 1.0 / explicit_step > STIFF_STEPS_PER_SECOND,
         })
-    }
-}
-
-impl std::fmt::Display for FrictionAdvice {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if !self.explicit_step.is_finite() {
-            return write!(
-                f,
-                "{} friction: no load, no regularisation stiffness",
-                self.law
-            );
-        }
-        write!(
-            f,
-            "{} friction: below its regularisation velocity it damps sliding with c_f = {:.3e} \
-             N·s/m (rate {:.3e} 1/s; a box's twisting on its face about 3 times that) ⇒ dopri5 \
-             needs steps of about {:.2e} s while it sticks (about {:.0} steps per simulated \
-             second; 3 times as many if a face twists)",
-            self.law,
-            self.damping,
-            self.rate,
-            self.explicit_step,
-            (1.0 / self.explicit_step).ceil()
-        )?;
-        if self.stiff {
-            write!(
-                f,
-                "; stiff: method = \"auto\" (the default) goes implicit while it sticks (with an \
-                 explicit method named, write [solver] method = \"auto\" or method = \"trbdf2\"), \
-                 or raise the critical (stiction) velocity"
-            )?;
-        }
-        Ok(())
     }
 }
 

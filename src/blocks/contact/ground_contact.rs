@@ -86,9 +86,9 @@ impl GroundContact {
             rate,
             what: format!(
                 "normal mode: {} N/m and {} N·s/m over {points} point(s) in contact on {} kg",
-                super::contact_advice::sig(spring),
-                super::contact_advice::sig(damper),
-                super::contact_advice::sig(mass)
+                super::advice_text::sig(spring),
+                super::advice_text::sig(damper),
+                super::advice_text::sig(mass)
             ),
             help: "lower the ground's stiffness or damping".to_string(),
             surface_speed,
@@ -136,92 +136,6 @@ impl Block for GroundContact {
     fn physical_ports(&self) -> &[PortDecl] {
         &self.physical
     }
-    fn physical(&self) -> Option<&PhysicalRole> {
-        Some(&ROLE)
-    }
-
-    fn advice(&self, total_mass: f64, gravity: f64) -> Option<String> {
-        Some(self.advice_for(total_mass * gravity, total_mass))
-    }
-
-    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
-        // The law's step estimate is 2/|λ|max (its stability reach taken as 2); the frequency
-        // and damping ratio of its mode are not separated from it.
-        let n = self.points.len().max(1) as f64;
-        let h = self
-            .law
-            .explicit_step_estimate(total_mass / n, total_mass * gravity / n);
-        (h.is_finite() && h > 0.0).then(|| ContactRates {
-            normal_rate: 2.0 / h,
-            natural_frequency: 2.0 / h,
-            ..ContactRates::default()
-        })
-    }
-
-    /// The deepest point below the ground at the start, d = −z (−y in 2-D) of the lowest point,
-    /// against the static compression d₀ = (W/K)^(2/3) of one point carrying the mechanism's whole
-    /// weight W = m·g (the largest a point rests at: a rolling rim touches with one point).
-    fn start_overlap(
-        &self,
-        binding: &Binding,
-        body_pose: &dyn Fn(usize) -> Isometry3<f64>,
-        total_mass: f64,
-        gravity: f64,
-    ) -> Option<StartOverlap> {
-        let bound = binding.port("F")?;
-        let pose = body_pose(bound.body) * self.placement;
-        let up = if self.planar { 1 } else { 2 };
-        let (k, depth) = self
-            .points
-            .iter()
-            .map(|p| -(pose * p)[up])
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(&b.1))?;
-        if depth.is_nan() || depth <= 0.0 {
-            return None;
-        }
-        let weight = total_mass * gravity;
-        let label = bound.geometry.as_ref().map_or("F", |(_, l)| l.as_str());
-        let point = if self.points.len() > 1 {
-            format!(" (point {k})")
-        } else {
-            String::new()
-        };
-        Some(StartOverlap {
-            pair: format!("{label}{point} and the ground"),
-            depth,
-            static_depth: Some(self.law.static_compression(weight)),
-            static_law: format!(
-                "(W/K)^(2/3) with the mechanism's whole weight W = {weight:.4} N on one point, K = {} N/m^1.5",
-                self.law.stiffness()
-            ),
-        })
-    }
-
-    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        let (pb, shape, label) = binding.geometry("F")?;
-        self.points = match &shape {
-            Geometry::Point => vec![Point3::origin()],
-            Geometry::PointCloud(c) => c.points().to_vec(),
-            other => {
-                return Err(BlockError::GeometryNotAccepted {
-                    geometry: label,
-                    kind: other.kind(),
-                    accepts: "GroundContact acts on points",
-                    instead: "connect a Point or PointCloud block's G port (for solids, use a SpatialContactForce with an InfinitePlane)",
-                })
-            }
-        };
-        if pb.body == 0 {
-            return Err(BlockError::FixedToWorld { geometry: label });
-        }
-        self.placement = pb.placement;
-        self.body_mass = pb.body_inertia.mass;
-        self.inputs.push(PortDecl::body_kinematics("F"));
-        self.outputs.push(PortDecl::body_wrench("F"));
-        Ok(())
-    }
-
     fn propagate_shapes(
         &self,
         _inputs: &mut [Option<Shape>],
@@ -354,10 +268,6 @@ impl Block for GroundContact {
         );
     }
 
-    fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {
-        self.stiffness_note(scratch.downcast_ref::<Scratch>()?)
-    }
-
     /// u̇ per point, computed with the outputs at this state (the engine always evaluates the
     /// outputs at the state it then asks derivatives for).
     fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
@@ -375,6 +285,109 @@ impl Block for GroundContact {
         if g.len() == 2 * n {
             g[n..].copy_from_slice(&s.stick);
         }
+    }
+    fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn advice(&self) -> Option<&dyn crate::block::Advice> {
+        Some(self)
+    }
+}
+
+impl crate::block::PhysicalBlock for GroundContact {
+    fn role(&self) -> &crate::block::PhysicalRole {
+        &ROLE
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let (pb, shape, label) = binding.geometry("F")?;
+        self.points = match &shape {
+            Geometry::Point => vec![Point3::origin()],
+            Geometry::PointCloud(c) => c.points().to_vec(),
+            other => {
+                return Err(BlockError::GeometryNotAccepted {
+                    geometry: label,
+                    kind: other.kind(),
+                    accepts: "GroundContact acts on points",
+                    instead: "connect a Point or PointCloud block's G port (for solids, use a SpatialContactForce with an InfinitePlane)",
+                })
+            }
+        };
+        if pb.body == 0 {
+            return Err(BlockError::FixedToWorld { geometry: label });
+        }
+        self.placement = pb.placement;
+        self.body_mass = pb.body_inertia.mass;
+        self.inputs.push(PortDecl::body_kinematics("F"));
+        self.outputs.push(PortDecl::body_wrench("F"));
+        Ok(())
+    }
+}
+
+impl crate::block::Advice for GroundContact {
+    fn text(&self, total_mass: f64, gravity: f64) -> Option<String> {
+        Some(self.advice_for(total_mass * gravity, total_mass))
+    }
+
+    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
+        // The law's step estimate is 2/|λ|max (its stability reach taken as 2); the frequency
+        // and damping ratio of its mode are not separated from it.
+        let n = self.points.len().max(1) as f64;
+        let h = self
+            .law
+            .explicit_step_estimate(total_mass / n, total_mass * gravity / n);
+        (h.is_finite() && h > 0.0).then(|| ContactRates {
+            normal_rate: 2.0 / h,
+            natural_frequency: 2.0 / h,
+            ..ContactRates::default()
+        })
+    }
+
+    /// The deepest point below the ground at the start, d = −z (−y in 2-D) of the lowest point,
+    /// against the static compression d₀ = (W/K)^(2/3) of one point carrying the mechanism's whole
+    /// weight W = m·g (the largest a point rests at: a rolling rim touches with one point).
+    fn start_overlap(
+        &self,
+        binding: &Binding,
+        body_pose: &dyn Fn(usize) -> Isometry3<f64>,
+        total_mass: f64,
+        gravity: f64,
+    ) -> Option<StartOverlap> {
+        let bound = binding.port("F")?;
+        let pose = body_pose(bound.body) * self.placement;
+        let up = if self.planar { 1 } else { 2 };
+        let (k, depth) = self
+            .points
+            .iter()
+            .map(|p| -(pose * p)[up])
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        if depth.is_nan() || depth <= 0.0 {
+            return None;
+        }
+        let weight = total_mass * gravity;
+        let label = bound.geometry.as_ref().map_or("F", |(_, l)| l.as_str());
+        let point = if self.points.len() > 1 {
+            format!(" (point {k})")
+        } else {
+            String::new()
+        };
+        Some(StartOverlap {
+            pair: format!("{label}{point} and the ground"),
+            depth,
+            static_depth: Some(self.law.static_compression(weight)),
+            static_law: format!(
+                "(W/K)^(2/3) with the mechanism's whole weight W = {weight:.4} N on one point, K = {} N/m^1.5",
+                self.law.stiffness()
+            ),
+        })
+    }
+
+    fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {
+        self.stiffness_note(scratch.downcast_ref::<Scratch>()?)
     }
 }
 

@@ -1,10 +1,12 @@
 //! The contact blocks: SpatialContactForce, GroundContact, RigidContact and ContactGroup.
 
+pub mod advice_text;
 pub mod contact_advice;
 pub mod friction_advice;
 pub mod ground_contact;
 pub mod group;
 pub mod laws_params;
+pub mod rates;
 pub mod rigid_contact;
 pub mod spatial_contact;
 

@@ -112,84 +112,6 @@ impl Block for RigidContact {
     fn physical_ports(&self) -> &[PortDecl] {
         &self.physical
     }
-    fn physical(&self) -> Option<&PhysicalRole> {
-        Some(&ROLE)
-    }
-    fn rigid_constraint(&self) -> Option<RigidConstraint> {
-        self.pair.clone()
-    }
-
-    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        let side = |port: &str| -> Result<(PairSide, String), BlockError> {
-            let (bound, shape, label) = binding.geometry(port)?;
-            let side = PairSide {
-                body: bound.body,
-                placement: bound.placement,
-                shape,
-                frame: bound.frame,
-            };
-            Ok((side, label))
-        };
-        let (base, base_label) = side("B")?;
-        let (follower, follower_label) = side("F")?;
-        let (kb, kf) = (base.shape.kind(), follower.shape.kind());
-        for (s, label) in [
-            (&base.shape, &base_label),
-            (&follower.shape, &follower_label),
-        ] {
-            if matches!(s, Geometry::GridSurface(_)) {
-                return Err(BlockError::GeometryNotAccepted {
-                    geometry: label.clone(),
-                    kind: s.kind(),
-                    accepts: "rigid contact takes solids, disks, planes, points and point clouds",
-                    instead: "use a SpatialContactForce (penalty contact) for grid surfaces",
-                });
-            }
-            if let Geometry::PointCloud(cloud) = s {
-                if cloud.len() > MAX_CLOUD_POINTS {
-                    return Err(BlockError::TooManyPoints {
-                        geometry: label.clone(),
-                        points: cloud.len(),
-                        max: MAX_CLOUD_POINTS,
-                    });
-                }
-            }
-        }
-        if !pair_supported(kb, kf) {
-            return Err(BlockError::UnsupportedPair {
-                base: base_label,
-                base_kind: kb,
-                follower: follower_label,
-                follower_kind: kf,
-            });
-        }
-        if base.body == follower.body {
-            return Err(BlockError::SameBody {
-                base: base_label,
-                follower: follower_label,
-            });
-        }
-        let pair = RigidPair {
-            base,
-            follower,
-            friction: self.friction,
-            impacts: self.impacts,
-        };
-        self.cloud_points = pair.cloud_points();
-        let constraint = RigidConstraint {
-            label: String::new(),
-            kind: ConstraintKind::Contact(Box::new(pair)),
-            restitution: self.restitution,
-            rest_velocity: self.rest_velocity,
-        };
-        self.inputs.push(
-            PortDecl::signal("solution", Shape::vector(constraint.output_len()))
-                .hidden(HiddenPort::RigidConstraint),
-        );
-        self.pair = Some(constraint);
-        Ok(())
-    }
-
     fn propagate_shapes(
         &self,
         _inputs: &mut [Option<Shape>],
@@ -288,6 +210,93 @@ impl Block for RigidContact {
         ] {
             signals[outputs[o].range()].copy_from_slice(v.as_slice());
         }
+    }
+    fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+}
+
+impl crate::block::PhysicalBlock for RigidContact {
+    fn role(&self) -> &crate::block::PhysicalRole {
+        &ROLE
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let side = |port: &str| -> Result<(PairSide, String), BlockError> {
+            let (bound, shape, label) = binding.geometry(port)?;
+            let side = PairSide {
+                body: bound.body,
+                placement: bound.placement,
+                shape,
+                frame: bound.frame,
+            };
+            Ok((side, label))
+        };
+        let (base, base_label) = side("B")?;
+        let (follower, follower_label) = side("F")?;
+        let (kb, kf) = (base.shape.kind(), follower.shape.kind());
+        for (s, label) in [
+            (&base.shape, &base_label),
+            (&follower.shape, &follower_label),
+        ] {
+            if matches!(s, Geometry::GridSurface(_)) {
+                return Err(BlockError::GeometryNotAccepted {
+                    geometry: label.clone(),
+                    kind: s.kind(),
+                    accepts: "rigid contact takes solids, disks, planes, points and point clouds",
+                    instead: "use a SpatialContactForce (penalty contact) for grid surfaces",
+                });
+            }
+            if let Geometry::PointCloud(cloud) = s {
+                if cloud.len() > MAX_CLOUD_POINTS {
+                    return Err(BlockError::TooManyPoints {
+                        geometry: label.clone(),
+                        points: cloud.len(),
+                        max: MAX_CLOUD_POINTS,
+                    });
+                }
+            }
+        }
+        if !pair_supported(kb, kf) {
+            return Err(BlockError::UnsupportedPair {
+                base: base_label,
+                base_kind: kb,
+                follower: follower_label,
+                follower_kind: kf,
+            });
+        }
+        if base.body == follower.body {
+            return Err(BlockError::SameBody {
+                base: base_label,
+                follower: follower_label,
+            });
+        }
+        let pair = RigidPair {
+            base,
+            follower,
+            friction: self.friction,
+            impacts: self.impacts,
+        };
+        self.cloud_points = pair.cloud_points();
+        let constraint = RigidConstraint {
+            label: String::new(),
+            kind: ConstraintKind::Contact(Box::new(pair)),
+            restitution: self.restitution,
+            rest_velocity: self.rest_velocity,
+        };
+        self.inputs.push(
+            PortDecl::signal("solution", Shape::vector(constraint.output_len()))
+                .hidden(HiddenPort::RigidConstraint),
+        );
+        self.pair = Some(constraint);
+        Ok(())
+    }
+
+    fn rigid_constraint(&self) -> Option<RigidConstraint> {
+        self.pair.clone()
     }
 }
 

@@ -28,15 +28,24 @@ impl Block for FrameBlock {
     fn physical_ports(&self) -> &[PortDecl] {
         &self.physical
     }
-    fn physical(&self) -> Option<&PhysicalRole> {
-        Some(&self.role)
-    }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::default())
     }
     fn outputs_eval(&self, _ctx: &mut Ctx) {}
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
+    }
+    fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+}
+
+impl crate::block::PhysicalBlock for FrameBlock {
+    fn role(&self) -> &crate::block::PhysicalRole {
+        &self.role
     }
 }
 

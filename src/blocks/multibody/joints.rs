@@ -215,51 +215,12 @@ impl Block for JointBlock {
     fn physical_ports(&self) -> &[PortDecl] {
         &self.physical
     }
-    fn physical(&self) -> Option<&PhysicalRole> {
-        Some(&self.role)
-    }
-
     fn set_used_outputs(&mut self, used: &[bool]) {
         self.read = used.to_vec();
     }
 
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
-    }
-
-    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        let (joint, nq, nv) = binding.joint.ok_or(BlockError::NotAJoint)?;
-        self.joint = joint;
-        if self.kind == JointKind::Weld {
-            self.weld_on_rigid_cycle = binding.weld_on_rigid_cycle;
-            self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
-            self.shrink_ports();
-            return Ok(());
-        }
-        self.state_input = Some(self.inputs.len());
-        self.inputs
-            .push(PortDecl::signal("state", Shape::vector(nq + nv)).hidden(HiddenPort::JointState));
-        if matches!(
-            self.limits.map(|l| l.method),
-            Some(LimitMethod::Rigid { .. })
-        ) {
-            self.limit_input = Some(self.inputs.len());
-            let len = self
-                .rigid_constraint()
-                .map_or(rigid_output::POINTS, |c| c.output_len());
-            self.inputs.push(
-                PortDecl::signal("limit", Shape::vector(len)).hidden(HiddenPort::RigidConstraint),
-            );
-        }
-        if self.sends_forces() {
-            self.tau_output = Some(self.outputs.len());
-            self.outputs.push(
-                PortDecl::signal("tau", Shape::vector(nv)).hidden(HiddenPort::JointActuation),
-            );
-        }
-        self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
-        self.shrink_ports();
-        Ok(())
     }
 
     fn reads_input(&self, input: usize) -> bool {
@@ -281,10 +242,6 @@ impl Block for JointBlock {
 
     fn derivatives(&self, ctx: &mut Ctx, dxdt: &mut [f64]) {
         self.drive.derivatives(ctx, dxdt);
-    }
-
-    fn rigid_constraint(&self) -> Option<RigidConstraint> {
-        self.limits.and_then(|l| l.rigid_constraint(self.joint))
     }
 
     fn setup(&mut self, _inputs: &[Shape], _outputs: &[Shape]) -> Result<Setup, BlockError> {
@@ -399,6 +356,57 @@ impl Block for JointBlock {
         if let Some(f) = &self.friction {
             f.crossings(&ctx.input(state)[self.kind.nq()..], g_friction);
         }
+    }
+    fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+}
+
+impl crate::block::PhysicalBlock for JointBlock {
+    fn role(&self) -> &crate::block::PhysicalRole {
+        &self.role
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let (joint, nq, nv) = binding.joint.ok_or(BlockError::NotAJoint)?;
+        self.joint = joint;
+        if self.kind == JointKind::Weld {
+            self.weld_on_rigid_cycle = binding.weld_on_rigid_cycle;
+            self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
+            self.shrink_ports();
+            return Ok(());
+        }
+        self.state_input = Some(self.inputs.len());
+        self.inputs
+            .push(PortDecl::signal("state", Shape::vector(nq + nv)).hidden(HiddenPort::JointState));
+        if matches!(
+            self.limits.map(|l| l.method),
+            Some(LimitMethod::Rigid { .. })
+        ) {
+            self.limit_input = Some(self.inputs.len());
+            let len = self
+                .rigid_constraint()
+                .map_or(rigid_output::POINTS, |c| c.output_len());
+            self.inputs.push(
+                PortDecl::signal("limit", Shape::vector(len)).hidden(HiddenPort::RigidConstraint),
+            );
+        }
+        if self.sends_forces() {
+            self.tau_output = Some(self.outputs.len());
+            self.outputs.push(
+                PortDecl::signal("tau", Shape::vector(nv)).hidden(HiddenPort::JointActuation),
+            );
+        }
+        self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
+        self.shrink_ports();
+        Ok(())
+    }
+
+    fn rigid_constraint(&self) -> Option<RigidConstraint> {
+        self.limits.and_then(|l| l.rigid_constraint(self.joint))
     }
 }
 

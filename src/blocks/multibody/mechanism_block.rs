@@ -20,7 +20,8 @@ use super::mechanism_drive::{
 };
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{
-    same_bits, Block, BlockError, Ctx, HiddenPort, PortDecl, Setup, Shape, ShapeSpec,
+    same_bits, Block, BlockError, Ctx, HiddenPort, MechanismLowering, PortDecl, Setup, Shape,
+    ShapeSpec,
 };
 use crate::multibody::constraints::ContactRow;
 use crate::multibody::rigid::{
@@ -186,26 +187,6 @@ impl MechanismBlock {
         block
     }
 
-    /// Adds a rigid contact pair or joint limit (whose coordinates it resolves); returns the index
-    /// of its output (the solved constraint, [`RigidConstraint::output_len`] values laid out as
-    /// [`rigid::output`] says).
-    pub fn add_rigid_constraint(&mut self, mut pair: RigidConstraint) -> usize {
-        if let ConstraintKind::Limit(limit) = &mut pair.kind {
-            limit.q_index = self.mechanism.joint_q_range(limit.joint).start;
-            limit.v_index = self.mechanism.joint_v_range(limit.joint).start;
-        }
-        self.rigid_outputs.push(self.outputs.len());
-        self.outputs.push(
-            PortDecl::signal(
-                format!("rigid_{}", self.rigid.len()),
-                Shape::vector(pair.output_len()),
-            )
-            .hidden(HiddenPort::Mechanism),
-        );
-        self.rigid.push(pair);
-        self.outputs.len() - 1
-    }
-
     /// The wrench inputs whose frame is known: (input index, frame).
     pub(super) fn wrench_frames(&self) -> impl Iterator<Item = (usize, FrameId)> + '_ {
         self.roles.iter().enumerate().filter_map(|(i, r)| match r {
@@ -217,105 +198,6 @@ impl MechanismBlock {
     /// Rigid constraint `k` (contact pair, limit or loop closure).
     pub(super) fn rigid_constraint(&self, k: usize) -> &RigidConstraint {
         &self.rigid[k]
-    }
-
-    /// The mechanism.
-    pub fn mechanism(&self) -> &Arc<Mechanism> {
-        &self.mechanism
-    }
-
-    /// Index of the output carrying body `b`'s kinematics.
-    pub fn body_output(&self, b: usize) -> usize {
-        b
-    }
-
-    /// Index of the output carrying joint `j`'s state.
-    pub fn joint_output(&self, j: usize) -> usize {
-        self.mechanism.num_bodies() + j
-    }
-
-    /// Adds an input for joint `j`'s actuation (nv_j values); returns its index.
-    pub fn add_actuation_input(&mut self, j: usize) -> usize {
-        let r = self.mechanism.joint_v_range(j);
-        self.inputs.push(
-            PortDecl::signal(format!("tau_{j}"), Shape::vector(r.len()))
-                .hidden(HiddenPort::Mechanism),
-        );
-        self.roles.push(InputRole::Actuation(r));
-        self.inputs.len() - 1
-    }
-
-    /// Adds an input for a wrench on body `b` (6×1: torque about the World origin, force; World)
-    /// applied by a block connected to `frame` (a weld's reaction needs to know which side of the
-    /// weld it acts on; `None` if unknown); returns its index.
-    pub fn add_wrench_input(&mut self, b: usize, frame: Option<FrameId>) -> usize {
-        self.inputs.push(
-            PortDecl::signal(
-                format!("wrench_{}", self.inputs.len()),
-                Shape::vector(WRENCH_LEN),
-            )
-            .hidden(HiddenPort::Mechanism),
-        );
-        self.roles.push(InputRole::Wrench(b, frame));
-        self.inputs.len() - 1
-    }
-
-    /// Adds an input for joint `j`'s motion reference `[q_ref; w_ref; a_ref]` (3·nv values; read
-    /// on the joint's prescribed axes only); returns its index.
-    pub fn add_motion_input(&mut self, j: usize) -> usize {
-        let (q, v) = (
-            self.mechanism.joint_q_range(j),
-            self.mechanism.joint_v_range(j),
-        );
-        let axes = self.mechanism.prescribed()[v.clone()].to_vec();
-        let kind = self.mechanism.joint_kind(j);
-        let rotation = kind.quaternion_offset().map(|qo| (kind.nv() - 3, qo));
-        self.inputs.push(
-            PortDecl::signal(format!("motion_{j}"), Shape::vector(3 * v.len()))
-                .hidden(HiddenPort::Mechanism),
-        );
-        self.roles.push(InputRole::Motion);
-        let input = self.inputs.len() - 1;
-        self.motions.push(MotionInput {
-            input,
-            q,
-            v,
-            axes,
-            rotation,
-            joint: j,
-        });
-        input
-    }
-
-    /// Frees the unused capacity of the port lists and their records once every block is wired
-    /// (the lists grow by one push per joint; at 20,000 joints the doubled capacity was tens of
-    /// megabytes held for the whole run).
-    pub fn shrink_to_fit(&mut self) {
-        self.inputs.shrink_to_fit();
-        self.outputs.shrink_to_fit();
-        self.roles.shrink_to_fit();
-        self.rigid.shrink_to_fit();
-        self.rigid_outputs.shrink_to_fit();
-        self.motions.shrink_to_fit();
-        self.drives.shrink_to_fit();
-    }
-
-    /// Adds joint `j`'s drive output `[τ_act (nv); force (3); torque (3)]`, its reaction resolved
-    /// in `frame`; returns its index.
-    pub fn add_drive_output(&mut self, j: usize, frame: ReactionFrame) -> usize {
-        let nv = self.mechanism.joint_state_sizes(j).1;
-        self.outputs.push(
-            PortDecl::signal(format!("drive_{j}"), Shape::vector(nv + 6))
-                .hidden(HiddenPort::Mechanism),
-        );
-        let output = self.outputs.len() - 1;
-        self.drives.push(DriveOutput {
-            joint: j,
-            output,
-            frame,
-            used: true,
-        });
-        output
     }
 
     /// With motion inputs, the state the mechanism is evaluated at: `states` with the prescribed
@@ -347,7 +229,7 @@ impl MechanismBlock {
 
     /// The island's bodies an evaluation may restrict itself to ([`Ctx::island`]), when the
     /// mechanism's trees decouple (no rigid constraints, motion inputs or loop closures: what
-    /// [`Block::island_part`] requires) and no drive output is read (those are evaluated for
+    /// [`crate::block::BodyCoupling::island_part`] requires) and no drive output is read (those are evaluated for
     /// every joint); `None`: evaluate every body.
     fn island_bodies<'a>(&self, island: Option<&'a [bool]>) -> Option<&'a [bool]> {
         let decoupled = self.rigid.is_empty()
@@ -574,6 +456,111 @@ impl MechanismBlock {
             out[IMPULSE] = work[k];
             out[FRICTION_POWER] = power;
         }
+    }
+}
+
+impl MechanismLowering for MechanismBlock {
+    fn mechanism(&self) -> &Arc<Mechanism> {
+        &self.mechanism
+    }
+
+    fn body_output(&self, b: usize) -> usize {
+        b
+    }
+
+    fn joint_output(&self, j: usize) -> usize {
+        self.mechanism.num_bodies() + j
+    }
+
+    fn add_actuation_input(&mut self, j: usize) -> usize {
+        let r = self.mechanism.joint_v_range(j);
+        self.inputs.push(
+            PortDecl::signal(format!("tau_{j}"), Shape::vector(r.len()))
+                .hidden(HiddenPort::Mechanism),
+        );
+        self.roles.push(InputRole::Actuation(r));
+        self.inputs.len() - 1
+    }
+
+    fn add_wrench_input(&mut self, b: usize, frame: Option<FrameId>) -> usize {
+        self.inputs.push(
+            PortDecl::signal(
+                format!("wrench_{}", self.inputs.len()),
+                Shape::vector(WRENCH_LEN),
+            )
+            .hidden(HiddenPort::Mechanism),
+        );
+        self.roles.push(InputRole::Wrench(b, frame));
+        self.inputs.len() - 1
+    }
+
+    fn add_motion_input(&mut self, j: usize) -> usize {
+        let (q, v) = (
+            self.mechanism.joint_q_range(j),
+            self.mechanism.joint_v_range(j),
+        );
+        let axes = self.mechanism.prescribed()[v.clone()].to_vec();
+        let kind = self.mechanism.joint_kind(j);
+        let rotation = kind.quaternion_offset().map(|qo| (kind.nv() - 3, qo));
+        self.inputs.push(
+            PortDecl::signal(format!("motion_{j}"), Shape::vector(3 * v.len()))
+                .hidden(HiddenPort::Mechanism),
+        );
+        self.roles.push(InputRole::Motion);
+        let input = self.inputs.len() - 1;
+        self.motions.push(MotionInput {
+            input,
+            q,
+            v,
+            axes,
+            rotation,
+            joint: j,
+        });
+        input
+    }
+
+    fn add_drive_output(&mut self, j: usize, frame: ReactionFrame) -> usize {
+        let nv = self.mechanism.joint_state_sizes(j).1;
+        self.outputs.push(
+            PortDecl::signal(format!("drive_{j}"), Shape::vector(nv + 6))
+                .hidden(HiddenPort::Mechanism),
+        );
+        let output = self.outputs.len() - 1;
+        self.drives.push(DriveOutput {
+            joint: j,
+            output,
+            frame,
+            used: true,
+        });
+        output
+    }
+
+    fn add_rigid_constraint(&mut self, mut pair: RigidConstraint) -> usize {
+        if let ConstraintKind::Limit(limit) = &mut pair.kind {
+            limit.q_index = self.mechanism.joint_q_range(limit.joint).start;
+            limit.v_index = self.mechanism.joint_v_range(limit.joint).start;
+        }
+        self.rigid_outputs.push(self.outputs.len());
+        self.outputs.push(
+            PortDecl::signal(
+                format!("rigid_{}", self.rigid.len()),
+                Shape::vector(pair.output_len()),
+            )
+            .hidden(HiddenPort::Mechanism),
+        );
+        self.rigid.push(pair);
+        self.outputs.len() - 1
+    }
+
+    fn finish(mut self: Box<Self>) -> Box<dyn Block> {
+        self.inputs.shrink_to_fit();
+        self.outputs.shrink_to_fit();
+        self.roles.shrink_to_fit();
+        self.rigid.shrink_to_fit();
+        self.rigid_outputs.shrink_to_fit();
+        self.motions.shrink_to_fit();
+        self.drives.shrink_to_fit();
+        self
     }
 }
 
@@ -863,12 +850,52 @@ impl Block for MechanismBlock {
         }
     }
 
-    fn failure(&self, scratch: &(dyn Any + Send)) -> Option<String> {
-        scratch
-            .downcast_ref::<Scratch>()
-            .and_then(|s| s.rigid.failure.clone())
+    fn warnings(&self) -> Vec<String> {
+        let mut warnings = self.weld_contact_warnings();
+        warnings.extend(self.closure_warnings());
+        warnings
     }
 
+    fn state_name(&self, k: usize) -> String {
+        let m = &self.mechanism;
+        let nq = m.nq();
+        let (what, index) = if k < nq {
+            ("position", k)
+        } else {
+            ("velocity", k - nq)
+        };
+        match m.coordinate_joint(index, k >= nq) {
+            Some((j, offset)) => format!("{what} {offset} of joint '{}'", m.joint_label(j)),
+            None => format!("x[{k}]"),
+        }
+    }
+    fn advice(&self) -> Option<&dyn crate::block::Advice> {
+        Some(self)
+    }
+    fn constrained_states(&self) -> Option<&dyn crate::block::ConstrainedStates> {
+        Some(self)
+    }
+    fn body_coupling(&self) -> Option<&dyn crate::block::BodyCoupling> {
+        Some(self)
+    }
+}
+
+impl crate::block::Advice for MechanismBlock {
+    fn text(&self, _total_mass: f64, _gravity: f64) -> Option<String> {
+        let m = &self.mechanism;
+        Some(format!(
+            "{} moving bodies, {} joints, {} position and {} velocity coordinates, total mass {:.6} kg, gravity {:?} m/s²",
+            m.num_bodies() - 1,
+            m.num_joints(),
+            m.nq(),
+            m.nv(),
+            crate::multibody::total_mass(m),
+            m.gravity().as_slice()
+        ))
+    }
+}
+
+impl crate::block::ConstrainedStates for MechanismBlock {
     fn project_states(&self, states: &mut [f64], scratch: &mut (dyn Any + Send)) -> bool {
         let m = &*self.mechanism;
         let mut changed = false;
@@ -896,6 +923,25 @@ impl Block for MechanismBlock {
         changed
     }
 
+    fn projects_at_inputs(&self) -> bool {
+        !self.motions.is_empty() && !self.rigid.is_empty()
+    }
+
+    fn failure(&self, scratch: &(dyn Any + Send)) -> Option<String> {
+        scratch
+            .downcast_ref::<Scratch>()
+            .and_then(|s| s.rigid.failure.clone())
+    }
+
+    fn run_note(&self, scratch: &(dyn Any + Send)) -> Option<String> {
+        let s = scratch.downcast_ref::<Scratch>()?;
+        drift_note(&self.motions, &s.drive, |j| {
+            self.mechanism.joint_label(j).to_string()
+        })
+    }
+}
+
+impl crate::block::BodyCoupling for MechanismBlock {
     /// Islands need every state on one tree and nothing coupling trees but wrenches: no loop
     /// closures, rigid constraints (contacts, limits) or motion inputs.
     fn island_part(&self) -> crate::block::IslandPart {
@@ -932,50 +978,6 @@ impl Block for MechanismBlock {
         }
         let drive = self.drives.iter().find(|d| d.output == port)?;
         m.joint_body(drive.joint)
-    }
-
-    fn projects_at_inputs(&self) -> bool {
-        !self.motions.is_empty() && !self.rigid.is_empty()
-    }
-
-    fn run_note(&self, scratch: &(dyn Any + Send)) -> Option<String> {
-        let s = scratch.downcast_ref::<Scratch>()?;
-        drift_note(&self.motions, &s.drive, |j| {
-            self.mechanism.joint_label(j).to_string()
-        })
-    }
-
-    fn warnings(&self) -> Vec<String> {
-        let mut warnings = self.weld_contact_warnings();
-        warnings.extend(self.closure_warnings());
-        warnings
-    }
-
-    fn advice(&self, _total_mass: f64, _gravity: f64) -> Option<String> {
-        let m = &self.mechanism;
-        Some(format!(
-            "{} moving bodies, {} joints, {} position and {} velocity coordinates, total mass {:.6} kg, gravity {:?} m/s²",
-            m.num_bodies() - 1,
-            m.num_joints(),
-            m.nq(),
-            m.nv(),
-            crate::multibody::total_mass(m),
-            m.gravity().as_slice()
-        ))
-    }
-
-    fn state_name(&self, k: usize) -> String {
-        let m = &self.mechanism;
-        let nq = m.nq();
-        let (what, index) = if k < nq {
-            ("position", k)
-        } else {
-            ("velocity", k - nq)
-        };
-        match m.coordinate_joint(index, k >= nq) {
-            Some((j, offset)) => format!("{what} {offset} of joint '{}'", m.joint_label(j)),
-            None => format!("x[{k}]"),
-        }
     }
 }
 

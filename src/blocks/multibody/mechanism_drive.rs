@@ -379,7 +379,7 @@ impl MechanismBlock {
         d: &mut DriveScratch,
         ws: &mut Workspace,
     ) {
-        let m = &**self.mechanism();
+        let m = &**crate::block::MechanismLowering::mechanism(self);
         let DriveScratch {
             vdot,
             tau_id,

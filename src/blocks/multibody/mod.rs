@@ -16,7 +16,14 @@ pub mod spring_damper;
 pub use frame_signal::{write_wrench, FrameMotion};
 pub use mechanism_block::MechanismBlock;
 
-use crate::block::BlockType;
+use crate::block::{BlockType, MechanismLowering};
+use crate::multibody::Mechanism;
+
+/// The physical network's lowering hook ([`crate::block::LowerFn`]): the block that integrates
+/// `mechanism`, a [`MechanismBlock`]. The standard registry hands it to the diagram builder.
+pub fn lower_mechanism(mechanism: Mechanism) -> Box<dyn MechanismLowering> {
+    Box::new(MechanismBlock::new(mechanism))
+}
 
 /// The multibody block types, in documentation order.
 pub static LIBRARY: &[&BlockType] = &[

@@ -30,19 +30,6 @@ impl Block for TransformSensor {
     fn physical_ports(&self) -> &[PortDecl] {
         &self.physical
     }
-    fn physical(&self) -> Option<&PhysicalRole> {
-        Some(&ROLE_CONSUMER)
-    }
-    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        for (k, port) in ["B", "F"].iter().enumerate() {
-            let pb = binding.port(port).ok_or_else(|| BlockError::PortNotBound {
-                port: port.to_string(),
-            })?;
-            self.placements[k] = pb.placement;
-            self.inputs.push(PortDecl::body_kinematics(port));
-        }
-        Ok(())
-    }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::memoryless(self.inputs.len(), self.outputs.len()))
     }
@@ -78,6 +65,29 @@ impl Block for TransformSensor {
         ctx.output(2).copy_from_slice(r_bf.as_slice());
         ctx.output(3).copy_from_slice(v.as_slice());
         ctx.output(4).copy_from_slice(w.as_slice());
+    }
+    fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+}
+
+impl crate::block::PhysicalBlock for TransformSensor {
+    fn role(&self) -> &crate::block::PhysicalRole {
+        &ROLE_CONSUMER
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        for (k, port) in ["B", "F"].iter().enumerate() {
+            let pb = binding.port(port).ok_or_else(|| BlockError::PortNotBound {
+                port: port.to_string(),
+            })?;
+            self.placements[k] = pb.placement;
+            self.inputs.push(PortDecl::body_kinematics(port));
+        }
+        Ok(())
     }
 }
 
@@ -124,18 +134,6 @@ impl Block for ExternalForceTorque {
     fn physical_ports(&self) -> &[PortDecl] {
         &self.physical
     }
-    fn physical(&self) -> Option<&PhysicalRole> {
-        Some(&ROLE_CONSUMER)
-    }
-    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        let pb = binding
-            .port("R")
-            .ok_or_else(|| BlockError::PortNotBound { port: "R".into() })?;
-        self.placement = pb.placement;
-        self.inputs.push(PortDecl::body_kinematics("R"));
-        self.outputs.push(PortDecl::body_wrench("R"));
-        Ok(())
-    }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::memoryless(self.inputs.len(), self.outputs.len()))
     }
@@ -153,6 +151,28 @@ impl Block for ExternalForceTorque {
             t = r.rotation * t;
         }
         write_wrench(ctx.output(0), &r.position, &f, &t);
+    }
+    fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+}
+
+impl crate::block::PhysicalBlock for ExternalForceTorque {
+    fn role(&self) -> &crate::block::PhysicalRole {
+        &ROLE_CONSUMER
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let pb = binding
+            .port("R")
+            .ok_or_else(|| BlockError::PortNotBound { port: "R".into() })?;
+        self.placement = pb.placement;
+        self.inputs.push(PortDecl::body_kinematics("R"));
+        self.outputs.push(PortDecl::body_wrench("R"));
+        Ok(())
     }
 }
 

@@ -130,21 +130,6 @@ impl Block for SpringDamper {
     fn physical_ports(&self) -> &[PortDecl] {
         &self.physical
     }
-    fn physical(&self) -> Option<&PhysicalRole> {
-        Some(&ROLE)
-    }
-    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        for (k, port) in ["B", "F"].iter().enumerate() {
-            let pb = binding.port(port).ok_or_else(|| BlockError::PortNotBound {
-                port: port.to_string(),
-            })?;
-            self.placements[k] = pb.placement;
-            self.inputs.push(PortDecl::body_kinematics(port));
-        }
-        self.outputs.push(PortDecl::body_wrench("B"));
-        self.outputs.push(PortDecl::body_wrench("F"));
-        Ok(())
-    }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::memoryless(self.inputs.len(), self.outputs.len()))
     }
@@ -161,6 +146,31 @@ impl Block for SpringDamper {
         let zero = Vector3::zeros();
         write_wrench(ctx.output(WRENCH_B), &b.position, &-on_f, &zero);
         write_wrench(ctx.output(WRENCH_F), &f.position, &on_f, &zero);
+    }
+    fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+}
+
+impl crate::block::PhysicalBlock for SpringDamper {
+    fn role(&self) -> &crate::block::PhysicalRole {
+        &ROLE
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        for (k, port) in ["B", "F"].iter().enumerate() {
+            let pb = binding.port(port).ok_or_else(|| BlockError::PortNotBound {
+                port: port.to_string(),
+            })?;
+            self.placements[k] = pb.placement;
+            self.inputs.push(PortDecl::body_kinematics(port));
+        }
+        self.outputs.push(PortDecl::body_wrench("B"));
+        self.outputs.push(PortDecl::body_wrench("F"));
+        Ok(())
     }
 }
 

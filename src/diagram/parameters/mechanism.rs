@@ -57,6 +57,7 @@ impl Built<'_> {
             &physical,
             &mut lines,
             &mut line_spans,
+            scene.lowering,
         )?;
         let Some(new_scene) =
             new_scene.filter(|s| geometries_fit(&scene.geometries, &s.geometries, &instances))

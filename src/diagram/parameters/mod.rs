@@ -346,9 +346,8 @@ impl Built<'_> {
         let origin = self.check_written(b, &assignments[0].written)?;
         let mut block = self.construct(b, origin, assignments)?;
         if let Some(binding) = &cb.binding {
-            block
-                .bind(binding)
-                .map_err(|e| Diagnostic::new(e.to_string()).block(&cb.name).caused_by(e))?;
+            let bound = block.physical_mut().map_or(Ok(()), |p| p.bind(binding));
+            bound.map_err(|e| Diagnostic::new(e.to_string()).block(&cb.name).caused_by(e))?;
         }
         block.set_used_outputs(&cb.used_outputs);
         check_same_structure(cb, &mut *block)
@@ -503,8 +502,12 @@ impl Built<'_> {
     fn in_mechanism(&self, b: usize) -> bool {
         let cb = &self.blocks[b];
         let joint_or_constraint = cb.binding.as_ref().is_some_and(|b| b.joint.is_some())
-            || cb.block.rigid_constraint().is_some();
-        match cb.block.physical() {
+            || cb
+                .block
+                .physical()
+                .and_then(|p| p.rigid_constraint())
+                .is_some();
+        match cb.block.role() {
             None | Some(PhysicalRole::Consumer) => joint_or_constraint,
             Some(_) => true,
         }

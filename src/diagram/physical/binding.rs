@@ -4,8 +4,7 @@
 
 use super::locate;
 use super::network::FrameWiring;
-use crate::block::{Binding, HiddenPort, PhysicalRole, PortBinding, PortKind};
-use crate::blocks::multibody::MechanismBlock;
+use crate::block::{Binding, HiddenPort, MechanismLowering, PhysicalRole, PortBinding, PortKind};
 use crate::diagram::build::Instance;
 use crate::diagram::SignalLine;
 use crate::geometry::Shape;
@@ -45,8 +44,7 @@ fn bind_ports(
             }
             PortKind::Geometry => {
                 let Some(&provider) = wiring.geometry_of.get(&(b, p.name.clone())) else {
-                    if matches!(inst.block.physical(), Some(PhysicalRole::Consumer)) && !p.optional
-                    {
+                    if matches!(inst.block.role(), Some(PhysicalRole::Consumer)) && !p.optional {
                         return Err(locate(
                             source,
                             instances,
@@ -64,7 +62,7 @@ fn bind_ports(
                     continue;
                 };
                 let (body, placement) = m.frame_placement(frame);
-                let shape: Shape = match instances[provider].block.physical() {
+                let shape: Shape = match instances[provider].block.role() {
                     Some(PhysicalRole::Solid { shape, .. } | PhysicalRole::Geometry { shape }) => {
                         shape.clone()
                     }
@@ -110,7 +108,7 @@ pub(super) fn bindings(
         ));
     }
     for (b, inst) in instances.iter().enumerate() {
-        if matches!(inst.block.physical(), Some(PhysicalRole::Consumer)) {
+        if matches!(inst.block.role(), Some(PhysicalRole::Consumer)) {
             let joined_bodies = if inst.block.geometry_members().is_some() {
                 joined_bodies(m)
             } else {
@@ -155,7 +153,7 @@ fn joined_bodies(m: &Mechanism) -> Vec<(usize, usize)> {
 
 /// The mechanism block being assembled and where it will sit among the instances.
 pub(super) struct MechanismWiring<'a> {
-    pub(super) block: &'a mut MechanismBlock,
+    pub(super) block: &'a mut dyn MechanismLowering,
     pub(super) index: usize,
     pub(super) mechanism: &'a Mechanism,
 }
@@ -172,7 +170,7 @@ pub(super) fn wire_block(
     lines: &mut Vec<SignalLine>,
     line_spans: &mut Vec<Span>,
 ) -> Result<(), Diagnostic> {
-    let bound = instances[b].block.bind(&binding);
+    let bound = (instances[b].block.physical_mut()).map_or(Ok(()), |p| p.bind(&binding));
     bound.map_err(|e| locate(source, instances, b, e.to_string()).caused_by(e))?;
     let hidden: Vec<(usize, HiddenPort)> = {
         let blk = &instances[b].block;
@@ -245,9 +243,11 @@ pub(super) fn wire_block(
                 to_mechanism(mech.block.add_wrench_input(body_of(&physical)?, frame))
             }
             HiddenPort::RigidConstraint => {
-                let mut pair = instances[b].block.rigid_constraint().ok_or_else(|| {
-                    internal("a rigid-constraint port on a block without a constraint")
-                })?;
+                let mut pair = (instances[b].block.physical())
+                    .and_then(|p| p.rigid_constraint())
+                    .ok_or_else(|| {
+                        internal("a rigid-constraint port on a block without a constraint")
+                    })?;
                 pair.label = instances[b].name.clone();
                 from_mechanism(mech.block.add_rigid_constraint(pair))
             }

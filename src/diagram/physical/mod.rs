@@ -9,8 +9,7 @@ mod network;
 
 use super::build::Instance;
 use super::SignalLine;
-use crate::block::PhysicalRole;
-use crate::blocks::multibody::MechanismBlock;
+use crate::block::{LowerFn, PhysicalRole};
 use crate::geometry::Shape;
 use crate::model::{Diagnostic, PortRef, SourceFile, Span};
 use crate::multibody::{BodyIndex, FrameId, Mechanism};
@@ -42,6 +41,9 @@ pub struct PlacedGeometry {
 pub struct PhysicalScene {
     /// The mechanism the build compiled.
     pub mechanism: Arc<Mechanism>,
+    /// The hook that lowered it to a block (the registry's
+    /// [`crate::library::Registry::mechanism_lowering`]), for elaborating it again.
+    pub lowering: LowerFn,
     /// Index of the mechanism block in [`super::Diagram::blocks`] (its states are x = [q; v]).
     pub mechanism_block: usize,
     /// Every Solid and geometry block, in model order.
@@ -90,9 +92,9 @@ impl PhysicalLine {
     }
 }
 
-/// Compiles the physical blocks into a mechanism block appended to `instances`, and adds the hidden
-/// signal lines that bind joints and consumers to it. Returns the scene (`None` for a model
-/// without physical blocks).
+/// Compiles the physical blocks into a mechanism block appended to `instances` (made by `lower`,
+/// the registry's lowering hook), and adds the hidden signal lines that bind joints and consumers
+/// to it. Returns the scene (`None` for a model without physical blocks).
 ///
 /// The stages: the frame network from the blocks' frame ports and the `--` connections
 /// (`physical/network.rs`), the blocks' roles in it, the mechanism compiled from it, then each joint and
@@ -103,6 +105,7 @@ pub(crate) fn elaborate(
     physical: &[PhysicalLine],
     lines: &mut Vec<SignalLine>,
     line_spans: &mut Vec<Span>,
+    lower: LowerFn,
 ) -> Result<Option<PhysicalScene>, Diagnostic> {
     if !instances.iter().any(|i| i.block.physical().is_some()) {
         return Ok(None);
@@ -112,11 +115,11 @@ pub(crate) fn elaborate(
     wiring.add_roles(source, instances)?;
     let mechanism = wiring.build(source, instances)?;
 
-    let mut mech = MechanismBlock::new(mechanism);
+    let mut mech = lower(mechanism);
     let shared = mech.mechanism().clone();
     let binds = binding::bindings(source, instances, &wiring, &shared, wiring.gravity)?;
     let mut target = MechanismWiring {
-        block: &mut mech,
+        block: &mut *mech,
         index: instances.len(),
         mechanism: &shared,
     };
@@ -134,18 +137,18 @@ pub(crate) fn elaborate(
         frames: named_frames(instances, &wiring),
         links: rigid_links(instances, &wiring),
         mechanism: shared,
+        lowering: lower,
         mechanism_block: instances.len(),
     };
     let mut name = "mechanism".to_string();
     while instances.iter().any(|i| i.name == name) {
         name.push('_');
     }
-    mech.shrink_to_fit();
     instances.reserve_exact(1);
     instances.push(Instance {
         name,
         type_name: "Mechanism",
-        block: Box::new(mech),
+        block: mech.finish(),
         span: None,
         origin: None,
         binding: None,
@@ -182,7 +185,7 @@ fn placed_geometries(
         .iter()
         .enumerate()
         .filter_map(|(b, inst)| {
-            let (shape, solid) = match inst.block.physical()? {
+            let (shape, solid) = match inst.block.role()? {
                 PhysicalRole::Solid { shape, .. } => (shape, true),
                 PhysicalRole::Geometry { shape } => (shape, false),
                 _ => return None,
@@ -207,7 +210,7 @@ fn placed_geometries(
 /// file's order), with the two lines to add.
 fn no_world_frame(source: &SourceFile, instances: &[Instance]) -> Diagnostic {
     let first = instances.iter().enumerate().find_map(|(b, inst)| {
-        let port = match inst.block.physical()? {
+        let port = match inst.block.role()? {
             PhysicalRole::Joint { .. } | PhysicalRole::RigidTransform { .. } => "B",
             PhysicalRole::Solid { .. } | PhysicalRole::Geometry { .. } => "R",
             _ => return None,
@@ -240,7 +243,7 @@ pub fn mass_and_gravity<'a>(
     let mut mass = 0.0;
     let mut gravity = STANDARD_GRAVITY[2].abs();
     for b in blocks {
-        match b.physical() {
+        match b.role() {
             Some(PhysicalRole::Solid { inertia, .. }) => mass += inertia.mass,
             Some(PhysicalRole::Configuration { gravity: g }) => gravity = g.norm(),
             _ => {}
@@ -255,12 +258,7 @@ fn rigid_links(instances: &[Instance], wiring: &FrameWiring) -> Vec<(FrameId, Fr
     instances
         .iter()
         .enumerate()
-        .filter(|(_, inst)| {
-            matches!(
-                inst.block.physical(),
-                Some(PhysicalRole::RigidTransform { .. })
-            )
-        })
+        .filter(|(_, inst)| matches!(inst.block.role(), Some(PhysicalRole::RigidTransform { .. })))
         .filter_map(|(b, _)| Some((wiring.frame(b, "B")?, wiring.frame(b, "F")?)))
         .collect()
 }

@@ -101,12 +101,12 @@ impl FrameWiring {
             // Geometry: one provider (a Solid's or geometry block's G) and one consumer port.
             let provides = |x: usize| {
                 matches!(
-                    instances[x].block.physical(),
+                    instances[x].block.role(),
                     Some(PhysicalRole::Solid { .. } | PhysicalRole::Geometry { .. })
                 )
             };
             let consumes =
-                |x: usize| matches!(instances[x].block.physical(), Some(PhysicalRole::Consumer));
+                |x: usize| matches!(instances[x].block.role(), Some(PhysicalRole::Consumer));
             let (consumer, port, provider) =
                 match (provides(a), provides(b), consumes(a), consumes(b)) {
                     (true, _, _, true) => (b, &line.b.port, a),
@@ -138,7 +138,7 @@ impl FrameWiring {
     ) -> Result<(), Diagnostic> {
         let mut configuration: Option<usize> = None;
         for (b, inst) in instances.iter().enumerate() {
-            let Some(role) = inst.block.physical() else {
+            let Some(role) = inst.block.role() else {
                 continue;
             };
             let f = |p: &str| {

@@ -1,7 +1,7 @@
 //! Each island's own zero-crossing functions.
 //!
 //! An island's solver sees only the functions that can change sign while it runs: those of
-//! its own bodies. A block attributes its functions to bodies ([`Block::crossing_bodies`]: a
+//! its own bodies. A block attributes its functions to bodies ([`BodyCoupling::crossing_bodies`]: a
 //! contact group's always-pairs and watch slots, by their pair's bodies); a function on bodies
 //! of island I (or of I and the World) belongs to I, one on the World alone (an empty watch
 //! slot, a constant) to no island, one on two islands' bodies (a watched pair across islands:
@@ -10,7 +10,7 @@
 //! island's solver sees them (each evaluates them over its own restricted evaluation).
 //!
 //! Island I's solver has `L_I = S + C_I` functions, S the shared ones (local positions 0..S,
-//! fixed) and `C_I` = Σ over the blocks of [`Block::island_crossings`] (the most attributed
+//! fixed) and `C_I` = Σ over the blocks of [`BodyCoupling::island_crossings`] (the most attributed
 //! functions that can ever lie on I's bodies), so no reassignment can overflow it. Local
 //! position p of I reads global function `local[p]`, or the constant 1 when the position is
 //! free (a constant never crosses). The watch slots change pairs at events (the engine's
@@ -24,8 +24,8 @@
 //! [`Direction::Either`] to move between positions (one that is not is shared instead).
 //! Refreshing allocates nothing; new islands' lists are made when the partition changes.
 //!
-//! [`Block::crossing_bodies`]: crate::block::Block::crossing_bodies
-//! [`Block::island_crossings`]: crate::block::Block::island_crossings
+//! [`BodyCoupling::crossing_bodies`]: crate::block::BodyCoupling::crossing_bodies
+//! [`BodyCoupling::island_crossings`]: crate::block::BodyCoupling::island_crossings
 
 use super::Partition;
 use crate::sim::Engine;
@@ -89,8 +89,10 @@ impl CrossingMap {
             }
             let first = blk.zero_crossings.start;
             let mut any = false;
-            let (block, _) = engine.block_with_scratch(b);
-            block.crossing_bodies(engine.block_work(b), &mut |k, _, _| {
+            let Some(coupling) = engine.block_with_scratch(b).0.body_coupling() else {
+                continue;
+            };
+            coupling.crossing_bodies(engine.block_work(b), &mut |k, _, _| {
                 if engine.zero_crossing_direction(first + k) == Direction::Either {
                     attributed[first + k] = true;
                     any = true;
@@ -125,7 +127,8 @@ impl CrossingMap {
         let room: usize = self
             .blocks
             .iter()
-            .map(|&(b, _)| engine.block_with_scratch(b).0.island_crossings(island))
+            .filter_map(|&(b, _)| engine.block_with_scratch(b).0.body_coupling())
+            .map(|c| c.island_crossings(island))
             .sum();
         let s = self.shared.len();
         let mut local = self.shared.clone();
@@ -168,8 +171,10 @@ impl CrossingMap {
         across_now.clear();
         let island = |body: usize| partition.body_island.get(body).copied().unwrap_or(NONE);
         for &(b, first) in blocks.iter() {
-            let (block, _) = engine.block_with_scratch(b);
-            block.crossing_bodies(engine.block_work(b), &mut |k, a, c| {
+            let Some(coupling) = engine.block_with_scratch(b).0.body_coupling() else {
+                continue;
+            };
+            coupling.crossing_bodies(engine.block_work(b), &mut |k, a, c| {
                 next[first + k] = match (island(a), island(c)) {
                     (NONE, i) | (i, NONE) => i,
                     (i, j) if i == j => i,

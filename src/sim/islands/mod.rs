@@ -4,7 +4,7 @@
 //! and its parent, the World excepted), (2) the signal paths by which a block turns the
 //! kinematics of some bodies into forces or actuation of others (a controller, a pair contact
 //! block, a spring), found once from the diagram's lines, and (3) every contact group's pairs
-//! within its look-ahead reach at its last look ([`crate::block::Block::island_pairs`]). Bodies
+//! within its look-ahead reach at its last look ([`crate::block::BodyCoupling::island_pairs`]). Bodies
 //! fixed to the World join nothing. Each class is an island; its states are the states of its
 //! bodies' joints.
 //!
@@ -245,7 +245,9 @@ impl Partition {
         for &g in &self.groups {
             let (block, scratch) = engine.block_with_scratch(g);
             let parent = &mut self.parent;
-            block.island_pairs(scratch, &mut |a, b| union(parent, a as u32, b as u32));
+            if let Some(coupling) = block.body_coupling() {
+                coupling.island_pairs(scratch, &mut |a, b| union(parent, a as u32, b as u32));
+            }
         }
         self.previous.copy_from_slice(&self.island_of_state);
         self.label.fill(u32::MAX);
@@ -345,7 +347,10 @@ fn coupling_paths(
         if b != mech {
             return Ok(Some((bodies + b) as u32));
         }
-        match mechanism.port_body(input, port) {
+        match mechanism
+            .body_coupling()
+            .and_then(|c| c.port_body(input, port))
+        {
             Some(0) => Ok(None), // the World: joins nothing
             Some(body) => Ok(Some(body as u32)),
             None => Err(NoIslands::UnattributedCoupling),

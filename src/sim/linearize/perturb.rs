@@ -14,9 +14,8 @@
 //! The engine's normal runs never see a wrapper: it is made only by
 //! [`super::linearize`], and costs nothing elsewhere.
 
-use crate::block::{Block, Ctx, LinearForm, PortDecl, Setup, Shape, Slot, StiffnessNote};
-use crate::block::{BlockError, ScalarKernel};
-use crate::multibody::rigid::RigidConstraint;
+use crate::block::{Advice, Block, ConstrainedStates, Ctx, LinearForm, PhysicalBlock, PortDecl};
+use crate::block::{BlockError, ScalarKernel, Setup, Shape, Slot};
 use std::any::Any;
 
 /// One perturbed input port: where it is read from, and where its perturbed copy and the
@@ -145,28 +144,22 @@ impl Block for Perturbed<'_> {
     fn scalar_kernel(&self) -> Option<ScalarKernel<'_>> {
         None
     }
-    fn project_states(&self, states: &mut [f64], scratch: &mut (dyn Any + Send)) -> bool {
-        self.inner.project_states(states, scratch)
-    }
-    fn projects_at_inputs(&self) -> bool {
-        self.inner.projects_at_inputs()
-    }
-    fn run_note(&self, scratch: &(dyn Any + Send)) -> Option<String> {
-        self.inner.run_note(scratch)
-    }
     fn records_inputs(&self) -> bool {
         self.inner.records_inputs()
     }
-    fn failure(&self, scratch: &(dyn Any + Send)) -> Option<String> {
-        self.inner.failure(scratch)
-    }
-    fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {
-        self.inner.stiffness(scratch)
-    }
-    fn rigid_constraint(&self) -> Option<RigidConstraint> {
-        self.inner.rigid_constraint()
-    }
     fn state_name(&self, k: usize) -> String {
         self.inner.state_name(k)
+    }
+    /// The block's: the projection works on the states, which the wrapper leaves alone.
+    fn constrained_states(&self) -> Option<&dyn ConstrainedStates> {
+        self.inner.constrained_states()
+    }
+    /// The block's: its stiffness note reads its scratch.
+    fn advice(&self) -> Option<&dyn Advice> {
+        self.inner.advice()
+    }
+    /// The block's (its role and rigid constraint); never bound again, so no `physical_mut`.
+    fn physical(&self) -> Option<&dyn PhysicalBlock> {
+        self.inner.physical()
     }
 }

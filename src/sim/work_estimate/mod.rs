@@ -553,7 +553,7 @@ fn contact_rates(d: &Diagram, engine: &mut Engine<'_>) -> Vec<ContactAtStart> {
         .iter()
         .enumerate()
         .filter_map(|(b, blk)| {
-            let rates = blk.block.contact_rates(mass, gravity)?;
+            let rates = blk.block.advice()?.contact_rates(mass, gravity)?;
             let note = engine.block_stiffness(b);
             Some(ContactAtStart {
                 block: b,

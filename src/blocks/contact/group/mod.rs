@@ -232,124 +232,9 @@ impl Block for ContactGroup {
     fn physical_ports(&self) -> &[PortDecl] {
         &self.physical
     }
-    fn physical(&self) -> Option<&PhysicalRole> {
-        Some(&ROLE)
-    }
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
     }
-    fn geometry_members(&self) -> Option<&GeometryMembers> {
-        Some(&self.spec)
-    }
-
-    fn set_members(&mut self, members: &[String]) {
-        self.physical = members.iter().map(PortDecl::geometry).collect();
-    }
-
-    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
-        let mass = self.lightest_mass().unwrap_or(total_mass);
-        super::contact_advice::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
-    }
-
-    fn advice(&self, total_mass: f64, gravity: f64) -> Option<String> {
-        let names: Vec<&str> = self.members.iter().map(|m| m.name.as_str()).collect();
-        let mut s = format!(
-            "{} members (member_wrench's columns, in order): {}; {} pairs with a plane or grid evaluated at every step, the others through the broad phase (margin {:.3e} m, {} watch slots)",
-            names.len(),
-            names.join(", "),
-            self.always.len(),
-            self.margin,
-            self.watch_slots
-        );
-        let mass = self.lightest_mass().unwrap_or(total_mass);
-        if let Some(a) = super::contact_advice::spatial_contact_advice(
-            &self.normal,
-            &self.friction,
-            mass * gravity,
-            mass,
-        ) {
-            s.push_str("\n    per pair, with the lightest member's weight: ");
-            s.push_str(&a);
-        }
-        Some(s)
-    }
-
-    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        // The member ports, in members order (a parameter set's copy is bound without
-        // `set_members`: its ports come from the binding).
-        if self.physical.is_empty() {
-            self.physical = binding
-                .ports
-                .iter()
-                .map(|p| PortDecl::geometry(p.port.as_str()))
-                .collect();
-        }
-        let mut members = Vec::with_capacity(self.physical.len());
-        for decl in &self.physical {
-            let (bound, shape, _) = binding.geometry(&decl.name)?;
-            let kind = shape.kind();
-            let bounded = shape.support(&Vector3::x()).is_some();
-            members.push(Member {
-                name: decl.name.clone(),
-                placement: bound.placement,
-                body: bound.body,
-                kind,
-                bounded,
-                body_mass: bound.body_inertia.mass,
-                radius: if bounded { radius(&shape) } else { 0.0 },
-                thickness: if bounded {
-                    thickness(&shape)
-                } else {
-                    f64::INFINITY
-                },
-                moving: bound.body != 0,
-                fixed_plane: matches!(shape, Geometry::InfinitePlane) && bound.body == 0,
-                shape,
-            });
-        }
-        let index = |name: &str| members.iter().position(|m| m.name == name);
-        self.excluded = self
-            .spec
-            .excludes
-            .iter()
-            .filter_map(|e| {
-                let (a, b) = (index(&e.names[0])?, index(&e.names[1])?);
-                Some((a.min(b) as u32, a.max(b) as u32))
-            })
-            .collect();
-        self.excluded.sort_unstable();
-        self.joined = binding.joined_bodies.clone();
-        self.members = members;
-        let m = self.m() as u32;
-        self.bounded = (0..m)
-            .filter(|&k| self.members[k as usize].bounded)
-            .collect();
-        self.planes = (0..m)
-            .filter(|&k| self.members[k as usize].fixed_plane)
-            .collect();
-        let broad_phased = |k: u32| {
-            let member = &self.members[k as usize];
-            member.bounded || member.fixed_plane
-        };
-        self.always = (0..m)
-            .flat_map(|a| (a + 1..m).map(move |b| (a, b)))
-            .filter(|&(a, b)| !(broad_phased(a) && broad_phased(b)))
-            .filter(|&(a, b)| self.allowed(a, b))
-            .collect();
-        // Room for every bounded member's near neighbours and three planes (a ball in a corner).
-        let n_bounded = self.bounded.len();
-        let all_pairs = n_bounded * n_bounded.saturating_sub(1) / 2 + n_bounded * self.planes.len();
-        self.watch_slots = ((WATCH_SLOTS_PER_MEMBER + 3) * n_bounded).min(all_pairs);
-        self.margin = self.margin_param.unwrap_or_else(|| self.auto_margin());
-        self.gravity = binding.gravity.norm();
-        for k in 0..self.m() {
-            let name = self.members[k].name.clone();
-            self.inputs.push(PortDecl::body_kinematics(&name));
-            self.outputs.push(PortDecl::body_wrench(&name));
-        }
-        Ok(())
-    }
-
     fn propagate_shapes(
         &self,
         _inputs: &mut [Option<Shape>],
@@ -485,28 +370,6 @@ impl Block for ContactGroup {
         true
     }
 
-    /// The bodies of the watched pairs (those within the margin at the last event, which the
-    /// approach function and the next look guarantee are the only pairs that can touch before
-    /// the next event) and of the always-evaluated pairs. Without zero crossings nothing is
-    /// watched: false (every member may touch every other). With more near pairs than watch
-    /// slots the overflow pairs are left out: the implicit methods' Jacobian then misses their
-    /// coupling, which slows Newton's convergence but not what it converges to.
-    fn coupled_bodies(&self, work: &[f64], pair: &mut dyn FnMut(usize, usize)) -> bool {
-        if !self.zero_crossings {
-            return false;
-        }
-        let body = |i: u32| self.members[i as usize].body;
-        for &(a, b) in &self.always {
-            pair(body(a), body(b));
-        }
-        for &code in &work[..work.len().min(self.watch_slots)] {
-            if let Some((a, b)) = self.decode(code) {
-                pair(body(a), body(b));
-            }
-        }
-        true
-    }
-
     /// Chooses the watched pairs again and the time of the next look (at the start and after
     /// every event; see `watch.rs`). True when the watched pairs changed.
     fn settle(&self, ctx: &mut Ctx) -> bool {
@@ -526,7 +389,141 @@ impl Block for ContactGroup {
     fn state_name(&self, k: usize) -> String {
         format!("x[{k}]")
     }
+    fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn advice(&self) -> Option<&dyn crate::block::Advice> {
+        Some(self)
+    }
+    fn body_coupling(&self) -> Option<&dyn crate::block::BodyCoupling> {
+        Some(self)
+    }
+}
 
+impl crate::block::PhysicalBlock for ContactGroup {
+    fn role(&self) -> &crate::block::PhysicalRole {
+        &ROLE
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        // The member ports, in members order (a parameter set's copy is bound without
+        // `set_members`: its ports come from the binding).
+        if self.physical.is_empty() {
+            self.physical = binding
+                .ports
+                .iter()
+                .map(|p| PortDecl::geometry(p.port.as_str()))
+                .collect();
+        }
+        let mut members = Vec::with_capacity(self.physical.len());
+        for decl in &self.physical {
+            let (bound, shape, _) = binding.geometry(&decl.name)?;
+            let kind = shape.kind();
+            let bounded = shape.support(&Vector3::x()).is_some();
+            members.push(Member {
+                name: decl.name.clone(),
+                placement: bound.placement,
+                body: bound.body,
+                kind,
+                bounded,
+                body_mass: bound.body_inertia.mass,
+                radius: if bounded { radius(&shape) } else { 0.0 },
+                thickness: if bounded {
+                    thickness(&shape)
+                } else {
+                    f64::INFINITY
+                },
+                moving: bound.body != 0,
+                fixed_plane: matches!(shape, Geometry::InfinitePlane) && bound.body == 0,
+                shape,
+            });
+        }
+        let index = |name: &str| members.iter().position(|m| m.name == name);
+        self.excluded = self
+            .spec
+            .excludes
+            .iter()
+            .filter_map(|e| {
+                let (a, b) = (index(&e.names[0])?, index(&e.names[1])?);
+                Some((a.min(b) as u32, a.max(b) as u32))
+            })
+            .collect();
+        self.excluded.sort_unstable();
+        self.joined = binding.joined_bodies.clone();
+        self.members = members;
+        let m = self.m() as u32;
+        self.bounded = (0..m)
+            .filter(|&k| self.members[k as usize].bounded)
+            .collect();
+        self.planes = (0..m)
+            .filter(|&k| self.members[k as usize].fixed_plane)
+            .collect();
+        let broad_phased = |k: u32| {
+            let member = &self.members[k as usize];
+            member.bounded || member.fixed_plane
+        };
+        self.always = (0..m)
+            .flat_map(|a| (a + 1..m).map(move |b| (a, b)))
+            .filter(|&(a, b)| !(broad_phased(a) && broad_phased(b)))
+            .filter(|&(a, b)| self.allowed(a, b))
+            .collect();
+        // Room for every bounded member's near neighbours and three planes (a ball in a corner).
+        let n_bounded = self.bounded.len();
+        let all_pairs = n_bounded * n_bounded.saturating_sub(1) / 2 + n_bounded * self.planes.len();
+        self.watch_slots = ((WATCH_SLOTS_PER_MEMBER + 3) * n_bounded).min(all_pairs);
+        self.margin = self.margin_param.unwrap_or_else(|| self.auto_margin());
+        self.gravity = binding.gravity.norm();
+        for k in 0..self.m() {
+            let name = self.members[k].name.clone();
+            self.inputs.push(PortDecl::body_kinematics(&name));
+            self.outputs.push(PortDecl::body_wrench(&name));
+        }
+        Ok(())
+    }
+
+    fn geometry_members(&self) -> Option<&GeometryMembers> {
+        Some(&self.spec)
+    }
+
+    fn set_members(&mut self, members: &[String]) {
+        self.physical = members.iter().map(PortDecl::geometry).collect();
+    }
+}
+
+impl crate::block::Advice for ContactGroup {
+    fn text(&self, total_mass: f64, gravity: f64) -> Option<String> {
+        let names: Vec<&str> = self.members.iter().map(|m| m.name.as_str()).collect();
+        let mut s = format!(
+            "{} members (member_wrench's columns, in order): {}; {} pairs with a plane or grid evaluated at every step, the others through the broad phase (margin {:.3e} m, {} watch slots)",
+            names.len(),
+            names.join(", "),
+            self.always.len(),
+            self.margin,
+            self.watch_slots
+        );
+        let mass = self.lightest_mass().unwrap_or(total_mass);
+        if let Some(a) = super::advice_text::spatial_contact_advice(
+            &self.normal,
+            &self.friction,
+            mass * gravity,
+            mass,
+        ) {
+            s.push_str("\n    per pair, with the lightest member's weight: ");
+            s.push_str(&a);
+        }
+        Some(s)
+    }
+
+    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
+        let mass = self.lightest_mass().unwrap_or(total_mass);
+        super::rates::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
+    }
+}
+
+impl crate::block::BodyCoupling for ContactGroup {
     /// Only with zero crossings: without them there is no look-ahead to bound the coupling.
     fn island_part(&self) -> crate::block::IslandPart {
         if self.zero_crossings {
@@ -564,6 +561,28 @@ impl Block for ContactGroup {
     /// broad-phased members fixed to the World, at most all slots.
     fn island_crossings(&self, island: &[bool]) -> usize {
         self.island_slots(island)
+    }
+
+    /// The bodies of the watched pairs (those within the margin at the last event, which the
+    /// approach function and the next look guarantee are the only pairs that can touch before
+    /// the next event) and of the always-evaluated pairs. Without zero crossings nothing is
+    /// watched: false (every member may touch every other). With more near pairs than watch
+    /// slots the overflow pairs are left out: the implicit methods' Jacobian then misses their
+    /// coupling, which slows Newton's convergence but not what it converges to.
+    fn coupled_bodies(&self, work: &[f64], pair: &mut dyn FnMut(usize, usize)) -> bool {
+        if !self.zero_crossings {
+            return false;
+        }
+        let body = |i: u32| self.members[i as usize].body;
+        for &(a, b) in &self.always {
+            pair(body(a), body(b));
+        }
+        for &code in &work[..work.len().min(self.watch_slots)] {
+            if let Some((a, b)) = self.decode(code) {
+                pair(body(a), body(b));
+            }
+        }
+        true
     }
 }
 

@@ -149,7 +149,7 @@ impl ContactGroup {
         }
         let gravity = if moving { self.gravity } else { 0.0 };
         // The pairs within reach, also when nothing moves: the island partition reads them
-        // (`Block::island_pairs`).
+        // (`BodyCoupling::island_pairs`).
         let Scratch {
             sweep,
             lo,

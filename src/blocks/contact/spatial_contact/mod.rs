@@ -219,90 +219,8 @@ impl Block for SpatialContactForce {
     fn physical_ports(&self) -> &[PortDecl] {
         &self.physical
     }
-    fn physical(&self) -> Option<&PhysicalRole> {
-        Some(&ROLE)
-    }
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
-    }
-
-    fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {
-        self.stiffness_note(scratch.downcast_ref::<Scratch>()?)
-    }
-
-    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
-        let mass = self.supported_mass(total_mass);
-        super::contact_advice::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
-    }
-
-    fn advice(&self, total_mass: f64, gravity: f64) -> Option<String> {
-        // The pair carries its follower body's weight (a box on a table, a coin on a table among
-        // other coins); the whole mechanism's when that body's mass is not known.
-        let mass = self.supported_mass(total_mass);
-        super::contact_advice::spatial_contact_advice(
-            &self.normal,
-            &self.friction,
-            mass * gravity,
-            mass,
-        )
-    }
-
-    /// The pair's overlap at the start against its static depth: see [`start_overlap`].
-    fn start_overlap(
-        &self,
-        binding: &Binding,
-        body_pose: &dyn Fn(usize) -> Isometry3<f64>,
-        total_mass: f64,
-        gravity: f64,
-    ) -> Option<StartOverlap> {
-        start_overlap::start_overlap(self, binding, body_pose, total_mass, gravity)
-    }
-
-    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        let side = |port: &str| -> Result<Side, BlockError> {
-            let (bound, shape, label) = binding.geometry(port)?;
-            Ok(Side {
-                shape,
-                placement: bound.placement,
-                label,
-                inertia: bound.body_inertia,
-            })
-        };
-        let base = side("B")?;
-        let follower = side("F")?;
-        let (kb, kf) = (base.shape.kind(), follower.shape.kind());
-        if !pair_supported(kb, kf) {
-            return Err(BlockError::UnsupportedPair {
-                base: base.label,
-                base_kind: kb,
-                follower: follower.label,
-                follower_kind: kf,
-            });
-        }
-        let b_body = binding.port("B").map(|p| p.body);
-        let f_body = binding.port("F").map(|p| p.body);
-        self.base_static = b_body == Some(0);
-        self.static_base = self.base_static.then(|| StaticBase::at(&base.placement));
-        if b_body == f_body {
-            return Err(BlockError::SameBody {
-                base: base.label,
-                follower: follower.label,
-            });
-        }
-        self.points = match (&base.shape, &follower.shape) {
-            (Geometry::PointCloud(c), _) | (_, Geometry::PointCloud(c)) => c.len(),
-            _ => 1,
-        };
-        self.cloud = matches!(base.shape, Geometry::PointCloud(_))
-            || matches!(follower.shape, Geometry::PointCloud(_));
-        self.use_manifold = self.contact_points == ContactPoints::Manifold && !self.cloud;
-        self.base = Some(base);
-        self.follower = Some(follower);
-        self.inputs.push(PortDecl::body_kinematics("B"));
-        self.inputs.push(PortDecl::body_kinematics("F"));
-        self.outputs.push(PortDecl::body_wrench("B"));
-        self.outputs.push(PortDecl::body_wrench("F"));
-        Ok(())
     }
 
     fn propagate_shapes(
@@ -486,6 +404,102 @@ impl Block for SpatialContactForce {
             }
             self.fill_kinks(s, kinks);
         }
+    }
+    fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
+        Some(self)
+    }
+    fn advice(&self) -> Option<&dyn crate::block::Advice> {
+        Some(self)
+    }
+}
+
+impl crate::block::PhysicalBlock for SpatialContactForce {
+    fn role(&self) -> &crate::block::PhysicalRole {
+        &ROLE
+    }
+
+    fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
+        let side = |port: &str| -> Result<Side, BlockError> {
+            let (bound, shape, label) = binding.geometry(port)?;
+            Ok(Side {
+                shape,
+                placement: bound.placement,
+                label,
+                inertia: bound.body_inertia,
+            })
+        };
+        let base = side("B")?;
+        let follower = side("F")?;
+        let (kb, kf) = (base.shape.kind(), follower.shape.kind());
+        if !pair_supported(kb, kf) {
+            return Err(BlockError::UnsupportedPair {
+                base: base.label,
+                base_kind: kb,
+                follower: follower.label,
+                follower_kind: kf,
+            });
+        }
+        let b_body = binding.port("B").map(|p| p.body);
+        let f_body = binding.port("F").map(|p| p.body);
+        self.base_static = b_body == Some(0);
+        self.static_base = self.base_static.then(|| StaticBase::at(&base.placement));
+        if b_body == f_body {
+            return Err(BlockError::SameBody {
+                base: base.label,
+                follower: follower.label,
+            });
+        }
+        self.points = match (&base.shape, &follower.shape) {
+            (Geometry::PointCloud(c), _) | (_, Geometry::PointCloud(c)) => c.len(),
+            _ => 1,
+        };
+        self.cloud = matches!(base.shape, Geometry::PointCloud(_))
+            || matches!(follower.shape, Geometry::PointCloud(_));
+        self.use_manifold = self.contact_points == ContactPoints::Manifold && !self.cloud;
+        self.base = Some(base);
+        self.follower = Some(follower);
+        self.inputs.push(PortDecl::body_kinematics("B"));
+        self.inputs.push(PortDecl::body_kinematics("F"));
+        self.outputs.push(PortDecl::body_wrench("B"));
+        self.outputs.push(PortDecl::body_wrench("F"));
+        Ok(())
+    }
+}
+
+impl crate::block::Advice for SpatialContactForce {
+    fn text(&self, total_mass: f64, gravity: f64) -> Option<String> {
+        // The pair carries its follower body's weight (a box on a table, a coin on a table among
+        // other coins); the whole mechanism's when that body's mass is not known.
+        let mass = self.supported_mass(total_mass);
+        super::advice_text::spatial_contact_advice(
+            &self.normal,
+            &self.friction,
+            mass * gravity,
+            mass,
+        )
+    }
+
+    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
+        let mass = self.supported_mass(total_mass);
+        super::rates::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
+    }
+
+    /// The pair's overlap at the start against its static depth: see [`start_overlap`].
+    fn start_overlap(
+        &self,
+        binding: &Binding,
+        body_pose: &dyn Fn(usize) -> Isometry3<f64>,
+        total_mass: f64,
+        gravity: f64,
+    ) -> Option<StartOverlap> {
+        start_overlap::start_overlap(self, binding, body_pose, total_mass, gravity)
+    }
+
+    fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {
+        self.stiffness_note(scratch.downcast_ref::<Scratch>()?)
     }
 }
 

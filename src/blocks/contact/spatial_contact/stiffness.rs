@@ -1,5 +1,5 @@
 //! What makes a contact stiff at its last evaluation: the fastest of its normal, sliding and
-//! twisting modes, for the stall message ([`Block::stiffness`](crate::block::Block::stiffness)).
+//! twisting modes, for the stall message ([`Advice::stiffness`](crate::block::Advice::stiffness)).
 //!
 //! Each mode is the contact's slope against the motion it resists, linearised at the points'
 //! depths, rates and slip speeds of the last evaluation, on the mass properties of the bodies
@@ -20,7 +20,7 @@
 //! An explicit method's step must stay below about 3/|λ| (Dormand–Prince reaches 3.3 along the
 //! negative real axis).
 
-use super::super::contact_advice::sig;
+use super::super::advice_text::sig;
 use super::{Scratch, Side, SpatialContactForce};
 use crate::block::StiffnessNote;
 use crate::contact::friction::FrictionLaw;
