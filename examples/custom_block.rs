@@ -13,7 +13,7 @@ use blockdyn::block::{
     Block, BlockError, BlockType, Ctx, Param, ParamDoc, PortDecl, PortDoc, Setup, Shape,
 };
 use blockdyn::library::Registry;
-use blockdyn::model::{Diagnostic, TableReader};
+use blockdyn::params::{ParamError, Params};
 use blockdyn::solver::Direction;
 use blockdyn::{load_model_str_with, simulate, RunOptions};
 
@@ -92,7 +92,7 @@ const INITIAL: Param<f64> = blockdyn::param!("initial", "V", 0.0, "v at t = 0");
 
 /// Reads the block's table: every parameter through the reader, which locates errors (file,
 /// line, block) and rejects parameters it was not asked for.
-fn build(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let block = ChargingCapacitor {
         time_constant: TIME_CONSTANT.positive(r, "s")?,
         threshold: r.required_f64("threshold", "V")?,

@@ -17,8 +17,7 @@
 //! keep a plain [`ParamDoc`].
 
 use super::ParamDoc;
-use crate::model::reader::ParamResult;
-use crate::model::TableReader;
+use crate::params::{ParamResult, Params};
 
 /// A documented parameter and its default value (see the module documentation).
 #[derive(Clone, Copy, Debug)]
@@ -77,54 +76,50 @@ impl<T: Copy> Param<T> {
 
 impl Param<f64> {
     /// The number written, or the default.
-    pub fn read(&self, r: &TableReader) -> ParamResult<f64> {
+    pub fn read(&self, r: &Params) -> ParamResult<f64> {
         r.f64_or(self.name(), self.default)
     }
 
     /// The number written (> 0), or the default; `unit` is quoted by the error's hint.
-    pub fn positive(&self, r: &TableReader, unit: &str) -> ParamResult<f64> {
+    pub fn positive(&self, r: &Params, unit: &str) -> ParamResult<f64> {
         r.positive_or(self.name(), self.default, unit)
     }
 
     /// The number written (≥ 0), or the default; `unit` is quoted by the error's hint.
-    pub fn non_negative(&self, r: &TableReader, unit: &str) -> ParamResult<f64> {
+    pub fn non_negative(&self, r: &Params, unit: &str) -> ParamResult<f64> {
         r.non_negative_or(self.name(), self.default, unit)
     }
 }
 
 impl Param<usize> {
     /// The non-negative integer written, or the default.
-    pub fn read(&self, r: &TableReader) -> ParamResult<usize> {
+    pub fn read(&self, r: &Params) -> ParamResult<usize> {
         Ok(r.usize(self.name())?.unwrap_or(self.default))
     }
 }
 
 impl Param<bool> {
     /// The boolean written, or the default.
-    pub fn read(&self, r: &TableReader) -> ParamResult<bool> {
+    pub fn read(&self, r: &Params) -> ParamResult<bool> {
         Ok(r.bool(self.name())?.unwrap_or(self.default))
     }
 }
 
 impl Param<&'static str> {
     /// The string written, or the default.
-    pub fn read<'a>(&self, r: &TableReader<'a>) -> ParamResult<&'a str> {
+    pub fn read<'a>(&self, r: &'a Params) -> ParamResult<&'a str> {
         Ok(r.string(self.name())?.unwrap_or(self.default))
     }
 
     /// The string written, which must be one of `choices`, or the default.
-    pub fn choice<'a>(
-        &self,
-        r: &TableReader<'a>,
-        choices: &[&'static str],
-    ) -> ParamResult<&'a str> {
+    pub fn choice(&self, r: &Params, choices: &[&'static str]) -> ParamResult<&'static str> {
         r.choice(self.name(), choices, self.default)
     }
 }
 
 impl<const N: usize> Param<[f64; N]> {
     /// The array of exactly `N` numbers written, or the default.
-    pub fn read(&self, r: &TableReader) -> ParamResult<Vec<f64>> {
+    pub fn read(&self, r: &Params) -> ParamResult<Vec<f64>> {
         Ok(r.fixed_vector(self.name(), N)?
             .unwrap_or_else(|| self.default.to_vec()))
     }
@@ -188,7 +183,8 @@ mod tests {
     #[test]
     fn reading_gives_the_default_when_absent_and_the_value_when_written() {
         let doc = crate::model::Document::parse("t.toml", "n = 5\ns = \"x\"").unwrap();
-        let r = TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
+        let reader = crate::model::TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
+        let r = reader.params();
         assert_eq!(F.read(&r).unwrap(), 1e-3);
         assert_eq!(I.positive(&r, "kg/m³").unwrap(), 1000.0);
         assert_eq!(NEG.read(&r).unwrap(), -1.5);

@@ -6,8 +6,8 @@
 
 use super::common::{at, bad, check_input_is_output, column, param, port, read_matrix};
 use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 
 // ---------------------------------------------------------------- TransferFunction
 
@@ -69,7 +69,7 @@ impl Block for TransferFunction {
     }
 }
 
-fn build_transfer_function(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_transfer_function(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let missing = |key: &str| {
         r.table_error(format!("missing parameter '{key}'")).hint(
             "add numerator = [1.0] and denominator = [1.0, 2.0, 1.0] (descending powers of s)",
@@ -199,7 +199,7 @@ impl Block for StateSpace {
     }
 }
 
-fn build_state_space(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_state_space(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let need = |key: &str, example: &str| {
         r.table_error(format!("missing parameter '{key}'"))
             .hint(format!("add {key} = {example} (an array of rows)"))
@@ -385,7 +385,7 @@ const INITIAL_FILTER: Param<f64> = param!(
     "initial filter state x_f; the derivative term is N·(kd·e − x_f)"
 );
 
-fn build_pid(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_pid(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let b = Pid {
         kp: KP.read(r)?,
         ki: KI.read(r)?,

@@ -2,8 +2,8 @@
 
 use super::common::{port, read_direction};
 use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 
 // ---------------------------------------------------------------- Relay
@@ -115,7 +115,7 @@ const INITIAL_STATE: Param<&str> = param!(
     "\"off\" or \"on\" (corrected at the start if the input is already past a switch point)"
 );
 
-fn build_relay(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_relay(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let on_point = ON_POINT.read(r)?;
     let off_point = OFF_POINT.read(r)?;
     r.ensure(
@@ -212,7 +212,7 @@ const DIRECTION: Param<&str> = param!(
     "\"rising\", \"falling\" or \"either\""
 );
 
-fn build_hit_crossing(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_hit_crossing(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let b = HitCrossing {
         offset: OFFSET.read(r)?,
         direction: read_direction(r, &DIRECTION)?,

@@ -5,7 +5,7 @@ use super::unit_key::{UnitKey, UNIT_DOC};
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 
 /// A table of samples `values[i]` at `time[i]` (strictly increasing), output as an m×1 signal.
 ///
@@ -96,7 +96,7 @@ impl Block for FromTable {
     }
 }
 
-fn build_from_table(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_from_table(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let time = r.vector("time")?.ok_or_else(|| {
         r.table_error("missing parameter 'time'")
             .hint("add time = [0.0, 1.0, 2.0] (s, strictly increasing)")

@@ -7,7 +7,7 @@ use crate::block::units::integrated_unit;
 use crate::block::{
     Block, BlockError, BlockType, Ctx, LinearForm, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 
 /// Limit mode of one element (work slot e).
@@ -272,7 +272,7 @@ const INITIAL_SOURCE: Param<&str> = crate::param!(
     "\"internal\" (reset to initial) or \"external\" (reset to input x0, read at the reset; the start state is still initial)"
 );
 
-fn build_integrator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_integrator(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let (initial, shape) = read_array_or(r, &INITIAL)?;
     let (lower, upper) = read_limits(r, "lower_limit", "upper_limit")?;
     // Element by element over the longest of the three, when each is one number or that long

@@ -7,8 +7,8 @@ use super::unit_key::{UnitKey, UNIT_DOC};
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 
 /// A rectangular pulse train: `amplitude` during `[delay + k·period, delay + k·period + width)`,
 /// 0 otherwise (and 0 before `delay`).
@@ -118,7 +118,7 @@ const PULSE_PHASE_DELAY: Param<f64> = param!(
     "time of the first rising edge (≥ 0); the output is 0 before"
 );
 
-fn build_pulse(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_pulse(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let amplitude = PULSE_AMPLITUDE.read(r)?;
     let period = PULSE_PERIOD.positive(r, "s")?;
     let percent = PULSE_WIDTH.read(r)?;

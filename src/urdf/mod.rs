@@ -22,6 +22,7 @@ pub mod tree;
 use crate::block::Param;
 use crate::model::input_file::{read_regular, InputFileError, MAX_TEXT_FILE_BYTES};
 use crate::model::{Diagnostic, Document, SourceFile, Span, TableReader};
+use crate::params::{ParamError, Params};
 use expand::{Base, Expansion, Options};
 use std::path::Path;
 
@@ -110,8 +111,13 @@ fn base_named(text: &str) -> Base {
 
 /// The Urdf block's options other than `file` and `joints`.
 pub(super) fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagnostic> {
+    read_typed_options(&p.params(), name).map_err(|e| p.locate(e))
+}
+
+/// [`read_options`] through the typed parameter front (its errors name the key).
+fn read_typed_options(p: &Params, name: &str) -> Result<Options, ParamError> {
     let base = base_named(BASE.choice(p, &["fixed", "floating"])?);
-    let vec3 = |param: &Param<[f64; 3]>| -> Result<[f64; 3], Diagnostic> {
+    let vec3 = |param: &Param<[f64; 3]>| -> Result<[f64; 3], ParamError> {
         let v = param.read(p)?;
         Ok([v[0], v[1], v[2]])
     };

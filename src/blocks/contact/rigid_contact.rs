@@ -20,11 +20,11 @@ use crate::block::{
 };
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::{pair_supported, Shape as Geometry};
-use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{
     output, ConstraintKind, ImpactOrder, PairSide, RigidConstraint, RigidPair, MAX_CLOUD_POINTS,
 };
 use crate::param;
+use crate::params::{ParamError, Params};
 use nalgebra::Vector3;
 use std::any::Any;
 
@@ -291,7 +291,7 @@ impl Block for RigidContact {
     }
 }
 
-fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let restitution = RESTITUTION.read(p)?;
     p.ensure(
         (0.0..=1.0).contains(&restitution),

@@ -12,9 +12,9 @@
 //! axis: positive towards increasing q, 0 away from the bounds.
 
 use crate::block::Param;
-use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{ConstraintKind, JointLimit, RigidConstraint};
 use crate::param;
+use crate::params::{ParamError, Params};
 
 /// The values of `method`.
 pub const LIMIT_METHODS: [&str; 2] = ["rigid", "spring_damper"];
@@ -126,7 +126,7 @@ impl JointLimits {
 }
 
 /// Reads the optional `limits = { ... }` table of a scalar joint (`unit`: "rad" or "m").
-pub fn read_limits(p: &TableReader, unit: &str) -> Result<Option<JointLimits>, Diagnostic> {
+pub fn read_limits(p: &Params, unit: &str) -> Result<Option<JointLimits>, ParamError> {
     let Some(t) = p.table("limits")? else {
         return Ok(None);
     };

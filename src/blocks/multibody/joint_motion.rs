@@ -21,10 +21,10 @@
 //! ([`crate::multibody::rotation_vector`]).
 
 use crate::block::{Ctx, HiddenPort, Param, PortDecl, Shape};
-use crate::model::{Diagnostic, TableReader, ValueKind};
 use crate::multibody::rotation_vector::body_rates;
 use crate::multibody::{JointKind, ReactionFrame};
 use crate::param;
+use crate::params::{ParamError, ParamValue, Params};
 use nalgebra::Vector3;
 
 /// How a joint's coordinates are driven.
@@ -119,10 +119,7 @@ pub(super) const REACTION_FRAME: Param<&str> = param!(
 /// Reads `motion`, `motion_filter` and `motion_axes`; `None` without motion. Refuses a quaternion
 /// joint's rotation axes driven in part, and initial values written on driven axes (the input
 /// defines them).
-pub(super) fn read_motion(
-    p: &TableReader,
-    kind: JointKind,
-) -> Result<Option<MotionSpec>, Diagnostic> {
+pub(super) fn read_motion(p: &Params, kind: JointKind) -> Result<Option<MotionSpec>, ParamError> {
     let mode = MOTION.choice(p, &["none", "input", "input_filtered"])?;
     let tau = p.positive_or(MOTION_FILTER.name(), MOTION_FILTER.default, "s")?;
     let axes_written = p.value("motion_axes");
@@ -138,11 +135,11 @@ pub(super) fn read_motion(
     let axes = match axes_written {
         None => vec![true; nv],
         Some(v) => {
-            let flags: Option<Vec<bool>> = match &v.kind {
-                ValueKind::Array(items) => items
+            let flags: Option<Vec<bool>> = match &v {
+                ParamValue::Array(items) => items
                     .iter()
-                    .map(|i| match i.kind {
-                        ValueKind::Bool(b) => Some(b),
+                    .map(|i| match i {
+                        ParamValue::Bool(b) => Some(*b),
                         _ => None,
                     })
                     .collect(),
@@ -225,7 +222,7 @@ fn initial_value_keys(kind: JointKind) -> Vec<(&'static str, std::ops::Range<usi
 
 /// A quaternion joint's rotational triple is prescribed whole or not at all: its orientation is
 /// one quaternion, whose reference is one rotation vector.
-fn check_rotation_axes(p: &TableReader, kind: JointKind, axes: &[bool]) -> Result<(), Diagnostic> {
+fn check_rotation_axes(p: &Params, kind: JointKind, axes: &[bool]) -> Result<(), ParamError> {
     let Some(_) = kind.quaternion_offset() else {
         return Ok(());
     };
@@ -252,7 +249,7 @@ fn check_rotation_axes(p: &TableReader, kind: JointKind, axes: &[bool]) -> Resul
 }
 
 /// Reads `reaction_frame`.
-pub(super) fn read_reaction_frame(p: &TableReader) -> Result<ReactionFrame, Diagnostic> {
+pub(super) fn read_reaction_frame(p: &Params) -> Result<ReactionFrame, ParamError> {
     Ok(
         match REACTION_FRAME.choice(p, &["follower", "base", "world"])? {
             "base" => ReactionFrame::Base,

@@ -6,7 +6,7 @@ use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, Param, PhysicalRole, PortDecl, PortDoc, Setup,
     Shape,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use nalgebra::{Isometry3, Rotation3, UnitQuaternion, Vector3};
 
 /// TransformSensor: pose and velocity of frame F relative to frame B.
@@ -88,7 +88,7 @@ const SENSOR_RESOLVED_IN: Param<&str> = crate::param!(
     "\"B\" or \"world\": the frame the vectors are resolved in"
 );
 
-fn build_sensor(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_sensor(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let in_world = SENSOR_RESOLVED_IN.choice(p, &["B", "world"])? == "world";
     Ok(Box::new(TransformSensor {
         in_world,
@@ -159,7 +159,7 @@ impl Block for ExternalForceTorque {
 const FORCE_RESOLVED_IN: Param<&str> =
     crate::param!("resolved_in", "", "world", "\"world\" or \"R\"");
 
-fn build_external(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_external(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let in_world = FORCE_RESOLVED_IN.choice(p, &["world", "R"])? == "world";
     Ok(Box::new(ExternalForceTorque {
         in_world,

@@ -22,7 +22,7 @@ use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
     Setup, Shape,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use nalgebra::{Isometry3, Vector3};
 
 /// Below this length (m) the line of action is undefined and the element applies no force.
@@ -164,7 +164,7 @@ impl Block for SpringDamper {
     }
 }
 
-fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let stiffness = p.required_f64("stiffness", "N/m, e.g. stiffness = 100.0")?;
     p.ensure(
         stiffness >= 0.0,
