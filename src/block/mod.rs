@@ -27,7 +27,7 @@ pub use context::{same_bits, Ctx, Io, Slot};
 pub use error::BlockError;
 pub use kernel::{ScalarFunction, ScalarKernel};
 pub use members::{ExcludedPair, GeometryMembers, MemberPattern};
-pub use param::Param;
+pub use param::{Check, Param};
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{type_markdown, BlockType, ParamDoc, PortDoc};

@@ -156,7 +156,7 @@ pub(crate) fn read_matrix(
 
 /// A zero-crossing direction written `"rising" | "falling" | "either"`.
 pub(crate) fn read_direction(r: &Params, param: &Param<&str>) -> ParamResult<Direction> {
-    Ok(match param.choice(r, &["rising", "falling", "either"])? {
+    Ok(match param.read(r)? {
         "rising" => Direction::Rising,
         "falling" => Direction::Falling,
         _ => Direction::Either,
@@ -251,10 +251,10 @@ pub(crate) struct SampleClock {
 impl SampleClock {
     /// The documentation of `offset`, whose default is 0.
     pub const OFFSET: Param<f64> = crate::param!(
-        "offset",
-        "s",
-        0.0,
-        "time of the first hit, in [0, sample_time)"
+            "offset",
+            "s",
+            0.0,
+            "time of the first hit, in [0, sample_time)"; non_negative,
     );
 
     /// Reads `sample_time` (required) and [`SampleClock::OFFSET`].
@@ -266,7 +266,7 @@ impl SampleClock {
             &format!("must be positive (got {period})"),
             "write the sample period in seconds, e.g. sample_time = 0.01",
         )?;
-        let offset = Self::OFFSET.non_negative(r, "s")?;
+        let offset = Self::OFFSET.read(r)?;
         r.ensure(
             offset < period,
             "offset",

@@ -370,7 +370,7 @@ const FILTER: Param<f64> = param!(
     "filter",
     "rad/s",
     100.0,
-    "derivative filter coefficient N (> 0)"
+    "derivative filter coefficient N (> 0)"; positive("rad/s (the derivative filter's cut-off N)"),
 );
 const INITIAL_INTEGRAL: Param<f64> = param!(
     "initial_integral",
@@ -390,7 +390,7 @@ fn build_pid(r: &Params) -> Result<Box<dyn Block>, ParamError> {
         kp: KP.read(r)?,
         ki: KI.read(r)?,
         kd: KD.read(r)?,
-        filter: FILTER.positive(r, "rad/s (the derivative filter's cut-off N)")?,
+        filter: FILTER.read(r)?,
         initial_integral: INITIAL_INTEGRAL.read(r)?,
         initial_filter: INITIAL_FILTER.read(r)?,
         inputs: vec![PortDecl::inherited("in")],

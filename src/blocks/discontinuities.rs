@@ -112,7 +112,7 @@ const INITIAL_STATE: Param<&str> = param!(
     "initial_state",
     "",
     "off",
-    "\"off\" or \"on\" (corrected at the start if the input is already past a switch point)"
+    "\"off\" or \"on\" (corrected at the start if the input is already past a switch point)"; one_of["off", "on"],
 );
 
 fn build_relay(r: &Params) -> Result<Box<dyn Block>, ParamError> {
@@ -129,7 +129,7 @@ fn build_relay(r: &Params) -> Result<Box<dyn Block>, ParamError> {
         off_point,
         on_value: ON_VALUE.read(r)?,
         off_value: OFF_VALUE.read(r)?,
-        initially_on: INITIAL_STATE.choice(r, &["off", "on"])? == "on",
+        initially_on: INITIAL_STATE.read(r)? == "on",
         inputs: vec![PortDecl::inherited("in")],
         outputs: vec![PortDecl::inherited("out")],
         n: 0,
@@ -209,7 +209,7 @@ const DIRECTION: Param<&str> = param!(
     "direction",
     "",
     "either",
-    "\"rising\", \"falling\" or \"either\""
+    "\"rising\", \"falling\" or \"either\""; one_of["rising", "falling", "either"],
 );
 
 fn build_hit_crossing(r: &Params) -> Result<Box<dyn Block>, ParamError> {

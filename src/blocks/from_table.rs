@@ -138,7 +138,7 @@ fn build_from_table(r: &Params) -> Result<Box<dyn Block>, ParamError> {
         "must not have empty rows",
         "write e.g. values = [[0.0, 1.0], [1.0, 2.0]]",
     )?;
-    let linear = INTERPOLATION.choice(r, &["linear", "hold"])? == "linear";
+    let linear = INTERPOLATION.read(r)? == "linear";
     let unit = UnitKey::read(r)?;
     r.finish()?;
     let values = rows.into_iter().flatten().collect();
@@ -156,7 +156,7 @@ const INTERPOLATION: Param<&str> = crate::param!(
     "interpolation",
     "",
     "linear",
-    "\"linear\" or \"hold\" (zero-order hold of the previous sample)"
+    "\"linear\" or \"hold\" (zero-order hold of the previous sample)"; one_of["linear", "hold"],
 );
 
 pub static FROM_TABLE: BlockType = BlockType {

@@ -290,11 +290,12 @@ impl Block for MinMax {
     }
 }
 
-const FUNCTION: Param<&str> = param!("function", "", "min", "\"min\" or \"max\"");
+const FUNCTION: Param<&str> =
+    param!("function", "", "min", "\"min\" or \"max\""; one_of["min", "max"]);
 const MIN_MAX_INPUTS: Param<usize> = param!("inputs", "", 1, "number of inputs N");
 
 fn build_minmax(r: &Params) -> Result<Box<dyn Block>, ParamError> {
-    let max = FUNCTION.choice(r, &["min", "max"])? == "max";
+    let max = FUNCTION.read(r)? == "max";
     let n = read_port_count(r, &MIN_MAX_INPUTS, 1)?;
     r.finish()?;
     let outputs = if n == 1 {

@@ -124,7 +124,7 @@ pub const FRICTION_SHAPE: Param<&str> = param!(
     "shape",
     "",
     "box",
-    "\"box\" (each axis its own law) or \"disk\" (spherical and six-dof joints: one torque opposing the relative angular velocity ω, of magnitude at most the limit)"
+    "\"box\" (each axis its own law) or \"disk\" (spherical and six-dof joints: one torque opposing the relative angular velocity ω, of magnitude at most the limit)"; one_of["box", "disk"],
 );
 
 /// Units of a joint's axes (force or torque, and velocity) by velocity coordinate.
@@ -288,7 +288,7 @@ fn unit_or_mixed(_description: &str) -> &'static str {
 /// Reads `friction.shape`: whether the rotational triple's friction is a disk. A disk needs a
 /// spherical or six-dof joint and one law for its three rotation axes.
 fn read_shape(t: &Params, kind: JointKind, laws: &[FrictionLaw]) -> Result<bool, ParamError> {
-    if FRICTION_SHAPE.choice(t, &["box", "disk"])? != "disk" {
+    if FRICTION_SHAPE.read(t)? != "disk" {
         return Ok(false);
     }
     t.ensure(

@@ -47,13 +47,13 @@ pub(super) const MOTION: Param<&str> = param!(
     "motion",
     "",
     "none",
-    "\"none\", \"input\" (adds inputs q_ref, w_ref, a_ref: the coordinates follow them exactly) or \"input_filtered\" (adds q_ref only, filtered by 1/(τs + 1)² from rest at q_ref(0))"
+    "\"none\", \"input\" (adds inputs q_ref, w_ref, a_ref: the coordinates follow them exactly) or \"input_filtered\" (adds q_ref only, filtered by 1/(τs + 1)² from rest at q_ref(0))"; one_of["none", "input", "input_filtered"],
 );
 pub(super) const MOTION_FILTER: Param<f64> = param!(
     "motion_filter",
     "s",
     0.01,
-    "time constant τ of the filter of motion = \"input_filtered\""
+    "time constant τ of the filter of motion = \"input_filtered\""; positive,
 );
 pub(super) const MOTION_AXES: crate::block::ParamDoc = crate::block::ParamDoc {
     name: "motion_axes",
@@ -113,15 +113,15 @@ pub(super) const REACTION_FRAME: Param<&str> = param!(
     "reaction_frame",
     "",
     "follower",
-    "frame the reaction output is resolved in: \"follower\", \"base\" or \"world\" (its moment is about F's origin)"
+    "frame the reaction output is resolved in: \"follower\", \"base\" or \"world\" (its moment is about F's origin)"; one_of["follower", "base", "world"],
 );
 
 /// Reads `motion`, `motion_filter` and `motion_axes`; `None` without motion. Refuses a quaternion
 /// joint's rotation axes driven in part, and initial values written on driven axes (the input
 /// defines them).
 pub(super) fn read_motion(p: &Params, kind: JointKind) -> Result<Option<MotionSpec>, ParamError> {
-    let mode = MOTION.choice(p, &["none", "input", "input_filtered"])?;
-    let tau = p.positive_or(MOTION_FILTER.name(), MOTION_FILTER.default, "s")?;
+    let mode = MOTION.read(p)?;
+    let tau = MOTION_FILTER.read(p)?;
     let axes_written = p.value("motion_axes");
     if mode == "none" {
         if axes_written.is_some() {
@@ -250,13 +250,11 @@ fn check_rotation_axes(p: &Params, kind: JointKind, axes: &[bool]) -> Result<(),
 
 /// Reads `reaction_frame`.
 pub(super) fn read_reaction_frame(p: &Params) -> Result<ReactionFrame, ParamError> {
-    Ok(
-        match REACTION_FRAME.choice(p, &["follower", "base", "world"])? {
-            "base" => ReactionFrame::Base,
-            "world" => ReactionFrame::World,
-            _ => ReactionFrame::Follower,
-        },
-    )
+    Ok(match REACTION_FRAME.read(p)? {
+        "base" => ReactionFrame::Base,
+        "world" => ReactionFrame::World,
+        _ => ReactionFrame::Follower,
+    })
 }
 
 /// The filter's derivatives: `ẋ = w`, `ẇ = (q_ref − x − 2τw)/τ²` per axis (`states` = [x; w]).

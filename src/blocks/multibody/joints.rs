@@ -411,7 +411,7 @@ fn read_common(
     let nv = kind.nv();
     let stiffness = per_dof(p, &STIFFNESS, nv)?;
     let damping = per_dof(p, &DAMPING, nv)?;
-    let actuated = ACTUATION.choice(p, &["none", "input"])? == "input";
+    let actuated = ACTUATION.read(p)? == "input";
     let motion = joint_motion::read_motion(p, kind)?;
     if let (Some(m), true) = (&motion, actuated) {
         if m.axes.iter().all(|a| *a) {
@@ -635,7 +635,7 @@ const ACTUATION: Param<&str> = param!(
     "actuation",
     "",
     "none",
-    "\"none\" or \"input\" (adds input t: force/torque per degree of freedom)"
+    "\"none\" or \"input\" (adds input t: force/torque per degree of freedom)"; one_of["none", "input"],
 );
 const SPRING: [ParamDoc; 3] = [STIFFNESS.doc, DAMPING.doc, ACTUATION.doc];
 /// `friction` and `effort_limit`, documented on every joint with axes.

@@ -85,11 +85,11 @@ const SENSOR_RESOLVED_IN: Param<&str> = crate::param!(
     "resolved_in",
     "",
     "B",
-    "\"B\" or \"world\": the frame the vectors are resolved in"
+    "\"B\" or \"world\": the frame the vectors are resolved in"; one_of["B", "world"],
 );
 
 fn build_sensor(p: &Params) -> Result<Box<dyn Block>, ParamError> {
-    let in_world = SENSOR_RESOLVED_IN.choice(p, &["B", "world"])? == "world";
+    let in_world = SENSOR_RESOLVED_IN.read(p)? == "world";
     Ok(Box::new(TransformSensor {
         in_world,
         physical: vec![PortDecl::frame("B"), PortDecl::frame("F")],
@@ -157,10 +157,10 @@ impl Block for ExternalForceTorque {
 }
 
 const FORCE_RESOLVED_IN: Param<&str> =
-    crate::param!("resolved_in", "", "world", "\"world\" or \"R\"");
+    crate::param!("resolved_in", "", "world", "\"world\" or \"R\""; one_of["world", "R"]);
 
 fn build_external(p: &Params) -> Result<Box<dyn Block>, ParamError> {
-    let in_world = FORCE_RESOLVED_IN.choice(p, &["world", "R"])? == "world";
+    let in_world = FORCE_RESOLVED_IN.read(p)? == "world";
     Ok(Box::new(ExternalForceTorque {
         in_world,
         physical: vec![PortDecl::frame("R")],

@@ -33,13 +33,13 @@ const DAMPING: Param<f64> = crate::param!(
     "damping",
     "N·s/m",
     0.0,
-    "c ≥ 0, on the rate of the length; c = 2·√(k·m) is critical for a mass m"
+    "c ≥ 0, on the rate of the length; c = 2·√(k·m) is critical for a mass m"; non_negative,
 );
 const FREE_LENGTH: Param<f64> = crate::param!(
     "free_length",
     "m",
     0.0,
-    "L₀ ≥ 0, the length at which the spring force is zero"
+    "L₀ ≥ 0, the length at which the spring force is zero"; non_negative,
 );
 
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
@@ -172,8 +172,8 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
         &format!("must not be negative (got {stiffness})"),
         "write zero (a pure damper) or a positive value in N/m",
     )?;
-    let damping = DAMPING.non_negative(p, "N·s/m")?;
-    let free_length = FREE_LENGTH.non_negative(p, "m")?;
+    let damping = DAMPING.read(p)?;
+    let free_length = FREE_LENGTH.read(p)?;
     Ok(Box::new(SpringDamper {
         law: SpringDamperLaw {
             stiffness,

@@ -8,7 +8,7 @@ use crate::params::{ParamError, ParamValue, Params};
 /// `contact`'s values.
 const CONTACT_CHOICES: [&str; 2] = ["penalty", "rigid"];
 
-pub(super) const CONTACT: Param<&str> = crate::param!("contact", "", "penalty", "\"penalty\": the normal and friction laws above, as SpatialContactForce applies them | \"rigid\": RigidContact's rigid pairs (not yet supported in a group: refused with a message)");
+pub(super) const CONTACT: Param<&str> = crate::param!("contact", "", "penalty", "\"penalty\": the normal and friction laws above, as SpatialContactForce applies them | \"rigid\": RigidContact's rigid pairs (not yet supported in a group: refused with a message)"; one_of(CONTACT_CHOICES));
 pub(super) const ZERO_CROSSINGS: Param<bool> = crate::param!("zero_crossings", "", true, "locate sign changes of the separation of every pair within `margin` (and of every pair with a plane or grid surface), and the instant another pair comes within margin/2, so that no contact onset is stepped over (the normal law's kinks are not located in a group)");
 pub(super) const MEMBERS_DOC: ParamDoc = ParamDoc {
     name: "members",
@@ -106,7 +106,7 @@ pub(super) fn read_members(p: &Params) -> Result<GeometryMembers, ParamError> {
 
 /// `contact`: "penalty", or the refusal of "rigid" (not yet supported in a group).
 pub(super) fn read_contact(p: &Params) -> Result<(), ParamError> {
-    match CONTACT.choice(p, &CONTACT_CHOICES)? {
+    match CONTACT.read(p)? {
         "rigid" => Err(p
             .error("contact", "contact = \"rigid\" is not yet supported in a ContactGroup")
             .hint("use contact = \"penalty\", or RigidContact blocks for the pairs that must be rigid")),
