@@ -13,7 +13,7 @@ use blockdyn::block::{
     Block, BlockError, BlockType, Ctx, Param, ParamDoc, PortDecl, PortDoc, Setup, Shape,
 };
 use blockdyn::library::Registry;
-use blockdyn::model::{Diagnostic, TableReader};
+use blockdyn::params::{ParamError, Params};
 use blockdyn::solver::Direction;
 use blockdyn::{load_model_str_with, simulate, RunOptions};
 
@@ -87,14 +87,15 @@ impl Block for ChargingCapacitor {
 
 /// The parameters with a default, each declared once: the default's text is what `blockdyn
 /// blocks` prints, its value what `build` uses when the parameter is not written.
-const TIME_CONSTANT: Param<f64> = blockdyn::param!("time_constant", "s", 1.0, "tau = R*C");
+const TIME_CONSTANT: Param<f64> =
+    blockdyn::param!("time_constant", "s", 1.0, "tau = R*C"; positive);
 const INITIAL: Param<f64> = blockdyn::param!("initial", "V", 0.0, "v at t = 0");
 
 /// Reads the block's table: every parameter through the reader, which locates errors (file,
 /// line, block) and rejects parameters it was not asked for.
-fn build(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let block = ChargingCapacitor {
-        time_constant: TIME_CONSTANT.positive(r, "s")?,
+        time_constant: TIME_CONSTANT.read(r)?,
         threshold: r.required_f64("threshold", "V")?,
         initial: INITIAL.read(r)?,
         inputs: vec![PortDecl::scalar("in").unit("V")],

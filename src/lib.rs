@@ -48,6 +48,7 @@ pub mod library;
 pub mod model;
 pub mod multibody;
 pub mod output;
+pub mod params;
 #[doc(hidden)]
 pub mod plot;
 #[doc(hidden)]

@@ -164,7 +164,7 @@ fn a_text_problem_has_no_block_error() {
 /// A block type of a user's own that refuses even numbers of elements, in its own words.
 mod odd_only {
     use blockdyn::block::{Block, BlockError, BlockType, Ctx, PortDecl, PortDoc, Setup, Shape};
-    use blockdyn::model::{Diagnostic, TableReader};
+    use blockdyn::params::{ParamError, Params};
 
     struct OddOnly {
         inputs: Vec<PortDecl>,
@@ -189,7 +189,7 @@ mod odd_only {
         fn outputs_eval(&self, _: &mut Ctx) {}
     }
 
-    fn build(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+    fn build(r: &Params) -> Result<Box<dyn Block>, ParamError> {
         r.finish()?;
         Ok(Box::new(OddOnly {
             inputs: vec![PortDecl::inherited("in")],

@@ -34,11 +34,6 @@ use std::path::{Path, PathBuf};
 /// component (a found cycle must lie inside one of these sets). Each entry says why it stays.
 const ALLOWED: &[(&[&str], &str)] = &[
     (
-        &["block", "model"],
-        "a block type is built from a TableReader (block/registry.rs's BuildFn, block/param.rs) \
-         and a Diagnostic keeps a BlockError: the typed parameters of issue 29 part 1 remove it",
-    ),
-    (
         &[
             "blocks/contact/spatial_contact/mod.rs",
             "blocks/contact/spatial_contact/start_overlap",

@@ -284,7 +284,8 @@ fn build(ty: &str, params: &str) -> Box<dyn Block> {
     let t = Registry::standard().find(ty).unwrap();
     let doc = Document::parse("m.toml", params).unwrap();
     let r = TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
-    (t.build)(&r).unwrap_or_else(|e| panic!("{ty} {params:?}: {e}"))
+    let built = (t.build)(&r.params());
+    built.unwrap_or_else(|e| panic!("{ty} {params:?}: {}", r.locate(e)))
 }
 
 /// The model with block `b` of type `ty`; `extra` is written into `[blocks.b]`. Every signal

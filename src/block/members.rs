@@ -1,16 +1,16 @@
 //! Blocks that gather geometries by name rather than by `--` lines (a ContactGroup): the
 //! patterns they were written with, which the diagram builder expands against the model's
-//! geometry blocks (see `diagram::groups`).
-
-use crate::model::Span;
+//! geometry blocks (see `diagram::groups`). Each entry keeps its index in the list it was
+//! written in, so that the builder locates a problem with it as it locates a parameter's
+//! (`crate::params::At::Item` of `members` or `exclude`).
 
 /// One entry of a `members` list: a block name in which `*` matches any run of characters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemberPattern {
     /// The pattern as written (`"ball*"`, `"floor"`).
     pub pattern: String,
-    /// Where it was written (for located errors).
-    pub span: Span,
+    /// Its index in `members` (for located errors).
+    pub item: usize,
 }
 
 impl MemberPattern {
@@ -54,8 +54,8 @@ fn glob_matches(pattern: &[u8], name: &[u8]) -> bool {
 pub struct ExcludedPair {
     /// The two member names.
     pub names: [String; 2],
-    /// Where the pair was written.
-    pub span: Span,
+    /// Its index in `exclude` (for located errors).
+    pub item: usize,
 }
 
 /// What a block that gathers geometries asks of the builder.
@@ -65,9 +65,12 @@ pub struct GeometryMembers {
     pub patterns: Vec<MemberPattern>,
     /// The `exclude` pairs.
     pub excludes: Vec<ExcludedPair>,
-    /// Where the `members` list was written.
-    pub span: Span,
 }
+
+/// The key a block that gathers geometries lists its members under.
+pub const MEMBERS_KEY: &str = "members";
+/// The key a block that gathers geometries lists its excluded pairs under.
+pub const EXCLUDE_KEY: &str = "exclude";
 
 #[cfg(test)]
 mod tests {
@@ -76,7 +79,7 @@ mod tests {
     fn m(p: &str, n: &str) -> bool {
         MemberPattern {
             pattern: p.into(),
-            span: None,
+            item: 0,
         }
         .matches(n)
     }

@@ -17,8 +17,7 @@
 //! keep a plain [`ParamDoc`].
 
 use super::ParamDoc;
-use crate::model::reader::ParamResult;
-use crate::model::TableReader;
+use crate::params::{ParamResult, Params};
 
 /// A documented parameter and its default value (see the module documentation).
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +26,40 @@ pub struct Param<T: 'static> {
     pub doc: ParamDoc,
     /// The value used when the parameter is not written.
     pub default: T,
+    /// What a written value must satisfy.
+    pub check: Check,
+}
+
+/// The check a parameter's value must pass, declared with it (the `; check` of
+/// [`param!`](crate::param)), so that the documentation, the default and the check are one
+/// declaration. Each failure is the message every block gave before the check moved here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Check {
+    /// Any value of the type.
+    Any,
+    /// A number > 0: "'KEY' must be positive (got x)", hint "write a positive value in UNIT".
+    Positive {
+        /// The unit the hint quotes (the documented unit unless written).
+        unit: &'static str,
+    },
+    /// A number ≥ 0: "'KEY' must not be negative (got x)", hint "write zero or a positive value
+    /// in UNIT".
+    NonNegative {
+        /// The unit the hint quotes (the documented unit unless written).
+        unit: &'static str,
+    },
+    /// A number in [low, high]: "'KEY' must be in [low, high]", with `hint`.
+    Within {
+        /// The lowest value allowed.
+        low: f64,
+        /// The highest value allowed.
+        high: f64,
+        /// What to write instead.
+        hint: &'static str,
+    },
+    /// A string, one of these names: "'KEY' cannot be \"x\"", hint "did you mean …? (write one
+    /// of: …)".
+    OneOf(&'static [&'static str]),
 }
 
 /// Declares a [`Param`](crate::block::Param) from its name, unit, default and description:
@@ -34,9 +67,13 @@ pub struct Param<T: 'static> {
 /// boolean) or an array of number literals (`[0, 0, -9.80665]`); its text as written is the
 /// documented default and its value (converted to the declared type with `as`, so `0` may
 /// document an `f64`) is [`Param::default`].
+///
+/// A check follows a `;` ([`Check`]): `positive` or `non_negative` (the hint quotes the unit;
+/// `positive("rad/s (…)")` quotes other text), `within(0, 1, "hint")`, `one_of["a", "b"]` or
+/// `one_of(CONST_LIST)`: `param!("period", "s", 1.0, "pulse period (> 0)"; positive)`.
 #[macro_export]
 macro_rules! param {
-    ($name:expr, $unit:expr, [$($x:literal),* $(,)?], $doc:expr $(,)?) => {
+    ($name:expr, $unit:expr, [$($x:literal),* $(,)?], $doc:expr $(; $check:ident $(($($carg:tt)*))? $([$($clist:tt)*])?)? $(,)?) => {
         $crate::block::Param {
             doc: $crate::block::ParamDoc {
                 name: $name,
@@ -49,9 +86,10 @@ macro_rules! param {
                 let x = $x as _;
                 x
             }),*],
+            check: $crate::param!(@check $unit $(, $check $(($($carg)*))? $([$($clist)*])?)?),
         }
     };
-    ($name:expr, $unit:expr, $default:literal, $doc:expr $(,)?) => {
+    ($name:expr, $unit:expr, $default:literal, $doc:expr $(; $check:ident $(($($carg:tt)*))? $([$($clist:tt)*])?)? $(,)?) => {
         $crate::block::Param {
             doc: $crate::block::ParamDoc {
                 name: $name,
@@ -64,8 +102,35 @@ macro_rules! param {
                 let x = $default as _;
                 x
             },
+            check: $crate::param!(@check $unit $(, $check $(($($carg)*))? $([$($clist)*])?)?),
         }
     };
+    (@check $unit:expr) => { $crate::block::Check::Any };
+    (@check $unit:expr, positive) => { $crate::block::Check::Positive { unit: $unit } };
+    (@check $unit:expr, positive($u:expr)) => { $crate::block::Check::Positive { unit: $u } };
+    (@check $unit:expr, non_negative) => { $crate::block::Check::NonNegative { unit: $unit } };
+    (@check $unit:expr, non_negative($u:expr)) => {
+        $crate::block::Check::NonNegative { unit: $u }
+    };
+    (@check $unit:expr, within($low:literal, $high:literal, $hint:expr)) => {
+        $crate::block::Check::Within {
+            low: {
+                #[allow(clippy::unnecessary_cast)]
+                let x = $low as f64;
+                x
+            },
+            high: {
+                #[allow(clippy::unnecessary_cast)]
+                let x = $high as f64;
+                x
+            },
+            hint: $hint,
+        }
+    };
+    (@check $unit:expr, one_of[$($c:literal),* $(,)?]) => {
+        $crate::block::Check::OneOf(&[$($c),*])
+    };
+    (@check $unit:expr, one_of($list:expr)) => { $crate::block::Check::OneOf(&$list) };
 }
 
 impl<T: Copy> Param<T> {
@@ -76,55 +141,62 @@ impl<T: Copy> Param<T> {
 }
 
 impl Param<f64> {
-    /// The number written, or the default.
-    pub fn read(&self, r: &TableReader) -> ParamResult<f64> {
-        r.f64_or(self.name(), self.default)
-    }
-
-    /// The number written (> 0), or the default; `unit` is quoted by the error's hint.
-    pub fn positive(&self, r: &TableReader, unit: &str) -> ParamResult<f64> {
-        r.positive_or(self.name(), self.default, unit)
-    }
-
-    /// The number written (≥ 0), or the default; `unit` is quoted by the error's hint.
-    pub fn non_negative(&self, r: &TableReader, unit: &str) -> ParamResult<f64> {
-        r.non_negative_or(self.name(), self.default, unit)
+    /// The number written, or the default, passing [`Param::check`].
+    pub fn read(&self, r: &Params) -> ParamResult<f64> {
+        let x = r.f64(self.name())?.unwrap_or(self.default);
+        let key = self.name();
+        match self.check {
+            Check::Any | Check::OneOf(_) => Ok(()),
+            Check::Positive { unit } => r.ensure(
+                x > 0.0,
+                key,
+                &format!("must be positive (got {x})"),
+                &format!("write a positive value in {unit}"),
+            ),
+            Check::NonNegative { unit } => r.ensure(
+                x >= 0.0,
+                key,
+                &format!("must not be negative (got {x})"),
+                &format!("write zero or a positive value in {unit}"),
+            ),
+            Check::Within { low, high, hint } => r.ensure(
+                (low..=high).contains(&x),
+                key,
+                &format!("must be in [{low}, {high}]"),
+                hint,
+            ),
+        }?;
+        Ok(x)
     }
 }
 
 impl Param<usize> {
     /// The non-negative integer written, or the default.
-    pub fn read(&self, r: &TableReader) -> ParamResult<usize> {
+    pub fn read(&self, r: &Params) -> ParamResult<usize> {
         Ok(r.usize(self.name())?.unwrap_or(self.default))
     }
 }
 
 impl Param<bool> {
     /// The boolean written, or the default.
-    pub fn read(&self, r: &TableReader) -> ParamResult<bool> {
+    pub fn read(&self, r: &Params) -> ParamResult<bool> {
         Ok(r.bool(self.name())?.unwrap_or(self.default))
     }
 }
 
 impl Param<&'static str> {
-    /// The string written, or the default.
-    pub fn read<'a>(&self, r: &TableReader<'a>) -> ParamResult<&'a str> {
-        Ok(r.string(self.name())?.unwrap_or(self.default))
-    }
-
-    /// The string written, which must be one of `choices`, or the default.
-    pub fn choice<'a>(
-        &self,
-        r: &TableReader<'a>,
-        choices: &[&'static str],
-    ) -> ParamResult<&'a str> {
-        r.choice(self.name(), choices, self.default)
+    /// The string written, or the default; one of the names of a [`Check::OneOf`].
+    pub fn read<'a>(&self, r: &'a Params) -> ParamResult<&'a str> {
+        match self.check {
+            Check::OneOf(choices) => r.choice(self.name(), choices, self.default),
+            _ => Ok(r.string(self.name())?.unwrap_or(self.default)),
+        }
     }
 }
 
 impl<const N: usize> Param<[f64; N]> {
     /// The array of exactly `N` numbers written, or the default.
-    pub fn read(&self, r: &TableReader) -> ParamResult<Vec<f64>> {
+    pub fn read(&self, r: &Params) -> ParamResult<Vec<f64>> {
         Ok(r.fixed_vector(self.name(), N)?
             .unwrap_or_else(|| self.default.to_vec()))
     }
@@ -188,15 +260,75 @@ mod tests {
     #[test]
     fn reading_gives_the_default_when_absent_and_the_value_when_written() {
         let doc = crate::model::Document::parse("t.toml", "n = 5\ns = \"x\"").unwrap();
-        let r = TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
+        let reader = crate::model::TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
+        let r = reader.params();
         assert_eq!(F.read(&r).unwrap(), 1e-3);
-        assert_eq!(I.positive(&r, "kg/m³").unwrap(), 1000.0);
+        assert_eq!(I.read(&r).unwrap(), 1000.0);
         assert_eq!(NEG.read(&r).unwrap(), -1.5);
         assert_eq!(N.read(&r).unwrap(), 5);
         assert!(B.read(&r).unwrap());
         assert_eq!(S.read(&r).unwrap(), "x");
-        assert!(S.choice(&r, &["none", "y"]).is_err());
         assert_eq!(A.read(&r).unwrap(), vec![0.0, 0.0, -9.80665]);
         r.finish().unwrap();
+    }
+
+    const K: Param<f64> = crate::param!("k", "N/m", 1e6, "stiffness"; positive);
+    const T: Param<f64> = crate::param!("t", "s", 0, "delay"; non_negative);
+    const W: Param<f64> =
+        crate::param!("w", "rad/s", 10, "cut-off"; positive("rad/s (the cut-off)"));
+    const E: Param<f64> =
+        crate::param!("e", "", 0.5, "restitution"; within(0, 1, "write e.g. e = 0.5"));
+    const M: Param<&str> = crate::param!("m", "", "off", "mode"; one_of["off", "on"]);
+
+    /// `text` read as block `b`'s table; the value of `param`, or its error as the model
+    /// reader renders it (message, then `help:` line).
+    fn read_one<T>(text: &str, read: impl Fn(&Params) -> ParamResult<T>) -> Result<T, String> {
+        let doc = crate::model::Document::parse("t.toml", text).unwrap();
+        let reader = crate::model::TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
+        let got = read(&reader.params()).map_err(|e| reader.locate(e).to_string());
+        got
+    }
+
+    /// Each check is declared with the parameter and gives the message the blocks gave with
+    /// `.positive(r, unit)`, `.non_negative(r, unit)`, `ensure` and `.choice(r, list)` before;
+    /// the documentation row is the same with or without a check. The numbers are at and just
+    /// past each bound, so a check with the wrong inequality fails.
+    #[test]
+    fn a_declared_check_refuses_with_its_message() {
+        assert_eq!((K.doc.unit, K.doc.default, K.default), ("N/m", "1e6", 1e6));
+        assert_eq!(K.check, Check::Positive { unit: "N/m" });
+        assert_eq!(read_one("k = 2.5", |r| K.read(r)), Ok(2.5));
+        assert_eq!(
+            read_one("k = 0", |r| K.read(r)).unwrap_err(),
+            "t.toml:1:5: block 'b': 'k' must be positive (got 0)\n  help: write a positive value in N/m"
+        );
+        assert_eq!(read_one("", |r| T.read(r)), Ok(0.0));
+        assert_eq!(read_one("t = 0", |r| T.read(r)), Ok(0.0));
+        assert_eq!(
+            read_one("t = -1e-9", |r| T.read(r)).unwrap_err(),
+            "t.toml:1:5: block 'b': 't' must not be negative (got -0.000000001)\n  help: write zero or a positive value in s"
+        );
+        assert_eq!(W.doc.unit, "rad/s");
+        assert!(read_one("w = -1", |r| W.read(r))
+            .unwrap_err()
+            .ends_with("help: write a positive value in rad/s (the cut-off)"));
+        assert_eq!(read_one("e = 1", |r| E.read(r)), Ok(1.0));
+        assert_eq!(read_one("e = 0", |r| E.read(r)), Ok(0.0));
+        assert_eq!(
+            read_one("e = 1.5", |r| E.read(r)).unwrap_err(),
+            "t.toml:1:5: block 'b': 'e' must be in [0, 1]\n  help: write e.g. e = 0.5"
+        );
+        assert_eq!(
+            read_one("", |r| M.read(r).map(str::to_string)),
+            Ok("off".into())
+        );
+        assert_eq!(
+            read_one("m = \"on\"", |r| M.read(r).map(str::to_string)),
+            Ok("on".into())
+        );
+        assert_eq!(
+            read_one("m = \"onn\"", |r| M.read(r).map(str::to_string)).unwrap_err(),
+            "t.toml:1:5: block 'b': 'm' cannot be \"onn\"\n  help: did you mean \"on\"? (write one of: \"off\", \"on\")"
+        );
     }
 }

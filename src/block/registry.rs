@@ -2,10 +2,12 @@
 //! documentation (for `blockdyn blocks` and docs/blocks.md).
 
 use super::Block;
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 
-/// How to build a block from its parameters.
-pub type BuildFn = fn(&TableReader) -> Result<Box<dyn Block>, Diagnostic>;
+/// How to build a block from its parameters: read through [`Params`] (any
+/// [`crate::params::ParamSource`]), a problem named by its key path ([`ParamError`]), which the
+/// caller locates (the model reader at the key's value in the file).
+pub type BuildFn = fn(&Params) -> Result<Box<dyn Block>, ParamError>;
 
 /// One parameter's documentation.
 #[derive(Clone, Copy, Debug)]
@@ -50,7 +52,7 @@ pub struct BlockType {
     pub params: &'static [ParamDoc],
     /// Its ports, in documentation order.
     pub ports: &'static [PortDoc],
-    /// Makes a block from its model table (reading every parameter with the reader, which
+    /// Makes a block from its parameters (the caller then calls [`Params::finish`], which
     /// reports unknown keys).
     pub build: BuildFn,
 }

@@ -3,8 +3,8 @@
 //! sample-hit clock of the discrete blocks.
 
 use crate::block::{BlockError, Param, PortDecl, Shape};
-use crate::model::reader::ParamResult;
-use crate::model::{Diagnostic, TableReader};
+use crate::params::ParamResult;
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 
 /// A parameter's documentation (for the `BlockType` tables).
@@ -64,10 +64,7 @@ pub(crate) fn column(n: usize) -> Shape {
 
 /// A numeric parameter that is a number (1×1), a flat array (n×1 column) or an array of rows
 /// (r×c matrix). Returns the values column-major and the shape.
-pub(crate) fn read_array(
-    r: &TableReader,
-    key: &'static str,
-) -> ParamResult<Option<(Vec<f64>, Shape)>> {
+pub(crate) fn read_array(r: &Params, key: &'static str) -> ParamResult<Option<(Vec<f64>, Shape)>> {
     let Some(v) = r.value(key) else {
         return Ok(None);
     };
@@ -104,7 +101,7 @@ pub(crate) fn read_array(
 }
 
 /// [`read_array`] of a parameter with a numeric default (a 1×1 array when not written).
-pub(crate) fn read_array_or(r: &TableReader, param: &Param<f64>) -> ParamResult<(Vec<f64>, Shape)> {
+pub(crate) fn read_array_or(r: &Params, param: &Param<f64>) -> ParamResult<(Vec<f64>, Shape)> {
     Ok(read_array(r, param.name())?.unwrap_or((vec![param.default], Shape::SCALAR)))
 }
 
@@ -113,7 +110,7 @@ pub(crate) fn read_array_or(r: &TableReader, param: &Param<f64>) -> ParamResult<
 /// Written as an array of rows; a flat array is accepted when it fits one of the expected
 /// orientations (a single row when `rows` = 1, else a single column).
 pub(crate) fn read_matrix(
-    r: &TableReader,
+    r: &Params,
     key: &'static str,
     rows: Option<usize>,
     cols: Option<usize>,
@@ -158,8 +155,8 @@ pub(crate) fn read_matrix(
 }
 
 /// A zero-crossing direction written `"rising" | "falling" | "either"`.
-pub(crate) fn read_direction(r: &TableReader, param: &Param<&str>) -> ParamResult<Direction> {
-    Ok(match param.choice(r, &["rising", "falling", "either"])? {
+pub(crate) fn read_direction(r: &Params, param: &Param<&str>) -> ParamResult<Direction> {
+    Ok(match param.read(r)? {
         "rising" => Direction::Rising,
         "falling" => Direction::Falling,
         _ => Direction::Either,
@@ -167,21 +164,12 @@ pub(crate) fn read_direction(r: &TableReader, param: &Param<&str>) -> ParamResul
 }
 
 /// A port count ≥ `min` with its documented default.
-pub(crate) fn read_port_count(
-    r: &TableReader,
-    param: &Param<usize>,
-    min: usize,
-) -> ParamResult<usize> {
+pub(crate) fn read_port_count(r: &Params, param: &Param<usize>, min: usize) -> ParamResult<usize> {
     read_count(r, param.name(), param.default, min)
 }
 
 /// A port count ≥ `min` with a default (what [`read_port_count`] reads).
-fn read_count(
-    r: &TableReader,
-    key: &'static str,
-    default: usize,
-    min: usize,
-) -> ParamResult<usize> {
+fn read_count(r: &Params, key: &'static str, default: usize, min: usize) -> ParamResult<usize> {
     let n = r.usize(key)?.unwrap_or(default);
     r.ensure(
         (min..=1024).contains(&n),
@@ -263,14 +251,14 @@ pub(crate) struct SampleClock {
 impl SampleClock {
     /// The documentation of `offset`, whose default is 0.
     pub const OFFSET: Param<f64> = crate::param!(
-        "offset",
-        "s",
-        0.0,
-        "time of the first hit, in [0, sample_time)"
+            "offset",
+            "s",
+            0.0,
+            "time of the first hit, in [0, sample_time)"; non_negative,
     );
 
     /// Reads `sample_time` (required) and [`SampleClock::OFFSET`].
-    pub fn read(r: &TableReader) -> ParamResult<Self> {
+    pub fn read(r: &Params) -> ParamResult<Self> {
         let period = r.required_f64("sample_time", "s, the sample period")?;
         r.ensure(
             period > 0.0,
@@ -278,7 +266,7 @@ impl SampleClock {
             &format!("must be positive (got {period})"),
             "write the sample period in seconds, e.g. sample_time = 0.01",
         )?;
-        let offset = Self::OFFSET.non_negative(r, "s")?;
+        let offset = Self::OFFSET.read(r)?;
         r.ensure(
             offset < period,
             "offset",
@@ -317,11 +305,11 @@ impl SampleClock {
 
 /// A located error about `key`, with a hint.
 pub(crate) fn bad(
-    r: &TableReader,
+    r: &Params,
     key: &str,
     message: impl Into<String>,
     hint: impl Into<String>,
-) -> Diagnostic {
+) -> ParamError {
     r.error(key, message).hint(hint)
 }
 
@@ -333,10 +321,10 @@ pub(crate) type LimitPair = (Option<Vec<f64>>, Option<Vec<f64>>);
 /// that their lengths agree (or one is a single number), and that lower < upper element by
 /// element; the length against the signal is checked in `setup` ([`check_limit_len`]).
 pub(crate) fn read_limits(
-    r: &TableReader,
+    r: &Params,
     lower_key: &'static str,
     upper_key: &'static str,
-) -> Result<LimitPair, Diagnostic> {
+) -> Result<LimitPair, ParamError> {
     let mut limits = [None, None];
     for (slot, key) in limits.iter_mut().zip([lower_key, upper_key]) {
         if let Some(values) = r.vector(key)? {

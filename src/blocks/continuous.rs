@@ -6,8 +6,8 @@
 
 use super::common::{at, bad, check_input_is_output, column, param, port, read_matrix};
 use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 
 // ---------------------------------------------------------------- TransferFunction
 
@@ -69,7 +69,7 @@ impl Block for TransferFunction {
     }
 }
 
-fn build_transfer_function(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_transfer_function(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let missing = |key: &str| {
         r.table_error(format!("missing parameter '{key}'")).hint(
             "add numerator = [1.0] and denominator = [1.0, 2.0, 1.0] (descending powers of s)",
@@ -199,7 +199,7 @@ impl Block for StateSpace {
     }
 }
 
-fn build_state_space(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_state_space(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let need = |key: &str, example: &str| {
         r.table_error(format!("missing parameter '{key}'"))
             .hint(format!("add {key} = {example} (an array of rows)"))
@@ -370,7 +370,7 @@ const FILTER: Param<f64> = param!(
     "filter",
     "rad/s",
     100.0,
-    "derivative filter coefficient N (> 0)"
+    "derivative filter coefficient N (> 0)"; positive("rad/s (the derivative filter's cut-off N)"),
 );
 const INITIAL_INTEGRAL: Param<f64> = param!(
     "initial_integral",
@@ -385,12 +385,12 @@ const INITIAL_FILTER: Param<f64> = param!(
     "initial filter state x_f; the derivative term is N·(kd·e − x_f)"
 );
 
-fn build_pid(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_pid(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let b = Pid {
         kp: KP.read(r)?,
         ki: KI.read(r)?,
         kd: KD.read(r)?,
-        filter: FILTER.positive(r, "rad/s (the derivative filter's cut-off N)")?,
+        filter: FILTER.read(r)?,
         initial_integral: INITIAL_INTEGRAL.read(r)?,
         initial_filter: INITIAL_FILTER.read(r)?,
         inputs: vec![PortDecl::inherited("in")],

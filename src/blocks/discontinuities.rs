@@ -2,8 +2,8 @@
 
 use super::common::{port, read_direction};
 use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 
 // ---------------------------------------------------------------- Relay
@@ -112,10 +112,10 @@ const INITIAL_STATE: Param<&str> = param!(
     "initial_state",
     "",
     "off",
-    "\"off\" or \"on\" (corrected at the start if the input is already past a switch point)"
+    "\"off\" or \"on\" (corrected at the start if the input is already past a switch point)"; one_of["off", "on"],
 );
 
-fn build_relay(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_relay(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let on_point = ON_POINT.read(r)?;
     let off_point = OFF_POINT.read(r)?;
     r.ensure(
@@ -129,7 +129,7 @@ fn build_relay(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         off_point,
         on_value: ON_VALUE.read(r)?,
         off_value: OFF_VALUE.read(r)?,
-        initially_on: INITIAL_STATE.choice(r, &["off", "on"])? == "on",
+        initially_on: INITIAL_STATE.read(r)? == "on",
         inputs: vec![PortDecl::inherited("in")],
         outputs: vec![PortDecl::inherited("out")],
         n: 0,
@@ -209,10 +209,10 @@ const DIRECTION: Param<&str> = param!(
     "direction",
     "",
     "either",
-    "\"rising\", \"falling\" or \"either\""
+    "\"rising\", \"falling\" or \"either\""; one_of["rising", "falling", "either"],
 );
 
-fn build_hit_crossing(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_hit_crossing(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let b = HitCrossing {
         offset: OFFSET.read(r)?,
         direction: read_direction(r, &DIRECTION)?,

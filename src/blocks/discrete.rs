@@ -12,7 +12,7 @@ use super::common::{
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 
 /// Runs `sample` if a hit is due at `ctx.t` (index in `work[k_slot]`), then moves the index past
 /// `ctx.t`. True when it sampled.
@@ -96,7 +96,7 @@ impl Block for ZeroOrderHold {
     }
 }
 
-fn build_zoh(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_zoh(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let clock = SampleClock::read(r)?;
     r.finish()?;
     Ok(Box::new(ZeroOrderHold {
@@ -199,7 +199,7 @@ const DELAY_INITIAL: Param<f64> = crate::param!(
     "output before the first delayed sample: a number (broadcast) or an array"
 );
 
-fn build_unit_delay(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_unit_delay(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let clock = SampleClock::read(r)?;
     let (initial, shape) = read_array_or(r, &DELAY_INITIAL)?;
     r.finish()?;

@@ -5,7 +5,7 @@ use super::unit_key::{UnitKey, UNIT_DOC};
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 
 /// A table of samples `values[i]` at `time[i]` (strictly increasing), output as an m×1 signal.
 ///
@@ -96,7 +96,7 @@ impl Block for FromTable {
     }
 }
 
-fn build_from_table(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_from_table(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let time = r.vector("time")?.ok_or_else(|| {
         r.table_error("missing parameter 'time'")
             .hint("add time = [0.0, 1.0, 2.0] (s, strictly increasing)")
@@ -138,7 +138,7 @@ fn build_from_table(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         "must not have empty rows",
         "write e.g. values = [[0.0, 1.0], [1.0, 2.0]]",
     )?;
-    let linear = INTERPOLATION.choice(r, &["linear", "hold"])? == "linear";
+    let linear = INTERPOLATION.read(r)? == "linear";
     let unit = UnitKey::read(r)?;
     r.finish()?;
     let values = rows.into_iter().flatten().collect();
@@ -156,7 +156,7 @@ const INTERPOLATION: Param<&str> = crate::param!(
     "interpolation",
     "",
     "linear",
-    "\"linear\" or \"hold\" (zero-order hold of the previous sample)"
+    "\"linear\" or \"hold\" (zero-order hold of the previous sample)"; one_of["linear", "hold"],
 );
 
 pub static FROM_TABLE: BlockType = BlockType {

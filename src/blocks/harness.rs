@@ -28,7 +28,8 @@ pub(crate) fn build(type_name: &str, params: &str) -> Result<Box<dyn Block>, Str
         .ok_or_else(|| format!("no block type {type_name}"))?;
     let doc = Document::parse("test.toml", params).map_err(|d| d.to_string())?;
     let r = TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
-    (ty.build)(&r).map_err(|d| d.to_string())
+    let built = (ty.build)(&r.params()).map_err(|e| r.locate(e).to_string());
+    built
 }
 
 /// The rendered build error of a snippet that must fail.

@@ -7,7 +7,7 @@ use crate::block::units::integrated_unit;
 use crate::block::{
     Block, BlockError, BlockType, Ctx, LinearForm, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 
 /// Limit mode of one element (work slot e).
@@ -263,16 +263,16 @@ const RESET: Param<&str> = crate::param!(
     "reset",
     "",
     "none",
-    "\"none\", \"rising\", \"falling\" or \"either\": zero crossing of input reset that resets the state"
+    "\"none\", \"rising\", \"falling\" or \"either\": zero crossing of input reset that resets the state"; one_of["none", "rising", "falling", "either"],
 );
 const INITIAL_SOURCE: Param<&str> = crate::param!(
     "initial_source",
     "",
     "internal",
-    "\"internal\" (reset to initial) or \"external\" (reset to input x0, read at the reset; the start state is still initial)"
+    "\"internal\" (reset to initial) or \"external\" (reset to input x0, read at the reset; the start state is still initial)"; one_of["internal", "external"],
 );
 
-fn build_integrator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_integrator(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let (initial, shape) = read_array_or(r, &INITIAL)?;
     let (lower, upper) = read_limits(r, "lower_limit", "upper_limit")?;
     // Element by element over the longest of the three, when each is one number or that long
@@ -305,13 +305,13 @@ fn build_integrator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             "write an initial value within [lower_limit, upper_limit]",
         ));
     }
-    let reset = match RESET.choice(r, &["none", "rising", "falling", "either"])? {
+    let reset = match RESET.read(r)? {
         "rising" => Some(Direction::Rising),
         "falling" => Some(Direction::Falling),
         "either" => Some(Direction::Either),
         _ => None,
     };
-    let external = INITIAL_SOURCE.choice(r, &["internal", "external"])? == "external";
+    let external = INITIAL_SOURCE.read(r)? == "external";
     if external && reset.is_none() {
         return Err(bad(
             r,

@@ -10,8 +10,8 @@ use crate::block::{
     kernel, Block, BlockError, BlockType, Ctx, LinearForm, LinearTerm, Param, PortDecl,
     ScalarKernel, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 
 // ---------------------------------------------------------------- Gain
 
@@ -134,7 +134,7 @@ const GAIN_DIMENSIONLESS: Param<bool> = param!(
 );
 
 /// The Gain's `unit` or `dimensionless` (not both).
-fn read_gain_unit(r: &TableReader) -> Result<GainUnit, Diagnostic> {
+fn read_gain_unit(r: &Params) -> Result<GainUnit, ParamError> {
     let unit = UnitKey::read(r)?;
     let dimensionless = GAIN_DIMENSIONLESS.read(r)?;
     match (unit.written(), dimensionless) {
@@ -150,11 +150,14 @@ fn read_gain_unit(r: &TableReader) -> Result<GainUnit, Diagnostic> {
     }
 }
 
-fn build_gain(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_gain(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let nested = r
         .value("gain")
-        .and_then(|v| v.as_array())
-        .is_some_and(|a| a.iter().any(|i| i.as_array().is_some()));
+        .and_then(|v| {
+            v.as_array()
+                .map(|a| a.iter().any(|i| i.as_array().is_some()))
+        })
+        .unwrap_or(false);
     let kind = if nested {
         let (rows, cols, k) = read_matrix(r, "gain", None, None)?.unwrap_or_default();
         GainKind::Matrix { rows, cols, k }
@@ -318,7 +321,7 @@ const SIGNS: Param<&str> = param!(
     "one '+' or '-' per input; N signs give inputs in1..inN"
 );
 
-fn build_sum(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_sum(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let text = SIGNS.read(r)?;
     let signs: Vec<f64> = text
         .chars()
@@ -437,8 +440,9 @@ const PRODUCT_INPUTS: Param<usize> = param!(
     "number of inputs (all multiplied), or a string of '*' and '/' per input, e.g. \"*/\" = in1/in2"
 );
 
-fn build_product(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let ops: Vec<f64> = match r.value("inputs").and_then(|v| v.as_str()) {
+fn build_product(r: &Params) -> Result<Box<dyn Block>, ParamError> {
+    let inputs = r.value("inputs");
+    let ops: Vec<f64> = match inputs.as_ref().and_then(|v| v.as_str()) {
         Some(text) => {
             r.ensure(
                 !text.is_empty() && text.chars().all(|c| c == '*' || c == '/'),

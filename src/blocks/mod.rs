@@ -7,7 +7,7 @@
 //! `block` trait → the library → the diagram), with no import cycle between them.
 //!
 //! Every block type is a [`BlockType`] (name, category, documented parameters and ports, and a
-//! build function reading its parameters through a [`crate::model::TableReader`]). [`LIBRARY`]
+//! build function reading its parameters through a [`crate::params::Params`]). [`LIBRARY`]
 //! lists them all; [`crate::library::Registry::find`] looks one up by its `type = "..."` name.
 
 mod common;

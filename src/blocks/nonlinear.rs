@@ -12,8 +12,8 @@ use crate::block::{
     kernel, Block, BlockError, BlockType, Ctx, Param, PortDecl, ScalarKernel, Setup, Shape,
     UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 
 fn single_io() -> (Vec<PortDecl>, Vec<PortDecl>) {
@@ -56,7 +56,7 @@ impl Block for Abs {
     }
 }
 
-fn build_abs(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_abs(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     r.finish()?;
     let (inputs, outputs) = single_io();
     Ok(Box::new(Abs { inputs, outputs }))
@@ -147,7 +147,7 @@ impl Block for Saturation {
     }
 }
 
-fn build_saturation(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_saturation(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let (lower, upper) = read_limits(r, "lower", "upper")?;
     if lower.is_none() && upper.is_none() {
         return Err(r
@@ -290,11 +290,12 @@ impl Block for MinMax {
     }
 }
 
-const FUNCTION: Param<&str> = param!("function", "", "min", "\"min\" or \"max\"");
+const FUNCTION: Param<&str> =
+    param!("function", "", "min", "\"min\" or \"max\""; one_of["min", "max"]);
 const MIN_MAX_INPUTS: Param<usize> = param!("inputs", "", 1, "number of inputs N");
 
-fn build_minmax(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let max = FUNCTION.choice(r, &["min", "max"])? == "max";
+fn build_minmax(r: &Params) -> Result<Box<dyn Block>, ParamError> {
+    let max = FUNCTION.read(r)? == "max";
     let n = read_port_count(r, &MIN_MAX_INPUTS, 1)?;
     r.finish()?;
     let outputs = if n == 1 {

@@ -5,9 +5,9 @@
 
 use super::common::{param, port};
 use crate::block::{Block, BlockType, Shape};
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 
-fn build_inport(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_inport(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let width = r.usize("width")?.unwrap_or(1);
     r.ensure(
         width >= 1,

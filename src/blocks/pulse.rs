@@ -7,8 +7,8 @@ use super::unit_key::{UnitKey, UNIT_DOC};
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 
 /// A rectangular pulse train: `amplitude` during `[delay + k·period, delay + k·period + width)`,
 /// 0 otherwise (and 0 before `delay`).
@@ -104,7 +104,7 @@ impl Block for PulseGenerator {
 }
 
 const PULSE_AMPLITUDE: Param<f64> = param!("amplitude", "", 1.0, "output while the pulse is high");
-const PULSE_PERIOD: Param<f64> = param!("period", "s", 1.0, "pulse period (> 0)");
+const PULSE_PERIOD: Param<f64> = param!("period", "s", 1.0, "pulse period (> 0)"; positive);
 const PULSE_WIDTH: Param<f64> = param!(
     "pulse_width",
     "%",
@@ -115,12 +115,12 @@ const PULSE_PHASE_DELAY: Param<f64> = param!(
     "phase_delay",
     "s",
     0.0,
-    "time of the first rising edge (≥ 0); the output is 0 before"
+    "time of the first rising edge (≥ 0); the output is 0 before"; non_negative,
 );
 
-fn build_pulse(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_pulse(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let amplitude = PULSE_AMPLITUDE.read(r)?;
-    let period = PULSE_PERIOD.positive(r, "s")?;
+    let period = PULSE_PERIOD.read(r)?;
     let percent = PULSE_WIDTH.read(r)?;
     r.ensure(
         percent > 0.0 && percent < 100.0,
@@ -128,7 +128,7 @@ fn build_pulse(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         &format!("must be strictly between 0 and 100 percent of the period (got {percent})"),
         "write e.g. pulse_width = 50.0 (percent); for a constant use a Constant block",
     )?;
-    let delay = PULSE_PHASE_DELAY.non_negative(r, "s")?;
+    let delay = PULSE_PHASE_DELAY.read(r)?;
     let unit = UnitKey::read(r)?;
     r.finish()?;
     let b = PulseGenerator {

@@ -4,7 +4,7 @@ use super::common::{column, numbered_ports, param, port, read_port_count};
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 
 // ---------------------------------------------------------------- Mux
 
@@ -60,7 +60,7 @@ impl Block for Mux {
 
 const MUX_INPUTS: Param<usize> = crate::param!("inputs", "", 2, "number of inputs N");
 
-fn build_mux(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_mux(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let n = read_port_count(r, &MUX_INPUTS, 1)?;
     r.finish()?;
     Ok(Box::new(Mux {
@@ -169,7 +169,7 @@ impl Block for Demux {
 const DEMUX_OUTPUTS: Param<usize> =
     crate::param!("outputs", "", 2, "number of outputs N (equal parts)");
 
-fn build_demux(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_demux(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let sizes = match r.vector("sizes")? {
         None => None,
         Some(v) => {
@@ -271,7 +271,7 @@ impl Block for Selector {
     }
 }
 
-fn build_selector(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_selector(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let v = r.vector("indices")?.ok_or_else(|| {
         r.table_error("missing parameter 'indices'")
             .hint("add indices = [0, 2] (0-based element indices)")

@@ -2,7 +2,7 @@
 
 use super::common::{numbered_ports, port, read_port_count};
 use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 
 /// A block with inputs of any shape and nothing else; the engine records a Scope's inputs.
 struct Sink {
@@ -37,7 +37,7 @@ impl Block for Sink {
 
 const SCOPE_INPUTS: Param<usize> = crate::param!("inputs", "", 1, "number of inputs N");
 
-fn build_scope(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_scope(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let n = read_port_count(r, &SCOPE_INPUTS, 1)?;
     r.finish()?;
     Ok(Box::new(Sink {
@@ -62,7 +62,7 @@ pub static SCOPE: BlockType = BlockType {
 };
 
 /// Builds a Terminator (also an Outport that nothing outside its subsystem reads).
-pub(super) fn build_terminator(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+pub(super) fn build_terminator(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     r.finish()?;
     Ok(Box::new(Sink {
         inputs: vec![PortDecl::inherited("in")],

@@ -11,8 +11,8 @@ use super::unit_key::{UnitKey, UNIT_DOC};
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 
 pub(super) fn out_port(shape: Shape) -> Vec<PortDecl> {
     vec![PortDecl::signal("out", shape)]
@@ -59,7 +59,7 @@ impl Block for Constant {
     }
 }
 
-fn build_constant(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_constant(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let (value, shape) = read_array(r, "value")?.ok_or_else(|| {
         r.table_error("missing parameter 'value'")
             .hint("add value = 1.0 (or an array: value = [1.0, 2.0])")
@@ -186,7 +186,7 @@ const STEP_TIME: Param<f64> = param!("time", "s", 1.0, "switch time");
 const STEP_BEFORE: Param<f64> = param!("before", "", 0.0, "output before the switch");
 const STEP_AFTER: Param<f64> = param!("after", "", 1.0, "output from the switch on");
 
-fn build_step(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_step(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let b = Step {
         time: STEP_TIME.read(r)?,
         before: STEP_BEFORE.read(r)?,
@@ -264,7 +264,7 @@ const RAMP_START_TIME: Param<f64> = param!("start_time", "s", 0.0, "when the ram
 const RAMP_INITIAL_OUTPUT: Param<f64> =
     param!("initial_output", "", 0.0, "output before the start");
 
-fn build_ramp(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_ramp(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let b = Ramp {
         slope: RAMP_SLOPE.read(r)?,
         start_time: RAMP_START_TIME.read(r)?,
@@ -332,7 +332,7 @@ const SINE_FREQUENCY: Param<f64> =
 const SINE_PHASE: Param<f64> = param!("phase", "rad", 0.0, "phase at t = 0");
 const SINE_BIAS: Param<f64> = param!("bias", "", 0.0, "offset added to the wave");
 
-fn build_sine(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_sine(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let b = Sine {
         amplitude: SINE_AMPLITUDE.read(r)?,
         frequency: SINE_FREQUENCY.read(r)?,
@@ -383,7 +383,7 @@ impl Block for Clock {
     }
 }
 
-fn build_clock(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_clock(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     r.finish()?;
     Ok(Box::new(Clock {
         outputs: vec![PortDecl::scalar("out").unit("s")],

@@ -5,7 +5,7 @@ use super::common::{at, bad, broadcast_shape, check_broadcast, port};
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -156,12 +156,12 @@ const CRITERIA: Param<&str> = crate::param!(
     "criteria",
     "",
     "u2 >= threshold",
-    "\"u2 >= threshold\", \"u2 > threshold\" or \"u2 != 0\""
+    "\"u2 >= threshold\", \"u2 > threshold\" or \"u2 != 0\""; one_of["u2 >= threshold", "u2 > threshold", "u2 != 0"],
 );
 
-fn build_switch(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_switch(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let threshold = THRESHOLD.read(r)?;
-    let criterion = match CRITERIA.choice(r, &["u2 >= threshold", "u2 > threshold", "u2 != 0"])? {
+    let criterion = match CRITERIA.read(r)? {
         "u2 >= threshold" => Criterion::AtLeast,
         "u2 > threshold" => Criterion::Above,
         _ => Criterion::NonZero,

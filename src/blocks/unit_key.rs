@@ -4,8 +4,8 @@
 
 use super::common::param;
 use crate::block::{ParamDoc, Units};
-use crate::model::reader::ParamResult;
-use crate::model::TableReader;
+use crate::params::ParamResult;
+use crate::params::Params;
 
 /// The `unit` key's documentation.
 pub(crate) const UNIT_DOC: ParamDoc = param(
@@ -22,7 +22,7 @@ pub(crate) struct UnitKey(Option<String>);
 impl UnitKey {
     /// Reads `unit` (a string when written), with `^2` and `^3` written as `²` and `³`, the way
     /// the library's own outputs spell their units (so "m/s^2" and a body's "m/s²" are one unit).
-    pub(crate) fn read(r: &TableReader) -> ParamResult<UnitKey> {
+    pub(crate) fn read(r: &Params) -> ParamResult<UnitKey> {
         Ok(UnitKey(r.string("unit")?.map(normalized)))
     }
 

@@ -1,6 +1,6 @@
 //! The contact laws' methods by name, without their parameters: what a model's
 //! `normal = { method = "..." }` and `friction = { method = "..." }` select. Each name is written
-//! once, on its enum (`name()`, `ALL`); the model reader (`TableReader::choice_value`), the typed
+//! once, on its enum (`name()`, `ALL`); the parameter reader (`Params::choice_value`), the typed
 //! builder, the block documentation and the laws' messages take it from there.
 
 /// The normal-force laws by name, without their parameters: what a model's
@@ -42,7 +42,7 @@ impl NormalMethod {
         }
     }
 
-    /// Each method with its name, as `TableReader::choice_value` reads them.
+    /// Each method with its name, as `Params::choice_value` reads them.
     pub fn choices() -> [(&'static str, NormalMethod); 5] {
         Self::ALL.map(|m| (m.name(), m))
     }
@@ -88,7 +88,7 @@ impl FrictionMethod {
         }
     }
 
-    /// Each method with its name, as `TableReader::choice_value` reads them.
+    /// Each method with its name, as `Params::choice_value` reads them.
     pub fn choices() -> [(&'static str, FrictionMethod); 4] {
         Self::ALL.map(|m| (m.name(), m))
     }

@@ -105,7 +105,7 @@ pub(crate) fn build_diagram_owned(
         line_into,
     } = wiring;
     drop(line_into);
-    super::groups::expand(source, &mut instances, &mut physical_lines, &mut physical)?;
+    super::groups::expand(source, spec, &mut instances, &mut physical_lines, &mut physical)?;
     let scene = elaborate(
         source,
         &mut instances,
@@ -171,7 +171,7 @@ fn instantiate(
         );
     };
     let reader = TableReader::new(source, Some(&entry.name), &entry.params, entry.span.clone());
-    let block = (ty.build)(&reader)?;
+    let block = (ty.build)(&reader.params()).map_err(|e| reader.locate(e))?;
     reader.finish()?;
     check_period(&reader, &*block, spec)?;
     Ok(Instance {

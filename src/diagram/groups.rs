@@ -7,10 +7,13 @@
 
 use super::build::Instance;
 use super::physical::PhysicalLine;
+use crate::block::members::{EXCLUDE_KEY, MEMBERS_KEY};
 use crate::block::{GeometryMembers, PhysicalRole};
 use crate::geometry::Shape;
 use crate::model::diagnostic::closest;
-use crate::model::{Diagnostic, PortRef, SourceFile};
+use crate::model::reader::span_in;
+use crate::model::{Diagnostic, ModelSpec, PortRef, SourceFile, Span};
+use crate::params::At;
 use std::collections::{HashMap, HashSet};
 
 /// Expands every group's members, gives the group its member ports, and appends the physical
@@ -18,6 +21,7 @@ use std::collections::{HashMap, HashSet};
 /// group is reported at once, each at the pattern or pair that has it.
 pub(super) fn expand(
     source: &SourceFile,
+    spec: &ModelSpec,
     instances: &mut [Instance],
     lines: &mut Vec<PhysicalLine>,
     physical: &mut Vec<(String, String)>,
@@ -30,10 +34,12 @@ pub(super) fn expand(
     }
     let mut problems = Vec::new();
     for g in groups {
-        let Some(spec) = instances[g].block.geometry_members().cloned() else {
+        let Some(members) = instances[g].block.geometry_members().cloned() else {
             continue;
         };
-        match members_of(source, instances, g, &spec) {
+        let places = Places::of(spec, &instances[g]);
+        let written = places.span(MEMBERS_KEY, At::Value);
+        match members_of(source, instances, g, &members, &places) {
             Ok(members) => {
                 for m in &members {
                     let a = PortRef {
@@ -50,7 +56,7 @@ pub(super) fn expand(
                     lines.push(PhysicalLine {
                         a,
                         b,
-                        span: spec.span.clone(),
+                        span: written.clone(),
                     });
                 }
                 if let Some(group) = instances[g].block.physical_mut() {
@@ -63,6 +69,27 @@ pub(super) fn expand(
     match Diagnostic::combine(problems) {
         Some(d) => Err(d),
         None => Ok(()),
+    }
+}
+
+/// Where a group's parameters were written: its model entry's table, whose `members` and
+/// `exclude` entries the group's patterns and pairs name by index.
+struct Places<'a> {
+    entry: Option<&'a crate::model::BlockEntry>,
+}
+
+impl<'a> Places<'a> {
+    fn of(spec: &'a ModelSpec, group: &Instance) -> Self {
+        Places {
+            entry: group.origin.and_then(|o| spec.blocks.get(o.entry)),
+        }
+    }
+
+    /// The span of `at` of the group's parameter `key` (`None` for a group the model did not
+    /// write).
+    fn span(&self, key: &str, at: At) -> Span {
+        let entry = self.entry?;
+        span_in(&entry.params, &entry.span, &[key.to_string()], at)
     }
 }
 
@@ -81,11 +108,10 @@ fn members_of(
     instances: &[Instance],
     g: usize,
     spec: &GeometryMembers,
+    places: &Places,
 ) -> Result<Vec<String>, Diagnostic> {
     let group = &instances[g].name;
-    let at = |span: &crate::model::Span, message: String| {
-        Diagnostic::at(source, span, message).block(group)
-    };
+    let at = |span: &Span, message: String| Diagnostic::at(source, span, message).block(group);
     let mut members: Vec<String> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut problems = Vec::new();
@@ -100,7 +126,7 @@ fn members_of(
                 if !p.is_wildcard() {
                     problems.push(
                         at(
-                            &p.span,
+                            &places.span(MEMBERS_KEY, At::Item(p.item)),
                             format!(
                                 "member \"{}\" is a {}, which has no geometry port G",
                                 p.pattern, inst.type_name
@@ -116,7 +142,7 @@ fn members_of(
             if matches!(shape, Shape::PointCloud(_)) {
                 problems.push(
                     at(
-                        &p.span,
+                        &places.span(MEMBERS_KEY, At::Item(p.item)),
                         format!(
                             "member '{}' is a point cloud: point clouds are not yet supported in a ContactGroup",
                             inst.name
@@ -132,7 +158,7 @@ fn members_of(
         }
         if matched == 0 {
             let d = at(
-                &p.span,
+                &places.span(MEMBERS_KEY, At::Item(p.item)),
                 format!("member pattern \"{}\" matches no block", p.pattern),
             );
             problems.push(match closest(&p.pattern, all_names()) {
@@ -144,7 +170,7 @@ fn members_of(
     if problems.is_empty() && members.len() < 2 {
         problems.push(
             at(
-                &spec.span,
+                &places.span(MEMBERS_KEY, At::Value),
                 format!(
                     "a ContactGroup needs at least two members; its patterns match {}",
                     members.len()
@@ -162,7 +188,7 @@ fn members_of(
         for name in &pair.names {
             if !index.contains_key(name.as_str()) {
                 let d = at(
-                    &pair.span,
+                    &places.span(EXCLUDE_KEY, At::Item(pair.item)),
                     format!("excluded pair names \"{name}\", which is not a member of the group"),
                 );
                 problems.push(match closest(name, members.iter().map(|m| m.as_str())) {
@@ -174,7 +200,7 @@ fn members_of(
         if pair.names[0] == pair.names[1] {
             problems.push(
                 at(
-                    &pair.span,
+                    &places.span(EXCLUDE_KEY, At::Item(pair.item)),
                     format!("excluded pair names \"{}\" twice", pair.names[0]),
                 )
                 .hint("a member never touches itself: write two different members"),

@@ -22,6 +22,7 @@ pub mod tree;
 use crate::block::Param;
 use crate::model::input_file::{read_regular, InputFileError, MAX_TEXT_FILE_BYTES};
 use crate::model::{Diagnostic, Document, SourceFile, Span, TableReader};
+use crate::params::{ParamError, Params};
 use expand::{Base, Expansion, Options};
 use std::path::Path;
 
@@ -73,7 +74,7 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
 }
 
 /// The Urdf block's parameters with defaults, each written once (see [`Param`]).
-pub(super) const BASE: Param<&str> = crate::param!("base", "", "fixed", "\"fixed\": the root link welded to B (a RigidTransform NAME) | \"floating\": free (a SixDofJoint NAME, outputs p, Q, v, w)");
+pub(super) const BASE: Param<&str> = crate::param!("base", "", "fixed", "\"fixed\": the root link welded to B (a RigidTransform NAME) | \"floating\": free (a SixDofJoint NAME, outputs p, Q, v, w)"; one_of["fixed", "floating"]);
 pub(super) const POSITION: Param<[f64; 3]> = crate::param!(
     "position",
     "m",
@@ -98,7 +99,7 @@ pub(super) const ANGULAR_VELOCITY: Param<[f64; 3]> = crate::param!(
     [0, 0, 0],
     "floating base: initial angular velocity of the root link, in its frame"
 );
-pub(super) const ACTUATION: Param<&str> = crate::param!("actuation", "", "none", "\"input\": every revolute, continuous and prismatic joint takes its torque/force at input NAME/JOINT.t");
+pub(super) const ACTUATION: Param<&str> = crate::param!("actuation", "", "none", "\"input\": every revolute, continuous and prismatic joint takes its torque/force at input NAME/JOINT.t"; one_of["none", "input"]);
 
 /// The base a `base` value names.
 fn base_named(text: &str) -> Base {
@@ -110,8 +111,13 @@ fn base_named(text: &str) -> Base {
 
 /// The Urdf block's options other than `file` and `joints`.
 pub(super) fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagnostic> {
-    let base = base_named(BASE.choice(p, &["fixed", "floating"])?);
-    let vec3 = |param: &Param<[f64; 3]>| -> Result<[f64; 3], Diagnostic> {
+    read_typed_options(&p.params(), name).map_err(|e| p.locate(e))
+}
+
+/// [`read_options`] through the typed parameter front (its errors name the key).
+fn read_typed_options(p: &Params, name: &str) -> Result<Options, ParamError> {
+    let base = base_named(BASE.read(p)?);
+    let vec3 = |param: &Param<[f64; 3]>| -> Result<[f64; 3], ParamError> {
         let v = param.read(p)?;
         Ok([v[0], v[1], v[2]])
     };
@@ -145,7 +151,7 @@ pub(super) fn read_options(p: &TableReader, name: &str) -> Result<Options, Diagn
             }
         }
     }
-    let actuation = ACTUATION.choice(p, &["none", "input"])? == "input";
+    let actuation = ACTUATION.read(p)? == "input";
     Ok(Options {
         name: name.to_string(),
         base,

@@ -33,7 +33,7 @@ pub fn slot(offset: u32) -> Slot {
 pub fn node(type_name: &str, params: &str, ins: &[u32], outs: &[u32], x0: usize) -> Node {
     let doc = Document::parse("m.toml", params).unwrap();
     let r = TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
-    let mut block = (Registry::standard().find(type_name).unwrap().build)(&r).unwrap();
+    let mut block = (Registry::standard().find(type_name).unwrap().build)(&r.params()).unwrap();
     let setup = block
         .setup(
             &vec![Shape::SCALAR; ins.len()],

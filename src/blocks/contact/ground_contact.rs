@@ -16,7 +16,7 @@ use crate::block::{
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::ground_law::GroundContactLaw;
 use crate::geometry::Shape as Geometry;
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector1, Vector2, Vector3};
 use std::any::Any;
@@ -418,7 +418,7 @@ const ZERO_CROSSINGS: Param<bool> = crate::param!(
     "locate every change of a point's state (contact on/off, stick/slip)"
 );
 
-fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let k = p.required_f64("stiffness", "N/m^1.5")?;
     let d = p.required_f64("damping", "N·s/m^1.5")?;
     let mu = FRICTION.read(p)?;

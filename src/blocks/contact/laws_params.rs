@@ -4,8 +4,8 @@ use crate::block::Param;
 use crate::contact::friction::FrictionLaw;
 use crate::contact::law_methods::{FrictionMethod, NormalMethod};
 use crate::contact::normal_force::NormalForceLaw;
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 
 // The parameters of the two tables that have defaults, each written once (Simscape's defaults).
 // SpatialContactForce's `normal` and `friction` documentation quotes them (a test checks it,
@@ -52,7 +52,7 @@ pub const FRICTION_DEFAULTS: [Param<f64>; 4] =
 
 /// Reads `normal = { method = ..., ... }` (default: [`NORMAL_METHOD`] with the defaults of its
 /// parameters).
-pub fn read_normal_law(p: &TableReader) -> Result<NormalForceLaw, Diagnostic> {
+pub fn read_normal_law(p: &Params) -> Result<NormalForceLaw, ParamError> {
     let Some(t) = p.table("normal")? else {
         return Ok(NormalForceLaw::SmoothSpringDamper {
             stiffness: NORMAL_STIFFNESS.default,
@@ -98,7 +98,7 @@ pub fn read_normal_law(p: &TableReader) -> Result<NormalForceLaw, Diagnostic> {
 
 /// Reads `friction = { method = ..., ... }` (default: [`FRICTION_METHOD`] with the defaults of
 /// its parameters). Warnings (μ_d > μ_s) are returned for the user.
-pub fn read_friction_law(p: &TableReader) -> Result<(FrictionLaw, Vec<String>), Diagnostic> {
+pub fn read_friction_law(p: &Params) -> Result<(FrictionLaw, Vec<String>), ParamError> {
     let Some(t) = p.table("friction")? else {
         return Ok((
             FrictionLaw::SmoothStickSlip {

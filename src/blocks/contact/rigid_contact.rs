@@ -20,11 +20,11 @@ use crate::block::{
 };
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::{pair_supported, Shape as Geometry};
-use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{
     output, ConstraintKind, ImpactOrder, PairSide, RigidConstraint, RigidPair, MAX_CLOUD_POINTS,
 };
 use crate::param;
+use crate::params::{ParamError, Params};
 use nalgebra::Vector3;
 use std::any::Any;
 
@@ -35,19 +35,19 @@ const RESTITUTION: Param<f64> = param!(
     "restitution",
     "",
     0.5,
-    "Newton's coefficient e in [0, 1]: normal velocity after an impact = −e · before (with friction: reached after a compression phase, kinetic energy never growing)"
+    "Newton's coefficient e in [0, 1]: normal velocity after an impact = −e · before (with friction: reached after a compression phase, kinetic energy never growing)"; within(0, 1, "write e.g. restitution = 0.5 (0: plastic, 1: elastic)"),
 );
 const REST_VELOCITY: Param<f64> = param!(
     "rest_velocity",
     "m/s",
     1e-3,
-    "impacts slower than this are plastic and leave the contact resting (the Zeno guard)"
+    "impacts slower than this are plastic and leave the contact resting (the Zeno guard)"; non_negative,
 );
 const IMPACTS: Param<&str> = param!(
     "impacts",
     "",
     "serial",
-    "\"serial\": one pair at a time, fastest first, until nothing approaches | \"simultaneous\": one impulse problem over every touching point"
+    "\"serial\": one pair at a time, fastest first, until nothing approaches | \"simultaneous\": one impulse problem over every touching point"; one_of(IMPACT_CHOICES),
 );
 const IMPACT_CHOICES: [&str; 2] = ["serial", "simultaneous"];
 /// `method` of the `friction` table.
@@ -300,15 +300,9 @@ impl crate::block::PhysicalBlock for RigidContact {
     }
 }
 
-fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let restitution = RESTITUTION.read(p)?;
-    p.ensure(
-        (0.0..=1.0).contains(&restitution),
-        "restitution",
-        "must be in [0, 1]",
-        "write e.g. restitution = 0.5 (0: plastic, 1: elastic)",
-    )?;
-    let rest_velocity = REST_VELOCITY.non_negative(p, "m/s")?;
+    let rest_velocity = REST_VELOCITY.read(p)?;
     let friction = match p.table("friction")? {
         None => 0.0,
         Some(t) => {
@@ -333,7 +327,7 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
             mu
         }
     };
-    let impacts = match IMPACTS.choice(p, &IMPACT_CHOICES)? {
+    let impacts = match IMPACTS.read(p)? {
         "simultaneous" => ImpactOrder::Simultaneous,
         _ => ImpactOrder::Serial,
     };

@@ -23,7 +23,7 @@ use crate::block::{
 };
 use crate::expr::ast::Expr;
 use crate::expr::parse::{ParseError, Scope, BUILT_IN_CONSTANTS};
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use program::{Program, MAX_STACK};
 
 const INPUTS: Param<usize> = crate::param!("inputs", "", 1, "number of elements n of the input u");
@@ -103,12 +103,12 @@ fn parse(text: &str, n: usize, constants: &[(&str, f64)]) -> Result<Expr, ParseE
 /// Parses and compiles one expression `text` over an input of `n` elements; `label` names it in
 /// messages ("'expression'" or "'expression[k]'").
 fn compile(
-    r: &TableReader,
+    r: &Params,
     label: &str,
     text: &str,
     n: usize,
     constants: &[(&str, f64)],
-) -> Result<Program, Diagnostic> {
+) -> Result<Program, ParamError> {
     let tree = parse(text, n, constants).map_err(|e| match e {
         ParseError::Syntax(e) => bad(
             r,
@@ -148,7 +148,7 @@ fn compile(
     Ok(program)
 }
 
-fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_fcn(r: &Params) -> Result<Box<dyn Block>, ParamError> {
     let value = r.value("expression").ok_or_else(|| {
         r.table_error("missing parameter 'expression'")
             .hint(EXAMPLE)
@@ -171,7 +171,8 @@ fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     let vector_output = value.as_array().is_some();
     let n = read_port_count(r, &INPUTS, 1)?;
     let mut constants: Vec<(&str, f64)> = Vec::new();
-    if let Some(v) = r.value("constants") {
+    let written_constants = r.value("constants");
+    if let Some(v) = &written_constants {
         let table = v.as_table().ok_or_else(|| {
             bad(
                 r,
@@ -180,20 +181,16 @@ fn build_fcn(r: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
                 "write constants = { k = 2.0, m = 0.5 }",
             )
         })?;
-        for entry in &table.entries {
-            let name = entry.key.as_str();
-            let value = entry
-                .value
-                .as_f64()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| {
-                    bad(
-                        r,
-                        "constants",
-                        format!("constant '{name}' must be a finite number"),
-                        format!("write constants = {{ {name} = 1.0 }}"),
-                    )
-                })?;
+        for (name, value) in table {
+            let name = name.as_str();
+            let value = value.as_f64().filter(|x| x.is_finite()).ok_or_else(|| {
+                bad(
+                    r,
+                    "constants",
+                    format!("constant '{name}' must be a finite number"),
+                    format!("write constants = {{ {name} = 1.0 }}"),
+                )
+            })?;
             if BUILT_IN_CONSTANTS.iter().any(|(c, _)| *c == name) || name == "t" || name == "u" {
                 return Err(bad(
                     r,

@@ -7,8 +7,8 @@ use crate::block::{
     Shape,
 };
 use crate::geometry::{mass_properties, GeometryError, Shape as Geometry};
-use crate::model::{Diagnostic, TableReader};
 use crate::param;
+use crate::params::{ParamError, Params};
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
 
 /// A block that only takes part in the frame network.
@@ -58,7 +58,7 @@ fn frame_block(role: PhysicalRole, ports: Vec<PortDecl>) -> Box<dyn Block> {
 }
 
 /// Angles (rad) beyond a full turn are accepted, but are most likely degrees.
-fn degrees_warning(p: &TableReader, key: &'static str) -> Option<String> {
+fn degrees_warning(p: &Params, key: &'static str) -> Option<String> {
     let rotation = p.table(key).ok()??;
     let mut angles = rotation.vector("angles").ok().flatten().unwrap_or_default();
     angles.extend(rotation.f64("angle").ok().flatten());
@@ -75,18 +75,18 @@ fn degrees_warning(p: &TableReader, key: &'static str) -> Option<String> {
 
 /// A geometry error located at the parameter it is about (`key` unless the error names another,
 /// e.g. a grid's `x`), with what to write instead.
-fn geometry_error(p: &TableReader, key: &'static str, e: GeometryError) -> Diagnostic {
+fn geometry_error(p: &Params, key: &'static str, e: GeometryError) -> ParamError {
     p.error(e.parameter().unwrap_or(key), e.to_string())
         .hint(e.help())
 }
 
-fn vec3(p: &TableReader, key: &'static str, default: [f64; 3]) -> Result<Vector3<f64>, Diagnostic> {
+fn vec3(p: &Params, key: &'static str, default: [f64; 3]) -> Result<Vector3<f64>, ParamError> {
     Ok(Vector3::from_column_slice(
         &p.fixed_vector(key, 3)?.unwrap_or(default.to_vec()),
     ))
 }
 
-fn points(p: &TableReader, key: &'static str) -> Result<Vec<[f64; 3]>, Diagnostic> {
+fn points(p: &Params, key: &'static str) -> Result<Vec<[f64; 3]>, ParamError> {
     let rows = p.rows(key)?.ok_or_else(|| {
         p.table_error(format!("missing parameter '{}'", p.name(key)))
             .hint(format!("add {} = [[x, y, z], ...] (m)", p.name(key)))
@@ -105,10 +105,7 @@ fn points(p: &TableReader, key: &'static str) -> Result<Vec<[f64; 3]>, Diagnosti
 }
 
 /// Reads `rotation = { axis, angle }`, `{ sequence = "xyz", angles }` or `{ matrix = [[..]] }`.
-pub fn read_rotation(
-    p: &TableReader,
-    key: &'static str,
-) -> Result<UnitQuaternion<f64>, Diagnostic> {
+pub fn read_rotation(p: &Params, key: &'static str) -> Result<UnitQuaternion<f64>, ParamError> {
     let Some(r) = p.table(key)? else {
         return Ok(UnitQuaternion::identity());
     };
@@ -167,7 +164,7 @@ pub fn read_rotation(
     Ok(q)
 }
 
-fn build_world(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_world(_p: &Params) -> Result<Box<dyn Block>, ParamError> {
     Ok(frame_block(PhysicalRole::World, vec![PortDecl::frame("W")]))
 }
 
@@ -180,14 +177,14 @@ const GRAVITY: Param<[f64; 3]> = param!(
     "gravitational acceleration, in World"
 );
 
-fn build_configuration(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_configuration(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let gravity = Vector3::from_column_slice(&GRAVITY.read(p)?);
     Ok(frame_block(PhysicalRole::Configuration { gravity }, vec![]))
 }
 
 const TRANSLATION: Param<[f64; 3]> = param!("translation", "m", [0, 0, 0], "F's origin in B");
 
-fn build_rigid_transform(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_rigid_transform(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let t = Vector3::from_column_slice(&TRANSLATION.read(p)?);
     let rotation = read_rotation(p, "rotation")?;
     let follower_in_base = Isometry3::from_parts(Translation3::from(t), rotation);
@@ -199,7 +196,7 @@ fn build_rigid_transform(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> 
 }
 
 /// Reads a `geometry = { shape = ..., ... }` table of a Solid.
-fn read_solid_geometry(p: &TableReader) -> Result<Geometry, Diagnostic> {
+fn read_solid_geometry(p: &Params) -> Result<Geometry, ParamError> {
     let g = p.table("geometry")?.ok_or_else(|| {
         p.table_error("a Solid needs a geometry")
             .hint("add geometry = { shape = \"sphere\", radius = 0.1 }")
@@ -241,7 +238,7 @@ fn read_solid_geometry(p: &TableReader) -> Result<Geometry, Diagnostic> {
 
 const DENSITY: Param<f64> = param!("density", "kg/m³", 1000, "uniform density");
 
-fn build_solid(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_solid(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let shape = read_solid_geometry(p)?;
     let mass = p.f64("mass")?;
     let density = p.f64("density")?;
@@ -306,7 +303,7 @@ fn build_solid(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
 }
 
 /// A Solid's shape without its mass: a contact geometry fixed to R (a URDF link's collision).
-fn build_collision_geometry(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_collision_geometry(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     Ok(geometry_block(read_solid_geometry(p)?))
 }
 
@@ -317,29 +314,29 @@ fn geometry_block(shape: Geometry) -> Box<dyn Block> {
     )
 }
 
-fn build_plane(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_plane(_p: &Params) -> Result<Box<dyn Block>, ParamError> {
     Ok(geometry_block(Geometry::InfinitePlane))
 }
 
-fn build_disk(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_disk(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let r = p.required_f64("radius", "m")?;
     Ok(geometry_block(
         Geometry::disk(r).map_err(|e| geometry_error(p, "radius", e))?,
     ))
 }
 
-fn build_point(_p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_point(_p: &Params) -> Result<Box<dyn Block>, ParamError> {
     Ok(geometry_block(Geometry::Point))
 }
 
-fn build_point_cloud(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_point_cloud(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let pts = points(p, "points")?;
     Ok(geometry_block(
         Geometry::point_cloud(&pts).map_err(|e| geometry_error(p, "points", e))?,
     ))
 }
 
-fn build_grid(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_grid(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let x = p.vector("x")?.ok_or_else(|| {
         p.table_error("missing parameter 'x'")
             .hint("add x = [x0, x1, ...] (m, increasing)")

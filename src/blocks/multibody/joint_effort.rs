@@ -5,8 +5,8 @@
 //! rotational one); one value for all axes or one per axis.
 
 use crate::block::ParamDoc;
-use crate::model::{Diagnostic, TableReader};
 use crate::multibody::JointKind;
+use crate::params::{ParamError, Params};
 
 /// The documentation of `effort_limit`.
 pub const EFFORT_LIMIT_DOC: ParamDoc = ParamDoc {
@@ -19,10 +19,10 @@ pub const EFFORT_LIMIT_DOC: ParamDoc = ParamDoc {
 /// Reads `effort_limit` of a joint of `kind` (`actuated`: whether it has the input `t`): empty
 /// when absent, else one positive value per velocity coordinate.
 pub fn read_effort_limit(
-    p: &TableReader,
+    p: &Params,
     kind: JointKind,
     actuated: bool,
-) -> Result<Vec<f64>, Diagnostic> {
+) -> Result<Vec<f64>, ParamError> {
     const KEY: &str = "effort_limit";
     let Some(values) = p.vector(KEY)? else {
         return Ok(Vec::new());

@@ -23,12 +23,12 @@
 
 use crate::block::{Param, PortDecl, Shape};
 use crate::contact::friction::FrictionLaw;
-use crate::model::{Diagnostic, TableReader};
 use crate::multibody::joint_friction::{
     axis_friction, check_disk, coulomb, disk_friction, stick_velocity,
 };
 use crate::multibody::JointKind;
 use crate::param;
+use crate::params::{ParamError, Params};
 use nalgebra::Vector3;
 
 /// A joint's friction laws by name (`friction.method`): each name is written once, here.
@@ -124,7 +124,7 @@ pub const FRICTION_SHAPE: Param<&str> = param!(
     "shape",
     "",
     "box",
-    "\"box\" (each axis its own law) or \"disk\" (spherical and six-dof joints: one torque opposing the relative angular velocity ω, of magnitude at most the limit)"
+    "\"box\" (each axis its own law) or \"disk\" (spherical and six-dof joints: one torque opposing the relative angular velocity ω, of magnitude at most the limit)"; one_of["box", "disk"],
 );
 
 /// Units of a joint's axes (force or torque, and velocity) by velocity coordinate.
@@ -148,7 +148,7 @@ fn axis_units(kind: JointKind) -> (&'static [&'static str], &'static str, &'stat
 
 impl JointFriction {
     /// Reads the optional `friction = { ... }` table of a joint of `kind`.
-    pub fn read(p: &TableReader, kind: JointKind) -> Result<Option<Self>, Diagnostic> {
+    pub fn read(p: &Params, kind: JointKind) -> Result<Option<Self>, ParamError> {
         let Some(t) = p.table("friction")? else {
             return Ok(None);
         };
@@ -287,8 +287,8 @@ fn unit_or_mixed(_description: &str) -> &'static str {
 
 /// Reads `friction.shape`: whether the rotational triple's friction is a disk. A disk needs a
 /// spherical or six-dof joint and one law for its three rotation axes.
-fn read_shape(t: &TableReader, kind: JointKind, laws: &[FrictionLaw]) -> Result<bool, Diagnostic> {
-    if FRICTION_SHAPE.choice(t, &["box", "disk"])? != "disk" {
+fn read_shape(t: &Params, kind: JointKind, laws: &[FrictionLaw]) -> Result<bool, ParamError> {
+    if FRICTION_SHAPE.read(t)? != "disk" {
         return Ok(false);
     }
     t.ensure(
@@ -312,10 +312,10 @@ fn read_shape(t: &TableReader, kind: JointKind, laws: &[FrictionLaw]) -> Result<
 /// The static and dynamic limits (one value or one per axis, dynamic ≤ static) of the Stribeck
 /// and smooth stick-slip methods.
 fn static_and_dynamic_limits(
-    t: &TableReader,
+    t: &Params,
     nv: usize,
     force_unit: &str,
-) -> Result<(Vec<f64>, Vec<f64>), Diagnostic> {
+) -> Result<(Vec<f64>, Vec<f64>), ParamError> {
     let s = axis_values(t, "static_limit", nv, None, force_unit)?;
     let d = axis_values(t, "dynamic_limit", nv, None, force_unit)?;
     for k in 0..nv {
@@ -331,10 +331,10 @@ fn static_and_dynamic_limits(
 
 /// Refuses a key that only other methods take, saying what this method takes instead.
 fn refuse_other_methods_keys(
-    t: &TableReader,
+    t: &Params,
     method: JointFrictionMethod,
     force_unit: &str,
-) -> Result<(), Diagnostic> {
+) -> Result<(), ParamError> {
     for (key, owners) in METHOD_KEYS {
         if owners.contains(&method) || !t.has(key) {
             continue;
@@ -368,12 +368,12 @@ fn refuse_other_methods_keys(
 
 /// A required non-negative limit: one value for all `nv` axes or one per axis.
 fn axis_values(
-    t: &TableReader,
+    t: &Params,
     key: &'static str,
     nv: usize,
     default: Option<f64>,
     unit: &str,
-) -> Result<Vec<f64>, Diagnostic> {
+) -> Result<Vec<f64>, ParamError> {
     let values = match (t.vector(key)?, default) {
         (Some(v), _) => v,
         (None, Some(d)) => vec![d],
@@ -414,11 +414,11 @@ fn axis_values(
 
 /// A positive velocity scale with a default: one value or one per axis.
 fn velocities(
-    t: &TableReader,
+    t: &Params,
     param: &Param<f64>,
     nv: usize,
     unit: &str,
-) -> Result<Vec<f64>, Diagnostic> {
+) -> Result<Vec<f64>, ParamError> {
     let key = param.name();
     let values = axis_values(t, key, nv, Some(param.default), unit)?;
     t.ensure(

@@ -12,9 +12,9 @@
 //! axis: positive towards increasing q, 0 away from the bounds.
 
 use crate::block::Param;
-use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{ConstraintKind, JointLimit, RigidConstraint};
 use crate::param;
+use crate::params::{ParamError, Params};
 
 /// The values of `method`.
 pub const LIMIT_METHODS: [&str; 2] = ["rigid", "spring_damper"];
@@ -25,25 +25,25 @@ pub const LIMIT_METHOD: Param<&str> = param!(
     "method",
     "",
     "rigid",
-    "\"rigid\" (unilateral constraints) or \"spring_damper\" (a penalty force)"
+    "\"rigid\" (unilateral constraints) or \"spring_damper\" (a penalty force)"; one_of(LIMIT_METHODS),
 );
 pub const LIMIT_RESTITUTION: Param<f64> = param!(
     "restitution",
     "",
     0,
-    "rigid: Newton's coefficient e in [0, 1]"
+    "rigid: Newton's coefficient e in [0, 1]"; within(0, 1, "write e.g. restitution = 0.5 (0: plastic, 1: elastic)"),
 );
 pub const LIMIT_REST_VELOCITY: Param<f64> = param!(
     "rest_velocity",
     "rad/s or m/s",
     1e-3,
-    "rigid: impacts slower than this are plastic"
+    "rigid: impacts slower than this are plastic"; non_negative,
 );
 pub const LIMIT_DAMPING: Param<f64> = param!(
     "damping",
     "N·m·s/rad or N·s/m",
     0,
-    "spring_damper: the damping beyond a bound"
+    "spring_damper: the damping beyond a bound"; non_negative,
 );
 
 /// The numeric sub-parameters with defaults, for the documentation check.
@@ -126,7 +126,7 @@ impl JointLimits {
 }
 
 /// Reads the optional `limits = { ... }` table of a scalar joint (`unit`: "rad" or "m").
-pub fn read_limits(p: &TableReader, unit: &str) -> Result<Option<JointLimits>, Diagnostic> {
+pub fn read_limits(p: &Params, unit: &str) -> Result<Option<JointLimits>, ParamError> {
     let Some(t) = p.table("limits")? else {
         return Ok(None);
     };
@@ -149,23 +149,17 @@ pub fn read_limits(p: &TableReader, unit: &str) -> Result<Option<JointLimits>, D
         "the upper bound must be above the lower bound",
         "swap them, or widen the range",
     )?;
-    let method = match LIMIT_METHOD.choice(&t, &LIMIT_METHODS)? {
+    let method = match LIMIT_METHOD.read(&t)? {
         "spring_damper" => LimitMethod::SpringDamper {
             stiffness: t
                 .required_f64("stiffness", &format!("N·m/rad or N/m, e.g. 1e4 ({unit})"))?,
-            damping: LIMIT_DAMPING.non_negative(&t, "N·m·s/rad or N·s/m")?,
+            damping: LIMIT_DAMPING.read(&t)?,
         },
         _ => {
             let restitution = LIMIT_RESTITUTION.read(&t)?;
-            t.ensure(
-                (0.0..=1.0).contains(&restitution),
-                "restitution",
-                "must be in [0, 1]",
-                "write e.g. restitution = 0.5 (0: plastic, 1: elastic)",
-            )?;
             LimitMethod::Rigid {
                 restitution,
-                rest_velocity: LIMIT_REST_VELOCITY.non_negative(&t, "rad/s or m/s")?,
+                rest_velocity: LIMIT_REST_VELOCITY.read(&t)?,
             }
         }
     };

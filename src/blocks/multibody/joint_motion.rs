@@ -21,10 +21,10 @@
 //! ([`crate::multibody::rotation_vector`]).
 
 use crate::block::{Ctx, HiddenPort, Param, PortDecl, Shape};
-use crate::model::{Diagnostic, TableReader, ValueKind};
 use crate::multibody::rotation_vector::body_rates;
 use crate::multibody::{JointKind, ReactionFrame};
 use crate::param;
+use crate::params::{ParamError, ParamValue, Params};
 use nalgebra::Vector3;
 
 /// How a joint's coordinates are driven.
@@ -47,13 +47,13 @@ pub(super) const MOTION: Param<&str> = param!(
     "motion",
     "",
     "none",
-    "\"none\", \"input\" (adds inputs q_ref, w_ref, a_ref: the coordinates follow them exactly) or \"input_filtered\" (adds q_ref only, filtered by 1/(τs + 1)² from rest at q_ref(0))"
+    "\"none\", \"input\" (adds inputs q_ref, w_ref, a_ref: the coordinates follow them exactly) or \"input_filtered\" (adds q_ref only, filtered by 1/(τs + 1)² from rest at q_ref(0))"; one_of["none", "input", "input_filtered"],
 );
 pub(super) const MOTION_FILTER: Param<f64> = param!(
     "motion_filter",
     "s",
     0.01,
-    "time constant τ of the filter of motion = \"input_filtered\""
+    "time constant τ of the filter of motion = \"input_filtered\""; positive,
 );
 pub(super) const MOTION_AXES: crate::block::ParamDoc = crate::block::ParamDoc {
     name: "motion_axes",
@@ -113,18 +113,15 @@ pub(super) const REACTION_FRAME: Param<&str> = param!(
     "reaction_frame",
     "",
     "follower",
-    "frame the reaction output is resolved in: \"follower\", \"base\" or \"world\" (its moment is about F's origin)"
+    "frame the reaction output is resolved in: \"follower\", \"base\" or \"world\" (its moment is about F's origin)"; one_of["follower", "base", "world"],
 );
 
 /// Reads `motion`, `motion_filter` and `motion_axes`; `None` without motion. Refuses a quaternion
 /// joint's rotation axes driven in part, and initial values written on driven axes (the input
 /// defines them).
-pub(super) fn read_motion(
-    p: &TableReader,
-    kind: JointKind,
-) -> Result<Option<MotionSpec>, Diagnostic> {
-    let mode = MOTION.choice(p, &["none", "input", "input_filtered"])?;
-    let tau = p.positive_or(MOTION_FILTER.name(), MOTION_FILTER.default, "s")?;
+pub(super) fn read_motion(p: &Params, kind: JointKind) -> Result<Option<MotionSpec>, ParamError> {
+    let mode = MOTION.read(p)?;
+    let tau = MOTION_FILTER.read(p)?;
     let axes_written = p.value("motion_axes");
     if mode == "none" {
         if axes_written.is_some() {
@@ -138,11 +135,11 @@ pub(super) fn read_motion(
     let axes = match axes_written {
         None => vec![true; nv],
         Some(v) => {
-            let flags: Option<Vec<bool>> = match &v.kind {
-                ValueKind::Array(items) => items
+            let flags: Option<Vec<bool>> = match &v {
+                ParamValue::Array(items) => items
                     .iter()
-                    .map(|i| match i.kind {
-                        ValueKind::Bool(b) => Some(b),
+                    .map(|i| match i {
+                        ParamValue::Bool(b) => Some(*b),
                         _ => None,
                     })
                     .collect(),
@@ -225,7 +222,7 @@ fn initial_value_keys(kind: JointKind) -> Vec<(&'static str, std::ops::Range<usi
 
 /// A quaternion joint's rotational triple is prescribed whole or not at all: its orientation is
 /// one quaternion, whose reference is one rotation vector.
-fn check_rotation_axes(p: &TableReader, kind: JointKind, axes: &[bool]) -> Result<(), Diagnostic> {
+fn check_rotation_axes(p: &Params, kind: JointKind, axes: &[bool]) -> Result<(), ParamError> {
     let Some(_) = kind.quaternion_offset() else {
         return Ok(());
     };
@@ -252,14 +249,12 @@ fn check_rotation_axes(p: &TableReader, kind: JointKind, axes: &[bool]) -> Resul
 }
 
 /// Reads `reaction_frame`.
-pub(super) fn read_reaction_frame(p: &TableReader) -> Result<ReactionFrame, Diagnostic> {
-    Ok(
-        match REACTION_FRAME.choice(p, &["follower", "base", "world"])? {
-            "base" => ReactionFrame::Base,
-            "world" => ReactionFrame::World,
-            _ => ReactionFrame::Follower,
-        },
-    )
+pub(super) fn read_reaction_frame(p: &Params) -> Result<ReactionFrame, ParamError> {
+    Ok(match REACTION_FRAME.read(p)? {
+        "base" => ReactionFrame::Base,
+        "world" => ReactionFrame::World,
+        _ => ReactionFrame::Follower,
+    })
 }
 
 /// The filter's derivatives: `ẋ = w`, `ẇ = (q_ref − x − 2τw)/τ²` per axis (`states` = [x; w]).

@@ -16,10 +16,10 @@ use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, HiddenPort, Param, ParamDoc, PhysicalRole,
     PortDecl, PortDoc, Setup, Shape,
 };
-use crate::model::{Diagnostic, TableReader};
 use crate::multibody::rigid::{output as rigid_output, RigidConstraint};
 use crate::multibody::{JointKind, JointSpec};
 use crate::param;
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 
 /// A joint block.
@@ -411,15 +411,15 @@ impl crate::block::PhysicalBlock for JointBlock {
 }
 
 fn read_common(
-    p: &TableReader,
+    p: &Params,
     kind: JointKind,
     q0: Vec<f64>,
     v0: Vec<f64>,
-) -> Result<JointSpec, Diagnostic> {
+) -> Result<JointSpec, ParamError> {
     let nv = kind.nv();
     let stiffness = per_dof(p, &STIFFNESS, nv)?;
     let damping = per_dof(p, &DAMPING, nv)?;
-    let actuated = ACTUATION.choice(p, &["none", "input"])? == "input";
+    let actuated = ACTUATION.read(p)? == "input";
     let motion = joint_motion::read_motion(p, kind)?;
     if let (Some(m), true) = (&motion, actuated) {
         if m.axes.iter().all(|a| *a) {
@@ -439,7 +439,7 @@ fn read_common(
 }
 
 /// Reads the joint's motion and reaction parameters and adds their ports to `block`.
-fn with_drive(p: &TableReader, block: JointBlock) -> Result<JointBlock, Diagnostic> {
+fn with_drive(p: &Params, block: JointBlock) -> Result<JointBlock, ParamError> {
     let motion = joint_motion::read_motion(p, block.kind)?;
     if motion.is_some() && block.limits.is_some() {
         return Err(p
@@ -466,7 +466,7 @@ fn with_drive(p: &TableReader, block: JointBlock) -> Result<JointBlock, Diagnost
 
 /// A per-dof parameter: one number for all dofs or one per dof; when absent, its default for
 /// every dof (none at all when the default is 0: the joint then has no such element).
-fn per_dof(p: &TableReader, param: &Param<f64>, nv: usize) -> Result<Vec<f64>, Diagnostic> {
+fn per_dof(p: &Params, param: &Param<f64>, nv: usize) -> Result<Vec<f64>, ParamError> {
     let key = param.name();
     match p.vector(key)? {
         None if param.default == 0.0 => Ok(Vec::new()),
@@ -511,7 +511,7 @@ const fn initial_velocity(unit: &'static str) -> Param<f64> {
     param!("w0", unit, 0, "initial velocity")
 }
 
-fn build_scalar(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_scalar(p: &Params, kind: JointKind) -> Result<Box<dyn Block>, ParamError> {
     let (unit, rate_unit) = if kind == JointKind::Revolute {
         ("rad", "rad/s")
     } else {
@@ -552,7 +552,7 @@ fn angle_warning(q0: f64) -> Option<String> {
     })
 }
 
-fn build_vector(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_vector(p: &Params, kind: JointKind) -> Result<Box<dyn Block>, ParamError> {
     let q0 = p
         .fixed_vector("q0", kind.nq())?
         .unwrap_or_else(|| kind.neutral_position());
@@ -567,7 +567,7 @@ fn build_vector(p: &TableReader, kind: JointKind) -> Result<Box<dyn Block>, Diag
     Ok(Box::new(with_drive(p, block)?))
 }
 
-fn quaternion(p: &TableReader, param: &Param<[f64; 4]>) -> Result<Vec<f64>, Diagnostic> {
+fn quaternion(p: &Params, param: &Param<[f64; 4]>) -> Result<Vec<f64>, ParamError> {
     let key = param.name();
     let q = param.read(p)?;
     let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
@@ -580,7 +580,7 @@ fn quaternion(p: &TableReader, param: &Param<[f64; 4]>) -> Result<Vec<f64>, Diag
     Ok(q.iter().map(|x| x / norm).collect())
 }
 
-fn build_spherical(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_spherical(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let q0 = quaternion(p, &SPHERICAL_ORIENTATION)?;
     let w0 = ANGULAR_VELOCITY.read(p)?;
     let spec = read_common(p, JointKind::Spherical, q0, w0)?;
@@ -591,7 +591,7 @@ fn build_spherical(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     Ok(Box::new(with_drive(p, block)?))
 }
 
-fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_six_dof(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let mut q0 = POSITION.read(p)?;
     q0.extend(quaternion(p, &SIX_DOF_ORIENTATION)?);
     let mut v0 = VELOCITY.read(p)?;
@@ -604,7 +604,7 @@ fn build_six_dof(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
     Ok(Box::new(with_drive(p, block)?))
 }
 
-fn build_weld(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build_weld(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let frame = joint_motion::read_reaction_frame(p)?;
     let block = JointBlock::new(JointKind::Weld, JointSpec::new(JointKind::Weld));
     Ok(Box::new(block.with_drive(None, frame)))
@@ -643,7 +643,7 @@ const ACTUATION: Param<&str> = param!(
     "actuation",
     "",
     "none",
-    "\"none\" or \"input\" (adds input t: force/torque per degree of freedom)"
+    "\"none\" or \"input\" (adds input t: force/torque per degree of freedom)"; one_of["none", "input"],
 );
 const SPRING: [ParamDoc; 3] = [STIFFNESS.doc, DAMPING.doc, ACTUATION.doc];
 /// `friction` and `effort_limit`, documented on every joint with axes.

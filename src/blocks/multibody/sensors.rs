@@ -6,7 +6,7 @@ use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, Param, PhysicalRole, PortDecl, PortDoc, Setup,
     Shape,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use nalgebra::{Isometry3, Rotation3, UnitQuaternion, Vector3};
 
 /// TransformSensor: pose and velocity of frame F relative to frame B.
@@ -95,11 +95,11 @@ const SENSOR_RESOLVED_IN: Param<&str> = crate::param!(
     "resolved_in",
     "",
     "B",
-    "\"B\" or \"world\": the frame the vectors are resolved in"
+    "\"B\" or \"world\": the frame the vectors are resolved in"; one_of["B", "world"],
 );
 
-fn build_sensor(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let in_world = SENSOR_RESOLVED_IN.choice(p, &["B", "world"])? == "world";
+fn build_sensor(p: &Params) -> Result<Box<dyn Block>, ParamError> {
+    let in_world = SENSOR_RESOLVED_IN.read(p)? == "world";
     Ok(Box::new(TransformSensor {
         in_world,
         physical: vec![PortDecl::frame("B"), PortDecl::frame("F")],
@@ -177,10 +177,10 @@ impl crate::block::PhysicalBlock for ExternalForceTorque {
 }
 
 const FORCE_RESOLVED_IN: Param<&str> =
-    crate::param!("resolved_in", "", "world", "\"world\" or \"R\"");
+    crate::param!("resolved_in", "", "world", "\"world\" or \"R\""; one_of["world", "R"]);
 
-fn build_external(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
-    let in_world = FORCE_RESOLVED_IN.choice(p, &["world", "R"])? == "world";
+fn build_external(p: &Params) -> Result<Box<dyn Block>, ParamError> {
+    let in_world = FORCE_RESOLVED_IN.read(p)? == "world";
     Ok(Box::new(ExternalForceTorque {
         in_world,
         physical: vec![PortDecl::frame("R")],

@@ -22,7 +22,7 @@ use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
     Setup, Shape,
 };
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use nalgebra::{Isometry3, Vector3};
 
 /// Below this length (m) the line of action is undefined and the element applies no force.
@@ -33,13 +33,13 @@ const DAMPING: Param<f64> = crate::param!(
     "damping",
     "N·s/m",
     0.0,
-    "c ≥ 0, on the rate of the length; c = 2·√(k·m) is critical for a mass m"
+    "c ≥ 0, on the rate of the length; c = 2·√(k·m) is critical for a mass m"; non_negative,
 );
 const FREE_LENGTH: Param<f64> = crate::param!(
     "free_length",
     "m",
     0.0,
-    "L₀ ≥ 0, the length at which the spring force is zero"
+    "L₀ ≥ 0, the length at which the spring force is zero"; non_negative,
 );
 
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
@@ -174,7 +174,7 @@ impl crate::block::PhysicalBlock for SpringDamper {
     }
 }
 
-fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let stiffness = p.required_f64("stiffness", "N/m, e.g. stiffness = 100.0")?;
     p.ensure(
         stiffness >= 0.0,
@@ -182,8 +182,8 @@ fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
         &format!("must not be negative (got {stiffness})"),
         "write zero (a pure damper) or a positive value in N/m",
     )?;
-    let damping = DAMPING.non_negative(p, "N·s/m")?;
-    let free_length = FREE_LENGTH.non_negative(p, "m")?;
+    let damping = DAMPING.read(p)?;
+    let free_length = FREE_LENGTH.read(p)?;
     Ok(Box::new(SpringDamper {
         law: SpringDamperLaw {
             stiffness,

@@ -313,7 +313,8 @@ mod tests {
             friction.0.into_value().to_toml()
         );
         let doc = Document::parse("laws.toml", &text).expect("the builder writes TOML");
-        let r = TableReader::new(&doc.source, Some("contact"), &doc.root, Some(0..0));
+        let reader = TableReader::new(&doc.source, Some("contact"), &doc.root, Some(0..0));
+        let r = reader.params();
         let normal = read_normal_law(&r).expect("the reader takes the builder's normal table");
         let (friction, _) = read_friction_law(&r).expect("and its friction table");
         (normal, friction)

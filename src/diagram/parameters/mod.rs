@@ -374,7 +374,9 @@ impl Built<'_> {
             })?;
         }
         let reader = TableReader::new(self.source, Some(name), &table, entry.span.clone());
-        let made = (origin.build)(&reader).and_then(|block| reader.finish().map(|()| block));
+        let made = (origin.build)(&reader.params())
+            .map_err(|e| reader.locate(e))
+            .and_then(|block| reader.finish().map(|()| block));
         // The block's own message names the key it read; say which assignments gave it.
         made.map_err(|mut d| {
             if !assignments.is_empty() {

@@ -49,7 +49,7 @@ use crate::blocks::multibody::FrameMotion;
 use crate::contact::friction::FrictionLaw;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::geometry::{pair_supported, Shape as Geometry, ShapeKind};
-use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 use broad_phase::{half_size, radius, thickness, NearPair, Sweep};
 use nalgebra::{Isometry3, Matrix3, Vector3};
@@ -600,7 +600,7 @@ impl ContactGroup {
     }
 }
 
-fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let spec = params::read_members(p)?;
     let normal = read_normal_law(p)?;
     let (friction, warnings) = read_friction_law(p)?;

@@ -32,9 +32,9 @@ use crate::contact::normal_force::NormalForceLaw;
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::{pair_supported, ContactGeometry, QueryWorkspace, Shape as Geometry};
-use crate::model::{Diagnostic, TableReader};
 use crate::multibody::SpatialInertia;
 use crate::param;
+use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector3};
 use sensed::UsedOutputs;
@@ -503,7 +503,7 @@ impl crate::block::Advice for SpatialContactForce {
     }
 }
 
-fn build(p: &TableReader) -> Result<Box<dyn Block>, Diagnostic> {
+fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let normal = read_normal_law(p)?;
     let (friction, warnings) = read_friction_law(p)?;
     let zero_crossings = ZERO_CROSSINGS.read(p)?;
