@@ -49,6 +49,9 @@ friction = { method = "smooth_stick_slip", static = 0.5, dynamic = 0.5, critical
 zero_crossings = true
 "#;
 
+/// What the progress callback was told: (t, the method under auto).
+type Reports = Arc<Mutex<Vec<(f64, Option<Method>)>>>;
+
 /// Standard gravity, the default of a mechanism without a MechanismConfiguration block (m/s²).
 const G: f64 = 9.80665;
 
@@ -165,7 +168,7 @@ fn sweep_points_run_across_autos_switches_as_the_models_built_with_their_values(
 #[test]
 fn the_progress_callback_is_told_the_method_in_use_under_auto() {
     let seen = |d: &Diagram| {
-        let log: Arc<Mutex<Vec<(f64, Option<Method>)>>> = Arc::default();
+        let log: Reports = Arc::default();
         let sink = log.clone();
         let r = simulate(
             d,

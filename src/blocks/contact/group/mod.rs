@@ -307,7 +307,7 @@ impl Block for ContactGroup {
                 kind,
                 bounded,
                 body_mass: bound.body_inertia.mass,
-                body_inertia: bound.body_inertia.clone(),
+                body_inertia: bound.body_inertia,
                 radius: if bounded { radius(&shape) } else { 0.0 },
                 thickness: if bounded {
                     thickness(&shape)

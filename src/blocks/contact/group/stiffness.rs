@@ -131,7 +131,8 @@ impl ContactGroup {
         let (a, b) = (&self.members[i], &self.members[j]);
         let (pose_a, pose_b) = (&s.poses[i], &s.poses[j]);
         contact_manifold_with(workspace, &a.shape, pose_a, &b.shape, pose_b, manifold).ok()?;
-        if !(manifold.separation() < 0.0 && !manifold.points().is_empty()) {
+        let touching = manifold.separation() < 0.0 && !manifold.points().is_empty();
+        if !touching {
             return None;
         }
         let n: Vector3<f64> = manifold.normal().into_inner();
