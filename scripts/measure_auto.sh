@@ -4,8 +4,10 @@
 # trbdf2, esdirk43 and auto, and auto's ratio to dopri5 and to the best of the three.
 #
 #   scripts/measure_auto.sh [BLOCKDYN] [MODEL...]     # default: target/release/blockdyn, models/*.toml
+#   AUTO_ONLY=1 scripts/measure_auto.sh ...            # dopri5 and auto only (trbdf2, esdirk43 "-")
 #
-# Each run gets `timeout 300` and a step budget of 2e6 trial steps; outputs go to a temporary
+# Each run gets `timeout 300` and a step budget of 2e6 trial steps; outputs (the CSV and the plot,
+# which a model's [output] would otherwise write beside the working directory) go to a temporary
 # directory, removed at the end: nothing is written into the repository. Counts are deterministic.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,17 +22,19 @@ trap 'rm -rf "$out"' EXIT
 evals() {
   local model=$1 method=$2 log=$out/run.log
   timeout 300 "$bin" run "$model" --set solver.method="$method" --set solver.max_steps=2000000 \
-    --csv "$out/run.csv" >"$log" 2>&1
+    --csv "$out/run.csv" --plot "$out/run.png" >"$log" 2>&1
   local rc=$?
   if [ "$rc" -eq 124 ]; then echo timeout; return; fi
   local line
-  line=$(grep -m1 'simulated' "$log") || { grep -q stalled "$log" && echo stall || echo error; return; }
+  line=$(grep -m1 ': simulated ' "$log") || { grep -q stalled "$log" && echo stall || echo error; return; }
   echo "$line" | sed -E 's/.* ([0-9]+) steps \(([0-9]+) rejected\), ([0-9]+) evaluations.*/\3 \1 \2/;s/.*wall: ([0-9]+) steps \(([0-9]+) rejected\), ([0-9]+) evaluations.*/\3 \1 \2/'
 }
 
 printf '%-28s %10s %10s %10s %10s %8s %8s %s\n' model dopri5 trbdf2 esdirk43 auto "a/dopri" "a/best" "auto: steps (rejected)"
 for model in "${models[@]}"; do
-  d=$(evals "$model" dopri5); t=$(evals "$model" trbdf2); e=$(evals "$model" esdirk43); a=$(evals "$model" auto)
+  d=$(evals "$model" dopri5); a=$(evals "$model" auto)
+  if [ "${AUTO_ONLY:-0}" = 1 ]; then t=-; e=-
+  else t=$(evals "$model" trbdf2); e=$(evals "$model" esdirk43); fi
   python3 - "$model" "$d" "$t" "$e" "$a" <<'PY'
 import sys
 name, *runs = sys.argv[1:]

@@ -206,6 +206,16 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
             }
             None => {}
         }
+        if let Some(i) = &c.impacts {
+            let _ = writeln!(
+                s,
+                "  {name}: open at t = 0 with {} moving members: about {} impacts among them (each member's bounces, 1/(1 − e)), each 2 located crossings and half a period in contact ⇒ about {} steps each, about {} steps",
+                i.members,
+                count(i.impacts),
+                sig(i.steps_per_impact),
+                count(i.steps)
+            );
+        }
     }
     if let Some(probe) = &w.probe {
         s.push_str(&probe_lines(d, w, probe));
@@ -219,7 +229,7 @@ fn work_section(d: &Diagram, w: &WorkEstimate) -> String {
     }
     let _ = writeln!(
         s,
-        "  not counted: what starts after the probe: a body that starts rolling or sliding later, rocking over edges, a spin that grows, points engaging one by one, rigid contact's events, impacts between ContactGroup members (a contact block open at t = 0 has its impacts' rings counted)"
+        "  not counted: what starts after the probe: a body that starts rolling or sliding later, rocking over edges, a spin that grows, points engaging one by one, rigid contact's events, impacts between the members of a ContactGroup partly in contact at t = 0 (a contact block open at t = 0 has its impacts' rings counted, a group open at t = 0 its members' impacts)"
     );
     s
 }

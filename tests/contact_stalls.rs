@@ -160,3 +160,105 @@ fn a_cylinder_released_exactly_touching_does_not_chatter() {
         assert!(r.stats.zero_crossings < 10, "{method}: {:?}", r.stats);
     }
 }
+
+/// The same stall inside a ContactGroup (issue 26, "Bad input"; a group of the table and the
+/// puck evaluates the pair as the SpatialContactForce above, bit for bit): the message names the
+/// group, the pair by its members and the twisting mode, with the closed form's rate 1.2e8 1/s
+/// (Σ 2μ_s·f_i/v_c = 1.18e7 N·s/m at r = 5 cm over the polar inertia 2.5e-4 kg·m², as above).
+#[test]
+fn a_stall_inside_a_contact_group_names_the_pair_by_its_members_and_the_mode() {
+    let path = stall_model("puck_level_slide_spin.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // The pair block becomes a group of the two geometries (a group's ports are connected by
+    // the builder: no `--` lines).
+    let text = text
+        .replace(
+            "  \"table.G -- contact.B\",\n  \"puck.G -- contact.F\",\n",
+            "",
+        )
+        .replace(
+            "type = \"SpatialContactForce\"",
+            "type = \"ContactGroup\"\nmembers = [\"table\", \"puck\"]",
+        );
+    assert!(text.contains("ContactGroup") && !text.contains("contact.F"));
+    let overrides = [
+        "solver.max_steps=20000".to_string(),
+        "solver.method=\"dopri5\"".to_string(),
+        "contact.friction={ method = \"smooth_stick_slip\", static = 0.3, dynamic = 0.3, critical_velocity = 1e-7 }".to_string(),
+    ];
+    let d = blockdyn::load_model_str("puck_group.toml", &text, &overrides).unwrap();
+    let message = match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
+        Ok(r) => panic!("ran to t = {}", r.stats.final_time),
+        Err(e) => e.to_string(),
+    };
+    for part in [
+        "the run stalled at t = ",
+        "stiffest contact: 'contact' (pair table against puck), twisting mode: the friction's slope",
+        "over 8 points",
+        "polar inertia 2.500e-4 kg·m²",
+        "help: raise the friction's critical_velocity (now 1.000e-7 m/s",
+    ] {
+        assert!(
+            message.contains(part),
+            "the message lacks '{part}':\n{message}"
+        );
+    }
+    let rate: f64 = message
+        .split("a rate of ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no rate in:\n{message}"));
+    assert!((rate / 1.2e8 - 1.0).abs() < 0.1, "rate {rate}");
+}
+
+/// A group's normal mode names the pair too: a 1 kg ball resting in a group with the floor
+/// (linear law k = 1e5 N/m, no friction) has the normal rate sqrt(k/m) = 316.2 1/s, which
+/// `check`'s work estimate reads as the group closed at t = 0 (its stiffness hook answers).
+#[test]
+fn a_resting_group_reports_its_pairs_normal_mode() {
+    let text = r#"
+connect = ["world.W -- floor.R", "world.W -- free.B", "free.F -- ball.R"]
+[model]
+stop_time = 0.1
+[blocks.world]
+type = "WorldFrame"
+[blocks.floor]
+type = "InfinitePlane"
+[blocks.ball]
+type = "Solid"
+geometry = { shape = "sphere", radius = 0.1 }
+mass = 1.0
+[blocks.free]
+type = "SixDofJoint"
+position = [0.0, 0.0, 0.0999019335]
+[blocks.pile]
+type = "ContactGroup"
+members = ["floor", "ball"]
+normal = { method = "linear_spring_damper", stiffness = 1e5, damping = 0.0 }
+friction = { method = "none" }
+"#;
+    let d = blockdyn::load_model_str("rest.toml", text, &[]).unwrap();
+    let estimate = blockdyn::sim::work_estimate::WorkEstimate::of(&d).unwrap();
+    assert_eq!(estimate.contacts.len(), 1);
+    let c = &estimate.contacts[0];
+    assert!(c.closed_at_start, "{c:?}");
+    assert!(c.impacts.is_none(), "a closed group counts no impacts");
+    // The engine's note at t = 0: the block's stiffness hook, as the stall message reads it.
+    let mut engine = blockdyn::sim::Engine::new(&d, blockdyn::sim::Recorder::new(&d));
+    engine.initialize(0.0);
+    let note = engine
+        .block_stiffness(d.block_index("pile").unwrap())
+        .unwrap();
+    for part in [
+        "(pair floor against ball), normal mode: K = 1.000e5 N/m",
+        "over 1 point",
+    ] {
+        assert!(note.what.contains(part), "{}", note.what);
+    }
+    assert!(
+        (note.rate - 1e5f64.sqrt()).abs() < 1e-6 * note.rate,
+        "{}",
+        note.rate
+    );
+}

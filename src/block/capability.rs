@@ -229,6 +229,12 @@ pub struct StiffnessNote {
     /// turning, does not (`sim::work_estimate`). A heuristic: a top spinning on its tip also
     /// "travels" by this measure although its support does not change.
     pub surface_speed: f64,
+    /// For a block of many pairs (a ContactGroup): its moving members that its contacts do not
+    /// hold up at that evaluation (the upward part of their net contact force is below half
+    /// their weight, and they are not within the group's margin above another member), which
+    /// will fall and strike (`sim::work_estimate`); 0 for a block of one pair. A group with no
+    /// pair in contact reports them in a note of rate 0 (which no stall message names).
+    pub free_members: usize,
 }
 
 /// A penalty contact's pair overlapping at the start (see [`Advice::start_overlap`]).

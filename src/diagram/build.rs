@@ -105,7 +105,13 @@ pub(crate) fn build_diagram_owned(
         line_into,
     } = wiring;
     drop(line_into);
-    super::groups::expand(source, spec, &mut instances, &mut physical_lines, &mut physical)?;
+    super::groups::expand(
+        source,
+        spec,
+        &mut instances,
+        &mut physical_lines,
+        &mut physical,
+    )?;
     let scene = elaborate(
         source,
         &mut instances,

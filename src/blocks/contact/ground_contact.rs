@@ -92,6 +92,7 @@ impl GroundContact {
             ),
             help: "lower the ground's stiffness or damping".to_string(),
             surface_speed,
+            free_members: 0,
         })
     }
 

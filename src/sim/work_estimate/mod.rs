@@ -62,17 +62,26 @@
 //! Transients that neither the initial state nor the probe's start of the run show: a body that
 //! starts to roll or slide after the probe, rocking over edges, a spin that grows (Euler's
 //! disk), the kinks of points engaging one by one without a located event, and located events
-//! after the probe (rigid contact, impacts between a ContactGroup's members). `check` says so.
+//! after the probe (rigid contact; impacts between the members of a ContactGroup that is partly
+//! in contact at t = 0). `check` says so.
+//!
+//! # A group's impacts
+//!
+//! A ContactGroup open at t = 0 whose members move: each member falls and strikes with a
+//! bounce sequence of its own, each impact two located crossings and half a period in contact
+//! (`impacts.rs`, [`member_impacts`]).
 
 use super::engine::Engine;
 use super::recorder::Recorder;
 use crate::block::ContactRates;
 use crate::diagram::Diagram;
 use crate::solver::{Method, SolverOptions};
+pub use impacts::{member_impacts, ImpactWork, LOCATED_STEPS_PER_IMPACT};
 use modes::Linearisation;
 pub use modes::{decaying_mode_steps, Mode, MAX_EIGEN_STATES};
 pub use probe::{Probe, ProbeBudget, ProbeEnd, PROBE_EVALUATIONS, PROBE_FRACTION, PROBE_WINDOWS};
 
+mod impacts;
 mod modes;
 mod probe;
 
@@ -118,6 +127,8 @@ pub struct ContactWork {
     /// For a contact open at t = 0: the ringing after its impacts; for one that travels at
     /// t = 0: the ringing while it travels (the whole run).
     pub ring: Option<RingWork>,
+    /// For a ContactGroup open at t = 0: its moving members' impacts ([`member_impacts`]).
+    pub impacts: Option<ImpactWork>,
 }
 
 /// The steps a contact's ringing after impacts costs.
@@ -144,6 +155,10 @@ pub struct ContactAtStart {
     pub travels: bool,
     /// Its linearised modes under the weight it carries.
     pub rates: ContactRates,
+    /// For a ContactGroup: its moving members that its contacts do not hold up at t = 0 (all of
+    /// them when no pair is in contact), each of which falls and strikes ([`member_impacts`]);
+    /// 0 for a block of one pair.
+    pub free_members: usize,
 }
 
 /// A loaded contact that travels faster than this (m/s) at t = 0 rings while it travels: far
@@ -216,7 +231,7 @@ pub struct WorkEstimate {
     /// The estimated pace of the run (steps/s): `steps` over the run.
     pub pace: f64,
     /// The static estimate's steps for the whole run, N_s: the largest of the floor's, the
-    /// motion's and the contacts' steps, plus the ringing and switching steps.
+    /// motion's and the contacts' steps, plus the ringing, switching and group impacts' steps.
     pub static_steps: f64,
     /// What the bounded probe measured at the start of the run (see [`Probe`]); `None` when it
     /// could not run (or the estimate was made from rates alone).
@@ -316,6 +331,7 @@ impl WorkEstimate {
                     closed: closed_at_start,
                     travels,
                     rates,
+                    ..
                 } = start;
                 let travels = closed_at_start && travels;
                 let explicit_pace = rates.fastest() / explicit.stability_reach();
@@ -331,6 +347,7 @@ impl WorkEstimate {
                     None => Some(order(ringing_method)),
                 };
                 let ring = ring_work(&start, ring_pace, ring, (tol, duration));
+                let impacts = member_impacts(&start, ring_pace, tol);
                 ContactWork {
                     block,
                     closed_at_start,
@@ -340,6 +357,7 @@ impl WorkEstimate {
                     goes_implicit,
                     pace,
                     ring,
+                    impacts,
                 }
             })
             .collect();
@@ -353,7 +371,12 @@ impl WorkEstimate {
             .map(|r| r.steps)
             .sum();
         let switching = switching_steps(&contacts, tol);
-        let steps = motion_steps.max(contact_steps) + ringing + switching;
+        let impacts: f64 = contacts
+            .iter()
+            .filter_map(|c| c.impacts.as_ref())
+            .map(|i| i.steps)
+            .sum();
+        let steps = motion_steps.max(contact_steps) + ringing + switching + impacts;
         let pace = steps / duration;
         WorkEstimate {
             method: options.method,
@@ -555,11 +578,17 @@ fn contact_rates(d: &Diagram, engine: &mut Engine<'_>) -> Vec<ContactAtStart> {
         .filter_map(|(b, blk)| {
             let rates = blk.block.advice()?.contact_rates(mass, gravity)?;
             let note = engine.block_stiffness(b);
+            let free_members = note.as_ref().map_or(0, |n| n.free_members);
+            // Closed: a point in contact (a rate); a group with members that will fall counts
+            // as open, its impacts to come.
             Some(ContactAtStart {
                 block: b,
-                closed: note.is_some(),
-                travels: note.is_some_and(|n| n.surface_speed > TRAVEL_SPEED),
+                closed: note.as_ref().is_some_and(|n| n.rate > 0.0) && free_members == 0,
+                travels: note
+                    .as_ref()
+                    .is_some_and(|n| n.surface_speed > TRAVEL_SPEED),
                 rates,
+                free_members,
             })
         })
         .collect()

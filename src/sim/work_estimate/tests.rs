@@ -16,6 +16,7 @@ fn at_start(block: usize, closed: bool, rates: ContactRates) -> ContactAtStart {
         closed,
         travels: false,
         rates,
+        free_members: 0,
     }
 }
 
@@ -178,4 +179,47 @@ fn an_open_contact_adds_its_ringing_and_max_step_floors_the_pace() {
     let switching = (SWITCH_STEPS + BACK_STEPS) / (1.0 - e);
     let expected_steps = 25.0 * 2.0 + ring_steps + switching;
     assert!((open.steps - expected_steps).abs() < 1e-9 * expected_steps);
+}
+
+/// A group of 10 falling members open at t = 0, ζ = 0.2 (e = exp(−0.2π/sqrt(0.96)) = 0.5266, so
+/// 1/(1 − e) = 2.1125 bounces each), ω = 700 rad/s, dopri5 at rel_tol 1e-5: the ring's pace is
+/// 0.25·700·10 = 1750 steps/s, half a damped period π/(700·sqrt(0.96)) = 4.580e-3 s, so each
+/// impact costs 2 + 8.015 steps and the group 21.125 × 10.015 = 211.6. The same group closed at
+/// t = 0, or a single pair (no members), counts none.
+#[test]
+fn an_open_groups_members_each_bounce_and_each_impact_costs_two_crossings_and_half_a_period() {
+    let group = ContactAtStart {
+        free_members: 10,
+        ..at_start(0, false, contact(0.0))
+    };
+    let pace = accuracy_pace(Method::Dopri5, 700.0, 1e-5);
+    assert!((pace - 1750.0).abs() < 1e-9);
+    let work = member_impacts(&group, pace, 1e-5).unwrap();
+    let zeta: f64 = 0.2;
+    let e = (-std::f64::consts::PI * zeta / (1.0 - zeta * zeta).sqrt()).exp();
+    let impacts = 10.0 / (1.0 - e);
+    assert!((impacts - 21.125).abs() < 1e-3, "{impacts}");
+    let per = 2.0 + 1750.0 * std::f64::consts::PI / (700.0 * (1.0f64 - 0.04).sqrt());
+    assert!((work.impacts - impacts).abs() < 1e-12 * impacts);
+    assert!((work.steps_per_impact - per).abs() < 1e-12 * per);
+    assert!((work.steps - impacts * per).abs() < 1e-9 * work.steps);
+    assert!((work.steps - 211.6).abs() < 0.1, "{}", work.steps);
+    let closed = ContactAtStart {
+        closed: true,
+        ..group
+    };
+    assert!(member_impacts(&closed, pace, 1e-5).is_none());
+    assert!(member_impacts(&at_start(0, false, contact(0.0)), pace, 1e-5).is_none());
+    // The estimate adds them to the static steps.
+    let estimate = |start| {
+        WorkEstimate::from_rates(
+            &options(Method::Dopri5, 1e-5),
+            1.0,
+            &[Mode::steady(10.0)],
+            vec![start],
+        )
+    };
+    let (with, without) = (estimate(group), estimate(at_start(0, false, contact(0.0))));
+    let added = with.static_steps - without.static_steps;
+    assert!((added - work.steps).abs() < 1e-9 * work.steps, "{added}");
 }

@@ -39,6 +39,7 @@ mod broad_phase;
 mod eval;
 mod narrow;
 mod params;
+mod stiffness;
 mod watch;
 
 use crate::block::{
@@ -88,6 +89,9 @@ struct Member {
     bounded: bool,
     /// The mass of its body (kg; 0 for the World): for `check`'s advice only.
     body_mass: f64,
+    /// Its body's mass properties (body frame; zero for the World): for the stall message's
+    /// modes only (`stiffness.rs`).
+    body_inertia: crate::multibody::SpatialInertia,
     /// The radius of its box about its frame's origin (m; 0 when unbounded).
     radius: f64,
     /// Its smallest width along its frame's axes (m; infinite when unbounded): a body must move
@@ -110,6 +114,9 @@ pub struct ContactGroup {
     margin: f64,
     /// |gravity| (m/s²), for the look-ahead's bound on how fast a gap can close.
     gravity: f64,
+    /// Up, −gravity/|gravity| (World, unit; zero without gravity): for `check`'s count of the
+    /// members their contacts do not hold up (`stiffness.rs`).
+    up: Vector3<f64>,
     spec: GeometryMembers,
     warnings: Vec<String>,
     physical: Vec<PortDecl>,
@@ -430,6 +437,7 @@ impl crate::block::PhysicalBlock for ContactGroup {
                 kind,
                 bounded,
                 body_mass: bound.body_inertia.mass,
+                body_inertia: bound.body_inertia,
                 radius: if bounded { radius(&shape) } else { 0.0 },
                 thickness: if bounded {
                     thickness(&shape)
@@ -476,6 +484,11 @@ impl crate::block::PhysicalBlock for ContactGroup {
         self.watch_slots = ((WATCH_SLOTS_PER_MEMBER + 3) * n_bounded).min(all_pairs);
         self.margin = self.margin_param.unwrap_or_else(|| self.auto_margin());
         self.gravity = binding.gravity.norm();
+        self.up = if self.gravity > 0.0 {
+            -binding.gravity / self.gravity
+        } else {
+            Vector3::zeros()
+        };
         for k in 0..self.m() {
             let name = self.members[k].name.clone();
             self.inputs.push(PortDecl::body_kinematics(&name));
@@ -520,6 +533,10 @@ impl crate::block::Advice for ContactGroup {
     fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
         let mass = self.lightest_mass().unwrap_or(total_mass);
         super::rates::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
+    }
+
+    fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<crate::block::StiffnessNote> {
+        self.stiffness_note(scratch.downcast_ref::<Scratch>()?)
     }
 }
 
@@ -628,6 +645,7 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
         margin_param,
         margin: margin_param.unwrap_or(1e-3),
         gravity: 0.0,
+        up: Vector3::zeros(),
         spec,
         warnings,
         physical: Vec::new(),

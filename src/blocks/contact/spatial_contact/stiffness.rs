@@ -23,14 +23,17 @@
 use super::super::advice_text::sig;
 use super::{Scratch, Side, SpatialContactForce};
 use crate::block::StiffnessNote;
+use crate::blocks::multibody::FrameMotion;
 use crate::contact::friction::FrictionLaw;
 use crate::contact::manifold_force::point_normal_force;
 use crate::contact::normal_force::NormalForceLaw;
+use crate::geometry::query::manifold::ContactManifold;
+use crate::multibody::SpatialInertia;
 use nalgebra::{Isometry3, Vector3};
 
 /// The sums over the points in contact.
 #[derive(Default)]
-struct ModeSums {
+pub(in crate::blocks::contact) struct ModeSums {
     points: usize,
     /// Σ ∂f_n/∂d (N/m) and Σ ∂f_n/∂ḋ (N·s/m).
     stiffness: f64,
@@ -46,9 +49,22 @@ struct ModeSums {
     surface_speed: f64,
 }
 
+/// The laws and the pair's bodies, as the mode sums and the note read them.
+pub(in crate::blocks::contact) struct PairModes<'a> {
+    /// The pair's laws.
+    pub normal: &'a NormalForceLaw,
+    pub friction: &'a FrictionLaw,
+    /// The contact normal (World, unit), from base to follower.
+    pub n: Vector3<f64>,
+    /// The bodies' motions (World): base, follower.
+    pub motions: (&'a FrameMotion, &'a FrameMotion),
+    /// The bodies' mass properties about the normal: base, follower (`None`: World or massless).
+    pub bodies: (Option<BodyAt>, Option<BodyAt>),
+}
+
 /// One body's mass (kg), centre of mass (World, m) and polar inertia about the normal (kg·m²),
 /// or `None` for World or a massless body.
-struct BodyAt {
+pub(in crate::blocks::contact) struct BodyAt {
     mass: f64,
     centre: Vector3<f64>,
     polar: f64,
@@ -56,11 +72,22 @@ struct BodyAt {
 
 impl BodyAt {
     fn of(side: &Side, pose_geometry: &Isometry3<f64>, n: &Vector3<f64>) -> Option<Self> {
-        let inertia = &side.inertia;
+        Self::from_inertia(&side.inertia, &side.placement, pose_geometry, n)
+    }
+
+    /// From the body's mass properties `inertia` (body frame), the geometry's `placement` on
+    /// the body (body ← geometry frame) and its pose (World ← geometry frame), about the World
+    /// normal `n`.
+    pub(in crate::blocks::contact) fn from_inertia(
+        inertia: &SpatialInertia,
+        placement: &Isometry3<f64>,
+        pose_geometry: &Isometry3<f64>,
+        n: &Vector3<f64>,
+    ) -> Option<Self> {
         if inertia.mass.is_nan() || inertia.mass <= 0.0 {
             return None;
         }
-        let pose_body = pose_geometry * side.placement.inverse();
+        let pose_body = pose_geometry * placement.inverse();
         let centre = pose_body * nalgebra::Point3::from(inertia.com());
         let n_body = pose_body.rotation.inverse() * n;
         Some(Self {
@@ -83,15 +110,120 @@ impl SpatialContactForce {
     pub(super) fn stiffness_note(&self, s: &Scratch) -> Option<StiffnessNote> {
         let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
         let n = self.last_normal(s)?;
-        let body_f = BodyAt::of(follower, &s.pose_follower, &n);
-        let body_b = BodyAt::of(base, &s.pose_base, &n);
-        let inverse_mass = body_f.as_ref().map_or(0.0, |b| 1.0 / b.mass)
-            + body_b.as_ref().map_or(0.0, |b| 1.0 / b.mass);
-        if inverse_mass.is_nan() || inverse_mass <= 0.0 {
-            return None;
+        let modes = PairModes {
+            normal: &self.normal,
+            friction: &self.friction,
+            n,
+            motions: (&s.motion_base, &s.motion_follower),
+            bodies: (
+                BodyAt::of(base, &s.pose_base, &n),
+                BodyAt::of(follower, &s.pose_follower, &n),
+            ),
+        };
+        let sums = self.mode_sums(s, &modes);
+        let pair = format!("({} against {})", base.label, follower.label);
+        modes.note(&pair, &sums)
+    }
+
+    /// The contact normal of the last evaluation (World), if any point was in contact.
+    fn last_normal(&self, s: &Scratch) -> Option<Vector3<f64>> {
+        if self.use_manifold {
+            (s.manifold.separation() < 0.0 && !s.manifold.points().is_empty())
+                .then(|| s.manifold.normal().into_inner())
+        } else {
+            s.geometry[..self.points]
+                .iter()
+                .find(|g| g.separation < 0.0)
+                .map(|g| g.normal.into_inner())
         }
-        let sums = self.mode_sums(s, &n, body_f.as_ref(), body_b.as_ref());
-        if sums.points == 0 {
+    }
+
+    fn mode_sums(&self, s: &Scratch, modes: &PairModes) -> ModeSums {
+        if self.use_manifold {
+            let m = s.manifold.points().len().min(s.normal_velocity.len());
+            return modes.manifold_sums(&s.manifold, &s.normal_velocity[..m], &s.slip_speed[..m]);
+        }
+        let mut sums = ModeSums::default();
+        for (i, g) in s.geometry[..self.points].iter().enumerate() {
+            if g.separation.is_nan() || g.separation >= 0.0 {
+                continue;
+            }
+            let rate = -s.normal_velocity[i];
+            let law = |d: f64, r: f64| self.normal.magnitude(d, r);
+            let (k, b) = law_slopes(&self.normal, law, -g.separation, rate);
+            modes.add(
+                &mut sums,
+                &g.point.coords,
+                (k, b),
+                (s.normal_force[i], s.slip_speed[i]),
+            );
+        }
+        sums
+    }
+}
+
+impl PairModes<'_> {
+    /// Adds one point in contact at World `p` with the normal law's slopes (k, b) and its
+    /// normal force and slip speed (N, m/s).
+    fn add(
+        &self,
+        sums: &mut ModeSums,
+        p: &Vector3<f64>,
+        (k, b): (f64, f64),
+        (f_n, slip): (f64, f64),
+    ) {
+        let (mb, mf) = self.motions;
+        let spin = (mf.angular_velocity - mb.angular_velocity).norm();
+        let c = friction_slope(self.friction, f_n, slip);
+        let n = &self.n;
+        sums.surface_speed = sums.surface_speed.max(spin * (p - mf.position).norm());
+        sums.points += 1;
+        sums.stiffness += k;
+        sums.damping += b;
+        sums.friction_slope += c;
+        sums.twist_follower += self
+            .bodies
+            .1
+            .as_ref()
+            .map_or(0.0, |body| c * body.arm_squared(p, n));
+        sums.twist_base += self
+            .bodies
+            .0
+            .as_ref()
+            .map_or(0.0, |body| c * body.arm_squared(p, n));
+    }
+
+    /// The sums over a manifold's points, with each point's normal velocity (m/s, positive
+    /// separating) and slip speed (m/s).
+    pub(in crate::blocks::contact) fn manifold_sums(
+        &self,
+        manifold: &ContactManifold,
+        normal_velocity: &[f64],
+        slip_speed: &[f64],
+    ) -> ModeSums {
+        let mut sums = ModeSums::default();
+        let points = manifold.points();
+        for (i, p) in points.iter().enumerate().take(normal_velocity.len()) {
+            let rate = -normal_velocity[i];
+            let f_n = point_normal_force(self.normal, p, rate);
+            let law = |d: f64, r: f64| p.share * self.normal.magnitude(d, r);
+            let (k, b) = law_slopes(self.normal, law, p.effective_depth, rate);
+            self.add(&mut sums, &p.point.coords, (k, b), (f_n, slip_speed[i]));
+        }
+        sums
+    }
+
+    /// The fastest mode (see the module documentation) of the sums over a pair's points, the
+    /// pair named by `pair`; `None` when no point is in contact or the bodies have no mass.
+    pub(in crate::blocks::contact) fn note(
+        &self,
+        pair: &str,
+        sums: &ModeSums,
+    ) -> Option<StiffnessNote> {
+        let (body_b, body_f) = (self.bodies.0.as_ref(), self.bodies.1.as_ref());
+        let inverse_mass =
+            body_f.map_or(0.0, |b| 1.0 / b.mass) + body_b.map_or(0.0, |b| 1.0 / b.mass);
+        if inverse_mass.is_nan() || inverse_mass <= 0.0 || sums.points == 0 {
             return None;
         }
         let mass = 1.0 / inverse_mass;
@@ -107,25 +239,20 @@ impl SpatialContactForce {
                 .map_or(0.0, |b| sum / b.polar)
         };
         let (twist_f, twist_b) = (
-            twist(sums.twist_follower, body_f.as_ref()),
-            twist(sums.twist_base, body_b.as_ref()),
+            twist(sums.twist_follower, body_f),
+            twist(sums.twist_base, body_b),
         );
         let twisting_rate = twist_f + twist_b;
         // The body whose twisting sets most of the rate, for the message.
         let (twist_sum, polar) = if twist_f >= twist_b {
-            (
-                sums.twist_follower,
-                body_f.as_ref().map_or(0.0, |b| b.polar),
-            )
+            (sums.twist_follower, body_f.map_or(0.0, |b| b.polar))
         } else {
-            (sums.twist_base, body_b.as_ref().map_or(0.0, |b| b.polar))
+            (sums.twist_base, body_b.map_or(0.0, |b| b.polar))
         };
         let points = match sums.points {
             1 => "1 point".to_string(),
             n => format!("{n} points"),
         };
-        let friction_help = self.friction_help();
-        let pair = format!("({} against {})", base.label, follower.label);
         let (rate, what, help) = if normal_rate >= sliding_rate.max(twisting_rate) {
             (
                 normal_rate,
@@ -145,7 +272,7 @@ impl SpatialContactForce {
                     sig(sums.friction_slope),
                     sig(mass)
                 ),
-                friction_help,
+                friction_help(self.friction),
             )
         } else {
             (
@@ -156,7 +283,7 @@ impl SpatialContactForce {
                     sig(twist_sum),
                     sig(polar)
                 ),
-                friction_help,
+                friction_help(self.friction),
             )
         };
         (rate.is_finite() && rate > 0.0).then_some(StiffnessNote {
@@ -164,82 +291,27 @@ impl SpatialContactForce {
             what,
             help,
             surface_speed: sums.surface_speed,
+            free_members: 0,
         })
     }
+}
 
-    /// The contact normal of the last evaluation (World), if any point was in contact.
-    fn last_normal(&self, s: &Scratch) -> Option<Vector3<f64>> {
-        if self.use_manifold {
-            (s.manifold.separation() < 0.0 && !s.manifold.points().is_empty())
-                .then(|| s.manifold.normal().into_inner())
-        } else {
-            s.geometry[..self.points]
-                .iter()
-                .find(|g| g.separation < 0.0)
-                .map(|g| g.normal.into_inner())
-        }
-    }
-
-    fn mode_sums(
-        &self,
-        s: &Scratch,
-        n: &Vector3<f64>,
-        body_f: Option<&BodyAt>,
-        body_b: Option<&BodyAt>,
-    ) -> ModeSums {
-        let mut sums = ModeSums::default();
-        let (mb, mf) = (&s.motion_base, &s.motion_follower);
-        let spin = (mf.angular_velocity - mb.angular_velocity).norm();
-        let mut add = |p: &Vector3<f64>, k: f64, b: f64, f_n: f64, slip: f64| {
-            let c = friction_slope(&self.friction, f_n, slip);
-            sums.surface_speed = sums.surface_speed.max(spin * (p - mf.position).norm());
-            sums.points += 1;
-            sums.stiffness += k;
-            sums.damping += b;
-            sums.friction_slope += c;
-            sums.twist_follower += body_f.map_or(0.0, |body| c * body.arm_squared(p, n));
-            sums.twist_base += body_b.map_or(0.0, |body| c * body.arm_squared(p, n));
-        };
-        if self.use_manifold {
-            let m = s.manifold.points().len().min(s.normal_velocity.len());
-            for (i, p) in s.manifold.points()[..m].iter().enumerate() {
-                let rate = -s.normal_velocity[i];
-                let f_n = point_normal_force(&self.normal, p, rate);
-                let law = |d: f64, r: f64| p.share * self.normal.magnitude(d, r);
-                let (k, b) = law_slopes(&self.normal, law, p.effective_depth, rate);
-                add(&p.point.coords, k, b, f_n, s.slip_speed[i]);
-            }
-        } else {
-            for (i, g) in s.geometry[..self.points].iter().enumerate() {
-                if g.separation.is_nan() || g.separation >= 0.0 {
-                    continue;
-                }
-                let rate = -s.normal_velocity[i];
-                let law = |d: f64, r: f64| self.normal.magnitude(d, r);
-                let (k, b) = law_slopes(&self.normal, law, -g.separation, rate);
-                add(&g.point.coords, k, b, s.normal_force[i], s.slip_speed[i]);
-            }
-        }
-        sums
-    }
-
-    /// What to change to soften the friction's slope.
-    fn friction_help(&self) -> String {
-        match self.friction {
-            FrictionLaw::SmoothStickSlip {
-                critical_velocity, ..
-            } => format!(
-                "raise the friction's critical_velocity (now {} m/s; the slope falls as 1/v_c)",
-                sig(critical_velocity)
-            ),
-            FrictionLaw::Stribeck {
-                stiction_velocity, ..
-            } => format!(
-                "raise the friction's stiction_velocity (now {} m/s; the slope falls as 1/v_s)",
-                sig(stiction_velocity)
-            ),
-            FrictionLaw::None | FrictionLaw::Input => "soften the friction".to_string(),
-        }
+/// What to change to soften the friction's slope.
+fn friction_help(friction: &FrictionLaw) -> String {
+    match *friction {
+        FrictionLaw::SmoothStickSlip {
+            critical_velocity, ..
+        } => format!(
+            "raise the friction's critical_velocity (now {} m/s; the slope falls as 1/v_c)",
+            sig(critical_velocity)
+        ),
+        FrictionLaw::Stribeck {
+            stiction_velocity, ..
+        } => format!(
+            "raise the friction's stiction_velocity (now {} m/s; the slope falls as 1/v_s)",
+            sig(stiction_velocity)
+        ),
+        FrictionLaw::None | FrictionLaw::Input => "soften the friction".to_string(),
     }
 }
 
