@@ -492,7 +492,7 @@ fn references(toks: &[(Tok, usize)], children: &BTreeSet<String>) -> Vec<Referen
                 Some((Tok::Sep, _))
             );
         if starts_path {
-            let line = toks[i].1;
+            let (line, start) = (toks[i].1, i);
             let mut path = Vec::new();
             while let Some(s) = ident(toks.get(i)) {
                 path.push(s.to_string());
@@ -504,8 +504,13 @@ fn references(toks: &[(Tok, usize)], children: &BTreeSet<String>) -> Vec<Referen
                 }
             }
             // `crate::param!` is a `#[macro_export]` macro: it lives at the crate's root
-            // whichever file defines it, so its path says nothing about modules.
-            if !matches!(toks.get(i), Some((Tok::Punct('!'), _))) {
+            // whichever file defines it, so its path says nothing about modules. A visibility
+            // (`pub(in crate::a::b)`) names where an item may be used, not what it uses.
+            let in_visibility = start >= 3
+                && ident(toks.get(start - 1)) == Some("in")
+                && matches!(toks.get(start - 2), Some((Tok::Punct('('), _)))
+                && ident(toks.get(start - 3)) == Some("pub");
+            if !in_visibility && !matches!(toks.get(i), Some((Tok::Punct('!'), _))) {
                 out.push(Reference {
                     path,
                     line,

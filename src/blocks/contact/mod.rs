@@ -6,6 +6,7 @@ pub mod friction_advice;
 pub mod ground_contact;
 pub mod group;
 pub mod laws_params;
+mod pair_modes;
 pub mod rates;
 pub mod rigid_contact;
 pub mod spatial_contact;

@@ -21,7 +21,7 @@
 
 use super::{ContactGroup, Scratch};
 use crate::block::StiffnessNote;
-use crate::blocks::contact::spatial_contact::stiffness::{BodyAt, PairModes};
+use crate::blocks::contact::pair_modes::{BodyAt, PairModes};
 use crate::geometry::query::manifold::{contact_manifold_with, ContactManifold};
 use crate::geometry::QueryWorkspace;
 use nalgebra::Vector3;

@@ -48,7 +48,7 @@ mod per_point;
 mod sensed;
 mod start_overlap;
 mod static_base;
-pub(in crate::blocks::contact) mod stiffness;
+mod stiffness;
 
 use outputs::*;
 
