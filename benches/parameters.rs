@@ -2,7 +2,7 @@
 //! run of it and against building the model again with the values.
 //!
 //! For each model and slot set, in one process:
-//! - `apply`: `Diagram::parameters_from` on a vector with every slot moved (the blocks with a
+//! - `apply`: `Blueprint::parameters_from` on a vector with every slot moved (the blocks with a
 //!   slot made again from their tables; a mechanism slot elaborates the mechanism again);
 //! - `rebuild`: `build_model` of the parsed document with the same values as overrides (what a
 //!   sweep point costs without a vector);

@@ -177,8 +177,17 @@ fn instantiate(
         );
     };
     let reader = TableReader::new(source, Some(&entry.name), &entry.params, entry.span.clone());
-    let block = (ty.build)(&reader.params()).map_err(|e| reader.locate(e))?;
+    let mut block = (ty.build)(&reader.params()).map_err(|e| reader.locate(e))?;
     reader.finish()?;
+    // The physical network finds a block through `physical` and binds it through
+    // `physical_mut`: a block type answering one and not the other would be found and silently
+    // left unbound (its force never reaching the mechanism).
+    if block.physical().is_some() != block.physical_mut().is_some() {
+        return Err(reader.table_error(format!(
+            "internal: block type {} answers `Block::physical` and `Block::physical_mut` differently (both must be Some, or both None)",
+            ty.name
+        )));
+    }
     check_period(&reader, &*block, spec)?;
     Ok(Instance {
         name: entry.name.clone(),

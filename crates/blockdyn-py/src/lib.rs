@@ -2,7 +2,7 @@
 //!
 //! The pure-Python package around it (python/blockdyn/__init__.py) re-exports these names and
 //! adds the sweep's result type. Everything here is a call into the crate's public API:
-//! [`blockdyn::build_model`] to build, [`blockdyn::simulate_keeping_rows`] to run (without the
+//! [`blockdyn::build_model_parts`] to build (the diagram and its blueprint, for parameter sets), [`blockdyn::simulate_keeping_rows`] to run (without the
 //! GIL), [`blockdyn::sweep::Sweep`] for threaded sweeps, [`blockdyn::builder`] for models built
 //! in code.
 

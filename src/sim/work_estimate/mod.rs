@@ -62,8 +62,10 @@
 //! Transients that neither the initial state nor the probe's start of the run show: a body that
 //! starts to roll or slide after the probe, rocking over edges, a spin that grows (Euler's
 //! disk), the kinks of points engaging one by one without a located event, and located events
-//! after the probe (rigid contact; impacts between the members of a ContactGroup that is partly
-//! in contact at t = 0). `check` says so.
+//! after the probe (rigid contact; a ContactGroup whose members are all held up at t = 0 and
+//! topple later). `check` says so. A group partly in contact at t = 0 counts as open: its free
+//! members' impacts are counted (below), and its ring term is counted too, which may count a
+//! bounce's time in contact twice (an over-estimate, left as is).
 //!
 //! # A group's impacts
 //!
