@@ -161,13 +161,7 @@ impl crate::block::PhysicalBlock for SpringDamper {
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        for (k, port) in ["B", "F"].iter().enumerate() {
-            let pb = binding.port(port).ok_or_else(|| BlockError::PortNotBound {
-                port: port.to_string(),
-            })?;
-            self.placements[k] = pb.placement;
-            self.inputs.push(PortDecl::body_kinematics(port));
-        }
+        self.placements = binding.frame_pair(&mut self.inputs)?;
         self.outputs.push(PortDecl::body_wrench("B"));
         self.outputs.push(PortDecl::body_wrench("F"));
         Ok(())
