@@ -125,21 +125,14 @@ impl Binding {
     }
 
     /// For a block between two frames B and F (a spring-damper, a transform sensor): each
-    /// port's placement on its body (body ← port frame), B's first, after declaring the hidden
-    /// inputs that carry the two bodies' kinematics (B, then F) in `inputs`; the error for a
-    /// port not bound.
-    pub fn frame_pair(
-        &self,
-        inputs: &mut Vec<super::PortDecl>,
-    ) -> Result<[nalgebra::Isometry3<f64>; 2], BlockError> {
-        let mut placements = [nalgebra::Isometry3::identity(); 2];
-        for (k, port) in ["B", "F"].into_iter().enumerate() {
-            let bound = self.port(port).ok_or_else(|| BlockError::PortNotBound {
-                port: port.to_string(),
-            })?;
-            placements[k] = bound.placement;
-            inputs.push(super::PortDecl::body_kinematics(port));
-        }
-        Ok(placements)
+    /// port's placement on its body (body ← port frame), B's first; the error for a port not
+    /// bound. The block then declares the hidden inputs that carry the two bodies' kinematics.
+    pub fn frame_pair(&self) -> Result<[nalgebra::Isometry3<f64>; 2], BlockError> {
+        let placement = |port: &str| {
+            self.port(port)
+                .map(|bound| bound.placement)
+                .ok_or_else(|| BlockError::PortNotBound { port: port.into() })
+        };
+        Ok([placement("B")?, placement("F")?])
     }
 }

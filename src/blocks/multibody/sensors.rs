@@ -80,7 +80,9 @@ impl crate::block::PhysicalBlock for TransformSensor {
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        self.placements = binding.frame_pair(&mut self.inputs)?;
+        self.placements = binding.frame_pair()?;
+        self.inputs.push(PortDecl::body_kinematics("B"));
+        self.inputs.push(PortDecl::body_kinematics("F"));
         Ok(())
     }
 }

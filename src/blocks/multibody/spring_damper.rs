@@ -161,7 +161,9 @@ impl crate::block::PhysicalBlock for SpringDamper {
     }
 
     fn bind(&mut self, binding: &Binding) -> Result<(), BlockError> {
-        self.placements = binding.frame_pair(&mut self.inputs)?;
+        self.placements = binding.frame_pair()?;
+        self.inputs.push(PortDecl::body_kinematics("B"));
+        self.inputs.push(PortDecl::body_kinematics("F"));
         self.outputs.push(PortDecl::body_wrench("B"));
         self.outputs.push(PortDecl::body_wrench("F"));
         Ok(())
