@@ -10,7 +10,7 @@
 //! [`Block::setup`]: super::Block::setup
 
 use super::Shape;
-use crate::geometry::query::partners_list;
+use crate::geometry::kind::partners_list;
 use crate::geometry::ShapeKind;
 use thiserror::Error;
 

@@ -1,6 +1,6 @@
 //! Errors of shape construction, mass properties and contact queries.
 
-use super::shape::ShapeKind;
+use super::kind::{partners_list, ShapeKind};
 
 /// Everything that can be wrong with a geometry given by a user, or with a query asked of it.
 ///
@@ -113,8 +113,8 @@ pub enum GeometryError {
     #[error(
         "unsupported geometry pair: {base} (base) and {follower} (follower); {base} supports contact \
          with: {base_partners}; {follower} supports contact with: {follower_partners}",
-        base_partners = super::query::partners_list(*base),
-        follower_partners = super::query::partners_list(*follower)
+        base_partners = partners_list(*base),
+        follower_partners = partners_list(*follower)
     )]
     UnsupportedPair {
         /// Kind of the base geometry.

@@ -25,6 +25,13 @@ use crate::geometry::GeometryError;
 /// Relative tolerance of the visibility test (fraction of the bounding-box diagonal).
 const RELATIVE_TOLERANCE: f64 = 1e-10;
 
+/// Angle (rad) below which two adjacent hull triangles count as one flat face. Round-off in
+/// user-given coordinates (a cube rotated by a computed angle) tilts coplanar triangles by about
+/// 1e-15 rad; real facets of a tessellated curved body differ by degrees. The hull keeps only
+/// the corners of such faces; [`planar_faces`](super::hull_faces::planar_faces) merges their
+/// triangles with the same angle.
+pub const COPLANAR_ANGLE: f64 = 1e-6;
+
 /// A closed triangulated convex polyhedron.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HullMesh {
@@ -101,7 +108,7 @@ pub fn convex_hull(points: &[Point3<f64>]) -> Result<HullMesh, GeometryError> {
 /// The vertices of `mesh` that are corners (their triangles lie in three planes or more), when
 /// some are not; `None` when every vertex is a corner.
 fn corners_only(mesh: &HullMesh) -> Option<Vec<Point3<f64>>> {
-    let cos_limit = crate::geometry::hull_faces::COPLANAR_ANGLE.cos();
+    let cos_limit = COPLANAR_ANGLE.cos();
     // Up to three distinct plane normals seen at each vertex.
     let mut planes: Vec<([Vector3<f64>; 3], usize)> =
         vec![([Vector3::zeros(); 3], 0); mesh.vertices.len()];

@@ -15,12 +15,7 @@ use nalgebra::Point3;
 use nalgebra::Vector3;
 
 use super::edge_map::{edge_map, EdgeMap};
-use super::hull::HullMesh;
-
-/// Angle (rad) below which two adjacent hull triangles count as one flat face. Round-off in
-/// user-given coordinates (a cube rotated by a computed angle) tilts coplanar triangles by about
-/// 1e-15 rad; real facets of a tessellated curved body differ by degrees.
-pub const COPLANAR_ANGLE: f64 = 1e-6;
+use super::hull::{HullMesh, COPLANAR_ANGLE};
 
 /// One flat face of a convex hull, in the hull's frame R.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,6 +11,7 @@ mod edge_map;
 mod error;
 pub(crate) mod hull;
 pub(crate) mod hull_faces;
+pub(crate) mod kind;
 pub(crate) mod mass_properties;
 pub mod query;
 pub mod shape;
@@ -18,11 +19,11 @@ pub mod shape;
 pub use error::GeometryError;
 pub use hull::HullMesh;
 pub use hull_faces::HullFace;
+pub use kind::{pair_supported, supported_partners, ShapeKind};
 pub use mass_properties::{mass_properties, MassProperties};
 pub use query::{
-    pair_supported, query, query_point_cloud, query_point_cloud_with, query_with,
-    supported_partners, ContactGeometry, QueryWorkspace,
+    query, query_point_cloud, query_point_cloud_with, query_with, ContactGeometry, QueryWorkspace,
 };
 pub use shape::{
-    Brick, ConvexHull, Cylinder, Disk, Ellipsoid, GridSurface, PointCloud, Shape, ShapeKind, Sphere,
+    Brick, ConvexHull, Cylinder, Disk, Ellipsoid, GridSurface, PointCloud, Shape, Sphere,
 };

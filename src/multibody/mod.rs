@@ -44,7 +44,6 @@ pub(crate) mod crba;
 pub(crate) mod energy;
 pub(crate) mod errors;
 pub(crate) mod gravity_reach;
-pub(crate) mod inertia;
 pub mod joint;
 pub mod joint_friction;
 pub(crate) mod kinematics;

@@ -5,9 +5,9 @@
 //! kept over it (disposal "keep"), which makes files and encoding several times smaller for
 //! scenes where most of the image is still. The animation loops forever.
 
+use super::error::RenderError;
 use super::palette;
 use super::raster::Canvas;
-use super::RenderError;
 use std::borrow::Cow;
 use std::io::Write;
 

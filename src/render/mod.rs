@@ -20,6 +20,7 @@
 
 pub mod camera;
 pub mod draw;
+mod error;
 pub mod gif_out;
 pub mod glyph;
 pub mod mesh;
@@ -30,13 +31,13 @@ mod text;
 
 pub use camera::{Camera, CameraError};
 pub use draw::Renderer;
+pub use error::{AnimationError, RenderError};
 pub use scene::{
     Animation, Arrow, FrameSnapshot, Glyph, ItemShape, JointGlyph, Material, SceneItem,
 };
 
-use crate::output::{write_atomically, OutputError};
-use std::path::{Path, PathBuf};
-use thiserror::Error;
+use crate::output::write_atomically;
+use std::path::Path;
 
 pub use crate::output::image::{DEFAULT_FRAME_RATE, DEFAULT_SIZE, MAX_SIDE, MIN_SIDE};
 /// Most frames in one animation: a longer run is sampled more sparsely (and plays faster than
@@ -87,34 +88,6 @@ impl RenderOptions {
     pub fn delay_cs(&self) -> u16 {
         (100.0 / self.playback_rate).round().clamp(2.0, 6000.0) as u16
     }
-}
-
-/// Why frames could not be drawn or encoded.
-#[derive(Debug, Error)]
-pub enum RenderError {
-    #[error("image size {width}×{height} px is outside {MIN_SIDE}..={MAX_SIDE} px per side")]
-    InvalidSize { width: u32, height: u32 },
-    #[error(transparent)]
-    Camera(#[from] CameraError),
-    #[error("the run recorded no frames")]
-    NoFrames,
-    #[error("drawing the time label failed: {0}")]
-    Text(String),
-    #[error("GIF encoding failed: {0}")]
-    Encode(String),
-}
-
-/// Why an animation file could not be written. Every variant names the target path.
-#[derive(Debug, Error)]
-pub enum AnimationError {
-    #[error(transparent)]
-    Output(#[from] OutputError),
-    #[error("cannot write animation '{}': {source}", path.display())]
-    Render {
-        path: PathBuf,
-        #[source]
-        source: RenderError,
-    },
 }
 
 /// Renders every frame of `animation` and encodes them as a GIF into memory; returns the bytes.

@@ -10,10 +10,22 @@
 //! A run past the bound would write more than the budget whatever its steps; a run under it can
 //! still grow larger (an adaptive run with tiny steps), which the size warning reports as it goes.
 
-use super::recorder::CSV_BYTES_PER_VALUE;
-use super::SimError;
 use crate::diagram::Diagram;
 use crate::model::{OutputRows, DEFAULT_MAX_OUTPUT_BYTES};
+
+/// Bytes a CSV value takes, for estimates: a full-precision number (17 digits, a sign, a point
+/// or an exponent) and its comma.
+pub const CSV_BYTES_PER_VALUE: f64 = 20.0;
+
+/// A run's projected output past its budget: what [`check`] finds (the run reports it as
+/// [`SimError::OutputBudget`](super::SimError::OutputBudget)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OverBudget {
+    /// The least output the run would write.
+    pub projection: Projection,
+    /// The budget, bytes.
+    pub budget: f64,
+}
 
 /// The least output a run will write.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,13 +73,13 @@ pub fn budget(d: &Diagram) -> f64 {
     d.run.output.max_bytes.unwrap_or(DEFAULT_MAX_OUTPUT_BYTES)
 }
 
-/// [`SimError::OutputBudget`] when a run recording `columns` columns would pass the budget.
+/// [`OverBudget`] when a run recording `columns` columns would pass the budget.
 pub fn check(
     d: &Diagram,
     rows: OutputRows,
     columns: usize,
     stop_time: f64,
-) -> Result<(), SimError> {
+) -> Result<(), OverBudget> {
     if columns == 0 {
         return Ok(());
     }
@@ -75,7 +87,7 @@ pub fn check(
     let budget = budget(d);
     // A NaN projection is refused too.
     if projection.bytes > budget || projection.bytes.is_nan() {
-        return Err(SimError::OutputBudget { projection, budget });
+        return Err(OverBudget { projection, budget });
     }
     Ok(())
 }
@@ -84,7 +96,7 @@ pub fn check(
 pub(crate) fn gb(bytes: &f64) -> String {
     let gb = bytes / 1e9;
     if gb < 1e6 {
-        format!("{}", super::recorder::four_digits(gb))
+        format!("{}", four_digits(gb))
     } else {
         format!("{gb:.3e}")
     }
@@ -94,6 +106,15 @@ pub(crate) fn gb(bytes: &f64) -> String {
 pub(crate) fn suggest(bytes: &f64) -> f64 {
     let scale = 10f64.powf(bytes.log10().floor() - 1.0);
     (bytes / scale).ceil() * scale
+}
+
+/// `x` rounded to 4 significant digits (a projection is no more precise).
+pub(crate) fn four_digits(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(3 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
 }
 
 #[cfg(test)]
@@ -112,7 +133,7 @@ mod tests {
         assert_eq!((p.rows, p.columns), (21.0, 2));
         assert!(check(&d, d.run.output.rows, 1, 10.0).is_ok());
         let d = model("sample_time = 1e-300");
-        let e = check(&d, d.run.output.rows, 1, 10.0).unwrap_err();
+        let e = crate::sim::SimError::from(check(&d, d.run.output.rows, 1, 10.0).unwrap_err());
         assert!(e.to_string().contains("output budget"), "{e}");
     }
 }

@@ -1,6 +1,8 @@
 //! Which signals a run records (every Scope input and every `[output] log` entry) and where they
 //! live in the signal buffer.
 
+use super::budget::four_digits;
+pub use super::budget::CSV_BYTES_PER_VALUE;
 use crate::diagram::Diagram;
 use crate::model::{OutputRows, SMOOTH_MAX_REFINE, SMOOTH_ROWS};
 use crate::output::{Column, CsvStream, OutputError, PlotRows, Recording, StagedFile};
@@ -121,9 +123,6 @@ pub const RESERVED_ROWS: usize = 4096;
 pub const RESERVED_BYTES: usize = 64 << 20;
 /// A streamed CSV this large gets a warning (once, with the size it is heading for).
 pub const CSV_WARNING_BYTES: u64 = 1 << 30;
-/// Bytes a CSV value takes, for estimates: a full-precision number (17 digits, a sign, a point
-/// or an exponent) and its comma.
-pub const CSV_BYTES_PER_VALUE: f64 = 20.0;
 
 /// Where [`Recorder::streaming`] sends the rows.
 pub struct StreamTo {
@@ -380,13 +379,4 @@ fn recorded_rows(rows: OutputRows, columns: usize) -> OutputRows {
         OutputRows::Smooth if columns == 0 => OutputRows::Refine(1),
         rows => rows,
     }
-}
-
-/// `x` rounded to 4 significant digits (a projection is no more precise).
-pub(crate) fn four_digits(x: f64) -> f64 {
-    if x == 0.0 || !x.is_finite() {
-        return x;
-    }
-    let scale = 10f64.powi(3 - x.abs().log10().floor() as i32);
-    (x * scale).round() / scale
 }

@@ -339,7 +339,7 @@ impl Sweep {
             recorder.num_columns(),
             d.run.stop_time,
         )
-        .map_err(model_error)?;
+        .map_err(|over| model_error(over.into()))?;
         let columns = (recorder.recording.columns.into_iter())
             .map(|c| c.name)
             .collect();

@@ -16,7 +16,8 @@
 //! `derivatives` reuses it instead of solving again.
 
 use super::mechanism_drive::{
-    drift_note, effective_state, sync_to_references, DriveOutput, DriveScratch, MotionInput,
+    drift_note, effective_state, sync_to_references, write_drive_outputs, DriveOutput,
+    DriveScratch, DriveView, InputRole, MotionInput,
 };
 use crate::block::physical::{KINEMATICS_LEN, WRENCH_LEN};
 use crate::block::{
@@ -38,22 +39,10 @@ use crate::multibody::{
 use crate::solver::Direction;
 use nalgebra::Vector3;
 use std::any::Any;
-use std::ops::Range;
 use std::sync::Arc;
 
 /// A loop-closure error at the initial positions above this (m or rad) is reported as a warning.
 const CLOSURE_WARNING: f64 = 1e-6;
-
-/// What a hidden input of the mechanism carries.
-#[derive(Clone, Debug)]
-enum InputRole {
-    /// Actuation of the joint whose velocity coordinates are `range`.
-    Actuation(Range<usize>),
-    /// A wrench on body `b`, applied at the frame (if known) it was connected to.
-    Wrench(usize, Option<FrameId>),
-    /// A joint's motion reference (see `mechanism_drive.rs`).
-    Motion,
-}
 
 /// The compiled mechanism as a block.
 pub struct MechanismBlock {
@@ -185,19 +174,6 @@ impl MechanismBlock {
             block.add_rigid_constraint(closure);
         }
         block
-    }
-
-    /// The wrench inputs whose frame is known: (input index, frame).
-    pub(super) fn wrench_frames(&self) -> impl Iterator<Item = (usize, FrameId)> + '_ {
-        self.roles.iter().enumerate().filter_map(|(i, r)| match r {
-            InputRole::Wrench(_, Some(f)) => Some((i, *f)),
-            _ => None,
-        })
-    }
-
-    /// Rigid constraint `k` (contact pair, limit or loop closure).
-    pub(super) fn rigid_constraint(&self, k: usize) -> &RigidConstraint {
-        &self.rigid[k]
     }
 
     /// With motion inputs, the state the mechanism is evaluated at: `states` with the prescribed
@@ -741,7 +717,14 @@ impl Block for MechanismBlock {
             }
             let rigid = (!self.rigid.is_empty()).then_some((&s.vdot[..], &s.rigid));
             let (q, v) = states.split_at(nq);
-            self.write_drive_outputs(
+            let view = DriveView {
+                mechanism: &self.mechanism,
+                roles: &self.roles,
+                rigid: &self.rigid,
+                drives: &self.drives,
+            };
+            write_drive_outputs(
+                &view,
                 &mut ctx.io,
                 (q, v),
                 (&s.tau, &s.f_ext),

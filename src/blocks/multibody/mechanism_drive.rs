@@ -15,17 +15,27 @@
 //! ([`crate::multibody::reaction`]) in the frame the joint asked for. It depends on every input.
 //! Computed only when some joint reads it: one RNEA over the solved accelerations.
 
-use super::mechanism_block::MechanismBlock;
 use crate::block::Io;
-use crate::multibody::rigid::{ConstraintKind, RigidWorkspace};
+use crate::multibody::rigid::{ConstraintKind, RigidConstraint, RigidWorkspace};
 use crate::multibody::rotation_vector::rotation_vector_to_quaternion;
 use crate::multibody::weld::weld_reaction;
 use crate::multibody::{
-    body_pose, forward_dynamics, inverse_dynamics, joint_reaction, passive_forces, JointId,
-    Mechanism, ReactionFrame, SpatialForce, Workspace,
+    body_pose, forward_dynamics, inverse_dynamics, joint_reaction, passive_forces, FrameId,
+    JointId, Mechanism, ReactionFrame, SpatialForce, Workspace,
 };
 use nalgebra::Vector3;
 use std::ops::Range;
+
+/// What a hidden input of the mechanism carries.
+#[derive(Clone, Debug)]
+pub(super) enum InputRole {
+    /// Actuation of the joint whose velocity coordinates are `range`.
+    Actuation(Range<usize>),
+    /// A wrench on body `b`, applied at the frame (if known) it was connected to.
+    Wrench(usize, Option<FrameId>),
+    /// A joint's motion reference (see `mechanism_drive.rs`).
+    Motion,
+}
 
 /// One driven joint's motion input.
 #[derive(Clone, Debug)]
@@ -310,7 +320,27 @@ fn cut_reaction(
     Some((rot.inverse() * force, rot.inverse() * torque))
 }
 
-impl MechanismBlock {
+/// What the drive outputs read of the mechanism block: a view of its parts, handed down by the
+/// block (the drive does not reach back into it).
+pub(super) struct DriveView<'a> {
+    /// The compiled mechanism.
+    pub(super) mechanism: &'a Mechanism,
+    /// What each hidden input of the block carries, by input index.
+    pub(super) roles: &'a [InputRole],
+    /// The rigid constraints (contact pairs, limits, loop closures), by owner index.
+    pub(super) rigid: &'a [RigidConstraint],
+    /// The drive outputs, one per joint that has one.
+    pub(super) drives: &'a [DriveOutput],
+}
+
+impl DriveView<'_> {
+    /// The wrench inputs whose frame is known: (input index, frame).
+    fn wrench_frames(&self) -> impl Iterator<Item = (usize, FrameId)> + '_ {
+        self.roles.iter().enumerate().filter_map(|(i, r)| match r {
+            InputRole::Wrench(_, Some(f)) => Some((i, *f)),
+            _ => None,
+        })
+    }
     /// The wrenches applied to the summed side of weld `j` (see
     /// [`crate::multibody::weld`]; World-resolved, about the World origin): the wrench inputs
     /// whose frame is there and the forces of the loop closures whose frame on the weld's body
@@ -345,7 +375,7 @@ impl MechanismBlock {
                 continue;
             }
             // The constraint's frame on the weld's body (its other frame is on another body).
-            let frame = match &self.rigid_constraint(cand.owner).kind {
+            let frame = match &self.rigid[cand.owner].kind {
                 ConstraintKind::Loop(cut) if cut.base.0 == body => cut.frames.0,
                 ConstraintKind::Loop(cut) => cut.frames.1,
                 // A contact between two parts of the welded body: which part each row pushes
@@ -365,70 +395,70 @@ impl MechanismBlock {
         }
         Some(applied)
     }
+}
 
-    /// Writes the drive outputs that are read, at the effective state `(q, v)` whose rigid
-    /// constraints (if any) were just solved into `rigid_vdot` and `rw`; `tau` and `f_ext` are
-    /// the gathered inputs. Does not allocate.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn write_drive_outputs(
-        &self,
-        io: &mut Io,
-        (q, v): (&[f64], &[f64]),
-        (tau, f_ext): (&[f64], &[SpatialForce]),
-        rigid: Option<(&[f64], &RigidWorkspace)>,
-        d: &mut DriveScratch,
-        ws: &mut Workspace,
-    ) {
-        let m = &**crate::block::MechanismLowering::mechanism(self);
-        let DriveScratch {
-            vdot,
-            tau_id,
-            passive,
-            f_total,
-            ..
-        } = d;
-        f_total.copy_from_slice(f_ext);
-        let vdot: &[f64] = match rigid {
-            Some((solved, rw)) => {
-                add_constraint_forces(rw, f_total);
-                solved
-            }
-            None => {
-                forward_dynamics(m, q, v, tau, f_ext, ws, vdot);
-                vdot
-            }
-        };
-        inverse_dynamics(m, q, v, vdot, f_total, ws, tau_id);
-        passive_forces(m, q, v, passive);
-        for drive in self.drives.iter().filter(|d| d.used) {
-            let out = io.output(drive.output);
-            // The joint's degrees of freedom as its block sees them (a loop-closing joint has
-            // none in v, and no actuator force).
-            let nv = m.joint_state_sizes(drive.joint).1;
-            out[..nv].fill(0.0);
-            let r = m.joint_v_range(drive.joint);
-            for (k, o) in r.clone().zip(out.iter_mut()) {
-                *o = if m.prescribed()[k] {
-                    tau_id[k] - tau[k] - passive[k]
-                } else {
-                    0.0
-                };
-            }
-            let reaction = match (rigid, m.weld_split(drive.joint)) {
-                (_, Some(split)) => self
-                    .weld_applied(m, split.joint, io, rigid.map(|r| r.1))
-                    .and_then(|applied| weld_reaction(m, ws, split, &applied, drive.frame))
-                    .or(Some((Vector3::repeat(f64::NAN), Vector3::repeat(f64::NAN)))),
-                (Some((_, rw)), None) if m.cut_of(drive.joint).is_some() => {
-                    cut_reaction(m, rw, ws, drive.joint, drive.frame)
-                }
-                _ => joint_reaction(m, ws, drive.joint, drive.frame),
-            };
-            let out = io.output(drive.output);
-            let (f, n) = reaction.unwrap_or((Vector3::zeros(), Vector3::zeros()));
-            out[nv..nv + 3].copy_from_slice(f.as_slice());
-            out[nv + 3..nv + 6].copy_from_slice(n.as_slice());
+/// Writes the drive outputs of `view` that are read, at the effective state `(q, v)` whose rigid
+/// constraints (if any) were just solved into `rigid_vdot` and `rw`; `tau` and `f_ext` are
+/// the gathered inputs. Does not allocate.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn write_drive_outputs(
+    view: &DriveView<'_>,
+    io: &mut Io,
+    (q, v): (&[f64], &[f64]),
+    (tau, f_ext): (&[f64], &[SpatialForce]),
+    rigid: Option<(&[f64], &RigidWorkspace)>,
+    d: &mut DriveScratch,
+    ws: &mut Workspace,
+) {
+    let m = view.mechanism;
+    let DriveScratch {
+        vdot,
+        tau_id,
+        passive,
+        f_total,
+        ..
+    } = d;
+    f_total.copy_from_slice(f_ext);
+    let vdot: &[f64] = match rigid {
+        Some((solved, rw)) => {
+            add_constraint_forces(rw, f_total);
+            solved
         }
+        None => {
+            forward_dynamics(m, q, v, tau, f_ext, ws, vdot);
+            vdot
+        }
+    };
+    inverse_dynamics(m, q, v, vdot, f_total, ws, tau_id);
+    passive_forces(m, q, v, passive);
+    for drive in view.drives.iter().filter(|d| d.used) {
+        let out = io.output(drive.output);
+        // The joint's degrees of freedom as its block sees them (a loop-closing joint has
+        // none in v, and no actuator force).
+        let nv = m.joint_state_sizes(drive.joint).1;
+        out[..nv].fill(0.0);
+        let r = m.joint_v_range(drive.joint);
+        for (k, o) in r.clone().zip(out.iter_mut()) {
+            *o = if m.prescribed()[k] {
+                tau_id[k] - tau[k] - passive[k]
+            } else {
+                0.0
+            };
+        }
+        let reaction = match (rigid, m.weld_split(drive.joint)) {
+            (_, Some(split)) => view
+                .weld_applied(m, split.joint, io, rigid.map(|r| r.1))
+                .and_then(|applied| weld_reaction(m, ws, split, &applied, drive.frame))
+                .or(Some((Vector3::repeat(f64::NAN), Vector3::repeat(f64::NAN)))),
+            (Some((_, rw)), None) if m.cut_of(drive.joint).is_some() => {
+                cut_reaction(m, rw, ws, drive.joint, drive.frame)
+            }
+            _ => joint_reaction(m, ws, drive.joint, drive.frame),
+        };
+        let out = io.output(drive.output);
+        let (f, n) = reaction.unwrap_or((Vector3::zeros(), Vector3::zeros()));
+        out[nv..nv + 3].copy_from_slice(f.as_slice());
+        out[nv + 3..nv + 6].copy_from_slice(n.as_slice());
     }
 }
 

@@ -27,13 +27,11 @@ mod convex;
 mod epa;
 mod gjk;
 pub mod manifold;
-mod pairs;
 mod support;
 mod surface;
 
+pub use super::kind::{pair_supported, supported_partners};
 pub use contact_geometry::ContactGeometry;
-pub(crate) use pairs::partners_list;
-pub use pairs::{pair_supported, supported_partners};
 
 use nalgebra::{Isometry3, Matrix3, Vector3};
 

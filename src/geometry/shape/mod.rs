@@ -23,6 +23,8 @@ mod point_cloud;
 mod primitives;
 pub(crate) mod validate;
 
+/// The kind of a shape, declared below the shapes (the geometry error names it too).
+pub use super::kind::ShapeKind;
 pub use convex_hull::ConvexHull;
 pub use grid_surface::{GridSample, GridSurface};
 pub use point_cloud::PointCloud;
@@ -53,53 +55,6 @@ pub enum Shape {
     Point,
     /// Distinct points.
     PointCloud(PointCloud),
-}
-
-/// The geometry kinds of the seed's supported-pair table. All solids are the kind
-/// [`ShapeKind::ConvexHull`] ("convex hull of solid").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ShapeKind {
-    /// Convex hull of a solid (sphere, brick, cylinder, ellipsoid, convex hull of points).
-    ConvexHull,
-    /// Disk.
-    Disk,
-    /// Grid surface.
-    GridSurface,
-    /// Infinite plane.
-    InfinitePlane,
-    /// Point.
-    Point,
-    /// Point cloud.
-    PointCloud,
-}
-
-impl ShapeKind {
-    /// Every kind, in the seed's table order.
-    pub const ALL: [ShapeKind; 6] = [
-        ShapeKind::ConvexHull,
-        ShapeKind::Disk,
-        ShapeKind::GridSurface,
-        ShapeKind::InfinitePlane,
-        ShapeKind::Point,
-        ShapeKind::PointCloud,
-    ];
-    /// Human-readable name, as used in error messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            ShapeKind::ConvexHull => "convex hull of solid",
-            ShapeKind::Disk => "disk",
-            ShapeKind::GridSurface => "grid surface",
-            ShapeKind::InfinitePlane => "infinite plane",
-            ShapeKind::Point => "point",
-            ShapeKind::PointCloud => "point cloud",
-        }
-    }
-}
-
-impl std::fmt::Display for ShapeKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 impl Shape {

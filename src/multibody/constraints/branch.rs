@@ -33,7 +33,7 @@
 //!
 //! Buffers are sized once for `min(capacity, BRANCH_LIMIT)` variables: a solve does not allocate.
 
-use super::complementarity::{accepted, Lcp};
+use super::lcp_problem::{accepted, Lcp};
 use super::principal::PrincipalBasis;
 
 /// Problems with more variables than this are not searched (the tableau is

@@ -27,6 +27,7 @@
 //! reported as no solution (Painlevé's paradox for a frictional contact).
 
 use super::branch::BranchAndBound;
+use super::lcp_problem::{accepted, Lcp};
 use super::lemke::{Covering, Lemke, LemkeFailure};
 use super::principal::PrincipalBasis;
 
@@ -64,15 +65,6 @@ pub(crate) struct Outcome {
     pub(crate) sets: usize,
     /// Nodes of the branch-and-bound search.
     pub(crate) nodes: usize,
-}
-
-/// The problem to solve: `n` variables, `M_ij = m[i·stride + j]`, `q`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Lcp<'a> {
-    pub(crate) n: usize,
-    pub(crate) m: &'a [f64],
-    pub(crate) stride: usize,
-    pub(crate) q: &'a [f64],
 }
 
 /// Buffers and the remembered mode, for problems of up to `capacity` variables.
@@ -233,21 +225,6 @@ impl ComplementaritySolver {
         self.mode[..n].copy_from_slice(&self.alpha[..n]);
         self.mode_key = Some(key);
     }
-}
-
-/// Whether `z` solves `lcp` within `tol·max(1, m_max·‖z‖∞)` (`w ≥ 0`, `z ≥ 0`, `wᵢzᵢ = 0` as
-/// `|wᵢ|` small where `zᵢ` is above the tolerance).
-pub(crate) fn accepted(lcp: Lcp<'_>, z: &[f64], m_max: f64, tol: f64) -> bool {
-    let Lcp { n, m, stride, q } = lcp;
-    let z_max = z[..n].iter().fold(0.0f64, |a, x| a.max(x.abs()));
-    let limit = tol * (m_max * z_max).max(1.0);
-    (0..n).all(|i| {
-        let w: f64 = q[i] + (0..n).map(|j| m[i * stride + j] * z[j]).sum::<f64>();
-        let violation = (-w)
-            .max(-z[i])
-            .max(if z[i] > limit { w.abs() } else { 0.0 });
-        violation <= limit
-    })
 }
 
 #[cfg(test)]

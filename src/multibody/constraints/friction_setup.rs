@@ -3,67 +3,11 @@
 //! (normal forces, direction multipliers β, slacks λ) and the scaled matrix `M`, vector `q`.
 
 use super::errors::ConstraintError;
-use super::friction::{ContactMotion, FrictionWorkspace, FrictionalContact};
+use super::friction_problem::{
+    ContactMotion, FrictionWorkspace, FrictionalContact, Pattern, Role, Variable,
+};
 use super::lcp::RowKind;
 use nalgebra::DMatrixView;
-
-/// Up to three `(row, coefficient)` terms: a variable's force on rows, or the rows it measures.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Pattern {
-    len: usize,
-    terms: [(usize, f64); 3],
-}
-
-impl Pattern {
-    fn one(row: usize, coefficient: f64) -> Self {
-        let mut p = Self::default();
-        p.push(row, coefficient);
-        p
-    }
-
-    fn push(&mut self, row: usize, coefficient: f64) {
-        self.terms[self.len] = (row, coefficient);
-        self.len += 1;
-    }
-
-    pub(super) fn terms(&self) -> &[(usize, f64)] {
-        &self.terms[..self.len]
-    }
-}
-
-/// What a variable of the complementarity problem is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Role {
-    /// A row force (`f_n` of a contact or the force of a frictionless unilateral row).
-    Row,
-    /// `β_j` of a sticking contact.
-    Direction,
-    /// `λ` of a sticking contact.
-    Slack,
-}
-
-/// A variable: `Σ force` is its force on the rows per unit value, `Σ measure·a` its
-/// complementary quantity (plus the structural terms of `Role`).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Variable {
-    role: Role,
-    /// The row named in errors: the contact's normal row, or the unilateral row.
-    pub(super) row: usize,
-    pub(super) contact: Option<usize>,
-    pub(super) force: Pattern,
-    measure: Pattern,
-}
-
-impl Variable {
-    /// A number for the role (for the layout key of the warm start).
-    pub(super) fn role_code(&self) -> u64 {
-        match self.role {
-            Role::Row => 0,
-            Role::Direction => 1,
-            Role::Slack => 2,
-        }
-    }
-}
 
 /// Checks the contacts' row layout, μ and sliding velocities; marks the rows contacts own.
 pub(super) fn validate_contacts(

@@ -16,7 +16,7 @@
 //!    unilateral rows, `v_c = 0` on bilateral rows and maximal-dissipation friction on the
 //!    tangents: the contact sticks at the end (`v_c,t = 0`, `p_c,t` inside the cone) or slides
 //!    with `p_c,t` on the cone's boundary opposing the final slip. This is [`solve_frictional`]
-//!    with `b = v⁻` and every contact [`Sticking`](super::friction::ContactMotion::Sticking) (the
+//!    with `b = v⁻` and every contact [`Sticking`](super::friction_problem::ContactMotion::Sticking) (the
 //!    cone, not a given sliding direction: the slip may stop or turn during the impact).
 //! 2. **Restitution** (Newton's target): from `v_c`, a second impulse `p_r` with
 //!    `v⁺_n + e v⁻_n ≥ 0 ⊥ p_r,n ≥ 0` on approaching unilateral rows (`v⁺_n ≥ 0` on the others),
@@ -49,7 +49,8 @@
 //! non-negative (a convex combination of `v_c` and `v⁺`), so the result remains admissible.
 
 use super::errors::{check_len, ConstraintError};
-use super::friction::{solve_frictional, FrictionWorkspace, FrictionalContact};
+use super::friction::solve_frictional;
+use super::friction_problem::{FrictionWorkspace, FrictionalContact};
 use super::lcp::RowKind;
 use nalgebra::DMatrixView;
 

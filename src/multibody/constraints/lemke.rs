@@ -52,7 +52,7 @@
 //! caller's exact fallback takes over. A pivot budget remains, unreachable when the arithmetic is
 //! exact (the rule cannot cycle).
 
-use super::complementarity::Lcp;
+use super::lcp_problem::Lcp;
 
 /// Relative size of the smallest admissible pivot within its column.
 const PIVOT_TOLERANCE: f64 = 1e-9;

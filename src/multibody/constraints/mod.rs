@@ -59,11 +59,13 @@ mod branch;
 pub(crate) mod complementarity;
 pub(crate) mod errors;
 pub(crate) mod friction;
+mod friction_problem;
 mod friction_setup;
 pub(crate) mod groups;
 pub(crate) mod impulse;
 pub(crate) mod impulse_friction;
 pub(crate) mod lcp;
+mod lcp_problem;
 mod ldl;
 mod lemke;
 mod principal;
@@ -73,10 +75,8 @@ mod testutil;
 
 pub use complementarity::SolveMethod;
 pub use errors::ConstraintError;
-pub use friction::{
-    solve_frictional, ContactMotion, FrictionSettings, FrictionStats, FrictionWorkspace,
-    FrictionalContact,
-};
+pub use friction::{solve_frictional, FrictionStats};
+pub use friction_problem::{ContactMotion, FrictionSettings, FrictionWorkspace, FrictionalContact};
 pub use groups::{RowGroups, WORLD};
 pub use impulse::solve_impulses;
 pub use impulse_friction::{solve_frictional_impulses, ImpactOutcome, ImpulseWorkspace};

@@ -12,7 +12,7 @@
 //! is skipped: a solvable problem also has a solution with a non-singular set, or the
 //! enumeration reports none).
 
-use super::complementarity::Lcp;
+use super::lcp_problem::Lcp;
 
 /// Relative size below which a pivot of `M_αα` is zero.
 const SINGULAR: f64 = 1e-12;

@@ -5,8 +5,8 @@ use super::lcp::RowKind;
 use nalgebra::{DMatrix, DVector};
 
 /// The LCP (M, q) of a dense row-major n×n `m` (n = q's length).
-pub(crate) fn lcp<'a>(m: &'a [f64], q: &'a [f64]) -> super::complementarity::Lcp<'a> {
-    super::complementarity::Lcp {
+pub(crate) fn lcp<'a>(m: &'a [f64], q: &'a [f64]) -> super::lcp_problem::Lcp<'a> {
+    super::lcp_problem::Lcp {
         n: q.len(),
         m,
         stride: q.len(),

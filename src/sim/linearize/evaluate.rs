@@ -2,9 +2,10 @@
 //! [`super`]).
 
 use super::coordinates::Coordinates;
+use super::error::LinearizeError;
+use super::linearization::Linearization;
 use super::names::{Port, Target};
 use super::perturb::{InputCopy, OutputShift, Perturbed};
-use super::{Linearization, LinearizeError};
 use crate::block::{Block, Slot};
 use crate::diagram::Diagram;
 use crate::sim::{map_solver_error, solver_options, Engine, Recorder, SimError};

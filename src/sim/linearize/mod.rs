@@ -42,17 +42,18 @@
 //! Gauss–Newton / Levenberg–Marquardt on these differences (`blockdyn trim`).
 
 mod coordinates;
+mod error;
 mod evaluate;
+mod linearization;
 mod names;
 mod perturb;
 mod trim;
 
+pub use error::LinearizeError;
+pub use linearization::Linearization;
 pub use trim::{trim, Trim, TrimError, TrimSpec};
 
 use crate::diagram::Diagram;
-use crate::model::Diagnostic;
-use crate::sim::SimError;
-use nalgebra::DMatrix;
 
 /// What to linearize: the names of the inputs and outputs and the operating time.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -63,98 +64,6 @@ pub struct LinearizeSpec {
     pub outputs: Vec<String>,
     /// The operating time T, s (0: the initial state).
     pub at: f64,
-}
-
-/// A linear model `ż = A·z + B·u`, `y = C·z + D·u` about an operating point, in deviations from
-/// it (`z`, `u`, `y` in the units of the states and ports they name).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Linearization {
-    /// The states' names (`JOINT.q[i]`, `JOINT.v[i]`, `BLOCK.NAME`).
-    pub states: Vec<String>,
-    /// The inputs' names, one per element.
-    pub inputs: Vec<String>,
-    /// The outputs' names, one per element.
-    pub outputs: Vec<String>,
-    /// ∂ż/∂z (states × states).
-    pub a: DMatrix<f64>,
-    /// ∂ż/∂u (states × inputs).
-    pub b: DMatrix<f64>,
-    /// ∂y/∂z (outputs × states).
-    pub c: DMatrix<f64>,
-    /// ∂y/∂u (outputs × inputs).
-    pub d: DMatrix<f64>,
-    /// The operating state (a quaternion's tangent coordinates are 0 there).
-    pub x: Vec<f64>,
-    /// The inputs' operating values (what the ports read there).
-    pub u: Vec<f64>,
-    /// The outputs' operating values.
-    pub y: Vec<f64>,
-    /// The operating time, s.
-    pub t: f64,
-    /// What the linearization does not capture (sampled blocks, zero crossings at the operating
-    /// point, closed loops): see the module documentation.
-    pub warnings: Vec<String>,
-    /// The largest estimated truncation error of an entry of the matrices (see the module
-    /// documentation), in the entry's units.
-    pub error_estimate: f64,
-    /// Evaluations of the diagram the differences took.
-    pub evaluations: usize,
-}
-
-/// Why a diagram could not be linearized.
-#[derive(Debug, thiserror::Error)]
-pub enum LinearizeError {
-    /// An input or output name that is not a port of the diagram.
-    #[error("{0}")]
-    Name(Box<Diagnostic>),
-    /// An output that nothing in the model reads (no line, not logged): blocks need not compute
-    /// such outputs. `blockdyn linearize` and [`crate::command::linearize::linearize_model`] add
-    /// the outputs to `[output] log` and build the model again.
-    #[error("--outputs '{name}': nothing in the model reads this output (no line leaves it and it is not logged), so its block need not compute it\n  help: add it to the model's [output] log = [\"{name}\"] (blockdyn linearize does so itself)")]
-    UnusedOutput {
-        /// The output's name, `BLOCK.PORT`.
-        name: String,
-    },
-    /// An input named twice in `--inputs` (each input is perturbed once: a second perturbation
-    /// of the same port would leave its column silently zero).
-    #[error("--inputs names '{name}' twice: each input is perturbed once\n  help: remove the repeated '{name}'")]
-    DuplicateInput {
-        /// The repeated name.
-        name: String,
-    },
-    /// The operating time is not in [0, stop time].
-    #[error("--at {at}: the operating time must be a time of the run, from 0 to the stop time {stop_time} s")]
-    Time {
-        /// The requested time, s.
-        at: f64,
-        /// The model's stop time, s.
-        stop_time: f64,
-    },
-    /// The model could not start (its recording).
-    #[error("{0}")]
-    Model(Box<Diagnostic>),
-    /// The run to the operating time failed.
-    #[error("the run to the operating time t = {at} s failed: {source}")]
-    Run {
-        /// The operating time, s.
-        at: f64,
-        /// Why the run failed.
-        source: Box<SimError>,
-    },
-    /// A derivative or output is not finite at the operating point or a perturbation of it.
-    #[error("at the operating point (t = {t} s) {what} is not finite (NaN or infinity): there is no linearization there")]
-    NonFinite {
-        /// The operating time, s.
-        t: f64,
-        /// Which value (`the derivative of STATE`, `output NAME`), and under which perturbation.
-        what: String,
-    },
-}
-
-impl From<Diagnostic> for LinearizeError {
-    fn from(d: Diagnostic) -> Self {
-        LinearizeError::Model(Box::new(d))
-    }
 }
 
 /// Linearizes `diagram` about the operating point of `spec`; see the module documentation.

@@ -1,7 +1,7 @@
 //! Resolving the names of `--inputs` and `--outputs` to ports of the diagram, with located
 //! errors and "did you mean".
 
-use super::LinearizeError;
+use super::error::LinearizeError;
 use crate::block::Slot;
 use crate::diagram::Diagram;
 use crate::model::diagnostic::closest;

@@ -17,9 +17,9 @@
 //! [`TrimSpec::max_iterations`]) is [`TrimError::NotConverged`], naming the state with the
 //! largest derivative left.
 
+use super::error::LinearizeError;
 use super::evaluate::{at_operating_point, findings, steps, Evaluator, OperatingPoint};
 use super::names;
-use super::LinearizeError;
 use crate::diagram::Diagram;
 use crate::model::diagnostic::closest;
 use nalgebra::{DMatrix, DVector};

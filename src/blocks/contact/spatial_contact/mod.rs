@@ -32,12 +32,12 @@ use crate::contact::normal_force::NormalForceLaw;
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::{pair_supported, ContactGeometry, QueryWorkspace, Shape as Geometry};
-use crate::multibody::SpatialInertia;
 use crate::param;
 use crate::params::{ParamError, Params};
 use crate::solver::Direction;
 use nalgebra::{Isometry3, Point3, Vector3};
 use sensed::UsedOutputs;
+use side::Side;
 use static_base::StaticBase;
 use std::any::Any;
 
@@ -46,6 +46,7 @@ mod manifold_eval;
 mod outputs;
 mod per_point;
 mod sensed;
+mod side;
 mod start_overlap;
 mod static_base;
 mod stiffness;
@@ -91,17 +92,6 @@ impl ContactPoints {
 }
 
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
-
-/// The bound geometry of one side.
-#[derive(Clone)]
-struct Side {
-    shape: Geometry,
-    placement: Isometry3<f64>,
-    label: String,
-    /// The mass properties of the body the geometry is fixed to, in the body's frame (zero for
-    /// World): for the stall message's modes (`stiffness.rs`), not for the dynamics.
-    inertia: SpatialInertia,
-}
 
 /// The Spatial Contact Force block.
 pub struct SpatialContactForce {
@@ -495,7 +485,15 @@ impl crate::block::Advice for SpatialContactForce {
         total_mass: f64,
         gravity: f64,
     ) -> Option<StartOverlap> {
-        start_overlap::start_overlap(self, binding, body_pose, total_mass, gravity)
+        let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
+        start_overlap::start_overlap(
+            [base, follower],
+            &self.normal,
+            binding,
+            body_pose,
+            total_mass,
+            gravity,
+        )
     }
 
     fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<StiffnessNote> {

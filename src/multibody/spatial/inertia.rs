@@ -1,7 +1,7 @@
 //! Rigid-body spatial inertia and general (articulated-body) 6×6 inertias, in the conventions of
-//! [`spatial`](super::spatial): [angular; linear] ordering, expressed about the origin of a frame.
+//! [`spatial`](super): [angular; linear] ordering, expressed about the origin of a frame.
 
-use super::spatial::{skew, PluckerTransform, SpatialForce, SpatialMotion};
+use super::{skew, PluckerTransform, SpatialForce, SpatialMotion};
 use nalgebra::{Matrix3, Matrix6, Vector3};
 use std::ops::{Add, AddAssign};
 

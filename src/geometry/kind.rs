@@ -1,4 +1,9 @@
-//! The supported geometry pairs (the seed's table; symmetric in base and follower).
+//! The geometry kinds of the seed's supported-pair table, and which pairs of them can touch.
+//!
+//! A kind is what the contact queries and the geometry error speak of; it sits below both (the
+//! shapes, the queries and [`GeometryError`](super::GeometryError) use it, it uses none of them).
+//!
+//! The supported pairs (the seed's table; symmetric in base and follower):
 //!
 //! |                | convex hull | disk | grid | plane | point | cloud |
 //! |----------------|:-----------:|:----:|:----:|:-----:|:-----:|:-----:|
@@ -9,7 +14,52 @@
 //! | point          | yes | no  | yes | yes | no  | no  |
 //! | point cloud    | yes | no  | yes | yes | no  | no  |
 
-use crate::geometry::ShapeKind;
+/// The geometry kinds of the seed's supported-pair table. All solids are the kind
+/// [`ShapeKind::ConvexHull`] ("convex hull of solid").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShapeKind {
+    /// Convex hull of a solid (sphere, brick, cylinder, ellipsoid, convex hull of points).
+    ConvexHull,
+    /// Disk.
+    Disk,
+    /// Grid surface.
+    GridSurface,
+    /// Infinite plane.
+    InfinitePlane,
+    /// Point.
+    Point,
+    /// Point cloud.
+    PointCloud,
+}
+
+impl ShapeKind {
+    /// Every kind, in the seed's table order.
+    pub const ALL: [ShapeKind; 6] = [
+        ShapeKind::ConvexHull,
+        ShapeKind::Disk,
+        ShapeKind::GridSurface,
+        ShapeKind::InfinitePlane,
+        ShapeKind::Point,
+        ShapeKind::PointCloud,
+    ];
+    /// Human-readable name, as used in error messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShapeKind::ConvexHull => "convex hull of solid",
+            ShapeKind::Disk => "disk",
+            ShapeKind::GridSurface => "grid surface",
+            ShapeKind::InfinitePlane => "infinite plane",
+            ShapeKind::Point => "point",
+            ShapeKind::PointCloud => "point cloud",
+        }
+    }
+}
+
+impl std::fmt::Display for ShapeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The kinds a geometry of kind `kind` can be in contact with, in the seed's table order.
 pub fn supported_partners(kind: ShapeKind) -> &'static [ShapeKind] {

@@ -11,7 +11,9 @@
 //!   `E = R_AB^T` where `R_AB` is B's orientation in A) and `trans = r` (B's origin relative to A's
 //!   origin, resolved in A, in m).
 
-pub use super::inertia::{ArticulatedInertia, SpatialInertia};
+mod inertia;
+
+pub use inertia::{ArticulatedInertia, SpatialInertia};
 use nalgebra::{Isometry3, Matrix3, Matrix6, Rotation3, Translation3, UnitQuaternion, Vector3};
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
