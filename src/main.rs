@@ -221,7 +221,12 @@ fn run(cli: Cli) -> Result<(), String> {
         } => run_sweep(&model, &vary, set, jobs, shard, (out, overwrite), quiet),
         Command::Check { model, set } => {
             let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
-            say(&blockdyn::report::check_report(&d));
+            let report = blockdyn::report::check_report(&d);
+            // The process ends here: the diagram is left to the exit rather than freed one
+            // allocation at a time (a million at 20,000 joints, about 6% of the check's time).
+            // Nothing in it holds a file or anything else a drop would flush.
+            std::mem::forget(d);
+            say(&report);
             Ok(())
         }
         Command::Blocks { name, markdown } => {

@@ -100,6 +100,9 @@ struct Phases {
     with_model: isize,
     /// `simulate` (two rk4 steps) above the diagram: the run's workspace and rows.
     run: isize,
+    /// `check`'s work estimate above the diagram (`WorkEstimate::of`: an engine for the
+    /// linearisation, then another for the bounded probe).
+    estimate: isize,
 }
 
 fn phases(dir: &Path, n: usize) -> Phases {
@@ -121,6 +124,8 @@ fn phases(dir: &Path, n: usize) -> Phases {
     });
     // Two fixed steps of rk4: the rows at 0, 0.0005 and 0.001 s.
     assert_eq!(result.stats.steps, 2, "{:?}", result.stats);
+    let (work, estimate, _) = measure(|| blockdyn::sim::work_estimate::WorkEstimate::of(&diagram));
+    assert!(work.is_some(), "the chain has states to estimate");
     Phases {
         parse,
         tables,
@@ -128,26 +133,30 @@ fn phases(dir: &Path, n: usize) -> Phases {
         diagram: kept,
         with_model,
         run,
+        estimate,
     }
 }
 
-/// The chain's build and run grow by less than a stated number of heap bytes per joint.
+/// The chain's build, run and `check` estimate grow by less than a stated number of heap bytes
+/// per joint.
 ///
-/// The bound, 24 KiB per joint for the larger of the build's peak and the built diagram plus
-/// its run, is what was measured at this commit (branch chain29: build peak 21.4 KB per joint,
-/// diagram 17.8 KB + run 3.9 KB = 21.7 KB, between 1,000 and 3,000 joints) and 13 % for where
-/// vectors happen to double at other sizes. It was 28 KiB (chain28: build peak 25.9 KB); the
-/// build no longer holds the instances beside the compiled blocks, the block tables' removed
-/// `type` slot, the name index, the lines' input index and the parsed `--` connections at its
-/// peak, nor vectors grown past their size in the mechanism (BENCHMARKS.md "The chain's build
-/// without its intermediate copies"). What the build's peak is made of (heaptrack at 20,000
-/// joints): the model spec's tables, ~5 KB per joint (six blocks per joint — link frame,
-/// Solid, joint, origin and two axis transforms — each a table of keys, values and spans); the
-/// compiled blocks, ~2.9 KB; the block values, ports, bindings and connections, ~6 KB; the
-/// frame network and mechanism, ~3 KB. 200 MB at 20,000 joints is 10 KB per joint: this bound
+/// The bound, 20 KiB per joint for the larger of the build's peak and the built diagram plus
+/// its run, is what was measured at this commit (branch chainB: build peak 17.8 KB per joint,
+/// diagram 10.7 KB + run 3.3 KB = 14.0 KB, between 1,000 and 3,000 joints) and 15 % for where
+/// vectors happen to double at other sizes. It was 24 KiB (chain29: build peak 21.4 KB); since,
+/// the model's tables are dropped after the build (renov6), and this branch boxed the compiled
+/// blocks' bindings, shared the frame blocks' port lists, kept one first-frame number per block
+/// in the frame wiring instead of names and a label map, and stored the articulated-body
+/// workspace's `U`, `D⁻¹` and `u` flat by velocity coordinate (BENCHMARKS.md "The chain's
+/// diagram and check in less memory"). 200 MB at 20,000 joints is 10 KB per joint: this bound
 /// keeps what was gained and fails on a return to quadratic growth (from 1,000 to 3,000
-/// joints, a term of even 1 byte per joint² adds 4 KB per joint, past the 2.8 KB margin), not
+/// joints, a term of even 1 byte per joint² adds 4 KB per joint, past the 2.7 KB margin), not
 /// on the target.
+///
+/// `check`'s work estimate holds one engine at a time (the linearisation's is freed before the
+/// probe makes its own): measured 3.3 KB per joint above the diagram, the same as a run's
+/// workspace; bounded by 4 KiB, which two engines alive together exceed (6,470 B, measured with
+/// the two `drop`s in `WorkEstimate::of` removed).
 #[test]
 fn chain_build_heap_per_joint_is_bounded() {
     let dir = std::env::temp_dir().join(format!("blockdyn-chain-memory-{}", std::process::id()));
@@ -165,10 +174,12 @@ fn chain_build_heap_per_joint_is_bounded() {
     let diagram = per_joint(|p| p.diagram);
     let with_model = per_joint(|p| p.with_model);
     let run = per_joint(|p| p.run);
+    let estimate = per_joint(|p| p.estimate);
     eprintln!(
         "heap per joint: URDF parse peak {parse} B, URDF tables peak {tables} B, build peak \
          {build} B, diagram kept {diagram} B (with the model {with_model} B), run above the \
-         diagram {run} B ({small_n} joints: {small:?}; {large_n}: {large:?})"
+         diagram {run} B, check's estimate above the diagram {estimate} B ({small_n} joints: \
+         {small:?}; {large_n}: {large:?})"
     );
     assert!(diagram > 0 && build >= diagram && tables >= parse);
     // A run keeps the diagram, not the model's tables: those are ~5.7 KB per joint (six tables
@@ -179,7 +190,13 @@ fn chain_build_heap_per_joint_is_bounded() {
         "the diagram keeps {diagram} B per joint, with the model {with_model} B: the model's \
          tables should be dropped after the build"
     );
-    let bound = 24 * 1024;
+    let estimate_bound = 4 * 1024;
+    assert!(
+        estimate <= estimate_bound,
+        "check's work estimate holds {estimate} bytes per joint above the diagram (the bound is \
+         {estimate_bound}): are its two engines alive together?"
+    );
+    let bound = 20 * 1024;
     assert!(
         build.max(diagram + run) <= bound,
         "the chain's heap grows by {} bytes per joint (build peak {build}, diagram {diagram} + \
@@ -202,10 +219,11 @@ fn chain_heap_at_20000_joints() {
     let mb = |b: isize| b as f64 / 1e6;
     eprintln!(
         "20,000 joints, heap: build peak {:.1} MB, diagram kept {:.1} MB, with the model {:.1} MB, \
-         run above the diagram {:.1} MB",
+         run above the diagram {:.1} MB, check's estimate above the diagram {:.1} MB",
         mb(p.build),
         mb(p.diagram),
         mb(p.with_model),
-        mb(p.run)
+        mb(p.run),
+        mb(p.estimate)
     );
 }

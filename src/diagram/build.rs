@@ -19,8 +19,9 @@ pub struct Instance {
     /// How the block was made from the model: its type's constructor and its entry in
     /// `ModelSpec::blocks` (`None` for blocks the build adds, such as the mechanism).
     pub origin: Option<Origin>,
-    /// The mechanism binding it was given (joints and consumers of the frame network).
-    pub binding: Option<crate::block::Binding>,
+    /// The mechanism binding it was given (joints and consumers of the frame network); boxed,
+    /// as in [`super::CompiledBlock::binding`].
+    pub binding: Option<Box<crate::block::Binding>>,
 }
 
 /// Where a compiled block came from, so that a run can make it again with other parameters

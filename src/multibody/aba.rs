@@ -200,9 +200,9 @@ fn dynamics_passes(
             };
             let d_inv = 1.0 / s.dot(&u_col);
             let u = tau[vs] + passive[0] - s.dot(&pa);
-            ws.u_cols[i][0] = u_col;
-            ws.d_inv[i][(0, 0)] = d_inv;
-            ws.u[i][0] = u;
+            ws.u_cols[vs] = u_col;
+            ws.d_inv[ws.d_start[i]] = d_inv;
+            ws.u[vs] = u;
             if b.parent != 0 {
                 let mut ia_a = ia;
                 ia_a.sub_outer(&u_col, &(u_col * d_inv));
@@ -230,7 +230,7 @@ fn dynamics_passes(
                 )
             };
             let rhs = f_act - pa;
-            ws.u[i] = rhs.to_array();
+            ws.u[vs..vs + 6].copy_from_slice(&rhs.to_array());
             if b.parent != 0 {
                 let x_up = &ws.x_up[i];
                 ws.pa[b.parent] += x_up.inv_apply_force(&f_act);
@@ -240,7 +240,7 @@ fn dynamics_passes(
             let mut u = [0.0; 6];
             for k in 0..nv {
                 let u_col = ia.mul_motion(&js.s[k]);
-                ws.u_cols[i][k] = u_col;
+                ws.u_cols[vs + k] = u_col;
                 u[k] = tau[vs + k] + passive[k] - js.s[k].dot(&pa);
                 for j in 0..nv {
                     d[(j, k)] = js.s[j].dot(&u_col);
@@ -250,8 +250,8 @@ fn dynamics_passes(
                 .cholesky()
                 .map(|c| c.inverse())
                 .unwrap_or_else(|| Matrix6::from_element(f64::NAN));
-            ws.d_inv[i] = d_inv;
-            ws.u[i] = u;
+            ws.store_d_inv(i, nv, &d_inv);
+            ws.u[vs..vs + nv].copy_from_slice(&u[..nv]);
             if b.parent != 0 {
                 let mut ia_a = ia;
                 let mut pa_a = pa;
@@ -259,9 +259,9 @@ fn dynamics_passes(
                     // W_k = Σ_j U_j D⁻¹_jk ; Ia −= Σ_k U_k W_kᵀ ; pa += Σ_k W_k u_k.
                     let mut w_k = SpatialForce::ZERO;
                     for j in 0..nv {
-                        w_k += ws.u_cols[i][j] * d_inv[(j, k)];
+                        w_k += ws.u_cols[vs + j] * d_inv[(j, k)];
                     }
-                    ia_a.sub_outer(&ws.u_cols[i][k], &w_k);
+                    ia_a.sub_outer(&ws.u_cols[vs + k], &w_k);
                     pa_a += w_k * u[k];
                 }
                 pa_a += ia_a.mul_motion(&ws.c[i]);
@@ -287,7 +287,7 @@ fn dynamics_passes(
         let mut a = ws.x_up[i].apply_motion(&ws.a[b.parent]) + ws.c[i];
         let js = &ws.joint[i];
         if nv == 1 {
-            let qdd = ws.d_inv[i][(0, 0)] * (ws.u[i][0] - a.dot(&ws.u_cols[i][0]));
+            let qdd = ws.d_inv[ws.d_start[i]] * (ws.u[vs] - a.dot(&ws.u_cols[vs]));
             a += js.s[0] * qdd;
             vdot[vs] = qdd;
         } else if b.kind == JointKind::SixDof {
@@ -295,7 +295,7 @@ fn dynamics_passes(
             let a_body = if let Some((inv_mass, c, i_c_inv)) = &b.leaf_inverse {
                 // A leaf's articulated inertia is its rigid inertia, with a closed-form inverse:
                 // [n; f] = I [α; a] ⇔ α = I_c⁻¹ (n − c × f), a = f/m + c × α.
-                let u = &ws.u[i];
+                let u = &ws.u[vs..vs + 6];
                 let (n, f) = (
                     Vector3::new(u[0], u[1], u[2]),
                     Vector3::new(u[3], u[4], u[5]),
@@ -303,7 +303,7 @@ fn dynamics_passes(
                 let alpha = i_c_inv * (n - c.cross(&f));
                 SpatialMotion::new(alpha, f * *inv_mass + c.cross(&alpha))
             } else {
-                let rhs = nalgebra::Vector6::from_column_slice(&ws.u[i]);
+                let rhs = nalgebra::Vector6::from_column_slice(&ws.u[vs..vs + 6]);
                 let a_body = ws.ia[i]
                     .to_matrix()
                     .cholesky()
@@ -326,13 +326,13 @@ fn dynamics_passes(
         } else {
             let mut r = [0.0; 6];
             for (k, rk) in r.iter_mut().enumerate().take(nv) {
-                *rk = ws.u[i][k] - a.dot(&ws.u_cols[i][k]);
+                *rk = ws.u[vs + k] - a.dot(&ws.u_cols[vs + k]);
             }
-            let d_inv = &ws.d_inv[i];
+            let d_inv = &ws.d_inv[ws.d_start[i]..ws.d_start[i] + nv * nv];
             for j in 0..nv {
                 let mut qdd = 0.0;
                 for k in 0..nv {
-                    qdd += d_inv[(j, k)] * r[k];
+                    qdd += d_inv[j * nv + k] * r[k];
                 }
                 vdot[vs + j] = qdd;
             }

@@ -61,8 +61,8 @@ fn free_columns(m: &Mechanism, i: usize) -> ([usize; 6], usize) {
 /// The ABA's backward step for body `i` whose joint has prescribed coordinates: with `U = IA S_f`,
 /// `D = S_fᵀ U`, `u = τ_f + τ_passive,f − S_fᵀ pA`, passes `IA − U D⁻¹ Uᵀ` and
 /// `pA + IA_a c'_i + U D⁻¹ u` to the parent (`c'_i = c_i + S_p a_p`). `passive` holds the joint's
-/// passive forces per dof (N or N·m). Stores `U`, `D⁻¹` (padded with the identity) and `u` in `ws`
-/// for [`forward_step`]. Does not allocate.
+/// passive forces per dof (N or N·m). Stores `U`, `D⁻¹` (nf × nf) and `u` in `ws` (see
+/// [`Workspace::u_cols`]) for [`forward_step`]. Does not allocate.
 pub(crate) fn backward_step(
     m: &Mechanism,
     ws: &mut Workspace,
@@ -79,7 +79,7 @@ pub(crate) fn backward_step(
     for (kk, &k) in free[..nf].iter().enumerate() {
         let s_k = ws.joint[i].s[k];
         let u_col = ia.mul_motion(&s_k);
-        ws.u_cols[i][kk] = u_col;
+        ws.u_cols[b.v_start + kk] = u_col;
         u[kk] = tau[b.v_start + k] + passive[k] - s_k.dot(&pa);
         for (jj, &j) in free[..nf].iter().enumerate() {
             d[(jj, kk)] = ws.joint[i].s[j].dot(&u_col);
@@ -92,17 +92,17 @@ pub(crate) fn backward_step(
             .map(|c| c.inverse())
             .unwrap_or_else(|| Matrix6::from_element(f64::NAN))
     };
-    ws.d_inv[i] = d_inv;
-    ws.u[i] = u;
+    ws.store_d_inv(i, nf, &d_inv);
+    ws.u[b.v_start..b.v_start + nf].copy_from_slice(&u[..nf]);
     if b.parent != 0 {
         let mut ia_a: ArticulatedInertia = ia;
         let mut pa_a = pa;
         for kk in 0..nf {
             let mut w_k = SpatialForce::ZERO;
             for jj in 0..nf {
-                w_k += ws.u_cols[i][jj] * d_inv[(jj, kk)];
+                w_k += ws.u_cols[b.v_start + jj] * d_inv[(jj, kk)];
             }
-            ia_a.sub_outer(&ws.u_cols[i][kk], &w_k);
+            ia_a.sub_outer(&ws.u_cols[b.v_start + kk], &w_k);
             pa_a += w_k * u[kk];
         }
         let c = ws.c[i] + prescribed_acceleration(m, ws, i);
@@ -128,10 +128,11 @@ pub(crate) fn forward_step(m: &Mechanism, ws: &mut Workspace, i: usize, vdot: &m
     }
     let mut r = [0.0; 6];
     for (kk, rk) in r.iter_mut().enumerate().take(nf) {
-        *rk = ws.u[i][kk] - a.dot(&ws.u_cols[i][kk]);
+        *rk = ws.u[b.v_start + kk] - a.dot(&ws.u_cols[b.v_start + kk]);
     }
+    let d_inv = &ws.d_inv[ws.d_start[i]..];
     for (jj, &j) in free[..nf].iter().enumerate() {
-        let qdd: f64 = (0..nf).map(|kk| ws.d_inv[i][(jj, kk)] * r[kk]).sum();
+        let qdd: f64 = (0..nf).map(|kk| d_inv[jj * nf + kk] * r[kk]).sum();
         vdot[b.v_start + j] = qdd;
     }
     for &j in &free[..nf] {

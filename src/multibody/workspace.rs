@@ -3,7 +3,6 @@
 use super::joint::JointState;
 use super::mechanism::Mechanism;
 use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialForce, SpatialMotion};
-use nalgebra::Matrix6;
 
 /// Scratch and result buffers for one [`Mechanism`]. After [`forward_kinematics`],
 /// [`forward_dynamics`], [`inverse_dynamics`] the body poses and velocities of the last call's state
@@ -32,12 +31,20 @@ pub struct Workspace {
     pub(crate) pa: Vec<SpatialForce>,
     /// Joint transform, motion subspace, joint velocity and bias of each inbound joint.
     pub(crate) joint: Vec<JointState>,
-    /// `U = IA S` columns.
-    pub(crate) u_cols: Vec<[SpatialForce; 6]>,
-    /// `D⁻¹` (first nv×nv block; identity-padded).
-    pub(crate) d_inv: Vec<Matrix6<f64>>,
-    /// `u = τ − Sᵀ pA`.
-    pub(crate) u: Vec<[f64; 6]>,
+    /// `U = IA S` columns (body frame), stored flat by velocity coordinate: body i's column k is
+    /// `u_cols[v_start + k]`, k < nv (its joint's velocity coordinates; with prescribed
+    /// coordinates, the free ones in order). Flat rather than six per body: a 1-dof joint uses one.
+    pub(crate) u_cols: Vec<SpatialForce>,
+    /// `D⁻¹` (`D = Sᵀ U`, dimension m = nv, or with prescribed coordinates the number of free
+    /// ones), each body's block row-major at `d_start[i]`: entry (j, k) is
+    /// `d_inv[d_start[i] + j·m + k]`, j, k < m (see [`Workspace::store_d_inv`]).
+    pub(crate) d_inv: Vec<f64>,
+    /// Where body i's `D⁻¹` block starts in `d_inv` (Σ nv² of the bodies before it).
+    pub(crate) d_start: Vec<usize>,
+    /// `u = τ − Sᵀ pA` (N or N·m per coordinate), flat like `u_cols`: body i's entry k is
+    /// `u[v_start + k]`. For a 6-dof joint, its six entries hold the body-frame right-hand side
+    /// `S⁻ᵀ τ' − pA` as `[n; f]`.
+    pub(crate) u: Vec<f64>,
     /// A vector of nv zeros.
     pub(crate) zeros_v: Vec<f64>,
     /// The prescribed accelerations `a_ref` (nv; read at the prescribed coordinates only, m/s² or
@@ -49,6 +56,14 @@ impl Workspace {
     /// Buffers sized for `m`.
     pub fn new(m: &Mechanism) -> Self {
         let n = m.num_bodies();
+        // Σ nv² before each body, and the total last (n + 1 entries, the last then dropped).
+        let mut d_start = Vec::with_capacity(n + 1);
+        d_start.push(0);
+        for b in &m.bodies {
+            let nv = b.kind.nv();
+            d_start.push(d_start[d_start.len() - 1] + nv * nv);
+        }
+        let d_len = d_start.pop().unwrap_or(0);
         Self {
             x_up: vec![PluckerTransform::IDENTITY; n],
             x_world: vec![PluckerTransform::IDENTITY; n],
@@ -58,9 +73,10 @@ impl Workspace {
             ia: vec![ArticulatedInertia::default(); n],
             pa: vec![SpatialForce::ZERO; n],
             joint: vec![JointState::default(); n],
-            u_cols: vec![[SpatialForce::ZERO; 6]; n],
-            d_inv: vec![Matrix6::identity(); n],
-            u: vec![[0.0; 6]; n],
+            u_cols: vec![SpatialForce::ZERO; m.nv()],
+            d_inv: vec![0.0; d_len],
+            u: vec![0.0; m.nv()],
+            d_start,
             zeros_v: vec![0.0; m.nv()],
             a_ref: vec![0.0; m.nv()],
         }
@@ -70,6 +86,18 @@ impl Workspace {
     /// dynamics use from now on.
     pub fn set_prescribed_accelerations(&mut self, a_ref: &[f64]) {
         self.a_ref.copy_from_slice(a_ref);
+    }
+
+    /// Stores the leading `dim` × `dim` block of `d_inv` (`dim` ≤ body `i`'s nv) as body `i`'s
+    /// `D⁻¹`, row-major with row stride `dim`.
+    #[inline]
+    pub(crate) fn store_d_inv(&mut self, i: usize, dim: usize, d_inv: &nalgebra::Matrix6<f64>) {
+        let start = self.d_start[i];
+        for j in 0..dim {
+            for k in 0..dim {
+                self.d_inv[start + j * dim + k] = d_inv[(j, k)];
+            }
+        }
     }
 
     /// Number of bodies this workspace is sized for.

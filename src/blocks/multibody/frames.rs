@@ -10,13 +10,26 @@ use crate::geometry::{mass_properties, GeometryError, Shape as Geometry};
 use crate::param;
 use crate::params::{ParamError, Params};
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
+use std::sync::LazyLock;
 
 /// A block that only takes part in the frame network.
 pub struct FrameBlock {
     role: PhysicalRole,
-    physical: Vec<PortDecl>,
+    /// Its kind's port list, shared by every block of the kind (see [`WORLD_PORTS`]).
+    physical: &'static [PortDecl],
     warnings: Vec<String>,
 }
+
+/// The frame blocks' port lists, one per kind and shared by its blocks: a list per block (two
+/// ports of about 120 bytes and their names) was 240 bytes and three allocations per
+/// RigidTransform, of which a 20,000-joint URDF chain has 80,000.
+static WORLD_PORTS: LazyLock<[PortDecl; 1]> = LazyLock::new(|| [PortDecl::frame("W")]);
+/// A RigidTransform's ports: the base frame `B` and the follower `F`.
+static TRANSFORM_PORTS: LazyLock<[PortDecl; 2]> =
+    LazyLock::new(|| [PortDecl::frame("B"), PortDecl::frame("F")]);
+/// A Solid's or geometry block's ports: its frame `R` and its geometry `G`.
+static BODY_PORTS: LazyLock<[PortDecl; 2]> =
+    LazyLock::new(|| [PortDecl::frame("R"), PortDecl::geometry("G")]);
 
 impl Block for FrameBlock {
     fn inputs(&self) -> &[PortDecl] {
@@ -26,7 +39,7 @@ impl Block for FrameBlock {
         &[]
     }
     fn physical_ports(&self) -> &[PortDecl] {
-        &self.physical
+        self.physical
     }
     fn setup(&mut self, _: &[Shape], _: &[Shape]) -> Result<Setup, BlockError> {
         Ok(Setup::default())
@@ -49,7 +62,7 @@ impl crate::block::PhysicalBlock for FrameBlock {
     }
 }
 
-fn frame_block(role: PhysicalRole, ports: Vec<PortDecl>) -> Box<dyn Block> {
+fn frame_block(role: PhysicalRole, ports: &'static [PortDecl]) -> Box<dyn Block> {
     Box::new(FrameBlock {
         role,
         physical: ports,
@@ -165,7 +178,7 @@ pub fn read_rotation(p: &Params, key: &'static str) -> Result<UnitQuaternion<f64
 }
 
 fn build_world(_p: &Params) -> Result<Box<dyn Block>, ParamError> {
-    Ok(frame_block(PhysicalRole::World, vec![PortDecl::frame("W")]))
+    Ok(frame_block(PhysicalRole::World, &*WORLD_PORTS))
 }
 
 /// The gravity of a mechanism without this block is [`crate::multibody::STANDARD_GRAVITY`], the
@@ -179,7 +192,7 @@ const GRAVITY: Param<[f64; 3]> = param!(
 
 fn build_configuration(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let gravity = Vector3::from_column_slice(&GRAVITY.read(p)?);
-    Ok(frame_block(PhysicalRole::Configuration { gravity }, vec![]))
+    Ok(frame_block(PhysicalRole::Configuration { gravity }, &[]))
 }
 
 const TRANSLATION: Param<[f64; 3]> = param!("translation", "m", [0, 0, 0], "F's origin in B");
@@ -190,7 +203,7 @@ fn build_rigid_transform(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let follower_in_base = Isometry3::from_parts(Translation3::from(t), rotation);
     Ok(Box::new(FrameBlock {
         role: PhysicalRole::RigidTransform { follower_in_base },
-        physical: vec![PortDecl::frame("B"), PortDecl::frame("F")],
+        physical: &*TRANSFORM_PORTS,
         warnings: degrees_warning(p, "rotation").into_iter().collect(),
     }))
 }
@@ -298,7 +311,7 @@ fn build_solid(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     }
     Ok(frame_block(
         PhysicalRole::Solid { inertia, shape },
-        vec![PortDecl::frame("R"), PortDecl::geometry("G")],
+        &*BODY_PORTS,
     ))
 }
 
@@ -308,10 +321,7 @@ fn build_collision_geometry(p: &Params) -> Result<Box<dyn Block>, ParamError> {
 }
 
 fn geometry_block(shape: Geometry) -> Box<dyn Block> {
-    frame_block(
-        PhysicalRole::Geometry { shape },
-        vec![PortDecl::frame("R"), PortDecl::geometry("G")],
-    )
+    frame_block(PhysicalRole::Geometry { shape }, &*BODY_PORTS)
 }
 
 fn build_plane(_p: &Params) -> Result<Box<dyn Block>, ParamError> {

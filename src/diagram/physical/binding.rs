@@ -29,7 +29,7 @@ fn bind_ports(
     for p in ports {
         let binding = match p.kind {
             PortKind::Frame => {
-                let Some(frame) = wiring.frame(b, &p.name) else {
+                let Some(frame) = wiring.frame(instances, b, &p.name) else {
                     continue;
                 };
                 let (body, placement) = m.frame_placement(frame);
@@ -58,7 +58,7 @@ fn bind_ports(
                     }
                     continue;
                 };
-                let Some(frame) = wiring.frame(provider, "R") else {
+                let Some(frame) = wiring.frame(instances, provider, "R") else {
                     continue;
                 };
                 let (body, placement) = m.frame_placement(frame);
@@ -256,6 +256,6 @@ pub(super) fn wire_block(
         lines.push(line);
         line_spans.push(instances[b].span.clone());
     }
-    instances[b].binding = Some(binding);
+    instances[b].binding = Some(Box::new(binding));
     Ok(())
 }

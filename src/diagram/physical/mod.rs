@@ -190,7 +190,7 @@ fn placed_geometries(
                 PhysicalRole::Geometry { shape } => (shape, false),
                 _ => return None,
             };
-            let (body, r_in_body) = m.frame_placement(wiring.frame(b, "R")?);
+            let (body, r_in_body) = m.frame_placement(wiring.frame(instances, b, "R")?);
             Some((
                 b,
                 PlacedGeometry {
@@ -259,7 +259,12 @@ fn rigid_links(instances: &[Instance], wiring: &FrameWiring) -> Vec<(FrameId, Fr
         .iter()
         .enumerate()
         .filter(|(_, inst)| matches!(inst.block.role(), Some(PhysicalRole::RigidTransform { .. })))
-        .filter_map(|(b, _)| Some((wiring.frame(b, "B")?, wiring.frame(b, "F")?)))
+        .filter_map(|(b, _)| {
+            Some((
+                wiring.frame(instances, b, "B")?,
+                wiring.frame(instances, b, "F")?,
+            ))
+        })
         .collect()
 }
 
@@ -268,7 +273,7 @@ fn named_frames(instances: &[Instance], wiring: &FrameWiring) -> Vec<(String, Fr
     let mut frames = Vec::new();
     for (b, inst) in instances.iter().enumerate() {
         for p in inst.block.physical_ports() {
-            if let Some(id) = wiring.frame(b, &p.name) {
+            if let Some(id) = wiring.frame(instances, b, &p.name) {
                 frames.push((format!("{}.{}", inst.name, p.name), id));
             }
         }

@@ -276,6 +276,11 @@ impl WorkEstimate {
             .map(|c| CONTACT_MODE_FRACTION * c.rates.natural_frequency)
             .fold(f64::INFINITY, f64::min);
         let motion = motion_modes(&linear, cut, contacts.iter().any(|c| !c.closed));
+        // The probe builds its own engine: this one (its articulated-body workspace and buffers,
+        // about 63 MB at 20,000 joints: tests/chain_build_memory.rs) and the linearisation are
+        // freed before it, so that the two are never alive together. Nothing below reads them.
+        drop(linear);
+        drop(engine);
         let probe = probe_runs(d, &options)
             .then(|| Probe::run(d, &options, duration))
             .flatten();
