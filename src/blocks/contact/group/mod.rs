@@ -39,6 +39,7 @@ mod broad_phase;
 mod eval;
 mod narrow;
 mod params;
+mod rigid;
 mod stiffness;
 mod watch;
 
@@ -58,6 +59,8 @@ use narrow::Narrow;
 use std::any::Any;
 
 use super::laws_params::{read_friction_law, read_normal_law};
+use super::rigid_params::RigidParams;
+use crate::multibody::rigid::RigidConstraint;
 
 /// Output indices.
 const ACTIVE_PAIRS: usize = 0;
@@ -136,6 +139,12 @@ pub struct ContactGroup {
     always: Vec<(u32, u32)>,
     /// Number of watch slots.
     watch_slots: usize,
+    /// With `contact = "rigid"`: RigidContact's parameters, shared by every pair (`rigid.rs`).
+    rigid: Option<RigidParams>,
+    /// With `contact = "rigid"`, once bound: the rigid pairs, one per allowed pair of members.
+    pairs: Vec<RigidConstraint>,
+    /// The members (i < j) of each rigid pair, in `pairs` order.
+    pair_members: Vec<(u32, u32)>,
 }
 
 impl ContactGroup {
@@ -258,6 +267,9 @@ impl Block for ContactGroup {
                 needs: "two or more member geometries",
             });
         }
+        if self.rigid.is_some() {
+            return Ok(self.setup_rigid());
+        }
         let zero_crossings = if self.zero_crossings {
             let mut d = vec![Direction::Either; self.always.len() + self.watch_slots];
             d.push(Direction::Falling);
@@ -286,6 +298,9 @@ impl Block for ContactGroup {
     }
 
     fn create_scratch(&self) -> Box<dyn Any + Send> {
+        if self.rigid.is_some() {
+            return Box::new(self.rigid_scratch());
+        }
         let m = self.m();
         let still = FrameMotion {
             rotation: Matrix3::identity(),
@@ -344,6 +359,9 @@ impl Block for ContactGroup {
     }
 
     fn outputs_eval(&self, ctx: &mut Ctx) {
+        if self.rigid.is_some() {
+            return self.rigid_outputs(ctx);
+        }
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
@@ -489,12 +507,19 @@ impl crate::block::PhysicalBlock for ContactGroup {
         } else {
             Vector3::zeros()
         };
+        if let Some(rigid) = self.rigid {
+            return self.bind_rigid(&rigid, binding);
+        }
         for k in 0..self.m() {
             let name = self.members[k].name.clone();
             self.inputs.push(PortDecl::body_kinematics(&name));
             self.outputs.push(PortDecl::body_wrench(&name));
         }
         Ok(())
+    }
+
+    fn rigid_constraints(&self) -> Vec<RigidConstraint> {
+        self.rigid_pairs().to_vec()
     }
 
     fn geometry_members(&self) -> Option<&GeometryMembers> {
@@ -509,6 +534,14 @@ impl crate::block::PhysicalBlock for ContactGroup {
 impl crate::block::Advice for ContactGroup {
     fn text(&self, total_mass: f64, gravity: f64) -> Option<String> {
         let names: Vec<&str> = self.members.iter().map(|m| m.name.as_str()).collect();
+        if self.rigid.is_some() {
+            return Some(format!(
+                "{} members (member_wrench's columns, in order): {}; {} rigid pairs, every one evaluated by the mechanism's rigid solver at every evaluation (no broad phase for rigid pairs)",
+                names.len(),
+                names.join(", "),
+                self.pairs.len()
+            ));
+        }
         let mut s = format!(
             "{} members (member_wrench's columns, in order): {}; {} pairs with a plane or grid evaluated at every step, the others through the broad phase (margin {:.3e} m, {} watch slots)",
             names.len(),
@@ -531,6 +564,9 @@ impl crate::block::Advice for ContactGroup {
     }
 
     fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
+        if self.rigid.is_some() {
+            return None;
+        }
         let mass = self.lightest_mass().unwrap_or(total_mass);
         super::rates::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
     }
@@ -619,8 +655,16 @@ impl ContactGroup {
 
 fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let spec = params::read_members(p)?;
-    let normal = read_normal_law(p)?;
-    let (friction, warnings) = read_friction_law(p)?;
+    let rigid = params::read_contact(p)?;
+    let (normal, friction, warnings) = if rigid.is_some() {
+        // `normal` is refused under "rigid" (`read_contact`): the default law, never used.
+        let normal = read_normal_law(p)?;
+        (normal, FrictionLaw::None, Vec::new())
+    } else {
+        let normal = read_normal_law(p)?;
+        let (friction, warnings) = read_friction_law(p)?;
+        (normal, friction, warnings)
+    };
     if normal.is_input() {
         return Err(p
             .error("normal", "normal method \"input\" is not available in a ContactGroup")
@@ -631,8 +675,7 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
             .error("friction", "friction method \"input\" is not available in a ContactGroup")
             .hint("a group computes its forces from a law; use a SpatialContactForce for a force by input"));
     }
-    params::read_contact(p)?;
-    let zero_crossings = params::ZERO_CROSSINGS.read(p)?;
+    let zero_crossings = rigid.is_none() && params::ZERO_CROSSINGS.read(p)?;
     let margin_param = params::read_margin(p)?;
     let outputs = vec![
         PortDecl::scalar("active_pairs"),
@@ -658,6 +701,9 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
         joined: Vec::new(),
         always: Vec::new(),
         watch_slots: 0,
+        rigid,
+        pairs: Vec::new(),
+        pair_members: Vec::new(),
     }))
 }
 
