@@ -12,7 +12,7 @@
 //! the contact normal, so the point is the centre of pressure whatever the friction). With a point
 //! cloud on either side, `contact`, `separation`, `normal_force` and `friction_force` are 1×N,
 //! per point in the cloud's order (every point a contact candidate, up to
-//! [`MAX_CLOUD_POINTS`]).
+//! [`MAX_CLOUD_POINTS`](crate::multibody::rigid::MAX_CLOUD_POINTS)).
 
 use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, DrawnAs, HiddenPort, PhysicalRole, PortDecl,
