@@ -13,7 +13,7 @@ use blockdyn::sim::work_estimate::{
 use std::path::Path;
 
 /// Models whose estimate is within a factor 3 of the measured steps.
-const WITHIN_3X: [&str; 43] = [
+const WITHIN_3X: [&str; 44] = [
     "ball_drop",
     "ball_to_rest",
     "bouncing_ball",
@@ -22,6 +22,7 @@ const WITHIN_3X: [&str; 43] = [
     "box_on_table",
     "box_stack_rigid",
     "box_tower",
+    "box_tower_rigid",
     "cart_pole",
     "coin_drop",
     "contactsim_blocks",

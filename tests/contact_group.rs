@@ -394,8 +394,14 @@ type = "ContactGroup"
     );
     let e = build_error(&base("members = [\"b\"]"));
     assert!(e.contains("at least two members"), "{e}");
-    let e = build_error(&base("members = [\"a\", \"b\"]\ncontact = \"rigid\""));
-    assert!(e.contains("not yet supported in a ContactGroup"), "{e}");
+    // Rigid groups are tests/contact_group_rigid.rs's; a penalty key under "rigid" is refused.
+    let e = build_error(&base(
+        "members = [\"a\", \"b\"]\ncontact = \"rigid\"\nmargin = 0.01",
+    ));
+    assert!(
+        e.contains("'margin' is a parameter of penalty contact"),
+        "{e}"
+    );
     let e = build_error(&base("members = \"a\""));
     assert!(e.contains("'members' must be an array"), "{e}");
 }

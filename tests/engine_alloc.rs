@@ -48,6 +48,9 @@ fn a_run_after_set_up_allocates_nothing() {
         // A ContactGroup: broad phase, watched pairs re-chosen at events, look-ahead time events.
         ("models/dominoes.toml", &short[..]),
         ("models/box_tower.toml", &short[..]),
+        // A rigid ContactGroup: 36 rigid pairs solved by the mechanism, the group's outputs
+        // summed from their solutions.
+        ("models/box_tower_rigid.toml", &short[..]),
     ] {
         let d = blockdyn::load_model(std::path::Path::new(model), overrides).unwrap();
         let mut engine = Engine::new(&d, Recorder::new(&d));

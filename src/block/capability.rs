@@ -49,6 +49,15 @@ pub trait PhysicalBlock: Send + Sync {
     fn rigid_constraint(&self) -> Option<RigidConstraint> {
         None
     }
+
+    /// Every rigid constraint this block declares once bound, in the order of its
+    /// [`super::HiddenPort::RigidConstraint`] inputs (the k-th input receives the k-th
+    /// constraint's solution): a ContactGroup with `contact = "rigid"` declares one per pair of
+    /// members. The default is [`PhysicalBlock::rigid_constraint`]'s, if any. A constraint's
+    /// label, when not empty, names it within the block (the binding prefixes the block's name).
+    fn rigid_constraints(&self) -> Vec<RigidConstraint> {
+        self.rigid_constraint().into_iter().collect()
+    }
 }
 
 /// What a block tells the user about its parameters and the step they need: `blockdyn check`'s

@@ -9,6 +9,7 @@ pub mod laws_params;
 mod pair_modes;
 pub mod rates;
 pub mod rigid_contact;
+pub(crate) mod rigid_params;
 pub mod spatial_contact;
 
 use crate::block::BlockType;

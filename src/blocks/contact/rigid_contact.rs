@@ -12,70 +12,23 @@
 //! the contact normal, so the point is the centre of pressure whatever the friction). With a point
 //! cloud on either side, `contact`, `separation`, `normal_force` and `friction_force` are 1×N,
 //! per point in the cloud's order (every point a contact candidate, up to
-//! [`MAX_CLOUD_POINTS`]).
+//! [`MAX_CLOUD_POINTS`](crate::multibody::rigid::MAX_CLOUD_POINTS)).
 
 use crate::block::{
-    Binding, Block, BlockError, BlockType, Ctx, DrawnAs, HiddenPort, Param, ParamDoc, PhysicalRole,
-    PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockError, BlockType, Ctx, DrawnAs, HiddenPort, PhysicalRole, PortDecl,
+    PortDoc, Setup, Shape,
 };
 use crate::contact::resultant::ResultantCalculator;
-use crate::geometry::{pair_supported, Shape as Geometry};
-use crate::multibody::rigid::{
-    output, ConstraintKind, ImpactOrder, PairSide, RigidConstraint, RigidPair, MAX_CLOUD_POINTS,
-};
-use crate::param;
+use crate::geometry::pair_supported;
+use crate::multibody::rigid::{output, ConstraintKind, PairSide, RigidConstraint};
 use crate::params::{ParamError, Params};
 use nalgebra::Vector3;
 use std::any::Any;
 
+pub use super::rigid_params::RigidFrictionMethod;
+use super::rigid_params::{check_rigid_geometry, RigidParams};
+
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
-
-/// The parameters with defaults, each written once (see [`Param`]).
-const RESTITUTION: Param<f64> = param!(
-    "restitution",
-    "",
-    0.5,
-    "Newton's coefficient e in [0, 1]: normal velocity after an impact = −e · before (with friction: reached after a compression phase, kinetic energy never growing)"; within(0, 1, "write e.g. restitution = 0.5 (0: plastic, 1: elastic)"),
-);
-const REST_VELOCITY: Param<f64> = param!(
-    "rest_velocity",
-    "m/s",
-    1e-3,
-    "impacts slower than this are plastic and leave the contact resting (the Zeno guard)"; non_negative,
-);
-const IMPACTS: Param<&str> = param!(
-    "impacts",
-    "",
-    "serial",
-    "\"serial\": one pair at a time, fastest first, until nothing approaches | \"simultaneous\": one impulse problem over every touching point"; one_of(IMPACT_CHOICES),
-);
-const IMPACT_CHOICES: [&str; 2] = ["serial", "simultaneous"];
-/// `method` of the `friction` table.
-const FRICTION_METHOD: Param<&str> = param!("method", "", "none", "\"none\" or \"coulomb\"");
-
-/// RigidContact's friction laws by name (`friction.method`): each name is written once, here.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RigidFrictionMethod {
-    /// `"none"` (the default): frictionless.
-    #[default]
-    None,
-    /// `"coulomb"`: Coulomb's law with one coefficient μ (static = dynamic).
-    Coulomb,
-}
-
-impl RigidFrictionMethod {
-    /// Both methods, in the order the documentation lists them.
-    pub const ALL: [RigidFrictionMethod; 2] =
-        [RigidFrictionMethod::None, RigidFrictionMethod::Coulomb];
-
-    /// The method's name in a model file.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RigidFrictionMethod::None => "none",
-            RigidFrictionMethod::Coulomb => "coulomb",
-        }
-    }
-}
 
 /// Output indices.
 const CONTACT: usize = 0;
@@ -90,10 +43,7 @@ const FRICTION_POWER: usize = 8;
 
 /// The RigidContact block.
 pub struct RigidContact {
-    restitution: f64,
-    rest_velocity: f64,
-    friction: f64,
-    impacts: ImpactOrder,
+    params: RigidParams,
     physical: Vec<PortDecl>,
     inputs: Vec<PortDecl>,
     outputs: Vec<PortDecl>,
@@ -238,28 +188,8 @@ impl crate::block::PhysicalBlock for RigidContact {
         let (base, base_label) = side("B")?;
         let (follower, follower_label) = side("F")?;
         let (kb, kf) = (base.shape.kind(), follower.shape.kind());
-        for (s, label) in [
-            (&base.shape, &base_label),
-            (&follower.shape, &follower_label),
-        ] {
-            if matches!(s, Geometry::GridSurface(_)) {
-                return Err(BlockError::GeometryNotAccepted {
-                    geometry: label.clone(),
-                    kind: s.kind(),
-                    accepts: "rigid contact takes solids, disks, planes, points and point clouds",
-                    instead: "use a SpatialContactForce (penalty contact) for grid surfaces",
-                });
-            }
-            if let Geometry::PointCloud(cloud) = s {
-                if cloud.len() > MAX_CLOUD_POINTS {
-                    return Err(BlockError::TooManyPoints {
-                        geometry: label.clone(),
-                        points: cloud.len(),
-                        max: MAX_CLOUD_POINTS,
-                    });
-                }
-            }
-        }
+        check_rigid_geometry(&base.shape, &base_label)?;
+        check_rigid_geometry(&follower.shape, &follower_label)?;
         if !pair_supported(kb, kf) {
             return Err(BlockError::UnsupportedPair {
                 base: base_label,
@@ -274,18 +204,10 @@ impl crate::block::PhysicalBlock for RigidContact {
                 follower: follower_label,
             });
         }
-        let pair = RigidPair {
-            base,
-            follower,
-            friction: self.friction,
-            impacts: self.impacts,
-        };
-        self.cloud_points = pair.cloud_points();
-        let constraint = RigidConstraint {
-            label: String::new(),
-            kind: ConstraintKind::Contact(Box::new(pair)),
-            restitution: self.restitution,
-            rest_velocity: self.rest_velocity,
+        let constraint = self.params.constraint(base, follower, String::new());
+        self.cloud_points = match &constraint.kind {
+            ConstraintKind::Contact(pair) => pair.cloud_points(),
+            _ => None,
         };
         self.inputs.push(
             PortDecl::signal("solution", Shape::vector(constraint.output_len()))
@@ -301,36 +223,7 @@ impl crate::block::PhysicalBlock for RigidContact {
 }
 
 fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
-    let restitution = RESTITUTION.read(p)?;
-    let rest_velocity = REST_VELOCITY.read(p)?;
-    let friction = match p.table("friction")? {
-        None => 0.0,
-        Some(t) => {
-            let method = t.choice_value(
-                FRICTION_METHOD.name(),
-                &RigidFrictionMethod::ALL.map(|m| (m.name(), m)),
-                RigidFrictionMethod::default(),
-            )?;
-            let mu = if method == RigidFrictionMethod::Coulomb {
-                let mu = t.required_f64("coefficient", "Coulomb's μ, e.g. 0.5")?;
-                t.ensure(
-                    mu >= 0.0,
-                    "coefficient",
-                    "the friction coefficient must not be negative",
-                    "write e.g. coefficient = 0.5",
-                )?;
-                mu
-            } else {
-                0.0
-            };
-            t.finish()?;
-            mu
-        }
-    };
-    let impacts = match IMPACTS.read(p)? {
-        "simultaneous" => ImpactOrder::Simultaneous,
-        _ => ImpactOrder::Serial,
-    };
+    let params = RigidParams::read(p)?;
     let out = |name: &str, unit: &'static str| {
         let d = PortDecl::inherited(name);
         if unit.is_empty() {
@@ -340,10 +233,7 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
         }
     };
     Ok(Box::new(RigidContact {
-        restitution,
-        rest_velocity,
-        friction,
-        impacts,
+        params,
         physical: vec![PortDecl::geometry("B"), PortDecl::geometry("F")],
         inputs: Vec::new(),
         outputs: vec![
@@ -366,12 +256,7 @@ pub static RIGID_CONTACT: BlockType = BlockType {
     name: "RigidContact",
     category: "Contact",
     summary: "Rigid contact between a base geometry B and a follower geometry F (myPhysicsLab's ContactSim, Baraff's method): resting contacts hold exactly, with forces from a complementarity problem solved in the mechanism's dynamics (Coulomb friction by a polyhedral cone); collisions are impulses at located events with Newton's restitution (and Coulomb friction), resolved serially (Newton's cradle) or simultaneously; impacts slower than rest_velocity end at rest. Solids, disks, planes, points and point clouds (every point a contact, at most 64).",
-    params: &[
-        RESTITUTION.doc,
-        REST_VELOCITY.doc,
-        ParamDoc { name: "friction", unit: "", default: "none", doc: "{ method = \"none\" } | { method = \"coulomb\", coefficient = μ } (static = dynamic)" },
-        IMPACTS.doc,
-    ],
+    params: &RigidParams::DOCS,
     ports: &[
         PortDoc { name: "B", kind: "geometry", shape: "", unit: "", doc: "base geometry" },
         PortDoc { name: "F", kind: "geometry", shape: "", unit: "", doc: "follower geometry" },

@@ -507,8 +507,7 @@ impl Built<'_> {
             || cb
                 .block
                 .physical()
-                .and_then(|p| p.rigid_constraint())
-                .is_some();
+                .is_some_and(|p| !p.rigid_constraints().is_empty());
         match cb.block.role() {
             None | Some(PhysicalRole::Consumer) => joint_or_constraint,
             Some(_) => true,

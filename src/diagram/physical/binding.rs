@@ -184,6 +184,9 @@ pub(super) fn wire_block(
     let closes_loop = binding
         .joint
         .is_some_and(|(j, _, _)| mech.mechanism.cut_of(j).is_some());
+    // The block's rigid constraints, asked for once, handed out in its inputs' order.
+    let mut constraints = None;
+    let mut next_constraint = 0;
     for (port, what) in hidden {
         let body_of = |physical_port: &str| {
             binding
@@ -243,12 +246,19 @@ pub(super) fn wire_block(
                 to_mechanism(mech.block.add_wrench_input(body_of(&physical)?, frame))
             }
             HiddenPort::RigidConstraint => {
-                let mut pair = (instances[b].block.physical())
-                    .and_then(|p| p.rigid_constraint())
-                    .ok_or_else(|| {
-                        internal("a rigid-constraint port on a block without a constraint")
-                    })?;
-                pair.label = instances[b].name.clone();
+                let declared = constraints.get_or_insert_with(|| {
+                    (instances[b].block.physical()).map_or_else(Vec::new, |p| p.rigid_constraints())
+                });
+                let mut pair = declared.get(next_constraint).cloned().ok_or_else(|| {
+                    internal("a rigid-constraint port on a block without a constraint")
+                })?;
+                next_constraint += 1;
+                let name = &instances[b].name;
+                pair.label = if pair.label.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{name} ({})", pair.label)
+                };
                 from_mechanism(mech.block.add_rigid_constraint(pair))
             }
             HiddenPort::Mechanism => continue,

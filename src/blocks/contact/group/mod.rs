@@ -1,6 +1,8 @@
-//! The ContactGroup block: penalty contact among many geometries, gathered by name, with one
-//! normal law and one friction law, a broad phase, and zero crossings only where contact can
-//! begin.
+//! The ContactGroup block: contact among many geometries, gathered by name. With
+//! `contact = "penalty"` (the default, this page): one normal law and one friction law, a broad
+//! phase, and zero crossings only where contact can begin. With `contact = "rigid"`: every allowed
+//! pair is a rigid pair of the mechanism's rigid solver, with RigidContact's parameters (see
+//! `group/rigid.rs`); the broad phase, the watch slots and the hidden wrenches are then unused.
 //!
 //! Members: the Solid and geometry blocks named by `members` (`*` matches any run of
 //! characters), in `members` order after expansion (see `diagram::groups`). Every pair of
@@ -36,15 +38,17 @@
 //! member.
 
 mod broad_phase;
+mod coupling;
 mod eval;
 mod narrow;
 mod params;
+mod rigid;
 mod stiffness;
 mod watch;
 
 use crate::block::{
-    Binding, Block, BlockError, BlockType, ContactRates, Ctx, GeometryMembers, ParamDoc,
-    PhysicalRole, PortDecl, PortDoc, Setup, Shape,
+    Binding, Block, BlockError, BlockType, Ctx, GeometryMembers, ParamDoc, PhysicalRole, PortDecl,
+    PortDoc, Setup, Shape,
 };
 use crate::blocks::multibody::FrameMotion;
 use crate::contact::friction::FrictionLaw;
@@ -58,6 +62,8 @@ use narrow::Narrow;
 use std::any::Any;
 
 use super::laws_params::{read_friction_law, read_normal_law};
+use super::rigid_params::{self, RigidParams};
+use crate::multibody::rigid::RigidConstraint;
 
 /// Output indices.
 const ACTIVE_PAIRS: usize = 0;
@@ -136,6 +142,12 @@ pub struct ContactGroup {
     always: Vec<(u32, u32)>,
     /// Number of watch slots.
     watch_slots: usize,
+    /// With `contact = "rigid"`: RigidContact's parameters, shared by every pair (`rigid.rs`).
+    rigid: Option<RigidParams>,
+    /// With `contact = "rigid"`, once bound: the rigid pairs, one per allowed pair of members.
+    pairs: Vec<RigidConstraint>,
+    /// The members (i < j) of each rigid pair, in `pairs` order.
+    pair_members: Vec<(u32, u32)>,
 }
 
 impl ContactGroup {
@@ -258,6 +270,9 @@ impl Block for ContactGroup {
                 needs: "two or more member geometries",
             });
         }
+        if self.rigid.is_some() {
+            return Ok(self.setup_rigid());
+        }
         let zero_crossings = if self.zero_crossings {
             let mut d = vec![Direction::Either; self.always.len() + self.watch_slots];
             d.push(Direction::Falling);
@@ -286,6 +301,9 @@ impl Block for ContactGroup {
     }
 
     fn create_scratch(&self) -> Box<dyn Any + Send> {
+        if self.rigid.is_some() {
+            return Box::new(self.rigid_scratch());
+        }
         let m = self.m();
         let still = FrameMotion {
             rotation: Matrix3::identity(),
@@ -344,6 +362,9 @@ impl Block for ContactGroup {
     }
 
     fn outputs_eval(&self, ctx: &mut Ctx) {
+        if self.rigid.is_some() {
+            return self.rigid_outputs(ctx);
+        }
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
@@ -489,12 +510,19 @@ impl crate::block::PhysicalBlock for ContactGroup {
         } else {
             Vector3::zeros()
         };
+        if let Some(rigid) = self.rigid {
+            return self.bind_rigid(&rigid, binding);
+        }
         for k in 0..self.m() {
             let name = self.members[k].name.clone();
             self.inputs.push(PortDecl::body_kinematics(&name));
             self.outputs.push(PortDecl::body_wrench(&name));
         }
         Ok(())
+    }
+
+    fn rigid_constraints(&self) -> Vec<RigidConstraint> {
+        self.rigid_pairs().to_vec()
     }
 
     fn geometry_members(&self) -> Option<&GeometryMembers> {
@@ -506,121 +534,18 @@ impl crate::block::PhysicalBlock for ContactGroup {
     }
 }
 
-impl crate::block::Advice for ContactGroup {
-    fn text(&self, total_mass: f64, gravity: f64) -> Option<String> {
-        let names: Vec<&str> = self.members.iter().map(|m| m.name.as_str()).collect();
-        let mut s = format!(
-            "{} members (member_wrench's columns, in order): {}; {} pairs with a plane or grid evaluated at every step, the others through the broad phase (margin {:.3e} m, {} watch slots)",
-            names.len(),
-            names.join(", "),
-            self.always.len(),
-            self.margin,
-            self.watch_slots
-        );
-        let mass = self.lightest_mass().unwrap_or(total_mass);
-        if let Some(a) = super::advice_text::spatial_contact_advice(
-            &self.normal,
-            &self.friction,
-            mass * gravity,
-            mass,
-        ) {
-            s.push_str("\n    per pair, with the lightest member's weight: ");
-            s.push_str(&a);
-        }
-        Some(s)
-    }
-
-    fn contact_rates(&self, total_mass: f64, gravity: f64) -> Option<ContactRates> {
-        let mass = self.lightest_mass().unwrap_or(total_mass);
-        super::rates::contact_rates(&self.normal, &self.friction, mass * gravity, mass)
-    }
-
-    fn stiffness(&self, scratch: &(dyn Any + Send)) -> Option<crate::block::StiffnessNote> {
-        self.stiffness_note(scratch.downcast_ref::<Scratch>()?)
-    }
-}
-
-impl crate::block::BodyCoupling for ContactGroup {
-    /// Only with zero crossings: without them there is no look-ahead to bound the coupling.
-    fn island_part(&self) -> crate::block::IslandPart {
-        if self.zero_crossings {
-            crate::block::IslandPart::ContactGroup
-        } else {
-            crate::block::IslandPart::Other
-        }
-    }
-
-    /// The bodies of the pairs within the look-ahead's reach at the last `settle` (its `ahead`
-    /// list: every pair not in it stays further than margin/2 apart until the next look, see
-    /// `watch.rs`) and of the pairs with an unbounded member (always evaluated).
-    fn island_pairs(&self, scratch: &(dyn Any + Send), pair: &mut dyn FnMut(usize, usize)) {
-        let Some(s) = scratch.downcast_ref::<Scratch>() else {
-            return;
-        };
-        let pairs = s.ahead.iter().map(|p| (p.a, p.b));
-        for (a, b) in pairs.chain(self.always.iter().copied()) {
-            let (a, b) = (self.members[a as usize].body, self.members[b as usize].body);
-            if a != 0 && b != 0 && a != b {
-                pair(a.min(b), a.max(b));
-            }
-        }
-    }
-
-    /// Each always-pair's separation depends on its members' bodies, each watch slot's on its
-    /// pair's (`(0, 0)` for an empty slot, a constant 1); the approach function, over every
-    /// unwatched pair, is not given.
-    fn crossing_bodies(&self, work: &[f64], crossing: &mut dyn FnMut(usize, usize, usize)) {
-        self.slot_bodies(work, crossing);
-    }
-
-    /// Its always-pairs on the island (both members on its bodies or fixed to the World), and as
-    /// many watch slots as the island's bounded members have pairs with each other and with the
-    /// broad-phased members fixed to the World, at most all slots.
-    fn island_crossings(&self, island: &[bool]) -> usize {
-        self.island_slots(island)
-    }
-
-    /// The bodies of the watched pairs (those within the margin at the last event, which the
-    /// approach function and the next look guarantee are the only pairs that can touch before
-    /// the next event) and of the always-evaluated pairs. Without zero crossings nothing is
-    /// watched: false (every member may touch every other). With more near pairs than watch
-    /// slots the overflow pairs are left out: the implicit methods' Jacobian then misses their
-    /// coupling, which slows Newton's convergence but not what it converges to.
-    fn coupled_bodies(&self, work: &[f64], pair: &mut dyn FnMut(usize, usize)) -> bool {
-        if !self.zero_crossings {
-            return false;
-        }
-        let body = |i: u32| self.members[i as usize].body;
-        for &(a, b) in &self.always {
-            pair(body(a), body(b));
-        }
-        for &code in &work[..work.len().min(self.watch_slots)] {
-            if let Some((a, b)) = self.decode(code) {
-                pair(body(a), body(b));
-            }
-        }
-        true
-    }
-}
-
-impl ContactGroup {
-    /// The lightest member body's mass (kg): the load a single contact of the group carries at
-    /// least, for `check`'s advice; `None` when no member has a mass.
-    fn lightest_mass(&self) -> Option<f64> {
-        let lightest = self
-            .members
-            .iter()
-            .map(|m| m.body_mass)
-            .filter(|&m| m > 0.0)
-            .fold(f64::INFINITY, f64::min);
-        lightest.is_finite().then_some(lightest)
-    }
-}
-
 fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     let spec = params::read_members(p)?;
-    let normal = read_normal_law(p)?;
-    let (friction, warnings) = read_friction_law(p)?;
+    let rigid = params::read_contact(p)?;
+    let (normal, friction, warnings) = if rigid.is_some() {
+        // `normal` is refused under "rigid" (`read_contact`): the default law, never used.
+        let normal = read_normal_law(p)?;
+        (normal, FrictionLaw::None, Vec::new())
+    } else {
+        let normal = read_normal_law(p)?;
+        let (friction, warnings) = read_friction_law(p)?;
+        (normal, friction, warnings)
+    };
     if normal.is_input() {
         return Err(p
             .error("normal", "normal method \"input\" is not available in a ContactGroup")
@@ -631,8 +556,7 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
             .error("friction", "friction method \"input\" is not available in a ContactGroup")
             .hint("a group computes its forces from a law; use a SpatialContactForce for a force by input"));
     }
-    params::read_contact(p)?;
-    let zero_crossings = params::ZERO_CROSSINGS.read(p)?;
+    let zero_crossings = rigid.is_none() && params::ZERO_CROSSINGS.read(p)?;
     let margin_param = params::read_margin(p)?;
     let outputs = vec![
         PortDecl::scalar("active_pairs"),
@@ -658,6 +582,9 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
         joined: Vec::new(),
         always: Vec::new(),
         watch_slots: 0,
+        rigid,
+        pairs: Vec::new(),
+        pair_members: Vec::new(),
     }))
 }
 
@@ -665,8 +592,11 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
 const PARAMS: &[ParamDoc] = &[
     params::MEMBERS_DOC,
     ParamDoc { name: "normal", unit: "", default: "smooth_spring_damper", doc: "one normal law for every pair, as SpatialContactForce's `normal` (every method but \"input\")" },
-    ParamDoc { name: "friction", unit: "", default: "smooth_stick_slip", doc: "one friction law for every pair, as SpatialContactForce's `friction` (every method but \"input\")" },
+    ParamDoc { name: "friction", unit: "", default: "smooth_stick_slip", doc: "one friction law for every pair, as SpatialContactForce's `friction` (every method but \"input\"); with contact = \"rigid\": RigidContact's { method = \"none\" } | { method = \"coulomb\", coefficient = μ } (default none)" },
     params::CONTACT.doc,
+    rigid_params::RESTITUTION.doc,
+    rigid_params::REST_VELOCITY.doc,
+    rigid_params::IMPACTS.doc,
     params::EXCLUDE_DOC,
     params::ZERO_CROSSINGS.doc,
     params::MARGIN_DOC,
@@ -676,11 +606,11 @@ const PARAMS: &[ParamDoc] = &[
 pub static CONTACT_GROUP: BlockType = BlockType {
     name: "ContactGroup",
     category: "Contact",
-    summary: "Penalty contact among many geometries named by `members` (with * wildcards): every pair the geometry table supports touches, with one normal law and one friction law, each pair computed as a SpatialContactForce computes it (contact manifold, bit for bit). A broad phase (bounding boxes, sort and sweep) evaluates only pairs whose boxes overlap; zero crossings watch only the pairs within `margin`, and the approach of any other pair is itself an event, so no contact onset is stepped over. Outputs the number of pairs in contact and each member's net contact wrench.",
+    summary: "Contact among many geometries named by `members` (with * wildcards): every pair the geometry table supports touches. Penalty (the default): one normal law and one friction law, each pair computed as a SpatialContactForce computes it (contact manifold, bit for bit); a broad phase (bounding boxes, sort and sweep) evaluates only pairs whose boxes overlap; zero crossings watch only the pairs within `margin`, and the approach of any other pair is itself an event, so no contact onset is stepped over. contact = \"rigid\": every pair is a RigidContact pair (base: the member first in members order) with RigidContact's restitution, rest_velocity, friction and impacts, solved by the mechanism (no broad phase: every pair is evaluated at every evaluation). Outputs the number of pairs in contact and each member's net contact wrench.",
     params: PARAMS,
     ports: &[
         PortDoc { name: "(members)", kind: "geometry", shape: "", unit: "", doc: "one geometry port per member, named after it and connected by the builder to the member's G (write no `--` line)" },
-        PortDoc { name: "active_pairs", kind: "output", shape: "1×1", unit: "", doc: "number of pairs in contact (with at least one contact point)" },
+        PortDoc { name: "active_pairs", kind: "output", shape: "1×1", unit: "", doc: "number of pairs in contact (penalty: with at least one contact point; rigid: with a resting point, a RigidContact's contact = 1)" },
         PortDoc { name: "member_wrench", kind: "output", shape: "6×M", unit: "N, N·m", doc: "column k: net contact force on member k (World), then net contact torque about its geometry frame's origin (World); members in `members` order after expansion" },
     ],
     build,

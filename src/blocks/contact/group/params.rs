@@ -3,12 +3,14 @@
 
 use crate::block::members::{EXCLUDE_KEY, MEMBERS_KEY};
 use crate::block::{ExcludedPair, GeometryMembers, MemberPattern, Param, ParamDoc};
+use crate::blocks::contact::rigid_params::{RigidFrictionMethod, RigidParams, RIGID_ONLY_KEYS};
+use crate::contact::law_methods::FrictionMethod;
 use crate::params::{ParamError, ParamValue, Params};
 
 /// `contact`'s values.
 const CONTACT_CHOICES: [&str; 2] = ["penalty", "rigid"];
 
-pub(super) const CONTACT: Param<&str> = crate::param!("contact", "", "penalty", "\"penalty\": the normal and friction laws above, as SpatialContactForce applies them | \"rigid\": RigidContact's rigid pairs (not yet supported in a group: refused with a message)"; one_of(CONTACT_CHOICES));
+pub(super) const CONTACT: Param<&str> = crate::param!("contact", "", "penalty", "\"penalty\": the normal and friction laws above, as SpatialContactForce applies them | \"rigid\": every pair a RigidContact pair (base: the member first in members order), with RigidContact's restitution, rest_velocity, friction = { method = \"none\" | \"coulomb\", coefficient } and impacts (normal, zero_crossings and margin are penalty-only)"; one_of(CONTACT_CHOICES));
 pub(super) const ZERO_CROSSINGS: Param<bool> = crate::param!("zero_crossings", "", true, "locate sign changes of the separation of every pair within `margin` (and of every pair with a plane or grid surface), and the instant another pair comes within margin/2, so that no contact onset is stepped over (the normal law's kinks are not located in a group)");
 pub(super) const MEMBERS_DOC: ParamDoc = ParamDoc {
     name: "members",
@@ -104,14 +106,44 @@ pub(super) fn read_members(p: &Params) -> Result<GeometryMembers, ParamError> {
     Ok(GeometryMembers { patterns, excludes })
 }
 
-/// `contact`: "penalty", or the refusal of "rigid" (not yet supported in a group).
-pub(super) fn read_contact(p: &Params) -> Result<(), ParamError> {
-    match CONTACT.read(p)? {
-        "rigid" => Err(p
-            .error("contact", "contact = \"rigid\" is not yet supported in a ContactGroup")
-            .hint("use contact = \"penalty\", or RigidContact blocks for the pairs that must be rigid")),
-        _ => Ok(()),
+/// The keys only penalty contact reads (besides `friction`, which both read, each its own way).
+const PENALTY_ONLY_KEYS: [&str; 3] = ["normal", "zero_crossings", "margin"];
+
+/// `contact`: `None` for "penalty", RigidContact's parameters for "rigid". Each key of the other
+/// kind of contact is refused by name, and so is a `friction` method of the other kind.
+pub(super) fn read_contact(p: &Params) -> Result<Option<RigidParams>, ParamError> {
+    let rigid = CONTACT.read(p)? == "rigid";
+    let (written, theirs) = if rigid {
+        (&PENALTY_ONLY_KEYS, "penalty")
+    } else {
+        (&RIGID_ONLY_KEYS, "rigid")
+    };
+    let ours = if rigid { "rigid" } else { "penalty" };
+    let hint = if rigid {
+        "with contact = \"rigid\" a group takes RigidContact's parameters: restitution, rest_velocity, impacts and friction = { method = \"coulomb\", coefficient = 0.5 }; or write contact = \"penalty\" for the penalty laws"
+    } else {
+        "with contact = \"penalty\" (the default) a group takes normal and friction laws as SpatialContactForce; write contact = \"rigid\" for RigidContact's restitution, rest_velocity and impacts"
+    };
+    if let Some(&key) = written.iter().find(|&&k| p.has(k)) {
+        return Err(p
+            .error(key, format!("'{key}' is a parameter of {theirs} contact, but this group's contact is \"{ours}\""))
+            .hint(hint));
     }
+    if let Some(t) = p.table("friction")? {
+        if let Some(method) = t.string("method")? {
+            let rigid_method = RigidFrictionMethod::ALL.iter().any(|m| m.name() == method);
+            let penalty_method = FrictionMethod::ALL.iter().any(|m| m.name() == method);
+            // "none" is both.
+            if (rigid && !rigid_method && penalty_method)
+                || (!rigid && !penalty_method && rigid_method)
+            {
+                return Err(t
+                    .error("method", format!("friction method \"{method}\" is a law of {theirs} contact, but this group's contact is \"{ours}\""))
+                    .hint(hint));
+            }
+        }
+    }
+    rigid.then(|| RigidParams::read(p)).transpose()
 }
 
 /// `margin` (m), when written: positive and finite.
