@@ -37,21 +37,22 @@ pub struct Param<T: 'static> {
 /// [`Check::non_negative`], [`Check::within`]) exist only for a `Param<f64>` and
 /// [`Check::one_of`] only for a `Param<&str>`; any other parameter (`usize`, `bool`,
 /// `[f64; N]`) takes only [`Check::ANY`]. A check declared on a parameter of another type is a
-/// compile error, not a check silently ignored:
+/// compile error (E0308: the macro makes a `Check<f64>` where a `Check<usize>` is wanted), not a
+/// check silently ignored:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0308
 /// use blockdyn::block::Param;
 /// // A count cannot be declared `positive`: Check<usize> has no such check.
 /// const N: Param<usize> = blockdyn::param!("n", "", 2, "a count"; positive);
 /// ```
 ///
-/// ```compile_fail
+/// ```compile_fail,E0308
 /// use blockdyn::block::Param;
 /// // Nor a name: `positive` is a number's check.
 /// const S: Param<&str> = blockdyn::param!("s", "", "none", "a name"; positive);
 /// ```
 ///
-/// ```compile_fail
+/// ```compile_fail,E0308
 /// use blockdyn::block::Param;
 /// const G: Param<[f64; 3]> = blockdyn::param!("g", "m/s²", [0, 0, -9.8], "gravity"; non_negative);
 /// ```
