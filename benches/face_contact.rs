@@ -126,7 +126,11 @@ fn manifold(c: &mut Criterion) {
 /// models/box_on_table.toml, with overrides.
 fn table(sets: &[&str]) -> Diagram {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    load_model(Path::new("models/box_on_table.toml"), &sets).expect("box_on_table")
+    load_model(
+        Path::new("models/box_on_table.toml"),
+        &blockdyn::Override::parse_all(&sets).unwrap(),
+    )
+    .expect("box_on_table")
 }
 
 const SPHERE: &str = "brick.geometry={ shape = \"sphere\", radius = 0.05 }";

@@ -110,7 +110,15 @@ fn parameters(c: &mut Criterion) {
             })
         });
         group.bench_function("rebuild", |b| {
-            b.iter(|| black_box(build_model(document.clone(), &overrides).unwrap()))
+            b.iter(|| {
+                black_box(
+                    build_model(
+                        document.clone(),
+                        &blockdyn::Override::parse_all(&overrides).unwrap(),
+                    )
+                    .unwrap(),
+                )
+            })
         });
         group.bench_function("run", |b| {
             b.iter(|| {

@@ -35,7 +35,11 @@ fn bench(c: &mut Criterion) {
             format!("solver.rel_tol={tol}"),
             "solver.abs_tol=1e-12".to_string(),
         ];
-        let d = load_model(Path::new("models/ball_drop.toml"), &sets).expect("ball_drop");
+        let d = load_model(
+            Path::new("models/ball_drop.toml"),
+            &blockdyn::Override::parse_all(&sets).unwrap(),
+        )
+        .expect("ball_drop");
         let r = simulate(&d, RunOptions::default()).expect("run");
         println!(
             "ball_drop rel_tol {tol}: {} steps, {} evaluations, apex error {:+.2e} m",
@@ -49,7 +53,11 @@ fn bench(c: &mut Criterion) {
     }
     for tol in ["1e-4", "1e-6"] {
         let sets = vec![format!("solver.rel_tol={tol}")];
-        let d = load_model(Path::new("models/box_on_incline.toml"), &sets).expect("box");
+        let d = load_model(
+            Path::new("models/box_on_incline.toml"),
+            &blockdyn::Override::parse_all(&sets).unwrap(),
+        )
+        .expect("box");
         let r = simulate(&d, RunOptions::default()).expect("run");
         let x = column(&r.recording, "free.p[0]");
         println!(

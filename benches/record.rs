@@ -164,7 +164,11 @@ const EXAMPLES: [(&str, &[&str]); 5] = [
 fn example(name: &str, sets: &[&str]) -> Diagram {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
     let path = format!("models/{name}.toml");
-    load_model(Path::new(&path), &sets).expect("example")
+    load_model(
+        Path::new(&path),
+        &blockdyn::Override::parse_all(&sets).unwrap(),
+    )
+    .expect("example")
 }
 
 /// This thread's time on a CPU, ns (Linux: /proc/thread-self/schedstat, nanosecond

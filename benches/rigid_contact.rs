@@ -154,7 +154,12 @@ impl Case {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         Self {
             name: format!("{}_{boxes}{suffix}", contact.name()),
-            diagram: load_model_str("stack", &text, &sets).expect("stack model"),
+            diagram: load_model_str(
+                "stack",
+                &text,
+                &blockdyn::Override::parse_all(&sets).unwrap(),
+            )
+            .expect("stack model"),
         }
     }
 }

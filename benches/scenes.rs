@@ -29,7 +29,11 @@ fn load(scene: &str, method: Option<&str>) -> Option<Diagram> {
     let overrides: Vec<String> = method
         .map(|m| vec![format!("solver.method=\"{m}\"")])
         .unwrap_or_default();
-    load_model(Path::new(&path), &overrides).ok()
+    load_model(
+        Path::new(&path),
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .ok()
 }
 
 /// Steps, rejected steps, evaluations and the median wall time of 3 runs.

@@ -48,7 +48,11 @@ const SLOPES: [(&str, &str); 2] = [
 
 fn model(path: &str, sets: &[&str]) -> Diagram {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    load_model(Path::new(path), &sets).unwrap_or_else(|e| panic!("{path}: {e}"))
+    load_model(
+        Path::new(path),
+        &blockdyn::Override::parse_all(&sets).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 fn column(rec: &Recording, name: &str) -> Vec<f64> {

@@ -65,7 +65,7 @@ pub mod view;
 
 pub use diagram::parameters::{ParameterSet, ParameterVector, VectorLengthError};
 pub use diagram::{Blueprint, Diagram};
-pub use model::Diagnostic;
+pub use model::{Diagnostic, Override, OverrideError};
 pub use sim::linearize::{
     linearize, trim, Linearization, LinearizeError, LinearizeSpec, Trim, TrimError, TrimSpec,
 };
@@ -76,8 +76,10 @@ pub use sim::{
 use library::Registry;
 use model::Document;
 
-/// Reads, overrides (`PATH=VALUE` strings, as `--set` takes them) and builds a model file.
-pub fn load_model(path: &std::path::Path, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+/// Reads, overrides and builds a model file. An [`Override`] is a path and a typed value
+/// (`Override::new("contact.normal.stiffness", 1e6)`); `--set PATH=VALUE` text is read into one
+/// with [`Override::parse`].
+pub fn load_model(path: &std::path::Path, overrides: &[Override]) -> Result<Diagram, Diagnostic> {
     load_model_with(path, overrides, Registry::standard())
 }
 
@@ -85,7 +87,7 @@ pub fn load_model(path: &std::path::Path, overrides: &[String]) -> Result<Diagra
 /// program's own; see [`library::Registry`]).
 pub fn load_model_with(
     path: &std::path::Path,
-    overrides: &[String],
+    overrides: &[Override],
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
@@ -96,7 +98,7 @@ pub fn load_model_with(
 /// says (the `--animate` option): the contact blocks then compute the forces it draws.
 pub fn load_model_animated(
     path: &std::path::Path,
-    overrides: &[String],
+    overrides: &[Override],
     animation: Option<&std::path::Path>,
 ) -> Result<Diagram, Diagnostic> {
     load_model_drawn(path, overrides, animation, None)
@@ -106,7 +108,7 @@ pub fn load_model_animated(
 /// says (the `--view` option); the contact blocks compute the forces either draws.
 pub fn load_model_drawn(
     path: &std::path::Path,
-    overrides: &[String],
+    overrides: &[Override],
     animation: Option<&std::path::Path>,
     view: Option<&std::path::Path>,
 ) -> Result<Diagram, Diagnostic> {
@@ -119,7 +121,7 @@ pub fn load_model_drawn(
 pub fn load_model_str(
     label: &str,
     text: &str,
-    overrides: &[String],
+    overrides: &[Override],
 ) -> Result<Diagram, Diagnostic> {
     load_model_str_with(label, text, overrides, Registry::standard())
 }
@@ -128,7 +130,7 @@ pub fn load_model_str(
 pub fn load_model_str_with(
     label: &str,
     text: &str,
-    overrides: &[String],
+    overrides: &[Override],
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     build_document(
@@ -140,17 +142,17 @@ pub fn load_model_str_with(
     .map(|(_, diagram)| diagram)
 }
 
-/// Builds a parsed model file with overrides (`PATH=VALUE` strings, as `--set` takes them): what
+/// Builds a parsed model file with overrides (see [`Override`]): what
 /// [`load_model`] does once the file is read. A sweep parses its model once and builds each point
 /// from a clone of the document.
-pub fn build_model(document: Document, overrides: &[String]) -> Result<Diagram, Diagnostic> {
+pub fn build_model(document: Document, overrides: &[Override]) -> Result<Diagram, Diagnostic> {
     build_model_with(document, overrides, Registry::standard())
 }
 
 /// Like [`build_model`], with the block types of `registry`.
 pub fn build_model_with(
     document: Document,
-    overrides: &[String],
+    overrides: &[Override],
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     build_document(document, overrides, [None, None], registry).map(|(_, diagram)| diagram)
@@ -162,7 +164,7 @@ pub fn build_model_with(
 /// keeps only what it reads.
 pub fn build_model_parts(
     document: Document,
-    overrides: &[String],
+    overrides: &[Override],
     registry: &Registry,
 ) -> Result<(Blueprint, Diagram), Diagnostic> {
     build_document(document, overrides, [None, None], registry)
@@ -171,7 +173,7 @@ pub fn build_model_parts(
 /// Like [`load_model`], keeping the model beside the diagram (see [`build_model_parts`]).
 pub fn load_model_parts(
     path: &std::path::Path,
-    overrides: &[String],
+    overrides: &[Override],
 ) -> Result<(Blueprint, Diagram), Diagnostic> {
     build_model_parts(Document::load(path)?, overrides, Registry::standard())
 }
@@ -180,7 +182,7 @@ pub fn load_model_parts(
 pub fn load_model_str_parts(
     label: &str,
     text: &str,
-    overrides: &[String],
+    overrides: &[Override],
 ) -> Result<(Blueprint, Diagram), Diagnostic> {
     build_model_parts(
         Document::parse(label, text)?,
@@ -192,21 +194,20 @@ pub fn load_model_str_parts(
 /// `drawn`: the GIF's and the viewer page's paths from the command line, when given.
 fn build_document(
     mut document: Document,
-    overrides: &[String],
+    overrides: &[Override],
     drawn: [Option<&std::path::Path>; 2],
     registry: &Registry,
 ) -> Result<(Blueprint, Diagram), Diagnostic> {
     // Overrides of what the file writes apply before its Urdf blocks are expanded (so that
     // `--set robot.base=floating` is expanded), overrides of the blocks an expansion makes
     // (`--set robot/knee.q0=0.3`) after.
-    let (before, after): (Vec<&String>, Vec<&String>) = overrides
+    let (before, after): (Vec<&Override>, Vec<&Override>) = overrides
         .iter()
         .partition(|o| document.addresses_written(o));
     for o in before {
         document.apply_override(o)?;
     }
     let has_lines = document.source.has_lines();
-    let after: Vec<String> = after.into_iter().cloned().collect();
     // A model with variables keeps the document as it is now (overrides of what the file writes
     // applied, nothing expanded or evaluated), so that a parameter set can read it again with
     // other values of its variables (`diagram::parameters::variables`).
@@ -221,7 +222,7 @@ fn build_document(
     let recipe = match unread {
         Some(unread) => Some(std::sync::Arc::new(diagram::parameters::Recipe::new(
             unread,
-            after,
+            after.into_iter().cloned().collect(),
             overrides.to_vec(),
             &document.root,
         )?)),

@@ -206,7 +206,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 view,
             },
             stop_time,
-            &set,
+            &sets(&set)?,
             quiet,
         ),
         Command::Sweep {
@@ -218,9 +218,17 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
             overwrite,
             quiet,
-        } => run_sweep(&model, &vary, set, jobs, shard, (out, overwrite), quiet),
+        } => run_sweep(
+            &model,
+            &vary,
+            sets(&set)?,
+            jobs,
+            shard,
+            (out, overwrite),
+            quiet,
+        ),
         Command::Check { model, set } => {
-            let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
+            let d = blockdyn::load_model(&model, &sets(&set)?).map_err(|e| e.to_string())?;
             let report = blockdyn::report::check_report(&d);
             // The process ends here: the diagram is left to the exit rather than freed one
             // allocation at a time (a million at 20,000 joints, about 6% of the check's time).
@@ -280,7 +288,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 outputs,
                 at,
             };
-            let lin = blockdyn::command::linearize::linearize_model(&model, &set, &spec)
+            let lin = blockdyn::command::linearize::linearize_model(&model, &sets(&set)?, &spec)
                 .map_err(|e| e.to_string())?;
             for w in &lin.warnings {
                 eprintln!("warning: {w}");
@@ -305,7 +313,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 tolerance,
                 ..Default::default()
             };
-            let t = blockdyn::command::linearize::trim_model(&model, &set, &spec)
+            let t = blockdyn::command::linearize::trim_model(&model, &sets(&set)?, &spec)
                 .map_err(|e| e.to_string())?;
             for w in &t.warnings {
                 eprintln!("warning: {w}");
@@ -314,18 +322,23 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Graph { model, set, all } => {
-            let d = blockdyn::load_model(&model, &set).map_err(|e| e.to_string())?;
+            let d = blockdyn::load_model(&model, &sets(&set)?).map_err(|e| e.to_string())?;
             say(&blockdyn::diagram::dot::to_dot(&d, all));
             Ok(())
         }
     }
 }
 
+/// The `--set PATH=VALUE` options read into overrides: the one place their text is parsed.
+fn sets(set: &[String]) -> Result<Vec<blockdyn::Override>, String> {
+    blockdyn::Override::parse_set_options(set).map_err(|e| e.to_string())
+}
+
 fn run_model(
     model: &Path,
     outputs: Outputs,
     stop_time: Option<f64>,
-    set: &[String],
+    set: &[blockdyn::Override],
     quiet: bool,
 ) -> Result<(), String> {
     let report = blockdyn::command::run::run_model(blockdyn::command::run::RunRequest {
@@ -429,7 +442,7 @@ See docs/sweep.md.";
 fn run_sweep(
     model: &Path,
     vary: &[String],
-    set: Vec<String>,
+    set: Vec<blockdyn::Override>,
     jobs: Option<std::num::NonZeroUsize>,
     shard: Option<blockdyn::sweep::Shard>,
     (out, overwrite): (PathBuf, bool),

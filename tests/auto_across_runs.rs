@@ -57,7 +57,12 @@ const G: f64 = 9.80665;
 
 fn build(overrides: &[&str]) -> Diagram {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    blockdyn::load_model_str("ball_friction.toml", BALL, &overrides).unwrap()
+    blockdyn::load_model_str(
+        "ball_friction.toml",
+        BALL,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap()
 }
 
 /// The same rows bit for bit, the same steps, evaluations, events and switches.
@@ -109,7 +114,7 @@ fn a_parameter_set_runs_across_autos_switches_as_the_model_built_with_its_values
     assert!(written.stats.method_switches >= 4, "{:?}", written.stats);
     let set = Arc::new(
         blueprint
-            .parameters(&d, &["contact.normal.stiffness=2e6"])
+            .parameters(&d, &["contact.normal.stiffness=2e6".parse().unwrap()])
             .unwrap(),
     );
     let with_set = simulate(

@@ -160,11 +160,11 @@ fn bad_connection_syntax() {
 #[test]
 fn bad_override() {
     let text = format!("{HEAD}[blocks.k]\ntype = \"Constant\"\nvalue = 1.0\n");
-    let e = blockdyn::load_model_str("bad.toml", &text, &["k.vaule=2".into()])
+    let e = blockdyn::load_model_str("bad.toml", &text, &["k.vaule=2".parse().unwrap()])
         .unwrap_err()
         .to_string();
     assert_contains(&e, &["unknown parameter 'vaule'", "did you mean 'value'"]);
-    let e = blockdyn::load_model_str("bad.toml", &text, &["q.value=2".into()])
+    let e = blockdyn::load_model_str("bad.toml", &text, &["q.value=2".parse().unwrap()])
         .unwrap_err()
         .to_string();
     assert_contains(&e, &["no block 'q'"]);
@@ -264,9 +264,13 @@ fn an_error_in_a_set_value_names_the_option() {
     // leaving the user to search the file.
     let text = "[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n";
     let overrides = ["solver.rel_tol=1e-300".to_string()];
-    let e = blockdyn::load_model_str("bad.toml", text, &overrides)
-        .expect_err("an error")
-        .to_string();
+    let e = blockdyn::load_model_str(
+        "bad.toml",
+        text,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .expect_err("an error")
+    .to_string();
     assert_contains(&e, &["--set 'solver.rel_tol=1e-300'", "rel_tol"]);
 }
 
@@ -317,7 +321,11 @@ fn an_rk4_step_above_a_contacts_stability_limit_is_warned_about() {
             format!("solver.fixed_step={step}"),
             "model.stop_time=1.2".to_string(),
         ];
-        blockdyn::load_model(std::path::Path::new("models/ball_drop.toml"), &overrides).unwrap()
+        blockdyn::load_model(
+            std::path::Path::new("models/ball_drop.toml"),
+            &blockdyn::Override::parse_all(&overrides).unwrap(),
+        )
+        .unwrap()
     };
     let d = load("0.01");
     let warning = d.warnings().iter().find(|w| w.contains("rk4's fixed_step"));

@@ -62,12 +62,10 @@ fn handles_connect_ports_and_read_columns() {
 #[test]
 fn a_built_model_and_its_saved_text_run_alike() {
     let model = example::ball_drop();
-    let (built_model, built) = blockdyn::build_model_parts(
-        model.document().unwrap(),
-        &[],
-        blockdyn::library::Registry::standard(),
-    )
-    .unwrap();
+    let (built_model, built) = model
+        .build_parts(blockdyn::library::Registry::standard())
+        .unwrap();
+    assert!(built_model.is_of(&built));
     let (saved_model, saved) =
         blockdyn::load_model_str_parts("saved.toml", &model.to_toml(), &[]).unwrap();
     let (a, b) = (
@@ -147,17 +145,52 @@ fn an_override_of_a_built_model_is_named() {
     let k = m.add("k", blocks::Gain::new(2.0));
     let c = m.add("c", blocks::Constant::new(1.0));
     m.connect(c.port("out"), k.port("in"));
-    let e = blockdyn::build_model(m.document().unwrap(), &["k.gian=3".to_string()])
+    let e = blockdyn::build_model(m.document().unwrap(), &["k.gian=3".parse().unwrap()])
         .unwrap_err()
         .to_string();
     assert!(
         e.starts_with("b (built in code): block 'k': --set 'k.gian=3': "),
         "{e}"
     );
-    let e = blockdyn::build_model(m.document().unwrap(), &["solver.rel_tol=-1".to_string()])
-        .unwrap_err()
-        .to_string();
+    let e = blockdyn::build_model(
+        m.document().unwrap(),
+        &["solver.rel_tol=-1".parse().unwrap()],
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("--set 'solver.rel_tol=-1'"), "{e}");
+    // A typed override (no text) is named as PATH= and the value's TOML.
+    let e = blockdyn::build_model(
+        m.document().unwrap(),
+        &[blockdyn::Override::new("solver.rel_tol", -1.0)],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("--set 'solver.rel_tol=-1.0'"), "{e}");
+}
+
+/// A typed override and the same value written as `--set` text build the same model: the
+/// gain 3 (an integer in TOML, read as a number) and 2.5, set both ways, scale the constant 1
+/// to exactly 3 and 2.5 (products of exact binary numbers: compared bit for bit).
+#[test]
+fn typed_and_written_overrides_build_alike() {
+    use blockdyn::builder::{blocks, ModelBuilder};
+    use blockdyn::Override;
+    let mut m = ModelBuilder::new("b", 0.1);
+    let k = m.add("k", blocks::Gain::new(2.0));
+    let c = m.add("c", blocks::Constant::new(1.0));
+    m.connect(c.port("out"), k.port("in"));
+    let scope = m.add("s", blocks::Scope::new(1));
+    m.connect(k.port("out"), scope.port("in1"));
+    let last = |o: Override| {
+        let d = blockdyn::build_model(m.document().unwrap(), &[o]).unwrap();
+        let run = blockdyn::simulate(&d, Default::default()).unwrap();
+        *k.column(&run.recording, "out").unwrap().last().unwrap()
+    };
+    assert_eq!(last(Override::new("k.gain", 3i64)), 3.0);
+    assert_eq!(last("k.gain=3".parse().unwrap()), 3.0);
+    assert_eq!(last(Override::new("k.gain", 2.5)), 2.5);
+    assert_eq!(last("k.gain = 2.5".parse().unwrap()), 2.5);
 }
 
 /// The typed block constructors (`blockdyn::builder::blocks`) write the parameters a model file

@@ -12,7 +12,11 @@ use std::sync::Arc;
 
 fn model(path: &str, sets: &[&str]) -> Diagram {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    load_model(Path::new(path), &sets).unwrap_or_else(|e| panic!("{path}: {e}"))
+    load_model(
+        Path::new(path),
+        &blockdyn::Override::parse_all(&sets).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 fn run(

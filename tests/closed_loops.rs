@@ -180,7 +180,7 @@ fn an_open_initial_loop_is_projected_with_a_warning() {
     let overrides = vec!["rocker_joint.q0=1.05".to_string()];
     let d = blockdyn::load_model(
         std::path::Path::new("models/four_bar_parallelogram.toml"),
-        &overrides,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
     )
     .unwrap();
     assert!(
@@ -229,7 +229,7 @@ fn a_loop_that_cannot_close_stops_the_run_naming_the_joint() {
     .collect();
     let d = blockdyn::load_model(
         std::path::Path::new("models/four_bar_parallelogram.toml"),
-        &overrides,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
     )
     .unwrap();
     let e = blockdyn::simulate(&d, blockdyn::RunOptions::default())

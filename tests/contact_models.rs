@@ -144,10 +144,10 @@ fn contact_wrenches_are_equal_and_opposite() {
     let d = blockdyn::load_model(
         std::path::Path::new("models/ball_drop.toml"),
         &[
-            "free.position=[0.3, -0.2, 0.099]".into(),
-            "free.velocity=[0.5, 0.1, -1.0]".into(),
-            "free.angular_velocity=[1.0, 2.0, 3.0]".into(),
-            "contact.friction={ method = \"smooth_stick_slip\", static = 0.8, dynamic = 0.6, critical_velocity = 1e-3 }".into(),
+            "free.position=[0.3, -0.2, 0.099]".parse().unwrap(),
+            "free.velocity=[0.5, 0.1, -1.0]".parse().unwrap(),
+            "free.angular_velocity=[1.0, 2.0, 3.0]".parse().unwrap(),
+            "contact.friction={ method = \"smooth_stick_slip\", static = 0.8, dynamic = 0.6, critical_velocity = 1e-3 }".parse().unwrap(),
         ],
     )
     .unwrap();

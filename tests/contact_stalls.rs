@@ -105,7 +105,11 @@ fn a_stall_from_a_stiff_friction_names_the_contact_its_twisting_mode_and_the_fix
         "solver.method=\"dopri5\"".to_string(),
         "contact.friction={ method = \"smooth_stick_slip\", static = 0.3, dynamic = 0.3, critical_velocity = 1e-7 }".to_string(),
     ];
-    let d = blockdyn::load_model(std::path::Path::new(&path), &overrides).unwrap();
+    let d = blockdyn::load_model(
+        std::path::Path::new(&path),
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap();
     let message = match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
         Ok(r) => panic!("ran to t = {}", r.stats.final_time),
         Err(e) => e.to_string(),
@@ -135,7 +139,11 @@ fn a_stall_from_a_stiff_friction_names_the_contact_its_twisting_mode_and_the_fix
     // Under the default method (auto) the same puck runs to its end: the implicit method steps
     // over the twisting mode.
     let without_method = [overrides[0].clone(), overrides[2].clone()];
-    let d = blockdyn::load_model(std::path::Path::new(&path), &without_method).unwrap();
+    let d = blockdyn::load_model(
+        std::path::Path::new(&path),
+        &blockdyn::Override::parse_all(&without_method).unwrap(),
+    )
+    .unwrap();
     let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();
     assert_eq!(r.stats.final_time, 0.5);
     assert!(r.stats.method_switches >= 1, "{:?}", r.stats);
@@ -186,7 +194,12 @@ fn a_stall_inside_a_contact_group_names_the_pair_by_its_members_and_the_mode() {
         "solver.method=\"dopri5\"".to_string(),
         "contact.friction={ method = \"smooth_stick_slip\", static = 0.3, dynamic = 0.3, critical_velocity = 1e-7 }".to_string(),
     ];
-    let d = blockdyn::load_model_str("puck_group.toml", &text, &overrides).unwrap();
+    let d = blockdyn::load_model_str(
+        "puck_group.toml",
+        &text,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap();
     let message = match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
         Ok(r) => panic!("ran to t = {}", r.stats.final_time),
         Err(e) => e.to_string(),

@@ -52,7 +52,11 @@ fn a_run_after_set_up_allocates_nothing() {
         // summed from their solutions.
         ("models/box_tower_rigid.toml", &short[..]),
     ] {
-        let d = blockdyn::load_model(std::path::Path::new(model), overrides).unwrap();
+        let d = blockdyn::load_model(
+            std::path::Path::new(model),
+            &blockdyn::Override::parse_all(overrides).unwrap(),
+        )
+        .unwrap();
         let mut engine = Engine::new(&d, Recorder::new(&d));
         let x0 = engine.initialize(0.0);
         let mut solver = Solver::new(

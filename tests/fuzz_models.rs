@@ -170,7 +170,11 @@ static FAILED: AtomicUsize = AtomicUsize::new(0);
 /// Loads, builds and briefly runs one mutant: every outcome but a panic or an overrun is fine.
 fn load_build_run(name: &str, text: &str) -> Result<(), TestCaseError> {
     let overrides = [format!("solver.max_steps={BUDGET}")];
-    let d = match blockdyn::load_model_str(name, text, &overrides) {
+    let d = match blockdyn::load_model_str(
+        name,
+        text,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    ) {
         Ok(d) => d,
         Err(e) => {
             REFUSED.fetch_add(1, Ordering::Relaxed);

@@ -154,9 +154,9 @@ fn ground_at(dimension: &str, position: &str, velocity: &str) -> ([f64; 3], Vec<
     let d = blockdyn::load_model(
         std::path::Path::new("models/particle_on_ground.toml"),
         &[
-            format!("ground.dimension={dimension}"),
-            format!("free.position={position}"),
-            format!("free.velocity={velocity}"),
+            format!("ground.dimension={dimension}").parse().unwrap(),
+            format!("free.position={position}").parse().unwrap(),
+            format!("free.velocity={velocity}").parse().unwrap(),
         ],
     )
     .unwrap();

@@ -157,7 +157,12 @@ fn the_operating_point_at_t_is_the_state_of_the_run() {
     let model =
         pendulum(m, l, 0.0, "").replace("actuation = \"input\"", "actuation = \"input\"\nq0 = 0.3");
     let log = ["output.log=[\"hinge.q\"]".to_string()];
-    let d = blockdyn::load_model_str("lin.toml", &model, &log).unwrap();
+    let d = blockdyn::load_model_str(
+        "lin.toml",
+        &model,
+        &blockdyn::Override::parse_all(&log).unwrap(),
+    )
+    .unwrap();
     let lin = linearize(&d, &spec(&[], &["hinge.q"], 0.25)).unwrap();
     let run = blockdyn::simulate(
         &d,
@@ -196,7 +201,12 @@ fn a_cart_pole_about_the_upright_gives_the_textbook_matrices() {
         format!("bob.mass={m}"),
         format!("pole.translation=[0.0, {l}, 0.0]"),
     ];
-    let d = blockdyn::load_model_str("cart_pole.toml", &text, &overrides).unwrap();
+    let d = blockdyn::load_model_str(
+        "cart_pole.toml",
+        &text,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap();
     let lin = linearize(&d, &spec(&["rail.t"], &["rail.q", "hinge.q"], 0.0)).unwrap();
     let s = &lin.states;
     let (x, q) = (index(s, "rail.q[0]"), index(s, "hinge.q[0]"));
@@ -441,7 +451,11 @@ type = "Abs"
 fn the_shipped_cart_pole_controller_balances_the_pole() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/cart_pole.toml");
     let upright = ["hinge.q0=0.0".to_string()];
-    let d = blockdyn::load_model(std::path::Path::new(path), &upright).unwrap();
+    let d = blockdyn::load_model(
+        std::path::Path::new(path),
+        &blockdyn::Override::parse_all(&upright).unwrap(),
+    )
+    .unwrap();
     let lin = linearize(&d, &spec(&["rail.t"], &["rail.q"], 0.0)).unwrap();
     let eigenvalues = lin.a.complex_eigenvalues();
     assert!(eigenvalues.iter().all(|e| e.re < -0.5), "{eigenvalues}");

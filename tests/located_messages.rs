@@ -151,9 +151,13 @@ fn a_max_step_that_cannot_move_time_is_refused_at_its_line() {
 fn an_error_from_two_set_options_names_the_one_it_is_about() {
     let text = "[model]\nstop_time = 1.0\n[blocks.c]\ntype = \"Constant\"\nvalue = 1.0\n[blocks.k]\ntype = \"Constant\"\nvalue = 2.0\n";
     let overrides = ["k.value=3".to_string(), "c.vaule=2".to_string()];
-    let e = blockdyn::load_model_str("bad.toml", text, &overrides)
-        .unwrap_err()
-        .to_string();
+    let e = blockdyn::load_model_str(
+        "bad.toml",
+        text,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         e.starts_with("bad.toml: block 'c': --set 'c.vaule=2': unknown parameter 'vaule'"),
         "{e}"

@@ -117,7 +117,7 @@ fn sample_time_rows_are_estimated_before_the_run() {
     let sink = said.clone();
     let d = load_model(
         Path::new("models/ball_drop.toml"),
-        &["output.sample_time=1e-4".to_string()],
+        &["output.sample_time=1e-4".parse().unwrap()],
     )
     .unwrap();
     let options = RunOptions {
@@ -163,7 +163,7 @@ fn the_plot_from_decimated_rows_looks_like_the_plot_from_every_row() {
     // bucket of the plot's 4096, so the streamed run keeps 4 rows per bucket instead.
     let d = load_model(
         Path::new("models/bouncing_ball.toml"),
-        &["output.refine=400".to_string()],
+        &["output.refine=400".parse().unwrap()],
     )
     .unwrap();
     let whole = simulate(&d, RunOptions::default()).unwrap();

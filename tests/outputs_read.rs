@@ -8,7 +8,11 @@ use std::path::Path;
 
 fn run(path: &str, sets: &[&str]) -> RunResult {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    let d = load_model(Path::new(path), &sets).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let d = load_model(
+        Path::new(path),
+        &blockdyn::Override::parse_all(&sets).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{path}: {e}"));
     simulate(&d, RunOptions::default()).expect("runs")
 }
 

@@ -12,14 +12,22 @@ use std::sync::Arc;
 
 fn load(model: &str, overrides: &[&str]) -> Diagram {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    load_model(Path::new(model), &overrides).unwrap()
+    load_model(
+        Path::new(model),
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap()
 }
 
 /// The model file `model` built with `overrides`, with the model it was built from (which
 /// parameter vectors are laid out with).
 fn load_parts(model: &str, overrides: &[&str]) -> (Blueprint, Diagram) {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    load_model_parts(Path::new(model), &overrides).unwrap()
+    load_model_parts(
+        Path::new(model),
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap()
 }
 
 fn run_vector(blueprint: &Blueprint, d: &Diagram, vector: &ParameterVector) -> RunResult {

@@ -57,7 +57,12 @@ fn build(overrides: &[&str]) -> Diagram {
 /// and vectors are made with).
 fn build_parts(overrides: &[&str]) -> (Blueprint, Diagram) {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    load_model_str_parts("pendulum.toml", PENDULUM, &overrides).unwrap_or_else(|e| panic!("{e}"))
+    load_model_str_parts(
+        "pendulum.toml",
+        PENDULUM,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn run(d: &Diagram, set: Option<blockdyn::ParameterSet>) -> RunResult {
@@ -93,7 +98,13 @@ fn a_vector_over_a_variable_runs_as_the_model_built_with_set() {
         assert_same_run(&with_vector, &run(&fresh, None));
         // A text set naming the variables gives the same run.
         let text = blueprint
-            .parameters(&d, &[format!("l={l}"), format!("m={m}")])
+            .parameters(
+                &d,
+                &[
+                    format!("l={l}").parse().unwrap(),
+                    format!("m={m}").parse().unwrap(),
+                ],
+            )
             .unwrap();
         assert_same_run(&with_vector, &run(&d, Some(text)));
     }
@@ -115,7 +126,7 @@ fn a_variable_used_by_another_variable_follows() {
         &d,
         Some(
             blueprint
-                .parameters(&d, &["rod.translation=[0.0, -0.8, 0.0]"])
+                .parameters(&d, &["rod.translation=[0.0, -0.8, 0.0]".parse().unwrap()])
                 .unwrap(),
         ),
     );
@@ -155,7 +166,9 @@ fn unknown_variables_and_settings_are_refused_with_what_to_do() {
     let e = blueprint.parameter_vector(&d, &["sidee"]).unwrap_err();
     assert!(e.message.contains("no variable 'sidee'"), "{e}");
     assert!(e.hint.unwrap_or_default().contains("did you mean 'side'"));
-    let e = blueprint.parameters(&d, &["sidee=0.2"]).unwrap_err();
+    let e = blueprint
+        .parameters(&d, &["sidee=0.2".parse().unwrap()])
+        .unwrap_err();
     assert!(e.hint.unwrap_or_default().contains("did you mean 'side'"));
     // stop_time is an expression of t_end: a set never changes [model].
     let e = blueprint.parameter_vector(&d, &["t_end"]).unwrap_err();

@@ -9,18 +9,30 @@ use std::sync::Arc;
 
 fn load(model: &str, overrides: &[&str]) -> Diagram {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    load_model(Path::new(model), &overrides).unwrap()
+    load_model(
+        Path::new(model),
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap()
 }
 
 /// The model file `model` built with `overrides`, with the model it was built from (which
 /// parameter sets are made with).
 fn load_parts(model: &str, overrides: &[&str]) -> (Blueprint, Diagram) {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    load_model_parts(Path::new(model), &overrides).unwrap()
+    load_model_parts(
+        Path::new(model),
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap()
 }
 
 fn run_with(blueprint: &Blueprint, d: &Diagram, assignments: &[&str]) -> RunResult {
-    let set = Arc::new(blueprint.parameters(d, assignments).unwrap());
+    let set = Arc::new(
+        blueprint
+            .parameters(d, &blockdyn::Override::parse_all(assignments).unwrap())
+            .unwrap(),
+    );
     simulate(
         d,
         RunOptions {
@@ -132,7 +144,7 @@ fn a_checkpoint_keeps_the_parameters_of_the_run_that_took_it() {
     let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
     let set = Arc::new(
         blueprint
-            .parameters(&d, &["contact.normal.stiffness=2e5"])
+            .parameters(&d, &["contact.normal.stiffness=2e5".parse().unwrap()])
             .unwrap(),
     );
     let whole = simulate(
@@ -165,7 +177,7 @@ fn a_checkpoint_keeps_the_parameters_of_the_run_that_took_it() {
     // Another set on resume is refused.
     let other = Arc::new(
         blueprint
-            .parameters(&d, &["contact.normal.stiffness=3e5"])
+            .parameters(&d, &["contact.normal.stiffness=3e5".parse().unwrap()])
             .unwrap(),
     );
     let refused = simulate(
@@ -183,11 +195,11 @@ fn a_checkpoint_keeps_the_parameters_of_the_run_that_took_it() {
 #[test]
 fn what_a_set_cannot_change_is_refused_with_what_to_do_instead() {
     let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
-    let error = |assignment: &str| {
-        blueprint
-            .parameters(&d, &[assignment])
-            .unwrap_err()
-            .to_string()
+    // The text is read where it enters (a text without '=' is refused there), the set is
+    // compiled from the typed override.
+    let error = |assignment: &str| match assignment.parse::<blockdyn::Override>() {
+        Ok(o) => blueprint.parameters(&d, &[o]).unwrap_err().to_string(),
+        Err(e) => e.to_string(),
     };
     let radius = error("ball.geometry.radius=0.2");
     assert!(radius.contains("moves or reshapes a geometry"), "{radius}");
@@ -198,7 +210,13 @@ fn what_a_set_cannot_change_is_refused_with_what_to_do_instead() {
     let mechanism = error("mechanism.gravity=[0,0,-1]");
     assert!(mechanism.contains("made by the build"), "{mechanism}");
     let with_mass = blueprint
-        .parameters(&d, &["ball.mass=2", "mechanism.gravity=[0,0,-1]"])
+        .parameters(
+            &d,
+            &[
+                "ball.mass=2".parse().unwrap(),
+                "mechanism.gravity=[0,0,-1]".parse().unwrap(),
+            ],
+        )
         .unwrap_err()
         .to_string();
     assert!(with_mass.contains("made by the build"), "{with_mass}");
@@ -206,7 +224,7 @@ fn what_a_set_cannot_change_is_refused_with_what_to_do_instead() {
     let (pendulum_blueprint, pendulum) = load_parts("models/pendulum_stop.toml", &[]);
     let limit = pendulum_blueprint
         .parameters(&pendulum, &[
-            "hinge.limits={lower=0.2,upper=1.5,method=\"spring_damper\",stiffness=1e4,damping=10}",
+            "hinge.limits={lower=0.2,upper=1.5,method=\"spring_damper\",stiffness=1e4,damping=10}".parse().unwrap(),
         ])
         .unwrap_err()
         .to_string();
@@ -227,7 +245,7 @@ fn what_a_set_cannot_change_is_refused_with_what_to_do_instead() {
     let (other_blueprint, other) = load_parts("models/bouncing_ball.toml", &[]);
     let set = Arc::new(
         other_blueprint
-            .parameters(&other, &["restitution.gain=-0.5"])
+            .parameters(&other, &["restitution.gain=-0.5".parse().unwrap()])
             .unwrap(),
     );
     let refused = simulate(
@@ -334,16 +352,28 @@ fn a_set_reaches_blocks_evaluated_as_kernels() {
     mod linear_models;
     let text = linear_models::nonlinear_model(10, 2.0);
     let log = ["output.log=[\"sat3.out\", \"f5.out\"]".to_string()];
-    let (blueprint, d) = blockdyn::load_model_str_parts("nl.toml", &text, &log).unwrap();
+    let (blueprint, d) = blockdyn::load_model_str_parts(
+        "nl.toml",
+        &text,
+        &blockdyn::Override::parse_all(&log).unwrap(),
+    )
+    .unwrap();
     let assignments = ["sat3.upper=0.3", "f5.expression=\"0.4 - u\""];
     let mut overrides = log.to_vec();
     overrides.extend(assignments.iter().map(|a| a.to_string()));
-    let built = blockdyn::load_model_str("nl.toml", &text, &overrides).unwrap();
+    let built = blockdyn::load_model_str(
+        "nl.toml",
+        &text,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap();
     let with_set = run_with(&blueprint, &d, &assignments);
     assert_same_run(&with_set, &simulate(&built, RunOptions::default()).unwrap());
     let own = simulate(&d, RunOptions::default()).unwrap();
     assert_ne!(own.recording.values, with_set.recording.values);
-    let set = blueprint.parameters(&d, &assignments).unwrap();
+    let set = blueprint
+        .parameters(&d, &blockdyn::Override::parse_all(&assignments).unwrap())
+        .unwrap();
     let engine = blockdyn::sim::Engine::with_parameters(
         &d,
         blockdyn::sim::Recorder::new(&d),
@@ -372,7 +402,11 @@ fn a_set_warns_as_the_model_built_with_its_values() {
         &["ball.mass=0.25"],
         &["contact.normal.stiffness=1e5"],
     ] {
-        let warnings = blueprint.parameters(&d, set).unwrap().warnings().to_vec();
+        let warnings = blueprint
+            .parameters(&d, &blockdyn::Override::parse_all(set).unwrap())
+            .unwrap()
+            .warnings()
+            .to_vec();
         assert_eq!(
             warnings,
             built_with("models/ball_drop.toml", &rk4, set),
@@ -385,7 +419,7 @@ fn a_set_warns_as_the_model_built_with_its_values() {
     let (incline_blueprint, incline) = load_parts("models/box_on_incline.toml", &[]);
     let rising = ["contact.friction.dynamic=0.6"];
     let warnings = incline_blueprint
-        .parameters(&incline, &rising)
+        .parameters(&incline, &blockdyn::Override::parse_all(&rising).unwrap())
         .unwrap()
         .warnings()
         .to_vec();
@@ -401,13 +435,13 @@ fn a_set_warns_as_the_model_built_with_its_values() {
     let back = ["contact.friction.dynamic=0.3"];
     assert_eq!(
         tilted_blueprint
-            .parameters(&tilted, &back)
+            .parameters(&tilted, &blockdyn::Override::parse_all(&back).unwrap())
             .unwrap()
             .warnings(),
         &built_with("models/box_on_incline.toml", &rising, &back)[..]
     );
     assert!(tilted_blueprint
-        .parameters(&tilted, &back)
+        .parameters(&tilted, &blockdyn::Override::parse_all(&back).unwrap())
         .unwrap()
         .warnings()
         .is_empty());
@@ -437,13 +471,15 @@ inputs = 2
 "#;
     let (blueprint, d) = blockdyn::load_model_str_parts("shapes.toml", text, &[]).unwrap();
     let e = blueprint
-        .parameters(&d, &["c.value=[1.0, 2.0]"])
+        .parameters(&d, &["c.value=[1.0, 2.0]".parse().unwrap()])
         .unwrap_err()
         .to_string();
     assert!(e.contains("shape of port 'out'"), "{e}");
     assert!(e.contains("build the model again"), "{e}");
-    assert!(blueprint.parameters(&d, &["c.value=2.0"]).is_ok());
-    let gain = blueprint.parameters(&d, &["g.gain=[[1.0, 2.0]]"]);
+    assert!(blueprint
+        .parameters(&d, &["c.value=2.0".parse().unwrap()])
+        .is_ok());
+    let gain = blueprint.parameters(&d, &["g.gain=[[1.0, 2.0]]".parse().unwrap()]);
     let e = gain.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(e.contains("build the model again"), "{e}");
 
@@ -463,7 +499,11 @@ inputs = 2
 #[test]
 fn a_set_does_not_run_on_a_build_of_the_file_with_other_values() {
     let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
-    let set = Arc::new(blueprint.parameters(&d, &["ball.mass=2"]).unwrap());
+    let set = Arc::new(
+        blueprint
+            .parameters(&d, &["ball.mass=2".parse().unwrap()])
+            .unwrap(),
+    );
     let options = || RunOptions {
         parameters: Some(Arc::clone(&set)),
         ..Default::default()
@@ -481,7 +521,7 @@ fn a_set_does_not_run_on_a_build_of_the_file_with_other_values() {
     // the blocks it makes again have the same tables there.
     let stiffer = Arc::new(
         blueprint
-            .parameters(&d, &["contact.normal.stiffness=2e5"])
+            .parameters(&d, &["contact.normal.stiffness=2e5".parse().unwrap()])
             .unwrap(),
     );
     let run = simulate(

@@ -24,7 +24,8 @@ fn pattern_changes_after_warm_up_allocate_nothing() {
         "model.stop_time=0.155".to_string(),
     ];
     let path = std::path::Path::new("models/sphere_pile.toml");
-    let d = blockdyn::load_model(path, &overrides).unwrap();
+    let d =
+        blockdyn::load_model(path, &blockdyn::Override::parse_all(&overrides).unwrap()).unwrap();
     let mut solver = Solver::new(
         d.num_states(),
         d.zero_crossing_directions().len(),

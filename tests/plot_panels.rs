@@ -130,7 +130,7 @@ fn a_plot_not_named_png_is_refused_with_png_only() {
 fn a_planar_joints_coordinates_get_their_own_units() {
     let d = blockdyn::load_model(
         Path::new("models/contactsim_blocks.toml"),
-        &["model.stop_time=0.01".to_string()],
+        &["model.stop_time=0.01".parse().unwrap()],
     )
     .unwrap();
     let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();

@@ -28,7 +28,11 @@ fn a_streamed_run_after_set_up_allocates_nothing() {
             &["output.refine=4".to_string()][..],
         ),
     ] {
-        let d = blockdyn::load_model(std::path::Path::new(model), overrides).unwrap();
+        let d = blockdyn::load_model(
+            std::path::Path::new(model),
+            &blockdyn::Override::parse_all(overrides).unwrap(),
+        )
+        .unwrap();
         let csv = StagedFile::create(&dir.join("run.csv"), "CSV").unwrap();
         let to = StreamTo {
             csv: Some(csv),

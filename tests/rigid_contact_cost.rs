@@ -13,7 +13,12 @@ use resting_stack::{resting_stack, Contact};
 fn rest(boxes: usize, contact: Contact, sets: &[&str]) -> (usize, f64) {
     let text = resting_stack(boxes, contact, 1.0);
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    let d = blockdyn::load_model_str("stack", &text, &sets).unwrap_or_else(|e| panic!("{e}"));
+    let d = blockdyn::load_model_str(
+        "stack",
+        &text,
+        &blockdyn::Override::parse_all(&sets).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let r =
         blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.stats.final_time, 1.0);

@@ -88,13 +88,16 @@ fn a_linearization_names_a_port_at_the_place_its_block_was_written() {
 #[test]
 fn a_parameter_set_fits_the_builds_of_the_same_tables_only() {
     let (blueprint, d) = blockdyn::load_model_str_parts("spec.toml", MODEL, &[]).unwrap();
-    let set = blueprint.parameters(&d, &["k.value=3"]).unwrap();
+    let set = blueprint
+        .parameters(&d, &["k.value=3".parse().unwrap()])
+        .unwrap();
     assert!(set.fits(&d));
     // The same text built again: the same tables (values and places).
     let again = blockdyn::load_model_str("spec.toml", MODEL, &[]).unwrap();
     assert!(set.fits(&again));
     // Block k built with another value: running the set there would use the first build's k.
-    let other = blockdyn::load_model_str("spec.toml", MODEL, &["k.value=5".into()]).unwrap();
+    let other =
+        blockdyn::load_model_str("spec.toml", MODEL, &["k.value=5".parse().unwrap()]).unwrap();
     assert!(!set.fits(&other));
     // Another block's value does not matter to a set of k only.
     let v_moved = MODEL.replace("[1.0, 2.0, 3.0]", "[1.0, 2.0, 4.0]");

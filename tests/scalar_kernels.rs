@@ -191,8 +191,12 @@ proptest! {
 fn a_whole_run_is_the_same_with_kernels() {
     // Logged: one block of each kind, so that the rows compare their outputs too.
     let log = "output.log=[\"f0.out\", \"sat0.out\", \"p0.out\", \"f19.out\"]".to_string();
-    let d = blockdyn::load_model_str("nl.toml", &linear_models::nonlinear_model(20, 2.0), &[log])
-        .unwrap();
+    let d = blockdyn::load_model_str(
+        "nl.toml",
+        &linear_models::nonlinear_model(20, 2.0),
+        &[log.parse().unwrap()],
+    )
+    .unwrap();
     let inline = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();
     let called = blockdyn::simulate(
         &d,

@@ -52,7 +52,12 @@ value = [0.0, 0.0, 0.0]
 
 fn run(overrides: &[&str]) -> blockdyn::RunResult {
     let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let d = blockdyn::load_model_str("pendulum_sensors.toml", PENDULUM, &o).expect("builds");
+    let d = blockdyn::load_model_str(
+        "pendulum_sensors.toml",
+        PENDULUM,
+        &blockdyn::Override::parse_all(&o).unwrap(),
+    )
+    .expect("builds");
     blockdyn::simulate(&d, blockdyn::RunOptions::default()).expect("runs")
 }
 

@@ -61,7 +61,7 @@ fn bouncing_ball_impacts_and_apexes_match_the_closed_form() {
 fn bouncing_ball_for_20_s_ends_with_chattering_not_a_hang() {
     let d = blockdyn::load_model(
         std::path::Path::new("models/bouncing_ball.toml"),
-        &["model.stop_time=20".into()],
+        &["model.stop_time=20".parse().unwrap()],
     )
     .unwrap();
     match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {

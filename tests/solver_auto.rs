@@ -466,9 +466,13 @@ type = "Integrator"
     assert_eq!(s.explicit_steps + s.implicit_steps, s.steps);
     assert!((r.final_state[0] - 1.0).abs() < 1e-6, "{:?}", r.final_state);
     // Dopri5 alone: held at 3.3e-6 s for 0.9 s.
-    let dopri5 = blockdyn::load_model_str("lag.toml", text, &["solver.method=\"dopri5\"".into()])
-        .map(|d| blockdyn::simulate(&d, Default::default()).unwrap())
-        .unwrap();
+    let dopri5 = blockdyn::load_model_str(
+        "lag.toml",
+        text,
+        &["solver.method=\"dopri5\"".parse().unwrap()],
+    )
+    .map(|d| blockdyn::simulate(&d, Default::default()).unwrap())
+    .unwrap();
     assert!(
         dopri5.stats.steps > 100 * s.steps,
         "{:?} vs {s:?}",
@@ -476,7 +480,7 @@ type = "Integrator"
     );
 
     let path = std::path::Path::new("models/ball_drop.toml");
-    let d = blockdyn::load_model(path, &["solver.method=auto".into()]).unwrap();
+    let d = blockdyn::load_model(path, &["solver.method=auto".parse().unwrap()]).unwrap();
     let r = blockdyn::simulate(&d, Default::default()).unwrap();
     assert!(
         r.stats.method_switches >= 1 && r.stats.implicit_steps > 0,

@@ -17,7 +17,10 @@ fn stall_message(file: &str) -> String {
     let path = std::path::Path::new(HANGS).join(file);
     let d = blockdyn::load_model(
         &path,
-        &["solver.max_steps=20000".to_string(), DOPRI5.to_string()],
+        &[
+            "solver.max_steps=20000".parse().unwrap(),
+            DOPRI5.parse().unwrap(),
+        ],
     )
     .unwrap_or_else(|e| panic!("{file}: {e}"));
     match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
@@ -71,7 +74,8 @@ fn a_pole_at_5e7_stalls_and_trbdf2_runs_it() {
         "solver.max_steps=20000".to_string(),
         "solver.method=\"trbdf2\"".to_string(),
     ];
-    let d = blockdyn::load_model(&path, &overrides).unwrap();
+    let d =
+        blockdyn::load_model(&path, &blockdyn::Override::parse_all(&overrides).unwrap()).unwrap();
     let r = blockdyn::simulate(&d, blockdyn::RunOptions::default()).unwrap();
     assert_eq!(r.stats.final_time, 1.0);
     assert!(r.stats.steps < 2000, "{:?}", r.stats);
@@ -279,7 +283,10 @@ fn every_reproducer_of_the_corpus_ends() {
         if !names_method {
             overrides.push(DOPRI5.to_string());
         }
-        let d = match blockdyn::load_model(&path, &overrides) {
+        let d = match blockdyn::load_model(
+            &path,
+            &blockdyn::Override::parse_all(&overrides).unwrap(),
+        ) {
             Ok(d) => d,
             Err(e) => {
                 // Settings refused where they are written.
@@ -305,7 +312,8 @@ fn every_reproducer_of_the_corpus_ends() {
 fn a_wall_clock_budget_ends_the_run_when_passed() {
     let path = std::path::Path::new(HANGS).join("poles_5e7.toml");
     let overrides = ["solver.max_wall_time=1e-9".to_string(), DOPRI5.to_string()];
-    let d = blockdyn::load_model(&path, &overrides).unwrap();
+    let d =
+        blockdyn::load_model(&path, &blockdyn::Override::parse_all(&overrides).unwrap()).unwrap();
     assert_eq!(blockdyn::sim::solver_options(&d).max_wall_time, 1e-9);
     let e = match blockdyn::simulate(&d, blockdyn::RunOptions::default()) {
         Ok(r) => panic!("ran to t = {}", r.stats.final_time),
@@ -332,7 +340,7 @@ fn the_default_method_runs_the_stiff_reproducers() {
         "body_deep_in_floor.toml",
     ] {
         let path = std::path::Path::new(HANGS).join(file);
-        let d = blockdyn::load_model(&path, &["solver.max_steps=20000".to_string()]).unwrap();
+        let d = blockdyn::load_model(&path, &["solver.max_steps=20000".parse().unwrap()]).unwrap();
         let r = blockdyn::simulate(&d, blockdyn::RunOptions::default())
             .unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(r.stats.final_time, d.run().stop_time, "{file}");

@@ -32,7 +32,10 @@ fn repo(path: &str) -> String {
 /// The error of building `path` with `overrides`.
 fn error_of(path: &str, overrides: &[&str]) -> String {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    match blockdyn::load_model(Path::new(path), &overrides) {
+    match blockdyn::load_model(
+        Path::new(path),
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    ) {
         Ok(_) => panic!("{path} was accepted"),
         Err(e) => e.to_string(),
     }
@@ -561,7 +564,12 @@ fn sweeps_reach_instance_variables_and_blocks() {
     let model = write(&dir, "dp.toml", &two_links());
     let plan = SweepPlan::parse(&["upper.q0=0.5,1.0", "lower/joint.q0=0.25"]).unwrap();
     let fixed = vec!["model.stop_time=0.5".to_string()];
-    let sweep = Sweep::load(Path::new(&model), fixed, plan).unwrap();
+    let sweep = Sweep::load(
+        Path::new(&model),
+        blockdyn::Override::parse_all(&fixed).unwrap(),
+        plan,
+    )
+    .unwrap();
     for (k, q) in ["0.5", "1.0"].iter().enumerate() {
         let point = sweep.point_model(k).unwrap();
         let r = blockdyn::simulate(&point.diagram, point.options()).unwrap();

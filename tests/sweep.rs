@@ -30,11 +30,19 @@ fn plan_numbers_points_with_the_last_vary_fastest() {
             ["2", "r"]
         ]
     );
-    assert_eq!(plan.overrides(4), ["a.x=2", "b.y=q"]);
+    let shown: Vec<String> = plan.overrides(4).iter().map(|o| o.to_string()).collect();
+    assert_eq!(shown, ["a.x=2", "b.y=q"]);
+    // Read once, typed: an integer and a bare word (a string).
+    let typed: Vec<_> = plan
+        .overrides(4)
+        .iter()
+        .map(|o| o.value().clone())
+        .collect();
+    assert_eq!(typed, [2i64.into(), "q".into()]);
     let single = SweepPlan::parse(&["solver.rel_tol=1e-6"]).unwrap();
     assert_eq!(
-        (single.len(), single.overrides(0)),
-        (1, vec!["solver.rel_tol=1e-6".to_string()])
+        (single.len(), single.overrides(0)[0].to_string()),
+        (1, "solver.rel_tol=1e-6".to_string())
     );
     assert_eq!(
         SweepPlan::parse(&["a.x=1", "a.x=2"]),
@@ -61,10 +69,10 @@ fn values_are_split_on_commas_outside_brackets_braces_and_quotes() {
     ])
     .unwrap();
     let axes = plan.axes();
-    assert_eq!(axes[0].values, ["[0,0,1]", "[0, 0, 2]", "[0,0,3]"]);
-    assert_eq!(axes[1].values.len(), 2);
-    assert!(axes[1].values[1].contains("exponent = 1.5 }"));
-    assert_eq!(axes[2].values, [r#""a,b""#, "'c'"]);
+    assert_eq!(axes[0].texts(), ["[0,0,1]", "[0, 0, 2]", "[0,0,3]"]);
+    assert_eq!(axes[1].len(), 2);
+    assert!(axes[1].texts()[1].contains("exponent = 1.5 }"));
+    assert_eq!(axes[2].texts(), [r#""a,b""#, "'c'"]);
     assert_eq!(plan.len(), 12);
     for bad in ["a.x=[1,2", "a.x=1,,2", "a.x=1,", "a.x={a=1]", "a.x=\"1"] {
         assert!(SweepPlan::parse(&[bad]).is_err(), "{bad}");

@@ -15,7 +15,12 @@ fn strings(names: &[&str]) -> Vec<String> {
 }
 
 fn trimmed(model: &str, sets: &[String], spec: TrimSpec) -> Result<Trim, TrimError> {
-    let d = blockdyn::load_model_str("trim.toml", model, sets).unwrap_or_else(|e| panic!("{e}"));
+    let d = blockdyn::load_model_str(
+        "trim.toml",
+        model,
+        &blockdyn::Override::parse_all(sets).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     trim(&d, &spec)
 }
 

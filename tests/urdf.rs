@@ -25,8 +25,12 @@ fn load_parts(
     overrides: &[&str],
 ) -> (blockdyn::Blueprint, blockdyn::Diagram) {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    blockdyn::load_model_str_parts(&format!("models/{name}"), model, &overrides)
-        .unwrap_or_else(|e| panic!("{name}: {e}\n{model}"))
+    blockdyn::load_model_str_parts(
+        &format!("models/{name}"),
+        model,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}\n{model}"))
 }
 
 fn load_error(name: &str, model: &str) -> String {
@@ -311,7 +315,9 @@ fn elements_that_are_not_simulated_are_warned_about_by_name_and_line() {
     // A parameter set keeps the expansion's warnings (its blocks' are worked out again), whether
     // it touches a signal block or the mechanism.
     for assignment in ["tau_s.value=1.0", "gravity.gravity=[0, 0, -1.62]"] {
-        let set = blueprint.parameters(&d, &[assignment]).unwrap();
+        let set = blueprint
+            .parameters(&d, &[assignment.parse().unwrap()])
+            .unwrap();
         assert_eq!(set.warnings(), d.warnings(), "{assignment}");
     }
 }
@@ -326,7 +332,7 @@ fn overrides_reach_the_urdf_block_and_its_blocks() {
     );
     let r = simulate(&d);
     assert_eq!(column(&r.recording, "arm/elbow.q")[0], 0.25);
-    let e = blockdyn::load_model_str("models/arm.toml", ARM, &["arm/elbo.q0=1".to_string()])
+    let e = blockdyn::load_model_str("models/arm.toml", ARM, &["arm/elbo.q0=1".parse().unwrap()])
         .unwrap_err()
         .to_string();
     assert!(

@@ -107,7 +107,12 @@ fn bits(values: &[f64]) -> Vec<u64> {
 
 /// Runs both models and compares every recorded row bit for bit.
 fn same_run(a: &str, a_sets: &[String], b: &str) {
-    let da = load_model_str("variables.toml", a, a_sets).unwrap_or_else(|e| panic!("{e}"));
+    let da = load_model_str(
+        "variables.toml",
+        a,
+        &blockdyn::Override::parse_all(a_sets).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let db = load_model_str("literal.toml", b, &[]).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(da.run().stop_time.to_bits(), db.run().stop_time.to_bits());
     let ra = simulate(&da, Default::default()).unwrap();
@@ -131,13 +136,18 @@ fn set_on_a_variable_moves_every_parameter_that_depends_on_it() {
     same_run(WITH_VARIABLES, &sets, &literal(1.2, 30.0));
     // And the run differs from the unchanged model's.
     let unchanged = load_model_str("v.toml", WITH_VARIABLES, &[]).unwrap();
-    let moved = load_model_str("v.toml", WITH_VARIABLES, &sets).unwrap();
+    let moved = load_model_str(
+        "v.toml",
+        WITH_VARIABLES,
+        &blockdyn::Override::parse_all(&sets).unwrap(),
+    )
+    .unwrap();
     assert_ne!(unchanged.run().stop_time, moved.run().stop_time);
 }
 
 #[test]
 fn set_names_an_unknown_variable_with_did_you_mean() {
-    let e = load_model_str("v.toml", WITH_VARIABLES, &["lenght=1.0".to_string()]).unwrap_err();
+    let e = load_model_str("v.toml", WITH_VARIABLES, &["lenght=1.0".parse().unwrap()]).unwrap_err();
     assert!(
         e.message.contains("the model has no variable 'lenght'"),
         "{e}"

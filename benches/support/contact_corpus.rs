@@ -1642,7 +1642,11 @@ pub fn run_with_max_steps(
     }
     let label = format!("corpus_{}.toml", scene.seed);
     let start = Instant::now();
-    let diagram = match blockdyn::load_model_str(&label, &scene.toml, &overrides) {
+    let diagram = match blockdyn::load_model_str(
+        &label,
+        &scene.toml,
+        &blockdyn::Override::parse_all(&overrides).unwrap(),
+    ) {
         Ok(d) => d,
         Err(e) => {
             return Report {

@@ -23,7 +23,11 @@ fn main() {
         std::process::exit(2);
     }
     let evaluations: usize = args[2].parse().expect("EVALUATIONS is a whole number");
-    let d = blockdyn::load_model(Path::new(&args[1]), &args[3..]).expect("the model loads");
+    let d = blockdyn::load_model(
+        Path::new(&args[1]),
+        &blockdyn::Override::parse_all(&args[3..]).unwrap(),
+    )
+    .expect("the model loads");
     let mut engine = Engine::new(&d, Recorder::new(&d));
     let x = engine.initialize(0.0);
     let mut dxdt = vec![0.0; x.len()];

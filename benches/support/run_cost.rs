@@ -20,7 +20,11 @@ fn main() {
         std::process::exit(2);
     };
     let runs: usize = runs.parse().expect("RUNS is a whole number");
-    let d = load_model(Path::new(model), sets).expect("the model loads");
+    let d = load_model(
+        Path::new(model),
+        &blockdyn::Override::parse_all(sets).unwrap(),
+    )
+    .expect("the model loads");
     let mut last = None;
     for _ in 0..runs {
         last = Some(simulate(&d, RunOptions::default()).expect("runs"));

@@ -18,6 +18,7 @@
 
 use super::ParamDoc;
 use crate::params::{ParamResult, Params};
+use std::marker::PhantomData;
 
 /// A documented parameter and its default value (see the module documentation).
 #[derive(Clone, Copy, Debug)]
@@ -26,15 +27,48 @@ pub struct Param<T: 'static> {
     pub doc: ParamDoc,
     /// The value used when the parameter is not written.
     pub default: T,
-    /// What a written value must satisfy.
-    pub check: Check,
+    /// What a written value must satisfy (only checks of its type: see [`Check`]).
+    pub check: Check<T>,
 }
 
 /// The check a parameter's value must pass, declared with it (the `; check` of
 /// [`param!`](crate::param)), so that the documentation, the default and the check are one
-/// declaration. Each failure is the message every block gave before the check moved here.
+/// declaration. It is typed by the parameter's value: the number checks ([`Check::positive`],
+/// [`Check::non_negative`], [`Check::within`]) exist only for a `Param<f64>` and
+/// [`Check::one_of`] only for a `Param<&str>`; any other parameter (`usize`, `bool`,
+/// `[f64; N]`) takes only [`Check::ANY`]. A check declared on a parameter of another type is a
+/// compile error (E0308: the macro makes a `Check<f64>` where a `Check<usize>` is wanted), not a
+/// check silently ignored:
+///
+/// ```compile_fail,E0308
+/// use blockdyn::block::Param;
+/// // A count cannot be declared `positive`: Check<usize> has no such check.
+/// const N: Param<usize> = blockdyn::param!("n", "", 2, "a count"; positive);
+/// ```
+///
+/// ```compile_fail,E0308
+/// use blockdyn::block::Param;
+/// // Nor a name: `positive` is a number's check.
+/// const S: Param<&str> = blockdyn::param!("s", "", "none", "a name"; positive);
+/// ```
+///
+/// ```compile_fail,E0308
+/// use blockdyn::block::Param;
+/// const G: Param<[f64; 3]> = blockdyn::param!("g", "m/s²", [0, 0, -9.8], "gravity"; non_negative);
+/// ```
+///
+/// Each failure is the message every block gave before the check moved here (see [`Rule`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Check {
+pub struct Check<T: 'static> {
+    /// What is checked.
+    rule: Rule,
+    /// The parameter's value type, which decides the checks it may declare.
+    of: PhantomData<fn() -> T>,
+}
+
+/// What a [`Check`] asks of a written value, and its message.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rule {
     /// Any value of the type.
     Any,
     /// A number > 0: "'KEY' must be positive (got x)", hint "write a positive value in UNIT".
@@ -60,6 +94,47 @@ pub enum Check {
     /// A string, one of these names: "'KEY' cannot be \"x\"", hint "did you mean …? (write one
     /// of: …)".
     OneOf(&'static [&'static str]),
+}
+
+impl<T> Check<T> {
+    /// No check: any value of the type (what a parameter declared without `; check` has).
+    pub const ANY: Check<T> = Check::new(Rule::Any);
+
+    const fn new(rule: Rule) -> Self {
+        Check {
+            rule,
+            of: PhantomData,
+        }
+    }
+
+    /// What is checked.
+    pub const fn rule(&self) -> Rule {
+        self.rule
+    }
+}
+
+impl Check<f64> {
+    /// A number > 0; the hint quotes `unit`.
+    pub const fn positive(unit: &'static str) -> Self {
+        Check::new(Rule::Positive { unit })
+    }
+
+    /// A number ≥ 0; the hint quotes `unit`.
+    pub const fn non_negative(unit: &'static str) -> Self {
+        Check::new(Rule::NonNegative { unit })
+    }
+
+    /// A number in [`low`, `high`], with `hint` for a value outside.
+    pub const fn within(low: f64, high: f64, hint: &'static str) -> Self {
+        Check::new(Rule::Within { low, high, hint })
+    }
+}
+
+impl Check<&'static str> {
+    /// One of the names of `choices`.
+    pub const fn one_of(choices: &'static [&'static str]) -> Self {
+        Check::new(Rule::OneOf(choices))
+    }
 }
 
 /// Declares a [`Param`](crate::block::Param) from its name, unit, default and description:
@@ -105,32 +180,30 @@ macro_rules! param {
             check: $crate::param!(@check $unit $(, $check $(($($carg)*))? $([$($clist)*])?)?),
         }
     };
-    (@check $unit:expr) => { $crate::block::Check::Any };
-    (@check $unit:expr, positive) => { $crate::block::Check::Positive { unit: $unit } };
-    (@check $unit:expr, positive($u:expr)) => { $crate::block::Check::Positive { unit: $u } };
-    (@check $unit:expr, non_negative) => { $crate::block::Check::NonNegative { unit: $unit } };
-    (@check $unit:expr, non_negative($u:expr)) => {
-        $crate::block::Check::NonNegative { unit: $u }
-    };
+    (@check $unit:expr) => { $crate::block::Check::ANY };
+    (@check $unit:expr, positive) => { $crate::block::Check::positive($unit) };
+    (@check $unit:expr, positive($u:expr)) => { $crate::block::Check::positive($u) };
+    (@check $unit:expr, non_negative) => { $crate::block::Check::non_negative($unit) };
+    (@check $unit:expr, non_negative($u:expr)) => { $crate::block::Check::non_negative($u) };
     (@check $unit:expr, within($low:literal, $high:literal, $hint:expr)) => {
-        $crate::block::Check::Within {
-            low: {
+        $crate::block::Check::within(
+            {
                 #[allow(clippy::unnecessary_cast)]
                 let x = $low as f64;
                 x
             },
-            high: {
+            {
                 #[allow(clippy::unnecessary_cast)]
                 let x = $high as f64;
                 x
             },
-            hint: $hint,
-        }
+            $hint,
+        )
     };
     (@check $unit:expr, one_of[$($c:literal),* $(,)?]) => {
-        $crate::block::Check::OneOf(&[$($c),*])
+        $crate::block::Check::one_of(&[$($c),*])
     };
-    (@check $unit:expr, one_of($list:expr)) => { $crate::block::Check::OneOf(&$list) };
+    (@check $unit:expr, one_of($list:expr)) => { $crate::block::Check::one_of(&$list) };
 }
 
 impl<T: Copy> Param<T> {
@@ -145,21 +218,21 @@ impl Param<f64> {
     pub fn read(&self, r: &Params) -> ParamResult<f64> {
         let x = r.f64(self.name())?.unwrap_or(self.default);
         let key = self.name();
-        match self.check {
-            Check::Any | Check::OneOf(_) => Ok(()),
-            Check::Positive { unit } => r.ensure(
+        match self.check.rule() {
+            Rule::Any | Rule::OneOf(_) => Ok(()),
+            Rule::Positive { unit } => r.ensure(
                 x > 0.0,
                 key,
                 &format!("must be positive (got {x})"),
                 &format!("write a positive value in {unit}"),
             ),
-            Check::NonNegative { unit } => r.ensure(
+            Rule::NonNegative { unit } => r.ensure(
                 x >= 0.0,
                 key,
                 &format!("must not be negative (got {x})"),
                 &format!("write zero or a positive value in {unit}"),
             ),
-            Check::Within { low, high, hint } => r.ensure(
+            Rule::Within { low, high, hint } => r.ensure(
                 (low..=high).contains(&x),
                 key,
                 &format!("must be in [{low}, {high}]"),
@@ -171,7 +244,8 @@ impl Param<f64> {
 }
 
 impl Param<usize> {
-    /// The non-negative integer written, or the default.
+    /// The non-negative integer written, or the default (a count declares no check: see
+    /// [`Check`]).
     pub fn read(&self, r: &Params) -> ParamResult<usize> {
         Ok(r.usize(self.name())?.unwrap_or(self.default))
     }
@@ -185,10 +259,10 @@ impl Param<bool> {
 }
 
 impl Param<&'static str> {
-    /// The string written, or the default; one of the names of a [`Check::OneOf`].
+    /// The string written, or the default; one of the names of a [`Check::one_of`].
     pub fn read<'a>(&self, r: &'a Params) -> ParamResult<&'a str> {
-        match self.check {
-            Check::OneOf(choices) => r.choice(self.name(), choices, self.default),
+        match self.check.rule() {
+            Rule::OneOf(choices) => r.choice(self.name(), choices, self.default),
             _ => Ok(r.string(self.name())?.unwrap_or(self.default)),
         }
     }
@@ -296,7 +370,9 @@ mod tests {
     #[test]
     fn a_declared_check_refuses_with_its_message() {
         assert_eq!((K.doc.unit, K.doc.default, K.default), ("N/m", "1e6", 1e6));
-        assert_eq!(K.check, Check::Positive { unit: "N/m" });
+        assert_eq!(K.check.rule(), Rule::Positive { unit: "N/m" });
+        assert_eq!(N.check.rule(), Rule::Any);
+        assert_eq!(M.check.rule(), Rule::OneOf(&["off", "on"]));
         assert_eq!(read_one("k = 2.5", |r| K.read(r)), Ok(2.5));
         assert_eq!(
             read_one("k = 0", |r| K.read(r)).unwrap_err(),

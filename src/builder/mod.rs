@@ -27,172 +27,16 @@
 pub mod blocks;
 
 use crate::library::Registry;
+use crate::model::param_value::tree_table;
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, Document, SourceFile};
-use crate::Diagram;
+use crate::params::{write_key, write_string};
+use crate::{Blueprint, Diagram};
 use std::fmt::Write;
 
-/// A parameter's value, as a model file writes it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ParamValue {
-    /// A float (written in Rust's shortest round-trip form: it reads back exactly).
-    Number(f64),
-    /// An integer (counts, indices).
-    Integer(i64),
-    /// `true` or `false`.
-    Bool(bool),
-    /// A string.
-    Text(String),
-    /// An array of values.
-    Array(Vec<ParamValue>),
-    /// An inline table, keys in order.
-    Table(Vec<(String, ParamValue)>),
-}
-
-impl From<f64> for ParamValue {
-    fn from(x: f64) -> Self {
-        ParamValue::Number(x)
-    }
-}
-impl From<i64> for ParamValue {
-    fn from(x: i64) -> Self {
-        ParamValue::Integer(x)
-    }
-}
-impl From<usize> for ParamValue {
-    fn from(x: usize) -> Self {
-        ParamValue::Integer(x as i64)
-    }
-}
-impl From<bool> for ParamValue {
-    fn from(x: bool) -> Self {
-        ParamValue::Bool(x)
-    }
-}
-impl From<&str> for ParamValue {
-    fn from(x: &str) -> Self {
-        ParamValue::Text(x.to_string())
-    }
-}
-impl From<&[f64]> for ParamValue {
-    fn from(x: &[f64]) -> Self {
-        ParamValue::Array(x.iter().map(|v| ParamValue::Number(*v)).collect())
-    }
-}
-impl<const N: usize> From<[f64; N]> for ParamValue {
-    fn from(x: [f64; N]) -> Self {
-        x.as_slice().into()
-    }
-}
-impl From<Vec<(String, ParamValue)>> for ParamValue {
-    fn from(x: Vec<(String, ParamValue)>) -> Self {
-        ParamValue::Table(x)
-    }
-}
-
-/// An inline table from `(key, value)` pairs: `table([("method", "none".into())])`.
-pub fn table<const N: usize>(entries: [(&str, ParamValue); N]) -> ParamValue {
-    ParamValue::Table(
-        entries
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    )
-}
-
-impl ParamValue {
-    /// The value in the model tree (no place in a file). In a table given the same key twice,
-    /// the last value holds, as [`BlockSpec::param`] does.
-    fn to_value(&self) -> Value {
-        let kind = match self {
-            ParamValue::Number(x) => ValueKind::Float(*x),
-            ParamValue::Integer(i) => ValueKind::Integer(*i),
-            ParamValue::Bool(b) => ValueKind::Bool(*b),
-            ParamValue::Text(t) => ValueKind::String(t.clone()),
-            ParamValue::Array(items) => {
-                ValueKind::Array(items.iter().map(Self::to_value).collect())
-            }
-            ParamValue::Table(entries) => ValueKind::Table(tree_table(entries)),
-        };
-        Value { kind, span: None }
-    }
-
-    /// The value as TOML text, as a model file (and `--set PATH=VALUE`) writes it.
-    pub fn to_toml(&self) -> String {
-        let mut s = String::new();
-        self.write_toml(&mut s);
-        s
-    }
-
-    /// The value as TOML (numbers in Rust's shortest round-trip form, so they read back exactly).
-    fn write_toml(&self, out: &mut String) {
-        match self {
-            ParamValue::Number(x) if x.is_nan() => out.push_str("nan"),
-            ParamValue::Number(x) if x.is_infinite() => {
-                out.push_str(if *x > 0.0 { "inf" } else { "-inf" })
-            }
-            ParamValue::Number(x) => {
-                let _ = write!(out, "{x:?}");
-            }
-            ParamValue::Integer(i) => {
-                let _ = write!(out, "{i}");
-            }
-            ParamValue::Bool(b) => {
-                let _ = write!(out, "{b}");
-            }
-            ParamValue::Text(s) => {
-                out.push('"');
-                for c in s.chars() {
-                    match c {
-                        '"' => out.push_str("\\\""),
-                        '\\' => out.push_str("\\\\"),
-                        '\n' => out.push_str("\\n"),
-                        c if c.is_control() => {
-                            let _ = write!(out, "\\u{:04X}", c as u32);
-                        }
-                        c => out.push(c),
-                    }
-                }
-                out.push('"');
-            }
-            ParamValue::Array(items) => {
-                out.push('[');
-                for (k, v) in items.iter().enumerate() {
-                    if k > 0 {
-                        out.push_str(", ");
-                    }
-                    v.write_toml(out);
-                }
-                out.push(']');
-            }
-            ParamValue::Table(entries) => {
-                out.push_str("{ ");
-                for (k, (key, v)) in last_values(entries).into_iter().enumerate() {
-                    if k > 0 {
-                        out.push_str(", ");
-                    }
-                    write_key(key, out);
-                    out.push_str(" = ");
-                    v.write_toml(out);
-                }
-                out.push_str(" }");
-            }
-        }
-    }
-}
-
-/// A key as TOML: bare when it can be, quoted otherwise.
-fn write_key(key: &str, out: &mut String) {
-    let bare = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if bare {
-        out.push_str(key);
-    } else {
-        ParamValue::Text(key.to_string()).write_toml(out);
-    }
-}
+/// A parameter's value, as a model file writes it: the one parameter value type
+/// ([`crate::params::ParamValue`]), re-exported with [`table`] for the builder's users.
+pub use crate::params::{table, ParamValue};
 
 /// A block to add: its type and parameters. Made by the typed constructors of [`blocks`] (which
 /// convert into it), or by [`BlockSpec::of_type`] with [`BlockSpec::param`] for any registered
@@ -311,13 +155,13 @@ impl ModelBuilder {
         let mut s = String::from("connect = [\n");
         for c in &self.connections {
             s.push_str("  ");
-            ParamValue::Text(c.clone()).write_toml(&mut s);
+            write_string(c, &mut s);
             s.push_str(",\n");
         }
         s.push_str("]\n\n[model]\nname = ");
-        ParamValue::Text(self.name.clone()).write_toml(&mut s);
+        write_string(&self.name, &mut s);
         s.push_str("\nstop_time = ");
-        ParamValue::Number(self.stop_time).write_toml(&mut s);
+        ParamValue::Float(self.stop_time).write_toml(&mut s);
         s.push('\n');
         for (section, entries) in [("solver", &self.solver), ("output", &self.output)] {
             if !entries.is_empty() {
@@ -329,7 +173,7 @@ impl ModelBuilder {
             s.push_str("\n[blocks.");
             write_key(name, &mut s);
             s.push_str("]\ntype = ");
-            ParamValue::Text(block.type_name.clone()).write_toml(&mut s);
+            write_string(&block.type_name, &mut s);
             s.push('\n');
             write_entries(&block.params, &mut s);
         }
@@ -346,6 +190,13 @@ impl ModelBuilder {
         crate::build_model_with(self.document()?, &[], registry)
     }
 
+    /// Builds the diagram with the block types of `registry`, keeping the model beside it: the
+    /// [`Blueprint`] that parameter sets and vectors of this diagram read (as
+    /// [`crate::build_model_parts`] does for `self.document()?`).
+    pub fn build_parts(&self, registry: &Registry) -> Result<(Blueprint, Diagram), Diagnostic> {
+        crate::build_model_parts(self.document()?, &[], registry)
+    }
+
     /// The model tree the diagram is built from (for [`crate::build_model`] with overrides, and
     /// sweeps), labelled `NAME (built in code)` in messages. Fails only for a block given a
     /// parameter called `type` (its type is the [`BlockSpec`]'s).
@@ -356,16 +207,16 @@ impl ModelBuilder {
         let connections = self
             .connections
             .iter()
-            .map(|c| ParamValue::Text(c.clone()))
+            .map(|c| ParamValue::String(c.clone()))
             .collect();
         push(
             &mut root,
             "connect",
-            ParamValue::Array(connections).to_value(),
+            Value::from(&ParamValue::Array(connections)),
         );
         let model = [
-            ("name".to_string(), ParamValue::Text(self.name.clone())),
-            ("stop_time".to_string(), ParamValue::Number(self.stop_time)),
+            ("name".to_string(), ParamValue::String(self.name.clone())),
+            ("stop_time".to_string(), ParamValue::Float(self.stop_time)),
         ];
         push(&mut root, "model", table_value(&model));
         for (section, entries) in [("solver", &self.solver), ("output", &self.output)] {
@@ -391,7 +242,7 @@ impl ModelBuilder {
             push(
                 &mut entry,
                 "type",
-                ParamValue::Text(block.type_name.clone()).to_value(),
+                Value::from(&ParamValue::String(block.type_name.clone())),
             );
             entry.entries.extend(tree_table(&block.params).entries);
             push(
@@ -428,28 +279,6 @@ fn push(table: &mut Table, key: &str, value: Value) {
     });
 }
 
-/// `entries` as a table of the model tree; of a key given twice, the last value holds.
-fn tree_table(entries: &[(String, ParamValue)]) -> Table {
-    let mut table = Table::default();
-    for (key, value) in last_values(entries) {
-        push(&mut table, key, value.to_value());
-    }
-    table
-}
-
-/// The entries with each key once: of a key given twice, the last value, in the place of its
-/// first (the rule of [`set`], for tables given whole with [`table`]).
-fn last_values(entries: &[(String, ParamValue)]) -> Vec<(&str, &ParamValue)> {
-    let mut once: Vec<(&str, &ParamValue)> = Vec::with_capacity(entries.len());
-    for (key, value) in entries {
-        match once.iter_mut().find(|(k, _)| k == key) {
-            Some(slot) => slot.1 = value,
-            None => once.push((key, value)),
-        }
-    }
-    once
-}
-
 fn table_value(entries: &[(String, ParamValue)]) -> Value {
     Value {
         kind: ValueKind::Table(tree_table(entries)),
@@ -477,37 +306,6 @@ fn write_entries(entries: &[(String, ParamValue)], s: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_are_written_so_that_they_read_back_exactly() {
-        let mut s = String::new();
-        table([
-            ("x", 0.1.into()),
-            ("big", 1e300.into()),
-            ("n", 3usize.into()),
-            ("s", "a \"q\" \\ b".into()),
-            ("v", [1.0, -2.5e-7, f64::INFINITY].into()),
-            ("odd key", true.into()),
-        ])
-        .write_toml(&mut s);
-        assert_eq!(
-            s,
-            r#"{ x = 0.1, big = 1e300, n = 3, s = "a \"q\" \\ b", v = [1.0, -2.5e-7, inf], "odd key" = true }"#
-        );
-    }
-
-    /// A table given a key twice keeps the last value, in the tree and in the text alike.
-    #[test]
-    fn a_key_given_twice_keeps_its_last_value() {
-        let t = table([("a", 1.0.into()), ("b", 2.0.into()), ("a", 3.0.into())]);
-        assert_eq!(t.to_toml(), "{ a = 3.0, b = 2.0 }");
-        let ValueKind::Table(tree) = t.to_value().kind else {
-            panic!("a table");
-        };
-        let keys: Vec<&str> = tree.keys().collect();
-        assert_eq!(keys, ["a", "b"]);
-        assert_eq!(tree.get("a").unwrap().value.as_f64(), Some(3.0));
-    }
 
     /// A mistake in a built model gets the loader's message, naming the block and parameter.
     #[test]

@@ -1,7 +1,6 @@
 //! `blockdyn import`: a URDF robot written out as the model blocks a Urdf block expands to.
 
 use crate::builder::{blocks, BlockHandle, BlockSpec, ModelBuilder, ParamValue};
-use crate::model::value::{Value, ValueKind};
 use crate::model::Diagnostic;
 use crate::urdf::expand::{Base, Options};
 use crate::urdf::expand_file;
@@ -20,7 +19,7 @@ pub fn import_urdf(path: &Path, options: &Options) -> Result<(String, Vec<String
     for b in &expansion.blocks {
         let mut spec = BlockSpec::of_type(b.type_name);
         for (k, v) in &b.params {
-            spec = spec.param(k, param_value(v));
+            spec = spec.param(k, ParamValue::from(v));
         }
         handles.insert(b.name.clone(), m.add(&b.name, spec));
     }
@@ -54,20 +53,4 @@ pub fn import_urdf(path: &Path, options: &Options) -> Result<(String, Vec<String
         options.name
     );
     Ok((header + &m.to_toml(), expansion.warnings))
-}
-
-fn param_value(v: &Value) -> ParamValue {
-    match &v.kind {
-        ValueKind::Float(x) => ParamValue::Number(*x),
-        ValueKind::Integer(i) => ParamValue::Integer(*i),
-        ValueKind::Bool(b) => ParamValue::Bool(*b),
-        ValueKind::String(s) => ParamValue::Text(s.clone()),
-        ValueKind::Array(items) => ParamValue::Array(items.iter().map(param_value).collect()),
-        ValueKind::Table(t) => ParamValue::Table(
-            t.entries
-                .iter()
-                .map(|e| (e.key.clone(), param_value(&e.value)))
-                .collect(),
-        ),
-    }
 }

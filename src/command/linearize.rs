@@ -1,6 +1,8 @@
 //! `blockdyn linearize`: the linearization of a model about an operating point, as JSON (see
 //! [`crate::sim::linearize`]).
 
+use crate::model::Override;
+use crate::params::ParamValue;
 use crate::sim::linearize::{
     linearize, trim, Linearization, LinearizeError, LinearizeSpec, Trim, TrimError, TrimSpec,
 };
@@ -29,7 +31,7 @@ impl From<crate::Diagnostic> for LinearizeCommandError {
 /// (with the model's own log entries) and the model is built again.
 pub fn linearize_model(
     model: &Path,
-    set: &[String],
+    set: &[Override],
     spec: &LinearizeSpec,
 ) -> Result<Linearization, LinearizeCommandError> {
     let d = crate::load_model(model, set)?;
@@ -61,7 +63,11 @@ impl From<crate::Diagnostic> for TrimCommandError {
 
 /// Loads `model` with the `--set` overrides and trims it as `spec` says (an output nothing
 /// reads is logged and the model built again, as for [`linearize_model`]).
-pub fn trim_model(model: &Path, set: &[String], spec: &TrimSpec) -> Result<Trim, TrimCommandError> {
+pub fn trim_model(
+    model: &Path,
+    set: &[Override],
+    spec: &TrimSpec,
+) -> Result<Trim, TrimCommandError> {
     let d = crate::load_model(model, set)?;
     match trim(&d, spec) {
         Err(TrimError::Linearize(LinearizeError::UnusedOutput { .. })) => {
@@ -99,16 +105,20 @@ pub fn trim_to_json(t: &Trim) -> String {
 }
 
 /// `set` with `output.log` = the model's log and `spec`'s outputs.
-pub fn logging_outputs(d: &crate::Diagram, set: &[String], spec: &LinearizeSpec) -> Vec<String> {
+pub fn logging_outputs(
+    d: &crate::Diagram,
+    set: &[Override],
+    spec: &LinearizeSpec,
+) -> Vec<Override> {
     let mut log: Vec<String> = d.run.output.log.clone();
     for name in &spec.outputs {
         if !log.contains(name) {
             log.push(name.trim().to_string());
         }
     }
-    let entries: Vec<String> = log.iter().map(|n| quoted(n)).collect();
+    let entries: Vec<ParamValue> = log.into_iter().map(ParamValue::String).collect();
     let mut set = set.to_vec();
-    set.push(format!("output.log=[{}]", entries.join(", ")));
+    set.push(Override::new("output.log", entries));
     set
 }
 

@@ -37,8 +37,8 @@ pub struct RunRequest<'a> {
     pub view: Option<PathBuf>,
     /// `--stop-time`.
     pub stop_time: Option<f64>,
-    /// `--set PATH=VALUE` overrides.
-    pub set: &'a [String],
+    /// The `--set PATH=VALUE` overrides, read.
+    pub set: &'a [crate::Override],
     /// No progress bar.
     pub quiet: bool,
     /// Set by a signal handler: the run stops at its next step and writes its rows.

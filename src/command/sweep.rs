@@ -18,8 +18,8 @@ pub struct SweepRequest<'a> {
     pub model: &'a Path,
     /// The `--vary` options.
     pub vary: &'a [String],
-    /// The `--set` options, for every point.
-    pub set: Vec<String>,
+    /// The `--set` options, read, for every point.
+    pub set: Vec<crate::Override>,
     /// `--jobs` (default: the available cores).
     pub jobs: Option<NonZeroUsize>,
     /// `--shard` (default: the whole sweep).

@@ -11,7 +11,7 @@
 use super::parameters::{ParameterSet, ParameterVector, Recipe};
 use super::Diagram;
 use crate::model::importer::SkippedPart;
-use crate::model::{Diagnostic, ModelSpec, SourceFile};
+use crate::model::{Diagnostic, ModelSpec, Override, SourceFile};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -74,16 +74,16 @@ impl Blueprint {
         self.build_id == diagram.build_id
     }
 
-    /// Compiles parameter overrides (`block.param[.sub...]=value`, as `--set` takes them) for
-    /// runs of `diagram`, this blueprint's diagram; see [`crate::diagram::parameters`] for what
+    /// Compiles parameter overrides ([`Override`]s of `block.param[.sub...]`, as `--set` gives
+    /// them) for runs of `diagram`, this blueprint's diagram; see [`crate::diagram::parameters`] for what
     /// can be overridden. A bare name sets a model variable (`length=0.7`): every parameter that
     /// depends on it follows, as in a build with `--set length=0.7`; assignments to block
     /// parameters apply after those. Errors name the assignment, the block and what to do
     /// instead; a diagram of another build is refused.
-    pub fn parameters<S: AsRef<str>>(
+    pub fn parameters(
         &self,
         diagram: &Diagram,
-        assignments: &[S],
+        assignments: &[Override],
     ) -> Result<ParameterSet, Diagnostic> {
         self.with(diagram)?.parameters(assignments)
     }
@@ -116,11 +116,11 @@ impl Blueprint {
     fn with<'a>(&'a self, diagram: &'a Diagram) -> Result<Built<'a>, Diagnostic> {
         if !self.is_of(diagram) {
             return Err(Diagnostic::new(format!(
-                "the model '{}' given is not the one the diagram was built from",
+                "the blueprint of '{}' and the diagram come from two different builds (each build makes its own blocks, even of the same model)",
                 self.source.path
             ))
             .hint(
-                "pass the Blueprint that the same *_parts loader call returned with the diagram",
+                "pass the Blueprint that the same *_parts call returned with the diagram",
             ));
         }
         Ok(Built {

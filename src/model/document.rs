@@ -3,9 +3,10 @@
 use super::animation::{read_animation, AnimationSettings};
 use super::connection::{parse_connection, Connection};
 use super::diagnostic::{closest, Diagnostic};
+use super::overrides::Override;
 use super::reader::TableReader;
 use super::source::{SourceFile, Span};
-use super::value::{from_de_table, parse_override_value, Entry, Table, Value, ValueKind};
+use super::value::{from_de_table, Entry, Table, Value, ValueKind};
 use crate::solver::SolverOptions;
 use toml::de::DeTable;
 
@@ -178,11 +179,11 @@ impl Document {
         super::variables::resolve(&self.source, &mut self.root)
     }
 
-    /// True when the override `PATH=VALUE` addresses a section, a variable or a block written in
-    /// the file (not one a Urdf block expands to).
-    pub fn addresses_written(&self, assignment: &str) -> bool {
-        let path = assignment.split_once('=').map_or(assignment, |(p, _)| p);
-        let first = path.trim().split('.').next().unwrap_or_default();
+    /// True when the override addresses a section, a variable or a block written in the file
+    /// (not one a Urdf block expands to).
+    pub fn addresses_written(&self, o: &Override) -> bool {
+        let path = o.path();
+        let first = path.split('.').next().unwrap_or_default();
         !path.contains('.')
             || matches!(first, "model" | "solver" | "output")
             || self
@@ -192,25 +193,21 @@ impl Document {
                 .is_some_and(|t| t.get(first).is_some())
     }
 
-    /// Applies `PATH=VALUE` (the `--set` option): a bare name sets a `[variables]` entry;
+    /// Applies an override (the `--set` option): a bare name sets a `[variables]` entry;
     /// `model.*`, `solver.*`, `output.*` address those sections; anything else is
-    /// `block.param[.sub...]`.
-    pub fn apply_override(&mut self, assignment: &str) -> Result<(), Diagnostic> {
-        let Some((path, value_text)) = assignment.split_once('=') else {
-            return Err(Diagnostic::new(format!("--set '{assignment}' has no '='"))
-                .hint("write --set block.param=value, e.g. --set contact.normal.stiffness=1e6"));
-        };
-        let path = path.trim();
-        let value = parse_override_value(value_text.trim());
+    /// `block.param[.sub...]`. Messages quote the override as the user gave it.
+    pub fn apply_override(&mut self, o: &Override) -> Result<(), Diagnostic> {
+        let path = o.path();
+        let value = o.tree_value();
         if !path.contains('.') && !path.is_empty() {
-            return self.set_variable(assignment, path, value);
+            return self.set_variable(o, path, value);
         }
-        let mut keys: Vec<&str> = path.split('.').collect();
+        let mut keys: Vec<&str> = o.keys();
         if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
-            return Err(Diagnostic::new(format!(
-                "--set '{assignment}': '{path}' is not a dotted path"
-            ))
-            .hint("write --set block.param=value or --set solver.rel_tol=1e-8"));
+            return Err(
+                Diagnostic::new(format!("--set '{o}': '{path}' is not a dotted path"))
+                    .hint("write --set block.param=value or --set solver.rel_tol=1e-8"),
+            );
         }
         if !matches!(keys[0], "model" | "solver" | "output") {
             let block = keys[0];
@@ -218,8 +215,7 @@ impl Document {
             let exists = blocks.is_some_and(|t| t.get(block).is_some());
             if !exists {
                 let names: Vec<&str> = blocks.map(|t| t.keys().collect()).unwrap_or_default();
-                let mut d =
-                    Diagnostic::new(format!("--set '{assignment}': there is no block '{block}'"));
+                let mut d = Diagnostic::new(format!("--set '{o}': there is no block '{block}'"));
                 if let Some(near) = closest(block, names.iter().copied()) {
                     d = d.hint(format!("did you mean '{near}'?"));
                 }
@@ -237,18 +233,18 @@ impl Document {
                     _ => None,
                 });
             if let Some(table) = table {
-                return super::subsystem::set_in_block(table, &keys[1..], value, assignment);
+                return super::subsystem::set_in_block(table, &keys[1..], value, o);
             }
             keys.insert(0, "blocks");
         }
         set_path(&mut self.root, &keys, value)
-            .map_err(|why| Diagnostic::new(format!("--set '{assignment}': {why}")).hint("only numbers, strings, arrays and tables can be set, at the path they have in the model"))
+            .map_err(|why| Diagnostic::new(format!("--set '{o}': {why}")).hint("only numbers, strings, arrays and tables can be set, at the path they have in the model"))
     }
 
     /// `--set NAME=VALUE`: the variable NAME, which the model must define.
     fn set_variable(
         &mut self,
-        assignment: &str,
+        assignment: &Override,
         name: &str,
         value: Value,
     ) -> Result<(), Diagnostic> {
@@ -580,9 +576,11 @@ type = "Scope"
     #[test]
     fn overrides_reach_blocks_and_sections() {
         let mut d = Document::parse("m.toml", MODEL).unwrap();
-        d.apply_override("a.value=5").unwrap();
-        d.apply_override("solver.method=bs23").unwrap();
-        d.apply_override("model.stop_time=1").unwrap();
+        let set = |d: &mut Document, text: &str| d.apply_override(&text.parse().unwrap());
+        set(&mut d, "a.value=5").unwrap();
+        set(&mut d, "solver.method=bs23").unwrap();
+        d.apply_override(&Override::new("model.stop_time", 1i64))
+            .unwrap();
         let spec = d.spec().unwrap();
         assert_eq!(
             spec.blocks[0].params.get("value").unwrap().value.as_f64(),
@@ -590,9 +588,14 @@ type = "Scope"
         );
         assert_eq!(spec.solver.method, crate::solver::Method::Bs23);
         assert_eq!(spec.stop_time, 1.0);
-        let e = d.apply_override("aa.value=5").unwrap_err();
+        let e = set(&mut d, "aa.value=5").unwrap_err();
         assert!(e.to_string().contains("no block 'aa'"), "{e}");
-        assert!(d.apply_override("a.value").is_err());
+        let e = d.apply_override(&Override::new("a", 1.0)).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("--set 'a=1.0': the model has no variable 'a'"),
+            "{e}"
+        );
     }
 
     #[test]

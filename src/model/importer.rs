@@ -9,6 +9,7 @@
 //! holds only blocks that build.
 
 use super::connection::Connection;
+use super::overrides::Override;
 use super::value::{Entry, Table};
 use super::{Diagnostic, SourceFile, Span};
 use crate::block::{type_markdown, ParamDoc, PortDoc};
@@ -123,7 +124,7 @@ pub(crate) fn skipped_reason(block: &str, part: &SkippedPart) -> String {
 pub(crate) fn refuse_references_to_skipped(
     source: &SourceFile,
     root: &Table,
-    overrides: &[&String],
+    overrides: &[&Override],
     skipped: &[SkippedPart],
 ) -> Result<(), Diagnostic> {
     if skipped.is_empty() {
@@ -132,8 +133,7 @@ pub(crate) fn refuse_references_to_skipped(
     let find = |block: &str| skipped.iter().find(|p| p.block == block);
     let fix = "put the mesh file where the URDF says (relative to the URDF file), or fix its filename in the URDF";
     for o in overrides {
-        let path = o.split_once('=').map_or(o.as_str(), |(p, _)| p).trim();
-        let block = path.split('.').next().unwrap_or_default();
+        let block = o.path().split('.').next().unwrap_or_default();
         if let Some(part) = find(block) {
             return Err(
                 Diagnostic::new(format!("--set '{o}': {}", skipped_reason(block, part)))

@@ -4,6 +4,7 @@
 
 use super::diagnostic::{closest, Diagnostic};
 use super::document::set_path;
+use super::overrides::Override;
 use super::source::{SourceFile, Span};
 use super::subsystem::{SUBSYSTEM, SUBSYSTEM_KEYS};
 use super::value::{Entry, Table, Value, ValueKind};
@@ -132,7 +133,7 @@ pub(crate) fn set_in_block(
     table: &mut Table,
     keys: &[&str],
     value: Value,
-    assignment: &str,
+    assignment: &Override,
 ) -> Result<(), Diagnostic> {
     if keys.first() == Some(&"type") {
         return Err(Diagnostic::new(format!(

@@ -11,6 +11,8 @@ pub mod importer;
 pub mod input_file;
 mod instance_file;
 pub(crate) mod output_path;
+mod overrides;
+pub(crate) mod param_value;
 pub(crate) mod reader;
 pub(crate) mod resolve;
 pub(crate) mod solver_section;
@@ -27,6 +29,7 @@ pub use document::{
     BlockEntry, Document, ModelSpec, OutputRows, OutputSettings, DEFAULT_MAX_OUTPUT_BYTES,
     MAX_REFINE, SMOOTH_MAX_REFINE, SMOOTH_ROWS,
 };
+pub use overrides::{Override, OverrideError};
 pub use reader::TableReader;
 pub use solver_section::MAX_MAX_STEPS;
 pub use source::{Location, SourceFile, Span};

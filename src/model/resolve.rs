@@ -3,6 +3,7 @@
 //! line, when overrides were given, blamed on the override it is about.
 
 use super::importer::Importer;
+use super::overrides::Override;
 use super::subsystem::{expand_document, Expansion};
 use super::{Diagnostic, Document};
 
@@ -12,8 +13,8 @@ use super::{Diagnostic, Document};
 /// The build and a parameter set that moves a variable both read a model this way.
 pub(crate) fn expand_and_resolve(
     document: &mut Document,
-    after: &[String],
-    overrides: &[String],
+    after: &[&Override],
+    overrides: &[Override],
     importers: &[&Importer],
 ) -> Result<Expansion, Diagnostic> {
     // A model built in code has no lines, so an error without one need not be an override's.
@@ -21,7 +22,7 @@ pub(crate) fn expand_and_resolve(
     // Subsystems, Urdf blocks and arrays become flat blocks first (each applying the overrides
     // that name the blocks it makes, `--set leg1/knee.q0=0.2`, `--set robot/knee.q0=0.3`,
     // `--set dom[2].mass=0.02`).
-    let mut after: Vec<&String> = after.iter().collect();
+    let mut after: Vec<&Override> = after.to_vec();
     let expansion = expand_document(document, &mut after, importers)
         .map_err(|d| name_the_override(d, overrides, has_lines))?;
     document
@@ -49,7 +50,7 @@ pub(crate) fn expand_and_resolve(
 /// the code gave.
 pub(crate) fn name_the_override(
     mut d: Diagnostic,
-    overrides: &[String],
+    overrides: &[Override],
     has_lines: bool,
 ) -> Diagnostic {
     if d.line_column.is_some() || d.file.is_none() || overrides.is_empty() {
@@ -76,29 +77,28 @@ pub(crate) fn name_the_override(
 enum Blamed<'a> {
     /// Those addressing its block (or the `model`/`solver`/`output` sections when it names no
     /// block) whose key the message quotes.
-    Quoted(Vec<&'a String>),
+    Quoted(Vec<&'a Override>),
     /// Those addressing its block, none quoted.
-    OfBlock(Vec<&'a String>),
+    OfBlock(Vec<&'a Override>),
     /// All of them, none addressing its block.
-    Any(Vec<&'a String>),
+    Any(Vec<&'a Override>),
 }
 
 /// Which overrides an error without a line can be about; see [`Blamed`].
-fn blamed_overrides<'a>(d: &Diagnostic, overrides: &'a [String]) -> Blamed<'a> {
-    let path_of = |o: &'a String| o.split_once('=').map_or(o.as_str(), |(p, _)| p.trim());
-    let about_block = |o: &&'a String| {
-        let first = path_of(o).split('.').next().unwrap_or_default();
+fn blamed_overrides<'a>(d: &Diagnostic, overrides: &'a [Override]) -> Blamed<'a> {
+    let about_block = |o: &&'a Override| {
+        let first = o.path().split('.').next().unwrap_or_default();
         match &d.block {
             Some(block) => first == &**block,
             None => matches!(first, "model" | "solver" | "output"),
         }
     };
-    let quoted = |o: &&'a String| {
-        let key = path_of(o).rsplit('.').next().unwrap_or_default();
+    let quoted = |o: &&'a Override| {
+        let key = o.path().rsplit('.').next().unwrap_or_default();
         d.message.contains(&format!("'{key}'"))
     };
-    let of_block: Vec<&String> = overrides.iter().filter(about_block).collect();
-    let narrowed: Vec<&String> = of_block.iter().copied().filter(quoted).collect();
+    let of_block: Vec<&Override> = overrides.iter().filter(about_block).collect();
+    let narrowed: Vec<&Override> = of_block.iter().copied().filter(quoted).collect();
     match (narrowed.is_empty(), of_block.is_empty()) {
         (false, _) => Blamed::Quoted(narrowed),
         (true, false) => Blamed::OfBlock(of_block),

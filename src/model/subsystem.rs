@@ -24,11 +24,12 @@ use super::importer::{
 };
 pub(crate) use super::instance_file::set_in_block;
 use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
+use super::overrides::Override;
 use super::source::{SourceFile, Span};
 use super::splice::{
     connection_text, leftovers, ports_of, splice, undriven_inports, Port, PortKind,
 };
-use super::value::{parse_override_value, Entry, Table, Value, ValueKind};
+use super::value::{Entry, Table, Value, ValueKind};
 use super::variables::{evaluate_file, substitute_with, Variables, VARIABLES};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,7 +71,7 @@ pub struct Expansion {
 /// block made on the way (removed from the list). Does nothing to a model with neither.
 pub fn expand_document(
     document: &mut Document,
-    overrides: &mut Vec<&String>,
+    overrides: &mut Vec<&Override>,
     importers: &[&Importer],
 ) -> Result<Expansion, Diagnostic> {
     let blocks = document.root.get("blocks").and_then(|e| e.value.as_table());
@@ -186,7 +187,7 @@ pub(super) struct Expander<'a, 'o> {
     files: HashMap<PathBuf, (Arc<SourceFile>, Table)>,
     /// The files being expanded, outermost first (to find cycles).
     stack: Vec<PathBuf>,
-    overrides: &'a mut Vec<&'o String>,
+    overrides: &'a mut Vec<&'o Override>,
     made: usize,
     pub(super) expansion: Expansion,
     /// The importers the model may name (`type = "Urdf"`).
@@ -435,10 +436,9 @@ impl Expander<'_, '_> {
         let mut k = 0;
         while k < self.overrides.len() {
             let o = self.overrides[k];
-            let (path, value) = o.split_once('=').unwrap_or((o, ""));
-            let keys: Vec<&str> = path.trim().split('.').collect();
+            let keys = o.keys();
             if keys.len() >= 2 && keys[0] == full {
-                set_in_block(table, &keys[1..], parse_override_value(value.trim()), o)?;
+                set_in_block(table, &keys[1..], o.tree_value(), o)?;
                 self.overrides.remove(k);
             } else {
                 k += 1;

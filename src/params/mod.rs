@@ -19,9 +19,11 @@
 //! ```
 
 mod typed;
+mod value;
 mod words;
 
 pub use typed::Params;
+pub use value::{last_values, table, write_key, write_string, ParamValue};
 pub use words::closest;
 
 /// Result of reading a parameter.
@@ -98,60 +100,6 @@ impl ParamError {
     /// What to write instead, when there is a hint.
     pub fn hint_text(&self) -> Option<&str> {
         self.hint.as_deref()
-    }
-}
-
-/// A parameter's value as written, for the few readers that inspect its form themselves (an
-/// array of names, an array of flags, a table of named constants): numbers, strings and
-/// booleans, arrays and tables of them.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ParamValue {
-    /// A floating-point number.
-    Float(f64),
-    /// An integer.
-    Integer(i64),
-    /// `true` or `false`.
-    Bool(bool),
-    /// A string.
-    String(String),
-    /// An array.
-    Array(Vec<ParamValue>),
-    /// A nested table: its entries in the order written.
-    Table(Vec<(String, ParamValue)>),
-}
-
-impl ParamValue {
-    /// The value as a string, when it is one.
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            ParamValue::String(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// The value as a number (an integer too), when it is one.
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            ParamValue::Float(x) => Some(*x),
-            ParamValue::Integer(i) => Some(*i as f64),
-            _ => None,
-        }
-    }
-
-    /// The elements, when the value is an array.
-    pub fn as_array(&self) -> Option<&[ParamValue]> {
-        match self {
-            ParamValue::Array(items) => Some(items),
-            _ => None,
-        }
-    }
-
-    /// The entries in the order written, when the value is a table.
-    pub fn as_table(&self) -> Option<&[(String, ParamValue)]> {
-        match self {
-            ParamValue::Table(entries) => Some(entries),
-            _ => None,
-        }
     }
 }
 

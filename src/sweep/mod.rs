@@ -26,7 +26,7 @@ pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis, 
 use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
 use crate::library::Registry;
-use crate::model::{Diagnostic, Document};
+use crate::model::{Diagnostic, Document, Override};
 use crate::output::OutputError;
 use crate::sim::{simulate_keeping_rows, FailedRun, RunOptions, RunResult};
 use std::num::NonZeroUsize;
@@ -178,7 +178,7 @@ pub struct PointRun {
 #[derive(Clone)]
 pub struct Sweep {
     document: Document,
-    fixed: Vec<String>,
+    fixed: Vec<Override>,
     plan: SweepPlan,
     /// The block types the points are built with (the standard library unless
     /// [`Sweep::with_registry`] says otherwise).
@@ -238,9 +238,9 @@ const _: () = {
 };
 
 impl Sweep {
-    /// A sweep of `document` over `plan`; `fixed` overrides (`PATH=VALUE`, as `--set` takes them)
-    /// apply to every point, before the point's own.
-    pub fn new(document: Document, fixed: Vec<String>, plan: SweepPlan) -> Sweep {
+    /// A sweep of `document` over `plan`; `fixed` overrides apply to every point, before the
+    /// point's own.
+    pub fn new(document: Document, fixed: Vec<Override>, plan: SweepPlan) -> Sweep {
         Sweep {
             document,
             fixed,
@@ -284,7 +284,7 @@ impl Sweep {
     }
 
     /// Reads and parses the model file `model` (once) for a sweep; see [`Sweep::new`].
-    pub fn load(model: &Path, fixed: Vec<String>, plan: SweepPlan) -> Result<Sweep, SweepError> {
+    pub fn load(model: &Path, fixed: Vec<Override>, plan: SweepPlan) -> Result<Sweep, SweepError> {
         let document = Document::load(model).map_err(SweepError::Model)?;
         Ok(Sweep::new(document, fixed, plan))
     }
@@ -298,13 +298,17 @@ impl Sweep {
     /// the point's.
     pub fn build_point(&self, index: usize) -> Result<Diagram, SweepError> {
         let varied = self.plan.overrides(index);
-        let overrides: Vec<String> = self.fixed.iter().chain(&varied).cloned().collect();
+        let overrides: Vec<Override> = self.fixed.iter().chain(&varied).cloned().collect();
         crate::build_model_with(self.document.clone(), &overrides, &self.registry).map_err(
             |mut d| {
                 name_vary_options(&mut d, &varied);
                 SweepError::Point {
                     index,
-                    assignments: varied.join(", "),
+                    assignments: varied
+                        .iter()
+                        .map(Override::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     source: Box::new(d),
                 }
             },
@@ -395,7 +399,7 @@ impl Sweep {
 
 /// Says `--vary` where the message of a point's diagram names one of its varied overrides as
 /// `--set '...'` (the words the shared override path uses).
-fn name_vary_options(d: &mut Diagnostic, varied: &[String]) {
+fn name_vary_options(d: &mut Diagnostic, varied: &[Override]) {
     for o in varied {
         d.message = d
             .message

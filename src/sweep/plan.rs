@@ -11,6 +11,9 @@
 //! balances the shards better. A point keeps its global index in every shard, so that the
 //! shards' outputs merge by concatenation.
 
+use crate::model::value::parse_override_value;
+use crate::model::Override;
+use crate::params::ParamValue;
 use std::fmt;
 use std::str::FromStr;
 
@@ -75,18 +78,33 @@ pub enum PlanError {
     },
 }
 
-/// One `--vary PATH=V1,V2,...`: a dotted path (as `--set` takes it) and its values, each the text
-/// of a TOML value (`1e5`, `"hunt_crossley"`, `[0, 0, 1]`, `{ method = "none" }`).
+/// One `--vary PATH=V1,V2,...`: a dotted path (as `--set` takes it) and its values, typed
+/// (`1e5`, `"hunt_crossley"`, `[0, 0, 1]`, `{ method = "none" }` read once, where the text
+/// enters: [`VaryAxis::parse`]), each with its text for the points file and messages.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VaryAxis {
     /// The dotted path, as `--set` takes it.
     pub path: String,
-    /// Each value's TOML text, in order.
-    pub values: Vec<String>,
+    /// Each value, in order.
+    values: Vec<ParamValue>,
+    /// Each value's text, in order: as written in `--vary`, or the value's TOML when the axis was
+    /// made from values ([`VaryAxis::new`]).
+    texts: Vec<String>,
 }
 
 impl VaryAxis {
-    /// Reads `PATH=V1,V2,...`; see [`split_values`] for the list.
+    /// The axis of `path` over `values` (from code or Python: no text is parsed); each value
+    /// shows as its TOML text.
+    pub fn new(path: &str, values: Vec<ParamValue>) -> VaryAxis {
+        VaryAxis {
+            path: path.trim().to_string(),
+            texts: values.iter().map(ParamValue::to_toml).collect(),
+            values,
+        }
+    }
+
+    /// Reads `PATH=V1,V2,...`; see [`split_values`] for the list. Each value is read as
+    /// `--set` reads one (TOML, a bare word as a string).
     pub fn parse(vary: &str) -> Result<VaryAxis, PlanError> {
         let Some((path, list)) = vary.split_once('=') else {
             return Err(PlanError::NoEquals {
@@ -101,7 +119,7 @@ impl VaryAxis {
                 path: path.to_string(),
             });
         }
-        let values = split_values(list).map_err(|split| match split {
+        let texts = split_values(list).map_err(|split| match split {
             SplitError::Empty { position } => PlanError::EmptyValue {
                 vary: vary.to_string(),
                 path: path.to_string(),
@@ -114,13 +132,41 @@ impl VaryAxis {
         })?;
         Ok(VaryAxis {
             path: path.to_string(),
-            values,
+            values: texts
+                .iter()
+                .map(|t| ParamValue::from(&parse_override_value(t)))
+                .collect(),
+            texts,
         })
     }
 
-    /// The override of value `k`, `PATH=VALUE`, as `--set` takes it.
-    pub fn assignment(&self, k: usize) -> String {
-        format!("{}={}", self.path, self.values[k])
+    /// The values, in order.
+    pub fn values(&self) -> &[ParamValue] {
+        &self.values
+    }
+
+    /// The values' texts, in order (as written, or their TOML).
+    pub fn texts(&self) -> &[String] {
+        &self.texts
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// True when the axis has no values.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The override of value `k`, shown as `PATH=TEXT`.
+    pub fn assignment(&self, k: usize) -> Override {
+        Override::written(
+            &self.path,
+            self.values[k].clone(),
+            format!("{}={}", self.path, self.texts[k]),
+        )
     }
 }
 
@@ -213,16 +259,16 @@ impl SweepPlan {
             }
         }
         // Counted in f64, which never overflows, before any list of points is made.
-        let points: f64 = axes.iter().map(|a| a.values.len() as f64).product();
+        let points: f64 = axes.iter().map(|a| a.len() as f64).product();
         if points > MAX_SWEEP_POINTS as f64 {
-            let lengths: Vec<String> = axes.iter().map(|a| a.values.len().to_string()).collect();
+            let lengths: Vec<String> = axes.iter().map(|a| a.len().to_string()).collect();
             return Err(PlanError::TooManyPoints {
                 points,
                 lengths: lengths.join(" × "),
                 limit: MAX_SWEEP_POINTS,
             });
         }
-        let len = axes.iter().map(|a| a.values.len()).product();
+        let len = axes.iter().map(|a| a.len()).product();
         Ok(SweepPlan { axes, len })
     }
 
@@ -257,8 +303,8 @@ impl SweepPlan {
         let mut rest = index;
         let mut digits = vec![0; self.axes.len()];
         for (digit, axis) in digits.iter_mut().zip(&self.axes).rev() {
-            *digit = rest % axis.values.len();
-            rest /= axis.values.len();
+            *digit = rest % axis.len();
+            rest /= axis.len();
         }
         digits
     }
@@ -268,12 +314,12 @@ impl SweepPlan {
         self.value_indices(index)
             .into_iter()
             .zip(&self.axes)
-            .map(|(k, axis)| axis.values[k].as_str())
+            .map(|(k, axis)| axis.texts[k].as_str())
             .collect()
     }
 
-    /// The overrides of point `index`, `PATH=VALUE` as `--set` takes them, one per axis.
-    pub fn overrides(&self, index: usize) -> Vec<String> {
+    /// The overrides of point `index`, one per axis.
+    pub fn overrides(&self, index: usize) -> Vec<Override> {
         self.value_indices(index)
             .into_iter()
             .zip(&self.axes)

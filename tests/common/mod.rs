@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// Runs `path` with `--set` style overrides; panics with the error's message on failure.
 pub fn run(path: &str, overrides: &[&str]) -> blockdyn::RunResult {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let overrides = blockdyn::Override::parse_all(overrides).unwrap();
     let d =
         blockdyn::load_model(Path::new(path), &overrides).unwrap_or_else(|e| panic!("{path}: {e}"));
     blockdyn::simulate(&d, blockdyn::RunOptions::default())
@@ -62,7 +62,7 @@ pub fn run_text(label: &str, text: &str) -> blockdyn::RunResult {
 
 /// [`run_text`] with `--set` style overrides (`"block.param=value"`).
 pub fn run_text_with(label: &str, text: &str, overrides: &[&str]) -> blockdyn::RunResult {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let overrides = blockdyn::Override::parse_all(overrides).unwrap();
     let d = blockdyn::load_model_str(label, text, &overrides)
         .unwrap_or_else(|e| panic!("{label}: {e}\n{text}"));
     blockdyn::simulate(&d, blockdyn::RunOptions::default())

@@ -1,6 +1,9 @@
 //! Python values to model values: parameters of built blocks, `set` overrides, `vary` lists.
 
+use crate::errors::model_error;
 use blockdyn::builder::ParamValue;
+use blockdyn::sweep::VaryAxis;
+use blockdyn::Override;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -32,10 +35,10 @@ fn value_at(
         return Ok(ParamValue::Integer(obj.extract()?));
     }
     if obj.is_instance_of::<PyFloat>() {
-        return Ok(ParamValue::Number(obj.extract()?));
+        return Ok(ParamValue::Float(obj.extract()?));
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(ParamValue::Text(s.to_cow()?.into_owned()));
+        return Ok(ParamValue::String(s.to_cow()?.into_owned()));
     }
     let is_dict = obj.is_instance_of::<PyDict>();
     let is_sequence = obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>();
@@ -63,7 +66,7 @@ fn value_at(
         }
     }
     if let Ok(x) = obj.extract::<f64>() {
-        return Ok(ParamValue::Number(x));
+        return Ok(ParamValue::Float(x));
     }
     Err(PyTypeError::new_err(format!(
         "{what}: a model value is a bool, int, float, str, list or dict, not {}",
@@ -114,9 +117,10 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
-/// `set=`: a dict `{path: value}` (Python values) or a sequence of `"PATH=VALUE"` strings (TOML
-/// values, exactly as `--set` takes them), as `PATH=VALUE` strings.
-pub(crate) fn overrides(set: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+/// `set=`: a dict `{path: value}` (Python values, passed as they are) or a sequence of
+/// `"PATH=VALUE"` strings (TOML values, exactly as `--set` takes them, read here once), as
+/// overrides.
+pub(crate) fn overrides(py: Python<'_>, set: &Bound<'_, PyAny>) -> PyResult<Vec<Override>> {
     if set.is_none() {
         return Ok(Vec::new());
     }
@@ -128,10 +132,8 @@ pub(crate) fn overrides(set: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
                     "set: the keys are dotted paths (str), e.g. \"contact.normal.stiffness\"",
                 )
             })?;
-            out.push(format!(
-                "{path}={}",
-                param_value(&v, &format!("set: '{path}'"))?.to_toml()
-            ));
+            let value = param_value(&v, &format!("set: '{path}'"))?;
+            out.push(Override::new(path, value));
         }
         return Ok(out);
     }
@@ -140,7 +142,8 @@ pub(crate) fn overrides(set: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
             "set: give a dict {\"block.param\": value} or a list of \"PATH=VALUE\" strings",
         ));
     }
-    set.try_iter()
+    let texts: Vec<String> = set
+        .try_iter()
         .map_err(|_| {
             PyTypeError::new_err(
                 "set: give a dict {\"block.param\": value} or a list of \"PATH=VALUE\" strings",
@@ -151,11 +154,12 @@ pub(crate) fn overrides(set: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
                 PyTypeError::new_err("set: each item of a list is a \"PATH=VALUE\" string")
             })
         })
-        .collect()
+        .collect::<PyResult<_>>()?;
+    Override::parse_set_options(&texts).map_err(|d| model_error(py, &d, d.to_string()))
 }
 
-/// `vary=`: a dict `{path: [values...]}` as (path, TOML texts) axes, in the dict's order.
-pub(crate) fn vary_axes(vary: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Vec<String>)>> {
+/// `vary=`: a dict `{path: [values...]}` as axes of typed values, in the dict's order.
+pub(crate) fn vary_axes(vary: &Bound<'_, PyDict>) -> PyResult<Vec<VaryAxis>> {
     let mut axes = Vec::with_capacity(vary.len());
     for (k, v) in vary.iter() {
         let path: String = k
@@ -167,7 +171,7 @@ pub(crate) fn vary_axes(vary: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Vec<S
                 type_name(&v)
             )));
         }
-        let values: PyResult<Vec<String>> = v
+        let values: PyResult<Vec<ParamValue>> = v
             .try_iter()
             .map_err(|_| {
                 PyTypeError::new_err(format!(
@@ -175,7 +179,7 @@ pub(crate) fn vary_axes(vary: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Vec<S
                     type_name(&v)
                 ))
             })?
-            .map(|x| Ok(param_value(&x?, &format!("vary: '{path}'"))?.to_toml()))
+            .map(|x| param_value(&x?, &format!("vary: '{path}'")))
             .collect();
         let values = values?;
         if values.is_empty() {
@@ -183,7 +187,7 @@ pub(crate) fn vary_axes(vary: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Vec<S
                 "vary: '{path}' has no values"
             )));
         }
-        axes.push((path, values));
+        axes.push(VaryAxis::new(&path, values));
     }
     Ok(axes)
 }

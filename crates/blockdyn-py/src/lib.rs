@@ -17,7 +17,7 @@ mod sweep;
 
 use blockdyn::library::Registry;
 use blockdyn::model::Document;
-use blockdyn::{Blueprint, Diagram, RunOptions};
+use blockdyn::{Blueprint, Diagram, Override, RunOptions};
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -41,8 +41,8 @@ pub struct Model {
     pub(crate) blueprint: Arc<Blueprint>,
     /// The parsed model, before the overrides.
     pub(crate) document: Document,
-    /// The overrides it was built with, `PATH=VALUE` as `--set` takes them.
-    pub(crate) overrides: Vec<String>,
+    /// The overrides it was built with.
+    pub(crate) overrides: Vec<Override>,
     /// The file it was read from (`None` for text and built models).
     pub(crate) path: Option<PathBuf>,
 }
@@ -52,7 +52,7 @@ impl Model {
     pub(crate) fn build(
         py: Python<'_>,
         document: Document,
-        overrides: Vec<String>,
+        overrides: Vec<Override>,
         path: Option<PathBuf>,
     ) -> PyResult<Model> {
         let (blueprint, diagram) =
@@ -195,7 +195,7 @@ impl Model {
     /// own. The file is not read again.
     fn variant(&self, py: Python<'_>, set: &Bound<'_, PyAny>) -> PyResult<Model> {
         let mut overrides = self.overrides.clone();
-        overrides.extend(convert::overrides(set)?);
+        overrides.extend(convert::overrides(py, set)?);
         Model::build(py, self.document.clone(), overrides, self.path.clone())
     }
 
@@ -262,7 +262,7 @@ impl Model {
     /// The overrides the model was built with, as ``"PATH=VALUE"`` strings (``--set``'s form).
     #[getter]
     fn overrides(&self) -> Vec<String> {
-        self.overrides.clone()
+        self.overrides.iter().map(Override::to_string).collect()
     }
 
     /// The model's text (the file as read, before the overrides).
@@ -327,7 +327,10 @@ impl Model {
 #[pyfunction]
 #[pyo3(signature = (path, set=None))]
 fn load(py: Python<'_>, path: PathBuf, set: Option<&Bound<'_, PyAny>>) -> PyResult<Model> {
-    let overrides = set.map(convert::overrides).transpose()?.unwrap_or_default();
+    let overrides = set
+        .map(|s| convert::overrides(py, s))
+        .transpose()?
+        .unwrap_or_default();
     let document = Document::load(&path).map_err(|d| model_error(py, &d, d.to_string()))?;
     Model::build(py, document, overrides, Some(path))
 }
@@ -341,7 +344,10 @@ fn loads(
     set: Option<&Bound<'_, PyAny>>,
     name: &str,
 ) -> PyResult<Model> {
-    let overrides = set.map(convert::overrides).transpose()?.unwrap_or_default();
+    let overrides = set
+        .map(|s| convert::overrides(py, s))
+        .transpose()?
+        .unwrap_or_default();
     let document = Document::parse(name, text).map_err(|d| model_error(py, &d, d.to_string()))?;
     Model::build(py, document, overrides, None)
 }

@@ -37,10 +37,7 @@ pub(crate) fn _sweep(
     keep_errors: bool,
 ) -> PyResult<Vec<Py<PyAny>>> {
     let model = model.get();
-    let axes: Vec<VaryAxis> = convert::vary_axes(vary)?
-        .into_iter()
-        .map(|(path, values)| VaryAxis { path, values })
-        .collect();
+    let axes: Vec<VaryAxis> = convert::vary_axes(vary)?;
     if axes.is_empty() {
         return Err(PyValueError::new_err(
             "vary: give at least one parameter and its values",
@@ -61,7 +58,7 @@ pub(crate) fn _sweep(
     })?;
     let mut fixed = model.overrides.clone();
     if let Some(set) = set {
-        fixed.extend(convert::overrides(set)?);
+        fixed.extend(convert::overrides(py, set)?);
     }
     let mut settings = match jobs {
         None => RunSettings::all_cores(),

@@ -1,8 +1,8 @@
 //! Parameter overrides per run: one compiled diagram run with other parameter values, without
 //! building it again (Drake's numeric parameters in a Context; MuJoCo's editable mjModel fields).
 //!
-//! A [`ParameterSet`] is compiled once against a [`Diagram`] from `PATH=VALUE` assignments (the
-//! `--set` syntax, `block.param[.sub...]=value`). Each block an assignment addresses is made again
+//! A [`ParameterSet`] is compiled once against a [`Diagram`] from assignments, each an
+//! [`Override`] of `block.param[.sub...]` with a typed value (what `--set PATH=VALUE` reads to). Each block an assignment addresses is made again
 //! by its type's constructor from its model table with the new values, given the same mechanism
 //! binding, used outputs and port shapes, and must declare the same structure (ports, states,
 //! work slots, zero crossings with their directions, feedthrough, sample time). The diagram's
@@ -37,9 +37,8 @@ use super::{CompiledBlock, Diagram};
 use crate::block::{Block, BlockError, PhysicalRole, ShapeSpec};
 use crate::model::diagnostic::closest;
 use crate::model::document::set_path;
-use crate::model::value::parse_override_value;
 use crate::model::value::Value;
-use crate::model::{Diagnostic, TableReader};
+use crate::model::{Diagnostic, Override, TableReader};
 
 /// Parameter overrides compiled against one diagram: the blocks they address, made again with
 /// the new values. Immutable and `Send + Sync`; share it in an `Arc` between runs.
@@ -66,7 +65,8 @@ impl std::fmt::Debug for ParameterSet {
 }
 
 impl ParameterSet {
-    /// The assignments it was compiled from (`block.param=value`), in order.
+    /// The assignments it was compiled from, in order, each shown as the user gave it
+    /// (`block.param=value`; a vector's slots as `path=value`).
     pub fn assignments(&self) -> &[String] {
         &self.assignments
     }
@@ -163,34 +163,33 @@ impl Provenance {
 }
 
 impl Built<'_> {
-    /// Compiles parameter overrides (`block.param[.sub...]=value`, as `--set` takes them) for
-    /// runs of this diagram; see the [module documentation](self) for what can be overridden.
+    /// Compiles parameter overrides (`block.param[.sub...]` with a value, as `--set` gives them)
+    /// for runs of this diagram; see the [module documentation](self) for what can be overridden.
     /// A bare name sets a model variable (`length=0.7`, `size=[0.1, 0.2, 0.3]`): every parameter
     /// that depends on it follows, as in a build with `--set length=0.7` (see
     /// `parameters/variables.rs`); assignments to block parameters apply after those.
     /// Errors name the assignment, the block and what to do instead.
-    pub fn parameters<S: AsRef<str>>(&self, assignments: &[S]) -> Result<ParameterSet, Diagnostic> {
+    pub fn parameters(&self, assignments: &[Override]) -> Result<ParameterSet, Diagnostic> {
         let mut values: Vec<(&str, Value)> = Vec::new();
-        let mut to_blocks: Vec<&str> = Vec::new();
-        for assignment in assignments {
-            let written = assignment.as_ref();
-            match written.split_once('=') {
-                Some((path, value)) if is_variable_name(path.trim()) => {
-                    let name = path.trim();
-                    self.variable(name, written, "parameter")?;
-                    values.push((name, parse_override_value(value.trim())));
-                }
-                _ => to_blocks.push(written),
+        let mut to_blocks: Vec<&Override> = Vec::new();
+        for o in assignments {
+            let path = o.path();
+            if is_variable_name(path) {
+                self.variable(path, &o.to_string(), "parameter")?;
+                values.push((path, o.tree_value()));
+            } else {
+                to_blocks.push(o);
             }
         }
         let explicit = |_: Option<&crate::model::ModelSpec>| {
             let mut by_block: ByBlock = Vec::new();
-            for written in &to_blocks {
-                let (b, keys, value) = self.address(written)?;
+            for o in &to_blocks {
+                let written = o.to_string();
+                let (b, keys) = self.address_path(o.path(), &written, Addressed::Assignment)?;
                 let one = BlockAssignment {
                     keys,
-                    value: parse_override_value(value),
-                    written: written.to_string(),
+                    value: o.tree_value(),
+                    written,
                 };
                 match by_block.iter_mut().find(|(k, _)| *k == b) {
                     Some((_, list)) => list.push(one),
@@ -199,7 +198,7 @@ impl Built<'_> {
             }
             Ok(by_block)
         };
-        let written = assignments.iter().map(|a| a.as_ref().to_string()).collect();
+        let written = assignments.iter().map(Override::to_string).collect();
         self.compile_with_variables(&values, explicit, written)
     }
 
@@ -254,21 +253,6 @@ impl Built<'_> {
         let mut warnings = self.warnings[..expansion].to_vec();
         warnings.extend(block_warnings(with_set, self.source, self.spec));
         warnings
-    }
-
-    /// The block an assignment addresses, the keys below the block, and the value's text.
-    fn address<'a>(
-        &self,
-        assignment: &'a str,
-    ) -> Result<(usize, Vec<&'a str>, &'a str), Diagnostic> {
-        let Some((path, value)) = assignment.split_once('=') else {
-            return Err(
-                Diagnostic::new(format!("parameter '{assignment}' has no '='"))
-                    .hint("write block.param=value, e.g. contact.normal.stiffness=1e6"),
-            );
-        };
-        let (b, keys) = self.address_path(path.trim(), assignment, Addressed::Assignment)?;
-        Ok((b, keys, value.trim()))
     }
 
     /// The block a dotted path `block.param[.sub...]` addresses and the keys below the block;

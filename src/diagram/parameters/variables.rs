@@ -20,7 +20,7 @@ use crate::model::diagnostic::closest;
 use crate::model::document::{set_path, ModelSpec};
 use crate::model::value::{Table, Value};
 use crate::model::variables::{evaluate_file, Variables, VARIABLES};
-use crate::model::{Diagnostic, Document};
+use crate::model::{Diagnostic, Document, Override};
 
 /// The sections of a model a set never changes, compared after a variable moved.
 const SETTINGS: [&str; 3] = ["model", "solver", "output"];
@@ -32,9 +32,9 @@ pub(crate) struct Recipe {
     /// `--set hinge.q0=0.1`), before its subsystems were expanded or its expressions evaluated.
     document: Document,
     /// The overrides of blocks the expansion makes (`--set leg1/knee.q0=0.2`), applied after it.
-    after: Vec<String>,
+    after: Vec<Override>,
     /// Every override the build was given, for messages.
-    overrides: Vec<String>,
+    overrides: Vec<Override>,
     /// The variables' values as built.
     variables: Variables,
     /// The `[model]`, `[solver]` and `[output]` sections as built (expressions evaluated).
@@ -79,8 +79,12 @@ impl Recipe {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             self.document.source.path.hash(&mut h);
             root.hash(&mut h);
-            self.after.hash(&mut h);
-            self.overrides.hash(&mut h);
+            // Each override as the user gave it (or as `PATH=VALUE` with the value's TOML):
+            // equal overrides show alike.
+            for o in self.after.iter().chain(&self.overrides) {
+                o.to_string().hash(&mut h);
+            }
+            self.after.len().hash(&mut h);
             h.finish()
         });
         Reading { build, digest }
@@ -91,8 +95,8 @@ impl Recipe {
     /// read its spec from.
     pub(crate) fn new(
         document: Document,
-        after: Vec<String>,
-        overrides: Vec<String>,
+        after: Vec<Override>,
+        overrides: Vec<Override>,
         built: &Table,
     ) -> Result<Recipe, Diagnostic> {
         let variables = evaluate_file(&document.source, &document.root)?;
@@ -124,9 +128,10 @@ impl Recipe {
             set_path(&mut document.root, &[VARIABLES, name], value.clone())
                 .map_err(|why| Diagnostic::new(format!("variable '{name}': {why}")))?;
         }
+        let after: Vec<&Override> = self.after.iter().collect();
         crate::model::resolve::expand_and_resolve(
             &mut document,
-            &self.after,
+            &after,
             &self.overrides,
             crate::library::IMPORTERS,
         )?;

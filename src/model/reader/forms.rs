@@ -90,7 +90,7 @@ impl ParamSource for TableReader<'_> {
         self.has(key)
     }
     fn value(&self, key: &'static str) -> Option<ParamValue> {
-        TableReader::value(self, key).map(param_value)
+        TableReader::value(self, key).map(ParamValue::from)
     }
     fn f64(&self, key: &'static str) -> Keyed<Option<f64>> {
         match self.value(key) {
@@ -256,23 +256,6 @@ impl ParamSource for TableReader<'_> {
                 e.hint(format!("known parameters here: {}", k.join(", ")))
             }
         })
-    }
-}
-
-/// A TOML value as a [`ParamValue`].
-fn param_value(v: &Value) -> ParamValue {
-    match &v.kind {
-        ValueKind::Float(x) => ParamValue::Float(*x),
-        ValueKind::Integer(i) => ParamValue::Integer(*i),
-        ValueKind::Bool(b) => ParamValue::Bool(*b),
-        ValueKind::String(s) => ParamValue::String(s.clone()),
-        ValueKind::Array(items) => ParamValue::Array(items.iter().map(param_value).collect()),
-        ValueKind::Table(t) => ParamValue::Table(
-            t.entries
-                .iter()
-                .map(|e| (e.key.clone(), param_value(&e.value)))
-                .collect(),
-        ),
     }
 }
 
