@@ -13,7 +13,7 @@ use blockdyn::sim::work_estimate::{
 use std::path::Path;
 
 /// Models whose estimate is within a factor 3 of the measured steps.
-const WITHIN_3X: [&str; 44] = [
+const WITHIN_3X: [&str; 45] = [
     "ball_drop",
     "ball_to_rest",
     "bouncing_ball",
@@ -57,14 +57,15 @@ const WITHIN_3X: [&str; 44] = [
     "stacked_boxes",
     "thermostat",
     "tumbling_brick",
+    "turntable",
     "vibrating_plate",
 ];
 
 /// Models whose estimate is off by more than 3× today (the reason, from the run): what sets
 /// their pace starts after the probe (20 % of the run) and the initial state does not show it.
-const KNOWN_MISSES: [&str; 1] = [
-    "turntable", // the brick's slip at 0.6 s (stick-slip mode changes) is not at rest
-];
+/// None since the turntable's brick stopped chattering through its slip onset (design notes,
+/// "The turntable's slip onset").
+const KNOWN_MISSES: [&str; 0] = [];
 
 fn ratio(name: &str) -> f64 {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("models/{name}.toml"));
@@ -94,6 +95,21 @@ fn the_known_misses_are_still_missed() {
         .map(|(name, r)| format!("{name}: estimate/measured = {r:.2}, move it to WITHIN_3X"))
         .collect();
     assert!(fixed.is_empty(), "{fixed:?}");
+}
+
+/// The driven turntable (models/turntable.toml), on its own: its brick's stick→slip transition
+/// at 0.6 s once cost about 1,100 of the run's 1,676 steps (the corners' friction polygons and
+/// their exact sliding law disagreed, and one corner chattered at the sliding threshold), which
+/// put the estimate (about 406 steps: the probe's pace over the run) at 0.24× the run. With the
+/// polygons turned until each saturated friction sits on a vertex the run takes 579 steps
+/// (0.70×). This fails if the transition's cost comes back (below 1/3) or the estimate runs away.
+#[test]
+fn the_turntable_estimate_stays_within_3x() {
+    let r = ratio("turntable");
+    assert!(
+        (1.0 / 3.0..=3.0).contains(&r),
+        "turntable: estimate/measured = {r:.2}"
+    );
 }
 
 #[test]

@@ -15,8 +15,9 @@
 //!    contact the failure may be Painlevé's paradox and is returned;
 //! 5. a sticking contact that the solve let slip (friction on its polygon's boundary) gets its
 //!    polygon turned so that its first direction is along that friction, and the problem is
-//!    solved once more (the first result is kept if that fails): the cap along the friction is
-//!    then the exact `μ f_n` (see `turn_saturated_polygons`);
+//!    solved again (the last result is kept if that fails), until every such friction lies on
+//!    its first direction: the cap along the friction is then the exact `μ f_n`, the sliding
+//!    law's (see `turn_saturated_polygons`);
 //! 6. the rows the answer holds at zero acceleration are brought to zero to round-off
 //!    (`refine.rs`): the solvers' tolerances would otherwise act as forces (a stack's creep).
 
@@ -75,6 +76,18 @@ pub fn decouple(a: &mut DMatrix<f64>, n: usize, row: usize) {
     a[(row, row)] = 1.0;
 }
 
+/// The most times a problem is solved again with its saturated polygons turned (step 5 of the
+/// strategy). On the driven turntable's brick a turn left about a quarter of the last angle
+/// (0.134 → 0.030 rad); where the angles shrink slower the last solve stands (with a tolerance of
+/// 1e-8 rad, 423 of that run's 12,018 solves stopped at this cap, 135 converged before it).
+const MAX_TURNS: usize = 12;
+/// After the first turn, a saturated friction within this angle (rad) of its polygon's first
+/// direction is at the vertex, where the cap is the exact `μ f_n` to
+/// `1 − TURN_TOLERANCE·tan(π/k)`: no further turn. The first turn is taken at any angle, as
+/// before the turns were repeated (a pushed box's located slip onset, exact to 10⁻⁸, depends on
+/// it: tests/contact_modes.rs).
+const TURN_TOLERANCE: f64 = 1e-6;
+
 /// Sweeps of the fixed-normal friction fallback.
 const FRICTION_SWEEPS: usize = 200;
 
@@ -124,10 +137,14 @@ impl Problem {
     /// decoupled — its force set to zero — and the problem solved again.
     pub fn solve(&mut self) -> Result<(), ConstraintError> {
         self.solve_decoupling()?;
-        if self.turn_saturated_polygons() {
+        for turn in 0..MAX_TURNS {
+            if !self.turn_saturated_polygons(turn == 0) {
+                break;
+            }
             self.saved[..self.n].copy_from_slice(&self.forces[..self.n]);
             if self.solve_decoupling().is_err() {
                 self.forces[..self.n].copy_from_slice(&self.saved[..self.n]);
+                break;
             }
         }
         let n = self.n;
@@ -145,7 +162,12 @@ impl Problem {
     /// Step 5 of the strategy: a sticking spatial contact that the solve let slip (its friction
     /// on the polygon's boundary, its tangential acceleration not zero within 10⁻⁹ of the
     /// problem's scale) gets its polygon turned so that the first direction is along the
-    /// friction found; true when any was turned (solve again). Between two of the polygon's
+    /// friction found; true when any was turned (solve again). After the `first` turn a
+    /// friction already within [`TURN_TOLERANCE`] of its first direction is not turned, so [`Problem::solve`] repeats
+    /// this until none is turned (at most [`MAX_TURNS`] times): turned once, the brick on the
+    /// driven turntable had its corners' frictions move again by up to 0.03 rad off their new
+    /// vertex, 1.2 % short of `μ f_n`, and a corner that the exact sliding law held was let go
+    /// by the polygon, chattering at the sliding threshold. Between two of the polygon's
     /// vertices its cap is short of `μ f_n` by up to `1 − cos(π/k)`; along the first direction
     /// it is exact. The pair's common heading (`resting.rs`) points the polygons along the pair's
     /// total friction, but the points of a face also share a torque (a block turned with a
@@ -153,7 +175,7 @@ impl Problem {
     /// k = 8 that made the turntable slip 0.9 % early. Contacts that hold are left alone: their
     /// friction is inside the polygon, and among redundant points (a face's corners) it is not
     /// unique, so it would be no guide.
-    fn turn_saturated_polygons(&mut self) -> bool {
+    fn turn_saturated_polygons(&mut self, first: bool) -> bool {
         let scale = self.b[..self.n].iter().fold(1.0f64, |s, b| s.max(b.abs()));
         let mut turned = false;
         for i in 0..self.contacts.len() {
@@ -166,7 +188,11 @@ impl Problem {
                 .row_acceleration(r + 1)
                 .hypot(self.row_acceleration(r + 2));
             let f_t = [self.forces[r + 1], self.forces[r + 2]];
-            if a_t > 1e-9 * scale && f_t[0].hypot(f_t[1]) > 0.0 {
+            let off_vertex = (f_t[1] * c.heading[0] - f_t[0] * c.heading[1])
+                .atan2(f_t[0] * c.heading[0] + f_t[1] * c.heading[1])
+                .abs()
+                > if first { 0.0 } else { TURN_TOLERANCE };
+            if a_t > 1e-9 * scale && f_t[0].hypot(f_t[1]) > 0.0 && off_vertex {
                 self.contacts[i] = c.with_heading(f_t);
                 turned = true;
             }
