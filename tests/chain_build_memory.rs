@@ -108,7 +108,8 @@ fn phases(dir: &Path, n: usize) -> Phases {
     drop(read);
     let options = blockdyn::urdf::default_options("arm");
     let (expanded, tables, _) = measure(|| {
-        blockdyn::urdf::expand_file(&urdf, &options, &Some(0..0)).expect("URDF expands")
+        blockdyn::urdf::expand_file(&urdf, &options, &blockdyn::model::Span::new(0..0))
+            .expect("URDF expands")
     });
     drop(expanded);
     let (parts, _, with_model) =

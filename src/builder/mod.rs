@@ -28,7 +28,7 @@ pub mod blocks;
 
 use crate::library::Registry;
 use crate::model::value::{Entry, Table, Value, ValueKind};
-use crate::model::{Diagnostic, Document, SourceFile};
+use crate::model::{Diagnostic, Document, SourceFile, Span};
 use crate::Diagram;
 use std::fmt::Write;
 
@@ -114,7 +114,10 @@ impl ParamValue {
             }
             ParamValue::Table(entries) => ValueKind::Table(tree_table(entries)),
         };
-        Value { kind, span: None }
+        Value {
+            kind,
+            span: Span::NONE,
+        }
     }
 
     /// The value as TOML text, as a model file (and `--set PATH=VALUE`) writes it.
@@ -378,7 +381,7 @@ impl ModelBuilder {
             if block.params.iter().any(|(k, _)| k == "type") {
                 return Err(Diagnostic::at(
                     &source,
-                    &None,
+                    &Span::NONE,
                     "a parameter cannot be called 'type': that key is the block's type",
                 )
                 .block(name)
@@ -399,7 +402,7 @@ impl ModelBuilder {
                 name,
                 Value {
                     kind: ValueKind::Table(entry),
-                    span: None,
+                    span: Span::NONE,
                 },
             );
         }
@@ -408,7 +411,7 @@ impl ModelBuilder {
             "blocks",
             Value {
                 kind: ValueKind::Table(blocks),
-                span: None,
+                span: Span::NONE,
             },
         );
         Ok(Document {
@@ -423,7 +426,7 @@ impl ModelBuilder {
 fn push(table: &mut Table, key: &str, value: Value) {
     table.entries.push(Entry {
         key: key.to_string(),
-        key_span: None,
+        key_span: Span::NONE,
         value,
     });
 }
@@ -453,7 +456,7 @@ fn last_values(entries: &[(String, ParamValue)]) -> Vec<(&str, &ParamValue)> {
 fn table_value(entries: &[(String, ParamValue)]) -> Value {
     Value {
         kind: ValueKind::Table(tree_table(entries)),
-        span: None,
+        span: Span::NONE,
     }
 }
 

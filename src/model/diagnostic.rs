@@ -47,7 +47,7 @@ impl Diagnostic {
     /// A problem at `span` of `source`.
     pub fn at(source: &SourceFile, span: &Span, message: impl Into<String>) -> Self {
         let location = span
-            .as_ref()
+            .range()
             .filter(|_| source.has_lines())
             .map(|r| source.locate(r.start));
         Self::located(&source.path, location, message)
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn renders_file_line_block_and_help() {
         let src = SourceFile::new("m.toml", "a = 1\nb = 2\n");
-        let d = Diagnostic::at(&src, &Some(6..7), "bad")
+        let d = Diagnostic::at(&src, &Span::new(6..7), "bad")
             .block("g")
             .hint("write c");
         assert_eq!(d.to_string(), "m.toml:2:1: block 'g': bad\n  help: write c");
