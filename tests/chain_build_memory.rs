@@ -134,21 +134,21 @@ fn phases(dir: &Path, n: usize) -> Phases {
 
 /// The chain's build and run grow by less than a stated number of heap bytes per joint.
 ///
-/// The bound, 24 KiB per joint for the larger of the build's peak and the built diagram plus
-/// its run, is what was measured at this commit (branch chain29: build peak 21.4 KB per joint,
-/// diagram 17.8 KB + run 3.9 KB = 21.7 KB, between 1,000 and 3,000 joints) and 13 % for where
-/// vectors happen to double at other sizes. It was 28 KiB (chain28: build peak 25.9 KB); the
-/// build no longer holds the instances beside the compiled blocks, the block tables' removed
-/// `type` slot, the name index, the lines' input index and the parsed `--` connections at its
-/// peak, nor vectors grown past their size in the mechanism (BENCHMARKS.md "The chain's build
-/// without its intermediate copies"). What the build's peak is made of (heaptrack at 20,000
-/// joints): the model spec's tables, ~5 KB per joint (six blocks per joint — link frame,
-/// Solid, joint, origin and two axis transforms — each a table of keys, values and spans); the
-/// compiled blocks, ~2.9 KB; the block values, ports, bindings and connections, ~6 KB; the
-/// frame network and mechanism, ~3 KB. 200 MB at 20,000 joints is 10 KB per joint: this bound
-/// keeps what was gained and fails on a return to quadratic growth (from 1,000 to 3,000
-/// joints, a term of even 1 byte per joint² adds 4 KB per joint, past the 2.8 KB margin), not
-/// on the target.
+/// The bound, 22 KiB per joint for the larger of the build's peak and the built diagram plus
+/// its run, is what was measured at this commit (branch chainA: build peak 19.9 KB per joint,
+/// diagram 12.3 KB + run 3.9 KB = 16.2 KB, between 1,000 and 3,000 joints) and 13 % for where
+/// vectors happen to double at other sizes. It was 24 KiB (chain29: build peak 21.4 KB), 28 KiB
+/// before (chain28: 25.9 KB). chainA made the model's spans 8 bytes (two `u32`; were an
+/// `Option<Range<usize>>`, 24), so a `Value` is 40 bytes (was 56), an `Entry` 72 (104), a
+/// `BlockEntry` 96 (144); the spec's block tables are moved out of the document, not copied,
+/// and the URDF expansion's blocks moved into the model's tables (BENCHMARKS.md "The chain's
+/// front half in less memory"). What the build's peak is made of (heaptrack at 20,000 joints):
+/// the model spec's tables, ~4 KB per joint (six blocks per joint — link frame, Solid, joint,
+/// origin and two axis transforms — each a table of keys, values and spans); the compiled
+/// blocks, ~2.9 KB; the block values, ports, bindings and connections, ~6 KB; the frame network
+/// and mechanism, ~3 KB. 200 MB at 20,000 joints is 10 KB per joint: this bound keeps what was
+/// gained and fails on a return to quadratic growth (from 1,000 to 3,000 joints, a term of even
+/// 1 byte per joint² adds 4 KB per joint, past the 2.6 KB margin), not on the target.
 #[test]
 fn chain_build_heap_per_joint_is_bounded() {
     let dir = std::env::temp_dir().join(format!("blockdyn-chain-memory-{}", std::process::id()));
@@ -172,15 +172,16 @@ fn chain_build_heap_per_joint_is_bounded() {
          diagram {run} B ({small_n} joints: {small:?}; {large_n}: {large:?})"
     );
     assert!(diagram > 0 && build >= diagram && tables >= parse);
-    // A run keeps the diagram, not the model's tables: those are ~5.7 KB per joint (six tables
-    // of keys, values and spans, see above), so the plain loader keeps at least 4 KiB per joint
-    // less than the one that returns the model beside the diagram.
+    // A run keeps the diagram, not the model's tables: those are ~4 KB per joint (six tables
+    // of keys, values and 8-byte spans, see above; 4.16 KB measured with the URDF's text), so
+    // the plain loader keeps at least 3 KiB per joint less than the one that returns the model
+    // beside the diagram.
     assert!(
-        with_model - diagram >= 4096,
+        with_model - diagram >= 3072,
         "the diagram keeps {diagram} B per joint, with the model {with_model} B: the model's \
          tables should be dropped after the build"
     );
-    let bound = 24 * 1024;
+    let bound = 22 * 1024;
     assert!(
         build.max(diagram + run) <= bound,
         "the chain's heap grows by {} bytes per joint (build peak {build}, diagram {diagram} + \

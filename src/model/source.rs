@@ -4,15 +4,15 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-/// A byte range `start..end` of a [`SourceFile`] (the model file, then the files it includes,
-/// each at its base: see [`SourceFile::include_as`]), or no place ([`Span::NONE`]): a value
-/// given on the command line (`--set`), or any value of a model built in code.
+/// A byte range `start..end` of a [`SourceFile`] (the model file, then each file a subsystem
+/// or Urdf instance includes, at its base), or no place ([`Span::NONE`]): a value given on the
+/// command line (`--set`), or any value of a model built in code.
 ///
 /// Two `u32` offsets, 8 bytes (an `Option<Range<usize>>` is 24), since every value of the model
-/// tree carries one: at 20,000 URDF joints that is 16 bytes × about a million spans. Offsets fit:
-/// each text input is at most [`super::input_file::MAX_TEXT_FILE_BYTES`] (64 MiB), and
-/// [`SourceFile::include_as`] refuses an inclusion that would take the offsets past
-/// [`Span::MAX_OFFSET`]. The empty marker is a start of `u32::MAX`, never a real offset.
+/// tree carries one: at 20,000 URDF joints, 16 bytes saved on each of over a million spans.
+/// Offsets fit: each text input is at most [`super::input_file::MAX_TEXT_FILE_BYTES`] (64 MiB),
+/// and including a file (`SourceFile::include_as`) is refused when it would take the offsets
+/// past [`Span::MAX_OFFSET`]. The empty marker is a start of `u32::MAX`, never a real offset.
 ///
 /// `Clone` and not `Copy`, as the `Option<Range<usize>>` it replaces: the `span.clone()` written
 /// throughout the crate stays as it was (a clone is a copy of 8 bytes).
