@@ -53,6 +53,19 @@ impl Diagnostic {
         Self::located(&source.path, location, message)
     }
 
+    /// An inclusion of `instance`'s file refused by `SourceFile::include_as` (`e`), located at
+    /// the including block `at`.
+    pub(crate) fn of_inclusion(
+        source: &SourceFile,
+        at: &Span,
+        instance: &str,
+        e: super::TooMuchText,
+    ) -> Self {
+        Self::at(source, at, e.to_string())
+            .block(instance)
+            .hint(super::TooMuchText::HINT)
+    }
+
     /// A problem at `location` (located beforehand, e.g. when a diagram was built), or in the
     /// file `path` without a place when `location` is `None`: the same as [`Diagnostic::at`]
     /// gives for the span that was located.
@@ -217,6 +230,18 @@ mod tests {
             Some("stiffness")
         );
         assert_eq!(closest("xyz", ["stiffness", "damping"]), None);
+    }
+
+    #[test]
+    fn a_refused_inclusion_is_located_at_the_including_block() {
+        let src = SourceFile::new("m.toml", "a = 1\n[blocks.leg]\n");
+        let e = crate::model::TooMuchText { what: "Urdf" };
+        let d = Diagnostic::of_inclusion(&src, &Span::new(14..17), "leg", e);
+        assert_eq!(
+            d.to_string().lines().next(),
+            Some("m.toml:2:9: block 'leg': the model's files and the Urdf files it includes are more than 4294967294 bytes of text together")
+        );
+        assert!(d.hint.as_deref().is_some_and(|h| h.contains("fewer times")));
     }
 
     #[test]

@@ -72,6 +72,20 @@ impl Span {
     }
 }
 
+/// Why a file's text was not included (`SourceFile::include_as`): the model's texts together
+/// would take offsets past the largest a [`Span`] holds.
+#[derive(Debug, thiserror::Error)]
+#[error("the model's files and the {what} files it includes are more than {max} bytes of text together", max = Span::MAX_OFFSET)]
+pub struct TooMuchText {
+    /// The including block's type as messages name it (`subsystem`, `Urdf`).
+    pub what: &'static str,
+}
+
+impl TooMuchText {
+    /// What to do about it.
+    pub const HINT: &'static str = "include a large file fewer times (each instance of a subsystem or Urdf block includes its file's text again)";
+}
+
 impl Default for Span {
     /// [`Span::NONE`], as `Option`'s default was.
     fn default() -> Span {
@@ -201,35 +215,27 @@ impl SourceFile {
         file: Arc<SourceFile>,
         instance: &str,
         at: Span,
-    ) -> Result<usize, super::Diagnostic> {
+    ) -> Result<usize, TooMuchText> {
         self.include_as(file, instance, at, "subsystem")
     }
 
     /// Like [`SourceFile::include`], for an instance of the block type `what` (messages say
-    /// `in Urdf 'robot' (model.toml:12:1)`). Refused, at `at`, when the included texts together
-    /// would take offsets past [`Span::MAX_OFFSET`] (4 GiB: a 64 MiB file included 64 times).
+    /// `in Urdf 'robot' (model.toml:12:1)`). Refused when the included texts together would take
+    /// offsets past [`Span::MAX_OFFSET`] (4 GiB: a 64 MiB file included 64 times); the caller
+    /// locates the refusal at `at` (`Diagnostic::of_inclusion`).
     pub(crate) fn include_as(
         &mut self,
         file: Arc<SourceFile>,
         instance: &str,
         at: Span,
         what: &'static str,
-    ) -> Result<usize, super::Diagnostic> {
+    ) -> Result<usize, TooMuchText> {
         let base = match self.included.last() {
             Some(s) => s.base + s.file.text.len() + 1,
             None => self.text.len() + 1,
         };
         if base + file.text.len() > Span::MAX_OFFSET {
-            return Err(super::Diagnostic::at(
-                self,
-                &at,
-                format!(
-                    "the model's files and the {what} files it includes are more than {} bytes of text together",
-                    Span::MAX_OFFSET
-                ),
-            )
-            .block(instance)
-            .hint("include a large file fewer times (each instance of a subsystem or Urdf block includes its file's text again)"));
+            return Err(TooMuchText { what });
         }
         self.included.push(Segment {
             base,
@@ -404,11 +410,10 @@ mod tests {
     }
 
     #[test]
-    fn an_inclusion_past_the_largest_offset_is_refused_at_the_including_block() {
-        // Bases are counted from the including text's length: a model whose text ends 10 bytes
-        // short of the largest offset cannot include even a 10-byte file (a base is one past the
-        // previous text). The text is not allocated at that size: a segment's base only counts
-        // lengths, so a fake earlier segment of that length is used.
+    fn an_inclusion_past_the_largest_offset_is_refused() {
+        // A base is one past the previous text: once the first included file ends at the largest
+        // offset, even a 6-byte file no longer fits. No 4 GiB text is allocated: the first
+        // segment's base is moved up to where it would end there.
         let mut model = SourceFile::new("m.toml", "[blocks.leg]\ntype = \"subsystem\"\n");
         let big = Arc::new(SourceFile::new("big.toml", "x = 1\n"));
         let base = model
@@ -417,20 +422,16 @@ mod tests {
         assert_eq!(base, model.text.len() + 1);
         // Pretend the first inclusion ended just short of the largest offset.
         model.included[0].base = Span::MAX_OFFSET - big.text.len() - 1;
-        let d = model
+        let e = model
             .include(big, "leg2", Span::new(0..12))
             .expect_err("past the largest offset");
-        assert!(
-            d.message
-                .contains("more than 4294967294 bytes of text together"),
-            "{}",
-            d.message
-        );
+        assert_eq!(e.what, "subsystem");
         assert_eq!(
-            d.line_column,
-            Some((1, 1)),
-            "located at the including block: {d:?}"
+            e.to_string(),
+            "the model's files and the subsystem files it includes are more than 4294967294 bytes of text together"
         );
+        // Nothing was included.
+        assert_eq!(model.included.len(), 1);
     }
 
     #[test]

@@ -514,7 +514,8 @@ impl Expander<'_, '_> {
         })?;
         let rel = level.dir.join(name);
         let (sub_source, mut root, canonical) = self.read(&rel, full, &file.value.span, at)?;
-        let base = self.source.include(sub_source, full, at.clone())?;
+        let base = (self.source.include(sub_source, full, at.clone()))
+            .map_err(|e| Diagnostic::of_inclusion(self.source, at, full, e))?;
         shift_table(&mut root, base);
         if let Some(e) = root
             .entries

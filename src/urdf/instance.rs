@@ -61,7 +61,9 @@ pub(crate) fn expand_instance(
     model_dir: &Path,
 ) -> Result<Imported, Diagnostic> {
     let mut read = read_block(source, full, table, value_span, key_span, model_dir)?;
-    let base = source.include_as(Arc::new(read.urdf), full, key_span.clone(), "Urdf")?;
+    let base = source
+        .include_as(Arc::new(read.urdf), full, key_span.clone(), "Urdf")
+        .map_err(|e| Diagnostic::of_inclusion(source, key_span, full, e))?;
     let urdf_span = |at: usize| Span::new(base + at..base + at);
     let mut blocks = std::mem::take(&mut read.expansion.blocks);
     for b in &mut blocks {
