@@ -228,9 +228,10 @@ fn build_document(
         )?)),
         None => None,
     };
-    // The document's tables are not needed once the spec holds its own: dropped before the
-    // diagram is built, so that a large model (a 20,000-joint URDF) does not keep a third copy.
-    let spec = document.spec();
+    // The blocks' tables are moved into the spec, not copied, and the rest of the document's
+    // tables dropped before the diagram is built: a large model (a 20,000-joint URDF) never
+    // holds its tables twice.
+    let spec = document.take_spec();
     let source = document.source;
     drop(document.root);
     let built = spec.and_then(|mut spec| {

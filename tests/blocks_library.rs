@@ -28,7 +28,7 @@ fn find(name: &str) -> Option<&'static BlockType> {
 fn build(name: &str, params: &str) -> Result<(), String> {
     let ty = find(name).ok_or("not found")?;
     let doc = Document::parse("m.toml", params).map_err(|d| d.to_string())?;
-    let r = TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
+    let r = TableReader::new(&doc.source, Some("b"), &doc.root, 0..0);
     let built = (ty.build)(&r.params())
         .map(|_| ())
         .map_err(|e| r.locate(e).to_string());

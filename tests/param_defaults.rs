@@ -283,7 +283,7 @@ fn driver(ty: &str, input: &str, k: usize) -> String {
 fn build(ty: &str, params: &str) -> Box<dyn Block> {
     let t = Registry::standard().find(ty).unwrap();
     let doc = Document::parse("m.toml", params).unwrap();
-    let r = TableReader::new(&doc.source, Some("b"), &doc.root, Some(0..0));
+    let r = TableReader::new(&doc.source, Some("b"), &doc.root, 0..0);
     let built = (t.build)(&r.params());
     built.unwrap_or_else(|e| panic!("{ty} {params:?}: {}", r.locate(e)))
 }

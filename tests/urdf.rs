@@ -648,7 +648,7 @@ fn collision_meshes_become_convex_hulls() {
     std::fs::write(&path, urdf).unwrap();
     let mut options = blockdyn::urdf::default_options("r");
     options.base = blockdyn::urdf::expand::Base::Floating;
-    let e = blockdyn::urdf::expand_file(&path, &options, &None).unwrap();
+    let e = blockdyn::urdf::expand_file(&path, &options, &blockdyn::model::Span::NONE).unwrap();
     let points = |name: &str| -> Vec<[f64; 3]> {
         let b = e
             .blocks

@@ -229,7 +229,7 @@ impl ModelBuilder {
             if block.params.iter().any(|(k, _)| k == "type") {
                 return Err(Diagnostic::at(
                     &source,
-                    &None,
+                    &Span::NONE,
                     "a parameter cannot be called 'type': that key is the block's type",
                 )
                 .block(name)
@@ -250,7 +250,7 @@ impl ModelBuilder {
                 name,
                 Value {
                     kind: ValueKind::Table(entry),
-                    span: None,
+                    span: Span::NONE,
                 },
             );
         }
@@ -259,7 +259,7 @@ impl ModelBuilder {
             "blocks",
             Value {
                 kind: ValueKind::Table(blocks),
-                span: None,
+                span: Span::NONE,
             },
         );
         Ok(Document {
@@ -274,7 +274,7 @@ impl ModelBuilder {
 fn push(table: &mut Table, key: &str, value: Value) {
     table.entries.push(Entry {
         key: key.to_string(),
-        key_span: None,
+        key_span: Span::NONE,
         value,
     });
 }
@@ -282,7 +282,7 @@ fn push(table: &mut Table, key: &str, value: Value) {
 fn table_value(entries: &[(String, ParamValue)]) -> Value {
     Value {
         kind: ValueKind::Table(tree_table(entries)),
-        span: None,
+        span: Span::NONE,
     }
 }
 

@@ -11,7 +11,8 @@ use std::path::Path;
 /// (named `name/...`, the root attached to `world.W` as `options` says), equivalent to a model
 /// with the Urdf block `name`; and the expansion's warnings.
 pub fn import_urdf(path: &Path, options: &Options) -> Result<(String, Vec<String>), Diagnostic> {
-    let expansion = expand_file(path, options, &None).map_err(|d| d.block(&options.name))?;
+    let expansion = expand_file(path, options, &crate::model::Span::NONE)
+        .map_err(|d| d.block(&options.name))?;
     let robot_name = expansion.robot_name.clone();
     let mut m = ModelBuilder::new(&robot_name, 1.0);
     let mut handles: HashMap<String, BlockHandle> = HashMap::new();

@@ -230,7 +230,7 @@ impl Wiring {
                 let (from, from_port) = find_port(source, blocks, &c.from, &c.span, Side::Output)?;
                 let (to, to_port) = find_port(source, blocks, &c.to, &c.span, Side::Input)?;
                 if let Some(&k) = self.line_into.get(&(to, to_port)) {
-                    let other = match &self.line_spans[k] {
+                    let other = match self.line_spans[k].range() {
                         Some(r) if source.has_lines() => {
                             format!(
                                 "the other line is on line {}",

@@ -88,7 +88,9 @@ impl<'a> Places<'a> {
     /// The span of `at` of the group's parameter `key` (`None` for a group the model did not
     /// write).
     fn span(&self, key: &str, at: At) -> Span {
-        let entry = self.entry?;
+        let Some(entry) = self.entry else {
+            return Span::NONE;
+        };
         span_in(&entry.params, &entry.span, &[key.to_string()], at)
     }
 }

@@ -45,7 +45,7 @@ impl Places {
         let mut order: Vec<(usize, usize)> = Vec::new();
         for (b, span) in spans.enumerate() {
             places.at.push(None);
-            if let Some(r) = span.as_ref().filter(|_| source.has_lines()) {
+            if let Some(r) = span.range().filter(|_| source.has_lines()) {
                 order.push((r.start, b));
             }
         }

@@ -60,9 +60,10 @@ pub(crate) fn locate(
                 At::Leading => starts_with_key(message, &e.key),
                 At::Block => false,
             })
-            .and_then(|e| e.value.span.clone())
+            .map(|e| e.value.span.clone())
+            .filter(Span::is_some)
     });
-    let span = written.or_else(|| w.span.clone());
+    let span = written.unwrap_or_else(|| w.span.clone());
     Diagnostic::at(source, &span, message).block(w.name)
 }
 

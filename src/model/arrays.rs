@@ -174,30 +174,31 @@ mod tests {
         let src = SourceFile::new("m.toml", "");
         let counts = HashMap::from([("dom".to_string(), 5), ("pair".to_string(), 4)]);
         let vars = Variables::default();
-        let c = parse_connection("dom[i+1].G -- pair[i].B", None).unwrap();
+        let c = parse_connection("dom[i+1].G -- pair[i].B", crate::model::Span::NONE).unwrap();
         let made = expand_connection(&src, &vars, &counts, &c).unwrap();
         let text: Vec<String> = made.iter().map(|c| c.from.to_string()).collect();
         assert_eq!(text, ["dom[1].G", "dom[2].G", "dom[3].G", "dom[4].G"]);
         assert_eq!(made[3].to.block, "pair[3]");
-        let c = parse_connection("dom[i].G -- dom[i+1].G", None).unwrap();
+        let c = parse_connection("dom[i].G -- dom[i+1].G", crate::model::Span::NONE).unwrap();
         assert_eq!(
             expand_connection(&src, &vars, &counts, &c).unwrap().len(),
             4
         );
-        let c = parse_connection("dom[2].G -- table.G", None).unwrap();
+        let c = parse_connection("dom[2].G -- table.G", crate::model::Span::NONE).unwrap();
         assert_eq!(
             expand_connection(&src, &vars, &counts, &c).unwrap()[0]
                 .from
                 .block,
             "dom[2]"
         );
-        let c = parse_connection("dom[5].G -- table.G", None).unwrap();
+        let c = parse_connection("dom[5].G -- table.G", crate::model::Span::NONE).unwrap();
         let e = expand_connection(&src, &vars, &counts, &c).unwrap_err();
         assert!(e.message.contains("not an element (0 to 4)"), "{e}");
-        let c = parse_connection("dom[i+9].G -- table.G", None).unwrap();
+        let c = parse_connection("dom[i+9].G -- table.G", crate::model::Span::NONE).unwrap();
         assert!(expand_connection(&src, &vars, &counts, &c).is_err());
         // An index after the first part (an array inside an instance) is evaluated too.
-        let c = parse_connection("pair[i]/foot[i+1].G -- dom[i].F", None).unwrap();
+        let c =
+            parse_connection("pair[i]/foot[i+1].G -- dom[i].F", crate::model::Span::NONE).unwrap();
         let made = expand_connection(&src, &vars, &counts, &c).unwrap();
         let text: Vec<String> = made.iter().map(|c| c.from.to_string()).collect();
         assert_eq!(
@@ -210,7 +211,8 @@ mod tests {
             ]
         );
         // An index that is not an element: located, naming the part.
-        let c = parse_connection("pair[1]/foot[0.5].G -- table.G", None).unwrap();
+        let c =
+            parse_connection("pair[1]/foot[0.5].G -- table.G", crate::model::Span::NONE).unwrap();
         let e = expand_connection(&src, &vars, &counts, &c).unwrap_err();
         assert!(
             e.message.contains(

@@ -190,7 +190,7 @@ mod tests {
 
     #[test]
     fn parses_the_three_forms() {
-        let c = parse_connection("world.W -- joint.B", None).unwrap();
+        let c = parse_connection("world.W -- joint.B", crate::model::Span::NONE).unwrap();
         assert_eq!(c.kind, ConnectionKind::Physical);
         assert_eq!(
             c.from,
@@ -200,28 +200,31 @@ mod tests {
                 index: None
             }
         );
-        let c = parse_connection(" sine.out->scope.in1 ", None).unwrap();
+        let c = parse_connection(" sine.out->scope.in1 ", crate::model::Span::NONE).unwrap();
         assert_eq!(c.kind, ConnectionKind::Signal);
         assert_eq!(c.to.port, "in1");
-        let c = parse_connection("j.p[2] -> s.in1", None).unwrap();
+        let c = parse_connection("j.p[2] -> s.in1", crate::model::Span::NONE).unwrap();
         assert_eq!(c.from.index, Some(2));
-        let c = parse_connection("robot/hip_joint.q -> s.in1", None).unwrap();
+        let c = parse_connection("robot/hip_joint.q -> s.in1", crate::model::Span::NONE).unwrap();
         assert_eq!(c.from.block, "robot/hip_joint");
-        assert!(parse_connection("a.b/c -> s.in1", None).is_err());
-        let c = parse_connection("dom[i+1].G -- leg[2]/hip.F", None).unwrap();
+        assert!(parse_connection("a.b/c -> s.in1", crate::model::Span::NONE).is_err());
+        let c = parse_connection("dom[i+1].G -- leg[2]/hip.F", crate::model::Span::NONE).unwrap();
         assert_eq!(c.from.block, "dom[i+1]");
         assert_eq!(
             (c.to.block.as_str(), c.to.port.as_str()),
             ("leg[2]/hip", "F")
         );
-        let c = parse_connection("dom[3].p[2] -> s.in1", None).unwrap();
+        let c = parse_connection("dom[3].p[2] -> s.in1", crate::model::Span::NONE).unwrap();
         assert_eq!((c.from.block.as_str(), c.from.index), ("dom[3]", Some(2)));
         for bad in [
             "dom[].G -> s.in1",
             "dom[1]x.G -> s.in1",
             "dom]1[.G -> s.in1",
         ] {
-            assert!(parse_connection(bad, None).is_err(), "{bad}");
+            assert!(
+                parse_connection(bad, crate::model::Span::NONE).is_err(),
+                "{bad}"
+            );
         }
     }
 
@@ -235,7 +238,7 @@ mod tests {
             "a.b[1] -- c.d",
             "a.b <- c.d",
         ] {
-            let e = parse_connection(bad, None).unwrap_err();
+            let e = parse_connection(bad, crate::model::Span::NONE).unwrap_err();
             assert!(!e.hint.is_empty(), "{bad}: {e:?}");
         }
     }

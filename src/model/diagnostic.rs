@@ -47,10 +47,23 @@ impl Diagnostic {
     /// A problem at `span` of `source`.
     pub fn at(source: &SourceFile, span: &Span, message: impl Into<String>) -> Self {
         let location = span
-            .as_ref()
+            .range()
             .filter(|_| source.has_lines())
             .map(|r| source.locate(r.start));
         Self::located(&source.path, location, message)
+    }
+
+    /// An inclusion of `instance`'s file refused by `SourceFile::include_as` (`e`), located at
+    /// the including block `at`.
+    pub(crate) fn of_inclusion(
+        source: &SourceFile,
+        at: &Span,
+        instance: &str,
+        e: super::TooMuchText,
+    ) -> Self {
+        Self::at(source, at, e.to_string())
+            .block(instance)
+            .hint(super::TooMuchText::HINT)
     }
 
     /// A problem at `location` (located beforehand, e.g. when a diagram was built), or in the
@@ -220,9 +233,21 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_inclusion_is_located_at_the_including_block() {
+        let src = SourceFile::new("m.toml", "a = 1\n[blocks.leg]\n");
+        let e = crate::model::TooMuchText { what: "Urdf" };
+        let d = Diagnostic::of_inclusion(&src, &Span::new(14..17), "leg", e);
+        assert_eq!(
+            d.to_string().lines().next(),
+            Some("m.toml:2:9: block 'leg': the model's files and the Urdf files it includes are more than 4294967294 bytes of text together")
+        );
+        assert!(d.hint.as_deref().is_some_and(|h| h.contains("fewer times")));
+    }
+
+    #[test]
     fn renders_file_line_block_and_help() {
         let src = SourceFile::new("m.toml", "a = 1\nb = 2\n");
-        let d = Diagnostic::at(&src, &Some(6..7), "bad")
+        let d = Diagnostic::at(&src, &Span::new(6..7), "bad")
             .block("g")
             .hint("write c");
         assert_eq!(d.to_string(), "m.toml:2:1: block 'g': bad\n  help: write c");

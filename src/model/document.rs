@@ -127,7 +127,7 @@ impl Document {
                 if let Some((at, parts)) = deepest.filter(|(_, parts)| *parts >= 80) {
                     return Diagnostic::at(
                         &source,
-                        &Some(at),
+                        &Span::new(at),
                         format!("invalid TOML: this key has {parts} dotted parts, more than the TOML parser reads (80)"),
                     )
                     .hint("a block is [blocks.NAME] and its parameters nest a level or two (e.g. [blocks.contact.normal]); remove the extra '.'-separated parts");
@@ -138,12 +138,12 @@ impl Document {
                 // do not say what in the file is wrong.
                 return Diagnostic::at(
                     &source,
-                    &span,
+                    &span.into(),
                     "invalid TOML: arrays or inline tables are nested too deeply here (the TOML parser stops at this depth)",
                 )
                 .hint("a parameter nests at most two levels, e.g. points = [[0, 0, 0], [1, 0, 0]]; look for an unbalanced '[' or '{'");
             }
-            Diagnostic::at(&source, &span, format!("invalid TOML: {msg}"))
+            Diagnostic::at(&source, &span.into(), format!("invalid TOML: {msg}"))
                 .hint("see docs/model-format.md for the model format")
         })?;
         let root = from_de_table(parsed.get_ref());
@@ -267,15 +267,129 @@ impl Document {
         })
     }
 
-    /// Reads the document into a [`ModelSpec`].
+    /// Reads the document into a [`ModelSpec`], copying the blocks' tables.
     pub fn spec(&self) -> Result<ModelSpec, Diagnostic> {
+        let mut spec = self.spec_without_blocks()?;
+        if let Some(t) = self.blocks_table()? {
+            spec.blocks.reserve_exact(t.entries.len());
+            for entry in &t.entries {
+                let (type_name, type_span, at) = self.block_type(entry)?;
+                let ValueKind::Table(params) = &entry.value.kind else {
+                    unreachable!("block_type refuses a block that is not a table")
+                };
+                // The table without its `type`, cloned to its exact size: a clone then
+                // `retain` would keep the removed entry's slot per block.
+                let kept = |e: &&Entry| e.key != "type";
+                let mut entries = Vec::with_capacity(params.entries.iter().filter(kept).count());
+                entries.extend(params.entries.iter().filter(kept).cloned());
+                spec.blocks.push(BlockEntry {
+                    name: entry.key.clone(),
+                    name_span: entry.key_span.clone(),
+                    type_name,
+                    type_span,
+                    params: Table { entries },
+                    span: at,
+                });
+            }
+        }
+        Ok(spec)
+    }
+
+    /// Reads the document into a [`ModelSpec`] as [`Document::spec`] does, moving the blocks'
+    /// tables out of [`Document::root`] instead of copying them (the model is read once: a
+    /// 20,000-joint URDF's tables are then never held twice). `[blocks]` is left empty; the
+    /// rest of the root is as it was.
+    pub fn take_spec(&mut self) -> Result<ModelSpec, Diagnostic> {
+        let mut spec = self.spec_without_blocks()?;
+        if self.blocks_table()?.is_none() {
+            return Ok(spec);
+        }
+        // Each block is checked before any is moved: an error names the first bad block, as
+        // `spec` does, with the document whole.
+        let mut described = Vec::new();
+        if let Some(t) = self.blocks_table()? {
+            described.reserve_exact(t.entries.len());
+            for entry in &t.entries {
+                described.push(self.block_type(entry)?);
+            }
+        }
+        let Some(Entry {
+            value:
+                Value {
+                    kind: ValueKind::Table(blocks),
+                    ..
+                },
+            ..
+        }) = self.root.get_mut("blocks")
+        else {
+            unreachable!("blocks_table found the [blocks] table")
+        };
+        let entries = std::mem::take(&mut blocks.entries);
+        spec.blocks.reserve_exact(entries.len());
+        for (entry, (type_name, type_span, at)) in entries.into_iter().zip(described) {
+            let ValueKind::Table(mut params) = entry.value.kind else {
+                unreachable!("block_type refuses a block that is not a table")
+            };
+            // The `type` entry removed and the vector shrunk in place to the entries left.
+            params.entries.retain(|e| e.key != "type");
+            params.entries.shrink_to_fit();
+            spec.blocks.push(BlockEntry {
+                name: entry.key,
+                name_span: entry.key_span,
+                type_name,
+                type_span,
+                params,
+                span: at,
+            });
+        }
+        Ok(spec)
+    }
+
+    /// The `[blocks]` table, if the model has one (an error if `blocks` is not a table).
+    fn blocks_table(&self) -> Result<Option<&Table>, Diagnostic> {
+        let top = TableReader::new(&self.source, None, &self.root, Span::new(0..0));
+        Ok(section(&self.source, "blocks", top.value("blocks"))?.map(|(t, _)| t))
+    }
+
+    /// A block's `type` (its name and where it is written) and the span of its table, or why
+    /// the entry `[blocks.NAME]` is not a block.
+    fn block_type(&self, entry: &Entry) -> Result<(String, Span, Span), Diagnostic> {
+        let src = &self.source;
+        let Entry {
+            key,
+            key_span,
+            value,
+        } = entry;
+        let ValueKind::Table(params) = &value.kind else {
+            return Err(
+                Diagnostic::at(src, key_span, format!("'blocks.{key}' must be a table"))
+                    .hint(format!("write:\n[blocks.{key}]\ntype = \"Constant\"")),
+            );
+        };
+        let ty = params.get("type").ok_or_else(|| {
+            Diagnostic::at(src, key_span, format!("block '{key}' has no type"))
+                .block(key)
+                .hint("add type = \"...\" (run `blockdyn blocks` for the list)")
+        })?;
+        let type_name = ty.value.as_str().ok_or_else(|| {
+            Diagnostic::at(src, &ty.value.span, "'type' must be a string").block(key)
+        })?;
+        Ok((
+            type_name.to_string(),
+            ty.value.span.clone(),
+            value.span.clone(),
+        ))
+    }
+
+    /// Everything [`Document::spec`] reads but the blocks (`blocks` left empty); the top level's
+    /// keys, `[model]`, `[solver]`, `[output]` and `connect` checked in that order.
+    fn spec_without_blocks(&self) -> Result<ModelSpec, Diagnostic> {
         let src = &self.source;
         let top = TableReader::new(src, None, &self.root, Some(0..0));
         let connect = top.value("connect");
         let model_v = top.value("model");
         let solver_v = top.value("solver");
         let output_v = top.value("output");
-        let blocks_v = top.value("blocks");
         if let Some(e) = self
             .root
             .entries
@@ -296,7 +410,7 @@ impl Document {
 
         // [model]
         let model_t = section(src, "model", model_v)?.ok_or_else(|| {
-            Diagnostic::at(src, &Some(0..0), "the model has no [model] section")
+            Diagnostic::at(src, &Span::new(0..0), "the model has no [model] section")
                 .hint("add:\n[model]\nstop_time = 10.0")
         })?;
         let model = TableReader::new(src, None, model_t.0, model_t.1.clone());
@@ -320,7 +434,7 @@ impl Document {
         // [solver]
         let empty = Table::default();
         let (solver_t, solver_span) =
-            section(src, "solver", solver_v)?.unwrap_or((&empty, Some(0..0)));
+            section(src, "solver", solver_v)?.unwrap_or((&empty, Span::new(0..0)));
         let s = TableReader::new(src, None, solver_t, solver_span.clone());
         let solver = super::solver_section::read_solver(&s, stop_time)?;
 
@@ -381,56 +495,13 @@ impl Document {
             }
         }
 
-        // [blocks.*]
-        let mut blocks = Vec::new();
-        if let Some((t, _)) = section(src, "blocks", blocks_v)? {
-            blocks.reserve_exact(t.entries.len());
-            for Entry {
-                key,
-                key_span,
-                value,
-            } in &t.entries
-            {
-                let ValueKind::Table(params) = &value.kind else {
-                    return Err(Diagnostic::at(
-                        src,
-                        key_span,
-                        format!("'blocks.{key}' must be a table"),
-                    )
-                    .hint(format!("write:\n[blocks.{key}]\ntype = \"Constant\"")));
-                };
-                let ty = params.get("type").ok_or_else(|| {
-                    Diagnostic::at(src, key_span, format!("block '{key}' has no type"))
-                        .block(key)
-                        .hint("add type = \"...\" (run `blockdyn blocks` for the list)")
-                })?;
-                let type_name = ty.value.as_str().ok_or_else(|| {
-                    Diagnostic::at(src, &ty.value.span, "'type' must be a string").block(key)
-                })?;
-                // The table without its `type`, cloned to its exact size: a clone then
-                // `retain` would keep the removed entry's slot (104 bytes a block, 12 MB for
-                // the 120,000 blocks of a 20,000-joint URDF chain).
-                let kept = |e: &&Entry| e.key != "type";
-                let mut entries = Vec::with_capacity(params.entries.iter().filter(kept).count());
-                entries.extend(params.entries.iter().filter(kept).cloned());
-                let params = Table { entries };
-                blocks.push(BlockEntry {
-                    name: key.clone(),
-                    name_span: key_span.clone(),
-                    type_name: type_name.to_string(),
-                    type_span: ty.value.span.clone(),
-                    params,
-                    span: value.span.clone(),
-                });
-            }
-        }
         Ok(ModelSpec {
             name,
             stop_time,
             solver,
             output,
             connections,
-            blocks,
+            blocks: Vec::new(),
         })
     }
 }
@@ -460,7 +531,7 @@ fn not_utf8(label: &str, bytes: &[u8], e: std::str::Utf8Error) -> Diagnostic {
     let byte = bytes.get(at).copied().unwrap_or_default();
     Diagnostic::at(
         &source,
-        &Some(at..at),
+        &Span::new(at..at),
         format!("the model is not UTF-8 text: byte 0x{byte:02X} is not part of a UTF-8 character"),
     )
     .hint("TOML files are UTF-8: save the file as UTF-8 in your editor, or convert it, e.g. iconv -f latin1 -t utf-8 model.toml > model-utf8.toml")
@@ -487,7 +558,7 @@ pub(crate) fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result
             }
             None => table.entries.push(Entry {
                 key: first.to_string(),
-                key_span: None,
+                key_span: Span::NONE,
                 value,
             }),
         }
@@ -496,10 +567,10 @@ pub(crate) fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result
     if table.get(first).is_none() {
         table.entries.push(Entry {
             key: first.to_string(),
-            key_span: None,
+            key_span: Span::NONE,
             value: Value {
                 kind: ValueKind::Table(Table::default()),
-                span: None,
+                span: Span::NONE,
             },
         });
     }

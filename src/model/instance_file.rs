@@ -61,7 +61,7 @@ pub(super) fn set_variables(
             .entries
             .first()
             .map(|e| e.key_span.clone())
-            .unwrap_or(None);
+            .unwrap_or_default();
         return Err(Diagnostic::at(
             source,
             &first,
@@ -104,21 +104,14 @@ pub(super) fn relocate_file(value: &mut Value, dir: &Path) {
 /// Adds `base` to every span of `table` (a subsystem file's tree, made a part of the model's
 /// source by `SourceFile::include`).
 pub(super) fn shift_table(table: &mut Table, base: usize) {
-    let shift = |s: &mut Span| {
-        if let Some(r) = s {
-            *r = r.start + base..r.end + base;
-        }
-    };
     for e in &mut table.entries {
-        shift(&mut e.key_span);
+        e.key_span = e.key_span.shifted(base);
         shift_value(&mut e.value, base);
     }
 }
 
 fn shift_value(value: &mut Value, base: usize) {
-    if let Some(r) = &mut value.span {
-        *r = r.start + base..r.end + base;
-    }
+    value.span = value.span.shifted(base);
     match &mut value.kind {
         ValueKind::Array(items) => items.iter_mut().for_each(|v| shift_value(v, base)),
         ValueKind::Table(t) => shift_table(t, base),

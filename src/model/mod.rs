@@ -32,5 +32,5 @@ pub use document::{
 pub use overrides::{Override, OverrideError};
 pub use reader::TableReader;
 pub use solver_section::MAX_MAX_STEPS;
-pub use source::{Location, SourceFile, Span};
+pub use source::{Location, SourceFile, Span, TooMuchText};
 pub use value::{Entry, Table, Value, ValueKind};

@@ -4,9 +4,113 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-/// A byte range in the model file; `None` for values given on the command line (`--set`) and
-/// for every value of a model built in code.
-pub type Span = Option<Range<usize>>;
+/// A byte range `start..end` of a [`SourceFile`] (the model file, then each file a subsystem
+/// or Urdf instance includes, at its base), or no place ([`Span::NONE`]): a value given on the
+/// command line (`--set`), or any value of a model built in code.
+///
+/// Two `u32` offsets, 8 bytes (an `Option<Range<usize>>` is 24), since every value of the model
+/// tree carries one: at 20,000 URDF joints, 16 bytes saved on each of over a million spans.
+/// Offsets fit: each text input is at most [`super::input_file::MAX_TEXT_FILE_BYTES`] (64 MiB),
+/// and including a file (`SourceFile::include_as`) is refused when it would take the offsets
+/// past [`Span::MAX_OFFSET`]. The empty marker is a start of `u32::MAX`, never a real offset.
+///
+/// `Clone` and not `Copy`, as the `Option<Range<usize>>` it replaces: the `span.clone()` written
+/// throughout the crate stays as it was (a clone is a copy of 8 bytes).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// No place: a value from the command line or from code.
+    pub const NONE: Span = Span {
+        start: u32::MAX,
+        end: u32::MAX,
+    };
+
+    /// The largest offset a span holds (`u32::MAX − 1`, about 4 GiB).
+    pub const MAX_OFFSET: usize = u32::MAX as usize - 1;
+
+    /// The span of bytes `range` (`start <= end`); [`Span::NONE`] when an end is past
+    /// [`Span::MAX_OFFSET`], which the input caps rule out (see the type's documentation).
+    pub fn new(range: Range<usize>) -> Span {
+        match (u32::try_from(range.start), u32::try_from(range.end)) {
+            (Ok(start), Ok(end)) if start < u32::MAX && end < u32::MAX => Span { start, end },
+            _ => Span::NONE,
+        }
+    }
+
+    /// The byte range, or `None` for [`Span::NONE`].
+    pub fn range(&self) -> Option<Range<usize>> {
+        self.is_some()
+            .then_some(self.start as usize..self.end as usize)
+    }
+
+    /// The first byte, or `None` for [`Span::NONE`].
+    pub fn start(&self) -> Option<usize> {
+        self.is_some().then_some(self.start as usize)
+    }
+
+    /// Whether the span is a place.
+    pub fn is_some(&self) -> bool {
+        self.start != u32::MAX
+    }
+
+    /// Whether the span is [`Span::NONE`].
+    pub fn is_none(&self) -> bool {
+        !self.is_some()
+    }
+
+    /// The span moved on by `base` bytes (a file's own span made a span of the source that
+    /// includes it at `base`); [`Span::NONE`] stays so.
+    pub fn shifted(&self, base: usize) -> Span {
+        match self.range() {
+            Some(r) => Span::new(r.start + base..r.end + base),
+            None => Span::NONE,
+        }
+    }
+}
+
+/// Why a file's text was not included (`SourceFile::include_as`): the model's texts together
+/// would take offsets past the largest a [`Span`] holds.
+#[derive(Debug, thiserror::Error)]
+#[error("the model's files and the {what} files it includes are more than {max} bytes of text together", max = Span::MAX_OFFSET)]
+pub struct TooMuchText {
+    /// The including block's type as messages name it (`subsystem`, `Urdf`).
+    pub what: &'static str,
+}
+
+impl TooMuchText {
+    /// What to do about it.
+    pub const HINT: &'static str = "include a large file fewer times (each instance of a subsystem or Urdf block includes its file's text again)";
+}
+
+impl Default for Span {
+    /// [`Span::NONE`], as `Option`'s default was.
+    fn default() -> Span {
+        Span::NONE
+    }
+}
+
+impl std::fmt::Debug for Span {
+    /// `Some(3..7)` or `None`, as the `Option<Range<usize>>` it replaces printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.range().fmt(f)
+    }
+}
+
+impl From<Range<usize>> for Span {
+    fn from(range: Range<usize>) -> Span {
+        Span::new(range)
+    }
+}
+
+impl From<Option<Range<usize>>> for Span {
+    fn from(range: Option<Range<usize>>) -> Span {
+        range.map_or(Span::NONE, Span::new)
+    }
+}
 
 /// The text of a model file and its path (as the user wrote it), or the label of a model built
 /// in code ([`SourceFile::in_code`]), whose values have no place in a text.
@@ -106,23 +210,33 @@ impl SourceFile {
     /// Adds `file` as the text of the subsystem instance `instance`, whose block was written at
     /// `at` (an offset of this source). Returns the base to add to the file's own spans so that
     /// they become spans of this source.
-    pub(crate) fn include(&mut self, file: Arc<SourceFile>, instance: &str, at: Span) -> usize {
+    pub(crate) fn include(
+        &mut self,
+        file: Arc<SourceFile>,
+        instance: &str,
+        at: Span,
+    ) -> Result<usize, TooMuchText> {
         self.include_as(file, instance, at, "subsystem")
     }
 
     /// Like [`SourceFile::include`], for an instance of the block type `what` (messages say
-    /// `in Urdf 'robot' (model.toml:12:1)`).
+    /// `in Urdf 'robot' (model.toml:12:1)`). Refused when the included texts together would take
+    /// offsets past [`Span::MAX_OFFSET`] (4 GiB: a 64 MiB file included 64 times); the caller
+    /// locates the refusal at `at` (`Diagnostic::of_inclusion`).
     pub(crate) fn include_as(
         &mut self,
         file: Arc<SourceFile>,
         instance: &str,
         at: Span,
         what: &'static str,
-    ) -> usize {
+    ) -> Result<usize, TooMuchText> {
         let base = match self.included.last() {
             Some(s) => s.base + s.file.text.len() + 1,
             None => self.text.len() + 1,
         };
+        if base + file.text.len() > Span::MAX_OFFSET {
+            return Err(TooMuchText { what });
+        }
         self.included.push(Segment {
             base,
             file,
@@ -130,7 +244,7 @@ impl SourceFile {
             at,
             what,
         });
-        base
+        Ok(base)
     }
 
     /// The segment holding `offset`, if it is in an included file.
@@ -178,7 +292,7 @@ impl SourceFile {
         // the chain ends; the bound guards against a malformed table.
         for _ in 0..=self.included.len() {
             let Some(s) = segment else { break };
-            let parent = s.at.as_ref().map(|r| r.start);
+            let parent = s.at.start();
             let place = match parent {
                 Some(p) => {
                     let (path, lc) = match self.segment(p) {
@@ -268,6 +382,57 @@ pub(crate) fn deepest_dotted_key(text: &str) -> Option<(std::ops::Range<usize>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_span_is_two_offsets_or_none() {
+        // 8 bytes: what every value of the model tree carries (an Option<Range<usize>> is 24).
+        assert_eq!(std::mem::size_of::<Span>(), 8);
+        let s = Span::new(3..7);
+        assert_eq!(s.range(), Some(3..7));
+        assert_eq!(s.start(), Some(3));
+        assert!(s.is_some() && !s.is_none());
+        assert_eq!(Span::NONE.range(), None);
+        assert!(Span::NONE.is_none());
+        assert_eq!(Span::default(), Span::NONE);
+        assert_eq!(Span::from(Some(0..0)), Span::new(0..0));
+        assert_eq!(Span::from(None), Span::NONE);
+        // Printed as the Option<Range<usize>> it replaces.
+        assert_eq!(format!("{s:?}"), "Some(3..7)");
+        assert_eq!(format!("{:?}", Span::NONE), "None");
+        // Moved to a file's base; no place stays no place.
+        assert_eq!(s.shifted(100).range(), Some(103..107));
+        assert_eq!(Span::NONE.shifted(100), Span::NONE);
+        // The largest offset is kept; one past it is no place (never reached: the inclusion is
+        // refused first, see the test below).
+        let last = Span::MAX_OFFSET;
+        assert_eq!(Span::new(last..last).range(), Some(last..last));
+        assert_eq!(Span::new(last..last + 1), Span::NONE);
+    }
+
+    #[test]
+    fn an_inclusion_past_the_largest_offset_is_refused() {
+        // A base is one past the previous text: once the first included file ends at the largest
+        // offset, even a 6-byte file no longer fits. No 4 GiB text is allocated: the first
+        // segment's base is moved up to where it would end there.
+        let mut model = SourceFile::new("m.toml", "[blocks.leg]\ntype = \"subsystem\"\n");
+        let big = Arc::new(SourceFile::new("big.toml", "x = 1\n"));
+        let base = model
+            .include(big.clone(), "leg", Span::new(0..12))
+            .expect("a small file is included");
+        assert_eq!(base, model.text.len() + 1);
+        // Pretend the first inclusion ended just short of the largest offset.
+        model.included[0].base = Span::MAX_OFFSET - big.text.len() - 1;
+        let e = model
+            .include(big, "leg2", Span::new(0..12))
+            .expect_err("past the largest offset");
+        assert_eq!(e.what, "subsystem");
+        assert_eq!(
+            e.to_string(),
+            "the model's files and the subsystem files it includes are more than 4294967294 bytes of text together"
+        );
+        // Nothing was included.
+        assert_eq!(model.included.len(), 1);
+    }
 
     #[test]
     fn line_and_column_are_one_based() {

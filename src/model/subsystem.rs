@@ -140,10 +140,10 @@ pub fn expand_document(
             0,
             Entry {
                 key: "connect".into(),
-                key_span: None,
+                key_span: Span::NONE,
                 value: Value {
                     kind: ValueKind::Array(connections),
-                    span: None,
+                    span: Span::NONE,
                 },
             },
         ),
@@ -514,7 +514,8 @@ impl Expander<'_, '_> {
         })?;
         let rel = level.dir.join(name);
         let (sub_source, mut root, canonical) = self.read(&rel, full, &file.value.span, at)?;
-        let base = self.source.include(sub_source, full, at.clone());
+        let base = (self.source.include(sub_source, full, at.clone()))
+            .map_err(|e| Diagnostic::of_inclusion(self.source, at, full, e))?;
         shift_table(&mut root, base);
         if let Some(e) = root
             .entries
@@ -594,7 +595,7 @@ impl Expander<'_, '_> {
                 .hint("save the file as UTF-8")
         })?;
         let parsed = Document::parse(&label, &text).map_err(|d| {
-            let l = self.source.locate(block_at.as_ref().map_or(0, |r| r.start));
+            let l = self.source.locate(block_at.start().unwrap_or(0));
             let place = l
                 .line_column
                 .map_or(String::new(), |(a, b)| format!(" ({}:{a}:{b})", l.path));

@@ -118,7 +118,7 @@ pub fn from_de_table(table: &DeTable<'_>) -> Table {
             .iter()
             .map(|(k, v)| Entry {
                 key: k.get_ref().to_string(),
-                key_span: Some(k.span()),
+                key_span: Span::new(k.span()),
                 value: from_de_value(v),
             })
             .collect(),
@@ -140,7 +140,7 @@ fn from_de_value(v: &Spanned<DeValue<'_>>) -> Value {
     };
     Value {
         kind,
-        span: Some(v.span()),
+        span: Span::new(v.span()),
     }
 }
 
@@ -166,16 +166,16 @@ pub fn parse_override_value(text: &str) -> Value {
     }
     Value {
         kind: ValueKind::String(text.to_string()),
-        span: None,
+        span: Span::NONE,
     }
 }
 
 fn clear_spans(v: &mut Value) {
-    v.span = None;
+    v.span = Span::NONE;
     match &mut v.kind {
         ValueKind::Array(items) => items.iter_mut().for_each(clear_spans),
         ValueKind::Table(t) => t.entries.iter_mut().for_each(|e| {
-            e.key_span = None;
+            e.key_span = Span::NONE;
             clear_spans(&mut e.value)
         }),
         _ => {}

@@ -505,7 +505,17 @@ fn evaluate(
 /// string `value`, when the file holds the string as written (no escapes); the string's span
 /// otherwise.
 fn located(source: &SourceFile, value: &Value, text: &str, char_index: usize) -> Span {
-    let span = value.span.clone()?;
+    located_range(source, value, text, char_index).into()
+}
+
+/// [`located`]'s range (`None` for a value without a place).
+fn located_range(
+    source: &SourceFile,
+    value: &Value,
+    text: &str,
+    char_index: usize,
+) -> Option<std::ops::Range<usize>> {
+    let span = value.span.range()?;
     let written = source.slice(&span)?;
     let inner = written.get(1..written.len().saturating_sub(1))?;
     let full = value.as_str()?;

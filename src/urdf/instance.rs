@@ -61,8 +61,10 @@ pub(crate) fn expand_instance(
     model_dir: &Path,
 ) -> Result<Imported, Diagnostic> {
     let mut read = read_block(source, full, table, value_span, key_span, model_dir)?;
-    let base = source.include_as(Arc::new(read.urdf), full, key_span.clone(), "Urdf");
-    let urdf_span = |at: usize| Some(base + at..base + at);
+    let base = source
+        .include_as(Arc::new(read.urdf), full, key_span.clone(), "Urdf")
+        .map_err(|e| Diagnostic::of_inclusion(source, key_span, full, e))?;
+    let urdf_span = |at: usize| Span::new(base + at..base + at);
     let mut blocks = std::mem::take(&mut read.expansion.blocks);
     for b in &mut blocks {
         if let Some(at) = b.at {
@@ -73,18 +75,20 @@ pub(crate) fn expand_instance(
         }
     }
     set_joints(source, full, table, &read.expansion, &mut blocks)?;
+    // The expansion's blocks moved into the model's tables (the vector's exact size: one entry
+    // a block).
     let entries = blocks
-        .iter()
-        .map(|b| {
+        .into_iter()
+        .map(|mut b| {
             let (key_span, span) = match b.at {
                 Some(at) => (urdf_span(at), urdf_span(at)),
                 None => (key_span.clone(), read.file_span.clone()),
             };
             Entry {
-                key: b.name.clone(),
+                key: std::mem::take(&mut b.name),
                 key_span,
                 value: Value {
-                    kind: ValueKind::Table(b.table(&span)),
+                    kind: ValueKind::Table(b.into_table(&span)),
                     span,
                 },
             }
@@ -135,7 +139,7 @@ fn read_block(
         p.table_error("a Urdf block needs the URDF file")
             .hint("add file = \"robot.urdf\" (relative to the model file)")
     })?;
-    let file_span = p.value("file").and_then(|v| v.span.clone());
+    let file_span = p.value("file").map_or(Span::NONE, |v| v.span.clone());
     let options = read_options(&p, full)?;
     p.table("joints")?;
     p.finish()?;
@@ -153,7 +157,7 @@ fn read_block(
             return located.block(full);
         }
         // A place in the URDF file: name the instance that reads it.
-        let l = source.locate(key_span.as_ref().map_or(0, |r| r.start));
+        let l = source.locate(key_span.start().unwrap_or(0));
         let place = l
             .line_column
             .map_or(String::new(), |(a, b)| format!(" ({}:{a}:{b})", l.path));

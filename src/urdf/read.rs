@@ -164,7 +164,7 @@ pub struct Robot {
 
 /// A located problem in the URDF file.
 pub fn error_at(source: &SourceFile, at: At, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::at(source, &Some(at..at), message)
+    Diagnostic::at(source, &crate::model::Span::new(at..at), message)
 }
 
 /// Reads the URDF text of `source`.

@@ -50,16 +50,16 @@ fn value_into(v: &Value, h: &mut impl Hasher) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Entry;
+    use crate::model::{Entry, Span};
 
     fn table(x: f64, span: Option<std::ops::Range<usize>>) -> Table {
         Table {
             entries: vec![Entry {
                 key: "gain".into(),
-                key_span: Some(0..4),
+                key_span: Span::new(0..4),
                 value: Value {
                     kind: ValueKind::Float(x),
-                    span,
+                    span: span.into(),
                 },
             }],
         }

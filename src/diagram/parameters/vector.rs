@@ -60,7 +60,7 @@ use super::{BlockAssignment, ByBlock, ParameterSet, Provenance, Reading};
 use crate::diagram::blueprint::Built;
 use crate::diagram::Diagram;
 use crate::model::value::{Value, ValueKind};
-use crate::model::{Diagnostic, ModelSpec};
+use crate::model::{Diagnostic, ModelSpec, Span};
 
 /// Named scalar parameters of one diagram and their values, in the order they were laid out by
 /// [`crate::Blueprint::parameter_vector`]; [`crate::Blueprint::parameters_from`] makes the [`ParameterSet`] that
@@ -125,7 +125,7 @@ impl Slot {
                 items[e] = float(x);
                 Value {
                     kind: ValueKind::Array(items),
-                    span: None,
+                    span: Span::NONE,
                 }
             }
         }
@@ -322,7 +322,7 @@ fn readable(x: f64) -> String {
 pub(super) fn float(x: f64) -> Value {
     Value {
         kind: ValueKind::Float(x),
-        span: None,
+        span: Span::NONE,
     }
 }
 

@@ -149,7 +149,7 @@ pub(crate) fn elaborate(
         name,
         type_name: "Mechanism",
         block: mech.finish(),
-        span: None,
+        span: Span::NONE,
         origin: None,
         binding: None,
     });
@@ -223,7 +223,7 @@ fn no_world_frame(source: &SourceFile, instances: &[Instance]) -> Diagnostic {
             "add [blocks.world] with type = \"WorldFrame\", and \"world.W -- {}.{port}\" to connect = [...]",
             instances[b].name
         )),
-        None => Diagnostic::at(source, &None, message).hint(
+        None => Diagnostic::at(source, &Span::NONE, message).hint(
             "add [blocks.world] with type = \"WorldFrame\" and connect its W port to the frame network",
         ),
     }

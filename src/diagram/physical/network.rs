@@ -244,7 +244,7 @@ impl FrameWiring {
             match block {
                 Some(b) => locate(source, instances, b, e.to_string()),
                 None if e == MechanismError::NoWorldFrame => no_world_frame(source, instances),
-                None => Diagnostic::at(source, &None, e.to_string()),
+                None => Diagnostic::at(source, &crate::model::Span::NONE, e.to_string()),
             }
         })
     }

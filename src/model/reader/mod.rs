@@ -43,14 +43,14 @@ impl<'a> TableReader<'a> {
         source: &'a SourceFile,
         block: Option<&'a str>,
         table: &'a Table,
-        span: Span,
+        span: impl Into<Span>,
     ) -> Self {
         TableReader {
             source,
             block,
             path: Vec::new(),
             table,
-            span,
+            span: span.into(),
             asked: RefCell::new(Vec::new()),
         }
     }
