@@ -51,6 +51,7 @@ use super::trbdf2::Trbdf2;
 use super::{RecordKind, System};
 use step::TrialFailure;
 
+mod crossing;
 mod resume;
 mod step;
 mod switching;
@@ -383,6 +384,9 @@ impl Solver {
             self.eval_start(system, t0, &mut stats)?;
             if self.zc.len() > 0 {
                 system.zero_crossings(t0, &self.x, &mut self.zc.g_end);
+                stats.crossing_evaluations += 1;
+                // A fresh start: nothing tracked before it, so no earlier redefinition counts.
+                system.redefined_crossings(&mut |_| {});
                 self.zc.start(|i| system.zero_crossing_direction(i));
             }
             self.controller.reset();
@@ -440,6 +444,9 @@ impl Solver {
         let mut last_rejected = false;
         // Redoing a step that straddled a crossing (see below).
         let mut redo = Redo::None;
+        // The far side of the crossing a redone step ends before, on the straddling step's
+        // dense output (see `crossing_ahead`).
+        let mut redo_far = f64::NAN;
         // Fixed-step grid: t_grid0 + grid_count·fixed_step since the last restart.
         let (mut t_grid0, mut grid_count) = (t, 0u64);
 
@@ -527,7 +534,7 @@ impl Solver {
                 if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
                     h = self.controller.reject(h_try, norm);
-                    h = self.shorten_to_crossing(system, t_new, h_try, h);
+                    h = self.shorten_to_crossing(system, t_new, h_try, h, &mut stats);
                     last_rejected = true;
                     if h < min_step(t) {
                         return Err(SolverError::StepSizeUnderflow {
@@ -574,6 +581,7 @@ impl Solver {
             // Zero crossings over the accepted step.
             let crossing = self.zc.len() > 0 && {
                 system.zero_crossings(t_new, &self.x_new, &mut self.zc.g_end);
+                stats.crossing_evaluations += 1;
                 self.zc.detect()
             };
             if crossing {
@@ -596,11 +604,26 @@ impl Solver {
                     k,
                     d: dense,
                 };
-                let t_event = zc.locate(t_start, t_new, |tt, g| {
+                let mut evaluations = 0;
+                let mut g_at = |tt: f64, g: &mut [f64]| {
                     step.interpolate((tt - t_start) / h_try, x_interp);
                     system.zero_crossings(tt, x_interp, g);
-                });
-                if adaptive && redo == Redo::None && zc.near_side > t_start && !zc.rearmed_fired() {
+                    evaluations += 1;
+                };
+                // A step that may be redone (below) needs only the near side of the crossing,
+                // to a fraction REDO_MARGIN of the step: the redone step ends before it, and
+                // the crossing is located to the event tolerance on the next step.
+                let may_redo = adaptive && redo == Redo::None;
+                let width = if may_redo { REDO_MARGIN * h_try } else { 0.0 };
+                let mut t_event = zc.locate_within(t_start, t_new, width, &mut g_at);
+                let redo_now = may_redo && zc.near_side > t_start && !zc.rearmed_fired();
+                if may_redo && !redo_now {
+                    // Not redone after all: locate to the event tolerance, from the start.
+                    zc.detect();
+                    t_event = zc.locate(t_start, t_new, &mut g_at);
+                }
+                stats.crossing_evaluations += evaluations;
+                if redo_now {
                     // The step straddled the crossing, often a kink or a jump of f, past which
                     // its stages and dense output are polluted: redo it to end just before the
                     // crossing, so that no stage sees the far side and the state there is an
@@ -620,6 +643,7 @@ impl Solver {
                     }
                     stats.redone_steps += 1;
                     redo = Redo::Stepping;
+                    redo_far = t_event;
                     continue;
                 }
                 deliver_refined(system, &step, t_start, t_event, x_interp);
@@ -634,30 +658,10 @@ impl Solver {
                 t = t_event;
                 let at_time_event = lands && time_event.is_some() && t_event == t_new;
                 redo = Redo::None;
-                let outcome = self.run_event(system, t, at_time_event, &mut stats, &mut guard)?;
-                if outcome.stop {
-                    self.stopped = Some(resume::StopPoint {
-                        t,
-                        after: resume::AfterEvent::Crossing,
-                        state_changed: outcome.state_changed,
-                        h_next,
-                        h_max,
-                        guard,
-                    });
-                    break;
-                }
-                self.eval_start(system, t, &mut stats)?;
-                self.restart_crossings(system, t);
-                if outcome.state_changed {
-                    self.controller.reset();
-                    self.restart_implicit();
-                    h = self.starting_step(system, t, h_max, &mut stats);
-                } else {
-                    if self.auto.is_some() && implicit_active {
-                        // A contact opened or closed: ρ(J) must describe the new mode.
-                        self.restart_implicit();
-                    }
-                    h = h_next;
+                let after = (at_time_event, implicit_active, h_next, h_max);
+                match self.after_crossing(system, t, after, &mut stats, &mut guard)? {
+                    Some(h_after) => h = h_after,
+                    None => break,
                 }
                 (t_grid0, grid_count) = (t, 0);
                 continue;
@@ -683,6 +687,24 @@ impl Solver {
             } else {
                 Redo::None
             };
+            if redo == Redo::BeforeCrossing && !(lands && time_event.is_some()) {
+                // The redone step ended just before its crossing: found on its dense output
+                // continued a little past its end, the crossing needs no further step.
+                let span = (t, t_new, h_try);
+                if let Some(t_event) =
+                    self.crossing_ahead(system, span, (redo_far, target), tab, &mut stats)
+                {
+                    t = t_event;
+                    redo = Redo::None;
+                    let after = (false, implicit_active, h_next, h_max);
+                    match self.after_crossing(system, t, after, &mut stats, &mut guard)? {
+                        Some(h_after) => h = h_after,
+                        None => break,
+                    }
+                    (t_grid0, grid_count) = (t, 0);
+                    continue;
+                }
+            }
             if redo != Redo::BeforeCrossing {
                 let evals = stats.function_evaluations;
                 self.judge_stiffness(
@@ -714,14 +736,14 @@ impl Solver {
                 }
                 if outcome.state_changed {
                     self.eval_start(system, t, &mut stats)?;
-                    self.restart_crossings(system, t);
+                    self.restart_crossings(system, t, true, &mut stats);
                     self.controller.reset();
                     self.restart_implicit();
                     h = self.starting_step(system, t, h_max, &mut stats);
                 } else {
                     // f is unchanged (FSAL holds), but the handler may have redefined
                     // zero-crossing functions (a broad phase's watch list): read them again.
-                    self.restart_crossings(system, t);
+                    self.restart_crossings(system, t, false, &mut stats);
                 }
                 (t_grid0, grid_count) = (t, 0);
             } else if t < t_end {
