@@ -78,7 +78,7 @@ impl Solver {
         tab: &'static Tableau,
         stats: &mut SolverStats,
     ) -> Option<f64> {
-        if self.zc.len() == 0 || !(far > t_new) {
+        if self.zc.len() == 0 || far.is_nan() || far <= t_new {
             return None;
         }
         let t_ext = (2.0 * far - t_new).min(t_new + 0.5 * (target - t_new));
