@@ -43,7 +43,10 @@
 //! back), it fires again, located as above. This is what turns a Zeno system into a finite
 //! sequence of ever closer events that the chattering guard stops instead of letting the ball
 //! fall through the floor. A function whose handler did not reverse it (a mode switch, a
-//! counter) is not re-armed and continues without re-firing.
+//! counter) is not re-armed and continues without re-firing. After an event that changed
+//! neither the state nor the dynamics (`EventOutcome::state_changed` false) no function can have
+//! been reversed: the probe is not taken. A position that a system gives to another function
+//! (`System::redefined_crossings`) is forgotten before the restart: it starts afresh.
 //!
 //! **Chattering.** Events closer than the *chattering window* 1e-10·max(1, |t|) to the previous
 //! event count as consecutive; when more than `max_consecutive_events` (default 1000) occur in a
