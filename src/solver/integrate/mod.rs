@@ -15,7 +15,10 @@
 //!    [`SolverError::StepSizeUnderflow`].
 //! 4. Accepted: g at the step end is compared with g at the step start (see `events`). A crossing
 //!    is located on the dense output and the step is cut there; otherwise the step end is
-//!    recorded (`Step`), or, at a time event, the event is handled.
+//!    recorded (`Step`), or, at a time event, the event is handled. An adaptive step that
+//!    straddled a crossing is redone to end just before its near side (located to 1e-3 of the
+//!    step only), and the crossing is then located on the redone step's dense output continued
+//!    a little past its end (`crossing`), or, when it is not there, on the next step's.
 //! 5. Events: `record(EventBefore)`, `handle_events`, `record(EventAfter)`; stop if asked
 //!    (then `record(Final)` at that instant). A state-changing event restarts the method:
 //!    f is re-evaluated, the controller history is cleared, the starting step is recomputed and
