@@ -193,13 +193,6 @@ impl ZeroCrossings {
         }
     }
 
-    /// Undoes a look past the accepted step end (after [`Self::accept_step`] and a
-    /// [`Self::detect`] that found nothing): g at the step end is in `g_end` again.
-    pub(crate) fn restore_end(&mut self) {
-        let n = self.len();
-        self.g_end[..n].copy_from_slice(&self.g_start[..n]);
-    }
-
     /// After a *rejected* trial step with g at its end in `g_end`: the secant estimate
     /// θ = c_start/(c_start − c_end) ∈ (0, 1] of the earliest crossing, as a fraction of the
     /// step, or `None` when no function fires. Leaves no candidate behind.
