@@ -244,9 +244,9 @@ impl ZeroCrossings {
 
     /// [`Self::locate`] to a final bracket of at most `width` (s; never below the event
     /// tolerance): the returned far side and [`Self::near_side`](ZeroCrossings::near_side) are
-    /// then `width` apart at most, the earliest crossing between them. A coarse bracket serves a
-    /// step that is redone to end before the crossing, where only the near side is used (each
-    /// halving of the bracket costs an evaluation of g).
+    /// then `width` apart at most, the earliest crossing between them. (A coarse bracket for the
+    /// straddling step's location, whose near side alone places the redone step's end, was tried
+    /// and reverted: docs/design-notes.md, "What a located onset costs the pile, cut".)
     pub(crate) fn locate_within(
         &mut self,
         t_left: f64,
