@@ -143,6 +143,10 @@ pub struct SolverStats {
     pub function_evaluations: usize,
     /// Located zero-crossing events (instants; several functions crossing together count once).
     pub zero_crossings: usize,
+    /// Calls of `System::zero_crossings`: at every accepted step's end, in the location of each
+    /// crossing on the dense output, after each event (and its slope probe), and after a
+    /// rejected step (its secant estimate). For a diagram each is an output evaluation.
+    pub crossing_evaluations: usize,
     /// Time events handled.
     pub time_events: usize,
     /// Time reached: t_end, or the instant a handler asked to stop.

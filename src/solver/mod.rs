@@ -110,6 +110,13 @@ pub trait System {
     fn project(&mut self, _t: f64, _x: &mut [f64]) -> bool {
         false
     }
+    /// After an event's handlers, before the crossing functions are read again: calls
+    /// `redefined(k)` for every zero-crossing function k that now stands for another quantity
+    /// than before the event (a position that a system's bookkeeping gave to another function),
+    /// so that the solver forgets what it tracked for k (whether k fired, its re-arming after a
+    /// reversing reset) and takes k's next value as a fresh start. Each redefinition is
+    /// reported once. The default reports none.
+    fn redefined_crossings(&mut self, _redefined: &mut dyn FnMut(usize)) {}
     /// Called when `f(t, x)` just returned a non-finite value, before the solver retries with a
     /// smaller step or stops: lets the system find the source (e.g. the block to blame) without
     /// checking every evaluation itself. The last call before a

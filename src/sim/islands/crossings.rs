@@ -41,9 +41,25 @@ pub(super) struct IslandCrossings {
     pub(super) local: Vec<u32>,
     /// The free positions (a stack; room for every position).
     free: Vec<u32>,
+    /// The positions given to a function since the island's solver last read them
+    /// ([`IslandCrossings::take_redefined`]): what the solver tracked there (a firing, a
+    /// re-arming) was the previous function's. Room for every position.
+    redefined: Vec<u32>,
+    /// Per local position: whether it is in `redefined` (each is listed once).
+    pending: Vec<bool>,
 }
 
 impl IslandCrossings {
+    /// Hands `redefined` each local position given to another function since the last call
+    /// (once each), for the island's solver to forget what it tracked there
+    /// ([`crate::solver::System::redefined_crossings`]).
+    pub(super) fn take_redefined(&mut self, redefined: &mut dyn FnMut(usize)) {
+        for p in self.redefined.drain(..) {
+            self.pending[p as usize] = false;
+            redefined(p as usize);
+        }
+    }
+
     /// The global index of local function `k` (`None` for a free position).
     pub(super) fn global(&self, k: usize) -> Option<usize> {
         self.local
@@ -136,6 +152,8 @@ impl CrossingMap {
         IslandCrossings {
             local,
             free: (s..s + room).rev().map(|p| p as u32).collect(),
+            redefined: Vec::with_capacity(room),
+            pending: vec![false; s + room],
         }
     }
 
@@ -208,6 +226,10 @@ impl CrossingMap {
                 continue;
             };
             list.local[p as usize] = g as u32;
+            if !list.pending[p as usize] {
+                list.pending[p as usize] = true;
+                list.redefined.push(p);
+            }
             owner[g] = to;
             position[g] = p;
         }

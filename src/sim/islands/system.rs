@@ -94,6 +94,12 @@ impl System for IslandSystem<'_, '_> {
         }
     }
 
+    /// The island's positions given to another function since its solver last asked (after
+    /// the map's refreshes: at this island's events and at the synchronisations).
+    fn redefined_crossings(&mut self, redefined: &mut dyn FnMut(usize)) {
+        self.crossings.lists[self.island].take_redefined(redefined);
+    }
+
     /// The engine's time events before the synchronisation, and the synchronisation itself.
     fn next_time_event(&self, t: f64) -> Option<f64> {
         let sync = (self.sync > t).then_some(self.sync);

@@ -172,3 +172,73 @@ fn each_island_sees_the_crossing_functions_its_states_move() {
         assert_eq!(x.len(), n);
     }
 }
+
+/// The positions an island's list gives to a function are reported to its solver once each
+/// (so that it forgets what it tracked there: docs/design-notes.md, "Found in review and left
+/// open", fifth session). At the first refresh each island's two watched pairs take two of its
+/// positions; read once, they are not reported again. Then the slot holding island 0's ball
+/// pair (members 0 and 1) is given to island 1's upper ball and the floor (members 3 and 6, as
+/// the group's `settle` would after the pairs moved): the function leaves island 0, whose list
+/// reports nothing, and takes island 1's free position, the one position island 1 reports.
+#[test]
+fn a_position_given_to_another_function_is_reported_once() {
+    use super::crossings::CrossingMap;
+    let d = crate::load_model_str("stacks.toml", &stacks(), &[]).unwrap();
+    let mut engine = Engine::new(&d, Recorder::new(&d));
+    engine.initialize(0.0);
+    let mut partition = Partition::new(&d, &engine).unwrap();
+    partition.update(&engine);
+    let mut map = CrossingMap::new(&engine);
+    map.lists = (0..3)
+        .map(|i| map.list_for(&engine, &partition.island_bodies(i)))
+        .collect();
+    map.reindex();
+    map.refresh(&engine, &partition);
+    let taken = |map: &mut CrossingMap, i: usize| {
+        let mut positions = Vec::new();
+        map.lists[i].take_redefined(&mut |p| positions.push(p));
+        positions.sort_unstable();
+        positions
+    };
+    for i in 0..3 {
+        let mut owned: Vec<usize> = (1..map.lists[i].local.len())
+            .filter(|&p| map.lists[i].global(p).is_some())
+            .collect();
+        owned.sort_unstable();
+        assert_eq!(owned.len(), 2, "island {i}: its two watched pairs");
+        assert_eq!(taken(&mut map, i), owned, "island {i}, first read");
+        assert!(taken(&mut map, i).is_empty(), "island {i}, read again");
+    }
+    let group = d.blocks.iter().position(|b| b.name == "group").unwrap();
+    let work = d.blocks[group].work.clone();
+    // Members in order: b00, b01, b10, b11, b20, b21, floor (M = 7); pair (a, b) is a·M + b.
+    // The group has no always-pair: watch slot k is its function k.
+    let slot = engine.run.work[work.clone()]
+        .iter()
+        .position(|&c| c == 1.0)
+        .expect("the pair (b00, b01) is watched");
+    let function = d.blocks[group].zero_crossings.start + slot;
+    let holder = |map: &CrossingMap| -> (usize, usize) {
+        (0..3)
+            .find_map(|i| {
+                let list = &map.lists[i];
+                (1..list.local.len())
+                    .find(|&p| list.global(p) == Some(function))
+                    .map(|p| (i, p))
+            })
+            .expect("an island holds the function")
+    };
+    let (from, _) = holder(&map);
+    engine.run.work[work.start + slot] = (3 * 7 + 6) as f64;
+    map.refresh(&engine, &partition);
+    let (to, position) = holder(&map);
+    assert_ne!(from, to, "the pair moved to another island");
+    for i in 0..3 {
+        let expected = if i == to { vec![position] } else { vec![] };
+        assert_eq!(
+            taken(&mut map, i),
+            expected,
+            "island {i} (from {from}, to {to})"
+        );
+    }
+}

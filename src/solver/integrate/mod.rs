@@ -15,7 +15,8 @@
 //!    [`SolverError::StepSizeUnderflow`].
 //! 4. Accepted: g at the step end is compared with g at the step start (see `events`). A crossing
 //!    is located on the dense output and the step is cut there; otherwise the step end is
-//!    recorded (`Step`), or, at a time event, the event is handled.
+//!    recorded (`Step`), or, at a time event, the event is handled. An adaptive step that
+//!    straddled a crossing is redone to end just before it; the next step locates it.
 //! 5. Events: `record(EventBefore)`, `handle_events`, `record(EventAfter)`; stop if asked
 //!    (then `record(Final)` at that instant). A state-changing event restarts the method:
 //!    f is re-evaluated, the controller history is cleared, the starting step is recomputed and
@@ -51,6 +52,7 @@ use super::trbdf2::Trbdf2;
 use super::{RecordKind, System};
 use step::TrialFailure;
 
+mod crossing;
 mod resume;
 mod step;
 mod switching;
@@ -383,6 +385,9 @@ impl Solver {
             self.eval_start(system, t0, &mut stats)?;
             if self.zc.len() > 0 {
                 system.zero_crossings(t0, &self.x, &mut self.zc.g_end);
+                stats.crossing_evaluations += 1;
+                // A fresh start: nothing tracked before it, so no earlier redefinition counts.
+                system.redefined_crossings(&mut |_| {});
                 self.zc.start(|i| system.zero_crossing_direction(i));
             }
             self.controller.reset();
@@ -527,7 +532,7 @@ impl Solver {
                 if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
                     h = self.controller.reject(h_try, norm);
-                    h = self.shorten_to_crossing(system, t_new, h_try, h);
+                    h = self.shorten_to_crossing(system, t_new, h_try, h, &mut stats);
                     last_rejected = true;
                     if h < min_step(t) {
                         return Err(SolverError::StepSizeUnderflow {
@@ -574,6 +579,7 @@ impl Solver {
             // Zero crossings over the accepted step.
             let crossing = self.zc.len() > 0 && {
                 system.zero_crossings(t_new, &self.x_new, &mut self.zc.g_end);
+                stats.crossing_evaluations += 1;
                 self.zc.detect()
             };
             if crossing {
@@ -596,11 +602,17 @@ impl Solver {
                     k,
                     d: dense,
                 };
-                let t_event = zc.locate(t_start, t_new, |tt, g| {
+                let mut evaluations = 0;
+                let mut g_at = |tt: f64, g: &mut [f64]| {
                     step.interpolate((tt - t_start) / h_try, x_interp);
                     system.zero_crossings(tt, x_interp, g);
-                });
-                if adaptive && redo == Redo::None && zc.near_side > t_start && !zc.rearmed_fired() {
+                    evaluations += 1;
+                };
+                let t_event = zc.locate(t_start, t_new, &mut g_at);
+                let redo_now =
+                    adaptive && redo == Redo::None && zc.near_side > t_start && !zc.rearmed_fired();
+                stats.crossing_evaluations += evaluations;
+                if redo_now {
                     // The step straddled the crossing, often a kink or a jump of f, past which
                     // its stages and dense output are polluted: redo it to end just before the
                     // crossing, so that no stage sees the far side and the state there is an
@@ -634,30 +646,10 @@ impl Solver {
                 t = t_event;
                 let at_time_event = lands && time_event.is_some() && t_event == t_new;
                 redo = Redo::None;
-                let outcome = self.run_event(system, t, at_time_event, &mut stats, &mut guard)?;
-                if outcome.stop {
-                    self.stopped = Some(resume::StopPoint {
-                        t,
-                        after: resume::AfterEvent::Crossing,
-                        state_changed: outcome.state_changed,
-                        h_next,
-                        h_max,
-                        guard,
-                    });
-                    break;
-                }
-                self.eval_start(system, t, &mut stats)?;
-                self.restart_crossings(system, t);
-                if outcome.state_changed {
-                    self.controller.reset();
-                    self.restart_implicit();
-                    h = self.starting_step(system, t, h_max, &mut stats);
-                } else {
-                    if self.auto.is_some() && implicit_active {
-                        // A contact opened or closed: ρ(J) must describe the new mode.
-                        self.restart_implicit();
-                    }
-                    h = h_next;
+                let after = (at_time_event, implicit_active, h_next, h_max);
+                match self.after_crossing(system, t, after, &mut stats, &mut guard)? {
+                    Some(h_after) => h = h_after,
+                    None => break,
                 }
                 (t_grid0, grid_count) = (t, 0);
                 continue;
@@ -714,14 +706,14 @@ impl Solver {
                 }
                 if outcome.state_changed {
                     self.eval_start(system, t, &mut stats)?;
-                    self.restart_crossings(system, t);
+                    self.restart_crossings(system, t, true, &mut stats);
                     self.controller.reset();
                     self.restart_implicit();
                     h = self.starting_step(system, t, h_max, &mut stats);
                 } else {
                     // f is unchanged (FSAL holds), but the handler may have redefined
                     // zero-crossing functions (a broad phase's watch list): read them again.
-                    self.restart_crossings(system, t);
+                    self.restart_crossings(system, t, false, &mut stats);
                 }
                 (t_grid0, grid_count) = (t, 0);
             } else if t < t_end {

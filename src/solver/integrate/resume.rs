@@ -158,7 +158,7 @@ impl Solver {
         let mut h = stop.h_next;
         if restart && t_end > t {
             self.eval_start(system, t, &mut stats)?;
-            self.restart_crossings(system, t);
+            self.restart_crossings(system, t, stop.state_changed, &mut stats);
             if stop.state_changed {
                 self.controller.reset();
                 self.restart_implicit();
@@ -170,7 +170,7 @@ impl Solver {
         } else if stop.after == AfterEvent::Time && t_end > t {
             // As the loop does after a time event that changed no state: f is unchanged, but the
             // handler may have redefined zero-crossing functions (a broad phase's watch list).
-            self.restart_crossings(system, t);
+            self.restart_crossings(system, t, false, &mut stats);
         }
         let state = LoopState {
             t,

@@ -77,21 +77,36 @@ impl Solver {
     }
 
     /// g(t, x) into the crossing tracker's `g_end` and, when a function that fired is at its
-    /// crossing, the slope probe; then the tracker restarts.
-    pub(super) fn restart_crossings<S: System>(&mut self, system: &mut S, t: f64) {
+    /// crossing and the event may have reversed it (`state_changed`: the handlers changed the
+    /// state or the dynamics), the slope probe; then the tracker forgets the functions the
+    /// system redefined ([`System::redefined_crossings`]) and restarts. After an event that
+    /// changed neither, every function goes on along the trajectory it arrived on: none can
+    /// have been reversed, and the probe (one more evaluation of g) would only confirm it.
+    pub(super) fn restart_crossings<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        state_changed: bool,
+        stats: &mut SolverStats,
+    ) {
         if self.zc.len() == 0 {
             return;
         }
         system.zero_crossings(t, &self.x, &mut self.zc.g_end);
-        if self.zc.needs_probe() {
+        stats.crossing_evaluations += 1;
+        let probed = state_changed && self.zc.needs_probe();
+        if probed {
             let eta = location_tolerance(t);
             let n = self.x.len();
             for i in 0..n {
                 self.x_stage[i] = self.x[i] + eta * self.k[i];
             }
             system.zero_crossings(t + eta, &self.x_stage, &mut self.zc.g_trial);
+            stats.crossing_evaluations += 1;
         }
-        self.zc.restart();
+        let zc = &mut self.zc;
+        system.redefined_crossings(&mut |k| zc.forget(k));
+        self.zc.restart(probed);
     }
 
     /// One trial step (t, x) → (t_new, x_new) of size h with the error estimate in `err`; k₁ is
@@ -149,11 +164,13 @@ impl Solver {
         t_new: f64,
         h_try: f64,
         h: f64,
+        stats: &mut SolverStats,
     ) -> f64 {
         if self.zc.len() == 0 {
             return h;
         }
         system.zero_crossings(t_new, &self.x_new, &mut self.zc.g_end);
+        stats.crossing_evaluations += 1;
         match self.zc.crossing_fraction() {
             Some(theta) => h.min((1.001 * theta * h_try).max(0.01 * h_try)),
             None => h,
