@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo run --release --example event_costs -- MODEL.toml [--set PATH=VALUE ...]`.
 
-use blockdyn::{load_model, simulate, RunOptions};
+use blockdyn::{load_model, simulate, Override, RunOptions};
 use std::path::Path;
 use std::time::Instant;
 
@@ -14,11 +14,14 @@ fn main() {
         eprintln!("usage: event_costs MODEL.toml [--set PATH=VALUE ...]");
         std::process::exit(2);
     };
-    let overrides: Vec<String> = args[1..]
-        .iter()
-        .filter(|a| a.as_str() != "--set")
-        .cloned()
-        .collect();
+    let written: Vec<&String> = args[1..].iter().filter(|a| a.as_str() != "--set").collect();
+    let overrides = match Override::parse_all(&written) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
     let diagram = match load_model(Path::new(model), &overrides) {
         Ok(d) => d,
         Err(e) => {

@@ -54,7 +54,20 @@ pub struct Param<T: 'static> {
 ///
 /// ```compile_fail,E0308
 /// use blockdyn::block::Param;
-/// const G: Param<[f64; 3]> = blockdyn::param!("g", "m/s²", [0, 0, -9.8], "gravity"; non_negative);
+/// const G: Param<[f64; 3]> = blockdyn::param!("g", "m/s²", [0.0, 0.0, -9.8], "gravity"; non_negative);
+/// ```
+///
+/// The same declarations with checks of their own type compile (so the failures above are the
+/// checks' types, not the macro's spelling):
+///
+/// ```
+/// use blockdyn::block::Param;
+/// const N: Param<usize> = blockdyn::param!("n", "", 2, "a count");
+/// const K: Param<f64> = blockdyn::param!("k", "N/m", 1e4, "a stiffness"; positive);
+/// const CHOICES: [&str; 2] = ["none", "some"];
+/// const S: Param<&str> = blockdyn::param!("s", "", "none", "a name"; one_of(CHOICES));
+/// const G: Param<[f64; 3]> = blockdyn::param!("g", "m/s²", [0.0, 0.0, -9.8], "gravity");
+/// assert_eq!((N.default, K.default, S.default, G.default[2]), (2, 1e4, "none", -9.8));
 /// ```
 ///
 /// Each failure is the message every block gave before the check moved here (see [`Rule`]).

@@ -29,7 +29,7 @@ pub mod blocks;
 use crate::library::Registry;
 use crate::model::param_value::tree_table;
 use crate::model::value::{Entry, Table, Value, ValueKind};
-use crate::model::{Diagnostic, Document, SourceFile};
+use crate::model::{Diagnostic, Document, SourceFile, Span};
 use crate::params::{write_key, write_string};
 use crate::{Blueprint, Diagram};
 use std::fmt::Write;

@@ -5,7 +5,7 @@
 use super::diagnostic::{closest, Diagnostic};
 use super::document::set_path;
 use super::overrides::Override;
-use super::source::{SourceFile, Span};
+use super::source::SourceFile;
 use super::subsystem::{SUBSYSTEM, SUBSYSTEM_KEYS};
 use super::value::{Entry, Table, Value, ValueKind};
 use super::variables::VARIABLES;

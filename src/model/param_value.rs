@@ -2,6 +2,7 @@
 //! and [`ParamValue`] (the value alone, as block constructors, the builder, overrides and Python
 //! carry it), both ways.
 
+use super::source::Span;
 use super::value::{Entry, Table, Value, ValueKind};
 use crate::params::ParamValue;
 
@@ -37,7 +38,10 @@ impl From<&ParamValue> for Value {
             ParamValue::Array(items) => ValueKind::Array(items.iter().map(Value::from).collect()),
             ParamValue::Table(entries) => ValueKind::Table(tree_table(entries)),
         };
-        Value { kind, span: None }
+        Value {
+            kind,
+            span: Span::NONE,
+        }
     }
 }
 
@@ -49,7 +53,7 @@ pub(crate) fn tree_table(entries: &[(String, ParamValue)]) -> Table {
             .into_iter()
             .map(|(key, value)| Entry {
                 key: key.to_string(),
-                key_span: None,
+                key_span: Span::NONE,
                 value: value.into(),
             })
             .collect(),
@@ -74,7 +78,7 @@ mod tests {
             ("t", table([("a", 1.0.into())])),
         ]);
         let tree = Value::from(&v);
-        assert_eq!(tree.span, None);
+        assert!(tree.span.is_none());
         assert_eq!(ParamValue::from(&tree), v);
         let twice = table([("a", 1.0.into()), ("b", 2.0.into()), ("a", 3.0.into())]);
         let tree = Value::from(&twice);

@@ -92,8 +92,16 @@ struct Coordinates {
 
 /// Closed-form inverse inertia of leaf bodies (used by the 6-dof fast path of the ABA).
 fn set_leaf_inverses(bodies: &mut [BodyModel]) {
+    // One pass marks the bodies that are some body's parent (a search per body was quadratic:
+    // 6 % of a 20,000-joint chain's `check`).
+    let mut has_child = vec![false; bodies.len()];
+    for other in bodies.iter().skip(1) {
+        if let Some(mark) = has_child.get_mut(other.parent) {
+            *mark = true;
+        }
+    }
     for b in 1..bodies.len() {
-        let leaf = !bodies.iter().any(|other| other.parent == b);
+        let leaf = !has_child[b];
         let inertia = bodies[b].inertia;
         if leaf && inertia.mass > 0.0 {
             let c = inertia.h / inertia.mass;

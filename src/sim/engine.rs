@@ -142,9 +142,6 @@ pub struct Engine<'d> {
     /// The time at which `run.signals` holds the outputs of `run.x`, if they are current: the
     /// solver often asks for zero crossings and a record at the point its last stage evaluated.
     evaluated_at: Option<f64>,
-    /// Whether the evaluation `evaluated_at` describes was a whole one (not restricted to an
-    /// island): only then may an event's handling take its outputs as current.
-    evaluated_whole: bool,
     /// Set while outputs are evaluated only to be recorded inside a step (refined rows,
     /// samples): passed to the blocks as [`Ctx::interior`].
     interior: bool,
@@ -273,7 +270,6 @@ impl<'d> Engine<'d> {
             called,
             copy_states,
             evaluated_at: None,
-            evaluated_whole: false,
             interior: false,
             saved_signals: vec![0.0; signal_len],
             saved_x: vec![0.0; state_len],
@@ -412,7 +408,7 @@ impl<'d> Engine<'d> {
                 }
             }
         }
-        self.settle(t0, false);
+        self.settle(t0);
         self.refresh_time_events(t0);
         self.run.x.clone()
     }
@@ -549,7 +545,6 @@ impl<'d> Engine<'d> {
         self.run.x.copy_from_slice(x);
         self.eval_scheduled(t, false, None);
         self.evaluated_at = Some(t);
-        self.evaluated_whole = !self.restricted;
     }
 
     /// Evaluates all outputs at `t` from the run state's `x` (`run.x`), which is current after
@@ -638,17 +633,12 @@ impl<'d> Engine<'d> {
     /// Modes that still flip after [`MAX_SETTLE_ROUNDS`] rounds are recorded in `run.unsettled`.
     /// A change of a block whose events keep the dynamics ([`Block::events_keep_dynamics`]:
     /// bookkeeping that no output reads) neither counts nor asks for another round.
-    ///
-    /// With `current`, the outputs are those of `run.x` at `t` already (a whole evaluation, and
-    /// nothing changed since): the first round reads them instead of evaluating again.
-    fn settle(&mut self, t: f64, current: bool) -> bool {
+    fn settle(&mut self, t: f64) -> bool {
         let d = self.diagram;
         let mut any = false;
         let mut last = 0;
-        for round in 0..MAX_SETTLE_ROUNDS {
-            if !(current && round == 0) {
-                self.eval_outputs(t);
-            }
+        for _ in 0..MAX_SETTLE_ROUNDS {
+            self.eval_outputs(t);
             let mut changed = false;
             for i in 0..self.called.len() {
                 let (b, block) = (self.called[i], self.blocks[self.called[i]]);
@@ -710,17 +700,8 @@ impl<'d> Engine<'d> {
         // (t, x) and the blocks' work slots, which change only in handlers and `settle`, so
         // they are read, not evaluated again (the constant blocks' outputs too: they were
         // evaluated at the start and after every event's handlers).
-        let current = self.evaluated_at == Some(t)
-            && self.evaluated_whole
-            && self.copy_states
-            && same_bits(&self.run.x, x);
         self.run.x.copy_from_slice(x);
-        if !current {
-            self.eval_outputs(t);
-        }
-        // Whether a handler reported a change (states or work slots): then `settle` evaluates
-        // the outputs again before its first round.
-        let mut touched = false;
+        self.eval_outputs(t);
         self.run.fired.iter_mut().for_each(|f| *f = false);
         for &k in crossed {
             self.run.fired[k] = true;
@@ -751,12 +732,10 @@ impl<'d> Engine<'d> {
             let fired = std::mem::take(&mut self.run.fired);
             let block = self.blocks[b];
             let mut ctx = self.ctx(b, t);
-            let handled = block.handle_event(&mut ctx, &fired[zc], due);
-            touched |= handled;
-            changed |= handled && !keeps;
+            changed |= block.handle_event(&mut ctx, &fired[zc], due) && !keeps;
             self.run.fired = fired;
         }
-        changed |= self.settle(t, !touched);
+        changed |= self.settle(t);
         self.refresh_time_events(t);
         x.copy_from_slice(&self.run.x);
         EventOutcome {

@@ -145,7 +145,8 @@ pub struct SolverStats {
     pub zero_crossings: usize,
     /// Calls of `System::zero_crossings`: at every accepted step's end, in the location of each
     /// crossing on the dense output, after each event (and its slope probe), and after a
-    /// rejected step (its secant estimate). For a diagram each is an output evaluation.
+    /// rejected step (its secant estimate). For a diagram each asks for the outputs at a point (a
+    /// step-end call is served from the output cache when the last stage evaluated there).
     pub crossing_evaluations: usize,
     /// Time events handled.
     pub time_events: usize,

@@ -77,16 +77,16 @@ impl Solver {
     }
 
     /// g(t, x) into the crossing tracker's `g_end` and, when a function that fired is at its
-    /// crossing and the event may have reversed it (`state_changed`: the handlers changed the
-    /// state or the dynamics), the slope probe; then the tracker forgets the functions the
-    /// system redefined ([`System::redefined_crossings`]) and restarts. After an event that
-    /// changed neither, every function goes on along the trajectory it arrived on: none can
-    /// have been reversed, and the probe (one more evaluation of g) would only confirm it.
+    /// crossing, the slope probe; then the tracker forgets the functions the system redefined
+    /// ([`System::redefined_crossings`]) and restarts. The probe is taken after every event,
+    /// whatever the handlers reported (`_state_changed` is not trusted to skip it): a handler
+    /// may redefine a crossing function without reporting a change (the mechanism's rigid mode
+    /// counts), and only the probe sees that such a function was reversed.
     pub(super) fn restart_crossings<S: System>(
         &mut self,
         system: &mut S,
         t: f64,
-        state_changed: bool,
+        _state_changed: bool,
         stats: &mut SolverStats,
     ) {
         if self.zc.len() == 0 {
@@ -94,7 +94,7 @@ impl Solver {
         }
         system.zero_crossings(t, &self.x, &mut self.zc.g_end);
         stats.crossing_evaluations += 1;
-        let probed = state_changed && self.zc.needs_probe();
+        let probed = self.zc.needs_probe();
         if probed {
             let eta = location_tolerance(t);
             let n = self.x.len();
