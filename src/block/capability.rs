@@ -58,6 +58,12 @@ pub trait PhysicalBlock: Send + Sync {
     fn rigid_constraints(&self) -> Vec<RigidConstraint> {
         self.rigid_constraint().into_iter().collect()
     }
+
+    /// Whether [`PhysicalBlock::rigid_constraints`] is not empty, without copying the
+    /// constraints (their shapes included): what the parameter sets ask of every block.
+    fn has_rigid_constraints(&self) -> bool {
+        self.rigid_constraint().is_some()
+    }
 }
 
 /// What a block tells the user about its parameters and the step they need: `blockdyn check`'s

@@ -491,7 +491,7 @@ impl Built<'_> {
             || cb
                 .block
                 .physical()
-                .is_some_and(|p| !p.rigid_constraints().is_empty());
+                .is_some_and(|p| p.has_rigid_constraints());
         match cb.block.role() {
             None | Some(PhysicalRole::Consumer) => joint_or_constraint,
             Some(_) => true,

@@ -525,6 +525,10 @@ impl crate::block::PhysicalBlock for ContactGroup {
         self.rigid_pairs().to_vec()
     }
 
+    fn has_rigid_constraints(&self) -> bool {
+        !self.rigid_pairs().is_empty()
+    }
+
     fn geometry_members(&self) -> Option<&GeometryMembers> {
         Some(&self.spec)
     }
