@@ -313,3 +313,147 @@ fn cli_initial_nan_says_it_is_not_finite() {
         &["error: {dir}/model.toml:6:11: block 'i': 'initial' is NaN, a number that is not finite", "help: write a finite number, e.g. initial = [1.0]"],
     );
 }
+
+/// Writes `files` into a fresh directory and runs `blockdyn ARGS` there (`{dir}` in an argument
+/// or an expected text stands for the directory); checks the exit status, that stderr holds each
+/// of `expected`, and that every file that was there is unchanged byte for byte and that only
+/// `new_files` appeared. Returns the directory (removed by the caller) and stderr.
+fn run_in(
+    test: &str,
+    files: &[(&str, &[u8])],
+    args: &[&str],
+    status: i32,
+    expected: &[&str],
+    new_files: &[&str],
+) -> (std::path::PathBuf, String) {
+    let dir = cli_common::temp_dir(test);
+    for (name, bytes) in files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let before = cli_common::snapshot(&dir);
+    let out = cli_common::blockdyn_in(&dir, args, &[]);
+    let stderr = cli_common::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(status), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for x in expected {
+        assert!(stderr.contains(x), "expected {x:?} in:\n{stderr}");
+    }
+    // Every old file byte for byte; the new ones are only those named.
+    let mut after = cli_common::snapshot(&dir);
+    for name in new_files {
+        assert!(
+            after.remove(&dir.join(name)).is_some(),
+            "{name} not written"
+        );
+    }
+    assert!(after == before, "files changed or appeared:\n{stderr}");
+    (dir, stderr)
+}
+
+/// A user's file beside the model, which no run may touch.
+const NOTES: (&str, &[u8]) = ("notes.txt", b"a user's notes\n");
+
+#[test]
+fn cli_restitution_out_of_range_names_the_parameter_once() {
+    // The cradle's four RigidContact blocks with restitution 1.5: four located errors, each
+    // naming 'restitution' once ("'restitution' 'restitution' must be in [0, 1]" before).
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/newtons_cradle.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("restitution = 1.0"), "the example changed");
+    let text = text.replace("restitution = 1.0", "restitution = 1.5");
+    let line = 1 + text[..text.find("restitution = 1.5").unwrap()]
+        .matches('\n')
+        .count();
+    let first = format!(
+        "error: cradle.toml:{line}:15: block 'hit0': 'restitution' must be in [0, 1]\n  help: write e.g. restitution = 0.5 (0: plastic, 1: elastic)"
+    );
+    let args = ["run", "cradle.toml", "--csv", "run.csv"];
+    let (dir, stderr) = run_in(
+        "restitution",
+        &[("cradle.toml", text.as_bytes()), NOTES],
+        &args,
+        1,
+        &[&first, "4 problems in this file"],
+        &[],
+    );
+    assert!(!stderr.contains("'restitution' 'restitution'"), "{stderr}");
+    assert_eq!(stderr.matches("'restitution' must be in [0, 1]").count(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cli_connect_after_the_model_header_says_to_move_it_above_the_first_table() {
+    // TOML puts `connect` into [model]: the message says where it belongs.
+    let text = "[model]\nstop_time = 1.0\nconnect = [\"a.out -> b.in\"]\n\n[blocks.a]\ntype = \"Constant\"\nvalue = 1.0\n";
+    let args = ["run", "m.toml", "--csv", "run.csv"];
+    let (dir, stderr) = run_in(
+        "connect",
+        &[("m.toml", text.as_bytes()), NOTES],
+        &args,
+        1,
+        &["error: m.toml:3:1: unknown parameter 'connect'\n  help: TOML puts every key written after a [table] header into that table: move `connect = [...]` to the top of the file, above the first [table] header"],
+        &[],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(stderr.starts_with("error: m.toml:3:1"), "{stderr}");
+}
+
+/// sqrt(1 − t) turns NaN after t = 1 s; only a Scope reads it, so nothing stops the run.
+const NAN_INTO_SCOPE: &str = "connect = [\"clock.out -> root.in\", \"root.out -> scope.in1\"]\n[model]\nstop_time = 2.0\n[blocks.clock]\ntype = \"Clock\"\n[blocks.root]\ntype = \"Fcn\"\nexpression = \"sqrt(1 - u)\"\n[blocks.scope]\ntype = \"Scope\"\n";
+
+/// The time of the NaN warning in `stderr`.
+fn warned_time(stderr: &str) -> f64 {
+    let rest = stderr
+        .split("is NaN or infinite from t = ")
+        .nth(1)
+        .expect("the warning");
+    rest[..rest.find(" s ").unwrap()].parse().unwrap()
+}
+
+#[test]
+fn cli_nan_from_a_fcn_into_a_scope_warns_naming_the_block_and_first_row() {
+    let warning = "warning: column 'root.out' is NaN or infinite from t = ";
+    let names_block = "(its first non-finite row; later rows may be too): block 'root', which computes it, produced it";
+    // Without outputs: exit 0 (a run with a warning), nothing written.
+    let (dir, stderr) = run_in(
+        "nan_plain",
+        &[("m.toml", NAN_INTO_SCOPE.as_bytes()), NOTES],
+        &["run", "m.toml"],
+        0,
+        &[warning, names_block],
+        &[],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let t = warned_time(&stderr);
+    // sqrt(1 − t) is finite up to t = 1 exactly: the first non-finite row is after it (and
+    // within the first steps after it: 0.1 s is far more than a step of this smooth run).
+    assert!(t > 1.0 && t < 1.1, "{t}");
+    // With a CSV: the old files unchanged, the CSV written as recorded; its first NaN row is at
+    // the warned time, and every row before holds sqrt(1 − t) (to 1e-12: the Fcn evaluates the
+    // expression in f64 at the row's time, the same operations as here).
+    let old_csv: (&str, &[u8]) = ("old.csv", b"time,x\n0,1\n");
+    let (dir, stderr) = run_in(
+        "nan_csv",
+        &[("m.toml", NAN_INTO_SCOPE.as_bytes()), NOTES, old_csv],
+        &["run", "m.toml", "--csv", "run.csv"],
+        0,
+        &[warning, names_block],
+        &["run.csv"],
+    );
+    let csv = std::fs::read_to_string(dir.join("run.csv")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(warned_time(&stderr), t, "the same run");
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("time,root.out"));
+    let mut first_nan = None;
+    for line in lines {
+        let (time, value) = line.split_once(',').unwrap();
+        let (time, value): (f64, f64) = (time.parse().unwrap(), value.parse().unwrap());
+        if !value.is_finite() {
+            first_nan = Some(time);
+            break;
+        }
+        assert!((value - (1.0 - time).sqrt()).abs() <= 1e-12, "{line}");
+    }
+    assert_eq!(first_nan, Some(t));
+}

@@ -2,7 +2,9 @@
 //! - Into a non-empty `--out` it is refused unless `--overwrite`, naming what is there.
 //! - Even with `--overwrite` it never writes over a file that is not a sweep's output (a model
 //!   stored as `out/run_0.csv`).
-//! - With `--overwrite`, the stale run CSVs of an earlier, larger sweep are removed, and said.
+//! - With `--overwrite`, the same plan's outputs are replaced and its stale summaries of another
+//!   sharding removed, and said (another plan's outputs are refused: see
+//!   sweep_overwrite_replaces_only_the_same_plan.rs).
 //! - The shards of one plan share one `--out` without `--overwrite`.
 //! - A plan larger than 1,000,000 points is refused before anything is allocated for it (a
 //!   1000³-point plan aborted on an 8 GB allocation).
@@ -48,7 +50,7 @@ fn sweep_into_a_non_empty_out_is_refused_without_overwrite() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "error: --out 'out' is not empty: it holds 'notes.txt', 'run_0.csv', 'run_1.csv', 'run_2.csv', 'summary.csv'\n  help: choose an empty or new directory, or pass --overwrite to replace the outputs of an earlier sweep there (a file that is not a sweep's output is never replaced)\n"
+        "error: --out 'out' is not empty: it holds 'notes.txt', 'run_0.csv', 'run_1.csv', 'run_2.csv', 'summary.csv' and 1 more\n  help: choose an empty or new directory, or pass --overwrite to replace the outputs of an earlier sweep of the same --vary plan there (a file that is not that sweep's output is never replaced)\n"
     );
     assert_unchanged(&dir, &before);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -100,22 +102,21 @@ fn sweep_never_overwrites_a_file_that_is_not_a_sweep_output() {
 }
 
 #[test]
-fn overwrite_replaces_an_earlier_sweep_and_removes_its_stale_run_csvs() {
+fn overwrite_replaces_the_same_plan_and_removes_its_stale_summaries() {
     let dir = setup("stale");
-    assert!(sweep(&dir, "1,2,3,4,5,6,7,8", &[]).status.success());
+    // The plan run as two shards, then as a whole with --overwrite (after the model changed).
+    for shard in ["1/2", "2/2"] {
+        assert!(sweep(&dir, "1,2,3", &["--shard", shard]).status.success());
+    }
     std::fs::write(dir.join("out/notes.txt"), "mine").unwrap();
-    let out = sweep(&dir, "10,20", &["--overwrite"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(
-        names(&dir.join("out")),
-        ["notes.txt", "run_0.csv", "run_1.csv", "summary.csv"]
-    );
-    assert_eq!(std::fs::read(dir.join("out/notes.txt")).unwrap(), b"mine");
-    let csv = std::fs::read_to_string(dir.join("out/run_1.csv")).unwrap();
-    let last = csv.lines().last().unwrap();
-    let x: f64 = last.split(',').nth(1).unwrap().parse().unwrap();
-    assert!((x - 20.0).abs() < 1e-9, "the new point 1 (x' = 20): {last}");
-    // Without -q, the removal is said.
+    std::fs::write(
+        dir.join("m.toml"),
+        RAMP.replace(
+            "type = \"Integrator\"",
+            "type = \"Integrator\"\ninitial = 5.0",
+        ),
+    )
+    .unwrap();
     let out = blockdyn_in(
         &dir,
         &[
@@ -129,30 +130,33 @@ fn overwrite_replaces_an_earlier_sweep_and_removes_its_stale_run_csvs() {
         ],
         &[],
     );
-    assert!(out.status.success());
-    let again = blockdyn_in(
-        &dir,
-        &[
-            "sweep",
-            "m.toml",
-            "--vary",
-            "one.value=1",
-            "--out",
-            "out",
-            "--overwrite",
-        ],
-        &[],
-    );
-    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&again.stdout)
-            .contains("  removed 2 stale outputs of an earlier sweep: run_1.csv, run_2.csv\n"),
+        text(&out.stdout).contains(
+            "  removed 2 stale outputs of an earlier sweep: summary_1_of_2.csv, summary_2_of_2.csv\n"
+        ),
         "{}",
-        text(&again.stdout)
+        text(&out.stdout)
     );
     assert_eq!(
         names(&dir.join("out")),
-        ["notes.txt", "run_0.csv", "summary.csv"]
+        [
+            "notes.txt",
+            "run_0.csv",
+            "run_1.csv",
+            "run_2.csv",
+            "summary.csv",
+            "sweep_plan.txt"
+        ]
+    );
+    assert_eq!(std::fs::read(dir.join("out/notes.txt")).unwrap(), b"mine");
+    // The new model's point 1: x(1) = 5 + 2·1 = 7.
+    let csv = std::fs::read_to_string(dir.join("out/run_1.csv")).unwrap();
+    let last = csv.lines().last().unwrap();
+    let x: f64 = last.split(',').nth(1).unwrap().parse().unwrap();
+    assert!(
+        (x - 7.0).abs() < 1e-9,
+        "the new point 1 (x(0) = 5, x' = 2): {last}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -186,7 +190,8 @@ fn shards_of_one_plan_share_one_out_directory() {
             "run_1.csv",
             "run_2.csv",
             "summary_1_of_2.csv",
-            "summary_2_of_2.csv"
+            "summary_2_of_2.csv",
+            "sweep_plan.txt"
         ]
     );
     // Shard 1 again is refused: its own outputs are there.

@@ -223,8 +223,10 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
                 (request.warn)(&format!("block '{block}': {note}"));
             }
             if let Some(row) = &result.non_finite_row {
+                // Port names and element indices hold no '.': the last '.' ends the block's name.
+                let block = row.column.rsplit_once('.').map_or(&*row.column, |(b, _)| b);
                 (request.warn)(&format!(
-                    "column '{}' is NaN or infinite from t = {} s (its first non-finite row; later rows may be too): the block that computes it produced it\n  help: check that block's expression, parameters and inputs near that time (a division by zero, a log or sqrt of a negative number)",
+                    "column '{}' is NaN or infinite from t = {} s (its first non-finite row; later rows may be too): block '{block}', which computes it, produced it\n  help: check that block's expression, parameters and inputs near that time (a division by zero, a log or sqrt of a negative number)",
                     row.column, row.time
                 ));
             }

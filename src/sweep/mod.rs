@@ -17,6 +17,7 @@
 pub mod directory;
 pub mod out_dir;
 pub mod plan;
+pub mod plan_manifest;
 
 pub use directory::{
     summary_file_name, DirectoryRun, PointStatus, PointSummary, SweepReport, LISTED_FAILURES,
@@ -66,7 +67,7 @@ pub enum SweepError {
     #[error(transparent)]
     Output(#[from] OutputError),
     /// `--out` holds files, and `--overwrite` was not given.
-    #[error("--out '{}' is not empty: it holds {}{}\n  help: choose an empty or new directory, or pass --overwrite to replace the outputs of an earlier sweep there (a file that is not a sweep's output is never replaced)", dir.display(), entries.iter().map(|e| format!("'{e}'")).collect::<Vec<_>>().join(", "), if *more > 0 { format!(" and {more} more") } else { String::new() })]
+    #[error("--out '{}' is not empty: it holds {}{}\n  help: choose an empty or new directory, or pass --overwrite to replace the outputs of an earlier sweep of the same --vary plan there (a file that is not that sweep's output is never replaced)", dir.display(), entries.iter().map(|e| format!("'{e}'")).collect::<Vec<_>>().join(", "), if *more > 0 { format!(" and {more} more") } else { String::new() })]
     DirectoryNotEmpty {
         /// The directory.
         dir: PathBuf,
@@ -80,6 +81,26 @@ pub enum SweepError {
     NotASweepOutput {
         /// The file.
         path: PathBuf,
+    },
+    /// `--overwrite` into a directory whose manifest is another plan's.
+    #[error("--out '{}' holds the outputs of another sweep plan ({theirs}), not of this one ({ours}): --overwrite replaces only the outputs of the same plan\n  help: choose another --out directory, or move the earlier sweep's files away first", dir.display())]
+    OtherPlan {
+        /// The directory.
+        dir: PathBuf,
+        /// The other plan, from its manifest: `<digest>, --vary <lists>`.
+        theirs: String,
+        /// This plan, the same way.
+        ours: String,
+    },
+    /// `--overwrite` into a directory holding recognised outputs with no manifest.
+    #[error("--out '{}' holds {}{} with no {} recording which sweep plan wrote them, so --overwrite does not replace them (a file that merely starts like a sweep's output may be the user's)\n  help: choose another --out directory, or move these files away first", dir.display(), entries.iter().map(|e| format!("'{e}'")).collect::<Vec<_>>().join(", "), if *more > 0 { format!(" and {more} more") } else { String::new() }, plan_manifest::MANIFEST_FILE)]
+    UnrecordedOutputs {
+        /// The directory.
+        dir: PathBuf,
+        /// The first such files.
+        entries: Vec<String>,
+        /// How many more there are.
+        more: usize,
     },
     /// Points failed or did not run (see [`SweepReport::failures`]).
     #[error("{}", points_failed(*.failed, *.planned, *.not_run, summary, listed))]

@@ -6,13 +6,21 @@
 //! `--vary` paths, then `status,`). A staged temporary (`.<name>.<pid>.<n>.tmp`) of a shard
 //! running beside this one is ignored. Anything else is the user's.
 //!
+//! **The plan.** A recognised output is this plan's only when the directory's
+//! [`MANIFEST_FILE`] (`sweep_plan.txt`, see [`super::plan_manifest`]) is this plan's: the sweep
+//! writes it before its first point runs. Recognised outputs in a directory without it (a user's
+//! CSV that starts with `time,`, or a sweep of a blockdyn that wrote none) or with another plan's
+//! are not this plan's.
+//!
 //! **The rule.**
-//! - Without `--overwrite`, the directory may hold only the outputs of the other shards of this
-//!   plan (`--shard I/N` runs into one directory): anything else (an earlier sweep's outputs,
-//!   the user's files) refuses the sweep before it starts, naming what is there.
-//! - With `--overwrite`, the sweep replaces recognised outputs and removes the stale ones (run
-//!   CSVs whose names are not points of this plan, summaries of another sharding) once its
-//!   summary is written; it leaves the user's other files alone.
+//! - Without `--overwrite`, the directory may hold only this plan's manifest and the outputs of
+//!   the other shards of this plan (`--shard I/N` runs into one directory): anything else (an
+//!   earlier sweep's outputs, the user's files) refuses the sweep before it starts, naming what
+//!   is there.
+//! - With `--overwrite`, the sweep replaces this plan's outputs and removes the stale ones
+//!   (summaries of another sharding) once its summary is written; it leaves the user's other
+//!   files alone. A directory holding another plan's manifest, or recognised outputs without a
+//!   manifest, refuses the sweep, naming the two plans or the files.
 //! - Never, with or without `--overwrite`: a file that is not a recognised sweep output (a model
 //!   stored as `out/run_0.csv`), an input of the run, or a device, FIFO or socket is replaced.
 
@@ -21,8 +29,11 @@ use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use super::directory::summary_file_name;
+use super::plan_manifest::{
+    manifest_text, plan_digest, read_manifest, ManifestState, MANIFEST_FILE,
+};
 use super::{Shard, Sweep, SweepError};
-use crate::output::{check_not_input, InputFiles};
+use crate::output::{check_not_input, write_atomically, InputFiles};
 
 /// The directory entries listed in a message before "and N more".
 const LISTED: usize = 5;
@@ -43,14 +54,16 @@ enum Entry {
     Own,
     /// A recognised output this sweep does not write.
     Stale,
+    /// A recognised output that the directory's manifest does not record as this plan's.
+    Unrecorded,
     /// Not a sweep output; `collides` when this sweep would write a file of its name.
     Foreign { collides: bool },
 }
 
 impl Sweep {
-    /// Checks `dir` for a sweep of the `shard`'s points (see the module documentation) and
-    /// creates it when missing. `overwrite` is `--overwrite`; `inputs` are the files the run
-    /// reads.
+    /// Checks `dir` for a sweep of the `shard`'s points (see the module documentation), creates
+    /// it when missing, and writes this plan's manifest into it. `overwrite` is `--overwrite`;
+    /// `inputs` are the files the run reads.
     pub fn prepare_directory(
         &self,
         dir: &Path,
@@ -65,6 +78,7 @@ impl Sweep {
                     dir: dir.to_path_buf(),
                     source,
                 })?;
+                self.write_manifest(dir)?;
                 return Ok(OutputDirectory::default());
             }
             Err(source) => {
@@ -84,11 +98,24 @@ impl Sweep {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
+        // Read after the listing: a neighbour shard writes it before any of its outputs.
+        let manifest = read_manifest(dir, self.plan());
+        let same_plan = manifest == ManifestState::Same;
         let mut prepared = OutputDirectory::default();
         let mut in_the_way = Vec::new();
+        let mut unrecorded = Vec::new();
         for name in names {
             let path = dir.join(&name);
-            match self.classify(&name, &path, shard) {
+            if name == MANIFEST_FILE {
+                match manifest {
+                    ManifestState::Foreign => return Err(SweepError::NotASweepOutput { path }),
+                    // Another shard's (or a rerun's): in the way of a whole sweep only.
+                    ManifestState::Same if !shard.is_whole() => {}
+                    _ => in_the_way.push(name),
+                }
+                continue;
+            }
+            match self.classify(&name, &path, shard, same_plan) {
                 Entry::Neighbour => {}
                 Entry::Foreign { collides: true } => {
                     return Err(SweepError::NotASweepOutput { path });
@@ -100,6 +127,10 @@ impl Sweep {
                 }
                 Entry::Stale => {
                     prepared.stale.push(path);
+                    in_the_way.push(name);
+                }
+                Entry::Unrecorded => {
+                    unrecorded.push(name.clone());
                     in_the_way.push(name);
                 }
                 Entry::Foreign { collides: false } => in_the_way.push(name),
@@ -114,11 +145,49 @@ impl Sweep {
                 more,
             });
         }
+        if let ManifestState::Other { digest, varies } = manifest {
+            return Err(SweepError::OtherPlan {
+                dir: dir.to_path_buf(),
+                theirs: format!("{digest}, --vary {varies}"),
+                ours: self.plan_description(),
+            });
+        }
+        if !unrecorded.is_empty() {
+            let more = unrecorded.len().saturating_sub(LISTED);
+            unrecorded.truncate(LISTED);
+            return Err(SweepError::UnrecordedOutputs {
+                dir: dir.to_path_buf(),
+                entries: unrecorded,
+                more,
+            });
+        }
+        if !same_plan {
+            self.write_manifest(dir)?;
+        }
         Ok(prepared)
     }
 
-    /// Sorts one directory entry out (see [`Entry`]).
-    fn classify(&self, name: &str, path: &Path, shard: Shard) -> Entry {
+    /// Writes this plan's [`MANIFEST_FILE`] into `dir` (atomically: a shard beside this one may
+    /// write the same bytes at the same time).
+    fn write_manifest(&self, dir: &Path) -> Result<(), SweepError> {
+        let text = manifest_text(self.plan());
+        write_atomically(&dir.join(MANIFEST_FILE), "sweep plan", |w| {
+            w.write_all(text.as_bytes())
+        })?;
+        Ok(())
+    }
+
+    /// This plan for a message: `<digest>, --vary <path>=<values>; ...`.
+    fn plan_description(&self) -> String {
+        let varies: Vec<String> = (self.plan().axes().iter())
+            .map(|a| format!("{}={}", a.path, a.texts().join(",")))
+            .collect();
+        format!("{}, --vary {}", plan_digest(self.plan()), varies.join("; "))
+    }
+
+    /// Sorts one directory entry out (see [`Entry`]); `same_plan` when the directory's manifest
+    /// is this plan's.
+    fn classify(&self, name: &str, path: &Path, shard: Shard, same_plan: bool) -> Entry {
         if name.starts_with('.') && name.ends_with(".tmp") {
             return Entry::Neighbour;
         }
@@ -128,6 +197,9 @@ impl Sweep {
             let own = in_plan && shard.contains(index);
             if !first_line(path).is_some_and(|l| l == "time" || l.starts_with("time,")) {
                 return Entry::Foreign { collides: own };
+            }
+            if !same_plan {
+                return Entry::Unrecorded;
             }
             return match (in_plan, own) {
                 (_, true) => Entry::Own,
@@ -141,6 +213,7 @@ impl Sweep {
             let own = name == own_summary;
             return match (recognised, own) {
                 (false, collides) => Entry::Foreign { collides },
+                (true, _) if !same_plan => Entry::Unrecorded,
                 (true, true) => Entry::Own,
                 (true, false) if count == shard.count() && !shard.is_whole() => Entry::Neighbour,
                 (true, false) => Entry::Stale,
