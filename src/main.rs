@@ -73,8 +73,9 @@ enum Command {
         /// or hold only this sweep's other shards' outputs.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
-        /// Replace the outputs of an earlier sweep in --out and remove its stale run CSVs (files
-        /// that are not a sweep's outputs are never replaced).
+        /// Replace the outputs of an earlier sweep of the same plan in --out (recorded in its
+        /// sweep_plan.txt) and remove its stale summaries (files that are not that sweep's
+        /// outputs are never replaced).
         #[arg(long)]
         overwrite: bool,
         /// Print nothing but errors.
@@ -427,10 +428,10 @@ I/N) with one row per point: index, the values, status (ok | failed), the solver
 final_time, the final value of each recorded column, and the failure's message. No plots or \
 animations are written. Exits non-zero when a point failed, after every point ran.
 
-DIR must be empty or hold only this sweep's other shards' outputs; --overwrite replaces an earlier \
-sweep's outputs and removes its stale run CSVs, and never a file that is not a sweep's output (a \
-run CSV starts with 'time,', a summary with this sweep's header). Plans of more than 1,000,000 \
-points are refused.
+DIR must be empty or hold only this plan's other shards' outputs. The sweep records its plan (the \
+--vary lists) in DIR/sweep_plan.txt; --overwrite replaces the outputs of an earlier sweep of the \
+same plan only, and never a file that is not a sweep's output (a run CSV starts with 'time,', a \
+summary with this sweep's header). Plans of more than 1,000,000 points are refused.
 
 Example: blockdyn sweep models/ball_drop.toml --vary contact.normal.stiffness=5e4,1e5,2e5 \
 --vary contact.normal.damping=50,100 --out results/
