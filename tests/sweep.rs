@@ -245,7 +245,8 @@ fn cli_sweep_writes_csvs_and_a_summary_with_the_closed_form() {
             "run_3.csv",
             "run_4.csv",
             "run_5.csv",
-            "summary.csv"
+            "summary.csv",
+            "sweep_plan.txt"
         ]
     );
     let (header, _) = read_csv(&dir.join("summary.csv"));
@@ -525,7 +526,8 @@ fn a_failing_point_is_reported_and_the_others_run() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
-    assert_eq!(names.len(), 4, "{names:?}");
+    // Three run CSVs (the failed point's holds its rows), the summary and the plan's record.
+    assert_eq!(names.len(), 5, "{names:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
