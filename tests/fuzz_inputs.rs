@@ -13,11 +13,12 @@
 //! documented statuses of a finished or a refused/failed run), or 2 for a usage error of the
 //! command line (an empty `--plot ""`), with `try '--help'`; say `error:` when it exits 1; and
 //! leave every file that was there before byte for byte, except the regular, non-input files the
-//! case names as outputs (and, with `--overwrite`, an earlier sweep's outputs). The named
-//! regression cases (each defect of the issue in these classes, and the run budgets: a full disk
-//! through the output writer's test seam, `--animate` to 7.4e17 s, `sample_time = 1e-300`,
-//! `max_steps = 2^63 − 1`) run first and also check their documented status and message; then
-//! [`CASES`] cases drawn with a fixed seed: about 8 s in release.
+//! case names as outputs (and, with `--overwrite`, an earlier sweep's outputs of the same
+//! plan). The named regression cases (each defect of the issue in these classes, and the run
+//! budgets: a full disk through the output writer's test seam, `--animate` to 7.4e17 s,
+//! `sample_time = 1e-300`, `max_steps = 2^63 − 1`) run first and also check their documented
+//! status and message; then [`CASES`] cases drawn with a fixed seed: about 8 s in release on an
+//! idle machine (16–18 s on the shared one).
 //!
 //! **Time cap.** Each case's child process is killed if it runs past [`CASE_CAP`], and the whole
 //! test stops past [`TOTAL_CAP`]; either fails the test with the case's label, its seed (the
