@@ -1,6 +1,7 @@
 //! The speculative contact points of every pair at the kinematics in a dynamics workspace, and
 //! the bounds of every joint limit near its range's ends (see the [module documentation](super)).
 
+use super::motion::BodyMotion;
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
 use super::{ConstraintKind, JointLimit, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR};
 use crate::geometry::query::manifold::{
@@ -9,7 +10,7 @@ use crate::geometry::query::manifold::{
 use crate::geometry::query::query_point_cloud_with;
 use crate::geometry::Shape;
 use crate::multibody::constraints::ContactRow;
-use crate::multibody::kinematics::{body_pose, body_position, body_velocity};
+use crate::multibody::kinematics::body_pose;
 use crate::multibody::workspace::Workspace;
 use nalgebra::{Isometry3, Translation3, Vector3};
 
@@ -331,34 +332,4 @@ pub fn tangent_basis(n: &Vector3<f64>) -> [Vector3<f64>; 2] {
     };
     let t1 = (axis - n * n.dot(&axis)).normalize();
     [t1, n.cross(&t1)]
-}
-
-/// A body's motion in the World frame.
-pub(super) struct BodyMotion {
-    pub origin: Vector3<f64>,
-    pub angular: Vector3<f64>,
-    pub linear: Vector3<f64>,
-}
-
-impl BodyMotion {
-    pub fn of(ws: &Workspace, body: usize) -> Self {
-        if body == 0 {
-            return BodyMotion {
-                origin: Vector3::zeros(),
-                angular: Vector3::zeros(),
-                linear: Vector3::zeros(),
-            };
-        }
-        let (angular, linear) = body_velocity(ws, body);
-        BodyMotion {
-            origin: body_position(ws, body),
-            angular,
-            linear,
-        }
-    }
-
-    /// Velocity of the body's material point at `p` (m/s, World).
-    pub fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
-        self.linear + self.angular.cross(&(p - self.origin))
-    }
 }

@@ -58,7 +58,10 @@
 pub(crate) mod candidates;
 pub(crate) mod closure;
 pub(crate) mod impact;
+pub(crate) mod mode_indicators;
 pub(crate) mod modes;
+pub(crate) mod motion;
+pub(crate) mod plastic;
 pub(crate) mod problem;
 pub(crate) mod projection;
 pub(crate) mod refine;
