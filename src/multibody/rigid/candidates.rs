@@ -1,6 +1,7 @@
 //! The speculative contact points of every pair at the kinematics in a dynamics workspace, and
 //! the bounds of every joint limit near its range's ends (see the [module documentation](super)).
 
+use super::broad::REACH;
 use super::motion::BodyMotion;
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
 use super::{ConstraintKind, JointLimit, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR};
@@ -29,7 +30,11 @@ pub fn find_candidates(
             ConstraintKind::Contact(pair) if pair.cloud_points().is_some() => {
                 cloud_candidates(k, pair, ws, rw)
             }
-            ConstraintKind::Contact(pair) => contact_candidates(k, pair, ws, rw),
+            ConstraintKind::Contact(pair) => {
+                if !ruled_out(k, pair, ws, rw) {
+                    contact_candidates(k, pair, ws, rw)
+                }
+            }
             ConstraintKind::Limit(limit) => limit_candidates(k, limit, q, v, rw),
             ConstraintKind::Loop(cut) => super::closure::closure_candidates(k, cut, ws, rw),
         }
@@ -158,6 +163,26 @@ fn push_candidate(rw: &mut RigidWorkspace, contact: &mut PairContact, c: Candida
         contact.crossing = contact.crossing.min(c.gap);
     }
     rw.candidates.push(c);
+}
+
+/// Whether the broad phase rules contact pair `k` out at the poses in `ws` (its bound exceeds
+/// [`REACH`] times its margin; see `broad.rs`): then its result is written as the narrow phase
+/// would find it (no candidate, the crossing at the margin), with the bound as its separation.
+fn ruled_out(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWorkspace) -> bool {
+    let Some(bounds) = &rw.bounds[k] else {
+        return false;
+    };
+    let margin = rw.margins[k];
+    let reach = REACH * margin;
+    let bound = bounds.distance(ws, (&pair.base.shape, &pair.follower.shape), reach);
+    if bound > reach {
+        rw.pairs[k] = PairContact {
+            separation: bound,
+            ..PairContact::apart(rw.candidates.len(), margin)
+        };
+        return true;
+    }
+    false
 }
 
 /// The speculative manifold points of contact pair `k`.

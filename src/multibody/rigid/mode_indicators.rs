@@ -46,6 +46,8 @@ pub struct ModeIndicators {
     counts: Vec<[Option<usize>; FAMILIES]>,
     /// Per pair and family, which way its values crossed at the last event.
     heading: Vec<[Heading; FAMILIES]>,
+    /// Per pair, the crossing's last value ([`ModeIndicators::crossing`]).
+    last: Vec<f64>,
 }
 
 impl ModeIndicators {
@@ -56,6 +58,7 @@ impl ModeIndicators {
             spans: vec![[(0, 0); FAMILIES]; pairs],
             counts: vec![[None; FAMILIES]; pairs],
             heading: vec![[Heading::Unknown; FAMILIES]; pairs],
+            last: vec![1.0; pairs],
         }
     }
 
@@ -132,11 +135,36 @@ impl ModeIndicators {
             let below = values.get(positive).copied().unwrap_or(f64::NEG_INFINITY);
             g = g.min(above).min(-below);
         }
-        if g.is_infinite() {
-            g.signum()
-        } else {
-            g
+        let g = if g.is_infinite() { g.signum() } else { g };
+        self.last[k] = g;
+        g
+    }
+
+    /// After an accepted step that ended without an event: forgets the counts of every pair
+    /// whose crossing was last evaluated (the solver's look at the step's end) at or below zero,
+    /// so that its next evaluation counts every value by its sign and is positive again.
+    /// Returns how many pairs were counted again.
+    ///
+    /// A falling crossing fires when it goes from above zero to zero or below across a step. At
+    /// the end of a step without event, one at or below zero did not start the step above zero:
+    /// it restarted after an event inside the location band (the solver then takes it as exactly
+    /// zero, and it fires no more by leaving zero) or was already below. Stale counts keep it
+    /// there: the event that restarted it left a value within `AT_CROSSING` of zero counted on
+    /// the side it was heading to (turn26: a cone family of [1.0, 0.29, 0.29, −3.7·10⁻⁷] gave
+    /// 3.7·10⁻⁷, snapped to zero), the next mode change then took it below zero, and every later
+    /// one went unlocated. Counted again by sign it is positive from the next evaluation, and the
+    /// next mode change fires; the one it missed is stepped over under error control.
+    pub fn recount_fallen(&mut self) -> usize {
+        let mut recounted = 0;
+        for k in 0..self.last.len() {
+            if self.last[k] <= 0.0 {
+                self.counts[k] = [None; FAMILIES];
+                self.heading[k] = [Heading::Unknown; FAMILIES];
+                self.last[k] = 1.0;
+                recounted += 1;
+            }
         }
+        recounted
     }
 }
 

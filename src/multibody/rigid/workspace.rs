@@ -1,6 +1,7 @@
 //! The buffers of rigid contact, sized once per mechanism and set of pairs (nothing allocates
 //! during a run).
 
+use super::broad::PairBounds;
 use super::mode_indicators::ModeIndicators;
 use super::problem::Problem;
 use super::{ConstraintKind, RigidConstraint};
@@ -201,6 +202,8 @@ pub struct RigidWorkspace {
     pub problem: Problem,
     /// Each contact pair's speculative margin (m; computed once).
     pub margins: Vec<f64>,
+    /// Each contact pair's broad-phase bounds (`None`: always queried; computed once).
+    pub bounds: Vec<Option<PairBounds>>,
     /// The mode indicators of the last solve and the mode counts of the last event.
     pub modes: ModeIndicators,
     /// The buffers of frictional impacts.
@@ -315,6 +318,15 @@ impl RigidWorkspace {
                 .map(|c| match &c.kind {
                     ConstraintKind::Contact(p) => p.margin(),
                     _ => 0.0,
+                })
+                .collect(),
+            bounds: pairs
+                .iter()
+                .map(|c| match &c.kind {
+                    ConstraintKind::Contact(p) if p.broad_phase && p.cloud_points().is_none() => {
+                        PairBounds::of(&p.base, &p.follower)
+                    }
+                    _ => None,
                 })
                 .collect(),
             modes: ModeIndicators::new(pairs.len(), points),
