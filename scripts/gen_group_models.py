@@ -9,10 +9,13 @@ ContactGroup instead of one SpatialContactForce per pair.
   python3 scripts/gen_group_models.py --pile N [--walls|--no-walls] [--stop T] > pile.toml
   python3 scripts/gen_group_models.py --tower N > tower.toml
   python3 scripts/gen_group_models.py --pile N --no-walls --clusters C [--gap G] [--islands] > piles.toml
+  python3 scripts/gen_group_models.py --pile N --rigid [--stop T] > rigid_pile.toml
 
 --clusters C writes C copies of the pile, G m apart along x (default 10), in one group (issue 30
 part 3's separate clusters); --stagger H raises copy c by c·H m (so that the copies land at
-different times); --islands writes `islands = true` under [solver].
+different times); --islands writes `islands = true` under [solver]. --rigid makes the group `contact = "rigid"`
+(RIGID_CONTACT: restitution 0.5, Coulomb mu = 0.5) in place of the penalty law (issue 30's rigid
+pile, which the mechanism's broad phase for rigid pairs is measured on).
 
 models/sphere_pile.toml is --pile 64; models/box_tower.toml is --tower 8 (with comments added).
 """
@@ -35,6 +38,10 @@ WALLS = {
 }
 FRICTION = ('friction = { method = "stribeck", static = %r, dynamic = %r, stiction_velocity = %r }'
             % (MU, MU, VS))
+
+
+RIGID_CONTACT = ('contact = "rigid"\nrestitution = 0.5\n'
+                 'friction = { method = "coulomb", coefficient = %r }' % MU)
 
 
 def law(k):
@@ -68,7 +75,7 @@ def header(connect, name, stop, log):
     return lines
 
 
-def pile(n, walls, stop, clusters=1, gap=10.0, stagger=0.0):
+def pile(n, walls, stop, clusters=1, gap=10.0, stagger=0.0, rigid=False):
     connect = ["world.W -- floor.R", "pile.active_pairs -> contacts.in1"]
     blocks = []
     if walls:
@@ -84,7 +91,8 @@ def pile(n, walls, stop, clusters=1, gap=10.0, stagger=0.0):
                    "[blocks.ball%d]" % i, 'type = "Solid"',
                    'geometry = { shape = "sphere", radius = %r }' % R, "mass = %r" % M, ""]
     members = '["ball*", "floor"%s]' % (', "wall_*"' if walls else "")
-    blocks += ["[blocks.pile]", 'type = "ContactGroup"', "members = %s" % members, law(K), FRICTION, "",
+    contact = [RIGID_CONTACT] if rigid else [law(K), FRICTION]
+    blocks += ["[blocks.pile]", 'type = "ContactGroup"', "members = %s" % members] + contact + ["",
                "[blocks.contacts]", 'type = "Scope"', "inputs = 1", ""]
     log = ["free%d.p" % i for i in range(n * clusters)]
     return header(connect, "sphere_pile_%d" % n, stop, log) + blocks
@@ -119,11 +127,12 @@ def main():
     ap.add_argument("--gap", type=float, default=10.0)
     ap.add_argument("--stagger", type=float, default=0.0)
     ap.add_argument("--islands", action="store_true")
+    ap.add_argument("--rigid", action="store_true")
     a = ap.parse_args()
     if a.clusters > 1 and not a.no_walls:
         ap.error("--clusters needs --no-walls (the walls are infinite planes: they would cut the other clusters)")
     if a.pile:
-        lines = pile(a.pile, not a.no_walls, a.stop, a.clusters, a.gap, a.stagger)
+        lines = pile(a.pile, not a.no_walls, a.stop, a.clusters, a.gap, a.stagger, a.rigid)
         if a.islands:
             lines.insert(lines.index("[solver]") + 1, "islands = true")
         print("\n".join(lines))

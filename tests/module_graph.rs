@@ -81,21 +81,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
         "multibody/: out of this change's reach",
     ),
     (
-        &[
-            "multibody/rigid/candidates",
-            "multibody/rigid/closure",
-            "multibody/rigid/impact",
-            "multibody/rigid/modes",
-            "multibody/rigid/resting",
-            "multibody/rigid/workspace",
-        ],
-        "multibody/rigid/: rigid6 works there",
-    ),
-    (
-        &["multibody/rigid/projection", "multibody/rigid/settle"],
-        "multibody/rigid/: rigid6 works there",
-    ),
-    (
         &["sim/engine", "sim/islands"],
         "the engine's restricted evaluation reads the islands' block map (islands2)",
     ),

@@ -148,6 +148,7 @@ impl RigidParams {
                 follower,
                 friction: self.friction,
                 impacts: self.impacts,
+                broad_phase: false,
             })),
             restitution: self.restitution,
             rest_velocity: self.rest_velocity,

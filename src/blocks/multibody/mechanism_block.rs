@@ -895,6 +895,8 @@ impl crate::block::ConstrainedStates for MechanismBlock {
             if let Some(s) = scratch.downcast_mut::<Scratch>() {
                 // A step was accepted: failures of rejected trial stages no longer matter.
                 s.rigid.failure = None;
+                // It ended without an event: a mode crossing at or below zero there is stuck.
+                s.rigid.modes.recount_fallen();
                 let (q, v) = states.split_at_mut(m.nq());
                 if rigid::projection::project(m, &self.rigid, &mut s.rigid, &mut s.ws, q, v) {
                     s.solved_for.clear();

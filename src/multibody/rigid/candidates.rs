@@ -1,6 +1,8 @@
 //! The speculative contact points of every pair at the kinematics in a dynamics workspace, and
 //! the bounds of every joint limit near its range's ends (see the [module documentation](super)).
 
+use super::broad::REACH;
+use super::motion::BodyMotion;
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
 use super::{ConstraintKind, JointLimit, RigidConstraint, RigidPair, MAX_POINTS_PER_PAIR};
 use crate::geometry::query::manifold::{
@@ -9,7 +11,7 @@ use crate::geometry::query::manifold::{
 use crate::geometry::query::query_point_cloud_with;
 use crate::geometry::Shape;
 use crate::multibody::constraints::ContactRow;
-use crate::multibody::kinematics::{body_pose, body_position, body_velocity};
+use crate::multibody::kinematics::body_pose;
 use crate::multibody::workspace::Workspace;
 use nalgebra::{Isometry3, Translation3, Vector3};
 
@@ -28,7 +30,11 @@ pub fn find_candidates(
             ConstraintKind::Contact(pair) if pair.cloud_points().is_some() => {
                 cloud_candidates(k, pair, ws, rw)
             }
-            ConstraintKind::Contact(pair) => contact_candidates(k, pair, ws, rw),
+            ConstraintKind::Contact(pair) => {
+                if !ruled_out(k, pair, ws, rw) {
+                    contact_candidates(k, pair, ws, rw)
+                }
+            }
             ConstraintKind::Limit(limit) => limit_candidates(k, limit, q, v, rw),
             ConstraintKind::Loop(cut) => super::closure::closure_candidates(k, cut, ws, rw),
         }
@@ -157,6 +163,26 @@ fn push_candidate(rw: &mut RigidWorkspace, contact: &mut PairContact, c: Candida
         contact.crossing = contact.crossing.min(c.gap);
     }
     rw.candidates.push(c);
+}
+
+/// Whether the broad phase rules contact pair `k` out at the poses in `ws` (its bound exceeds
+/// [`REACH`] times its margin; see `broad.rs`): then its result is written as the narrow phase
+/// would find it (no candidate, the crossing at the margin), with the bound as its separation.
+fn ruled_out(k: usize, pair: &RigidPair, ws: &Workspace, rw: &mut RigidWorkspace) -> bool {
+    let Some(bounds) = &rw.bounds[k] else {
+        return false;
+    };
+    let margin = rw.margins[k];
+    let reach = REACH * margin;
+    let bound = bounds.distance(ws, (&pair.base.shape, &pair.follower.shape), reach);
+    if bound > reach {
+        rw.pairs[k] = PairContact {
+            separation: bound,
+            ..PairContact::apart(rw.candidates.len(), margin)
+        };
+        return true;
+    }
+    false
 }
 
 /// The speculative manifold points of contact pair `k`.
@@ -331,34 +357,4 @@ pub fn tangent_basis(n: &Vector3<f64>) -> [Vector3<f64>; 2] {
     };
     let t1 = (axis - n * n.dot(&axis)).normalize();
     [t1, n.cross(&t1)]
-}
-
-/// A body's motion in the World frame.
-pub(super) struct BodyMotion {
-    pub origin: Vector3<f64>,
-    pub angular: Vector3<f64>,
-    pub linear: Vector3<f64>,
-}
-
-impl BodyMotion {
-    pub fn of(ws: &Workspace, body: usize) -> Self {
-        if body == 0 {
-            return BodyMotion {
-                origin: Vector3::zeros(),
-                angular: Vector3::zeros(),
-                linear: Vector3::zeros(),
-            };
-        }
-        let (angular, linear) = body_velocity(ws, body);
-        BodyMotion {
-            origin: body_position(ws, body),
-            angular,
-            linear,
-        }
-    }
-
-    /// Velocity of the body's material point at `p` (m/s, World).
-    pub fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
-        self.linear + self.angular.cross(&(p - self.origin))
-    }
 }

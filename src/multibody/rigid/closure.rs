@@ -20,7 +20,7 @@
 //! its rate; a spherical joint the quaternion of F in B and the angular
 //! velocity of F relative to B, resolved in F.
 
-use super::candidates::BodyMotion;
+use super::motion::BodyMotion;
 use super::workspace::{Candidate, PairContact, RigidWorkspace};
 use crate::multibody::constraints::ContactRow;
 use crate::multibody::joint::JointKind;

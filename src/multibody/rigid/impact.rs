@@ -19,8 +19,7 @@ use super::resting::describe;
 use super::workspace::RigidWorkspace;
 use super::{ImpactOrder, RigidConstraint};
 use crate::multibody::constraints::{
-    solve_frictional_impulses, solve_impulses, ContactRow, FrictionalContact, ImpulseWorkspace,
-    RowKind,
+    solve_frictional_impulses, solve_impulses, ContactRow, FrictionalContact, RowKind,
 };
 use crate::multibody::kinematics::forward_kinematics;
 use crate::multibody::mechanism::Mechanism;
@@ -73,25 +72,6 @@ pub fn resolve_impacts(
         changed = true;
     }
     Ok(changed)
-}
-
-/// Buffers of the frictional impact rounds, allocated once with the [`RigidWorkspace`].
-#[derive(Clone, Debug)]
-pub struct ImpactBuffers {
-    /// The frictional contacts of the current round, in its row numbering.
-    contacts: Vec<FrictionalContact>,
-    /// The two-phase solver.
-    solver: ImpulseWorkspace,
-}
-
-impl ImpactBuffers {
-    /// Buffers for up to `rows` rows.
-    pub fn new(rows: usize) -> Self {
-        Self {
-            contacts: Vec::with_capacity(rows),
-            solver: ImpulseWorkspace::new(rows),
-        }
-    }
 }
 
 /// The rows of an impact: every touching candidate's normal row and, for a contact point of a

@@ -55,10 +55,14 @@
 //!   entering or leaving the resting band otherwise (drift, a trial step's error) changes the
 //!   right-hand side within a step.
 
+pub(crate) mod broad;
 pub(crate) mod candidates;
 pub(crate) mod closure;
 pub(crate) mod impact;
+pub(crate) mod mode_indicators;
 pub(crate) mod modes;
+pub(crate) mod motion;
+pub(crate) mod plastic;
 pub(crate) mod problem;
 pub(crate) mod projection;
 pub(crate) mod refine;
@@ -167,6 +171,11 @@ pub struct RigidPair {
     pub friction: f64,
     /// How its simultaneous collisions are resolved.
     pub impacts: ImpactOrder,
+    /// Whether the mechanism may skip the pair's narrow phase while its bounding volumes are
+    /// further apart than twice its margin (`broad.rs`): its `separation` output is then only a
+    /// lower bound. A ContactGroup's pairs opt in (the group reports no separation); a
+    /// RigidContact's do not (its `separation` output is the pair's).
+    pub broad_phase: bool,
 }
 
 /// A rigid joint limit (a RevoluteJoint's or PrismaticJoint's `limits` with `method = "rigid"`):

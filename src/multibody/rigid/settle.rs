@@ -27,7 +27,7 @@
 //! touching point without load (lifting off slowly) has nothing to hold it. Nothing is done while every such velocity is below [`SETTLED_VELOCITY`] (round-off),
 //! so a scene at rest does not restart the integrator at every step.
 
-use super::projection::stop_points;
+use super::plastic::stop_points;
 use super::workspace::{Candidate, RigidWorkspace};
 use super::RigidConstraint;
 use crate::multibody::constraints::ContactRow;

@@ -1,14 +1,15 @@
 //! The buffers of rigid contact, sized once per mechanism and set of pairs (nothing allocates
 //! during a run).
 
-use super::impact::ImpactBuffers;
-use super::modes::ModeIndicators;
+use super::broad::PairBounds;
+use super::mode_indicators::ModeIndicators;
 use super::problem::Problem;
 use super::{ConstraintKind, RigidConstraint};
 use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::query::{ContactGeometry, QueryWorkspace};
 use crate::multibody::constraints::{
-    ConstraintRows, ContactRow, FrictionalContact, LcpWorkspace, RowGroups, RowKind,
+    ConstraintRows, ContactRow, FrictionalContact, ImpulseWorkspace, LcpWorkspace, RowGroups,
+    RowKind,
 };
 use crate::multibody::mechanism::Mechanism;
 use nalgebra::{DMatrix, Vector3};
@@ -201,6 +202,8 @@ pub struct RigidWorkspace {
     pub problem: Problem,
     /// Each contact pair's speculative margin (m; computed once).
     pub margins: Vec<f64>,
+    /// Each contact pair's broad-phase bounds (`None`: always queried; computed once).
+    pub bounds: Vec<Option<PairBounds>>,
     /// The mode indicators of the last solve and the mode counts of the last event.
     pub modes: ModeIndicators,
     /// The buffers of frictional impacts.
@@ -213,6 +216,25 @@ pub struct RigidWorkspace {
     /// force: only such a pair is settled ([`super::settle`]; a touching point without load,
     /// slowly lifting off, is not held).
     pub loaded: Vec<bool>,
+}
+
+/// Buffers of the frictional impact rounds, allocated once with the [`RigidWorkspace`].
+#[derive(Clone, Debug)]
+pub struct ImpactBuffers {
+    /// The frictional contacts of the current round, in its row numbering.
+    pub(super) contacts: Vec<FrictionalContact>,
+    /// The two-phase solver.
+    pub(super) solver: ImpulseWorkspace,
+}
+
+impl ImpactBuffers {
+    /// Buffers for up to `rows` rows.
+    pub fn new(rows: usize) -> Self {
+        Self {
+            contacts: Vec::with_capacity(rows),
+            solver: ImpulseWorkspace::new(rows),
+        }
+    }
 }
 
 impl RigidWorkspace {
@@ -296,6 +318,15 @@ impl RigidWorkspace {
                 .map(|c| match &c.kind {
                     ConstraintKind::Contact(p) => p.margin(),
                     _ => 0.0,
+                })
+                .collect(),
+            bounds: pairs
+                .iter()
+                .map(|c| match &c.kind {
+                    ConstraintKind::Contact(p) if p.broad_phase && p.cloud_points().is_none() => {
+                        PairBounds::of(&p.base, &p.follower)
+                    }
+                    _ => None,
                 })
                 .collect(),
             modes: ModeIndicators::new(pairs.len(), points),

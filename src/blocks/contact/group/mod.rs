@@ -252,7 +252,9 @@ impl Block for ContactGroup {
         &self.physical
     }
     fn warnings(&self) -> Vec<String> {
-        self.warnings.clone()
+        let mut warnings = self.warnings.clone();
+        warnings.extend(self.no_pair_warning());
+        warnings
     }
     fn propagate_shapes(
         &self,
