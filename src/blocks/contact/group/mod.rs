@@ -40,6 +40,7 @@
 mod broad_phase;
 mod coupling;
 mod eval;
+mod grid;
 mod narrow;
 mod params;
 mod rigid;
@@ -214,8 +215,14 @@ struct Scratch {
     sweep: Sweep,
     /// The pairs whose boxes were within the margin at the last evaluation.
     near: Vec<NearPair>,
+    /// The whole evaluations' broad phase (the sweep serves islands' and the look-ahead).
+    grid: grid::Grid,
     /// The pairs the narrow phase evaluates, in (i, j) order.
     candidates: Vec<(u32, u32)>,
+    /// Per candidate after the always-pairs: its watch slot (u32::MAX: not watched).
+    candidate_slots: Vec<u32>,
+    /// Per member: max(1 m, |its frame's origin|) (m), the scale of its separations' round-off.
+    scale: Vec<f64>,
     /// The watched pairs, sorted, and the work values they were decoded from.
     watched: Vec<(u32, u32, u32)>,
     watched_work: Vec<f64>,
@@ -333,7 +340,16 @@ impl Block for ContactGroup {
             island_box: ([0.0; 3], [0.0; 3]),
             sweep: Sweep::new(&self.bounded),
             near: Vec::with_capacity(pairs),
+            grid: grid::Grid::new(
+                m,
+                &self.bounded,
+                &self.planes,
+                |k| self.members[k as usize].radius,
+                self.margin,
+            ),
             candidates: Vec::with_capacity(self.always.len() + pairs),
+            candidate_slots: Vec::with_capacity(pairs),
+            scale: vec![1.0; m],
             watched: Vec::with_capacity(slots),
             watched_work: vec![f64::NAN; slots],
             watch_start: vec![0; m + 1],
