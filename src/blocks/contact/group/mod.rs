@@ -13,8 +13,9 @@
 //! Each pair (i, j), i before j in members order, is evaluated as a SpatialContactForce with
 //! base i and follower j would evaluate it (`contact_points = "manifold"`, same laws; see
 //! `group/narrow.rs`): the same manifold, the same forces, bit for bit. The pairs evaluated are
-//! the broad phase's (`group/broad_phase.rs`): those whose World-aligned bounding boxes overlap (for a
-//! plane fixed to the World: whose box reaches the plane), every pair with another unbounded
+//! the broad phase's (`group/grid.rs`, `group/broad_phase.rs`): those whose World-aligned
+//! bounding boxes overlap (for a plane fixed to the World: whose box reaches the plane), every
+//! pair with another unbounded
 //! member (a grid surface, a plane that moves), and every watched pair (below). A pair whose
 //! boxes are apart has no contact, so the others contribute nothing.
 //!
@@ -626,7 +627,7 @@ const PARAMS: &[ParamDoc] = &[
 pub static CONTACT_GROUP: BlockType = BlockType {
     name: "ContactGroup",
     category: "Contact",
-    summary: "Contact among many geometries named by `members` (with * wildcards): every pair the geometry table supports touches. Penalty (the default): one normal law and one friction law, each pair computed as a SpatialContactForce computes it (contact manifold, bit for bit); a broad phase (bounding boxes, sort and sweep) evaluates only pairs whose boxes overlap; zero crossings watch only the pairs within `margin`, and the approach of any other pair is itself an event, so no contact onset is stepped over. contact = \"rigid\": every pair is a RigidContact pair (base: the member first in members order) with RigidContact's restitution, rest_velocity, friction and impacts, solved by the mechanism (no broad phase: every pair is evaluated at every evaluation). Outputs the number of pairs in contact and each member's net contact wrench.",
+    summary: "Contact among many geometries named by `members` (with * wildcards): every pair the geometry table supports touches. Penalty (the default): one normal law and one friction law, each pair computed as a SpatialContactForce computes it (contact manifold, bit for bit); a broad phase (bounding boxes in a uniform grid) evaluates only pairs whose boxes overlap; zero crossings watch only the pairs within `margin`, and the approach of any other pair is itself an event, so no contact onset is stepped over. contact = \"rigid\": every pair is a RigidContact pair (base: the member first in members order) with RigidContact's restitution, rest_velocity, friction and impacts, solved by the mechanism (no broad phase: every pair is evaluated at every evaluation). Outputs the number of pairs in contact and each member's net contact wrench.",
     params: PARAMS,
     ports: &[
         PortDoc { name: "(members)", kind: "geometry", shape: "", unit: "", doc: "one geometry port per member, named after it and connected by the builder to the member's G (write no `--` line)" },
