@@ -24,6 +24,7 @@
 
 mod contact_geometry;
 mod convex;
+mod direct;
 mod epa;
 mod gjk;
 pub mod manifold;
@@ -97,6 +98,10 @@ pub fn query_with(
     follower: &Shape,
     pose_follower: &Isometry3<f64>,
 ) -> Result<ContactGeometry, GeometryError> {
+    if let Some(contact) = direct::closest(base, pose_base, follower, pose_follower) {
+        // Two spheres, a plane and a sphere: supported pairs, bit for bit the path below.
+        return Ok(contact);
+    }
     check_pair(base, follower)?;
     let store = &mut *workspace.epa;
     if let Shape::PointCloud(cloud) = follower {

@@ -2,6 +2,7 @@
 //! candidates, and the outputs (see the module documentation of `group`).
 
 use super::broad_phase::{bounding_box, NearPair};
+use super::grid::plane_gap;
 use super::narrow::PairSide;
 use super::{
     ContactGroup, Scratch, ACTIVE_PAIRS, FIRST_WRENCH, MEMBER_WRENCH, SEPARATION_RESOLUTION,
@@ -44,6 +45,7 @@ impl ContactGroup {
             }
             let motion = FrameMotion::of(io.input(k), &m.placement);
             s.poses[k] = motion.isometry();
+            s.scale[k] = 1f64.max(s.poses[k].translation.vector.norm());
             if m.bounded {
                 (s.lo[k], s.hi[k]) = bounding_box(&m.shape, &motion);
                 for a in 0..3 {
@@ -61,35 +63,64 @@ impl ContactGroup {
     /// in contact by the partition, but stays in the approach function as a second line of
     /// defence, its other member where its island's last evaluation left it).
     pub(super) fn broad_phase(&self, s: &mut Scratch, island: Option<&[bool]>) {
-        let Scratch {
-            sweep,
-            lo,
-            hi,
-            near,
-            ..
-        } = s;
-        let allowed =
-            |a, b| (self.in_island(island, a) || self.in_island(island, b)) && self.allowed(a, b);
-        let window = island.map(|_| s.island_box);
-        sweep.pairs_within(lo, hi, (self.margin, window), allowed, near);
-        self.plane_pairs_within(lo, hi, &s.motions, (self.margin, island), near);
+        if island.is_none() {
+            // A whole evaluation: the grid, whose pairs come sorted.
+            let Scratch {
+                grid,
+                lo,
+                hi,
+                motions,
+                near,
+                ..
+            } = s;
+            let allowed = |a, b| self.allowed(a, b);
+            grid.pairs_sorted((&lo[..], &hi[..]), motions, self.margin, allowed, near);
+        } else {
+            let Scratch {
+                sweep,
+                lo,
+                hi,
+                near,
+                ..
+            } = s;
+            let allowed = |a, b| {
+                (self.in_island(island, a) || self.in_island(island, b)) && self.allowed(a, b)
+            };
+            let window = island.map(|_| s.island_box);
+            sweep.pairs_within(lo, hi, (self.margin, window), allowed, near);
+            self.plane_pairs_within(lo, hi, &s.motions, (self.margin, island), near);
+            s.near
+                .sort_unstable_by_key(|p| (u64::from(p.a) << 32) | u64::from(p.b));
+        }
+        // One order whatever the broad phase's (by pair): the sums are then the same at every
+        // evaluation.
         s.candidates.clear();
+        s.candidate_slots.clear();
         s.candidates.extend_from_slice(&self.always);
         let half = 0.5 * self.margin;
         s.approach = half;
+        // `near` and `watched` are both sorted by pair: one walk finds each pair's watch slot.
+        let mut w = 0;
         for p in &s.near {
-            let watched = Self::watched_slot(s, p.a, p.b).is_some();
-            if p.gap <= 0.0 || watched {
-                s.candidates.push((p.a, p.b));
+            while s.watched.get(w).is_some_and(|x| (x.0, x.1) < (p.a, p.b)) {
+                w += 1;
             }
-            let overflowed = s.overflow.binary_search(&(p.a, p.b)).is_ok();
-            if !watched && !overflowed && self.zero_crossings {
+            let slot = s
+                .watched
+                .get(w)
+                .filter(|x| (x.0, x.1) == (p.a, p.b))
+                .map(|x| x.2);
+            if p.gap <= 0.0 || slot.is_some() {
+                s.candidates.push((p.a, p.b));
+                s.candidate_slots.push(slot.unwrap_or(u32::MAX));
+            }
+            if slot.is_none()
+                && self.zero_crossings
+                && s.overflow.binary_search(&(p.a, p.b)).is_err()
+            {
                 s.approach = s.approach.min(p.gap - half);
             }
         }
-        // One order whatever the sweep's: the sums are then the same at every evaluation.
-        s.candidates[self.always.len()..]
-            .sort_unstable_by_key(|&(a, b)| (u64::from(a) << 32) | u64::from(b));
     }
 
     /// Appends to `out` every allowed pair of a plane fixed to the World and a bounded member
@@ -114,10 +145,7 @@ impl ContactGroup {
                     continue;
                 }
                 let (l, h) = (&lo[k as usize], &hi[k as usize]);
-                let mut gap = -offset;
-                for a in 0..3 {
-                    gap += n[a] * 0.5 * (l[a] + h[a]) - n[a].abs() * 0.5 * (h[a] - l[a]);
-                }
+                let gap = plane_gap(&(n, offset), l, h);
                 let (a, b) = (p.min(k), p.max(k));
                 if gap <= reach && self.allowed(a, b) {
                     out.push(NearPair { a, b, gap });
@@ -155,15 +183,18 @@ impl ContactGroup {
             };
             active += usize::from(r.in_contact);
             if self.zero_crossings {
-                let scale = 1f64
-                    .max(s.poses[iu].translation.vector.norm())
-                    .max(s.poses[ju].translation.vector.norm());
+                // max(1, |p_i|, |p_j|): each member's max(1, |p|) is kept (`update_members`).
+                let scale = s.scale[iu].max(s.scale[ju]);
                 let g = r.separation + SEPARATION_RESOLUTION * scale;
-                // The candidates start with the always-pairs, in their order.
+                // The candidates start with the always-pairs, in their order, then the broad
+                // phase's, each with its watch slot (u32::MAX: none).
                 if c < self.always.len() {
                     s.always_g[c] = g;
-                } else if let Some(slot) = Self::watched_slot(s, i, j) {
-                    s.slot_g[slot] = g;
+                } else {
+                    let slot = s.candidate_slots[c - self.always.len()];
+                    if slot != u32::MAX {
+                        s.slot_g[slot as usize] = g;
+                    }
                 }
             }
             // Equal and opposite, as SpatialContactForce writes them.

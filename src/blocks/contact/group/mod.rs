@@ -13,8 +13,9 @@
 //! Each pair (i, j), i before j in members order, is evaluated as a SpatialContactForce with
 //! base i and follower j would evaluate it (`contact_points = "manifold"`, same laws; see
 //! `group/narrow.rs`): the same manifold, the same forces, bit for bit. The pairs evaluated are
-//! the broad phase's (`group/broad_phase.rs`): those whose World-aligned bounding boxes overlap (for a
-//! plane fixed to the World: whose box reaches the plane), every pair with another unbounded
+//! the broad phase's (`group/grid.rs`, `group/broad_phase.rs`): those whose World-aligned
+//! bounding boxes overlap (for a plane fixed to the World: whose box reaches the plane), every
+//! pair with another unbounded
 //! member (a grid surface, a plane that moves), and every watched pair (below). A pair whose
 //! boxes are apart has no contact, so the others contribute nothing.
 //!
@@ -40,6 +41,7 @@
 mod broad_phase;
 mod coupling;
 mod eval;
+mod grid;
 mod narrow;
 mod params;
 mod rigid;
@@ -214,8 +216,14 @@ struct Scratch {
     sweep: Sweep,
     /// The pairs whose boxes were within the margin at the last evaluation.
     near: Vec<NearPair>,
+    /// The whole evaluations' broad phase (the sweep serves islands' and the look-ahead).
+    grid: grid::Grid,
     /// The pairs the narrow phase evaluates, in (i, j) order.
     candidates: Vec<(u32, u32)>,
+    /// Per candidate after the always-pairs: its watch slot (u32::MAX: not watched).
+    candidate_slots: Vec<u32>,
+    /// Per member: max(1 m, |its frame's origin|) (m), the scale of its separations' round-off.
+    scale: Vec<f64>,
     /// The watched pairs, sorted, and the work values they were decoded from.
     watched: Vec<(u32, u32, u32)>,
     watched_work: Vec<f64>,
@@ -335,7 +343,16 @@ impl Block for ContactGroup {
             island_box: ([0.0; 3], [0.0; 3]),
             sweep: Sweep::new(&self.bounded),
             near: Vec::with_capacity(pairs),
+            grid: grid::Grid::new(
+                m,
+                &self.bounded,
+                &self.planes,
+                |k| self.members[k as usize].radius,
+                self.margin,
+            ),
             candidates: Vec::with_capacity(self.always.len() + pairs),
+            candidate_slots: Vec::with_capacity(pairs),
+            scale: vec![1.0; m],
             watched: Vec::with_capacity(slots),
             watched_work: vec![f64::NAN; slots],
             watch_start: vec![0; m + 1],
@@ -612,7 +629,7 @@ const PARAMS: &[ParamDoc] = &[
 pub static CONTACT_GROUP: BlockType = BlockType {
     name: "ContactGroup",
     category: "Contact",
-    summary: "Contact among many geometries named by `members` (with * wildcards): every pair the geometry table supports touches. Penalty (the default): one normal law and one friction law, each pair computed as a SpatialContactForce computes it (contact manifold, bit for bit); a broad phase (bounding boxes, sort and sweep) evaluates only pairs whose boxes overlap; zero crossings watch only the pairs within `margin`, and the approach of any other pair is itself an event, so no contact onset is stepped over. contact = \"rigid\": every pair is a RigidContact pair (base: the member first in members order) with RigidContact's restitution, rest_velocity, friction and impacts, solved by the mechanism (no broad phase: every pair is evaluated at every evaluation). Outputs the number of pairs in contact and each member's net contact wrench.",
+    summary: "Contact among many geometries named by `members` (with * wildcards): every pair the geometry table supports touches. Penalty (the default): one normal law and one friction law, each pair computed as a SpatialContactForce computes it (contact manifold, bit for bit); a broad phase (bounding boxes in a uniform grid) evaluates only pairs whose boxes overlap; zero crossings watch only the pairs within `margin`, and the approach of any other pair is itself an event, so no contact onset is stepped over. contact = \"rigid\": every pair is a RigidContact pair (base: the member first in members order) with RigidContact's restitution, rest_velocity, friction and impacts, solved by the mechanism (no broad phase: every pair is evaluated at every evaluation). Outputs the number of pairs in contact and each member's net contact wrench.",
     params: PARAMS,
     ports: &[
         PortDoc { name: "(members)", kind: "geometry", shape: "", unit: "", doc: "one geometry port per member, named after it and connected by the builder to the member's G (write no `--` line)" },

@@ -319,6 +319,20 @@ fn manifold_of(
     shift: Option<&Vector3<f64>>,
     out: &mut ContactManifold,
 ) -> Result<(), GeometryError> {
+    if let Some(closest) = super::direct::closest(base, pose_base, follower, pose_follower) {
+        // Two spheres, a plane and a sphere (no faceted side): the single deepest point, set
+        // exactly as below.
+        out.closest = closest;
+        out.normal = closest.normal;
+        out.points.clear();
+        out.side = ReferenceSide::Neither;
+        if closest.separation < 0.0 {
+            out.single();
+        } else {
+            out.kind = ManifoldKind::Apart;
+        }
+        return Ok(());
+    }
     out.closest = super::query_with(workspace, base, pose_base, follower, pose_follower)?;
     out.normal = out.closest.normal;
     out.points.clear();

@@ -1,0 +1,377 @@
+//! The group's broad phase for a whole evaluation: a uniform grid (a spatial hash) over the
+//! bounded members' boxes, which lists the pairs within reach in (lower member, higher member)
+//! order at a cost linear in the number of members.
+//!
+//! Each bounded member k has a box radius ρ_k (m; no point of its shape is further from its
+//! frame's origin), so its World-aligned box is at most 2ρ_k wide along every World axis. The
+//! members with ρ_k ≤ 4·median(ρ) are *small*; the cell edge is
+//! `h = (2·max small ρ + reach)·(1 + 10⁻⁹)` (m). Two small boxes whose gap is at most `reach`
+//! have centres at most `w_a + w_b + reach ≤ h` apart along each axis (w the half widths), so
+//! their cells `⌊c/h⌋` differ by at most one along each axis: each small member meets its
+//! partners among the small members in the 27 cells around its own. The cells are hashed into
+//! a table of `2^⌈log₂ 2n⌉` buckets (n small members) and the members counting-sorted into
+//! them (O(n) per evaluation); a bucket may hold several cells, so a member found there counts
+//! only if its own cell is the one looked at (which also keeps a pair from being found twice).
+//! The other members are handled apart: a big member (a floor made of a box, a wall) against
+//! every bounded member, an infinite plane fixed to the World against every bounded member by
+//! the distance of the box's lowest corner (as `plane_pairs_within` computes it).
+//!
+//! The pairs come out sorted by (a, b): member a in index order, its partners b > a sorted (a
+//! handful each). The narrow phase then needs no sort of the pair list, and the sums over pairs
+//! are made in the order the sort-and-sweep gave after its sort: the same numbers.
+
+use super::broad_phase::{box_gap, NearPair};
+use crate::blocks::multibody::FrameMotion;
+use nalgebra::Vector3;
+
+/// What the grid does with a member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// A bounded member hashed into the grid.
+    Small,
+    /// A bounded member wider than the cells: tested against every bounded member.
+    Big,
+    /// An infinite plane fixed to the World: tested against every bounded member.
+    Plane,
+    /// Not broad-phased (a grid surface, a moving plane: always evaluated).
+    Other,
+}
+
+/// The grid and its buffers, sized once.
+#[derive(Clone, Debug)]
+pub(super) struct Grid {
+    /// The cell edge (m).
+    cell: f64,
+    role: Vec<Role>,
+    /// The bounded members (indices, ascending), the small ones and the big ones.
+    bounded: Vec<u32>,
+    small: Vec<u32>,
+    big: Vec<u32>,
+    /// The planes fixed to the World, and per plane its unit normal n (World) and n·origin (m).
+    planes: Vec<u32>,
+    plane_frames: Vec<(Vector3<f64>, f64)>,
+    /// Per member: its cell (small members only).
+    cell_of: Vec<[i64; 3]>,
+    /// The buckets: bucket b holds `entries[start[b]..start[b + 1]]` (members, ascending, each
+    /// with its cell).
+    start: Vec<u32>,
+    fill: Vec<u32>,
+    entries: Vec<(u32, [i64; 3])>,
+    /// The bucket count less one (a power of two less one).
+    mask: usize,
+}
+
+impl Grid {
+    /// A grid over `m` members: `bounded` (ascending) with box radii `radius(k)` (m), `planes`
+    /// (ascending) the infinite planes fixed to the World, for pairs within `reach` (m).
+    pub(super) fn new(
+        m: usize,
+        bounded: &[u32],
+        planes: &[u32],
+        radius: impl Fn(u32) -> f64,
+        reach: f64,
+    ) -> Self {
+        let mut radii: Vec<f64> = bounded.iter().map(|&k| radius(k)).collect();
+        radii.sort_unstable_by(f64::total_cmp);
+        let median = radii.get(radii.len() / 2).copied().unwrap_or(0.0);
+        let mut role = vec![Role::Other; m];
+        let (mut small, mut big) = (Vec::new(), Vec::new());
+        let mut widest = 0.0f64;
+        for &k in bounded {
+            let r = radius(k);
+            if r <= 4.0 * median {
+                role[k as usize] = Role::Small;
+                small.push(k);
+                widest = widest.max(r);
+            } else {
+                role[k as usize] = Role::Big;
+                big.push(k);
+            }
+        }
+        for &p in planes {
+            role[p as usize] = Role::Plane;
+        }
+        let cell = (2.0 * widest + reach.max(0.0)) * (1.0 + 1e-9);
+        let buckets = (2 * small.len()).max(1).next_power_of_two();
+        Grid {
+            // A zero-size cell (points only, no reach) would put every member in its own cell
+            // at any distance: any positive edge is correct then.
+            cell: if cell > 0.0 { cell } else { 1.0 },
+            role,
+            bounded: bounded.to_vec(),
+            small,
+            big,
+            planes: planes.to_vec(),
+            plane_frames: vec![(Vector3::zeros(), 0.0); planes.len()],
+            cell_of: vec![[0; 3]; m],
+            start: vec![0; buckets + 1],
+            fill: vec![0; buckets],
+            entries: vec![(0, [0; 3]); bounded.len()],
+            mask: buckets - 1,
+        }
+    }
+
+    /// The bucket of a cell: a hash of its row (y, z) plus x, so that the three cells x − 1,
+    /// x, x + 1 of a row lie in three consecutive buckets (modulo the table).
+    #[inline]
+    fn bucket(&self, c: [i64; 3]) -> usize {
+        let row = (c[1].wrapping_mul(73_856_093)) ^ (c[2].wrapping_mul(19_349_663));
+        (row.wrapping_add(c[0]) as u64 as usize) & self.mask
+    }
+
+    /// Hashes the small members' box centres into their cells' buckets.
+    fn rebuild(&mut self, lo: &[[f64; 3]], hi: &[[f64; 3]]) {
+        self.start.fill(0);
+        for i in 0..self.small.len() {
+            let k = self.small[i] as usize;
+            let mut c = [0i64; 3];
+            for (a, ca) in c.iter_mut().enumerate() {
+                // Saturating for a box at infinity or NaN (its gaps then exceed any reach).
+                *ca = (0.5 * (lo[k][a] + hi[k][a]) / self.cell).floor() as i64;
+            }
+            self.cell_of[k] = c;
+            let b = self.bucket(c);
+            self.start[b + 1] += 1;
+        }
+        let buckets = self.fill.len();
+        for b in 0..buckets {
+            self.start[b + 1] += self.start[b];
+        }
+        self.fill.copy_from_slice(&self.start[..buckets]);
+        for i in 0..self.small.len() {
+            let k = self.small[i];
+            let c = self.cell_of[k as usize];
+            let b = self.bucket(c);
+            self.entries[self.fill[b] as usize] = (k, c);
+            self.fill[b] += 1;
+        }
+    }
+
+    /// Every pair of broad-phased members whose gap is at most `reach` (m; the cells were
+    /// sized for it) and that `allowed` accepts, written to `out` (cleared first) sorted by
+    /// (a, b), each with its gap: box to box (`box_gap`), or for a plane the signed distance
+    /// from the plane to the box's lowest corner. No allocation once `out` has grown to the
+    /// number of such pairs.
+    pub(super) fn pairs_sorted(
+        &mut self,
+        (lo, hi): (&[[f64; 3]], &[[f64; 3]]),
+        motions: &[FrameMotion],
+        reach: f64,
+        allowed: impl Fn(u32, u32) -> bool,
+        out: &mut Vec<NearPair>,
+    ) {
+        out.clear();
+        self.rebuild(lo, hi);
+        for (frame, &p) in self.plane_frames.iter_mut().zip(&self.planes) {
+            let plane = &motions[p as usize];
+            let n: Vector3<f64> = plane.rotation.column(2).into_owned();
+            *frame = (n, n.dot(&plane.position));
+        }
+        let box_pair = |a: u32, b: u32, out: &mut Vec<NearPair>| {
+            let (a_, b_) = (a as usize, b as usize);
+            let gap = box_gap(&lo[a_], &hi[a_], &lo[b_], &hi[b_]);
+            if gap <= reach && allowed(a, b) {
+                out.push(NearPair { a, b, gap });
+            }
+        };
+        let plane_pair = |f: usize, k: u32, out: &mut Vec<NearPair>| {
+            let p = self.planes[f];
+            let gap = plane_gap(&self.plane_frames[f], &lo[k as usize], &hi[k as usize]);
+            let (a, b) = (p.min(k), p.max(k));
+            if gap <= reach && allowed(a, b) {
+                out.push(NearPair { a, b, gap });
+            }
+        };
+        for a in 0..self.role.len() as u32 {
+            let first = out.len();
+            match self.role[a as usize] {
+                Role::Small => {
+                    self.small_partners(a, &mut |b| box_pair(a, b, out));
+                    for &b in self.big.iter().filter(|&&b| b > a) {
+                        box_pair(a, b, out);
+                    }
+                }
+                Role::Big => {
+                    for &b in self.bounded.iter().filter(|&&b| b > a) {
+                        box_pair(a, b, out);
+                    }
+                }
+                Role::Plane => {
+                    let f = self.planes.binary_search(&a).unwrap_or(0);
+                    for &k in self.bounded.iter().filter(|&&k| k > a) {
+                        plane_pair(f, k, out);
+                    }
+                }
+                Role::Other => {}
+            }
+            if matches!(self.role[a as usize], Role::Small | Role::Big) {
+                for (f, _) in self.planes.iter().enumerate().filter(|&(_, &p)| p > a) {
+                    plane_pair(f, a, out);
+                }
+            }
+            out[first..].sort_unstable_by_key(|p| p.b);
+        }
+    }
+
+    /// Calls `found(b)` for each small member b > a in the 27 cells around small member a's:
+    /// nine rows (y, z) of three cells each, a row's three buckets read as one run when they do
+    /// not wrap around the table.
+    #[inline]
+    fn small_partners(&self, a: u32, found: &mut impl FnMut(u32)) {
+        let c = self.cell_of[a as usize];
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                let (y, z) = (c[1].wrapping_add(dy), c[2].wrapping_add(dz));
+                let first = self.bucket([c[0].wrapping_sub(1), y, z]);
+                if first + 2 <= self.mask {
+                    // Three distinct buckets: each member in them is seen once.
+                    let run = self.start[first] as usize..self.start[first + 3] as usize;
+                    for &(k, kc) in &self.entries[run] {
+                        let in_row = kc[1] == y && kc[2] == z && kc[0].abs_diff(c[0]) <= 1;
+                        if k > a && in_row {
+                            found(k);
+                        }
+                    }
+                } else {
+                    // Wrapping (or a table of fewer than three buckets, where a bucket may come
+                    // twice): cell by cell, each member matching one cell only.
+                    for dx in -1..=1 {
+                        let cell = [c[0].wrapping_add(dx), y, z];
+                        let b = self.bucket(cell);
+                        let run = self.start[b] as usize..self.start[b + 1] as usize;
+                        for &(k, kc) in &self.entries[run] {
+                            if k > a && kc == cell {
+                                found(k);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The signed distance (m) from a plane (unit normal n, World, and n·origin) to the lowest
+/// corner of the box (lo, hi): `n·c − n·o − Σ_a |n_a|·h_a` (c the box's centre, h its half
+/// sizes), summed in the order `plane_pairs_within` sums it.
+#[inline]
+pub(super) fn plane_gap((n, offset): &(Vector3<f64>, f64), l: &[f64; 3], h: &[f64; 3]) -> f64 {
+    let mut gap = -offset;
+    for a in 0..3 {
+        gap += n[a] * 0.5 * (l[a] + h[a]) - n[a].abs() * 0.5 * (h[a] - l[a]);
+    }
+    gap
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::broad_phase::{bounding_box, Sweep};
+    use super::*;
+    use crate::geometry::Shape;
+    use nalgebra::Matrix3;
+
+    fn at(x: f64, y: f64, z: f64) -> FrameMotion {
+        FrameMotion {
+            rotation: Matrix3::identity(),
+            position: Vector3::new(x, y, z),
+            angular_velocity: Vector3::zeros(),
+            velocity: Vector3::zeros(),
+        }
+    }
+
+    /// A pseudo-random stream in [0, 1).
+    fn stream(mut state: u64) -> impl FnMut() -> f64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// A jumble of 120 balls (r 5 cm) and 6 bricks, one of them a 2 m slab (a big member),
+    /// packed in a 0.8 m cube with a floor plane (member 3) and a tilted wall (member 70): the
+    /// grid lists exactly the pairs (and gaps, bit for bit) that a test of every pair lists,
+    /// sorted by pair, at every reach, with an `allowed` that refuses some.
+    #[test]
+    fn the_grid_lists_every_pair_within_reach_sorted() {
+        let ball = Shape::sphere(0.05).unwrap();
+        let brick = Shape::brick([0.2, 0.1, 0.05]).unwrap();
+        let slab = Shape::brick([2.0, 2.0, 0.1]).unwrap();
+        let (planes, m) = ([3u32, 70], 128usize);
+        let mut next = stream(0x2545_f491_4f6c_dd1d);
+        let (mut lo, mut hi) = (vec![[0.0; 3]; m], vec![[0.0; 3]; m]);
+        let mut motions = vec![at(0.0, 0.0, 0.0); m];
+        let mut radius = vec![0.0; m];
+        let mut bounded = vec![];
+        let wall = nalgebra::Rotation3::from_axis_angle(&Vector3::y_axis(), 1.2);
+        motions[70].rotation = *wall.matrix();
+        motions[70].position = Vector3::new(0.3, 0.0, 0.0);
+        for k in 0..m as u32 {
+            if planes.contains(&k) {
+                continue;
+            }
+            let shape = match k % 23 {
+                5 => &brick,
+                9 if k == 9 => &slab,
+                _ => &ball,
+            };
+            let mut motion = at(0.8 * next(), 0.8 * next(), 0.8 * next());
+            motion.rotation =
+                *nalgebra::Rotation3::from_scaled_axis(Vector3::new(next(), next(), next()))
+                    .matrix();
+            (lo[k as usize], hi[k as usize]) = bounding_box(shape, &motion);
+            radius[k as usize] = super::super::broad_phase::radius(shape);
+            motions[k as usize] = motion;
+            bounded.push(k);
+        }
+        let refused = |a: u32, b: u32| (a + b) % 17 == 0;
+        for reach in [0.0, 0.0125, 0.1] {
+            let mut grid = Grid::new(m, &bounded, &planes, |k| radius[k as usize], reach);
+            assert_eq!(grid.big, vec![9], "the slab is the one big member");
+            let mut out = vec![];
+            grid.pairs_sorted((&lo, &hi), &motions, reach, |a, b| !refused(a, b), &mut out);
+            let mut want = vec![];
+            for a in 0..m as u32 {
+                for b in a + 1..m as u32 {
+                    let (pa, pb) = (planes.contains(&a), planes.contains(&b));
+                    let gap = match (pa, pb) {
+                        (true, true) => continue,
+                        (false, false) => box_gap(
+                            &lo[a as usize],
+                            &hi[a as usize],
+                            &lo[b as usize],
+                            &hi[b as usize],
+                        ),
+                        _ => {
+                            let (p, k) = if pa { (a, b) } else { (b, a) };
+                            let plane = &motions[p as usize];
+                            let n: Vector3<f64> = plane.rotation.column(2).into_owned();
+                            plane_gap(
+                                &(n, n.dot(&plane.position)),
+                                &lo[k as usize],
+                                &hi[k as usize],
+                            )
+                        }
+                    };
+                    if gap <= reach && !refused(a, b) {
+                        want.push(NearPair { a, b, gap });
+                    }
+                }
+            }
+            assert!(want.len() > 20, "reach {reach}: only {} pairs", want.len());
+            assert_eq!(out, want, "reach {reach}");
+            // The sort-and-sweep finds the same box pairs.
+            let mut sweep = Sweep::new(&bounded);
+            let mut swept = vec![];
+            sweep.pairs_within(&lo, &hi, (reach, None), |a, b| !refused(a, b), &mut swept);
+            swept.sort_unstable_by_key(|p| (p.a, p.b));
+            let boxes: Vec<NearPair> = out
+                .iter()
+                .copied()
+                .filter(|p| !planes.contains(&p.a) && !planes.contains(&p.b))
+                .collect();
+            assert_eq!(swept, boxes, "reach {reach}");
+        }
+    }
+}
