@@ -16,7 +16,11 @@
 //! 4. Accepted: g at the step end is compared with g at the step start (see `events`). A crossing
 //!    is located on the dense output and the step is cut there; otherwise the step end is
 //!    recorded (`Step`), or, at a time event, the event is handled. An adaptive step that
-//!    straddled a crossing is redone to end just before it; the next step locates it.
+//!    straddled a crossing is redone to end just before it; the next step locates it. When
+//!    every function that fired keeps the dynamics ([`System::crossing_keeps_dynamics`]: a
+//!    contact group's onsets), the straddling step locates only the near side (to 1e-3 of the
+//!    step), and the crossing is located on the redone step's dense output continued a little
+//!    past its end (`crossing`), or, when it is not there, on the next step's.
 //! 5. Events: `record(EventBefore)`, `handle_events`, `record(EventAfter)`; stop if asked
 //!    (then `record(Final)` at that instant). A state-changing event restarts the method:
 //!    f is re-evaluated, the controller history is cleared, the starting step is recomputed and
@@ -445,6 +449,9 @@ impl Solver {
         let mut last_rejected = false;
         // Redoing a step that straddled a crossing (see below).
         let mut redo = Redo::None;
+        // The far side of the crossing a redone step ends before, on the straddling step's
+        // dense output (see `crossing_ahead`).
+        let mut redo_far = f64::NAN;
         // Fixed-step grid: t_grid0 + grid_count·fixed_step since the last restart.
         let (mut t_grid0, mut grid_count) = (t, 0u64);
 
@@ -583,6 +590,15 @@ impl Solver {
                 self.zc.detect()
             };
             if crossing {
+                // A straddling step whose crossings all keep the dynamics (a contact group's
+                // onsets, `System::crossing_keeps_dynamics`) is located coarsely first and its
+                // crossing found past the redone step's end (`crossing_ahead`); every other
+                // crossing is located to the event tolerance and stepped onto, as it always was.
+                let coarse = adaptive
+                    && redo == Redo::None
+                    && self
+                        .zc
+                        .candidates_all(|i| system.crossing_keeps_dynamics(i));
                 prepare_dense(tab, h_try, &self.k, &mut self.dense);
                 let t_start = t;
                 let Self {
@@ -608,9 +624,18 @@ impl Solver {
                     system.zero_crossings(tt, x_interp, g);
                     evaluations += 1;
                 };
-                let t_event = zc.locate(t_start, t_new, &mut g_at);
+                // A coarse step that is redone (below) needs only the near side of the
+                // crossing, to a fraction REDO_MARGIN of the step: the redone step ends before
+                // it, and the crossing is located to the event tolerance past its end.
+                let width = if coarse { REDO_MARGIN * h_try } else { 0.0 };
+                let mut t_event = zc.locate_within(t_start, t_new, width, &mut g_at);
                 let redo_now =
                     adaptive && redo == Redo::None && zc.near_side > t_start && !zc.rearmed_fired();
+                if coarse && !redo_now {
+                    // Not redone after all: locate to the event tolerance, from the start.
+                    zc.detect();
+                    t_event = zc.locate(t_start, t_new, &mut g_at);
+                }
                 stats.crossing_evaluations += evaluations;
                 if redo_now {
                     // The step straddled the crossing, often a kink or a jump of f, past which
@@ -632,6 +657,8 @@ impl Solver {
                     }
                     stats.redone_steps += 1;
                     redo = Redo::Stepping;
+                    // Only a coarse redo looks for its crossing past the redone step's end.
+                    redo_far = if coarse { t_event } else { f64::NAN };
                     continue;
                 }
                 deliver_refined(system, &step, t_start, t_event, x_interp);
@@ -675,6 +702,25 @@ impl Solver {
             } else {
                 Redo::None
             };
+            if redo == Redo::BeforeCrossing && !(lands && time_event.is_some()) {
+                // The redone step ended just before its crossing: found on its dense output
+                // continued a little past its end, the crossing needs no further step.
+                let span = (t, t_new, h_try);
+                if let Some(t_event) =
+                    self.crossing_ahead(system, span, (redo_far, target), tab, &mut stats)
+                {
+                    stats.crossings_ahead += 1;
+                    t = t_event;
+                    redo = Redo::None;
+                    let after = (false, implicit_active, h_next, h_max);
+                    match self.after_crossing(system, t, after, &mut stats, &mut guard)? {
+                        Some(h_after) => h = h_after,
+                        None => break,
+                    }
+                    (t_grid0, grid_count) = (t, 0);
+                    continue;
+                }
+            }
             if redo != Redo::BeforeCrossing {
                 let evals = stats.function_evaluations;
                 self.judge_stiffness(
