@@ -88,15 +88,16 @@ pub trait System {
     fn zero_crossing_dim(&self) -> usize;
     /// Direction of zero-crossing function `index`.
     fn zero_crossing_direction(&self, index: usize) -> Direction;
-    /// True when an event of zero-crossing function `index` keeps the dynamics: f(t, x) is the
-    /// same function on both sides of the crossing (continuous across it, at most with a kink:
-    /// a penalty contact's force rising from 0) and its handler changes neither the state nor
-    /// f, only which quantities the functions watch (a contact group's onsets,
-    /// `Block::events_keep_dynamics`). The solver may then locate such a crossing on the dense
-    /// output of the step redone to end just before it, continued past that step's end, instead
-    /// of taking a further step onto it (see `integrate`); every other crossing is stepped onto.
-    /// Asked only when a step straddles a crossing, for the functions that fired; must not
-    /// allocate. The default: false.
+    /// True when an event of zero-crossing function `index` keeps the dynamics: its handler
+    /// changes neither the state nor f(t, x), only which quantities the functions watch, so f
+    /// is the same function of (t, x) before and after the event (a contact group's onsets,
+    /// `Block::events_keep_dynamics`; f may have a kink at the crossing, where a penalty force
+    /// rises from 0, or a jump, the damping b·ḋ of a linear law). The solver may then locate
+    /// such a crossing on the dense output of the step redone to end just before it, continued
+    /// past that step's end (the solution is smooth up to the crossing), instead of taking a
+    /// further step onto it (see `integrate`); every other crossing is stepped onto. Asked only
+    /// when a step straddles a crossing, for the functions that fired; must not allocate. The
+    /// default: false.
     fn crossing_keeps_dynamics(&self, _index: usize) -> bool {
         false
     }

@@ -5,8 +5,8 @@
 //! A step that straddled a crossing is redone to end just before it (see the loop). When every
 //! function that fired on the straddling step keeps the dynamics
 //! ([`System::crossing_keeps_dynamics`]: a contact group's onset, where the penalty force
-//! rises from 0 continuously, a kink of f and no jump, and the event only re-chooses the
-//! group's watched pairs), the straddling step locates it coarsely (to `REDO_MARGIN` of the
+//! rises from 0, and the event only re-chooses the group's watched pairs), the straddling step
+//! locates it coarsely (to `REDO_MARGIN` of the
 //! step), and the crossing then lies within a few thousandths of the redone step past its end:
 //! at most `REDO_MARGIN`·(near side − step start) plus the coarse bracket's width
 //! (`REDO_MARGIN` times the straddling step) beyond it, where the straddling step's dense
