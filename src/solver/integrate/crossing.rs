@@ -29,7 +29,7 @@
 //! the event tolerance on the straddling step, and the redone step is followed by a step that
 //! locates it, exactly as before this shortcut (docs/design-notes.md, "pile6").
 
-use super::{ChatterGuard, Solver};
+use super::state::{AfterEvent, ChatterGuard, Solver, StopPoint};
 use crate::solver::error::{SolverError, SolverStats};
 use crate::solver::rk_step::{prepare_dense, DenseStep};
 use crate::solver::tableau::Tableau;
@@ -52,9 +52,9 @@ impl Solver {
     ) -> Result<Option<f64>, SolverError> {
         let outcome = self.run_event(system, t, at_time_event, stats, guard)?;
         if outcome.stop {
-            self.stopped = Some(super::resume::StopPoint {
+            self.stopped = Some(StopPoint {
                 t,
-                after: super::resume::AfterEvent::Crossing,
+                after: AfterEvent::Crossing,
                 state_changed: outcome.state_changed,
                 h_next,
                 h_max,

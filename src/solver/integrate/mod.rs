@@ -54,29 +54,19 @@ use super::step_control::{error_norm, PiController};
 use super::tableau::{Tableau, BS23, DOPRI5, ESDIRK43, RK4, TRBDF2};
 use super::trbdf2::Trbdf2;
 use super::{RecordKind, System};
-use step::TrialFailure;
+use state::{AfterEvent, ChatterGuard, LoopState, StopPoint};
+use step::{dense_refusal, TrialFailure};
 
 mod crossing;
 mod resume;
+mod state;
 mod step;
 mod switching;
 
 pub use resume::SolverCheckpoint;
+pub use state::Solver;
 
 pub use super::newton_matrix::MAX_IMPLICIT_STATES;
-
-/// Why an implicit `method` cannot run n states on the dense path (at time `t`, when a
-/// Jacobian there needed it).
-fn dense_refusal(method: Method, n: usize, t: Option<f64>) -> String {
-    let at = t.map_or(String::new(), |t| {
-        format!(" at t = {t} (its sparsity pattern is too dense for the sparse LU)")
-    });
-    format!(
-        "method \"{}\" needs a dense {n} × {n} Jacobian and its LU ({:.1} GB) for the model's {n} states{at}; the limit of an implicit method is {MAX_IMPLICIT_STATES} states with a dense Jacobian (a sparse one has no limit): use method = \"dopri5\" (or \"auto\", which stays explicit above it)",
-        method.name(),
-        17.0 * (n as f64).powi(2) / 1e9
-    )
-}
 
 /// Smallest admissible step at time t: 16·ε·max(1, |t|).
 fn min_step(t: f64) -> f64 {
@@ -136,49 +126,6 @@ fn deliver_refined<S: System>(
         step.interpolate(((ts - t_start) / step.h).clamp(0.0, 1.0), out);
         system.record(ts, out, RecordKind::Refined);
     }
-}
-
-/// Consecutive-event counter of the chattering guard.
-#[derive(Clone, Copy, Debug)]
-struct ChatterGuard {
-    count: usize,
-    last_t: f64,
-}
-
-/// An ODE solver with its work buffers, for systems of fixed dimensions.
-pub struct Solver {
-    options: SolverOptions,
-    tableau: &'static Tableau,
-    controller: PiController,
-    /// The current state (the final state after a run).
-    x: Vec<f64>,
-    x_new: Vec<f64>,
-    x_stage: Vec<f64>,
-    err: Vec<f64>,
-    /// Stage derivatives, (stages + 1)·n.
-    k: Vec<f64>,
-    /// Per-step dense-output coefficients.
-    dense: Vec<f64>,
-    x_interp: Vec<f64>,
-    zc: ZeroCrossings,
-    /// The implicit method's Newton state and buffers (`None` for explicit methods).
-    implicit: Option<Box<Trbdf2>>,
-    /// `Method::Auto`'s stiffness detection and the spare controller (`None` for the others).
-    auto: Option<AutoSwitch>,
-    /// The step budget and the stiffest-component tally.
-    stall: StallWatch,
-    /// Where the last run stopped because an event handler asked it to (see
-    /// [`Solver::checkpoint`]); `None` when it ran to its end or failed.
-    stopped: Option<resume::StopPoint>,
-}
-
-/// What the integration loop carries from step to step.
-struct LoopState {
-    t: f64,
-    /// The step size to try next.
-    h: f64,
-    h_max: f64,
-    guard: ChatterGuard,
 }
 
 impl Solver {
@@ -740,9 +687,9 @@ impl Solver {
                 self.zc.clear_crossed();
                 let outcome = self.run_event(system, t, true, &mut stats, &mut guard)?;
                 if outcome.stop {
-                    self.stopped = Some(resume::StopPoint {
+                    self.stopped = Some(StopPoint {
                         t,
-                        after: resume::AfterEvent::Time,
+                        after: AfterEvent::Time,
                         state_changed: outcome.state_changed,
                         h_next: h,
                         h_max,
