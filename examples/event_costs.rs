@@ -39,13 +39,14 @@ fn main() {
     };
     let s = &result.stats;
     println!(
-        "{model}: {} steps ({} rejected, {} redone), {} evaluations of f, {} of g, {} crossings, {} time events, {:.3} s",
+        "{model}: {} steps ({} rejected, {} redone), {} evaluations of f, {} of g, {} crossings ({} past a redone step's end), {} time events, {:.3} s",
         s.steps,
         s.rejected_steps,
         s.redone_steps,
         s.function_evaluations,
         s.crossing_evaluations,
         s.zero_crossings,
+        s.crossings_ahead,
         s.time_events,
         start.elapsed().as_secs_f64()
     );

@@ -80,3 +80,127 @@ friction = {{ method = "none" }}
         "the first ball pressed into the floor: lowest z = {lowest}"
     );
 }
+
+/// One ball (r = 0.05 m, from z₀ = 0.5 m) dropped onto a floor, the contact either inside a
+/// group (`group = true`) or a SpatialContactForce pair with the same law; the run stops at
+/// 0.32 s, shortly after the closed-form onset t* = √(2·(z₀ − r)/g) = 0.302891 s.
+fn one_drop(group: bool) -> String {
+    let contact = if group {
+        r#"[blocks.pile]
+type = "ContactGroup"
+members = ["ball", "floor"]
+normal = { method = "hunt_crossley", stiffness = 1e4, damping = 1.0 }
+friction = { method = "none" }
+"#
+    } else {
+        r#"[blocks.pair]
+type = "SpatialContactForce"
+normal = { method = "hunt_crossley", stiffness = 1e4, damping = 1.0 }
+friction = { method = "none" }
+zero_crossings = true
+"#
+    };
+    let wires = if group {
+        ""
+    } else {
+        r#", "floor.G -- pair.B", "ball.G -- pair.F""#
+    };
+    format!(
+        r#"connect = ["world.W -- floor.R", "world.W -- j0.B", "j0.F -- ball.R"{wires}]
+[model]
+name = "one_drop"
+stop_time = 0.32
+[solver]
+method = "dopri5"
+[output]
+log = ["j0.p"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, 0.0, -9.81]
+[blocks.floor]
+type = "InfinitePlane"
+[blocks.ball]
+type = "Solid"
+geometry = {{ shape = "sphere", radius = 0.05 }}
+mass = 0.1
+[blocks.j0]
+type = "SixDofJoint"
+position = [0.0, 0.0, 0.5]
+{contact}"#
+    )
+}
+
+/// The located event nearest to `t_star` (s), among those of `block`.
+fn nearest_event(run: &blockdyn::RunResult, block: &str, t_star: f64) -> f64 {
+    run.events
+        .iter()
+        .filter(|e| e.block == block)
+        .map(|e| e.time)
+        .min_by(|a, b| (a - t_star).abs().total_cmp(&(b - t_star).abs()))
+        .unwrap_or(f64::INFINITY)
+}
+
+/// A group's onset (its crossings keep the dynamics: `System::crossing_keeps_dynamics`) is
+/// found on the redone step's dense output continued past its end, with no further step onto
+/// it: every located event of this run is counted in `crossings_ahead`. The onset is still at
+/// the closed form: free fall is a quadratic in t, which dopri5's dense output (of order 4)
+/// reproduces exactly, continued past θ = 1 too, so only the event tolerance (1e-12·max(1, t))
+/// and the state's round-off remain; 1e-10 s bounds both with room (as above).
+#[test]
+fn a_group_onset_found_past_the_redone_steps_end_is_at_the_closed_form_time() {
+    let run = run_text("one_drop", &one_drop(true));
+    let s = &run.stats;
+    assert!(s.zero_crossings >= 1, "{s:?}");
+    assert_eq!(
+        s.crossings_ahead, s.zero_crossings,
+        "every group event found past a redone step's end: {s:?}"
+    );
+    let t_star = (2.0 * (0.5f64 - 0.05) / 9.81).sqrt();
+    let t = nearest_event(&run, "pile", t_star);
+    assert!(
+        (t - t_star).abs() <= 1e-10,
+        "onset at {t_star} s, located at {t} s"
+    );
+}
+
+/// The same drop on a pair block: its crossings do not declare that they keep the dynamics,
+/// so its onset is located on the straddling step to the event tolerance and stepped onto, as
+/// before the shortcut (none found past a step's end), at the same closed-form time.
+#[test]
+fn a_pair_blocks_onset_is_stepped_onto_not_found_past_a_step_end() {
+    let run = run_text("one_drop_pair", &one_drop(false));
+    let s = &run.stats;
+    assert!(s.zero_crossings >= 1 && s.redone_steps >= 1, "{s:?}");
+    assert_eq!(s.crossings_ahead, 0, "{s:?}");
+    let t_star = (2.0 * (0.5f64 - 0.05) / 9.81).sqrt();
+    let t = nearest_event(&run, "pair", t_star);
+    assert!(
+        (t - t_star).abs() <= 1e-10,
+        "onset at {t_star} s, located at {t} s"
+    );
+}
+
+/// `check`'s probe counts one step per `Step`, `EventBefore` or `Final` record. A crossing
+/// found past a redone step's end ends that step at the event (its computed end is recorded
+/// as a `Refined` row), so the probe over the whole run still counts exactly the solver's
+/// steps, events and evaluations (as tests/check_estimate.rs asserts for models without it).
+#[test]
+fn the_probe_counts_a_step_whose_crossing_was_found_past_its_end_once() {
+    use blockdyn::sim::work_estimate::{Probe, ProbeBudget, ProbeEnd};
+    let d = blockdyn::load_model_str("one_drop", &one_drop(true), &[]).unwrap();
+    let whole = ProbeBudget {
+        evaluations: usize::MAX,
+        fraction: 1.0,
+    };
+    let probe = Probe::with_budget(&d, &d.run().solver, d.run().stop_time, whole).unwrap();
+    let s = blockdyn::simulate(&d, Default::default()).unwrap().stats;
+    assert!(s.crossings_ahead >= 1, "{s:?}");
+    assert_eq!(probe.end, ProbeEnd::Fraction);
+    assert_eq!(
+        (probe.steps, probe.located_events, probe.evaluations),
+        (s.steps, s.zero_crossings, s.function_evaluations)
+    );
+    assert_eq!(probe.step_ends.len(), probe.steps);
+}

@@ -85,14 +85,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
         "the engine's restricted evaluation reads the islands' block map (islands2)",
     ),
     (
-        &[
-            "solver/integrate/mod.rs",
-            "solver/integrate/resume",
-            "solver/integrate/step",
-        ],
-        "solver/: out of this change's reach",
-    ),
-    (
         &["urdf/entities", "urdf/read"],
         "the XML reader and its entity budget",
     ),

@@ -789,6 +789,16 @@ impl System for Engine<'_> {
         self.diagram.zero_crossing_directions[index]
     }
 
+    /// The owning block's [`Block::events_keep_dynamics`] (a scan of the blocks with
+    /// crossings; asked only for the functions that fired on a straddling step).
+    fn crossing_keeps_dynamics(&self, index: usize) -> bool {
+        let d = self.diagram;
+        self.crossing
+            .iter()
+            .find(|&&b| d.blocks[b].zero_crossings.contains(&index))
+            .is_some_and(|&b| self.blocks[b].events_keep_dynamics())
+    }
+
     /// The solver checks what this returns for non-finite values and reports the bad ones to
     /// [`System::non_finite_derivative`], which finds the block to blame.
     fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {

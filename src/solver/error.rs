@@ -143,6 +143,11 @@ pub struct SolverStats {
     pub function_evaluations: usize,
     /// Located zero-crossing events (instants; several functions crossing together count once).
     pub zero_crossings: usize,
+    /// Of those, the crossings found past a redone step's end, on its dense output continued a
+    /// little (crossings that keep the dynamics only: a contact group's onsets, see
+    /// [`System::crossing_keeps_dynamics`](super::System::crossing_keeps_dynamics)); each saves
+    /// the step that would otherwise have been taken onto it.
+    pub crossings_ahead: usize,
     /// Calls of `System::zero_crossings`: at every accepted step's end, in the location of each
     /// crossing on the dense output, after each event (and its slope probe), and after a
     /// rejected step (its secant estimate). For a diagram each asks for the outputs at a point (a

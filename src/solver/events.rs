@@ -193,6 +193,22 @@ impl ZeroCrossings {
         }
     }
 
+    /// Undoes a look past the accepted step end (after [`Self::accept_step`] and a
+    /// [`Self::detect`] whose candidates are not located there): g at the step end is in
+    /// `g_end` again, and no candidate is left behind.
+    pub(crate) fn restore_end(&mut self) {
+        let n = self.len();
+        self.g_end[..n].copy_from_slice(&self.g_start[..n]);
+        self.orient[..n].iter_mut().for_each(|o| *o = 0.0);
+    }
+
+    /// After [`Self::detect`] returned true: whether every function that fired satisfies
+    /// `keeps` (called with each one's index; in the loop, whether its events keep the
+    /// dynamics, `System::crossing_keeps_dynamics`).
+    pub(crate) fn candidates_all(&self, mut keeps: impl FnMut(usize) -> bool) -> bool {
+        (0..self.len()).all(|i| self.orient[i] == 0.0 || keeps(i))
+    }
+
     /// After a *rejected* trial step with g at its end in `g_end`: the secant estimate
     /// θ = c_start/(c_start − c_end) ∈ (0, 1] of the earliest crossing, as a fraction of the
     /// step, or `None` when no function fires. Leaves no candidate behind.
@@ -244,9 +260,9 @@ impl ZeroCrossings {
 
     /// [`Self::locate`] to a final bracket of at most `width` (s; never below the event
     /// tolerance): the returned far side and [`Self::near_side`](ZeroCrossings::near_side) are
-    /// then `width` apart at most, the earliest crossing between them. (A coarse bracket for the
-    /// straddling step's location, whose near side alone places the redone step's end, was tried
-    /// and reverted: docs/design-notes.md, "What a located onset costs the pile, cut".)
+    /// then `width` apart at most, the earliest crossing between them. The loop takes a coarse
+    /// bracket (1e-3 of the step) on a straddling step whose crossings all keep the dynamics:
+    /// its near side alone places the redone step's end (see `integrate`).
     pub(crate) fn locate_within(
         &mut self,
         t_left: f64,

@@ -64,7 +64,10 @@ pub enum RecordKind {
     /// The final point at the stop time (or where the system asked to stop).
     Final,
     /// Between a step's start and its end (or its located event), from the step's dense output,
-    /// when [`System::rows_per_step`] asks for more than one row per step.
+    /// when [`System::rows_per_step`] asks for more than one row per step; also the computed end
+    /// of a step whose crossing was found on its dense output continued past that end (the step
+    /// then ends at the event: see [`System::crossing_keeps_dynamics`]). Each accepted step ends
+    /// in exactly one `Step`, `EventBefore` or `Final` record.
     Refined,
 }
 
@@ -85,6 +88,19 @@ pub trait System {
     fn zero_crossing_dim(&self) -> usize;
     /// Direction of zero-crossing function `index`.
     fn zero_crossing_direction(&self, index: usize) -> Direction;
+    /// True when an event of zero-crossing function `index` keeps the dynamics: its handler
+    /// changes neither the state nor f(t, x), only which quantities the functions watch, so f
+    /// is the same function of (t, x) before and after the event (a contact group's onsets,
+    /// `Block::events_keep_dynamics`; f may have a kink at the crossing, where a penalty force
+    /// rises from 0, or a jump, the damping b·ḋ of a linear law). The solver may then locate
+    /// such a crossing on the dense output of the step redone to end just before it, continued
+    /// past that step's end (the solution is smooth up to the crossing), instead of taking a
+    /// further step onto it (see `integrate`); every other crossing is stepped onto. Asked only
+    /// when a step straddles a crossing, for the functions that fired; must not allocate. The
+    /// default: false.
+    fn crossing_keeps_dynamics(&self, _index: usize) -> bool {
+        false
+    }
     /// Writes ẋ = f(t, x) into `dxdt` (one minor step).
     fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]);
     /// Writes the zero-crossing values g(t, x) into `g`.

@@ -348,6 +348,7 @@ fn add(total: &mut SolverStats, s: &SolverStats) {
     total.redone_steps += s.redone_steps;
     total.function_evaluations += s.function_evaluations;
     total.zero_crossings += s.zero_crossings;
+    total.crossings_ahead += s.crossings_ahead;
     total.crossing_evaluations += s.crossing_evaluations;
     total.time_events += s.time_events;
     total.jacobian_evaluations += s.jacobian_evaluations;

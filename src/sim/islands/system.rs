@@ -73,6 +73,13 @@ impl System for IslandSystem<'_, '_> {
         self.crossings.direction(self.engine, index)
     }
 
+    /// The function at local position `index`'s (a free position never fires: false).
+    fn crossing_keeps_dynamics(&self, index: usize) -> bool {
+        self.crossings.lists[self.island]
+            .global(index)
+            .is_some_and(|g| self.engine.crossing_keeps_dynamics(g))
+    }
+
     fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
         self.scatter(x);
         self.engine.derivatives(t, self.x, self.dx);

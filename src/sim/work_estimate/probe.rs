@@ -237,6 +237,10 @@ impl System for Counting<'_, '_> {
         self.engine.zero_crossing_direction(index)
     }
 
+    fn crossing_keeps_dynamics(&self, index: usize) -> bool {
+        self.engine.crossing_keeps_dynamics(index)
+    }
+
     fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
         self.probe.evaluations += 1;
         self.engine.derivatives(t, x, dxdt);

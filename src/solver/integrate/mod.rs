@@ -16,7 +16,11 @@
 //! 4. Accepted: g at the step end is compared with g at the step start (see `events`). A crossing
 //!    is located on the dense output and the step is cut there; otherwise the step end is
 //!    recorded (`Step`), or, at a time event, the event is handled. An adaptive step that
-//!    straddled a crossing is redone to end just before it; the next step locates it.
+//!    straddled a crossing is redone to end just before it; the next step locates it. When
+//!    every function that fired keeps the dynamics ([`System::crossing_keeps_dynamics`]: a
+//!    contact group's onsets), the straddling step locates only the near side (to 1e-3 of the
+//!    step), and the crossing is located on the redone step's dense output continued a little
+//!    past its end (`crossing`), or, when it is not there, on the next step's.
 //! 5. Events: `record(EventBefore)`, `handle_events`, `record(EventAfter)`; stop if asked
 //!    (then `record(Final)` at that instant). A state-changing event restarts the method:
 //!    f is re-evaluated, the controller history is cleared, the starting step is recomputed and
@@ -50,29 +54,19 @@ use super::step_control::{error_norm, PiController};
 use super::tableau::{Tableau, BS23, DOPRI5, ESDIRK43, RK4, TRBDF2};
 use super::trbdf2::Trbdf2;
 use super::{RecordKind, System};
-use step::TrialFailure;
+use state::{AfterEvent, ChatterGuard, LoopState, StopPoint};
+use step::{dense_refusal, TrialFailure};
 
 mod crossing;
 mod resume;
+mod state;
 mod step;
 mod switching;
 
 pub use resume::SolverCheckpoint;
+pub use state::Solver;
 
 pub use super::newton_matrix::MAX_IMPLICIT_STATES;
-
-/// Why an implicit `method` cannot run n states on the dense path (at time `t`, when a
-/// Jacobian there needed it).
-fn dense_refusal(method: Method, n: usize, t: Option<f64>) -> String {
-    let at = t.map_or(String::new(), |t| {
-        format!(" at t = {t} (its sparsity pattern is too dense for the sparse LU)")
-    });
-    format!(
-        "method \"{}\" needs a dense {n} × {n} Jacobian and its LU ({:.1} GB) for the model's {n} states{at}; the limit of an implicit method is {MAX_IMPLICIT_STATES} states with a dense Jacobian (a sparse one has no limit): use method = \"dopri5\" (or \"auto\", which stays explicit above it)",
-        method.name(),
-        17.0 * (n as f64).powi(2) / 1e9
-    )
-}
 
 /// Smallest admissible step at time t: 16·ε·max(1, |t|).
 fn min_step(t: f64) -> f64 {
@@ -132,49 +126,6 @@ fn deliver_refined<S: System>(
         step.interpolate(((ts - t_start) / step.h).clamp(0.0, 1.0), out);
         system.record(ts, out, RecordKind::Refined);
     }
-}
-
-/// Consecutive-event counter of the chattering guard.
-#[derive(Clone, Copy, Debug)]
-struct ChatterGuard {
-    count: usize,
-    last_t: f64,
-}
-
-/// An ODE solver with its work buffers, for systems of fixed dimensions.
-pub struct Solver {
-    options: SolverOptions,
-    tableau: &'static Tableau,
-    controller: PiController,
-    /// The current state (the final state after a run).
-    x: Vec<f64>,
-    x_new: Vec<f64>,
-    x_stage: Vec<f64>,
-    err: Vec<f64>,
-    /// Stage derivatives, (stages + 1)·n.
-    k: Vec<f64>,
-    /// Per-step dense-output coefficients.
-    dense: Vec<f64>,
-    x_interp: Vec<f64>,
-    zc: ZeroCrossings,
-    /// The implicit method's Newton state and buffers (`None` for explicit methods).
-    implicit: Option<Box<Trbdf2>>,
-    /// `Method::Auto`'s stiffness detection and the spare controller (`None` for the others).
-    auto: Option<AutoSwitch>,
-    /// The step budget and the stiffest-component tally.
-    stall: StallWatch,
-    /// Where the last run stopped because an event handler asked it to (see
-    /// [`Solver::checkpoint`]); `None` when it ran to its end or failed.
-    stopped: Option<resume::StopPoint>,
-}
-
-/// What the integration loop carries from step to step.
-struct LoopState {
-    t: f64,
-    /// The step size to try next.
-    h: f64,
-    h_max: f64,
-    guard: ChatterGuard,
 }
 
 impl Solver {
@@ -445,6 +396,9 @@ impl Solver {
         let mut last_rejected = false;
         // Redoing a step that straddled a crossing (see below).
         let mut redo = Redo::None;
+        // The far side of the crossing a redone step ends before, on the straddling step's
+        // dense output (see `crossing_ahead`).
+        let mut redo_far = f64::NAN;
         // Fixed-step grid: t_grid0 + grid_count·fixed_step since the last restart.
         let (mut t_grid0, mut grid_count) = (t, 0u64);
 
@@ -583,6 +537,15 @@ impl Solver {
                 self.zc.detect()
             };
             if crossing {
+                // A straddling step whose crossings all keep the dynamics (a contact group's
+                // onsets, `System::crossing_keeps_dynamics`) is located coarsely first and its
+                // crossing found past the redone step's end (`crossing_ahead`); every other
+                // crossing is located to the event tolerance and stepped onto, as it always was.
+                let coarse = adaptive
+                    && redo == Redo::None
+                    && self
+                        .zc
+                        .candidates_all(|i| system.crossing_keeps_dynamics(i));
                 prepare_dense(tab, h_try, &self.k, &mut self.dense);
                 let t_start = t;
                 let Self {
@@ -608,9 +571,18 @@ impl Solver {
                     system.zero_crossings(tt, x_interp, g);
                     evaluations += 1;
                 };
-                let t_event = zc.locate(t_start, t_new, &mut g_at);
+                // A coarse step that is redone (below) needs only the near side of the
+                // crossing, to a fraction REDO_MARGIN of the step: the redone step ends before
+                // it, and the crossing is located to the event tolerance past its end.
+                let width = if coarse { REDO_MARGIN * h_try } else { 0.0 };
+                let mut t_event = zc.locate_within(t_start, t_new, width, &mut g_at);
                 let redo_now =
                     adaptive && redo == Redo::None && zc.near_side > t_start && !zc.rearmed_fired();
+                if coarse && !redo_now {
+                    // Not redone after all: locate to the event tolerance, from the start.
+                    zc.detect();
+                    t_event = zc.locate(t_start, t_new, &mut g_at);
+                }
                 stats.crossing_evaluations += evaluations;
                 if redo_now {
                     // The step straddled the crossing, often a kink or a jump of f, past which
@@ -632,6 +604,8 @@ impl Solver {
                     }
                     stats.redone_steps += 1;
                     redo = Redo::Stepping;
+                    // Only a coarse redo looks for its crossing past the redone step's end.
+                    redo_far = if coarse { t_event } else { f64::NAN };
                     continue;
                 }
                 deliver_refined(system, &step, t_start, t_event, x_interp);
@@ -675,6 +649,25 @@ impl Solver {
             } else {
                 Redo::None
             };
+            if redo == Redo::BeforeCrossing && !(lands && time_event.is_some()) {
+                // The redone step ended just before its crossing: found on its dense output
+                // continued a little past its end, the crossing needs no further step.
+                let span = (t, t_new, h_try);
+                if let Some(t_event) =
+                    self.crossing_ahead(system, span, (redo_far, target), tab, &mut stats)
+                {
+                    stats.crossings_ahead += 1;
+                    t = t_event;
+                    redo = Redo::None;
+                    let after = (false, implicit_active, h_next, h_max);
+                    match self.after_crossing(system, t, after, &mut stats, &mut guard)? {
+                        Some(h_after) => h = h_after,
+                        None => break,
+                    }
+                    (t_grid0, grid_count) = (t, 0);
+                    continue;
+                }
+            }
             if redo != Redo::BeforeCrossing {
                 let evals = stats.function_evaluations;
                 self.judge_stiffness(
@@ -694,9 +687,9 @@ impl Solver {
                 self.zc.clear_crossed();
                 let outcome = self.run_event(system, t, true, &mut stats, &mut guard)?;
                 if outcome.stop {
-                    self.stopped = Some(resume::StopPoint {
+                    self.stopped = Some(StopPoint {
                         t,
-                        after: resume::AfterEvent::Time,
+                        after: AfterEvent::Time,
                         state_changed: outcome.state_changed,
                         h_next: h,
                         h_max,

@@ -6,7 +6,7 @@ use super::super::error::SolverStats;
 use super::super::options::Method;
 use super::super::tableau::{Tableau, DOPRI5};
 use super::super::{SolverError, System};
-use super::Solver;
+use super::state::Solver;
 
 impl Solver {
     /// Whether the implicit method takes the steps: always for trbdf2 and esdirk43, in the stiff
