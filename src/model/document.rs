@@ -41,6 +41,18 @@ pub struct BlockEntry {
     pub span: Span,
 }
 
+impl BlockEntry {
+    /// Empties the entry but for what the build's messages read once its block is made (for a
+    /// build that drops its model afterwards, `load_model`): its spans, and its table's keys,
+    /// numbers and places ([`Table::keep_places`]). Its name and type (the block has its own
+    /// copy of the name) are emptied. Allocates nothing.
+    pub(crate) fn keep_places(&mut self) {
+        drop(std::mem::take(&mut self.name));
+        drop(std::mem::take(&mut self.type_name));
+        self.params.keep_places();
+    }
+}
+
 /// `[output]` settings.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OutputSettings {
