@@ -73,6 +73,7 @@ pub use sim::{
     simulate, simulate_keeping_rows, FailedRun, RunOptions, RunOptionsError, RunResult, SimError,
 };
 
+use diagram::build::Model;
 use library::Registry;
 use model::Document;
 
@@ -91,7 +92,8 @@ pub fn load_model_with(
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
-    build_document(document, overrides, [None, None], registry).map(|(_, diagram)| diagram)
+    build_document(document, overrides, [None, None], registry, Model::Dropped)
+        .map(|(_, diagram)| diagram)
 }
 
 /// Like [`load_model`], with the animation written to `animation` whatever `[output] animation`
@@ -113,8 +115,14 @@ pub fn load_model_drawn(
     view: Option<&std::path::Path>,
 ) -> Result<Diagram, Diagnostic> {
     let document = Document::load(path)?;
-    build_document(document, overrides, [animation, view], Registry::standard())
-        .map(|(_, diagram)| diagram)
+    build_document(
+        document,
+        overrides,
+        [animation, view],
+        Registry::standard(),
+        Model::Dropped,
+    )
+    .map(|(_, diagram)| diagram)
 }
 
 /// Like [`load_model`], from text (`label` is the file name shown in messages).
@@ -138,6 +146,7 @@ pub fn load_model_str_with(
         overrides,
         [None, None],
         registry,
+        Model::Dropped,
     )
     .map(|(_, diagram)| diagram)
 }
@@ -155,7 +164,8 @@ pub fn build_model_with(
     overrides: &[Override],
     registry: &Registry,
 ) -> Result<Diagram, Diagnostic> {
-    build_document(document, overrides, [None, None], registry).map(|(_, diagram)| diagram)
+    build_document(document, overrides, [None, None], registry, Model::Dropped)
+        .map(|(_, diagram)| diagram)
 }
 
 /// Like [`build_model_with`], keeping the model beside the diagram: the [`Blueprint`] that
@@ -167,7 +177,12 @@ pub fn build_model_parts(
     overrides: &[Override],
     registry: &Registry,
 ) -> Result<(Blueprint, Diagram), Diagnostic> {
-    build_document(document, overrides, [None, None], registry)
+    build_document(document, overrides, [None, None], registry, Model::Kept).map(
+        |(blueprint, diagram)| {
+            let blueprint = blueprint.expect("a build that keeps its model returns it");
+            (blueprint, diagram)
+        },
+    )
 }
 
 /// Like [`load_model`], keeping the model beside the diagram (see [`build_model_parts`]).
@@ -191,13 +206,16 @@ pub fn load_model_str_parts(
     )
 }
 
-/// `drawn`: the GIF's and the viewer page's paths from the command line, when given.
+/// `drawn`: the GIF's and the viewer page's paths from the command line, when given. With
+/// [`Model::Kept`] the model is returned beside the diagram; with [`Model::Dropped`] the build
+/// empties what it has read of it as it goes (see `diagram::build::Model`) and returns `None`.
 fn build_document(
     mut document: Document,
     overrides: &[Override],
     drawn: [Option<&std::path::Path>; 2],
     registry: &Registry,
-) -> Result<(Blueprint, Diagram), Diagnostic> {
+    model: Model,
+) -> Result<(Option<Blueprint>, Diagram), Diagnostic> {
     // Overrides of what the file writes apply before its Urdf blocks are expanded (so that
     // `--set robot.base=floating` is expanded), overrides of the blocks an expansion makes
     // (`--set robot/knee.q0=0.3`) after.
@@ -242,7 +260,7 @@ fn build_document(
         if let Some(path) = view {
             spec.output.animation.view = Some(path.display().to_string());
         }
-        let mut diagram = diagram::build::build_diagram_owned(&source, &spec, registry)?;
+        let mut diagram = diagram::build::build_diagram_owned(&source, &mut spec, registry, model)?;
         let build_id = diagram::blueprint::next_build_id();
         diagram.build_id = build_id;
         diagram.reading = recipe.as_ref().map(|r| r.reading(build_id));
@@ -250,13 +268,14 @@ fn build_document(
         diagram.input_files = document.inputs.clone();
         diagram.subsystems = expansion.instances;
         diagram.warnings.splice(0..0, urdf_warnings);
-        let blueprint = Blueprint {
+        // A model the build has emptied is not returned: only its messages read it.
+        let blueprint = (model == Model::Kept).then_some(Blueprint {
             source,
             spec,
             recipe,
             skipped: expansion.skipped,
             build_id,
-        };
+        });
         Ok((blueprint, diagram))
     });
     built.map_err(|d| model::resolve::name_the_override(d, overrides, has_lines))

@@ -64,15 +64,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "model/document",
-            "model/instance_file",
-            "model/splice",
-            "model/subsystem",
-        ],
-        "the document and its expansion",
-    ),
-    (
-        &[
             "multibody/mechanism",
             "multibody/reaction",
             "multibody/weld",

@@ -19,7 +19,7 @@ pub struct Wired {
     /// Where each line was written (for messages), in step with `lines`.
     pub line_spans: Vec<Span>,
     /// Physical connections as written, `(block.port, block.port)`.
-    pub physical: Vec<(String, String)>,
+    pub physical: super::PhysicalConnections,
 }
 
 /// Propagates shapes, checks them, lays out buffers, runs setup and schedules.
@@ -104,11 +104,8 @@ pub fn assemble(
     })?;
 
     Ok(Diagram {
-        table_digests: spec
-            .blocks
-            .iter()
-            .map(|e| super::parameters::digest::digest(&e.params))
-            .collect(),
+        // Taken by the build as it made the blocks (before it may empty their tables).
+        table_digests: Vec::new(),
         places: super::places::Places::locate(source, compiled.iter().map(|c| &c.span)),
         run: super::RunSpec::of(spec, &source.path),
         blocks: compiled,

@@ -37,17 +37,32 @@ pub struct Origin {
     pub params: &'static [crate::block::ParamDoc],
 }
 
+/// Whether a build keeps its model whole or may empty what it has read of it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Model {
+    /// The model is kept beside the diagram (a [`super::Blueprint`]): the build only reads it.
+    Kept,
+    /// The model is dropped after the build (`load_model`): each block's entry keeps only its
+    /// spans and its table's places once the block is made
+    /// ([`crate::model::BlockEntry::keep_places`]; a group's, which `groups::expand` reads
+    /// later, whole), and the connections are emptied once resolved, so that a large model's
+    /// values are not alive at the build's peak.
+    Dropped,
+}
+
 /// Builds the diagram of a model with the block types of `registry` (the standard library and a
 /// program's own types; see [`crate::library`]). The diagram keeps nothing of `spec` but what a
-/// run reads (its [`super::RunSpec`]); the caller keeps `spec` in the [`super::Blueprint`] or
-/// drops it. Problems that do not depend on each
-/// other — each block's type and parameters, each connection's names and port kinds — are all
-/// reported in one [`Diagnostic`] (see [`Diagnostic::more`]); a connection to a block that failed
-/// is not checked.
+/// run reads (its [`super::RunSpec`]); with [`Model::Kept`] the caller keeps `spec` whole in the
+/// [`super::Blueprint`], with [`Model::Dropped`] the build empties its tables' values and its
+/// connections as it goes (what is left is for the build's messages only). Problems that do not
+/// depend on each other — each block's type and parameters, each connection's names and port
+/// kinds — are all reported in one [`Diagnostic`] (see [`Diagnostic::more`]); a connection to a
+/// block that failed is not checked.
 pub(crate) fn build_diagram_owned(
     source: &SourceFile,
-    spec: &ModelSpec,
+    spec: &mut ModelSpec,
     registry: &Registry,
+    model: Model,
 ) -> Result<Diagram, Diagnostic> {
     // One more than the model's blocks: the physical elaboration adds the mechanism block, and a
     // full vector would double (at 20,000 joints, 120,000 instances of ~240 bytes: 29 MB unused).
@@ -55,8 +70,12 @@ pub(crate) fn build_diagram_owned(
     // Block name → index, for the duplicate check and every connection's lookup.
     let mut names: HashMap<String, usize> = HashMap::with_capacity(spec.blocks.len());
     let mut problems = Vec::new();
-    let mut failed: HashSet<&str> = HashSet::new();
-    for (entry_index, entry) in spec.blocks.iter().enumerate() {
+    let mut failed: HashSet<String> = HashSet::new();
+    // Each table's digest (see `parameters/digest.rs`), taken before the table is emptied.
+    let mut table_digests = Vec::with_capacity(spec.blocks.len());
+    for entry_index in 0..spec.blocks.len() {
+        let entry = &spec.blocks[entry_index];
+        table_digests.push(super::parameters::digest::digest(&entry.params));
         if names.contains_key(&entry.name) || failed.contains(entry.name.as_str()) {
             problems.push(Diagnostic::at(
                 source,
@@ -70,11 +89,15 @@ pub(crate) fn build_diagram_owned(
                 if let Some(origin) = instance.origin.as_mut() {
                     origin.entry = entry_index;
                 }
+                let group = instance.block.geometry_members().is_some();
                 names.insert(entry.name.clone(), instances.len());
                 instances.push(instance);
+                if model == Model::Dropped && !group {
+                    spec.blocks[entry_index].keep_places();
+                }
             }
             Err(d) => {
-                failed.insert(&entry.name);
+                failed.insert(entry.name.clone());
                 problems.push(d);
             }
         }
@@ -96,8 +119,14 @@ pub(crate) fn build_diagram_owned(
         return Err(d);
     }
     // What only the connections needed is freed before the blocks are elaborated and compiled
-    // (the build's peak): the name index (a copy of every name) and the lines' input index.
+    // (the build's peak): the name index (a copy of every name), the lines' input index, and
+    // (for a model the build may empty) the connections as parsed.
     drop(names);
+    drop(failed);
+    if model == Model::Dropped {
+        spec.connections = Vec::new();
+    }
+    let spec: &ModelSpec = spec;
     let Wiring {
         mut lines,
         mut physical,
@@ -123,6 +152,7 @@ pub(crate) fn build_diagram_owned(
     )?;
     // The `--` connections as parsed (two port references each) are in the frame network now.
     drop(physical_lines);
+    physical.shrink_to_fit();
     let wired = Wired {
         instances,
         lines,
@@ -130,6 +160,7 @@ pub(crate) fn build_diagram_owned(
         physical,
     };
     let mut diagram = assemble(source, spec, wired)?;
+    diagram.table_digests = table_digests;
     if let Some(scene) = &scene {
         let built = super::blueprint::Built {
             source,
@@ -212,7 +243,7 @@ struct Wiring {
     line_spans: Vec<Span>,
     /// (block, input port) → the line feeding it.
     line_into: HashMap<(usize, usize), usize>,
-    physical: Vec<(String, String)>,
+    physical: super::PhysicalConnections,
     physical_lines: Vec<PhysicalLine>,
 }
 
@@ -266,7 +297,7 @@ impl Wiring {
                     ))
                     .hint("frame ports connect to frame ports, geometry ports to geometry ports"));
                 }
-                self.physical.push((c.from.to_string(), c.to.to_string()));
+                self.physical.push(&c.from, &c.to);
                 self.physical_lines.push(PhysicalLine::of(c));
             }
         }

@@ -118,7 +118,7 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
             quote(&label)
         );
     }
-    for (a, b) in &d.physical {
+    for (a, b) in d.physical.iter() {
         let (ba, a_in) = node(a.split('.').next().unwrap_or(a));
         let (bb, b_in) = node(b.split('.').next().unwrap_or(b));
         if a_in && b_in && ba == bb {

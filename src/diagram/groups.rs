@@ -24,7 +24,7 @@ pub(super) fn expand(
     spec: &ModelSpec,
     instances: &mut [Instance],
     lines: &mut Vec<PhysicalLine>,
-    physical: &mut Vec<(String, String)>,
+    physical: &mut super::PhysicalConnections,
 ) -> Result<(), Diagnostic> {
     let groups: Vec<usize> = (0..instances.len())
         .filter(|&g| instances[g].block.geometry_members().is_some())
@@ -52,7 +52,7 @@ pub(super) fn expand(
                         port: m.clone(),
                         index: None,
                     };
-                    physical.push((a.to_string(), b.to_string()));
+                    physical.push(&a, &b);
                     lines.push(PhysicalLine {
                         a,
                         b,

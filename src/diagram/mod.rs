@@ -5,6 +5,7 @@
 pub(crate) mod assemble;
 pub mod blueprint;
 pub(crate) mod build;
+pub mod connections;
 pub mod dot;
 mod groups;
 pub mod parameters;
@@ -17,6 +18,7 @@ pub(crate) mod units;
 pub(crate) mod warnings;
 
 pub use blueprint::Blueprint;
+pub use connections::PhysicalConnections;
 pub use parameters::{ParameterSet, ParameterVector};
 pub use run_spec::{RecordedSignals, RunOutput, RunSpec};
 
@@ -110,7 +112,7 @@ pub struct Diagram {
     /// Every signal line.
     pub(crate) lines: Vec<SignalLine>,
     /// Physical connections as written, `(block.port, block.port)`.
-    pub(crate) physical: Vec<(String, String)>,
+    pub(crate) physical: PhysicalConnections,
     /// Block evaluation order for outputs (a block may appear more than once when per-port
     /// feedthrough requires it; see `diagram/schedule.rs`).
     pub(crate) schedule: Vec<usize>,
@@ -168,7 +170,7 @@ impl Diagram {
     }
 
     /// Physical connections as written, `(block.port, block.port)`.
-    pub fn physical(&self) -> &[(String, String)] {
+    pub fn physical(&self) -> &PhysicalConnections {
         &self.physical
     }
 

@@ -1,6 +1,7 @@
 //! A model file: parsed with spans, `--set` overrides applied, then read into a [`ModelSpec`].
 
 use super::animation::{read_animation, AnimationSettings};
+pub(crate) use super::assign::set_path;
 use super::connection::{parse_connection, Connection};
 use super::diagnostic::{closest, Diagnostic};
 use super::overrides::Override;
@@ -38,6 +39,18 @@ pub struct BlockEntry {
     pub params: Table,
     /// The span of the block's table.
     pub span: Span,
+}
+
+impl BlockEntry {
+    /// Empties the entry but for what the build's messages read once its block is made (for a
+    /// build that drops its model afterwards, `load_model`): its spans, and its table's keys,
+    /// numbers and places ([`Table::keep_places`]). Its name and type (the block has its own
+    /// copy of the name) are emptied. Allocates nothing.
+    pub(crate) fn keep_places(&mut self) {
+        drop(std::mem::take(&mut self.name));
+        drop(std::mem::take(&mut self.type_name));
+        self.params.keep_places();
+    }
 }
 
 /// `[output]` settings.
@@ -233,7 +246,7 @@ impl Document {
                     _ => None,
                 });
             if let Some(table) = table {
-                return super::subsystem::set_in_block(table, &keys[1..], value, o);
+                return super::assign::set_in_block(table, &keys[1..], value, o);
             }
             keys.insert(0, "blocks");
         }
@@ -542,43 +555,6 @@ fn stem(path: &str) -> &str {
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("model")
-}
-
-pub(crate) fn set_path(table: &mut Table, keys: &[&str], value: Value) -> Result<(), String> {
-    let (first, rest) = keys.split_first().ok_or("empty path")?;
-    if rest.is_empty() {
-        match table.get_mut(first) {
-            Some(e) => {
-                if matches!(e.value.kind, ValueKind::Table(_))
-                    && !matches!(value.kind, ValueKind::Table(_))
-                {
-                    return Err(format!("'{first}' is a table; set one of its keys"));
-                }
-                e.value = value;
-            }
-            None => table.entries.push(Entry {
-                key: first.to_string(),
-                key_span: Span::NONE,
-                value,
-            }),
-        }
-        return Ok(());
-    }
-    if table.get(first).is_none() {
-        table.entries.push(Entry {
-            key: first.to_string(),
-            key_span: Span::NONE,
-            value: Value {
-                kind: ValueKind::Table(Table::default()),
-                span: Span::NONE,
-            },
-        });
-    }
-    let entry = table.get_mut(first).ok_or("missing")?;
-    match &mut entry.value.kind {
-        ValueKind::Table(t) => set_path(t, rest, value),
-        _ => Err(format!("'{first}' is not a table")),
-    }
 }
 
 /// `[output] refine` and `sample_time` (at most one of them).

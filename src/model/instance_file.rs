@@ -3,10 +3,7 @@
 //! See [`super::subsystem`].
 
 use super::diagnostic::{closest, Diagnostic};
-use super::document::set_path;
-use super::overrides::Override;
 use super::source::SourceFile;
-use super::subsystem::{SUBSYSTEM, SUBSYSTEM_KEYS};
 use super::value::{Entry, Table, Value, ValueKind};
 use super::variables::VARIABLES;
 use std::path::Path;
@@ -117,27 +114,4 @@ fn shift_value(value: &mut Value, base: usize) {
         ValueKind::Table(t) => shift_table(t, base),
         _ => {}
     }
-}
-
-/// `--set BLOCK.KEY...=VALUE` applied to the block's `table`: a Subsystem's key that is not one
-/// of its own (`file`, `variables`, `count`) is one of its variables (`--set leg1.length=0.35`
-/// is `--set leg1.variables.length=0.35`).
-pub(crate) fn set_in_block(
-    table: &mut Table,
-    keys: &[&str],
-    value: Value,
-    assignment: &Override,
-) -> Result<(), Diagnostic> {
-    if keys.first() == Some(&"type") {
-        return Err(Diagnostic::new(format!(
-            "--set '{assignment}': a block's type cannot be overridden"
-        )));
-    }
-    let is_subsystem = table.get("type").and_then(|t| t.value.as_str()) == Some(SUBSYSTEM);
-    let mut keys = keys.to_vec();
-    if is_subsystem && keys.first().is_some_and(|k| !SUBSYSTEM_KEYS.contains(k)) {
-        keys.insert(0, VARIABLES);
-    }
-    set_path(table, &keys, value)
-        .map_err(|why| Diagnostic::new(format!("--set '{assignment}': {why}")).hint("only numbers, strings, arrays and tables can be set, at the path they have in the model"))
 }

@@ -3,6 +3,7 @@
 
 pub(crate) mod animation;
 pub mod arrays;
+mod assign;
 pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;

@@ -2,10 +2,10 @@
 //! subsystem file joins ([`ports_of`]), and the splicing of a connection outside to `INSTANCE.PORT`
 //! into those connections ([`splice`]). See [`super::subsystem`].
 
+use super::assign::{FRAMEPORT, INPORT, OUTPORT};
 use super::connection::{Connection, ConnectionKind, PortRef};
 use super::diagnostic::{closest, Diagnostic};
 use super::source::{SourceFile, Span};
-use super::subsystem::{FRAMEPORT, INPORT, OUTPORT};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq)]

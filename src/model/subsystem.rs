@@ -15,6 +15,7 @@
 //! and names each including instance and its line.
 
 use super::arrays::{element_table, expand_connection, read_count};
+use super::assign::set_in_block;
 use super::connection::{parse_connection, Connection};
 use super::diagnostic::{closest, Diagnostic};
 use super::document::Document;
@@ -22,7 +23,6 @@ use super::importer::{
     refuse_connections_to_skipped, refuse_duplicates, refuse_references_to_skipped, Importer,
     SkippedPart,
 };
-pub(crate) use super::instance_file::set_in_block;
 use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
 use super::overrides::Override;
 use super::source::{SourceFile, Span};
@@ -35,16 +35,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The type of a subsystem instance's block.
-pub const SUBSYSTEM: &str = "Subsystem";
-/// A subsystem's signal input (one output `out` inside).
-pub const INPORT: &str = "Inport";
-/// A subsystem's signal output (one input `in` inside).
-pub const OUTPORT: &str = "Outport";
-/// A subsystem's frame port (the frame `F` inside).
-pub const FRAMEPORT: &str = "FramePort";
-/// The keys of a Subsystem block (`count` is an array's).
-pub(super) const SUBSYSTEM_KEYS: [&str; 4] = ["type", "file", "variables", "count"];
+use super::assign::SUBSYSTEM_KEYS;
+pub use super::assign::{FRAMEPORT, INPORT, OUTPORT, SUBSYSTEM};
 /// The top-level keys of a subsystem file.
 const FILE_KEYS: [&str; 3] = ["variables", "blocks", "connect"];
 /// How deep subsystems may nest.

@@ -63,6 +63,23 @@ impl Table {
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|e| e.key.as_str())
     }
+
+    /// Empties every string, array and table among the entries' values, keeping each key, each
+    /// span and each number or boolean: what a located message still reads of a block's table
+    /// once the block is built (a parameter's place, and a number such as a GroundContact's
+    /// `dimension`). For a build that drops its model afterwards (`load_model`), so that a
+    /// large model's values are freed block by block as its blocks are made. Frees the heap the
+    /// emptied values held; allocates nothing.
+    pub(crate) fn keep_places(&mut self) {
+        for e in &mut self.entries {
+            match &mut e.value.kind {
+                ValueKind::String(s) => drop(std::mem::take(s)),
+                ValueKind::Array(items) => drop(std::mem::take(items)),
+                ValueKind::Table(t) => drop(std::mem::take(&mut t.entries)),
+                ValueKind::Float(_) | ValueKind::Integer(_) | ValueKind::Bool(_) => {}
+            }
+        }
+    }
 }
 
 impl Value {
