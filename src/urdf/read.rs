@@ -11,8 +11,7 @@ use crate::model::{Diagnostic, SourceFile};
 use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
 
-/// A place in the URDF file: a byte offset.
-pub type At = usize;
+pub use super::position::{error_at, At};
 
 /// `<origin xyz="..." rpy="..."/>`: a pose, rpy fixed-axis X-Y-Z (R = Rz(y)·Ry(p)·Rx(r)).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -160,11 +159,6 @@ pub struct Robot {
     pub ignored: Vec<Ignored>,
     /// The file, for messages.
     pub source: SourceFile,
-}
-
-/// A located problem in the URDF file.
-pub fn error_at(source: &SourceFile, at: At, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::at(source, &crate::model::Span::new(at..at), message)
 }
 
 /// Reads the URDF text of `source`.

@@ -41,7 +41,7 @@
 
 use super::auto::AutoSwitch;
 use super::error::{SolverError, SolverStats};
-use super::events::{chattering_window, ZeroCrossings};
+use super::events::ZeroCrossings;
 use super::finite::first_non_finite;
 use super::options::{Method, SolverOptions};
 use super::rk_step::{end_slot, prepare_dense, DenseStep};
@@ -54,25 +54,15 @@ use step::TrialFailure;
 
 mod crossing;
 mod resume;
+mod state;
 mod step;
 mod switching;
 
 pub use resume::SolverCheckpoint;
+pub use state::Solver;
+use state::{AfterEvent, ChatterGuard, LoopState, StopPoint};
 
 pub use super::newton_matrix::MAX_IMPLICIT_STATES;
-
-/// Why an implicit `method` cannot run n states on the dense path (at time `t`, when a
-/// Jacobian there needed it).
-fn dense_refusal(method: Method, n: usize, t: Option<f64>) -> String {
-    let at = t.map_or(String::new(), |t| {
-        format!(" at t = {t} (its sparsity pattern is too dense for the sparse LU)")
-    });
-    format!(
-        "method \"{}\" needs a dense {n} × {n} Jacobian and its LU ({:.1} GB) for the model's {n} states{at}; the limit of an implicit method is {MAX_IMPLICIT_STATES} states with a dense Jacobian (a sparse one has no limit): use method = \"dopri5\" (or \"auto\", which stays explicit above it)",
-        method.name(),
-        17.0 * (n as f64).powi(2) / 1e9
-    )
-}
 
 /// Smallest admissible step at time t: 16·ε·max(1, |t|).
 fn min_step(t: f64) -> f64 {
@@ -134,49 +124,6 @@ fn deliver_refined<S: System>(
     }
 }
 
-/// Consecutive-event counter of the chattering guard.
-#[derive(Clone, Copy, Debug)]
-struct ChatterGuard {
-    count: usize,
-    last_t: f64,
-}
-
-/// An ODE solver with its work buffers, for systems of fixed dimensions.
-pub struct Solver {
-    options: SolverOptions,
-    tableau: &'static Tableau,
-    controller: PiController,
-    /// The current state (the final state after a run).
-    x: Vec<f64>,
-    x_new: Vec<f64>,
-    x_stage: Vec<f64>,
-    err: Vec<f64>,
-    /// Stage derivatives, (stages + 1)·n.
-    k: Vec<f64>,
-    /// Per-step dense-output coefficients.
-    dense: Vec<f64>,
-    x_interp: Vec<f64>,
-    zc: ZeroCrossings,
-    /// The implicit method's Newton state and buffers (`None` for explicit methods).
-    implicit: Option<Box<Trbdf2>>,
-    /// `Method::Auto`'s stiffness detection and the spare controller (`None` for the others).
-    auto: Option<AutoSwitch>,
-    /// The step budget and the stiffest-component tally.
-    stall: StallWatch,
-    /// Where the last run stopped because an event handler asked it to (see
-    /// [`Solver::checkpoint`]); `None` when it ran to its end or failed.
-    stopped: Option<resume::StopPoint>,
-}
-
-/// What the integration loop carries from step to step.
-struct LoopState {
-    t: f64,
-    /// The step size to try next.
-    h: f64,
-    h_max: f64,
-    guard: ChatterGuard,
-}
-
 impl Solver {
     /// A solver for systems with `state_dim` states and `zero_crossing_dim` zero-crossing
     /// functions. Validates `options` and allocates every buffer the runs need.
@@ -201,7 +148,7 @@ impl Solver {
             // Without the sparse path every Jacobian is dense.
             return Err(SolverError::InvalidOptions(format!(
                 "{} (sparse_lu = false)",
-                dense_refusal(options.method, n, None)
+                step::dense_refusal(options.method, n, None)
             )));
         }
         // Auto: the implicit method's buffers up front, and its controller as the spare (none
@@ -309,51 +256,6 @@ impl Solver {
             )));
         }
         Ok(())
-    }
-
-    /// Records and handles an event at (t, self.x). Returns the handler's outcome.
-    fn run_event<S: System>(
-        &mut self,
-        system: &mut S,
-        t: f64,
-        time_event: bool,
-        stats: &mut SolverStats,
-        guard: &mut ChatterGuard,
-    ) -> Result<super::EventOutcome, SolverError> {
-        system.record(t, &self.x, RecordKind::EventBefore);
-        let outcome = system.handle_events(t, &mut self.x, &self.zc.crossed, time_event);
-        system.record(t, &self.x, RecordKind::EventAfter);
-        if time_event {
-            stats.time_events += 1;
-        }
-        if !self.zc.crossed.is_empty() {
-            stats.zero_crossings += 1;
-        }
-        guard.count = if t - guard.last_t <= chattering_window(t) {
-            guard.count + 1
-        } else {
-            1
-        };
-        guard.last_t = t;
-        if guard.count > self.options.max_consecutive_events {
-            if let Some(&index) = self.zc.crossed.first() {
-                return Err(SolverError::Chattering {
-                    t,
-                    index,
-                    count: guard.count,
-                });
-            }
-            if time_event {
-                return Err(SolverError::TimeEventFlood {
-                    t,
-                    count: guard.count,
-                });
-            }
-        }
-        if let Some(index) = first_non_finite(&self.x) {
-            return Err(SolverError::NonFinite { t, index });
-        }
-        Ok(outcome)
     }
 
     /// Integrates `system` from (t0, x0) to t_end. See the module documentation for the call
@@ -694,9 +596,9 @@ impl Solver {
                 self.zc.clear_crossed();
                 let outcome = self.run_event(system, t, true, &mut stats, &mut guard)?;
                 if outcome.stop {
-                    self.stopped = Some(resume::StopPoint {
+                    self.stopped = Some(StopPoint {
                         t,
-                        after: resume::AfterEvent::Time,
+                        after: AfterEvent::Time,
                         state_changed: outcome.state_changed,
                         h_next: h,
                         h_max,

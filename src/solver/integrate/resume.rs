@@ -10,36 +10,13 @@
 //! a checkpoint takes the same steps, bit for bit, as one that never stopped, provided the system
 //! is restored to the same point too (its own state: modes, discrete states).
 
-use super::{ChatterGuard, LoopState, Solver};
+use super::state::{AfterEvent, LoopState, Solver, StopPoint};
 use crate::solver::auto::AutoSwitch;
 use crate::solver::error::{SolverError, SolverStats};
 use crate::solver::events::ZeroCrossings;
 use crate::solver::step_control::PiController;
 use crate::solver::trbdf2::Trbdf2;
 use crate::solver::System;
-
-/// Which kind of event the run stopped at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum AfterEvent {
-    /// A located zero crossing: the restart re-evaluates f and the crossing functions.
-    Crossing,
-    /// A time event at a step's end: f and the crossings carry on unless the state changed.
-    Time,
-}
-
-/// Where the loop stopped, and what its restart needs besides the solver's buffers.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct StopPoint {
-    /// The time the run stopped at, s.
-    pub(super) t: f64,
-    pub(super) after: AfterEvent,
-    /// The handlers changed the state or the modes.
-    pub(super) state_changed: bool,
-    /// The step the controller chose before the event, kept when the state did not change.
-    pub(super) h_next: f64,
-    pub(super) h_max: f64,
-    pub(super) guard: ChatterGuard,
-}
 
 /// A stopped run's solver state, to resume from (see the module documentation). Resuming does
 /// not consume it: one checkpoint can start any number of runs.

@@ -4,12 +4,26 @@
 use super::super::error::SolverStats;
 use super::super::events::location_tolerance;
 use super::super::finite::first_non_finite;
+use super::super::newton_matrix::MAX_IMPLICIT_STATES;
 use super::super::options::Method;
 use super::super::rk_step::{rk_trial_step, StepBuffers};
 use super::super::step_control::{initial_step_final, initial_step_h0, weighted_norm};
 use super::super::trbdf2::ImplicitFailure;
 use super::super::{SolverError, System};
-use super::Solver;
+use super::state::Solver;
+
+/// Why an implicit `method` cannot run n states on the dense path (at time `t`, when a
+/// Jacobian there needed it).
+pub(super) fn dense_refusal(method: Method, n: usize, t: Option<f64>) -> String {
+    let at = t.map_or(String::new(), |t| {
+        format!(" at t = {t} (its sparsity pattern is too dense for the sparse LU)")
+    });
+    format!(
+        "method \"{}\" needs a dense {n} × {n} Jacobian and its LU ({:.1} GB) for the model's {n} states{at}; the limit of an implicit method is {MAX_IMPLICIT_STATES} states with a dense Jacobian (a sparse one has no limit): use method = \"dopri5\" (or \"auto\", which stays explicit above it)",
+        method.name(),
+        17.0 * (n as f64).powi(2) / 1e9
+    )
+}
 
 /// Why a trial step failed.
 pub(super) enum TrialFailure {
@@ -181,7 +195,7 @@ impl Solver {
     /// [`MAX_IMPLICIT_STATES`](super::MAX_IMPLICIT_STATES) states.
     pub(super) fn dense_refused(&self, t: f64) -> SolverError {
         let method = self.options.stiff_method();
-        SolverError::InvalidOptions(super::dense_refusal(method, self.x.len(), Some(t)))
+        SolverError::InvalidOptions(dense_refusal(method, self.x.len(), Some(t)))
     }
 
     /// After an event changed the state: an implicit method forms its Jacobian again.
