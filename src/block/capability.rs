@@ -12,8 +12,15 @@
 //! [`Block::constrained_states`] after each accepted step; `blockdyn check` and the stall
 //! message ask [`Block::advice`]; the island partition and the Jacobian's sparsity ask
 //! [`Block::body_coupling`].
+//!
+//! [`Block`]: super::Block
+//! [`Block::advice`]: super::Block::advice
+//! [`Block::body_coupling`]: super::Block::body_coupling
+//! [`Block::constrained_states`]: super::Block::constrained_states
+//! [`Block::physical`]: super::Block::physical
+//! [`Block::physical_mut`]: super::Block::physical_mut
 
-use super::{Binding, Block, BlockError, GeometryMembers, PhysicalRole};
+use super::{Binding, BlockError, GeometryMembers, PhysicalRole};
 use crate::multibody::rigid::RigidConstraint;
 use std::any::Any;
 
@@ -24,8 +31,8 @@ pub trait PhysicalBlock: Send + Sync {
     fn role(&self) -> &PhysicalRole;
 
     /// Binds a joint or consumer block to the compiled mechanism: afterwards its
-    /// [`Block::inputs`] and [`Block::outputs`] include the hidden ports named in
-    /// [`super::physical`]'s conventions (body kinematics and wrenches, a joint's state and
+    /// [`Block::inputs`](super::Block::inputs) and [`Block::outputs`](super::Block::outputs)
+    /// include the hidden ports named in [`super::physical`]'s conventions (body kinematics and wrenches, a joint's state and
     /// actuation). The default binds nothing (frames, solids and geometries).
     fn bind(&mut self, _binding: &Binding) -> Result<(), BlockError> {
         Ok(())
@@ -204,27 +211,6 @@ pub enum IslandPart {
     /// A penalty contact group whose coupling is bounded by its look-ahead: see
     /// [`BodyCoupling::island_pairs`].
     ContactGroup,
-}
-
-impl dyn Block + '_ {
-    /// The block's role in the physical network, `None` for a signal block: the
-    /// [`PhysicalBlock::role`] of [`Block::physical`].
-    pub fn role(&self) -> Option<&PhysicalRole> {
-        self.physical().map(|p| p.role())
-    }
-
-    /// The patterns of a block that gathers geometries by name:
-    /// [`PhysicalBlock::geometry_members`] of [`Block::physical`].
-    pub fn geometry_members(&self) -> Option<&GeometryMembers> {
-        self.physical().and_then(|p| p.geometry_members())
-    }
-
-    /// The block's part in the island partition: [`BodyCoupling::island_part`], or
-    /// [`IslandPart::Other`] for a block without [`Block::body_coupling`].
-    pub fn island_part(&self) -> IslandPart {
-        self.body_coupling()
-            .map_or(IslandPart::Other, |c| c.island_part())
-    }
 }
 
 /// What makes a block stiff at its last evaluation (see [`Advice::stiffness`]).

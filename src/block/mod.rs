@@ -332,3 +332,24 @@ pub trait Block: Send + Sync {
         None
     }
 }
+
+impl dyn Block + '_ {
+    /// The block's role in the physical network, `None` for a signal block: the
+    /// [`PhysicalBlock::role`] of [`Block::physical`].
+    pub fn role(&self) -> Option<&PhysicalRole> {
+        self.physical().map(|p| p.role())
+    }
+
+    /// The patterns of a block that gathers geometries by name:
+    /// [`PhysicalBlock::geometry_members`] of [`Block::physical`].
+    pub fn geometry_members(&self) -> Option<&GeometryMembers> {
+        self.physical().and_then(|p| p.geometry_members())
+    }
+
+    /// The block's part in the island partition: [`BodyCoupling::island_part`], or
+    /// [`IslandPart::Other`] for a block without [`Block::body_coupling`].
+    pub fn island_part(&self) -> IslandPart {
+        self.body_coupling()
+            .map_or(IslandPart::Other, |c| c.island_part())
+    }
+}

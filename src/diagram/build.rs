@@ -2,6 +2,7 @@
 //! connections, propagate shapes, lay out the buffers, and schedule.
 
 use super::assemble::{assemble, Wired};
+pub use super::compiled::Origin;
 use super::physical::{elaborate, PhysicalLine};
 use super::{Diagram, SignalLine};
 use crate::block::{Block, PortDecl, PortKind};
@@ -22,19 +23,6 @@ pub struct Instance {
     /// The mechanism binding it was given (joints and consumers of the frame network); boxed,
     /// as in [`super::CompiledBlock::binding`].
     pub binding: Option<Box<crate::block::Binding>>,
-}
-
-/// Where a compiled block came from, so that a run can make it again with other parameters
-/// (see [`super::parameters`]).
-#[derive(Clone, Copy, Debug)]
-pub struct Origin {
-    /// Its type's constructor.
-    pub build: crate::block::registry::BuildFn,
-    /// Its index in `ModelSpec::blocks`.
-    pub entry: usize,
-    /// Its type's parameters, with their documented defaults (a parameter vector starts a slot
-    /// the model does not write from its default).
-    pub params: &'static [crate::block::ParamDoc],
 }
 
 /// Whether a build keeps its model whole or may empty what it has read of it.

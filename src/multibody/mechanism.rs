@@ -12,15 +12,7 @@ use crate::contact::friction::FrictionLaw;
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use std::ops::Range;
 
-/// Handle of a frame in the frame network (returned by `add_frame`).
-pub type FrameId = usize;
-/// Handle of a joint in the frame network (returned by `add_joint`), welds included.
-pub type JointId = usize;
-/// Index of a body in the mechanism; 0 is the World body.
-pub type BodyIndex = usize;
-
-/// The World body's index.
-pub const WORLD_BODY: BodyIndex = 0;
+pub use super::ids::{BodyIndex, FrameId, JointId, WORLD_BODY};
 
 /// One non-World body of the tree with its inbound joint (hot data of the dynamics loops).
 #[derive(Clone, Debug)]
@@ -115,7 +107,7 @@ pub struct Mechanism {
     /// True if any coordinate is prescribed.
     pub(crate) has_prescribed: bool,
     /// Each weld joint's split of its body, in joint order (see [`super::weld`]).
-    pub(crate) welds: Vec<super::weld::WeldSplit>,
+    pub(crate) welds: Vec<super::weld_split::WeldSplit>,
     /// Each frame's preorder number in the rigid-connection graph (empty without welds).
     pub(crate) frame_preorder: Vec<usize>,
 }

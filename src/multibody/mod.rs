@@ -44,6 +44,7 @@ pub(crate) mod crba;
 pub(crate) mod energy;
 pub(crate) mod errors;
 pub(crate) mod gravity_reach;
+pub(crate) mod ids;
 pub mod joint;
 pub mod joint_friction;
 pub(crate) mod kinematics;
@@ -56,6 +57,7 @@ pub(crate) mod rnea;
 pub mod rotation_vector;
 pub mod spatial;
 pub(crate) mod weld;
+pub(crate) mod weld_split;
 pub(crate) mod workspace;
 
 pub use aba::{

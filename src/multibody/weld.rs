@@ -36,57 +36,10 @@
 use super::mechanism::{BodyIndex, FrameId, JointId, Mechanism, WORLD_BODY};
 use super::reaction::ReactionFrame;
 use super::spatial::{PluckerTransform, SpatialForce, SpatialInertia, SpatialMotion};
+pub(crate) use super::weld_split::{WeldSide, WeldSplit};
 use super::workspace::Workspace;
 use nalgebra::{Isometry3, Vector3};
 use std::ops::Range;
-
-/// One weld joint's place in its body (built by the frame network).
-#[derive(Clone, Debug)]
-pub(crate) struct WeldSplit {
-    /// The weld joint.
-    pub joint: JointId,
-    /// The merged body holding both its frames (0 for a weld on the World body).
-    pub body: BodyIndex,
-    /// F's pose in the body's frame.
-    pub follower_in_body: Isometry3<f64>,
-    /// The follower side, or `None` when the weld lies on a cycle of rigid connections.
-    pub side: Option<WeldSide>,
-}
-
-/// The follower side of a weld that is a bridge of its body's rigid-connection graph.
-#[derive(Clone, Debug)]
-pub(crate) struct WeldSide {
-    /// The preorder numbers of the body's frames.
-    group: Range<usize>,
-    /// The preorder numbers of the DFS subtree the weld's edge leads into.
-    subtree: Range<usize>,
-    /// Whether the follower side is that subtree (else the rest of the group).
-    inside: bool,
-    /// The follower side's solids' spatial inertia, body frame, about the body origin.
-    pub inertia: SpatialInertia,
-    /// The tree children of the body whose joint attaches to a summed-side frame.
-    pub children: Vec<BodyIndex>,
-    /// Whether the summed side is the base side (then the reaction is its wrench negated).
-    pub negate: bool,
-}
-
-impl WeldSide {
-    /// Whether a frame of preorder number `pre` is on the summed side.
-    fn holds(&self, pre: usize) -> bool {
-        self.group.contains(&pre) && (self.subtree.contains(&pre) == self.inside)
-    }
-
-    /// Whether `frame`, numbered by `dfs`, is on the summed side.
-    fn holds_frame(&self, dfs: &RigidDfs, frame: FrameId) -> bool {
-        self.holds(dfs.pre[frame])
-    }
-
-    /// Sums the other side instead (the base side's wrench, negated, is the reaction).
-    fn flip(&mut self) {
-        self.inside = !self.inside;
-        self.negate = !self.negate;
-    }
-}
 
 /// The DFS numbering of the rigid-connection graph: per frame its preorder number and, per
 /// edge, whether it is a bridge and the (preorder) range of the subtree it leads into.
@@ -231,10 +184,10 @@ pub(crate) fn weld_splits(n: &WeldNetwork) -> (Vec<WeldSplit>, Vec<usize>) {
 /// The side without `body`'s anchor (see the module docs), with its solids' inertia and the tree
 /// children attached to it.
 fn summed_side(n: &WeldNetwork, dfs: &RigidDfs, body: BodyIndex, mut side: WeldSide) -> WeldSide {
-    if side.holds_frame(dfs, n.ref_frame[body]) {
+    if side.holds(dfs.pre[n.ref_frame[body]]) {
         side.flip();
     }
-    let holds = |f: FrameId| side.holds_frame(dfs, f);
+    let holds = |f: FrameId| side.holds(dfs.pre[f]);
     let mut inertia = SpatialInertia::ZERO;
     for (frame, in_frame) in n.solids.iter().filter(|s| holds(s.0)) {
         // body_X_frame, as for the body's own inertia.

@@ -9,12 +9,13 @@
 //! that faces the camera.
 
 use super::camera::{auto_camera_over, Camera, View};
+use super::error::RenderError;
 use super::glyph::{glyph_mesh, GLYPH_FRACTION};
 use super::mesh::{tessellate, Mesh, PlanePatch};
+use super::options::RenderOptions;
 use super::palette;
 use super::raster::{Canvas, ScreenPoint};
 use super::scene::{Animation, Arrow, Glyph, ItemShape, Material};
-use super::{RenderError, RenderOptions};
 use crate::geometry::Shape;
 use nalgebra::{Isometry3, Point3, Vector3};
 

@@ -24,6 +24,7 @@ mod error;
 pub mod gif_out;
 pub mod glyph;
 pub mod mesh;
+mod options;
 pub mod palette;
 pub mod raster;
 pub mod scene;
@@ -32,6 +33,7 @@ mod text;
 pub use camera::{Camera, CameraError};
 pub use draw::Renderer;
 pub use error::{AnimationError, RenderError};
+pub use options::RenderOptions;
 pub use scene::{
     Animation, Arrow, FrameSnapshot, Glyph, ItemShape, JointGlyph, Material, SceneItem,
 };
@@ -43,52 +45,6 @@ pub use crate::output::image::{DEFAULT_FRAME_RATE, DEFAULT_SIZE, MAX_SIDE, MIN_S
 /// Most frames in one animation: a longer run is sampled more sparsely (and plays faster than
 /// real time).
 pub const MAX_FRAMES: usize = 400;
-
-/// How to draw an animation.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RenderOptions {
-    /// Image width, px.
-    pub width: u32,
-    /// Image height, px.
-    pub height: u32,
-    /// The camera; `None` frames the whole motion automatically.
-    pub camera: Option<Camera>,
-    /// Frames shown per second of playback.
-    pub playback_rate: f64,
-    /// Draw the simulated time in the top-left corner.
-    pub time_label: bool,
-}
-
-impl Default for RenderOptions {
-    fn default() -> Self {
-        Self {
-            width: DEFAULT_SIZE[0],
-            height: DEFAULT_SIZE[1],
-            camera: None,
-            playback_rate: DEFAULT_FRAME_RATE,
-            time_label: true,
-        }
-    }
-}
-
-impl RenderOptions {
-    fn check(&self) -> Result<(), RenderError> {
-        let side = MIN_SIDE..=MAX_SIDE;
-        if !side.contains(&self.width) || !side.contains(&self.height) {
-            return Err(RenderError::InvalidSize {
-                width: self.width,
-                height: self.height,
-            });
-        }
-        Ok(())
-    }
-
-    /// The GIF frame delay: 1/playback_rate rounded to hundredths of a second, at least 2 (the
-    /// shortest delay browsers honour).
-    pub fn delay_cs(&self) -> u16 {
-        (100.0 / self.playback_rate).round().clamp(2.0, 6000.0) as u16
-    }
-}
 
 /// Renders every frame of `animation` and encodes them as a GIF into memory; returns the bytes.
 pub fn encode_gif(animation: &Animation, options: &RenderOptions) -> Result<Vec<u8>, RenderError> {

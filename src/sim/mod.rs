@@ -6,10 +6,12 @@ pub mod budget;
 pub mod engine;
 mod error;
 pub(crate) mod events;
+mod island_map;
 pub mod islands;
 pub mod linear;
 pub mod linearize;
 pub mod recorder;
+mod run_setup;
 pub(crate) mod sparse_sum;
 pub mod sparsity;
 mod steps;
@@ -20,20 +22,17 @@ pub use error::{readable_time, RunOptionsError, SimError};
 pub use events::{EventLog, LocatedEvent};
 pub use islands::{IslandStats, Islands, NoIslands};
 pub use recorder::{Recorder, SizeWarning, StreamTo, CSV_WARNING_BYTES};
+pub use run_setup::{solver_options, ProgressFn};
 
 use crate::diagram::parameters::ParameterSet;
 use crate::diagram::Diagram;
 use crate::output::{OutputError, Recording, StagedFile};
 use crate::render::Animation;
-use crate::solver::{Method, Solver, SolverCheckpoint, SolverError, SolverOptions, SolverStats};
+use crate::solver::{Method, Solver, SolverCheckpoint, SolverError, SolverStats};
 use animation::FrameSampler;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// A run's progress callback: the simulated time at each recorded point and, under
-/// `method = "auto"`, the method in use (`None` for the other methods).
-pub type ProgressFn = Box<dyn FnMut(f64, Option<Method>) + Send>;
 
 /// Options of one run that are not part of the model.
 #[derive(Default)]
@@ -135,11 +134,6 @@ pub struct RunResult {
     /// What blocks have to tell the user about the run (block name, message), e.g. a motion
     /// input whose velocity reference is not its position reference's derivative.
     pub notes: Vec<(String, String)>,
-}
-
-/// Solver options from the model's `[solver]` section.
-pub fn solver_options(d: &Diagram) -> SolverOptions {
-    d.run.solver.clone()
 }
 
 /// Runs a built diagram from t = 0 to its stop time.

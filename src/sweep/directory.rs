@@ -22,6 +22,7 @@
 //! - rows are in point order; every shard writes the same header, so the shards' summaries merge
 //!   by concatenating them without their first lines (`docs/sweep.md`).
 
+use super::out_dir::summary_file_name;
 use super::{parallel_map, Checked, RunSettings, Shard, Sweep, SweepError};
 use crate::output::csv::write_field;
 use crate::output::{commit_run_outputs, write_atomically, CsvNumber, InputFiles, StagedFile};
@@ -132,23 +133,7 @@ impl SweepReport {
 /// The failures [`SweepReport::failures`] lists (the summary has them all).
 pub const LISTED_FAILURES: usize = 5;
 
-/// The summary's file name for `shard`: `summary.csv` for the whole sweep, else
-/// `summary_<I>_of_<N>.csv`.
-pub fn summary_file_name(shard: Shard) -> String {
-    if shard.is_whole() {
-        "summary.csv".to_string()
-    } else {
-        format!("summary_{}_of_{}.csv", shard.index(), shard.count())
-    }
-}
-
 impl Sweep {
-    /// Point `index`'s CSV file name, `run_<index>.csv` (zero-padded; see the module docs).
-    pub fn csv_file_name(&self, index: usize) -> String {
-        let width = (self.plan().len() - 1).max(1).ilog10() as usize + 1;
-        format!("run_{index:0width$}.csv")
-    }
-
     /// Runs the shard's points into `run.dir` (created when missing) and writes the summary; see
     /// the module documentation. `checked` is what [`Sweep::check`] returned for these points
     /// (call it first: a bad `--vary` is then reported before anything is written). `progress`

@@ -19,9 +19,8 @@ pub mod out_dir;
 pub mod plan;
 pub mod plan_manifest;
 
-pub use directory::{
-    summary_file_name, DirectoryRun, PointStatus, PointSummary, SweepReport, LISTED_FAILURES,
-};
+pub use directory::{DirectoryRun, PointStatus, PointSummary, SweepReport, LISTED_FAILURES};
+pub use out_dir::summary_file_name;
 pub use plan::{split_values, PlanError, Shard, SplitError, SweepPlan, VaryAxis, MAX_SWEEP_POINTS};
 
 use crate::diagram::parameters::ParameterSet;

@@ -28,12 +28,21 @@ use std::fs;
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
-use super::directory::summary_file_name;
 use super::plan_manifest::{
     manifest_text, plan_digest, read_manifest, ManifestState, MANIFEST_FILE,
 };
 use super::{Shard, Sweep, SweepError};
 use crate::output::{check_not_input, write_atomically, InputFiles};
+
+/// The summary's file name for `shard`: `summary.csv` for the whole sweep, else
+/// `summary_<I>_of_<N>.csv`.
+pub fn summary_file_name(shard: Shard) -> String {
+    if shard.is_whole() {
+        "summary.csv".to_string()
+    } else {
+        format!("summary_{}_of_{}.csv", shard.index(), shard.count())
+    }
+}
 
 /// The directory entries listed in a message before "and N more".
 const LISTED: usize = 5;
@@ -61,6 +70,13 @@ enum Entry {
 }
 
 impl Sweep {
+    /// Point `index`'s CSV file name, `run_<index>.csv` (zero-padded to the width of the
+    /// plan's last index, so that the names sort in point order).
+    pub fn csv_file_name(&self, index: usize) -> String {
+        let width = (self.plan().len() - 1).max(1).ilog10() as usize + 1;
+        format!("run_{index:0width$}.csv")
+    }
+
     /// Checks `dir` for a sweep of the `shard`'s points (see the module documentation), creates
     /// it when missing, and writes this plan's manifest into it. `overwrite` is `--overwrite`;
     /// `inputs` are the files the run reads.

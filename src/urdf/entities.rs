@@ -13,7 +13,7 @@
 //! declared entity outside the declarations (one in a comment or CDATA section too), so that no
 //! arrangement of comments can hide an entity from the count.
 
-use super::read::error_at;
+use super::position::error_at;
 use crate::model::{Diagnostic, SourceFile};
 use std::collections::HashMap;
 use std::ops::Range;

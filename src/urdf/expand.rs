@@ -277,7 +277,7 @@ pub fn expand(
         let name = format!("{prefix}/{cleaned}");
         if let Some((other, other_at)) = taken.get(&name) {
             let (line, _) = src.line_column(*other_at);
-            return Err(super::read::error_at(
+            return Err(super::position::error_at(
                 src,
                 at,
                 format!("{what} '{urdf_name}' and {other} (line {line}) would both be block '{name}'"),

@@ -13,7 +13,7 @@ use crate::block::{ParamDoc, PortDoc};
 use crate::model::connection::parse_connection;
 use crate::model::importer::{Imported, Importer};
 use crate::model::value::{Entry, Table, Value, ValueKind};
-use crate::model::{Diagnostic, SourceFile, Span, TableReader};
+use crate::model::{Diagnostic, Document, SourceFile, Span, TableReader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -239,4 +239,13 @@ fn set_joints(
         }
     }
     Ok(())
+}
+
+/// Replaces every `type = "Urdf"` block of `document` by its expansion (as the model's
+/// subsystems and arrays are: [`crate::model::subsystem::expand_document`], which this calls
+/// with no overrides and this importer). Returns the expansions' warnings.
+pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnostic> {
+    let expansion =
+        crate::model::subsystem::expand_document(document, &mut Vec::new(), &[&IMPORTER])?;
+    Ok(expansion.warnings)
 }

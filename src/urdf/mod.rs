@@ -4,24 +4,26 @@
 //! (`robot/base_link`, `robot/hip_joint`): an instance, expanded with the subsystems
 //! (`instance.rs`). `blockdyn import robot.urdf` prints the same blocks as TOML. See docs/urdf.md.
 //!
-//! One concept per file: [`entities`] (the XML entity expansion budget), [`read`] (the XML,
-//! checked element by element with positions), [`tree`] (the kinematic tree), [`mesh`] (STL
-//! meshes as convex hulls), [`expand`] (the robot as model blocks), `instance.rs` (a Urdf block
-//! as an instance of the model). This module reads the Urdf block's options and declares the
+//! One concept per file: [`position`] (a place in the file and its message), [`entities`] (the
+//! XML entity expansion budget), [`read`] (the XML, checked element by element with positions),
+//! [`tree`] (the kinematic tree), [`mesh`] (STL meshes as convex hulls), [`expand`] (the robot
+//! as model blocks), `instance.rs` (a Urdf block as an instance of the model, and a document's
+//! Urdf blocks expanded). This module reads the Urdf block's options and declares the
 //! [`IMPORTER`] the model reader calls (`crate::library::IMPORTERS`); `blockdyn import` is
 //! `crate::command::import`.
 
 pub mod entities;
 pub mod expand;
 pub(crate) mod instance;
-pub use instance::IMPORTER;
+pub use instance::{expand_document, IMPORTER};
 pub mod mesh;
+pub mod position;
 pub mod read;
 pub mod tree;
 
 use crate::block::Param;
 use crate::model::input_file::{read_regular, InputFileError, MAX_TEXT_FILE_BYTES};
-use crate::model::{Diagnostic, Document, SourceFile, Span, TableReader};
+use crate::model::{Diagnostic, SourceFile, Span, TableReader};
 use crate::params::{ParamError, Params};
 use expand::{Base, Expansion, Options};
 use std::path::Path;
@@ -44,7 +46,7 @@ pub fn read_file(path: &Path) -> Result<(read::Robot, tree::KinematicTree), Diag
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
-        read::error_at(
+        position::error_at(
             &SourceFile::new(&label, valid),
             at,
             "the URDF file is not UTF-8 text",
@@ -62,15 +64,6 @@ pub fn expand_file(path: &Path, options: &Options, span: &Span) -> Result<Expans
     let (robot, tree) = read_file(path)?;
     let dir = path.parent().unwrap_or(Path::new(""));
     expand::expand(&robot, &tree, options, span, dir)
-}
-
-/// Replaces every `type = "Urdf"` block of `document` by its expansion (as the model's
-/// subsystems and arrays are: [`crate::model::subsystem::expand_document`], which this calls
-/// with no overrides and this importer). Returns the expansions' warnings.
-pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnostic> {
-    let expansion =
-        crate::model::subsystem::expand_document(document, &mut Vec::new(), &[&IMPORTER])?;
-    Ok(expansion.warnings)
 }
 
 /// The Urdf block's parameters with defaults, each written once (see [`Param`]).

@@ -11,8 +11,7 @@ use crate::model::{Diagnostic, SourceFile};
 use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
 
-/// A place in the URDF file: a byte offset.
-pub type At = usize;
+pub use super::position::{error_at, At};
 
 /// `<origin xyz="..." rpy="..."/>`: a pose, rpy fixed-axis X-Y-Z (R = Rz(y)·Ry(p)·Rx(r)).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -162,11 +161,6 @@ pub struct Robot {
     pub source: SourceFile,
 }
 
-/// A located problem in the URDF file.
-pub fn error_at(source: &SourceFile, at: At, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::at(source, &crate::model::Span::new(at..at), message)
-}
-
 /// Reads the URDF text of `source`.
 pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
     super::entities::check_expansion(&source)?;
@@ -278,141 +272,11 @@ fn ignored(node: &roxmltree::Node, element: &str, why: &'static str) -> Ignored 
 }
 
 mod joint_dynamics;
+mod reader;
 
-struct Reader<'s> {
-    source: &'s SourceFile,
-}
+use reader::Reader;
 
 impl Reader<'_> {
-    fn at(&self, node: &roxmltree::Node, message: impl Into<String>) -> Diagnostic {
-        error_at(self.source, node.range().start, message)
-    }
-
-    fn attr_error(
-        &self,
-        node: &roxmltree::Node,
-        name: &str,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        let at = node
-            .attribute_node(name)
-            .map_or(node.range().start, |a| a.range().start);
-        error_at(self.source, at, message)
-    }
-
-    fn required_attr<'a>(
-        &self,
-        node: &roxmltree::Node<'a, '_>,
-        name: &str,
-    ) -> Result<&'a str, Diagnostic> {
-        node.attribute(name).ok_or_else(|| {
-            self.at(
-                node,
-                format!("<{}> has no '{name}' attribute", node.tag_name().name()),
-            )
-            .hint(format!("write <{} {name}=\"...\">", node.tag_name().name()))
-        })
-    }
-
-    /// `n` numbers separated by spaces in attribute `name` (`default` when it is absent).
-    fn numbers<const N: usize>(
-        &self,
-        node: &roxmltree::Node,
-        name: &str,
-        default: Option<[f64; N]>,
-    ) -> Result<[f64; N], Diagnostic> {
-        let Some(text) = node.attribute(name) else {
-            return default.ok_or_else(|| {
-                self.at(
-                    node,
-                    format!("<{}> has no '{name}' attribute", node.tag_name().name()),
-                )
-                .hint(format!(
-                    "write <{} {name}=\"{}\">",
-                    node.tag_name().name(),
-                    vec!["0"; N].join(" ")
-                ))
-            });
-        };
-        let parsed: Result<Vec<f64>, _> = text.split_whitespace().map(str::parse).collect();
-        match parsed {
-            Ok(v) if v.len() == N && v.iter().all(|x| x.is_finite()) => {
-                let mut out = [0.0; N];
-                out.copy_from_slice(&v);
-                Ok(out)
-            }
-            _ => Err(self
-                .attr_error(
-                    node,
-                    name,
-                    format!(
-                        "<{} {name}=\"{text}\">: expected {} finite number{} separated by spaces",
-                        node.tag_name().name(),
-                        N,
-                        if N == 1 { "" } else { "s" }
-                    ),
-                )
-                .hint(format!(
-                    "write e.g. {name}=\"{}\"",
-                    vec!["0.1"; N].join(" ")
-                ))),
-        }
-    }
-
-    fn number(&self, node: &roxmltree::Node, name: &str) -> Result<f64, Diagnostic> {
-        Ok(self.numbers::<1>(node, name, None)?[0])
-    }
-
-    fn number_or(
-        &self,
-        node: &roxmltree::Node,
-        name: &str,
-        default: f64,
-    ) -> Result<f64, Diagnostic> {
-        Ok(self.numbers::<1>(node, name, Some([default]))?[0])
-    }
-
-    fn positive(&self, node: &roxmltree::Node, name: &str, unit: &str) -> Result<f64, Diagnostic> {
-        let x = self.number(node, name)?;
-        if x > 0.0 {
-            return Ok(x);
-        }
-        Err(self
-            .attr_error(
-                node,
-                name,
-                format!(
-                    "<{} {name}>: must be positive (got {x})",
-                    node.tag_name().name()
-                ),
-            )
-            .hint(format!("write the {name} in {unit}")))
-    }
-
-    /// The only child element called `tag`, if any (a second one is an error).
-    fn only_child<'a, 'i>(
-        &self,
-        node: &roxmltree::Node<'a, 'i>,
-        tag: &str,
-    ) -> Result<Option<roxmltree::Node<'a, 'i>>, Diagnostic> {
-        let mut found = node
-            .children()
-            .filter(|c| c.is_element() && c.tag_name().name() == tag);
-        let first = found.next();
-        if let Some(second) = found.next() {
-            return Err(self
-                .at(
-                    &second,
-                    format!("a second <{tag}> in <{}>", node.tag_name().name()),
-                )
-                .hint(format!(
-                    "a <{}> has at most one <{tag}>",
-                    node.tag_name().name()
-                )));
-        }
-        Ok(first)
-    }
-
     fn origin(&self, node: &roxmltree::Node) -> Result<Origin, Diagnostic> {
         match self.only_child(node, "origin")? {
             None => Ok(Origin::default()),

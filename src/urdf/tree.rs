@@ -1,7 +1,8 @@
 //! The kinematic tree of a URDF robot: one root link, every other link the child of exactly one
 //! joint, no cycles, joints in an order where each joint's parent link is placed before it.
 
-use super::read::{error_at, Robot};
+use super::position::error_at;
+use super::read::Robot;
 use crate::model::Diagnostic;
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! bound to the compiled mechanism, and their typed hidden ports become signal lines to and from
 //! the mechanism block.
 
-use super::locate;
+use super::lines::locate;
 use super::network::FrameWiring;
 use crate::block::{Binding, HiddenPort, MechanismLowering, PhysicalRole, PortBinding, PortKind};
 use crate::diagram::build::Instance;

@@ -5,15 +5,17 @@
 //! without physical blocks is left untouched.
 
 mod binding;
+mod lines;
 mod network;
 
 use super::build::Instance;
 use super::SignalLine;
 use crate::block::{LowerFn, PhysicalRole};
 use crate::geometry::Shape;
-use crate::model::{Diagnostic, PortRef, SourceFile, Span};
+use crate::model::{Diagnostic, SourceFile, Span};
 use crate::multibody::{BodyIndex, FrameId, Mechanism};
 use binding::MechanismWiring;
+pub use lines::PhysicalLine;
 use nalgebra::Isometry3;
 use network::FrameWiring;
 use std::sync::Arc;
@@ -69,27 +71,6 @@ pub struct ConnectedGeometry {
     pub port: String,
     /// The geometry connected to it: its index in [`PhysicalScene::geometries`].
     pub geometry: usize,
-}
-
-/// One physical (`--`) connection as written.
-pub struct PhysicalLine {
-    /// One end.
-    pub a: PortRef,
-    /// The other end.
-    pub b: PortRef,
-    /// Where it was written.
-    pub span: Span,
-}
-
-impl PhysicalLine {
-    /// The physical line a (`--`) connection of the model writes.
-    pub fn of(c: &crate::model::Connection) -> Self {
-        PhysicalLine {
-            a: c.from.clone(),
-            b: c.to.clone(),
-            span: c.span.clone(),
-        }
-    }
 }
 
 /// Compiles the physical blocks into a mechanism block appended to `instances` (made by `lower`,
@@ -203,34 +184,6 @@ fn placed_geometries(
             ))
         })
         .collect()
-}
-
-/// A diagnostic at block `b`.
-/// "The mechanism has no World frame", located at the first block of the frame network (in the
-/// file's order), with the two lines to add.
-fn no_world_frame(source: &SourceFile, instances: &[Instance]) -> Diagnostic {
-    let first = instances.iter().enumerate().find_map(|(b, inst)| {
-        let port = match inst.block.role()? {
-            PhysicalRole::Joint { .. } | PhysicalRole::RigidTransform { .. } => "B",
-            PhysicalRole::Solid { .. } | PhysicalRole::Geometry { .. } => "R",
-            _ => return None,
-        };
-        Some((b, port))
-    });
-    let message = "the mechanism has no World frame: nothing roots its frames in space";
-    match first {
-        Some((b, port)) => locate(source, instances, b, message.into()).hint(format!(
-            "add [blocks.world] with type = \"WorldFrame\", and \"world.W -- {}.{port}\" to connect = [...]",
-            instances[b].name
-        )),
-        None => Diagnostic::at(source, &Span::NONE, message).hint(
-            "add [blocks.world] with type = \"WorldFrame\" and connect its W port to the frame network",
-        ),
-    }
-}
-
-fn locate(source: &SourceFile, instances: &[Instance], b: usize, message: String) -> Diagnostic {
-    Diagnostic::at(source, &instances[b].span, message).block(&instances[b].name)
 }
 
 /// The total mass of the Solids (kg) and the gravity's magnitude (m/s²; standard gravity without

@@ -2,11 +2,12 @@
 //! frame, every `--` connection between frames an identity, every role a solid, joint or rigid
 //! transform), the geometry connections, and the mechanism compiled from them.
 
-use super::{locate, no_world_frame, PhysicalLine, STANDARD_GRAVITY};
+use super::lines::{locate, no_world_frame, PhysicalLine};
 use crate::block::{PhysicalRole, PortKind};
 use crate::diagram::build::Instance;
 use crate::model::{Diagnostic, SourceFile};
 use crate::multibody::errors::{ErrorSubject, MechanismError};
+use crate::multibody::STANDARD_GRAVITY;
 use crate::multibody::{FrameId, FrameNetworkBuilder, Mechanism};
 use nalgebra::Vector3;
 use std::collections::HashMap;

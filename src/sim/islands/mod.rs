@@ -87,12 +87,8 @@ pub struct IslandStats {
     pub first_cross_island_contact: Option<(f64, f64)>,
 }
 
-/// A block every island's evaluations call (the mechanism, the contact groups, blocks they read
-/// that belong to no body's class).
-pub(crate) const EVERY_ISLAND: u32 = u32::MAX;
-/// A block no island's evaluation calls (its outputs reach neither the mechanism nor a group:
-/// sensors, scopes' sources, joints' readouts); evaluated at synchronisations and events.
-pub(crate) const NO_ISLAND: u32 = u32::MAX - 1;
+/// The block map's marks (`sim/island_map.rs`, below the islands and the engine).
+pub(crate) use super::island_map::{EVERY_ISLAND, NO_ISLAND};
 
 /// Why a run cannot use islands (it integrates globally then).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

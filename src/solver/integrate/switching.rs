@@ -4,35 +4,10 @@
 use super::super::auto::{Verdict, BACK_H_RHO, TO_IMPLICIT_STEP_FACTOR};
 use super::super::error::SolverStats;
 use super::super::options::Method;
-use super::super::tableau::{Tableau, DOPRI5};
 use super::super::{SolverError, System};
 use super::state::Solver;
 
 impl Solver {
-    /// Whether the implicit method takes the steps: always for trbdf2 and esdirk43, in the stiff
-    /// phases for auto, never for the explicit methods.
-    pub(super) fn implicit_active(&self) -> bool {
-        self.implicit.is_some() && self.auto.as_ref().is_none_or(|a| a.stiff)
-    }
-
-    /// The tableau of the phase in use: the implicit method's while it is active, else dopri5's
-    /// (auto's explicit phase; only called under auto).
-    pub(super) fn phase_tableau(&self) -> &'static Tableau {
-        match self.implicit.as_deref().filter(|_| self.implicit_active()) {
-            Some(implicit) => implicit.tableau(),
-            None => &DOPRI5,
-        }
-    }
-
-    /// The method taking the steps.
-    pub(super) fn current_method(&self) -> Method {
-        match &self.auto {
-            Some(a) if a.stiff => self.options.stiff_method(),
-            Some(_) => Method::Dopri5,
-            None => self.options.method,
-        }
-    }
-
     /// Auto: a run starts with dopri5 (and its controller), whatever the last run ended with.
     pub(super) fn start_auto<S: System>(&mut self, system: &mut S, t0: f64) {
         let Some(auto) = self.auto.as_mut() else {

@@ -2,7 +2,7 @@
 //! block's `effort_limit` (a saturation of the actuation input) and `friction` (Coulomb, with the
 //! URDF value as its limit). `<dynamics damping>` is read beside them in `read.rs`.
 
-use super::Reader;
+use super::reader::Reader;
 use crate::model::Diagnostic;
 
 impl Reader<'_> {
