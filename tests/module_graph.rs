@@ -99,37 +99,18 @@ const ALLOWED: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "model/document",
             "model/import_expansion",
-            "model/instance_file",
-            "model/splice",
             "model/subsystem",
         ],
-        "model/ (chainC's folder): the document and its expansion; `set_path`/`set_in_block` \
-         (and `SUBSYSTEM`) into a file below the document and the expansion",
+        "model/, a split impl: subsystem.rs's `Expander` calls import_expansion.rs's \
+         `Expander::import`, which uses subsystem's `Expander` and `Flat`; the move: those two \
+         into a lower file",
     ),
     (
         &["model/reader/forms", "model/reader/mod.rs"],
         "model/ (chainC's folder), a split impl: mod.rs's reader calls forms.rs's `keyed`, \
          forms.rs uses mod.rs's `Keyed` and `TableReader`; the move: `Keyed` and the reader's \
          primitive reads below both",
-    ),
-    (
-        &[
-            "multibody/rigid/candidates",
-            "multibody/rigid/closure",
-            "multibody/rigid/impact",
-            "multibody/rigid/modes",
-            "multibody/rigid/resting",
-            "multibody/rigid/workspace",
-        ],
-        "multibody/rigid/ (rigid7's folder this session): `ImpactBuffers` and `ModeIndicators` \
-         into workspace.rs or a lower buffers file, `BodyMotion` out of candidates.rs",
-    ),
-    (
-        &["multibody/rigid/projection", "multibody/rigid/settle"],
-        "multibody/rigid/ (rigid7's folder this session): `stop_points` into a lower file both \
-         use, or settle handed to the projection as a callback",
     ),
     (
         &["sim/work_estimate/impacts", "sim/work_estimate/mod.rs"],

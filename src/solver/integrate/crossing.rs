@@ -31,8 +31,11 @@
 
 use super::state::{AfterEvent, ChatterGuard, Solver, StopPoint};
 use crate::solver::error::{SolverError, SolverStats};
+use crate::solver::events::chattering_window;
+use crate::solver::finite::first_non_finite;
 use crate::solver::rk_step::{prepare_dense, DenseStep};
 use crate::solver::tableau::Tableau;
+use crate::solver::EventOutcome;
 use crate::solver::{RecordKind, System};
 
 impl Solver {
@@ -150,5 +153,53 @@ impl Solver {
         step.interpolate((t_event - t) / h, x_interp);
         self.x.copy_from_slice(&self.x_interp);
         Some(t_event)
+    }
+}
+
+/// The event itself, once located: recorded, handled, and the chatter guard told.
+impl Solver {
+    /// Records and handles an event at (t, self.x). Returns the handler's outcome.
+    pub(super) fn run_event<S: System>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        time_event: bool,
+        stats: &mut SolverStats,
+        guard: &mut ChatterGuard,
+    ) -> Result<EventOutcome, SolverError> {
+        system.record(t, &self.x, RecordKind::EventBefore);
+        let outcome = system.handle_events(t, &mut self.x, &self.zc.crossed, time_event);
+        system.record(t, &self.x, RecordKind::EventAfter);
+        if time_event {
+            stats.time_events += 1;
+        }
+        if !self.zc.crossed.is_empty() {
+            stats.zero_crossings += 1;
+        }
+        guard.count = if t - guard.last_t <= chattering_window(t) {
+            guard.count + 1
+        } else {
+            1
+        };
+        guard.last_t = t;
+        if guard.count > self.options.max_consecutive_events {
+            if let Some(&index) = self.zc.crossed.first() {
+                return Err(SolverError::Chattering {
+                    t,
+                    index,
+                    count: guard.count,
+                });
+            }
+            if time_event {
+                return Err(SolverError::TimeEventFlood {
+                    t,
+                    count: guard.count,
+                });
+            }
+        }
+        if let Some(index) = first_non_finite(&self.x) {
+            return Err(SolverError::NonFinite { t, index });
+        }
+        Ok(outcome)
     }
 }

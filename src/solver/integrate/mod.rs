@@ -45,7 +45,7 @@
 
 use super::auto::AutoSwitch;
 use super::error::{SolverError, SolverStats};
-use super::events::{chattering_window, ZeroCrossings};
+use super::events::ZeroCrossings;
 use super::finite::first_non_finite;
 use super::options::{Method, SolverOptions};
 use super::rk_step::{end_slot, prepare_dense, DenseStep};
@@ -260,51 +260,6 @@ impl Solver {
             )));
         }
         Ok(())
-    }
-
-    /// Records and handles an event at (t, self.x). Returns the handler's outcome.
-    fn run_event<S: System>(
-        &mut self,
-        system: &mut S,
-        t: f64,
-        time_event: bool,
-        stats: &mut SolverStats,
-        guard: &mut ChatterGuard,
-    ) -> Result<super::EventOutcome, SolverError> {
-        system.record(t, &self.x, RecordKind::EventBefore);
-        let outcome = system.handle_events(t, &mut self.x, &self.zc.crossed, time_event);
-        system.record(t, &self.x, RecordKind::EventAfter);
-        if time_event {
-            stats.time_events += 1;
-        }
-        if !self.zc.crossed.is_empty() {
-            stats.zero_crossings += 1;
-        }
-        guard.count = if t - guard.last_t <= chattering_window(t) {
-            guard.count + 1
-        } else {
-            1
-        };
-        guard.last_t = t;
-        if guard.count > self.options.max_consecutive_events {
-            if let Some(&index) = self.zc.crossed.first() {
-                return Err(SolverError::Chattering {
-                    t,
-                    index,
-                    count: guard.count,
-                });
-            }
-            if time_event {
-                return Err(SolverError::TimeEventFlood {
-                    t,
-                    count: guard.count,
-                });
-            }
-        }
-        if let Some(index) = first_non_finite(&self.x) {
-            return Err(SolverError::NonFinite { t, index });
-        }
-        Ok(outcome)
     }
 
     /// Integrates `system` from (t0, x0) to t_end. See the module documentation for the call

@@ -4,10 +4,10 @@
 
 use crate::solver::auto::AutoSwitch;
 use crate::solver::events::ZeroCrossings;
-use crate::solver::options::SolverOptions;
+use crate::solver::options::{Method, SolverOptions};
 use crate::solver::stall::StallWatch;
 use crate::solver::step_control::PiController;
-use crate::solver::tableau::Tableau;
+use crate::solver::tableau::{Tableau, DOPRI5};
 use crate::solver::trbdf2::Trbdf2;
 
 /// Consecutive-event counter of the chattering guard.
@@ -74,4 +74,32 @@ pub(super) struct StopPoint {
     pub(super) h_next: f64,
     pub(super) h_max: f64,
     pub(super) guard: ChatterGuard,
+}
+
+/// The phase queries: which method takes the steps now (the solver's state, read by the step,
+/// the switching and the event handling alike).
+impl Solver {
+    /// Whether the implicit method takes the steps: always for trbdf2 and esdirk43, in the stiff
+    /// phases for auto, never for the explicit methods.
+    pub(super) fn implicit_active(&self) -> bool {
+        self.implicit.is_some() && self.auto.as_ref().is_none_or(|a| a.stiff)
+    }
+
+    /// The tableau of the phase in use: the implicit method's while it is active, else dopri5's
+    /// (auto's explicit phase; only called under auto).
+    pub(super) fn phase_tableau(&self) -> &'static Tableau {
+        match self.implicit.as_deref().filter(|_| self.implicit_active()) {
+            Some(implicit) => implicit.tableau(),
+            None => &DOPRI5,
+        }
+    }
+
+    /// The method taking the steps.
+    pub(super) fn current_method(&self) -> Method {
+        match &self.auto {
+            Some(a) if a.stiff => self.options.stiff_method(),
+            Some(_) => Method::Dopri5,
+            None => self.options.method,
+        }
+    }
 }
