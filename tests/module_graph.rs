@@ -51,10 +51,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
          `Built` read by parameters, build and warnings, and it makes parameter sets",
     ),
     (
-        &["diagram/parameters/slot", "diagram/parameters/vector"],
-        "diagram/: renov3's",
-    ),
-    (
         &[
             "diagram/physical/binding",
             "diagram/physical/mod.rs",

@@ -18,7 +18,7 @@ pub(crate) mod warnings;
 
 pub use blueprint::Blueprint;
 pub use parameters::{ParameterSet, ParameterVector};
-pub use run_spec::{RecordedSignals, RunOutput, RunSpec};
+pub use run_spec::{DrawnFrames, FrameChoice, RecordedSignals, RunOutput, RunSpec};
 
 use crate::block::{Block, Setup, Shape, Slot, Units};
 use crate::model::Span;
