@@ -368,7 +368,7 @@ mod tests {
                 );
             }
             // The typed path: the constructor reads every key set, from the typed values.
-            if let Err(e) = spec.build(&registry) {
+            if let Err(e) = spec.build(registry) {
                 panic!("{}: {e}", spec.type_name);
             }
         }

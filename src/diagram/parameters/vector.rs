@@ -180,7 +180,11 @@ impl ParameterVector {
                         ParamValue::from(array.as_slice())
                     }
                 };
-                let path = slot.path.split('[').next().unwrap_or(&slot.path);
+                // The parameter's path: an element's slot without its `[i]`.
+                let path = slot
+                    .path
+                    .split_once('[')
+                    .map_or(slot.path.as_str(), |(keys, _)| keys);
                 Override::written(path, value, format!("{}={}", slot.path, readable(x)))
             })
             .collect()
