@@ -94,10 +94,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
          `BlockAssignment`, `Remade`, `refused`; the move: those three into a lower file",
     ),
     (
-        &["diagram/parameters/slot", "diagram/parameters/vector"],
-        "diagram/parameters/ (renov9's folder): `At` and `Slot` (vector.rs) into slot.rs",
-    ),
-    (
         &[
             "model/import_expansion",
             "model/subsystem",

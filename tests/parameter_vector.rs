@@ -3,9 +3,10 @@
 //! run of the model built with the same values as overrides; a vector at its built values runs
 //! exactly as the diagram.
 
+use blockdyn::builder::ParamValue;
 use blockdyn::{
-    load_model, load_model_parts, simulate, Blueprint, Diagram, ParameterVector, RunOptions,
-    RunResult,
+    load_model, load_model_parts, simulate, Blueprint, Diagram, ParameterSet, ParameterVector,
+    RunOptions, RunResult,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -28,6 +29,11 @@ fn load_parts(model: &str, overrides: &[&str]) -> (Blueprint, Diagram) {
         &blockdyn::Override::parse_all(&overrides).unwrap(),
     )
     .unwrap()
+}
+
+/// A set's assignments as they show in messages.
+fn texts(set: &ParameterSet) -> Vec<String> {
+    set.assignments().iter().map(ToString::to_string).collect()
 }
 
 fn run_vector(blueprint: &Blueprint, d: &Diagram, vector: &ParameterVector) -> RunResult {
@@ -101,7 +107,12 @@ fn a_vector_run_equals_the_model_built_with_its_values() {
         .unwrap();
     vector[0] = 5e4;
     let set = blueprint.parameters_from(&d, &vector).unwrap();
-    assert_eq!(set.assignments(), ["contact.normal.stiffness=50000"]);
+    assert_eq!(texts(&set), ["contact.normal.stiffness=50000"]);
+    let moved = &set.assignments()[0];
+    assert_eq!(
+        (moved.path(), moved.value()),
+        ("contact.normal.stiffness", &ParamValue::Float(5e4))
+    );
     let reference = load("models/ball_drop.toml", &["contact.normal.stiffness=5e4"]);
     assert_same_run(
         &run_vector(&blueprint, &d, &vector),
@@ -122,6 +133,15 @@ fn the_release_height_slot_moves_the_first_contact_as_free_fall_says() {
         .unwrap();
     for h in [0.5, 1.0, 2.0, 4.0] {
         vector[0] = h;
+        if h != 1.0 {
+            // The slot's override is its parameter, the whole array with the element moved
+            // (the model writes position = [0, 0, 1]), shown as the slot.
+            let set = blueprint.parameters_from(&d, &vector).unwrap();
+            let moved = &set.assignments()[0];
+            assert_eq!(moved.to_string(), format!("free.position[2]={h}"));
+            let array = ParamValue::from([0.0, 0.0, h]);
+            assert_eq!((moved.path(), moved.value()), ("free.position", &array));
+        }
         let run = run_vector(&blueprint, &d, &vector);
         let onset = run.events.first().expect("the ball reaches the floor").time;
         let expected = (2.0 * (h - 0.1) / 9.81_f64).sqrt();
@@ -255,5 +275,5 @@ fn a_value_a_block_refuses_is_reported_by_slot() {
     let mut huge = vector.clone();
     huge[0] = 1e300;
     let set = blueprint.parameters_from(&d, &huge).unwrap();
-    assert_eq!(set.assignments(), ["contact.normal.stiffness=1e300"]);
+    assert_eq!(texts(&set), ["contact.normal.stiffness=1e300"]);
 }

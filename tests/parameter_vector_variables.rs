@@ -3,6 +3,7 @@
 //! run with the vector is, bit for bit, the run of the model built again with `--set NAME=VALUE`.
 //! Everything is built from strings in memory.
 
+use blockdyn::builder::ParamValue;
 use blockdyn::{load_model_str_parts, simulate, Blueprint, Diagram, RunOptions, RunResult};
 use std::sync::Arc;
 
@@ -118,8 +119,10 @@ fn a_variable_used_by_another_variable_follows() {
     let mut theta = blueprint.parameter_vector(&d, &["l"]).unwrap();
     theta[0] = 0.8;
     let set = blueprint.parameters_from(&d, &theta).unwrap();
-    let moved = set.assignments().to_vec();
+    let moved: Vec<String> = set.assignments().iter().map(ToString::to_string).collect();
     assert_eq!(moved, ["l=0.8"]);
+    let l = &set.assignments()[0];
+    assert_eq!((l.path(), l.value()), ("l", &ParamValue::Float(0.8)));
     let with_vector = run(&d, Some(set));
     assert_same_run(&with_vector, &run(&build(&["l=0.8"]), None));
     let rod_only = run(

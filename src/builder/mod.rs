@@ -26,11 +26,12 @@
 
 pub mod blocks;
 
+use crate::block::Block;
 use crate::library::Registry;
 use crate::model::param_value::tree_table;
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, Document, SourceFile, Span};
-use crate::params::{write_key, write_string};
+use crate::params::{closest, write_key, write_string, ParamError, ParamMap, ParamSource, Params};
 use crate::{Blueprint, Diagram};
 use std::fmt::Write;
 
@@ -44,7 +45,28 @@ pub use crate::params::{table, ParamValue};
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlockSpec {
     type_name: String,
-    params: Vec<(String, ParamValue)>,
+    params: ParamMap,
+}
+
+/// A [`BlockSpec`] that [`BlockSpec::build`] cannot make into a block.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BlockSpecError {
+    /// The registry has no block type of that name.
+    #[error("unknown block type \"{type_name}\"{}", did_you_mean(*hint))]
+    UnknownType {
+        /// The type asked for.
+        type_name: String,
+        /// The nearest type name the registry has, when one is near.
+        hint: Option<&'static str>,
+    },
+    /// The block type refused the parameters (the message a model file gets, without a place).
+    #[error("{type_name}: {source}")]
+    Params {
+        /// The block type.
+        type_name: &'static str,
+        /// What its constructor said.
+        source: ParamError,
+    },
 }
 
 impl BlockSpec {
@@ -52,14 +74,46 @@ impl BlockSpec {
     pub fn of_type(type_name: &str) -> BlockSpec {
         BlockSpec {
             type_name: type_name.to_string(),
-            params: Vec::new(),
+            params: ParamMap::default(),
         }
     }
 
     /// Sets a parameter (the same key a model file writes).
     pub fn param(mut self, key: &str, value: impl Into<ParamValue>) -> BlockSpec {
-        set(&mut self.params, key, value.into());
+        self.params.set(key, value.into());
         self
+    }
+
+    /// The block type's name (`type = "..."`).
+    pub fn type_name(&self) -> &str {
+        &self.type_name
+    }
+
+    /// The parameters set, typed.
+    pub fn params(&self) -> &ParamMap {
+        &self.params
+    }
+
+    /// The block itself, made by its type's constructor in `registry` from the typed parameters
+    /// (no model tree and no text on the way): the constructor's checks, and a parameter its
+    /// type does not read refused, with the messages a model file gets (without a place). A
+    /// block in a model is made by [`ModelBuilder::build`], which also wires, checks and
+    /// schedules it.
+    pub fn build(&self, registry: &Registry) -> Result<Box<dyn Block>, BlockSpecError> {
+        let Some(ty) = registry.find(&self.type_name) else {
+            return Err(BlockSpecError::UnknownType {
+                type_name: self.type_name.clone(),
+                hint: closest(&self.type_name, registry.all().map(|t| t.name)),
+            });
+        };
+        let refused = |source| BlockSpecError::Params {
+            type_name: ty.name,
+            source,
+        };
+        let reader = self.params.reader();
+        let block = (ty.build)(&Params::new(&reader)).map_err(refused)?;
+        reader.finish().map_err(refused)?;
+        Ok(block)
     }
 }
 
@@ -175,7 +229,7 @@ impl ModelBuilder {
             s.push_str("]\ntype = ");
             write_string(&block.type_name, &mut s);
             s.push('\n');
-            write_entries(&block.params, &mut s);
+            write_entries(block.params.entries(), &mut s);
         }
         s
     }
@@ -226,7 +280,7 @@ impl ModelBuilder {
         }
         let mut blocks = Table::default();
         for (name, block) in &self.blocks {
-            if block.params.iter().any(|(k, _)| k == "type") {
+            if block.params.get("type").is_some() {
                 return Err(Diagnostic::at(
                     &source,
                     &Span::NONE,
@@ -244,7 +298,9 @@ impl ModelBuilder {
                 "type",
                 Value::from(&ParamValue::String(block.type_name.clone())),
             );
-            entry.entries.extend(tree_table(&block.params).entries);
+            entry
+                .entries
+                .extend(tree_table(block.params.entries()).entries);
             push(
                 &mut blocks,
                 name,
@@ -267,6 +323,14 @@ impl ModelBuilder {
             root,
             inputs: Vec::new(),
         })
+    }
+}
+
+/// ` (did you mean "NAME"?)` for a near type name, else nothing.
+fn did_you_mean(near: Option<&str>) -> String {
+    match near {
+        Some(name) => format!(" (did you mean \"{name}\"?)"),
+        None => String::new(),
     }
 }
 
@@ -323,5 +387,39 @@ mod tests {
             "{e}"
         );
         assert!(e.contains("bad (built in code)"), "{e}");
+    }
+
+    /// The typed path ([`BlockSpec::build`], no model tree) refuses what the model built from the
+    /// same spec refuses, with the same message and hint: a string where a number goes, a
+    /// misspelt key (with the nearest known one), a nested law's entry of the wrong kind. An
+    /// unknown type names the nearest one.
+    #[test]
+    fn the_typed_path_says_what_the_model_says() {
+        let registry = Registry::standard();
+        let normal = table([
+            ("method", "linear".into()),
+            ("stiffness", "stiff".into()),
+            ("damping", 1.0.into()),
+        ]);
+        let cases = [
+            BlockSpec::of_type("Integrator").param("initial", "zero"),
+            BlockSpec::from(blocks::Gain::new(2.0)).param("gian", 3.0),
+            BlockSpec::of_type("SpatialContactForce").param("normal", normal),
+        ];
+        for spec in cases {
+            let mut m = ModelBuilder::new("same", 1.0);
+            m.add("b", spec.clone());
+            let file = m.build().unwrap_err();
+            let Err(BlockSpecError::Params { source, .. }) = spec.build(registry) else {
+                panic!("{spec:?} builds on the typed path");
+            };
+            assert_eq!(file.message, source.message(), "{spec:?}");
+            assert_eq!(file.hint.as_deref(), source.hint_text(), "{spec:?}");
+        }
+        let unknown = BlockSpec::of_type("Gian").build(registry).err();
+        assert_eq!(
+            unknown.map(|e| e.to_string()),
+            Some("unknown block type \"Gian\" (did you mean \"Gain\"?)".to_string())
+        );
     }
 }

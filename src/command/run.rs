@@ -173,13 +173,9 @@ pub fn run_model(request: RunRequest<'_>) -> Result<RunReport, RunCommandError> 
     if targets.view.is_some() && d.scene.is_none() {
         return Err(RunCommandError::NothingToView(request.model.to_path_buf()));
     }
-    if let (Some(scene), true) = (
-        &d.scene,
-        targets.animation.is_some() || targets.view.is_some(),
-    ) {
-        let frames = &d.run.output.animation.frames;
-        for w in crate::sim::animation::unknown_frames(scene, frames) {
-            (request.warn)(&w);
+    if d.scene.is_some() && (targets.animation.is_some() || targets.view.is_some()) {
+        for w in &d.run.output.drawn_frames.unknown {
+            (request.warn)(w);
         }
     }
     // Bad output paths are reported before the run, not after it.

@@ -164,6 +164,10 @@ pub(crate) fn build_diagram_owned(
     // The recorded signals are part of the model: `[output] log` is checked now, not when the
     // run starts.
     diagram.run.output.recorded = super::recorded::resolve(&diagram, &spec.output.log, source)?;
+    if let Some(scene) = &diagram.scene {
+        diagram.run.output.drawn_frames =
+            super::recorded::drawn_frames(scene, &spec.output.animation.frames);
+    }
     Ok(diagram)
 }
 

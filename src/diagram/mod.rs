@@ -24,7 +24,7 @@ pub use connections::PhysicalConnections;
 
 pub use compiled::{CompiledBlock, SignalLine};
 pub use parameters::{ParameterSet, ParameterVector};
-pub use run_spec::{RecordedSignals, RunOutput, RunSpec};
+pub use run_spec::{DrawnFrames, FrameChoice, RecordedSignals, RunOutput, RunSpec};
 
 use crate::solver::Direction;
 

@@ -1,11 +1,13 @@
 //! Which signals a run records, resolved when the diagram is built: every Scope's inputs, then
 //! the `[output] log` names (checked here, with "did you mean", at the place each was written).
-//! The recorder gets the result ([`RecordedSignals`]) and never sees a name.
+//! The recorder gets the result ([`RecordedSignals`]) and never sees a name. The frames an
+//! animation draws (`[output] draw_frames`) are resolved here too ([`drawn_frames`]).
 
-use super::run_spec::RecordedSignals;
+use super::physical::PhysicalScene;
+use super::run_spec::{DrawnFrames, FrameChoice, RecordedSignals};
 use super::Diagram;
 use crate::model::diagnostic::closest;
-use crate::model::{Diagnostic, PortRef, SourceFile, Span};
+use crate::model::{Diagnostic, DrawFrames, PortRef, SourceFile, Span};
 use crate::output::Column;
 
 /// The recorded signals of `d`: its Scopes' inputs, then `log` (each name with where it was
@@ -173,4 +175,57 @@ fn find_output(
 
 fn parse_log_name(name: &str) -> Option<PortRef> {
     crate::model::connection::parse_signal_name(name.trim())
+}
+/// The frames of `scene` that `frames` (`[output] draw_frames`) asks for, by index into
+/// [`PhysicalScene::frames`] (whose names are "block.port"), and a warning for each name that
+/// is no frame of the model, with the frames it might have meant.
+pub(crate) fn drawn_frames(scene: &PhysicalScene, frames: &DrawFrames) -> DrawnFrames {
+    let names = match frames {
+        DrawFrames::None => return DrawnFrames::default(),
+        DrawFrames::All => {
+            return DrawnFrames {
+                frames: FrameChoice::All,
+                unknown: Vec::new(),
+            }
+        }
+        DrawFrames::Named(names) => names,
+    };
+    let known: Vec<&str> = scene.frames.iter().map(|(n, _)| n.as_str()).collect();
+    let index: std::collections::HashMap<&str, usize> =
+        known.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let mut listed: Vec<usize> = names
+        .iter()
+        .filter_map(|n| index.get(n.as_str()).copied())
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    let unknown = names
+        .iter()
+        .filter(|n| !index.contains_key(n.as_str()))
+        .map(|n| unknown_frame(n, &known))
+        .collect();
+    DrawnFrames {
+        frames: FrameChoice::Listed(listed),
+        unknown,
+    }
+}
+
+/// The warning for `name` in `draw_frames`, no frame of the model (`known`: every frame's
+/// "block.port"): the block's frames when the block has any, else an example.
+fn unknown_frame(name: &str, known: &[&str]) -> String {
+    let block = name.split('.').next().unwrap_or(name);
+    let same_block: Vec<&str> = known
+        .iter()
+        .copied()
+        .filter(|k| k.split('.').next() == Some(block))
+        .collect();
+    let hint = if same_block.is_empty() {
+        format!(
+            "frames are named block.port, e.g. '{}'",
+            known.first().copied().unwrap_or("arm.F")
+        )
+    } else {
+        format!("block '{block}' has {}", same_block.join(", "))
+    };
+    format!("[output] draw_frames names '{name}', which is no frame of the model ({hint}); it is not drawn")
 }

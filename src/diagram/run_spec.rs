@@ -39,6 +39,44 @@ pub struct RunOutput {
     pub log: Vec<String>,
     /// The recorded signals, resolved: every Scope's inputs, then the logged signals.
     pub recorded: RecordedSignals,
+    /// The frames an animation draws (`[output] draw_frames`), resolved against the physical
+    /// scene's frames.
+    pub drawn_frames: DrawnFrames,
+}
+
+/// The frames whose axes an animation draws, resolved when the diagram is built from
+/// `[output] draw_frames` (a run reads indices, never a frame's name).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DrawnFrames {
+    /// Which frames.
+    pub frames: FrameChoice,
+    /// One warning per name of `draw_frames = [...]` that is no frame of the model, with the
+    /// frames it might have meant (a run with an animation or a view gives them).
+    pub unknown: Vec<String>,
+}
+
+/// Which of the physical scene's frames an animation draws.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum FrameChoice {
+    /// None (`draw_frames = false`, and a model without a mechanism).
+    #[default]
+    None,
+    /// Every frame port of every physical block (`draw_frames = true`).
+    All,
+    /// The frames named, as indices into [`crate::diagram::physical::PhysicalScene::frames`], in
+    /// the scene's order, each once.
+    Listed(Vec<usize>),
+}
+
+impl FrameChoice {
+    /// Whether frame `i` of the scene is drawn (`Listed` is in increasing order).
+    pub fn draws(&self, i: usize) -> bool {
+        match self {
+            FrameChoice::None => false,
+            FrameChoice::All => true,
+            FrameChoice::Listed(listed) => listed.binary_search(&i).is_ok(),
+        }
+    }
 }
 
 /// The recorded signals, resolved to where they live: one panel per Scope (its name), one
@@ -73,6 +111,7 @@ impl RunSpec {
                 animation: o.animation.clone(),
                 log: o.log.iter().map(|(name, _)| name.clone()).collect(),
                 recorded: RecordedSignals::default(),
+                drawn_frames: DrawnFrames::default(),
             },
         }
     }

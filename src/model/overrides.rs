@@ -36,12 +36,39 @@ pub struct Override {
 }
 
 /// Text given as an override that has no `=`: `'TEXT' has no '='` (the edge that took the text
-/// says which option it was: `--set 'TEXT' has no '='`).
+/// says which option it was: `--set 'TEXT' has no '='`), with what to write
+/// ([`OverrideError::hint`]). As a [`Diagnostic`] (`?` in a function returning one) it is
+/// `parameter 'TEXT' has no '='` with the hint, as a parameter set's assignment given as text.
+///
+/// ```
+/// use blockdyn::{Diagnostic, Override};
+///
+/// let e = Override::parse("ball.mass 2").unwrap_err();
+/// assert_eq!(e.to_string(), "'ball.mass 2' has no '='");
+/// let d = Diagnostic::from(e);
+/// assert_eq!(d.message, "parameter 'ball.mass 2' has no '='");
+/// assert_eq!(d.hint.as_deref(), Some("write block.param=value, e.g. contact.normal.stiffness=1e6"));
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("'{text}' has no '='")]
 pub struct OverrideError {
     /// The text as given.
     pub text: String,
+}
+
+impl OverrideError {
+    /// What to write instead: `write block.param=value, e.g. contact.normal.stiffness=1e6`.
+    pub fn hint(&self) -> &'static str {
+        "write block.param=value, e.g. contact.normal.stiffness=1e6"
+    }
+}
+
+impl From<OverrideError> for Diagnostic {
+    /// `parameter 'TEXT' has no '='`, with [`OverrideError::hint`].
+    fn from(e: OverrideError) -> Diagnostic {
+        let hint = e.hint();
+        Diagnostic::new(format!("parameter '{}' has no '='", e.text)).hint(hint)
+    }
 }
 
 impl Override {

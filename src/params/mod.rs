@@ -18,10 +18,12 @@
 //! assert_eq!(e.to_string(), "'normal.stiffness' must be positive (got -1)");
 //! ```
 
+mod map;
 mod typed;
 mod value;
 mod words;
 
+pub use map::{MapReader, ParamMap};
 pub use typed::Params;
 pub use value::{last_values, table, write_key, write_string, ParamValue};
 pub use words::closest;

@@ -26,9 +26,8 @@
 
 use crate::block::DrawnAs;
 use crate::diagram::physical::PhysicalScene;
-use crate::diagram::Diagram;
+use crate::diagram::{Diagram, FrameChoice};
 use crate::geometry::Shape;
-use crate::model::DrawFrames;
 use crate::multibody::{body_pose, forward_kinematics, BodyIndex, JointKind, Mechanism, Workspace};
 use crate::render::{
     Animation, Arrow, FrameSnapshot, Glyph, ItemShape, JointGlyph, Material, SceneItem, MAX_FRAMES,
@@ -92,7 +91,7 @@ impl FrameSampler {
             .iter()
             .map(|g| (g.body, g.r_in_body))
             .collect();
-        for (item, placement) in mechanism_glyphs(&scene, &d.run.output.animation.frames) {
+        for (item, placement) in mechanism_glyphs(&scene, &d.run.output.drawn_frames.frames) {
             items.push(item);
             placements.push(placement);
         }
@@ -248,7 +247,7 @@ fn scene_items(scene: &PhysicalScene) -> Vec<SceneItem> {
 /// ground-coloured.
 fn mechanism_glyphs(
     scene: &PhysicalScene,
-    frames: &DrawFrames,
+    frames: &FrameChoice,
 ) -> Vec<(SceneItem, (BodyIndex, Isometry3<f64>))> {
     let m: &Mechanism = &scene.mechanism;
     let glyph = |label: &str, g: Glyph| SceneItem {
@@ -302,22 +301,16 @@ fn mechanism_glyphs(
             (b, Isometry3::identity()),
         ));
     }
-    let asked: std::collections::HashSet<&str> = match frames {
-        DrawFrames::Named(names) => names.iter().map(String::as_str).collect(),
-        _ => Default::default(),
-    };
-    let named = |name: &str| match frames {
-        DrawFrames::None => false,
-        DrawFrames::All => true,
-        DrawFrames::Named(_) => asked.contains(name),
-    };
     // Two ports joined by a connection are one frame at one pose: drawn once, under the first
     // name (a frame's axes twice over would only add to every animation frame's data).
     let mut drawn: std::collections::HashSet<(BodyIndex, [u64; 7])> = Default::default();
-    for (name, id) in &scene.frames {
+    for (i, (name, id)) in scene.frames.iter().enumerate() {
+        if !frames.draws(i) {
+            continue;
+        }
         let (body, pose) = m.frame_placement(*id);
         let key = (body, pose_bits(&pose));
-        if named(name) && drawn.insert(key) {
+        if drawn.insert(key) {
             out.push((glyph(name, Glyph::Frame), (body, pose)));
         }
     }
@@ -328,34 +321,6 @@ fn mechanism_glyphs(
 fn pose_bits(pose: &Isometry3<f64>) -> [u64; 7] {
     let (t, q) = (pose.translation.vector, pose.rotation.coords);
     [t.x, t.y, t.z, q.x, q.y, q.z, q.w].map(f64::to_bits)
-}
-
-/// A warning for each name of `draw_frames = [...]` that is no frame of the scene, with the
-/// frames it might have meant (the names are "block.port").
-pub fn unknown_frames(scene: &PhysicalScene, frames: &DrawFrames) -> Vec<String> {
-    let DrawFrames::Named(names) = frames else {
-        return Vec::new();
-    };
-    let known: Vec<&str> = scene.frames.iter().map(|(n, _)| n.as_str()).collect();
-    let known_set: std::collections::HashSet<&str> = known.iter().copied().collect();
-    names
-        .iter()
-        .filter(|n| !known_set.contains(n.as_str()))
-        .map(|n| {
-            let block = n.split('.').next().unwrap_or(n);
-            let same_block: Vec<&str> = known
-                .iter()
-                .copied()
-                .filter(|k| k.split('.').next() == Some(block))
-                .collect();
-            let hint = if same_block.is_empty() {
-                format!("frames are named block.port, e.g. '{}'", known.first().copied().unwrap_or("arm.F"))
-            } else {
-                format!("block '{block}' has {}", same_block.join(", "))
-            };
-            format!("[output] draw_frames names '{n}', which is no frame of the model ({hint}); it is not drawn")
-        })
-        .collect()
 }
 
 /// The glyph of a joint kind (`None` for a weld: it is folded into its body).

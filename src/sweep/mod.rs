@@ -45,12 +45,12 @@ pub enum SweepError {
     Model(Diagnostic),
     /// Point `index` cannot be built: the message `--set` would give for the same overrides
     /// (with `--vary` named instead of `--set` for the varied ones).
-    #[error("{source}\n  note: in sweep point {index} ({assignments})")]
+    #[error("{source}\n  note: in sweep point {index} ({})", shown(assignments))]
     Point {
         /// The point's global index.
         index: usize,
-        /// The point's overrides, `PATH=VALUE, ...`.
-        assignments: String,
+        /// The point's overrides (shown `PATH=VALUE, ...`).
+        assignments: Vec<Override>,
         /// What building it said.
         source: Box<Diagnostic>,
     },
@@ -115,6 +115,15 @@ pub enum SweepError {
         /// The first failures: (point, the first line of its message).
         listed: Vec<(usize, String)>,
     },
+}
+
+/// Overrides as a message quotes them: `PATH=VALUE, ...`, each as the user gave it.
+fn shown(overrides: &[Override]) -> String {
+    overrides
+        .iter()
+        .map(Override::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The text of [`SweepError::PointsFailed`].
@@ -324,11 +333,7 @@ impl Sweep {
                 name_vary_options(&mut d, &varied);
                 SweepError::Point {
                     index,
-                    assignments: varied
-                        .iter()
-                        .map(Override::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    assignments: varied,
                     source: Box::new(d),
                 }
             },

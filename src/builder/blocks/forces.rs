@@ -320,8 +320,21 @@ mod tests {
         (normal, friction)
     }
 
+    /// The laws `normal` and `friction` read from the builder's typed values, with no TOML and
+    /// no model tree (`ParamMap`, the path of `BlockSpec::build`).
+    fn read_typed(normal: NormalLaw, friction: FrictionLaw) -> (NormalForceLaw, ContactFriction) {
+        let mut map = crate::params::ParamMap::default();
+        map.set("normal", normal.0.into_value());
+        map.set("friction", friction.0.into_value());
+        let reader = map.reader();
+        let r = crate::params::Params::new(&reader);
+        let normal = read_normal_law(&r).expect("the typed values give the normal law");
+        let (friction, _) = read_friction_law(&r).expect("and the friction law");
+        (normal, friction)
+    }
+
     /// Every contact law, each parameter away from its default, goes through the builder's
-    /// table and the model reader unchanged (exactly: numbers are written in Rust's shortest
+    /// table and the model reader unchanged, and through the typed values alike (exactly: numbers are written in Rust's shortest
     /// round-trip form). The builder's method names and keys are the reader's.
     #[test]
     fn every_contact_law_round_trips_through_the_builder() {
@@ -368,6 +381,8 @@ mod tests {
             let friction = frictions[k % frictions.len()];
             let read = read_back(normal.into(), friction.into());
             assert_eq!(read, (normal, friction));
+            let typed = read_typed(normal.into(), friction.into());
+            assert_eq!(typed, (normal, friction));
         }
     }
 

@@ -360,12 +360,16 @@ mod tests {
         );
         for spec in &specs {
             let block_type = registry.find(&spec.type_name).expect("a library type");
-            for (key, _) in &spec.params {
+            for (key, _) in spec.params.entries() {
                 assert!(
                     block_type.params.iter().any(|p| p.name == key),
                     "{}: '{key}' is not a parameter of the type",
                     spec.type_name
                 );
+            }
+            // The typed path: the constructor reads every key set, from the typed values.
+            if let Err(e) = spec.build(registry) {
+                panic!("{}: {e}", spec.type_name);
             }
         }
 

@@ -44,7 +44,7 @@ use crate::model::{Diagnostic, Override, TableReader};
 /// the new values. Immutable and `Send + Sync`; share it in an `Arc` between runs.
 pub struct ParameterSet {
     /// The assignments as given, in order.
-    assignments: Vec<String>,
+    assignments: Vec<Override>,
     /// The blocks made again, by block index, sorted by it.
     blocks: Remade,
     /// The physical scene of the mechanism elaborated again, when the set changes mechanism
@@ -65,9 +65,11 @@ impl std::fmt::Debug for ParameterSet {
 }
 
 impl ParameterSet {
-    /// The assignments it was compiled from, in order, each shown as the user gave it
-    /// (`block.param=value`; a vector's slots as `path=value`).
-    pub fn assignments(&self) -> &[String] {
+    /// The assignments it was compiled from, in order: each an [`Override`] (a dotted path and a
+    /// typed value) that shows (`Display`) as the user gave it (`block.param=value`). A vector's
+    /// slot is the override of its parameter (`free.position`, the whole array with that
+    /// slot's element moved and the others as built) and shows as the slot (`free.position[2]=0.5`).
+    pub fn assignments(&self) -> &[Override] {
         &self.assignments
     }
 
@@ -198,15 +200,14 @@ impl Built<'_> {
             }
             Ok(by_block)
         };
-        let written = assignments.iter().map(Override::to_string).collect();
-        self.compile_with_variables(&values, explicit, written)
+        self.compile_with_variables(&values, explicit, assignments.to_vec())
     }
 
     /// The set of assignments grouped by block, `written` the assignments as the user gave them.
     fn compile_set(
         &self,
         by_block: &ByBlock,
-        written: Vec<String>,
+        written: Vec<Override>,
     ) -> Result<ParameterSet, Diagnostic> {
         for (b, list) in by_block {
             self.check_written(*b, &list[0].written)?;

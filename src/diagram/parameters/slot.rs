@@ -1,14 +1,74 @@
 //! One slot of a parameter vector laid out from its path: a block parameter (`ball.mass`,
 //! `free.position[2]`) or a model variable (`length`, `size[0]`), with the value the diagram was
-//! built with (see [`super::vector`]).
+//! built with (see [`super::vector`]). The slot itself (`Slot`, `At`) is declared here, below
+//! the vector that holds them.
 
-use super::vector::{At, Slot};
 use super::Addressed;
 use crate::block::ParamDoc;
 use crate::diagram::blueprint::Built;
 use crate::model::diagnostic::closest;
 use crate::model::value::{Table, Value, ValueKind};
-use crate::model::Diagnostic;
+use crate::model::{Diagnostic, Span};
+
+/// One slot: what it addresses, the element of an array, and how the model writes it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Slot {
+    /// The path as the user gave it (`free.position[2]`, `length`, `size[0]`).
+    pub(super) path: String,
+    /// The block parameter or the variable.
+    pub(super) at: At,
+    /// The element, when the slot is one number of an array.
+    pub(super) element: Option<usize>,
+    /// The built array the element belongs to (its other elements stay as built).
+    pub(super) array: Vec<f64>,
+}
+
+/// What a slot addresses.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum At {
+    /// A block's parameter: the block, and the keys below it (`["normal", "stiffness"]`).
+    Block { block: usize, keys: Vec<String> },
+    /// A model variable, by name.
+    Variable(String),
+}
+
+impl Slot {
+    /// The block, for a block parameter's slot.
+    pub(super) fn block(&self) -> Option<usize> {
+        match &self.at {
+            At::Block { block, .. } => Some(*block),
+            At::Variable(_) => None,
+        }
+    }
+
+    /// The value the slot gives `x` as a model value: the number, or the array with element
+    /// `element` replaced (starting from `base`, else the built array).
+    pub(super) fn value(&self, x: f64, base: Option<Vec<f64>>) -> Value {
+        match self.element {
+            None => float(x),
+            Some(e) => {
+                let mut items: Vec<Value> = base
+                    .unwrap_or_else(|| self.array.clone())
+                    .into_iter()
+                    .map(float)
+                    .collect();
+                items[e] = float(x);
+                Value {
+                    kind: ValueKind::Array(items),
+                    span: Span::NONE,
+                }
+            }
+        }
+    }
+}
+
+/// `x` as a model value with no place in a file (a number a vector's slot gives).
+pub(super) fn float(x: f64) -> Value {
+    Value {
+        kind: ValueKind::Float(x),
+        span: Span::NONE,
+    }
+}
 
 impl Built<'_> {
     /// The slot at `path` (its path written canonically: `free.position[2]`) and the value the

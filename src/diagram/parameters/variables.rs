@@ -255,9 +255,13 @@ impl Built<'_> {
         &self,
         values: &[(&str, Value)],
         explicit: impl FnOnce(Option<&ModelSpec>) -> Result<ByBlock<'e>, Diagnostic>,
-        written: Vec<String>,
+        written: Vec<Override>,
     ) -> Result<super::ParameterSet, Diagnostic> {
-        let text = written.join(", ");
+        let text = written
+            .iter()
+            .map(Override::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
         let reread = match (values.is_empty(), self.recipe) {
             (false, Some(recipe)) => Some(recipe.read_with(values).map_err(|mut d| {
                 d.message = format!("parameter '{text}': {}", d.message);

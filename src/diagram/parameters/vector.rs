@@ -55,12 +55,13 @@
 //! set refuses any change of it). A value out of a parameter's range (a negative stiffness) is
 //! refused when it is applied, naming the slot.
 
-use super::slot::{lookup, Lookup};
+use super::slot::{float, lookup, At, Lookup, Slot};
 use super::{BlockAssignment, ByBlock, ParameterSet, Provenance, Reading};
 use crate::diagram::blueprint::Built;
 use crate::diagram::Diagram;
 use crate::model::value::{Value, ValueKind};
-use crate::model::{Diagnostic, ModelSpec, Span};
+use crate::model::{Diagnostic, ModelSpec, Override};
+use crate::params::ParamValue;
 
 /// Named scalar parameters of one diagram and their values, in the order they were laid out by
 /// [`crate::Blueprint::parameter_vector`]; [`crate::Blueprint::parameters_from`] makes the [`ParameterSet`] that
@@ -78,58 +79,6 @@ pub struct ParameterVector {
     /// How the model was read, when a slot is a model variable (the vector fits only a diagram
     /// read the same way).
     reading: Option<Reading>,
-}
-
-/// One slot: what it addresses, the element of an array, and how the model writes it.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct Slot {
-    /// The path as the user gave it (`free.position[2]`, `length`, `size[0]`).
-    pub(super) path: String,
-    /// The block parameter or the variable.
-    pub(super) at: At,
-    /// The element, when the slot is one number of an array.
-    pub(super) element: Option<usize>,
-    /// The built array the element belongs to (its other elements stay as built).
-    pub(super) array: Vec<f64>,
-}
-
-/// What a slot addresses.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum At {
-    /// A block's parameter: the block, and the keys below it (`["normal", "stiffness"]`).
-    Block { block: usize, keys: Vec<String> },
-    /// A model variable, by name.
-    Variable(String),
-}
-
-impl Slot {
-    /// The block, for a block parameter's slot.
-    fn block(&self) -> Option<usize> {
-        match &self.at {
-            At::Block { block, .. } => Some(*block),
-            At::Variable(_) => None,
-        }
-    }
-
-    /// The value the slot gives `x` as a model value: the number, or the array with element
-    /// `element` replaced (starting from `base`, else the built array).
-    fn value(&self, x: f64, base: Option<Vec<f64>>) -> Value {
-        match self.element {
-            None => float(x),
-            Some(e) => {
-                let mut items: Vec<Value> = base
-                    .unwrap_or_else(|| self.array.clone())
-                    .into_iter()
-                    .map(float)
-                    .collect();
-                items[e] = float(x);
-                Value {
-                    kind: ValueKind::Array(items),
-                    span: Span::NONE,
-                }
-            }
-        }
-    }
 }
 
 /// [`ParameterVector::set_values`] was given a slice of another length.
@@ -214,12 +163,30 @@ impl ParameterVector {
         all || self.values[i].to_bits() != self.built[i].to_bits()
     }
 
-    /// The text of the slots taken (`path=value`, for messages and
-    /// [`ParameterSet::assignments`]), in order.
-    fn written(&self, all: bool) -> Vec<String> {
+    /// The slots taken as overrides (for messages and [`ParameterSet::assignments`]), in order:
+    /// the slot's parameter or variable with its value (an element's slot: the whole array,
+    /// that element moved, the others as built), shown as `path=value`.
+    fn written(&self, all: bool) -> Vec<Override> {
         (0..self.len())
             .filter(|&i| self.taken(i, all))
-            .map(|i| format!("{}={}", self.slots[i].path, readable(self.values[i])))
+            .map(|i| {
+                let slot = &self.slots[i];
+                let x = self.values[i];
+                let value = match slot.element {
+                    None => ParamValue::Float(x),
+                    Some(e) => {
+                        let mut array = slot.array.clone();
+                        array[e] = x;
+                        ParamValue::from(array.as_slice())
+                    }
+                };
+                // The parameter's path: an element's slot without its `[i]`.
+                let path = slot
+                    .path
+                    .split_once('[')
+                    .map_or(slot.path.as_str(), |(keys, _)| keys);
+                Override::written(path, value, format!("{}={}", slot.path, readable(x)))
+            })
             .collect()
     }
 
@@ -316,13 +283,6 @@ fn readable(x: f64) -> String {
         format!("{x}")
     } else {
         format!("{x:e}")
-    }
-}
-
-pub(super) fn float(x: f64) -> Value {
-    Value {
-        kind: ValueKind::Float(x),
-        span: Span::NONE,
     }
 }
 
