@@ -186,10 +186,12 @@ fn main() -> ExitCode {
 /// size (up to 32 MiB), after which the build's large vectors — a 20,000-joint chain's blocks,
 /// lines, the URDF's text and tree — are carved from the main heap, where what is freed between
 /// them stays resident; fixed at glibc's initial 128 KiB, every allocation above it is mapped
-/// and unmapped on its own. The 20,000-joint chain's `check`: peak RSS 346 → 302 MB for the
-/// same heap (BENCHMARKS.md "The chain's check in less memory (chainC)"). A run's hot loops do
-/// not allocate, so its speed is unaffected. The library leaves the process's allocator alone;
-/// only the command line sets this.
+/// and unmapped on its own. The 20,000-joint chain's `check`: peak RSS 345.6 → 287.0 MB for the
+/// same heap; the cost is page faults (110 k → 203 k), system time 0.33 → 0.50 s for `check`
+/// and 0.27 → 0.77 s for a two-step `run` of that chain (BENCHMARKS.md "The chain's check in
+/// less memory (chainC)"); small models see no difference. A run's step does not allocate, so
+/// only building, recording growth and output pay it. The library leaves the process's
+/// allocator alone; only the command line sets this.
 fn fixed_mmap_threshold() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {

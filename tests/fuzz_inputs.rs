@@ -440,7 +440,8 @@ fn blockdyn_capped(
     env: &[(&str, &str)],
     deadline: Instant,
 ) -> Result<Output, String> {
-    let log = dir.with_extension("log");
+    // Not `with_extension`: a label with a `.` in it (7.4e17) would lose the pid after it.
+    let log = std::path::PathBuf::from(format!("{}.log", dir.display()));
     std::fs::create_dir_all(&log).unwrap();
     let (out_path, err_path) = (log.join("stdout"), log.join("stderr"));
     let mut command = Command::new(env!("CARGO_BIN_EXE_blockdyn"));

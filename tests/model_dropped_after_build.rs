@@ -86,7 +86,8 @@ fn warnings_that_read_the_table_after_the_build_are_the_same() {
 }
 
 /// Errors found after some blocks are made (their tables already emptied) are the same, at the
-/// same places: a later block named twice, a connection to a block that does not exist, a bad
+/// same places: a block table written twice (the TOML reader refuses it before any block is
+/// made, on both paths), a connection to a block that does not exist, a bad
 /// parameter of a later block, and an input left unconnected.
 #[test]
 fn errors_after_blocks_are_made_are_the_same() {

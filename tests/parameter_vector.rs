@@ -277,3 +277,24 @@ fn a_value_a_block_refuses_is_reported_by_slot() {
     let set = blueprint.parameters_from(&d, &huge).unwrap();
     assert_eq!(texts(&set), ["contact.normal.stiffness=1e300"]);
 }
+
+/// Two elements of one array parameter moved: each override carries the whole array with both
+/// elements moved, so replaying the overrides in order (as `build_model_with` does) leaves both
+/// changes, and the path is the parameter's (the slot's trailing `[i]` stripped, nothing else).
+#[test]
+fn two_moved_elements_of_one_parameter_replay_to_both_changes() {
+    let (blueprint, d) = load_parts("models/ball_drop.toml", &[]);
+    let mut vector = blueprint
+        .parameter_vector(&d, &["free.position[0]", "free.position[2]"])
+        .unwrap();
+    vector.set_values(&[0.25, 1.5]).unwrap();
+    let set = blueprint.parameters_from(&d, &vector).unwrap();
+    assert_eq!(
+        texts(&set),
+        ["free.position[0]=0.25", "free.position[2]=1.5"]
+    );
+    let both = ParamValue::from([0.25, 0.0, 1.5].as_slice());
+    for moved in set.assignments() {
+        assert_eq!((moved.path(), moved.value()), ("free.position", &both));
+    }
+}

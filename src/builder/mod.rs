@@ -59,6 +59,13 @@ pub enum BlockSpecError {
         /// The nearest type name the registry has, when one is near.
         hint: Option<&'static str>,
     },
+    /// The type is an importer (`Urdf`), which expands into blocks when a model is built: it is
+    /// not one block to make.
+    #[error("\"{type_name}\" is an importer, not a block type: it expands into blocks when the model is built\n  help: add it to a ModelBuilder (ModelBuilder::build expands it) instead of building it alone")]
+    Importer {
+        /// The importer's type name.
+        type_name: &'static str,
+    },
     /// The block type refused the parameters (the message a model file gets, without a place).
     #[error("{type_name}: {source}")]
     Params {
@@ -101,6 +108,11 @@ impl BlockSpec {
     /// schedules it.
     pub fn build(&self, registry: &Registry) -> Result<Box<dyn Block>, BlockSpecError> {
         let Some(ty) = registry.find(&self.type_name) else {
+            if let Some(importer) = registry.importers().find(|i| i.name == self.type_name) {
+                return Err(BlockSpecError::Importer {
+                    type_name: importer.name,
+                });
+            }
             return Err(BlockSpecError::UnknownType {
                 type_name: self.type_name.clone(),
                 hint: closest(&self.type_name, registry.all().map(|t| t.name)),
@@ -420,6 +432,12 @@ mod tests {
         assert_eq!(
             unknown.map(|e| e.to_string()),
             Some("unknown block type \"Gian\" (did you mean \"Gain\"?)".to_string())
+        );
+        // An importer is not unknown: it is expanded by the model build, which says so.
+        let urdf = BlockSpec::of_type("Urdf").build(registry).err();
+        assert!(
+            matches!(urdf, Some(BlockSpecError::Importer { type_name: "Urdf" })),
+            "{urdf:?}"
         );
     }
 }

@@ -167,24 +167,40 @@ impl ParameterVector {
     /// the slot's parameter or variable with its value (an element's slot: the whole array,
     /// that element moved, the others as built), shown as `path=value`.
     fn written(&self, all: bool) -> Vec<Override> {
+        // The parameter's path: an element's slot without its trailing `[i]` (a block's own
+        // name may hold brackets: `robot[0]/knee.q0`).
+        let param_path = |i: usize| -> &str {
+            let slot: &Slot = &self.slots[i];
+            match slot.element {
+                None => slot.path.as_str(),
+                Some(_) => slot
+                    .path
+                    .rfind('[')
+                    .map_or(slot.path.as_str(), |open| slot.path[..open].trim_end()),
+            }
+        };
         (0..self.len())
             .filter(|&i| self.taken(i, all))
             .map(|i| {
                 let slot = &self.slots[i];
                 let x = self.values[i];
+                let path = param_path(i);
                 let value = match slot.element {
                     None => ParamValue::Float(x),
-                    Some(e) => {
+                    Some(_) => {
+                        // Every taken element of the same parameter, so that the overrides
+                        // replayed in order leave each element moved, not only the last.
                         let mut array = slot.array.clone();
-                        array[e] = x;
+                        for j in (0..self.len()).filter(|&j| self.taken(j, all)) {
+                            if let Some(e) = self.slots[j].element {
+                                if param_path(j) == path && e < array.len() {
+                                    array[e] = self.values[j];
+                                }
+                            }
+                        }
                         ParamValue::from(array.as_slice())
                     }
                 };
-                // The parameter's path: an element's slot without its `[i]`.
-                let path = slot
-                    .path
-                    .split_once('[')
-                    .map_or(slot.path.as_str(), |(keys, _)| keys);
                 Override::written(path, value, format!("{}={}", slot.path, readable(x)))
             })
             .collect()

@@ -154,7 +154,7 @@ impl ModeIndicators {
     /// 3.7·10⁻⁷, snapped to zero), the next mode change then took it below zero, and every later
     /// one went unlocated. Counted again by sign it is positive from the next evaluation, and the
     /// next mode change fires; the one it missed is stepped over under error control.
-    pub fn recount_fallen(&mut self) -> usize {
+    pub(crate) fn recount_fallen(&mut self) -> usize {
         let mut recounted = 0;
         for k in 0..self.last.len() {
             if self.last[k] <= 0.0 {

@@ -402,6 +402,8 @@ impl Solver {
                 Ok(()) => {}
                 Err(TrialFailure::NonFinite(t_bad, index)) => {
                     stats.rejected_steps += 1;
+                    // A rejected redone step ends short of its crossing: no continuation.
+                    redo_far = f64::NAN;
                     h = 0.25 * h_try;
                     if !adaptive || h < min_step(t) {
                         return Err(SolverError::NonFinite { t: t_bad, index });
@@ -414,6 +416,7 @@ impl Solver {
                 }
                 Err(TrialFailure::Newton) => {
                     stats.rejected_steps += 1;
+                    redo_far = f64::NAN;
                     h = 0.5 * h_try;
                     if h < min_step(t) {
                         return Err(SolverError::StepSizeUnderflow {
@@ -440,6 +443,7 @@ impl Solver {
                 self.stall.note_worst(worst);
                 if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
+                    redo_far = f64::NAN;
                     h = self.controller.reject(h_try, norm);
                     h = self.shorten_to_crossing(system, t_new, h_try, h, &mut stats);
                     last_rejected = true;
@@ -496,11 +500,15 @@ impl Solver {
                 // onsets, `System::crossing_keeps_dynamics`) is located coarsely first and its
                 // crossing found past the redone step's end (`crossing_ahead`); every other
                 // crossing is located to the event tolerance and stepped onto, as it always was.
+                // Only when every function of the system keeps the dynamics: the look past the
+                // end evaluates g there, and a block that keeps memory of its last g (a rigid
+                // pair's mode indicators) would keep that of a time the run never reaches.
                 let coarse = adaptive
                     && redo == Redo::None
                     && self
                         .zc
-                        .candidates_all(|i| system.crossing_keeps_dynamics(i));
+                        .candidates_all(|i| system.crossing_keeps_dynamics(i))
+                    && (0..self.zc.len()).all(|i| system.crossing_keeps_dynamics(i));
                 prepare_dense(tab, h_try, &self.k, &mut self.dense);
                 let t_start = t;
                 let Self {
