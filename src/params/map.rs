@@ -280,8 +280,9 @@ fn type_name(v: &ParamValue) -> &'static str {
     }
 }
 
-/// What to write for a value of the kind `what`, in the model reader's hints.
-fn example_of(what: &str) -> &'static str {
+/// What to write for a value of the kind `what`, in the model reader's hints (the model's
+/// reader and this map's say the same).
+pub(crate) fn example_of(what: &str) -> &'static str {
     match what {
         "a number" => "1.0",
         "a string" => "\"text\"",

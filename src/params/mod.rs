@@ -19,6 +19,7 @@
 //! ```
 
 mod map;
+pub(crate) use map::example_of;
 mod typed;
 mod value;
 mod words;

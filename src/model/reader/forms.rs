@@ -4,7 +4,7 @@
 use super::{Keyed, TableReader};
 use crate::model::diagnostic::closest;
 use crate::model::value::{Value, ValueKind};
-use crate::params::{At, ParamError, ParamSource, ParamValue};
+use crate::params::{example_of, At, ParamError, ParamSource, ParamValue};
 use std::cell::RefCell;
 
 /// The checks of the values' forms, each a [`ParamError`] naming the key ([`TableReader`]'s inherent
@@ -256,16 +256,5 @@ impl ParamSource for TableReader<'_> {
                 e.hint(format!("known parameters here: {}", k.join(", ")))
             }
         })
-    }
-}
-
-fn example_of(what: &str) -> &'static str {
-    match what {
-        "a number" => "1.0",
-        "a string" => "\"text\"",
-        "true or false" => "true",
-        "a non-negative integer" => "2",
-        "a table" => "{ method = \"...\" }",
-        _ => "[1.0, 2.0]",
     }
 }
