@@ -202,13 +202,6 @@ impl ZeroCrossings {
         self.orient[..n].iter_mut().for_each(|o| *o = 0.0);
     }
 
-    /// After [`Self::detect`] returned true: whether every function that fired satisfies
-    /// `keeps` (called with each one's index; in the loop, whether its events keep the
-    /// dynamics, `System::crossing_keeps_dynamics`).
-    pub(crate) fn candidates_all(&self, mut keeps: impl FnMut(usize) -> bool) -> bool {
-        (0..self.len()).all(|i| self.orient[i] == 0.0 || keeps(i))
-    }
-
     /// After a *rejected* trial step with g at its end in `g_end`: the secant estimate
     /// θ = c_start/(c_start − c_end) ∈ (0, 1] of the earliest crossing, as a fraction of the
     /// step, or `None` when no function fires. Leaves no candidate behind.

@@ -128,7 +128,9 @@ impl Solver {
         step.interpolate((t_ext - t) / h, x_interp);
         system.zero_crossings(t_ext, x_interp, &mut zc.g_end);
         stats.crossing_evaluations += 1;
-        if !(zc.detect() && zc.candidates_all(|i| system.crossing_keeps_dynamics(i))) {
+        // Only a coarse redo gets here, and only when every function keeps the dynamics (the
+        // loop's `coarse`): whatever crosses in the continuation is such a crossing.
+        if !zc.detect() {
             zc.restore_end();
             return None;
         }

@@ -503,11 +503,9 @@ impl Solver {
                 // Only when every function of the system keeps the dynamics: the look past the
                 // end evaluates g there, and a block that keeps memory of its last g (a rigid
                 // pair's mode indicators) would keep that of a time the run never reaches.
+                // (Every function, so those that fired too.)
                 let coarse = adaptive
                     && redo == Redo::None
-                    && self
-                        .zc
-                        .candidates_all(|i| system.crossing_keeps_dynamics(i))
                     && (0..self.zc.len()).all(|i| system.crossing_keeps_dynamics(i));
                 prepare_dense(tab, h_try, &self.k, &mut self.dense);
                 let t_start = t;
