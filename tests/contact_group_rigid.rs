@@ -421,14 +421,30 @@ mass = 1.0
 type = "ContactGroup"
 members = ["a", "b"]
 "#;
+    // The hint follows the rule that leaves out the most pairs: a third ball on its own joint,
+    // excluded with both others (2 pairs excluded, 1 on one body).
+    let excluded = one_body
+        .replace(
+            r#"members = ["a", "b"]"#,
+            "members = [\"a\", \"b\", \"c\"]\nexclude = [[\"a\", \"c\"], [\"b\", \"c\"]]",
+        )
+        .replace(
+            r#""world.W -- floor.R"]"#,
+            r#""world.W -- floor.R", "world.W -- free2.B", "free2.F -- c.R"]"#,
+        )
+        + "[blocks.free2]\ntype = \"SixDofJoint\"\nposition = [1.0, 0.0, 1.0]\n[blocks.c]\ntype = \"Solid\"\ngeometry = { shape = \"sphere\", radius = 0.1 }\nmass = 1.0\n";
     for (text, expected) in [
         (
             fixed,
-            "members give no pair that can touch, so this rigid group adds no contact: of its 2 members' 1 pair, 1 both fixed to the World;",
+            "members give no pair that can touch, so this rigid group adds no contact: of its 2 members' 1 pair, 1 both fixed to the World; put members on bodies that move (a Solid on its own joint) or remove the group",
         ),
         (
             one_body,
-            "members give no pair that can touch, so this penalty group adds no contact: of its 2 members' 1 pair, 1 on one body;",
+            "members give no pair that can touch, so this penalty group adds no contact: of its 2 members' 1 pair, 1 on one body; put members on different bodies (a Solid on its own joint) or remove the group",
+        ),
+        (
+            excluded.as_str(),
+            "members give no pair that can touch, so this penalty group adds no contact: of its 3 members' 3 pairs, 1 on one body, 2 listed in exclude; take pairs out of `exclude` or remove the group",
         ),
     ] {
         let d = blockdyn::load_model_str("m.toml", text, &[]).unwrap();

@@ -74,7 +74,7 @@ impl ContactGroup {
                 ..
             } = s;
             let allowed = |a, b| self.allowed(a, b);
-            grid.pairs_sorted((&lo[..], &hi[..]), motions, self.margin, allowed, near);
+            grid.pairs_sorted((&lo[..], &hi[..]), motions, allowed, near);
         } else {
             let Scratch {
                 sweep,

@@ -45,6 +45,7 @@ mod grid;
 mod narrow;
 mod params;
 mod rigid;
+mod silent;
 mod stiffness;
 mod watch;
 
@@ -348,7 +349,7 @@ impl Block for ContactGroup {
                 &self.bounded,
                 &self.planes,
                 |k| self.members[k as usize].radius,
-                self.margin,
+                (self.margin, pairs),
             ),
             candidates: Vec::with_capacity(self.always.len() + pairs),
             candidate_slots: Vec::with_capacity(pairs),

@@ -14,7 +14,7 @@
 //!   the follower, its opposite on the base), o_k member k's geometry frame origin (m, World).
 //!
 //! A group of either kind none of whose pairs may touch says so when the model is built
-//! ([`ContactGroup::no_pair_warning`], below).
+//! ([`ContactGroup::no_pair_warning`], `group/silent.rs`).
 //!
 //! Cost: the mechanism bounds every pair at every evaluation (M(M − 1)/2 pairs for M bounded
 //! members: two balls, then two World-axis boxes when the balls are near) and computes the
@@ -154,80 +154,5 @@ impl ContactGroup {
     /// The rigid pairs, in the order of their hidden inputs.
     pub(super) fn rigid_pairs(&self) -> &[RigidConstraint] {
         &self.pairs
-    }
-}
-
-/// Why no pair of a bound group can touch: how many of its pairs each rule leaves out (the first
-/// rule that applies to a pair, in [`ContactGroup::allowed`]'s order).
-#[derive(Default)]
-struct LeftOut {
-    /// Pairs of kinds without contact (two planes, two points, …).
-    unsupported: usize,
-    /// Pairs of members both fixed to the World.
-    fixed: usize,
-    /// Pairs of members on one moving body.
-    one_body: usize,
-    /// Pairs named in `exclude`.
-    excluded: usize,
-    /// Pairs whose bodies a joint joins.
-    joined: usize,
-}
-
-impl ContactGroup {
-    /// A bound group (either kind) none of whose pairs may touch adds no contact at all: the
-    /// warning that says so and why, counting the pairs each rule leaves out. It starts with
-    /// `members` so that it is located at that key. `None` when a pair may touch.
-    pub(super) fn no_pair_warning(&self) -> Option<String> {
-        let m = self.m() as u32;
-        if m < 2 {
-            // Not bound yet, or refused at setup (a group needs two members).
-            return None;
-        }
-        let mut out = LeftOut::default();
-        for i in 0..m {
-            for j in i + 1..m {
-                if self.allowed(i, j) {
-                    return None;
-                }
-                let (a, b) = (&self.members[i as usize], &self.members[j as usize]);
-                let bodies = (a.body.min(b.body), a.body.max(b.body));
-                if !crate::geometry::pair_supported(a.kind, b.kind) {
-                    out.unsupported += 1;
-                } else if a.body == b.body && a.body == 0 {
-                    out.fixed += 1;
-                } else if a.body == b.body {
-                    out.one_body += 1;
-                } else if self.excluded.binary_search(&(i, j)).is_ok() {
-                    out.excluded += 1;
-                } else if self.joined.binary_search(&bodies).is_ok() {
-                    out.joined += 1;
-                }
-            }
-        }
-        let pairs = (m as usize) * (m as usize).saturating_sub(1) / 2;
-        let reasons: Vec<String> = [
-            (out.fixed, "both fixed to the World"),
-            (out.one_body, "on one body"),
-            (out.joined, "on bodies a joint joins"),
-            (out.excluded, "listed in exclude"),
-            (
-                out.unsupported,
-                "of geometry kinds that never touch (e.g. two planes)",
-            ),
-        ]
-        .iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, why)| format!("{n} {why}"))
-        .collect();
-        let kind = if self.rigid.is_some() {
-            "rigid"
-        } else {
-            "penalty"
-        };
-        Some(format!(
-            "members give no pair that can touch, so this {kind} group adds no contact: of its {m} members' {pairs} pair{s}, {reasons}; put members on different bodies (a Solid on its own joint) or remove the group",
-            s = if pairs == 1 { "" } else { "s" },
-            reasons = reasons.join(", "),
-        ))
     }
 }
