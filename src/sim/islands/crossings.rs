@@ -244,6 +244,13 @@ impl CrossingMap {
         self.across_now.iter().any(|&k| g[k as usize] <= 0.0)
     }
 
+    /// Whether, at the last refresh, some attributed function lay on two islands' bodies (a
+    /// watched pair across islands: a body came within its group's margin of another island's
+    /// body, so the islands are coupled from then on).
+    pub(super) fn spans_islands(&self) -> bool {
+        !self.across_now.is_empty()
+    }
+
     /// The direction of local function `k` (of any island): a shared function's own, else
     /// [`Direction::Either`] (every attributed function's).
     pub(super) fn direction(&self, engine: &Engine<'_>, k: usize) -> Direction {

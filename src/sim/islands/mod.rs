@@ -19,6 +19,11 @@
 //! on the island's bodies only, and the engine calls only the blocks the island needs (a
 //! static map, `Partition::block_islands`). Every other output keeps its value.
 //!
+//! A body moved by other forces (an actuator, a spring, an external force) can come within a
+//! group's margin of another island's body inside a stretch: the island's event that watches
+//! that pair ends the stretch for every island there (a cut, `run.rs`), and the
+//! synchronisation merges them before they touch.
+//!
 //! Where the scheme is sound is checked once, before the run; elsewhere the run integrates
 //! globally and [`NoIslands`] says why.
 
@@ -75,12 +80,19 @@ pub struct IslandStats {
     pub cross_island_crossings: usize,
     /// Island runs (one island between two synchronisations) in which the island's solver found
     /// a watched pair in contact across two islands: a body reached another island's body
-    /// inside a stretch, which the look-ahead rules out only for bodies moved by gravity and
-    /// contact (an actuator, a spring or an external force can break it). The island then felt
-    /// the contact with the other body where the other island's last evaluation left it, and
-    /// the results may differ from the global integration by more than the tolerances (the
-    /// known gap, docs/solver.md "Islands"). 0 when the assumption held.
+    /// inside a stretch without a cut first (a pass from beyond margin/2 to contact within one
+    /// step, or a cut held late because the other body, held where its stretch began, was
+    /// driven too: docs/solver.md "Islands", what remains). The island then felt the contact
+    /// with the other body where the other island's last evaluation left it, and the results
+    /// may differ from the global integration by more than the tolerances. 0 otherwise.
     pub cross_island_contacts: usize,
+    /// Stretches ended before their synchronisation because an island's event left a watched
+    /// pair across two islands (a body came within a group's margin of another island's): every
+    /// island was brought to that time and the islands merged there.
+    pub cuts: usize,
+    /// Island runs done again over a stretch because another island cut it short after they
+    /// had passed the cut (each from the stretch's start, with a fresh solver).
+    pub reruns: usize,
     /// The first stretch (its start and its synchronisation, s) in which an island's solver found
     /// such a contact (an island run later in the stretch than the one that moved sees the
     /// contact from its own start: the time inside the stretch says little).

@@ -10,6 +10,12 @@
 //! An island whose states did not change keeps its solver, which continues with its step size
 //! and controller history ([`Solver::continue_run`]); an island that merged or split starts a
 //! fresh solver there.
+//!
+//! A stretch also ends where an island's event leaves one of its groups' watched pairs across
+//! two islands (a *cut*: a body came within the margin of another island's, which the groups'
+//! look-ahead rules out only for bodies moved by gravity and contact): every island is brought
+//! to that time (those already past it run the stretch again, see [`Islands::stretch`]), and
+//! the synchronisation there merges them before they can touch.
 
 use super::crossings::{CrossingMap, IslandCrossings};
 use super::system::IslandSystem;
@@ -60,6 +66,8 @@ pub struct Islands {
     g: Vec<f64>,
     /// An island's crossed functions as global indices (room for all).
     crossed: Vec<usize>,
+    /// Per island, the time its run reached in the current stretch (room for one per state).
+    reached: Vec<f64>,
 }
 
 impl Islands {
@@ -107,6 +115,7 @@ impl Islands {
             crossings,
             g: vec![0.0; n_crossings],
             crossed: Vec::with_capacity(n_crossings),
+            reached: Vec::with_capacity(x0.len()),
         }))
     }
 
@@ -151,15 +160,15 @@ impl Islands {
                 .filter(|&s| s > t)
                 .unwrap_or(f64::INFINITY);
             let sync = event.min(sample).min(t0 + k_grid as f64 * grid).min(t_end);
-            self.stretch(engine, t, sync, &mut stats, &mut islands)?;
-            t = sync;
+            // `sync`, or earlier where a body came within a group's margin of another island's.
+            t = self.stretch(engine, t, sync, &mut stats, &mut islands)?;
             stats.final_time = t;
             islands.syncs += 1;
             if t >= t_end {
                 break;
             }
             deliver_samples(engine, t, &self.x);
-            let outcome = engine.handle_events(t, &mut self.x, &[], event <= sync);
+            let outcome = engine.handle_events(t, &mut self.x, &[], event <= t);
             engine.record(t, &self.x, RecordKind::Step);
             if outcome.stop {
                 break;
@@ -191,8 +200,14 @@ impl Islands {
         Ok((stats, islands))
     }
 
-    /// Advances every island from `t` to `sync`, one after the other, and writes their states
-    /// into the global x.
+    /// Advances every island from `t` to `sync`, one after the other, or to an earlier cut,
+    /// and writes their states into the global x; returns the time reached (`sync`, or the
+    /// earliest cut). An island whose run stops at a cross-island approach ([`IslandSystem::cut`])
+    /// ends the stretch there for every island: the islands not yet run go to the cut, and
+    /// those already past it go again from `t` (a fresh solver from the stretch's start state,
+    /// after the engine settled at `t` again: the cutting island's handlers chose the groups'
+    /// watched pairs and next look where it was). A re-run that cuts earlier still moves the
+    /// end again, until every island is at the same time.
     fn stretch(
         &mut self,
         engine: &mut Engine<'_>,
@@ -200,52 +215,30 @@ impl Islands {
         sync: f64,
         stats: &mut SolverStats,
         islands: &mut IslandStats,
-    ) -> Result<(), SolverError> {
+    ) -> Result<f64, SolverError> {
         self.base.copy_from_slice(&self.x);
-        for (island, run) in self.runs.iter_mut().enumerate() {
-            let seen = self.crossings.lists[island].local.len();
-            islands.max_island_crossings = islands.max_island_crossings.max(seen);
-            let mut system = IslandSystem {
-                engine: &mut *engine,
-                states: &run.states,
-                x: &mut self.x,
-                base: &self.base,
-                dx: &mut self.dx,
-                sync,
-                crossings: &mut self.crossings,
-                island,
-                partition: &self.partition,
-                g: &mut self.g,
-                crossed: &mut self.crossed,
-                contact_across: None,
-            };
-            system.engine.restrict_to_island(Some(&run.bodies));
-            let result = if run.running {
-                run.solver.continue_run(&mut system, self.t_end)
-            } else {
-                for (v, &k) in run.x0.iter_mut().zip(&run.states) {
-                    *v = self.base[k];
-                }
-                run.solver.integrate(&mut system, t, &run.x0, self.t_end)
-            };
-            let contact_across = system.contact_across;
-            engine.restrict_to_island(None);
-            if contact_across.is_some() {
-                islands.cross_island_contacts += 1;
-                islands.first_cross_island_contact.get_or_insert((t, sync));
+        let mut end = sync;
+        // Per island, the time its run reached in this stretch (`t`: not run yet).
+        self.reached.clear();
+        self.reached.resize(self.runs.len(), t);
+        let mut settle_again = false;
+        while let Some(island) = (0..self.runs.len()).find(|&i| self.reached[i] != end) {
+            let past = self.reached[island] > end;
+            if settle_again {
+                // The groups' watched pairs and next look as they were at t (x is the base).
+                engine.handle_events(t, &mut self.x, &[], false);
+                self.crossings.refresh(engine, &self.partition);
+                settle_again = false;
             }
-            let list = &self.crossings.lists[island];
-            let island_stats = result.map_err(|e| global_error(e, &run.states, list))?;
-            add(stats, &island_stats);
-            islands.evaluation_equivalents += run.share * island_stats.function_evaluations as f64;
-            add_steps(islands, run.body, island_stats.steps);
-            self.x.copy_from_slice(&self.base);
-            run.running = island_stats.final_time < self.t_end;
-            if island_stats.final_time != sync {
-                // A handler asked to stop (modes that did not settle): the run ends here.
-                return Err(SolverError::Interrupted {
-                    t: island_stats.final_time,
-                });
+            let reached = self.run_island(engine, island, (t, end), past, stats, islands)?;
+            self.reached[island] = reached;
+            if past {
+                islands.reruns += 1;
+            }
+            if reached < end {
+                end = reached;
+                islands.cuts += 1;
+                settle_again = true;
             }
         }
         for run in &self.runs {
@@ -253,7 +246,69 @@ impl Islands {
                 self.x[k] = v;
             }
         }
-        Ok(())
+        Ok(end)
+    }
+
+    /// Runs island `island` over `span` = (the stretch's start, its end): a fresh solver from
+    /// the stretch's start state when it has no stopped run to continue or when it went `past`
+    /// the end; returns the time its run reached (the end, or an earlier cut). The global x is
+    /// the stretch's start state again afterwards.
+    fn run_island(
+        &mut self,
+        engine: &mut Engine<'_>,
+        island: usize,
+        (t, end): (f64, f64),
+        past: bool,
+        stats: &mut SolverStats,
+        islands: &mut IslandStats,
+    ) -> Result<f64, SolverError> {
+        let run = &mut self.runs[island];
+        let seen = self.crossings.lists[island].local.len();
+        islands.max_island_crossings = islands.max_island_crossings.max(seen);
+        let mut system = IslandSystem {
+            engine: &mut *engine,
+            states: &run.states,
+            x: &mut self.x,
+            base: &self.base,
+            dx: &mut self.dx,
+            sync: end,
+            crossings: &mut self.crossings,
+            island,
+            partition: &self.partition,
+            g: &mut self.g,
+            crossed: &mut self.crossed,
+            contact_across: None,
+            cut: None,
+        };
+        system.engine.restrict_to_island(Some(&run.bodies));
+        let result = if run.running && !past {
+            run.solver.continue_run(&mut system, self.t_end)
+        } else {
+            for (v, &k) in run.x0.iter_mut().zip(&run.states) {
+                *v = self.base[k];
+            }
+            run.solver.integrate(&mut system, t, &run.x0, self.t_end)
+        };
+        let (contact_across, cut) = (system.contact_across, system.cut);
+        engine.restrict_to_island(None);
+        if contact_across.is_some() {
+            islands.cross_island_contacts += 1;
+            islands.first_cross_island_contact.get_or_insert((t, end));
+        }
+        let list = &self.crossings.lists[island];
+        let island_stats = result.map_err(|e| global_error(e, &run.states, list))?;
+        add(stats, &island_stats);
+        islands.evaluation_equivalents += run.share * island_stats.function_evaluations as f64;
+        add_steps(islands, run.body, island_stats.steps);
+        self.x.copy_from_slice(&self.base);
+        run.running = island_stats.final_time < self.t_end;
+        let reached = island_stats.final_time;
+        if reached == end || (cut == Some(reached) && reached > t && reached < end) {
+            Ok(reached)
+        } else {
+            // A handler asked to stop (modes that did not settle): the run ends here.
+            Err(SolverError::Interrupted { t: reached })
+        }
     }
 }
 

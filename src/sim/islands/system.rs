@@ -11,7 +11,10 @@
 //! list (the engine evaluates them all into a global buffer; the list gathers the island's),
 //! and hands the crossed ones to the engine by their global indices. Event handlers run on the
 //! whole diagram, and the map is refreshed after each (the groups may have chosen other
-//! watched pairs). Rows are recorded by the coordinator at synchronisations, not here.
+//! watched pairs). An event after which a watched pair spans two islands (a body came within
+//! the margin of another island's) stops the run there ([`IslandSystem::cut`]): the
+//! coordinator ends the stretch for every island at that time and merges them. Rows are
+//! recorded by the coordinator at synchronisations, not here.
 
 use super::crossings::CrossingMap;
 use super::Partition;
@@ -44,6 +47,10 @@ pub(super) struct IslandSystem<'a, 'd> {
     /// The first time (s) one of its evaluations found a watched pair in contact across
     /// islands ([`CrossingMap::contact_across`]).
     pub contact_across: Option<f64>,
+    /// The time (s) of the event after which one of its group's watched pairs spans two
+    /// islands (a cross-island approach: the pair came within the margin): the run stopped
+    /// there, and the coordinator ends every island's stretch at that time.
+    pub cut: Option<f64>,
 }
 
 impl IslandSystem<'_, '_> {
@@ -143,9 +150,15 @@ impl System for IslandSystem<'_, '_> {
         self.crossings.refresh(self.engine, self.partition);
         self.gather(x);
         self.x.copy_from_slice(self.base);
+        // A watched pair across islands: the islands are coupled from here on, so the run
+        // stops and the coordinator merges them at t (a synchronisation there).
+        let cut = !at_sync && self.crossings.spans_islands();
+        if cut {
+            self.cut = Some(t);
+        }
         EventOutcome {
             state_changed: outcome.state_changed,
-            stop: outcome.stop || at_sync,
+            stop: outcome.stop || at_sync || cut,
         }
     }
 
