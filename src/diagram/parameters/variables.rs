@@ -14,7 +14,7 @@
 //! array's `count`, a block's type) or its `[model]`, `[solver]` and `[output]` sections (a
 //! `stop_time` written as an expression of the variable), which a set never changes.
 
-use super::{BlockAssignment, ByBlock};
+use super::remake::{BlockAssignment, ByBlock};
 use crate::diagram::blueprint::Built;
 use crate::model::diagnostic::closest;
 use crate::model::document::{set_path, ModelSpec};
@@ -119,7 +119,7 @@ impl Recipe {
 
     /// The model read again with the variables `values` set (as `--set NAME=VALUE` sets them):
     /// its spec, and its settings sections.
-    fn read_with(
+    pub(super) fn read_with(
         &self,
         values: &[(&str, Value)],
     ) -> Result<(ModelSpec, Vec<(String, Value)>), Diagnostic> {
@@ -246,39 +246,5 @@ impl Built<'_> {
             by_block.push((b, moved));
         }
         Ok(by_block)
-    }
-
-    /// Reads the model again with `values` set and compiles the set of the assignments that
-    /// gives, then those `explicit` makes (assignments to block parameters, given the re-read
-    /// spec when variables moved; applied after, so that they win). `written` is the set's text.
-    pub(super) fn compile_with_variables<'e>(
-        &self,
-        values: &[(&str, Value)],
-        explicit: impl FnOnce(Option<&ModelSpec>) -> Result<ByBlock<'e>, Diagnostic>,
-        written: Vec<Override>,
-    ) -> Result<super::ParameterSet, Diagnostic> {
-        let text = written
-            .iter()
-            .map(Override::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let reread = match (values.is_empty(), self.recipe) {
-            (false, Some(recipe)) => Some(recipe.read_with(values).map_err(|mut d| {
-                d.message = format!("parameter '{text}': {}", d.message);
-                d
-            })?),
-            _ => None,
-        };
-        let mut by_block: ByBlock = match &reread {
-            Some((spec, settings)) => self.variable_assignments(&text, spec, settings)?,
-            None => Vec::new(),
-        };
-        for (b, list) in explicit(reread.as_ref().map(|(s, _)| s))? {
-            match by_block.iter_mut().find(|(k, _)| *k == b) {
-                Some((_, existing)) => existing.extend(list),
-                None => by_block.push((b, list)),
-            }
-        }
-        self.compile_set(&by_block, written)
     }
 }

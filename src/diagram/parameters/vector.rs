@@ -55,8 +55,9 @@
 //! set refuses any change of it). A value out of a parameter's range (a negative stiffness) is
 //! refused when it is applied, naming the slot.
 
+use super::remake::{BlockAssignment, ByBlock};
 use super::slot::{float, lookup, At, Lookup, Slot};
-use super::{BlockAssignment, ByBlock, ParameterSet, Provenance, Reading};
+use super::{ParameterSet, Provenance, Reading};
 use crate::diagram::blueprint::Built;
 use crate::diagram::Diagram;
 use crate::model::value::{Value, ValueKind};
