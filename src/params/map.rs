@@ -48,9 +48,60 @@ impl ParamMap {
         &self.entries
     }
 
+    /// Sets the value at the path `keys` below the block (`["normal", "stiffness"]`), making
+    /// the tables on the way that are not set, as `--set` sets a block's table in a model.
+    pub(crate) fn set_path(&mut self, keys: &[&str], value: ParamValue) -> Result<(), PathRefused> {
+        set_in(&mut self.entries, keys, value)
+    }
+
     /// The map as the parameters of a block, for its type's constructor.
     pub fn reader(&self) -> MapReader<'_> {
         MapReader::new(Vec::new(), &self.entries)
+    }
+}
+
+/// Why [`ParamMap::set_path`] did not set a value (the model's `--set` refuses the same).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub(crate) enum PathRefused {
+    /// No key was given.
+    #[error("empty path")]
+    Empty,
+    /// The key holds a table and the value is not one.
+    #[error("'{0}' is a table; set one of its keys")]
+    TableReplaced(String),
+    /// The path goes below a key whose value is not a table.
+    #[error("'{0}' is not a table")]
+    NotATable(String),
+}
+
+/// [`ParamMap::set_path`] in the table `entries`.
+fn set_in(
+    entries: &mut Vec<(String, ParamValue)>,
+    keys: &[&str],
+    value: ParamValue,
+) -> Result<(), PathRefused> {
+    let (first, rest) = keys.split_first().ok_or(PathRefused::Empty)?;
+    let at = match entries.iter().position(|(k, _)| k == first) {
+        Some(at) => at,
+        None if rest.is_empty() => {
+            entries.push((first.to_string(), value));
+            return Ok(());
+        }
+        None => {
+            entries.push((first.to_string(), ParamValue::Table(Vec::new())));
+            entries.len() - 1
+        }
+    };
+    match (&mut entries[at].1, rest.is_empty()) {
+        (ParamValue::Table(_), true) if !matches!(value, ParamValue::Table(_)) => {
+            Err(PathRefused::TableReplaced(first.to_string()))
+        }
+        (slot, true) => {
+            *slot = value;
+            Ok(())
+        }
+        (ParamValue::Table(inner), false) => set_in(inner, rest, value),
+        (_, false) => Err(PathRefused::NotATable(first.to_string())),
     }
 }
 

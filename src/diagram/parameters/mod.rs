@@ -2,9 +2,10 @@
 //! building it again (Drake's numeric parameters in a Context; MuJoCo's editable mjModel fields).
 //!
 //! A [`ParameterSet`] is compiled once against a [`Diagram`] from assignments, each an
-//! [`Override`] of `block.param[.sub...]` with a typed value (what `--set PATH=VALUE` reads to). Each block an assignment addresses is made again
-//! by its type's constructor from its model table with the new values, given the same mechanism
-//! binding, used outputs and port shapes, and must declare the same structure (ports, states,
+//! [`Override`] of `block.param[.sub...]` with a typed value (what `--set PATH=VALUE` reads
+//! to). Each block an assignment addresses is made again by its type's constructor from typed
+//! values (its model table's, with the new values put in: `parameters/remake.rs`), given the
+//! same mechanism binding, used outputs and port shapes, and must declare the same structure (ports, states,
 //! work slots, zero crossings with their directions, feedthrough, sample time). The diagram's
 //! schedule, buffer layout, mechanism and every other block are shared untouched; a run given the
 //! set ([`crate::RunOptions::parameters`]) dispatches the addressed blocks to their new
@@ -177,7 +178,8 @@ impl Built<'_> {
                 let (b, keys) = self.address_path(o.path(), &written, Addressed::Assignment)?;
                 let one = BlockAssignment {
                     keys,
-                    value: o.tree_value(),
+                    value: o.value().clone(),
+                    in_model: None,
                     written,
                 };
                 match by_block.iter_mut().find(|(k, _)| *k == b) {

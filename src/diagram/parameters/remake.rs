@@ -1,6 +1,7 @@
-//! One block made again for a parameter set: the assignments to it, its constructor run on its
-//! model table with them applied, and the check that the new instance declares the structure of
-//! the compiled one. Below the set's compilation (`mod.rs`), the mechanism's elaboration again
+//! One block made again for a parameter set: the assignments to it (typed values), its
+//! constructor run on its typed parameters (its model table's values with the assignments
+//! applied, read through a [`ParamMap`] as a block built in code is), and the check that the new
+//! instance declares the structure of the compiled one. Below the set's compilation (`mod.rs`), the mechanism's elaboration again
 //! (`mechanism.rs`) and the variables' assignments (`variables.rs`), which all make blocks again.
 
 use super::super::blueprint::Built;
@@ -8,8 +9,9 @@ use super::super::build::Origin;
 use super::super::CompiledBlock;
 use crate::block::{Block, BlockError, ShapeSpec};
 use crate::model::document::set_path;
-use crate::model::value::Value;
+use crate::model::value::{Table, Value};
 use crate::model::{Diagnostic, TableReader};
+use crate::params::{ParamMap, ParamSource, ParamValue, Params};
 
 /// Blocks made again, with their indices in the diagram.
 pub(super) type Remade = Vec<(usize, Box<dyn Block>)>;
@@ -18,8 +20,22 @@ pub(super) type Remade = Vec<(usize, Box<dyn Block>)>;
 /// written (for messages).
 pub(super) struct BlockAssignment<'a> {
     pub(super) keys: Vec<&'a str>,
-    pub(super) value: Value,
+    pub(super) value: ParamValue,
+    /// The value as the model writes it, with its places in the file, when a moved variable
+    /// gave it (the model read again); `None` for a value given as such (a set's, a vector's).
+    /// Only an error is located with it.
+    pub(super) in_model: Option<&'a Value>,
     pub(super) written: String,
+}
+
+impl BlockAssignment<'_> {
+    /// The value as a node of the model tree, for a located error.
+    fn tree_value(&self) -> Value {
+        match self.in_model {
+            Some(v) => v.clone(),
+            None => Value::from(&self.value),
+        }
+    }
 }
 
 /// Assignments grouped by the index of the block they address, in the order first addressed.
@@ -152,9 +168,35 @@ impl Built<'_> {
         Ok(block)
     }
 
-    /// Block `b` as its constructor makes it from its model table with `assignments` applied
-    /// (not bound yet).
+    /// Block `b` as its constructor makes it from its typed parameters: its model table's values
+    /// with `assignments` applied (not bound yet). When that fails, the error is the one the
+    /// model's reader gives for the same table, at its place in the file
+    /// ([`Built::construct_located`]).
     pub(super) fn construct(
+        &self,
+        b: usize,
+        origin: Origin,
+        assignments: &[BlockAssignment],
+    ) -> Result<Box<dyn Block>, Diagnostic> {
+        let mut params = typed(&self.spec.blocks[origin.entry].params);
+        let set = assignments
+            .iter()
+            .all(|a| params.set_path(&a.keys, a.value.clone()).is_ok());
+        if set {
+            let reader = params.reader();
+            let made = (origin.build)(&Params::new(&reader))
+                .and_then(|block| reader.finish().map(|()| block));
+            if let Ok(block) = made {
+                return Ok(block);
+            }
+        }
+        self.construct_located(b, origin, assignments)
+    }
+
+    /// Block `b` as its constructor makes it from its model table with `assignments` applied,
+    /// read by the model's reader: the same values as [`Built::construct`]'s, and an error
+    /// located in the model file (the assignments named).
+    fn construct_located(
         &self,
         b: usize,
         origin: Origin,
@@ -164,7 +206,7 @@ impl Built<'_> {
         let entry = &self.spec.blocks[origin.entry];
         let mut table = entry.params.clone();
         for a in assignments {
-            set_path(&mut table, &a.keys, a.value.clone()).map_err(|why| {
+            set_path(&mut table, &a.keys, a.tree_value()).map_err(|why| {
                 Diagnostic::new(format!("parameter '{}': {why}", a.written))
                     .block(name)
                     .hint("only numbers, strings, arrays and tables can be set, at the path they have in the model")
@@ -182,5 +224,54 @@ impl Built<'_> {
             }
             d
         })
+    }
+}
+
+/// A model table's values as typed parameters, in order.
+fn typed(table: &Table) -> ParamMap {
+    let mut params = ParamMap::default();
+    for e in &table.entries {
+        params.set(&e.key, ParamValue::from(&e.value));
+    }
+    params
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Document;
+
+    /// The typed parameters a block is made again from are what the model's reader would read
+    /// from its table with the assignment put in: for each path, setting it in the typed map
+    /// and in the model table (then made typed) gives the same values, and a path the model
+    /// refuses is refused with the same words.
+    #[test]
+    fn a_typed_assignment_sets_what_the_model_table_would_hold() {
+        let text =
+            "gain = 2.0\nnormal = { stiffness = 1e5, method = \"linear\" }\nv = [1.0, 2.0]\n";
+        let doc = Document::parse("m.toml", text).unwrap();
+        let value = |x: f64| ParamValue::Float(x);
+        let cases: [(&[&str], ParamValue); 9] = [
+            (&[], value(1.0)),
+            (&["gain"], value(3.0)),
+            (&["new"], value(1.0)),
+            (&["normal", "stiffness"], value(2e5)),
+            (&["normal", "damping"], value(10.0)),
+            (&["friction", "mu"], value(0.5)),
+            (&["v"], ParamValue::from([3.0, 4.0, 5.0])),
+            (&["normal"], value(1.0)),
+            (&["gain", "below"], value(1.0)),
+        ];
+        for (keys, v) in cases {
+            let mut typed_params = typed(&doc.root);
+            let mut table = doc.root.clone();
+            let by_map = typed_params.set_path(keys, v.clone());
+            let by_model = set_path(&mut table, keys, Value::from(&v));
+            match (by_map, by_model) {
+                (Ok(()), Ok(())) => assert_eq!(typed_params, typed(&table), "{keys:?}"),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b, "{keys:?}"),
+                (a, b) => panic!("{keys:?}: the map gives {a:?}, the model {b:?}"),
+            }
+        }
     }
 }

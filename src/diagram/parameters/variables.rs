@@ -21,6 +21,7 @@ use crate::model::document::{set_path, ModelSpec};
 use crate::model::value::{Table, Value};
 use crate::model::variables::{evaluate_file, Variables, VARIABLES};
 use crate::model::{Diagnostic, Document, Override};
+use crate::params::ParamValue;
 
 /// The sections of a model a set never changes, compared after a variable moved.
 const SETTINGS: [&str; 3] = ["model", "solver", "output"];
@@ -225,7 +226,8 @@ impl Built<'_> {
                 .filter(|e| old.params.get(&e.key).map(|o| &o.value) != Some(&e.value))
                 .map(|e| BlockAssignment {
                     keys: vec![e.key.as_str()],
-                    value: e.value.clone(),
+                    value: ParamValue::from(&e.value),
+                    in_model: Some(&e.value),
                     written: format!("{written} (through {}.{})", new.name, e.key),
                 })
                 .collect();
