@@ -56,19 +56,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "blocks/contact/spatial_contact/kinks",
-            "blocks/contact/spatial_contact/manifold_eval",
-            "blocks/contact/spatial_contact/mod.rs",
-            "blocks/contact/spatial_contact/per_point",
-            "blocks/contact/spatial_contact/stiffness",
-        ],
-        "a split impl of the block (cycles30's method calls): mod.rs's `Block` impl calls the \
-         children's methods (kinks, stiffness, the manifold and per-point evaluations), which use \
-         mod.rs's `SpatialContactForce`, `Scratch` and `Sides`; the move: those three types into \
-         a lower `spatial_contact/force.rs`, mod.rs keeping the ports and the `Block` impl",
-    ),
-    (
-        &[
             "diagram/assemble",
             "diagram/blueprint",
             "diagram/build",
@@ -83,31 +70,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
          `Built` read by parameters, build and warnings, and it makes parameter sets. The move: \
          the files that only read a built diagram (recorded, warnings, groups) take a view of it; \
          parameters/ (renov9's folder) stops reading build's `Instance` and physical's lowering",
-    ),
-    (
-        &[
-            "diagram/parameters/mechanism",
-            "diagram/parameters/mod.rs",
-            "diagram/parameters/variables",
-        ],
-        "diagram/parameters/ (renov9's folder): mod.rs calls `remake_with_mechanism` of \
-         mechanism.rs's impl and reads variables.rs's items, which use mod.rs's \
-         `BlockAssignment`, `Remade`, `refused`; the move: those three into a lower file",
-    ),
-    (
-        &[
-            "model/import_expansion",
-            "model/subsystem",
-        ],
-        "model/, a split impl: subsystem.rs's `Expander` calls import_expansion.rs's \
-         `Expander::import`, which uses subsystem's `Expander` and `Flat`; the move: those two \
-         into a lower file",
-    ),
-    (
-        &["model/reader/forms", "model/reader/mod.rs"],
-        "model/ (chainC's folder), a split impl: mod.rs's reader calls forms.rs's `keyed`, \
-         forms.rs uses mod.rs's `Keyed` and `TableReader`; the move: `Keyed` and the reader's \
-         primitive reads below both",
     ),
     (
         &["sim/work_estimate/impacts", "sim/work_estimate/mod.rs"],

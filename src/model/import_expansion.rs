@@ -2,9 +2,9 @@
 //! instance whose blocks its [`Importer`] makes from the file it names, added to the file's flat
 //! blocks like a Subsystem's.
 
+use super::expander::{Expander, Flat};
 use super::importer::Importer;
 use super::source::Span;
-use super::subsystem::{Expander, Flat};
 use super::value::{Value, ValueKind};
 use super::variables::{substitute_with, Variables};
 use super::Diagnostic;

@@ -7,6 +7,7 @@ mod assign;
 pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;
+mod expander;
 mod import_expansion;
 pub mod importer;
 pub mod input_file;

@@ -15,13 +15,12 @@
 //! and names each including instance and its line.
 
 use super::arrays::{element_table, expand_connection, read_count};
-use super::assign::set_in_block;
 use super::connection::{parse_connection, Connection};
 use super::diagnostic::{closest, Diagnostic};
 use super::document::Document;
+use super::expander::{Expander, Flat};
 use super::importer::{
     refuse_connections_to_skipped, refuse_duplicates, refuse_references_to_skipped, Importer,
-    SkippedPart,
 };
 use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
 use super::overrides::Override;
@@ -37,26 +36,11 @@ use std::sync::Arc;
 
 use super::assign::SUBSYSTEM_KEYS;
 pub use super::assign::{FRAMEPORT, INPORT, OUTPORT, SUBSYSTEM};
+pub use super::expander::{Expansion, MAX_BLOCKS};
 /// The top-level keys of a subsystem file.
 const FILE_KEYS: [&str; 3] = ["variables", "blocks", "connect"];
 /// How deep subsystems may nest.
 pub const MAX_DEPTH: usize = 32;
-/// The most blocks the subsystems and arrays of one model may make.
-pub const MAX_BLOCKS: usize = 200_000;
-
-/// What expanding the model made besides blocks: the top-level instances' names (for the graph)
-/// and the subsystem files read.
-#[derive(Debug, Default)]
-pub struct Expansion {
-    /// The instances written in the model file (`leg1`, `leg[0]`), in order.
-    pub instances: Vec<String>,
-    /// The subsystem files read, and each importer block's files (a URDF and its meshes).
-    pub files: Vec<PathBuf>,
-    /// The Urdf instances' warnings (`block 'robot': robot.urdf:12:5: <visual> ignored: …`).
-    pub warnings: Vec<String>,
-    /// The blocks importers did not make (a collision whose mesh file is missing).
-    pub skipped: Vec<SkippedPart>,
-}
 
 /// Expands the subsystems and arrays of `document` in place (blocks and connections become the
 /// flat ones, every expression of a block evaluated), applying each of `overrides` that names a
@@ -152,16 +136,6 @@ struct Level {
     top: bool,
 }
 
-/// One file expanded: flat blocks and connections, and (for a subsystem file) its ports.
-#[derive(Default)]
-pub(super) struct Flat {
-    pub(super) blocks: Vec<Entry>,
-    pub(super) connections: Vec<Connection>,
-    ports: Vec<Port>,
-    /// The instances written in this file (full names).
-    pub(super) instances: Vec<String>,
-}
-
 /// What a file's blocks say about its connections: the arrays' counts, the instances' ports (by
 /// local name, in `order`) and the file's own port blocks.
 #[derive(Default)]
@@ -170,26 +144,6 @@ struct Wiring {
     instances: HashMap<String, Vec<Port>>,
     order: Vec<String>,
     port_blocks: Vec<(String, PortKind, Span)>,
-}
-
-pub(super) struct Expander<'a, 'o> {
-    pub(super) source: &'a mut SourceFile,
-    pub(super) model_dir: PathBuf,
-    /// Each subsystem file read, by its canonical path: its text and tree (spans its own).
-    files: HashMap<PathBuf, (Arc<SourceFile>, Table)>,
-    /// The files being expanded, outermost first (to find cycles).
-    stack: Vec<PathBuf>,
-    overrides: &'a mut Vec<&'o Override>,
-    made: usize,
-    pub(super) expansion: Expansion,
-    /// The importers the model may name (`type = "Urdf"`).
-    importers: &'a [&'a Importer],
-    /// The names of the blocks importers made, each with the key spans of those blocks.
-    pub(super) imported_made: HashMap<String, Vec<Span>>,
-    /// The blocks importers did not make (an unreadable mesh).
-    pub(super) skipped: Vec<SkippedPart>,
-    /// The importer blocks' connections (inside each robot), in the order of the blocks.
-    pub(super) imported_connections: Vec<Connection>,
 }
 
 impl Expander<'_, '_> {
@@ -398,45 +352,6 @@ impl Expander<'_, '_> {
             key: format!("{prefix}{local}"),
             ..entry.clone()
         }
-    }
-
-    /// Counts one more block (or instance) made, refusing more than [`MAX_BLOCKS`].
-    pub(super) fn count_block(&mut self, at: &Span) -> Result<(), Diagnostic> {
-        self.count_items(1, at)
-    }
-
-    /// Counts `n` more blocks, instances or connections made, refusing more than [`MAX_BLOCKS`].
-    pub(super) fn count_items(&mut self, n: usize, at: &Span) -> Result<(), Diagnostic> {
-        self.made += n;
-        if self.made > MAX_BLOCKS {
-            return Err(Diagnostic::at(
-                self.source,
-                at,
-                format!("the model's subsystems and arrays make more than {MAX_BLOCKS} blocks, instances and connections"),
-            )
-            .hint("check the counts of nested arrays: they multiply"));
-        }
-        Ok(())
-    }
-
-    /// Applies (and removes) the overrides that address the block `full`.
-    pub(super) fn apply_overrides(
-        &mut self,
-        full: &str,
-        table: &mut Table,
-    ) -> Result<(), Diagnostic> {
-        let mut k = 0;
-        while k < self.overrides.len() {
-            let o = self.overrides[k];
-            let keys = o.keys();
-            if keys.len() >= 2 && keys[0] == full {
-                set_in_block(table, &keys[1..], o.tree_value(), o)?;
-                self.overrides.remove(k);
-            } else {
-                k += 1;
-            }
-        }
-        Ok(())
     }
 
     /// The connections written in `root`, parsed, with their array indices evaluated.

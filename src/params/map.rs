@@ -18,6 +18,7 @@
 //! # Ok::<(), blockdyn::params::ParamError>(())
 //! ```
 
+use super::forms::{self, WrittenValue};
 use super::{closest, At, ParamError, ParamResult, ParamSource, ParamValue, Params};
 use std::cell::RefCell;
 
@@ -47,9 +48,60 @@ impl ParamMap {
         &self.entries
     }
 
+    /// Sets the value at the path `keys` below the block (`["normal", "stiffness"]`), making
+    /// the tables on the way that are not set, as `--set` sets a block's table in a model.
+    pub(crate) fn set_path(&mut self, keys: &[&str], value: ParamValue) -> Result<(), PathRefused> {
+        set_in(&mut self.entries, keys, value)
+    }
+
     /// The map as the parameters of a block, for its type's constructor.
     pub fn reader(&self) -> MapReader<'_> {
         MapReader::new(Vec::new(), &self.entries)
+    }
+}
+
+/// Why [`ParamMap::set_path`] did not set a value (the model's `--set` refuses the same).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub(crate) enum PathRefused {
+    /// No key was given.
+    #[error("empty path")]
+    Empty,
+    /// The key holds a table and the value is not one.
+    #[error("'{0}' is a table; set one of its keys")]
+    TableReplaced(String),
+    /// The path goes below a key whose value is not a table.
+    #[error("'{0}' is not a table")]
+    NotATable(String),
+}
+
+/// [`ParamMap::set_path`] in the table `entries`.
+fn set_in(
+    entries: &mut Vec<(String, ParamValue)>,
+    keys: &[&str],
+    value: ParamValue,
+) -> Result<(), PathRefused> {
+    let (first, rest) = keys.split_first().ok_or(PathRefused::Empty)?;
+    let at = match entries.iter().position(|(k, _)| k == first) {
+        Some(at) => at,
+        None if rest.is_empty() => {
+            entries.push((first.to_string(), value));
+            return Ok(());
+        }
+        None => {
+            entries.push((first.to_string(), ParamValue::Table(Vec::new())));
+            entries.len() - 1
+        }
+    };
+    match (&mut entries[at].1, rest.is_empty()) {
+        (ParamValue::Table(_), true) if !matches!(value, ParamValue::Table(_)) => {
+            Err(PathRefused::TableReplaced(first.to_string()))
+        }
+        (slot, true) => {
+            *slot = value;
+            Ok(())
+        }
+        (ParamValue::Table(inner), false) => set_in(inner, rest, value),
+        (_, false) => Err(PathRefused::NotATable(first.to_string())),
     }
 }
 
@@ -80,35 +132,9 @@ impl<'a> MapReader<'a> {
             .map(|(_, v)| v)
     }
 
-    /// `'KEY' must be WHAT, not TYPE`, with an example (the model reader's message).
-    fn expect<T>(&self, key: &'static str, what: &str, got: &ParamValue) -> ParamResult<T> {
-        let p = Params::new(self);
-        let name = p.name(key);
-        Err(p
-            .error(
-                key,
-                format!("'{name}' must be {what}, not {}", type_name(got)),
-            )
-            .hint(format!("write e.g. {name} = {}", example_of(what))))
-    }
-
-    /// `key` holds a number that is not finite.
-    fn not_finite(&self, key: &'static str, x: f64, array: bool) -> ParamError {
-        let p = Params::new(self);
-        let name = p.name(key);
-        let example = if array { "[1.0]" } else { "1.0" };
-        p.error(
-            key,
-            format!("'{name}' is {x}, a number that is not finite: it must be finite"),
-        )
-        .hint(format!(
-            "write a finite number, e.g. {name} = {example} (TOML's nan and inf are numbers, but no parameter accepts them)"
-        ))
-    }
-
-    /// A row's or an element's problem with `key`, at the value.
-    fn error(&self, key: &'static str, message: String) -> ParamError {
-        Params::new(self).error(key, message)
+    /// This reader as [`Params`], for the checks of forms.
+    fn params(&self) -> Params<'_> {
+        Params::new(self)
     }
 }
 
@@ -123,110 +149,36 @@ impl ParamSource for MapReader<'_> {
         self.get(key).cloned()
     }
     fn f64(&self, key: &'static str) -> ParamResult<Option<f64>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => match v.as_f64() {
-                Some(x) if x.is_finite() => Ok(Some(x)),
-                Some(x) => Err(self.not_finite(key, x, false)),
-                None => self.expect(key, "a number", v),
-            },
-        }
+        (self.get(key))
+            .map(|v| forms::number(&self.params(), key, v))
+            .transpose()
     }
     fn usize(&self, key: &'static str) -> ParamResult<Option<usize>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(ParamValue::Integer(i)) if *i >= 0 => Ok(Some(*i as usize)),
-            Some(ParamValue::Float(x)) if *x >= 0.0 && x.fract() == 0.0 && *x < 1e9 => {
-                Ok(Some(*x as usize))
-            }
-            Some(v) => self.expect(key, "a non-negative integer", v),
-        }
+        (self.get(key))
+            .map(|v| forms::count(&self.params(), key, v))
+            .transpose()
     }
     fn bool(&self, key: &'static str) -> ParamResult<Option<bool>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(ParamValue::Bool(b)) => Ok(Some(*b)),
-            Some(v) => self.expect(key, "true or false", v),
-        }
+        (self.get(key))
+            .map(|v| forms::boolean(&self.params(), key, v))
+            .transpose()
     }
     fn string(&self, key: &'static str) -> ParamResult<Option<&str>> {
         match self.get(key) {
             None => Ok(None),
             Some(ParamValue::String(s)) => Ok(Some(s)),
-            Some(v) => self.expect(key, "a string", v),
+            Some(v) => forms::expected(&self.params(), key, "a string", v),
         }
     }
     fn vector(&self, key: &'static str) -> ParamResult<Option<Vec<f64>>> {
-        let Some(v) = self.get(key) else {
-            return Ok(None);
-        };
-        let Some(items) = v.as_array() else {
-            return match v.as_f64() {
-                Some(x) if x.is_finite() => Ok(Some(vec![x])),
-                Some(x) => Err(self.not_finite(key, x, true)),
-                None => self.expect(key, "an array of numbers", v),
-            };
-        };
-        let name = Params::new(self).name(key);
-        items
-            .iter()
-            .map(|item| match item.as_f64() {
-                Some(x) if x.is_finite() => Ok(x),
-                _ => Err(self
-                    .error(key, format!("'{name}' must be an array of finite numbers"))
-                    .hint(format!("write e.g. {name} = [0.0, 1.0]"))),
-            })
-            .collect::<ParamResult<Vec<f64>>>()
-            .map(Some)
+        (self.get(key))
+            .map(|v| forms::vector(&self.params(), key, v))
+            .transpose()
     }
     fn rows(&self, key: &'static str) -> ParamResult<Option<Vec<Vec<f64>>>> {
-        let Some(v) = self.get(key) else {
-            return Ok(None);
-        };
-        let Some(items) = v.as_array() else {
-            return self.expect(key, "an array of rows", v);
-        };
-        let name = Params::new(self).name(key);
-        if items.iter().all(|i| i.as_f64().is_some()) {
-            // A flat array: one row per element.
-            let values: Vec<f64> = items.iter().filter_map(ParamValue::as_f64).collect();
-            if values.iter().any(|x| !x.is_finite()) {
-                return Err(self.error(key, format!("'{name}' must hold finite numbers only")));
-            }
-            return Ok(Some(values.into_iter().map(|x| vec![x]).collect()));
-        }
-        let mut rows: Vec<Vec<f64>> = Vec::with_capacity(items.len());
-        for (r, item) in items.iter().enumerate() {
-            let Some(row) = item.as_array() else {
-                return Err(self.error(key, format!("'{name}' row {r} is not an array of numbers")));
-            };
-            let mut out = Vec::with_capacity(row.len());
-            for x in row {
-                match x.as_f64() {
-                    Some(x) if x.is_finite() => out.push(x),
-                    _ => {
-                        return Err(self.error(
-                            key,
-                            format!("'{name}' row {r} must hold finite numbers only"),
-                        ))
-                    }
-                }
-            }
-            if let Some(first) = rows.first() {
-                if first.len() != out.len() {
-                    return Err(self.error(
-                        key,
-                        format!(
-                            "'{name}' rows have different lengths ({} and {})",
-                            first.len(),
-                            out.len()
-                        ),
-                    ));
-                }
-            }
-            rows.push(out);
-        }
-        Ok(Some(rows))
+        (self.get(key))
+            .map(|v| forms::rows(&self.params(), key, v))
+            .transpose()
     }
     fn table(&self, key: &'static str) -> ParamResult<Option<Box<dyn ParamSource + '_>>> {
         match self.get(key) {
@@ -236,7 +188,7 @@ impl ParamSource for MapReader<'_> {
                 path.push(key.to_string());
                 Ok(Some(Box::new(MapReader::new(path, entries))))
             }
-            Some(v) => self.expect(key, "a table", v),
+            Some(v) => forms::expected(&self.params(), key, "a table", v),
         }
     }
     fn finish(&self) -> ParamResult<()> {
@@ -269,26 +221,38 @@ impl ParamSource for MapReader<'_> {
     }
 }
 
-/// The kind of a value as messages name it (the TOML kinds: an integer is a number).
-fn type_name(v: &ParamValue) -> &'static str {
-    match v {
-        ParamValue::Float(_) | ParamValue::Integer(_) => "a number",
-        ParamValue::Bool(_) => "a boolean",
-        ParamValue::String(_) => "a string",
-        ParamValue::Array(_) => "an array",
-        ParamValue::Table(_) => "a table",
+impl WrittenValue for ParamValue {
+    fn number(&self) -> Option<f64> {
+        self.as_f64()
     }
-}
-
-/// What to write for a value of the kind `what`, in the model reader's hints (the model's
-/// reader and this map's say the same).
-pub(crate) fn example_of(what: &str) -> &'static str {
-    match what {
-        "a number" => "1.0",
-        "a string" => "\"text\"",
-        "true or false" => "true",
-        "a non-negative integer" => "2",
-        "a table" => "{ method = \"...\" }",
-        _ => "[1.0, 2.0]",
+    fn integer(&self) -> Option<i64> {
+        match self {
+            ParamValue::Integer(i) => Some(*i),
+            _ => None,
+        }
+    }
+    fn float(&self) -> Option<f64> {
+        match self {
+            ParamValue::Float(x) => Some(*x),
+            _ => None,
+        }
+    }
+    fn boolean(&self) -> Option<bool> {
+        match self {
+            ParamValue::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    fn items(&self) -> Option<&[ParamValue]> {
+        self.as_array()
+    }
+    fn kind_name(&self) -> &'static str {
+        match self {
+            ParamValue::Float(_) | ParamValue::Integer(_) => "a number",
+            ParamValue::Bool(_) => "a boolean",
+            ParamValue::String(_) => "a string",
+            ParamValue::Array(_) => "an array",
+            ParamValue::Table(_) => "a table",
+        }
     }
 }

@@ -18,8 +18,8 @@
 //! assert_eq!(e.to_string(), "'normal.stiffness' must be positive (got -1)");
 //! ```
 
+pub(crate) mod forms;
 mod map;
-pub(crate) use map::example_of;
 mod typed;
 mod value;
 mod words;

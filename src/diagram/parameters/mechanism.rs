@@ -14,7 +14,7 @@
 //! geometry). A geometry no contact reads may move or change shape (a pendulum's length). The set keeps the
 //! scene of the mechanism it elaborated, which a run's animation draws with.
 
-use super::{check_same_structure, refused, BlockAssignment, Remade};
+use super::remake::{check_same_structure, refused, BlockAssignment, Remade};
 use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
 use crate::diagram::blueprint::Built;
 use crate::diagram::build::Instance;

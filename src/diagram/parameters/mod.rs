@@ -2,9 +2,10 @@
 //! building it again (Drake's numeric parameters in a Context; MuJoCo's editable mjModel fields).
 //!
 //! A [`ParameterSet`] is compiled once against a [`Diagram`] from assignments, each an
-//! [`Override`] of `block.param[.sub...]` with a typed value (what `--set PATH=VALUE` reads to). Each block an assignment addresses is made again
-//! by its type's constructor from its model table with the new values, given the same mechanism
-//! binding, used outputs and port shapes, and must declare the same structure (ports, states,
+//! [`Override`] of `block.param[.sub...]` with a typed value (what `--set PATH=VALUE` reads
+//! to). Each block an assignment addresses is made again by its type's constructor from typed
+//! values (its model table's, with the new values put in: `parameters/remake.rs`), given the
+//! same mechanism binding, used outputs and port shapes, and must declare the same structure (ports, states,
 //! work slots, zero crossings with their directions, feedthrough, sample time). The diagram's
 //! schedule, buffer layout, mechanism and every other block are shared untouched; a run given the
 //! set ([`crate::RunOptions::parameters`]) dispatches the addressed blocks to their new
@@ -22,6 +23,7 @@
 
 pub(crate) mod digest;
 mod mechanism;
+mod remake;
 mod slot;
 mod variables;
 mod vector;
@@ -30,15 +32,15 @@ pub(crate) use variables::{Reading, Recipe};
 pub use vector::{ParameterVector, VectorLengthError};
 
 use super::blueprint::Built;
-use super::build::Origin;
 use super::physical::PhysicalScene;
 use super::warnings::{block_warnings, Warned};
-use super::{CompiledBlock, Diagram};
-use crate::block::{Block, BlockError, PhysicalRole, ShapeSpec};
+use super::Diagram;
+use crate::block::{Block, PhysicalRole};
 use crate::model::diagnostic::closest;
-use crate::model::document::set_path;
+use crate::model::document::ModelSpec;
 use crate::model::value::Value;
-use crate::model::{Diagnostic, Override, TableReader};
+use crate::model::{Diagnostic, Override};
+use remake::{BlockAssignment, ByBlock, Remade};
 
 /// Parameter overrides compiled against one diagram: the blocks they address, made again with
 /// the new values. Immutable and `Send + Sync`; share it in an `Arc` between runs.
@@ -102,26 +104,12 @@ impl ParameterSet {
     }
 }
 
-/// Blocks made again, with their indices in the diagram.
-type Remade = Vec<(usize, Box<dyn Block>)>;
-
-/// One assignment to a block: the keys below the block, the value, and the assignment as
-/// written (for messages).
-struct BlockAssignment<'a> {
-    keys: Vec<&'a str>,
-    value: Value,
-    written: String,
-}
-
 /// What addresses a block parameter, for messages: an assignment `path=value` or a vector's slot.
 #[derive(Clone, Copy)]
 enum Addressed {
     Assignment,
     Slot,
 }
-
-/// Assignments grouped by the index of the block they address, in the order first addressed.
-type ByBlock<'a> = Vec<(usize, Vec<BlockAssignment<'a>>)>;
 
 /// What a set or a vector was made from, to refuse it on another diagram: the diagram's number
 /// of blocks and their names' total length (a cheap check), and the digests of the model tables
@@ -190,7 +178,8 @@ impl Built<'_> {
                 let (b, keys) = self.address_path(o.path(), &written, Addressed::Assignment)?;
                 let one = BlockAssignment {
                     keys,
-                    value: o.tree_value(),
+                    value: o.value().clone(),
+                    in_model: None,
                     written,
                 };
                 match by_block.iter_mut().find(|(k, _)| *k == b) {
@@ -232,6 +221,40 @@ impl Built<'_> {
             warnings,
             made_from,
         })
+    }
+
+    /// Reads the model again with `values` set and compiles the set of the assignments that
+    /// gives, then those `explicit` makes (assignments to block parameters, given the re-read
+    /// spec when variables moved; applied after, so that they win). `written` is the set's text.
+    fn compile_with_variables<'e>(
+        &self,
+        values: &[(&str, Value)],
+        explicit: impl FnOnce(Option<&ModelSpec>) -> Result<ByBlock<'e>, Diagnostic>,
+        written: Vec<Override>,
+    ) -> Result<ParameterSet, Diagnostic> {
+        let text = written
+            .iter()
+            .map(Override::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let reread = match (values.is_empty(), self.recipe) {
+            (false, Some(recipe)) => Some(recipe.read_with(values).map_err(|mut d| {
+                d.message = format!("parameter '{text}': {}", d.message);
+                d
+            })?),
+            _ => None,
+        };
+        let mut by_block: ByBlock = match &reread {
+            Some((spec, settings)) => self.variable_assignments(&text, spec, settings)?,
+            None => Vec::new(),
+        };
+        for (b, list) in explicit(reread.as_ref().map(|(s, _)| s))? {
+            match by_block.iter_mut().find(|(k, _)| *k == b) {
+                Some((_, existing)) => existing.extend(list),
+                None => by_block.push((b, list)),
+            }
+        }
+        self.compile_set(&by_block, written)
     }
 
     /// The diagram's warnings with those its blocks give ([`block_warnings`], the ones of
@@ -320,57 +343,6 @@ impl Built<'_> {
         }
         Ok((b, keys[1..].to_vec()))
     }
-
-    /// Block `b` made again from its model table with the assignments applied.
-    fn remake(
-        &self,
-        b: usize,
-        assignments: &[BlockAssignment],
-    ) -> Result<Box<dyn Block>, Diagnostic> {
-        let cb = &self.blocks[b];
-        let origin = self.check_written(b, &assignments[0].written)?;
-        let mut block = self.construct(b, origin, assignments)?;
-        if let Some(binding) = &cb.binding {
-            let bound = block.physical_mut().map_or(Ok(()), |p| p.bind(binding));
-            bound.map_err(|e| Diagnostic::new(e.to_string()).block(&cb.name).caused_by(e))?;
-        }
-        block.set_used_outputs(&cb.used_outputs);
-        check_same_structure(cb, &mut *block)
-            .map_err(|m| m.diagnostic(|why| refused(&assignments[0].written, &cb.name, why)))?;
-        Ok(block)
-    }
-
-    /// Block `b` as its constructor makes it from its model table with `assignments` applied
-    /// (not bound yet).
-    fn construct(
-        &self,
-        b: usize,
-        origin: Origin,
-        assignments: &[BlockAssignment],
-    ) -> Result<Box<dyn Block>, Diagnostic> {
-        let name = &self.blocks[b].name;
-        let entry = &self.spec.blocks[origin.entry];
-        let mut table = entry.params.clone();
-        for a in assignments {
-            set_path(&mut table, &a.keys, a.value.clone()).map_err(|why| {
-                Diagnostic::new(format!("parameter '{}': {why}", a.written))
-                    .block(name)
-                    .hint("only numbers, strings, arrays and tables can be set, at the path they have in the model")
-            })?;
-        }
-        let reader = TableReader::new(self.source, Some(name), &table, entry.span.clone());
-        let made = (origin.build)(&reader.params())
-            .map_err(|e| reader.locate(e))
-            .and_then(|block| reader.finish().map(|()| block));
-        // The block's own message names the key it read; say which assignments gave it.
-        made.map_err(|mut d| {
-            if !assignments.is_empty() {
-                let given: Vec<&str> = assignments.iter().map(|a| a.written.as_str()).collect();
-                d.message = format!("parameter '{}': {}", given.join("', '"), d.message);
-            }
-            d
-        })
-    }
 }
 
 /// Whether an assignment's path is a variable's name (no `.`, no `[`): a model variable.
@@ -378,111 +350,7 @@ fn is_variable_name(path: &str) -> bool {
     !path.is_empty() && !path.contains('.') && !path.contains('[')
 }
 
-/// Assignment `written` refused for `block`: why, and to build the model again instead.
-fn refused(written: &str, block: &str, why: String) -> Diagnostic {
-    Diagnostic::new(format!("parameter '{written}': {why}"))
-        .block(block)
-        .hint("build the model again with the value instead (load_model with the override, --set, a sweep's --vary)")
-}
-
-/// Why a new instance of a block does not fit the compiled one: the reason, and the block's own
-/// error when its setup refused the compiled shapes.
-pub(super) struct Misfit {
-    why: String,
-    cause: Option<BlockError>,
-}
-
-impl Misfit {
-    fn new(why: impl Into<String>) -> Misfit {
-        Misfit {
-            why: why.into(),
-            cause: None,
-        }
-    }
-
-    /// The diagnostic `make` builds from the reason, keeping the block's error.
-    pub(super) fn diagnostic(self, make: impl FnOnce(String) -> Diagnostic) -> Diagnostic {
-        match self.cause {
-            Some(e) => make(self.why).caused_by(e),
-            None => make(self.why),
-        }
-    }
-}
-
-/// The new instance declares what the compiled one does: ports, setup and sample time.
-fn check_same_structure(cb: &CompiledBlock, block: &mut dyn Block) -> Result<(), Misfit> {
-    let same_names = |a: &[crate::block::PortDecl], b: &[crate::block::PortDecl]| {
-        a.iter().map(|p| &p.name).eq(b.iter().map(|p| &p.name))
-    };
-    if !same_names(block.inputs(), cb.block.inputs())
-        || !same_names(block.outputs(), cb.block.outputs())
-    {
-        return Err(Misfit::new("the value changes the block's ports"));
-    }
-    // The compiled shapes must still be the block's: a port it fixes (a Constant's value, a
-    // Gain's matrix) fixes the same shape, and its shape rule accepts them all together.
-    let fixes = |decls: &[crate::block::PortDecl], shapes: &[crate::block::Shape]| {
-        decls.iter().zip(shapes).find_map(|(d, s)| match d.shape {
-            ShapeSpec::Fixed(fixed) if fixed != *s => Some((d.name.clone(), fixed, *s)),
-            _ => None,
-        })
-    };
-    let changed = fixes(block.inputs(), &cb.input_shapes)
-        .or_else(|| fixes(block.outputs(), &cb.output_shapes));
-    if let Some((port, now, compiled)) = changed {
-        return Err(Misfit::new(format!(
-            "the value changes the shape of port '{port}' ({compiled} when the model was built, {now} with it)"
-        )));
-    }
-    let mut inputs: Vec<Option<crate::block::Shape>> =
-        cb.input_shapes.iter().copied().map(Some).collect();
-    let mut outputs: Vec<Option<crate::block::Shape>> =
-        cb.output_shapes.iter().copied().map(Some).collect();
-    block
-        .propagate_shapes(&mut inputs, &mut outputs)
-        .map_err(|e| Misfit {
-            why: e.to_string(),
-            cause: Some(e),
-        })?;
-    let setup = block
-        .setup(&cb.input_shapes, &cb.output_shapes)
-        .map_err(|e| Misfit {
-            why: e.to_string(),
-            cause: Some(e),
-        })?;
-    if setup != cb.setup {
-        return Err(Misfit::new(format!(
-            "the value changes the block's structure ({} states, {} work slots, {} zero crossings before; {}, {} and {} with it)",
-            cb.setup.num_states,
-            cb.setup.num_work,
-            cb.setup.zero_crossings.len(),
-            setup.num_states,
-            setup.num_work,
-            setup.zero_crossings.len()
-        )));
-    }
-    if block.period() != cb.block.period() {
-        return Err(Misfit::new("the value changes the block's sample time (fixed-step checks and time events are set when the model is built)"));
-    }
-    Ok(())
-}
-
 impl Built<'_> {
-    /// Refuses an assignment to a block the build adds (the mechanism block), whose values come
-    /// from other blocks.
-    fn check_written(&self, b: usize, written: &str) -> Result<Origin, Diagnostic> {
-        let cb = &self.blocks[b];
-        if let Some(origin) = cb.origin {
-            return Ok(origin);
-        }
-        Err(Diagnostic::new(format!(
-            "parameter '{written}': block '{}' is made by the build, not written in the model",
-            cb.name
-        ))
-        .block(&cb.name)
-        .hint("set the values of the blocks it is made from (solids, joints, gravity) instead"))
-    }
-
     /// Whether block `b`'s values are compiled into the mechanism: solids, geometries, frames,
     /// joints and the mechanism's settings, and rigid constraints (whose rows the mechanism
     /// solves). A new instance of such a block alone would change nothing.

@@ -8,7 +8,8 @@ use crate::block::ParamDoc;
 use crate::diagram::blueprint::Built;
 use crate::model::diagnostic::closest;
 use crate::model::value::{Table, Value, ValueKind};
-use crate::model::{Diagnostic, Span};
+use crate::model::Diagnostic;
+use crate::params::ParamValue;
 
 /// One slot: what it addresses, the element of an array, and how the model writes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,32 +42,17 @@ impl Slot {
         }
     }
 
-    /// The value the slot gives `x` as a model value: the number, or the array with element
-    /// `element` replaced (starting from `base`, else the built array).
-    pub(super) fn value(&self, x: f64, base: Option<Vec<f64>>) -> Value {
+    /// The value the slot gives `x`: the number, or the array with element `element` replaced
+    /// (starting from `base`, else the built array).
+    pub(super) fn value(&self, x: f64, base: Option<Vec<f64>>) -> ParamValue {
         match self.element {
-            None => float(x),
+            None => ParamValue::Float(x),
             Some(e) => {
-                let mut items: Vec<Value> = base
-                    .unwrap_or_else(|| self.array.clone())
-                    .into_iter()
-                    .map(float)
-                    .collect();
-                items[e] = float(x);
-                Value {
-                    kind: ValueKind::Array(items),
-                    span: Span::NONE,
-                }
+                let mut items = base.unwrap_or_else(|| self.array.clone());
+                items[e] = x;
+                ParamValue::from(items.as_slice())
             }
         }
-    }
-}
-
-/// `x` as a model value with no place in a file (a number a vector's slot gives).
-pub(super) fn float(x: f64) -> Value {
-    Value {
-        kind: ValueKind::Float(x),
-        span: Span::NONE,
     }
 }
 

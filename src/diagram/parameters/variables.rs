@@ -14,13 +14,14 @@
 //! array's `count`, a block's type) or its `[model]`, `[solver]` and `[output]` sections (a
 //! `stop_time` written as an expression of the variable), which a set never changes.
 
-use super::{BlockAssignment, ByBlock};
+use super::remake::{BlockAssignment, ByBlock};
 use crate::diagram::blueprint::Built;
 use crate::model::diagnostic::closest;
 use crate::model::document::{set_path, ModelSpec};
 use crate::model::value::{Table, Value};
 use crate::model::variables::{evaluate_file, Variables, VARIABLES};
 use crate::model::{Diagnostic, Document, Override};
+use crate::params::ParamValue;
 
 /// The sections of a model a set never changes, compared after a variable moved.
 const SETTINGS: [&str; 3] = ["model", "solver", "output"];
@@ -119,7 +120,7 @@ impl Recipe {
 
     /// The model read again with the variables `values` set (as `--set NAME=VALUE` sets them):
     /// its spec, and its settings sections.
-    fn read_with(
+    pub(super) fn read_with(
         &self,
         values: &[(&str, Value)],
     ) -> Result<(ModelSpec, Vec<(String, Value)>), Diagnostic> {
@@ -225,7 +226,8 @@ impl Built<'_> {
                 .filter(|e| old.params.get(&e.key).map(|o| &o.value) != Some(&e.value))
                 .map(|e| BlockAssignment {
                     keys: vec![e.key.as_str()],
-                    value: e.value.clone(),
+                    value: ParamValue::from(&e.value),
+                    in_model: Some(&e.value),
                     written: format!("{written} (through {}.{})", new.name, e.key),
                 })
                 .collect();
@@ -246,39 +248,5 @@ impl Built<'_> {
             by_block.push((b, moved));
         }
         Ok(by_block)
-    }
-
-    /// Reads the model again with `values` set and compiles the set of the assignments that
-    /// gives, then those `explicit` makes (assignments to block parameters, given the re-read
-    /// spec when variables moved; applied after, so that they win). `written` is the set's text.
-    pub(super) fn compile_with_variables<'e>(
-        &self,
-        values: &[(&str, Value)],
-        explicit: impl FnOnce(Option<&ModelSpec>) -> Result<ByBlock<'e>, Diagnostic>,
-        written: Vec<Override>,
-    ) -> Result<super::ParameterSet, Diagnostic> {
-        let text = written
-            .iter()
-            .map(Override::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let reread = match (values.is_empty(), self.recipe) {
-            (false, Some(recipe)) => Some(recipe.read_with(values).map_err(|mut d| {
-                d.message = format!("parameter '{text}': {}", d.message);
-                d
-            })?),
-            _ => None,
-        };
-        let mut by_block: ByBlock = match &reread {
-            Some((spec, settings)) => self.variable_assignments(&text, spec, settings)?,
-            None => Vec::new(),
-        };
-        for (b, list) in explicit(reread.as_ref().map(|(s, _)| s))? {
-            match by_block.iter_mut().find(|(k, _)| *k == b) {
-                Some((_, existing)) => existing.extend(list),
-                None => by_block.push((b, list)),
-            }
-        }
-        self.compile_set(&by_block, written)
     }
 }

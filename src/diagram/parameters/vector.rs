@@ -12,8 +12,8 @@
 //!
 //! A vector is applied as any set is (see the [parent module](super)): each block with a slot
 //! whose value differs from the built one, bit for bit, is made again by its type's constructor
-//! from its table with the new numbers, checked to keep its structure, and runs dispatch to it;
-//! a slot in the mechanism (a mass, gravity, a joint's initial value) elaborates the mechanism
+//! from its typed values with the new numbers (no model value made on the way), checked to keep
+//! its structure, and runs dispatch to it; a slot in the mechanism (a mass, gravity, a joint's initial value) elaborates the mechanism
 //! again. Slots at their built values make no block again, so the vector as laid out gives an
 //! empty set and runs exactly as the diagram. The schedule, buffers and every other block are
 //! shared by all runs.
@@ -55,11 +55,12 @@
 //! set refuses any change of it). A value out of a parameter's range (a negative stiffness) is
 //! refused when it is applied, naming the slot.
 
-use super::slot::{float, lookup, At, Lookup, Slot};
-use super::{BlockAssignment, ByBlock, ParameterSet, Provenance, Reading};
+use super::remake::{BlockAssignment, ByBlock};
+use super::slot::{lookup, At, Lookup, Slot};
+use super::{ParameterSet, Provenance, Reading};
 use crate::diagram::blueprint::Built;
 use crate::diagram::Diagram;
-use crate::model::value::{Value, ValueKind};
+use crate::model::value::Value;
 use crate::model::{Diagnostic, ModelSpec, Override};
 use crate::params::ParamValue;
 
@@ -206,9 +207,10 @@ impl ParameterVector {
             .collect()
     }
 
-    /// The variables of the slots taken, with their values (an array variable whole).
+    /// The variables of the slots taken, with their values (an array variable whole), as the
+    /// model reads them.
     fn variable_values(&self, all: bool) -> Vec<(&str, Value)> {
-        let mut out: Vec<(&str, Value)> = Vec::new();
+        let mut out: Vec<(&str, ParamValue)> = Vec::new();
         for (i, slot) in self.slots.iter().enumerate() {
             let At::Variable(name) = &slot.at else {
                 continue;
@@ -219,14 +221,15 @@ impl ParameterVector {
             let x = self.values[i];
             match (slot.element, out.iter_mut().find(|(n, _)| n == name)) {
                 (Some(e), Some((_, existing))) => {
-                    if let ValueKind::Array(items) = &mut existing.kind {
-                        items[e] = float(x);
+                    if let ParamValue::Array(items) = existing {
+                        items[e] = ParamValue::Float(x);
                     }
                 }
                 _ => out.push((name.as_str(), slot.value(x, None))),
             }
         }
-        out
+        // The model is read again with them: its values (with no place in the file).
+        out.into_iter().map(|(n, v)| (n, Value::from(&v))).collect()
     }
 
     /// The assignments to block parameters that give the slots taken, grouped by block. An array
@@ -245,7 +248,7 @@ impl ParameterVector {
             // Always a float: a parameter read as a count takes a whole float too, and refuses
             // a fraction with its own message.
             let text = format!("{}={}", slot.path, readable(x));
-            let number = float(x);
+            let number = ParamValue::Float(x);
             let keys_str: Vec<&str> = keys.iter().map(String::as_str).collect();
             let list = match by_block.iter_mut().position(|(b, _)| b == block) {
                 Some(k) => &mut by_block[k].1,
@@ -256,19 +259,21 @@ impl ParameterVector {
             };
             match (slot.element, list.iter_mut().find(|a| a.keys == keys_str)) {
                 (Some(e), Some(existing)) => {
-                    if let ValueKind::Array(items) = &mut existing.value.kind {
+                    if let ParamValue::Array(items) = &mut existing.value {
                         items[e] = number;
                     }
                     existing.written = format!("{}, {text}", existing.written);
                 }
                 (Some(_), None) => list.push(BlockAssignment {
                     value: slot.value(x, base(*block, keys)),
+                    in_model: None,
                     keys: keys_str,
                     written: text,
                 }),
                 (None, _) => list.push(BlockAssignment {
                     keys: keys_str,
                     value: number,
+                    in_model: None,
                     written: text,
                 }),
             }

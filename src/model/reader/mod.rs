@@ -10,7 +10,8 @@
 
 use super::diagnostic::Diagnostic;
 use super::source::{SourceFile, Span};
-use super::value::{Table, Value};
+use super::value::{Table, Value, ValueKind};
+use crate::params::forms::expected;
 use crate::params::{At, ParamError, ParamSource, Params};
 use std::cell::RefCell;
 
@@ -90,6 +91,44 @@ impl<'a> TableReader<'a> {
 
     fn keyed<T>(&self, r: Keyed<T>) -> ParamResult<T> {
         r.map_err(|e| self.locate(e))
+    }
+
+    /// `'KEY' must be WHAT, not TYPE`, with an example.
+    fn expect<T>(&self, key: &'static str, what: &str, got: &Value) -> Keyed<T> {
+        expected(&self.params(), key, what, got)
+    }
+
+    /// The string at `key`, unlocated.
+    pub(super) fn read_string(&self, key: &'static str) -> Keyed<Option<&'a str>> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(v) => match v.as_str() {
+                Some(s) => Ok(Some(s)),
+                None => self.expect(key, "a string", v),
+            },
+        }
+    }
+
+    /// The nested table at `key` as a reader of its own, unlocated.
+    pub(super) fn read_table(&self, key: &'static str) -> Keyed<Option<TableReader<'a>>> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(v) => match &v.kind {
+                ValueKind::Table(t) => {
+                    let mut path = self.path.clone();
+                    path.push(key.to_string());
+                    Ok(Some(TableReader {
+                        source: self.source,
+                        block: self.block,
+                        path,
+                        table: t,
+                        span: v.span.clone(),
+                        asked: RefCell::new(Vec::new()),
+                    }))
+                }
+                _ => self.expect(key, "a table", v),
+            },
+        }
     }
 
     /// A located error about `key` (at its value when present, else at the table).

@@ -13,7 +13,7 @@
 //! re-arming of functions that turn back at their crossing, fired it a thousand times at one
 //! instant). Locating those kinks needs per-point bookkeeping of the manifold (follow-up).
 
-use super::{Scratch, SpatialContactForce};
+use super::force::{Scratch, SpatialContactForce};
 use crate::contact::law_kinks;
 
 pub(super) use law_kinks::APART;

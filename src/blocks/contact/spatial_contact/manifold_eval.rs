@@ -10,9 +10,9 @@
 
 use nalgebra::Vector3;
 
+use super::force::{Scratch, Sides, SpatialContactForce};
 use super::outputs::SEPARATION;
 use super::sensed::{contact_axes, write_sensed, SensedContact, UsedOutputs};
-use super::{Scratch, Sides, SpatialContactForce};
 use crate::block::Io;
 use crate::blocks::multibody::FrameMotion;
 use crate::contact::manifold_force::point_normal_force;

@@ -23,12 +23,10 @@
 
 use super::laws_params::{read_friction_law, read_normal_law};
 use crate::block::{
-    Binding, Block, BlockError, BlockType, ContactRates, Ctx, Io, Param, ParamDoc, PhysicalRole,
+    Binding, Block, BlockError, BlockType, ContactRates, Ctx, Param, ParamDoc, PhysicalRole,
     PortDecl, Setup, Shape, StartOverlap, StiffnessNote,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
-use crate::contact::friction::FrictionLaw;
-use crate::contact::normal_force::NormalForceLaw;
 use crate::contact::resultant::ResultantCalculator;
 use crate::geometry::query::manifold::ContactManifold;
 use crate::geometry::{pair_supported, ContactGeometry, QueryWorkspace, Shape as Geometry};
@@ -41,6 +39,7 @@ use side::Side;
 use static_base::StaticBase;
 use std::any::Any;
 
+mod force;
 mod kinks;
 mod manifold_eval;
 mod outputs;
@@ -52,6 +51,9 @@ mod static_base;
 mod stiffness;
 
 use outputs::*;
+
+pub use force::{ContactPoints, SpatialContactForce};
+use force::{Scratch, Sides};
 
 /// The round-off of a separation (m), in machine epsilons times the larger of 1 m and the
 /// geometries' distances from the World origin (1.8e-15 m near the origin): the separation's zero
@@ -68,136 +70,7 @@ const ZERO_CROSSINGS: Param<bool> = param!(
 const KINK_CROSSINGS: Param<bool> = param!("kink_crossings", "", true, "with zero_crossings, also locate the kinks of the normal law per contact point: the clip point where the law's force falls to 0 while the bodies still overlap (k·d + b·ḋ = 0 for the spring-damper laws), and the limited damper's switch (b·ḋ = k·d); steps then never straddle a kink (see docs/contact.md)");
 const CONTACT_POINTS: Param<&str> = param!("contact_points", "", "manifold", "\"manifold\": every point of the contact manifold (a face touches at its corners, a cylinder on its side along its length; the law is applied to the pair as a whole and spread over the points, friction per point) | \"single\": Simscape's one deepest point per pair. Point clouds always have one contact per cloud point");
 
-/// How many contact points a pair of bounded geometries gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ContactPoints {
-    /// Every point of the contact manifold (a face touches at its corners); the default.
-    #[default]
-    Manifold,
-    /// Simscape's single deepest point per pair.
-    Single,
-}
-
-impl ContactPoints {
-    /// Both values, in the order the documentation lists them.
-    pub const ALL: [ContactPoints; 2] = [ContactPoints::Manifold, ContactPoints::Single];
-
-    /// The value's name in a model file (`contact_points = "..."`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            ContactPoints::Manifold => "manifold",
-            ContactPoints::Single => "single",
-        }
-    }
-}
-
 const ROLE: PhysicalRole = PhysicalRole::Consumer;
-
-/// The Spatial Contact Force block.
-pub struct SpatialContactForce {
-    normal: NormalForceLaw,
-    friction: FrictionLaw,
-    zero_crossings: bool,
-    /// Also locate the normal law's kinks (`law_kinks`), per contact slot.
-    kink_crossings: bool,
-    contact_points: ContactPoints,
-    /// The pair is evaluated over its manifold (bounded geometries, `contact_points = "manifold"`).
-    use_manifold: bool,
-    warnings: Vec<String>,
-    physical: Vec<PortDecl>,
-    inputs: Vec<PortDecl>,
-    outputs: Vec<PortDecl>,
-    used: Vec<bool>,
-    /// What `used` implies for the evaluation, worked out once when `used` is set.
-    used_outputs: UsedOutputs,
-    base: Option<Side>,
-    follower: Option<Side>,
-    /// Number of contact points (cloud size, else 1).
-    points: usize,
-    /// The base geometry is fixed to the World (its material velocity is zero).
-    base_static: bool,
-    /// Its motion and pose then, worked out when bound.
-    static_base: Option<StaticBase>,
-    cloud: bool,
-    /// Input indices: fn, ff (when by input), kin_B, kin_F.
-    fn_input: Option<usize>,
-    ff_input: Option<usize>,
-}
-
-/// Per-run buffers.
-pub(super) struct Scratch {
-    geometry: Vec<ContactGeometry>,
-    /// Where the geometry queries work (EPA's store), per point or for the manifold.
-    workspace: QueryWorkspace,
-    /// The pair's contact manifold (manifold mode).
-    manifold: ContactManifold,
-    resultant: ResultantCalculator,
-    /// Per point (cloud point or manifold point), in World: normal velocity v_n (m/s), tangential
-    /// velocity v_t (m/s), its magnitude (m/s; held as |v_t|² until the square roots are taken in
-    /// one pass), normal force magnitude (N) and friction force (N). Filled pass by pass, so that
-    /// each pass is a short loop whose iterations overlap (and the square roots vectorize) instead
-    /// of one long chain of dependent square roots and divisions per point.
-    normal_velocity: Vec<f64>,
-    tangential_velocity: Vec<Vector3<f64>>,
-    slip_speed: Vec<f64>,
-    normal_force: Vec<f64>,
-    friction_force: Vec<Vector3<f64>>,
-    /// The geometry frames' poses at the last evaluation (World ← geometry), for the stall
-    /// message's modes (`stiffness.rs`).
-    pose_base: Isometry3<f64>,
-    pose_follower: Isometry3<f64>,
-    /// Both geometry frames' motion at the last evaluation (World), for the surfaces' speed.
-    motion_base: FrameMotion,
-    motion_follower: FrameMotion,
-}
-
-/// Both sides' motion (World) and pose (World ← geometry frame) for one evaluation.
-pub(super) struct Sides<'a> {
-    base: &'a FrameMotion,
-    follower: &'a FrameMotion,
-    pose_base: &'a Isometry3<f64>,
-    pose_follower: &'a Isometry3<f64>,
-}
-
-impl SpatialContactForce {
-    /// The mass (kg) the pair is taken to carry in `check`'s advice: its follower body's (the
-    /// base's when the follower is fixed or massless), else the whole mechanism's `total_mass`.
-    fn supported_mass(&self, total_mass: f64) -> f64 {
-        [&self.follower, &self.base]
-            .into_iter()
-            .flatten()
-            .map(|side| side.inertia.mass)
-            .find(|&m| m > 0.0)
-            .unwrap_or(total_mass)
-    }
-
-    fn kin_inputs(&self) -> (usize, usize) {
-        let n = self.inputs.len();
-        (n - 2, n - 1)
-    }
-
-    /// Velocity of the follower's material point at `p` relative to the base's (World, m/s).
-    #[inline]
-    fn relative_velocity(
-        &self,
-        base: &FrameMotion,
-        follower: &FrameMotion,
-        p: &Vector3<f64>,
-    ) -> Vector3<f64> {
-        if self.base_static {
-            follower.point_velocity(p)
-        } else {
-            follower.point_velocity(p) - base.point_velocity(p)
-        }
-    }
-
-    /// Writes the `points` output: the number of contact points in contact.
-    fn write_point_count(&self, io: &mut Io, count: usize) {
-        if self.used.get(POINTS).copied().unwrap_or(true) {
-            io.output(POINTS)[0] = count as f64;
-        }
-    }
-}
 
 impl Block for SpatialContactForce {
     fn inputs(&self) -> &[PortDecl] {

@@ -3,11 +3,11 @@
 
 use nalgebra::Vector3;
 
+use super::force::{Scratch, Sides, SpatialContactForce};
 use super::outputs::{
     CONTACT, FRICTION_FORCE, NORMAL_FORCE, NORMAL_VELOCITY, PENETRATION, SEPARATION,
 };
 use super::sensed::{contact_axes, write_frame_outputs, SensedContact, UsedOutputs};
-use super::{Scratch, Sides, SpatialContactForce};
 use crate::block::Io;
 use crate::contact::normal_force::NormalForceLaw;
 use crate::geometry::{query_point_cloud_with, query_with};

@@ -2,8 +2,8 @@
 //! by the shared mode code ([`pair_modes`](crate::blocks::contact::pair_modes), which states the
 //! math) into the fastest of its normal, sliding and twisting modes.
 
+use super::force::{Scratch, SpatialContactForce};
 use super::side::Side;
-use super::{Scratch, SpatialContactForce};
 use crate::block::StiffnessNote;
 use crate::blocks::contact::pair_modes::{law_slopes, BodyAt, ModeSums, PairModes};
 use nalgebra::{Isometry3, Vector3};
