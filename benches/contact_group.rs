@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 use blockdyn::{load_model_str, simulate, RunOptions};
 use criterion::{criterion_group, criterion_main, Criterion};
 
+#[path = "support/sphere_group.rs"]
+mod sphere_group;
+
 /// The pile's model text for `n` spheres (n a multiple of 16) and `stop` seconds.
 fn pile(n: usize, stop: f64) -> String {
     let (r, spacing, layer, bottom, w) = (0.05, 0.11, 0.12, 0.15, 0.3);
@@ -97,25 +100,9 @@ friction = {{ method = "stribeck", static = 0.5, dynamic = 0.5, stiction_velocit
     )
 }
 
-/// 1,000 spheres on a grid 0.2 m apart over a floor, in one group (nothing touches).
+/// The build bench's model: 1,000 spheres on a 10 × 10 × 10 grid with a floor, in one group.
 fn thousand() -> String {
-    let mut connect = vec!["\"world.W -- floor.R\"".to_string()];
-    let mut blocks = String::new();
-    for k in 0..1000 {
-        let (x, y, z) = (
-            (k % 10) as f64 * 0.2,
-            ((k / 10) % 10) as f64 * 0.2,
-            0.1 + (k / 100) as f64 * 0.2,
-        );
-        connect.push(format!(
-            "\"world.W -- free{k}.B\", \"free{k}.F -- ball{k}.R\""
-        ));
-        blocks.push_str(&format!("[blocks.free{k}]\ntype = \"SixDofJoint\"\nposition = [{x}, {y}, {z}]\n[blocks.ball{k}]\ntype = \"Solid\"\ngeometry = {{ shape = \"sphere\", radius = 0.05 }}\nmass = 0.1\n"));
-    }
-    format!(
-        "connect = [{}]\n[model]\nname = \"thousand\"\nstop_time = 1.0\n[blocks.world]\ntype = \"WorldFrame\"\n[blocks.floor]\ntype = \"InfinitePlane\"\n[blocks.group]\ntype = \"ContactGroup\"\nmembers = [\"ball*\", \"floor\"]\n{blocks}",
-        connect.join(", ")
-    )
+    sphere_group::sphere_group("thousand", 1000)
 }
 
 fn report() {

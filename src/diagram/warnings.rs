@@ -157,12 +157,12 @@ fn stepped_motion_warnings(d: &Built<'_>) -> Vec<Diagnostic> {
         .filter_map(|l| {
             let (to, from) = (&d.blocks[l.to], &d.blocks[l.from]);
             let inputs = to.block.inputs();
-            let exact = inputs.iter().any(|p| p.name == "a_ref");
-            let is_joint = matches!(to.block.role(), Some(PhysicalRole::Joint { .. }));
-            (is_joint
-                && exact
-                && inputs.get(l.to_port).is_some_and(|p| p.name == "q_ref")
-                && STEPPED_SOURCES.contains(&from.type_name))
+            // The per-line tests first, the scan of the block's inputs last: a contact group's
+            // thousands of lines would each scan its thousands of inputs.
+            (inputs.get(l.to_port).is_some_and(|p| p.name == "q_ref")
+                && STEPPED_SOURCES.contains(&from.type_name)
+                && matches!(to.block.role(), Some(PhysicalRole::Joint { .. }))
+                && inputs.iter().any(|p| p.name == "a_ref"))
             .then(|| {
                 locate(
                     d.source,
