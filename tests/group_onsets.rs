@@ -143,8 +143,9 @@ fn nearest_event(run: &blockdyn::RunResult, block: &str, t_star: f64) -> f64 {
 }
 
 /// A group's onset (its crossings keep the dynamics: `System::crossing_keeps_dynamics`) is
-/// found on the redone step's dense output continued past its end, with no further step onto
-/// it: every located event of this run is counted in `crossings_ahead`. The onset is still at
+/// found on the redone step's dense output continued past its end (or, foreseen, on that of the
+/// step cut short before it: tests/solver_forecast.rs), with no further step onto it: every located event
+/// of this run is counted in `crossings_ahead`. The onset is still at
 /// the closed form: free fall is a quadratic in t, which dopri5's dense output (of order 4)
 /// reproduces exactly, continued past θ = 1 too, so only the event tolerance (1e-12·max(1, t))
 /// and the state's round-off remain; 1e-10 s bounds both with room (as above).

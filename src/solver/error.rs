@@ -143,8 +143,9 @@ pub struct SolverStats {
     pub function_evaluations: usize,
     /// Located zero-crossing events (instants; several functions crossing together count once).
     pub zero_crossings: usize,
-    /// Of those, the crossings found past a redone step's end, on its dense output continued a
-    /// little (crossings that keep the dynamics only: a contact group's onsets, see
+    /// Of those, the crossings found past a redone step's end, or past the end of a step cut
+    /// short where the crossing was foreseen, on its dense output continued a little (crossings
+    /// that keep the dynamics only: a contact group's onsets, see
     /// [`System::crossing_keeps_dynamics`](super::System::crossing_keeps_dynamics)); each saves
     /// the step that would otherwise have been taken onto it.
     pub crossings_ahead: usize,

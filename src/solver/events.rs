@@ -98,6 +98,9 @@ pub(crate) struct ZeroCrossings {
     /// The near side of the last location's final bracket: the latest time at which none of them
     /// had crossed yet (the step start when the crossing is within a tolerance of it).
     pub(crate) near_side: f64,
+    /// Restarts so far (a run's start, every event, every look past a step end undone): the
+    /// values of g before one are not comparable with those after (`crossing_forecast`).
+    restarts: u64,
 }
 
 impl ZeroCrossings {
@@ -119,6 +122,7 @@ impl ZeroCrossings {
             band: v(),
             crossed: Vec::with_capacity(m),
             near_side: f64::NEG_INFINITY,
+            restarts: 0,
         }
     }
 
@@ -136,6 +140,27 @@ impl ZeroCrossings {
             self.level[i] = 0.0;
         }
         self.crossed.clear();
+        self.restarts += 1;
+    }
+
+    /// g at the start of the current step.
+    pub(crate) fn g_start(&self) -> &[f64] {
+        &self.g_start
+    }
+
+    /// The direction function `i` fires in.
+    pub(crate) fn direction(&self, i: usize) -> Direction {
+        self.directions[i]
+    }
+
+    /// True when a function is re-armed (it fires on its post-event level, not on zero).
+    pub(crate) fn any_armed(&self) -> bool {
+        self.armed.iter().any(|&a| a != 0.0)
+    }
+
+    /// How many times the tracker restarted (see the field).
+    pub(crate) fn restarts(&self) -> u64 {
+        self.restarts
     }
 
     /// After a step end with g in `g_end`: finds the functions that fired. True when any did.
@@ -200,6 +225,7 @@ impl ZeroCrossings {
         let n = self.len();
         self.g_end[..n].copy_from_slice(&self.g_start[..n]);
         self.orient[..n].iter_mut().for_each(|o| *o = 0.0);
+        self.restarts += 1;
     }
 
     /// After a *rejected* trial step with g at its end in `g_end`: the secant estimate
@@ -407,6 +433,7 @@ impl ZeroCrossings {
     /// continues along the trajectory it arrived on) no function counts as reversed. For a time
     /// event without crossing, call [`Self::clear_crossed`] first.
     pub(crate) fn restart(&mut self, probed: bool) {
+        self.restarts += 1;
         for i in 0..self.len() {
             let g_after = self.g_end[i];
             if self.orient[i] != 0.0 {

@@ -192,6 +192,7 @@ pub trait System {
 
 mod auto;
 mod column_groups;
+mod crossing_forecast;
 mod dense_lu;
 mod error;
 mod events;

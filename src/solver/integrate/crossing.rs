@@ -25,6 +25,9 @@
 //! located inside a step. Each accepted step therefore ends in exactly one `Step`,
 //! `EventBefore` (or `Final`) record, which `check`'s probe counts steps by.
 //!
+//! A step cut short where a crossing was foreseen (`crossing_forecast`) ends the same way: the
+//! crossing is looked for past its end up to the forecast's margin beyond it.
+//!
 //! Every other crossing (pair blocks, rigid modes, friction modes, time events) is located to
 //! the event tolerance on the straddling step, and the redone step is followed by a step that
 //! locates it, exactly as before this shortcut (docs/design-notes.md, "pile6").
@@ -155,6 +158,29 @@ impl Solver {
         step.interpolate((t_event - t) / h, x_interp);
         self.x.copy_from_slice(&self.x_interp);
         Some(t_event)
+    }
+}
+
+impl Solver {
+    /// After an accepted step of size `h_last` with g at its end in the tracker's `g_end`
+    /// (before the tracker accepts it): the fraction of the next step, of size `h_next`, at
+    /// which a crossing is foreseen (`crossing_forecast`), when `allowed` and every function of
+    /// the system keeps the dynamics (as for the coarse redo: the step is then cut before it and
+    /// the crossing looked for past its end). `usable`: the tracker's start values are the
+    /// step's own.
+    pub(super) fn foresee_crossing<S: System>(
+        &mut self,
+        system: &S,
+        steps: (f64, f64),
+        allowed: bool,
+        usable: bool,
+    ) -> Option<f64> {
+        if self.zc.len() == 0 {
+            return None;
+        }
+        self.forecast
+            .foresee(&self.zc, steps, allowed, usable)
+            .filter(|_| (0..self.zc.len()).all(|i| system.crossing_keeps_dynamics(i)))
     }
 }
 

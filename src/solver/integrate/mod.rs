@@ -20,7 +20,10 @@
 //!    every function that fired keeps the dynamics ([`System::crossing_keeps_dynamics`]: a
 //!    contact group's onsets), the straddling step locates only the near side (to 1e-3 of the
 //!    step), and the crossing is located on the redone step's dense output continued a little
-//!    past its end (`crossing`), or, when it is not there, on the next step's.
+//!    past its end (`crossing`), or, when it is not there, on the next step's. Under the same
+//!    condition an explicit step ends early where the crossing functions, extrapolated from the
+//!    last step ends, are foreseen to fire (`crossing_forecast`), and the crossing is looked for
+//!    past its end as after a redo: no straddling step to throw away.
 //! 5. Events: `record(EventBefore)`, `handle_events`, `record(EventAfter)`; stop if asked
 //!    (then `record(Final)` at that instant). A state-changing event restarts the method:
 //!    f is re-evaluated, the controller history is cleared, the starting step is recomputed and
@@ -44,6 +47,7 @@
 //! accepted state (or the state after the last handler).
 
 use super::auto::AutoSwitch;
+use super::crossing_forecast::{CrossingForecast, FORECAST_MARGIN};
 use super::error::{SolverError, SolverStats};
 use super::events::ZeroCrossings;
 use super::finite::first_non_finite;
@@ -86,6 +90,26 @@ enum Redo {
     Stepping,
     /// The redone step ended before the crossing: the next crossing is located as usual.
     BeforeCrossing,
+    /// The step was cut to end just before a crossing foreseen by extrapolating g
+    /// (`crossing_forecast`); straddling it after all, it is redone as any straddling step.
+    Foreseen,
+}
+
+impl Redo {
+    /// A straddling step is redone (none is under way; a foreseen crossing was misjudged).
+    fn may_redo(self) -> bool {
+        matches!(self, Redo::None | Redo::Foreseen)
+    }
+
+    /// After a rejected trial: a foreseen crossing's cut no longer applies (the retry is the
+    /// controller's); a redo stays under way.
+    fn after_rejection(self) -> Self {
+        if self == Redo::Foreseen {
+            Redo::None
+        } else {
+            self
+        }
+    }
 }
 
 /// Hands the system its requested sample times in (t_start, t_upto] (see
@@ -183,6 +207,7 @@ impl Solver {
             dense: vec![0.0; n],
             x_interp: vec![0.0; n],
             zc: ZeroCrossings::new(zero_crossing_dim),
+            forecast: CrossingForecast::new(zero_crossing_dim),
             implicit,
             auto,
             stall,
@@ -278,6 +303,7 @@ impl Solver {
             ..Default::default()
         };
         self.x.copy_from_slice(x0);
+        self.forecast.forget();
         self.start_auto(system, t0);
         self.record_start(system, t0);
         let h_max = if self.options.max_step > 0.0 {
@@ -404,6 +430,7 @@ impl Solver {
                     stats.rejected_steps += 1;
                     // A rejected redone step ends short of its crossing: no continuation.
                     redo_far = f64::NAN;
+                    redo = redo.after_rejection();
                     h = 0.25 * h_try;
                     if !adaptive || h < min_step(t) {
                         return Err(SolverError::NonFinite { t: t_bad, index });
@@ -417,6 +444,7 @@ impl Solver {
                 Err(TrialFailure::Newton) => {
                     stats.rejected_steps += 1;
                     redo_far = f64::NAN;
+                    redo = redo.after_rejection();
                     h = 0.5 * h_try;
                     if h < min_step(t) {
                         return Err(SolverError::StepSizeUnderflow {
@@ -444,6 +472,7 @@ impl Solver {
                 if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
                     redo_far = f64::NAN;
+                    redo = redo.after_rejection();
                     h = self.controller.reject(h_try, norm);
                     h = self.shorten_to_crossing(system, t_new, h_try, h, &mut stats);
                     last_rejected = true;
@@ -505,7 +534,7 @@ impl Solver {
                 // pair's mode indicators) would keep that of a time the run never reaches.
                 // (Every function, so those that fired too.)
                 let coarse = adaptive
-                    && redo == Redo::None
+                    && redo.may_redo()
                     && (0..self.zc.len()).all(|i| system.crossing_keeps_dynamics(i));
                 prepare_dense(tab, h_try, &self.k, &mut self.dense);
                 let t_start = t;
@@ -538,7 +567,7 @@ impl Solver {
                 let width = if coarse { REDO_MARGIN * h_try } else { 0.0 };
                 let mut t_event = zc.locate_within(t_start, t_new, width, &mut g_at);
                 let redo_now =
-                    adaptive && redo == Redo::None && zc.near_side > t_start && !zc.rearmed_fired();
+                    adaptive && redo.may_redo() && zc.near_side > t_start && !zc.rearmed_fired();
                 if coarse && !redo_now {
                     // Not redone after all: locate to the event tolerance, from the start.
                     zc.detect();
@@ -605,14 +634,17 @@ impl Solver {
                 deliver_refined(system, &step, t, t_new, &mut self.x_interp);
                 deliver_samples(system, &step, t, t_new, &mut self.x_interp);
             }
+            // A step cut to end just before its crossing (redone after straddling it, or cut
+            // at a foreseen one): the crossing is looked for on its dense output continued a
+            // little past its end, and found there it needs no further step.
+            let cut = matches!(redo, Redo::Stepping | Redo::Foreseen);
             redo = if redo == Redo::Stepping {
                 Redo::BeforeCrossing
             } else {
                 Redo::None
             };
-            if redo == Redo::BeforeCrossing && !(lands && time_event.is_some()) {
-                // The redone step ended just before its crossing: found on its dense output
-                // continued a little past its end, the crossing needs no further step.
+            let restarts = self.zc.restarts();
+            if cut && !(lands && time_event.is_some()) {
                 let span = (t, t_new, h_try);
                 if let Some(t_event) =
                     self.crossing_ahead(system, span, (redo_far, target), tab, &mut stats)
@@ -629,7 +661,7 @@ impl Solver {
                     continue;
                 }
             }
-            if redo != Redo::BeforeCrossing {
+            if !cut {
                 let evals = stats.function_evaluations;
                 self.judge_stiffness(
                     implicit_active,
@@ -638,12 +670,26 @@ impl Solver {
                     evals,
                 );
             }
+            // The crossing functions one step ahead: only on an ordinary explicit step (the
+            // tracker's start values its own: not restored after a look past the end).
+            let usable = self.zc.restarts() == restarts;
+            let allowed = adaptive && usable && !implicit_active && redo == Redo::None && !lands;
+            let foreseen =
+                self.foresee_crossing(system, (h_try, h_next.min(h_max)), allowed, usable);
             std::mem::swap(&mut self.x, &mut self.x_new);
             system.project(t_new, &mut self.x);
             self.k.copy_within(k_end..k_end + n, 0);
             self.zc.accept_step();
             t = t_new;
             h = h_next;
+            if let Some(phi) = foreseen {
+                // Cut the next step to end just before the foreseen crossing, and look for it up
+                // to as far past that (`crossing_forecast`).
+                let h_full = h.min(h_max);
+                redo_far = t + phi * h_full * (1.0 + FORECAST_MARGIN);
+                h = phi * h_full * (1.0 - FORECAST_MARGIN);
+                redo = Redo::Foreseen;
+            }
             if lands && time_event.is_some() {
                 self.zc.clear_crossed();
                 let outcome = self.run_event(system, t, true, &mut stats, &mut guard)?;

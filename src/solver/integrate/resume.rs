@@ -86,6 +86,7 @@ impl Solver {
         self.k[..n].copy_from_slice(&checkpoint.k_first);
         self.controller.clone_from(&checkpoint.controller);
         self.zc.clone_from(&checkpoint.zero_crossings);
+        self.forecast.forget();
         self.implicit.clone_from(&checkpoint.implicit);
         self.auto.clone_from(&checkpoint.auto);
         self.restart_from_stop(system, checkpoint.stop, t_end)

@@ -3,6 +3,7 @@
 //! (`resume`, `step`, `switching`, `crossing`), which all read it.
 
 use crate::solver::auto::AutoSwitch;
+use crate::solver::crossing_forecast::CrossingForecast;
 use crate::solver::events::ZeroCrossings;
 use crate::solver::options::{Method, SolverOptions};
 use crate::solver::stall::StallWatch;
@@ -33,6 +34,8 @@ pub struct Solver {
     pub(super) dense: Vec<f64>,
     pub(super) x_interp: Vec<f64>,
     pub(super) zc: ZeroCrossings,
+    /// The crossings foreseen one step ahead (`crossing_forecast`).
+    pub(super) forecast: CrossingForecast,
     /// The implicit method's Newton state and buffers (`None` for explicit methods).
     pub(super) implicit: Option<Box<Trbdf2>>,
     /// `Method::Auto`'s stiffness detection and the spare controller (`None` for the others).
