@@ -108,12 +108,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
          forms.rs uses mod.rs's `Keyed` and `TableReader`; the move: `Keyed` and the reader's \
          primitive reads below both",
     ),
-    (
-        &["sim/work_estimate/impacts", "sim/work_estimate/mod.rs"],
-        "sim/work_estimate/ (another helper's folder this session): mod.rs re-exports and calls \
-         `member_impacts`, impacts.rs uses mod.rs's `ContactAtStart` and `Ring`; the move: those \
-         two into a lower file",
-    ),
 ];
 
 /// A source file: its path under `src/`, its module path, and the tokens of its code without
