@@ -71,12 +71,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
          the files that only read a built diagram (recorded, warnings, groups) take a view of it; \
          parameters/ (renov9's folder) stops reading build's `Instance` and physical's lowering",
     ),
-    (
-        &["sim/work_estimate/impacts", "sim/work_estimate/mod.rs"],
-        "sim/work_estimate/ (another helper's folder this session): mod.rs re-exports and calls \
-         `member_impacts`, impacts.rs uses mod.rs's `ContactAtStart` and `Ring`; the move: those \
-         two into a lower file",
-    ),
 ];
 
 /// A source file: its path under `src/`, its module path, and the tokens of its code without

@@ -190,7 +190,7 @@ pub(crate) fn drawn_frames(scene: &PhysicalScene, frames: &DrawFrames) -> DrawnF
         }
         DrawFrames::Named(names) => names,
     };
-    let known: Vec<&str> = scene.frames.iter().map(|(n, _)| n.as_str()).collect();
+    let known: Vec<&str> = scene.frames.iter().map(|(n, _)| n).collect();
     let index: std::collections::HashMap<&str, usize> =
         known.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     let mut listed: Vec<usize> = names

@@ -5,7 +5,7 @@
 //! dampers ([`passive_forces`]). All quantities of body i are in body i's frame (the "local"
 //! convention); gravity enters as a fictitious base acceleration `a_0 = [0; −g]`.
 
-use super::joint::{joint_deflection, joint_state, reverse_joint_state, JointKind, JointState};
+use super::joint::{joint_deflection, joint_state, reverse_joint_state, JointKind};
 use super::mechanism::Mechanism;
 use super::spatial::{ArticulatedInertia, SpatialForce, SpatialMotion};
 use super::workspace::Workspace;
@@ -35,10 +35,13 @@ pub(crate) fn kinematics_pass_over(
             continue;
         }
         let b = &m.bodies[i];
-        let js = &mut ws.joint[i];
-        joint_state(b.kind, &q[b.q_start..], &v[b.v_start..], js);
+        let (js, s) = (
+            &mut ws.joint[i],
+            &mut ws.s[b.v_start..b.v_start + b.kind.nv()],
+        );
+        joint_state(b.kind, &q[b.q_start..], &v[b.v_start..], js, s);
         if b.reversed {
-            reverse_joint_state(b.kind.nv(), js);
+            reverse_joint_state(js, s);
         }
         let x_up = js.x_j.compose(&b.x_tree);
         let vi = x_up.apply_motion(&ws.v[b.parent]) + js.v_j;
@@ -55,15 +58,15 @@ pub(crate) fn kinematics_pass_over(
 pub fn passive_forces(m: &Mechanism, q: &[f64], v: &[f64], out: &mut [f64]) {
     out.fill(0.0);
     for b in &m.bodies[1..] {
-        if b.has_passive {
+        if let Some(p) = m.passive_of(b) {
             let nv = b.kind.nv();
             let mut e = [0.0; 6];
             joint_deflection(b.kind, &q[b.q_start..b.q_start + b.kind.nq()], &mut e[..nv]);
             let mut friction = [0.0; 6];
-            b.friction_forces(&v[b.v_start..b.v_start + nv], &mut friction);
+            p.friction_forces(&v[b.v_start..b.v_start + nv], &mut friction);
             for k in 0..nv {
                 out[b.v_start + k] =
-                    -b.stiffness[k] * e[k] - b.damping[k] * v[b.v_start + k] + friction[k];
+                    -p.stiffness[k] * e[k] - p.damping[k] * v[b.v_start + k] + friction[k];
             }
         }
     }
@@ -172,13 +175,13 @@ fn dynamics_passes(
         let ia = ws.ia[i];
         let pa = ws.pa[i];
         let mut passive = [0.0; 6];
-        if b.has_passive {
+        if let Some(p) = m.passive_of(b) {
             let mut e = [0.0; 6];
             joint_deflection(b.kind, &q[b.q_start..b.q_start + b.kind.nq()], &mut e[..nv]);
             let mut friction = [0.0; 6];
-            b.friction_forces(&v[vs..vs + nv], &mut friction);
+            p.friction_forces(&v[vs..vs + nv], &mut friction);
             for k in 0..nv {
-                passive[k] = -b.stiffness[k] * e[k] - b.damping[k] * v[vs + k] + friction[k];
+                passive[k] = -p.stiffness[k] * e[k] - p.damping[k] * v[vs + k] + friction[k];
             }
         }
         if b.any_prescribed {
@@ -187,7 +190,7 @@ fn dynamics_passes(
         }
         let js = &ws.joint[i];
         if nv == 1 {
-            let s = js.s[0];
+            let s = ws.s[vs];
             // U = IA S; S = e_z (angular or linear) for non-reversed revolute/prismatic joints.
             let u_col = match (b.kind, b.reversed) {
                 (JointKind::Revolute, false) => {
@@ -220,7 +223,7 @@ fn dynamics_passes(
                 u[k] = tau[vs + k] + passive[k];
             }
             let f_act = if b.reversed {
-                six_dof_s_inv_t(js, &u)
+                six_dof_s_inv_t(&ws.s[vs..vs + 6], &u)
             } else {
                 // S = [0, 1; E, 0] (columns ṗ in B, ω in F): Sᵀ F = τ ⇔ F = [τ_ω; E τ_p].
                 let e = &js.x_j.rot;
@@ -239,11 +242,11 @@ fn dynamics_passes(
             let mut d = Matrix6::identity();
             let mut u = [0.0; 6];
             for k in 0..nv {
-                let u_col = ia.mul_motion(&js.s[k]);
+                let u_col = ia.mul_motion(&ws.s[vs + k]);
                 ws.u_cols[vs + k] = u_col;
-                u[k] = tau[vs + k] + passive[k] - js.s[k].dot(&pa);
+                u[k] = tau[vs + k] + passive[k] - ws.s[vs + k].dot(&pa);
                 for j in 0..nv {
-                    d[(j, k)] = js.s[j].dot(&u_col);
+                    d[(j, k)] = ws.s[vs + j].dot(&u_col);
                 }
             }
             let d_inv = d
@@ -288,11 +291,11 @@ fn dynamics_passes(
         let js = &ws.joint[i];
         if nv == 1 {
             let qdd = ws.d_inv[ws.d_start[i]] * (ws.u[vs] - a.dot(&ws.u_cols[vs]));
-            a += js.s[0] * qdd;
+            a += ws.s[vs] * qdd;
             vdot[vs] = qdd;
         } else if b.kind == JointKind::SixDof {
             // a = IA⁻¹ (S⁻ᵀ τ' − pA); v̇ = S⁻¹ (a − a').
-            let a_body = if let Some((inv_mass, c, i_c_inv)) = &b.leaf_inverse {
+            let a_body = if let Some((inv_mass, c, i_c_inv)) = m.leaf_inverse_of(b) {
                 // A leaf's articulated inertia is its rigid inertia, with a closed-form inverse:
                 // [n; f] = I [α; a] ⇔ α = I_c⁻¹ (n − c × f), a = f/m + c × α.
                 let u = &ws.u[vs..vs + 6];
@@ -316,7 +319,7 @@ fn dynamics_passes(
             };
             let rel = a_body - a;
             if b.reversed {
-                six_dof_s_inv(js, &rel, &mut vdot[vs..vs + 6]);
+                six_dof_s_inv(&ws.s[vs..vs + 6], &rel, &mut vdot[vs..vs + 6]);
             } else {
                 let p_ddot = js.x_j.rot.tr_mul(&rel.v);
                 vdot[vs..vs + 3].copy_from_slice(p_ddot.as_slice());
@@ -337,18 +340,18 @@ fn dynamics_passes(
                 vdot[vs + j] = qdd;
             }
             for j in 0..nv {
-                a += js.s[j] * vdot[vs + j];
+                a += ws.s[vs + j] * vdot[vs + j];
             }
         }
         ws.a[i] = a;
     }
 }
 
-/// For a 6-dof joint connected follower-toward-World (S invertible, columns in `js.s`): the force
+/// For a 6-dof joint connected follower-toward-World (S invertible, its six columns `s`): the force
 /// `F` with `Sᵀ F = τ`, by a 6×6 solve (the forward-connected case has a closed form, inline).
 #[inline]
-fn six_dof_s_inv_t(js: &JointState, tau: &[f64; 6]) -> SpatialForce {
-    let s = s_matrix(js);
+fn six_dof_s_inv_t(s: &[SpatialMotion], tau: &[f64; 6]) -> SpatialForce {
+    let s = s_matrix(s);
     let f = s
         .transpose()
         .lu()
@@ -357,10 +360,10 @@ fn six_dof_s_inv_t(js: &JointState, tau: &[f64; 6]) -> SpatialForce {
     SpatialForce::from_array([f[0], f[1], f[2], f[3], f[4], f[5]])
 }
 
-/// For a reversed 6-dof joint: `v̇ = S⁻¹ m` written to `out` (6 values).
+/// For a reversed 6-dof joint of columns `s`: `v̇ = S⁻¹ m` written to `out` (6 values).
 #[inline]
-fn six_dof_s_inv(js: &JointState, m: &SpatialMotion, out: &mut [f64]) {
-    let s = s_matrix(js);
+fn six_dof_s_inv(s: &[SpatialMotion], m: &SpatialMotion, out: &mut [f64]) {
+    let s = s_matrix(s);
     let x = s
         .lu()
         .solve(&nalgebra::Vector6::from_column_slice(&m.to_array()))
@@ -369,10 +372,10 @@ fn six_dof_s_inv(js: &JointState, m: &SpatialMotion, out: &mut [f64]) {
 }
 
 #[inline]
-fn s_matrix(js: &JointState) -> Matrix6<f64> {
+fn s_matrix(columns: &[SpatialMotion]) -> Matrix6<f64> {
     let mut s = Matrix6::zeros();
-    for k in 0..6 {
-        let col = js.s[k].to_array();
+    for (k, column) in columns.iter().enumerate().take(6) {
+        let col = column.to_array();
         for r in 0..6 {
             s[(r, k)] = col[r];
         }

@@ -33,9 +33,9 @@ pub fn mass_matrix(m: &Mechanism, q: &[f64], ws: &mut Workspace, m_out: &mut DMa
         let bi = &m.bodies[i];
         for k in 0..bi.kind.nv() {
             let col = bi.v_start + k;
-            let mut f = ws.ia[i].mul_motion(&ws.joint[i].s[k]);
+            let mut f = ws.ia[i].mul_motion(&ws.s[col]);
             for kk in 0..bi.kind.nv() {
-                m_out[(bi.v_start + kk, col)] = ws.joint[i].s[kk].dot(&f);
+                m_out[(bi.v_start + kk, col)] = ws.s[bi.v_start + kk].dot(&f);
             }
             let mut j = i;
             while m.bodies[j].parent != 0 {
@@ -43,7 +43,7 @@ pub fn mass_matrix(m: &Mechanism, q: &[f64], ws: &mut Workspace, m_out: &mut DMa
                 j = m.bodies[j].parent;
                 let bj = &m.bodies[j];
                 for kk in 0..bj.kind.nv() {
-                    let val = ws.joint[j].s[kk].dot(&f);
+                    let val = ws.s[bj.v_start + kk].dot(&f);
                     m_out[(bj.v_start + kk, col)] = val;
                     m_out[(col, bj.v_start + kk)] = val;
                 }

@@ -60,7 +60,10 @@ pub fn spatial_momentum(m: &Mechanism, ws: &Workspace) -> SpatialForce {
 /// when a quaternion joint's rotational stiffness is the same on its three axes.
 pub fn spring_potential_energy(m: &Mechanism, q: &[f64]) -> f64 {
     let mut total = 0.0;
-    for b in m.bodies[1..].iter().filter(|b| b.has_passive) {
+    for (b, p) in m.bodies[1..]
+        .iter()
+        .filter_map(|b| Some((b, m.passive_of(b)?)))
+    {
         let nv = b.kind.nv();
         let mut e = [0.0; 6];
         super::joint::joint_deflection(
@@ -70,7 +73,7 @@ pub fn spring_potential_energy(m: &Mechanism, q: &[f64]) -> f64 {
         );
         total += e[..nv]
             .iter()
-            .zip(&b.stiffness)
+            .zip(&p.stiffness)
             .map(|(e, k)| 0.5 * k * e * e)
             .sum::<f64>();
     }

@@ -29,7 +29,7 @@
 //! The force enters the mechanism with the joint's spring and damper, in τ_passive
 //! ([`passive_forces`](super::aba::passive_forces)): a driven axis's required actuation includes it.
 
-use super::mechanism::BodyModel;
+use super::mechanism::JointPassive;
 use crate::contact::friction::FrictionLaw;
 use nalgebra::Vector3;
 
@@ -113,7 +113,7 @@ pub(crate) fn check_laws(laws: &[FrictionLaw], nv: usize) -> Result<(), String> 
     Ok(())
 }
 
-impl BodyModel {
+impl JointPassive {
     /// The friction force or torque (N or N·m) on axis `k` of the body's inbound joint at
     /// velocity `rate` (m/s or rad/s), see [`axis_friction`].
     #[inline]

@@ -48,6 +48,7 @@ pub(crate) mod ids;
 pub mod joint;
 pub mod joint_friction;
 pub(crate) mod kinematics;
+pub(crate) mod labels;
 pub(crate) mod mechanism;
 pub(crate) mod network;
 pub(crate) mod prescribed;

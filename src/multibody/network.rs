@@ -14,8 +14,10 @@
 use super::aba::kinematics_pass;
 pub use super::errors::MechanismError;
 use super::joint::{JointKind, JointSpec};
+use super::labels::Labels;
 use super::mechanism::{
-    BodyIndex, BodyModel, CutJoint, FrameId, JointId, JointInfo, Mechanism, WORLD_BODY,
+    BodyIndex, BodyModel, CutJoint, FrameId, FramePlacements, JointId, JointInfo, JointPassive,
+    LeafInverse, Mechanism, WORLD_BODY,
 };
 use super::spatial::{ArticulatedInertia, PluckerTransform, SpatialForce, SpatialInertia};
 use super::weld::{weld_splits, WeldNetwork, WeldSplit};
@@ -45,7 +47,7 @@ struct JointEntry {
 /// Collects frames, connections, solids and joints, then [`build`](Self::build)s the mechanism.
 #[derive(Clone, Debug, Default)]
 pub struct FrameNetworkBuilder {
-    labels: Vec<String>,
+    labels: Labels,
     worlds: Vec<FrameId>,
     /// (base, follower, pose of follower in base).
     rigid: Vec<(FrameId, FrameId, Isometry3<f64>)>,
@@ -67,6 +69,44 @@ struct RigidGroups {
     frames: Vec<Vec<FrameId>>,
 }
 
+/// Each frame's rigid relations, all in one array in the order they were added: relation k
+/// between frames a and b is listed at a as `(b, k, false)` and at b as `(a, k, true)` (reversed:
+/// a in b is the inverse of b in a). One list per frame (a `Vec` each, of at least four 64-byte
+/// entries once pushed to) was 62 MB of a 20,000-joint chain's 220,000 frames, the build's peak.
+struct Adjacency {
+    /// Frame f's relations are `entries[start[f]..start[f + 1]]`.
+    start: Vec<usize>,
+    entries: Vec<(FrameId, usize, bool)>,
+}
+
+impl Adjacency {
+    /// The lists of `nf` frames for the relations `(a, b)`, relation k the k-th.
+    fn new(nf: usize, relations: impl Iterator<Item = (FrameId, FrameId)> + Clone) -> Self {
+        let mut start = vec![0; nf + 1];
+        for (a, b) in relations.clone() {
+            start[a + 1] += 1;
+            start[b + 1] += 1;
+        }
+        for f in 0..nf {
+            start[f + 1] += start[f];
+        }
+        let mut next = start.clone();
+        let mut entries = vec![(0, 0, false); start[nf]];
+        for (k, (a, b)) in relations.enumerate() {
+            entries[next[a]] = (b, k, false);
+            next[a] += 1;
+            entries[next[b]] = (a, k, true);
+            next[b] += 1;
+        }
+        Adjacency { start, entries }
+    }
+
+    /// Frame `f`'s relations, in the order they were added.
+    fn of(&self, f: FrameId) -> &[(FrameId, usize, bool)] {
+        &self.entries[self.start[f]..self.start[f + 1]]
+    }
+}
+
 /// Stage 2 of the build: the tree over the groups.
 struct Tree {
     /// Each group's body index.
@@ -82,6 +122,10 @@ struct Tree {
 /// The bodies' models and coordinates (stage 3 of the build).
 struct Coordinates {
     bodies: Vec<BodyModel>,
+    /// The passive laws of the joints that have any ([`BodyModel::passive`]).
+    passive: Vec<JointPassive>,
+    /// Per velocity coordinate: whether it is prescribed.
+    prescribed: Vec<bool>,
     joints: Vec<JointInfo>,
     nq: usize,
     nv: usize,
@@ -90,8 +134,10 @@ struct Coordinates {
     quaternion_offsets: Vec<usize>,
 }
 
-/// Closed-form inverse inertia of leaf bodies (used by the 6-dof fast path of the ABA).
-fn set_leaf_inverses(bodies: &mut [BodyModel]) {
+/// Closed-form inverse inertia of leaf bodies (used by the 6-dof fast path of the ABA), each
+/// body's [`BodyModel::leaf_inverse`] set to its index in the list returned.
+fn set_leaf_inverses(bodies: &mut [BodyModel]) -> Vec<LeafInverse> {
+    let mut inverses = Vec::new();
     // One pass marks the bodies that are some body's parent (a search per body was quadratic:
     // 6 % of a 20,000-joint chain's `check`).
     let mut has_child = vec![false; bodies.len()];
@@ -108,19 +154,22 @@ fn set_leaf_inverses(bodies: &mut [BodyModel]) {
             let i_c = inertia.i_origin
                 - (Matrix3::identity() * c.norm_squared() - c * c.transpose()) * inertia.mass;
             if let (Some(inv), true) = (i_c.try_inverse(), i_c.cholesky().is_some()) {
-                bodies[b].leaf_inverse = Some((1.0 / inertia.mass, c, inv));
+                bodies[b].leaf_inverse = u32::try_from(inverses.len()).ok();
+                inverses.push((1.0 / inertia.mass, c, inv));
             }
         }
     }
+    inverses.shrink_to_fit();
+    inverses
 }
 
 /// Labels of `frames`, quoted and comma separated, abbreviated after 8.
-fn frame_list(labels: &[String], frames: impl Iterator<Item = FrameId>) -> String {
+fn frame_list(labels: &Labels, frames: impl Iterator<Item = FrameId>) -> String {
     let all: Vec<FrameId> = frames.collect();
     let mut s = all
         .iter()
         .take(8)
-        .map(|&f| format!("'{}'", labels[f]))
+        .map(|&f| format!("'{}'", &labels[f]))
         .collect::<Vec<_>>()
         .join(", ");
     if all.len() > 8 {
@@ -143,8 +192,7 @@ impl FrameNetworkBuilder {
 
     /// Adds a frame; `label` (like "ball.R") names it in error messages.
     pub fn add_frame(&mut self, label: &str) -> FrameId {
-        self.labels.push(label.to_string());
-        self.labels.len() - 1
+        self.labels.push(&[label])
     }
 
     /// Declares `frame` the World frame (exactly one per network).
@@ -236,8 +284,8 @@ impl FrameNetworkBuilder {
             [] => Err(MechanismError::NoWorldFrame),
             [w] => Ok(*w),
             [a, b, ..] => Err(MechanismError::TwoWorldFrames {
-                first: self.labels[*a].clone(),
-                second: self.labels[*b].clone(),
+                first: self.labels[*a].to_string(),
+                second: self.labels[*b].to_string(),
             }),
         }
     }
@@ -268,21 +316,25 @@ impl FrameNetworkBuilder {
     /// each frame's pose in its group's first frame. A loop of rigid relations must agree.
     fn rigid_groups(&self) -> Result<RigidGroups, MechanismError> {
         let nf = self.labels.len();
-        let mut adjacency: Vec<Vec<(FrameId, Isometry3<f64>)>> = vec![Vec::new(); nf];
-        let mut add_rigid = |a: FrameId, b: FrameId, b_in_a: Isometry3<f64>| {
-            adjacency[a].push((b, b_in_a));
-            adjacency[b].push((a, b_in_a.inverse()));
+        let welds: Vec<(FrameId, FrameId)> = (self.joints.iter())
+            .filter(|j| j.spec.kind == JointKind::Weld)
+            .map(|j| (j.base, j.follower))
+            .collect();
+        // Relation k: frame b at b_in_a in frame a (the rigid relations, then the welds).
+        let relation = |k: usize| match self.rigid.get(k) {
+            Some(&r) => r,
+            None => {
+                let (a, b) = welds[k - self.rigid.len()];
+                (a, b, Isometry3::identity())
+            }
         };
-        for &(a, b, p) in &self.rigid {
-            add_rigid(a, b, p);
-        }
-        let welds = self
-            .joints
-            .iter()
-            .filter(|j| j.spec.kind == JointKind::Weld);
-        for j in welds {
-            add_rigid(j.base, j.follower, Isometry3::identity());
-        }
+        let adjacency = Adjacency::new(
+            nf,
+            (0..self.rigid.len() + welds.len()).map(|k| {
+                let (a, b, _) = relation(k);
+                (a, b)
+            }),
+        );
         let mut group = vec![UNSET; nf];
         let mut pose_in_root = vec![Isometry3::identity(); nf];
         let mut frames: Vec<Vec<FrameId>> = Vec::new();
@@ -296,7 +348,9 @@ impl FrameNetworkBuilder {
             group[start] = g;
             queue.push_back(start);
             while let Some(f) = queue.pop_front() {
-                for &(other, other_in_f) in &adjacency[f] {
+                for &(other, k, reversed) in adjacency.of(f) {
+                    let b_in_a = relation(k).2;
+                    let other_in_f = if reversed { b_in_a.inverse() } else { b_in_a };
                     let pose = pose_in_root[f] * other_in_f;
                     if group[other] == UNSET {
                         group[other] = g;
@@ -305,7 +359,7 @@ impl FrameNetworkBuilder {
                         queue.push_back(other);
                     } else if !poses_match(&pose, &pose_in_root[other]) {
                         return Err(MechanismError::InconsistentRigidLoop {
-                            frame: self.labels[other].clone(),
+                            frame: self.labels[other].to_string(),
                         });
                     }
                 }
@@ -400,7 +454,7 @@ impl FrameNetworkBuilder {
             let unreached = |f: &FrameId| body_of_group[group[*f]] == UNSET;
             let first = (0..nf)
                 .find(unreached)
-                .map_or_else(String::new, |f| self.labels[f].clone());
+                .map_or_else(String::new, |f| self.labels[f].to_string());
             let frames = frame_list(&self.labels, (0..nf).filter(unreached));
             return Err(MechanismError::NotConnectedToWorld { frames, first });
         }
@@ -452,7 +506,7 @@ impl FrameNetworkBuilder {
         let (welds, frame_preorder) = self.weld_splits(tree, &frame_placements, &ref_frame);
         let coordinates = self.coordinates(tree, &frame_placements, &inertia);
         let mut body_labels = vec!["World".to_string()];
-        body_labels.extend((1..nb).map(|b| self.labels[ref_frame[b]].clone()));
+        body_labels.extend((1..nb).map(|b| self.labels[ref_frame[b]].to_string()));
         let body_joints = tree.inbound.iter().map(|i| i.map(|(j, _)| j)).collect();
         let cuts = tree
             .cuts
@@ -467,6 +521,8 @@ impl FrameNetworkBuilder {
             .collect();
         let Coordinates {
             mut bodies,
+            passive,
+            prescribed,
             joints,
             nq,
             nv,
@@ -474,18 +530,13 @@ impl FrameNetworkBuilder {
             v0,
             quaternion_offsets,
         } = coordinates;
-        set_leaf_inverses(&mut bodies);
-        let mut prescribed = vec![false; nv];
-        for b in &bodies[1..] {
-            prescribed[b.v_start..b.v_start + b.kind.nv()]
-                .copy_from_slice(&b.prescribed[..b.kind.nv()]);
-        }
+        let leaf_inverses = set_leaf_inverses(&mut bodies);
         let has_prescribed = prescribed.iter().any(|p| *p);
         Mechanism {
             bodies,
             body_labels,
             joints,
-            frame_placements,
+            frame_placements: FramePlacements::new(&frame_placements),
             gravity: gravity_in_world,
             nq,
             nv,
@@ -498,6 +549,8 @@ impl FrameNetworkBuilder {
             has_prescribed,
             welds,
             frame_preorder,
+            passive,
+            leaf_inverses,
         }
     }
 
@@ -574,18 +627,13 @@ impl FrameNetworkBuilder {
             v_start: 0,
             x_tree: PluckerTransform::IDENTITY,
             inertia: SpatialInertia::ZERO,
-            stiffness: [0.0; 6],
-            damping: [0.0; 6],
-            friction: [FrictionLaw::None; 6],
-            friction_disk: None,
-            has_passive: false,
+            passive: None,
             reversed: false,
             leaf_inverse: None,
-            prescribed: [false; 6],
             any_prescribed: false,
         };
         // Sized to the bodies and coordinates: the mechanism keeps these, and a vector grown by
-        // pushes holds up to twice (a body is ~500 bytes: 6 MB unused at 20,000 bodies).
+        // pushes holds up to twice (a body is ~260 bytes: 3 MB unused at 20,000 bodies).
         let mut bodies = Vec::with_capacity(inertia.len().max(1));
         bodies.push(placeholder);
         let (nq, nv) = tree.inbound[1..]
@@ -597,6 +645,8 @@ impl FrameNetworkBuilder {
             });
         let mut c = Coordinates {
             bodies,
+            passive: Vec::new(),
+            prescribed: Vec::with_capacity(nv),
             joints: Vec::new(),
             nq: 0,
             nv: 0,
@@ -618,6 +668,18 @@ impl FrameNetworkBuilder {
             friction[..je.spec.friction.len()].copy_from_slice(&je.spec.friction);
             let mut prescribed = [false; 6];
             prescribed[..je.spec.motion.len()].copy_from_slice(&je.spec.motion);
+            c.prescribed.extend_from_slice(&prescribed[..kind.nv()]);
+            let has_passive = stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0)
+                || JointPassive::has_friction(&friction);
+            let passive = has_passive.then(|| {
+                c.passive.push(JointPassive {
+                    stiffness,
+                    damping,
+                    friction,
+                    friction_disk: disk_triple(&je.spec),
+                });
+                u32::try_from(c.passive.len() - 1).expect("fewer than 2^32 joints")
+            });
             c.bodies.push(BodyModel {
                 parent,
                 kind,
@@ -625,15 +687,9 @@ impl FrameNetworkBuilder {
                 v_start: c.nv,
                 x_tree: PluckerTransform::from_pose(&base_in_parent),
                 inertia: body_inertia,
-                stiffness,
-                damping,
-                friction,
-                friction_disk: disk_triple(&je.spec),
-                has_passive: stiffness.iter().chain(damping.iter()).any(|&x| x != 0.0)
-                    || BodyModel::has_friction(&friction),
+                passive,
                 reversed,
                 leaf_inverse: None,
-                prescribed,
                 any_prescribed: prescribed.iter().any(|p| *p),
             });
             let info = &mut joints[j];
@@ -652,6 +708,7 @@ impl FrameNetworkBuilder {
             c.nv += kind.nv();
         }
         c.joints = joints;
+        c.passive.shrink_to_fit();
         c
     }
 
@@ -666,8 +723,8 @@ impl FrameNetworkBuilder {
         let je = &self.joints[j];
         MechanismError::ClosedLoop {
             joint: je.label.clone(),
-            base: self.labels[je.base].clone(),
-            follower: self.labels[je.follower].clone(),
+            base: self.labels[je.base].to_string(),
+            follower: self.labels[je.follower].to_string(),
             why: why.to_string(),
         }
     }
@@ -811,7 +868,7 @@ fn first_singular_body(m: &Mechanism) -> Option<BodyIndex> {
         let nv = b.kind.nv();
         let ia = ws.ia[i];
         let scale = ia.a.abs().max().max(ia.b.abs().max()).max(ia.c.abs().max());
-        let s = &ws.joint[i].s[..nv];
+        let s = &ws.s[b.v_start..b.v_start + nv];
         let u_cols: Vec<SpatialForce> = s.iter().map(|s| ia.mul_motion(s)).collect();
         // D padded with `scale` on the unused diagonal so the padding never looks singular.
         let mut d = Matrix6::from_diagonal_element(scale.max(1.0));

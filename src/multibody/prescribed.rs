@@ -36,8 +36,8 @@ fn prescribed_acceleration(m: &Mechanism, ws: &Workspace, i: usize) -> SpatialMo
     let b = &m.bodies[i];
     let mut a = SpatialMotion::ZERO;
     for k in 0..b.kind.nv() {
-        if b.prescribed[k] {
-            a += ws.joint[i].s[k] * ws.a_ref[b.v_start + k];
+        if m.prescribed[b.v_start + k] {
+            a += ws.s[b.v_start + k] * ws.a_ref[b.v_start + k];
         }
     }
     a
@@ -50,7 +50,7 @@ fn free_columns(m: &Mechanism, i: usize) -> ([usize; 6], usize) {
     let mut free = [0; 6];
     let mut nf = 0;
     for k in 0..b.kind.nv() {
-        if !b.prescribed[k] {
+        if !m.prescribed[b.v_start + k] {
             free[nf] = k;
             nf += 1;
         }
@@ -77,12 +77,12 @@ pub(crate) fn backward_step(
     let mut d = Matrix6::identity();
     let mut u = [0.0; 6];
     for (kk, &k) in free[..nf].iter().enumerate() {
-        let s_k = ws.joint[i].s[k];
+        let s_k = ws.s[b.v_start + k];
         let u_col = ia.mul_motion(&s_k);
         ws.u_cols[b.v_start + kk] = u_col;
         u[kk] = tau[b.v_start + k] + passive[k] - s_k.dot(&pa);
         for (jj, &j) in free[..nf].iter().enumerate() {
-            d[(jj, kk)] = ws.joint[i].s[j].dot(&u_col);
+            d[(jj, kk)] = ws.s[b.v_start + j].dot(&u_col);
         }
     }
     let d_inv = if nf == 0 {
@@ -122,7 +122,7 @@ pub(crate) fn forward_step(m: &Mechanism, ws: &mut Workspace, i: usize, vdot: &m
     let mut a =
         ws.x_up[i].apply_motion(&ws.a[b.parent]) + ws.c[i] + prescribed_acceleration(m, ws, i);
     for k in 0..b.kind.nv() {
-        if b.prescribed[k] {
+        if m.prescribed[b.v_start + k] {
             vdot[b.v_start + k] = ws.a_ref[b.v_start + k];
         }
     }
@@ -136,7 +136,7 @@ pub(crate) fn forward_step(m: &Mechanism, ws: &mut Workspace, i: usize, vdot: &m
         vdot[b.v_start + j] = qdd;
     }
     for &j in &free[..nf] {
-        a += ws.joint[i].s[j] * vdot[b.v_start + j];
+        a += ws.s[b.v_start + j] * vdot[b.v_start + j];
     }
     ws.a[i] = a;
 }

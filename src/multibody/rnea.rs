@@ -54,7 +54,7 @@ fn rnea(
         let mut a = ws.x_up[i].apply_motion(&ws.a[b.parent]) + ws.c[i];
         if let Some(vdot) = vdot {
             for k in 0..b.kind.nv() {
-                a += ws.joint[i].s[k] * vdot[b.v_start + k];
+                a += ws.s[b.v_start + k] * vdot[b.v_start + k];
             }
         }
         ws.a[i] = a;
@@ -70,7 +70,7 @@ fn rnea(
         let b = &m.bodies[i];
         let f = ws.pa[i];
         for k in 0..b.kind.nv() {
-            tau_out[b.v_start + k] = ws.joint[i].s[k].dot(&f);
+            tau_out[b.v_start + k] = ws.s[b.v_start + k].dot(&f);
         }
         if b.parent != 0 {
             let fp = ws.x_up[i].inv_apply_force(&f);

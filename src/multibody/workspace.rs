@@ -29,8 +29,12 @@ pub struct Workspace {
     pub(crate) ia: Vec<ArticulatedInertia>,
     /// Bias forces (ABA) or body forces (RNEA).
     pub(crate) pa: Vec<SpatialForce>,
-    /// Joint transform, motion subspace, joint velocity and bias of each inbound joint.
+    /// Joint transform, joint velocity and bias of each inbound joint.
     pub(crate) joint: Vec<JointState>,
+    /// The inbound joints' motion subspace columns `S` (body frame), flat by velocity
+    /// coordinate like `u_cols`: body i's column k is `s[v_start + k]`, k < nv (see
+    /// [`JointState`] for why not six per body).
+    pub(crate) s: Vec<SpatialMotion>,
     /// `U = IA S` columns (body frame), stored flat by velocity coordinate: body i's column k is
     /// `u_cols[v_start + k]`, k < nv (its joint's velocity coordinates; with prescribed
     /// coordinates, the free ones in order). Flat rather than six per body: a 1-dof joint uses one.
@@ -73,6 +77,7 @@ impl Workspace {
             ia: vec![ArticulatedInertia::default(); n],
             pa: vec![SpatialForce::ZERO; n],
             joint: vec![JointState::default(); n],
+            s: vec![SpatialMotion::ZERO; m.nv()],
             u_cols: vec![SpatialForce::ZERO; m.nv()],
             d_inv: vec![0.0; d_len],
             u: vec![0.0; m.nv()],

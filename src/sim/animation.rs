@@ -308,7 +308,7 @@ fn mechanism_glyphs(
         if !frames.draws(i) {
             continue;
         }
-        let (body, pose) = m.frame_placement(*id);
+        let (body, pose) = m.frame_placement(id);
         let key = (body, pose_bits(&pose));
         if drawn.insert(key) {
             out.push((glyph(name, Glyph::Frame), (body, pose)));

@@ -5,6 +5,7 @@
 //! without physical blocks is left untouched.
 
 mod binding;
+mod frames;
 mod lines;
 mod network;
 
@@ -15,6 +16,7 @@ use crate::geometry::Shape;
 use crate::model::{Diagnostic, SourceFile, Span};
 use crate::multibody::{BodyIndex, FrameId, Mechanism};
 use binding::MechanismWiring;
+pub use frames::NamedFrames;
 pub use lines::PhysicalLine;
 use nalgebra::Isometry3;
 use network::FrameWiring;
@@ -52,7 +54,7 @@ pub struct PhysicalScene {
     pub geometries: Vec<PlacedGeometry>,
     /// Every frame port's frame, named "block.port", in model order (what an animation's
     /// `draw_frames` names).
-    pub frames: Vec<(String, FrameId)>,
+    pub frames: NamedFrames,
     /// Each RigidTransform's two frames (B, F), in model order: the links an animation draws as
     /// lines.
     pub links: Vec<(FrameId, FrameId)>,
@@ -222,16 +224,15 @@ fn rigid_links(instances: &[Instance], wiring: &FrameWiring) -> Vec<(FrameId, Fr
 }
 
 /// Every frame port's frame with its name "block.port", in model order.
-fn named_frames(instances: &[Instance], wiring: &FrameWiring) -> Vec<(String, FrameId)> {
-    let mut frames = Vec::new();
+fn named_frames(instances: &[Instance], wiring: &FrameWiring) -> NamedFrames {
+    let mut frames = NamedFrames::default();
     for (b, inst) in instances.iter().enumerate() {
         for p in inst.block.physical_ports() {
             if let Some(id) = wiring.frame(instances, b, &p.name) {
-                frames.push((format!("{}.{}", inst.name, p.name), id));
+                frames.push(&inst.name, &p.name, id);
             }
         }
     }
-    // Kept by the scene: without the doubling's slack (up to half of 32 bytes a frame port).
     frames.shrink_to_fit();
     frames
 }

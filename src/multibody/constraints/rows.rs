@@ -517,7 +517,7 @@ impl ConstraintRows {
             let b = &m.bodies[j];
             let local = ws.x_world[j].apply_force(wrench);
             for d in 0..b.kind.nv() {
-                self.jac[(r, b.v_start + d)] += ws.joint[j].s[d].dot(&local);
+                self.jac[(r, b.v_start + d)] += ws.s[b.v_start + d].dot(&local);
             }
             j = b.parent;
         }
@@ -576,7 +576,7 @@ impl ConstraintRows {
             let b = &m.bodies[i];
             let mut a = ws.x_up[i].apply_motion(&self.acc[b.parent]) + ws.c[i];
             for d in 0..b.kind.nv() {
-                a += ws.joint[i].s[d] * self.vdot[b.v_start + d];
+                a += ws.s[b.v_start + d] * self.vdot[b.v_start + d];
             }
             self.acc[i] = a;
         }

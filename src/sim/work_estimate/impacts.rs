@@ -24,7 +24,7 @@
 //! friction or the pile's other members take their energy, and the impacts of members that the
 //! contacts hold up at t = 0 and that fall later (a tower that topples).
 
-use super::{ContactAtStart, Ring};
+use super::ring::{ContactAtStart, Ring};
 
 /// The steps each located crossing of an impact ends (the onset, the separation).
 pub const LOCATED_STEPS_PER_IMPACT: f64 = 2.0;
