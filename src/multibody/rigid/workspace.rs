@@ -10,8 +10,8 @@
 //! tableaux ([`LcpWorkspace`], [`Problem`], [`ImpulseWorkspace`]: up to (4·rows)² for a
 //! frictional problem), the gathered sub-problem — are quadratic in the rows they hold, so they
 //! are sized by the rows actually solved: first for [`INITIAL_ROWS`] (or every row, when the
-//! constraints have fewer: every example model but the rigid sphere piles is then sized once,
-//! exactly as before), and grown by [`RigidWorkspace::fit_rows`] before a problem that has more
+//! constraints have fewer: a RigidContact model or the rigid tower is then sized once, exactly
+//! as before), and grown by [`RigidWorkspace::fit_rows`] before a problem that has more
 //! rows than they hold, to `max(rows, 1.5 × capacity)` (never above `max_rows`). The rows of a
 //! problem are the touching or resting points' (three each with friction), so the dense
 //! buffers are quadratic in the points that touch at once, not in the pairs: a rigid pile of 32
@@ -20,7 +20,7 @@
 //! Growing allocates, inside the evaluation that first needs the room: at most
 //! `log₁.₅(max_rows / INITIAL_ROWS)` times per workspace and run, never twice for the same size;
 //! a run whose contacts stay within what the buffers have held allocates nothing
-//! (tests/engine_alloc.rs runs a rigid pile twice: the second run allocates nothing). A grown
+//! (tests/rigid_group_alloc.rs runs a rigid pile twice without an allocation). A grown
 //! problem keeps the frictional solvers' warm starts (their remembered contact modes), so the
 //! solves, and the run, are bit for bit those of buffers sized for every row at once.
 
@@ -38,11 +38,12 @@ use crate::multibody::mechanism::Mechanism;
 use nalgebra::{DMatrix, Vector3};
 
 /// The rows the dense buffers are first sized for when the constraints may have more (see the
-/// [module documentation](self)): 512 rows, 170 frictional contact points. Every example model
-/// with rigid contact but the generated sphere piles has at most this many rows in all (the
-/// rigid box tower, models/box_tower_rigid.toml: 3 × 4 × 36 = 432), so its buffers are sized
-/// once, as they were before they could grow. The buffers then hold about 60 MB of address
-/// space (the frictional solvers' tableaux in 4 × 512 variables), most of it never touched.
+/// [module documentation](self)): 512 rows, 170 frictional contact points. The rigid models of
+/// tests/engine_alloc.rs have at most this many rows in all (the largest, the rigid box tower
+/// models/box_tower_rigid.toml: 3 × 4 × 36 = 432), so their buffers are sized once, as they
+/// were before they could grow; no problem of the rigid sphere piles measured (up to 64
+/// spheres, BENCHMARKS.md) needed more. The buffers then hold about 60 MB of address space (the
+/// frictional solvers' tableaux in 4 × 512 variables), most of it never touched.
 pub const INITIAL_ROWS: usize = 512;
 
 /// One speculative contact point of a pair, or one bound of a joint limit (see the
