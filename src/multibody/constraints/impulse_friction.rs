@@ -98,6 +98,13 @@ impl ImpulseWorkspace {
     pub fn capacity(&self) -> usize {
         self.capacity
     }
+
+    /// Takes `other`'s remembered contact mode (the frictional solver's warm start), so that
+    /// buffers grown to a larger capacity solve their next problem as `other` would. Copies;
+    /// does not allocate.
+    pub fn copy_warm_start(&mut self, other: &ImpulseWorkspace) {
+        self.friction.copy_warm_start(&other.friction);
+    }
 }
 
 /// `out = A x` over the first `n` rows.

@@ -51,6 +51,7 @@ pub fn resolve_impacts(
     if rw.rows.is_empty() {
         return Ok(false);
     }
+    rw.fit_rows(m, rw.rows.len());
     if let Err(e) = rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws) {
         return Err(describe(e, pairs, rw));
     }

@@ -18,6 +18,7 @@ pub(super) fn plastic_impulse(
     v: &mut [f64],
 ) -> bool {
     let n = rw.rows.len();
+    rw.fit_rows(m, n);
     if n == 0 || rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
         return false;
     }

@@ -127,6 +127,20 @@ impl Problem {
         }
     }
 
+    /// The most rows a problem may have.
+    pub fn capacity(&self) -> usize {
+        self.b.len()
+    }
+
+    /// Buffers for `capacity` rows (at least this one's) that keep this problem's warm start:
+    /// their next solve starts where this one's would. Allocates (the rigid workspace grows its
+    /// buffers with it when more rows touch than it was sized for: `workspace.rs`).
+    pub fn grown(&self, capacity: usize) -> Self {
+        let mut bigger = Problem::new(capacity.max(self.capacity()));
+        bigger.copy_warm_start(self);
+        bigger
+    }
+
     /// Whether the solved friction of `c` (one of [`Problem::contacts`]) holds it: the contact
     /// sticks and its friction is short of its polygon's edge ([`refine::saturated`]). False
     /// for a sliding contact or one about to slip.

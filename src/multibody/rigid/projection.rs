@@ -53,6 +53,7 @@ pub fn project(
         }
         rw.normal_rows(|c| c.touching());
         let n = rw.rows.len();
+        rw.fit_rows(m, n);
         if rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws).is_err() {
             return changed;
         }

@@ -115,6 +115,7 @@ pub fn constrained_accelerations(
         return Ok(());
     }
     let n = rw.rows.len();
+    rw.fit_rows(m, n);
     let named = |e: ConstraintError, rw: &RigidWorkspace| describe(e, pairs, rw);
     if let Err(e) = rw.constraint_rows.rows_matrix(m, q, &rw.rows, ws) {
         return Err(named(e, rw));

@@ -1,5 +1,28 @@
-//! The buffers of rigid contact, sized once per mechanism and set of pairs (nothing allocates
-//! during a run).
+//! The buffers of rigid contact for one mechanism and set of pairs.
+//!
+//! # Sizes
+//!
+//! The bookkeeping is sized once, linear in the pairs: per pair its manifold, margin, bounds and
+//! flags; per possible point (`max_rows` of each constraint: four per contact pair) a candidate,
+//! and three row slots per point for the rows' lists, kinds and per-row values (`max_rows` in
+//! all). The *dense* buffers — the rows' Jacobian and Delassus matrix
+//! ([`ConstraintRows`]: rows × nv and rows × rows), the complementarity solvers' matrices and
+//! tableaux ([`LcpWorkspace`], [`Problem`], [`ImpulseWorkspace`]: up to (4·rows)² for a
+//! frictional problem), the gathered sub-problem — are quadratic in the rows they hold, so they
+//! are sized by the rows actually solved: first for [`INITIAL_ROWS`] (or every row, when the
+//! constraints have fewer: a RigidContact model or the rigid tower is then sized once, exactly
+//! as before), and grown by [`RigidWorkspace::fit_rows`] before a problem that has more
+//! rows than they hold, to `max(rows, 1.5 × capacity)` (never above `max_rows`). The rows of a
+//! problem are the touching or resting points' (three each with friction), so the dense
+//! buffers are quadratic in the points that touch at once, not in the pairs: a rigid pile of 32
+//! spheres (656 pairs, 7,872 possible rows) solves at most a few hundred rows.
+//!
+//! Growing allocates, inside the evaluation that first needs the room: at most
+//! `log₁.₅(max_rows / INITIAL_ROWS)` times per workspace and run, never twice for the same size;
+//! a run whose contacts stay within what the buffers have held allocates nothing
+//! (tests/rigid_group_alloc.rs runs a rigid pile twice without an allocation). A grown
+//! problem keeps the frictional solvers' warm starts (their remembered contact modes), so the
+//! solves, and the run, are bit for bit those of buffers sized for every row at once.
 
 use super::broad::PairBounds;
 use super::mode_indicators::ModeIndicators;
@@ -13,6 +36,15 @@ use crate::multibody::constraints::{
 };
 use crate::multibody::mechanism::Mechanism;
 use nalgebra::{DMatrix, Vector3};
+
+/// The rows the dense buffers are first sized for when the constraints may have more (see the
+/// [module documentation](self)): 512 rows, 170 frictional contact points. The rigid models of
+/// tests/engine_alloc.rs have at most this many rows in all (the largest, the rigid box tower
+/// models/box_tower_rigid.toml: 3 × 4 × 36 = 432), so their buffers are sized once, as they
+/// were before they could grow; no problem of the rigid sphere piles measured (up to 64
+/// spheres, BENCHMARKS.md) needed more. The buffers then hold about 60 MB of address space (the
+/// frictional solvers' tableaux in 4 × 512 variables), most of it never touched.
+pub const INITIAL_ROWS: usize = 512;
 
 /// One speculative contact point of a pair, or one bound of a joint limit (see the
 /// [module documentation](super)).
@@ -216,6 +248,12 @@ pub struct RigidWorkspace {
     /// force: only such a pair is settled ([`super::settle`]; a touching point without load,
     /// slowly lifting off, is not held).
     pub loaded: Vec<bool>,
+    /// The rows the dense buffers (`constraint_rows`, `lcp`, `sub_matrix`, `problem`, `impact`)
+    /// hold now (see the [module documentation](self)).
+    row_capacity: usize,
+    /// The most rows the constraints can have at once: three per possible point (the size of
+    /// the per-row lists, and the dense buffers' largest size).
+    max_rows: usize,
 }
 
 /// Buffers of the frictional impact rounds, allocated once with the [`RigidWorkspace`].
@@ -235,14 +273,29 @@ impl ImpactBuffers {
             solver: ImpulseWorkspace::new(rows),
         }
     }
+
+    /// Buffers for up to `rows` rows that keep these buffers' warm start (the frictional
+    /// impulse solver's remembered contact mode). Allocates.
+    fn grown(&self, rows: usize) -> Self {
+        let mut bigger = Self::new(rows);
+        bigger.solver.copy_warm_start(&self.solver);
+        bigger
+    }
 }
 
 impl RigidWorkspace {
-    /// Buffers for `constraints` on `m`.
+    /// Buffers for `constraints` on `m`, the dense ones for [`INITIAL_ROWS`] rows at first.
     pub fn new(m: &Mechanism, constraints: &[RigidConstraint]) -> Self {
+        Self::with_initial_rows(m, constraints, INITIAL_ROWS)
+    }
+
+    /// Buffers for `constraints` on `m`, the dense ones for `initial` rows at first (or every
+    /// row, when the constraints have fewer).
+    fn with_initial_rows(m: &Mechanism, constraints: &[RigidConstraint], initial: usize) -> Self {
         let pairs = constraints;
         let points: usize = pairs.iter().map(|c| c.max_rows()).sum();
         let rows = 3 * points;
+        let dense = rows.min(initial);
         RigidWorkspace {
             manifolds: pairs
                 .iter()
@@ -272,14 +325,14 @@ impl RigidWorkspace {
             kinds: Vec::with_capacity(rows),
             contacts: Vec::with_capacity(points),
             row_candidate: Vec::with_capacity(rows),
-            constraint_rows: ConstraintRows::new(m, rows),
-            lcp: LcpWorkspace::new(rows.max(1)),
+            constraint_rows: ConstraintRows::new(m, dense),
+            lcp: LcpWorkspace::new(dense.max(1)),
             bias: vec![0.0; rows],
             forces: vec![0.0; rows],
             velocities: vec![0.0; rows],
             velocities_after: vec![0.0; rows],
             restitution: vec![0.0; rows],
-            sub_matrix: DMatrix::zeros(rows.max(1), rows.max(1)),
+            sub_matrix: DMatrix::zeros(dense.max(1), dense.max(1)),
             sub_rows: Vec::with_capacity(rows),
             sub_velocities: vec![0.0; rows],
             sub_restitution: vec![0.0; rows],
@@ -312,7 +365,7 @@ impl RigidWorkspace {
             },
             couples: Vec::with_capacity(rows),
             groups: RowGroups::new(rows.max(1), m.num_bodies()),
-            problem: Problem::new(rows),
+            problem: Problem::new(dense),
             margins: pairs
                 .iter()
                 .map(|c| match &c.kind {
@@ -330,18 +383,43 @@ impl RigidWorkspace {
                 })
                 .collect(),
             modes: ModeIndicators::new(pairs.len(), points),
-            impact: ImpactBuffers::new(rows),
+            impact: ImpactBuffers::new(dense),
             slipping: vec![false; pairs.len()],
             loaded: vec![false; pairs.len()],
+            row_capacity: dense,
+            max_rows: rows,
         }
     }
 }
 
 impl RigidWorkspace {
     /// Takes `other`'s warm start (the frictional solver's remembered contact mode), so that
-    /// the next solve here starts where `other`'s would. Copies; does not allocate.
+    /// the next solve here starts where `other`'s would. Copies; allocates only when `other`'s
+    /// problem buffers have grown past these (a smaller copy could not hold the mode).
     pub fn copy_warm_start(&mut self, other: &RigidWorkspace) {
+        if self.problem.capacity() < other.problem.capacity() {
+            self.problem = self.problem.grown(other.problem.capacity());
+        }
         self.problem.copy_warm_start(&other.problem);
+    }
+
+    /// Makes the dense buffers hold a problem of `rows` rows (at most `max_rows`: the rows of
+    /// the candidates): nothing when they do; else they grow to `max(rows, 1.5 × capacity)`,
+    /// capped at `max_rows`, keeping the frictional solvers' warm starts (see the [module
+    /// documentation](self)). Called before every problem is assembled (`rows_matrix`).
+    pub fn fit_rows(&mut self, m: &Mechanism, rows: usize) {
+        if rows <= self.row_capacity {
+            return;
+        }
+        let capacity = (self.row_capacity + self.row_capacity / 2)
+            .min(self.max_rows)
+            .max(rows);
+        self.constraint_rows = ConstraintRows::new(m, capacity);
+        self.lcp = LcpWorkspace::new(capacity);
+        self.sub_matrix = DMatrix::zeros(capacity, capacity);
+        self.problem = self.problem.grown(capacity);
+        self.impact = self.impact.grown(capacity);
+        self.row_capacity = capacity;
     }
 
     /// Sets the problem's rows to the normal rows of the candidates that `keep` selects (all
@@ -378,3 +456,7 @@ impl RigidWorkspace {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "workspace_tests.rs"]
+mod tests;
