@@ -54,6 +54,22 @@ impl EventLog {
         self.dropped = 0;
     }
 
+    /// Keeps, of the entries from index `from` on, those for which `keep(index, time)` holds
+    /// (the index counts from the start of the log, as before the call), then sorts them by
+    /// time (ties by block): what the island coordinator commits of a stretch whose runs were
+    /// thrown away by a cut. Allocates nothing.
+    pub(crate) fn retain_from(&mut self, from: usize, mut keep: impl FnMut(usize, f64) -> bool) {
+        let mut kept = from;
+        for i in from..self.entries.len() {
+            if keep(i, self.entries[i].0) {
+                self.entries[kept] = self.entries[i];
+                kept += 1;
+            }
+        }
+        self.entries.truncate(kept);
+        self.entries[from..].sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    }
+
     /// Number of entries kept.
     pub fn len(&self) -> usize {
         self.entries.len()

@@ -68,6 +68,9 @@ pub struct Islands {
     crossed: Vec<usize>,
     /// Per island, the time its run reached in the current stretch (room for one per state).
     reached: Vec<f64>,
+    /// Per island, the event-log entries (a range of indices) of its latest run in the
+    /// current stretch: the only ones kept when a cut threw earlier runs away.
+    logged: Vec<(usize, usize)>,
 }
 
 impl Islands {
@@ -116,6 +119,7 @@ impl Islands {
             g: vec![0.0; n_crossings],
             crossed: Vec::with_capacity(n_crossings),
             reached: Vec::with_capacity(x0.len()),
+            logged: Vec::with_capacity(x0.len()),
         }))
     }
 
@@ -221,19 +225,30 @@ impl Islands {
         // Per island, the time its run reached in this stretch (`t`: not run yet).
         self.reached.clear();
         self.reached.resize(self.runs.len(), t);
+        let log_start = engine.run.events.len();
+        self.logged.clear();
+        self.logged.resize(self.runs.len(), (log_start, log_start));
         let mut settle_again = false;
+        let mut reran = false;
         while let Some(island) = (0..self.runs.len()).find(|&i| self.reached[i] != end) {
             let past = self.reached[island] > end;
             if settle_again {
                 // The groups' watched pairs and next look as they were at t (x is the base).
-                engine.handle_events(t, &mut self.x, &[], false);
+                let outcome = engine.handle_events(t, &mut self.x, &[], false);
+                debug_assert!(
+                    !outcome.state_changed,
+                    "settling again at the stretch's start changed the dynamics"
+                );
                 self.crossings.refresh(engine, &self.partition);
                 settle_again = false;
             }
+            let first = engine.run.events.len();
             let reached = self.run_island(engine, island, (t, end), past, stats, islands)?;
+            self.logged[island] = (first, engine.run.events.len());
             self.reached[island] = reached;
             if past {
                 islands.reruns += 1;
+                reran = true;
             }
             if reached < end {
                 end = reached;
@@ -241,6 +256,12 @@ impl Islands {
                 settle_again = true;
             }
         }
+        // Only the accepted runs' events stay (a run thrown away by a cut logged events past
+        // the end, or before it a second time), in time order as a global run logs them.
+        let logged = &self.logged;
+        engine.run.events.retain_from(log_start, |i, time| {
+            !reran || (time <= end && logged.iter().any(|&(a, b)| (a..b).contains(&i)))
+        });
         for run in &self.runs {
             for (&k, &v) in run.states.iter().zip(run.solver.state()) {
                 self.x[k] = v;
