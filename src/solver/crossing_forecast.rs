@@ -16,7 +16,13 @@
 //!
 //! Only where the redone step's look past its end is allowed: an adaptive explicit step, every
 //! crossing function keeping the dynamics (`System::crossing_keeps_dynamics`), no function
-//! re-armed. Costs no evaluation of f or g: the values are the step ends' own.
+//! re-armed. The forecast itself costs no evaluation of f or g (the values are the step ends'
+//! own); the cut step's look past its end costs one evaluation of g on its dense output, as
+//! after a redone step.
+//!
+//! A crossing foreseen closer than [`MIN_CUT_FRACTION`] of the step (or than 10³ of the
+//! smallest admissible step) is not cut for: the cut step would be too short to move the time
+//! or would collapse the step size; the crossing is met by the next step as before.
 
 use super::events::ZeroCrossings;
 use super::Direction;
@@ -26,6 +32,17 @@ use super::Direction;
 /// errs by O(h³·g‴) over the next step: for a contact onset after free flight (g quadratic) it
 /// is exact; measured on the pile, most foreseen crossings lie within 1e-2 of the forecast.
 pub(crate) const FORECAST_MARGIN: f64 = 1e-2;
+
+/// A foreseen crossing closer than this fraction of the next step is not cut for (measured on
+/// the pile by the pilesteps branch: equal or slightly fewer evaluations than no floor).
+pub(crate) const MIN_CUT_FRACTION: f64 = 0.05;
+
+/// Whether a crossing foreseen at the fraction `phi` of a next step of `h_full` (s) is far
+/// enough to cut the step for: φ·h_full ≥ max([`MIN_CUT_FRACTION`]·h_full, 10³·`min_step`),
+/// `min_step` (s) the smallest step the time resolves there.
+pub(crate) fn worth_cutting(phi: f64, h_full: f64, min_step: f64) -> bool {
+    phi * h_full >= (MIN_CUT_FRACTION * h_full).max(1e3 * min_step)
+}
 
 /// Bisection iterations locating the extrapolation's root (2⁻⁴⁰ of the step).
 const ROOT_ITERATIONS: usize = 40;
@@ -173,6 +190,25 @@ mod tests {
         // whole next step of 1 s, not the parabola's half.
         let phi = forecast.foresee(&zc, (0.25, 1.0), true, true).unwrap();
         assert!((phi - 1.0).abs() < 1e-11, "{phi}");
+    }
+
+    #[test]
+    fn a_crossing_foreseen_at_a_step_ends_doorstep_is_not_cut_for() {
+        // g falls 1 per s and ends a step of 0.25 s at 1e-18: the line foresees the crossing
+        // 1e-18 s ahead, φ ≈ 1e-18 of a next step of 1 s (bisection to 2⁻⁴⁰ leaves φ ≤ 2⁻⁴⁰).
+        let mut zc = ZeroCrossings::new(1);
+        zc.g_end[0] = 0.25 + 1e-18;
+        zc.start(|_| Direction::Falling);
+        let mut forecast = CrossingForecast::new(1);
+        zc.g_end[0] = 1e-18;
+        let phi = forecast.foresee(&zc, (0.25, 1.0), true, true).unwrap();
+        assert!(phi <= 2f64.powi(-40), "{phi}");
+        // Declined: below 5 % of the step (and of 10³ smallest steps at t = 1 s, 3.6e-12 s).
+        assert!(!worth_cutting(phi, 1.0, 16.0 * f64::EPSILON));
+        // Half of a 1 s step ahead is cut for; half of a 1e-12 s step is not (5e-13 s is above
+        // 5 % of the step but below 10³ smallest steps, 3.6e-12 s).
+        assert!(worth_cutting(0.5, 1.0, 16.0 * f64::EPSILON));
+        assert!(!worth_cutting(0.5, 1e-12, 16.0 * f64::EPSILON));
     }
 
     #[test]

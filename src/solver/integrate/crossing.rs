@@ -131,8 +131,9 @@ impl Solver {
         step.interpolate((t_ext - t) / h, x_interp);
         system.zero_crossings(t_ext, x_interp, &mut zc.g_end);
         stats.crossing_evaluations += 1;
-        // Only a coarse redo gets here, and only when every function keeps the dynamics (the
-        // loop's `coarse`): whatever crosses in the continuation is such a crossing.
+        // Only a coarse redo or a step cut at a foreseen crossing gets here, and only when every
+        // function keeps the dynamics (the loop's `coarse`, the forecast's `allowed`): whatever
+        // crosses in the continuation is such a crossing.
         if !zc.detect() {
             zc.restore_end();
             return None;

@@ -47,7 +47,7 @@
 //! accepted state (or the state after the last handler).
 
 use super::auto::AutoSwitch;
-use super::crossing_forecast::{CrossingForecast, FORECAST_MARGIN};
+use super::crossing_forecast::{worth_cutting, CrossingForecast, FORECAST_MARGIN};
 use super::error::{SolverError, SolverStats};
 use super::events::ZeroCrossings;
 use super::finite::first_non_finite;
@@ -389,6 +389,12 @@ impl Solver {
             }
             if self.auto.as_ref().is_some_and(|a| a.pending) {
                 h = self.switch_method(system, t, h, &mut stats)?;
+                // A crossing foreseen by the last explicit step: the cut is for that method's
+                // step only (the forecast is allowed only for explicit steps).
+                if redo == Redo::Foreseen {
+                    redo = Redo::None;
+                    redo_far = f64::NAN;
+                }
                 tab = self.tableau;
                 k_end = end_slot(tab) * n;
                 last_rejected = false;
@@ -682,11 +688,12 @@ impl Solver {
             self.zc.accept_step();
             t = t_new;
             h = h_next;
-            if let Some(phi) = foreseen {
-                // Cut the next step to end just before the foreseen crossing, and look for it up
-                // to as far past that (`crossing_forecast`).
-                let h_full = h.min(h_max);
-                redo_far = t + phi * h_full * (1.0 + FORECAST_MARGIN);
+            let h_full = h.min(h_max);
+            if let Some(phi) = foreseen.filter(|&phi| worth_cutting(phi, h_full, min_step(t))) {
+                // Cut the next step to end just before the foreseen crossing; `crossing_ahead`
+                // looks for it as far past the crossing as the cut ends before it, i.e. up to
+                // (1 + FORECAST_MARGIN)·φ of the full step (`crossing_forecast`).
+                redo_far = t + phi * h_full;
                 h = phi * h_full * (1.0 - FORECAST_MARGIN);
                 redo = Redo::Foreseen;
             }
