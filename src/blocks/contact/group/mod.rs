@@ -171,6 +171,14 @@ impl ContactGroup {
             && self.joined.binary_search(&bodies).is_err()
     }
 
+    /// The warning for a bound group none of whose pairs may touch (`silent.rs`); `None` when a
+    /// pair may touch.
+    fn no_pair_warning(&self) -> Option<String> {
+        let members: Vec<(usize, ShapeKind)> =
+            self.members.iter().map(|m| (m.body, m.kind)).collect();
+        silent::no_pair_warning(&members, &self.excluded, &self.joined, self.rigid.is_some())
+    }
+
     /// The automatic margin: a quarter of the smallest bounded member's half size (1 mm when no
     /// member has a size).
     fn auto_margin(&self) -> f64 {
