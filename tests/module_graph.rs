@@ -45,7 +45,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
             "blocks/contact/group/eval",
             "blocks/contact/group/mod.rs",
             "blocks/contact/group/rigid",
-            "blocks/contact/group/silent",
             "blocks/contact/group/watch",
         ],
         "a split impl of the group (cycles30's method calls; another helper owns the folder this \

@@ -111,11 +111,29 @@ impl Binding {
         self.ports.iter().find(|p| p.port == port)
     }
 
+    /// Where physical port `port` ended up, looked for first at position `k` (the port's place
+    /// in `physical_ports()` order, when the caller knows it): a block binding its ports in
+    /// order (a contact group's members) then finds each in O(1), not O(ports).
+    pub fn port_at(&self, k: usize, port: &str) -> Option<&PortBinding> {
+        (self.ports.get(k))
+            .filter(|p| p.port == port)
+            .or_else(|| self.port(port))
+    }
+
     /// A geometry port's binding with its geometry and the geometry's label (`ball.G`), or the
     /// error for a port left unconnected.
     pub fn geometry(&self, port: &str) -> Result<(&PortBinding, Shape, String), BlockError> {
+        self.geometry_at(usize::MAX, port)
+    }
+
+    /// [`Self::geometry`], with the port looked for first at position `k` ([`Self::port_at`]).
+    pub fn geometry_at(
+        &self,
+        k: usize,
+        port: &str,
+    ) -> Result<(&PortBinding, Shape, String), BlockError> {
         let bound = self
-            .port(port)
+            .port_at(k, port)
             .ok_or_else(|| BlockError::GeometryNotConnected { port: port.into() })?;
         let (shape, label) = bound
             .geometry

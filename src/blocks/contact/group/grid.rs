@@ -159,6 +159,14 @@ impl Grid {
 
     /// Whether the listed pairs still hold every pair within the reach: each bounded member's
     /// box corners within `skin` of the searched ones (a NaN fails) and the planes unmoved.
+    ///
+    /// The planes compare by exact f64 equality on purpose. A plane here is fixed to the World,
+    /// so its frame is recomputed each evaluation from the same inputs by the same operations
+    /// and comes out bit-identical: exact costs no list reuse. A frame that differs at all
+    /// means the plane moved, and the skin argument (module documentation) bounds only the
+    /// boxes' motion: a tilt δ of the normal moves a corner's plane gap by up to δ·|corner|,
+    /// unbounded in the corner's distance from the origin, so no fixed tolerance keeps the
+    /// bound. Searching again then is the correct answer.
     fn list_holds(&self, lo: &[[f64; 3]], hi: &[[f64; 3]]) -> bool {
         self.searched
             && self.plane_frames == self.listed_planes

@@ -49,6 +49,8 @@ mod silent;
 mod stiffness;
 mod watch;
 
+use std::collections::HashMap;
+
 use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, GeometryMembers, ParamDoc, PhysicalRole, PortDecl,
     PortDoc, Setup, Shape,
@@ -167,6 +169,14 @@ impl ContactGroup {
             && a.body != b.body
             && self.excluded.binary_search(&(i, j)).is_err()
             && self.joined.binary_search(&bodies).is_err()
+    }
+
+    /// The warning for a bound group none of whose pairs may touch (`silent.rs`); `None` when a
+    /// pair may touch.
+    fn no_pair_warning(&self) -> Option<String> {
+        let members: Vec<(usize, ShapeKind)> =
+            self.members.iter().map(|m| (m.body, m.kind)).collect();
+        silent::no_pair_warning(&members, &self.excluded, &self.joined, self.rigid.is_some())
     }
 
     /// The automatic margin: a quarter of the smallest bounded member's half size (1 mm when no
@@ -467,8 +477,8 @@ impl crate::block::PhysicalBlock for ContactGroup {
                 .collect();
         }
         let mut members = Vec::with_capacity(self.physical.len());
-        for decl in &self.physical {
-            let (bound, shape, _) = binding.geometry(&decl.name)?;
+        for (k, decl) in self.physical.iter().enumerate() {
+            let (bound, shape, _) = binding.geometry_at(k, &decl.name)?;
             let kind = shape.kind();
             let bounded = shape.support(&Vector3::x()).is_some();
             members.push(Member {
@@ -490,7 +500,12 @@ impl crate::block::PhysicalBlock for ContactGroup {
                 shape,
             });
         }
-        let index = |name: &str| members.iter().position(|m| m.name == name);
+        // Names to indices once: an exclusion list as long as the members stays linear.
+        let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(members.len());
+        for (k, member) in members.iter().enumerate() {
+            by_name.entry(member.name.as_str()).or_insert(k); // the first, as a search gives
+        }
+        let index = |name: &str| by_name.get(name).copied();
         self.excluded = self
             .spec
             .excludes
@@ -514,11 +529,20 @@ impl crate::block::PhysicalBlock for ContactGroup {
             let member = &self.members[k as usize];
             member.bounded || member.fixed_plane
         };
-        self.always = (0..m)
-            .flat_map(|a| (a + 1..m).map(move |b| (a, b)))
-            .filter(|&(a, b)| !(broad_phased(a) && broad_phased(b)))
-            .filter(|&(a, b)| self.allowed(a, b))
-            .collect();
+        // The pairs the broad phase does not see: those with a member it does not track. Only
+        // those members' pairs are visited (in (a, b) order), not all M²/2.
+        let untracked: Vec<u32> = (0..m).filter(|&k| !broad_phased(k)).collect();
+        let mut always = Vec::new();
+        for a in 0..m {
+            if broad_phased(a) {
+                let later = untracked.partition_point(|&b| b <= a);
+                always.extend(untracked[later..].iter().map(|&b| (a, b)));
+            } else {
+                always.extend((a + 1..m).map(|b| (a, b)));
+            }
+        }
+        always.retain(|&(a, b)| self.allowed(a, b));
+        self.always = always;
         // Room for every bounded member's near neighbours and three planes (a ball in a corner).
         let n_bounded = self.bounded.len();
         let all_pairs = n_bounded * n_bounded.saturating_sub(1) / 2 + n_bounded * self.planes.len();
