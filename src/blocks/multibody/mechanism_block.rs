@@ -125,7 +125,8 @@ impl Scratch {
     /// Swaps the interior buffers in and starts them from the run's: its Lemke warm start (so
     /// that a problem with several solutions, a face's four corners, is split as the run's
     /// solves split it) and its cut joints' last angles (the branch a reported angle continues).
-    /// Copies only; does not allocate.
+    /// Copies; allocates only when the run's rigid buffers have grown past the interior's
+    /// ([`RigidWorkspace::copy_warm_start`] then grows these to hold its warm start).
     fn enter_interior(&mut self) {
         self.swap_interior();
         if let Some(run) = &self.interior {

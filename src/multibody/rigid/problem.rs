@@ -23,8 +23,8 @@
 
 use super::refine::{self, Refinement, Rows};
 use crate::multibody::constraints::{
-    solve_frictional, solve_lcp, ConstraintError, ContactMotion, FrictionWorkspace,
-    FrictionalContact, LcpWorkspace, RowKind,
+    solve_frictional, solve_lcp, ConstraintError, ContactMotion, FrictionSettings,
+    FrictionWorkspace, FrictionalContact, LcpSettings, LcpWorkspace, RowKind,
 };
 use nalgebra::{DMatrix, DMatrixView};
 
@@ -104,9 +104,20 @@ impl Problem {
         self.friction.copy_warm_start(&other.friction);
     }
 
-    /// Buffers for up to `capacity` rows.
+    /// Buffers for up to `capacity` rows, the solvers' default settings.
     pub fn new(capacity: usize) -> Self {
+        Self::with_settings(
+            capacity,
+            LcpSettings::default(),
+            FrictionSettings::default(),
+        )
+    }
+
+    /// Buffers for up to `capacity` rows, the solvers' settings given.
+    fn with_settings(capacity: usize, lcp: LcpSettings, friction: FrictionSettings) -> Self {
         let c = capacity.max(1);
+        let mut lcp_workspace = LcpWorkspace::new(c);
+        lcp_workspace.settings = lcp;
         Problem {
             a: DMatrix::zeros(c, c),
             b: vec![0.0; c],
@@ -114,8 +125,8 @@ impl Problem {
             contacts: Vec::with_capacity(c),
             forces: vec![0.0; c],
             n: 0,
-            lcp: LcpWorkspace::new(c),
-            friction: FrictionWorkspace::new(c),
+            lcp: lcp_workspace,
+            friction: FrictionWorkspace::with_settings(c, friction),
             sub_a: DMatrix::zeros(c, c),
             sub_rows: Vec::with_capacity(c),
             sub_b: vec![0.0; c],
@@ -132,11 +143,16 @@ impl Problem {
         self.b.len()
     }
 
-    /// Buffers for `capacity` rows (at least this one's) that keep this problem's warm start:
-    /// their next solve starts where this one's would. Allocates (the rigid workspace grows its
-    /// buffers with it when more rows touch than it was sized for: `workspace.rs`).
+    /// Buffers for `capacity` rows (at least this one's) that keep this problem's solver
+    /// settings and warm start: their next solve starts where this one's would. Allocates (the
+    /// rigid workspace grows its buffers with it when more rows touch than it was sized for:
+    /// `workspace.rs`).
     pub fn grown(&self, capacity: usize) -> Self {
-        let mut bigger = Problem::new(capacity.max(self.capacity()));
+        let mut bigger = Problem::with_settings(
+            capacity.max(self.capacity()),
+            self.lcp.settings,
+            *self.friction.settings(),
+        );
         bigger.copy_warm_start(self);
         bigger
     }

@@ -20,7 +20,8 @@
 //! Growing allocates, inside the evaluation that first needs the room: at most
 //! `log₁.₅(max_rows / INITIAL_ROWS)` times per workspace and run, never twice for the same size;
 //! a run whose contacts stay within what the buffers have held allocates nothing
-//! (tests/rigid_group_alloc.rs runs a rigid pile twice without an allocation). A grown
+//! (tests/rigid_group_alloc.rs runs a rigid pile twice without an allocation; its 432 possible
+//! rows fit [`INITIAL_ROWS`], so it does not exercise growing). A grown
 //! problem keeps the frictional solvers' warm starts (their remembered contact modes), so the
 //! solves, and the run, are bit for bit those of buffers sized for every row at once.
 
@@ -405,8 +406,8 @@ impl RigidWorkspace {
 
     /// Makes the dense buffers hold a problem of `rows` rows (at most `max_rows`: the rows of
     /// the candidates): nothing when they do; else they grow to `max(rows, 1.5 × capacity)`,
-    /// capped at `max_rows`, keeping the frictional solvers' warm starts (see the [module
-    /// documentation](self)). Called before every problem is assembled (`rows_matrix`).
+    /// capped at `max_rows`, keeping the solvers' settings and the frictional solvers' warm
+    /// starts (see the [module documentation](self)). Called before every problem is assembled (`rows_matrix`).
     pub fn fit_rows(&mut self, m: &Mechanism, rows: usize) {
         if rows <= self.row_capacity {
             return;
@@ -415,7 +416,9 @@ impl RigidWorkspace {
             .min(self.max_rows)
             .max(rows);
         self.constraint_rows = ConstraintRows::new(m, capacity);
+        let lcp_settings = self.lcp.settings;
         self.lcp = LcpWorkspace::new(capacity);
+        self.lcp.settings = lcp_settings;
         self.sub_matrix = DMatrix::zeros(capacity, capacity);
         self.problem = self.problem.grown(capacity);
         self.impact = self.impact.grown(capacity);
