@@ -1,4 +1,6 @@
-//! A contact group's build is linear in its members (issue 30: "Memory and build: linear in N").
+//! A contact group's build uses heap linear in its members (issue 30: "Memory and build: linear
+//! in N"); its CPU is not checked here (counts of the schedule's reads are, in
+//! `diagram::schedule`'s tests; the physical binding's name lookups are in BENCHMARKS.md).
 //! A counting global allocator keeps this thread's live heap bytes, their peak, and the bytes and
 //! allocations made; a group of N spheres on a grid (benches/support/sphere_group.rs: each on a
 //! free joint, all of them and a floor in one `ContactGroup`, the build bench's model at N) is

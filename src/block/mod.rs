@@ -218,7 +218,9 @@ pub trait Block: Send + Sync {
     /// with neither.
     fn initialize(&self, _ctx: &mut Ctx) {}
 
-    /// Writes the outputs.
+    /// Writes the outputs. Not called for a block with nothing to evaluate (no inputs, outputs,
+    /// states, work slots or zero crossings, and the default `()` scratch: a frame-network
+    /// block), as [`Block::initialize`] is not: such a block has no effect to compute.
     fn outputs_eval(&self, ctx: &mut Ctx);
 
     /// True when the outputs depend on nothing that changes during a run (no input, state, work

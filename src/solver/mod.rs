@@ -95,8 +95,11 @@ pub trait System {
     /// rises from 0, or a jump, the damping b·ḋ of a linear law). The solver may then locate
     /// such a crossing on the dense output of the step redone to end just before it, continued
     /// past that step's end (the solution is smooth up to the crossing), instead of taking a
-    /// further step onto it (see `integrate`); every other crossing is stepped onto. Asked only
-    /// when a step straddles a crossing, for the functions that fired; must not allocate. The
+    /// further step onto it, or cut the next step short of a crossing foreseen by
+    /// extrapolation and locate it on that step's continued output (`crossing_forecast`);
+    /// every other crossing is stepped onto. Either shortcut applies only when every function
+    /// of the system keeps the dynamics, so this is asked for every function (when a step
+    /// straddles a crossing, and before a foreseen crossing cuts a step); must not allocate. The
     /// default: false.
     fn crossing_keeps_dynamics(&self, _index: usize) -> bool {
         false

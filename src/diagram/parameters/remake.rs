@@ -1,8 +1,9 @@
 //! One block made again for a parameter set: the assignments to it (typed values), its
 //! constructor run on its typed parameters (its model table's values with the assignments
 //! applied, read through a [`ParamMap`] as a block built in code is), and the check that the new
-//! instance declares the structure of the compiled one. Below the set's compilation (`mod.rs`), the mechanism's elaboration again
-//! (`mechanism.rs`) and the variables' assignments (`variables.rs`), which all make blocks again.
+//! instance declares the structure of the compiled one. Below the set's compilation (`mod.rs`),
+//! the mechanism's elaboration again (`mechanism.rs`) and the variables' assignments
+//! (`variables.rs`), which all make blocks again.
 
 use super::super::blueprint::Built;
 use super::super::build::Origin;
@@ -179,18 +180,34 @@ impl Built<'_> {
         assignments: &[BlockAssignment],
     ) -> Result<Box<dyn Block>, Diagnostic> {
         let mut params = typed(&self.spec.blocks[origin.entry].params);
-        let set = assignments
-            .iter()
-            .all(|a| params.set_path(&a.keys, a.value.clone()).is_ok());
-        if set {
-            let reader = params.reader();
-            let made = (origin.build)(&Params::new(&reader))
-                .and_then(|block| reader.finish().map(|()| block));
-            if let Ok(block) = made {
-                return Ok(block);
+        let set = assignments.iter().try_for_each(|a| {
+            params
+                .set_path(&a.keys, a.value.clone())
+                .map_err(|e| e.to_string())
+        });
+        let typed_refusal = match set {
+            Ok(()) => {
+                let reader = params.reader();
+                let made = (origin.build)(&Params::new(&reader))
+                    .and_then(|block| reader.finish().map(|()| block));
+                match made {
+                    Ok(block) => return Ok(block),
+                    Err(e) => e.to_string(),
+                }
             }
-        }
-        self.construct_located(b, origin, assignments)
+            Err(why) => why,
+        };
+        // The typed path refused: the model's reader says where and why. Both read the same
+        // values with the same checks (params/forms.rs), so it must refuse too; a block it
+        // makes would hide a disagreement between the two readers, which is a bug to report,
+        // not a fallback to take silently.
+        self.construct_located(b, origin, assignments)?;
+        Err(Diagnostic::new(format!(
+            "internal: block '{}' made again from its typed parameters was refused ({typed_refusal}), where the model's reader accepts the same values",
+            self.blocks[b].name
+        ))
+        .block(&self.blocks[b].name)
+        .hint("this is a bug in blockdyn: please report it with the model"))
     }
 
     /// Block `b` as its constructor makes it from its model table with `assignments` applied,

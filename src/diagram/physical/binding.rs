@@ -2,6 +2,8 @@
 //! bound to the compiled mechanism, and their typed hidden ports become signal lines to and from
 //! the mechanism block.
 
+use std::collections::HashMap;
+
 use super::lines::locate;
 use super::network::FrameWiring;
 use crate::block::{Binding, HiddenPort, MechanismLowering, PhysicalRole, PortBinding, PortKind};
@@ -187,10 +189,22 @@ pub(super) fn wire_block(
     // The block's rigid constraints, asked for once, handed out in its inputs' order.
     let mut constraints = None;
     let mut next_constraint = 0;
+    // A block with many physical ports (a contact group's members) looks each hidden port's up
+    // by name: a map keeps that linear in the ports; a handful are searched.
+    let by_name: Option<HashMap<&str, &PortBinding>> = (binding.ports.len() > 8).then(|| {
+        let mut map = HashMap::with_capacity(binding.ports.len());
+        for p in &binding.ports {
+            map.entry(p.port.as_str()).or_insert(p); // the first, as `Binding::port` gives
+        }
+        map
+    });
+    let port_named = |name: &str| match &by_name {
+        Some(map) => map.get(name).copied(),
+        None => binding.port(name),
+    };
     for (port, what) in hidden {
         let body_of = |physical_port: &str| {
-            binding
-                .port(physical_port)
+            port_named(physical_port)
                 .map(|p| p.body)
                 .ok_or_else(|| internal(&format!("physical port '{physical_port}' was not bound")))
         };
@@ -242,7 +256,7 @@ pub(super) fn wire_block(
                 from_mechanism(mech.block.add_drive_output(joint()?, frame))
             }
             HiddenPort::BodyWrench { port: physical } => {
-                let frame = binding.port(&physical).map(|p| p.frame);
+                let frame = port_named(&physical).map(|p| p.frame);
                 to_mechanism(mech.block.add_wrench_input(body_of(&physical)?, frame))
             }
             HiddenPort::RigidConstraint => {
