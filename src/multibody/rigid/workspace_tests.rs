@@ -16,6 +16,23 @@ use crate::multibody::workspace::Workspace;
 use crate::multibody::{FrameNetworkBuilder, JointKind, JointSpec};
 use nalgebra::{Isometry3, Matrix3};
 
+/// The contact between `base` and `follower` that every scene here uses: μ = 0.5, restitution
+/// 0.5, rest velocity 1e-3 m/s, serial impacts, in the broad phase.
+fn contact(label: String, base: PairSide, follower: PairSide) -> RigidConstraint {
+    RigidConstraint {
+        label,
+        kind: ConstraintKind::Contact(Box::new(RigidPair {
+            base,
+            follower,
+            friction: 0.5,
+            impacts: ImpactOrder::Serial,
+            broad_phase: true,
+        })),
+        restitution: 0.5,
+        rest_velocity: 1e-3,
+    }
+}
+
 /// Sphere radius (m) and mass (kg).
 const R: f64 = 0.05;
 const MASS: f64 = 0.1;
@@ -64,18 +81,11 @@ fn touching_row(n: usize) -> (Mechanism, Vec<RigidConstraint>, Vec<f64>, Vec<f64
         for j in i + 1..members.len() {
             // The plane is the base of its pairs (the normal points away from it).
             let (base, follower) = if j == n { (j, i) } else { (i, j) };
-            constraints.push(RigidConstraint {
-                label: format!("{i}–{j}"),
-                kind: ConstraintKind::Contact(Box::new(RigidPair {
-                    base: members[base].clone(),
-                    follower: members[follower].clone(),
-                    friction: 0.5,
-                    impacts: ImpactOrder::Serial,
-                    broad_phase: true,
-                })),
-                restitution: 0.5,
-                rest_velocity: 1e-3,
-            });
+            constraints.push(contact(
+                format!("{i}–{j}"),
+                members[base].clone(),
+                members[follower].clone(),
+            ));
         }
     }
     let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
@@ -166,18 +176,7 @@ fn brick_on_floor() -> (Mechanism, Vec<RigidConstraint>, Vec<f64>, Vec<f64>) {
         shape: Shape::InfinitePlane,
         frame: world,
     };
-    let constraints = vec![RigidConstraint {
-        label: "floor–brick".to_string(),
-        kind: ConstraintKind::Contact(Box::new(RigidPair {
-            base: floor,
-            follower: brick,
-            friction: 0.5,
-            impacts: ImpactOrder::Serial,
-            broad_phase: true,
-        })),
-        restitution: 0.5,
-        rest_velocity: 1e-3,
-    }];
+    let constraints = vec![contact("floor–brick".to_string(), floor, brick)];
     let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
     m.initial_state(&mut q, &mut v);
     (m, constraints, q, v)

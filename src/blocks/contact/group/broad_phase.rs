@@ -195,11 +195,12 @@ impl Sweep {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use nalgebra::Matrix3;
 
-    fn at(x: f64, y: f64, z: f64) -> FrameMotion {
+    /// A member's motion at rest at (x, y, z) m, World axes (the grid's tests use it too).
+    pub(in crate::blocks::contact::group) fn at(x: f64, y: f64, z: f64) -> FrameMotion {
         FrameMotion {
             rotation: Matrix3::identity(),
             position: Vector3::new(x, y, z),

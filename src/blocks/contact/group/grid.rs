@@ -366,19 +366,10 @@ pub(super) fn plane_gap((n, offset): &(Vector3<f64>, f64), l: &[f64; 3], h: &[f6
 
 #[cfg(test)]
 mod tests {
+    use super::super::broad_phase::tests::at;
     use super::super::broad_phase::{bounding_box, Sweep};
     use super::*;
     use crate::geometry::Shape;
-    use nalgebra::Matrix3;
-
-    fn at(x: f64, y: f64, z: f64) -> FrameMotion {
-        FrameMotion {
-            rotation: Matrix3::identity(),
-            position: Vector3::new(x, y, z),
-            angular_velocity: Vector3::zeros(),
-            velocity: Vector3::zeros(),
-        }
-    }
 
     /// A pseudo-random stream in [0, 1).
     fn stream(mut state: u64) -> impl FnMut() -> f64 {
