@@ -238,7 +238,7 @@ fn build_document(
         model::resolve::expand_and_resolve(&mut document, &after, overrides, library::IMPORTERS)?;
     let urdf_warnings = std::mem::take(&mut expansion.warnings);
     let recipe = match unread {
-        Some(unread) => Some(std::sync::Arc::new(diagram::parameters::Recipe::new(
+        Some(unread) => Some(std::sync::Arc::new(diagram::recipe::Recipe::new(
             unread,
             after.into_iter().cloned().collect(),
             overrides.to_vec(),

@@ -53,23 +53,6 @@ const ALLOWED: &[(&[&str], &str)] = &[
          `ContactGroup`, `Scratch` and port constants; the move: those into a lower file, the \
          sweep into watch.rs",
     ),
-    (
-        &[
-            "diagram/assemble",
-            "diagram/blueprint",
-            "diagram/build",
-            "diagram/groups",
-            "diagram/mod.rs",
-            "diagram/parameters",
-            "diagram/physical",
-            "diagram/recorded",
-            "diagram/warnings",
-        ],
-        "diagram/: the build's files and mod.rs's Diagram; the blueprint (renov6) joins it, its view \
-         `Built` read by parameters, build and warnings, and it makes parameter sets. The move: \
-         the files that only read a built diagram (recorded, warnings, groups) take a view of it; \
-         parameters/ (renov9's folder) stops reading build's `Instance` and physical's lowering",
-    ),
 ];
 
 /// A source file: its path under `src/`, its module path, and the tokens of its code without

@@ -2,7 +2,7 @@
 //! propagated and checked along the lines, the signal buffer laid out, the used outputs marked,
 //! each block set up (states, work slots, zero crossings), and the blocks scheduled.
 
-use super::build::Instance;
+use super::instance::Instance;
 use super::schedule::schedule;
 use super::units::UnitGraph;
 use super::warnings::{locate, At};

@@ -1,17 +1,18 @@
 //! The model a diagram was built from, kept beside the diagram rather than in it.
 //!
 //! A run reads only the [`Diagram`] (its blocks, schedule and [`super::RunSpec`]). What makes
-//! blocks again — a [`ParameterSet`], a [`ParameterVector`], the warnings a set would give —
+//! blocks again — a [`super::ParameterSet`], a [`super::ParameterVector`], the warnings a set
+//! would give —
 //! reads the model as it was read: the text (to locate messages), the blocks' tables, the
 //! recipe of a model with variables, and the parts an importer skipped. That is a [`Blueprint`],
 //! returned beside the diagram by the `*_parts` loaders ([`crate::load_model_parts`],
 //! [`crate::build_model_parts`], …); the plain loaders drop it after the build, so that a run
 //! does not keep the model's tables (a 20,000-joint URDF's are tens of megabytes).
 
-use super::parameters::{ParameterSet, ParameterVector, Recipe};
+use super::recipe::Recipe;
 use super::Diagram;
 use crate::model::importer::SkippedPart;
-use crate::model::{Diagnostic, ModelSpec, Override, SourceFile};
+use crate::model::{Diagnostic, ModelSpec, SourceFile};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -74,46 +75,9 @@ impl Blueprint {
         self.build_id == diagram.build_id
     }
 
-    /// Compiles parameter overrides ([`Override`]s of `block.param[.sub...]`, as `--set` gives
-    /// them) for runs of `diagram`, this blueprint's diagram; see [`crate::diagram::parameters`] for what
-    /// can be overridden. A bare name sets a model variable (`length=0.7`): every parameter that
-    /// depends on it follows, as in a build with `--set length=0.7`; assignments to block
-    /// parameters apply after those. Errors name the assignment, the block and what to do
-    /// instead; a diagram of another build is refused.
-    pub fn parameters(
-        &self,
-        diagram: &Diagram,
-        assignments: &[Override],
-    ) -> Result<ParameterSet, Diagnostic> {
-        self.with(diagram)?.parameters(assignments)
-    }
-
-    /// Lays out a [`ParameterVector`] of the scalar parameters at `paths` (`block.param[.sub...]`,
-    /// `[i]` after the last key for element `i` of an array of numbers; a bare name is a model
-    /// variable), each starting at the value `diagram` was built with. Errors name the path and
-    /// say what to write instead; a diagram of another build is refused.
-    pub fn parameter_vector<S: AsRef<str>>(
-        &self,
-        diagram: &Diagram,
-        paths: &[S],
-    ) -> Result<ParameterVector, Diagnostic> {
-        self.with(diagram)?.parameter_vector(paths)
-    }
-
-    /// The [`ParameterSet`] that runs `diagram` with `vector`'s values (only blocks with a slot
-    /// away from its built value are made again). Errors name the slot: a non-finite value, a
-    /// value the block refuses or one that changes its structure. A vector laid out for another
-    /// diagram, and a diagram of another build than this blueprint's, are refused.
-    pub fn parameters_from(
-        &self,
-        diagram: &Diagram,
-        vector: &ParameterVector,
-    ) -> Result<ParameterSet, Diagnostic> {
-        self.with(diagram)?.parameters_from(vector)
-    }
-
-    /// The view of this blueprint with `diagram`, refused when they are not of one build.
-    fn with<'a>(&'a self, diagram: &'a Diagram) -> Result<Built<'a>, Diagnostic> {
+    /// The view of this blueprint with `diagram`, refused when they are not of one build (what
+    /// the parameter sets' constructors, `parameters/`, read).
+    pub(crate) fn with<'a>(&'a self, diagram: &'a Diagram) -> Result<Built<'a>, Diagnostic> {
         if !self.is_of(diagram) {
             return Err(Diagnostic::new(format!(
                 "the blueprint of '{}' and the diagram come from two different builds (each build makes its own blocks, even of the same model)",
@@ -134,8 +98,8 @@ impl Blueprint {
 }
 
 /// A diagram with the model it was built from, as what makes blocks again reads them: the
-/// diagram's fields through `Deref`, the model's as fields of their own. Made at the end of the
-/// build (before the [`Blueprint`] exists) and by [`Blueprint`]'s methods.
+/// diagram's fields through `Deref`, the model's as fields of their own. Made by
+/// [`Blueprint::with`], for the parameter sets' constructors (`parameters/`).
 #[derive(Clone, Copy)]
 pub(crate) struct Built<'a> {
     /// The model's text, for messages.

@@ -2,7 +2,8 @@
 //! connections, propagate shapes, lay out the buffers, and schedule.
 
 use super::assemble::{assemble, Wired};
-pub use super::compiled::Origin;
+use super::compiled::Origin;
+use super::instance::Instance;
 use super::physical::{elaborate, PhysicalLine};
 use super::{Diagram, SignalLine};
 use crate::block::{Block, PortDecl, PortKind};
@@ -10,20 +11,6 @@ use crate::library::Registry;
 use crate::model::diagnostic::closest;
 use crate::model::{ConnectionKind, Diagnostic, ModelSpec, PortRef, SourceFile, Span, TableReader};
 use std::collections::{HashMap, HashSet};
-
-/// A block instantiated from the model, before layout.
-pub struct Instance {
-    pub name: String,
-    pub type_name: &'static str,
-    pub block: Box<dyn Block>,
-    pub span: Span,
-    /// How the block was made from the model: its type's constructor and its entry in
-    /// `ModelSpec::blocks` (`None` for blocks the build adds, such as the mechanism).
-    pub origin: Option<Origin>,
-    /// The mechanism binding it was given (joints and consumers of the frame network); boxed,
-    /// as in [`super::CompiledBlock::binding`].
-    pub binding: Option<Box<crate::block::Binding>>,
-}
 
 /// Whether a build keeps its model whole or may empty what it has read of it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -59,11 +46,11 @@ pub(crate) fn build_diagram_owned(
     let mut names: HashMap<String, usize> = HashMap::with_capacity(spec.blocks.len());
     let mut problems = Vec::new();
     let mut failed: HashSet<String> = HashSet::new();
-    // Each table's digest (see `parameters/digest.rs`), taken before the table is emptied.
+    // Each table's digest (see `digest.rs`), taken before the table is emptied.
     let mut table_digests = Vec::with_capacity(spec.blocks.len());
     for entry_index in 0..spec.blocks.len() {
         let entry = &spec.blocks[entry_index];
-        table_digests.push(super::parameters::digest::digest(&entry.params));
+        table_digests.push(super::digest::digest(&entry.params));
         if names.contains_key(&entry.name) || failed.contains(entry.name.as_str()) {
             problems.push(Diagnostic::at(
                 source,
@@ -150,12 +137,11 @@ pub(crate) fn build_diagram_owned(
     let mut diagram = assemble(source, spec, wired)?;
     diagram.table_digests = table_digests;
     if let Some(scene) = &scene {
-        let built = super::blueprint::Built {
+        let built = super::warnings::BuiltView {
             source,
             spec,
-            recipe: None,
-            skipped: &[],
-            diagram: &diagram,
+            blocks: &diagram.blocks,
+            lines: &diagram.lines,
         };
         let found = super::warnings::scene_warnings(&built, scene);
         diagram.warnings.extend(found);

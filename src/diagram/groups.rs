@@ -5,7 +5,7 @@
 //! resolved, before the physical network is elaborated (which then binds the group like any
 //! other contact block).
 
-use super::build::Instance;
+use super::instance::Instance;
 use super::physical::PhysicalLine;
 use crate::block::members::{EXCLUDE_KEY, MEMBERS_KEY};
 use crate::block::{GeometryMembers, PhysicalRole};

@@ -8,11 +8,14 @@ pub(crate) mod build;
 pub mod connections;
 
 mod compiled;
+mod digest;
 pub mod dot;
 mod groups;
+mod instance;
 pub mod parameters;
 pub mod physical;
 mod places;
+pub(crate) mod recipe;
 pub(crate) mod recorded;
 pub mod run_spec;
 pub(crate) mod schedule;
@@ -67,16 +70,16 @@ pub struct Diagram {
     pub(crate) subsystems: Vec<String>,
     /// The mechanism and the geometries on its bodies (`None` without physical blocks).
     pub(crate) scene: Option<physical::PhysicalScene>,
-    /// The digest of each model entry's table, by entry (see `parameters/digest.rs`): what a
+    /// The digest of each model entry's table, by entry (see `digest.rs`): what a
     /// parameter set checks, at a run, that it was made from.
     pub(crate) table_digests: Vec<Option<u64>>,
     /// Where each block was written, located at the build (for messages after it).
     pub(crate) places: places::Places,
     /// The build it came from, shared with its [`Blueprint`] (see [`blueprint::next_build_id`]).
     pub(crate) build_id: u64,
-    /// For a model with `[variables]`, how it was read (see `parameters/variables.rs`): a
+    /// For a model with `[variables]`, how it was read (see `recipe.rs`): a
     /// parameter vector that moves a variable fits only a diagram read the same way.
-    pub(crate) reading: Option<parameters::Reading>,
+    pub(crate) reading: Option<recipe::Reading>,
 }
 
 /// What the API reads of a built diagram.

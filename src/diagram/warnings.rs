@@ -9,9 +9,8 @@
 //!   GroundContact whose ground does not face gravity, and contact pairs that start deeper in
 //!   each other than the depth at which they would rest.
 
-use super::blueprint::Built;
+use super::compiled::{CompiledBlock, SignalLine};
 use super::physical::PhysicalScene;
-use super::Diagram;
 use crate::block::{Block, PhysicalRole};
 use crate::model::{Diagnostic, ModelSpec, SourceFile, Span};
 use crate::multibody::{body_pose, forward_kinematics, Workspace};
@@ -29,6 +28,21 @@ pub(crate) struct Warned<'a> {
     pub span: &'a Span,
     /// Its index in `ModelSpec::blocks`.
     pub entry: Option<usize>,
+}
+
+/// What the mechanism's warnings ([`scene_warnings`]) read of a built diagram: the model it was
+/// built from (to locate each message) and the diagram's blocks and lines. A view of borrowed
+/// parts, so that this file depends on neither the diagram nor its blueprint.
+#[derive(Clone, Copy)]
+pub(crate) struct BuiltView<'a> {
+    /// The model's text, for messages.
+    pub source: &'a SourceFile,
+    /// The model as read (the blocks' tables, to locate a message at a parameter).
+    pub spec: &'a ModelSpec,
+    /// The diagram's blocks.
+    pub blocks: &'a [CompiledBlock],
+    /// The diagram's signal lines.
+    pub lines: &'a [SignalLine],
 }
 
 /// Where in a block's table a warning points.
@@ -136,7 +150,7 @@ fn fixed_step_warnings<'a>(
 /// The warnings of the compiled mechanism, located: gravity that moves nothing
 /// ([`still_mechanism_warning`]), a GroundContact whose ground does not face gravity
 /// ([`ground_facing_warnings`]) and pairs that start overlapping ([`start_overlap_warnings`]).
-pub(crate) fn scene_warnings(d: &Built<'_>, scene: &PhysicalScene) -> Vec<String> {
+pub(crate) fn scene_warnings(d: &BuiltView<'_>, scene: &PhysicalScene) -> Vec<String> {
     let mut found: Vec<Diagnostic> = Vec::new();
     found.extend(still_mechanism_warning(d, scene));
     found.extend(ground_facing_warnings(d, scene));
@@ -151,7 +165,7 @@ const STEPPED_SOURCES: [&str; 4] = ["Step", "PulseGenerator", "Relay", "ZeroOrde
 /// A joint with `motion = "input"` whose `q_ref` comes straight from a block whose output jumps:
 /// the coordinate would jump with it (an infinite velocity the `w_ref` input does not carry, and
 /// an impulsive actuator force); `motion = "input_filtered"` smooths the reference.
-fn stepped_motion_warnings(d: &Built<'_>) -> Vec<Diagnostic> {
+fn stepped_motion_warnings(d: &BuiltView<'_>) -> Vec<Diagnostic> {
     d.lines
         .iter()
         .filter_map(|l| {
@@ -181,7 +195,7 @@ fn stepped_motion_warnings(d: &Built<'_>) -> Vec<Diagnostic> {
 }
 
 /// Block `b` of the diagram as the warnings see it.
-fn warned(d: &Diagram, b: usize) -> Warned<'_> {
+fn warned<'a>(d: &BuiltView<'a>, b: usize) -> Warned<'a> {
     let cb = &d.blocks[b];
     Warned {
         name: &cb.name,
@@ -195,7 +209,7 @@ fn warned(d: &Diagram, b: usize) -> Warned<'_> {
 /// horizontal) and that nothing else drives: no initial velocity, no actuated or sprung joint,
 /// no block that applies forces (contacts, force elements; sensors count too, to be safe).
 /// Located at the configuration block's `gravity`, else (gravity by default) at the first joint.
-fn still_mechanism_warning(d: &Built<'_>, scene: &PhysicalScene) -> Option<Diagnostic> {
+fn still_mechanism_warning(d: &BuiltView<'_>, scene: &PhysicalScene) -> Option<Diagnostic> {
     let m = &scene.mechanism;
     let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
     m.initial_state(&mut q, &mut v);
@@ -240,7 +254,7 @@ fn still_mechanism_warning(d: &Built<'_>, scene: &PhysicalScene) -> Option<Diagn
 /// forever, with no crossing and no error. Warned when |g·up| ≤ 1e-9·|g| (gravity within
 /// rounding of the ground's plane) and |g| > 0.
 fn ground_facing_warnings<'a>(
-    d: &'a Built<'a>,
+    d: &'a BuiltView<'a>,
     scene: &'a PhysicalScene,
 ) -> impl Iterator<Item = Diagnostic> + 'a {
     let g: Vector3<f64> = scene.mechanism.gravity();
@@ -280,7 +294,7 @@ const STATIC_DEPTH_MARGIN: f64 = 1.01;
 /// is (d/d₀)^n times the weight (n = 1 for a linear spring, 1.5 for the ground's law), which
 /// launches the bodies apart (a body started 8 cm inside a floor flew 15 m up). Warned when
 /// d > 1.01·d₀ (see [`STATIC_DEPTH_MARGIN`]).
-fn start_overlap_warnings(d: &Built<'_>, scene: &PhysicalScene) -> Vec<Diagnostic> {
+fn start_overlap_warnings(d: &BuiltView<'_>, scene: &PhysicalScene) -> Vec<Diagnostic> {
     let contacts: Vec<usize> = (0..d.blocks.len())
         .filter(|&b| matches!(d.blocks[b].block.role(), Some(PhysicalRole::Consumer)))
         .collect();

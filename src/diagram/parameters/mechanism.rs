@@ -17,7 +17,7 @@
 use super::remake::{check_same_structure, refused, BlockAssignment, Remade};
 use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
 use crate::diagram::blueprint::Built;
-use crate::diagram::build::Instance;
+use crate::diagram::instance::Instance;
 use crate::diagram::physical::{elaborate, PhysicalLine, PhysicalScene, PlacedGeometry};
 use crate::model::{ConnectionKind, Diagnostic};
 

@@ -21,14 +21,13 @@
 //! block reads, and the
 //! `[model]`, `[solver]` and `[output]` settings.
 
-pub(crate) mod digest;
+mod from_blueprint;
 mod mechanism;
 mod remake;
 mod slot;
 mod variables;
 mod vector;
 
-pub(crate) use variables::{Reading, Recipe};
 pub use vector::{ParameterVector, VectorLengthError};
 
 use super::blueprint::Built;
@@ -113,7 +112,7 @@ enum Addressed {
 
 /// What a set or a vector was made from, to refuse it on another diagram: the diagram's number
 /// of blocks and their names' total length (a cheap check), and the digests of the model tables
-/// of the blocks it depends on, by entry of the model (see [`digest::digest`]). A diagram of the
+/// of the blocks it depends on, by entry of the model (see [`crate::diagram::digest::digest`]). A diagram of the
 /// same blocks built with other values (another override of the same file) would run those
 /// blocks with the first diagram's values, so it does not fit.
 #[derive(Clone, Debug, PartialEq)]

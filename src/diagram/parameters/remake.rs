@@ -6,7 +6,7 @@
 //! (`variables.rs`), which all make blocks again.
 
 use super::super::blueprint::Built;
-use super::super::build::Origin;
+use super::super::compiled::Origin;
 use super::super::CompiledBlock;
 use crate::block::{Block, BlockError, ShapeSpec};
 use crate::model::document::set_path;

@@ -57,8 +57,9 @@
 
 use super::remake::{BlockAssignment, ByBlock};
 use super::slot::{lookup, At, Lookup, Slot};
-use super::{ParameterSet, Provenance, Reading};
+use super::{ParameterSet, Provenance};
 use crate::diagram::blueprint::Built;
+use crate::diagram::recipe::Reading;
 use crate::diagram::Diagram;
 use crate::model::value::Value;
 use crate::model::{Diagnostic, ModelSpec, Override};

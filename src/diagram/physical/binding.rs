@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::lines::locate;
 use super::network::FrameWiring;
 use crate::block::{Binding, HiddenPort, MechanismLowering, PhysicalRole, PortBinding, PortKind};
-use crate::diagram::build::Instance;
+use crate::diagram::instance::Instance;
 use crate::diagram::SignalLine;
 use crate::geometry::Shape;
 use crate::model::{Diagnostic, SourceFile, Span};

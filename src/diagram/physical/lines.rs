@@ -3,7 +3,7 @@
 //! written, and the diagnostics located at a block.
 
 use crate::block::PhysicalRole;
-use crate::diagram::build::Instance;
+use crate::diagram::instance::Instance;
 use crate::model::{Diagnostic, PortRef, SourceFile, Span};
 
 /// One physical (`--`) connection as written.

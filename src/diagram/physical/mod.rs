@@ -9,7 +9,7 @@ mod frames;
 mod lines;
 mod network;
 
-use super::build::Instance;
+use super::instance::Instance;
 use super::SignalLine;
 use crate::block::{LowerFn, PhysicalRole};
 use crate::geometry::Shape;

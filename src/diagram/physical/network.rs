@@ -4,7 +4,7 @@
 
 use super::lines::{locate, no_world_frame, PhysicalLine};
 use crate::block::{PhysicalRole, PortKind};
-use crate::diagram::build::Instance;
+use crate::diagram::instance::Instance;
 use crate::model::{Diagnostic, SourceFile};
 use crate::multibody::errors::{ErrorSubject, MechanismError};
 use crate::multibody::STANDARD_GRAVITY;
