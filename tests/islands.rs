@@ -552,3 +552,66 @@ fn a_push_from_the_second_island_reruns_the_first() {
         assert!((e.time - g.time).abs() < 1e-6, "{e:?} vs {g:?}");
     }
 }
+
+/// Both balls pushed along -x (first line: the connections): a by 1 N, b by 4 N, so b (behind,
+/// at x = 0.14 m) chases a (ahead, at the origin). Each push is an ExternalForceTorque `p<ball>`
+/// fed by a Constant `f<ball>`.
+fn chase() -> String {
+    let pushes = [("a", -1.0), ("b", -4.0)];
+    let lines: Vec<String> = pushes
+        .iter()
+        .map(|(n, _)| format!("\"j{n}.F -- p{n}.R\", \"f{n}.out -> p{n}.force\""))
+        .collect();
+    let mut text = lines.join(", ");
+    for (n, force) in pushes {
+        text += &format!("\n[blocks.p{n}]\ntype = \"ExternalForceTorque\"");
+        text += &format!("\n[blocks.f{n}]\ntype = \"Constant\"\nvalue = [{force:?}, 0.0, 0.0]");
+    }
+    text
+}
+
+/// A contact the cuts do not catch in time: b (island 1) chases a (island 0), both driven, in
+/// zero gravity. Nothing moves at t = 0, so the first stretch runs to the row at 0.1 s.
+/// Island 0 runs it first: a moves freely to x = −5·0.1² = −0.05 m. Island 1 then sees a there
+/// (where a's run ended, ahead of where a is at the same time), and b's approach function
+/// fires when b's surface comes within margin/2 = 1 mm of that position: 0.09 − 20·t² = 0.001,
+/// t_cut = √(0.089/20) s = 66.7 ms, which cuts the stretch. But the balls touched before: the
+/// true gap 0.04 − (20 − 5)·t² closes at t_c = √(0.04/15) s = 51.6 ms, and at t_cut it is
+/// −26.7 mm. The synchronisation at t_cut, with both balls where they are, finds them in
+/// contact across the islands: the run notes it once, at t_cut (to 1e-9 s: the approach is
+/// located to the event tolerance, 1e-12·max(1, t), on a quadratic that dopri5 integrates
+/// exactly), not at the stretch's planned end (0.1 s). Before, nothing was noted.
+#[test]
+fn a_chase_across_islands_is_noted_once_at_the_time_found() {
+    let split = common::run_text(
+        "chase.toml",
+        &driven_pair("", [0.14, 0.0, 0.0], &chase(), true),
+    );
+    let counts = match &split.islands {
+        Some(Ok(c)) => c.clone(),
+        other => panic!("the run should have used islands: {other:?}"),
+    };
+    assert_eq!(counts.initial_islands, 2, "{counts:?}");
+    assert!(counts.cuts >= 1, "{counts:?}");
+    let t_found = counts
+        .first_cross_island_contact
+        .unwrap_or_else(|| panic!("no contact across islands found: {counts:?}"));
+    let t_cut = (0.089f64 / 20.0).sqrt();
+    assert!(
+        (t_found - t_cut).abs() < 1e-9,
+        "found at {t_found} s, cut at {t_cut} s"
+    );
+    let gap = 0.04 - 15.0 * t_found * t_found;
+    assert!(gap < -0.02, "the balls overlap there: gap {gap} m");
+    assert_eq!(counts.cross_island_contacts, 1, "{counts:?}");
+    let notes: Vec<&(String, String)> =
+        split.notes.iter().filter(|(b, _)| b == "islands").collect();
+    assert_eq!(notes.len(), 1, "{:?}", split.notes);
+    assert!(
+        notes[0]
+            .1
+            .contains(&format!("first found at t = {t_found} s")),
+        "{}",
+        notes[0].1
+    );
+}

@@ -79,6 +79,13 @@ fn a_foreseen_crossing_needs_no_redone_step_and_is_at_the_closed_form() {
             (0, 1),
             "{method:?}: {s:?}"
         );
+        // One crossing, foreseen exactly (the quadratic is the height itself): one step cut
+        // before it, and no miss (its crossing was found just past the cut step's end).
+        assert_eq!(
+            (s.foreseen_steps, s.forecast_misses),
+            (1, 0),
+            "{method:?}: {s:?}"
+        );
         let t = system.events[0];
         assert!(
             (t - t_star()).abs() <= 1e-10,
@@ -96,5 +103,6 @@ fn a_crossing_that_changes_the_dynamics_is_not_foreseen() {
     let (system, s) = fall(false, Method::Dopri5);
     assert_eq!(system.events.len(), 1, "{s:?}");
     assert!(s.redone_steps >= 1 && s.crossings_ahead == 0, "{s:?}");
+    assert_eq!((s.foreseen_steps, s.forecast_misses), (0, 0), "{s:?}");
     assert!((system.events[0] - t_star()).abs() <= 1e-10);
 }

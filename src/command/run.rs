@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use crate::diagram::Diagram;
 use crate::model::Diagnostic;
-use crate::output::stats::{MethodSwitches, RunSummary};
+use crate::output::stats::{Forecasts, MethodSwitches, RunSummary};
 use crate::output::{InputFiles, OutputError, StagedFile};
 use crate::plot::PlotError;
 use crate::render::AnimationError;
@@ -362,6 +362,10 @@ fn summary_line(result: &RunResult, solver: &crate::solver::SolverOptions) -> St
         zero_crossings: stats.zero_crossings as u64,
         wall_time: result.wall_time,
         switches,
+        forecasts: Forecasts {
+            foreseen_steps: stats.foreseen_steps as u64,
+            misses: stats.forecast_misses as u64,
+        },
     }
     .to_string()
         + &island_line(result.islands.as_ref())

@@ -25,6 +25,19 @@ pub struct RunSummary {
     pub wall_time: Duration,
     /// Under `method = "auto"`: its switches and the steps each method took.
     pub switches: Option<MethodSwitches>,
+    /// Steps cut short before a crossing foreseen one step ahead, and how many of those
+    /// forecasts missed (see [`crate::solver::SolverStats::foreseen_steps`]); printed only when
+    /// some step was cut.
+    pub forecasts: Forecasts,
+}
+
+/// The crossing forecast's counts of a run (explicit methods, contact groups' onsets).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Forecasts {
+    /// Steps cut short to end just before a foreseen crossing.
+    pub foreseen_steps: u64,
+    /// Of those, the forecasts whose crossing was not found just past the cut step's end.
+    pub misses: u64,
 }
 
 /// What a `method = "auto"` run did: switches between its explicit and its implicit method.
@@ -59,9 +72,19 @@ impl fmt::Display for RunSummary {
                 counted(s.explicit.1, "step", "steps"),
                 s.implicit.0,
                 counted(s.implicit.1, "step", "steps"),
-            ),
-            _ => Ok(()),
+            )?,
+            _ => {}
         }
+        let forecasts = self.forecasts;
+        if forecasts.foreseen_steps > 0 {
+            write!(
+                f,
+                ", {} before foreseen crossings ({} missed)",
+                counted(forecasts.foreseen_steps, "step cut", "steps cut"),
+                forecasts.misses,
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -146,6 +169,7 @@ mod tests {
             zero_crossings: 4,
             wall_time: Duration::from_micros(1200),
             switches: None,
+            forecasts: Forecasts::default(),
         };
         assert_eq!(
             summary.to_string(),
@@ -169,11 +193,23 @@ mod tests {
         };
         let auto = RunSummary {
             switches: Some(switches),
-            ..summary
+            ..summary.clone()
         };
         assert_eq!(
             auto.to_string(),
             "simulated 5 s in 1.2 ms wall: 143 steps (3 rejected), 905 evaluations, 4 zero crossings, 4 method switches (dopri5 120 steps, trbdf2 23 steps)"
+        );
+        // Steps cut before foreseen crossings: printed when there were some.
+        let cut = RunSummary {
+            forecasts: Forecasts {
+                foreseen_steps: 12,
+                misses: 3,
+            },
+            ..summary.clone()
+        };
+        assert_eq!(
+            cut.to_string(),
+            format!("{summary}, 12 steps cut before foreseen crossings (3 missed)")
         );
     }
 
@@ -187,6 +223,7 @@ mod tests {
             zero_crossings: 1,
             wall_time: Duration::from_nanos(850),
             switches: None,
+            forecasts: Forecasts::default(),
         };
         assert_eq!(
             summary.to_string(),

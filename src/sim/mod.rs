@@ -274,11 +274,11 @@ pub fn simulate_keeping_rows(
         .filter_map(|b| engine.block_note(b).map(|n| (d.blocks[b].name.clone(), n)))
         .collect();
     if let Some(Ok(s)) = &island_run {
-        if let Some((t0, t1)) = s.first_cross_island_contact {
+        if let Some(t_found) = s.first_cross_island_contact {
             notes.push((
                 "islands".to_string(),
                 format!(
-                    "bodies of two islands touched between synchronisations ({} island run(s), first between t = {t0} s and {t1} s): a force other than gravity and contact (an actuator, a spring, an external force) moved a body into another island faster than the contact groups' look-ahead allows, and each island felt that contact with the other body held where the other island's last evaluation left it; the results may differ from the global integration by more than the tolerances: run with [solver] islands = false",
+                    "bodies of two islands touched between synchronisations (in {} stretch(es), first found at t = {t_found} s): a force other than gravity and contact (an actuator, a spring, an external force) moved a body into another island faster than the contact groups' look-ahead allows, and each island felt that contact late or with the other body held where the other island's last evaluation left it; the results may differ from the global integration by more than the tolerances: run with [solver] islands = false",
                     s.cross_island_contacts
                 ),
             ));

@@ -149,6 +149,15 @@ pub struct SolverStats {
     /// [`System::crossing_keeps_dynamics`](super::System::crossing_keeps_dynamics)); each saves
     /// the step that would otherwise have been taken onto it.
     pub crossings_ahead: usize,
+    /// Steps cut short to end just before a crossing foreseen by extrapolating the crossing
+    /// functions from the last step ends (explicit methods, crossings that keep the dynamics
+    /// only; see `crossing_forecast`), counted when the cut is made.
+    pub foreseen_steps: usize,
+    /// Of those, the forecasts whose crossing was not found just past the cut step's end (and
+    /// so not counted in `crossings_ahead`): the crossing came inside the cut step, or not
+    /// within the look past its end, or the cut step was rejected or the method switched before
+    /// it was taken. `foreseen_steps − forecast_misses` crossings were found where foreseen.
+    pub forecast_misses: usize,
     /// Calls of `System::zero_crossings`: at every accepted step's end, in the location of each
     /// crossing on the dense output, after each event (and its slope probe), and after a
     /// rejected step (its secant estimate). For a diagram each asks for the outputs at a point (a

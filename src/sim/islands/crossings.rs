@@ -244,6 +244,52 @@ impl CrossingMap {
         self.across_now.iter().any(|&k| g[k as usize] <= 0.0)
     }
 
+    /// Whether some attributed function lies on two islands' bodies of `partition` as the blocks'
+    /// work slots are now (after a synchronisation's `settle`, before the partition is worked
+    /// out again) and is at or below zero in `g` (every function's value, global indices): two
+    /// islands' bodies found in contact with every body where it is. Reads the map's blocks
+    /// only (changes nothing); allocates nothing.
+    pub(super) fn touching_across(
+        &self,
+        engine: &Engine<'_>,
+        partition: &Partition,
+        g: &[f64],
+    ) -> bool {
+        let mut touching = false;
+        self.for_each_across(engine, partition, &mut |k| touching |= g[k] <= 0.0);
+        touching
+    }
+
+    /// Whether some attributed function lies on two islands' bodies of `partition` as the
+    /// blocks' work slots are now (see [`CrossingMap::touching_across`]).
+    pub(super) fn any_across(&self, engine: &Engine<'_>, partition: &Partition) -> bool {
+        let mut any = false;
+        self.for_each_across(engine, partition, &mut |_| any = true);
+        any
+    }
+
+    /// Calls `across` with the global index of every function the blocks give on two islands'
+    /// bodies of `partition` (as their work slots are now).
+    fn for_each_across(
+        &self,
+        engine: &Engine<'_>,
+        partition: &Partition,
+        across: &mut dyn FnMut(usize),
+    ) {
+        let island = |body: usize| partition.body_island.get(body).copied().unwrap_or(NONE);
+        for &(b, first) in &self.blocks {
+            let Some(coupling) = engine.block_with_scratch(b).0.body_coupling() else {
+                continue;
+            };
+            coupling.crossing_bodies(engine.block_work(b), &mut |k, a, c| {
+                let (i, j) = (island(a), island(c));
+                if i != NONE && j != NONE && i != j {
+                    across(first + k);
+                }
+            });
+        }
+    }
+
     /// Whether, at the last refresh, some attributed function lay on two islands' bodies (a
     /// watched pair across islands: a body came within its group's margin of another island's
     /// body, so the islands are coupled from then on).

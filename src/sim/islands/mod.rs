@@ -78,13 +78,15 @@ pub struct IslandStats {
     /// 0 unless a cross-island pair came within the margin, which the look-ahead allows only
     /// further than margin/2 apart for bodies moved by gravity and contact.
     pub cross_island_crossings: usize,
-    /// Island runs (one island between two synchronisations) in which the island's solver found
-    /// a watched pair in contact across two islands: a body reached another island's body
-    /// inside a stretch without a cut first (a pass from beyond margin/2 to contact within one
-    /// step, or a cut held late because the other body, held where its stretch began, was
-    /// driven too: docs/solver.md "Islands", what remains). The island then felt the contact
-    /// with the other body where the other island's last evaluation left it, and the results
-    /// may differ from the global integration by more than the tolerances. 0 otherwise.
+    /// Stretches (from one synchronisation to the next) in which two islands' bodies were found
+    /// in contact: by a kept island run's evaluation (a watched pair across two islands at or
+    /// below zero), or
+    /// at the synchronisation that ends the stretch, with every body where it is. A body
+    /// reached another island's body inside a stretch without a cut first (a pass from beyond
+    /// margin/2 to contact within one step, or a cut late because the island that ran first
+    /// was seen where its run ended: docs/solver.md "Islands", what remains); each island felt
+    /// that contact late or with the other body where its last evaluation left it, and the
+    /// results may differ from the global integration by more than the tolerances. 0 otherwise.
     pub cross_island_contacts: usize,
     /// Stretches ended before their synchronisation because an island's event left a watched
     /// pair across two islands (a body came within a group's margin of another island's): every
@@ -93,10 +95,10 @@ pub struct IslandStats {
     /// Island runs done again over a stretch because another island cut it short after they
     /// had passed the cut (each from the stretch's start, with a fresh solver).
     pub reruns: usize,
-    /// The first stretch (its start and its synchronisation, s) in which an island's solver found
-    /// such a contact (an island run later in the stretch than the one that moved sees the
-    /// contact from its own start: the time inside the stretch says little).
-    pub first_cross_island_contact: Option<(f64, f64)>,
+    /// The earliest time (s) at which two islands' bodies were found in contact (see
+    /// `cross_island_contacts`): the time of the evaluation that found it, not the stretch's
+    /// planned end.
+    pub first_cross_island_contact: Option<f64>,
 }
 
 /// The block map's marks (`sim/island_map.rs`, below the islands and the engine).

@@ -71,6 +71,9 @@ pub struct Islands {
     /// Per island, the event-log entries (a range of indices) of its latest run in the
     /// current stretch: the only ones kept when a cut threw earlier runs away.
     logged: Vec<(usize, usize)>,
+    /// Per island, the first time its latest run in the current stretch found two islands'
+    /// bodies in contact ([`IslandSystem::contact_across`]), if it did.
+    contact: Vec<Option<f64>>,
 }
 
 impl Islands {
@@ -120,6 +123,7 @@ impl Islands {
             crossed: Vec::with_capacity(n_crossings),
             reached: Vec::with_capacity(x0.len()),
             logged: Vec::with_capacity(x0.len()),
+            contact: Vec::with_capacity(x0.len()),
         }))
     }
 
@@ -165,19 +169,42 @@ impl Islands {
                 .unwrap_or(f64::INFINITY);
             let sync = event.min(sample).min(t0 + k_grid as f64 * grid).min(t_end);
             // `sync`, or earlier where a body came within a group's margin of another island's.
-            t = self.stretch(engine, t, sync, &mut stats, &mut islands)?;
+            let start = t;
+            let (end, mut contact) = self.stretch(engine, t, sync, &mut stats, &mut islands)?;
+            t = end;
             stats.final_time = t;
             islands.syncs += 1;
-            if t >= t_end {
-                break;
+            if t < t_end {
+                deliver_samples(engine, t, &self.x);
             }
-            deliver_samples(engine, t, &self.x);
-            let outcome = engine.handle_events(t, &mut self.x, &[], event <= t);
+            let outcome =
+                (t < t_end).then(|| engine.handle_events(t, &mut self.x, &[], event <= t));
+            // With every body where it is (after the groups settled; at the stop time as the
+            // last island left them): two islands' bodies already in contact?
+            if contact.is_none() && self.touching_across(engine, t) {
+                contact = Some(t);
+            }
+            if let Some(found) = contact {
+                islands.cross_island_contacts += 1;
+                let first = islands.first_cross_island_contact.get_or_insert(found);
+                *first = first.min(found);
+            }
+            let Some(outcome) = outcome else {
+                break;
+            };
             engine.record(t, &self.x, RecordKind::Step);
             if outcome.stop {
                 break;
             }
-            if self.partition.update(engine) {
+            let merged = self.partition.update(engine);
+            if t == start && !merged {
+                // A cut at the stretch's start that the synchronisation did not resolve would
+                // repeat forever (not expected: a watched pair is within the partition's reach).
+                return Err(SolverError::InvalidOptions(format!(
+                    "islands: at t = {t} s an island's event left a watched pair across two islands, and the synchronisation there did not join them; run with [solver] islands = false"
+                )));
+            }
+            if merged {
                 islands.repartitions += 1;
                 let (partition, options) = (&self.partition, &self.options);
                 rebuild(
@@ -206,7 +233,8 @@ impl Islands {
 
     /// Advances every island from `t` to `sync`, one after the other, or to an earlier cut,
     /// and writes their states into the global x; returns the time reached (`sync`, or the
-    /// earliest cut). An island whose run stops at a cross-island approach ([`IslandSystem::cut`])
+    /// earliest cut: `t` itself when an island's event at the stretch's start cut it) and the
+    /// first time a kept island run found two islands' bodies in contact, if one did. An island whose run stops at a cross-island approach ([`IslandSystem::cut`])
     /// ends the stretch there for every island: the islands not yet run go to the cut, and
     /// those already past it go again from `t` (a fresh solver from the stretch's start state,
     /// after the engine settled at `t` again: the cutting island's handlers chose the groups'
@@ -219,7 +247,7 @@ impl Islands {
         sync: f64,
         stats: &mut SolverStats,
         islands: &mut IslandStats,
-    ) -> Result<f64, SolverError> {
+    ) -> Result<(f64, Option<f64>), SolverError> {
         self.base.copy_from_slice(&self.x);
         let mut end = sync;
         // Per island, the time its run reached in this stretch (`t`: not run yet).
@@ -228,10 +256,24 @@ impl Islands {
         let log_start = engine.run.events.len();
         self.logged.clear();
         self.logged.resize(self.runs.len(), (log_start, log_start));
+        self.contact.clear();
+        self.contact.resize(self.runs.len(), None);
         let mut settle_again = false;
         let mut reran = false;
+        // The island whose event at `t` itself cut the stretch (it ran, and stays at `t`).
+        let mut cut_at_start = None;
         while let Some(island) = (0..self.runs.len()).find(|&i| self.reached[i] != end) {
             let past = self.reached[island] > end;
+            if end == t {
+                // Cut at the stretch's start: an island past it is simply back at its start
+                // state (its run thrown away, its events dropped below); a fresh solver next.
+                self.runs[island].running = false;
+                self.reached[island] = t;
+                self.logged[island] = (log_start, log_start);
+                self.contact[island] = None;
+                reran = true;
+                continue;
+            }
             if settle_again {
                 // The groups' watched pairs and next look as they were at t (x is the base).
                 let outcome = engine.handle_events(t, &mut self.x, &[], false);
@@ -254,6 +296,9 @@ impl Islands {
                 end = reached;
                 islands.cuts += 1;
                 settle_again = true;
+                if reached == t {
+                    cut_at_start = Some(island);
+                }
             }
         }
         // Only the accepted runs' events stay (a run thrown away by a cut logged events past
@@ -262,12 +307,30 @@ impl Islands {
         engine.run.events.retain_from(log_start, |i, time| {
             !reran || (time <= end && logged.iter().any(|&(a, b)| (a..b).contains(&i)))
         });
-        for run in &self.runs {
-            for (&k, &v) in run.states.iter().zip(run.solver.state()) {
-                self.x[k] = v;
+        // Every island's state at the end (x is the stretch's start state here): an island
+        // that did not run in this stretch (a cut at its start) stays there.
+        for (i, (run, &reached)) in self.runs.iter().zip(&self.reached).enumerate() {
+            if reached > t || cut_at_start == Some(i) {
+                for (&k, &v) in run.states.iter().zip(run.solver.state()) {
+                    self.x[k] = v;
+                }
             }
         }
-        Ok(end)
+        let contact = self.contact.iter().flatten().copied().reduce(f64::min);
+        Ok((end, contact))
+    }
+
+    /// Whether two islands' bodies touch at `t` with every body where it is (the global x): a
+    /// function of a group's watched pair across two islands of the current partition at or
+    /// below zero. Evaluates the crossing functions only when some pair spans two islands
+    /// (after a cut, or a contact the cuts missed); allocates nothing.
+    fn touching_across(&mut self, engine: &mut Engine<'_>, t: f64) -> bool {
+        if !self.crossings.any_across(engine, &self.partition) {
+            return false;
+        }
+        engine.zero_crossings(t, &self.x, &mut self.g);
+        self.crossings
+            .touching_across(engine, &self.partition, &self.g)
     }
 
     /// Runs island `island` over `span` = (the stretch's start, its end): a fresh solver from
@@ -312,10 +375,7 @@ impl Islands {
         };
         let (contact_across, cut) = (system.contact_across, system.cut);
         engine.restrict_to_island(None);
-        if contact_across.is_some() {
-            islands.cross_island_contacts += 1;
-            islands.first_cross_island_contact.get_or_insert((t, end));
-        }
+        self.contact[island] = contact_across;
         let list = &self.crossings.lists[island];
         let island_stats = result.map_err(|e| global_error(e, &run.states, list))?;
         add(stats, &island_stats);
@@ -324,7 +384,7 @@ impl Islands {
         self.x.copy_from_slice(&self.base);
         run.running = island_stats.final_time < self.t_end;
         let reached = island_stats.final_time;
-        if reached == end || (cut == Some(reached) && reached > t && reached < end) {
+        if reached == end || (cut == Some(reached) && reached < end) {
             Ok(reached)
         } else {
             // A handler asked to stop (modes that did not settle): the run ends here.
@@ -425,10 +485,14 @@ fn add(total: &mut SolverStats, s: &SolverStats) {
     total.function_evaluations += s.function_evaluations;
     total.zero_crossings += s.zero_crossings;
     total.crossings_ahead += s.crossings_ahead;
+    total.foreseen_steps += s.foreseen_steps;
+    total.forecast_misses += s.forecast_misses;
     total.crossing_evaluations += s.crossing_evaluations;
     total.time_events += s.time_events;
     total.jacobian_evaluations += s.jacobian_evaluations;
     total.lu_factorizations += s.lu_factorizations;
+    total.sparse_lu_factorizations += s.sparse_lu_factorizations;
+    total.sparse_analyses += s.sparse_analyses;
     total.method_switches += s.method_switches;
     total.explicit_steps += s.explicit_steps;
     total.implicit_steps += s.implicit_steps;

@@ -46,23 +46,22 @@
 //! On an error the run returns at once (no `Final` record); [`Solver::state`] then holds the last
 //! accepted state (or the state after the last handler).
 
-use super::auto::AutoSwitch;
-use super::crossing_forecast::{worth_cutting, CrossingForecast, FORECAST_MARGIN};
+use super::crossing_forecast::{worth_cutting, FORECAST_MARGIN};
 use super::error::{SolverError, SolverStats};
-use super::events::ZeroCrossings;
 use super::finite::first_non_finite;
-use super::options::{Method, SolverOptions};
 use super::rk_step::{end_slot, prepare_dense, DenseStep};
-use super::stall::StallWatch;
-use super::step_control::{error_norm, PiController};
-use super::tableau::{Tableau, BS23, DOPRI5, ESDIRK43, RK4, TRBDF2};
-use super::trbdf2::Trbdf2;
+use super::step_control::error_norm;
 use super::{RecordKind, System};
+use delivery::{deliver_refined, deliver_samples};
+use redo::{Redo, REDO_MARGIN};
 use state::{AfterEvent, ChatterGuard, LoopState, StopPoint};
-use step::{dense_refusal, TrialFailure};
+use step::TrialFailure;
 
 mod crossing;
+mod delivery;
+mod redo;
 mod resume;
+mod setup;
 mod state;
 mod step;
 mod switching;
@@ -77,216 +76,7 @@ fn min_step(t: f64) -> f64 {
     16.0 * f64::EPSILON * t.abs().max(1.0)
 }
 
-/// A step that straddled a zero crossing is redone to end short of it by this fraction of the
-/// distance: the location on the straddling step's polluted dense output may be off by a little.
-const REDO_MARGIN: f64 = 1e-3;
-
-/// Where the redo of a step that straddled a crossing stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Redo {
-    /// No redo under way: a straddling step is redone.
-    None,
-    /// The redone step is being tried.
-    Stepping,
-    /// The redone step ended before the crossing: the next crossing is located as usual.
-    BeforeCrossing,
-    /// The step was cut to end just before a crossing foreseen by extrapolating g
-    /// (`crossing_forecast`); straddling it after all, it is redone as any straddling step.
-    Foreseen,
-}
-
-impl Redo {
-    /// A straddling step is redone (none is under way; a foreseen crossing was misjudged).
-    fn may_redo(self) -> bool {
-        matches!(self, Redo::None | Redo::Foreseen)
-    }
-
-    /// After a rejected trial: a foreseen crossing's cut no longer applies (the retry is the
-    /// controller's); a redo stays under way.
-    fn after_rejection(self) -> Self {
-        if self == Redo::Foreseen {
-            Redo::None
-        } else {
-            self
-        }
-    }
-}
-
-/// Hands the system its requested sample times in (t_start, t_upto] (see
-/// [`System::next_sample_time`]), each from the dense output of `step`, which starts at
-/// `t_start`; `out` is scratch of length n. A time that does not increase ends the delivery.
-fn deliver_samples<S: System>(
-    system: &mut S,
-    step: &DenseStep<'_>,
-    t_start: f64,
-    t_upto: f64,
-    out: &mut [f64],
-) {
-    let mut last = f64::NEG_INFINITY;
-    while let Some(ts) = system
-        .next_sample_time()
-        .filter(|&ts| ts <= t_upto && ts > last)
-    {
-        last = ts;
-        step.interpolate(((ts - t_start) / step.h).clamp(0.0, 1.0), out);
-        system.sample(ts, out);
-    }
-}
-
-/// Records the N − 1 rows inside (t_start, t_upto) that [`System::rows_per_step`] asks for, at
-/// t_start + k·(t_upto − t_start)/N, from the dense output of `step` (which starts at t_start);
-/// `out` is scratch of length n.
-fn deliver_refined<S: System>(
-    system: &mut S,
-    step: &DenseStep<'_>,
-    t_start: f64,
-    t_upto: f64,
-    out: &mut [f64],
-) {
-    let span = t_upto - t_start;
-    let rows = system.rows_per_step(span);
-    for k in 1..rows {
-        let ts = t_start + span * (k as f64 / rows as f64);
-        step.interpolate(((ts - t_start) / step.h).clamp(0.0, 1.0), out);
-        system.record(ts, out, RecordKind::Refined);
-    }
-}
-
 impl Solver {
-    /// A solver for systems with `state_dim` states and `zero_crossing_dim` zero-crossing
-    /// functions. Validates `options` and allocates every buffer the runs need.
-    pub fn new(
-        state_dim: usize,
-        zero_crossing_dim: usize,
-        options: SolverOptions,
-    ) -> Result<Self, SolverError> {
-        options.validate()?;
-        let tableau_of = |method: Method| -> &'static Tableau {
-            match method {
-                Method::Dopri5 | Method::Auto => &DOPRI5,
-                Method::Bs23 => &BS23,
-                Method::Rk4 => &RK4,
-                Method::Trbdf2 => &TRBDF2,
-                Method::Esdirk43 => &ESDIRK43,
-            }
-        };
-        let tableau = tableau_of(options.method);
-        let n = state_dim;
-        if options.method.is_implicit() && n > MAX_IMPLICIT_STATES && !options.sparse_lu {
-            // Without the sparse path every Jacobian is dense.
-            return Err(SolverError::InvalidOptions(format!(
-                "{} (sparse_lu = false)",
-                dense_refusal(options.method, n, None)
-            )));
-        }
-        // Auto: the implicit method's buffers up front, and its controller as the spare (none
-        // above MAX_IMPLICIT_STATES: auto then runs dopri5 only). A named implicit method is
-        // built at any size (its dense buffers only up to the limit, `newton_matrix`).
-        let stiff_tableau = tableau_of(options.stiff_method());
-        let stiff_fits = n <= MAX_IMPLICIT_STATES || options.method.is_implicit();
-        let implicit = (options.method.may_use_jacobian() && stiff_fits).then(|| {
-            let implicit = Trbdf2::new(n, stiff_tableau).with_sparse_lu(options.sparse_lu);
-            Box::new(match options.method {
-                Method::Auto => implicit.with_radius_estimate(),
-                _ => implicit,
-            })
-        });
-        let auto = (options.method == Method::Auto && stiff_fits)
-            .then(|| AutoSwitch::new(PiController::new(stiff_tableau.error_order)));
-        let stages = tableau.stages.max(stiff_tableau.stages);
-        let stall = StallWatch::new(n, options.max_steps, options.max_wall_time);
-        Ok(Self {
-            controller: PiController::new(tableau.error_order),
-            tableau,
-            options,
-            x: vec![0.0; n],
-            x_new: vec![0.0; n],
-            x_stage: vec![0.0; n],
-            err: vec![0.0; n],
-            k: vec![0.0; (stages + 1) * n],
-            dense: vec![0.0; n],
-            x_interp: vec![0.0; n],
-            zc: ZeroCrossings::new(zero_crossing_dim),
-            forecast: CrossingForecast::new(zero_crossing_dim),
-            implicit,
-            auto,
-            stall,
-            stopped: None,
-        })
-    }
-
-    /// The options this solver was built with.
-    pub fn options(&self) -> &SolverOptions {
-        &self.options
-    }
-
-    /// The state at the end of the last run (where it stopped, also after an error).
-    pub fn state(&self) -> &[f64] {
-        &self.x
-    }
-
-    fn check_inputs<S: System>(
-        &self,
-        system: &S,
-        t0: f64,
-        x0: &[f64],
-        t_end: f64,
-    ) -> Result<(), SolverError> {
-        let (n, m) = (self.x.len(), self.zc.len());
-        if system.state_dim() != n || x0.len() != n {
-            return Err(SolverError::InvalidOptions(format!(
-                "state dimension mismatch: solver built for {n}, system has {}, x0 has {}",
-                system.state_dim(),
-                x0.len()
-            )));
-        }
-        if system.zero_crossing_dim() != m {
-            return Err(SolverError::InvalidOptions(format!(
-                "zero-crossing dimension mismatch: solver built for {m}, system has {}",
-                system.zero_crossing_dim()
-            )));
-        }
-        if !(t0.is_finite() && t_end.is_finite() && t_end >= t0) {
-            return Err(SolverError::InvalidOptions(format!(
-                "time span must be finite with t_end >= t0, got [{t0}, {t_end}]"
-            )));
-        }
-        if let Some(index) = first_non_finite(x0) {
-            return Err(SolverError::NonFinite { t: t0, index });
-        }
-        self.check_step_limits(t0, t_end)
-    }
-
-    /// `max_step` (adaptive methods) and `fixed_step` (fixed-step methods) bound the number of
-    /// steps from below by (t_end − t0)/step. A step below the resolution of the times reached
-    /// would never move t, and a setting that forces more steps than the step budget
-    /// (`max_steps`) would only stall: both are refused before the run starts.
-    fn check_step_limits(&self, t0: f64, t_end: f64) -> Result<(), SolverError> {
-        let (name, step) = if self.tableau.e.is_some() {
-            ("max_step", self.options.max_step)
-        } else {
-            ("fixed_step", self.options.fixed_step)
-        };
-        if step <= 0.0 || t_end <= t0 {
-            return Ok(());
-        }
-        let resolution = f64::EPSILON * t0.abs().max(t_end.abs());
-        if step <= resolution {
-            return Err(SolverError::InvalidOptions(format!(
-                "{name} = {step:e} s is below the resolution of t near {t_end} s ({resolution:.1e} s): time would not advance; raise it"
-            )));
-        }
-        let forced = (t_end - t0) / step;
-        let max_steps = self.options.max_steps;
-        if forced > max_steps as f64 {
-            return Err(SolverError::InvalidOptions(format!(
-                "{name} = {step:e} s over {} s forces {forced:.2e} steps, more than max_steps = {max_steps}; raise {name}, shorten the run or raise max_steps",
-                t_end - t0
-            )));
-        }
-        Ok(())
-    }
-
     /// Integrates `system` from (t0, x0) to t_end. See the module documentation for the call
     /// order of `record` and `handle_events`. Allocates nothing (error messages aside).
     pub fn integrate<S: System>(
@@ -343,17 +133,6 @@ impl Solver {
             t_end,
             stats,
         )
-    }
-
-    /// The first row of a run at (t0, self.x), and the sample times at or before t0.
-    fn record_start<S: System>(&mut self, system: &mut S, t0: f64) {
-        system.record(t0, &self.x, RecordKind::Initial);
-        while let Some(ts) = system.next_sample_time().filter(|&ts| ts <= t0) {
-            system.sample(ts, &self.x);
-            if system.next_sample_time() == Some(ts) {
-                break;
-            }
-        }
     }
 
     /// Steps from `state` to t_end (or to an event that stops the run).
@@ -644,6 +423,7 @@ impl Solver {
             // at a foreseen one): the crossing is looked for on its dense output continued a
             // little past its end, and found there it needs no further step.
             let cut = matches!(redo, Redo::Stepping | Redo::Foreseen);
+            let foreseen_cut = redo == Redo::Foreseen;
             redo = if redo == Redo::Stepping {
                 Redo::BeforeCrossing
             } else {
@@ -656,6 +436,10 @@ impl Solver {
                     self.crossing_ahead(system, span, (redo_far, target), tab, &mut stats)
                 {
                     stats.crossings_ahead += 1;
+                    if foreseen_cut {
+                        // Found where it was foreseen: not a miss after all (see below).
+                        stats.forecast_misses -= 1;
+                    }
                     t = t_event;
                     redo = Redo::None;
                     let after = (false, implicit_active, h_next, h_max);
@@ -696,6 +480,11 @@ impl Solver {
                 redo_far = t + phi * h_full;
                 h = phi * h_full * (1.0 - FORECAST_MARGIN);
                 redo = Redo::Foreseen;
+                // Counted as a miss until its crossing is found past the cut step's end: every
+                // other way out of `Redo::Foreseen` (a rejection, a switch of method, the
+                // crossing inside the cut step, nothing found past it) is one.
+                stats.foreseen_steps += 1;
+                stats.forecast_misses += 1;
             }
             if lands && time_event.is_some() {
                 self.zc.clear_crossed();
