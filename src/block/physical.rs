@@ -51,8 +51,10 @@ pub enum PhysicalRole {
     },
     /// A body's mass attached to frame `R`, and its geometry (exported at port `G`).
     Solid {
-        /// Mass (kg), centre of mass and inertia about it, in the body frame.
-        inertia: SolidInertia,
+        /// Mass (kg), centre of mass and inertia about it, in the body frame. Boxed, as the
+        /// joint's spec: a role is stored in every frame block, and a URDF chain's
+        /// RigidTransforms (four a joint) need only an isometry.
+        inertia: Box<SolidInertia>,
         /// Its geometry, in the body frame.
         shape: Shape,
     },
@@ -63,8 +65,9 @@ pub enum PhysicalRole {
     },
     /// A joint moving `F` relative to `B`.
     Joint {
-        /// Its type, axis, initial values, limits and actuation.
-        spec: JointSpec,
+        /// Its type, axis, initial values, limits and actuation. Boxed (about 150 bytes): the
+        /// role is sized by its largest variant, and most blocks with a role are frames.
+        spec: Box<JointSpec>,
     },
     /// Reads kinematics of its frame/geometry ports and may apply wrenches (bound by the builder).
     Consumer,

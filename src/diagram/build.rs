@@ -6,7 +6,7 @@ use super::compiled::Origin;
 use super::instance::Instance;
 use super::physical::{elaborate, PhysicalLine};
 use super::{Diagram, SignalLine};
-use crate::block::{Block, PortDecl, PortKind};
+use crate::block::{Block, PhysicalRole, PortDecl, PortKind};
 use crate::library::Registry;
 use crate::model::diagnostic::closest;
 use crate::model::{ConnectionKind, Diagnostic, ModelSpec, PortRef, SourceFile, Span, TableReader};
@@ -65,10 +65,17 @@ pub(crate) fn build_diagram_owned(
                     origin.entry = entry_index;
                 }
                 let group = instance.block.geometry_members().is_some();
+                // A frame block or joint without a warning of its own is located by a key only
+                // by the scene's warnings (`warnings.rs`: a joint's `motion`, the configuration's
+                // `gravity`): its other keys are dropped with its values.
+                let quiet = (instance.block.role())
+                    .is_some_and(|r| !matches!(r, PhysicalRole::Consumer))
+                    && instance.block.warnings().is_empty();
                 names.insert(entry.name.clone(), instances.len());
                 instances.push(instance);
                 if model == Model::Dropped && !group {
-                    spec.blocks[entry_index].keep_places();
+                    let only: Option<&[&str]> = quiet.then_some(&["motion", "gravity"]);
+                    spec.blocks[entry_index].keep_places(only);
                 }
             }
             Err(d) => {

@@ -45,10 +45,19 @@ impl BlockEntry {
     /// Empties the entry but for what the build's messages read once its block is made (for a
     /// build that drops its model afterwards, `load_model`): its spans, and its table's keys,
     /// numbers and places ([`Table::keep_places`]). Its name and type (the block has its own
-    /// copy of the name) are emptied. Allocates nothing.
-    pub(crate) fn keep_places(&mut self) {
+    /// copy of the name) are emptied. With `only`, the entries of other keys are dropped too
+    /// (for a block whose messages can be located only at those keys). Allocates nothing.
+    pub(crate) fn keep_places(&mut self, only: Option<&[&str]>) {
         drop(std::mem::take(&mut self.name));
         drop(std::mem::take(&mut self.type_name));
+        if let Some(keys) = only {
+            let entries = &mut self.params.entries;
+            entries.retain(|e| keys.contains(&e.key.as_str()));
+            if entries.is_empty() {
+                // `retain` keeps the buffer: a chain's 100,000 frame blocks would keep theirs.
+                drop(std::mem::take(entries));
+            }
+        }
         self.params.keep_places();
     }
 }
@@ -618,6 +627,35 @@ type = "Scope"
         assert_eq!(spec.blocks[0].type_name, "Constant");
         assert_eq!(spec.connections.len(), 1);
         assert_eq!(spec.name, "m");
+    }
+
+    /// `keep_places` keeps every key's place, or with `only` the listed keys' alone; the kept
+    /// entries keep their spans and numbers, strings are emptied, and an entry left with no key
+    /// frees its table's buffer.
+    #[test]
+    fn keep_places_keeps_the_places_asked_for() {
+        let text = "[model]\nstop_time = 1.0\n[blocks.j]\ntype = \"RevoluteJoint\"\nq0 = 0.5\nmotion = \"input\"\n\
+                    [blocks.t]\ntype = \"RigidTransform\"\ntranslation = [0, 0, 1]\n";
+        let mut spec = Document::parse("m.toml", text).unwrap().spec().unwrap();
+        let span_of = |e: &BlockEntry, k: &str| e.params.get(k).map(|e| e.value.span.clone());
+        let (q0, motion) = (
+            span_of(&spec.blocks[0], "q0"),
+            span_of(&spec.blocks[0], "motion"),
+        );
+        spec.blocks[0].keep_places(None);
+        spec.blocks[1].keep_places(Some(&["motion", "gravity"]));
+        let (joint, transform) = (&spec.blocks[0], &spec.blocks[1]);
+        assert_eq!(joint.params.keys().collect::<Vec<_>>(), ["q0", "motion"]);
+        assert_eq!(
+            (span_of(joint, "q0"), span_of(joint, "motion")),
+            (q0, motion)
+        );
+        assert_eq!(joint.params.get("q0").unwrap().value.as_f64(), Some(0.5));
+        assert_eq!(joint.params.get("motion").unwrap().value.as_str(), Some(""));
+        assert_eq!((joint.name.as_str(), joint.type_name.as_str()), ("", ""));
+        assert!(transform.params.entries.is_empty());
+        assert_eq!(transform.params.entries.capacity(), 0);
+        assert!(transform.span.is_some());
     }
 
     #[test]

@@ -17,7 +17,9 @@ pub struct FrameBlock {
     role: PhysicalRole,
     /// Its kind's port list, shared by every block of the kind (see [`WORLD_PORTS`]).
     physical: &'static [PortDecl],
-    warnings: Vec<String>,
+    /// A RigidTransform's one possible warning (an angle that reads as degrees); boxed, 16
+    /// bytes instead of a vector's 24 in each of a URDF chain's 100,000 frame blocks.
+    warning: Option<Box<str>>,
 }
 
 /// The frame blocks' port lists, one per kind and shared by its blocks: a list per block (two
@@ -46,7 +48,7 @@ impl Block for FrameBlock {
     }
     fn outputs_eval(&self, _ctx: &mut Ctx) {}
     fn warnings(&self) -> Vec<String> {
-        self.warnings.clone()
+        self.warning.iter().map(|w| w.to_string()).collect()
     }
     fn physical(&self) -> Option<&dyn crate::block::PhysicalBlock> {
         Some(self)
@@ -66,7 +68,7 @@ fn frame_block(role: PhysicalRole, ports: &'static [PortDecl]) -> Box<dyn Block>
     Box::new(FrameBlock {
         role,
         physical: ports,
-        warnings: Vec::new(),
+        warning: None,
     })
 }
 
@@ -204,7 +206,7 @@ fn build_rigid_transform(p: &Params) -> Result<Box<dyn Block>, ParamError> {
     Ok(Box::new(FrameBlock {
         role: PhysicalRole::RigidTransform { follower_in_base },
         physical: &*TRANSFORM_PORTS,
-        warnings: degrees_warning(p, "rotation").into_iter().collect(),
+        warning: degrees_warning(p, "rotation").map(String::into_boxed_str),
     }))
 }
 
@@ -310,7 +312,10 @@ fn build_solid(p: &Params) -> Result<Box<dyn Block>, ParamError> {
         p.ensure(symmetric && eig.iter().all(|e| *e >= 0.0) && triangle, "inertia", "is not a physical inertia (symmetric, positive, principal moments satisfying the triangle inequality)", "check the values, in kg·m² about the centre of mass")?;
     }
     Ok(frame_block(
-        PhysicalRole::Solid { inertia, shape },
+        PhysicalRole::Solid {
+            inertia: Box::new(inertia),
+            shape,
+        },
         &*BODY_PORTS,
     ))
 }

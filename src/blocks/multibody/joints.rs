@@ -12,6 +12,7 @@ use super::joint_effort::{read_effort_limit, saturate};
 use super::joint_friction::{JointFriction, FRICTION_DOC};
 use super::joint_limits::{read_limits, JointLimits, LimitMethod};
 use super::joint_motion::{self, MotionSpec};
+use super::port_lists::{self, PortList};
 use crate::block::{
     Binding, Block, BlockError, BlockType, Ctx, HiddenPort, Param, ParamDoc, PhysicalRole,
     PortDecl, PortDoc, Setup, Shape,
@@ -26,9 +27,11 @@ use crate::solver::Direction;
 pub struct JointBlock {
     role: PhysicalRole,
     kind: JointKind,
-    physical: Vec<PortDecl>,
-    inputs: Vec<PortDecl>,
-    outputs: Vec<PortDecl>,
+    /// The base `B` and follower `F` frames: every joint's, shared ([`JOINT_PORTS`]).
+    physical: &'static [PortDecl],
+    /// Shared with the joints whose lists are equal once bound (`port_lists::share`).
+    inputs: PortList,
+    outputs: PortList,
     /// Per user output: (offset, length) in the joint's state vector [q; v].
     sources: Vec<(usize, usize)>,
     /// Which user outputs are read (connected or logged): the others are not copied. Empty until
@@ -58,6 +61,12 @@ pub struct JointBlock {
     /// indeterminate).
     weld_on_rigid_cycle: bool,
 }
+
+/// A joint's physical ports, the same for every kind and shared by every joint block: a list
+/// per block (two ports and their names, about 300 bytes and three allocations) was kept by each
+/// of a 20,000-joint URDF chain's joints.
+static JOINT_PORTS: std::sync::LazyLock<[PortDecl; 2]> =
+    std::sync::LazyLock::new(|| [PortDecl::frame("B"), PortDecl::frame("F")]);
 
 fn sensing_outputs(kind: JointKind) -> Vec<(&'static str, usize, usize, &'static str)> {
     // (name, offset in [q; v], length, unit)
@@ -92,11 +101,11 @@ fn element_units(kind: JointKind, name: &str) -> Option<&'static [&'static str]>
 }
 
 impl JointBlock {
-    /// Frees the unused capacity of the port lists once binding has added the hidden ports: a
-    /// vector grown by one push holds four `PortDecl`s, and a chain keeps one block per joint.
+    /// Shares the port lists once binding has added the hidden ports (a chain keeps one block
+    /// per joint, most with equal lists; a grown vector also held up to twice its ports).
     fn shrink_ports(&mut self) {
-        self.inputs.shrink_to_fit();
-        self.outputs.shrink_to_fit();
+        port_lists::share(&mut self.inputs);
+        port_lists::share(&mut self.outputs);
     }
 
     /// With limits: adds the `limit_force` output.
@@ -109,6 +118,7 @@ impl JointBlock {
             };
             self.limit_output = Some(self.outputs.len());
             self.outputs
+                .to_mut()
                 .push(PortDecl::signal("limit_force", Shape::SCALAR).unit(unit));
         }
         self.limits = limits;
@@ -124,7 +134,7 @@ impl JointBlock {
         self.friction = JointFriction::from_laws(&spec.friction, disk);
         if self.friction.is_some() {
             self.friction_output = Some(self.outputs.len());
-            self.outputs.push(JointFriction::port(self.kind));
+            self.outputs.to_mut().push(JointFriction::port(self.kind));
         }
         self
     }
@@ -146,9 +156,11 @@ impl JointBlock {
 
     fn new(kind: JointKind, spec: JointSpec) -> Self {
         let actuated = spec.actuated;
+        let sensing = sensing_outputs(kind);
         let mut outputs = Vec::new();
-        let mut sources = Vec::new();
-        for (name, offset, len, unit) in sensing_outputs(kind) {
+        // Kept by the block: sized to its outputs, not grown (a chain keeps one per joint).
+        let mut sources = Vec::with_capacity(sensing.len());
+        for (name, offset, len, unit) in sensing {
             let mut p = PortDecl::signal(name, Shape::vector(len));
             if !unit.is_empty() {
                 p = p.unit(unit);
@@ -164,11 +176,13 @@ impl JointBlock {
             inputs.push(PortDecl::signal("t", Shape::vector(kind.nv())));
         }
         JointBlock {
-            role: PhysicalRole::Joint { spec },
+            role: PhysicalRole::Joint {
+                spec: Box::new(spec),
+            },
             kind,
-            physical: vec![PortDecl::frame("B"), PortDecl::frame("F")],
-            inputs,
-            outputs,
+            physical: &*JOINT_PORTS,
+            inputs: inputs.into(),
+            outputs: outputs.into(),
             sources,
             read: Vec::new(),
             actuated,
@@ -198,8 +212,8 @@ impl JointBlock {
             motion,
             frame,
             self.actuated,
-            &mut self.inputs,
-            &mut self.outputs,
+            self.inputs.to_mut(),
+            self.outputs.to_mut(),
         );
         self
     }
@@ -213,7 +227,7 @@ impl Block for JointBlock {
         &self.outputs
     }
     fn physical_ports(&self) -> &[PortDecl] {
-        &self.physical
+        self.physical
     }
     fn set_used_outputs(&mut self, used: &[bool]) {
         self.read = used.to_vec();
@@ -375,12 +389,14 @@ impl crate::block::PhysicalBlock for JointBlock {
         self.joint = joint;
         if self.kind == JointKind::Weld {
             self.weld_on_rigid_cycle = binding.weld_on_rigid_cycle;
-            self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
+            self.drive
+                .bind(nv, self.inputs.to_mut(), self.outputs.to_mut());
             self.shrink_ports();
             return Ok(());
         }
         self.state_input = Some(self.inputs.len());
         self.inputs
+            .to_mut()
             .push(PortDecl::signal("state", Shape::vector(nq + nv)).hidden(HiddenPort::JointState));
         if matches!(
             self.limits.map(|l| l.method),
@@ -390,17 +406,18 @@ impl crate::block::PhysicalBlock for JointBlock {
             let len = self
                 .rigid_constraint()
                 .map_or(rigid_output::POINTS, |c| c.output_len());
-            self.inputs.push(
+            self.inputs.to_mut().push(
                 PortDecl::signal("limit", Shape::vector(len)).hidden(HiddenPort::RigidConstraint),
             );
         }
         if self.sends_forces() {
             self.tau_output = Some(self.outputs.len());
-            self.outputs.push(
+            self.outputs.to_mut().push(
                 PortDecl::signal("tau", Shape::vector(nv)).hidden(HiddenPort::JointActuation),
             );
         }
-        self.drive.bind(nv, &mut self.inputs, &mut self.outputs);
+        self.drive
+            .bind(nv, self.inputs.to_mut(), self.outputs.to_mut());
         self.shrink_ports();
         Ok(())
     }

@@ -10,6 +10,7 @@ mod joint_motion;
 pub mod joints;
 pub mod mechanism_block;
 mod mechanism_drive;
+mod port_lists;
 pub mod sensors;
 pub mod spring_damper;
 

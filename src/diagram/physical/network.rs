@@ -8,7 +8,7 @@ use crate::diagram::instance::Instance;
 use crate::model::{Diagnostic, SourceFile};
 use crate::multibody::errors::{ErrorSubject, MechanismError};
 use crate::multibody::STANDARD_GRAVITY;
-use crate::multibody::{FrameId, FrameNetworkBuilder, Mechanism};
+use crate::multibody::{FrameId, FrameNetworkBuilder, JointSpec, Mechanism};
 use nalgebra::Vector3;
 use std::collections::HashMap;
 
@@ -217,7 +217,9 @@ impl FrameWiring {
                 PhysicalRole::Geometry { .. } | PhysicalRole::Consumer => {}
                 PhysicalRole::Joint { spec } => {
                     let (base, follower) = (f("B")?, f("F")?);
-                    let id = self.net.add_joint(base, follower, spec.clone(), &inst.name);
+                    let id = self
+                        .net
+                        .add_joint(base, follower, JointSpec::clone(spec), &inst.name);
                     self.joints.push((b, id));
                 }
             }
