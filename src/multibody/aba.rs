@@ -155,9 +155,15 @@ fn dynamics_passes(
         if skip(i) {
             continue;
         }
-        let inertia = &m.bodies[i].inertia;
+        let b = &m.bodies[i];
+        let inertia = &b.inertia;
         let vi = ws.v[i];
-        ws.ia[i] = ArticulatedInertia::from(*inertia);
+        // A 6-dof leaf with a closed-form inverse (a free body) never reads its articulated
+        // inertia: the last pass uses the inverse, and no child adds to it. Not writing it
+        // saves a 27-value store per free body and evaluation.
+        if !(b.kind == JointKind::SixDof && b.leaf_inverse.is_some() && !b.any_prescribed) {
+            ws.ia[i] = ArticulatedInertia::from(*inertia);
+        }
         let mut pa = vi.cross_force(&inertia.mul_motion(&vi));
         if !f_ext.is_empty() && !f_ext[i].is_zero() {
             pa -= ws.x_world[i].apply_force(&f_ext[i]);
@@ -172,7 +178,6 @@ fn dynamics_passes(
         let b = &m.bodies[i];
         let nv = b.kind.nv();
         let vs = b.v_start;
-        let ia = ws.ia[i];
         let pa = ws.pa[i];
         let mut passive = [0.0; 6];
         if let Some(p) = m.passive_of(b) {
@@ -190,6 +195,7 @@ fn dynamics_passes(
         }
         let js = &ws.joint[i];
         if nv == 1 {
+            let ia = ws.ia[i];
             let s = ws.s[vs];
             // U = IA S; S = e_z (angular or linear) for non-reversed revolute/prismatic joints.
             let u_col = match (b.kind, b.reversed) {
@@ -239,6 +245,7 @@ fn dynamics_passes(
                 ws.pa[b.parent] += x_up.inv_apply_force(&f_act);
             }
         } else {
+            let ia = ws.ia[i];
             let mut d = Matrix6::identity();
             let mut u = [0.0; 6];
             for k in 0..nv {

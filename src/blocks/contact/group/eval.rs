@@ -48,9 +48,12 @@ impl ContactGroup {
             s.scale[k] = 1f64.max(s.poses[k].translation.vector.norm());
             if m.bounded {
                 (s.lo[k], s.hi[k]) = bounding_box(&m.shape, &motion);
-                for a in 0..3 {
-                    s.island_box.0[a] = s.island_box.0[a].min(s.lo[k][a]);
-                    s.island_box.1[a] = s.island_box.1[a].max(s.hi[k][a]);
+                // Only an island's evaluation reads the box around its members' boxes.
+                if island.is_some() {
+                    for a in 0..3 {
+                        s.island_box.0[a] = s.island_box.0[a].min(s.lo[k][a]);
+                        s.island_box.1[a] = s.island_box.1[a].max(s.hi[k][a]);
+                    }
                 }
             }
             s.motions[k] = motion;

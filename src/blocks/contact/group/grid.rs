@@ -21,7 +21,8 @@
 //! are made in the order the sort-and-sweep gave after its sort: the same numbers.
 //!
 //! **The grid is searched only when a box has moved far** (a Verlet list). A search lists the
-//! pairs within `reach + 4·skin` (the cells are sized for that reach) and keeps each box's
+//! pairs within `reach + 4·skin` (the cells are sized for that reach; two boxes only within
+//! `reach + 2·skin` plus round-off, all their gap can change by) and keeps each box's
 //! corners; an evaluation whose boxes all lie within `skin` (per corner coordinate, m) of the
 //! kept ones tests only the listed pairs. That misses nothing: moving every corner by at most
 //! s changes a box gap (the largest separation along an axis) by at most 2s and a plane's gap
@@ -29,6 +30,15 @@
 //! `reach` now was within `reach + 4·skin` at the search. Each listed pair's gap is computed
 //! from the current boxes by the same function as before, and the list is in (a, b) order, so
 //! the pairs and gaps given are exactly those a search would give now.
+//!
+//! **Most listed pairs are not even tested.** The list keeps each pair's gap at the search,
+//! and each evaluation that keeps the list notes how far each box has moved since (d_k, the
+//! largest change of a corner coordinate, found while checking the skin). A pair's box gap
+//! has changed by at most d_a + d_b since (a plane's gap by at most 2√3·d_k < 4·d_k), so a
+//! pair whose gap then exceeded the reach by more than that, plus a round-off allowance
+//! (`skip_margin`), is beyond the reach now and is passed over without computing its gap. In
+//! a settling pile most listed pairs (those within `reach + 4·skin` but not `reach`) are
+//! passed over; the pairs given are the same, bit for bit.
 
 use super::broad_phase::{box_gap, NearPair};
 use crate::blocks::multibody::FrameMotion;
@@ -75,13 +85,29 @@ pub(super) struct Grid {
     /// The pairs within `reach + 4·skin` at the last search, sorted by (a, b), each with its
     /// plane's slot in `planes` (`u32::MAX`: two boxes), the boxes and plane frames then, and
     /// whether a search was made.
-    listed: Vec<(u32, u32, u32)>,
+    listed: Vec<Listed>,
     listed_lo: Vec<[f64; 3]>,
     listed_hi: Vec<[f64; 3]>,
     listed_planes: Vec<(Vector3<f64>, f64)>,
     searched: bool,
+    /// Per member: how far its box has moved since the search (m), the largest change of a
+    /// corner coordinate; a bound on the change of each listed pair's gap (module docs).
+    moved: Vec<f64>,
+    /// A bound on the round-off of a gap and of the test that skips a pair (m), from the
+    /// largest coordinate at the search (`skip_margin`).
+    round_off: f64,
     /// The searches made (one per evaluation without the list).
     searches: u64,
+}
+
+/// A pair listed at the search: members a < b, the plane's slot in `planes` for a plane pair
+/// (`BOXES` for two boxes) and the pair's gap at the search (m).
+#[derive(Clone, Copy, Debug)]
+struct Listed {
+    a: u32,
+    b: u32,
+    plane: u32,
+    gap: f64,
 }
 
 /// Plane slot of a listed pair of two boxes.
@@ -147,6 +173,8 @@ impl Grid {
             listed_hi: vec![[0.0; 3]; m],
             listed_planes: vec![(Vector3::zeros(), 0.0); planes.len()],
             searched: false,
+            moved: vec![0.0; m],
+            round_off: f64::INFINITY,
             searches: 0,
         }
     }
@@ -167,16 +195,31 @@ impl Grid {
     /// boxes' motion: a tilt δ of the normal moves a corner's plane gap by up to δ·|corner|,
     /// unbounded in the corner's distance from the origin, so no fixed tolerance keeps the
     /// bound. Searching again then is the correct answer.
-    fn list_holds(&self, lo: &[[f64; 3]], hi: &[[f64; 3]]) -> bool {
-        self.searched
-            && self.plane_frames == self.listed_planes
-            && self.bounded.iter().all(|&k| {
-                let k = k as usize;
-                (0..3).all(|a| {
-                    (lo[k][a] - self.listed_lo[k][a]).abs() <= self.skin
-                        && (hi[k][a] - self.listed_hi[k][a]).abs() <= self.skin
-                })
-            })
+    ///
+    /// Also keeps each bounded member's displacement since the search in `moved` (the largest
+    /// change of a corner coordinate, m; meaningful only when the list holds).
+    fn list_holds(&mut self, lo: &[[f64; 3]], hi: &[[f64; 3]]) -> bool {
+        if !(self.searched && self.plane_frames == self.listed_planes) {
+            return false;
+        }
+        let mut holds = true;
+        for &k in &self.bounded {
+            let k = k as usize;
+            let (mut moved, mut nan) = (0.0f64, false);
+            for a in 0..3 {
+                let d_lo = (lo[k][a] - self.listed_lo[k][a]).abs();
+                let d_hi = (hi[k][a] - self.listed_hi[k][a]).abs();
+                // `max` drops a NaN: it is noted apart (and fails the list, as it did).
+                moved = moved.max(d_lo).max(d_hi);
+                nan |= d_lo.is_nan() | d_hi.is_nan();
+            }
+            self.moved[k] = moved;
+            if nan || moved > self.skin {
+                holds = false;
+                break;
+            }
+        }
+        holds
     }
 
     /// The bucket of a cell: a hash of its row (y, z) plus x, so that the three cells x − 1,
@@ -239,17 +282,66 @@ impl Grid {
             self.search((lo, hi), allowed);
         }
         let reach = self.reach;
-        for &(a, b, f) in &self.listed {
+        // A pair whose gap at the search exceeds the reach by more than its members' moves
+        // since can change (plus round-off) is beyond the reach now: it is not tested. The
+        // others' gaps come from the same functions as before, so `out` is what testing every
+        // listed pair gives, bit for bit.
+        let beyond = reach + self.round_off;
+        for &Listed { a, b, plane, gap } in &self.listed {
             let (a_, b_) = (a as usize, b as usize);
-            let gap = if f == BOXES {
+            let gap = if plane == BOXES {
+                if gap - (self.moved[a_] + self.moved[b_]) > beyond {
+                    continue;
+                }
                 box_gap(&lo[a_], &hi[a_], &lo[b_], &hi[b_])
             } else {
-                let k = if self.planes[f as usize] == a { b_ } else { a_ };
-                plane_gap(&self.plane_frames[f as usize], &lo[k], &hi[k])
+                let k = if self.planes[plane as usize] == a {
+                    b_
+                } else {
+                    a_
+                };
+                if gap - 4.0 * self.moved[k] > beyond {
+                    continue;
+                }
+                plane_gap(&self.plane_frames[plane as usize], &lo[k], &hi[k])
             };
             if gap <= reach {
                 out.push(NearPair { a, b, gap });
             }
+        }
+    }
+
+    /// The round-off allowance of the skip test in `pairs_sorted` (m). A gap is a difference
+    /// of two coordinates, or for a plane a sum of seven terms (the plane's offset and six
+    /// products of coordinates by the normal's components), each at most C + O in size (C the
+    /// largest corner coordinate, now within a skin of the search's, O the largest plane
+    /// offset); each is rounded by a few ε·(C + O), the gap then and now, the displacements,
+    /// the reach (at most two skins) and the test by as much again: 256·ε·(C + O + skin)
+    /// bounds it all with room to spare. Infinite (no pair skipped) for a NaN or infinite box.
+    fn skip_margin(&self, lo: &[[f64; 3]], hi: &[[f64; 3]]) -> f64 {
+        let mut corner = 0.0f64;
+        for &k in &self.bounded {
+            for x in lo[k as usize].iter().chain(&hi[k as usize]) {
+                corner = if x.abs() > corner || x.is_nan() {
+                    x.abs()
+                } else {
+                    corner
+                };
+            }
+        }
+        let mut offset = 0.0f64;
+        for (_, o) in &self.plane_frames {
+            offset = if o.abs() > offset || o.is_nan() {
+                o.abs()
+            } else {
+                offset
+            };
+        }
+        let margin = 256.0 * f64::EPSILON * (corner + offset + self.skin);
+        if margin.is_finite() {
+            margin
+        } else {
+            f64::INFINITY
         }
     }
 
@@ -264,22 +356,40 @@ impl Grid {
             self.listed_hi[k as usize] = hi[k as usize];
         }
         self.listed_planes.copy_from_slice(&self.plane_frames);
+        for &k in &self.bounded {
+            self.moved[k as usize] = 0.0;
+        }
+        self.round_off = self.skip_margin(lo, hi);
+        // Until the next search no corner moves more than a skin: a box gap changes by at most
+        // two skins, a plane's by less than four. Box pairs further than that (plus round-off)
+        // cannot come within reach before then and are not listed.
+        let box_reach = self.reach + 2.0 * self.skin + self.round_off;
         let reach = self.reach + 4.0 * self.skin;
         let mut out = std::mem::take(&mut self.listed);
         out.clear();
-        let box_pair = |a: u32, b: u32, out: &mut Vec<(u32, u32, u32)>| {
+        let box_pair = |a: u32, b: u32, out: &mut Vec<Listed>| {
             let (a_, b_) = (a as usize, b as usize);
             let gap = box_gap(&lo[a_], &hi[a_], &lo[b_], &hi[b_]);
-            if gap <= reach && allowed(a, b) {
-                out.push((a, b, BOXES));
+            if gap <= box_reach && allowed(a, b) {
+                out.push(Listed {
+                    a,
+                    b,
+                    plane: BOXES,
+                    gap,
+                });
             }
         };
-        let plane_pair = |f: usize, k: u32, out: &mut Vec<(u32, u32, u32)>| {
+        let plane_pair = |f: usize, k: u32, out: &mut Vec<Listed>| {
             let p = self.planes[f];
             let gap = plane_gap(&self.plane_frames[f], &lo[k as usize], &hi[k as usize]);
             let (a, b) = (p.min(k), p.max(k));
             if gap <= reach && allowed(a, b) {
-                out.push((a, b, f as u32));
+                out.push(Listed {
+                    a,
+                    b,
+                    plane: f as u32,
+                    gap,
+                });
             }
         };
         for a in 0..self.role.len() as u32 {
@@ -309,7 +419,7 @@ impl Grid {
                     plane_pair(f, a, &mut out);
                 }
             }
-            out[first..].sort_unstable_by_key(|p| p.1);
+            out[first..].sort_unstable_by_key(|p| p.b);
         }
         self.listed = out;
     }
@@ -520,5 +630,51 @@ mod tests {
             (9..=40).contains(&searches),
             "{searches} searches in {rounds} evaluations"
         );
+    }
+
+    /// Pairs at exact ties (box gaps equal to the reach, in binary fractions far from the
+    /// origin, where the coordinates' round-off is largest) and balls moved by nothing, by a
+    /// few ulps, by micrometres and by a skin's worth, back and forth across the tie: the
+    /// listed pairs skipped by the bound on their gaps' change leave every evaluation equal,
+    /// bit for bit, to testing every pair.
+    #[test]
+    fn the_skipped_listed_pairs_are_beyond_reach_at_ties_and_far_from_the_origin() {
+        // r = 1/16 m, reach = 1/64 m, pitch 2r + reach: neighbours' boxes exactly `reach` apart.
+        let (r, reach) = (0.0625, 0.015625);
+        let pitch = 2.0 * r + reach;
+        let ball = Shape::sphere(r).unwrap();
+        for origin in [0.0, 1024.0, -3.0e5] {
+            let (planes, m) = ([0u32], 49usize);
+            let mut motions = vec![at(origin, origin, origin); m];
+            for (k, motion) in motions.iter_mut().enumerate().skip(1) {
+                let (i, j) = ((k - 1) % 8, (k - 1) / 8);
+                let (x, y) = (i as f64 * pitch, j as f64 * pitch);
+                // The floor's plane through `origin`: the lowest row's gap to it is the reach.
+                motion.position = Vector3::new(origin + x, origin + y, origin + r + reach);
+            }
+            let bounded: Vec<u32> = (1..m as u32).collect();
+            let mut grid = Grid::new(m, &bounded, &planes, |_| r, (reach, 0));
+            let (mut lo, mut hi) = (vec![[0.0; 3]; m], vec![[0.0; 3]; m]);
+            let mut next = stream(0x2545_f491_4f6c_dd1d);
+            let mut out = vec![];
+            for round in 0..120 {
+                for (k, motion) in motions.iter_mut().enumerate().skip(1) {
+                    let step = match (round + k) % 5 {
+                        0 => 0.0,
+                        1 => 4.0 * f64::EPSILON * (1.0 + origin.abs()),
+                        2 => 1e-6,
+                        3 => 2e-3,
+                        _ => -2e-3,
+                    };
+                    let axis = (round + 2 * k) % 3;
+                    let sign = if next() < 0.5 { -1.0 } else { 1.0 };
+                    motion.position[axis] += sign * step;
+                    (lo[k], hi[k]) = bounding_box(&ball, motion);
+                }
+                grid.pairs_sorted((&lo, &hi), &motions, |_, _| true, &mut out);
+                let want = every_pair_within((&lo, &hi), &motions, &planes, reach, |_, _| false);
+                assert_eq!(out, want, "origin {origin}, round {round}");
+            }
+        }
     }
 }
