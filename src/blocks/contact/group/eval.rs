@@ -183,19 +183,7 @@ impl ContactGroup {
             };
             active += usize::from(r.in_contact);
             if self.zero_crossings {
-                // max(1, |p_i|, |p_j|): each member's max(1, |p|) is kept (`update_members`).
-                let scale = s.scale[iu].max(s.scale[ju]);
-                let g = r.separation + SEPARATION_RESOLUTION * scale;
-                // The candidates start with the always-pairs, in their order, then the broad
-                // phase's, each with its watch slot (u32::MAX: none).
-                if c < self.always.len() {
-                    s.always_g[c] = g;
-                } else {
-                    let slot = s.candidate_slots[c - self.always.len()];
-                    if slot != u32::MAX {
-                        s.slot_g[slot as usize] = g;
-                    }
-                }
+                self.write_crossing(s, c, (iu, ju), r.separation);
             }
             // Equal and opposite, as SpatialContactForce writes them.
             let zero = Vector3::zeros();
@@ -205,6 +193,55 @@ impl ContactGroup {
             add_wrench(&mut s.wrench[iu], &mut s.touched[iu], &nb, &fb);
         }
         active
+    }
+
+    /// Candidate c's zero-crossing value from the separation (m) of its members (iu, ju), if it
+    /// has a zero-crossing function (an always-pair or a watched pair).
+    #[inline]
+    fn write_crossing(&self, s: &mut Scratch, c: usize, (iu, ju): (usize, usize), separation: f64) {
+        // max(1, |p_i|, |p_j|): each member's max(1, |p|) is kept (`update_members`).
+        let scale = s.scale[iu].max(s.scale[ju]);
+        let g = separation + SEPARATION_RESOLUTION * scale;
+        // The candidates start with the always-pairs, in their order, then the broad phase's,
+        // each with its watch slot (u32::MAX: none).
+        if c < self.always.len() {
+            s.always_g[c] = g;
+        } else {
+            let slot = s.candidate_slots[c - self.always.len()];
+            if slot != u32::MAX {
+                s.slot_g[slot as usize] = g;
+            }
+        }
+    }
+
+    /// The zero-crossing values alone, after the broad phase: the separations of the
+    /// candidates that have a zero-crossing function (the always-pairs and the watched pairs
+    /// within the margin), through the narrow phase's manifold without its forces, so the same
+    /// numbers [`ContactGroup::narrow_phase`] writes. With `island`, the same pairs as it.
+    pub(super) fn crossing_separations(&self, s: &mut Scratch, island: Option<&[bool]>) {
+        s.slot_g.iter_mut().for_each(|g| *g = 1.0);
+        let always = self.always.len();
+        for c in 0..s.candidates.len() {
+            if c >= always && s.candidate_slots[c - always] == u32::MAX {
+                continue;
+            }
+            let (i, j) = s.candidates[c];
+            if !self.in_island(island, i) && !self.in_island(island, j) {
+                continue;
+            }
+            let (iu, ju) = (i as usize, j as usize);
+            let side = |k: usize| PairSide {
+                shape: &self.members[k].shape,
+                motion: &s.motions[k],
+                pose: &s.poses[k],
+                fixed: self.members[k].body == 0,
+            };
+            let (base, follower) = (side(iu), side(ju));
+            let Some(separation) = s.narrow.separation(&base, &follower) else {
+                continue;
+            };
+            self.write_crossing(s, c, (iu, ju), separation);
+        }
     }
 
     /// Writes the outputs from the member wrenches. With `island`, only the hidden wrenches of

@@ -213,6 +213,14 @@ impl ContactGroup {
     fn encode(&self, a: u32, b: u32) -> f64 {
         (a as u64 * self.m() as u64 + b as u64) as f64
     }
+
+    /// The zero-crossing values the last evaluation left in the scratch space.
+    fn copy_crossings(&self, s: &Scratch, g: &mut [f64]) {
+        let first = self.first_slot();
+        g[..first].copy_from_slice(&s.always_g);
+        g[first..first + self.watch_slots].copy_from_slice(&s.slot_g);
+        g[first + self.watch_slots] = s.approach;
+    }
 }
 
 /// Per-run buffers, sized once.
@@ -414,10 +422,28 @@ impl Block for ContactGroup {
         let Some(s) = ctx.scratch.downcast_ref::<Scratch>() else {
             return;
         };
-        let first = self.first_slot();
-        g[..first].copy_from_slice(&s.always_g);
-        g[first..first + self.watch_slots].copy_from_slice(&s.slot_g);
-        g[first + self.watch_slots] = s.approach;
+        self.copy_crossings(s, g);
+    }
+
+    /// The separations and the approach function are functions of the members' poses alone.
+    fn crossings_from_inputs(&self) -> bool {
+        self.rigid.is_none() && self.zero_crossings
+    }
+
+    /// As [`Block::outputs_eval`] up to the broad phase, then the separations of the pairs with
+    /// a zero-crossing function only: no forces, no outputs.
+    fn zero_crossings_from_inputs(&self, ctx: &mut Ctx, g: &mut [f64]) {
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
+            return;
+        };
+        let island = ctx.island;
+        if island.is_none() {
+            self.sync_watched(&ctx.work[..ctx.work.len().min(self.watch_slots)], s);
+        }
+        self.update_members(&ctx.io, s, island);
+        self.broad_phase(s, island);
+        self.crossing_separations(s, island);
+        self.copy_crossings(s, g);
     }
 
     /// The watched pairs decide only which separations the zero-crossing functions report and
