@@ -39,38 +39,23 @@ use std::path::{Path, PathBuf};
 
 /// Cycles that exist today and are known, each the set of nodes of one strongly connected
 /// component (a found cycle must lie inside one of these sets). Each entry says why it stays.
-const ALLOWED: &[(&[&str], &str)] = &[
-    (
-        &[
-            "blocks/contact/group/eval",
-            "blocks/contact/group/mod.rs",
-            "blocks/contact/group/rigid",
-            "blocks/contact/group/watch",
-        ],
-        "a split impl of the group (cycles30's method calls; another helper owns the folder this \
-         session): mod.rs's `Block` impl calls eval.rs's `update_members`, eval.rs asks watch.rs \
-         for a slot and watch.rs runs eval.rs's plane sweep, and the children use mod.rs's \
-         `ContactGroup`, `Scratch` and port constants; the move: those into a lower file, the \
-         sweep into watch.rs",
-    ),
-    (
-        &[
-            "diagram/assemble",
-            "diagram/blueprint",
-            "diagram/build",
-            "diagram/groups",
-            "diagram/mod.rs",
-            "diagram/parameters",
-            "diagram/physical",
-            "diagram/recorded",
-            "diagram/warnings",
-        ],
-        "diagram/: the build's files and mod.rs's Diagram; the blueprint (renov6) joins it, its view \
+const ALLOWED: &[(&[&str], &str)] = &[(
+    &[
+        "diagram/assemble",
+        "diagram/blueprint",
+        "diagram/build",
+        "diagram/groups",
+        "diagram/mod.rs",
+        "diagram/parameters",
+        "diagram/physical",
+        "diagram/recorded",
+        "diagram/warnings",
+    ],
+    "diagram/: the build's files and mod.rs's Diagram; the blueprint (renov6) joins it, its view \
          `Built` read by parameters, build and warnings, and it makes parameter sets. The move: \
          the files that only read a built diagram (recorded, warnings, groups) take a view of it; \
          parameters/ (renov9's folder) stops reading build's `Instance` and physical's lowering",
-    ),
-];
+)];
 
 /// A source file: its path under `src/`, its module path, and the tokens of its code without
 /// comments, literals and test code (each with its line).

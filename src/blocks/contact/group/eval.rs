@@ -1,12 +1,11 @@
 //! The group's evaluation: members' poses and boxes, the broad phase, the narrow phase over its
 //! candidates, and the outputs (see the module documentation of `group`).
 
-use super::broad_phase::{bounding_box, NearPair};
-use super::grid::plane_gap;
-use super::narrow::PairSide;
-use super::{
+use super::base::{
     ContactGroup, Scratch, ACTIVE_PAIRS, FIRST_WRENCH, MEMBER_WRENCH, SEPARATION_RESOLUTION,
 };
+use super::broad_phase::bounding_box;
+use super::narrow::PairSide;
 use crate::block::Io;
 use crate::blocks::multibody::FrameMotion;
 use nalgebra::Vector3;
@@ -25,13 +24,6 @@ fn add_wrench(out: &mut [f64; 6], touched: &mut bool, n: &Vector3<f64>, f: &Vect
 }
 
 impl ContactGroup {
-    /// Whether member k is on one of the island's bodies (every member when `island` is
-    /// `None`; a member fixed to the World is on none).
-    #[inline]
-    pub(super) fn in_island(&self, island: Option<&[bool]>, k: u32) -> bool {
-        island.is_none_or(|mask| mask[self.members[k as usize].body])
-    }
-
     /// Poses, motions and boxes of every member from its kinematics input; with `island`, of
     /// the island's members only (the others', and those fixed to the World, keep the values
     /// of the last evaluation: the engine's evaluations at initialization and events are
@@ -119,37 +111,6 @@ impl ContactGroup {
                 && s.overflow.binary_search(&(p.a, p.b)).is_err()
             {
                 s.approach = s.approach.min(p.gap - half);
-            }
-        }
-    }
-
-    /// Appends to `out` every allowed pair of a plane fixed to the World and a bounded member
-    /// whose box comes within `reach` (m) of the plane: the gap is the signed distance from the
-    /// plane (origin o, normal n = R·e_z, World) to the box's lowest corner,
-    /// `n·(c − o) − Σ_a |n_a|·h_a` (c the box's centre, h its half sizes). With `island`,
-    /// only the island's members.
-    pub(super) fn plane_pairs_within(
-        &self,
-        lo: &[[f64; 3]],
-        hi: &[[f64; 3]],
-        motions: &[FrameMotion],
-        (reach, island): (f64, Option<&[bool]>),
-        out: &mut Vec<NearPair>,
-    ) {
-        for &p in &self.planes {
-            let plane = &motions[p as usize];
-            let n: Vector3<f64> = plane.rotation.column(2).into_owned();
-            let offset = n.dot(&plane.position);
-            for &k in &self.bounded {
-                if !self.in_island(island, k) {
-                    continue;
-                }
-                let (l, h) = (&lo[k as usize], &hi[k as usize]);
-                let gap = plane_gap(&(n, offset), l, h);
-                let (a, b) = (p.min(k), p.max(k));
-                if gap <= reach && self.allowed(a, b) {
-                    out.push(NearPair { a, b, gap });
-                }
             }
         }
     }
