@@ -39,19 +39,7 @@ use std::path::{Path, PathBuf};
 
 /// Cycles that exist today and are known, each the set of nodes of one strongly connected
 /// component (a found cycle must lie inside one of these sets). Each entry says why it stays.
-const ALLOWED: &[(&[&str], &str)] = &[(
-    &[
-        "blocks/contact/group/eval",
-        "blocks/contact/group/mod.rs",
-        "blocks/contact/group/rigid",
-        "blocks/contact/group/watch",
-    ],
-    "a split impl of the group (cycles30's method calls; another helper owns the folder this \
-         session): mod.rs's `Block` impl calls eval.rs's `update_members`, eval.rs asks watch.rs \
-         for a slot and watch.rs runs eval.rs's plane sweep, and the children use mod.rs's \
-         `ContactGroup`, `Scratch` and port constants; the move: those into a lower file, the \
-         sweep into watch.rs",
-)];
+const ALLOWED: &[(&[&str], &str)] = &[];
 
 /// A source file: its path under `src/`, its module path, and the tokens of its code without
 /// comments, literals and test code (each with its line).

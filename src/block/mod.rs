@@ -236,6 +236,24 @@ pub trait Block: Send + Sync {
     /// Writes the zero-crossing values (outputs are current).
     fn zero_crossings(&self, _ctx: &mut Ctx, _g: &mut [f64]) {}
 
+    /// True when [`Block::zero_crossings_from_inputs`] gives the zero-crossing values from the
+    /// inputs, states and work slots alone. The engine then answers a request for the
+    /// zero-crossing functions at a state whose outputs are not current by evaluating only the
+    /// blocks upstream of such a block's inputs, not the block's outputs nor anything
+    /// downstream (a contact group's forces cost far more than its separations).
+    fn crossings_from_inputs(&self) -> bool {
+        false
+    }
+
+    /// Writes the zero-crossing values when [`Block::crossings_from_inputs`]: the inputs, states
+    /// and work slots are current, the outputs and whatever [`Block::outputs_eval`] leaves in the
+    /// scratch space are not (they hold an earlier evaluation's). The values must be the same
+    /// numbers, bit for bit, as [`Block::zero_crossings`] gives after [`Block::outputs_eval`] at
+    /// the same point. Allocates nothing.
+    fn zero_crossings_from_inputs(&self, ctx: &mut Ctx, g: &mut [f64]) {
+        self.zero_crossings(ctx, g);
+    }
+
     /// The block's next time event strictly after `t` (sample hit, switch time).
     fn next_time_event(&self, _t: f64, _work: &[f64]) -> Option<f64> {
         None

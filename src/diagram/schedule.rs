@@ -26,6 +26,73 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
     evaluation_order(&PortGraph::new(&ports, lines))
 }
 
+/// The blocks an evaluation of zero-crossing functions must evaluate: for each target
+/// `(b, itself)`, every block whose output feeds one of b's inputs, directly or through
+/// feedthrough pairs of the blocks between (a block's output that no feedthrough pair ties to an
+/// input, a mechanism's kinematics, ends the walk there), and b itself when `itself` (its
+/// functions read its outputs). Indexed by block. Linear in the lines and feedthrough pairs.
+pub(crate) fn feeding_blocks(
+    blocks: &[CompiledBlock],
+    lines: &[SignalLine],
+    targets: &[(usize, bool)],
+) -> Vec<bool> {
+    let n = blocks.len();
+    // Input `i` of block `b` is input node `input_first[b] + i`, output `o` output node
+    // `output_first[b] + o`.
+    let offsets = |len: &dyn Fn(&CompiledBlock) -> usize| {
+        let mut first = Vec::with_capacity(n + 1);
+        first.push(0usize);
+        for b in blocks {
+            first.push(first[first.len() - 1] + len(b));
+        }
+        first
+    };
+    let input_first = offsets(&|b| b.input_slots.len());
+    let output_first = offsets(&|b| b.output_slots.len());
+    // The lines into each input node (compressed rows).
+    let inputs = input_first[n];
+    let mut line_first = vec![0usize; inputs + 1];
+    for l in lines {
+        line_first[input_first[l.to] + l.to_port + 1] += 1;
+    }
+    for k in 0..inputs {
+        line_first[k + 1] += line_first[k];
+    }
+    let mut next = line_first.clone();
+    let mut into = vec![0usize; lines.len()];
+    for (k, l) in lines.iter().enumerate() {
+        let node = input_first[l.to] + l.to_port;
+        into[next[node]] = k;
+        next[node] += 1;
+    }
+    let mut seen = vec![false; output_first[n]];
+    let mut needed = vec![false; n];
+    // The input nodes whose sources must be evaluated.
+    let mut pending: Vec<usize> = Vec::new();
+    for &(b, itself) in targets {
+        needed[b] |= itself;
+        pending.extend(input_first[b]..input_first[b + 1]);
+    }
+    while let Some(input) = pending.pop() {
+        for &k in &into[line_first[input]..line_first[input + 1]] {
+            let l = &lines[k];
+            let node = output_first[l.from] + l.from_port;
+            if seen[node] {
+                continue;
+            }
+            seen[node] = true;
+            needed[l.from] = true;
+            let feeds = blocks[l.from].setup.feedthrough.iter();
+            pending.extend(
+                feeds
+                    .filter(|&&(_, o)| o == l.from_port)
+                    .map(|&(i, _)| input_first[l.from] + i),
+            );
+        }
+    }
+    needed
+}
+
 /// What the schedule needs of one block: its number of outputs and its declared
 /// `(input, output)` feedthrough pairs.
 struct BlockPorts<'a> {

@@ -15,9 +15,21 @@ use super::sparsity::StateDependencies;
 use super::steps::Step;
 use crate::block::{kernel, same_bits, Block, Ctx};
 use crate::diagram::parameters::ParameterSet;
+use crate::diagram::schedule::feeding_blocks;
 use crate::diagram::Diagram;
 use crate::solver::{Direction, EventOutcome, Method, RecordKind, System};
 use std::any::Any;
+
+/// Which steps an evaluation runs (see [`Engine::eval_scheduled`]).
+#[derive(Clone, Copy)]
+enum Steps {
+    /// Every block's.
+    All,
+    /// All but the constant blocks' (a minor step).
+    Minor,
+    /// Those a zero-crossing evaluation needs (`Engine::crossing_steps`).
+    Crossing,
+}
 
 /// How many rounds of [`crate::block::Block::settle`] may pass before the modes count as inconsistent.
 const MAX_SETTLE_ROUNDS: usize = 100;
@@ -125,6 +137,16 @@ pub struct Engine<'d> {
     blocks: Vec<&'d dyn Block>,
     stateful: Vec<usize>,
     crossing: Vec<usize>,
+    /// Per block of `crossing`: whether it gives its zero-crossing functions from its inputs
+    /// ([`Block::crossings_from_inputs`]).
+    crossing_from_inputs: Vec<bool>,
+    /// What a zero-crossing evaluation at a point whose outputs are not current evaluates when
+    /// a block of `crossing` gives its functions from its inputs (`None` otherwise): the minor
+    /// steps of the blocks upstream of those blocks' inputs and of the other crossing blocks
+    /// with their own upstream ([`crate::diagram::schedule::feeding_blocks`]). A contact
+    /// group's separations then cost its members' kinematics, not its forces and what they
+    /// feed.
+    crossing_steps: Option<Vec<Step<'d>>>,
     /// How each block is evaluated (called, or fused into sparse sums).
     plan: LinearPlan,
     /// The diagram's schedule without the blocks the plan skips, as steps (initialization and
@@ -247,8 +269,12 @@ impl<'d> Engine<'d> {
         let stateful: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| !diagram.blocks[b].states.is_empty())
             .collect();
-        let crossing = (0..diagram.blocks.len())
+        let crossing: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| !diagram.blocks[b].zero_crossings.is_empty())
+            .collect();
+        let crossing_from_inputs: Vec<bool> = crossing
+            .iter()
+            .map(|&b| blocks[b].crossings_from_inputs())
             .collect();
         let plan = if fuse {
             LinearPlan::build_with(diagram, &blocks)
@@ -271,6 +297,19 @@ impl<'d> Engine<'d> {
         };
         let steps = steps_where(&|_| true);
         let minor_steps = steps_where(&|b| !blocks[b].outputs_are_constant());
+        let crossing_steps = if crossing_from_inputs.contains(&true) {
+            let targets: Vec<(usize, bool)> = crossing
+                .iter()
+                .zip(&crossing_from_inputs)
+                .map(|(&b, &from_inputs)| (b, !from_inputs))
+                .collect();
+            let feeding = feeding_blocks(&diagram.blocks, diagram.lines(), &targets);
+            Some(steps_where(&|b| {
+                feeding[b] && !blocks[b].outputs_are_constant()
+            }))
+        } else {
+            None
+        };
         let called: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| plan.mode[b] == Mode::Dispatch)
             .collect();
@@ -286,6 +325,8 @@ impl<'d> Engine<'d> {
             blocks,
             stateful,
             crossing,
+            crossing_from_inputs,
+            crossing_steps,
             steps,
             minor_steps,
             called,
@@ -556,7 +597,7 @@ impl<'d> Engine<'d> {
     fn outputs_at(&mut self, t: f64, x: &[f64]) {
         if !self.copy_states {
             if !self.minor_steps.is_empty() {
-                self.eval_scheduled(t, false, Some(x));
+                self.eval_scheduled(t, Steps::Minor, Some(x));
             }
             return;
         }
@@ -564,24 +605,42 @@ impl<'d> Engine<'d> {
             return;
         }
         self.run.x.copy_from_slice(x);
-        self.eval_scheduled(t, false, None);
+        self.eval_scheduled(t, Steps::Minor, None);
         self.evaluated_at = Some(t);
+    }
+
+    /// Makes the inputs of the blocks that give their zero-crossing functions from their inputs
+    /// current for `(t, x)` (and the other crossing blocks' outputs): evaluates
+    /// `crossing_steps` only. The outputs are then not current ([`Engine::outputs_at`]
+    /// evaluates again at any point).
+    fn crossing_inputs_at(&mut self, t: f64, x: &[f64]) {
+        if self.copy_states {
+            self.run.x.copy_from_slice(x);
+            self.eval_scheduled(t, Steps::Crossing, None);
+        } else {
+            self.eval_scheduled(t, Steps::Crossing, Some(x));
+        }
     }
 
     /// Evaluates all outputs at `t` from the run state's `x` (`run.x`), which is current after
     /// [`Engine::initialize`] and events; to evaluate at another state, write it to `run.x` first.
     pub fn eval_outputs(&mut self, t: f64) {
-        self.eval_scheduled(t, true, None);
+        self.eval_scheduled(t, Steps::All, None);
     }
 
-    /// Evaluates the outputs at `t`: every block's (`all`), or all but the constant ones, which
-    /// keep the values of the last full evaluation (a minor step). Fused rows read the states
-    /// from `x`, or from the run state's when `None`; called blocks always read the run state's.
+    /// Evaluates the outputs at `t`: every block's ([`Steps::All`]), or all but the constant
+    /// ones, which keep the values of the last full evaluation (a minor step), or those a
+    /// zero-crossing evaluation needs ([`Steps::Crossing`]). Fused rows read the states from
+    /// `x`, or from the run state's when `None`; called blocks always read the run state's.
     #[inline]
-    fn eval_scheduled(&mut self, t: f64, all: bool, x: Option<&[f64]>) {
+    fn eval_scheduled(&mut self, t: f64, which: Steps, x: Option<&[f64]>) {
         self.evaluated_at = None;
         let interior = self.interior;
-        let steps = if all { &self.steps } else { &self.minor_steps };
+        let steps = match which {
+            Steps::All => &self.steps,
+            Steps::Minor => &self.minor_steps,
+            Steps::Crossing => self.crossing_steps.as_deref().unwrap_or(&[]),
+        };
         let (run, plan, sum_scratch) = (&mut self.run, &self.plan, &mut self.sum_scratch);
         let island = self.restricted.then_some(&self.island_mask[..]);
         for step in steps {
@@ -844,14 +903,27 @@ impl System for Engine<'_> {
         self.run.blame_dxdt = dxdt;
     }
 
+    /// From the outputs when they are current at `(t, x)`; otherwise, when blocks give their
+    /// functions from their inputs, from the blocks upstream of them only (`crossing_steps`).
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
-        self.outputs_at(t, x);
+        let current = self.copy_states && self.evaluated_at == Some(t) && same_bits(&self.run.x, x);
+        let from_inputs = self.crossing_steps.is_some() && !current;
+        if from_inputs {
+            self.crossing_inputs_at(t, x);
+        } else {
+            self.outputs_at(t, x);
+        }
         let d = self.diagram;
         for i in 0..self.crossing.len() {
             let b = self.crossing[i];
             let (range, block) = (d.blocks[b].zero_crossings.clone(), self.blocks[b]);
+            let cheap = from_inputs && self.crossing_from_inputs[i];
             let mut ctx = self.ctx(b, t);
-            block.zero_crossings(&mut ctx, &mut g[range]);
+            if cheap {
+                block.zero_crossings_from_inputs(&mut ctx, &mut g[range]);
+            } else {
+                block.zero_crossings(&mut ctx, &mut g[range]);
+            }
         }
     }
 
@@ -1051,3 +1123,7 @@ type = "Scope"
         }
     }
 }
+
+#[cfg(test)]
+#[path = "crossing_tests.rs"]
+mod crossing_tests;

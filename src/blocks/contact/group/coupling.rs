@@ -2,7 +2,7 @@
 //! penalty rates ([`crate::block::Advice`]), and which bodies its contacts couple for the island
 //! partition and the Jacobian's sparsity ([`crate::block::BodyCoupling`]).
 
-use super::{ContactGroup, Scratch};
+use super::base::{ContactGroup, Scratch};
 use crate::block::ContactRates;
 use std::any::Any;
 impl crate::block::Advice for ContactGroup {

@@ -1,12 +1,11 @@
 //! The group's evaluation: members' poses and boxes, the broad phase, the narrow phase over its
 //! candidates, and the outputs (see the module documentation of `group`).
 
-use super::broad_phase::{bounding_box, NearPair};
-use super::grid::plane_gap;
-use super::narrow::PairSide;
-use super::{
+use super::base::{
     ContactGroup, Scratch, ACTIVE_PAIRS, FIRST_WRENCH, MEMBER_WRENCH, SEPARATION_RESOLUTION,
 };
+use super::broad_phase::bounding_box;
+use super::narrow::PairSide;
 use crate::block::Io;
 use crate::blocks::multibody::FrameMotion;
 use nalgebra::Vector3;
@@ -25,13 +24,6 @@ fn add_wrench(out: &mut [f64; 6], touched: &mut bool, n: &Vector3<f64>, f: &Vect
 }
 
 impl ContactGroup {
-    /// Whether member k is on one of the island's bodies (every member when `island` is
-    /// `None`; a member fixed to the World is on none).
-    #[inline]
-    pub(super) fn in_island(&self, island: Option<&[bool]>, k: u32) -> bool {
-        island.is_none_or(|mask| mask[self.members[k as usize].body])
-    }
-
     /// Poses, motions and boxes of every member from its kinematics input; with `island`, of
     /// the island's members only (the others', and those fixed to the World, keep the values
     /// of the last evaluation: the engine's evaluations at initialization and events are
@@ -126,37 +118,6 @@ impl ContactGroup {
         }
     }
 
-    /// Appends to `out` every allowed pair of a plane fixed to the World and a bounded member
-    /// whose box comes within `reach` (m) of the plane: the gap is the signed distance from the
-    /// plane (origin o, normal n = R·e_z, World) to the box's lowest corner,
-    /// `n·(c − o) − Σ_a |n_a|·h_a` (c the box's centre, h its half sizes). With `island`,
-    /// only the island's members.
-    pub(super) fn plane_pairs_within(
-        &self,
-        lo: &[[f64; 3]],
-        hi: &[[f64; 3]],
-        motions: &[FrameMotion],
-        (reach, island): (f64, Option<&[bool]>),
-        out: &mut Vec<NearPair>,
-    ) {
-        for &p in &self.planes {
-            let plane = &motions[p as usize];
-            let n: Vector3<f64> = plane.rotation.column(2).into_owned();
-            let offset = n.dot(&plane.position);
-            for &k in &self.bounded {
-                if !self.in_island(island, k) {
-                    continue;
-                }
-                let (l, h) = (&lo[k as usize], &hi[k as usize]);
-                let gap = plane_gap(&(n, offset), l, h);
-                let (a, b) = (p.min(k), p.max(k));
-                if gap <= reach && self.allowed(a, b) {
-                    out.push(NearPair { a, b, gap });
-                }
-            }
-        }
-    }
-
     /// Evaluates the candidates; returns the number of pairs in contact. With `island`, the
     /// always-evaluated pairs without a member on the island's bodies are skipped (their
     /// zero-crossing functions keep their values; the watch slots of pairs not evaluated read
@@ -186,19 +147,7 @@ impl ContactGroup {
             };
             active += usize::from(r.in_contact);
             if self.zero_crossings {
-                // max(1, |p_i|, |p_j|): each member's max(1, |p|) is kept (`update_members`).
-                let scale = s.scale[iu].max(s.scale[ju]);
-                let g = r.separation + SEPARATION_RESOLUTION * scale;
-                // The candidates start with the always-pairs, in their order, then the broad
-                // phase's, each with its watch slot (u32::MAX: none).
-                if c < self.always.len() {
-                    s.always_g[c] = g;
-                } else {
-                    let slot = s.candidate_slots[c - self.always.len()];
-                    if slot != u32::MAX {
-                        s.slot_g[slot as usize] = g;
-                    }
-                }
+                self.write_crossing(s, c, (iu, ju), r.separation);
             }
             // Equal and opposite, as SpatialContactForce writes them.
             let zero = Vector3::zeros();
@@ -208,6 +157,55 @@ impl ContactGroup {
             add_wrench(&mut s.wrench[iu], &mut s.touched[iu], &nb, &fb);
         }
         active
+    }
+
+    /// Candidate c's zero-crossing value from the separation (m) of its members (iu, ju), if it
+    /// has a zero-crossing function (an always-pair or a watched pair).
+    #[inline]
+    fn write_crossing(&self, s: &mut Scratch, c: usize, (iu, ju): (usize, usize), separation: f64) {
+        // max(1, |p_i|, |p_j|): each member's max(1, |p|) is kept (`update_members`).
+        let scale = s.scale[iu].max(s.scale[ju]);
+        let g = separation + SEPARATION_RESOLUTION * scale;
+        // The candidates start with the always-pairs, in their order, then the broad phase's,
+        // each with its watch slot (u32::MAX: none).
+        if c < self.always.len() {
+            s.always_g[c] = g;
+        } else {
+            let slot = s.candidate_slots[c - self.always.len()];
+            if slot != u32::MAX {
+                s.slot_g[slot as usize] = g;
+            }
+        }
+    }
+
+    /// The zero-crossing values alone, after the broad phase: the separations of the
+    /// candidates that have a zero-crossing function (the always-pairs and the watched pairs
+    /// within the margin), through the narrow phase's manifold without its forces, so the same
+    /// numbers [`ContactGroup::narrow_phase`] writes. With `island`, the same pairs as it.
+    pub(super) fn crossing_separations(&self, s: &mut Scratch, island: Option<&[bool]>) {
+        s.slot_g.iter_mut().for_each(|g| *g = 1.0);
+        let always = self.always.len();
+        for c in 0..s.candidates.len() {
+            if c >= always && s.candidate_slots[c - always] == u32::MAX {
+                continue;
+            }
+            let (i, j) = s.candidates[c];
+            if !self.in_island(island, i) && !self.in_island(island, j) {
+                continue;
+            }
+            let (iu, ju) = (i as usize, j as usize);
+            let side = |k: usize| PairSide {
+                shape: &self.members[k].shape,
+                motion: &s.motions[k],
+                pose: &s.poses[k],
+                fixed: self.members[k].body == 0,
+            };
+            let (base, follower) = (side(iu), side(ju));
+            let Some(separation) = s.narrow.separation(&base, &follower) else {
+                continue;
+            };
+            self.write_crossing(s, c, (iu, ju), separation);
+        }
     }
 
     /// Writes the outputs from the member wrenches. With `island`, only the hidden wrenches of

@@ -58,6 +58,21 @@ impl Narrow {
         }
     }
 
+    /// The pair's separation only (m): the same number [`Narrow::eval`] gives (the same
+    /// manifold), without the forces; `None` for a pair the geometry table does not support.
+    pub(super) fn separation(&mut self, base: &PairSide, follower: &PairSide) -> Option<f64> {
+        contact_manifold_with(
+            &mut self.workspace,
+            base.shape,
+            base.pose,
+            follower.shape,
+            follower.pose,
+            &mut self.manifold,
+        )
+        .ok()?;
+        Some(self.manifold.separation())
+    }
+
     /// The pair's separation and the wrench on `follower` under `normal` and `friction`; `None`
     /// for a pair the geometry table does not support (never asked: the group skips them).
     pub(super) fn eval(

@@ -22,7 +22,7 @@
 //! phase of `multibody/rigid/broad.rs`; the group's pairs opt in with
 //! [`crate::multibody::rigid::RigidPair::broad_phase`]).
 
-use super::{ContactGroup, ACTIVE_PAIRS, MEMBER_WRENCH};
+use super::base::{ContactGroup, ACTIVE_PAIRS, MEMBER_WRENCH};
 use crate::block::{Binding, BlockError, Ctx, HiddenPort, PortDecl, Setup, Shape};
 use crate::blocks::contact::rigid_params::{check_rigid_geometry, RigidParams};
 use crate::blocks::multibody::FrameMotion;

@@ -1,5 +1,5 @@
 //! A bound group (either kind) none of whose pairs may touch adds no contact at all: the
-//! warning that says so, why (how many pairs each rule of [`super::ContactGroup::allowed`] leaves
+//! warning that says so, why (how many pairs each rule of [`super::base::ContactGroup::allowed`] leaves
 //! out), and what to change for the rule that leaves out the most.
 //!
 //! A free function over what it reads (each member's body and geometry kind, the excluded and
@@ -9,7 +9,7 @@
 use crate::geometry::ShapeKind;
 
 /// Why no pair of a bound group can touch: how many of its pairs each rule leaves out (the first
-/// rule that applies to a pair, in [`super::ContactGroup::allowed`]'s order).
+/// rule that applies to a pair, in [`super::base::ContactGroup::allowed`]'s order).
 #[derive(Default)]
 struct LeftOut {
     /// Pairs of kinds without contact (two planes, two points, …).
@@ -61,7 +61,7 @@ impl LeftOut {
 /// The warning for a bound group none of whose pairs may touch (see the module documentation);
 /// its hint is the change for the rule that leaves out the most pairs (the first listed on a
 /// tie). It starts with `members` so that it is located at that key. `None` when a pair may
-/// touch (no rule leaves it out: the rules are [`super::ContactGroup::allowed`]'s).
+/// touch (no rule leaves it out: the rules are [`super::base::ContactGroup::allowed`]'s).
 ///
 /// `members[k]` is member k's body (0: the World) and geometry kind; `excluded` the pairs (i < j)
 /// excluded by name and `joined` the body pairs (low, high) a joint joins, both sorted; `rigid`

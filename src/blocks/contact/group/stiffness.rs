@@ -19,7 +19,7 @@
 //! run stalls or `check` reads the state at t = 0, never inside the integration: it allocates
 //! its own buffers.
 
-use super::{ContactGroup, Scratch};
+use super::base::{ContactGroup, Scratch};
 use crate::block::StiffnessNote;
 use crate::blocks::contact::pair_modes::{BodyAt, PairModes};
 use crate::geometry::query::manifold::{contact_manifold_with, ContactManifold};
@@ -155,7 +155,7 @@ impl ContactGroup {
                 (n.dot(&relative(&p.velocity_point.coords)), vt.norm())
             })
             .unzip();
-        let body = |m: &super::Member, pose| {
+        let body = |m: &super::base::Member, pose| {
             (m.body != 0)
                 .then(|| BodyAt::from_inertia(&m.body_inertia, &m.placement, pose, &n))
                 .flatten()

@@ -30,8 +30,11 @@
 //! step. Pairs within margin/2 that found no watch slot (more near pairs than slots) are bounded
 //! the same way, and left out of the approach function.
 
+use super::base::{ContactGroup, Scratch};
 use super::broad_phase::NearPair;
-use super::{ContactGroup, Scratch};
+use super::grid::plane_gap;
+use crate::blocks::multibody::FrameMotion;
+use nalgebra::Vector3;
 
 /// How far beyond the margin the time bound looks, in margins.
 const LOOK_AHEAD: f64 = 8.0;
@@ -197,6 +200,37 @@ impl ContactGroup {
 }
 
 impl ContactGroup {
+    /// Appends to `out` every allowed pair of a plane fixed to the World and a bounded member
+    /// whose box comes within `reach` (m) of the plane: the gap is the signed distance from the
+    /// plane (origin o, normal n = R·e_z, World) to the box's lowest corner,
+    /// `n·(c − o) − Σ_a |n_a|·h_a` (c the box's centre, h its half sizes). With `island`,
+    /// only the island's members.
+    pub(super) fn plane_pairs_within(
+        &self,
+        lo: &[[f64; 3]],
+        hi: &[[f64; 3]],
+        motions: &[FrameMotion],
+        (reach, island): (f64, Option<&[bool]>),
+        out: &mut Vec<NearPair>,
+    ) {
+        for &p in &self.planes {
+            let plane = &motions[p as usize];
+            let n: Vector3<f64> = plane.rotation.column(2).into_owned();
+            let offset = n.dot(&plane.position);
+            for &k in &self.bounded {
+                if !self.in_island(island, k) {
+                    continue;
+                }
+                let (l, h) = (&lo[k as usize], &hi[k as usize]);
+                let gap = plane_gap(&(n, offset), l, h);
+                let (a, b) = (p.min(k), p.max(k));
+                if gap <= reach && self.allowed(a, b) {
+                    out.push(NearPair { a, b, gap });
+                }
+            }
+        }
+    }
+
     /// Calls `crossing(k, a, b)` with the bodies of each zero-crossing function k that depends
     /// on one pair: each always-pair's members', each watch slot's pair's from `work` (`(0, 0)`
     /// for an empty slot, a constant 1). The approach function, over every unwatched pair, is
