@@ -2,42 +2,87 @@
 //! (with the hidden ports binding adds) are the same for every joint of one configuration, and a
 //! 20,000-joint URDF chain kept 20,000 copies (about 600 bytes and five allocations a joint).
 //!
-//! A block makes its list as a vector ([`Cow::Owned`], pushed to while it is built and bound),
-//! then hands it to [`share`], which replaces it with the one kept copy of an equal list. The
-//! copies are kept for the process's life (leaked): there are few distinct lists (one per joint
-//! kind and option set), and at most [`MAX_SHARED`] are kept, so a program that makes many
-//! different lists keeps its own vectors past that.
+//! A block makes its list as a vector ([`PortList::Own`], pushed to while it is built and bound),
+//! then hands it to [`share`], which replaces it with a shared copy of an equal list made by
+//! another block that still lives ([`PortList::Shared`]). The registry of shared lists holds weak
+//! references only: a list is freed with the last block that uses it, and dead entries are
+//! dropped before a new one is added; at most [`MAX_SHARED`] live lists are registered, so a
+//! program that makes many different lists keeps its own vectors past that.
 
 use crate::block::PortDecl;
-use std::borrow::Cow;
-use std::sync::Mutex;
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, Weak};
 
-/// A block's port list: its own while it is made, then a shared copy.
-pub(super) type PortList = Cow<'static, [PortDecl]>;
+/// A block's port list: its own while it is made, then a copy shared with equal lists.
+#[derive(Debug)]
+pub(super) enum PortList {
+    /// The block's own list (while it is built and bound, or when none could be shared).
+    Own(Vec<PortDecl>),
+    /// A list shared with the other live blocks whose lists are equal.
+    Shared(Arc<[PortDecl]>),
+}
 
-/// The most distinct lists kept: each is a few hundred bytes, kept until the process exits.
+impl PortList {
+    /// The list to push to: a shared list is copied first, so the other blocks' is unchanged.
+    pub(super) fn to_mut(&mut self) -> &mut Vec<PortDecl> {
+        if let PortList::Shared(shared) = self {
+            *self = PortList::Own(shared.to_vec());
+        }
+        match self {
+            PortList::Own(own) => own,
+            PortList::Shared(_) => unreachable!("made Own just above"),
+        }
+    }
+}
+
+impl Deref for PortList {
+    type Target = [PortDecl];
+    fn deref(&self) -> &[PortDecl] {
+        match self {
+            PortList::Own(own) => own,
+            PortList::Shared(shared) => shared,
+        }
+    }
+}
+
+impl From<Vec<PortDecl>> for PortList {
+    fn from(own: Vec<PortDecl>) -> Self {
+        PortList::Own(own)
+    }
+}
+
+/// The most live lists registered: each is a few hundred bytes.
 const MAX_SHARED: usize = 256;
 
-/// The distinct lists kept so far.
-static SHARED: Mutex<Vec<&'static [PortDecl]>> = Mutex::new(Vec::new());
+/// The lists shared so far, as weak references (a list lives as long as a block uses it).
+static SHARED: Mutex<Vec<Weak<[PortDecl]>>> = Mutex::new(Vec::new());
 
-/// Replaces `list` by the kept copy of an equal list, keeping a copy of it first if there is
-/// none (up to [`MAX_SHARED`] lists; past that, or if another thread panicked while holding the
-/// lists, `list` is only shrunk to its length). A list already shared is left as it is.
+/// Replaces `list` by the shared copy of an equal list, registering it first if there is none
+/// (up to [`MAX_SHARED`] live lists; past that, or if another thread panicked while holding the
+/// registry, `list` is only shrunk to its length). A list already shared is left as it is.
 pub(super) fn share(list: &mut PortList) {
-    let Cow::Owned(own) = list else {
+    let PortList::Own(own) = list else {
         return;
     };
-    let Ok(mut kept) = SHARED.lock() else {
+    let Ok(mut registry) = SHARED.lock() else {
         own.shrink_to_fit();
         return;
     };
-    if let Some(&same) = kept.iter().find(|k| k[..] == own[..]) {
-        *list = Cow::Borrowed(same);
-    } else if kept.len() < MAX_SHARED {
-        let copy: &'static [PortDecl] = Box::leak(std::mem::take(own).into_boxed_slice());
-        kept.push(copy);
-        *list = Cow::Borrowed(copy);
+    if let Some(same) = registry
+        .iter()
+        .filter_map(Weak::upgrade)
+        .find(|k| k[..] == own[..])
+    {
+        *list = PortList::Shared(same);
+        return;
+    }
+    if registry.len() >= MAX_SHARED {
+        registry.retain(|k| k.strong_count() > 0);
+    }
+    if registry.len() < MAX_SHARED {
+        let shared: Arc<[PortDecl]> = std::mem::take(own).into();
+        registry.push(Arc::downgrade(&shared));
+        *list = PortList::Shared(shared);
     } else {
         own.shrink_to_fit();
     }
@@ -49,19 +94,28 @@ mod tests {
     use crate::block::Shape;
 
     /// Two equal lists end as one copy; a different list is kept apart; a shared list pushed to
-    /// again is copied first (`Cow::to_mut`), so the other blocks' list is unchanged.
+    /// again is copied first, so the other blocks' list is unchanged; a list no block uses any
+    /// more is freed (only a weak reference stays registered).
     #[test]
     fn equal_lists_share_one_copy() {
         let list = || vec![PortDecl::signal("share_test_q", Shape::SCALAR)];
-        let (mut a, mut b): (PortList, PortList) = (Cow::Owned(list()), Cow::Owned(list()));
-        let mut c: PortList = Cow::Owned(vec![PortDecl::signal("share_test_w", Shape::SCALAR)]);
+        let (mut a, mut b) = (PortList::from(list()), PortList::from(list()));
+        let mut c = PortList::from(vec![PortDecl::signal("share_test_w", Shape::SCALAR)]);
         share(&mut a);
         share(&mut b);
         share(&mut c);
-        assert!(matches!((&a, &b), (Cow::Borrowed(x), Cow::Borrowed(y)) if std::ptr::eq(*x, *y)));
+        assert!(
+            matches!((&a, &b), (PortList::Shared(x), PortList::Shared(y)) if Arc::ptr_eq(x, y))
+        );
         assert!(!std::ptr::eq(&a[0], &c[0]));
+        let PortList::Shared(shared_c) = &c else {
+            panic!("c is shared");
+        };
+        let weak_c = Arc::downgrade(shared_c);
         a.to_mut()
             .push(PortDecl::signal("share_test_w", Shape::SCALAR));
         assert_eq!((a.len(), b.len()), (2, 1));
+        drop(c);
+        assert!(weak_c.upgrade().is_none(), "a list no block uses is freed");
     }
 }
