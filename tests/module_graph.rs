@@ -1077,3 +1077,86 @@ fn print_module_graph() {
         println!("{} → {}   ({})", e.from, e.to, e.at);
     }
 }
+
+/// The module map of docs/module-map.md, made from the edges: for each folder (the top level
+/// first), each file that uses another file of the same folder, with what it uses, then the
+/// files that are used but use no other. A file on no edge of its folder is not listed.
+fn module_map(edges: &[Edge]) -> String {
+    let split = |node: &str| -> (String, String) {
+        match node.rsplit_once('/') {
+            Some((folder, leaf)) => (folder.to_string(), leaf.to_string()),
+            None => (String::new(), node.to_string()),
+        }
+    };
+    // folder → file → the files of the folder it uses.
+    let mut folders: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for e in edges {
+        let ((folder, from), (_, to)) = (split(&e.from), split(&e.to));
+        let files = folders.entry(folder).or_default();
+        files.entry(from).or_default().insert(to.clone());
+        files.entry(to).or_default();
+    }
+    let mut out = String::from(
+        "# Module map\n\n\
+         Generated from the code by tests/module_graph.rs (which checks that this file matches \
+         it): regenerate with\n\
+         `cargo test --release --test module_graph -- --ignored print_module_map --nocapture \
+         | sed -n '/^# Module map/,/^<!-- end -->/p' > docs/module-map.md`.\n\
+         How a dependency is read: the module documentation of tests/module_graph.rs. For each \
+         folder, `file → files` lists the files of the same folder a file uses; `mod.rs` is the \
+         folder's own file. A file on no line of its folder neither uses nor is used by a \
+         sibling. There is no cycle: the arrows of each folder point one way.\n",
+    );
+    for (folder, files) in &folders {
+        let title = if folder.is_empty() {
+            "src (top level)"
+        } else {
+            folder
+        };
+        out.push_str(&format!("\n## {title}\n\n"));
+        let mut leaves = Vec::new();
+        for (file, uses) in files {
+            if uses.is_empty() {
+                leaves.push(file.as_str());
+            } else {
+                let uses: Vec<&str> = uses.iter().map(String::as_str).collect();
+                out.push_str(&format!("- {file} → {}\n", uses.join(", ")));
+            }
+        }
+        if !leaves.is_empty() {
+            out.push_str(&format!("- use no other: {}\n", leaves.join(", ")));
+        }
+    }
+    out.push_str("\n<!-- end -->\n");
+    out
+}
+
+fn module_map_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/module-map.md")
+}
+
+/// docs/module-map.md is the map of the code as it is (issue 29: "a module map that matches
+/// the code"): a file moved or a dependency added without regenerating it fails here.
+#[test]
+fn the_module_map_matches_the_code() {
+    let expected = module_map(&edges());
+    let written = fs::read_to_string(module_map_path()).unwrap_or_default();
+    assert!(
+        written == expected,
+        "docs/module-map.md does not match the code; regenerate it with\n  \
+         cargo test --release --test module_graph -- --ignored print_module_map --nocapture \
+         | sed -n '/^# Module map/,/^<!-- end -->/p' > docs/module-map.md\n(first differing line: {:?})",
+        written
+            .lines()
+            .zip(expected.lines())
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| format!("written {a:?}, code {b:?}"))
+    );
+}
+
+/// Prints docs/module-map.md's text (see [`the_module_map_matches_the_code`]).
+#[test]
+#[ignore = "prints the module map to regenerate docs/module-map.md"]
+fn print_module_map() {
+    print!("{}", module_map(&edges()));
+}
