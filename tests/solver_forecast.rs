@@ -106,3 +106,28 @@ fn a_crossing_that_changes_the_dynamics_is_not_foreseen() {
     assert_eq!((s.foreseen_steps, s.forecast_misses), (0, 0), "{s:?}");
     assert!((system.events[0] - t_star()).abs() <= 1e-10);
 }
+
+/// The fall to a stop time `t_end` (dopri5, default tolerances).
+fn fall_to(t_end: f64) -> (Fall, blockdyn::solver::SolverStats) {
+    let mut system = Fall {
+        keeps_dynamics: true,
+        events: Vec::new(),
+    };
+    let mut solver = Solver::new(2, 1, SolverOptions::default()).unwrap();
+    let stats = solver
+        .integrate(&mut system, 0.0, &[H0, 0.0], t_end)
+        .unwrap();
+    (system, stats)
+}
+
+/// A forecast that misses: with the stop time at the crossing itself, the step before it is
+/// cut, and nothing is found past its end (the run ends at the crossing, where g is 0 and
+/// fires nothing): one cut step, one miss, no crossing found ahead and no event, so that
+/// foreseen − missed = the crossings found past a cut step's end (0).
+#[test]
+fn a_crossing_at_the_stop_time_is_a_forecast_miss() {
+    let (system, s) = fall_to(t_star());
+    assert_eq!((s.foreseen_steps, s.forecast_misses), (1, 1), "{s:?}");
+    assert_eq!(s.foreseen_steps - s.forecast_misses, s.crossings_ahead);
+    assert!(system.events.is_empty(), "{:?}", system.events);
+}

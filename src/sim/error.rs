@@ -103,6 +103,10 @@ pub enum SimError {
     /// Solver settings that cannot be used (given in code, past the model's checks).
     #[error("invalid solver settings: {0}")]
     InvalidOptions(String),
+    /// A run with islands could not go on ([`crate::solver::SolverError::IslandsNotJoined`]:
+    /// its message names the way out).
+    #[error("{0}")]
+    Islands(String),
     /// [`RunOptions`](super::RunOptions) that do not fit each other or the model.
     #[error("invalid run options: {0}")]
     Options(#[from] RunOptionsError),

@@ -78,6 +78,15 @@ pub enum SolverError {
         /// The last accepted time.
         t: f64,
     },
+    /// A run with islands (`[solver] islands = true`) could not go on: at `t` an island's event
+    /// left one of a contact group's watched pairs across two islands (a cut at the start of a
+    /// stretch), and the synchronisation there did not join the two islands, so the stretch
+    /// would be cut at its start again and again.
+    #[error("islands: at t = {t} s an island's event left a contact group's watched pair across two islands, and the synchronisation there did not join them (the run cannot advance); run with [solver] islands = false")]
+    IslandsNotJoined {
+        /// The time of the cut (s).
+        t: f64,
+    },
     /// The options, the initial state or the time span are unusable.
     #[error("invalid solver input: {0}")]
     InvalidOptions(String),

@@ -4,8 +4,8 @@
 //! and its parent, the World excepted), (2) the signal paths by which a block turns the
 //! kinematics of some bodies into forces or actuation of others (a controller, a pair contact
 //! block, a spring), found once from the diagram's lines, and (3) every contact group's pairs
-//! within its look-ahead reach at its last look ([`crate::block::BodyCoupling::island_pairs`]). Bodies
-//! fixed to the World join nothing. Each class is an island; its states are the states of its
+//! within its look-ahead reach at its last look
+//! ([`crate::block::BodyCoupling::island_pairs`]). Bodies fixed to the World join nothing. Each class is an island; its states are the states of its
 //! bodies' joints.
 //!
 //! Between two synchronisations the islands' equations are exactly decoupled: a pair across
@@ -79,13 +79,14 @@ pub struct IslandStats {
     /// further than margin/2 apart for bodies moved by gravity and contact.
     pub cross_island_crossings: usize,
     /// Stretches (from one synchronisation to the next) in which two islands' bodies were found
-    /// in contact: by a kept island run's evaluation (a watched pair across two islands at or
-    /// below zero), or
-    /// at the synchronisation that ends the stretch, with every body where it is. A body
-    /// reached another island's body inside a stretch without a cut first (a pass from beyond
-    /// margin/2 to contact within one step, or a cut late because the island that ran first
-    /// was seen where its run ended: docs/solver.md "Islands", what remains); each island felt
-    /// that contact late or with the other body where its last evaluation left it, and the
+    /// in contact only after a time event at the synchronisation that ends the stretch had been
+    /// handled (the groups settled after it, with every body where it is), so that the stretch
+    /// could not be run again merged (see `merged_reruns`, which resolves a contact found by a
+    /// kept island run at an accepted point or by a synchronisation without a time event). A
+    /// body reached another island's body inside a stretch without a cut first (a pass from
+    /// beyond margin/2 to contact within one step, or a cut late because the island that ran
+    /// first was seen where its run ended: docs/solver.md "Islands", what remains); each island
+    /// felt that contact late or with the other body where its last evaluation left it, and the
     /// results may differ from the global integration by more than the tolerances. 0 otherwise.
     pub cross_island_contacts: usize,
     /// Stretches ended before their synchronisation because an island's event left a watched
@@ -95,9 +96,13 @@ pub struct IslandStats {
     /// Island runs done again over a stretch because another island cut it short after they
     /// had passed the cut (each from the stretch's start, with a fresh solver).
     pub reruns: usize,
-    /// The earliest time (s) at which two islands' bodies were found in contact (see
-    /// `cross_island_contacts`): the time of the evaluation that found it, not the stretch's
-    /// planned end.
+    /// Stretches thrown away and integrated again from their start with every island merged
+    /// into one, because two islands' bodies were found in contact at their end (by a kept
+    /// island run's evaluation, or by the synchronisation with every body where it is): the
+    /// contact a cut did not catch in time, integrated as the global run does.
+    pub merged_reruns: usize,
+    /// The earliest time (s) at which two islands' bodies were found in contact and left so
+    /// (see `cross_island_contacts`): the synchronisation's time.
     pub first_cross_island_contact: Option<f64>,
 }
 
@@ -171,6 +176,9 @@ pub(crate) struct Partition {
     /// Per block, which island's evaluations call it: [`EVERY_ISLAND`], [`NO_ISLAND`], or a
     /// body of the only class it reads and drives (called by that body's island).
     block_islands: Vec<u32>,
+    /// Whether [`Partition::update`] joins every moving body into one island (a stretch run
+    /// again after two islands' bodies were found in contact).
+    join_all: bool,
 }
 
 impl Partition {
@@ -245,6 +253,7 @@ impl Partition {
             islands: 0,
             body_island: vec![u32::MAX; bodies],
             block_islands,
+            join_all: false,
         })
     }
 
@@ -257,6 +266,12 @@ impl Partition {
             let parent = &mut self.parent;
             if let Some(coupling) = block.body_coupling() {
                 coupling.island_pairs(scratch, &mut |a, b| union(parent, a as u32, b as u32));
+            }
+        }
+        if self.join_all {
+            // Every body with states (those welded to the World stay in none).
+            for k in 1..self.state_body.len() {
+                union(&mut self.parent, self.state_body[0], self.state_body[k]);
             }
         }
         self.previous.copy_from_slice(&self.island_of_state);
@@ -276,6 +291,17 @@ impl Partition {
             self.body_island[body] = self.label[root];
         }
         self.previous != self.island_of_state
+    }
+
+    /// Makes the next [`Partition::update`]s join every moving body into one island (`true`), or
+    /// work the islands out from the diagram and the groups again (`false`).
+    pub(crate) fn join_all(&mut self, all: bool) {
+        self.join_all = all;
+    }
+
+    /// Whether [`Partition::update`] joins every moving body into one island.
+    pub(crate) fn joins_all(&self) -> bool {
+        self.join_all
     }
 
     /// Number of islands (after [`Partition::update`]).

@@ -16,6 +16,11 @@
 //! look-ahead rules out only for bodies moved by gravity and contact): every island is brought
 //! to that time (those already past it run the stretch again, see [`Islands::stretch`]), and
 //! the synchronisation there merges them before they can touch.
+//!
+//! Where two islands' bodies are found in contact anyway (a cut too late, or none: a kept
+//! island run's accepted point, or the synchronisation with every body where it is), the
+//! stretch is thrown away and run again from its start with every island merged into one
+//! ([`Islands::run_merged_again`]): the contact is integrated as the global run does.
 
 use super::crossings::{CrossingMap, IslandCrossings};
 use super::system::IslandSystem;
@@ -41,6 +46,30 @@ struct IslandRun {
     x0: Vec<f64>,
     /// Whether the solver has a stopped run to continue (else it starts afresh).
     running: bool,
+}
+
+/// A stretch just integrated, as its synchronisation sees it.
+struct Stretch {
+    /// Its start (s).
+    start: f64,
+    /// The time every island reached (s): its synchronisation, or an earlier cut.
+    end: f64,
+    /// Whether an engine time event is due at `end`.
+    time_event: bool,
+    /// The event log's length at its start (its entries follow).
+    log_start: usize,
+    /// The first time (s) a kept island run found two islands' bodies in contact.
+    contact: Option<f64>,
+}
+
+/// What a synchronisation decided.
+enum Synced {
+    /// Integrate the stretch again from its start (islands merged).
+    Again,
+    /// Go on from the stretch's end.
+    Continue,
+    /// The run ends at the stretch's end (the stop time, or a handler asked to stop).
+    Stop,
 }
 
 /// A run integrated island by island: the partition, one solver per island and the global
@@ -169,58 +198,22 @@ impl Islands {
                 .unwrap_or(f64::INFINITY);
             let sync = event.min(sample).min(t0 + k_grid as f64 * grid).min(t_end);
             // `sync`, or earlier where a body came within a group's margin of another island's.
-            let start = t;
-            let (end, mut contact) = self.stretch(engine, t, sync, &mut stats, &mut islands)?;
-            t = end;
-            stats.final_time = t;
-            islands.syncs += 1;
-            if t < t_end {
-                deliver_samples(engine, t, &self.x);
-            }
-            let outcome =
-                (t < t_end).then(|| engine.handle_events(t, &mut self.x, &[], event <= t));
-            // With every body where it is (after the groups settled; at the stop time as the
-            // last island left them): two islands' bodies already in contact?
-            if contact.is_none() && self.touching_across(engine, t) {
-                contact = Some(t);
-            }
-            if let Some(found) = contact {
-                islands.cross_island_contacts += 1;
-                let first = islands.first_cross_island_contact.get_or_insert(found);
-                *first = first.min(found);
-            }
-            let Some(outcome) = outcome else {
-                break;
+            let log_start = engine.run.events.len();
+            let (end, contact) = self.stretch(engine, t, sync, &mut stats, &mut islands)?;
+            let stretch = Stretch {
+                start: t,
+                end,
+                time_event: event <= end,
+                log_start,
+                contact,
             };
-            engine.record(t, &self.x, RecordKind::Step);
-            if outcome.stop {
-                break;
-            }
-            let merged = self.partition.update(engine);
-            if t == start && !merged {
-                // A cut at the stretch's start that the synchronisation did not resolve would
-                // repeat forever (not expected: a watched pair is within the partition's reach).
-                return Err(SolverError::InvalidOptions(format!(
-                    "islands: at t = {t} s an island's event left a watched pair across two islands, and the synchronisation there did not join them; run with [solver] islands = false"
-                )));
-            }
-            if merged {
-                islands.repartitions += 1;
-                let (partition, options) = (&self.partition, &self.options);
-                rebuild(
-                    &mut self.runs,
-                    &mut self.crossings,
-                    partition,
-                    options,
-                    engine,
-                )?;
-                islands.max_islands = islands.max_islands.max(self.runs.len());
-                islands.min_islands = islands.min_islands.min(self.runs.len());
-            }
-            // The handlers chose the groups' watched pairs again.
-            self.crossings.refresh(engine, &self.partition);
-            if outcome.state_changed {
-                self.runs.iter_mut().for_each(|run| run.running = false);
+            match self.synchronise(engine, &stretch, &mut stats, &mut islands)? {
+                Synced::Again => {}
+                Synced::Continue => t = end,
+                Synced::Stop => {
+                    t = end;
+                    break;
+                }
             }
         }
         engine.record(t, &self.x, RecordKind::Final);
@@ -231,10 +224,132 @@ impl Islands {
         Ok((stats, islands))
     }
 
+    /// The synchronisation that ends `stretch`: every island's state is in the global x. Two
+    /// islands' bodies found in contact there (by a kept island run, or with every body where
+    /// it is) make the stretch run again from its start with the islands merged
+    /// ([`Islands::run_merged_again`]); else the engine handles the instant (samples, time
+    /// events, the groups' settle), one row is recorded and the partition is worked out again.
+    fn synchronise(
+        &mut self,
+        engine: &mut Engine<'_>,
+        stretch: &Stretch,
+        stats: &mut SolverStats,
+        islands: &mut IslandStats,
+    ) -> Result<Synced, SolverError> {
+        let t = stretch.end;
+        let at_stop = t >= self.t_end;
+        // Without a time event due the instant's handling is the groups' settle only: done
+        // first (before the samples, which then see the groups settled), so that a contact it
+        // reveals is found while the stretch can still be undone. At the stop time nothing is
+        // handled: the check sees the groups as the last island's run left them.
+        let settled = (!at_stop && !stretch.time_event)
+            .then(|| engine.handle_events(t, &mut self.x, &[], false));
+        let mut contact = stretch.contact;
+        if contact.is_none()
+            && (settled.is_some() || at_stop)
+            && self.touching_across(engine, t, stats)
+        {
+            contact = Some(t);
+        }
+        if contact.is_some() && !self.partition.joins_all() {
+            self.run_merged_again(engine, stretch, islands)?;
+            return Ok(Synced::Again);
+        }
+        stats.final_time = t;
+        islands.syncs += 1;
+        let outcome = if at_stop {
+            None
+        } else {
+            deliver_samples(engine, t, &self.x);
+            Some(settled.unwrap_or_else(|| engine.handle_events(t, &mut self.x, &[], true)))
+        };
+        // After a time event (the groups settled after it; it cannot be undone): two islands'
+        // bodies in contact are only noted (docs/solver.md "Islands", what remains).
+        if contact.is_none() && stretch.time_event && self.touching_across(engine, t, stats) {
+            contact = Some(t);
+        }
+        if let Some(found) = contact {
+            islands.cross_island_contacts += 1;
+            let first = islands.first_cross_island_contact.get_or_insert(found);
+            *first = first.min(found);
+        }
+        let Some(outcome) = outcome else {
+            return Ok(Synced::Stop);
+        };
+        engine.record(t, &self.x, RecordKind::Step);
+        if outcome.stop {
+            return Ok(Synced::Stop);
+        }
+        self.partition.join_all(false);
+        let merged = self.partition.update(engine);
+        if t == stretch.start && !merged {
+            // A cut at the stretch's start that the synchronisation did not resolve would
+            // repeat forever (not expected: a watched pair is within the partition's reach).
+            return Err(SolverError::IslandsNotJoined { t });
+        }
+        if merged {
+            self.rebuild_runs(engine, islands)?;
+        }
+        // The handlers chose the groups' watched pairs again.
+        self.crossings.refresh(engine, &self.partition);
+        if outcome.state_changed {
+            self.runs.iter_mut().for_each(|run| run.running = false);
+        }
+        Ok(Synced::Continue)
+    }
+
+    /// Throws `stretch` away and prepares its run again with every island merged into one (a
+    /// global integration over it; the partition splits again at its synchronisation): the
+    /// global x back at the stretch's start, the events logged since dropped, and the groups
+    /// settled again there (their watched pairs and next look as they were: this undoes the
+    /// thrown-away runs' handlers and the settle at the stretch's end). Nothing was delivered
+    /// or recorded at the stretch's end yet.
+    fn run_merged_again(
+        &mut self,
+        engine: &mut Engine<'_>,
+        stretch: &Stretch,
+        islands: &mut IslandStats,
+    ) -> Result<(), SolverError> {
+        self.x.copy_from_slice(&self.base);
+        engine
+            .run
+            .events
+            .retain_from(stretch.log_start, |_, _| false);
+        engine.handle_events(stretch.start, &mut self.x, &[], false);
+        self.partition.join_all(true);
+        self.partition.update(engine);
+        self.rebuild_runs(engine, islands)?;
+        self.crossings.refresh(engine, &self.partition);
+        self.runs.iter_mut().for_each(|run| run.running = false);
+        islands.merged_reruns += 1;
+        Ok(())
+    }
+
+    /// The runs for a changed partition ([`rebuild`]), counted.
+    fn rebuild_runs(
+        &mut self,
+        engine: &Engine<'_>,
+        islands: &mut IslandStats,
+    ) -> Result<(), SolverError> {
+        islands.repartitions += 1;
+        let (partition, options) = (&self.partition, &self.options);
+        rebuild(
+            &mut self.runs,
+            &mut self.crossings,
+            partition,
+            options,
+            engine,
+        )?;
+        islands.max_islands = islands.max_islands.max(self.runs.len());
+        islands.min_islands = islands.min_islands.min(self.runs.len());
+        Ok(())
+    }
+
     /// Advances every island from `t` to `sync`, one after the other, or to an earlier cut,
     /// and writes their states into the global x; returns the time reached (`sync`, or the
     /// earliest cut: `t` itself when an island's event at the stretch's start cut it) and the
-    /// first time a kept island run found two islands' bodies in contact, if one did. An island whose run stops at a cross-island approach ([`IslandSystem::cut`])
+    /// first accepted point at which a kept island run found two islands' bodies in contact, if
+    /// one did. An island whose run stops at a cross-island approach ([`IslandSystem::cut`])
     /// ends the stretch there for every island: the islands not yet run go to the cut, and
     /// those already past it go again from `t` (a fresh solver from the stretch's start state,
     /// after the engine settled at `t` again: the cutting island's handlers chose the groups'
@@ -267,6 +382,8 @@ impl Islands {
             if end == t {
                 // Cut at the stretch's start: an island past it is simply back at its start
                 // state (its run thrown away, its events dropped below); a fresh solver next.
+                // Its handlers' effects on the blocks (the groups' watched pairs and next look)
+                // are undone by the synchronisation's settle at `t`, which follows at once.
                 self.runs[island].running = false;
                 self.reached[island] = t;
                 self.logged[island] = (log_start, log_start);
@@ -324,11 +441,17 @@ impl Islands {
     /// function of a group's watched pair across two islands of the current partition at or
     /// below zero. Evaluates the crossing functions only when some pair spans two islands
     /// (after a cut, or a contact the cuts missed); allocates nothing.
-    fn touching_across(&mut self, engine: &mut Engine<'_>, t: f64) -> bool {
+    fn touching_across(
+        &mut self,
+        engine: &mut Engine<'_>,
+        t: f64,
+        stats: &mut SolverStats,
+    ) -> bool {
         if !self.crossings.any_across(engine, &self.partition) {
             return false;
         }
         engine.zero_crossings(t, &self.x, &mut self.g);
+        stats.crossing_evaluations += 1;
         self.crossings
             .touching_across(engine, &self.partition, &self.g)
     }
@@ -362,6 +485,7 @@ impl Islands {
             g: &mut self.g,
             crossed: &mut self.crossed,
             contact_across: None,
+            contact_checks: 0,
             cut: None,
         };
         system.engine.restrict_to_island(Some(&run.bodies));
@@ -374,6 +498,7 @@ impl Islands {
             run.solver.integrate(&mut system, t, &run.x0, self.t_end)
         };
         let (contact_across, cut) = (system.contact_across, system.cut);
+        stats.crossing_evaluations += system.contact_checks;
         engine.restrict_to_island(None);
         self.contact[island] = contact_across;
         let list = &self.crossings.lists[island];

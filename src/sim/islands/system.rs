@@ -14,12 +14,13 @@
 //! watched pairs). An event after which a watched pair spans two islands (a body came within
 //! the margin of another island's) stops the run there ([`IslandSystem::cut`]): the
 //! coordinator ends the stretch for every island at that time and merges them. Rows are
-//! recorded by the coordinator at synchronisations, not here.
+//! recorded by the coordinator at synchronisations, not here; an accepted point is checked
+//! for a watched pair in contact across islands while one spans two islands.
 
 use super::crossings::CrossingMap;
 use super::Partition;
 use crate::sim::Engine;
-use crate::solver::{Direction, EventOutcome, Method, System};
+use crate::solver::{Direction, EventOutcome, Method, RecordKind, System};
 
 /// An island of the engine between two synchronisations.
 pub(super) struct IslandSystem<'a, 'd> {
@@ -44,9 +45,13 @@ pub(super) struct IslandSystem<'a, 'd> {
     pub g: &'a mut [f64],
     /// Room for the crossed functions' global indices.
     pub crossed: &'a mut Vec<usize>,
-    /// The first time (s) one of its evaluations found a watched pair in contact across
-    /// islands ([`CrossingMap::contact_across`]).
+    /// The first accepted point (an accepted step's end or a located event, time in s) at
+    /// which a watched pair across islands was in contact ([`CrossingMap::contact_across`]);
+    /// trial points (rejected steps, a location's iterates, a look past a cut) do not count.
     pub contact_across: Option<f64>,
+    /// The zero-crossing evaluations made for that check (none while no watched pair spans
+    /// two islands).
+    pub contact_checks: usize,
     /// The time (s) of the event after which one of its group's watched pairs spans two
     /// islands (a cross-island approach: the pair came within the margin): the run stopped
     /// there, and the coordinator ends every island's stretch at that time.
@@ -99,9 +104,6 @@ impl System for IslandSystem<'_, '_> {
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
         self.scatter(x);
         self.engine.zero_crossings(t, self.x, self.g);
-        if self.contact_across.is_none() && self.crossings.contact_across(self.g) {
-            self.contact_across = Some(t);
-        }
         let local = &self.crossings.lists[self.island].local;
         for (gk, &k) in g.iter_mut().zip(local) {
             *gk = self.g.get(k as usize).copied().unwrap_or(1.0);
@@ -170,6 +172,26 @@ impl System for IslandSystem<'_, '_> {
         }
         self.x.copy_from_slice(self.base);
         changed
+    }
+
+    /// Checks an accepted point (the end of every accepted step is exactly one `Step`,
+    /// `EventBefore` or `Final` record) for a watched pair in contact across islands: only
+    /// while one spans two islands (then an evaluation of every function). Records no row
+    /// (the coordinator records at synchronisations).
+    fn record(&mut self, t: f64, x: &[f64], kind: RecordKind) {
+        let accepted = matches!(
+            kind,
+            RecordKind::Step | RecordKind::EventBefore | RecordKind::Final
+        );
+        if !accepted || self.contact_across.is_some() || !self.crossings.spans_islands() {
+            return;
+        }
+        self.scatter(x);
+        self.engine.zero_crossings(t, self.x, self.g);
+        self.contact_checks += 1;
+        if self.crossings.contact_across(self.g) {
+            self.contact_across = Some(t);
+        }
     }
 
     fn non_finite_derivative(&mut self, t: f64, x: &[f64]) {

@@ -242,3 +242,15 @@ fn a_position_given_to_another_function_is_reported_once() {
         );
     }
 }
+
+/// A cut the synchronisation did not resolve is a failure of the run, not of its settings: its
+/// error is its own (not "invalid solver settings") and names the way out.
+#[test]
+fn a_cut_the_synchronisation_did_not_join_names_islands_false() {
+    let message = crate::solver::SolverError::IslandsNotJoined { t: 0.25 }.to_string();
+    assert!(
+        message.contains("t = 0.25 s") && message.contains("[solver] islands = false"),
+        "{message}"
+    );
+    assert!(!message.contains("invalid"), "{message}");
+}
