@@ -39,7 +39,7 @@ fn main() {
     };
     let s = &result.stats;
     println!(
-        "{model}: {} steps ({} rejected, {} redone), {} evaluations of f, {} of g, {} crossings ({} past a redone step's end), {} time events, {:.3} s",
+        "{model}: {} steps ({} rejected, {} redone), {} evaluations of f, {} of g, {} crossings ({} past a redone step's end), {} time events, {} steps cut before a foreseen crossing ({} missed), {:.3} s",
         s.steps,
         s.rejected_steps,
         s.redone_steps,
@@ -48,6 +48,8 @@ fn main() {
         s.zero_crossings,
         s.crossings_ahead,
         s.time_events,
+        s.foreseen_steps,
+        s.forecast_misses,
         start.elapsed().as_secs_f64()
     );
 }
