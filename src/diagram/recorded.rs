@@ -7,8 +7,9 @@ use super::physical::PhysicalScene;
 use super::run_spec::{DrawnFrames, FrameChoice, RecordedSignals};
 use super::Diagram;
 use crate::model::diagnostic::closest;
-use crate::model::{Diagnostic, DrawFrames, PortRef, SourceFile, Span};
+use crate::model::{Diagnostic, PortRef, SourceFile, Span};
 use crate::output::Column;
+use crate::output::DrawFrames;
 
 /// The recorded signals of `d`: its Scopes' inputs, then `log` (each name with where it was
 /// written in `source`). An unknown block or output, a name that is not `block.port[i]` and an

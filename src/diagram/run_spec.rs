@@ -2,8 +2,9 @@
 //! name, the stop time, the solver's options (the method an enum), and the outputs, with the
 //! recorded signals resolved to signal-buffer offsets. A run reads these, never the model.
 
-use crate::model::{AnimationSettings, ModelSpec, OutputRows};
+use crate::model::ModelSpec;
 use crate::output::Column;
+use crate::output::{AnimationSettings, OutputRows};
 use crate::solver::SolverOptions;
 
 /// The settings of a run of a built diagram.
@@ -31,7 +32,7 @@ pub struct RunOutput {
     pub plot: Option<String>,
     /// Which rows are recorded (`refine`, `sample_time`).
     pub rows: OutputRows,
-    /// `max_bytes`: the output budget, bytes (`None`: [`crate::model::DEFAULT_MAX_OUTPUT_BYTES`]).
+    /// `max_bytes`: the output budget, bytes (`None`: [`crate::output::DEFAULT_MAX_OUTPUT_BYTES`]).
     pub max_bytes: Option<f64>,
     /// The animation: its paths, size, frame rate, camera and drawn frames.
     pub animation: AnimationSettings,

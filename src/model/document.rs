@@ -1,6 +1,6 @@
 //! A model file: parsed with spans, `--set` overrides applied, then read into a [`ModelSpec`].
 
-use super::animation::{read_animation, AnimationSettings};
+use super::animation::read_animation;
 pub(crate) use super::assign::set_path;
 use super::connection::{parse_connection, Connection};
 use super::diagnostic::{closest, Diagnostic};
@@ -8,6 +8,8 @@ use super::overrides::Override;
 use super::reader::TableReader;
 use super::source::{SourceFile, Span};
 use super::value::{from_de_table, Entry, Table, Value, ValueKind};
+use crate::output::rows::{OutputRows, DEFAULT_MAX_OUTPUT_BYTES, MAX_REFINE};
+use crate::output::AnimationSettings;
 use crate::solver::SolverOptions;
 use toml::de::DeTable;
 
@@ -79,33 +81,6 @@ pub struct OutputSettings {
     /// projected CSV is larger is refused before it starts.
     pub max_bytes: Option<f64>,
 }
-
-/// The output budget without `[output] max_bytes`: 10 GB of CSV.
-pub const DEFAULT_MAX_OUTPUT_BYTES: f64 = 1e10;
-
-/// Which rows a run records: `[output] refine = N`, `[output] sample_time = dt`, or neither.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub enum OutputRows {
-    /// Neither: each step's end, plus rows from the step's dense output so that no two rows are
-    /// more than stop_time / [`SMOOTH_ROWS`] apart (at most [`SMOOTH_MAX_REFINE`] rows per step).
-    /// Short steps (contacts, events) add nothing; long smooth steps are drawn as curves.
-    #[default]
-    Smooth,
-    /// `refine = N`: N rows per step, N − 1 of them from the dense output inside the step.
-    Refine(usize),
-    /// `sample_time = dt`: rows at t = k·dt (k = 0, 1, ...) instead of at steps, plus the two rows
-    /// of each located event and the final row.
-    SampleTime(f64),
-}
-
-/// Without `refine` or `sample_time`, rows are at most stop_time / SMOOTH_ROWS apart.
-pub const SMOOTH_ROWS: usize = 1000;
-/// Without `refine` or `sample_time`, at most this many rows per step: with the default
-/// max_step (stop_time / 50) 20 rows keep the stop_time / SMOOTH_ROWS spacing; a larger
-/// max_step gets wider gaps rather than unbounded rows per step.
-pub const SMOOTH_MAX_REFINE: usize = 32;
-/// The largest `refine` accepted.
-pub const MAX_REFINE: usize = 1000;
 
 /// Everything a model says, read and checked at the level of the file (blocks are checked when built).
 #[derive(Clone, Debug)]

@@ -24,13 +24,15 @@ pub mod subsystem;
 pub(crate) mod value;
 pub mod variables;
 
-pub use animation::{AnimationSettings, DrawFrames};
+/// The run settings the model reads, defined in [`crate::output`] (re-exported so that
+/// `model::OutputRows` etc. keep working).
+pub use crate::output::{
+    AnimationSettings, DrawFrames, OutputRows, DEFAULT_MAX_OUTPUT_BYTES, MAX_REFINE,
+    SMOOTH_MAX_REFINE, SMOOTH_ROWS,
+};
 pub use connection::{Connection, ConnectionKind, PortRef};
 pub use diagnostic::Diagnostic;
-pub use document::{
-    BlockEntry, Document, ModelSpec, OutputRows, OutputSettings, DEFAULT_MAX_OUTPUT_BYTES,
-    MAX_REFINE, SMOOTH_MAX_REFINE, SMOOTH_ROWS,
-};
+pub use document::{BlockEntry, Document, ModelSpec, OutputSettings};
 pub use overrides::{Override, OverrideError};
 pub use reader::TableReader;
 pub use solver_section::MAX_MAX_STEPS;

@@ -11,7 +11,7 @@
 //! still grow larger (an adaptive run with tiny steps), which the size warning reports as it goes.
 
 use crate::diagram::Diagram;
-use crate::model::{OutputRows, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::output::{OutputRows, DEFAULT_MAX_OUTPUT_BYTES};
 
 /// Bytes a CSV value takes, for estimates: a full-precision number (17 digits, a sign, a point
 /// or an exponent) and its comma.

@@ -2,16 +2,11 @@
 //! recorder, the output budget and the run loop, which all raise them.
 
 use super::budget;
-use crate::model::Diagnostic;
 use crate::output::OutputError;
 
 /// Why a run stopped early.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
-    /// The model cannot run as it is (found when the run starts: its recorded signals, its
-    /// output paths).
-    #[error("{0}")]
-    Model(#[from] Diagnostic),
     /// A block produced NaN or an infinity.
     #[error("at t = {t} s, block '{block}' produced a non-finite {what} (NaN or infinity)\n  help: check the block's parameters and inputs near that time; a stiff contact may need a smaller max_step or tighter tolerances", t = readable_time(.t))]
     NonFinite {

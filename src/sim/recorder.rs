@@ -4,8 +4,8 @@
 use super::budget::four_digits;
 pub use super::budget::CSV_BYTES_PER_VALUE;
 use crate::diagram::Diagram;
-use crate::model::{OutputRows, SMOOTH_MAX_REFINE, SMOOTH_ROWS};
 use crate::output::{Column, CsvStream, OutputError, PlotRows, Recording, StagedFile};
+use crate::output::{OutputRows, SMOOTH_MAX_REFINE, SMOOTH_ROWS};
 use crate::sim::SimError;
 use crate::solver::RecordKind;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -90,8 +90,7 @@ fn time_and_block(e: &SimError) -> (Option<f64>, Option<&str>) {
         | SimError::TimeEventFlood { t, .. }
         | SimError::Stalled { t, .. }
         | SimError::Interrupted { t } => (Some(*t), None),
-        SimError::Model(_)
-        | SimError::InvalidOptions(_)
+        SimError::InvalidOptions(_)
         | SimError::Options(_)
         | SimError::Output(_)
         | SimError::OutputBudget { .. } => (None, None),
@@ -117,8 +116,8 @@ pub(crate) fn run_error(py: Python<'_>, e: &SimError, text: String) -> PyErr {
     }
 }
 
-/// The exception of a failed run: a `ModelError` for a problem of the model found when the run
-/// started, else a `SimulationError` with the rows recorded until the failure. `point` is a
+/// The exception of a failed run: a `SimulationError` with the rows recorded until the failure
+/// (problems of the model are found before a run starts and raised as `ModelError` there). `point` is a
 /// sweep point's index.
 pub(crate) fn simulation_error(
     py: Python<'_>,
@@ -130,9 +129,6 @@ pub(crate) fn simulation_error(
         Some(k) => format!("{}\n  note: in sweep point {k}", failed.error),
         None => failed.error.to_string(),
     };
-    if let SimError::Model(d) = &failed.error {
-        return model_error(py, d, text);
-    }
     let err = SimulationError::new_err(text);
     let (time, block) = time_and_block(&failed.error);
     let (time, block) = (time, block.map(str::to_string));

@@ -25,8 +25,8 @@
 use super::crossings::{CrossingMap, IslandCrossings};
 use super::system::IslandSystem;
 use super::{IslandStats, NoIslands, Partition};
-use crate::model::OutputRows;
-use crate::model::SMOOTH_ROWS;
+use crate::output::OutputRows;
+use crate::output::SMOOTH_ROWS;
 use crate::sim::Engine;
 use crate::solver::{RecordKind, Solver, SolverError, SolverOptions, SolverStats, System};
 

@@ -4,8 +4,8 @@
 use super::error::LinearizeError;
 use crate::block::Slot;
 use crate::diagram::Diagram;
-use crate::model::diagnostic::closest;
 use crate::model::Diagnostic;
+use crate::params::closest;
 
 /// What a linearization input perturbs.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -21,7 +21,7 @@ use super::error::LinearizeError;
 use super::evaluate::{at_operating_point, findings, steps, Evaluator, OperatingPoint};
 use super::names;
 use crate::diagram::Diagram;
-use crate::model::diagnostic::closest;
+use crate::params::closest;
 use nalgebra::{DMatrix, DVector};
 
 /// What to trim: the inputs (all perturbable; the free ones solved for), the states held at
