@@ -80,6 +80,7 @@ fn logged_columns(
     r: &mut RecordedSignals,
 ) -> Result<(), Diagnostic> {
     let (b, o, signal) = find_output(d, name, span, source)?;
+    r.logged_blocks.push(b);
     let blk = &d.blocks[b];
     let port = &blk.block.outputs()[o];
     let shape = blk.output_shapes[o];

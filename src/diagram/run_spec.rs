@@ -92,6 +92,9 @@ pub struct RecordedSignals {
     pub columns: Vec<Column>,
     /// The signal-buffer offset of each column.
     pub offsets: Vec<usize>,
+    /// The block of each logged signal (`[output] log`, in its order, one entry per name, its
+    /// columns already recorded or not): the fusion of linear blocks keeps these blocks' outputs.
+    pub logged_blocks: Vec<usize>,
 }
 
 impl RunSpec {

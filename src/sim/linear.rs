@@ -338,11 +338,8 @@ impl LinearPlan {
                 read_outside[l.from] = true;
             }
         }
-        for name in &d.run.output.log {
-            let block = name.split('.').next().unwrap_or("");
-            if let Some(b) = d.block_index(block) {
-                read_outside[b] = true;
-            }
+        for &b in &d.run.output.recorded.logged_blocks {
+            read_outside[b] = true;
         }
 
         // The expressions, in schedule order (every source comes first).
