@@ -98,10 +98,14 @@ pub enum SimError {
     /// Solver settings that cannot be used (given in code, past the model's checks).
     #[error("invalid solver settings: {0}")]
     InvalidOptions(String),
-    /// A run with islands could not go on ([`crate::solver::SolverError::IslandsNotJoined`]:
-    /// its message names the way out).
-    #[error("{0}")]
-    Islands(String),
+    /// A run with islands could not go on at `t`: an island's event left a watched pair across
+    /// two islands that the synchronisation did not join
+    /// ([`crate::solver::SolverError::IslandsNotJoined`]; the message names the way out).
+    #[error("{}", crate::solver::SolverError::IslandsNotJoined { t: *t })]
+    Islands {
+        /// The time of the cut (s).
+        t: f64,
+    },
     /// [`RunOptions`](super::RunOptions) that do not fit each other or the model.
     #[error("invalid run options: {0}")]
     Options(#[from] RunOptionsError),

@@ -485,7 +485,7 @@ pub(crate) fn map_solver_error(d: &Diagram, engine: &Engine<'_>, e: SolverError)
         }
         SolverError::InvalidOptions(m) => SimError::InvalidOptions(m),
         SolverError::Interrupted { t } => SimError::Interrupted { t },
-        e @ SolverError::IslandsNotJoined { .. } => SimError::Islands(e.to_string()),
+        SolverError::IslandsNotJoined { t } => SimError::Islands { t },
     }
 }
 

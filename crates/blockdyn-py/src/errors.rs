@@ -89,7 +89,8 @@ fn time_and_block(e: &SimError) -> (Option<f64>, Option<&str>) {
         | SimError::TimeDoesNotAdvance { t, .. }
         | SimError::TimeEventFlood { t, .. }
         | SimError::Stalled { t, .. }
-        | SimError::Interrupted { t } => (Some(*t), None),
+        | SimError::Interrupted { t }
+        | SimError::Islands { t } => (Some(*t), None),
         SimError::InvalidOptions(_)
         | SimError::Options(_)
         | SimError::Output(_)
