@@ -8,7 +8,7 @@ use super::broad_phase::bounding_box;
 use super::narrow::PairSide;
 use crate::block::Io;
 use crate::blocks::multibody::FrameMotion;
-use nalgebra::Vector3;
+use nalgebra::{Isometry3, Vector3};
 /// `out = w` for the first contribution, `out += w` after.
 #[inline]
 fn add_wrench(out: &mut [f64; 6], touched: &mut bool, n: &Vector3<f64>, f: &Vector3<f64>) {
@@ -118,6 +118,21 @@ impl ContactGroup {
         }
     }
 
+    /// Member `k` as one side of a pair for the narrow phase: its shape, motion and pose now.
+    #[inline]
+    fn pair_side<'a>(
+        &'a self,
+        (motions, poses): (&'a [FrameMotion], &'a [Isometry3<f64>]),
+        k: usize,
+    ) -> PairSide<'a> {
+        PairSide {
+            shape: &self.members[k].shape,
+            motion: &motions[k],
+            pose: &poses[k],
+            fixed: self.members[k].body == 0,
+        }
+    }
+
     /// Evaluates the candidates; returns the number of pairs in contact. With `island`, the
     /// always-evaluated pairs without a member on the island's bodies are skipped (their
     /// zero-crossing functions keep their values; the watch slots of pairs not evaluated read
@@ -132,13 +147,8 @@ impl ContactGroup {
                 continue;
             }
             let (iu, ju) = (i as usize, j as usize);
-            let side = |k: usize| PairSide {
-                shape: &self.members[k].shape,
-                motion: &s.motions[k],
-                pose: &s.poses[k],
-                fixed: self.members[k].body == 0,
-            };
-            let (base, follower) = (side(iu), side(ju));
+            let now = (&s.motions[..], &s.poses[..]);
+            let (base, follower) = (self.pair_side(now, iu), self.pair_side(now, ju));
             let Some(r) = s
                 .narrow
                 .eval(&self.normal, &self.friction, &base, &follower)
@@ -194,13 +204,8 @@ impl ContactGroup {
                 continue;
             }
             let (iu, ju) = (i as usize, j as usize);
-            let side = |k: usize| PairSide {
-                shape: &self.members[k].shape,
-                motion: &s.motions[k],
-                pose: &s.poses[k],
-                fixed: self.members[k].body == 0,
-            };
-            let (base, follower) = (side(iu), side(ju));
+            let now = (&s.motions[..], &s.poses[..]);
+            let (base, follower) = (self.pair_side(now, iu), self.pair_side(now, ju));
             let Some(separation) = s.narrow.separation(&base, &follower) else {
                 continue;
             };

@@ -82,16 +82,7 @@ impl Narrow {
         base: &PairSide,
         follower: &PairSide,
     ) -> Option<PairResult> {
-        contact_manifold_with(
-            &mut self.workspace,
-            base.shape,
-            base.pose,
-            follower.shape,
-            follower.pose,
-            &mut self.manifold,
-        )
-        .ok()?;
-        let separation = self.manifold.separation();
+        let separation = self.separation(base, follower)?;
         let n: Vector3<f64> = self.manifold.normal().into_inner();
         let m = self.manifold.points().len().min(self.normal_velocity.len());
         if !(separation < 0.0 && m > 0) {
