@@ -24,6 +24,24 @@ fn add_wrench(out: &mut [f64; 6], touched: &mut bool, n: &Vector3<f64>, f: &Vect
 }
 
 impl ContactGroup {
+    /// The watch slots decoded from `work` (a whole evaluation only: an island's evaluation
+    /// comes after a whole one, at initialization or an event, the only places the slots
+    /// change), the members' poses and boxes, and the broad phase: what the force evaluation and
+    /// the crossing functions from the inputs both start with.
+    pub(super) fn near_pairs(
+        &self,
+        work: &[f64],
+        io: &Io,
+        s: &mut Scratch,
+        island: Option<&[bool]>,
+    ) {
+        if island.is_none() {
+            self.sync_watched(&work[..work.len().min(self.watch_slots)], s);
+        }
+        self.update_members(io, s, island);
+        self.broad_phase(s, island);
+    }
+
     /// Poses, motions and boxes of every member from its kinematics input; with `island`, of
     /// the island's members only (the others', and those fixed to the World, keep the values
     /// of the last evaluation: the engine's evaluations at initialization and events are

@@ -161,13 +161,7 @@ impl Block for ContactGroup {
             return;
         };
         let island = ctx.island;
-        if island.is_none() {
-            // An island's evaluation comes after a whole one (initialization, events: the only
-            // places the watch slots change), which decoded them already.
-            self.sync_watched(&ctx.work[..ctx.work.len().min(self.watch_slots)], s);
-        }
-        self.update_members(&ctx.io, s, island);
-        self.broad_phase(s, island);
+        self.near_pairs(&ctx.work[..], &ctx.io, s, island);
         let active = self.narrow_phase(s, island);
         self.write_outputs(&mut ctx.io, s, active, island);
     }
@@ -191,11 +185,7 @@ impl Block for ContactGroup {
             return;
         };
         let island = ctx.island;
-        if island.is_none() {
-            self.sync_watched(&ctx.work[..ctx.work.len().min(self.watch_slots)], s);
-        }
-        self.update_members(&ctx.io, s, island);
-        self.broad_phase(s, island);
+        self.near_pairs(&ctx.work[..], &ctx.io, s, island);
         self.crossing_separations(s, island);
         self.copy_crossings(s, g);
     }
