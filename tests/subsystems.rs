@@ -598,6 +598,11 @@ fn sweeps_reach_instance_variables_and_blocks() {
 #[test]
 fn the_graph_draws_an_instance_as_one_node() {
     let d = blockdyn::load_model(Path::new(&repo("models/quadruped_legs.toml")), &[]).unwrap();
+    assert!(
+        d.subsystems().len() == 4 && d.subsystems().iter().all(|i| i.type_name == "Subsystem"),
+        "{:?}",
+        d.subsystems()
+    );
     let dot = blockdyn::diagram::dot::to_dot(&d, false);
     assert!(dot.contains("\"fl\" [label=\"fl\\nSubsystem\"];"), "{dot}");
     assert!(!dot.contains("fl/knee_joint\" ["), "{dot}");

@@ -231,6 +231,14 @@ fn an_error_in_a_block_the_urdf_makes_names_the_urdf_line_and_the_instance() {
 fn the_graph_draws_a_urdf_block_as_one_node() {
     let path = format!("{}/models/quadruped_urdf.toml", env!("CARGO_MANIFEST_DIR"));
     let d = blockdyn::load_model(Path::new(&path), &[]).unwrap();
+    // The expansion records what the instance instantiates; the graph reads it (no guess from
+    // the block names).
+    let instances: Vec<(&str, &str)> = d
+        .subsystems()
+        .iter()
+        .map(|i| (i.name.as_str(), i.type_name))
+        .collect();
+    assert_eq!(instances, [("dog", "Urdf")]);
     let dot = blockdyn::diagram::dot::to_dot(&d, false);
     assert!(dot.contains("\"dog\" [label=\"dog\\nUrdf\"];"), "{dot}");
     assert!(!dot.contains("\"dog/fl_knee\" ["), "{dot}");

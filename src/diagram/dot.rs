@@ -22,11 +22,6 @@ fn quote(s: &str) -> String {
     format!("\"{}\"", escape(s))
 }
 
-/// Whether the instance `name` is a Urdf block's: one of its blocks has the instance's name.
-fn declared_urdf(d: &Diagram, name: &str) -> bool {
-    d.blocks.iter().any(|b| b.name == name)
-}
-
 /// The diagram as DOT text; `all` also draws the hidden wiring.
 pub fn to_dot(d: &Diagram, all: bool) -> String {
     // The blocks the model declared: every block but those the build adds (the mechanism),
@@ -39,18 +34,19 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
         .collect();
     let shown = |b: usize| all || declared.contains(d.blocks[b].name.as_str());
     // The node a block is drawn as: its instance's, unless `all`.
-    let node = |name: &'_ str| -> (String, bool) {
+    let node = |name: &'_ str| -> (String, Option<&'static str>) {
         let instance = (!all)
             .then(|| {
                 d.subsystems.iter().find(|i| {
-                    name.starts_with(i.as_str())
+                    let i = i.name.as_str();
+                    name.starts_with(i)
                         && (name.len() == i.len() || name[i.len()..].starts_with('/'))
                 })
             })
             .flatten();
         match instance {
-            Some(i) => (i.clone(), true),
-            None => (name.to_string(), false),
+            Some(i) => (i.name.clone(), Some(i.type_name)),
+            None => (name.to_string(), None),
         }
     };
     let mut s = String::new();
@@ -64,17 +60,12 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
         .filter(|&b| shown(b))
         .map(|b| &d.blocks[b])
     {
-        let (name, collapsed) = node(&b.name);
+        let (name, instance_type) = node(&b.name);
         if !drawn.insert(name.clone()) {
             continue;
         }
-        // A Urdf instance's root attachment is named as the instance (a Subsystem's blocks all
-        // have a '/' after it).
-        let type_name = match collapsed {
-            true if declared_urdf(d, &name) => crate::urdf::TYPE_NAME,
-            true => "Subsystem",
-            false => b.type_name,
-        };
+        // A collapsed instance is labelled with what it instantiates (`Subsystem`, `Urdf`).
+        let type_name = instance_type.unwrap_or(b.type_name);
         // Name and type on two lines: DOT's own `\n` escape, between the escaped parts.
         let _ = writeln!(
             s,
@@ -94,7 +85,8 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
         if !shown(l.from) || !shown(l.to) || (hidden && !all) {
             continue;
         }
-        let ((a, a_in), (b, b_in)) = (node(&from.name), node(&to.name));
+        let ((a, a_type), (b, b_type)) = (node(&from.name), node(&to.name));
+        let (a_in, b_in) = (a_type.is_some(), b_type.is_some());
         if a_in && b_in && a == b {
             continue;
         }
@@ -119,9 +111,9 @@ pub fn to_dot(d: &Diagram, all: bool) -> String {
         );
     }
     for (a, b) in d.physical.iter() {
-        let (ba, a_in) = node(a.split('.').next().unwrap_or(a));
-        let (bb, b_in) = node(b.split('.').next().unwrap_or(b));
-        if a_in && b_in && ba == bb {
+        let (ba, a_type) = node(a.split('.').next().unwrap_or(a));
+        let (bb, b_type) = node(b.split('.').next().unwrap_or(b));
+        if a_type.is_some() && b_type.is_some() && ba == bb {
             continue;
         }
         let _ = writeln!(

@@ -29,6 +29,7 @@ pub use compiled::{CompiledBlock, SignalLine};
 pub use parameters::{ParameterSet, ParameterVector};
 pub use run_spec::{DrawnFrames, FrameChoice, RecordedSignals, RunOutput, RunSpec};
 
+use crate::model::subsystem::ExpandedInstance;
 use crate::solver::Direction;
 
 /// A built diagram: what a run reads, and nothing of the model it was built from (that is the
@@ -64,10 +65,10 @@ pub struct Diagram {
     /// The files read to build it: the model file, each URDF and mesh (empty for a model built
     /// from text or in code). A run's outputs never replace them.
     pub(crate) input_files: Vec<std::path::PathBuf>,
-    /// The subsystem and Urdf instances written in the model file (`leg1`, `leg[0]`, `robot`):
-    /// their blocks are named `INSTANCE/NAME` (and a Urdf instance's root attachment `INSTANCE`);
-    /// the graph draws each instance as one node.
-    pub(crate) subsystems: Vec<String>,
+    /// The subsystem and importer (Urdf) instances written in the model file (`leg1`, `leg[0]`,
+    /// `robot`) and the type each instantiates: their blocks are named `INSTANCE/NAME` (and an
+    /// importer instance's root attachment `INSTANCE`); the graph draws each instance as one node.
+    pub(crate) subsystems: Vec<ExpandedInstance>,
     /// The mechanism and the geometries on its bodies (`None` without physical blocks).
     pub(crate) scene: Option<physical::PhysicalScene>,
     /// The digest of each model entry's table, by entry (see `digest.rs`): what a
@@ -143,8 +144,9 @@ impl Diagram {
         &self.input_files
     }
 
-    /// The subsystem and Urdf instances written in the model file (`leg1`, `leg[0]`, `robot`).
-    pub fn subsystems(&self) -> &[String] {
+    /// The subsystem and importer instances written in the model file (`leg1`, `leg[0]`,
+    /// `robot`), each with the type it instantiates.
+    pub fn subsystems(&self) -> &[ExpandedInstance] {
         &self.subsystems
     }
 

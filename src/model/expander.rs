@@ -21,8 +21,8 @@ pub const MAX_BLOCKS: usize = 200_000;
 /// and the subsystem files read.
 #[derive(Debug, Default)]
 pub struct Expansion {
-    /// The instances written in the model file (`leg1`, `leg[0]`), in order.
-    pub instances: Vec<String>,
+    /// The instances written in the model file (`leg1`, `leg[0]`, `robot`), in order.
+    pub instances: Vec<ExpandedInstance>,
     /// The subsystem files read, and each importer block's files (a URDF and its meshes).
     pub files: Vec<PathBuf>,
     /// The Urdf instances' warnings (`block 'robot': robot.urdf:12:5: <visual> ignored: …`).
@@ -31,14 +31,25 @@ pub struct Expansion {
     pub skipped: Vec<SkippedPart>,
 }
 
+/// An instance written in a model file, which `blockdyn graph` draws as one node: its full
+/// name (`leg[0]`, `robot`; its blocks are `NAME/…`, and an importer's root attachment is `NAME`
+/// itself) and the type it instantiates: `"Subsystem"`, or an importer's type name (`"Urdf"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpandedInstance {
+    /// The instance's full name.
+    pub name: String,
+    /// `"Subsystem"` or the importer's `type` name, as written in the model.
+    pub type_name: &'static str,
+}
+
 /// One file expanded: flat blocks and connections, and (for a subsystem file) its ports.
 #[derive(Default)]
 pub(super) struct Flat {
     pub(super) blocks: Vec<Entry>,
     pub(super) connections: Vec<Connection>,
     pub(super) ports: Vec<Port>,
-    /// The instances written in this file (full names).
-    pub(super) instances: Vec<String>,
+    /// The instances written in this file (full names, and what each instantiates).
+    pub(super) instances: Vec<ExpandedInstance>,
 }
 
 /// One model being expanded: its text (each subsystem file added once per instance), the files

@@ -2,7 +2,7 @@
 //! instance whose blocks its [`Importer`] makes from the file it names, added to the file's flat
 //! blocks like a Subsystem's.
 
-use super::expander::{Expander, Flat};
+use super::expander::{ExpandedInstance, Expander, Flat};
 use super::importer::Importer;
 use super::source::Span;
 use super::value::{Value, ValueKind};
@@ -46,7 +46,10 @@ impl Expander<'_, '_> {
             flat.blocks.push(entry);
         }
         self.imported_connections.extend(inner.connections);
-        flat.instances.push(full.to_string());
+        flat.instances.push(ExpandedInstance {
+            name: full.to_string(),
+            type_name: importer.name,
+        });
         self.expansion.warnings.extend(inner.warnings);
         self.expansion.files.extend(inner.files);
         self.skipped.extend(inner.skipped);

@@ -36,7 +36,7 @@ use std::sync::Arc;
 
 use super::assign::SUBSYSTEM_KEYS;
 pub use super::assign::{FRAMEPORT, INPORT, OUTPORT, SUBSYSTEM};
-pub use super::expander::{Expansion, MAX_BLOCKS};
+pub use super::expander::{ExpandedInstance, Expansion, MAX_BLOCKS};
 /// The top-level keys of a subsystem file.
 const FILE_KEYS: [&str; 3] = ["variables", "blocks", "connect"];
 /// How deep subsystems may nest.
@@ -275,7 +275,10 @@ impl Expander<'_, '_> {
                 self.count_block(&entry.key_span)?;
                 let inner = self.instance(&t, &full, &entry.key_span, level, &scope)?;
                 self.count_items(inner.connections.len(), &entry.key_span)?;
-                flat.instances.push(full.clone());
+                flat.instances.push(ExpandedInstance {
+                    name: full.clone(),
+                    type_name: SUBSYSTEM,
+                });
                 let base = flat.connections.len();
                 flat.blocks.extend(inner.blocks);
                 flat.connections.extend(inner.connections);
