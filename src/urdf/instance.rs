@@ -62,7 +62,7 @@ pub(crate) fn expand_instance(
 ) -> Result<Imported, Diagnostic> {
     let mut read = read_block(source, full, table, value_span, key_span, model_dir)?;
     let base = source
-        .include_as(Arc::new(read.urdf), full, key_span.clone(), "Urdf")
+        .include_as(Arc::new(read.urdf), full, key_span.clone(), TYPE_NAME)
         .map_err(|e| Diagnostic::of_inclusion(source, key_span, full, e))?;
     let urdf_span = |at: usize| Span::new(base + at..base + at);
     let mut blocks = std::mem::take(&mut read.expansion.blocks);
