@@ -36,7 +36,7 @@ pub use error::BlockError;
 pub use kernel::{ScalarFunction, ScalarKernel};
 pub use lowering::{LowerFn, MechanismLowering};
 pub use members::{ExcludedPair, GeometryMembers, MemberPattern};
-pub use param::{Check, Param, Rule};
+pub use param::{Check, Param, Required, Rule};
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{type_markdown, BlockType, ParamDoc, PortDoc};

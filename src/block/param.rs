@@ -13,11 +13,22 @@
 //! // block type: `params: &[GAIN.doc]`.
 //! ```
 //!
-//! Parameters that must be written, or whose default is not a value (`"computed"`, `"none"`),
-//! keep a plain [`ParamDoc`].
+//! A parameter that must be written is a [`Required`], declared by the same macro with
+//! `required` in place of the default: its row documents the default as `"required"`, and its
+//! unit, check and the help of the "missing parameter" error are the same declaration:
+//!
+//! ```
+//! use blockdyn::block::Required;
+//!
+//! const K: Required<f64> =
+//!     blockdyn::param!("k", "N/m", required("N/m, e.g. k = 100.0"), "the stiffness"; non_negative);
+//! assert_eq!((K.doc.default, K.doc.unit, K.missing), ("required", "N/m", "N/m, e.g. k = 100.0"));
+//! ```
+//!
+//! Parameters whose default is not a value (`"computed"`, `"none"`) keep a plain [`ParamDoc`].
 
 use super::ParamDoc;
-use crate::params::{ParamResult, Params};
+use crate::params::{ParamError, ParamResult, Params};
 use std::marker::PhantomData;
 
 /// A documented parameter and its default value (see the module documentation).
@@ -31,18 +42,33 @@ pub struct Param<T: 'static> {
     pub check: Check<T>,
 }
 
+/// A documented parameter that must be written (see the module documentation): no default,
+/// the "missing parameter" error's help from the declaration.
+#[derive(Clone, Copy, Debug)]
+pub struct Required<T: 'static> {
+    /// The documentation row; `doc.default` is `"required"`.
+    pub doc: ParamDoc,
+    /// What the help of the "missing parameter" error quotes: for a number, the text in the
+    /// parentheses of `add KEY = <number> (…)` (the unit, an example where one helps:
+    /// `"N/m, e.g. stiffness = 100.0"`); for an array, what follows `add KEY = ` (an example
+    /// and its unit: `"[0.0, 1.0, 2.0] (s, strictly increasing)"`).
+    pub missing: &'static str,
+    /// What a written value must satisfy (see [`Check`]).
+    pub check: Check<T>,
+}
+
 /// The check a parameter's value must pass, declared with it (the `; check` of
 /// [`param!`](crate::param)), so that the documentation, the default and the check are one
 /// declaration. It is typed by the parameter's value: the number checks ([`Check::positive`],
-/// [`Check::non_negative`], [`Check::within`]) exist only for a `Param<f64>` and
-/// [`Check::one_of`] only for a `Param<&str>`; any other parameter (`usize`, `bool`,
-/// `[f64; N]`) takes only [`Check::ANY`]. A check declared on a parameter of another type is a
+/// [`Check::non_negative`], [`Check::within`]) exist only for a `Param<f64>`,
+/// [`Check::at_least`] only for a count (`Param<usize>`) and [`Check::one_of`] only for a
+/// `Param<&str>`; any other parameter (`bool`, `[f64; N]`) takes only [`Check::ANY`]. A check declared on a parameter of another type is a
 /// compile error (E0308: the macro makes a `Check<f64>` where a `Check<usize>` is wanted), not a
 /// check silently ignored:
 ///
 /// ```compile_fail,E0308
 /// use blockdyn::block::Param;
-/// // A count cannot be declared `positive`: Check<usize> has no such check.
+/// // A count cannot be declared `positive`: Check<usize> has no such check (`at_least(1, …)`).
 /// const N: Param<usize> = blockdyn::param!("n", "", 2, "a count"; positive);
 /// ```
 ///
@@ -104,6 +130,23 @@ pub enum Rule {
         /// What to write instead.
         hint: &'static str,
     },
+    /// A number > 0: "'KEY' must be positive (got x)", with `hint`.
+    PositiveElse {
+        /// What to write instead.
+        hint: &'static str,
+    },
+    /// A number ≥ 0: "'KEY' must not be negative (got x)", with `hint`.
+    NonNegativeElse {
+        /// What to write instead.
+        hint: &'static str,
+    },
+    /// A count ≥ `low`: "'KEY' must be at least low (got n)", with `hint`.
+    AtLeast {
+        /// The smallest count allowed.
+        low: usize,
+        /// What to write instead.
+        hint: &'static str,
+    },
     /// A string, one of these names: "'KEY' cannot be \"x\"", hint "did you mean …? (write one
     /// of: …)".
     OneOf(&'static [&'static str]),
@@ -137,9 +180,26 @@ impl Check<f64> {
         Check::new(Rule::NonNegative { unit })
     }
 
+    /// A number > 0, with `hint` for a value that is not.
+    pub const fn positive_else(hint: &'static str) -> Self {
+        Check::new(Rule::PositiveElse { hint })
+    }
+
+    /// A number ≥ 0, with `hint` for a value that is not.
+    pub const fn non_negative_else(hint: &'static str) -> Self {
+        Check::new(Rule::NonNegativeElse { hint })
+    }
+
     /// A number in [`low`, `high`], with `hint` for a value outside.
     pub const fn within(low: f64, high: f64, hint: &'static str) -> Self {
         Check::new(Rule::Within { low, high, hint })
+    }
+}
+
+impl Check<usize> {
+    /// A count ≥ `low`, with `hint` for a smaller one.
+    pub const fn at_least(low: usize, hint: &'static str) -> Self {
+        Check::new(Rule::AtLeast { low, hint })
     }
 }
 
@@ -157,10 +217,30 @@ impl Check<&'static str> {
 /// document an `f64`) is [`Param::default`].
 ///
 /// A check follows a `;` ([`Check`]): `positive` or `non_negative` (the hint quotes the unit;
-/// `positive("rad/s (…)")` quotes other text), `within(0, 1, "hint")`, `one_of["a", "b"]` or
-/// `one_of(CONST_LIST)`: `param!("period", "s", 1.0, "pulse period (> 0)"; positive)`.
+/// `positive("rad/s (…)")` quotes other text; `positive_else("hint")` and
+/// `non_negative_else("hint")` give the whole hint), `within(0, 1, "hint")`, `one_of["a", "b"]`
+/// or `one_of(CONST_LIST)`: `param!("period", "s", 1.0, "pulse period (> 0)"; positive)`.
+///
+/// `required` in place of the default declares a [`Required`](crate::block::Required)
+/// parameter (documented default `"required"`); `required("s, the sample period")` gives the
+/// text the "missing parameter" help quotes, plain `required` quotes the unit.
 #[macro_export]
 macro_rules! param {
+    ($name:expr, $unit:expr, required, $doc:expr $(; $check:ident $(($($carg:tt)*))? $([$($clist:tt)*])?)? $(,)?) => {
+        $crate::param!($name, $unit, required($unit), $doc $(; $check $(($($carg)*))? $([$($clist)*])?)?)
+    };
+    ($name:expr, $unit:expr, required($missing:expr), $doc:expr $(; $check:ident $(($($carg:tt)*))? $([$($clist:tt)*])?)? $(,)?) => {
+        $crate::block::Required {
+            doc: $crate::block::ParamDoc {
+                name: $name,
+                unit: $unit,
+                default: "required",
+                doc: $doc,
+            },
+            missing: $missing,
+            check: $crate::param!(@check $unit $(, $check $(($($carg)*))? $([$($clist)*])?)?),
+        }
+    };
     ($name:expr, $unit:expr, [$($x:literal),* $(,)?], $doc:expr $(; $check:ident $(($($carg:tt)*))? $([$($clist:tt)*])?)? $(,)?) => {
         $crate::block::Param {
             doc: $crate::block::ParamDoc {
@@ -198,6 +278,10 @@ macro_rules! param {
     (@check $unit:expr, positive($u:expr)) => { $crate::block::Check::positive($u) };
     (@check $unit:expr, non_negative) => { $crate::block::Check::non_negative($unit) };
     (@check $unit:expr, non_negative($u:expr)) => { $crate::block::Check::non_negative($u) };
+    (@check $unit:expr, positive_else($h:expr)) => { $crate::block::Check::positive_else($h) };
+    (@check $unit:expr, non_negative_else($h:expr)) => {
+        $crate::block::Check::non_negative_else($h)
+    };
     (@check $unit:expr, within($low:literal, $high:literal, $hint:expr)) => {
         $crate::block::Check::within(
             {
@@ -212,6 +296,9 @@ macro_rules! param {
             },
             $hint,
         )
+    };
+    (@check $unit:expr, at_least($low:literal, $hint:expr)) => {
+        $crate::block::Check::at_least($low, $hint)
     };
     (@check $unit:expr, one_of[$($c:literal),* $(,)?]) => {
         $crate::block::Check::one_of(&[$($c),*])
@@ -230,9 +317,56 @@ impl Param<f64> {
     /// The number written, or the default, passing [`Param::check`].
     pub fn read(&self, r: &Params) -> ParamResult<f64> {
         let x = r.f64(self.name())?.unwrap_or(self.default);
-        let key = self.name();
-        match self.check.rule() {
-            Rule::Any | Rule::OneOf(_) => Ok(()),
+        self.check.pass(r, self.name(), x)?;
+        Ok(x)
+    }
+}
+
+impl<T> Required<T> {
+    /// The parameter's key.
+    pub const fn name(&self) -> &'static str {
+        self.doc.name
+    }
+
+    /// The error for the parameter not written: "missing parameter 'KEY'", help
+    /// `add KEY = MISSING` (an array's form of [`Required::missing`]; for a block whose own
+    /// reader reads the value, a matrix of checked dimensions).
+    pub fn missing_error(&self, r: &Params) -> ParamError {
+        let name = r.name(self.name());
+        r.table_error(format!("missing parameter '{name}'"))
+            .hint(format!("add {name} = {}", self.missing))
+    }
+}
+
+impl Required<Vec<f64>> {
+    /// The array of numbers written (any length; the block checks it).
+    pub fn read(&self, r: &Params) -> ParamResult<Vec<f64>> {
+        r.vector(self.name())?.ok_or_else(|| self.missing_error(r))
+    }
+}
+
+impl Required<Vec<Vec<f64>>> {
+    /// The rows written (a flat array is one number per row; the block checks the lengths).
+    pub fn read(&self, r: &Params) -> ParamResult<Vec<Vec<f64>>> {
+        r.rows(self.name())?.ok_or_else(|| self.missing_error(r))
+    }
+}
+
+impl Required<f64> {
+    /// The number written, passing [`Required::check`]; a "missing parameter" error (help:
+    /// `add KEY = <number> (MISSING)`) when it is not written.
+    pub fn read(&self, r: &Params) -> ParamResult<f64> {
+        let x = r.required_f64(self.name(), self.missing)?;
+        self.check.pass(r, self.name(), x)?;
+        Ok(x)
+    }
+}
+
+impl Check<f64> {
+    /// `x`, the value of `key`, passes this check; else the check's error about `key`.
+    fn pass(&self, r: &Params, key: &str, x: f64) -> ParamResult<()> {
+        match self.rule() {
+            Rule::Any | Rule::OneOf(_) | Rule::AtLeast { .. } => Ok(()),
             Rule::Positive { unit } => r.ensure(
                 x > 0.0,
                 key,
@@ -245,22 +379,35 @@ impl Param<f64> {
                 &format!("must not be negative (got {x})"),
                 &format!("write zero or a positive value in {unit}"),
             ),
+            Rule::PositiveElse { hint } => {
+                r.ensure(x > 0.0, key, &format!("must be positive (got {x})"), hint)
+            }
+            Rule::NonNegativeElse { hint } => r.ensure(
+                x >= 0.0,
+                key,
+                &format!("must not be negative (got {x})"),
+                hint,
+            ),
             Rule::Within { low, high, hint } => r.ensure(
                 (low..=high).contains(&x),
                 key,
                 &format!("must be in [{low}, {high}]"),
                 hint,
             ),
-        }?;
-        Ok(x)
+        }
     }
 }
 
 impl Param<usize> {
-    /// The non-negative integer written, or the default (a count declares no check: see
-    /// [`Check`]).
+    /// The non-negative integer written, or the default, passing [`Param::check`] (a count
+    /// declares only [`Check::at_least`]).
     pub fn read(&self, r: &Params) -> ParamResult<usize> {
-        Ok(r.usize(self.name())?.unwrap_or(self.default))
+        let n = r.usize(self.name())?.unwrap_or(self.default);
+        if let Rule::AtLeast { low, hint } = self.check.rule() {
+            let message = format!("must be at least {low} (got {n})");
+            r.ensure(n >= low, self.name(), &message, hint)?;
+        }
+        Ok(n)
     }
 }
 
@@ -418,6 +565,54 @@ mod tests {
         assert_eq!(
             read_one("m = \"onn\"", |r| M.read(r).map(str::to_string)).unwrap_err(),
             "t.toml:1:5: block 'b': 'm' cannot be \"onn\"\n  help: did you mean \"on\"? (write one of: \"off\", \"on\")"
+        );
+    }
+
+    const REQ: Required<f64> = crate::param!("r", "m", required("m, e.g. r = 0.1"), "a radius"; positive_else("write r > 0"));
+    const REQ_UNIT: Required<f64> = crate::param!("u", "N/m", required, "a stiffness");
+    const WIDE: Param<usize> = crate::param!("w", "", 1, "a width"; at_least(1, "write w ≥ 1"));
+    const ROWS: Required<Vec<Vec<f64>>> =
+        crate::param!("m", "", required("[[1.0]] (rows)"), "a matrix");
+
+    /// A required parameter documents "required"; its missing help quotes the declared text
+    /// (the unit when none is given) and its check's message is the shared one with its hint.
+    #[test]
+    fn a_required_parameter_is_declared_once() {
+        assert_eq!(
+            (REQ.doc.default, REQ.doc.unit, REQ.name()),
+            ("required", "m", "r")
+        );
+        assert_eq!(
+            REQ.check.rule(),
+            Rule::PositiveElse {
+                hint: "write r > 0"
+            }
+        );
+        assert_eq!(REQ_UNIT.missing, "N/m");
+        assert_eq!(read_one("r = 0.5", |r| REQ.read(r)), Ok(0.5));
+        assert_eq!(
+            read_one("", |r| REQ.read(r)).unwrap_err(),
+            "t.toml:1:1: block 'b': missing parameter 'r'\n  help: add r = <number> (m, e.g. r = 0.1)"
+        );
+        assert_eq!(
+            read_one("r = 0", |r| REQ.read(r)).unwrap_err(),
+            "t.toml:1:5: block 'b': 'r' must be positive (got 0)\n  help: write r > 0"
+        );
+        assert!(read_one("", |r| REQ_UNIT.read(r))
+            .unwrap_err()
+            .ends_with("add u = <number> (N/m)"));
+        assert_eq!(
+            read_one("m = [[1, 2]]", |r| ROWS.read(r)),
+            Ok(vec![vec![1.0, 2.0]])
+        );
+        assert!(read_one("", |r| ROWS.read(r))
+            .unwrap_err()
+            .ends_with("missing parameter 'm'\n  help: add m = [[1.0]] (rows)"));
+        assert_eq!((WIDE.doc.default, WIDE.default), ("1", 1));
+        assert_eq!(read_one("w = 2", |r| WIDE.read(r)), Ok(2));
+        assert_eq!(
+            read_one("w = 0", |r| WIDE.read(r)).unwrap_err(),
+            "t.toml:1:5: block 'b': 'w' must be at least 1 (got 0)\n  help: write w ≥ 1"
         );
     }
 }

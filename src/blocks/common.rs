@@ -2,7 +2,7 @@
 //! several blocks (numbers-or-arrays, matrices, port lists), element-wise shape rules and the
 //! sample-hit clock of the discrete blocks.
 
-use crate::block::{BlockError, Param, PortDecl, Shape};
+use crate::block::{BlockError, Param, PortDecl, Required, Shape};
 use crate::params::ParamResult;
 use crate::params::{ParamError, Params};
 use crate::solver::Direction;
@@ -257,15 +257,17 @@ impl SampleClock {
             "time of the first hit, in [0, sample_time)"; non_negative,
     );
 
-    /// Reads `sample_time` (required) and [`SampleClock::OFFSET`].
+    /// The sample period, which must be written.
+    pub const SAMPLE_TIME: Required<f64> = crate::param!(
+        "sample_time",
+        "s",
+        required("s, the sample period"),
+        "sample period (> 0)"; positive_else("write the sample period in seconds, e.g. sample_time = 0.01"),
+    );
+
+    /// Reads [`SampleClock::SAMPLE_TIME`] and [`SampleClock::OFFSET`].
     pub fn read(r: &Params) -> ParamResult<Self> {
-        let period = r.required_f64("sample_time", "s, the sample period")?;
-        r.ensure(
-            period > 0.0,
-            "sample_time",
-            &format!("must be positive (got {period})"),
-            "write the sample period in seconds, e.g. sample_time = 0.01",
-        )?;
+        let period = Self::SAMPLE_TIME.read(r)?;
         let offset = Self::OFFSET.read(r)?;
         r.ensure(
             offset < period,

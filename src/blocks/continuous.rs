@@ -5,7 +5,7 @@
 //! is not yet evaluated in the schedule must not leak into the output, even multiplied by zero.
 
 use super::common::{at, bad, check_input_is_output, column, param, port, read_matrix};
-use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape};
+use crate::block::{Block, BlockError, BlockType, Ctx, Param, PortDecl, Required, Setup, Shape};
 use crate::param;
 use crate::params::{ParamError, Params};
 
@@ -199,13 +199,30 @@ impl Block for StateSpace {
     }
 }
 
+/// StateSpace's matrices that must be written (read by [`read_matrix`], which checks their
+/// dimensions).
+const SS_A: Required<Vec<Vec<f64>>> = param!(
+    "A",
+    "",
+    required("[[0.0, 1.0], [-1.0, -2.0]] (an array of rows)"),
+    "n×n state matrix"
+);
+const SS_B: Required<Vec<Vec<f64>>> = param!(
+    "B",
+    "",
+    required("[[0.0], [1.0]] (an array of rows)"),
+    "n×m input matrix"
+);
+const SS_C: Required<Vec<Vec<f64>>> = param!(
+    "C",
+    "",
+    required("[[1.0, 0.0]] (an array of rows)"),
+    "p×n output matrix"
+);
+
 fn build_state_space(r: &Params) -> Result<Box<dyn Block>, ParamError> {
-    let need = |key: &str, example: &str| {
-        r.table_error(format!("missing parameter '{key}'"))
-            .hint(format!("add {key} = {example} (an array of rows)"))
-    };
     let (n, nc, a) =
-        read_matrix(r, "A", None, None)?.ok_or_else(|| need("A", "[[0.0, 1.0], [-1.0, -2.0]]"))?;
+        read_matrix(r, SS_A.name(), None, None)?.ok_or_else(|| SS_A.missing_error(r))?;
     if n != nc {
         return Err(bad(
             r,
@@ -215,8 +232,9 @@ fn build_state_space(r: &Params) -> Result<Box<dyn Block>, ParamError> {
         ));
     }
     let (_, m, b) =
-        read_matrix(r, "B", Some(n), None)?.ok_or_else(|| need("B", "[[0.0], [1.0]]"))?;
-    let (p, _, c) = read_matrix(r, "C", None, Some(n))?.ok_or_else(|| need("C", "[[1.0, 0.0]]"))?;
+        read_matrix(r, SS_B.name(), Some(n), None)?.ok_or_else(|| SS_B.missing_error(r))?;
+    let (p, _, c) =
+        read_matrix(r, SS_C.name(), None, Some(n))?.ok_or_else(|| SS_C.missing_error(r))?;
     let d = read_matrix(r, "D", Some(p), Some(m))?.map_or(vec![0.0; p * m], |(_, _, d)| d);
     let initial = match r.vector("initial")? {
         None => vec![SS_INITIAL.default; n],
@@ -262,9 +280,9 @@ pub static STATE_SPACE: BlockType = BlockType {
               a flat array is read as a column (as a row for C, and for D when it has one row). The \
               input feeds the output directly only when D is nonzero.",
     params: &[
-        param("A", "", "required", "n×n state matrix"),
-        param("B", "", "required", "n×m input matrix"),
-        param("C", "", "required", "p×n output matrix"),
+        SS_A.doc,
+        SS_B.doc,
+        SS_C.doc,
         param("D", "", "zeros", "p×m feedthrough matrix"),
         SS_INITIAL.doc,
     ],

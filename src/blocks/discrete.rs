@@ -7,7 +7,7 @@
 //! the time returned by `next_time_event` is recognised exactly.
 
 use super::common::{
-    at, check_input_is_output, check_values_len, param, port, read_array_or, SampleClock,
+    at, check_input_is_output, check_values_len, port, read_array_or, SampleClock,
 };
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
@@ -113,10 +113,7 @@ pub static ZERO_ORDER_HOLD: BlockType = BlockType {
     summary:
         "Samples its input at t = offset + k·sample_time (exact time events, the first at the \
               start when offset = 0) and holds it until the next hit; 0 before the first hit.",
-    params: &[
-        param("sample_time", "s", "required", "sample period (> 0)"),
-        SampleClock::OFFSET.doc,
-    ],
+    params: &[SampleClock::SAMPLE_TIME.doc, SampleClock::OFFSET.doc],
     ports: &[
         port("in", "input", "inherited", "", "the signal to sample"),
         port("out", "output", "same as in", "", "the held sample"),
@@ -224,7 +221,7 @@ pub static UNIT_DELAY: BlockType = BlockType {
         "Delays its sampled input by one sample period: at each hit t_k = offset + k·sample_time \
               the output becomes the input sampled at t_(k−1) (`initial` until the second hit).",
     params: &[
-        param("sample_time", "s", "required", "sample period (> 0)"),
+        SampleClock::SAMPLE_TIME.doc,
         SampleClock::OFFSET.doc,
         DELAY_INITIAL.doc,
     ],

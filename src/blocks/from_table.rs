@@ -1,9 +1,9 @@
 //! FromTable: drives a model with tabulated (e.g. measured) data.
 
-use super::common::{bad, column, param, port};
+use super::common::{bad, column, port};
 use super::unit_key::{UnitKey, UNIT_DOC};
 use crate::block::{
-    Block, BlockError, BlockType, Ctx, Param, PortDecl, Setup, Shape, UnitInputs, Units,
+    Block, BlockError, BlockType, Ctx, Param, PortDecl, Required, Setup, Shape, UnitInputs, Units,
 };
 use crate::params::{ParamError, Params};
 
@@ -96,11 +96,23 @@ impl Block for FromTable {
     }
 }
 
+/// The sample times.
+const TIME: Required<Vec<f64>> = crate::param!(
+    "time",
+    "s",
+    required("[0.0, 1.0, 2.0] (s, strictly increasing)"),
+    "sample times, strictly increasing"
+);
+/// The samples.
+const VALUES: Required<Vec<Vec<f64>>> = crate::param!(
+    "values",
+    "",
+    required("[..] with one value (or one row) per time"),
+    "one number per time (1×1 output) or one row of m numbers per time (m×1 output)"
+);
+
 fn build_from_table(r: &Params) -> Result<Box<dyn Block>, ParamError> {
-    let time = r.vector("time")?.ok_or_else(|| {
-        r.table_error("missing parameter 'time'")
-            .hint("add time = [0.0, 1.0, 2.0] (s, strictly increasing)")
-    })?;
+    let time = TIME.read(r)?;
     r.ensure(
         !time.is_empty(),
         "time",
@@ -115,10 +127,7 @@ fn build_from_table(r: &Params) -> Result<Box<dyn Block>, ParamError> {
             "list the sample times in increasing order without repeats; for a jump use interpolation = \"hold\"",
         ));
     }
-    let rows = r.rows("values")?.ok_or_else(|| {
-        r.table_error("missing parameter 'values'")
-            .hint("add values = [..] with one value (or one row) per time")
-    })?;
+    let rows = VALUES.read(r)?;
     if rows.len() != time.len() {
         return Err(bad(
             r,
@@ -166,8 +175,8 @@ pub static FROM_TABLE: BlockType = BlockType {
               samples, `\"hold\"` keeps the previous sample; before the first and after the last time \
               the end value is held. Every breakpoint is an exact time event.",
     params: &[
-        param("time", "s", "required", "sample times, strictly increasing"),
-        param("values", "", "required", "one number per time (1×1 output) or one row of m numbers per time (m×1 output)"),
+        TIME.doc,
+        VALUES.doc,
         INTERPOLATION.doc,
         UNIT_DOC,
     ],

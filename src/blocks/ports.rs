@@ -3,18 +3,21 @@
 //! subsystem is spliced away when the model is read (see `model::subsystem`); these blocks are
 //! what is left of the others, and of the ports of the model file itself.
 
-use super::common::{param, port};
-use crate::block::{Block, BlockType, Shape};
+use super::common::port;
+use crate::block::{Block, BlockType, Param, Shape};
 use crate::params::{ParamError, Params};
 
+/// The number of elements of an Inport's input.
+const WIDTH: Param<usize> = crate::param!(
+    "width",
+    "",
+    1,
+    "the number of elements of the input (a column)";
+    at_least(1, "write the number of elements of the input, e.g. width = 3"),
+);
+
 fn build_inport(r: &Params) -> Result<Box<dyn Block>, ParamError> {
-    let width = r.usize("width")?.unwrap_or(1);
-    r.ensure(
-        width >= 1,
-        "width",
-        &format!("must be at least 1 (got {width})"),
-        "write the number of elements of the input, e.g. width = 3",
-    )?;
+    let width = WIDTH.read(r)?;
     r.finish()?;
     let shape = if width == 1 {
         Shape::SCALAR
@@ -30,7 +33,7 @@ pub static INPORT: BlockType = BlockType {
     name: "Inport",
     category: "Ports & Subsystems",
     summary: "A subsystem's input (its block name is the port's name); outputs 0 when nothing outside drives it.",
-    params: &[param("width", "", "1", "the number of elements of the input (a column)")],
+    params: &[WIDTH.doc],
     ports: &[port("out", "output", "width", "", "the input's value inside the subsystem (0 if unconnected)")],
     build: build_inport,
 };

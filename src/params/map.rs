@@ -19,7 +19,7 @@
 //! ```
 
 use super::forms::{self, WrittenValue};
-use super::{closest, At, ParamError, ParamResult, ParamSource, ParamValue, Params};
+use super::{ParamResult, ParamSource, ParamValue, Params};
 use std::cell::RefCell;
 
 /// One block's parameters as key → [`ParamValue`], in the order first set (setting a key again
@@ -200,24 +200,7 @@ impl ParamSource for MapReader<'_> {
         else {
             return Ok(());
         };
-        let p = Params::new(self);
-        let mut path = self.path.clone();
-        path.push(key.clone());
-        let e = ParamError::new(
-            path,
-            At::Key,
-            format!("unknown parameter '{}'", p.name(key)),
-        );
-        let mut known: Vec<&str> = asked.to_vec();
-        Err(match closest(key, known.iter().copied()) {
-            Some(near) => e.hint(format!("did you mean '{}'?", p.name(near))),
-            None if known.is_empty() => e.hint("this takes no parameters here: remove the line"),
-            None => {
-                known.sort_unstable();
-                known.dedup();
-                e.hint(format!("known parameters here: {}", known.join(", ")))
-            }
-        })
+        Err(self.params().unknown_key(key, &asked))
     }
 }
 

@@ -48,6 +48,26 @@ impl<'a> Params<'a> {
         name
     }
 
+    /// The error for `key`, written but asked for by no reader: "did you mean" the nearest of
+    /// the `known` keys, else the list of them (the one text every source gives).
+    pub fn unknown_key(&self, key: &str, known: &[&str]) -> ParamError {
+        let e = ParamError::new(
+            self.path_of(key),
+            At::Key,
+            format!("unknown parameter '{}'", self.name(key)),
+        );
+        match closest(key, known.iter().copied()) {
+            Some(near) => e.hint(format!("did you mean '{}'?", self.name(near))),
+            None if known.is_empty() => e.hint("this takes no parameters here: remove the line"),
+            None => {
+                let mut known = known.to_vec();
+                known.sort_unstable();
+                known.dedup();
+                e.hint(format!("known parameters here: {}", known.join(", ")))
+            }
+        }
+    }
+
     /// An error about `key` (its value when written, else this table).
     pub fn error(&self, key: &str, message: impl Into<String>) -> ParamError {
         ParamError::new(self.path_of(key), At::Value, message)

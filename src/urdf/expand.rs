@@ -8,6 +8,7 @@
 use super::mesh;
 use super::read::{Geometry, JointKind, Origin, Robot};
 use super::tree::KinematicTree;
+use crate::blocks::multibody::kinds::{LimitKind, SolidShape};
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, Span};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
@@ -213,7 +214,10 @@ fn equivalent_box(m: f64, i: &Matrix3<f64>, val: &Values) -> Value {
         *s = s.max(0.02 * longest).max(1e-3);
     }
     if diagonal {
-        return val.table(vec![("shape", val.text("brick")), ("size", val.vec(&size))]);
+        return val.table(vec![
+            ("shape", val.text(SolidShape::Brick.name())),
+            ("size", val.vec(&size)),
+        ]);
     }
     let mut corners = Vec::with_capacity(8);
     for signs in 0..8 {
@@ -225,7 +229,7 @@ fn equivalent_box(m: f64, i: &Matrix3<f64>, val: &Values) -> Value {
         corners.push([c.x, c.y, c.z]);
     }
     val.table(vec![
-        ("shape", val.text("convex_hull")),
+        ("shape", val.text(SolidShape::ConvexHull.name())),
         ("points", val.rows(&corners)),
     ])
 }
@@ -423,15 +427,16 @@ pub fn expand(
                 "collision".to_string()
             };
             let geometry = match &collision.geometry {
-                Geometry::Box { size } => {
-                    val.table(vec![("shape", val.text("brick")), ("size", val.vec(size))])
-                }
+                Geometry::Box { size } => val.table(vec![
+                    ("shape", val.text(SolidShape::Brick.name())),
+                    ("size", val.vec(size)),
+                ]),
                 Geometry::Sphere { radius } => val.table(vec![
-                    ("shape", val.text("sphere")),
+                    ("shape", val.text(SolidShape::Sphere.name())),
                     ("radius", val.num(*radius)),
                 ]),
                 Geometry::Cylinder { radius, length } => val.table(vec![
-                    ("shape", val.text("cylinder")),
+                    ("shape", val.text(SolidShape::Cylinder.name())),
                     ("radius", val.num(*radius)),
                     ("length", val.num(*length)),
                 ]),
@@ -439,7 +444,7 @@ pub fn expand(
                     out.files.extend(mesh::resolve(filename, urdf_dir).ok());
                     match mesh::hull_of(filename, *scale, urdf_dir) {
                         Ok(points) => val.table(vec![
-                            ("shape", val.text("convex_hull")),
+                            ("shape", val.text(SolidShape::ConvexHull.name())),
                             ("points", val.rows(&points)),
                         ]),
                         Err(why) => {
@@ -531,7 +536,7 @@ pub fn expand(
                     val.table(vec![
                         ("lower", val.num(limit.lower)),
                         ("upper", val.num(limit.upper)),
-                        ("method", val.text("rigid")),
+                        ("method", val.text(LimitKind::Rigid.name())),
                     ]),
                 ));
             }

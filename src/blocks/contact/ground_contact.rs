@@ -10,8 +10,8 @@
 //! a change of a point's state. With μ = 0 there are no u states and no stick/slip signals.
 
 use crate::block::{
-    Binding, Block, BlockError, BlockType, ContactRates, Ctx, DrawnAs, Param, ParamDoc,
-    PhysicalRole, PortDecl, PortDoc, Setup, Shape, StartOverlap, StiffnessNote,
+    Binding, Block, BlockError, BlockType, ContactRates, Ctx, DrawnAs, Param, PhysicalRole,
+    PortDecl, PortDoc, Required, Setup, Shape, StartOverlap, StiffnessNote,
 };
 use crate::blocks::multibody::{write_wrench, FrameMotion};
 use crate::contact::ground_law::GroundContactLaw;
@@ -399,7 +399,19 @@ impl GroundContact {
     }
 }
 
-/// The parameters with defaults, each written once (see [`Param`]).
+/// The parameters, each written once (see [`Param`] and [`Required`]).
+const STIFFNESS: Required<f64> = crate::param!(
+    "stiffness",
+    "N/m^1.5",
+    required,
+    "K: a point loaded by F sinks d = (F/K)^(2/3)"
+);
+const DAMPING: Required<f64> = crate::param!(
+    "damping",
+    "N·s/m^1.5",
+    required,
+    "D; D/K is the ground's recovery time constant"
+);
 const FRICTION: Param<f64> = crate::param!(
     "friction",
     "",
@@ -420,8 +432,8 @@ const ZERO_CROSSINGS: Param<bool> = crate::param!(
 );
 
 fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
-    let k = p.required_f64("stiffness", "N/m^1.5")?;
-    let d = p.required_f64("damping", "N·s/m^1.5")?;
+    let k = STIFFNESS.read(p)?;
+    let d = DAMPING.read(p)?;
     let mu = FRICTION.read(p)?;
     let dim = DIMENSION.read(p)?;
     p.ensure(
@@ -458,8 +470,8 @@ pub static GROUND_CONTACT: BlockType = BlockType {
     category: "Contact",
     summary: "spatial_v2's compliant ground (gcontact) acting on the points of a Point or PointCloud: nonlinear normal force f_n = √(−z)·(−K z − D ż) (in contact exactly when f_n > 0), tangential deflection states u per point with a friction cone (stick/slip), relaxation of u out of contact. Ground = World x-y plane, z up (dimension 3) or x axis, y up (dimension 2). Zero crossings at every change of a point's state. `blockdyn check` reports the static compression, time constant D/K and the step the explicit solver will need.",
     params: &[
-        ParamDoc { name: "stiffness", unit: "N/m^1.5", default: "required", doc: "K: a point loaded by F sinks d = (F/K)^(2/3)" },
-        ParamDoc { name: "damping", unit: "N·s/m^1.5", default: "required", doc: "D; D/K is the ground's recovery time constant" },
+        STIFFNESS.doc,
+        DAMPING.doc,
         FRICTION.doc,
         DIMENSION.doc,
         ZERO_CROSSINGS.doc,

@@ -32,7 +32,7 @@ pub(crate) const IMPACTS: Param<&str> = param!(
     "serial",
     "\"serial\": one pair at a time, fastest first, until nothing approaches | \"simultaneous\": one impulse problem over every touching point"; one_of(IMPACT_CHOICES),
 );
-const IMPACT_CHOICES: [&str; 2] = ["serial", "simultaneous"];
+const IMPACT_CHOICES: [&str; 2] = [ImpactOrder::Serial.name(), ImpactOrder::Simultaneous.name()];
 /// `method` of the `friction` table.
 const FRICTION_METHOD: Param<&str> = param!("method", "", "none", "\"none\" or \"coulomb\"");
 /// The documentation of the `friction` table.
@@ -66,6 +66,39 @@ impl RigidFrictionMethod {
         match self {
             RigidFrictionMethod::None => "none",
             RigidFrictionMethod::Coulomb => "coulomb",
+        }
+    }
+}
+
+/// A ContactGroup's `contact` by name: its pairs' penalty laws or rigid pairs. Each name is
+/// written once, here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ContactKind {
+    /// `"penalty"` (the default): the normal and friction laws, as SpatialContactForce.
+    #[default]
+    Penalty,
+    /// `"rigid"`: every pair a RigidContact pair, with [`RigidParams`].
+    Rigid,
+}
+
+impl ContactKind {
+    /// Both kinds, in the order the documentation lists them.
+    pub const ALL: [ContactKind; 2] = [ContactKind::Penalty, ContactKind::Rigid];
+
+    /// The kind's name in a model file.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ContactKind::Penalty => "penalty",
+            ContactKind::Rigid => "rigid",
+        }
+    }
+
+    /// The kind of a group whose pairs are rigid when `rigid`.
+    pub const fn of(rigid: bool) -> ContactKind {
+        if rigid {
+            ContactKind::Rigid
+        } else {
+            ContactKind::Penalty
         }
     }
 }
@@ -120,10 +153,11 @@ impl RigidParams {
                 mu
             }
         };
-        let impacts = match IMPACTS.read(p)? {
-            "simultaneous" => ImpactOrder::Simultaneous,
-            _ => ImpactOrder::Serial,
-        };
+        let impacts = p.choice_value(
+            IMPACTS.name(),
+            &ImpactOrder::ALL.map(|o| (o.name(), o)),
+            ImpactOrder::default(),
+        )?;
         Ok(RigidParams {
             restitution,
             rest_velocity,

@@ -1,6 +1,7 @@
 //! Frame-network blocks without signals: WorldFrame, MechanismConfiguration, RigidTransform, Solid,
 //! and the geometry blocks InfinitePlane, Disk, GridSurface, Point, PointCloud.
 
+use super::kinds::SolidShape;
 use crate::block::physical::SolidInertia;
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
@@ -216,35 +217,37 @@ fn read_solid_geometry(p: &Params) -> Result<Geometry, ParamError> {
         p.table_error("a Solid needs a geometry")
             .hint("add geometry = { shape = \"sphere\", radius = 0.1 }")
     })?;
-    let shape = g.choice(
+    let shape = g.choice_value(
         "shape",
-        &["sphere", "brick", "cylinder", "ellipsoid", "convex_hull"],
-        "",
+        &SolidShape::choices().map(|(n, s)| (n, Some(s))),
+        None,
     )?;
     let result = match shape {
-        "sphere" => Geometry::sphere(g.required_f64("radius", "m")?),
-        "brick" => {
+        Some(SolidShape::Sphere) => Geometry::sphere(g.required_f64("radius", "m")?),
+        Some(SolidShape::Brick) => {
             let s = g.fixed_vector("size", 3)?.ok_or_else(|| {
                 g.table_error("a brick needs size = [x, y, z]")
                     .hint("add size = [0.2, 0.1, 0.05] (m)")
             })?;
             Geometry::brick([s[0], s[1], s[2]])
         }
-        "cylinder" => Geometry::cylinder(
+        Some(SolidShape::Cylinder) => Geometry::cylinder(
             g.required_f64("radius", "m")?,
             g.required_f64("length", "m")?,
         ),
-        "ellipsoid" => {
+        Some(SolidShape::Ellipsoid) => {
             let r = g.fixed_vector("radii", 3)?.ok_or_else(|| {
                 g.table_error("an ellipsoid needs radii = [a, b, c]")
                     .hint("add radii = [0.1, 0.2, 0.3] (m)")
             })?;
             Geometry::ellipsoid([r[0], r[1], r[2]])
         }
-        "convex_hull" => Geometry::convex_hull(&points(&g, "points")?),
-        _ => return Err(g.table_error("the geometry needs a shape").hint(
-            "write shape = \"sphere\" | \"brick\" | \"cylinder\" | \"ellipsoid\" | \"convex_hull\"",
-        )),
+        Some(SolidShape::ConvexHull) => Geometry::convex_hull(&points(&g, "points")?),
+        None => {
+            let names = SolidShape::ALL.map(|s| format!("\"{}\"", s.name()));
+            let hint = format!("write shape = {}", names.join(" | "));
+            return Err(g.table_error("the geometry needs a shape").hint(hint));
+        }
     };
     let geometry = result.map_err(|e| g.table_error(e.to_string()).hint(e.help()))?;
     g.finish()?;

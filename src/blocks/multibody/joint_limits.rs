@@ -11,13 +11,14 @@
 //! The joint's output `limit_force` is the force or torque the limit applies along the joint's
 //! axis: positive towards increasing q, 0 away from the bounds.
 
+use super::kinds::LimitKind;
 use crate::block::Param;
 use crate::multibody::rigid::{ConstraintKind, JointLimit, RigidConstraint};
 use crate::param;
 use crate::params::{ParamError, Params};
 
 /// The values of `method`.
-pub const LIMIT_METHODS: [&str; 2] = ["rigid", "spring_damper"];
+pub const LIMIT_METHODS: [&str; 2] = [LimitKind::Rigid.name(), LimitKind::SpringDamper.name()];
 
 /// The parameters of the `limits` table that have defaults, each written once; the joints'
 /// `limits` documentation quotes them (a test checks it, see [`LIMIT_DEFAULTS`]).
@@ -149,13 +150,17 @@ pub fn read_limits(p: &Params, unit: &str) -> Result<Option<JointLimits>, ParamE
         "the upper bound must be above the lower bound",
         "swap them, or widen the range",
     )?;
-    let method = match LIMIT_METHOD.read(&t)? {
-        "spring_damper" => LimitMethod::SpringDamper {
+    let method = match t.choice_value(
+        LIMIT_METHOD.name(),
+        &LimitKind::choices(),
+        LimitKind::default(),
+    )? {
+        LimitKind::SpringDamper => LimitMethod::SpringDamper {
             stiffness: t
                 .required_f64("stiffness", &format!("N·m/rad or N/m, e.g. 1e4 ({unit})"))?,
             damping: LIMIT_DAMPING.read(&t)?,
         },
-        _ => {
+        LimitKind::Rigid => {
             let restitution = LIMIT_RESTITUTION.read(&t)?;
             LimitMethod::Rigid {
                 restitution,

@@ -19,7 +19,7 @@
 
 use super::frame_signal::{write_wrench, FrameMotion};
 use crate::block::{
-    Binding, Block, BlockError, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc,
+    Binding, Block, BlockError, BlockType, Ctx, Param, PhysicalRole, PortDecl, PortDoc, Required,
     Setup, Shape,
 };
 use crate::params::{ParamError, Params};
@@ -28,7 +28,14 @@ use nalgebra::{Isometry3, Vector3};
 /// Below this length (m) the line of action is undefined and the element applies no force.
 pub const MIN_LENGTH: f64 = 1e-12;
 
-/// The parameters with defaults, each written once (see [`Param`]).
+/// The parameters, each written once (see [`Param`] and [`Required`]).
+const STIFFNESS: Required<f64> = crate::param!(
+    "stiffness",
+    "N/m",
+    required("N/m, e.g. stiffness = 100.0"),
+    "k ≥ 0; a mass m hanging from it stretches it by m·g/k and oscillates at ω = √(k/m)";
+    non_negative_else("write zero (a pure damper) or a positive value in N/m"),
+);
 const DAMPING: Param<f64> = crate::param!(
     "damping",
     "N·s/m",
@@ -171,13 +178,7 @@ impl crate::block::PhysicalBlock for SpringDamper {
 }
 
 fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
-    let stiffness = p.required_f64("stiffness", "N/m, e.g. stiffness = 100.0")?;
-    p.ensure(
-        stiffness >= 0.0,
-        "stiffness",
-        &format!("must not be negative (got {stiffness})"),
-        "write zero (a pure damper) or a positive value in N/m",
-    )?;
+    let stiffness = STIFFNESS.read(p)?;
     let damping = DAMPING.read(p)?;
     let free_length = FREE_LENGTH.read(p)?;
     Ok(Box::new(SpringDamper {
@@ -201,7 +202,7 @@ pub static SPRING_DAMPER: BlockType = BlockType {
     category: "Sensors and forces",
     summary: "A linear spring and damper in parallel between the origins of frames B and F, along the line through them: tension T = stiffness·(L − free_length) + damping·dL/dt (N, positive when it pulls the ends together), −T·u on F at its origin and +T·u on B at its origin, u the unit vector from B's origin to F's. Below a length of 1e-12 m the direction is undefined and no force is applied (dL/dt is taken as 0). Either frame may be the World's (an anchor).",
     params: &[
-        ParamDoc { name: "stiffness", unit: "N/m", default: "required", doc: "k ≥ 0; a mass m hanging from it stretches it by m·g/k and oscillates at ω = √(k/m)" },
+        STIFFNESS.doc,
         DAMPING.doc,
         FREE_LENGTH.doc,
     ],

@@ -1,6 +1,7 @@
 //! Frames and bodies: the World, gravity, fixed transforms, solids and surfaces.
 
 use super::rows;
+use crate::blocks::multibody::kinds::SolidShape;
 use crate::builder::{table, BlockSpec, ParamValue};
 
 /// The World frame (port `W`).
@@ -80,18 +81,21 @@ impl Shape {
     /// A sphere of `radius` (m).
     pub fn sphere(radius: f64) -> Shape {
         Shape(table([
-            ("shape", "sphere".into()),
+            ("shape", SolidShape::Sphere.name().into()),
             ("radius", radius.into()),
         ]))
     }
     /// A brick of full edge lengths `size` (m) along R's x, y, z.
     pub fn brick(size: [f64; 3]) -> Shape {
-        Shape(table([("shape", "brick".into()), ("size", size.into())]))
+        Shape(table([
+            ("shape", SolidShape::Brick.name().into()),
+            ("size", size.into()),
+        ]))
     }
     /// A cylinder of `radius` and `length` (m) along R's z.
     pub fn cylinder(radius: f64, length: f64) -> Shape {
         let entries = [
-            ("shape", "cylinder".into()),
+            ("shape", SolidShape::Cylinder.name().into()),
             ("radius", radius.into()),
             ("length", length.into()),
         ];
@@ -100,14 +104,14 @@ impl Shape {
     /// An ellipsoid of semi-axes `radii` (m) along R's x, y, z.
     pub fn ellipsoid(radii: [f64; 3]) -> Shape {
         Shape(table([
-            ("shape", "ellipsoid".into()),
+            ("shape", SolidShape::Ellipsoid.name().into()),
             ("radii", radii.into()),
         ]))
     }
     /// The convex hull of `points` (m, in R).
     pub fn convex_hull(points: &[[f64; 3]]) -> Shape {
         Shape(table([
-            ("shape", "convex_hull".into()),
+            ("shape", SolidShape::ConvexHull.name().into()),
             ("points", rows(points)),
         ]))
     }

@@ -5,14 +5,9 @@ use super::MethodTable;
 use crate::blocks::contact::rigid_contact::RigidFrictionMethod;
 use crate::builder::{BlockSpec, ParamValue};
 
-/// How a [`RigidContact`] resolves impacts at several touching points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ImpactOrder {
-    /// One pair at a time, fastest first, until nothing approaches (Newton's cradle).
-    Serial,
-    /// One impulse problem over every touching point.
-    Simultaneous,
-}
+/// How a [`RigidContact`] resolves impacts at several touching points: the mechanism's own
+/// order, its names written once there.
+pub use crate::multibody::rigid::ImpactOrder;
 
 /// RigidContact: rigid contact between the geometries on ports B and F: resting contacts hold
 /// exactly, collisions are impulses with Newton's restitution.
@@ -53,11 +48,7 @@ impl RigidContact {
     }
     /// How impacts at several touching points are resolved.
     pub fn impacts(mut self, order: ImpactOrder) -> Self {
-        let name = match order {
-            ImpactOrder::Serial => "serial",
-            ImpactOrder::Simultaneous => "simultaneous",
-        };
-        self.spec = self.spec.param("impacts", name);
+        self.spec = self.spec.param("impacts", order.name());
         self
     }
 }

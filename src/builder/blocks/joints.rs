@@ -2,6 +2,7 @@
 
 use super::MethodTable;
 use crate::blocks::multibody::joint_friction::JointFrictionMethod;
+use crate::blocks::multibody::kinds::LimitKind;
 use crate::builder::BlockSpec;
 
 /// A joint's position limits, for [`Joint::limits`]: [`JointLimits::rigid`] (impacts) or
@@ -13,11 +14,13 @@ impl JointLimits {
     /// Rigid bounds: the joint stops at them with an impact law. Set the bounds with
     /// [`RigidLimits::lower`] and [`RigidLimits::upper`] (one of them may be left out).
     pub fn rigid() -> RigidLimits {
-        RigidLimits(MethodTable::new("rigid"))
+        RigidLimits(MethodTable::new(LimitKind::Rigid.name()))
     }
     /// Spring-damper bounds of `stiffness` (N/m or N·m/rad) past the bound.
     pub fn spring_damper(stiffness: f64) -> SpringDamperLimits {
-        SpringDamperLimits(MethodTable::new("spring_damper").with("stiffness", stiffness))
+        SpringDamperLimits(
+            MethodTable::new(LimitKind::SpringDamper.name()).with("stiffness", stiffness),
+        )
     }
 }
 

@@ -3,7 +3,6 @@
 //! (`crate::params::forms`), their errors [`ParamError`]s naming the key.
 
 use super::{Keyed, TableReader};
-use crate::model::diagnostic::closest;
 use crate::model::value::{Value, ValueKind};
 use crate::params::forms::{self, WrittenValue};
 use crate::params::{At, ParamError, ParamSource, ParamValue};
@@ -63,36 +62,21 @@ impl ParamSource for TableReader<'_> {
         else {
             return Ok(());
         };
-        let mut path = self.path.clone();
-        path.push(entry.key.clone());
-        let top = self.path.is_empty();
-        let unknown = format!("unknown parameter '{}'", self.name(&entry.key));
-        if entry.key == "connect" && top {
+        let unknown = self.params().unknown_key(&entry.key, &asked);
+        if entry.key == "connect" && self.path.is_empty() {
             // TOML puts every key after a [table] header into that table: a `connect` list
             // written below the blocks lands in the last block (or in a section).
             return Err(match self.block {
-                None => ParamError::new(path, At::Key, unknown)
-                    .hint("TOML puts every key written after a [table] header into that table: move `connect = [...]` to the top of the file, above the first [table] header"),
+                None => unknown.hint("TOML puts every key written after a [table] header into that table: move `connect = [...]` to the top of the file, above the first [table] header"),
                 Some(b) => ParamError::new(
-                    path,
+                    unknown.path().to_vec(),
                     At::Key,
                     format!("'connect' is inside [blocks.{b}]: TOML puts every key written after a [table] header into that table"),
                 )
                 .hint("move `connect = [...]` to the top of the file, above the first [table] header"),
             });
         }
-        let e = ParamError::new(path, At::Key, unknown);
-        let known: Vec<&str> = asked.iter().copied().collect();
-        Err(match closest(&entry.key, known.iter().copied()) {
-            Some(near) => e.hint(format!("did you mean '{}'?", self.name(near))),
-            None if known.is_empty() => e.hint("this takes no parameters here: remove the line"),
-            None => {
-                let mut k = known.clone();
-                k.sort_unstable();
-                k.dedup();
-                e.hint(format!("known parameters here: {}", k.join(", ")))
-            }
-        })
+        Err(unknown)
     }
 }
 

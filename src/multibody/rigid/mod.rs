@@ -137,13 +137,28 @@ pub mod output {
     pub const SLOT_NORMAL: usize = 10;
 }
 
-/// How simultaneous collisions are resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How simultaneous collisions are resolved (a RigidContact's `impacts`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ImpactOrder {
-    /// One pair at a time, fastest approach first, until nothing approaches.
+    /// `"serial"` (the default): one pair at a time, fastest approach first, until nothing
+    /// approaches (Newton's cradle).
+    #[default]
     Serial,
-    /// One impulse problem over every touching point.
+    /// `"simultaneous"`: one impulse problem over every touching point.
     Simultaneous,
+}
+
+impl ImpactOrder {
+    /// Both orders, in the order the documentation lists them.
+    pub const ALL: [ImpactOrder; 2] = [ImpactOrder::Serial, ImpactOrder::Simultaneous];
+
+    /// The order's name in a model file (`impacts = "..."`), written here only.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ImpactOrder::Serial => "serial",
+            ImpactOrder::Simultaneous => "simultaneous",
+        }
+    }
 }
 
 /// One side of a rigid pair: a geometry fixed to a body.

@@ -3,12 +3,14 @@
 
 use crate::block::members::{EXCLUDE_KEY, MEMBERS_KEY};
 use crate::block::{ExcludedPair, GeometryMembers, MemberPattern, Param, ParamDoc};
-use crate::blocks::contact::rigid_params::{RigidFrictionMethod, RigidParams, RIGID_ONLY_KEYS};
+use crate::blocks::contact::rigid_params::{
+    ContactKind, RigidFrictionMethod, RigidParams, RIGID_ONLY_KEYS,
+};
 use crate::contact::law_methods::FrictionMethod;
 use crate::params::{ParamError, ParamValue, Params};
 
 /// `contact`'s values.
-const CONTACT_CHOICES: [&str; 2] = ["penalty", "rigid"];
+const CONTACT_CHOICES: [&str; 2] = [ContactKind::Penalty.name(), ContactKind::Rigid.name()];
 
 pub(super) const CONTACT: Param<&str> = crate::param!("contact", "", "penalty", "\"penalty\": the normal and friction laws above, as SpatialContactForce applies them | \"rigid\": every pair a RigidContact pair (base: the member first in members order), with RigidContact's restitution, rest_velocity, friction = { method = \"none\" | \"coulomb\", coefficient } and impacts (normal, zero_crossings and margin are penalty-only)"; one_of(CONTACT_CHOICES));
 pub(super) const ZERO_CROSSINGS: Param<bool> = crate::param!("zero_crossings", "", true, "locate sign changes of the separation of every pair within `margin` (and of every pair with a plane or grid surface), and the instant another pair comes within margin/2, so that no contact onset is stepped over (the normal law's kinks are not located in a group)");
@@ -112,13 +114,18 @@ const PENALTY_ONLY_KEYS: [&str; 3] = ["normal", "zero_crossings", "margin"];
 /// `contact`: `None` for "penalty", RigidContact's parameters for "rigid". Each key of the other
 /// kind of contact is refused by name, and so is a `friction` method of the other kind.
 pub(super) fn read_contact(p: &Params) -> Result<Option<RigidParams>, ParamError> {
-    let rigid = CONTACT.read(p)? == "rigid";
+    let kind = p.choice_value(
+        CONTACT.name(),
+        &ContactKind::ALL.map(|k| (k.name(), k)),
+        ContactKind::default(),
+    )?;
+    let rigid = kind == ContactKind::Rigid;
     let (written, theirs) = if rigid {
-        (&PENALTY_ONLY_KEYS, "penalty")
+        (&PENALTY_ONLY_KEYS, ContactKind::Penalty.name())
     } else {
-        (&RIGID_ONLY_KEYS, "rigid")
+        (&RIGID_ONLY_KEYS, ContactKind::Rigid.name())
     };
-    let ours = if rigid { "rigid" } else { "penalty" };
+    let ours = kind.name();
     let hint = if rigid {
         "with contact = \"rigid\" a group takes RigidContact's parameters: restitution, rest_velocity, impacts and friction = { method = \"coulomb\", coefficient = 0.5 }; or write contact = \"penalty\" for the penalty laws"
     } else {

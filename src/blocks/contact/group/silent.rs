@@ -6,6 +6,7 @@
 //! joined pairs, the group's kind), not a method of the group: this file stays below `mod.rs`
 //! in the module graph (no cycle, `tests/module_graph.rs`).
 
+use crate::blocks::contact::rigid_params::ContactKind;
 use crate::geometry::ShapeKind;
 
 /// Why no pair of a bound group can touch: how many of its pairs each rule leaves out (the first
@@ -113,7 +114,7 @@ pub(super) fn no_pair_warning(
             _ => Some(r),
         })
         .map_or("", |r| r.2);
-    let kind = if rigid { "rigid" } else { "penalty" };
+    let kind = ContactKind::of(rigid).name();
     Some(format!(
             "members give no pair that can touch, so this {kind} group adds no contact: of its {m} members' {pairs} pair{s}, {reasons}; {hint} or remove the group",
             s = if pairs == 1 { "" } else { "s" },
