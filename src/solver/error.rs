@@ -194,4 +194,9 @@ pub struct SolverStats {
     /// Accepted steps of an implicit method (`auto`'s stiff phases: trbdf2 or esdirk43, see
     /// [`SolverOptions::stiff_method`](super::SolverOptions::stiff_method)).
     pub implicit_steps: usize,
+    /// `method = "rkc"`: the most stages a trial step took (0 for the other methods).
+    pub rkc_max_stages: usize,
+    /// `method = "rkc"`: evaluations of f spent estimating the spectral radius (power
+    /// iteration); counted in `function_evaluations` too.
+    pub radius_evaluations: usize,
 }

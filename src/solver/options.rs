@@ -25,6 +25,15 @@ pub enum Method {
     /// iteration, Jacobian reuse and cubic Hermite dense output. Costs more per step than
     /// TR-BDF2 and takes far fewer steps at tight tolerances (rel_tol ≲ 1e-5).
     Esdirk43,
+    /// RKC (Sommeijer, Shampine & Verwer 1998): an explicit, 2nd-order, stabilised
+    /// Runge–Kutta–Chebyshev method whose number of stages s grows with the step times the
+    /// spectral radius ρ of the Jacobian (estimated by a power iteration on f, no Jacobian), so
+    /// that its stability interval on the negative real axis, ≈ 0.65·s², covers h·ρ: a stiff
+    /// problem whose fast modes are real and damped (diffusion, a regularised friction law) costs
+    /// √ρ evaluations per unit time instead of ρ. The paper's error estimate and controller;
+    /// cubic Hermite dense output. Loses to dopri5 on oscillatory or non-stiff problems (see
+    /// docs/solver.md).
+    Rkc,
     /// Stiffness detection and switching (`auto`, module `auto`): starts with [`Method::Dopri5`],
     /// switches to an L-stable implicit method ([`SolverOptions::stiff_method`]: TR-BDF2 at loose
     /// tolerances, ESDIRK 4(3) at tight ones) while Hairer's test finds dopri5's steps bounded by
@@ -36,17 +45,19 @@ pub enum Method {
 
 impl Method {
     /// Every method, in the order of [`Method::NAMES`].
-    pub const ALL: [Method; 6] = [
+    pub const ALL: [Method; 7] = [
         Method::Dopri5,
         Method::Bs23,
         Method::Rk4,
         Method::Trbdf2,
         Method::Esdirk43,
+        Method::Rkc,
         Method::Auto,
     ];
     /// The name of each method in a model's `[solver] method` (the one list the model reader and
     /// the docs use).
-    pub const NAMES: [&'static str; 6] = ["dopri5", "bs23", "rk4", "trbdf2", "esdirk43", "auto"];
+    pub const NAMES: [&'static str; 7] =
+        ["dopri5", "bs23", "rk4", "trbdf2", "esdirk43", "rkc", "auto"];
 
     /// The method's name in a model file.
     pub fn name(self) -> &'static str {
@@ -56,7 +67,8 @@ impl Method {
             Method::Rk4 => Self::NAMES[2],
             Method::Trbdf2 => Self::NAMES[3],
             Method::Esdirk43 => Self::NAMES[4],
-            Method::Auto => Self::NAMES[5],
+            Method::Rkc => Self::NAMES[5],
+            Method::Auto => Self::NAMES[6],
         }
     }
 
@@ -79,14 +91,15 @@ impl Method {
     /// How far an explicit method's stability region reaches: a step h is stable for
     /// h·|λ| below about this, for λ on the negative real axis or near the imaginary axis
     /// (the boundary on the negative real axis: dopri5 3.307, bs23 2.513, rk4 2.785; rk4 reaches
-    /// 2√2 ≈ 2.83 along the imaginary axis). `None` for the implicit methods (L-stable: no bound)
-    /// and for [`Method::Auto`], whose explicit phase is dopri5's and which leaves the boundary.
+    /// 2√2 ≈ 2.83 along the imaginary axis). `None` for the implicit methods (L-stable: no bound),
+    /// for [`Method::Rkc`] (its interval grows with the stages it takes) and for [`Method::Auto`],
+    /// whose explicit phase is dopri5's and which leaves the boundary.
     pub const fn stability_boundary(self) -> Option<f64> {
         match self {
             Method::Dopri5 => Some(3.3),
             Method::Bs23 => Some(2.5),
             Method::Rk4 => Some(2.785),
-            Method::Trbdf2 | Method::Esdirk43 | Method::Auto => None,
+            Method::Trbdf2 | Method::Esdirk43 | Method::Rkc | Method::Auto => None,
         }
     }
 
@@ -99,7 +112,7 @@ impl Method {
             Method::Dopri5 => Some(3.0),
             Method::Bs23 => Some(2.3),
             Method::Rk4 => Some(2.5),
-            Method::Trbdf2 | Method::Esdirk43 | Method::Auto => None,
+            Method::Trbdf2 | Method::Esdirk43 | Method::Rkc | Method::Auto => None,
         }
     }
 

@@ -88,7 +88,15 @@ pub(crate) struct PiController {
     beta: f64,
     inv_order: f64,
     err_prev: f64,
+    /// The RKC paper's predictive variant ([`PiController::rkc`]): the last accepted step (NaN
+    /// after a reset); `None` for the PI controller.
+    h_prev: Option<f64>,
 }
+
+/// The RKC controller's safety factor and its bounds on a step's change (Sommeijer, Shampine &
+/// Verwer 1998, the code RKC.f).
+const RKC_SAFETY: f64 = 0.8;
+const RKC_FAC_MIN: f64 = 0.1;
 
 /// Safety factor on the optimal step.
 const SAFETY: f64 = 0.9;
@@ -107,17 +115,45 @@ impl PiController {
             beta: BETA,
             inv_order,
             err_prev: 1e-4,
+            h_prev: None,
+        }
+    }
+
+    /// The step-size controller of the RKC paper (Sommeijer, Shampine & Verwer 1998, §3, for an
+    /// error estimate of order 2, O(h³)): after an accepted step h with norm err, following one
+    /// of size h_prev with norm err_prev,
+    /// h_new = h · clamp(0.8·(h/h_prev)·err_prev^(1/3)/err^(2/3), 0.1, 10) (a predictive,
+    /// Gustafsson-type rule), and 0.8·err^(−1/3) in place of the fraction after a reset; after a
+    /// rejection h_new = h · max(0.1, 0.8·err^(−1/3)).
+    pub(crate) fn rkc() -> Self {
+        Self {
+            h_prev: Some(f64::NAN),
+            ..Self::new(2)
         }
     }
 
     /// Forgets the history (after an event: the next step is a fresh start).
     pub(crate) fn reset(&mut self) {
         self.err_prev = 1e-4;
+        if let Some(h_prev) = self.h_prev.as_mut() {
+            *h_prev = f64::NAN;
+        }
     }
 
     /// Step to try after an accepted step of size `h` with error norm `err` (≤ 1).
     pub(crate) fn accept(&mut self, h: f64, err: f64, last_rejected: bool) -> f64 {
         let err = err.max(1e-10);
+        if let Some(h_prev) = self.h_prev {
+            let fac = if h_prev.is_nan() {
+                RKC_SAFETY * err.powf(-self.inv_order)
+            } else {
+                RKC_SAFETY * (h / h_prev) * self.err_prev.powf(self.inv_order)
+                    / err.powf(2.0 * self.inv_order)
+            };
+            self.h_prev = Some(h);
+            self.err_prev = err;
+            return h * fac.clamp(RKC_FAC_MIN, FAC_MAX);
+        }
         let fac = SAFETY * err.powf(-self.alpha) * self.err_prev.powf(self.beta);
         self.err_prev = err.max(1e-4);
         let mut h_new = h * fac.clamp(FAC_MIN, FAC_MAX);
@@ -129,6 +165,14 @@ impl PiController {
 
     /// Step to retry after a rejected step of size `h` with error norm `err` (> 1 or NaN).
     pub(crate) fn reject(&self, h: f64, err: f64) -> f64 {
+        if self.h_prev.is_some() {
+            let fac = RKC_SAFETY * err.powf(-self.inv_order);
+            return h * if fac.is_nan() {
+                RKC_FAC_MIN
+            } else {
+                fac.clamp(RKC_FAC_MIN, 1.0)
+            };
+        }
         let fac = if err.is_finite() {
             SAFETY * err.powf(-self.inv_order)
         } else {
@@ -164,5 +208,21 @@ mod tests {
         let r = c.reject(1.0, 2.0);
         assert!((r - 0.9 * 2f64.powf(-0.2)).abs() < 1e-15);
         assert_eq!(c.reject(1.0, f64::NAN), 0.2);
+    }
+
+    /// The RKC paper's controller: 0.8·err^(−1/3) after a reset, then the predictive rule.
+    #[test]
+    fn rkc_controller_follows_the_paper() {
+        let mut c = PiController::rkc();
+        // err = 0.125: 0.8·2 = 1.6.
+        assert!((c.accept(1.0, 0.125, false) - 1.6).abs() < 1e-12);
+        // h = 2 after h_prev = 1 (err_prev 0.125), err = 0.064: 0.8·2·0.5/0.16 = 5.
+        assert!((c.accept(2.0, 0.064, false) - 10.0).abs() < 1e-12);
+        // A rejection with err = 8: 0.8/2 = 0.4; a huge one is held at 0.1.
+        assert!((c.reject(1.0, 8.0) - 0.4).abs() < 1e-12);
+        assert_eq!(c.reject(1.0, 1e30), 0.1);
+        assert_eq!(c.reject(1.0, f64::NAN), 0.1);
+        c.reset();
+        assert!((c.accept(1.0, 0.125, false) - 1.6).abs() < 1e-12);
     }
 }

@@ -116,6 +116,9 @@ impl Solver {
             if let Some(implicit) = self.implicit.as_deref_mut() {
                 implicit.start_run();
             }
+            if let Some(rkc) = self.rkc.as_deref_mut() {
+                rkc.restart();
+            }
             h = self.starting_step(system, t0, h_max, &mut stats);
         }
         let guard = ChatterGuard {
@@ -183,7 +186,7 @@ impl Solver {
                 .filter(|&te| te > t && te <= t_end);
             let target = time_event.unwrap_or(t_end);
             let (h_try, t_new, lands) = if adaptive {
-                h = h.min(h_max);
+                h = h.min(h_max).min(self.stable_step_limit());
                 let remaining = target - t;
                 if t + 1.01 * h >= target && remaining <= h_max {
                     (remaining, target, true)
@@ -298,7 +301,12 @@ impl Solver {
                         self.controller.accept(h_try, err_norm, last_rejected),
                     )
                 }
-                (true, _) => self.controller.accept(h_try, err_norm, last_rejected),
+                (true, _) => {
+                    if let Some(rkc) = self.rkc.as_deref_mut() {
+                        rkc.accepted();
+                    }
+                    self.controller.accept(h_try, err_norm, last_rejected)
+                }
             };
             last_rejected = false;
             grid_count += 1;

@@ -8,9 +8,10 @@ use super::super::events::ZeroCrossings;
 use super::super::finite::first_non_finite;
 use super::super::newton_matrix::MAX_IMPLICIT_STATES;
 use super::super::options::{Method, SolverOptions};
+use super::super::rkc::Rkc;
 use super::super::stall::StallWatch;
 use super::super::step_control::PiController;
-use super::super::tableau::{Tableau, BS23, DOPRI5, ESDIRK43, RK4, TRBDF2};
+use super::super::tableau::{Tableau, BS23, DOPRI5, ESDIRK43, RK4, RKC, TRBDF2};
 use super::super::trbdf2::Trbdf2;
 use super::super::System;
 use super::state::Solver;
@@ -32,6 +33,7 @@ impl Solver {
                 Method::Rk4 => &RK4,
                 Method::Trbdf2 => &TRBDF2,
                 Method::Esdirk43 => &ESDIRK43,
+                Method::Rkc => &RKC,
             }
         };
         let tableau = tableau_of(options.method);
@@ -59,8 +61,13 @@ impl Solver {
             .then(|| AutoSwitch::new(PiController::new(stiff_tableau.error_order)));
         let stages = tableau.stages.max(stiff_tableau.stages);
         let stall = StallWatch::new(n, options.max_steps, options.max_wall_time);
+        let rkc = (options.method == Method::Rkc).then(|| Box::new(Rkc::new(n, options.rel_tol)));
+        let controller = match rkc {
+            Some(_) => PiController::rkc(),
+            None => PiController::new(tableau.error_order),
+        };
         Ok(Self {
-            controller: PiController::new(tableau.error_order),
+            controller,
             tableau,
             options,
             x: vec![0.0; n],
@@ -73,6 +80,7 @@ impl Solver {
             zc: ZeroCrossings::new(zero_crossing_dim),
             forecast: CrossingForecast::new(zero_crossing_dim),
             implicit,
+            rkc,
             auto,
             stall,
             stopped: None,

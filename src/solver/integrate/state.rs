@@ -6,6 +6,7 @@ use crate::solver::auto::AutoSwitch;
 use crate::solver::crossing_forecast::CrossingForecast;
 use crate::solver::events::ZeroCrossings;
 use crate::solver::options::{Method, SolverOptions};
+use crate::solver::rkc::Rkc;
 use crate::solver::stall::StallWatch;
 use crate::solver::step_control::PiController;
 use crate::solver::tableau::{Tableau, DOPRI5};
@@ -38,6 +39,8 @@ pub struct Solver {
     pub(super) forecast: CrossingForecast,
     /// The implicit method's Newton state and buffers (`None` for explicit methods).
     pub(super) implicit: Option<Box<Trbdf2>>,
+    /// RKC's spectral radius and stage buffers (`None` for the other methods).
+    pub(super) rkc: Option<Box<Rkc>>,
     /// `Method::Auto`'s stiffness detection and the spare controller (`None` for the others).
     pub(super) auto: Option<AutoSwitch>,
     /// The step budget and the stiffest-component tally.

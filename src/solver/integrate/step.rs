@@ -129,6 +129,22 @@ impl Solver {
             err: &mut self.err,
         };
         let tolerances = (self.options.rel_tol, self.options.abs_tol);
+        if let Some(rkc) = self.rkc.as_deref_mut() {
+            let radius_before = rkc.radius_evaluations();
+            let stepped = rkc.trial_step(
+                system,
+                (t, h, t_new),
+                buffers,
+                &mut stats.function_evaluations,
+            );
+            stats.radius_evaluations += rkc.radius_evaluations() - radius_before;
+            stats.rkc_max_stages = stats.rkc_max_stages.max(rkc.last_stages());
+            stepped.map_err(|(t, i)| TrialFailure::NonFinite(t, i))?;
+            return match first_non_finite(&self.x_new) {
+                Some(i) => Err(TrialFailure::NonFinite(t_new, i)),
+                None => Ok(()),
+            };
+        }
         match self.implicit.as_deref_mut().filter(|_| active) {
             None => rk_trial_step(
                 self.tableau,
@@ -185,11 +201,23 @@ impl Solver {
         SolverError::InvalidOptions(dense_refusal(method, self.x.len(), Some(t)))
     }
 
-    /// After an event changed the state: an implicit method forms its Jacobian again.
+    /// After an event changed the state (or at a run's start): an implicit method forms its
+    /// Jacobian again, RKC estimates its spectral radius again.
     pub(super) fn restart_implicit(&mut self) {
         if let Some(implicit) = self.implicit.as_deref_mut() {
             implicit.restart();
         }
+        if let Some(rkc) = self.rkc.as_deref_mut() {
+            rkc.restart();
+        }
+    }
+
+    /// The largest step the method can take stably, when it has one below `max_step` (RKC: at
+    /// its most stages; ∞ for the others, whose steps the error control keeps stable).
+    pub(super) fn stable_step_limit(&self) -> f64 {
+        self.rkc
+            .as_deref()
+            .map_or(f64::INFINITY, |rkc| rkc.stable_step_limit())
     }
 }
 

@@ -13,12 +13,14 @@ mod bs23;
 mod dopri5;
 mod esdirk43;
 mod rk4;
+mod rkc;
 mod trbdf2;
 
 pub(crate) use bs23::BS23;
 pub(crate) use dopri5::{dopri5_interpolate_component, DOPRI5, DOPRI5_DENSE};
 pub(crate) use esdirk43::ESDIRK43;
 pub(crate) use rk4::RK4;
+pub(crate) use rkc::RKC;
 pub(crate) use trbdf2::{TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
 
 /// How the solution is interpolated inside an accepted step.
