@@ -35,26 +35,19 @@ pub fn check_report(d: &Diagram) -> String {
     let _ = writeln!(s, "\nexecution order (outputs):");
     for (k, &b) in d.schedule.iter().enumerate() {
         let blk = &d.blocks[b];
-        let outs: Vec<String> = blk
+        // Written straight into the report (40,000 lines at 20,000 joints: a list of strings
+        // joined per line was 2.5 % of that `check`'s instructions).
+        let _ = write!(s, "  {:>3}. {} ({})", k + 1, blk.name, blk.type_name);
+        let shown = blk
             .block
             .outputs()
             .iter()
             .zip(&blk.output_shapes)
-            .filter(|(p, _)| !p.is_hidden())
-            .map(|(p, sh)| format!("{} {sh}", p.name))
-            .collect();
-        let _ = writeln!(
-            s,
-            "  {:>3}. {} ({}){}",
-            k + 1,
-            blk.name,
-            blk.type_name,
-            if outs.is_empty() {
-                String::new()
-            } else {
-                format!(" → {}", outs.join(", "))
-            }
-        );
+            .filter(|(p, _)| !p.is_hidden());
+        for (n, (p, sh)) in shown.enumerate() {
+            let _ = write!(s, "{}{} {sh}", if n == 0 { " → " } else { ", " }, p.name);
+        }
+        s.push('\n');
     }
     let mut scheduled = vec![false; d.blocks.len()];
     for &b in &d.schedule {

@@ -177,19 +177,19 @@ fn compile(mut instances: Vec<Instance>, mut parts: Parts) -> Compiled {
             name: inst.name,
             type_name: inst.type_name,
             block: inst.block,
-            input_slots: pop_shrinking(&mut parts.input_slots).expect(lost),
-            output_slots: pop_shrinking(&mut parts.output_slots).expect(lost),
-            input_shapes: pop_shrinking(&mut parts.in_shapes).expect(lost),
-            output_shapes: pop_shrinking(&mut parts.out_shapes).expect(lost),
-            output_units: pop_shrinking(&mut parts.out_units).expect(lost),
+            input_slots: pop_boxed(&mut parts.input_slots),
+            output_slots: pop_boxed(&mut parts.output_slots),
+            input_shapes: pop_boxed(&mut parts.in_shapes),
+            output_shapes: pop_boxed(&mut parts.out_shapes),
+            output_units: pop_boxed(&mut parts.out_units),
             states: states - s..states,
             work: work - w..work,
             zero_crossings: zc - z..zc,
-            setup,
+            setup: CompiledBlock::kept_setup(setup),
             span: inst.span,
             origin: inst.origin,
             binding: inst.binding,
-            used_outputs: pop_shrinking(&mut parts.used_outputs).expect(lost),
+            used_outputs: pop_boxed(&mut parts.used_outputs),
         });
         (states, work, zc) = (states - s, work - w, zc - z);
     }
@@ -200,6 +200,13 @@ fn compile(mut instances: Vec<Instance>, mut parts: Parts) -> Compiled {
         num_work,
         zero_crossings,
     }
+}
+
+/// The last of `lists` ([`pop_shrinking`]), as the boxed slice a [`CompiledBlock`] keeps.
+fn pop_boxed<T>(lists: &mut Vec<Vec<T>>) -> Box<[T]> {
+    pop_shrinking(lists)
+        .expect("one part of each kind per instance")
+        .into_boxed_slice()
 }
 
 /// `v.pop()`, and `v`'s buffer shrunk to its length once half of it is unused (from 64

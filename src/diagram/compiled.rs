@@ -7,6 +7,11 @@ use crate::model::Span;
 use std::ops::Range;
 
 /// One block, placed in the run-state buffers.
+///
+/// Its per-port lists are boxed slices (16 bytes, not a `Vec`'s 24: they never grow after the
+/// build) and its setup is boxed only when it declares something: a 20,000-joint URDF chain
+/// has 120,005 blocks, 100,001 of them frame blocks with nothing to declare, and at 360 bytes a
+/// block the compiled blocks were the largest part of its diagram (issue 28, part 3).
 pub struct CompiledBlock {
     /// The block's name in the model.
     pub name: String,
@@ -15,24 +20,25 @@ pub struct CompiledBlock {
     /// The block, as built (a run's parameter set may dispatch to another instance of it).
     pub(crate) block: Box<dyn Block>,
     /// Where each input reads from (its source output's slot, an element of it, or zeros).
-    pub input_slots: Vec<Slot>,
+    pub input_slots: Box<[Slot]>,
     /// Where each output is written.
-    pub output_slots: Vec<Slot>,
+    pub output_slots: Box<[Slot]>,
     /// Each input's shape, as shape propagation settled it.
-    pub input_shapes: Vec<Shape>,
+    pub input_shapes: Box<[Shape]>,
     /// Each output's shape.
-    pub output_shapes: Vec<Shape>,
+    pub output_shapes: Box<[Shape]>,
     /// Each output's units, element by element, as unit propagation settled them (see
     /// [`Block::output_units`]).
-    pub output_units: Vec<Units>,
+    pub output_units: Box<[Units]>,
     /// Range of its continuous states in the state vector.
     pub states: Range<usize>,
     /// Range of its work slots.
     pub work: Range<usize>,
     /// Range of its zero-crossing functions.
     pub zero_crossings: Range<usize>,
-    /// What its setup declared (states, work slots, crossings and their directions, …).
-    pub setup: Setup,
+    /// What its setup declared (states, work slots, crossings and their directions, …), `None`
+    /// when that is nothing ([`Setup::default`]); read with [`CompiledBlock::setup`].
+    pub(crate) setup: Option<Box<Setup>>,
     /// Where the block was written.
     pub span: Span,
     /// Its constructor and model entry (`None` for blocks the build adds: the mechanism).
@@ -43,10 +49,29 @@ pub struct CompiledBlock {
     pub binding: Option<Box<crate::block::Binding>>,
     /// Which of its outputs are read (by a line, the animation or the log), as given to
     /// [`Block::set_used_outputs`].
-    pub used_outputs: Vec<bool>,
+    pub used_outputs: Box<[bool]>,
 }
 
+/// What a block that declares nothing declared: [`Setup::default`], for
+/// [`CompiledBlock::setup`] to lend.
+static DECLARES_NOTHING: Setup = Setup {
+    num_states: 0,
+    num_work: 0,
+    zero_crossings: Vec::new(),
+    feedthrough: Vec::new(),
+};
+
 impl CompiledBlock {
+    /// What its setup declared (states, work slots, crossings and their directions, …).
+    pub fn setup(&self) -> &Setup {
+        self.setup.as_deref().unwrap_or(&DECLARES_NOTHING)
+    }
+
+    /// `setup` as [`CompiledBlock`] keeps it: boxed, or `None` when it declares nothing.
+    pub(crate) fn kept_setup(setup: Setup) -> Option<Box<Setup>> {
+        (setup != Setup::default()).then(|| Box::new(setup))
+    }
+
     /// The block, as built (a run's parameter set may dispatch to another instance of it).
     pub fn block(&self) -> &dyn Block {
         &*self.block

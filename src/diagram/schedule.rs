@@ -20,7 +20,7 @@ pub fn schedule(blocks: &[CompiledBlock], lines: &[SignalLine]) -> Result<Vec<us
         .iter()
         .map(|b| BlockPorts {
             outputs: b.output_slots.len(),
-            feedthrough: &b.setup.feedthrough,
+            feedthrough: &b.setup().feedthrough,
         })
         .collect();
     evaluation_order(&PortGraph::new(&ports, lines))
@@ -82,7 +82,7 @@ pub(crate) fn feeding_blocks(
             }
             seen[node] = true;
             needed[l.from] = true;
-            let feeds = blocks[l.from].setup.feedthrough.iter();
+            let feeds = blocks[l.from].setup().feedthrough.iter();
             pending.extend(
                 feeds
                     .filter(|&&(_, o)| o == l.from_port)

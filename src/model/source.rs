@@ -253,6 +253,13 @@ impl SourceFile {
         k.checked_sub(1).map(|k| &self.included[k])
     }
 
+    /// Which text holds `offset`: 0 for the model's own, k for the k-th included file. Offsets
+    /// with the same number share their file and the instances that included it (all of a
+    /// [`Location`] but its line and column).
+    pub(crate) fn segment_number(&self, offset: usize) -> usize {
+        self.included.partition_point(|s| s.base <= offset)
+    }
+
     /// The text at `span`, in whichever file holds it.
     pub(crate) fn slice(&self, span: &Range<usize>) -> Option<&str> {
         match self.segment(span.start) {
@@ -318,7 +325,11 @@ impl SourceFile {
 
     /// [`SourceFile::line_column`], counting from `cursor` when it is on the same line of the
     /// same file at or before `offset`; `cursor` is left at `offset`.
-    fn line_column_after(&self, offset: usize, cursor: &mut ColumnCursor) -> (usize, usize) {
+    pub(crate) fn line_column_after(
+        &self,
+        offset: usize,
+        cursor: &mut ColumnCursor,
+    ) -> (usize, usize) {
         if let Some(s) = self.segment(offset) {
             return s.file.line_column_after(offset - s.base, cursor);
         }

@@ -144,7 +144,7 @@ impl StateDependencies {
         while changed {
             changed = false;
             for &b in &d.schedule {
-                for &(i, o) in &d.blocks[b].setup.feedthrough {
+                for &(i, o) in &d.blocks[b].setup().feedthrough {
                     for &(from, port) in &sources[b][i] {
                         if from == b && port == o {
                             continue; // reads itself: adds nothing

@@ -117,12 +117,12 @@ pub(super) fn check_same_structure(
             why: e.to_string(),
             cause: Some(e),
         })?;
-    if setup != cb.setup {
+    if setup != *cb.setup() {
         return Err(Misfit::new(format!(
             "the value changes the block's structure ({} states, {} work slots, {} zero crossings before; {}, {} and {} with it)",
-            cb.setup.num_states,
-            cb.setup.num_work,
-            cb.setup.zero_crossings.len(),
+            cb.setup().num_states,
+            cb.setup().num_work,
+            cb.setup().zero_crossings.len(),
             setup.num_states,
             setup.num_work,
             setup.zero_crossings.len()

@@ -29,7 +29,7 @@ fn wrappers<'d>(d: &'d Diagram, inputs: &[Port]) -> (Vec<(usize, Perturbed<'d>)>
                     block,
                     Perturbed {
                         inner: &*d.blocks[block].block,
-                        inputs: d.blocks[block].input_slots.clone(),
+                        inputs: d.blocks[block].input_slots.to_vec(),
                         copies: Vec::new(),
                         shifts: Vec::new(),
                     },
