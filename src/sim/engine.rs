@@ -1194,3 +1194,7 @@ type = "Scope"
 #[cfg(test)]
 #[path = "crossing_tests.rs"]
 mod crossing_tests;
+
+#[cfg(test)]
+#[path = "event_reuse_tests.rs"]
+mod event_reuse_tests;
