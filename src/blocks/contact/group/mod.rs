@@ -40,6 +40,7 @@
 
 mod base;
 mod broad_phase;
+mod cells;
 mod coupling;
 mod eval;
 mod grid;
