@@ -9,11 +9,40 @@ use crate::solver::Solver;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// A block that counts its calls and otherwise is `inner`.
-struct Counting<'a> {
-    inner: &'a dyn Block,
+pub(super) struct Counting<'a> {
+    pub(super) inner: &'a dyn Block,
     /// Calls of `outputs_eval` and of `zero_crossings_from_inputs`.
-    evaluations: AtomicUsize,
-    from_inputs: AtomicUsize,
+    pub(super) evaluations: AtomicUsize,
+    pub(super) from_inputs: AtomicUsize,
+}
+
+impl<'a> Counting<'a> {
+    /// `inner`, counted.
+    pub(super) fn new(inner: &'a dyn Block) -> Self {
+        Counting {
+            inner,
+            evaluations: AtomicUsize::new(0),
+            from_inputs: AtomicUsize::new(0),
+        }
+    }
+}
+
+/// The engine of `d` with block `counted` wrapped in `counting`.
+pub(super) fn engine_counting<'d>(
+    d: &'d Diagram,
+    counted: usize,
+    counting: &'d Counting<'d>,
+) -> Engine<'d> {
+    let blocks: Vec<&dyn Block> = (0..d.blocks.len())
+        .map(|b| {
+            if b == counted {
+                counting as &dyn Block
+            } else {
+                &*d.blocks[b].block
+            }
+        })
+        .collect();
+    Engine::with_blocks(d, Recorder::new(d), true, blocks, 0)
 }
 
 impl Block for Counting<'_> {
@@ -143,22 +172,9 @@ fn the_group_s_crossings_from_its_inputs_are_its_crossings_after_a_full_evaluati
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sphere_pile.toml");
     let d = crate::load_model(&path, &[]).unwrap();
     let pile = (d.blocks.iter().position(|b| b.name == "pile")).expect("the group");
-    let counting = Counting {
-        inner: &*d.blocks[pile].block,
-        evaluations: AtomicUsize::new(0),
-        from_inputs: AtomicUsize::new(0),
-    };
+    let counting = Counting::new(&*d.blocks[pile].block);
     assert!(counting.crossings_from_inputs());
-    let blocks: Vec<&dyn Block> = (0..d.blocks.len())
-        .map(|b| {
-            if b == pile {
-                &counting as &dyn Block
-            } else {
-                &*d.blocks[b].block
-            }
-        })
-        .collect();
-    let mut engine = Engine::with_blocks(&d, Recorder::new(&d), true, blocks, 0);
+    let mut engine = engine_counting(&d, pile, &counting);
     let stop = 0.155;
     let x0 = engine.initialize(0.0);
     let n = d.num_states;

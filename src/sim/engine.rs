@@ -453,6 +453,7 @@ impl<'d> Engine<'d> {
     pub fn initialize_from(&mut self, t0: f64, x0: Option<&[f64]>) -> Vec<f64> {
         let d = self.diagram;
         self.start_run_at(t0);
+        self.keep_crossing_steps_if_history_free();
         for (b, blk) in d.blocks.iter().enumerate() {
             if blk.states.is_empty() && blk.work.is_empty() {
                 continue; // nothing to initialize
@@ -476,9 +477,33 @@ impl<'d> Engine<'d> {
                 }
             }
         }
-        self.settle(t0);
+        self.settle(t0, false);
+        self.evaluated_at = None;
         self.refresh_time_events(t0);
         self.run.x.clone()
+    }
+
+    /// Drops the crossing steps (so every zero-crossing evaluation is a whole one, and events
+    /// evaluate as they always did) when some block declares rigid constraints
+    /// ([`crate::block::PhysicalBlock::has_rigid_constraints`]: a RigidContact, a rigid group, a
+    /// joint's limits). The mechanism that solves them warm-starts each solve from the last and
+    /// reads the force inputs the previous evaluation left, so its outputs at a point depend
+    /// on the evaluations before it (see [`Engine::enter_interior`]): a g from the inputs,
+    /// which leaves the force blocks' signals from the last whole evaluation, or an event
+    /// that reads outputs instead of evaluating again, would change its warm start and the
+    /// run's bits. Once per run (the scan may allocate: a RigidContact builds its constraint).
+    fn keep_crossing_steps_if_history_free(&mut self) {
+        if self.crossing_steps.is_some() && self.declares_rigid_constraints() {
+            self.crossing_steps = None;
+        }
+    }
+
+    /// Whether some block declares rigid constraints (see
+    /// [`Engine::keep_crossing_steps_if_history_free`]).
+    pub(crate) fn declares_rigid_constraints(&self) -> bool {
+        self.blocks
+            .iter()
+            .any(|b| b.physical().is_some_and(|p| p.has_rigid_constraints()))
     }
 
     /// A new run from time `t` (an initialization or a checkpoint): a new recording whose rows
@@ -536,6 +561,7 @@ impl<'d> Engine<'d> {
             });
         }
         self.start_run_at(checkpoint.t);
+        self.keep_crossing_steps_if_history_free();
         self.run.x.copy_from_slice(&checkpoint.x);
         self.run.work.copy_from_slice(&checkpoint.work);
         self.run.signals.copy_from_slice(&checkpoint.signals);
@@ -604,6 +630,14 @@ impl<'d> Engine<'d> {
         self.evaluated_at = None;
     }
 
+    /// Whether the outputs are current for `(t, x)`: evaluated at `t` from the same state
+    /// bits, with no work changed since (only when called blocks own states: otherwise the
+    /// engine keeps no copy of the state to compare with).
+    #[inline]
+    fn outputs_current_at(&self, t: f64, x: &[f64]) -> bool {
+        self.copy_states && self.evaluated_at == Some(t) && same_bits(&self.run.x, x)
+    }
+
     /// Makes the outputs current for `(t, x)`, skipping the evaluation when they already are.
     #[inline]
     fn outputs_at(&mut self, t: f64, x: &[f64]) {
@@ -613,7 +647,7 @@ impl<'d> Engine<'d> {
             }
             return;
         }
-        if self.evaluated_at == Some(t) && same_bits(&self.run.x, x) {
+        if self.outputs_current_at(t, x) {
             return;
         }
         self.run.x.copy_from_slice(x);
@@ -725,26 +759,42 @@ impl<'d> Engine<'d> {
     /// Modes that still flip after [`MAX_SETTLE_ROUNDS`] rounds are recorded in `run.unsettled`.
     /// A change of a block whose events keep the dynamics ([`Block::events_keep_dynamics`]:
     /// bookkeeping that no output reads) neither counts nor asks for another round.
-    fn settle(&mut self, t: f64) -> bool {
+    ///
+    /// With `outputs_current`, the outputs already are those of a whole evaluation at
+    /// (t, `run.x`) with the blocks' work as it is: the first round does not evaluate again.
+    /// Afterwards [`Engine::evaluated_at`] is `Some(t)` when the outputs are still current: no
+    /// block's `settle` reported a change in the last round (a change that keeps the dynamics
+    /// may still change what the block's zero-crossing functions read, or the signed zeros of
+    /// its outputs: the watch slots of a contact group).
+    fn settle(&mut self, t: f64, outputs_current: bool) -> bool {
         let d = self.diagram;
         let mut any = false;
         let mut last = 0;
+        let mut current = outputs_current;
         for _ in 0..MAX_SETTLE_ROUNDS {
-            self.eval_outputs(t);
+            if !current {
+                self.eval_outputs(t);
+            }
+            current = true;
             let mut changed = false;
             for i in 0..self.called.len() {
                 let (b, block) = (self.called[i], self.blocks[self.called[i]]);
                 let mut ctx = self.ctx(b, t);
-                if block.settle(&mut ctx) && !block.events_keep_dynamics() {
-                    changed = true;
-                    last = b;
+                if block.settle(&mut ctx) {
+                    current = false;
+                    if !block.events_keep_dynamics() {
+                        changed = true;
+                        last = b;
+                    }
                 }
             }
             if !changed {
+                self.evaluated_at = (current && self.copy_states).then_some(t);
                 return any;
             }
             any = true;
         }
+        self.evaluated_at = None;
         self.run.unsettled = Some((d.blocks[last].name.clone(), t));
         any
     }
@@ -779,28 +829,34 @@ impl<'d> Engine<'d> {
         self.plan.derivatives(&self.run.signals, x, dxdt);
     }
 
-    /// [`System::handle_events`] with whole evaluations.
+    /// [`System::handle_events`] with whole evaluations. `outputs_current`: the outputs are
+    /// those of a whole evaluation at `(t, x)` (the solver recorded the point just before,
+    /// `RecordKind::EventBefore`). Every output of a whole evaluation is a function of (t, x)
+    /// and the blocks' work slots, which change only in handlers (which then say so) and
+    /// `settle`, so they are read, not evaluated again (the constant blocks' outputs too: they
+    /// were evaluated at the start and after every event's handlers). Leaves
+    /// [`Engine::evaluated_at`] at `Some(t)` when the outputs after the event are current (no
+    /// handler and no `settle` changed anything: see [`Engine::settle`]), so that the record
+    /// after the event reads them.
     fn handle_events_whole(
         &mut self,
         t: f64,
         x: &mut [f64],
         crossed: &[usize],
         time_event: bool,
+        outputs_current: bool,
     ) -> EventOutcome {
-        // The outputs at (t, x) are usually current: the solver recorded the point just before
-        // (`RecordKind::EventBefore`). Every output of a whole evaluation is a function of
-        // (t, x) and the blocks' work slots, which change only in handlers and `settle`, so
-        // they are read, not evaluated again (the constant blocks' outputs too: they were
-        // evaluated at the start and after every event's handlers).
         self.run.x.copy_from_slice(x);
-        self.eval_outputs(t);
+        if !outputs_current {
+            self.eval_outputs(t);
+        }
         self.run.fired.iter_mut().for_each(|f| *f = false);
         for &k in crossed {
             self.run.fired[k] = true;
         }
         let d = self.diagram;
         let tolerance = 1e-12 * t.abs().max(1.0);
-        let mut changed = false;
+        let (mut changed, mut handlers_changed) = (false, false);
         // Whether a block is due whose time event may change the dynamics (or whether none is
         // due at all: then the instant counts as a change, as it always did).
         let (mut any_due, mut dynamic_due) = (false, false);
@@ -824,10 +880,13 @@ impl<'d> Engine<'d> {
             let fired = std::mem::take(&mut self.run.fired);
             let block = self.blocks[b];
             let mut ctx = self.ctx(b, t);
-            changed |= block.handle_event(&mut ctx, &fired[zc], due) && !keeps;
+            let handled = block.handle_event(&mut ctx, &fired[zc], due);
+            // States or work changed: the outputs are evaluated again before `settle`.
+            handlers_changed |= handled;
+            changed |= handled && !keeps;
             self.run.fired = fired;
         }
-        changed |= self.settle(t);
+        changed |= self.settle(t, outputs_current && !handlers_changed);
         self.refresh_time_events(t);
         x.copy_from_slice(&self.run.x);
         EventOutcome {
@@ -918,7 +977,7 @@ impl System for Engine<'_> {
     /// From the outputs when they are current at `(t, x)`; otherwise, when blocks give their
     /// functions from their inputs, from the blocks upstream of them only (`crossing_steps`).
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
-        let current = self.copy_states && self.evaluated_at == Some(t) && same_bits(&self.run.x, x);
+        let current = self.outputs_current_at(t, x);
         let from_inputs = self.crossing_steps.is_some() && !current;
         if from_inputs {
             self.crossing_inputs_at(t, x);
@@ -982,9 +1041,17 @@ impl System for Engine<'_> {
         time_event: bool,
     ) -> EventOutcome {
         let restricted = std::mem::replace(&mut self.restricted, false);
-        let outcome = self.handle_events_whole(t, x, crossed, time_event);
+        // A restricted evaluation's outputs are not whole: evaluated again. Only where the
+        // crossing steps are kept: the diagram was checked for rigid constraints, whose
+        // mechanism's outputs depend on the evaluations before
+        // (`Engine::keep_crossing_steps_if_history_free`).
+        let reuse = !restricted && self.crossing_steps.is_some();
+        let current = reuse && self.outputs_current_at(t, x);
+        let outcome = self.handle_events_whole(t, x, crossed, time_event, current);
         self.restricted = restricted;
-        self.evaluated_at = None;
+        if !reuse {
+            self.evaluated_at = None;
+        }
         outcome
     }
 
@@ -1139,3 +1206,7 @@ type = "Scope"
 #[cfg(test)]
 #[path = "crossing_tests.rs"]
 mod crossing_tests;
+
+#[cfg(test)]
+#[path = "event_reuse_tests.rs"]
+mod event_reuse_tests;

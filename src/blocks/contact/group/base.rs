@@ -215,9 +215,11 @@ impl ContactGroup {
             ),
             candidates: Vec::with_capacity(self.always.len() + pairs),
             candidate_slots: Vec::with_capacity(pairs),
+            candidate_apart: Vec::with_capacity(pairs),
+            apart: Vec::with_capacity(pairs),
             scale: vec![1.0; m],
             watched: Vec::with_capacity(slots),
-            watched_work: vec![f64::NAN; slots],
+            watched_generation: f64::NAN,
             watch_start: vec![0; m + 1],
             always_g: vec![1.0; self.always.len()],
             slot_g: vec![1.0; slots],
@@ -229,6 +231,7 @@ impl ContactGroup {
             ahead: Vec::with_capacity(pairs),
             speed: vec![0.0; m],
             overflow: Vec::with_capacity(pairs),
+            overflow_before: Vec::with_capacity(pairs),
         }
     }
 }
@@ -251,11 +254,19 @@ pub(super) struct Scratch {
     pub(super) candidates: Vec<(u32, u32)>,
     /// Per candidate after the always-pairs: its watch slot (u32::MAX: not watched).
     pub(super) candidate_slots: Vec<u32>,
+    /// Per candidate after the always-pairs: a watched pair whose boxes are apart (gap > 0),
+    /// so without contact: the narrow phase gives it no manifold (`ContactGroup::narrow_phase`).
+    pub(super) candidate_apart: Vec<bool>,
+    /// The candidates the last narrow phase skipped as apart whose separations are not yet in
+    /// `slot_g`: computed when the crossing functions are read
+    /// (`ContactGroup::apart_separations`), not at every evaluation of f.
+    pub(super) apart: Vec<u32>,
     /// Per member: max(1 m, |its frame's origin|) (m), the scale of its separations' round-off.
     pub(super) scale: Vec<f64>,
-    /// The watched pairs, sorted, and the work values they were decoded from.
+    /// The watched pairs, sorted, and the generation of the work slots they were decoded from
+    /// (NaN: never decoded; see `ContactGroup::sync_watched`).
     pub(super) watched: Vec<(u32, u32, u32)>,
-    pub(super) watched_work: Vec<f64>,
+    pub(super) watched_generation: f64,
     /// Per member a (and one past the last): where a's watched pairs (a, b) start in `watched`.
     pub(super) watch_start: Vec<u32>,
     /// Per always-pair and per watch slot: the separation plus its resolution (m).
@@ -276,4 +287,6 @@ pub(super) struct Scratch {
     /// the approach function (which they would hold at or below 0, so that no other pair could
     /// fire it) and bounded by the look-ahead instead.
     pub(super) overflow: Vec<(u32, u32)>,
+    /// `overflow` before the last choice (`ContactGroup::settle_watched` compares them).
+    pub(super) overflow_before: Vec<(u32, u32)>,
 }

@@ -23,6 +23,22 @@ fn add_wrench(out: &mut [f64; 6], touched: &mut bool, n: &Vector3<f64>, f: &Vect
     }
 }
 
+/// Adds a pair's wrench on its follower j (moment about the World origin, force) to member j's
+/// sum and the opposite to its base i's, as SpatialContactForce writes them.
+#[inline]
+fn add_pair_wrench(
+    s: &mut Scratch,
+    (iu, ju): (usize, usize),
+    moment: &Vector3<f64>,
+    force: &Vector3<f64>,
+) {
+    let zero = Vector3::zeros();
+    let (nf, ff) = (zero.cross(force) + moment, *force);
+    let (nb, fb) = (zero.cross(&-force) + -moment, -force);
+    add_wrench(&mut s.wrench[ju], &mut s.touched[ju], &nf, &ff);
+    add_wrench(&mut s.wrench[iu], &mut s.touched[iu], &nb, &fb);
+}
+
 impl ContactGroup {
     /// The watch slots decoded from `work` (a whole evaluation only: an island's evaluation
     /// comes after a whole one, at initialization or an event, the only places the slots
@@ -36,7 +52,9 @@ impl ContactGroup {
         island: Option<&[bool]>,
     ) {
         if island.is_none() {
-            self.sync_watched(&work[..work.len().min(self.watch_slots)], s);
+            let slots = &work[..work.len().min(self.watch_slots)];
+            let generation = work.get(self.watch_slots).copied().unwrap_or(0.0);
+            self.sync_watched(slots, generation, s);
         }
         self.update_members(io, s, island);
         self.broad_phase(s, island);
@@ -109,6 +127,7 @@ impl ContactGroup {
         // evaluation.
         s.candidates.clear();
         s.candidate_slots.clear();
+        s.candidate_apart.clear();
         s.candidates.extend_from_slice(&self.always);
         let half = 0.5 * self.margin;
         s.approach = half;
@@ -126,6 +145,7 @@ impl ContactGroup {
             if p.gap <= 0.0 || slot.is_some() {
                 s.candidates.push((p.a, p.b));
                 s.candidate_slots.push(slot.unwrap_or(u32::MAX));
+                s.candidate_apart.push(p.gap > 0.0);
             }
             if slot.is_none()
                 && self.zero_crossings
@@ -155,9 +175,20 @@ impl ContactGroup {
     /// always-evaluated pairs without a member on the island's bodies are skipped (their
     /// zero-crossing functions keep their values; the watch slots of pairs not evaluated read
     /// 1, as for any pair the broad phase left out).
+    ///
+    /// A watched pair whose boxes are apart (gap > 0) is not in contact: its manifold, needed
+    /// only for its zero-crossing value, is left to [`ContactGroup::apart_separations`] when the
+    /// crossing functions are read (`s.apart` lists it). It adds the wrench [`Narrow::eval`]
+    /// gives an apart pair (zero force and moment) through the same operations, so that the
+    /// members' sums, their signed zeros and `touched` are the same bits as when it was
+    /// evaluated.
+    ///
+    /// [`Narrow::eval`]: super::narrow::Narrow::eval
     pub(super) fn narrow_phase(&self, s: &mut Scratch, island: Option<&[bool]>) -> usize {
         s.touched.iter_mut().for_each(|t| *t = false);
         s.slot_g.iter_mut().for_each(|g| *g = 1.0);
+        s.apart.clear();
+        let always = self.always.len();
         let mut active = 0;
         for c in 0..s.candidates.len() {
             let (i, j) = s.candidates[c];
@@ -165,6 +196,11 @@ impl ContactGroup {
                 continue;
             }
             let (iu, ju) = (i as usize, j as usize);
+            if c >= always && s.candidate_apart[c - always] {
+                s.apart.push(c as u32);
+                add_pair_wrench(s, (iu, ju), &Vector3::zeros(), &Vector3::zeros());
+                continue;
+            }
             let now = (&s.motions[..], &s.poses[..]);
             let (base, follower) = (self.pair_side(now, iu), self.pair_side(now, ju));
             let Some(r) = s
@@ -177,14 +213,29 @@ impl ContactGroup {
             if self.zero_crossings {
                 self.write_crossing(s, c, (iu, ju), r.separation);
             }
-            // Equal and opposite, as SpatialContactForce writes them.
-            let zero = Vector3::zeros();
-            let (nf, ff) = (zero.cross(&r.force) + r.moment, r.force);
-            let (nb, fb) = (zero.cross(&-r.force) + -r.moment, -r.force);
-            add_wrench(&mut s.wrench[ju], &mut s.touched[ju], &nf, &ff);
-            add_wrench(&mut s.wrench[iu], &mut s.touched[iu], &nb, &fb);
+            add_pair_wrench(s, (iu, ju), &r.moment, &r.force);
         }
         active
+    }
+
+    /// The zero-crossing values of the pairs the last narrow phase skipped as apart (`s.apart`,
+    /// emptied): their separations, as [`ContactGroup::crossing_separations`] computes them
+    /// (the same manifold [`ContactGroup::narrow_phase`] ran on them before, the same bits).
+    /// The poses are the last evaluation's, which the engine reads g from only while its
+    /// outputs are current.
+    pub(super) fn apart_separations(&self, s: &mut Scratch) {
+        for k in 0..s.apart.len() {
+            let c = s.apart[k] as usize;
+            let (i, j) = s.candidates[c];
+            let (iu, ju) = (i as usize, j as usize);
+            let now = (&s.motions[..], &s.poses[..]);
+            let (base, follower) = (self.pair_side(now, iu), self.pair_side(now, ju));
+            let Some(separation) = s.narrow.separation(&base, &follower) else {
+                continue;
+            };
+            self.write_crossing(s, c, (iu, ju), separation);
+        }
+        s.apart.clear();
     }
 
     /// Candidate c's zero-crossing value from the separation (m) of its members (iu, ju), if it
@@ -212,6 +263,7 @@ impl ContactGroup {
     /// numbers [`ContactGroup::narrow_phase`] writes. With `island`, the same pairs as it.
     pub(super) fn crossing_separations(&self, s: &mut Scratch, island: Option<&[bool]>) {
         s.slot_g.iter_mut().for_each(|g| *g = 1.0);
+        s.apart.clear();
         let always = self.always.len();
         for c in 0..s.candidates.len() {
             if c >= always && s.candidate_slots[c - always] == u32::MAX {

@@ -12,7 +12,7 @@
 //! a table of `2^⌈log₂ 2n⌉` buckets (n small members) and the members counting-sorted into
 //! them (O(n) per evaluation); a bucket may hold several cells, so a member found there counts
 //! only if its own cell is the one looked at (which also keeps a pair from being found twice).
-//! The other members are handled apart: a big member (a floor made of a box, a wall) against
+//! (The cells and their buckets: `cells.rs`.) The other members are handled apart: a big member (a floor made of a box, a wall) against
 //! every bounded member, an infinite plane fixed to the World against every bounded member by
 //! the distance of the box's lowest corner (as `plane_pairs_within` computes it).
 //!
@@ -41,6 +41,7 @@
 //! passed over; the pairs given are the same, bit for bit.
 
 use super::broad_phase::{box_gap, NearPair};
+use super::cells::Cells;
 use crate::blocks::multibody::FrameMotion;
 use nalgebra::Vector3;
 
@@ -60,8 +61,8 @@ enum Role {
 /// The grid and its buffers, sized once.
 #[derive(Clone, Debug)]
 pub(super) struct Grid {
-    /// The cell edge (m).
-    cell: f64,
+    /// The small members' cells (a spatial hash of their box centres).
+    cells: Cells,
     role: Vec<Role>,
     /// The bounded members (indices, ascending), the small ones and the big ones.
     bounded: Vec<u32>,
@@ -70,15 +71,6 @@ pub(super) struct Grid {
     /// The planes fixed to the World, and per plane its unit normal n (World) and n·origin (m).
     planes: Vec<u32>,
     plane_frames: Vec<(Vector3<f64>, f64)>,
-    /// Per member: its cell (small members only).
-    cell_of: Vec<[i64; 3]>,
-    /// The buckets: bucket b holds `entries[start[b]..start[b + 1]]` (members, ascending, each
-    /// with its cell).
-    start: Vec<u32>,
-    fill: Vec<u32>,
-    entries: Vec<(u32, [i64; 3])>,
-    /// The bucket count less one (a power of two less one).
-    mask: usize,
     /// The reach asked for (m) and how far a box corner may move before a new search (m).
     reach: f64,
     skin: f64,
@@ -150,22 +142,14 @@ impl Grid {
         // pile's steps (reach 12.5 mm, h ≈ 5e-5 s); a wider skin lists more pairs to test.
         let skin = (0.5 * reach).max(0.1 * widest);
         let cell = (2.0 * widest + reach + 4.0 * skin) * (1.0 + 1e-9);
-        let buckets = (2 * small.len()).max(1).next_power_of_two();
         Grid {
-            // A zero-size cell (points only, no reach) would put every member in its own cell
-            // at any distance: any positive edge is correct then.
-            cell: if cell > 0.0 { cell } else { 1.0 },
+            cells: Cells::new(m, small.len(), bounded.len(), cell),
             role,
             bounded: bounded.to_vec(),
             small,
             big,
             planes: planes.to_vec(),
             plane_frames: vec![(Vector3::zeros(), 0.0); planes.len()],
-            cell_of: vec![[0; 3]; m],
-            start: vec![0; buckets + 1],
-            fill: vec![0; buckets],
-            entries: vec![(0, [0; 3]); bounded.len()],
-            mask: buckets - 1,
             reach,
             skin,
             listed: Vec::with_capacity(pairs),
@@ -220,42 +204,6 @@ impl Grid {
             }
         }
         holds
-    }
-
-    /// The bucket of a cell: a hash of its row (y, z) plus x, so that the three cells x − 1,
-    /// x, x + 1 of a row lie in three consecutive buckets (modulo the table).
-    #[inline]
-    fn bucket(&self, c: [i64; 3]) -> usize {
-        let row = (c[1].wrapping_mul(73_856_093)) ^ (c[2].wrapping_mul(19_349_663));
-        (row.wrapping_add(c[0]) as u64 as usize) & self.mask
-    }
-
-    /// Hashes the small members' box centres into their cells' buckets.
-    fn rebuild(&mut self, lo: &[[f64; 3]], hi: &[[f64; 3]]) {
-        self.start.fill(0);
-        for i in 0..self.small.len() {
-            let k = self.small[i] as usize;
-            let mut c = [0i64; 3];
-            for (a, ca) in c.iter_mut().enumerate() {
-                // Saturating for a box at infinity or NaN (its gaps then exceed any reach).
-                *ca = (0.5 * (lo[k][a] + hi[k][a]) / self.cell).floor() as i64;
-            }
-            self.cell_of[k] = c;
-            let b = self.bucket(c);
-            self.start[b + 1] += 1;
-        }
-        let buckets = self.fill.len();
-        for b in 0..buckets {
-            self.start[b + 1] += self.start[b];
-        }
-        self.fill.copy_from_slice(&self.start[..buckets]);
-        for i in 0..self.small.len() {
-            let k = self.small[i];
-            let c = self.cell_of[k as usize];
-            let b = self.bucket(c);
-            self.entries[self.fill[b] as usize] = (k, c);
-            self.fill[b] += 1;
-        }
     }
 
     /// Every pair of broad-phased members whose gap is at most the grid's reach (m) and that
@@ -350,7 +298,7 @@ impl Grid {
     fn search(&mut self, (lo, hi): (&[[f64; 3]], &[[f64; 3]]), allowed: impl Fn(u32, u32) -> bool) {
         self.searches += 1;
         self.searched = true;
-        self.rebuild(lo, hi);
+        self.cells.rebuild(&self.small, lo, hi);
         for &k in &self.bounded {
             self.listed_lo[k as usize] = lo[k as usize];
             self.listed_hi[k as usize] = hi[k as usize];
@@ -396,7 +344,8 @@ impl Grid {
             let first = out.len();
             match self.role[a as usize] {
                 Role::Small => {
-                    self.small_partners(a, &mut |b| box_pair(a, b, &mut out));
+                    self.cells
+                        .small_partners(a, &mut |b| box_pair(a, b, &mut out));
                     for &b in self.big.iter().filter(|&&b| b > a) {
                         box_pair(a, b, &mut out);
                     }
@@ -422,43 +371,6 @@ impl Grid {
             out[first..].sort_unstable_by_key(|p| p.b);
         }
         self.listed = out;
-    }
-
-    /// Calls `found(b)` for each small member b > a in the 27 cells around small member a's:
-    /// nine rows (y, z) of three cells each, a row's three buckets read as one run when they do
-    /// not wrap around the table.
-    #[inline]
-    fn small_partners(&self, a: u32, found: &mut impl FnMut(u32)) {
-        let c = self.cell_of[a as usize];
-        for dz in -1..=1 {
-            for dy in -1..=1 {
-                let (y, z) = (c[1].wrapping_add(dy), c[2].wrapping_add(dz));
-                let first = self.bucket([c[0].wrapping_sub(1), y, z]);
-                if first + 2 <= self.mask {
-                    // Three distinct buckets: each member in them is seen once.
-                    let run = self.start[first] as usize..self.start[first + 3] as usize;
-                    for &(k, kc) in &self.entries[run] {
-                        let in_row = kc[1] == y && kc[2] == z && kc[0].abs_diff(c[0]) <= 1;
-                        if k > a && in_row {
-                            found(k);
-                        }
-                    }
-                } else {
-                    // Wrapping (or a table of fewer than three buckets, where a bucket may come
-                    // twice): cell by cell, each member matching one cell only.
-                    for dx in -1..=1 {
-                        let cell = [c[0].wrapping_add(dx), y, z];
-                        let b = self.bucket(cell);
-                        let run = self.start[b] as usize..self.start[b + 1] as usize;
-                        for &(k, kc) in &self.entries[run] {
-                            if k > a && kc == cell {
-                                found(k);
-                            }
-                        }
-                    }
-                }
-            }
-        }
     }
 }
 

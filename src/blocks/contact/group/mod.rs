@@ -40,6 +40,7 @@
 
 mod base;
 mod broad_phase;
+mod cells;
 mod coupling;
 mod eval;
 mod grid;
@@ -123,9 +124,9 @@ impl Block for ContactGroup {
             .flat_map(|k| [(k, ACTIVE_PAIRS), (k, MEMBER_WRENCH), (k, FIRST_WRENCH + k)])
             .collect();
         Ok(Setup {
-            // The watch slots, then the time of the next look.
+            // The watch slots, their generation (`sync_watched`), then the time of the next look.
             num_work: if self.zero_crossings {
-                self.watch_slots + 1
+                self.watch_slots + 2
             } else {
                 0
             },
@@ -144,7 +145,8 @@ impl Block for ContactGroup {
 
     fn initialize(&self, ctx: &mut Ctx) {
         ctx.work.fill(-1.0);
-        if let Some(next) = ctx.work.last_mut() {
+        if let [.., generation, next] = &mut ctx.work[..] {
+            *generation = 0.0;
             *next = f64::INFINITY;
         }
     }
@@ -166,10 +168,13 @@ impl Block for ContactGroup {
         self.write_outputs(&mut ctx.io, s, active, island);
     }
 
+    /// Read only where the outputs are current: the last evaluation's values, with the
+    /// separations of the apart watched pairs it left for now (`apart_separations`).
     fn zero_crossings(&self, ctx: &mut Ctx, g: &mut [f64]) {
-        let Some(s) = ctx.scratch.downcast_ref::<Scratch>() else {
+        let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
+        self.apart_separations(s);
         self.copy_crossings(s, g);
     }
 
@@ -199,7 +204,8 @@ impl Block for ContactGroup {
     }
 
     /// Chooses the watched pairs again and the time of the next look (at the start and after
-    /// every event; see `watch.rs`). True when the watched pairs changed.
+    /// every event; see `watch.rs`). True when the watched pairs (or the pairs left out of the
+    /// approach function) changed: the outputs keep their values, the crossing functions not.
     fn settle(&self, ctx: &mut Ctx) -> bool {
         if !self.zero_crossings {
             return false;
@@ -207,10 +213,12 @@ impl Block for ContactGroup {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return false;
         };
-        let (slots, next) = ctx.work.split_at_mut(self.watch_slots);
-        let changed = self.choose_watched(slots, s);
-        self.sync_watched(slots, s);
-        next[0] = self.next_look(ctx.t, s);
+        let (slots, rest) = ctx.work.split_at_mut(self.watch_slots);
+        let [generation, next] = rest else {
+            return false;
+        };
+        let changed = self.settle_watched(slots, generation, s);
+        *next = self.next_look(ctx.t, s);
         changed
     }
 

@@ -40,14 +40,19 @@ use nalgebra::Vector3;
 const LOOK_AHEAD: f64 = 8.0;
 
 impl ContactGroup {
-    /// The watched pairs from the work slots, when those changed since the last decoding.
-    pub(super) fn sync_watched(&self, work: &[f64], s: &mut Scratch) {
-        if s.watched_work.as_slice() == work {
+    /// The watched pairs from the work slots `slots`, when their `generation` (the work slot
+    /// after them, which [`ContactGroup::settle_watched`] bumps whenever it changes a slot) is
+    /// not the one last decoded: one comparison per evaluation, not one per slot. A restored
+    /// checkpoint brings its own scratch (`Block::clone_scratch` makes a new one, never
+    /// decoded), and a generation is never reused after a rewind of the work alone (the next
+    /// one is past both the work's and the scratch's), so an equal generation is equal slots.
+    pub(super) fn sync_watched(&self, slots: &[f64], generation: f64, s: &mut Scratch) {
+        if s.watched_generation == generation {
             return;
         }
-        s.watched_work.copy_from_slice(work);
+        s.watched_generation = generation;
         s.watched.clear();
-        for (slot, &code) in work.iter().enumerate() {
+        for (slot, &code) in slots.iter().enumerate() {
             if let Some((a, b)) = self.decode(code) {
                 s.watched.push((a, b, slot as u32));
             }
@@ -75,14 +80,34 @@ impl ContactGroup {
             .map(|k| of_a[k].2 as usize)
     }
 
+    /// Chooses the watched pairs again from the last evaluation's near pairs and writes them to
+    /// the work's `slots` (pair codes, −1 free), then bumps the work's `generation` if any slot
+    /// changed (so [`ContactGroup::sync_watched`] decodes them again). Returns whether what the
+    /// crossing functions read changed: a slot, or the pairs left out of the approach function
+    /// (`overflow`); the last evaluation's crossing values are stale then.
+    pub(super) fn settle_watched(
+        &self,
+        slots: &mut [f64],
+        generation: &mut f64,
+        s: &mut Scratch,
+    ) -> bool {
+        // `watched` lists the pairs in `slots` as they are now (`choose_watched` relies on it).
+        self.sync_watched(slots, *generation, s);
+        let changed = self.choose_watched(slots, s);
+        if changed {
+            *generation = generation.max(s.watched_generation) + 1.0;
+            self.sync_watched(slots, *generation, s);
+        }
+        changed || s.overflow != s.overflow_before
+    }
+
     /// Chooses the watched pairs again from the last evaluation's near pairs; writes them to
     /// `slots` (pair codes, −1 free). Returns whether any slot changed. Pairs within margin/2
-    /// that get no slot are listed in `overflow`.
-    pub(super) fn choose_watched(&self, slots: &mut [f64], s: &mut Scratch) -> bool {
-        // `watched` lists the pairs in `slots` as they are now (the test below relies on it).
-        self.sync_watched(slots, s);
+    /// that get no slot are listed in `overflow`. `watched` must list the pairs in `slots`.
+    fn choose_watched(&self, slots: &mut [f64], s: &mut Scratch) -> bool {
         s.pick.clear();
         s.pick.extend_from_slice(&s.near);
+        std::mem::swap(&mut s.overflow, &mut s.overflow_before);
         s.overflow.clear();
         if s.pick.len() > slots.len() {
             // Ties broken by the pair, so that the choice does not depend on the sweep's order.
