@@ -57,6 +57,10 @@ pub struct Islands {
     pub(super) x: Vec<f64>,
     /// The global state as the current stretch began.
     pub(super) base: Vec<f64>,
+    /// The blocks' work slots (`RunState::work`: the groups' watched pairs and next look, any
+    /// block's modes) as the current stretch began: put back with `base` when the stretch runs
+    /// again merged, so that no thrown-away run's handlers reach the run again.
+    pub(super) base_work: Vec<f64>,
     pub(super) dx: Vec<f64>,
     /// Room for the step counts per island, taken by [`Islands::integrate`]'s result (an
     /// island's lowest body identifies it: at most one per state).
@@ -65,6 +69,10 @@ pub struct Islands {
     pub(super) crossings: CrossingMap,
     /// Every zero-crossing function's value at an island's evaluation (global indices).
     pub(super) g: Vec<f64>,
+    /// The island state `g` was last evaluated at by an island's run (room for the largest
+    /// island: the global state's length), so that an accepted point's check can read `g`
+    /// instead of evaluating it again there ([`IslandSystem`](super::system::IslandSystem)).
+    pub(super) g_state: Vec<f64>,
     /// An island's crossed functions as global indices (room for all).
     pub(super) crossed: Vec<usize>,
     /// Per island, the time its run reached in the current stretch (room for one per state).

@@ -28,6 +28,7 @@ impl Islands {
         islands: &mut IslandStats,
     ) -> Result<(f64, Option<f64>), SolverError> {
         self.base.copy_from_slice(&self.x);
+        self.base_work.copy_from_slice(&engine.run.work);
         let mut end = sync;
         // Per island, the time its run reached in this stretch (`t`: not run yet).
         self.reached.clear();
@@ -128,6 +129,8 @@ impl Islands {
             island,
             partition: &self.partition,
             g: &mut self.g,
+            g_state: &mut self.g_state,
+            g_time: None,
             crossed: &mut self.crossed,
             contact_across: None,
             contact_checks: 0,

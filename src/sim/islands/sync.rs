@@ -109,10 +109,11 @@ impl Islands {
 
     /// Throws `stretch` away and prepares its run again with every island merged into one (a
     /// global integration over it; the partition splits again at its synchronisation): the
-    /// global x back at the stretch's start, the events logged since dropped, and the groups
-    /// settled again there (their watched pairs and next look as they were: this undoes the
-    /// thrown-away runs' handlers and the settle at the stretch's end). Nothing was delivered
-    /// or recorded at the stretch's end yet.
+    /// global x and every block's work slots back as they were at the stretch's start (the
+    /// thrown-away runs' handlers and the settle at the stretch's end undone: a group's watched
+    /// pairs in the same slots, any block's modes), the events logged since dropped, and the
+    /// engine settled again there (which refreshes the blocks' next time events from the work
+    /// put back). Nothing was delivered or recorded at the stretch's end yet.
     pub(super) fn run_merged_again(
         &mut self,
         engine: &mut Engine<'_>,
@@ -120,6 +121,7 @@ impl Islands {
         islands: &mut IslandStats,
     ) -> Result<(), SolverError> {
         self.x.copy_from_slice(&self.base);
+        engine.run.work.copy_from_slice(&self.base_work);
         engine
             .run
             .events
