@@ -11,7 +11,7 @@
 //! Between two synchronisations the islands' equations are exactly decoupled: a pair across
 //! islands is not within the group's reach, so (by the look-ahead's bound, `watch.rs`) its
 //! bounding boxes stay more than margin/2 apart until the group's next look, and its force is
-//! zero. Each island is integrated by its own [`Solver`](crate::solver::Solver) (see `run.rs`),
+//! zero. Each island is integrated by its own [`Solver`](crate::solver::Solver) (see `coordinator.rs`),
 //! over its states only (`system.rs`), and each of its evaluations is restricted to the island
 //! (`Engine::restrict_to_island`): the mechanism runs ABA over the island's trees only (a
 //! tree's bodies are all in one island and a root's parent is the World, so the trees'
@@ -21,17 +21,20 @@
 //!
 //! A body moved by other forces (an actuator, a spring, an external force) can come within a
 //! group's margin of another island's body inside a stretch: the island's event that watches
-//! that pair ends the stretch for every island there (a cut, `run.rs`), and the
+//! that pair ends the stretch for every island there (a cut, `stretch.rs`), and the
 //! synchronisation merges them before they touch.
 //!
 //! Where the scheme is sound is checked once, before the run; elsewhere the run integrates
 //! globally and [`NoIslands`] says why.
 
+mod coordinator;
 mod crossings;
 mod run;
+mod stretch;
+mod sync;
 mod system;
 
-pub use run::Islands;
+pub use coordinator::Islands;
 
 use super::Engine;
 use crate::block::IslandPart;

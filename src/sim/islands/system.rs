@@ -43,6 +43,14 @@ pub(super) struct IslandSystem<'a, 'd> {
     pub partition: &'a Partition,
     /// The engine's values of every zero-crossing function (global indices).
     pub g: &'a mut [f64],
+    /// The island state (a prefix of the buffer) at which `g` was last evaluated, at time
+    /// `g_time`.
+    pub g_state: &'a mut [f64],
+    /// The time (s) of `g`'s last evaluation in this run, while `g` still holds the functions'
+    /// values there: `None` before the first and after every handler (a handler may choose
+    /// other watched pairs, so the same point's functions differ). A projection changes no work
+    /// slot: it moves `g_state` with the point (see `project`).
+    pub g_time: Option<f64>,
     /// Room for the crossed functions' global indices.
     pub crossed: &'a mut Vec<usize>,
     /// The first accepted point (an accepted step's end or a located event, time in s) at
@@ -50,7 +58,7 @@ pub(super) struct IslandSystem<'a, 'd> {
     /// trial points (rejected steps, a location's iterates, a look past a cut) do not count.
     pub contact_across: Option<f64>,
     /// The zero-crossing evaluations made for that check (none while no watched pair spans
-    /// two islands).
+    /// two islands, nor at a point where the solver's own check just evaluated them).
     pub contact_checks: usize,
     /// The time (s) of the event after which one of its group's watched pairs spans two
     /// islands (a cross-island approach: the pair came within the margin): the run stopped
@@ -69,6 +77,24 @@ impl IslandSystem<'_, '_> {
         for (&k, v) in self.states.iter().zip(x_island) {
             *v = self.x[k];
         }
+    }
+
+    /// Every zero-crossing function at (t, x_island) into `g`, noting the point.
+    fn evaluate_g(&mut self, t: f64, x_island: &[f64]) {
+        self.scatter(x_island);
+        self.engine.zero_crossings(t, self.x, self.g);
+        self.g_state[..x_island.len()].copy_from_slice(x_island);
+        self.g_time = Some(t);
+    }
+
+    /// Whether `g` holds the functions' values at (t, x_island): its last evaluation was at
+    /// that point, bit for bit, and no handler or projection ran since.
+    fn g_is_at(&self, t: f64, x_island: &[f64]) -> bool {
+        self.g_time == Some(t)
+            && self.g_state[..x_island.len()]
+                .iter()
+                .zip(x_island)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
     }
 }
 
@@ -102,8 +128,7 @@ impl System for IslandSystem<'_, '_> {
 
     /// The island's functions; a free position reads the constant 1.
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
-        self.scatter(x);
-        self.engine.zero_crossings(t, self.x, self.g);
+        self.evaluate_g(t, x);
         let local = &self.crossings.lists[self.island].local;
         for (gk, &k) in g.iter_mut().zip(local) {
             *gk = self.g.get(k as usize).copied().unwrap_or(1.0);
@@ -146,6 +171,7 @@ impl System for IslandSystem<'_, '_> {
         self.crossed.clear();
         self.crossed
             .extend(crossed.iter().filter_map(|&k| list.global(k)));
+        self.g_time = None;
         let outcome = self
             .engine
             .handle_events(t, self.x, self.crossed, time_event && !at_sync);
@@ -164,11 +190,19 @@ impl System for IslandSystem<'_, '_> {
         }
     }
 
+    /// After an accepted step the solver projects its end (a free joint's quaternion back to
+    /// unit norm) before recording it: when `g` was evaluated at the unprojected end, it stands
+    /// for the projected one too (the two differ by the round-off of the norm; the check reads
+    /// whether a function is at or below zero), so the record's check reads it.
     fn project(&mut self, t: f64, x: &mut [f64]) -> bool {
+        let g_at_x = self.g_is_at(t, x);
         self.scatter(x);
         let changed = self.engine.project(t, self.x);
         if changed {
             self.gather(x);
+            if g_at_x {
+                self.g_state[..x.len()].copy_from_slice(x);
+            }
         }
         self.x.copy_from_slice(self.base);
         changed
@@ -176,8 +210,10 @@ impl System for IslandSystem<'_, '_> {
 
     /// Checks an accepted point (the end of every accepted step is exactly one `Step`,
     /// `EventBefore` or `Final` record) for a watched pair in contact across islands: only
-    /// while one spans two islands (then an evaluation of every function). Records no row
-    /// (the coordinator records at synchronisations).
+    /// while one spans two islands. The functions' values are those the solver's crossing
+    /// check just evaluated at that point when it did (an accepted step's end), else one
+    /// evaluation of every function (counted). Records no row (the coordinator records at
+    /// synchronisations).
     fn record(&mut self, t: f64, x: &[f64], kind: RecordKind) {
         let accepted = matches!(
             kind,
@@ -186,9 +222,10 @@ impl System for IslandSystem<'_, '_> {
         if !accepted || self.contact_across.is_some() || !self.crossings.spans_islands() {
             return;
         }
-        self.scatter(x);
-        self.engine.zero_crossings(t, self.x, self.g);
-        self.contact_checks += 1;
+        if !self.g_is_at(t, x) {
+            self.evaluate_g(t, x);
+            self.contact_checks += 1;
+        }
         if self.crossings.contact_across(self.g) {
             self.contact_across = Some(t);
         }

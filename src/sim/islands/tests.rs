@@ -254,3 +254,51 @@ fn a_cut_the_synchronisation_did_not_join_names_islands_false() {
     );
     assert!(!message.contains("invalid"), "{message}");
 }
+
+/// A stretch run again merged starts from every block's work slots as the stretch began, not
+/// as the thrown-away runs' handlers left them. A handler of such a run can move a group's
+/// watched pairs between slots (a pair that left the watch set and came back takes the first
+/// free slot); the settle at the stretch's start keeps a picked pair where it is, so without
+/// the snapshot the re-run's functions sit at other positions than at the stretch's start (and
+/// a block's modes, were a block with modes allowed beside islands, would carry the discarded
+/// run's switches into the re-run). Here two watched pairs' slots are swapped and the next look
+/// moved, as such a handler would leave them: the re-run's start has the slots (and the next
+/// look) of the stretch's start, bit for bit. Before the fix the swapped slots stayed.
+#[test]
+fn a_stretch_run_again_merged_starts_from_the_work_of_its_start() {
+    use super::sync::Stretch;
+    use super::{IslandStats, Islands};
+    let d = crate::load_model_str("stacks.toml", &stacks(), &[]).unwrap();
+    let mut engine = Engine::new(&d, Recorder::new(&d));
+    let x0 = engine.initialize(0.0);
+    let options = crate::solver::SolverOptions::default();
+    let mut islands = match Islands::new(&mut engine, &options, 0.0, &x0, 0.1) {
+        Ok(Ok(islands)) => islands,
+        _ => panic!("three stacks 10 m apart: three islands"),
+    };
+    let at_start = engine.run.work.clone();
+    let group = d.blocks.iter().position(|b| b.name == "group").unwrap();
+    let work = d.blocks[group].work.clone();
+    let watched: Vec<usize> = (work.start..work.end - 1)
+        .filter(|&k| engine.run.work[k] >= 0.0)
+        .collect();
+    assert!(
+        watched.len() >= 2,
+        "two watched pairs at least: {watched:?}"
+    );
+    engine.run.work.swap(watched[0], watched[1]);
+    engine.run.work[work.end - 1] = 0.05;
+    let stretch = Stretch {
+        start: 0.0,
+        end: 0.05,
+        time_event: false,
+        log_start: 0,
+        contact: Some(0.05),
+    };
+    islands
+        .run_merged_again(&mut engine, &stretch, &mut IslandStats::default())
+        .unwrap();
+    let bits = |w: &[f64]| w.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&engine.run.work), bits(&at_start));
+    assert_eq!(islands.state(), &x0[..]);
+}
