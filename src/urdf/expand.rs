@@ -8,6 +8,7 @@
 use super::mesh;
 use super::read::{Geometry, JointKind, Origin, Robot};
 use super::tree::KinematicTree;
+use crate::blocks::multibody::joint_friction::JointFrictionMethod;
 use crate::blocks::multibody::kinds::{LimitKind, SolidShape};
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, Span};
@@ -546,7 +547,10 @@ pub fn expand(
             if let Some(f) = joint.friction {
                 params.push((
                     "friction".into(),
-                    val.table(vec![("method", val.text("coulomb")), ("limit", val.num(f))]),
+                    val.table(vec![
+                        ("method", val.text(JointFrictionMethod::Coulomb.name())),
+                        ("limit", val.num(f)),
+                    ]),
                 ));
             }
             let one_dof = matches!(
