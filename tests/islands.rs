@@ -309,3 +309,23 @@ fn forward_dynamics_over_one_tree_is_that_tree_s() {
         );
     }
 }
+
+/// An island run under `method = "rkc"` reports its islands' RKC counts: the spectral-radius
+/// evaluations summed over the island runs (not dropped when their counts are added up) and the
+/// largest stage count any island took (at least 2, the fewest an RKC step has).
+#[test]
+fn island_runs_add_up_the_rkc_counts() {
+    let mut both = scene(0.0, "b");
+    both.extend(scene(10.0, "bf"));
+    let text = model(&as_refs(&both), true, 0.2)
+        .replace("rel_tol = 1e-8\nabs_tol = 1e-10\n", "rel_tol = 1e-4\nabs_tol = 1e-6\n")
+        .replace("[solver]\n", "[solver]\nmethod = \"rkc\"\n");
+    assert!(text.contains("method = \"rkc\"") && text.contains("rel_tol = 1e-4"));
+    let run = common::run_text("rkc.toml", &text);
+    match &run.islands {
+        Some(Ok(counts)) => assert!(counts.initial_islands >= 2, "{counts:?}"),
+        other => panic!("the run should have used islands: {other:?}"),
+    }
+    assert!(run.stats.radius_evaluations > 0, "{:?}", run.stats);
+    assert!(run.stats.rkc_max_stages >= 2, "{:?}", run.stats);
+}

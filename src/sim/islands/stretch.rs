@@ -199,25 +199,51 @@ fn global_error(e: SolverError, states: &[usize], crossings: &IslandCrossings) -
     }
 }
 
-/// Adds an island run's counts to the run's (not `final_time`).
+/// Adds an island run's counts to the run's (not `final_time`; the largest RKC stage count is
+/// the largest of any island's). Every field is named, so a count added to `SolverStats` fails
+/// to compile here until it is added up.
 fn add(total: &mut SolverStats, s: &SolverStats) {
-    total.steps += s.steps;
-    total.rejected_steps += s.rejected_steps;
-    total.redone_steps += s.redone_steps;
-    total.function_evaluations += s.function_evaluations;
-    total.zero_crossings += s.zero_crossings;
-    total.crossings_ahead += s.crossings_ahead;
-    total.foreseen_steps += s.foreseen_steps;
-    total.forecast_misses += s.forecast_misses;
-    total.crossing_evaluations += s.crossing_evaluations;
-    total.time_events += s.time_events;
-    total.jacobian_evaluations += s.jacobian_evaluations;
-    total.lu_factorizations += s.lu_factorizations;
-    total.sparse_lu_factorizations += s.sparse_lu_factorizations;
-    total.sparse_analyses += s.sparse_analyses;
-    total.method_switches += s.method_switches;
-    total.explicit_steps += s.explicit_steps;
-    total.implicit_steps += s.implicit_steps;
+    let SolverStats {
+        steps,
+        rejected_steps,
+        redone_steps,
+        function_evaluations,
+        zero_crossings,
+        crossings_ahead,
+        foreseen_steps,
+        forecast_misses,
+        crossing_evaluations,
+        time_events,
+        final_time: _,
+        jacobian_evaluations,
+        lu_factorizations,
+        sparse_lu_factorizations,
+        sparse_analyses,
+        method_switches,
+        explicit_steps,
+        implicit_steps,
+        rkc_max_stages,
+        radius_evaluations,
+    } = *s;
+    total.steps += steps;
+    total.rejected_steps += rejected_steps;
+    total.redone_steps += redone_steps;
+    total.function_evaluations += function_evaluations;
+    total.zero_crossings += zero_crossings;
+    total.crossings_ahead += crossings_ahead;
+    total.foreseen_steps += foreseen_steps;
+    total.forecast_misses += forecast_misses;
+    total.crossing_evaluations += crossing_evaluations;
+    total.time_events += time_events;
+    total.jacobian_evaluations += jacobian_evaluations;
+    total.lu_factorizations += lu_factorizations;
+    total.sparse_lu_factorizations += sparse_lu_factorizations;
+    total.sparse_analyses += sparse_analyses;
+    total.method_switches += method_switches;
+    total.explicit_steps += explicit_steps;
+    total.implicit_steps += implicit_steps;
+    total.rkc_max_stages = total.rkc_max_stages.max(rkc_max_stages);
+    total.radius_evaluations += radius_evaluations;
 }
 
 /// Adds `steps` to the count of the island whose lowest body is `body` (sorted by body; grows

@@ -122,6 +122,10 @@ impl Islands {
     ) -> Result<(), SolverError> {
         self.x.copy_from_slice(&self.base);
         engine.run.work.copy_from_slice(&self.base_work);
+        // The work changed behind the engine's back: outputs it holds as current at the
+        // stretch's start were made with the thrown-away slots (a group's watched pairs), so the
+        // settle below must evaluate them again.
+        engine.forget_outputs();
         engine
             .run
             .events

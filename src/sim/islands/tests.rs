@@ -279,15 +279,19 @@ fn a_stretch_run_again_merged_starts_from_the_work_of_its_start() {
     let at_start = engine.run.work.clone();
     let group = d.blocks.iter().position(|b| b.name == "group").unwrap();
     let work = d.blocks[group].work.clone();
-    let watched: Vec<usize> = (work.start..work.end - 1)
+    // The group's work: the watch slots, then the slots' generation, then the next look.
+    let (generation, next_look) = (work.end - 2, work.end - 1);
+    let watched: Vec<usize> = (work.start..generation)
         .filter(|&k| engine.run.work[k] >= 0.0)
         .collect();
     assert!(
         watched.len() >= 2,
         "two watched pairs at least: {watched:?}"
     );
+    // As a handler would: two slots swapped, the generation bumped, the next look moved.
     engine.run.work.swap(watched[0], watched[1]);
-    engine.run.work[work.end - 1] = 0.05;
+    engine.run.work[generation] += 1.0;
+    engine.run.work[next_look] = 0.05;
     let stretch = Stretch {
         start: 0.0,
         end: 0.05,

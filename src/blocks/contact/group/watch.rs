@@ -44,8 +44,10 @@ impl ContactGroup {
     /// after them, which [`ContactGroup::settle_watched`] bumps whenever it changes a slot) is
     /// not the one last decoded: one comparison per evaluation, not one per slot. A restored
     /// checkpoint brings its own scratch (`Block::clone_scratch` makes a new one, never
-    /// decoded), and a generation is never reused after a rewind of the work alone (the next
-    /// one is past both the work's and the scratch's), so an equal generation is equal slots.
+    /// decoded). A rewind of the work alone (an island stretch run again) may reuse a
+    /// generation with other slots, which is safe because one scratch reads the work and it
+    /// decodes the work's generation before any bump ([`ContactGroup::settle_watched`] syncs
+    /// first): the scratch never holds a generation equal to the work's with other slots.
     pub(super) fn sync_watched(&self, slots: &[f64], generation: f64, s: &mut Scratch) {
         if s.watched_generation == generation {
             return;
