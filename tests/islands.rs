@@ -318,7 +318,10 @@ fn island_runs_add_up_the_rkc_counts() {
     let mut both = scene(0.0, "b");
     both.extend(scene(10.0, "bf"));
     let text = model(&as_refs(&both), true, 0.2)
-        .replace("rel_tol = 1e-8\nabs_tol = 1e-10\n", "rel_tol = 1e-4\nabs_tol = 1e-6\n")
+        .replace(
+            "rel_tol = 1e-8\nabs_tol = 1e-10\n",
+            "rel_tol = 1e-4\nabs_tol = 1e-6\n",
+        )
         .replace("[solver]\n", "[solver]\nmethod = \"rkc\"\n");
     assert!(text.contains("method = \"rkc\"") && text.contains("rel_tol = 1e-4"));
     let run = common::run_text("rkc.toml", &text);

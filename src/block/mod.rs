@@ -15,6 +15,7 @@
 //!   the engine owns (states, work slots, scratch).
 
 pub mod capability;
+pub mod check;
 pub mod context;
 pub mod error;
 pub mod kernel;
@@ -31,12 +32,13 @@ pub use capability::{
     Advice, BodyCoupling, ConstrainedStates, ContactRates, IslandPart, PhysicalBlock, StartOverlap,
     StiffnessNote,
 };
+pub use check::{Check, Rule};
 pub use context::{same_bits, Ctx, Io, Slot};
 pub use error::BlockError;
 pub use kernel::{ScalarFunction, ScalarKernel};
 pub use lowering::{LowerFn, MechanismLowering};
 pub use members::{ExcludedPair, GeometryMembers, MemberPattern};
-pub use param::{Check, Param, Required, Rule};
+pub use param::{Param, Required};
 pub use physical::{Binding, PhysicalRole, PortBinding};
 pub use port::{DrawnAs, HiddenPort, PortDecl, PortKind, ShapeSpec};
 pub use registry::{type_markdown, BlockType, ParamDoc, PortDoc};
