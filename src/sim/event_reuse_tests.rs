@@ -72,6 +72,9 @@ impl System for Recorded<'_, '_> {
         self.recorded.copy_from_slice(&self.engine.run.signals);
         // What the solver would read next at this point (from the outputs when current).
         self.engine.zero_crossings(t, x, &mut self.g_read);
+        // The check's fresh evaluation below must not hand the run outputs it did not make:
+        // the run's own outputs and whether it holds them current are put back after it.
+        let evaluated_at = self.engine.evaluated_at;
         self.engine.forget_outputs();
         self.engine.outputs_at(t, x);
         self.engine.zero_crossings(t, x, &mut self.g_fresh);
@@ -80,6 +83,8 @@ impl System for Recorded<'_, '_> {
             same(&self.recorded, &self.engine.run.signals) && same(&self.g_read, &self.g_fresh);
         self.rows += 1;
         self.stale += usize::from(!fresh);
+        self.engine.run.signals.copy_from_slice(&self.recorded);
+        self.engine.evaluated_at = evaluated_at;
     }
 }
 
