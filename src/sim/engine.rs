@@ -190,6 +190,25 @@ pub struct Engine<'d> {
     restricted: bool,
 }
 
+/// Which blocks feed the zero-crossing functions computed from the inputs (`crossing[i]` with
+/// `from_inputs[i]`; the others read their block's outputs, so the block itself runs too):
+/// `None` when no function is computed from the inputs (the crossing evaluations are whole).
+fn crossing_feeders(
+    diagram: &Diagram,
+    crossing: &[usize],
+    from_inputs: &[bool],
+) -> Option<Vec<bool>> {
+    if !from_inputs.contains(&true) {
+        return None;
+    }
+    let targets: Vec<(usize, bool)> = crossing
+        .iter()
+        .zip(from_inputs)
+        .map(|(&b, &from_inputs)| (b, !from_inputs))
+        .collect();
+    Some(feeding_blocks(&diagram.blocks, diagram.lines(), &targets))
+}
+
 /// Whether evaluating block `b`'s outputs can read or change nothing: it has no input or output
 /// slots, states, work slots or zero crossings, and the default scratch (`()`), so the
 /// [`Ctx`] its `outputs_eval` would get is empty but for the time. The frame network's blocks
@@ -205,6 +224,37 @@ fn evaluates_nothing(diagram: &Diagram, b: usize, scratch: &(dyn Any + Send)) ->
         && c.work.is_empty()
         && c.zero_crossings.is_empty()
         && scratch.is::<()>()
+}
+
+impl RunState {
+    /// The run state of a fresh engine over `diagram` with `blocks`: zeroed signals
+    /// (`extra_signals` more after the diagram's), states and work, each block's scratch, no
+    /// time event or crossing pending.
+    fn new(
+        diagram: &Diagram,
+        recorder: Recorder,
+        blocks: &[&dyn Block],
+        extra_signals: usize,
+    ) -> RunState {
+        RunState {
+            signals: vec![0.0; diagram.signal_len + extra_signals],
+            x: vec![0.0; diagram.num_states],
+            work: vec![0.0; diagram.num_work],
+            scratch: blocks.iter().map(|b| b.create_scratch()).collect(),
+            fired: vec![false; diagram.zero_crossing_directions.len()],
+            next_time_event: vec![f64::INFINITY; diagram.blocks.len()],
+            next_time_event_min: f64::INFINITY,
+            recorder,
+            non_finite: None,
+            blame_dxdt: vec![0.0; diagram.num_states],
+            unsettled: None,
+            progress: None,
+            method: None,
+            frames: None,
+            stop_at_crossing: false,
+            events: EventLog::new(),
+        }
+    }
 }
 
 impl<'d> Engine<'d> {
@@ -250,24 +300,7 @@ impl<'d> Engine<'d> {
         blocks: Vec<&'d dyn Block>,
         extra_signals: usize,
     ) -> Self {
-        let run = RunState {
-            signals: vec![0.0; diagram.signal_len + extra_signals],
-            x: vec![0.0; diagram.num_states],
-            work: vec![0.0; diagram.num_work],
-            scratch: blocks.iter().map(|b| b.create_scratch()).collect(),
-            fired: vec![false; diagram.zero_crossing_directions.len()],
-            next_time_event: vec![f64::INFINITY; diagram.blocks.len()],
-            next_time_event_min: f64::INFINITY,
-            recorder,
-            non_finite: None,
-            blame_dxdt: vec![0.0; diagram.num_states],
-            unsettled: None,
-            progress: None,
-            method: None,
-            frames: None,
-            stop_at_crossing: false,
-            events: EventLog::new(),
-        };
+        let run = RunState::new(diagram, recorder, &blocks, extra_signals);
         let stateful: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| !diagram.blocks[b].states.is_empty())
             .collect();
@@ -303,19 +336,8 @@ impl<'d> Engine<'d> {
         });
         let minor_steps =
             some_constant.then(|| steps_where(&|b| !blocks[b].outputs_are_constant()));
-        let crossing_steps = if crossing_from_inputs.contains(&true) {
-            let targets: Vec<(usize, bool)> = crossing
-                .iter()
-                .zip(&crossing_from_inputs)
-                .map(|(&b, &from_inputs)| (b, !from_inputs))
-                .collect();
-            let feeding = feeding_blocks(&diagram.blocks, diagram.lines(), &targets);
-            Some(steps_where(&|b| {
-                feeding[b] && !blocks[b].outputs_are_constant()
-            }))
-        } else {
-            None
-        };
+        let crossing_steps = crossing_feeders(diagram, &crossing, &crossing_from_inputs)
+            .map(|feeding| steps_where(&|b| feeding[b] && !blocks[b].outputs_are_constant()));
         let called: Vec<usize> = (0..diagram.blocks.len())
             .filter(|&b| plan.mode[b] == Mode::Dispatch)
             .collect();
