@@ -139,6 +139,18 @@ fn ball_drop_resumes_exactly_under_trbdf2() {
     );
 }
 
+/// The same under RKC, whose spectral radius, power-iteration direction and their age carry
+/// across events (the bouncing ball's state-changing bounces, the ball drop's located onsets).
+#[test]
+fn resumes_exactly_under_rkc() {
+    let pieces = check_resume_is_exact("models/bouncing_ball.toml", &["solver.method=\"rkc\""]);
+    assert_eq!(pieces, 3);
+    check_resume_is_exact(
+        "models/ball_drop.toml",
+        &["model.stop_time=1.2", "solver.method=\"rkc\""],
+    );
+}
+
 /// Under `method = "auto"`, across its switches: the method in use, its counts, the other
 /// method's controller and a switch due are in the checkpoint. ball_drop comes to rest in contact
 /// and switches to esdirk43 at about 2.2 s, between two of its 25 crossings; box_on_table

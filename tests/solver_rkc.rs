@@ -60,12 +60,64 @@ fn scalar_decay_is_accurate_and_costs_root_lambda() {
             stats.rkc_max_stages
         );
         evaluations.push(stats.function_evaluations as f64);
+        // At t = 1 a stiff λ's e^{−λ} is far below abs_tol, so the bound above only shows that
+        // nothing blew up: also at t = 2/λ, where y = e^{−2} = 0.135 still, the error relative to
+        // y within 10× rel_tol (abs_tol/y = 7e-8 is negligible there).
+        if lambda >= 1e2 {
+            let t_mid = 2.0 / lambda;
+            let (x, _) = run(&mut system, rkc(rel, abs), &[1.0], t_mid);
+            let exact = (-lambda * t_mid).exp();
+            let relative = (x[0] - exact).abs() / exact;
+            println!("λ = {lambda:e}: at t = 2/λ relative error {relative:.2e}");
+            assert!(
+                relative <= 10.0 * rel,
+                "λ = {lambda}: y(2/λ) = {} against {exact}",
+                x[0]
+            );
+        }
     }
     // From λ = 1e4 to 1e6 (100×): between 4× and 15× the evaluations (√100 = 10), and far below
     // the stability bound of any classical explicit method (λ/3.3 = 3e5 steps).
     let growth = evaluations[3] / evaluations[2];
     assert!((4.0..15.0).contains(&growth), "growth {growth}");
     assert!(evaluations[3] < 3e4, "{}", evaluations[3]);
+}
+
+/// rel_tol = 0 is legal with abs_tol > 0: the tolerance is then absolute, and the stage cap
+/// comes from max(rel_tol, abs_tol) (s_max = ⌊√(1e-8/(10ε))⌋ = 2,122 here). It used to give
+/// s_max = 2, a step cap of 0 and `TimeDoesNotAdvance` after the first step. y' = −λy, y(0) = 1
+/// to t = 1 at abs_tol 1e-8, for λ = 1e2, 1e4, 1e6: at t = 1, |y − e^{−λ}| within 10× abs_tol
+/// (the transient's error is damped away); at t = 2/λ, before the decay (the same problem for
+/// every λ in λt), within steps × abs_tol, the sum of local errors each within the tolerance
+/// carried by a contraction e^{−λh} < 1 (measured 8.2e-7 after 499 steps, bound 5e-6).
+#[test]
+fn zero_rel_tol_runs_on_the_absolute_tolerance() {
+    let abs = 1e-8;
+    for lambda in [1e2f64, 1e4, 1e6] {
+        let mut system = FnSystem::new(1, move |_t, x: &[f64], dxdt: &mut [f64]| {
+            dxdt[0] = -lambda * x[0]
+        });
+        for t_end in [2.0 / lambda, 1.0] {
+            let (x, stats) = run(&mut system, rkc(0.0, abs), &[1.0], t_end);
+            let exact = (-lambda * t_end).exp();
+            let error = (x[0] - exact).abs();
+            println!(
+                "rel_tol 0, λ = {lambda:e}, t = {t_end:e}: steps {}, evaluations {}, most stages {}, error {error:.2e}",
+                stats.steps, stats.function_evaluations, stats.rkc_max_stages
+            );
+            assert_eq!(stats.final_time, t_end);
+            let bound = if t_end == 1.0 {
+                10.0 * abs
+            } else {
+                stats.steps as f64 * abs
+            };
+            assert!(
+                error <= bound,
+                "λ = {lambda}: y({t_end}) = {} against {exact}",
+                x[0]
+            );
+        }
+    }
 }
 
 /// The heat equation u_t = u_xx on (0, 1), u = 0 at both ends, on N = 50 interior points

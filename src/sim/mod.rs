@@ -495,25 +495,35 @@ const NO_STIFFEST_STATE: &str =
 
 /// The stall message's advice when no contact explains the step: the stiff solver when the run
 /// stalled under an explicit method, else gentler parameters (an implicit method that stalls is
-/// held back by accuracy, not by stability).
+/// held back by accuracy, not by stability). RKC is explicit but stabilised: its stages carry
+/// the stiffness of modes near the negative real axis, so its steps are held by its second
+/// order's accuracy or by oscillatory modes (outside its stability strip).
 fn stall_help(d: &Diagram, engine: &Engine<'_>) -> String {
     const GENTLER: &str =
         "give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact)";
-    if explicit_at_stall(d, engine) {
-        format!("write method = \"trbdf2\" under [solver] (the stiff solver; \"auto\", the default, switches to it only where it detects stiffness), or {GENTLER}")
-    } else {
-        format!("the run was on an implicit method, whose steps follow the accuracy the tolerances ask for: loosen rel_tol/abs_tol, or {GENTLER}")
+    match method_at_stall(d, engine) {
+        Method::Trbdf2 | Method::Esdirk43 => format!("the run was on an implicit method, whose steps follow the accuracy the tolerances ask for: loosen rel_tol/abs_tol, or {GENTLER}"),
+        Method::Rkc => format!("the run was on rkc, whose stages carry damped stiff modes but whose second order holds its steps to the accuracy asked, and which oscillatory modes hold as any explicit method: write method = \"trbdf2\" under [solver] (the stiff solver), loosen rel_tol/abs_tol, or {GENTLER}"),
+        _ => format!("write method = \"trbdf2\" under [solver] (the stiff solver; \"auto\", the default, switches to it only where it detects stiffness), or {GENTLER}"),
     }
 }
 
-/// Whether the method in use when the run stopped was explicit (the named method, or auto's
-/// phase then).
-fn explicit_at_stall(d: &Diagram, engine: &Engine<'_>) -> bool {
-    let method = engine
+/// The method in use when the run stopped (the named method, or auto's phase then).
+fn method_at_stall(d: &Diagram, engine: &Engine<'_>) -> Method {
+    engine
         .run
         .method
-        .unwrap_or_else(|| solver_options(d).method);
-    !matches!(method, Method::Trbdf2 | Method::Esdirk43)
+        .unwrap_or_else(|| solver_options(d).method)
+}
+
+/// Whether the method in use when the run stopped was an explicit one of bounded stability
+/// (dopri5's reach, about 3/rate; not RKC, whose reach grows with its stages, nor the implicit
+/// methods).
+fn explicit_at_stall(d: &Diagram, engine: &Engine<'_>) -> bool {
+    !matches!(
+        method_at_stall(d, engine),
+        Method::Trbdf2 | Method::Esdirk43 | Method::Rkc
+    )
 }
 
 /// The block whose last evaluation gives the fastest rate (a contact's normal, sliding or

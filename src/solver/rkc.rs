@@ -19,14 +19,16 @@
 //! ```
 //!
 //! **s** = 1 + ⌊√(1 + 1.54·h·ρ)⌋ (at least 2, at most s_max: round-off grows as s²,
-//! so s ≤ √(rel_tol/(10·ε)) as in the paper's code); the step is capped where that bound is
-//! reached ([`Rkc::stable_step_limit`]).
+//! so s ≤ √(tol/(10·ε)) as in the paper's code, with tol = max(rel_tol, abs_tol) and s_max ≥ 3,
+//! see [`max_stages_for`]); the step is capped at the top of s_max's band
+//! ([`Rkc::stable_step_limit`]).
 //!
 //! **ρ** by the paper's nonlinear power iteration on f (no Jacobian): v is pushed to
 //! y_n + δ·(f(v) − f_n)/‖f(v) − f_n‖ with δ = √ε·‖y_n‖ until the ratio ‖f(v) − f_n‖/δ settles to
 //! 1 %; ρ = 1.2 × that ratio. It starts from the last direction found (a few evaluations once
-//! warm) and is repeated every [`RADIUS_EVERY`] accepted steps, after a rejected step and after
-//! an event that changed the state.
+//! warm) and is repeated every [`RADIUS_EVERY`] kept steps, after a rejected step (error test
+//! or non-finite f; not after a step redone to end before a crossing) and after every located
+//! crossing (a contact opening or closing changes ρ).
 //!
 //! **Error estimate** (the paper's): err = 0.8·(y_n − y_{n+1}) + 0.4·h·(f_n + f_{n+1}), which is
 //! O(h³) (estimator order 2), in the solver's weighted RMS norm. f_{n+1} = f(t_{n+1}, y_{n+1}) is
@@ -195,9 +197,30 @@ pub(crate) fn stages_for(h_rho: f64) -> usize {
     }
 }
 
+/// The most stages a step may take at tolerances (`rel_tol`, `abs_tol`): √(tol/(10·ε)) with
+/// tol = max(rel_tol, abs_tol), at least 3.
+///
+/// The paper's code takes √(rel_tol/(10·ε)): the round-off of s stages grows as s²·ε relative
+/// to the state, and must stay a tenth of the tolerance. rel_tol may be 0 (or below 2e-14) when
+/// abs_tol > 0, which gave s_max = 2 and, with the cap taken from s_max − 1, a step cap of 0
+/// (`TimeDoesNotAdvance`). Then abs_tol stands for the accuracy asked at the state's unit scale
+/// (the scale the models' SI units give): max(rel_tol, abs_tol) is the effective relative
+/// tolerance. At least 3, so that the cap h·ρ ≤ (s_max² − 1)/1.54 is at least 5.2 (an ordinary
+/// explicit method's reach), never 0.
+pub(crate) fn max_stages_for(rel_tol: f64, abs_tol: f64) -> usize {
+    let tol = rel_tol.max(abs_tol);
+    let s = (tol / (10.0 * f64::EPSILON)).sqrt().floor();
+    if s.is_finite() {
+        (s as usize).max(3)
+    } else {
+        3
+    }
+}
+
 /// RKC's state between steps: the spectral radius, the power iteration's direction and the
-/// stage buffers (all sized by [`Rkc::new`]; a step allocates nothing).
-#[derive(Debug)]
+/// stage buffers (all sized by [`Rkc::new`]; a step allocates nothing). Cloned into a
+/// checkpoint, so that a resumed run estimates ρ when the uninterrupted one does.
+#[derive(Clone, Debug)]
 pub(crate) struct Rkc {
     /// Yⱼ₋₂, Yⱼ₋₁ and the stage being formed (rotated by swapping).
     y_jm2: Vec<f64>,
@@ -209,14 +232,12 @@ pub(crate) struct Rkc {
     direction: Vec<f64>,
     /// The spectral radius estimate ρ (1/s); NaN before the first estimate.
     radius: f64,
-    /// Accepted steps since ρ was estimated.
+    /// Kept steps since ρ was estimated.
     steps_since_radius: usize,
-    /// The start time of the last trial step and of the last estimate of ρ.
-    last_trial_t: f64,
-    radius_t: f64,
-    /// ρ must be estimated before the next step (a run's start, an event that changed the state).
+    /// ρ must be estimated before the next step (a run's start, a crossing, a rejected step, or
+    /// no finite iterate in the last estimate).
     stale: bool,
-    /// The most stages a step may take: √(rel_tol/(10·ε)), at least 2.
+    /// The most stages a step may take ([`max_stages_for`]).
     max_stages: usize,
     /// The stages of the last trial step.
     last_stages: usize,
@@ -225,9 +246,9 @@ pub(crate) struct Rkc {
 }
 
 impl Rkc {
-    /// RKC's buffers for n states at relative tolerance `rel_tol`.
-    pub(crate) fn new(n: usize, rel_tol: f64) -> Self {
-        let max_stages = (rel_tol / (10.0 * f64::EPSILON)).sqrt().floor().max(2.0) as usize;
+    /// RKC's buffers for n states at tolerances `rel_tol`, `abs_tol`.
+    pub(crate) fn new(n: usize, rel_tol: f64, abs_tol: f64) -> Self {
+        let max_stages = max_stages_for(rel_tol, abs_tol);
         Self {
             y_jm2: vec![0.0; n],
             y_jm1: vec![0.0; n],
@@ -236,8 +257,6 @@ impl Rkc {
             direction: vec![0.0; n],
             radius: f64::NAN,
             steps_since_radius: 0,
-            last_trial_t: f64::NAN,
-            radius_t: f64::NAN,
             stale: true,
             max_stages,
             last_stages: 0,
@@ -261,23 +280,37 @@ impl Rkc {
         self.radius_evaluations
     }
 
-    /// After an event that changed the state, or at a run's start: ρ is estimated again before
-    /// the next step (the last direction is kept as the start).
+    /// After a crossing, an event that changed the state, or at a run's start: ρ is estimated
+    /// again before the next step (the last direction is kept as the start).
     pub(crate) fn restart(&mut self) {
         self.stale = true;
     }
 
-    /// An accepted step.
+    /// A step rejected by the error test or for a non-finite f: ρ may be too small, and is
+    /// estimated again before the retry (the paper's code does so after a rejection).
+    pub(crate) fn rejected(&mut self) {
+        self.stale = true;
+    }
+
+    /// An accepted step (by the error test).
     pub(crate) fn accepted(&mut self) {
         self.steps_since_radius += 1;
     }
 
+    /// The accepted step is discarded, to be redone shorter from the same start (it straddled a
+    /// crossing): it does not count towards [`RADIUS_EVERY`], and ρ is not estimated again.
+    pub(crate) fn discarded(&mut self) {
+        self.steps_since_radius = self.steps_since_radius.saturating_sub(1);
+    }
+
     /// The largest step that s_max keeps stable at the last ρ (∞ before the first
-    /// estimate): h·ρ ≤ ((s_max − 1)² − 1)/1.54, the inverse of [`stages_for`].
+    /// estimate): h·ρ ≤ (s_max² − 1)/1.54·(1 − 1e-12), the top of the band where
+    /// [`stages_for`] gives s_max (the paper's code caps h at (s_max² − 1)/(1.54·ρ); the factor
+    /// keeps ⌊√(1 + 1.54·h·ρ)⌋ at s_max − 1 despite rounding).
     pub(crate) fn stable_step_limit(&self) -> f64 {
         if self.radius.is_finite() && self.radius > 0.0 {
-            let m = (self.max_stages - 1) as f64;
-            (m * m - 1.0) / (1.54 * self.radius)
+            let m = self.max_stages as f64;
+            (m * m - 1.0) / (1.54 * self.radius) * (1.0 - 1e-12)
         } else {
             f64::INFINITY
         }
@@ -303,16 +336,11 @@ impl Rkc {
         let n = x.len();
         let (f_n, rest) = k.split_at_mut(n);
         let f_end = &mut rest[..n];
-        // A trial from the same start as the last one follows a rejection (or a redo): ρ is
-        // estimated again, once per start (the paper's code does so after a rejection).
-        let retried = t == self.last_trial_t && self.radius_t != t;
-        if self.stale || retried || self.steps_since_radius >= RADIUS_EVERY {
+        if self.stale || self.steps_since_radius >= RADIUS_EVERY {
             let before = *evaluations;
             self.estimate_radius(system, t, x, f_n, x_stage, evaluations);
             self.radius_evaluations += *evaluations - before;
-            self.radius_t = t;
         }
-        self.last_trial_t = t;
         let s = stages_for(h * self.radius).min(self.max_stages);
         self.last_stages = s;
         self.y_jm2.copy_from_slice(x);
@@ -367,7 +395,9 @@ impl Rkc {
 
     /// The paper's nonlinear power iteration (`rkcrho`): ρ ≈ 1.2·‖f(t, v) − f_n‖/‖v − y_n‖ with
     /// v − y_n the dominant direction, started from the last one (from f_n the first time).
-    /// `v` is a scratch buffer of n values.
+    /// `v` is a scratch buffer of n values. A non-finite f(v) ends the iteration with the last
+    /// finite ratio; with none (the first iterate non-finite) ρ stays as it was and stale, to be
+    /// estimated again before the next step (a ratio of 0 would let the step grow unbounded).
     fn estimate_radius<S: System>(
         &mut self,
         system: &mut S,
@@ -399,7 +429,7 @@ impl Rkc {
                 v[i] = y[i] + delta / (y.len() as f64).sqrt();
             }
         }
-        let mut sigma = 0.0;
+        let mut sigma = f64::NAN;
         for iteration in 0..RADIUS_ITERATIONS {
             system.derivatives(t, v, &mut self.f_stage);
             *evaluations += 1;
@@ -415,6 +445,7 @@ impl Rkc {
             }
             let sigma_prev = sigma;
             sigma = df_norm / delta;
+            // (sigma_prev is NaN on the first iterate: no convergence test then.)
             if iteration >= 1 && (sigma - sigma_prev).abs() <= 0.01 * sigma.max(1e-12) {
                 break;
             }
@@ -430,6 +461,9 @@ impl Rkc {
         }
         for i in 0..y.len() {
             self.direction[i] = v[i] - y[i];
+        }
+        if sigma.is_nan() {
+            return;
         }
         self.radius = 1.2 * sigma;
         self.steps_since_radius = 0;
@@ -515,7 +549,7 @@ mod tests {
         let y = [1.0, 1.0, 1.0];
         let f_n = [-1.0, -100.0, -1e4];
         let mut v = [0.0; 3];
-        let mut rkc = Rkc::new(3, 1e-4);
+        let mut rkc = Rkc::new(3, 1e-4, 1e-8);
         let mut evaluations = 0;
         rkc.estimate_radius(&mut system, 0.0, &y, &f_n, &mut v, &mut evaluations);
         let rho = rkc.spectral_radius();
@@ -524,6 +558,63 @@ mod tests {
         rkc.estimate_radius(&mut system, 0.0, &y, &f_n, &mut v, &mut evaluations);
         assert_eq!(evaluations - first, 2);
         assert!((rkc.spectral_radius() / 1.2e4 - 1.0).abs() < 0.02);
+    }
+
+    /// The stage cap: s_max ≥ 3 at any tolerance (rel_tol = 0 takes abs_tol's), and the step
+    /// cap is the top of s_max's band: h·ρ there takes exactly s_max stages, and is positive.
+    #[test]
+    fn step_cap_is_the_top_of_the_largest_band() {
+        assert_eq!(max_stages_for(0.0, 1e-8), 2122);
+        assert_eq!(max_stages_for(1e-4, 1e-6), 212_216);
+        assert_eq!(max_stages_for(5e-15, 0.0), 3);
+        assert_eq!(max_stages_for(0.0, 1e-14), 3);
+        for (rel_tol, abs_tol) in [(0.0, 1e-8), (1e-14, 1e-16), (1e-4, 1e-6)] {
+            let mut rkc = Rkc::new(1, rel_tol, abs_tol);
+            rkc.radius = 1e4;
+            let limit = rkc.stable_step_limit();
+            assert!(limit > 0.0, "{rel_tol}, {abs_tol}");
+            assert_eq!(stages_for(limit * rkc.radius), rkc.max_stages);
+        }
+    }
+
+    /// f non-finite off y_n (a perturbation into a region where f is undefined): the first
+    /// estimate leaves ρ unknown and stale rather than 0 (which would lift the step cap), and a
+    /// later one keeps the ρ it had.
+    #[test]
+    fn a_non_finite_power_iterate_keeps_rho() {
+        let y = [1.0];
+        let mut system = crate::solver::FnSystem::new(1, |_t, x: &[f64], dx: &mut [f64]| {
+            dx[0] = if x[0] == 1.0 { -1.0 } else { f64::NAN };
+        });
+        let f_n = [-1.0];
+        let mut v = [0.0];
+        let mut rkc = Rkc::new(1, 1e-4, 1e-8);
+        let mut evaluations = 0;
+        rkc.estimate_radius(&mut system, 0.0, &y, &f_n, &mut v, &mut evaluations);
+        assert!(rkc.spectral_radius().is_nan());
+        assert!(rkc.stale);
+        assert_eq!(rkc.stable_step_limit(), f64::INFINITY);
+        rkc.radius = 5.0;
+        rkc.stale = true;
+        rkc.estimate_radius(&mut system, 0.0, &y, &f_n, &mut v, &mut evaluations);
+        assert_eq!(rkc.spectral_radius(), 5.0);
+    }
+
+    /// A step discarded to be redone shorter does not count towards the next estimate, and
+    /// does not ask for one (only a rejection does).
+    #[test]
+    fn a_discarded_step_is_not_counted() {
+        let mut rkc = Rkc::new(1, 1e-4, 1e-8);
+        rkc.stale = false;
+        for _ in 0..RADIUS_EVERY - 1 {
+            rkc.accepted();
+        }
+        rkc.accepted();
+        rkc.discarded();
+        assert_eq!(rkc.steps_since_radius, RADIUS_EVERY - 1);
+        assert!(!rkc.stale);
+        rkc.rejected();
+        assert!(rkc.stale);
     }
 
     #[test]

@@ -75,10 +75,8 @@ impl Solver {
             self.restart_implicit();
             self.starting_step(system, t, h_max, stats)
         } else {
-            if self.auto.is_some() && implicit_active {
-                // A contact opened or closed: ρ(J) must describe the new mode.
-                self.restart_implicit();
-            }
+            // A contact opened or closed: ρ(J), RKC's ρ, must describe the new mode.
+            self.restart_after_crossing(implicit_active);
             h_next
         }))
     }

@@ -216,6 +216,7 @@ impl Solver {
                 Ok(()) => {}
                 Err(TrialFailure::NonFinite(t_bad, index)) => {
                     stats.rejected_steps += 1;
+                    self.rkc_rejected();
                     // A rejected redone step ends short of its crossing: no continuation.
                     redo_far = f64::NAN;
                     redo = redo.after_rejection();
@@ -259,6 +260,7 @@ impl Solver {
                 self.stall.note_worst(worst);
                 if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
+                    self.rkc_rejected();
                     redo_far = f64::NAN;
                     redo = redo.after_rejection();
                     h = self.controller.reject(h_try, norm);
@@ -379,6 +381,9 @@ impl Solver {
                     // integration fire it again and again.
                     h = (zc.near_side - t_start) * (1.0 - REDO_MARGIN);
                     zc.clear_crossed();
+                    if let Some(rkc) = self.rkc.as_deref_mut() {
+                        rkc.discarded();
+                    }
                     stats.steps -= 1;
                     if implicit_active {
                         stats.implicit_steps -= 1;

@@ -14,6 +14,7 @@ use super::state::{AfterEvent, LoopState, Solver, StopPoint};
 use crate::solver::auto::AutoSwitch;
 use crate::solver::error::{SolverError, SolverStats};
 use crate::solver::events::ZeroCrossings;
+use crate::solver::rkc::Rkc;
 use crate::solver::step_control::PiController;
 use crate::solver::trbdf2::Trbdf2;
 use crate::solver::System;
@@ -28,6 +29,8 @@ pub struct SolverCheckpoint {
     controller: PiController,
     zero_crossings: ZeroCrossings,
     implicit: Option<Box<Trbdf2>>,
+    /// `Method::Rkc`: ρ, its direction and its age (when the next estimate falls due).
+    rkc: Option<Box<Rkc>>,
     /// `Method::Auto`: the method in use, the counts, the spare controller, a switch due.
     auto: Option<AutoSwitch>,
     stop: StopPoint,
@@ -57,6 +60,7 @@ impl Solver {
             controller: self.controller.clone(),
             zero_crossings: self.zc.clone(),
             implicit: self.implicit.clone(),
+            rkc: self.rkc.clone(),
             auto: self.auto.clone(),
             stop,
         })
@@ -76,6 +80,7 @@ impl Solver {
         let n = self.x.len();
         if self.implicit.is_some() != checkpoint.implicit.is_some()
             || self.auto.is_some() != checkpoint.auto.is_some()
+            || self.rkc.is_some() != checkpoint.rkc.is_some()
         {
             return Err(SolverError::InvalidOptions(
                 "the checkpoint was taken with another integration method".into(),
@@ -88,6 +93,7 @@ impl Solver {
         self.zc.clone_from(&checkpoint.zero_crossings);
         self.forecast.forget();
         self.implicit.clone_from(&checkpoint.implicit);
+        self.rkc.clone_from(&checkpoint.rkc);
         self.auto.clone_from(&checkpoint.auto);
         self.restart_from_stop(system, checkpoint.stop, t_end)
     }
@@ -141,9 +147,9 @@ impl Solver {
                 self.controller.reset();
                 self.restart_implicit();
                 h = self.starting_step(system, t, stop.h_max, &mut stats);
-            } else if self.auto.is_some() && self.implicit_active() {
-                // As the loop does after a crossing in auto's implicit phase.
-                self.restart_implicit();
+            } else if stop.after == AfterEvent::Crossing {
+                // As the loop does after a crossing (auto's implicit phase, RKC).
+                self.restart_after_crossing(self.implicit_active());
             }
         } else if stop.after == AfterEvent::Time && t_end > t {
             // As the loop does after a time event that changed no state: f is unchanged, but the

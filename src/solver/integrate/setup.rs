@@ -61,7 +61,8 @@ impl Solver {
             .then(|| AutoSwitch::new(PiController::new(stiff_tableau.error_order)));
         let stages = tableau.stages.max(stiff_tableau.stages);
         let stall = StallWatch::new(n, options.max_steps, options.max_wall_time);
-        let rkc = (options.method == Method::Rkc).then(|| Box::new(Rkc::new(n, options.rel_tol)));
+        let rkc = (options.method == Method::Rkc)
+            .then(|| Box::new(Rkc::new(n, options.rel_tol, options.abs_tol)));
         let controller = match rkc {
             Some(_) => PiController::rkc(),
             None => PiController::new(tableau.error_order),

@@ -212,6 +212,23 @@ impl Solver {
         }
     }
 
+    /// After a rejected step: RKC estimates its spectral radius again before the retry.
+    pub(super) fn rkc_rejected(&mut self) {
+        if let Some(rkc) = self.rkc.as_deref_mut() {
+            rkc.rejected();
+        }
+    }
+
+    /// After a located crossing that changed no state: a contact opened or closed, so auto's
+    /// implicit phase forms its Jacobian again and RKC estimates its spectral radius again.
+    pub(super) fn restart_after_crossing(&mut self, implicit_active: bool) {
+        if self.auto.is_some() && implicit_active {
+            self.restart_implicit();
+        } else if let Some(rkc) = self.rkc.as_deref_mut() {
+            rkc.restart();
+        }
+    }
+
     /// The largest step the method can take stably, when it has one below `max_step` (RKC: at
     /// its most stages; ∞ for the others, whose steps the error control keeps stable).
     pub(super) fn stable_step_limit(&self) -> f64 {
