@@ -92,6 +92,36 @@ impl Block for Counting<'_> {
     }
 }
 
+/// The [`System`] methods a test's wrapper around `self.engine` passes through unchanged (the
+/// dimensions and directions, the derivatives, the next time event, the projection): the
+/// wrapper writes only the methods it checks.
+macro_rules! engine_passthrough {
+    () => {
+        fn state_dim(&self) -> usize {
+            self.engine.state_dim()
+        }
+        fn zero_crossing_dim(&self) -> usize {
+            self.engine.zero_crossing_dim()
+        }
+        fn zero_crossing_direction(&self, index: usize) -> Direction {
+            self.engine.zero_crossing_direction(index)
+        }
+        fn crossing_keeps_dynamics(&self, index: usize) -> bool {
+            self.engine.crossing_keeps_dynamics(index)
+        }
+        fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
+            self.engine.derivatives(t, x, dxdt)
+        }
+        fn next_time_event(&self, t: f64) -> Option<f64> {
+            self.engine.next_time_event(t)
+        }
+        fn project(&mut self, t: f64, x: &mut [f64]) -> bool {
+            self.engine.project(t, x)
+        }
+    };
+}
+pub(super) use engine_passthrough;
+
 /// The engine as the solver sees it, checking every zero-crossing evaluation: when it was made
 /// from the inputs, the group's outputs were not evaluated, and the same functions after a
 /// full evaluation at the same point (derivatives, then the functions from the outputs, now
@@ -107,21 +137,7 @@ struct Checked<'e, 'd> {
 }
 
 impl System for Checked<'_, '_> {
-    fn state_dim(&self) -> usize {
-        self.engine.state_dim()
-    }
-    fn zero_crossing_dim(&self) -> usize {
-        self.engine.zero_crossing_dim()
-    }
-    fn zero_crossing_direction(&self, index: usize) -> Direction {
-        self.engine.zero_crossing_direction(index)
-    }
-    fn crossing_keeps_dynamics(&self, index: usize) -> bool {
-        self.engine.crossing_keeps_dynamics(index)
-    }
-    fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
-        self.engine.derivatives(t, x, dxdt)
-    }
+    engine_passthrough!();
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
         let (evaluations, cheap) = (&self.group.evaluations, &self.group.from_inputs);
         let (before, cheap_before) = (evaluations.load(Relaxed), cheap.load(Relaxed));
@@ -144,9 +160,6 @@ impl System for Checked<'_, '_> {
             .all(|(a, b)| a.to_bits() == b.to_bits());
         self.differing += usize::from(!same);
     }
-    fn next_time_event(&self, t: f64) -> Option<f64> {
-        self.engine.next_time_event(t)
-    }
     fn handle_events(
         &mut self,
         t: f64,
@@ -155,9 +168,6 @@ impl System for Checked<'_, '_> {
         time_event: bool,
     ) -> EventOutcome {
         self.engine.handle_events(t, x, crossed, time_event)
-    }
-    fn project(&mut self, t: f64, x: &mut [f64]) -> bool {
-        self.engine.project(t, x)
     }
 }
 

@@ -3,7 +3,7 @@
 //! `Engine::settle`); a diagram whose outputs depend on the evaluations before (rigid
 //! constraints) keeps whole evaluations for its zero crossings and its events.
 
-use super::crossing_tests::{engine_counting, Counting};
+use super::crossing_tests::{engine_counting, engine_passthrough, Counting};
 use super::*;
 use crate::solver::{RecordKind, Solver};
 use std::sync::atomic::Ordering::Relaxed;
@@ -27,26 +27,9 @@ struct Recorded<'e, 'd> {
 }
 
 impl System for Recorded<'_, '_> {
-    fn state_dim(&self) -> usize {
-        self.engine.state_dim()
-    }
-    fn zero_crossing_dim(&self) -> usize {
-        self.engine.zero_crossing_dim()
-    }
-    fn zero_crossing_direction(&self, index: usize) -> Direction {
-        self.engine.zero_crossing_direction(index)
-    }
-    fn crossing_keeps_dynamics(&self, index: usize) -> bool {
-        self.engine.crossing_keeps_dynamics(index)
-    }
-    fn derivatives(&mut self, t: f64, x: &[f64], dxdt: &mut [f64]) {
-        self.engine.derivatives(t, x, dxdt)
-    }
+    engine_passthrough!();
     fn zero_crossings(&mut self, t: f64, x: &[f64], g: &mut [f64]) {
         self.engine.zero_crossings(t, x, g)
-    }
-    fn next_time_event(&self, t: f64) -> Option<f64> {
-        self.engine.next_time_event(t)
     }
     fn handle_events(
         &mut self,
@@ -60,9 +43,6 @@ impl System for Recorded<'_, '_> {
         self.events += 1;
         self.event_evaluations += self.group.evaluations.load(Relaxed) - before;
         outcome
-    }
-    fn project(&mut self, t: f64, x: &mut [f64]) -> bool {
-        self.engine.project(t, x)
     }
     fn record(&mut self, t: f64, x: &[f64], kind: RecordKind) {
         self.engine.record(t, x, kind);
