@@ -72,7 +72,7 @@ impl Solver {
         self.restart_crossings(system, t, outcome.state_changed, stats);
         Ok(Some(if outcome.state_changed {
             self.controller.reset();
-            self.restart_implicit();
+            self.restart_method();
             self.starting_step(system, t, h_max, stats)
         } else {
             // A contact opened or closed: ρ(J), RKC's ρ, must describe the new mode.

@@ -517,7 +517,7 @@ impl Solver {
                     self.eval_start(system, t, &mut stats)?;
                     self.restart_crossings(system, t, true, &mut stats);
                     self.controller.reset();
-                    self.restart_implicit();
+                    self.restart_method();
                     h = self.starting_step(system, t, h_max, &mut stats);
                 } else {
                     // f is unchanged (FSAL holds), but the handler may have redefined

@@ -145,7 +145,7 @@ impl Solver {
             self.restart_crossings(system, t, stop.state_changed, &mut stats);
             if stop.state_changed {
                 self.controller.reset();
-                self.restart_implicit();
+                self.restart_method();
                 h = self.starting_step(system, t, stop.h_max, &mut stats);
             } else if stop.after == AfterEvent::Crossing {
                 // As the loop does after a crossing (auto's implicit phase, RKC).

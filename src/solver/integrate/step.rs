@@ -201,9 +201,9 @@ impl Solver {
         SolverError::InvalidOptions(dense_refusal(method, self.x.len(), Some(t)))
     }
 
-    /// After an event changed the state (or at a run's start): an implicit method forms its
-    /// Jacobian again, RKC estimates its spectral radius again.
-    pub(super) fn restart_implicit(&mut self) {
+    /// After an event changed the state: what the method keeps of the dynamics is made again
+    /// (an implicit method's Jacobian, RKC's spectral radius).
+    pub(super) fn restart_method(&mut self) {
         if let Some(implicit) = self.implicit.as_deref_mut() {
             implicit.restart();
         }
@@ -223,7 +223,7 @@ impl Solver {
     /// implicit phase forms its Jacobian again and RKC estimates its spectral radius again.
     pub(super) fn restart_after_crossing(&mut self, implicit_active: bool) {
         if self.auto.is_some() && implicit_active {
-            self.restart_implicit();
+            self.restart_method();
         } else if let Some(rkc) = self.rkc.as_deref_mut() {
             rkc.restart();
         }
