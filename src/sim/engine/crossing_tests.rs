@@ -5,7 +5,7 @@
 use super::*;
 use crate::block::{BlockError, PhysicalBlock};
 use crate::block::{PortDecl, Setup, Shape};
-use crate::solver::Solver;
+use crate::solver::{Direction, EventOutcome, Solver, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// A block that counts its calls and otherwise is `inner`.

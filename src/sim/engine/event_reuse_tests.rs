@@ -5,7 +5,7 @@
 
 use super::crossing_tests::{engine_counting, engine_passthrough, Counting};
 use super::*;
-use crate::solver::{RecordKind, Solver};
+use crate::solver::{Direction, EventOutcome, RecordKind, Solver, System};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The engine as the solver sees it, checking every row it records (but refined rows, which
