@@ -84,8 +84,10 @@ pub struct PortBinding {
     pub placement: Isometry3<f64>,
     /// The frame network's handle of that frame (which part of a welded body it is on).
     pub frame: crate::multibody::FrameId,
-    /// For a geometry port: the connected geometry and its label (`ball.G`).
-    pub geometry: Option<(Shape, String)>,
+    /// For a geometry port: the connected geometry and its label (`ball.G`). Boxed: most bound
+    /// ports are frames (a joint's two), and inline it was ~100 of a binding's ~300 bytes (at
+    /// 20,000 URDF joints, 3.8 MB of the diagram).
+    pub geometry: Option<Box<(Shape, String)>>,
     /// The mass properties of `body` alone, in its frame (zero for World and massless bodies):
     /// for advice and messages, not for the dynamics.
     pub body_inertia: SpatialInertia,
@@ -140,7 +142,8 @@ impl Binding {
             .ok_or_else(|| BlockError::GeometryNotConnected { port: port.into() })?;
         let (shape, label) = bound
             .geometry
-            .clone()
+            .as_deref()
+            .cloned()
             .ok_or_else(|| BlockError::NoGeometry { port: port.into() })?;
         Ok((bound, shape, label))
     }

@@ -4,7 +4,7 @@
 use super::assemble::{assemble, Wired};
 use super::compiled::Origin;
 use super::instance::Instance;
-use super::physical::{elaborate, PhysicalLine};
+use super::physical::{elaborate, PhysicalEnd, PhysicalLine};
 use super::{Diagram, SignalLine};
 use crate::block::{Block, PhysicalRole, PortDecl, PortKind};
 use crate::library::Registry;
@@ -127,13 +127,11 @@ pub(crate) fn build_diagram_owned(
     let scene = elaborate(
         source,
         &mut instances,
-        &physical_lines,
+        physical_lines,
         &mut lines,
         &mut line_spans,
         registry.mechanism_lowering(),
     )?;
-    // The `--` connections as parsed (two port references each) are in the frame network now.
-    drop(physical_lines);
     physical.shrink_to_fit();
     let wired = Wired {
         instances,
@@ -270,8 +268,8 @@ impl Wiring {
                 self.line_spans.push(c.span.clone());
             }
             ConnectionKind::Physical => {
-                let a = find_physical(source, blocks, &c.from, &c.span)?;
-                let b = find_physical(source, blocks, &c.to, &c.span)?;
+                let (a_end, a) = find_physical(source, blocks, &c.from, &c.span)?;
+                let (b_end, b) = find_physical(source, blocks, &c.to, &c.span)?;
                 if a != b {
                     return Err(at(format!(
                         "cannot connect {} port {} to {} port {}",
@@ -283,7 +281,11 @@ impl Wiring {
                     .hint("frame ports connect to frame ports, geometry ports to geometry ports"));
                 }
                 self.physical.push(&c.from, &c.to);
-                self.physical_lines.push(PhysicalLine::of(c));
+                self.physical_lines.push(PhysicalLine {
+                    a: a_end,
+                    b: b_end,
+                    span: c.span.clone(),
+                });
             }
         }
         Ok(())
@@ -396,15 +398,11 @@ fn find_physical(
     blocks: &Blocks<'_>,
     r: &PortRef,
     span: &Span,
-) -> Result<PortKind, Diagnostic> {
-    let (_, inst) = find_block(source, blocks, r, span)?;
-    if let Some(p) = inst
-        .block
-        .physical_ports()
-        .iter()
-        .find(|p| p.name == r.port)
-    {
-        return Ok(p.kind);
+) -> Result<(PhysicalEnd, PortKind), Diagnostic> {
+    let (b, inst) = find_block(source, blocks, r, span)?;
+    let ports = inst.block.physical_ports();
+    if let Some(p) = ports.iter().position(|p| p.name == r.port) {
+        return Ok((PhysicalEnd::new(b, p), ports[p].kind));
     }
     let at = |m: String| Diagnostic::at(source, span, m).block(&r.block);
     if inst

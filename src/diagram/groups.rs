@@ -6,7 +6,7 @@
 //! other contact block).
 
 use super::instance::Instance;
-use super::physical::PhysicalLine;
+use super::physical::{PhysicalEnd, PhysicalLine};
 use crate::block::members::{EXCLUDE_KEY, MEMBERS_KEY};
 use crate::block::{GeometryMembers, PhysicalRole};
 use crate::geometry::Shape;
@@ -40,8 +40,12 @@ pub(super) fn expand(
         let places = Places::of(spec, &instances[g]);
         let written = places.span(MEMBERS_KEY, At::Value);
         match members_of(source, instances, g, &members, &places) {
-            Ok(members) => {
-                for m in &members {
+            Ok((members, member_blocks)) => {
+                // The group's ports first: a line's ends are ports by index.
+                if let Some(group) = instances[g].block.physical_mut() {
+                    group.set_members(&members);
+                }
+                for (m, &block) in members.iter().zip(&member_blocks) {
                     let a = PortRef {
                         block: m.clone(),
                         port: "G".into(),
@@ -53,14 +57,22 @@ pub(super) fn expand(
                         index: None,
                     };
                     physical.push(&a, &b);
+                    let port_of = |b: usize, name: &str| {
+                        let ports = instances[b].block.physical_ports();
+                        let p = ports.iter().position(|p| p.name == name)?;
+                        Some(PhysicalEnd::new(b, p))
+                    };
+                    let (Some(a), Some(b)) = (port_of(block, "G"), port_of(g, m)) else {
+                        let message =
+                            format!("internal: group port {b} or member port {a} not declared");
+                        problems.push(Diagnostic::at(source, &written, message));
+                        continue;
+                    };
                     lines.push(PhysicalLine {
                         a,
                         b,
                         span: written.clone(),
                     });
-                }
-                if let Some(group) = instances[g].block.physical_mut() {
-                    group.set_members(&members);
                 }
             }
             Err(d) => problems.push(d),
@@ -104,23 +116,25 @@ fn geometry_of(inst: &Instance) -> Option<&Shape> {
 }
 
 /// The members of group `g` in `members` order (each pattern's matches in model order, a block
-/// matched twice kept at its first place), with the `exclude` pairs checked against them.
+/// matched twice kept at its first place) and their blocks' indices, with the `exclude` pairs
+/// checked against them.
 fn members_of(
     source: &SourceFile,
     instances: &[Instance],
     g: usize,
     spec: &GeometryMembers,
     places: &Places,
-) -> Result<Vec<String>, Diagnostic> {
+) -> Result<(Vec<String>, Vec<usize>), Diagnostic> {
     let group = &instances[g].name;
     let at = |span: &Span, message: String| Diagnostic::at(source, span, message).block(group);
     let mut members: Vec<String> = Vec::new();
+    let mut member_blocks: Vec<usize> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut problems = Vec::new();
     let all_names = || instances.iter().map(|i| i.name.as_str());
     for p in &spec.patterns {
         let mut matched = 0;
-        for inst in instances.iter() {
+        for (k, inst) in instances.iter().enumerate() {
             if !p.matches(&inst.name) {
                 continue;
             }
@@ -156,6 +170,7 @@ fn members_of(
             }
             if seen.insert(inst.name.as_str()) {
                 members.push(inst.name.clone());
+                member_blocks.push(k);
             }
         }
         if matched == 0 {
@@ -211,6 +226,6 @@ fn members_of(
     }
     match Diagnostic::combine(problems) {
         Some(d) => Err(d),
-        None => Ok(members),
+        None => Ok((members, member_blocks)),
     }
 }

@@ -53,6 +53,7 @@ pub(crate) mod mechanism;
 pub(crate) mod network;
 pub(crate) mod prescribed;
 pub mod reaction;
+pub(crate) mod relations;
 pub mod rigid;
 pub(crate) mod rnea;
 pub mod rotation_vector;

@@ -370,7 +370,7 @@ impl crate::block::Advice for GroundContact {
             return None;
         }
         let weight = total_mass * gravity;
-        let label = bound.geometry.as_ref().map_or("F", |(_, l)| l.as_str());
+        let label = bound.geometry.as_deref().map_or("F", |(_, l)| l.as_str());
         let point = if self.points.len() > 1 {
             format!(" (point {k})")
         } else {

@@ -18,8 +18,11 @@ use super::remake::{check_same_structure, refused, BlockAssignment, Remade};
 use crate::block::{Block, Ctx, PortDecl, Setup, Shape};
 use crate::diagram::blueprint::Built;
 use crate::diagram::instance::Instance;
-use crate::diagram::physical::{elaborate, PhysicalLine, PhysicalScene, PlacedGeometry};
+use crate::diagram::physical::{
+    elaborate, PhysicalEnd, PhysicalLine, PhysicalScene, PlacedGeometry,
+};
 use crate::model::{ConnectionKind, Diagnostic};
+use std::collections::HashMap;
 
 impl Built<'_> {
     /// The blocks a set addressing `by_block` (assignments grouped by block index) overrides,
@@ -43,18 +46,27 @@ impl Built<'_> {
                 "the mechanism block is not the last block of the diagram".into(),
             ));
         }
-        let physical: Vec<PhysicalLine> = self
-            .spec
-            .connections
-            .iter()
-            .filter(|c| c.kind == ConnectionKind::Physical)
-            .map(PhysicalLine::of)
+        // Resolved as the build resolved them (it refused a line whose block or port it could
+        // not find; the blocks made again have the same ports).
+        let by_name: HashMap<&str, usize> = (instances.iter().enumerate())
+            .map(|(k, i)| (i.name.as_str(), k))
             .collect();
+        let physical: Vec<PhysicalLine> = (self.spec.connections.iter())
+            .filter(|c| c.kind == ConnectionKind::Physical)
+            .filter_map(|c| {
+                Some(PhysicalLine {
+                    a: PhysicalEnd::find(&instances, &by_name, &c.from)?,
+                    b: PhysicalEnd::find(&instances, &by_name, &c.to)?,
+                    span: c.span.clone(),
+                })
+            })
+            .collect();
+        drop(by_name);
         let (mut lines, mut line_spans) = (Vec::new(), Vec::new());
         let new_scene = elaborate(
             self.source,
             &mut instances,
-            &physical,
+            physical,
             &mut lines,
             &mut line_spans,
             scene.lowering,
@@ -150,7 +162,7 @@ fn read_by_contact(block: &str, instances: &[Instance]) -> bool {
         .iter()
         .filter_map(|i| i.binding.as_ref())
         .flat_map(|b| &b.ports)
-        .any(|p| p.geometry.as_ref().is_some_and(|(_, l)| *l == label))
+        .any(|p| p.geometry.as_deref().is_some_and(|(_, l)| *l == label))
 }
 
 /// Stands in for a signal block the elaboration does not look at (it has no physical part).

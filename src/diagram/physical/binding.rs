@@ -76,7 +76,7 @@ fn bind_ports(
                     body,
                     placement,
                     frame,
-                    geometry: Some((shape, label)),
+                    geometry: Some(Box::new((shape, label))),
                     body_inertia: m.body_inertia(body),
                 }
             }

@@ -103,21 +103,14 @@ impl FrameWiring {
         instances: &[Instance],
         physical: &[PhysicalLine],
     ) -> Result<(), Diagnostic> {
-        // By name, in a map: a linear search per line is quadratic in a 20,000-joint chain.
-        let by_name: HashMap<&str, usize> = instances
-            .iter()
-            .enumerate()
-            .map(|(k, i)| (i.name.as_str(), k))
-            .collect();
-        let index_of = |name: &str| by_name.get(name).copied();
         for line in physical {
-            let (Some(a), Some(b)) = (index_of(&line.a.block), index_of(&line.b.block)) else {
-                continue;
-            };
+            let (a, b) = (line.a.block(), line.b.block());
+            let (a_port, b_port) = (&line.a.decl(instances).name, &line.b.decl(instances).name);
             let at = |m: String| Diagnostic::at(source, &line.span, m);
+            let written = || (line.a.written(instances), line.b.written(instances));
             match (
-                self.frame(instances, a, &line.a.port),
-                self.frame(instances, b, &line.b.port),
+                self.frame(instances, a, a_port),
+                self.frame(instances, b, b_port),
             ) {
                 (Some(fa), Some(fb)) => {
                     self.net.connect(fa, fb);
@@ -125,8 +118,9 @@ impl FrameWiring {
                 }
                 (None, None) => {}
                 _ => {
-                    return Err(at(format!("cannot connect {} to {}", line.a, line.b))
-                        .hint("frame ports connect to frame ports"))
+                    let (a, b) = written();
+                    return Err(at(format!("cannot connect {a} to {b}"))
+                        .hint("frame ports connect to frame ports"));
                 }
             }
             // Geometry: one provider (a Solid's or geometry block's G) and one consumer port.
@@ -138,16 +132,26 @@ impl FrameWiring {
             };
             let consumes =
                 |x: usize| matches!(instances[x].block.role(), Some(PhysicalRole::Consumer));
-            let (consumer, port, provider) =
-                match (provides(a), provides(b), consumes(a), consumes(b)) {
-                    (true, _, _, true) => (b, &line.b.port, a),
-                    (_, true, true, _) => (a, &line.a.port, b),
-                    (true, true, _, _) => {
-                        return Err(at(format!("{} and {} are both geometries: a geometry connects to a contact block", line.a, line.b))
-                            .hint("connect each geometry to a SpatialContactForce's B or F port (or a GroundContact's F port)"))
-                    }
-                    _ => return Err(at(format!("cannot connect {} to {}", line.a, line.b)).hint("geometry ports connect a Solid or geometry block's G to a contact block")),
-                };
+            let (consumer, port, provider) = match (
+                provides(a),
+                provides(b),
+                consumes(a),
+                consumes(b),
+            ) {
+                (true, _, _, true) => (b, b_port, a),
+                (_, true, true, _) => (a, a_port, b),
+                (true, true, _, _) => {
+                    let (a, b) = written();
+                    return Err(at(format!("{a} and {b} are both geometries: a geometry connects to a contact block"))
+                            .hint("connect each geometry to a SpatialContactForce's B or F port (or a GroundContact's F port)"));
+                }
+                _ => {
+                    let (a, b) = written();
+                    return Err(at(format!("cannot connect {a} to {b}")).hint(
+                        "geometry ports connect a Solid or geometry block's G to a contact block",
+                    ));
+                }
+            };
             if self
                 .geometry_of
                 .insert((consumer, port.clone()), provider)
