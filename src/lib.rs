@@ -249,7 +249,7 @@ fn build_document(
     // The blocks' tables are moved into the spec, not copied, and the rest of the document's
     // tables dropped before the diagram is built: a large model (a 20,000-joint URDF) never
     // holds its tables twice.
-    let spec = document.take_spec();
+    let spec = document.take_spec_with(expansion.connections.take());
     let source = document.source;
     drop(document.root);
     let built = spec.and_then(|mut spec| {

@@ -28,6 +28,9 @@ pub(crate) fn expand_and_resolve(
     document
         .resolve_variables()
         .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    // What is left below never touches `connect` (variables are substituted in the sections
+    // only; an override left addresses a block the expansion made, inside its table), so the
+    // connections the expansion parsed (`Expansion::connections`) stay those it holds.
     let resolve_again = !after.is_empty();
     for o in after {
         document.apply_override(o)?;

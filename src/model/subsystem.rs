@@ -25,9 +25,7 @@ use super::importer::{
 use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
 use super::overrides::Override;
 use super::source::{SourceFile, Span};
-use super::splice::{
-    connection_text, leftovers, ports_of, splice, undriven_inports, Port, PortKind,
-};
+use super::splice::{leftovers, ports_of, splice, undriven_inports, Port, PortKind};
 use super::value::{Entry, Table, Value, ValueKind};
 use super::variables::{evaluate_file, substitute_with, Variables, VARIABLES};
 use std::collections::HashMap;
@@ -82,7 +80,7 @@ pub fn expand_document(
         made: 0,
         expansion: Expansion::default(),
         importers,
-        imported_made: HashMap::new(),
+        imported_made: Default::default(),
         skipped: Vec::new(),
         imported_connections: Vec::new(),
     };
@@ -103,7 +101,7 @@ pub fn expand_document(
         .connections
         .iter()
         .map(|c| Value {
-            kind: ValueKind::String(connection_text(c)),
+            kind: ValueKind::String(c.text()),
             span: c.span.clone(),
         })
         .collect();
@@ -125,6 +123,7 @@ pub fn expand_document(
         ),
     }
     document.inputs.extend(expansion.files.iter().cloned());
+    expansion.connections = Some(flat.connections);
     Ok(expansion)
 }
 
