@@ -8,7 +8,8 @@
 //! changes the connections) and of blocks the expansion makes.
 
 use super::overrides::Override;
-use super::resolve::expand_and_resolve;
+use super::resolve::expand_and_resolve_to;
+use super::subsystem::ConnectionsTo;
 use super::Document;
 use std::path::Path;
 
@@ -92,24 +93,34 @@ fn both_ways(sets: &[&str]) -> (super::ModelSpec, super::ModelSpec) {
     read
 }
 
-/// As `build_document` reads a model: overrides of what the file writes first, the rest after
-/// the expansion; then the spec read from the text (`spec`) and with the handed-on list.
+/// The model at `path` read after `sets` as `build_document` reads it (overrides of what the
+/// file writes first, the rest after the expansion): its spec read from the text the expansion
+/// writes (`spec`), and with the connections handed on (`take_spec_with`, `connect` never
+/// written).
 fn read_with(path: &Path, sets: &[&str]) -> (super::ModelSpec, super::ModelSpec) {
     let overrides: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
-    let mut document = Document::load(path).unwrap();
-    let (before, after): (Vec<&Override>, Vec<&Override>) = overrides
-        .iter()
-        .partition(|o| document.addresses_written(o));
-    for o in before {
-        document.apply_override(o).unwrap();
-    }
-    let mut expansion =
-        expand_and_resolve(&mut document, &after, &overrides, crate::library::IMPORTERS).unwrap();
-    let parsed = expansion.connections.take();
+    let read = |to: ConnectionsTo| {
+        let mut document = Document::load(path).unwrap();
+        let (before, after): (Vec<&Override>, Vec<&Override>) = overrides
+            .iter()
+            .partition(|o| document.addresses_written(o));
+        for o in before {
+            document.apply_override(o).unwrap();
+        }
+        let importers = crate::library::IMPORTERS;
+        let mut expansion =
+            expand_and_resolve_to(&mut document, &after, &overrides, importers, to).unwrap();
+        (document, expansion.connections.take())
+    };
+    let (written, _) = read(ConnectionsTo::Document);
+    let (mut handed, parsed) = read(ConnectionsTo::Caller);
     assert!(parsed.is_some(), "the expansion hands its connections on");
-    let from_text = document.spec().unwrap();
-    let handed = document.take_spec_with(parsed).unwrap();
-    (from_text, handed)
+    let connect = handed.root.get("connect").and_then(|e| e.value.as_array());
+    assert_eq!(connect.map(<[_]>::len), Some(0), "nothing written");
+    (
+        written.spec().unwrap(),
+        handed.take_spec_with(parsed).unwrap(),
+    )
 }
 
 #[test]

@@ -9,8 +9,9 @@ use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::Span;
 use nalgebra::{Matrix3, Vector3};
 
-/// A block's frame port as one end of a physical connection: the block's name and the port's.
-pub(super) type End = (String, &'static str);
+/// A block's frame port as one end of a physical connection: the block's index among the
+/// expansion's blocks and the port's name.
+pub(super) type End = (usize, &'static str);
 
 /// Builds values with one span (where the Urdf block's `file` is written).
 pub(super) struct Values {
@@ -76,8 +77,8 @@ impl Values {
     }
     /// The physical connection `from -- to`, as `"a.F -- b.B"` reads (the model's parser is
     /// not run on it: the names are the expansion's own, checked once by the Urdf instance).
-    pub(super) fn joined(&self, from: End, to: End) -> Connection {
-        let end = |(block, port): End| PortRef {
+    pub(super) fn joined(&self, from: (String, &str), to: (String, &str)) -> Connection {
+        let end = |(block, port): (String, &str)| PortRef {
             block,
             port: port.to_string(),
             index: None,
