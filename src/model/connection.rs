@@ -47,8 +47,8 @@ pub struct Connection {
 
 impl Connection {
     /// The connection as `connect` writes it (`a.F -- b.B`, `a.y[2] -> b.u`): what
-    /// [`parse_connection`] reads back as this connection. Built in a string of its size (a
-    /// 20,000-joint URDF chain writes 120,000 of them into the model).
+    /// `parse_connection` reads back as this connection. Built in a string of its size (an
+    /// expansion writing its connections into the document writes one per connection made).
     pub fn text(&self) -> String {
         let arrow = match self.kind {
             ConnectionKind::Signal => " -> ",
