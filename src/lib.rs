@@ -234,8 +234,15 @@ fn build_document(
         .get(model::variables::VARIABLES)
         .is_some()
         .then(|| document.clone());
-    let mut expansion =
-        model::resolve::expand_and_resolve(&mut document, &after, overrides, library::IMPORTERS)?;
+    // The expansion's connections are handed to `take_spec_with` below, not written back into
+    // the document as text to be parsed again.
+    let mut expansion = model::resolve::expand_and_resolve_to(
+        &mut document,
+        &after,
+        overrides,
+        library::IMPORTERS,
+        model::subsystem::ConnectionsTo::Caller,
+    )?;
     let urdf_warnings = std::mem::take(&mut expansion.warnings);
     let recipe = match unread {
         Some(unread) => Some(std::sync::Arc::new(diagram::recipe::Recipe::new(
@@ -249,7 +256,7 @@ fn build_document(
     // The blocks' tables are moved into the spec, not copied, and the rest of the document's
     // tables dropped before the diagram is built: a large model (a 20,000-joint URDF) never
     // holds its tables twice.
-    let spec = document.take_spec();
+    let spec = document.take_spec_with(expansion.connections.take());
     let source = document.source;
     drop(document.root);
     let built = spec.and_then(|mut spec| {

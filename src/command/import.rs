@@ -26,13 +26,9 @@ pub fn import_urdf(path: &Path, options: &Options) -> Result<(String, Vec<String
     }
     m.attach(world.port("W"), handles[&options.name].port("B"));
     for c in &expansion.connections {
-        let ends = c.split_once(" -- ").and_then(|(a, b)| {
-            let (ab, ap) = a.rsplit_once('.')?;
-            let (bb, bp) = b.rsplit_once('.')?;
-            Some((handles.get(ab)?.port(ap), handles.get(bb)?.port(bp)))
-        });
-        if let Some((a, b)) = ends {
-            m.attach(a, b);
+        let (a, b) = (&c.from, &c.to);
+        if let (Some(ha), Some(hb)) = (handles.get(&a.block), handles.get(&b.block)) {
+            m.attach(ha.port(&a.port), hb.port(&b.port));
         }
     }
     let base = match options.base {

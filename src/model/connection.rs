@@ -45,6 +45,46 @@ pub struct Connection {
     pub span: Span,
 }
 
+impl Connection {
+    /// The connection as `connect` writes it (`a.F -- b.B`, `a.y[2] -> b.u`): what
+    /// `parse_connection` reads back as this connection. Built in a string of its size (an
+    /// expansion writing its connections into the document writes one per connection made).
+    pub fn text(&self) -> String {
+        let arrow = match self.kind {
+            ConnectionKind::Signal => " -> ",
+            ConnectionKind::Physical => " -- ",
+        };
+        let (from, to) = (&self.from, &self.to);
+        let indexed = from.index.is_some() || to.index.is_some();
+        let mut s = String::with_capacity(
+            from.block.len() + from.port.len() + to.block.len() + to.port.len() + 6,
+        );
+        if indexed {
+            use std::fmt::Write;
+            write!(s, "{from}{arrow}{to}").expect("writing to a String cannot fail");
+            return s;
+        }
+        for part in [
+            &from.block,
+            ".",
+            &from.port,
+            arrow,
+            &to.block,
+            ".",
+            &to.port,
+        ] {
+            s.push_str(part);
+        }
+        s
+    }
+}
+
+impl std::fmt::Display for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
 /// Why a connection string could not be read (the caller adds file and line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConnectionSyntaxError {

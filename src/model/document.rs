@@ -266,7 +266,7 @@ impl Document {
 
     /// Reads the document into a [`ModelSpec`], copying the blocks' tables.
     pub fn spec(&self) -> Result<ModelSpec, Diagnostic> {
-        let mut spec = self.spec_without_blocks()?;
+        let mut spec = self.spec_without_blocks(None)?;
         if let Some(t) = self.blocks_table()? {
             spec.blocks.reserve_exact(t.entries.len());
             for entry in &t.entries {
@@ -297,7 +297,20 @@ impl Document {
     /// 20,000-joint URDF's tables are then never held twice). `[blocks]` is left empty; the
     /// rest of the root is as it was.
     pub fn take_spec(&mut self) -> Result<ModelSpec, Diagnostic> {
-        let mut spec = self.spec_without_blocks()?;
+        self.take_spec_with(None)
+    }
+
+    /// [`Document::take_spec`], with the connections `parsed` in place of `connect`'s when
+    /// given: those the expansion made ([`super::subsystem::Expansion::connections`]), handed
+    /// on when nothing could have changed them since (as in `model::resolve::expand_and_resolve`:
+    /// variables and overrides of expanded blocks never address `connect`). They are then not
+    /// written as text and parsed again (a 20,000-joint URDF chain has 120,000). `connect` is
+    /// not read.
+    pub fn take_spec_with(
+        &mut self,
+        parsed: Option<Vec<Connection>>,
+    ) -> Result<ModelSpec, Diagnostic> {
+        let mut spec = self.spec_without_blocks(parsed)?;
         if self.blocks_table()?.is_none() {
             return Ok(spec);
         }
@@ -380,7 +393,11 @@ impl Document {
 
     /// Everything [`Document::spec`] reads but the blocks (`blocks` left empty); the top level's
     /// keys, `[model]`, `[solver]`, `[output]` and `connect` checked in that order.
-    fn spec_without_blocks(&self) -> Result<ModelSpec, Diagnostic> {
+    /// `parsed`: `connect` parsed already (see [`Document::take_spec_with`]).
+    fn spec_without_blocks(
+        &self,
+        parsed: Option<Vec<Connection>>,
+    ) -> Result<ModelSpec, Diagnostic> {
         let src = &self.source;
         let top = TableReader::new(src, None, &self.root, Some(0..0));
         let connect = top.value("connect");
@@ -473,24 +490,10 @@ impl Document {
             o.finish()?;
         }
 
-        // connect
-        let mut connections = Vec::new();
-        if let Some(v) = connect {
-            let items = v.as_array().ok_or_else(|| {
-                Diagnostic::at(src, &v.span, "'connect' must be an array of strings")
-                    .hint("write connect = [\"a.out -> b.in\", \"world.W -- joint.B\"] before the first [table]")
-            })?;
-            connections.reserve_exact(items.len());
-            for item in items {
-                let text = item.as_str().ok_or_else(|| {
-                    Diagnostic::at(src, &item.span, "entries of 'connect' must be strings")
-                        .hint("write \"block.port -> block.port\"")
-                })?;
-                let c = parse_connection(text, item.span.clone())
-                    .map_err(|e| Diagnostic::at(src, &item.span, e.message).hint(e.hint))?;
-                connections.push(c);
-            }
-        }
+        let connections = match parsed {
+            Some(parsed) => parsed,
+            None => read_connections(src, connect)?,
+        };
 
         Ok(ModelSpec {
             name,
@@ -501,6 +504,33 @@ impl Document {
             blocks: Vec::new(),
         })
     }
+}
+
+/// The `connect` array `connect` (if written) parsed, in order.
+fn read_connections(
+    src: &SourceFile,
+    connect: Option<&Value>,
+) -> Result<Vec<Connection>, Diagnostic> {
+    let mut connections = Vec::new();
+    let Some(v) = connect else {
+        return Ok(connections);
+    };
+    let items = v.as_array().ok_or_else(|| {
+        Diagnostic::at(src, &v.span, "'connect' must be an array of strings").hint(
+            "write connect = [\"a.out -> b.in\", \"world.W -- joint.B\"] before the first [table]",
+        )
+    })?;
+    connections.reserve_exact(items.len());
+    for item in items {
+        let text = item.as_str().ok_or_else(|| {
+            Diagnostic::at(src, &item.span, "entries of 'connect' must be strings")
+                .hint("write \"block.port -> block.port\"")
+        })?;
+        let c = parse_connection(text, item.span.clone())
+            .map_err(|e| Diagnostic::at(src, &item.span, e.message).hint(e.hint))?;
+        connections.push(c);
+    }
+    Ok(connections)
 }
 
 fn section<'a>(

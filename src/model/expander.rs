@@ -10,6 +10,7 @@ use super::overrides::Override;
 use super::source::{SourceFile, Span};
 use super::splice::Port;
 use super::value::{Entry, Table};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,6 +30,10 @@ pub struct Expansion {
     pub warnings: Vec<String>,
     /// The blocks importers did not make (a collision whose mesh file is missing).
     pub skipped: Vec<SkippedPart>,
+    /// The model's connections as the expansion wrote them into the document's `connect`,
+    /// parsed (`None` when nothing was expanded: `connect` is then as written). For
+    /// [`super::Document::take_spec_with`], while nothing has touched `connect` since.
+    pub connections: Option<Vec<Connection>>,
 }
 
 /// An instance written in a model file, which `blockdyn graph` draws as one node: its full
@@ -66,8 +71,9 @@ pub(super) struct Expander<'a, 'o> {
     pub(super) expansion: Expansion,
     /// The importers the model may name (`type = "Urdf"`).
     pub(super) importers: &'a [&'a Importer],
-    /// The names of the blocks importers made, each with the key spans of those blocks.
-    pub(super) imported_made: HashMap<String, Vec<Span>>,
+    /// The names of the blocks importers made, each with the key spans of those blocks
+    /// (FxHash: see [`super::importer::refuse_duplicates`]).
+    pub(super) imported_made: FxHashMap<String, Vec<Span>>,
     /// The blocks importers did not make (an unreadable mesh).
     pub(super) skipped: Vec<SkippedPart>,
     /// The importer blocks' connections (inside each robot), in the order of the blocks.

@@ -8,6 +8,8 @@ pub(crate) mod connection;
 pub mod diagnostic;
 pub mod document;
 mod expander;
+#[cfg(test)]
+mod handed_connections_tests;
 mod import_expansion;
 pub mod importer;
 pub mod input_file;

@@ -4,7 +4,7 @@
 
 use super::importer::Importer;
 use super::overrides::Override;
-use super::subsystem::{expand_document, Expansion};
+use super::subsystem::{expand_document_to, ConnectionsTo, Expansion};
 use super::{Diagnostic, Document};
 
 /// Expands the subsystems, arrays and importer blocks (`importers`: URDF) of `document`, evaluates its expressions and
@@ -17,17 +17,39 @@ pub(crate) fn expand_and_resolve(
     overrides: &[Override],
     importers: &[&Importer],
 ) -> Result<Expansion, Diagnostic> {
+    expand_and_resolve_to(
+        document,
+        after,
+        overrides,
+        importers,
+        ConnectionsTo::Document,
+    )
+}
+
+/// [`expand_and_resolve`], leaving the connections the expansion makes where `to` says (with
+/// [`ConnectionsTo::Caller`], read the spec with [`Document::take_spec_with`] and the
+/// expansion's [`Expansion::connections`]).
+pub(crate) fn expand_and_resolve_to(
+    document: &mut Document,
+    after: &[&Override],
+    overrides: &[Override],
+    importers: &[&Importer],
+    to: ConnectionsTo,
+) -> Result<Expansion, Diagnostic> {
     // A model built in code has no lines, so an error without one need not be an override's.
     let has_lines = document.source.has_lines();
     // Subsystems, Urdf blocks and arrays become flat blocks first (each applying the overrides
     // that name the blocks it makes, `--set leg1/knee.q0=0.2`, `--set robot/knee.q0=0.3`,
     // `--set dom[2].mass=0.02`).
     let mut after: Vec<&Override> = after.to_vec();
-    let expansion = expand_document(document, &mut after, importers)
+    let expansion = expand_document_to(document, &mut after, importers, to)
         .map_err(|d| name_the_override(d, overrides, has_lines))?;
     document
         .resolve_variables()
         .map_err(|d| name_the_override(d, overrides, has_lines))?;
+    // What is left below never touches `connect` (variables are substituted in the sections
+    // only; an override left addresses a block the expansion made, inside its table), so the
+    // connections the expansion parsed (`Expansion::connections`) stay those it holds.
     let resolve_again = !after.is_empty();
     for o in after {
         document.apply_override(o)?;

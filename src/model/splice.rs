@@ -295,12 +295,3 @@ pub(super) fn undriven_inports(
     }
     out
 }
-
-/// A connection written back as `connect` text.
-pub(super) fn connection_text(c: &Connection) -> String {
-    let arrow = match c.kind {
-        ConnectionKind::Signal => "->",
-        ConnectionKind::Physical => "--",
-    };
-    format!("{} {arrow} {}", c.from, c.to)
-}

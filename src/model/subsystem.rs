@@ -25,9 +25,7 @@ use super::importer::{
 use super::instance_file::{check_name, relocate_file, set_variables, shift_table};
 use super::overrides::Override;
 use super::source::{SourceFile, Span};
-use super::splice::{
-    connection_text, leftovers, ports_of, splice, undriven_inports, Port, PortKind,
-};
+use super::splice::{leftovers, ports_of, splice, undriven_inports, Port, PortKind};
 use super::value::{Entry, Table, Value, ValueKind};
 use super::variables::{evaluate_file, substitute_with, Variables, VARIABLES};
 use std::collections::HashMap;
@@ -42,6 +40,18 @@ const FILE_KEYS: [&str; 3] = ["variables", "blocks", "connect"];
 /// How deep subsystems may nest.
 pub const MAX_DEPTH: usize = 32;
 
+/// Where an expansion leaves the connections it makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectionsTo {
+    /// Written into the document's `connect` as text (what a reader of the document sees), and
+    /// handed back parsed too ([`Expansion::connections`]).
+    Document,
+    /// Only handed back parsed: the document's `connect` is left empty, for a reader that takes
+    /// them with [`Document::take_spec_with`] (a 20,000-joint URDF chain's 120,000 are then
+    /// never written as text).
+    Caller,
+}
+
 /// Expands the subsystems and arrays of `document` in place (blocks and connections become the
 /// flat ones, every expression of a block evaluated), applying each of `overrides` that names a
 /// block made on the way (removed from the list). Does nothing to a model with neither.
@@ -49,6 +59,16 @@ pub fn expand_document(
     document: &mut Document,
     overrides: &mut Vec<&Override>,
     importers: &[&Importer],
+) -> Result<Expansion, Diagnostic> {
+    expand_document_to(document, overrides, importers, ConnectionsTo::Document)
+}
+
+/// [`expand_document`], leaving the connections made where `to` says.
+pub fn expand_document_to(
+    document: &mut Document,
+    overrides: &mut Vec<&Override>,
+    importers: &[&Importer],
+    to: ConnectionsTo,
 ) -> Result<Expansion, Diagnostic> {
     let blocks = document.root.get("blocks").and_then(|e| e.value.as_table());
     let needed = blocks.is_some_and(|t| {
@@ -82,7 +102,7 @@ pub fn expand_document(
         made: 0,
         expansion: Expansion::default(),
         importers,
-        imported_made: HashMap::new(),
+        imported_made: Default::default(),
         skipped: Vec::new(),
         imported_connections: Vec::new(),
     };
@@ -99,14 +119,17 @@ pub fn expand_document(
     let mut expansion = std::mem::take(&mut cx.expansion);
     expansion.instances = flat.instances.clone();
     expansion.skipped = std::mem::take(&mut cx.skipped);
-    let connections: Vec<Value> = flat
-        .connections
-        .iter()
-        .map(|c| Value {
-            kind: ValueKind::String(connection_text(c)),
-            span: c.span.clone(),
-        })
-        .collect();
+    let connections: Vec<Value> = match to {
+        ConnectionsTo::Document => flat
+            .connections
+            .iter()
+            .map(|c| Value {
+                kind: ValueKind::String(c.text()),
+                span: c.span.clone(),
+            })
+            .collect(),
+        ConnectionsTo::Caller => Vec::new(),
+    };
     if let Some(ValueKind::Table(t)) = document.root.get_mut("blocks").map(|e| &mut e.value.kind) {
         t.entries = flat.blocks;
     }
@@ -125,6 +148,7 @@ pub fn expand_document(
         ),
     }
     document.inputs.extend(expansion.files.iter().cloned());
+    expansion.connections = Some(flat.connections);
     Ok(expansion)
 }
 

@@ -10,7 +10,7 @@ use super::expand;
 use super::{read_file, read_options, TYPE_NAME};
 use super::{ACTUATION, ANGULAR_VELOCITY, BASE, ORIENTATION, POSITION, VELOCITY};
 use crate::block::{ParamDoc, PortDoc};
-use crate::model::connection::parse_connection;
+use crate::model::connection::{parse_connection, Connection};
 use crate::model::importer::{Imported, Importer};
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, Document, SourceFile, Span, TableReader};
@@ -94,18 +94,8 @@ pub(crate) fn expand_instance(
             }
         })
         .collect();
-    let connections = read
-        .expansion
-        .connections
-        .iter()
-        .map(|c| {
-            parse_connection(c, read.file_span.clone()).map_err(|e| {
-                Diagnostic::at(source, &read.file_span, e.message)
-                    .block(full)
-                    .hint(e.hint)
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let connections =
+        checked_connections(source, full, &read.file_span, read.expansion.connections)?;
     let warnings = read
         .expansion
         .warnings
@@ -121,6 +111,31 @@ pub(crate) fn expand_instance(
         files,
         skipped: read.expansion.skipped,
     })
+}
+
+/// The expansion's connections, made without the model's parser (`Values::joined`), as the
+/// parser reads them: the links' and joints' names are cleaned and the parts' names fixed, so
+/// each reads back as written exactly when the Urdf block's name `full` does. That is checked on
+/// the first connection (the root attachment's, `FULL.F -- ROOT.B`), which the parser reads
+/// as written or refuses, at `file`, as a connection the expansion wrote as text was refused; a
+/// name it reads otherwise (spaces around it) has every connection read through the parser.
+fn checked_connections(
+    source: &SourceFile,
+    full: &str,
+    file_span: &Span,
+    connections: Vec<Connection>,
+) -> Result<Vec<Connection>, Diagnostic> {
+    let parse = |c: &Connection| {
+        parse_connection(&c.to_string(), file_span.clone()).map_err(|e| {
+            Diagnostic::at(source, file_span, e.message)
+                .block(full)
+                .hint(e.hint)
+        })
+    };
+    match connections.first() {
+        Some(first) if parse(first)? != *first => connections.iter().map(parse).collect(),
+        _ => Ok(connections),
+    }
 }
 
 /// Reads the Urdf block's parameters and expands its URDF file; an error inside the URDF file
@@ -248,4 +263,48 @@ pub fn expand_document(document: &mut Document) -> Result<Vec<String>, Diagnosti
     let expansion =
         crate::model::subsystem::expand_document(document, &mut Vec::new(), &[&IMPORTER])?;
     Ok(expansion.warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checked_connections;
+    use crate::model::connection::{Connection, ConnectionKind, PortRef};
+    use crate::model::{SourceFile, Span};
+
+    fn joined(a: &str, b: &str) -> Connection {
+        let end = |block: &str, port: &str| PortRef {
+            block: block.into(),
+            port: port.into(),
+            index: None,
+        };
+        Connection {
+            kind: ConnectionKind::Physical,
+            from: end(a, "F"),
+            to: end(b, "B"),
+            span: Span::new(0..4),
+        }
+    }
+
+    #[test]
+    fn a_name_the_parser_reads_otherwise_is_read_by_the_parser() {
+        let source = SourceFile::new("m.toml", "file = \"r.urdf\"");
+        let at = Span::new(0..4);
+        // As written: kept as made.
+        let made = vec![joined("arm", "arm/l0"), joined("arm/l0", "arm/j")];
+        let kept = checked_connections(&source, "arm", &at, made.clone()).unwrap();
+        assert_eq!(kept, made);
+        // Spaces around a quoted name: the parser trims them, as it did when the expansion
+        // wrote its connections as text.
+        let spaced = vec![joined(" arm", " arm/l0"), joined(" arm/l0", " arm/j")];
+        let read = checked_connections(&source, " arm", &at, spaced).unwrap();
+        assert_eq!(read[0].from.block, "arm");
+        assert_eq!(read[1].to.block, "arm/j");
+        // A name the parser refuses: refused at `file`, naming the instance.
+        let dotted = vec![joined("a.b", "a.b/l0")];
+        let refused = checked_connections(&source, "a.b", &at, dotted).unwrap_err();
+        assert!(
+            refused.to_string().contains("a.b.F -- a.b/l0.B"),
+            "{refused}"
+        );
+    }
 }

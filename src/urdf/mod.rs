@@ -20,6 +20,7 @@ pub mod mesh;
 pub mod position;
 pub mod read;
 pub mod tree;
+mod values;
 
 use crate::block::Param;
 use crate::model::input_file::{read_regular, InputFileError, MAX_TEXT_FILE_BYTES};
@@ -171,8 +172,37 @@ pub fn default_options(name: &str) -> Options {
 
 #[cfg(test)]
 mod tests {
-    use super::expand::{clean_name, z_to};
+    use super::expand::{clean_name, z_to, Base};
     use nalgebra::{UnitQuaternion, Vector3};
+
+    #[test]
+    fn the_connections_made_are_those_their_text_reads() {
+        // The expansion builds its connections without the parser (`Values::joined`); each
+        // must be what the parser reads from its text, or the model would differ from the
+        // one `blockdyn import` prints.
+        use crate::model::connection::parse_connection;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let files = [
+            "models/urdf/pendulum.urdf",
+            "models/urdf/two_link_arm.urdf",
+            "models/urdf/quadruped.urdf",
+            "tests/data/robot_with_mesh/robot.urdf",
+        ];
+        for (file, base) in files
+            .iter()
+            .zip([Base::Fixed, Base::Floating].iter().cycle())
+        {
+            let mut options = super::default_options("sub/arm[2]");
+            options.base = *base;
+            let span = crate::model::Span::new(3..9);
+            let expansion = super::expand_file(&root.join(file), &options, &span).unwrap();
+            assert!(expansion.connections.len() >= 2, "{file}");
+            for c in &expansion.connections {
+                let read = parse_connection(&c.text(), span.clone());
+                assert_eq!(read.as_ref(), Ok(c), "{file}: {}", c.text());
+            }
+        }
+    }
 
     #[test]
     fn names_are_cleaned_to_block_names() {
@@ -181,6 +211,8 @@ mod tests {
         assert_eq!(clean_name("a.b/c d"), "a_b_c_d");
         assert_eq!(clean_name("a--b"), "a-_b");
         assert_eq!(clean_name(""), "_");
+        assert_eq!(clean_name("a---b"), "a-_-b");
+        assert_eq!(clean_name("ü-x"), "_-x");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::position::error_at;
 use super::read::Robot;
 use crate::model::Diagnostic;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The robot's links and joints as a tree.
 #[derive(Clone, Debug)]
@@ -21,7 +21,8 @@ impl KinematicTree {
     /// Checks the tree of `robot`: unknown links, a link with two parents, two roots, cycles.
     pub fn new(robot: &Robot) -> Result<KinematicTree, Diagnostic> {
         let src = &robot.source;
-        let index: HashMap<&str, usize> = robot
+        // FxHash: the file's own names (see `read_robot`).
+        let index: FxHashMap<&str, usize> = robot
             .links
             .iter()
             .enumerate()

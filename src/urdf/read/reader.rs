@@ -61,13 +61,24 @@ impl Reader<'_> {
                 ))
             });
         };
-        let parsed: Result<Vec<f64>, _> = text.split_whitespace().map(str::parse).collect();
-        match parsed {
-            Ok(v) if v.len() == N && v.iter().all(|x| x.is_finite()) => {
-                let mut out = [0.0; N];
-                out.copy_from_slice(&v);
-                Ok(out)
+        // Parsed straight into the array (no vector an attribute: a 20,000-joint URDF has
+        // 100,000 of them); `words` counts every word, so too many are refused as before.
+        let mut out = [0.0; N];
+        let mut words = 0;
+        let mut parsed = true;
+        for word in text.split_whitespace() {
+            match word.parse::<f64>() {
+                Ok(x) if words < N => out[words] = x,
+                Ok(_) => {}
+                Err(_) => {
+                    parsed = false;
+                    break;
+                }
             }
+            words += 1;
+        }
+        match parsed {
+            true if words == N && out.iter().all(|x| x.is_finite()) => Ok(out),
             _ => Err(self
                 .attr_error(
                     node,
