@@ -321,6 +321,12 @@ impl Recorder {
         self.schedule.rows_per_step(h)
     }
 
+    /// Whether rows are recorded inside steps (refined or smooth rows between step ends, or
+    /// fixed-time rows), not only at step ends and events.
+    pub fn records_inside_steps(&self) -> bool {
+        !matches!(self.schedule.rows, OutputRows::Refine(1))
+    }
+
     /// The time of the next fixed-time row (`[output] sample_time`), if any.
     pub fn next_sample_time(&self) -> Option<f64> {
         self.schedule.next_sample_time()

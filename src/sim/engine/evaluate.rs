@@ -26,8 +26,13 @@ impl<'d> Engine<'d> {
     /// its warm start) and `run.x`. [`Engine::leave_interior`] restores them, so that the run
     /// goes on as if nothing had been recorded: with `refine = 1` and `8`,
     /// models/turntable.toml under trbdf2 took 4,103 and 7,267 steps before. Copies into
-    /// buffers sized once; does not allocate.
+    /// buffers sized when the run started; does not allocate.
     pub(super) fn enter_interior(&mut self, t: f64, x: &[f64]) {
+        if self.saved_signals.len() != self.run.signals.len() {
+            // Not foreseen when the run started (`Engine::may_evaluate_inside_steps`): sized
+            // now, once.
+            self.size_interior_buffers();
+        }
         self.saved_signals.copy_from_slice(&self.run.signals);
         self.saved_x.copy_from_slice(&self.run.x);
         self.interior = true;

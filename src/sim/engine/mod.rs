@@ -114,8 +114,10 @@ pub struct Engine<'d> {
     /// Set while outputs are evaluated only to be recorded inside a step (refined rows,
     /// samples): passed to the blocks as [`Ctx::interior`].
     interior: bool,
-    /// The run's signals and `run.x` saved across an interior evaluation (sized once): see
-    /// [`Engine::enter_interior`].
+    /// The run's signals and `run.x` saved across an interior evaluation: see
+    /// [`Engine::enter_interior`]. Empty until a run that may evaluate inside its steps starts
+    /// (`Engine::size_interior_buffers`): a 20,000-joint chain's signals are 5.6 MB, and
+    /// `check`'s probe, which records no row, never needs them.
     saved_signals: Vec<f64>,
     saved_x: Vec<f64>,
     /// Where a fused block evaluated as a sum ([`Mode::Sum`]) is written before it is copied to
@@ -291,7 +293,6 @@ impl<'d> Engine<'d> {
             .into_iter()
             .filter(|&b| !plan.fused_integrator[b])
             .collect();
-        let (signal_len, state_len) = (run.signals.len(), run.x.len());
         Engine {
             diagram,
             run,
@@ -306,8 +307,8 @@ impl<'d> Engine<'d> {
             copy_states,
             evaluated_at: None,
             interior: false,
-            saved_signals: vec![0.0; signal_len],
-            saved_x: vec![0.0; state_len],
+            saved_signals: Vec::new(),
+            saved_x: Vec::new(),
             sum_scratch: vec![0.0; plan.sum_scratch_len],
             plan,
             dependencies: crate::sim::solver_options(diagram)
@@ -458,6 +459,45 @@ type = "Scope"
         // x = e^{-2t}: the last recorded value at t = 1 (dopri5, default tolerances).
         let last = runs[0].values.last().copied().unwrap();
         assert!((last - (-2.0f64).exp()).abs() < 1e-5, "{last}");
+    }
+
+    /// A run that records only step ends and has no zero crossing sizes no interior buffers
+    /// (`check`'s probe of a 20,000-joint chain: 5.6 MB of signals); a refined row asked for all
+    /// the same is recorded, from buffers sized then, and leaves the run's signals as they were.
+    #[test]
+    fn interior_buffers_only_for_runs_that_evaluate_inside_steps() {
+        use crate::solver::{RecordKind, System};
+        let text = r#"
+connect = ["x.out -> k.in", "k.out -> x.in"]
+[model]
+stop_time = 1.0
+[blocks.x]
+type = "Integrator"
+initial = 1.0
+[blocks.k]
+type = "Gain"
+gain = -2.0
+"#;
+        let d = crate::load_model_str("decay.toml", text, &[]).unwrap();
+        let mut engine = Engine::new(&d, Recorder::new(&d));
+        let x0 = engine.initialize(0.0);
+        assert!(engine.saved_signals.is_empty() && engine.saved_x.is_empty());
+        let mut dxdt = vec![0.0; x0.len()];
+        engine.derivatives(0.0, &x0, &mut dxdt);
+        let signals = engine.run.signals.clone();
+        engine.record(0.5, &[0.25], RecordKind::Refined);
+        assert_eq!(engine.saved_signals.len(), engine.run.signals.len());
+        assert_eq!(
+            engine.run.signals, signals,
+            "the run's signals are restored"
+        );
+        // With a scope the default (smooth) rows lie inside steps: sized at the start.
+        let scoped = text.replace("connect = [", "connect = [\"x.out -> scope.in1\", ")
+            + "[blocks.scope]\ntype = \"Scope\"\n";
+        let d = crate::load_model_str("decay.toml", &scoped, &[]).unwrap();
+        let mut engine = Engine::new(&d, Recorder::new(&d));
+        engine.initialize(0.0);
+        assert_eq!(engine.saved_signals.len(), engine.run.signals.len());
     }
 
     /// The frame network's blocks (no ports, states or work once the mechanism is lowered) get

@@ -91,5 +91,25 @@ impl<'d> Engine<'d> {
         self.run.unsettled = None;
         self.run.events.clear();
         self.evaluated_at = None;
+        if self.may_evaluate_inside_steps() {
+            self.size_interior_buffers();
+        }
+    }
+
+    /// Whether the run may evaluate the outputs inside a step ([`Engine::enter_interior`]):
+    /// rows between step ends (`[output] refine`, the default smooth rows of a run that records
+    /// columns), fixed-time rows, animation frames, or a zero crossing found past a step's end
+    /// (recorded as a refined row).
+    fn may_evaluate_inside_steps(&self) -> bool {
+        self.run.recorder.records_inside_steps()
+            || self.run.frames.is_some()
+            || !self.diagram.zero_crossing_directions.is_empty()
+    }
+
+    /// Sizes the buffers an interior evaluation saves the run's signals and states in (once;
+    /// nothing when they already are).
+    pub(super) fn size_interior_buffers(&mut self) {
+        self.saved_signals.resize(self.run.signals.len(), 0.0);
+        self.saved_x.resize(self.run.x.len(), 0.0);
     }
 }
