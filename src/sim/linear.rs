@@ -1,9 +1,9 @@
 //! Linear fusion: Gain, Sum and plain Integrators evaluated as sparse sums over the signals and
 //! states they read, without calling the blocks, when that costs less than calling them.
 //!
-//! A block with a [`LinearForm`] is *fused*. A fused integrator's output is its state, and its
-//! derivative is one row of the fused derivative sum (`LinearPlan::derivative_sum`). A fused
-//! memoryless block (Gain, Sum) is either
+//! A block with a [`LinearForm`](crate::block::LinearForm) is *fused*. A fused integrator's
+//! output is its state, and its derivative is one row of the fused derivative sum
+//! (`LinearPlan::derivative_sum`). A fused memoryless block (Gain, Sum) is either
 //! - **inlined**: each output element is an expression `Σ c·source` that its fused readers
 //!   substitute for the element, so that nothing is written (a Gain feeding a Sum feeding an
 //!   Integrator becomes part of the Integrator's derivative row); or
