@@ -291,65 +291,28 @@ fn run(cli: Cli) -> Result<(), String> {
             say(&report);
             Ok(())
         }
-        Command::Blocks { name, markdown } => {
-            if markdown {
-                say(&blockdyn::report::library_markdown(Registry::standard()));
-                return Ok(());
-            }
-            match name {
-                None => say(&blockdyn::report::library_list(Registry::standard())),
-                Some(n) => say(&blockdyn::report::block_help(Registry::standard(), &n)?),
-            }
-            Ok(())
-        }
+        Command::Blocks { name, markdown } => print_blocks(name.as_deref(), markdown),
         Command::Import {
             urdf,
             name,
             base,
             actuation,
-        } => {
-            let valid = !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
-            if !valid {
-                return Err(format!(
-                    "--name '{name}' is not a block name: write letters, digits, '_' and '-'"
-                ));
-            }
-            let mut options = blockdyn::urdf::default_options(&name);
-            if base == "floating" {
-                options.base = blockdyn::urdf::expand::Base::Floating;
-            }
-            options.actuation = actuation == "input";
-            let (toml, warnings) = blockdyn::command::import::import_urdf(&urdf, &options)
-                .map_err(|e| e.to_string())?;
-            for w in &warnings {
-                eprintln!("warning: {w}");
-            }
-            say(&toml);
-            Ok(())
-        }
+        } => import(&urdf, &name, &base, &actuation),
         Command::Linearize {
             model,
             inputs,
             outputs,
             at,
             set,
-        } => {
-            let spec = blockdyn::LinearizeSpec {
+        } => linearize(
+            &model,
+            &sets(&set)?,
+            &blockdyn::LinearizeSpec {
                 inputs,
                 outputs,
                 at,
-            };
-            let lin = blockdyn::command::linearize::linearize_model(&model, &sets(&set)?, &spec)
-                .map_err(|e| e.to_string())?;
-            for w in &lin.warnings {
-                eprintln!("warning: {w}");
-            }
-            say(&blockdyn::command::linearize::to_json(&lin));
-            Ok(())
-        }
+            },
+        ),
         Command::Trim {
             model,
             inputs,
@@ -358,29 +321,91 @@ fn run(cli: Cli) -> Result<(), String> {
             outputs,
             tolerance,
             set,
-        } => {
-            let spec = blockdyn::TrimSpec {
+        } => trim(
+            &model,
+            &sets(&set)?,
+            &blockdyn::TrimSpec {
                 inputs,
                 free_inputs,
                 fixed_states: fix_states,
                 outputs,
                 tolerance,
                 ..Default::default()
-            };
-            let t = blockdyn::command::linearize::trim_model(&model, &sets(&set)?, &spec)
-                .map_err(|e| e.to_string())?;
-            for w in &t.warnings {
-                eprintln!("warning: {w}");
-            }
-            say(&blockdyn::command::linearize::trim_to_json(&t));
-            Ok(())
-        }
+            },
+        ),
         Command::Graph { model, set, all } => {
             let d = blockdyn::load_model(&model, &sets(&set)?).map_err(|e| e.to_string())?;
             say(&blockdyn::diagram::dot::to_dot(&d, all));
             Ok(())
         }
     }
+}
+
+/// Runs `blockdyn blocks`: the library's blocks as Markdown (`--markdown`), the list of them, or
+/// one block's help (`name`).
+fn print_blocks(name: Option<&str>, markdown: bool) -> Result<(), String> {
+    if markdown {
+        say(&blockdyn::report::library_markdown(Registry::standard()));
+        return Ok(());
+    }
+    match name {
+        None => say(&blockdyn::report::library_list(Registry::standard())),
+        Some(n) => say(&blockdyn::report::block_help(Registry::standard(), n)?),
+    }
+    Ok(())
+}
+
+/// Runs `blockdyn import`: prints the model the URDF robot `urdf` expands to, its blocks named
+/// `name`/LINK, with a `base` "fixed" or "floating" and `actuation` "none" or "input"; warnings
+/// go to stderr.
+fn import(urdf: &Path, name: &str, base: &str, actuation: &str) -> Result<(), String> {
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    if !valid {
+        return Err(format!(
+            "--name '{name}' is not a block name: write letters, digits, '_' and '-'"
+        ));
+    }
+    let mut options = blockdyn::urdf::default_options(name);
+    if base == "floating" {
+        options.base = blockdyn::urdf::expand::Base::Floating;
+    }
+    options.actuation = actuation == "input";
+    let (toml, warnings) =
+        blockdyn::command::import::import_urdf(urdf, &options).map_err(|e| e.to_string())?;
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    say(&toml);
+    Ok(())
+}
+
+/// Runs `blockdyn linearize`: prints the matrices as JSON, warnings on stderr.
+fn linearize(
+    model: &Path,
+    set: &[blockdyn::Override],
+    spec: &blockdyn::LinearizeSpec,
+) -> Result<(), String> {
+    let lin = blockdyn::command::linearize::linearize_model(model, set, spec)
+        .map_err(|e| e.to_string())?;
+    for w in &lin.warnings {
+        eprintln!("warning: {w}");
+    }
+    say(&blockdyn::command::linearize::to_json(&lin));
+    Ok(())
+}
+
+/// Runs `blockdyn trim`: prints the equilibrium as JSON, warnings on stderr.
+fn trim(model: &Path, set: &[blockdyn::Override], spec: &blockdyn::TrimSpec) -> Result<(), String> {
+    let t =
+        blockdyn::command::linearize::trim_model(model, set, spec).map_err(|e| e.to_string())?;
+    for w in &t.warnings {
+        eprintln!("warning: {w}");
+    }
+    say(&blockdyn::command::linearize::trim_to_json(&t));
+    Ok(())
 }
 
 /// The `--set PATH=VALUE` options read into overrides: the one place their text is parsed.

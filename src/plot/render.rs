@@ -378,6 +378,12 @@ fn swatch_width(label_size: f64) -> u32 {
     (1.8 * label_size) as u32
 }
 
+/// A panel's chart: time (s) against value.
+type PanelChart<'a, 'b> =
+    ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draws one panel: its chart (mesh, event markers, the signals, or a message when there are
+/// none) in `chart_area` over the time and value ranges, and its legend in `legend_area`.
 fn draw_panel(
     chart_area: &DrawingArea<BitMapBackend<'_>, Shift>,
     legend_area: &DrawingArea<BitMapBackend<'_>, Shift>,
@@ -399,16 +405,67 @@ fn draw_panel(
         .y_label_area_size(layout.y_label_area)
         .build_cartesian_2d(t_start..t_end, y_lo..y_hi)?;
 
-    let (plot_width, plot_height) = chart.plotting_area().dim_in_pixel();
+    let plot_size = chart.plotting_area().dim_in_pixel();
+    let y_desc = common_unit(rec, &plan.columns)
+        .map(|u| format!("[{u}]"))
+        .unwrap_or_default();
+    draw_mesh(
+        &mut chart,
+        ((t_start, t_end), (y_lo, y_hi)),
+        y_desc,
+        plot_size,
+        label_size,
+    )?;
+
+    draw_event_markers(&mut chart, rec, (y_lo, y_hi), plot_size)?;
+    let plot_width = plot_size.0;
+    let reduction =
+        if layout.decimate && rec.len() > DECIMATION_ROWS_PER_PIXEL * plot_width as usize {
+            Reduction::PerPixelColumn {
+                t_start,
+                t_end,
+                buckets: plot_width.max(1) as usize,
+            }
+        } else {
+            Reduction::None
+        };
+    let drew_anything = draw_signals(
+        &mut chart,
+        rec,
+        &plan.columns,
+        reduction,
+        ((t_start, t_end), (y_lo, y_hi)),
+    )?;
+    if !drew_anything {
+        let message = if plan.columns.is_empty() {
+            "no signals"
+        } else {
+            "no data"
+        };
+        let center = (0.5 * t_start + 0.5 * t_end, 0.5 * y_lo + 0.5 * y_hi);
+        draw_centered_message(&chart, message, center, label_size)?;
+    }
+
+    // The legend starts level with the top of the plotting area.
+    let top = chart.plotting_area().get_base_pixel().1 - chart_area.get_base_pixel().1;
+    draw_legend(legend_area, labels, top, label_size)
+}
+
+/// The panel's grid and axes over its time and value ranges: tick counts for the plotting area's `plot_size` (px), labels in
+/// the ticks' format, "time (s)" below and `y_desc` (the columns' common unit) beside.
+fn draw_mesh(
+    chart: &mut PanelChart<'_, '_>,
+    ((t_start, t_end), (y_lo, y_hi)): ((f64, f64), (f64, f64)),
+    y_desc: String,
+    (plot_width, plot_height): (u32, u32),
+    label_size: f64,
+) -> Result<(), DrawFailure> {
     let x_ticks = tick_count(plot_width, 110, 12);
     let y_ticks = tick_count(plot_height, 24, MAX_Y_TICKS).max(4);
     let x_format = TickFormat::new(t_start, t_end, x_ticks);
     let y_format = TickFormat::new(y_lo, y_hi, y_ticks);
     let x_formatter = |x: &f64| x_format.format(*x);
     let y_formatter = |y: &f64| y_format.format(*y);
-    let y_desc = common_unit(rec, &plan.columns)
-        .map(|u| format!("[{u}]"))
-        .unwrap_or_default();
     chart
         .configure_mesh()
         .x_desc("time (s)")
@@ -424,20 +481,21 @@ fn draw_panel(
         .axis_style(RGBColor(80, 80, 80))
         .max_light_lines(4)
         .draw()?;
+    Ok(())
+}
 
-    draw_event_markers(&mut chart, rec, (y_lo, y_hi), (plot_width, plot_height))?;
-    let reduction =
-        if layout.decimate && rec.len() > DECIMATION_ROWS_PER_PIXEL * plot_width as usize {
-            Reduction::PerPixelColumn {
-                t_start,
-                t_end,
-                buckets: plot_width.max(1) as usize,
-            }
-        } else {
-            Reduction::None
-        };
+/// Draws the recording's `columns` (indices), each in its series colour, as polylines reduced
+/// by `reduction`, pinned to the chart's time and value ranges; an isolated point as a dot. Returns whether
+/// anything was drawn.
+fn draw_signals(
+    chart: &mut PanelChart<'_, '_>,
+    rec: &Recording,
+    columns: &[usize],
+    reduction: Reduction,
+    ((t_start, t_end), (y_lo, y_hi)): ((f64, f64), (f64, f64)),
+) -> Result<bool, DrawFailure> {
     let mut drew_anything = false;
-    for (k, &j) in plan.columns.iter().enumerate() {
+    for (k, &j) in columns.iter().enumerate() {
         let style = series_color(k).stroke_width(2);
         for mut line in polylines(&rec.times, rec.column_values(j), reduction) {
             drew_anything = true;
@@ -463,24 +521,24 @@ fn draw_panel(
             }
         }
     }
-    if !drew_anything {
-        let message = if plan.columns.is_empty() {
-            "no signals"
-        } else {
-            "no data"
-        };
-        let style = TextStyle::from((FONT_FAMILY, label_size * 1.4).into_font())
-            .color(&RGBColor(120, 120, 120))
-            .pos(Pos::new(HPos::Center, VPos::Center));
-        let center = (0.5 * t_start + 0.5 * t_end, 0.5 * y_lo + 0.5 * y_hi);
-        chart
-            .plotting_area()
-            .draw(&Text::new(message, center, style))?;
-    }
+    Ok(drew_anything)
+}
 
-    // The legend starts level with the top of the plotting area.
-    let top = chart.plotting_area().get_base_pixel().1 - chart_area.get_base_pixel().1;
-    draw_legend(legend_area, labels, top, label_size)
+/// Writes `message` in grey centred on `center` (time s, value), the middle of a panel with
+/// nothing to draw.
+fn draw_centered_message(
+    chart: &PanelChart<'_, '_>,
+    message: &str,
+    center: (f64, f64),
+    label_size: f64,
+) -> Result<(), DrawFailure> {
+    let style = TextStyle::from((FONT_FAMILY, label_size * 1.4).into_font())
+        .color(&RGBColor(120, 120, 120))
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    chart
+        .plotting_area()
+        .draw(&Text::new(message, center, style))?;
+    Ok(())
 }
 
 /// Colour of the vertical lines at located events.

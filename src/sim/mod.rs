@@ -168,87 +168,26 @@ pub struct FailedRun {
 /// step-size underflow, unsettled modes) so that they can still be written.
 pub fn simulate_keeping_rows(
     d: &Diagram,
-    options: RunOptions,
+    mut options: RunOptions,
 ) -> Result<RunResult, Box<FailedRun>> {
     let stop_time = options.stop_time.unwrap_or(d.run.stop_time);
-    let early = |error: SimError| {
-        Box::new(FailedRun {
-            error,
-            recording: Recording::default(),
-            csv: None,
-            output_error: None,
-            rows: 0,
-            last_time: None,
-            animation: None,
-            events: Vec::new(),
-        })
-    };
-    check_start(d, &options).map_err(|e| early(e.into()))?;
-    let mut recorder = match options.stream {
-        Some(to) => Recorder::streaming(d, to),
-        None => Ok(Recorder::new(d)),
-    }
-    .map_err(early)?;
-    recorder.set_stop_time(stop_time);
-    budget::check(d, recorder.row_setting(), recorder.num_columns(), stop_time)
-        .map_err(|over| early(over.into()))?;
-    recorder.warn_if_too_large();
-    if let Some(flag) = options.interrupt {
-        recorder.set_interrupt(flag);
-    }
+    check_start(d, &options).map_err(|e| FailedRun::early(e.into()))?;
+    let recorder = start_recorder(d, &mut options, stop_time)?;
     let parameters = match &options.resume_from {
         Some(checkpoint) => checkpoint.parameters.clone(),
         None => options.parameters.clone(),
     };
-    let mut engine = Engine::with_parameters(d, recorder, !options.unfused, parameters.as_deref());
-    engine.run.progress = options.progress;
-    engine.run.frames = options.animation_rate.and_then(|rate| {
-        let scene = parameters
-            .as_deref()
-            .and_then(|p| p.scene())
-            .or(d.scene.as_ref());
-        FrameSampler::new(d, scene, stop_time, rate)
-    });
+    let mut engine = start_engine(d, recorder, &mut options, parameters.as_deref(), stop_time);
     let mut solver = Solver::new(
         d.num_states,
         d.zero_crossing_directions.len(),
         solver_options(d),
     )
-    .map_err(|e| early(SimError::InvalidOptions(e.to_string())))?;
-    engine.run.stop_at_crossing = options.stop_at_crossing;
-    let stop_at_crossing = options.stop_at_crossing;
+    .map_err(|e| FailedRun::early(SimError::InvalidOptions(e.to_string())))?;
     let started = Instant::now();
-    let (mut island_run, mut island_final) = (None, None);
-    let outcome = match &options.resume_from {
-        Some(checkpoint) => {
-            engine
-                .restore(&checkpoint.engine)
-                .map_err(|e| early(e.into()))?;
-            solver.resume(&mut engine, &checkpoint.solver, stop_time)
-        }
-        None => {
-            let t0 = options.start_time.unwrap_or(0.0);
-            let x0 = engine.initialize_from(t0, options.initial_state.as_deref());
-            if engine.run.unsettled.is_some() {
-                Ok(SolverStats::default())
-            } else if let Some(mut islands) = island_setup(
-                &mut engine,
-                stop_at_crossing,
-                t0,
-                &x0,
-                stop_time,
-                &mut island_run,
-            ) {
-                islands.integrate(&mut engine).map(|(stats, counts)| {
-                    island_run = Some(Ok(counts));
-                    island_final = Some(islands.state().to_vec());
-                    stats
-                })
-            } else {
-                solver.integrate(&mut engine, t0, &x0, stop_time)
-            }
-        }
-    };
+    let mut islands = IslandRun::default();
+    let outcome = integrate(&mut engine, &mut solver, &options, stop_time, &mut islands)
+        .map_err(FailedRun::early)?;
     let outcome = match (outcome, engine.run.unsettled.take()) {
         (_, Some((block, t))) => Err(SimError::Unsettled { block, t }),
         (outcome, None) => outcome.map_err(|e| map_solver_error(d, &engine, e)),
@@ -262,18 +201,200 @@ pub fn simulate_keeping_rows(
         Err(_) => None,
     };
     let wall_time = started.elapsed();
-    let recorder = &mut engine.run.recorder;
-    let (rows, last_time) = (recorder.rows(), recorder.last_time());
-    let non_finite_row = recorder.first_non_finite();
-    let finished = recorder.finish();
-    let recording = std::mem::take(&mut recorder.recording);
-    let animation = engine.run.frames.take().map(FrameSampler::into_animation);
-    let events = engine.run.events.located(d);
-    let events_dropped = engine.run.events.dropped();
+    let recorded = Recorded::take(d, &mut engine);
+    let notes = run_notes(d, &engine, &islands.counts);
+    match (outcome, recorded.finished) {
+        (Ok(stats), Ok(csv)) => Ok(RunResult {
+            recording: recorded.recording,
+            csv,
+            rows: recorded.rows,
+            last_time: recorded.last_time,
+            stats,
+            islands: islands.counts,
+            wall_time,
+            final_state: islands
+                .final_state
+                .unwrap_or_else(|| solver.state().to_vec()),
+            animation: recorded.animation,
+            checkpoint,
+            events: recorded.events,
+            events_dropped: recorded.events_dropped,
+            non_finite_row: recorded.non_finite_row,
+            notes,
+        }),
+        (Ok(_), Err(e)) => Err(FailedRun::early(e.into())),
+        (Err(error), finished) => {
+            // A CSV that could not be written is dropped (its temporary removed); the run's own
+            // error comes first, the CSV's is kept beside it.
+            let (csv, output_error) = match finished {
+                Ok(csv) => (csv, None),
+                Err(e) => (None, Some(e)),
+            };
+            Err(Box::new(FailedRun {
+                error,
+                recording: recorded.recording,
+                csv,
+                output_error,
+                rows: recorded.rows,
+                last_time: recorded.last_time,
+                animation: recorded.animation,
+                events: recorded.events,
+            }))
+        }
+    }
+}
+
+impl FailedRun {
+    /// A run that failed before its first row: nothing recorded.
+    fn early(error: SimError) -> Box<FailedRun> {
+        Box::new(FailedRun {
+            error,
+            recording: Recording::default(),
+            csv: None,
+            output_error: None,
+            rows: 0,
+            last_time: None,
+            animation: None,
+            events: Vec::new(),
+        })
+    }
+}
+
+/// The run's recorder (streaming to `options.stream` if given, which it takes), once the
+/// recording's size is within the budget; warns when the output will be large, and hands it
+/// `options.interrupt` (taken too).
+fn start_recorder(
+    d: &Diagram,
+    options: &mut RunOptions,
+    stop_time: f64,
+) -> Result<Recorder, Box<FailedRun>> {
+    let mut recorder = match options.stream.take() {
+        Some(to) => Recorder::streaming(d, to),
+        None => Ok(Recorder::new(d)),
+    }
+    .map_err(FailedRun::early)?;
+    recorder.set_stop_time(stop_time);
+    budget::check(d, recorder.row_setting(), recorder.num_columns(), stop_time)
+        .map_err(|over| FailedRun::early(over.into()))?;
+    recorder.warn_if_too_large();
+    if let Some(flag) = options.interrupt.take() {
+        recorder.set_interrupt(flag);
+    }
+    Ok(recorder)
+}
+
+/// The run's engine over `d` with `recorder` and `parameters` (the diagram's own when `None`):
+/// fused unless `options.unfused`, reporting progress to `options.progress` (taken), taking
+/// animation frames at `options.animation_rate` until `stop_time` (s), and stopping at the first
+/// crossing if `options.stop_at_crossing`.
+fn start_engine<'d>(
+    d: &'d Diagram,
+    recorder: Recorder,
+    options: &mut RunOptions,
+    parameters: Option<&'d ParameterSet>,
+    stop_time: f64,
+) -> Engine<'d> {
+    let mut engine = Engine::with_parameters(d, recorder, !options.unfused, parameters);
+    engine.run.progress = options.progress.take();
+    engine.run.frames = options.animation_rate.and_then(|rate| {
+        let scene = parameters.and_then(|p| p.scene()).or(d.scene.as_ref());
+        FrameSampler::new(d, scene, stop_time, rate)
+    });
+    engine.run.stop_at_crossing = options.stop_at_crossing;
+    engine
+}
+
+/// What integrating by islands gave: the island counts (or why the run integrated globally;
+/// `None` with islands off) and, when it did, the final state.
+#[derive(Default)]
+struct IslandRun {
+    counts: Option<Result<IslandStats, NoIslands>>,
+    final_state: Option<Vec<f64>>,
+}
+
+/// Runs the solver to `stop_time`: resumed from `options.resume_from`, or started at
+/// `options.start_time` (from `options.initial_state` if given), by islands when they apply (see
+/// [`island_setup`]), globally otherwise; nothing to integrate when the start left modes
+/// unsettled. The outer error is a checkpoint that cannot be restored (before any row).
+fn integrate(
+    engine: &mut Engine<'_>,
+    solver: &mut Solver,
+    options: &RunOptions,
+    stop_time: f64,
+    islands: &mut IslandRun,
+) -> Result<Result<SolverStats, SolverError>, SimError> {
+    if let Some(checkpoint) = &options.resume_from {
+        engine.restore(&checkpoint.engine)?;
+        return Ok(solver.resume(engine, &checkpoint.solver, stop_time));
+    }
+    let t0 = options.start_time.unwrap_or(0.0);
+    let x0 = engine.initialize_from(t0, options.initial_state.as_deref());
+    Ok(if engine.run.unsettled.is_some() {
+        Ok(SolverStats::default())
+    } else if let Some(mut by_islands) = island_setup(
+        engine,
+        options.stop_at_crossing,
+        t0,
+        &x0,
+        stop_time,
+        &mut islands.counts,
+    ) {
+        by_islands.integrate(engine).map(|(stats, counts)| {
+            islands.counts = Some(Ok(counts));
+            islands.final_state = Some(by_islands.state().to_vec());
+            stats
+        })
+    } else {
+        solver.integrate(engine, t0, &x0, stop_time)
+    })
+}
+
+/// What the run recorded, taken from the engine once it ended: the rows kept (and the CSV's
+/// outcome), the animation frames and the located events.
+struct Recorded {
+    rows: usize,
+    last_time: Option<f64>,
+    non_finite_row: Option<recorder::NonFiniteRow>,
+    /// The streamed CSV, staged, or why it could not be written.
+    finished: Result<Option<StagedFile>, OutputError>,
+    recording: Recording,
+    animation: Option<Animation>,
+    events: Vec<LocatedEvent>,
+    events_dropped: usize,
+}
+
+impl Recorded {
+    /// Finishes the engine's recorder and takes what it and the engine recorded.
+    fn take(d: &Diagram, engine: &mut Engine<'_>) -> Recorded {
+        let recorder = &mut engine.run.recorder;
+        let (rows, last_time) = (recorder.rows(), recorder.last_time());
+        let non_finite_row = recorder.first_non_finite();
+        let finished = recorder.finish();
+        let recording = std::mem::take(&mut recorder.recording);
+        Recorded {
+            rows,
+            last_time,
+            non_finite_row,
+            finished,
+            recording,
+            animation: engine.run.frames.take().map(FrameSampler::into_animation),
+            events: engine.run.events.located(d),
+            events_dropped: engine.run.events.dropped(),
+        }
+    }
+}
+
+/// What the blocks have to tell the user about the run (block name, message), and the islands'
+/// note when bodies of two islands touched between synchronisations.
+fn run_notes(
+    d: &Diagram,
+    engine: &Engine<'_>,
+    island_counts: &Option<Result<IslandStats, NoIslands>>,
+) -> Vec<(String, String)> {
     let mut notes: Vec<(String, String)> = (0..d.blocks.len())
         .filter_map(|b| engine.block_note(b).map(|n| (d.blocks[b].name.clone(), n)))
         .collect();
-    if let Some(Ok(s)) = &island_run {
+    if let Some(Ok(s)) = island_counts {
         if let Some(t_found) = s.first_cross_island_contact {
             notes.push((
                 "islands".to_string(),
@@ -284,43 +405,7 @@ pub fn simulate_keeping_rows(
             ));
         }
     }
-    match (outcome, finished) {
-        (Ok(stats), Ok(csv)) => Ok(RunResult {
-            recording,
-            csv,
-            rows,
-            last_time,
-            stats,
-            islands: island_run,
-            wall_time,
-            final_state: island_final.unwrap_or_else(|| solver.state().to_vec()),
-            animation,
-            checkpoint,
-            events,
-            events_dropped,
-            non_finite_row,
-            notes,
-        }),
-        (Ok(_), Err(e)) => Err(early(e.into())),
-        (Err(error), finished) => {
-            // A CSV that could not be written is dropped (its temporary removed); the run's own
-            // error comes first, the CSV's is kept beside it.
-            let (csv, output_error) = match finished {
-                Ok(csv) => (csv, None),
-                Err(e) => (None, Some(e)),
-            };
-            Err(Box::new(FailedRun {
-                error,
-                recording,
-                csv,
-                output_error,
-                rows,
-                last_time,
-                animation,
-                events,
-            }))
-        }
-    }
+    notes
 }
 
 /// The islands of the run, when `[solver] islands = true` and they apply (sound for the model

@@ -55,6 +55,24 @@ pub struct OutputDirectory {
     pub stale: Vec<PathBuf>,
 }
 
+/// A directory's entries, sorted out by [`Sweep::prepare_directory`].
+#[derive(Default)]
+struct SortedEntries {
+    /// What the sweep removes once its summary is written.
+    prepared: OutputDirectory,
+    /// Names that only `--overwrite` lets the sweep go ahead with, in order.
+    in_the_way: Vec<String>,
+    /// Names of recognised outputs the manifest does not record as this plan's.
+    unrecorded: Vec<String>,
+}
+
+/// The first [`LISTED`] of `entries` for a message, and how many more there are.
+fn first_listed(mut entries: Vec<String>) -> (Vec<String>, usize) {
+    let more = entries.len().saturating_sub(LISTED);
+    entries.truncate(LISTED);
+    (entries, more)
+}
+
 /// One entry of the directory, classified.
 enum Entry {
     /// A staged temporary, or another shard's output of this plan: left alone.
@@ -87,6 +105,29 @@ impl Sweep {
         overwrite: bool,
         inputs: &InputFiles,
     ) -> Result<OutputDirectory, SweepError> {
+        let Some(names) = self.list_or_create(dir)? else {
+            return Ok(OutputDirectory::default());
+        };
+        // Read after the listing: a neighbour shard writes it before any of its outputs.
+        let manifest = read_manifest(dir, self.plan());
+        let same_plan = manifest == ManifestState::Same;
+        let sorted = self.sort_entries(dir, names, shard, &manifest, inputs)?;
+        self.refuse_unfit(
+            dir,
+            overwrite,
+            &manifest,
+            sorted.in_the_way,
+            sorted.unrecorded,
+        )?;
+        if !same_plan {
+            self.write_manifest(dir)?;
+        }
+        Ok(sorted.prepared)
+    }
+
+    /// The names in `dir`, sorted; `None` when it did not exist: then it is created with this
+    /// plan's manifest in it. A path that cannot be listed (a file) is an error.
+    fn list_or_create(&self, dir: &Path) -> Result<Option<Vec<String>>, SweepError> {
         let listing = match fs::read_dir(dir) {
             Ok(listing) => listing,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -95,7 +136,7 @@ impl Sweep {
                     source,
                 })?;
                 self.write_manifest(dir)?;
-                return Ok(OutputDirectory::default());
+                return Ok(None);
             }
             Err(source) => {
                 let source = if dir.exists() && !dir.is_dir() {
@@ -114,12 +155,23 @@ impl Sweep {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
-        // Read after the listing: a neighbour shard writes it before any of its outputs.
-        let manifest = read_manifest(dir, self.plan());
-        let same_plan = manifest == ManifestState::Same;
-        let mut prepared = OutputDirectory::default();
-        let mut in_the_way = Vec::new();
-        let mut unrecorded = Vec::new();
+        Ok(Some(names))
+    }
+
+    /// Sorts the directory's entries `names` out (see [`Entry`]) under its `manifest`: what is
+    /// in the way of this sweep, what is recognised but unrecorded, and what is stale. A foreign
+    /// file this sweep would write, a foreign manifest, or an input of a recognised name is an
+    /// error.
+    fn sort_entries(
+        &self,
+        dir: &Path,
+        names: Vec<String>,
+        shard: Shard,
+        manifest: &ManifestState,
+        inputs: &InputFiles,
+    ) -> Result<SortedEntries, SweepError> {
+        let same_plan = *manifest == ManifestState::Same;
+        let mut sorted = SortedEntries::default();
         for name in names {
             let path = dir.join(&name);
             if name == MANIFEST_FILE {
@@ -127,7 +179,7 @@ impl Sweep {
                     ManifestState::Foreign => return Err(SweepError::NotASweepOutput { path }),
                     // Another shard's (or a rerun's): in the way of a whole sweep only.
                     ManifestState::Same if !shard.is_whole() => {}
-                    _ => in_the_way.push(name),
+                    _ => sorted.in_the_way.push(name),
                 }
                 continue;
             }
@@ -139,25 +191,39 @@ impl Sweep {
                 Entry::Own => {
                     // An input, a device or a FIFO of a recognised name is still refused.
                     check_not_input(&path, "CSV", inputs)?;
-                    in_the_way.push(name);
+                    sorted.in_the_way.push(name);
                 }
                 Entry::Stale => {
-                    prepared.stale.push(path);
-                    in_the_way.push(name);
+                    sorted.prepared.stale.push(path);
+                    sorted.in_the_way.push(name);
                 }
                 Entry::Unrecorded => {
-                    unrecorded.push(name.clone());
-                    in_the_way.push(name);
+                    sorted.unrecorded.push(name.clone());
+                    sorted.in_the_way.push(name);
                 }
-                Entry::Foreign { collides: false } => in_the_way.push(name),
+                Entry::Foreign { collides: false } => sorted.in_the_way.push(name),
             }
         }
+        Ok(sorted)
+    }
+
+    /// Refuses a sweep into `dir` that has entries `in_the_way` without `overwrite`, another
+    /// plan's `manifest` (naming both plans), or `unrecorded` outputs (recognised ones that the
+    /// manifest does not record as this plan's), in that order; entries are named up to
+    /// [`LISTED`].
+    fn refuse_unfit(
+        &self,
+        dir: &Path,
+        overwrite: bool,
+        manifest: &ManifestState,
+        in_the_way: Vec<String>,
+        unrecorded: Vec<String>,
+    ) -> Result<(), SweepError> {
         if !overwrite && !in_the_way.is_empty() {
-            let more = in_the_way.len().saturating_sub(LISTED);
-            in_the_way.truncate(LISTED);
+            let (entries, more) = first_listed(in_the_way);
             return Err(SweepError::DirectoryNotEmpty {
                 dir: dir.to_path_buf(),
-                entries: in_the_way,
+                entries,
                 more,
             });
         }
@@ -169,18 +235,14 @@ impl Sweep {
             });
         }
         if !unrecorded.is_empty() {
-            let more = unrecorded.len().saturating_sub(LISTED);
-            unrecorded.truncate(LISTED);
+            let (entries, more) = first_listed(unrecorded);
             return Err(SweepError::UnrecordedOutputs {
                 dir: dir.to_path_buf(),
-                entries: unrecorded,
+                entries,
                 more,
             });
         }
-        if !same_plan {
-            self.write_manifest(dir)?;
-        }
-        Ok(prepared)
+        Ok(())
     }
 
     /// Writes this plan's [`MANIFEST_FILE`] into `dir` (atomically: a shard beside this one may

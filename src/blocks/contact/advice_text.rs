@@ -68,6 +68,29 @@ impl std::fmt::Display for ContactAdvice {
     /// One line: the law and load, the static depth, ω, ζ, the dopri5 step and, when stiff, the
     /// stiff-solver warning.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.write_law_and_load(f)?;
+        let Some(depth) = self.static_depth else {
+            return write!(
+                f,
+                ": with zero stiffness it cannot carry that weight (the bodies sink through each \
+                 other); give a positive stiffness"
+            );
+        };
+        self.write_static_depth(f, depth)?;
+        let Some(omega) = self.natural_frequency else {
+            return write!(
+                f,
+                "; without supported mass there is no natural frequency or step to estimate"
+            );
+        };
+        self.write_linearization(f, omega)?;
+        self.write_explicit_step(f)
+    }
+}
+
+impl ContactAdvice {
+    /// The text's start: the law with its parameters (and units) and the load it carries.
+    fn write_law_and_load(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
             "{} contact, k = {} {}, b = {} {}",
@@ -88,14 +111,12 @@ impl std::fmt::Display for ContactAdvice {
             ", if it carries {} N ({} kg)",
             sig(self.supported_weight),
             sig(self.supported_mass)
-        )?;
-        let Some(depth) = self.static_depth else {
-            return write!(
-                f,
-                ": with zero stiffness it cannot carry that weight (the bodies sink through each \
-                 other); give a positive stiffness"
-            );
-        };
+        )
+    }
+
+    /// The static depth `depth` (m) and its closed form, what the contact manifold makes of it,
+    /// and a note when Hunt–Crossley's damping has no linear part at rest.
+    fn write_static_depth(&self, f: &mut std::fmt::Formatter<'_>, depth: f64) -> std::fmt::Result {
         if self.supported_weight > 0.0 {
             match self.depth_formula() {
                 Some(formula) => write!(f, " ⇒ static depth d = {formula} = {depth:.3e} m")?,
@@ -118,20 +139,19 @@ impl std::fmt::Display for ContactAdvice {
             Some(q) if q > 1.0 => write!(
                 f,
                 "; the damping ∝ |ḋ|^{q} has no linear part at rest and is left out"
-            )?,
+            ),
             Some(q) => write!(
                 f,
                 "; the damping ∝ |ḋ|^{q} has an unbounded slope at rest (expect small steps \
                  near rest) and is left out"
-            )?,
-            None => {}
+            ),
+            None => Ok(()),
         }
-        let Some(omega) = self.natural_frequency else {
-            return write!(
-                f,
-                "; without supported mass there is no natural frequency or step to estimate"
-            );
-        };
+    }
+
+    /// The linearized stiffness and damping, the natural frequency `omega` (rad/s and Hz) and
+    /// the damping ratio (with both rates when overdamped).
+    fn write_linearization(&self, f: &mut std::fmt::Formatter<'_>, omega: f64) -> std::fmt::Result {
         if self.linear_stiffness > 0.0 {
             write!(
                 f,
@@ -159,6 +179,12 @@ impl std::fmt::Display for ContactAdvice {
                 )?;
             }
         }
+        Ok(())
+    }
+
+    /// The step dopri5 needs while in contact (or that the resting contact sets none) and, when
+    /// stiff, the stiff-solver warning.
+    fn write_explicit_step(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if !self.explicit_step.is_finite() {
             return write!(
                 f,

@@ -106,7 +106,20 @@ impl ContactAdvice {
     ) -> Option<ContactAdvice> {
         let weight = non_negative(supported_weight);
         let mass = non_negative(supported_mass);
-        let mut advice = ContactAdvice {
+        let mut advice = ContactAdvice::unlinearized(normal, weight, mass);
+        let rest = advice.law_at_rest(normal, weight)?;
+        advice.static_depth = rest.depth.map(finite_or_zero);
+        if rest.depth.is_none() {
+            return Some(advice);
+        }
+        advice.linearize(saturate(rest.k_eff), saturate(rest.b_eff));
+        Some(advice)
+    }
+
+    /// The advice for the law's name, the weight W ≥ 0 (N) and the mass m ≥ 0 (kg), before the
+    /// law's parameters are recorded: no static depth, zero rates, no step limit.
+    fn unlinearized(normal: &NormalForceLaw, weight: f64, mass: f64) -> ContactAdvice {
+        ContactAdvice {
             law: normal.method_name(),
             stiffness: 0.0,
             damping: 0.0,
@@ -125,34 +138,38 @@ impl ContactAdvice {
             slowest_rate: 0.0,
             explicit_step: f64::INFINITY,
             stiff: false,
-        };
-        // (static depth, k_eff, b_eff); the depth is None when the law cannot carry the weight.
-        let (depth, k_eff, b_eff) = match *normal {
-            NormalForceLaw::Input => return None,
+        }
+    }
+
+    /// Records the law's parameters and returns its rest state under the weight W ≥ 0 (N);
+    /// `None` for [`NormalForceLaw::Input`].
+    fn law_at_rest(&mut self, normal: &NormalForceLaw, weight: f64) -> Option<RestState> {
+        match *normal {
+            NormalForceLaw::Input => None,
             NormalForceLaw::LinearSpringDamper { stiffness, damping }
             | NormalForceLaw::LinearSpringLimitedDamper { stiffness, damping } => {
-                advice.stiffness = stiffness;
-                advice.damping = damping;
-                let depth = linear_depth(weight, stiffness);
-                (depth, stiffness, damping)
+                self.stiffness = stiffness;
+                self.damping = damping;
+                Some(RestState {
+                    depth: linear_depth(weight, stiffness),
+                    k_eff: stiffness,
+                    b_eff: damping,
+                })
             }
             NormalForceLaw::SmoothSpringDamper {
                 stiffness,
                 damping,
                 transition_width,
             } => {
-                advice.stiffness = stiffness;
-                advice.damping = damping;
-                advice.transition_width = Some(transition_width);
-                match smooth_static_depth(weight, stiffness, transition_width) {
-                    Some(depth) if transition_width > 0.0 && depth < transition_width => {
-                        let x = depth / transition_width;
-                        let k_eff = stiffness * x * x * (9.0 - 8.0 * x);
-                        (Some(depth), k_eff, smoothstep(x) * damping)
-                    }
-                    Some(depth) => (Some(depth), stiffness, damping),
-                    None => (None, 0.0, 0.0),
-                }
+                self.stiffness = stiffness;
+                self.damping = damping;
+                self.transition_width = Some(transition_width);
+                Some(RestState::smooth(
+                    weight,
+                    stiffness,
+                    damping,
+                    transition_width,
+                ))
             }
             NormalForceLaw::HuntCrossley {
                 stiffness,
@@ -161,78 +178,56 @@ impl ContactAdvice {
                 velocity_exponent,
                 depth_exponent,
             } => {
-                advice.stiffness = stiffness;
-                advice.damping = damping;
-                advice.exponent = Some(exponent);
-                advice.damping_depth_exponent = Some(depth_exponent);
+                self.stiffness = stiffness;
+                self.damping = damping;
+                self.exponent = Some(exponent);
+                self.damping_depth_exponent = Some(depth_exponent);
                 if velocity_exponent != 1.0 {
-                    advice.nonlinear_velocity_exponent = Some(velocity_exponent);
+                    self.nonlinear_velocity_exponent = Some(velocity_exponent);
                 }
-                match hunt_crossley_depth(weight, stiffness, exponent) {
-                    Some(depth) => {
-                        // At zero load k·dⁿ has no slope for n > 1 and an unbounded one for
-                        // n < 1.
-                        let k_eff = if depth > 0.0 {
-                            exponent * stiffness * depth.powf(exponent - 1.0)
-                        } else if exponent == 1.0 {
-                            stiffness
-                        } else if exponent > 1.0 {
-                            0.0
-                        } else {
-                            f64::INFINITY
-                        };
-                        let b_eff = if velocity_exponent == 1.0 {
+                let depth = hunt_crossley_depth(weight, stiffness, exponent);
+                Some(match depth {
+                    Some(depth) => RestState {
+                        depth: Some(depth),
+                        k_eff: hunt_crossley_stiffness(depth, stiffness, exponent),
+                        b_eff: if velocity_exponent == 1.0 {
                             damping * depth.powf(depth_exponent)
                         } else {
                             0.0
-                        };
-                        (Some(depth), k_eff, b_eff)
-                    }
-                    None => (None, 0.0, 0.0),
-                }
+                        },
+                    },
+                    None => RestState::CANNOT_CARRY,
+                })
             }
-        };
-        advice.static_depth = depth.map(finite_or_zero);
-        if depth.is_none() {
-            return Some(advice);
         }
-        let k_eff = saturate(k_eff);
-        let b_eff = saturate(b_eff);
-        advice.linear_stiffness = k_eff;
-        advice.linear_damping = b_eff;
+    }
+
+    /// Sets the linearized stiffness k_eff (N/m) and damping b_eff (N·s/m) at rest and, with a
+    /// mass, the natural frequency, damping ratio, eigenvalue moduli, explicit step and the
+    /// stiffness flag they give (see the module documentation).
+    fn linearize(&mut self, k_eff: f64, b_eff: f64) {
+        let mass = self.supported_mass;
+        self.linear_stiffness = k_eff;
+        self.linear_damping = b_eff;
         if mass <= 0.0 {
-            return Some(advice);
+            return;
         }
         let omega = saturate((k_eff / mass).sqrt());
-        advice.natural_frequency = Some(omega);
+        self.natural_frequency = Some(omega);
         if k_eff > 0.0 {
-            advice.damping_ratio = Some(saturate(b_eff / (2.0 * (k_eff * mass).sqrt())));
+            self.damping_ratio = Some(saturate(b_eff / (2.0 * (k_eff * mass).sqrt())));
         }
-        // Eigenvalues of m·x'' + b·x' + k·x = 0: complex pair of modulus ω when b² < 4mk, else
-        // real −(b ± sqrt(b² − 4mk))/(2m); the slow one as (k/m)/fast avoids cancellation.
-        let discriminant = b_eff * b_eff - 4.0 * mass * k_eff;
-        let (fast, slow) = if discriminant < 0.0 {
-            (omega, omega)
-        } else {
-            let fast = saturate((b_eff + discriminant.sqrt()) / (2.0 * mass));
-            let slow = if fast > 0.0 {
-                saturate(k_eff / mass / fast)
-            } else {
-                0.0
-            };
-            (fast, slow)
-        };
-        advice.fastest_rate = fast;
-        advice.slowest_rate = slow;
+        let (fast, slow) = eigenvalue_moduli(k_eff, b_eff, mass, omega);
+        self.fastest_rate = fast;
+        self.slowest_rate = slow;
         if fast > 0.0 {
-            advice.explicit_step = Method::Dopri5.stability_reach() / fast;
+            self.explicit_step = Method::Dopri5.stability_reach() / fast;
         }
-        let too_many_steps = advice.steps_per_second() > STIFF_STEPS_PER_SECOND;
-        let overdamped_spread = advice.damping_ratio.is_some_and(|zeta| zeta > 1.0)
+        let too_many_steps = self.steps_per_second() > STIFF_STEPS_PER_SECOND;
+        let overdamped_spread = self.damping_ratio.is_some_and(|zeta| zeta > 1.0)
             && slow > 0.0
             && fast > STIFF_EIGENVALUE_RATIO * slow;
-        advice.stiff = too_many_steps || overdamped_spread;
-        Some(advice)
+        self.stiff = too_many_steps || overdamped_spread;
     }
 
     /// The explicit steps per simulated second while in contact, 1/h (0 when no limit).
@@ -247,6 +242,80 @@ impl ContactAdvice {
     /// True when the contact can carry the supported weight (a static depth exists).
     pub fn carries_weight(&self) -> bool {
         self.static_depth.is_some()
+    }
+}
+
+/// The rest state of a contact under a weight and the law's slopes there (see the module
+/// documentation's table).
+struct RestState {
+    /// The static depth d₀ (m); `None` when the law cannot carry the weight.
+    depth: Option<f64>,
+    /// k_eff = ∂f_n/∂d at (d₀, ḋ = 0) (N/m), before saturation.
+    k_eff: f64,
+    /// b_eff = ∂f_n/∂ḋ at (d₀, ḋ = 0) (N·s/m), before saturation.
+    b_eff: f64,
+}
+
+impl RestState {
+    /// A law that cannot carry the weight (zero stiffness).
+    const CANNOT_CARRY: RestState = RestState {
+        depth: None,
+        k_eff: 0.0,
+        b_eff: 0.0,
+    };
+
+    /// The smooth spring-damper's rest state (stiffness k in N/m, damping b in N·s/m,
+    /// transition width w in m) under the weight W (N): on the ramp (d₀ < w) the slopes of
+    /// s(d/w)·k·d and s(d/w)·b·ḋ, past it k and b.
+    fn smooth(weight: f64, stiffness: f64, damping: f64, transition_width: f64) -> RestState {
+        match smooth_static_depth(weight, stiffness, transition_width) {
+            Some(depth) if transition_width > 0.0 && depth < transition_width => {
+                let x = depth / transition_width;
+                RestState {
+                    depth: Some(depth),
+                    k_eff: stiffness * x * x * (9.0 - 8.0 * x),
+                    b_eff: smoothstep(x) * damping,
+                }
+            }
+            Some(depth) => RestState {
+                depth: Some(depth),
+                k_eff: stiffness,
+                b_eff: damping,
+            },
+            None => RestState::CANNOT_CARRY,
+        }
+    }
+}
+
+/// Hunt–Crossley's k_eff = n·k·d₀^(n−1) (N/m) at the static depth d₀ (m). At zero load k·dⁿ has
+/// no slope for n > 1 and an unbounded one for n < 1.
+fn hunt_crossley_stiffness(depth: f64, stiffness: f64, exponent: f64) -> f64 {
+    if depth > 0.0 {
+        exponent * stiffness * depth.powf(exponent - 1.0)
+    } else if exponent == 1.0 {
+        stiffness
+    } else if exponent > 1.0 {
+        0.0
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The moduli (fast, slow) (1/s) of the eigenvalues of m·x'' + b·x' + k·x = 0 (m > 0, ω =
+/// sqrt(k/m) saturated): a complex pair of modulus ω when b² < 4mk, else real
+/// −(b ± sqrt(b² − 4mk))/(2m); the slow one as (k/m)/fast avoids cancellation.
+fn eigenvalue_moduli(k_eff: f64, b_eff: f64, mass: f64, omega: f64) -> (f64, f64) {
+    let discriminant = b_eff * b_eff - 4.0 * mass * k_eff;
+    if discriminant < 0.0 {
+        (omega, omega)
+    } else {
+        let fast = saturate((b_eff + discriminant.sqrt()) / (2.0 * mass));
+        let slow = if fast > 0.0 {
+            saturate(k_eff / mass / fast)
+        } else {
+            0.0
+        };
+        (fast, slow)
     }
 }
 

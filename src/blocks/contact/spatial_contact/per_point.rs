@@ -10,7 +10,7 @@ use super::outputs::{
 use super::sensed::{contact_axes, write_frame_outputs, SensedContact, UsedOutputs};
 use crate::block::Io;
 use crate::contact::normal_force::NormalForceLaw;
-use crate::geometry::{query_point_cloud_with, query_with};
+use crate::geometry::{query_point_cloud_with, query_with, ContactGeometry};
 
 impl SpatialContactForce {
     /// Queries the geometry, computes every point's forces and writes the outputs. Returns the
@@ -23,8 +23,28 @@ impl SpatialContactForce {
         sides: &Sides,
         used: &UsedOutputs,
     ) -> Option<(Vector3<f64>, Vector3<f64>)> {
+        self.query_points(s, sides)?;
+        let points = self.points;
+        write_separations(io, &s.geometry[..points]);
+        let in_contact_count = self.per_point_kinematics(s, sides, used);
+        let wrench = self.per_point_forces(io, s, sides, used);
+        // Pass 4, the sensed outputs, only when something reads them: the scalar ones output by
+        // output, the ones that need the contact frame or the poses point by point.
+        if used.any_sensing {
+            self.write_scalar_sensing(io, s, used);
+        }
+        if used.frame_sensing {
+            self.write_frame_sensing(io, s, sides, used);
+        }
+        self.write_point_count(io, in_contact_count);
+        Some(wrench)
+    }
+
+    /// Queries the pair's geometry into `s.geometry`: one point per cloud point, or the single
+    /// point. `None` when the query failed (or a side has no shape).
+    #[inline]
+    fn query_points(&self, s: &mut Scratch, sides: &Sides) -> Option<()> {
         let (base, follower) = (self.base.as_ref()?, self.follower.as_ref()?);
-        let (mb, mf) = (sides.base, sides.follower);
         let (pose_b, pose_f) = (sides.pose_base, sides.pose_follower);
         if self.cloud {
             query_point_cloud_with(
@@ -46,20 +66,20 @@ impl SpatialContactForce {
             )
             .ok()?;
         }
+        Some(())
+    }
+
+    /// Passes 1 and 2, kinematics: each point's relative velocity split into the normal
+    /// velocity v_n (m/s) and the tangential velocity v_t, and the slip speed |v_t|, into `s`;
+    /// for the points in contact, or all of them when a velocity is sensed (a point skipped gets
+    /// a slip speed of 0). Returns the number of points in contact.
+    #[inline]
+    fn per_point_kinematics(&self, s: &mut Scratch, sides: &Sides, used: &UsedOutputs) -> usize {
         let points = self.points;
         let geometry = &s.geometry[..points];
-        {
-            let (signals, _, outs) = io.raw();
-            let at = outs[SEPARATION].offset as usize;
-            for (out, g) in signals[at..at + points].iter_mut().zip(geometry) {
-                *out = g.separation;
-            }
-        }
-        let mut moment = Vector3::zeros();
-        let mut force_sum = Vector3::zeros();
         let mut in_contact_count = 0usize;
-        // Pass 1, kinematics: the relative velocity split into v_n and v_t. Every per-point
-        // slice is cut to `points` first, so that the compiler drops the index checks below.
+        // Every per-point slice is cut to `points` first, so that the compiler drops the index
+        // checks below.
         let normal_velocity = &mut s.normal_velocity[..points];
         let tangential_velocity = &mut s.tangential_velocity[..points];
         let slip_speed = &mut s.slip_speed[..points];
@@ -73,7 +93,7 @@ impl SpatialContactForce {
                 continue;
             }
             let n: Vector3<f64> = g.normal.into_inner();
-            let v_rel = self.relative_velocity(mb, mf, &g.point.coords);
+            let v_rel = self.relative_velocity(sides.base, sides.follower, &g.point.coords);
             let vn = n.dot(&v_rel);
             let vt = v_rel - n * vn;
             normal_velocity[i] = vn;
@@ -84,7 +104,27 @@ impl SpatialContactForce {
         for v in slip_speed.iter_mut() {
             *v = v.sqrt();
         }
-        // Pass 3, forces of the points in contact, and their wrench about the World origin.
+        in_contact_count
+    }
+
+    /// Pass 3: the normal force magnitude (N) and friction force of each point in contact (0
+    /// for the others) into `s`, from the laws or the force inputs, and their wrench about the
+    /// World origin (moment, force), also added to `s.resultant` when it is read.
+    #[inline]
+    fn per_point_forces(
+        &self,
+        io: &mut Io,
+        s: &mut Scratch,
+        sides: &Sides,
+        used: &UsedOutputs,
+    ) -> (Vector3<f64>, Vector3<f64>) {
+        let points = self.points;
+        let geometry = &s.geometry[..points];
+        let normal_velocity = &s.normal_velocity[..points];
+        let tangential_velocity = &s.tangential_velocity[..points];
+        let slip_speed = &s.slip_speed[..points];
+        let mut moment = Vector3::zeros();
+        let mut force_sum = Vector3::zeros();
         let normal_force = &mut s.normal_force[..points];
         let friction_force = &mut s.friction_force[..points];
         for i in 0..points {
@@ -104,7 +144,7 @@ impl SpatialContactForce {
             };
             let f_t = match self.ff_input {
                 Some(k) => {
-                    let axes = contact_axes(&n, &mb.rotation);
+                    let axes = contact_axes(&n, &sides.base.rotation);
                     let ff = io.input(k);
                     axes.column(0) * ff[2 * i] + axes.column(1) * ff[2 * i + 1]
                 }
@@ -121,13 +161,12 @@ impl SpatialContactForce {
                 s.resultant.add_force(p, n, force);
             }
         }
-        // Pass 4, the sensed outputs, only when something reads them: the scalar ones output by
-        // output, the ones that need the contact frame or the poses point by point.
-        if used.any_sensing {
-            self.write_scalar_sensing(io, s, used);
-        }
-        let frame_points = if used.frame_sensing { points } else { 0 };
-        for i in 0..frame_points {
+        (moment, force_sum)
+    }
+
+    /// The sensed outputs that need the contact frame or the poses, point by point.
+    fn write_frame_sensing(&self, io: &mut Io, s: &Scratch, sides: &Sides, used: &UsedOutputs) {
+        for i in 0..self.points {
             let g = &s.geometry[i];
             let contact = SensedContact {
                 in_contact: g.separation < 0.0,
@@ -139,10 +178,8 @@ impl SpatialContactForce {
                 normal_force: s.normal_force[i],
                 friction_force: 0.0, // written by write_scalar_sensing
             };
-            write_frame_outputs(io, used, i, &contact, mb, mf);
+            write_frame_outputs(io, used, i, &contact, sides.base, sides.follower);
         }
-        self.write_point_count(io, in_contact_count);
-        Some((moment, force_sum))
     }
 
     /// The per-point scalar sensing outputs that are read (`contact`, `penetration`,
@@ -179,5 +216,15 @@ impl SpatialContactForce {
                 *o = flag * s.normal_velocity[i];
             }
         }
+    }
+}
+
+/// Writes each point's separation (m) into the `separation` output.
+#[inline]
+fn write_separations(io: &mut Io, geometry: &[ContactGeometry]) {
+    let (signals, _, outs) = io.raw();
+    let at = outs[SEPARATION].offset as usize;
+    for (out, g) in signals[at..at + geometry.len()].iter_mut().zip(geometry) {
+        *out = g.separation;
     }
 }
