@@ -7,7 +7,7 @@
 //! (Order 3 with an exact and a wrong Jacobian, the W-property: `solver::rosenbrock`'s unit
 //! test; the order conditions: `solver::tableau::ros34pw2`'s.)
 
-use blockdyn::solver::problems::{BouncingBall, Robertson, VanDerPol};
+use blockdyn::solver::problems::{BouncingBall, HeatEquation, Robertson, VanDerPol};
 use blockdyn::solver::{
     Direction, EventOutcome, FnSystem, Method, Solver, SolverOptions, SolverStats, System,
 };
@@ -158,34 +158,17 @@ fn van_der_pol_period_matches_its_reference() {
 /// Jacobians); rkc takes 285 and 436, dopri5 962 and 992.
 #[test]
 fn heat_equation_matches_its_eigen_decomposition() {
-    const N: usize = 50;
-    let dx = 1.0 / (N as f64 + 1.0);
-    let u0: Vec<f64> = (1..=N)
-        .map(|i| 1.0 - (2.0 * i as f64 * dx - 1.0).abs())
-        .collect();
-    let t_end = 0.05;
-    let mode = |k: usize, i: usize| (k as f64 * std::f64::consts::PI * i as f64 * dx).sin();
-    let mut exact = vec![0.0; N];
-    for k in 1..=N {
-        // The v_k are orthogonal with ‖v_k‖² = (N + 1)/2.
-        let c: f64 = (1..=N).map(|i| u0[i - 1] * mode(k, i)).sum::<f64>() * 2.0 / (N as f64 + 1.0);
-        let s = (k as f64 * std::f64::consts::PI * dx / 2.0).sin();
-        let decay = (-4.0 / (dx * dx) * s * s * t_end).exp();
-        for i in 1..=N {
-            exact[i - 1] += c * decay * mode(k, i);
-        }
-    }
+    let heat = HeatEquation { points: 50 };
+    let (u0, exact) = (heat.hat(), heat.exact(0.05));
     let scale = exact.iter().fold(0.0f64, |m, u| m.max(u.abs()));
     for rel_tol in [1e-4, 1e-6] {
         let abs_tol = rel_tol * 1e-2;
-        let mut system = FnSystem::new(N, move |_t, u: &[f64], du: &mut [f64]| {
-            for i in 0..N {
-                let left = if i > 0 { u[i - 1] } else { 0.0 };
-                let right = if i + 1 < N { u[i + 1] } else { 0.0 };
-                du[i] = (left - 2.0 * u[i] + right) / (dx * dx);
-            }
-        });
-        let (u, stats) = run(&mut system, ros(rel_tol, abs_tol), &u0, t_end);
+        let (u, stats) = run(
+            &mut HeatEquation { points: 50 },
+            ros(rel_tol, abs_tol),
+            &u0,
+            0.05,
+        );
         let error = u
             .iter()
             .zip(&exact)
