@@ -1,5 +1,6 @@
 //! What a model's run costs, counted: the solver's statistics (steps, redone steps, evaluations
-//! of f and of the zero-crossing functions, located crossings, time events) and the CPU time,
+//! of f and of the zero-crossing functions, located crossings, time events, Jacobians and LU
+//! factorisations) and the CPU time,
 //! for BENCHMARKS.md's event-cost tables (issue 30). The rows are kept in memory, not written.
 //!
 //! Run: `cargo run --release --example event_costs -- MODEL.toml [--set PATH=VALUE ...]`.
@@ -39,7 +40,7 @@ fn main() {
     };
     let s = &result.stats;
     println!(
-        "{model}: {} steps ({} rejected, {} redone), {} evaluations of f, {} of g, {} crossings ({} past a redone step's end), {} time events, {} steps cut before a foreseen crossing ({} missed), {:.3} s",
+        "{model}: {} steps ({} rejected, {} redone), {} evaluations of f, {} of g, {} crossings ({} past a redone step's end), {} time events, {} steps cut before a foreseen crossing ({} missed), {} Jacobians, {} LU factorisations ({} sparse), {:.3} s",
         s.steps,
         s.rejected_steps,
         s.redone_steps,
@@ -50,6 +51,9 @@ fn main() {
         s.time_events,
         s.foreseen_steps,
         s.forecast_misses,
+        s.jacobian_evaluations,
+        s.lu_factorizations,
+        s.sparse_lu_factorizations,
         start.elapsed().as_secs_f64()
     );
 }

@@ -111,13 +111,14 @@ fn ramp_crossing_located_to_1e_12() {
     }
 }
 
-/// The error-controlled methods every accuracy test runs with: the default, the stiff ones and
-/// RKC.
-const ADAPTIVE: [Method; 4] = [
+/// The error-controlled methods every accuracy test runs with: the default, the stiff ones, RKC
+/// and ROS34PW2.
+const ADAPTIVE: [Method; 5] = [
     Method::Dopri5,
     Method::Trbdf2,
     Method::Esdirk43,
     Method::Rkc,
+    Method::Ros34pw2,
 ];
 
 fn all_methods() -> Vec<SolverOptions> {

@@ -3,7 +3,7 @@
 //! eigen-decomposition, second-order convergence on a fixed step sequence, and the bouncing
 //! ball's impacts located as dopri5 locates them.
 
-use blockdyn::solver::problems::BouncingBall;
+use blockdyn::solver::problems::{BouncingBall, HeatEquation};
 use blockdyn::solver::{FnSystem, Method, Solver, SolverOptions, SolverStats, System};
 
 fn rkc(rel_tol: f64, abs_tol: f64) -> SolverOptions {
@@ -131,37 +131,17 @@ fn zero_rel_tol_runs_on_the_absolute_tolerance() {
 /// before the 10×); dopri5 takes 962 and 992 evaluations, its steps held by h·ρ ≤ 3.3.
 #[test]
 fn heat_equation_matches_its_eigen_decomposition() {
-    const N: usize = 50;
-    let dx = 1.0 / (N as f64 + 1.0);
-    let u0: Vec<f64> = (1..=N)
-        .map(|i| 1.0 - (2.0 * i as f64 * dx - 1.0).abs())
-        .collect();
-    let t_end = 0.05;
-    let exact: Vec<f64> = {
-        let mut u = vec![0.0; N];
-        for k in 1..=N {
-            let mode = |i: usize| (k as f64 * std::f64::consts::PI * i as f64 * dx).sin();
-            // v_k are orthogonal with ‖v_k‖² = (N + 1)/2.
-            let c: f64 = (1..=N).map(|i| u0[i - 1] * mode(i)).sum::<f64>() * 2.0 / (N as f64 + 1.0);
-            let s = (k as f64 * std::f64::consts::PI * dx / 2.0).sin();
-            let lambda = -4.0 / (dx * dx) * s * s;
-            for i in 1..=N {
-                u[i - 1] += c * (lambda * t_end).exp() * mode(i);
-            }
-        }
-        u
-    };
+    let heat = HeatEquation { points: 50 };
+    let (u0, exact) = (heat.hat(), heat.exact(0.05));
     let scale = exact.iter().fold(0.0f64, |m, u| m.max(u.abs()));
     for rel_tol in [1e-4, 1e-6] {
         let abs_tol = rel_tol * 1e-2;
-        let mut system = FnSystem::new(N, move |_t, u: &[f64], du: &mut [f64]| {
-            for i in 0..N {
-                let left = if i > 0 { u[i - 1] } else { 0.0 };
-                let right = if i + 1 < N { u[i + 1] } else { 0.0 };
-                du[i] = (left - 2.0 * u[i] + right) / (dx * dx);
-            }
-        });
-        let (u, stats) = run(&mut system, rkc(rel_tol, abs_tol), &u0, t_end);
+        let (u, stats) = run(
+            &mut HeatEquation { points: 50 },
+            rkc(rel_tol, abs_tol),
+            &u0,
+            0.05,
+        );
         let error = u
             .iter()
             .zip(&exact)

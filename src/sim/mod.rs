@@ -587,7 +587,7 @@ fn stall_help(d: &Diagram, engine: &Engine<'_>) -> String {
     const GENTLER: &str =
         "give that block gentler parameters (lower stiffness or damping, slower poles, a start outside contact)";
     match method_at_stall(d, engine) {
-        Method::Trbdf2 | Method::Esdirk43 => format!("the run was on an implicit method, whose steps follow the accuracy the tolerances ask for: loosen rel_tol/abs_tol, or {GENTLER}"),
+        Method::Trbdf2 | Method::Esdirk43 | Method::Ros34pw2 => format!("the run was on an implicit method, whose steps follow the accuracy the tolerances ask for: loosen rel_tol/abs_tol, or {GENTLER}"),
         Method::Rkc => format!("the run was on rkc, whose stages carry damped stiff modes but whose second order holds its steps to the accuracy asked, and which oscillatory modes hold as any explicit method: write method = \"trbdf2\" under [solver] (the stiff solver), loosen rel_tol/abs_tol, or {GENTLER}"),
         _ => format!("write method = \"trbdf2\" under [solver] (the stiff solver; \"auto\", the default, switches to it only where it detects stiffness), or {GENTLER}"),
     }
@@ -607,7 +607,7 @@ fn method_at_stall(d: &Diagram, engine: &Engine<'_>) -> Method {
 fn explicit_at_stall(d: &Diagram, engine: &Engine<'_>) -> bool {
     !matches!(
         method_at_stall(d, engine),
-        Method::Trbdf2 | Method::Esdirk43 | Method::Rkc
+        Method::Trbdf2 | Method::Esdirk43 | Method::Rkc | Method::Ros34pw2
     )
 }
 

@@ -15,6 +15,25 @@ pub(crate) fn first_non_finite(v: &[f64]) -> Option<usize> {
     v.iter().position(|x| !x.is_finite())
 }
 
+/// f(t, x) into `out`, counted in `evaluations`; the time and component of the first non-finite
+/// derivative (reported to the system first) if any.
+pub(crate) fn checked_derivatives<S: super::System>(
+    system: &mut S,
+    (t, x): (f64, &[f64]),
+    out: &mut [f64],
+    evaluations: &mut usize,
+) -> Result<(), (f64, usize)> {
+    system.derivatives(t, x, out);
+    *evaluations += 1;
+    match first_non_finite(out) {
+        Some(i) => {
+            system.non_finite_derivative(t, x);
+            Err((t, i))
+        }
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::first_non_finite;

@@ -13,6 +13,7 @@
 //! | `Trbdf2` | TR-BDF2 (implicit, L-stable, stiffly accurate), FSAL | 2 Newton solves sharing one LU (≈ 2–6 evaluations; n more per Jacobian) | PI, estimator order 2, filtered estimate | cubic Hermite |
 //! | `Esdirk43` | ESDIRK 4(3) (implicit, L-stable, stiffly accurate), FSAL | 5 Newton solves sharing one LU | PI, estimator order 3, filtered estimate | cubic Hermite |
 //! | `Rkc` | Runge–Kutta–Chebyshev, 2nd order, s stages from h·ρ (`rkc`), FSAL | s (+ a power iteration every 25 steps) | the paper's predictive controller, estimator order 2 | cubic Hermite |
+//! | `Ros34pw2` | Rosenbrock W-method 3(2) (linearly implicit, L-stable, stiffly accurate; `rosenbrock`), FSAL | 4 evaluations and 4 solves with one LU of I − h·γ·W (W kept over many steps; n more per Jacobian) | PI, estimator order 2 | cubic Hermite |
 //! | `Auto` | `Dopri5`, switching to `Trbdf2` or `Esdirk43` while stiff (see `auto`) | either's | either's | either's |
 //!
 //! Tableaux from Hairer, Nørsett & Wanner, *Solving Ordinary Differential Equations I* (2nd ed.,
@@ -203,6 +204,7 @@ mod events;
 mod finite;
 mod fn_system;
 mod integrate;
+mod iteration_matrix;
 mod jacobian;
 mod newton_matrix;
 mod options;
@@ -211,6 +213,7 @@ mod pattern;
 pub mod problems;
 mod rk_step;
 mod rkc;
+mod rosenbrock;
 mod sparse_lu;
 mod sparse_order;
 mod stall;

@@ -34,6 +34,14 @@ pub enum Method {
     /// cubic Hermite dense output. Loses to dopri5 on oscillatory or non-stiff problems (see
     /// docs/solver.md).
     Rkc,
+    /// ROS34PW2 (Rang & Angermann 2005): a linearly implicit Rosenbrock W-method, 3rd order with
+    /// a 2nd-order embedded estimate, L-stable and stiffly accurate. Each step takes 4
+    /// evaluations of f and 4 solves with one LU of I − h·γ·W, no Newton iteration; W is a
+    /// difference Jacobian (column groups and sparse LU as the implicit methods) kept over many
+    /// steps, which a W-method allows without losing its order (`rosenbrock`). Cubic Hermite
+    /// dense output. For stiff problems at moderate tolerances where TR-BDF2's second order
+    /// holds its steps (see docs/solver.md).
+    Ros34pw2,
     /// Stiffness detection and switching (`auto`, module `auto`): starts with [`Method::Dopri5`],
     /// switches to an L-stable implicit method ([`SolverOptions::stiff_method`]: TR-BDF2 at loose
     /// tolerances, ESDIRK 4(3) at tight ones) while Hairer's test finds dopri5's steps bounded by
@@ -45,19 +53,21 @@ pub enum Method {
 
 impl Method {
     /// Every method, in the order of [`Method::NAMES`].
-    pub const ALL: [Method; 7] = [
+    pub const ALL: [Method; 8] = [
         Method::Dopri5,
         Method::Bs23,
         Method::Rk4,
         Method::Trbdf2,
         Method::Esdirk43,
         Method::Rkc,
+        Method::Ros34pw2,
         Method::Auto,
     ];
     /// The name of each method in a model's `[solver] method` (the one list the model reader and
     /// the docs use).
-    pub const NAMES: [&'static str; 7] =
-        ["dopri5", "bs23", "rk4", "trbdf2", "esdirk43", "rkc", "auto"];
+    pub const NAMES: [&'static str; 8] = [
+        "dopri5", "bs23", "rk4", "trbdf2", "esdirk43", "rkc", "ros34pw2", "auto",
+    ];
 
     /// The method's name in a model file.
     pub fn name(self) -> &'static str {
@@ -68,7 +78,8 @@ impl Method {
             Method::Trbdf2 => Self::NAMES[3],
             Method::Esdirk43 => Self::NAMES[4],
             Method::Rkc => Self::NAMES[5],
-            Method::Auto => Self::NAMES[6],
+            Method::Ros34pw2 => Self::NAMES[6],
+            Method::Auto => Self::NAMES[7],
         }
     }
 
@@ -77,10 +88,11 @@ impl Method {
         matches!(self, Method::Trbdf2 | Method::Esdirk43)
     }
 
-    /// Whether a run may form Jacobians: an implicit method, or [`Method::Auto`] (whose stiff
-    /// phases use one). The engine then works out the Jacobian's sparsity from the wiring.
+    /// Whether a run may form Jacobians: an implicit method, [`Method::Ros34pw2`] (linearly
+    /// implicit), or [`Method::Auto`] (whose stiff phases use one). The engine then works out the
+    /// Jacobian's sparsity from the wiring.
     pub fn may_use_jacobian(self) -> bool {
-        self.is_implicit() || self == Method::Auto
+        self.is_implicit() || matches!(self, Method::Ros34pw2 | Method::Auto)
     }
 
     /// The method called `name` in a model file, if any.
@@ -91,7 +103,8 @@ impl Method {
     /// How far an explicit method's stability region reaches: a step h is stable for
     /// h·|λ| below about this, for λ on the negative real axis or near the imaginary axis
     /// (the boundary on the negative real axis: dopri5 3.307, bs23 2.513, rk4 2.785; rk4 reaches
-    /// 2√2 ≈ 2.83 along the imaginary axis). `None` for the implicit methods (L-stable: no bound),
+    /// 2√2 ≈ 2.83 along the imaginary axis). `None` for the implicit methods and ros34pw2
+    /// (L-stable: no bound),
     /// for [`Method::Rkc`] (its interval grows with the stages it takes) and for [`Method::Auto`],
     /// whose explicit phase is dopri5's and which leaves the boundary.
     pub const fn stability_boundary(self) -> Option<f64> {
@@ -99,7 +112,9 @@ impl Method {
             Method::Dopri5 => Some(3.3),
             Method::Bs23 => Some(2.5),
             Method::Rk4 => Some(2.785),
-            Method::Trbdf2 | Method::Esdirk43 | Method::Rkc | Method::Auto => None,
+            Method::Trbdf2 | Method::Esdirk43 | Method::Rkc | Method::Ros34pw2 | Method::Auto => {
+                None
+            }
         }
     }
 
@@ -112,7 +127,9 @@ impl Method {
             Method::Dopri5 => Some(3.0),
             Method::Bs23 => Some(2.3),
             Method::Rk4 => Some(2.5),
-            Method::Trbdf2 | Method::Esdirk43 | Method::Rkc | Method::Auto => None,
+            Method::Trbdf2 | Method::Esdirk43 | Method::Rkc | Method::Ros34pw2 | Method::Auto => {
+                None
+            }
         }
     }
 

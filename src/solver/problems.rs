@@ -335,3 +335,71 @@ impl System for VanDerPol {
         }
     }
 }
+
+/// The heat equation u_t = u_xx on (0, 1), u = 0 at both ends, by central differences on
+/// `points` interior points (Δx = 1/(points + 1)): u' = A·u with A the second-difference matrix,
+/// whose eigenvectors are v_k,i = sin(kπ·i·Δx) with eigenvalues −(4/Δx²)·sin²(kπΔx/2)
+/// (k = 1..points; ρ ≈ 1.04e4 for 50 points). Stiff with real eigenvalues: the test of the
+/// stabilised and linearly implicit methods.
+#[derive(Clone, Copy, Debug)]
+pub struct HeatEquation {
+    /// Interior points (states).
+    pub points: usize,
+}
+
+impl HeatEquation {
+    fn dx(&self) -> f64 {
+        1.0 / (self.points as f64 + 1.0)
+    }
+
+    /// The hat u(x, 0) = 1 − |2x − 1| at the interior points.
+    pub fn hat(&self) -> Vec<f64> {
+        let dx = self.dx();
+        (1..=self.points)
+            .map(|i| 1.0 - (2.0 * i as f64 * dx - 1.0).abs())
+            .collect()
+    }
+
+    /// The exact u(t) of the discrete system from the hat: Σ c_k·e^{λ_k t}·v_k with c from the
+    /// discrete sine transform (the v_k are orthogonal with ‖v_k‖² = (points + 1)/2).
+    pub fn exact(&self, t: f64) -> Vec<f64> {
+        let (n, dx) = (self.points, self.dx());
+        let u0 = self.hat();
+        let mode = |k: usize, i: usize| (k as f64 * std::f64::consts::PI * i as f64 * dx).sin();
+        let mut u = vec![0.0; n];
+        for k in 1..=n {
+            let c: f64 =
+                (1..=n).map(|i| u0[i - 1] * mode(k, i)).sum::<f64>() * 2.0 / (n as f64 + 1.0);
+            let s = (k as f64 * std::f64::consts::PI * dx / 2.0).sin();
+            let decay = (-4.0 / (dx * dx) * s * s * t).exp();
+            for i in 1..=n {
+                u[i - 1] += c * decay * mode(k, i);
+            }
+        }
+        u
+    }
+}
+
+impl System for HeatEquation {
+    fn state_dim(&self) -> usize {
+        self.points
+    }
+    fn zero_crossing_dim(&self) -> usize {
+        0
+    }
+    fn zero_crossing_direction(&self, _index: usize) -> Direction {
+        Direction::Either
+    }
+    fn derivatives(&mut self, _t: f64, u: &[f64], du: &mut [f64]) {
+        let (n, dx) = (self.points, self.dx());
+        for i in 0..n {
+            let left = if i > 0 { u[i - 1] } else { 0.0 };
+            let right = if i + 1 < n { u[i + 1] } else { 0.0 };
+            du[i] = (left - 2.0 * u[i] + right) / (dx * dx);
+        }
+    }
+    fn zero_crossings(&mut self, _t: f64, _u: &[f64], _g: &mut [f64]) {}
+    fn handle_events(&mut self, _t: f64, _u: &mut [f64], _c: &[usize], _te: bool) -> EventOutcome {
+        EventOutcome::default()
+    }
+}

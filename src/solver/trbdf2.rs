@@ -37,10 +37,10 @@
 //! which for stiff components (h·|λ| ≫ 1) keeps the raw O(h³) difference from rejecting steps the
 //! L-stable solution handles well, and for non-stiff ones is the raw estimate up to O(h).
 
-use super::column_groups::ColumnGroups;
 use super::finite::first_non_finite;
-use super::jacobian::{fd_jacobian, FdWork};
-use super::newton_matrix::{NewtonMatrix, MAX_IMPLICIT_STATES};
+use super::iteration_matrix::ImplicitFailure;
+use super::iteration_matrix::IterationMatrix;
+use super::jacobian::FdWork;
 use super::rk_step::StepBuffers;
 use super::tableau::{Tableau, TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
 use super::{SolverStats, System};
@@ -62,16 +62,6 @@ const KEEP_STEP_BAND: f64 = 1.2;
 /// this, since a too-stiff J shrinks the corrections it measures.)
 const JACOBIAN_MAX_AGE: usize = 10;
 
-/// The sparse path (J in its column-compressed pattern, M factored by `SparseLu`) is taken from
-/// this many states on, when the pattern is sparse enough (below). Under it a dense LU costs at
-/// most n³/3 ≈ 7·10⁵ flops and the run stays on the dense path, bit for bit as before.
-pub(crate) const SPARSE_MIN_STATES: usize = 128;
-/// ... and when J's pattern holds at most this fraction of the n² entries ...
-const SPARSE_MAX_DENSITY: f64 = 0.125;
-/// ... and the filled pattern of M's factors at most this fraction (more fill, and the dense
-/// LU's contiguous loops win over the sparse one's indirection).
-const SPARSE_MAX_FILL: f64 = 0.25;
-
 /// Power iterations of the spectral-radius estimate (`Method::Auto` only): the radius is the
 /// geometric mean of ‖J·v‖/‖v‖ over the last `RADIUS_ITERATIONS / 2`, the first half letting the
 /// dominant eigenvectors take over. An even count, so that a complex pair ±iω (an undamped mode,
@@ -89,29 +79,13 @@ enum JacobianState {
     Stale,
 }
 
-/// Why a trial step failed.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum ImplicitFailure {
-    /// f was not finite at (t, component).
-    NonFinite(f64, usize),
-    /// Newton did not converge (or M was singular) with a Jacobian of the step start.
-    Newton,
-    /// The Jacobian at time t needs the dense path and the model is above
-    /// `MAX_IMPLICIT_STATES` states (`newton_matrix::DenseRefused`).
-    DenseRefused(f64),
-}
-
 /// TR-BDF2's state across steps and its buffers (sized once).
 #[derive(Clone, Debug)]
 pub(crate) struct Trbdf2 {
     /// The method: [`TRBDF2`] or another stiffly accurate ESDIRK tableau (`ESDIRK43`).
     tableau: &'static Tableau,
-    /// J and M's factorisation, dense or sparse (`newton_matrix`).
-    newton: NewtonMatrix,
-    /// The column groups of the difference Jacobian, from the system's sparsity pattern.
-    groups: ColumnGroups,
-    /// The groups were set up for the current run.
-    groups_ready: bool,
+    /// J, its column groups and M's factorisation (`iteration_matrix`).
+    linear: IterationMatrix,
     jac_state: JacobianState,
     /// h of the factored M; NaN when M must be factored again.
     h_lu: f64,
@@ -144,17 +118,9 @@ impl Trbdf2 {
     /// b, with an error estimate).
     pub(crate) fn new(n: usize, tableau: &'static Tableau) -> Self {
         debug_assert!(tableau.diagonal > 0.0 && tableau.fsal && tableau.e.is_some());
-        let mut groups = ColumnGroups::new(n);
-        if n > MAX_IMPLICIT_STATES {
-            // A pattern keeps at most as many entries as a dense one at the limit: a denser one
-            // is refused anyway (`form_jacobian`), and declaring it costs no more.
-            groups.limit_pattern(MAX_IMPLICIT_STATES * MAX_IMPLICIT_STATES);
-        }
         Self {
             tableau,
-            newton: NewtonMatrix::new(n),
-            groups,
-            groups_ready: false,
+            linear: IterationMatrix::new(n),
             jac_state: JacobianState::Missing,
             h_lu: f64::NAN,
             eta: 1.0,
@@ -177,7 +143,7 @@ impl Trbdf2 {
 
     /// Allows (true, the default) or forbids the sparse LU path.
     pub(crate) fn with_sparse_lu(mut self, allowed: bool) -> Self {
-        self.newton = self.newton.with_sparse_lu(allowed);
+        self.linear = self.linear.with_sparse_lu(allowed);
         self
     }
 
@@ -194,8 +160,7 @@ impl Trbdf2 {
 
     /// A run starts: J is formed anew and the column groups are asked from the system again.
     pub(crate) fn start_run(&mut self) {
-        self.groups_ready = false;
-        self.newton.new_run();
+        self.linear.start_run();
         self.restart();
     }
 
@@ -293,48 +258,13 @@ impl Trbdf2 {
         x_stage: &mut [f64],
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
-        if !self.groups_ready || system.jacobian_sparsity_varies() {
-            // A pattern past its limit (above MAX_IMPLICIT_STATES: denser than a dense one
-            // at the limit) is dense.
-            if system.jacobian_sparsity(self.groups.pattern_mut()) && !self.groups.overflowed() {
-                if self.groups.set_pattern() {
-                    let limits = (SPARSE_MAX_DENSITY, SPARSE_MAX_FILL);
-                    let newton = &mut self.newton;
-                    let analysed = newton.choose_path(&self.groups, SPARSE_MIN_STATES, limits);
-                    stats.sparse_analyses += usize::from(analysed);
-                }
-            } else {
-                self.groups.set_dense();
-                self.newton.set_dense();
-            }
-            self.groups_ready = true;
-        }
-        // Refused before any evaluation: the run stops where it stands.
-        let out = self
-            .newton
-            .jacobian_out()
-            .map_err(|_| ImplicitFailure::DenseRefused(t))?;
-        system.derivatives(t, x, &mut self.f_0);
-        stats.function_evaluations += 1;
-        if let Some(i) = first_non_finite(&self.f_0) {
-            system.non_finite_derivative(t, x);
-            return Err(ImplicitFailure::NonFinite(t, i));
-        }
         let work = FdWork {
             x_pert: x_stage,
             f_pert: &mut self.f_z,
             delta: &mut self.delta,
         };
-        fd_jacobian(
-            system,
-            (t, x, &self.f_0),
-            out,
-            &self.groups,
-            work,
-            &mut stats.function_evaluations,
-        )
-        .map_err(|(t, i)| ImplicitFailure::NonFinite(t, i))?;
-        stats.jacobian_evaluations += 1;
+        self.linear
+            .form_jacobian(system, (t, x), &mut self.f_0, work, stats)?;
         if self.estimate_radius {
             self.radius = self.power_iteration();
         }
@@ -357,7 +287,9 @@ impl Trbdf2 {
         let mut log_sum = 0.0;
         for iteration in 0..RADIUS_ITERATIONS {
             let norm_v = v.iter().map(|a| a * a).sum::<f64>().sqrt();
-            self.newton.multiply(&self.groups, v, norm_v, w);
+            self.linear
+                .newton
+                .multiply(&self.linear.groups, v, norm_v, w);
             let norm_w = w.iter().map(|a| a * a).sum::<f64>().sqrt();
             if norm_w == 0.0 {
                 return 0.0;
@@ -379,20 +311,15 @@ impl Trbdf2 {
             return Ok(());
         }
         let hd = h * self.tableau.diagonal;
-        stats.lu_factorizations += 1;
         self.h_lu = f64::NAN;
-        let sparse = self
-            .newton
-            .factor(hd, &self.groups)
-            .map_err(|_| ImplicitFailure::Newton)?;
-        stats.sparse_lu_factorizations += usize::from(sparse);
+        self.linear.factor(hd, stats)?;
         self.h_lu = h;
         Ok(())
     }
 
     /// Solves M·y = b in place with M's current factorisation.
     fn solve(&mut self, b: &mut [f64]) {
-        self.newton.solve(b);
+        self.linear.solve(b);
     }
 
     /// The implicit stages: their slopes into slots 1.. and x_new.
@@ -497,7 +424,7 @@ impl Trbdf2 {
         for (((d, p), f), ui) in self.delta.iter_mut().zip(&self.psi).zip(&self.f_z).zip(&*u) {
             *d = p + hd * f - ui;
         }
-        self.newton.solve(&mut self.delta);
+        self.linear.solve(&mut self.delta);
         let mut sum = 0.0;
         for ((ui, d), w) in u.iter_mut().zip(&self.delta).zip(&self.inv_w) {
             *ui += d;
@@ -578,7 +505,7 @@ mod tests {
     fn radius_of(jac: &[f64]) -> f64 {
         let n = (jac.len() as f64).sqrt() as usize;
         let mut implicit = Trbdf2::new(n, &TRBDF2).with_radius_estimate();
-        implicit.newton.jac_mut().copy_from_slice(jac);
+        implicit.linear.newton.jac_mut().copy_from_slice(jac);
         implicit.power_iteration()
     }
 

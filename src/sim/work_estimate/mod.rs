@@ -95,12 +95,15 @@ mod ring;
 /// (q, c) of the accuracy model pace = c·ω·tol^(−1/q) for each error-controlled method. RKC, a
 /// 2nd-order method like trbdf2, has q = 3 as trbdf2 has (its error estimate is O(h³)); its c is
 /// [`RKC_PACE`].
-pub const ACCURACY: [(Method, f64, f64); 5] = [
+///
+/// ros34pw2's estimate is O(h³) (q = 3, as trbdf2's); its c is trbdf2's, not fitted.
+pub const ACCURACY: [(Method, f64, f64); 6] = [
     (Method::Dopri5, 5.0, 0.25),
     (Method::Bs23, 3.0, 0.25),
     (Method::Trbdf2, 3.0, 0.15),
     (Method::Esdirk43, 4.0, 0.15),
     (Method::Rkc, 3.0, RKC_PACE),
+    (Method::Ros34pw2, 3.0, 0.15),
 ];
 
 /// c of RKC's accuracy pace (see [`ACCURACY`]), measured as the other entries were: steps per
@@ -116,7 +119,10 @@ pub const RKC_PACE: f64 = 0.9;
 /// ρ/reach. RKC pays for the stiffness in evaluations instead, 1 + √(1.54·h·ρ) per step, which
 /// the estimate (of steps) does not count.
 fn steps_over_stiffness(method: Method) -> bool {
-    matches!(method, Method::Trbdf2 | Method::Esdirk43 | Method::Rkc)
+    matches!(
+        method,
+        Method::Trbdf2 | Method::Esdirk43 | Method::Rkc | Method::Ros34pw2
+    )
 }
 
 /// Eigenvalues with −Re λ ≥ this fraction of |λ| are damped transients (ζ ≥ 0.7).

@@ -119,6 +119,9 @@ impl Solver {
             if let Some(rkc) = self.rkc.as_deref_mut() {
                 rkc.restart();
             }
+            if let Some(rosenbrock) = self.rosenbrock.as_deref_mut() {
+                rosenbrock.start_run();
+            }
             h = self.starting_step(system, t0, h_max, &mut stats);
         }
         let guard = ChatterGuard {
@@ -216,7 +219,7 @@ impl Solver {
                 Ok(()) => {}
                 Err(TrialFailure::NonFinite(t_bad, index)) => {
                     stats.rejected_steps += 1;
-                    self.rkc_rejected();
+                    self.method_rejected();
                     // A rejected redone step ends short of its crossing: no continuation.
                     redo_far = f64::NAN;
                     redo = redo.after_rejection();
@@ -260,7 +263,7 @@ impl Solver {
                 self.stall.note_worst(worst);
                 if norm.is_nan() || norm > 1.0 {
                     stats.rejected_steps += 1;
-                    self.rkc_rejected();
+                    self.method_rejected();
                     redo_far = f64::NAN;
                     redo = redo.after_rejection();
                     h = self.controller.reject(h_try, norm);
@@ -304,9 +307,7 @@ impl Solver {
                     )
                 }
                 (true, _) => {
-                    if let Some(rkc) = self.rkc.as_deref_mut() {
-                        rkc.accepted();
-                    }
+                    self.method_accepted(err_norm);
                     self.controller.accept(h_try, err_norm, last_rejected)
                 }
             };

@@ -15,6 +15,7 @@ use crate::solver::auto::AutoSwitch;
 use crate::solver::error::{SolverError, SolverStats};
 use crate::solver::events::ZeroCrossings;
 use crate::solver::rkc::Rkc;
+use crate::solver::rosenbrock::Rosenbrock;
 use crate::solver::step_control::PiController;
 use crate::solver::trbdf2::Trbdf2;
 use crate::solver::System;
@@ -31,6 +32,8 @@ pub struct SolverCheckpoint {
     implicit: Option<Box<Trbdf2>>,
     /// `Method::Rkc`: ρ, its direction and its age (when the next estimate falls due).
     rkc: Option<Box<Rkc>>,
+    /// `Method::Ros34pw2`: its Jacobian, LU and their ages.
+    rosenbrock: Option<Box<Rosenbrock>>,
     /// `Method::Auto`: the method in use, the counts, the spare controller, a switch due.
     auto: Option<AutoSwitch>,
     stop: StopPoint,
@@ -61,6 +64,7 @@ impl Solver {
             zero_crossings: self.zc.clone(),
             implicit: self.implicit.clone(),
             rkc: self.rkc.clone(),
+            rosenbrock: self.rosenbrock.clone(),
             auto: self.auto.clone(),
             stop,
         })
@@ -81,6 +85,7 @@ impl Solver {
         if self.implicit.is_some() != checkpoint.implicit.is_some()
             || self.auto.is_some() != checkpoint.auto.is_some()
             || self.rkc.is_some() != checkpoint.rkc.is_some()
+            || self.rosenbrock.is_some() != checkpoint.rosenbrock.is_some()
         {
             return Err(SolverError::InvalidOptions(
                 "the checkpoint was taken with another integration method".into(),
@@ -94,6 +99,7 @@ impl Solver {
         self.forecast.forget();
         self.implicit.clone_from(&checkpoint.implicit);
         self.rkc.clone_from(&checkpoint.rkc);
+        self.rosenbrock.clone_from(&checkpoint.rosenbrock);
         self.auto.clone_from(&checkpoint.auto);
         self.restart_from_stop(system, checkpoint.stop, t_end)
     }

@@ -9,9 +9,10 @@ use super::super::finite::first_non_finite;
 use super::super::newton_matrix::MAX_IMPLICIT_STATES;
 use super::super::options::{Method, SolverOptions};
 use super::super::rkc::Rkc;
+use super::super::rosenbrock::Rosenbrock;
 use super::super::stall::StallWatch;
 use super::super::step_control::PiController;
-use super::super::tableau::{Tableau, BS23, DOPRI5, ESDIRK43, RK4, RKC, TRBDF2};
+use super::super::tableau::{Tableau, BS23, DOPRI5, ESDIRK43, RK4, RKC, ROS34PW2_LOOP, TRBDF2};
 use super::super::trbdf2::Trbdf2;
 use super::super::System;
 use super::state::Solver;
@@ -34,11 +35,13 @@ impl Solver {
                 Method::Trbdf2 => &TRBDF2,
                 Method::Esdirk43 => &ESDIRK43,
                 Method::Rkc => &RKC,
+                Method::Ros34pw2 => &ROS34PW2_LOOP,
             }
         };
         let tableau = tableau_of(options.method);
         let n = state_dim;
-        if options.method.is_implicit() && n > MAX_IMPLICIT_STATES && !options.sparse_lu {
+        let named_jacobian = options.method.may_use_jacobian() && options.method != Method::Auto;
+        if named_jacobian && n > MAX_IMPLICIT_STATES && !options.sparse_lu {
             // Without the sparse path every Jacobian is dense.
             return Err(SolverError::InvalidOptions(format!(
                 "{} (sparse_lu = false)",
@@ -50,7 +53,8 @@ impl Solver {
         // built at any size (its dense buffers only up to the limit, `newton_matrix`).
         let stiff_tableau = tableau_of(options.stiff_method());
         let stiff_fits = n <= MAX_IMPLICIT_STATES || options.method.is_implicit();
-        let implicit = (options.method.may_use_jacobian() && stiff_fits).then(|| {
+        let newton = options.method.is_implicit() || options.method == Method::Auto;
+        let implicit = (newton && stiff_fits).then(|| {
             let implicit = Trbdf2::new(n, stiff_tableau).with_sparse_lu(options.sparse_lu);
             Box::new(match options.method {
                 Method::Auto => implicit.with_radius_estimate(),
@@ -63,6 +67,8 @@ impl Solver {
         let stall = StallWatch::new(n, options.max_steps, options.max_wall_time);
         let rkc = (options.method == Method::Rkc)
             .then(|| Box::new(Rkc::new(n, options.rel_tol, options.abs_tol)));
+        let rosenbrock = (options.method == Method::Ros34pw2)
+            .then(|| Box::new(Rosenbrock::new(n).with_sparse_lu(options.sparse_lu)));
         let controller = match rkc {
             Some(_) => PiController::rkc(),
             None => PiController::new(tableau.error_order),
@@ -82,6 +88,7 @@ impl Solver {
             forecast: CrossingForecast::new(zero_crossing_dim),
             implicit,
             rkc,
+            rosenbrock,
             auto,
             stall,
             stopped: None,

@@ -7,6 +7,7 @@ use crate::solver::crossing_forecast::CrossingForecast;
 use crate::solver::events::ZeroCrossings;
 use crate::solver::options::{Method, SolverOptions};
 use crate::solver::rkc::Rkc;
+use crate::solver::rosenbrock::Rosenbrock;
 use crate::solver::stall::StallWatch;
 use crate::solver::step_control::PiController;
 use crate::solver::tableau::{Tableau, DOPRI5};
@@ -41,6 +42,8 @@ pub struct Solver {
     pub(super) implicit: Option<Box<Trbdf2>>,
     /// RKC's spectral radius and stage buffers (`None` for the other methods).
     pub(super) rkc: Option<Box<Rkc>>,
+    /// ROS34PW2's Jacobian, LU and stage buffers (`None` for the other methods).
+    pub(super) rosenbrock: Option<Box<Rosenbrock>>,
     /// `Method::Auto`'s stiffness detection and the spare controller (`None` for the others).
     pub(super) auto: Option<AutoSwitch>,
     /// The step budget and the stiffest-component tally.

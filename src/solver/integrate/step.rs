@@ -4,11 +4,11 @@
 use super::super::error::SolverStats;
 use super::super::events::location_tolerance;
 use super::super::finite::first_non_finite;
+use super::super::iteration_matrix::ImplicitFailure;
 use super::super::newton_matrix::MAX_IMPLICIT_STATES;
 use super::super::options::Method;
 use super::super::rk_step::{rk_trial_step, StepBuffers};
 use super::super::step_control::{initial_step_final, initial_step_h0, weighted_norm};
-use super::super::trbdf2::ImplicitFailure;
 use super::super::{SolverError, System};
 use super::state::Solver;
 
@@ -129,6 +129,15 @@ impl Solver {
             err: &mut self.err,
         };
         let tolerances = (self.options.rel_tol, self.options.abs_tol);
+        if let Some(rosenbrock) = self.rosenbrock.as_deref_mut() {
+            rosenbrock
+                .trial_step(system, (t, h, t_new), buffers, stats)
+                .map_err(TrialFailure::from)?;
+            return match first_non_finite(&self.x_new) {
+                Some(i) => Err(TrialFailure::NonFinite(t_new, i)),
+                None => Ok(()),
+            };
+        }
         if let Some(rkc) = self.rkc.as_deref_mut() {
             let radius_before = rkc.radius_evaluations();
             let stepped = rkc.trial_step(
@@ -158,11 +167,7 @@ impl Solver {
             .map_err(|(t, i)| TrialFailure::NonFinite(t, i)),
             Some(implicit) => implicit
                 .trial_step(system, t, h, t_new, buffers, tolerances, stats)
-                .map_err(|e| match e {
-                    ImplicitFailure::NonFinite(t, i) => TrialFailure::NonFinite(t, i),
-                    ImplicitFailure::Newton => TrialFailure::Newton,
-                    ImplicitFailure::DenseRefused(t) => TrialFailure::DenseRefused(t),
-                }),
+                .map_err(TrialFailure::from),
         }?;
         match first_non_finite(&self.x_new) {
             Some(i) => Err(TrialFailure::NonFinite(t_new, i)),
@@ -202,7 +207,7 @@ impl Solver {
     }
 
     /// After an event changed the state: what the method keeps of the dynamics is made again
-    /// (an implicit method's Jacobian, RKC's spectral radius).
+    /// (an implicit method's Jacobian, RKC's spectral radius, ros34pw2's Jacobian).
     pub(super) fn restart_method(&mut self) {
         if let Some(implicit) = self.implicit.as_deref_mut() {
             implicit.restart();
@@ -210,17 +215,35 @@ impl Solver {
         if let Some(rkc) = self.rkc.as_deref_mut() {
             rkc.restart();
         }
+        if let Some(rosenbrock) = self.rosenbrock.as_deref_mut() {
+            rosenbrock.restart();
+        }
     }
 
-    /// After a rejected step: RKC estimates its spectral radius again before the retry.
-    pub(super) fn rkc_rejected(&mut self) {
+    /// After a rejected step (error test or non-finite f): RKC estimates its spectral radius
+    /// again before the retry; ros34pw2 counts the rejections in a row (`rosenbrock`).
+    pub(super) fn method_rejected(&mut self) {
         if let Some(rkc) = self.rkc.as_deref_mut() {
             rkc.rejected();
+        }
+        if let Some(rosenbrock) = self.rosenbrock.as_deref_mut() {
+            rosenbrock.rejected();
+        }
+    }
+
+    /// After a step of an explicit method or ros34pw2 was accepted with error norm `err_norm`.
+    pub(super) fn method_accepted(&mut self, err_norm: f64) {
+        if let Some(rkc) = self.rkc.as_deref_mut() {
+            rkc.accepted();
+        }
+        if let Some(rosenbrock) = self.rosenbrock.as_deref_mut() {
+            rosenbrock.accepted(err_norm);
         }
     }
 
     /// After a located crossing that changed no state: a contact opened or closed, so auto's
-    /// implicit phase forms its Jacobian again and RKC estimates its spectral radius again.
+    /// implicit phase forms its Jacobian again and RKC estimates its spectral radius again
+    /// (ros34pw2 keeps its W: `rosenbrock`).
     pub(super) fn restart_after_crossing(&mut self, implicit_active: bool) {
         if self.auto.is_some() && implicit_active {
             self.restart_method();
@@ -235,6 +258,16 @@ impl Solver {
         self.rkc
             .as_deref()
             .map_or(f64::INFINITY, |rkc| rkc.stable_step_limit())
+    }
+}
+
+impl From<ImplicitFailure> for TrialFailure {
+    fn from(e: ImplicitFailure) -> Self {
+        match e {
+            ImplicitFailure::NonFinite(t, i) => TrialFailure::NonFinite(t, i),
+            ImplicitFailure::Newton => TrialFailure::Newton,
+            ImplicitFailure::DenseRefused(t) => TrialFailure::DenseRefused(t),
+        }
     }
 }
 

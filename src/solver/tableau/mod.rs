@@ -14,6 +14,7 @@ mod dopri5;
 mod esdirk43;
 mod rk4;
 mod rkc;
+mod ros34pw2;
 mod trbdf2;
 
 pub(crate) use bs23::BS23;
@@ -21,6 +22,7 @@ pub(crate) use dopri5::{dopri5_interpolate_component, DOPRI5, DOPRI5_DENSE};
 pub(crate) use esdirk43::ESDIRK43;
 pub(crate) use rk4::RK4;
 pub(crate) use rkc::RKC;
+pub(crate) use ros34pw2::{TransformedStages, ROS34PW2, ROS34PW2_LOOP, ROS34PW2_STAGES};
 pub(crate) use trbdf2::{TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
 
 /// How the solution is interpolated inside an accepted step.
@@ -55,6 +57,26 @@ pub(crate) struct Tableau {
     pub error_order: u32,
     /// Dense output of the method.
     pub dense: DenseOutput,
+}
+
+/// The loop's view of a method that takes its steps itself (RKC, ROS34PW2): error-controlled (the
+/// loop is adaptive when `e` is `Some`), of `order` with an estimate of `error_order`, whose step
+/// evaluates f(t + h, x_new) into stage slot 1 of two (FSAL), with cubic Hermite dense output
+/// between f(t, x) and f(t + h, x_new). Its `a`, `b` and `e` (Heun's method with its Euler
+/// estimate) are never used to take a step.
+pub(crate) const fn own_step_method(order: u32, error_order: u32) -> Tableau {
+    Tableau {
+        stages: 2,
+        c: &[0.0, 1.0],
+        diagonal: 0.0,
+        a: &[&[], &[1.0]],
+        b: &[0.5, 0.5],
+        e: Some(&[-0.5, 0.5]),
+        fsal: true,
+        order,
+        error_order,
+        dense: DenseOutput::Hermite,
+    }
 }
 
 /// Cubic Hermite interpolation at θ ∈ [0, 1] of one component: `x0`, `x1` the values at the step

@@ -9,18 +9,7 @@
 //! (those of the explicit trapezoidal rule, Heun's method, with its Euler estimate) are never
 //! used to take a step: `Solver::trial_step` sends RKC's steps to `rkc`.
 
-use super::{DenseOutput, Tableau};
+use super::{own_step_method, Tableau};
 
 /// RKC as the loop sees it (see the module documentation).
-pub(crate) static RKC: Tableau = Tableau {
-    stages: 2,
-    c: &[0.0, 1.0],
-    diagonal: 0.0,
-    a: &[&[], &[1.0]],
-    b: &[0.5, 0.5],
-    e: Some(&[-0.5, 0.5]),
-    fsal: true,
-    order: 2,
-    error_order: 2,
-    dense: DenseOutput::Hermite,
-};
+pub(crate) static RKC: Tableau = own_step_method(2, 2);
