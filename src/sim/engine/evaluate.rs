@@ -40,6 +40,13 @@ impl<'d> Engine<'d> {
         self.interior = false;
     }
 
+    /// Sizes the buffers an interior evaluation saves the run's signals and states in (once;
+    /// nothing when they already are).
+    pub(super) fn size_interior_buffers(&mut self) {
+        self.saved_signals.resize(self.run.signals.len(), 0.0);
+        self.saved_x.resize(self.run.x.len(), 0.0);
+    }
+
     /// Restores the signals and `run.x` that [`Engine::enter_interior`] saved, and forgets the
     /// output cache: the blocks' scratch now holds the interior point's work (a mechanism
     /// without rigid contacts keeps its forward kinematics there for `derivatives`), so the

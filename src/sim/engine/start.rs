@@ -105,11 +105,4 @@ impl<'d> Engine<'d> {
             || self.run.frames.is_some()
             || !self.diagram.zero_crossing_directions.is_empty()
     }
-
-    /// Sizes the buffers an interior evaluation saves the run's signals and states in (once;
-    /// nothing when they already are).
-    pub(super) fn size_interior_buffers(&mut self) {
-        self.saved_signals.resize(self.run.signals.len(), 0.0);
-        self.saved_x.resize(self.run.x.len(), 0.0);
-    }
 }
