@@ -211,6 +211,11 @@ fn phases(dir: &Path, n: usize) -> Phases {
 /// margin kept since chaind for where vectors double at other sizes; a quadratic term of 1 byte
 /// per joint² still adds 4 KB), the diagram's 7,600 B (17 % above), the build above the diagram
 /// 3,328 B (33 % above, as chainmem's).
+///
+/// The lead (eleventh session): the engine's interior buffers (the signals and states saved
+/// across a refined row) sized only for a run that may evaluate inside its steps, which
+/// `check`'s probe of the chain does not: estimate 2,697 → 2,401 B per joint (at 20,000 joints
+/// 53.1 → 48.2 MB above the diagram); its bound 3,200 → 2,816 B (17 % above).
 #[test]
 fn chain_build_heap_per_joint_is_bounded() {
     let dir = std::env::temp_dir().join(format!("blockdyn-chain-memory-{}", std::process::id()));
@@ -251,7 +256,7 @@ fn chain_build_heap_per_joint_is_bounded() {
         "the built diagram keeps {diagram} bytes per joint (the bound is {diagram_bound}): has a \
          compiled block grown?"
     );
-    let estimate_bound = 3200;
+    let estimate_bound = 2816;
     assert!(
         estimate <= estimate_bound,
         "check's work estimate holds {estimate} bytes per joint above the diagram (the bound is \

@@ -99,12 +99,18 @@ fn a_stiff_system_tracks_a_moving_input() {
         stats.steps, stats.function_evaluations
     );
     assert!(error <= 10.0 * (abs + rel * exact), "y(1) = {}", y[0]);
+    // What this does not check: the ∂f/∂t term w itself. w is a column of W, and a W-method
+    // keeps its order with any W, so the error controller holds the error whatever w is: with
+    // w = 0 forced (a temporary switch, review24) the run took 430 steps against 426, error
+    // 2.5e-12. w's difference quotient has no test of its own (the fixed-step order tests in
+    // rosenbrock.rs set w directly).
 }
 
 /// Robertson's kinetics to t = 40 (problems.rs: Hairer & Wanner's reference values, to 1e-10
 /// relative) at rel_tol 1e-6, abs_tol 1e-10: each component within 10× (abs_tol + rel_tol·|y|)
-/// × 10 (the global error of a dissipative problem accumulates a few local tolerances: measured
-/// 1.3e-7 on y₁, 4.6e-11 on y₂, 1.3e-7 on y₃; 342 steps, 101 rejected, 36 Jacobians).
+/// (the global error of a dissipative problem accumulates a few local tolerances: measured
+/// 1.3e-7 on y₁ against 7.2e-6, 4.6e-11 on y₂ against 1.0e-9, 1.3e-7 on y₃ against 2.8e-6; 342
+/// steps, 101 rejected, 36 Jacobians).
 #[test]
 fn robertson_matches_its_reference() {
     let (rel, abs) = (1e-6, 1e-10);
@@ -119,7 +125,7 @@ fn robertson_matches_its_reference() {
     );
     for (i, (yi, ri)) in y.iter().zip(Robertson::AT_40).enumerate() {
         assert!(
-            (yi - ri).abs() <= 100.0 * (abs + rel * ri.abs()),
+            (yi - ri).abs() <= 10.0 * (abs + rel * ri.abs()),
             "y{} = {yi}, reference {ri}",
             i + 1
         );
@@ -181,6 +187,10 @@ fn heat_equation_matches_its_eigen_decomposition() {
             error <= 10.0 * (abs_tol + rel_tol * scale),
             "rel_tol {rel_tol}: error {error}"
         );
+        // The smooth decay is integrated far more accurately than asked (the embedded estimate
+        // is conservative here): a bound near the measured 8e-8 keeps a loss of accuracy from
+        // hiding under the tolerance's.
+        assert!(error <= 1e-6, "rel_tol {rel_tol}: error {error}");
     }
 }
 

@@ -56,21 +56,22 @@ pub(super) fn expand(
                         port: m.clone(),
                         index: None,
                     };
-                    physical.push(&a, &b);
                     let port_of = |b: usize, name: &str| {
                         let ports = instances[b].block.physical_ports();
                         let p = ports.iter().position(|p| p.name == name)?;
                         Some(PhysicalEnd::new(b, p))
                     };
-                    let (Some(a), Some(b)) = (port_of(block, "G"), port_of(g, m)) else {
+                    let (Some(end_a), Some(end_b)) = (port_of(block, "G"), port_of(g, m)) else {
                         let message =
                             format!("internal: group port {b} or member port {a} not declared");
                         problems.push(Diagnostic::at(source, &written, message));
                         continue;
                     };
+                    // Listed only once both ports are found, so `physical` and `lines` agree.
+                    physical.push(&a, &b);
                     lines.push(PhysicalLine {
-                        a,
-                        b,
+                        a: end_a,
+                        b: end_b,
                         span: written.clone(),
                     });
                 }

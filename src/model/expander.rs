@@ -10,7 +10,6 @@ use super::overrides::Override;
 use super::source::{SourceFile, Span};
 use super::splice::Port;
 use super::value::{Entry, Table};
-use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -72,8 +71,8 @@ pub(super) struct Expander<'a, 'o> {
     /// The importers the model may name (`type = "Urdf"`).
     pub(super) importers: &'a [&'a Importer],
     /// The names of the blocks importers made, each with the key spans of those blocks
-    /// (FxHash: see [`super::importer::refuse_duplicates`]).
-    pub(super) imported_made: FxHashMap<String, Vec<Span>>,
+    /// (keyed SipHash: see [`super::importer::refuse_duplicates`]).
+    pub(super) imported_made: HashMap<String, Vec<Span>>,
     /// The blocks importers did not make (an unreadable mesh).
     pub(super) skipped: Vec<SkippedPart>,
     /// The importer blocks' connections (inside each robot), in the order of the blocks.

@@ -13,7 +13,7 @@ use super::overrides::Override;
 use super::value::{Entry, Table};
 use super::{Diagnostic, SourceFile, Span};
 use crate::block::{type_markdown, ParamDoc, PortDoc};
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The documentation section importers are listed in (after every block type's).
@@ -169,22 +169,21 @@ pub(crate) fn refuse_references_to_skipped(
 /// a file when there is one. `made` holds, for each name an importer made, the key spans of the
 /// blocks it made under that name (a block is made when its key span is among them).
 ///
-/// The maps hash with FxHash, not std's SipHash: their keys are block names of the model being
-/// read (its own files and the URDF files it names), so whoever could choose keys that collide
-/// is whoever wrote the model, and would slow only the reading of their own model (each file is
-/// bounded in size by the readers); SipHash's protection against chosen collisions buys nothing
-/// here and cost ~90 M instructions on a 20,000-joint URDF chain's 120,000 names.
+/// The maps hash with std's keyed SipHash: their keys are block names read from the model's files
+/// and the URDF files it names, which may come from a third party (a robot description
+/// downloaded with its meshes), so names crafted to collide under an unkeyed hash could make
+/// the read quadratic. (FxHash saved ~80 M instructions, ~1.4 % of a 20,000-joint chain's
+/// `check`; not worth that exposure.)
 pub(crate) fn refuse_duplicates(
     source: &SourceFile,
     blocks: &[Entry],
-    made: &FxHashMap<String, Vec<Span>>,
+    made: &HashMap<String, Vec<Span>>,
 ) -> Result<(), Diagnostic> {
     if made.is_empty() {
         return Ok(());
     }
     let is_made = |e: &Entry| made.get(&e.key).is_some_and(|s| s.contains(&e.key_span));
-    let mut first: FxHashMap<&str, &Entry> =
-        FxHashMap::with_capacity_and_hasher(blocks.len(), Default::default());
+    let mut first: HashMap<&str, &Entry> = HashMap::with_capacity(blocks.len());
     for e in blocks {
         let Some(other) = first.insert(&e.key, e) else {
             continue;

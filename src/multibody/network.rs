@@ -64,7 +64,8 @@ const UNSET: usize = usize::MAX;
 struct RigidGroups {
     /// Each frame's group.
     group: Vec<usize>,
-    /// Each frame's pose in its group's first frame.
+    /// Each frame's pose in its group's first frame, until `assemble_mechanism` takes the list
+    /// (empty afterwards: it turns the poses into the frames' placements in place).
     pose_in_root: Vec<Isometry3<f64>>,
     /// Each group's frames.
     frames: Vec<Vec<FrameId>>,

@@ -188,8 +188,8 @@ pub struct SolverStats {
     pub sparse_analyses: usize,
     /// Switches between the explicit and the implicit method (`method = "auto"`; 0 otherwise).
     pub method_switches: usize,
-    /// Accepted steps of an explicit method (dopri5 under `auto`); with `implicit_steps`, they
-    /// add up to `steps`.
+    /// Accepted steps of an explicit method (dopri5 under `auto`), and of ros34pw2 (linearly
+    /// implicit: no Newton iteration); with `implicit_steps`, they add up to `steps`.
     pub explicit_steps: usize,
     /// Accepted steps of an implicit method (`auto`'s stiff phases: trbdf2 or esdirk43, see
     /// [`SolverOptions::stiff_method`](super::SolverOptions::stiff_method)).

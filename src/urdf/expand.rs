@@ -15,7 +15,6 @@ use crate::model::connection::Connection;
 use crate::model::value::{Entry, Table, Value, ValueKind};
 use crate::model::{Diagnostic, Span};
 use nalgebra::{UnitQuaternion, Vector3};
-use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
@@ -194,7 +193,7 @@ pub fn expand(
             skipped: Vec::new(),
         },
         joined: Vec::new(),
-        taken: FxHashMap::default(),
+        taken: HashMap::new(),
         renamed: Vec::new(),
     };
     let mut link_names = Vec::with_capacity(robot.links.len());
@@ -232,10 +231,9 @@ struct Expanding<'a> {
     /// build frees (which left ~3 MB more resident at a 20,000-joint chain's peak).
     joined: Vec<(End, End)>,
     /// The link and joint names taken, cleaned (without the common prefix): what took each
-    /// (`"link"` or `"joint"`), its URDF name and its place. The keys are the robot's own names
-    /// (not attacker-chosen in a way that matters: a file crafted to collide its names' hashes
-    /// slows its own expansion only, bounded by the reader's size limit), so FxHash.
-    taken: FxHashMap<Cow<'a, str>, (&'static str, &'a str, usize)>,
+    /// (`"link"` or `"joint"`), its URDF name and its place. Keyed SipHash: the names come from the
+    /// file (see `model::importer::refuse_duplicates`).
+    taken: HashMap<Cow<'a, str>, (&'static str, &'a str, usize)>,
     /// The notes on names that were changed to be block names (warnings, after the others).
     renamed: Vec<String>,
 }

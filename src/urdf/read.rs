@@ -9,7 +9,7 @@
 
 use crate::model::{Diagnostic, SourceFile};
 use nalgebra::{Matrix3, Vector3};
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
 
 pub use super::position::{error_at, At};
 
@@ -199,10 +199,10 @@ pub fn read_robot(source: SourceFile) -> Result<Robot, Diagnostic> {
         source: source.clone(),
     };
     // Names already read, to their element's place (a map: a search per element is quadratic
-    // in a 20,000-joint chain). FxHash: the keys are the file's own names (see
-    // `model::importer::refuse_duplicates` for why SipHash buys nothing here).
-    let mut link_at: FxHashMap<String, At> = FxHashMap::default();
-    let mut joint_at: FxHashMap<String, At> = FxHashMap::default();
+    // in a 20,000-joint chain). Keyed SipHash: the names come from the file (see
+    // `model::importer::refuse_duplicates`).
+    let mut link_at: HashMap<String, At> = HashMap::new();
+    let mut joint_at: HashMap<String, At> = HashMap::new();
     for node in root.children().filter(|n| n.is_element()) {
         match node.tag_name().name() {
             "link" => {

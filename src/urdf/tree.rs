@@ -4,7 +4,7 @@
 use super::position::error_at;
 use super::read::Robot;
 use crate::model::Diagnostic;
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
 
 /// The robot's links and joints as a tree.
 #[derive(Clone, Debug)]
@@ -21,8 +21,8 @@ impl KinematicTree {
     /// Checks the tree of `robot`: unknown links, a link with two parents, two roots, cycles.
     pub fn new(robot: &Robot) -> Result<KinematicTree, Diagnostic> {
         let src = &robot.source;
-        // FxHash: the file's own names (see `read_robot`).
-        let index: FxHashMap<&str, usize> = robot
+        // Keyed SipHash: the names come from the file (see `read_robot`).
+        let index: HashMap<&str, usize> = robot
             .links
             .iter()
             .enumerate()

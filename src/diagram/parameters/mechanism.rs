@@ -51,16 +51,30 @@ impl Built<'_> {
         let by_name: HashMap<&str, usize> = (instances.iter().enumerate())
             .map(|(k, i)| (i.name.as_str(), k))
             .collect();
+        // A line whose end the blocks made again no longer declare (a set that changed a
+        // block's physical ports) is refused, not dropped: a mechanism missing an attachment
+        // would run with the wrong physics and no message.
         let physical: Vec<PhysicalLine> = (self.spec.connections.iter())
             .filter(|c| c.kind == ConnectionKind::Physical)
-            .filter_map(|c| {
-                Some(PhysicalLine {
-                    a: PhysicalEnd::find(&instances, &by_name, &c.from)?,
-                    b: PhysicalEnd::find(&instances, &by_name, &c.to)?,
+            .map(|c| {
+                let end = |r: &crate::model::PortRef| {
+                    PhysicalEnd::find(&instances, &by_name, r).ok_or_else(|| {
+                        refuse(
+                            &r.block,
+                            format!(
+                                "the physical connection to '{}.{}' no longer finds its port",
+                                r.block, r.port
+                            ),
+                        )
+                    })
+                };
+                Ok(PhysicalLine {
+                    a: end(&c.from)?,
+                    b: end(&c.to)?,
                     span: c.span.clone(),
                 })
             })
-            .collect();
+            .collect::<Result<_, Diagnostic>>()?;
         drop(by_name);
         let (mut lines, mut line_spans) = (Vec::new(), Vec::new());
         let new_scene = elaborate(

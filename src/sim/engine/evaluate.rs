@@ -28,7 +28,9 @@ impl<'d> Engine<'d> {
     /// models/turntable.toml under trbdf2 took 4,103 and 7,267 steps before. Copies into
     /// buffers sized when the run started; does not allocate.
     pub(super) fn enter_interior(&mut self, t: f64, x: &[f64]) {
-        if self.saved_signals.len() != self.run.signals.len() {
+        if self.saved_signals.len() != self.run.signals.len()
+            || self.saved_x.len() != self.run.x.len()
+        {
             // Not foreseen when the run started (`Engine::may_evaluate_inside_steps`): sized
             // now, once.
             self.size_interior_buffers();

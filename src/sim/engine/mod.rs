@@ -485,7 +485,13 @@ gain = -2.0
         let mut dxdt = vec![0.0; x0.len()];
         engine.derivatives(0.0, &x0, &mut dxdt);
         let signals = engine.run.signals.clone();
+        let rows = engine.run.recorder.rows();
         engine.record(0.5, &[0.25], RecordKind::Refined);
+        assert_eq!(
+            engine.run.recorder.rows(),
+            rows + 1,
+            "the refined row is recorded"
+        );
         assert_eq!(engine.saved_signals.len(), engine.run.signals.len());
         assert_eq!(
             engine.run.signals, signals,

@@ -235,6 +235,8 @@ impl Solver {
                 }
                 Err(TrialFailure::Newton) => {
                     stats.rejected_steps += 1;
+                    // ros34pw2's singular M: a stale W is replaced as after any rejection.
+                    self.method_rejected();
                     redo_far = f64::NAN;
                     redo = redo.after_rejection();
                     h = 0.5 * h_try;
