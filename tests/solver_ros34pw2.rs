@@ -8,29 +8,13 @@
 //! test; the order conditions: `solver::tableau::ros34pw2`'s.)
 
 use blockdyn::solver::problems::{BouncingBall, HeatEquation, Robertson, VanDerPol};
-use blockdyn::solver::{
-    Direction, EventOutcome, FnSystem, Method, Solver, SolverOptions, SolverStats, System,
-};
+use blockdyn::solver::{Direction, EventOutcome, FnSystem, Method, Solver, SolverOptions, System};
+
+mod solver_common;
+use solver_common::run;
 
 fn ros(rel_tol: f64, abs_tol: f64) -> SolverOptions {
-    SolverOptions {
-        method: Method::Ros34pw2,
-        rel_tol,
-        abs_tol,
-        ..Default::default()
-    }
-}
-
-/// Runs `system` from x0 over [0, t_end]; the final state and the statistics.
-fn run<S: System>(
-    system: &mut S,
-    options: SolverOptions,
-    x0: &[f64],
-    t_end: f64,
-) -> (Vec<f64>, SolverStats) {
-    let mut solver = Solver::new(x0.len(), system.zero_crossing_dim(), options).unwrap();
-    let stats = solver.integrate(system, 0.0, x0, t_end).unwrap();
-    (solver.state().to_vec(), stats)
+    solver_common::options(Method::Ros34pw2, rel_tol, abs_tol)
 }
 
 /// y' = −λy, y(0) = 1 at rel_tol 1e-4, abs_tol 1e-8, λ = 1 … 1e6: at t = 2/λ (y = e^{−2}, before
