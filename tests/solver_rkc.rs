@@ -3,7 +3,7 @@
 //! eigen-decomposition, second-order convergence on a fixed step sequence, and the bouncing
 //! ball's impacts located as dopri5 locates them.
 
-use blockdyn::solver::problems::{BouncingBall, HeatEquation};
+use blockdyn::solver::problems::BouncingBall;
 use blockdyn::solver::{FnSystem, Method, SolverOptions};
 
 mod solver_common;
@@ -117,21 +117,9 @@ fn zero_rel_tol_runs_on_the_absolute_tolerance() {
 /// before the 10×); dopri5 takes 962 and 992 evaluations, its steps held by h·ρ ≤ 3.3.
 #[test]
 fn heat_equation_matches_its_eigen_decomposition() {
-    let heat = HeatEquation { points: 50 };
-    let (u0, exact) = (heat.hat(), heat.exact(0.05));
-    let scale = exact.iter().fold(0.0f64, |m, u| m.max(u.abs()));
     for rel_tol in [1e-4, 1e-6] {
         let abs_tol = rel_tol * 1e-2;
-        let (u, stats) = run(
-            &mut HeatEquation { points: 50 },
-            rkc(rel_tol, abs_tol),
-            &u0,
-            0.05,
-        );
-        let error = u
-            .iter()
-            .zip(&exact)
-            .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        let (error, scale, stats) = solver_common::heat_error(rkc(rel_tol, abs_tol));
         println!(
             "heat, rel_tol {rel_tol:e}: steps {}, rejected {}, evaluations {}, most stages {}, error {error:.2e} (max |u| {scale:.3})",
             stats.steps, stats.rejected_steps, stats.function_evaluations, stats.rkc_max_stages

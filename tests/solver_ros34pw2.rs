@@ -7,7 +7,7 @@
 //! (Order 3 with an exact and a wrong Jacobian, the W-property: `solver::rosenbrock`'s unit
 //! test; the order conditions: `solver::tableau::ros34pw2`'s.)
 
-use blockdyn::solver::problems::{BouncingBall, HeatEquation, Robertson, VanDerPol};
+use blockdyn::solver::problems::{BouncingBall, Robertson, VanDerPol};
 use blockdyn::solver::{Direction, EventOutcome, FnSystem, Method, Solver, SolverOptions, System};
 
 mod solver_common;
@@ -148,21 +148,9 @@ fn van_der_pol_period_matches_its_reference() {
 /// Jacobians); rkc takes 285 and 436, dopri5 962 and 992.
 #[test]
 fn heat_equation_matches_its_eigen_decomposition() {
-    let heat = HeatEquation { points: 50 };
-    let (u0, exact) = (heat.hat(), heat.exact(0.05));
-    let scale = exact.iter().fold(0.0f64, |m, u| m.max(u.abs()));
     for rel_tol in [1e-4, 1e-6] {
         let abs_tol = rel_tol * 1e-2;
-        let (u, stats) = run(
-            &mut HeatEquation { points: 50 },
-            ros(rel_tol, abs_tol),
-            &u0,
-            0.05,
-        );
-        let error = u
-            .iter()
-            .zip(&exact)
-            .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        let (error, scale, stats) = solver_common::heat_error(ros(rel_tol, abs_tol));
         println!(
             "heat, rel_tol {rel_tol:e}: steps {}, rejected {}, evaluations {}, Jacobians {}, error {error:.2e}",
             stats.steps, stats.rejected_steps, stats.function_evaluations, stats.jacobian_evaluations
