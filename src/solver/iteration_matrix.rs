@@ -38,6 +38,18 @@ pub(crate) enum ImplicitFailure {
     DenseRefused(f64),
 }
 
+/// Where a method's J stands relative to the current step start (trbdf2 and ros34pw2 decide
+/// when to form it again from this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JacobianState {
+    /// None usable (start of a run, after a state-changing event): formed at the next step start.
+    Missing,
+    /// Formed at the current step start.
+    Current,
+    /// Formed at an earlier step start.
+    Stale,
+}
+
 /// J, its column groups and M's factorisation (see the module documentation).
 #[derive(Clone, Debug)]
 pub(crate) struct IterationMatrix {

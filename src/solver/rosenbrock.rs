@@ -45,7 +45,7 @@
 //! [[`LU_BAND_LOW`], [`LU_BAND_HIGH`]]: within the band the step uses M as factored.
 
 use super::finite::checked_derivatives;
-use super::iteration_matrix::{ImplicitFailure, IterationMatrix};
+use super::iteration_matrix::{ImplicitFailure, IterationMatrix, JacobianState};
 use super::jacobian::FdWork;
 use super::rk_step::StepBuffers;
 use super::tableau::{TransformedStages, ROS34PW2, ROS34PW2_STAGES};
@@ -70,17 +70,6 @@ pub(crate) const ERROR_GROWTH_FLOOR: f64 = 0.2;
 pub(crate) const LU_BAND_LOW: f64 = 0.8;
 /// See [`LU_BAND_LOW`].
 pub(crate) const LU_BAND_HIGH: f64 = 1.25;
-
-/// Where J stands relative to the current step start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JacobianState {
-    /// None usable: to be formed at the next step start.
-    Missing,
-    /// Formed at the current step start.
-    Current,
-    /// Formed at an earlier step start.
-    Stale,
-}
 
 /// ROS34PW2's state across steps and its buffers (sized once; a step allocates nothing).
 #[derive(Clone, Debug)]

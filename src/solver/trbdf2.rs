@@ -38,8 +38,7 @@
 //! L-stable solution handles well, and for non-stiff ones is the raw estimate up to O(h).
 
 use super::finite::first_non_finite;
-use super::iteration_matrix::ImplicitFailure;
-use super::iteration_matrix::IterationMatrix;
+use super::iteration_matrix::{ImplicitFailure, IterationMatrix, JacobianState};
 use super::jacobian::FdWork;
 use super::rk_step::StepBuffers;
 use super::tableau::{Tableau, TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
@@ -67,17 +66,6 @@ const JACOBIAN_MAX_AGE: usize = 10;
 /// dominant eigenvectors take over. An even count, so that a complex pair ±iω (an undamped mode,
 /// J² = −ω²) gives ω exactly whatever the start vector.
 const RADIUS_ITERATIONS: usize = 16;
-
-/// Where J stands relative to the current step start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JacobianState {
-    /// None usable (start of a run, after a state-changing event).
-    Missing,
-    /// Evaluated at the current step start.
-    Current,
-    /// Evaluated at an earlier step start.
-    Stale,
-}
 
 /// TR-BDF2's state across steps and its buffers (sized once).
 #[derive(Clone, Debug)]
