@@ -104,20 +104,23 @@ def blockdyn_set(rel):
     return ["--set", "solver.rel_tol=%g" % rel, "--set", "solver.abs_tol=%g" % (rel * ABS_PER_REL)]
 
 
-def blockdyn_run(a, model, rel, csv_path):
-    """One blockdyn run writing csv_path (cached with its .json beside it); returns its record."""
+def blockdyn_run(a, model, rel, csv_path, count_g=True):
+    """One blockdyn run writing csv_path (cached with its .json beside it); returns its record.
+    With --event-costs and count_g, the same run's g evaluations are counted too (also for a
+    cached run that lacks them)."""
     meta = csv_path + ".json"
     if os.path.exists(meta) and os.path.exists(csv_path):
-        return json.load(open(meta))
-    log = csv_path + ".log"
-    code, user, wall = run_child([a.blockdyn, "run", model, "--csv", csv_path] + blockdyn_set(rel), log)
-    text = open(log).read()
-    if code != 0:
-        sys.exit("blockdyn failed (%s): %s" % (log, text[-500:]))
-    m = SUMMARY.search(text)
-    rec = dict(code="blockdyn", rel_tol=rel, user_s=user, wall_s=wall, summary=text.splitlines()[0])
-    rec.update(zip(("steps", "rejected", "f_evals", "crossings"), map(int, m.groups())))
-    if a.event_costs:
+        rec = json.load(open(meta))
+    else:
+        log = csv_path + ".log"
+        code, user, wall = run_child([a.blockdyn, "run", model, "--csv", csv_path] + blockdyn_set(rel), log)
+        text = open(log).read()
+        if code != 0:
+            sys.exit("blockdyn failed (%s): %s" % (log, text[-500:]))
+        m = SUMMARY.search(text)
+        rec = dict(code="blockdyn", rel_tol=rel, user_s=user, wall_s=wall, summary=text.splitlines()[0])
+        rec.update(zip(("steps", "rejected", "f_evals", "crossings"), map(int, m.groups())))
+    if a.event_costs and count_g and "g_evals" not in rec:
         ec_log = csv_path + ".event_costs"
         code, _, _ = run_child([a.event_costs, model] + blockdyn_set(rel), ec_log)
         m = EVENT_COSTS.search(open(ec_log).read())
@@ -319,7 +322,7 @@ def measure(a, cfg):
             open(paths[n], "w").write(text)
         print("N = %d: references" % n, file=sys.stderr)
         bd_refs = [os.path.join(a.out, "ref", "bd_n%d_r%s.csv" % (n, tag(r))) for r in cfg["bd_ref"]]
-        bd_ref_recs = [blockdyn_run(a, paths[n], r, p) for r, p in zip(cfg["bd_ref"], bd_refs)]
+        bd_ref_recs = [blockdyn_run(a, paths[n], r, p, count_g=False) for r, p in zip(cfg["bd_ref"], bd_refs)]
         mj_refs = [os.path.join(a.out, "ref", "mj_n%d_dt%s.json" % (n, tag(dt))) for dt in cfg["mj_ref"]]
         mj_ref_recs = [mujoco_run(a, n, dt, p) for dt, p in zip(cfg["mj_ref"], mj_refs)]
         ref_bd, ref_mj = centres(bd_refs[0]), centres(mj_refs[0])
