@@ -582,8 +582,9 @@ impl Solver {
         let allowed = adaptive && usable && !implicit_active && w.redo == Redo::None && !lands;
         let foreseen = self.foresee_crossing(system, (h_try, h_next.min(w.h_max)), allowed, usable);
         std::mem::swap(&mut self.x, &mut self.x_new);
-        system.project(t_new, &mut self.x);
+        let projected = system.project(t_new, &mut self.x);
         self.k.copy_within(w.k_end..w.k_end + n, 0);
+        self.k_first_exact = !projected;
         self.zc.accept_step();
         w.t = t_new;
         w.h = h_next;
@@ -603,6 +604,7 @@ impl Solver {
         }
         if lands && time_event.is_some() {
             self.zc.clear_crossed();
+            self.k_first_exact = false;
             let outcome = self.run_event(system, w.t, true, stats, &mut w.guard)?;
             if outcome.stop {
                 self.stopped = Some(StopPoint {
