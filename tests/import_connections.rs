@@ -7,7 +7,7 @@
 mod cli_common;
 
 use blockdyn::command::import::{expansion_model, ImportError};
-use blockdyn::model::{Connection, ConnectionKind, PortRef, Span};
+use blockdyn::model::{Connection, Span};
 use blockdyn::urdf::expand::Expansion;
 use cli_common::{blockdyn, text};
 use std::path::Path;
@@ -26,19 +26,12 @@ fn arm() -> Expansion {
     .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The physical connection `a.pa -- b.pb`.
-fn physical(a: &str, pa: &str, b: &str, pb: &str) -> Connection {
-    let end = |block: &str, port: &str| PortRef {
-        block: block.into(),
-        port: port.into(),
-        index: None,
-    };
-    Connection {
-        kind: ConnectionKind::Physical,
-        from: end(a, pa),
-        to: end(b, pb),
-        span: Span::NONE,
-    }
+/// `template` (a connection of the expansion) joining `from` and `to` (block, port) instead.
+fn rejoined(template: &Connection, from: (&str, &str), to: (&str, &str)) -> Connection {
+    let mut c = template.clone();
+    (c.from.block, c.from.port) = (from.0.into(), from.1.into());
+    (c.to.block, c.to.port) = (to.0.into(), to.1.into());
+    c
 }
 
 #[test]
@@ -64,9 +57,12 @@ fn every_connection_of_the_example_robots_is_written() {
 #[test]
 fn a_connection_to_the_world_frame_is_written() {
     let mut expansion = arm();
-    expansion
-        .connections
-        .push(physical("world", "W", "arm/base_link", "B"));
+    let world = rejoined(
+        &expansion.connections[0],
+        ("world", "W"),
+        ("arm/base_link", "B"),
+    );
+    expansion.connections.push(world);
     let (model, warnings) = expansion_model(&expansion, "arm").unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
     assert!(
@@ -79,12 +75,10 @@ fn a_connection_to_the_world_frame_is_written() {
 fn a_connection_to_a_block_not_made_is_a_warning_naming_it() {
     let mut expansion = arm();
     let written = arm().connections.len();
-    expansion
-        .connections
-        .push(physical("arm/base_link", "F", "arm/ghost", "B"));
-    expansion
-        .connections
-        .push(physical("arm/phantom", "F", "arm/upper_arm", "B"));
+    let first = &expansion.connections[0];
+    let ghost = rejoined(first, ("arm/base_link", "F"), ("arm/ghost", "B"));
+    let phantom = rejoined(first, ("arm/phantom", "F"), ("arm/upper_arm", "B"));
+    expansion.connections.extend([ghost, phantom]);
     let (model, warnings) = expansion_model(&expansion, "arm").unwrap();
     assert_eq!(
         warnings,

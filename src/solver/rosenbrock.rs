@@ -326,6 +326,30 @@ mod tests {
         dy[1] = -y[1] + t.sin();
     }
 
+    /// One trial step of `ros` of size h from (t, y) to t_new, f(t, y) in `k`'s slot 0 (J and w
+    /// as the caller set them): y_new, with f there in `k`'s slot 1.
+    fn trial<S2: System>(
+        ros: &mut Rosenbrock,
+        system: &mut S2,
+        (t, h, t_new): (f64, f64, f64),
+        y: &[f64],
+        k: &mut [f64],
+    ) -> Vec<f64> {
+        let n = y.len();
+        let (mut x_stage, mut x_new, mut err) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        let buf = StepBuffers {
+            x: y,
+            k,
+            x_stage: &mut x_stage,
+            x_new: &mut x_new,
+            err: &mut err,
+        };
+        let mut stats = SolverStats::default();
+        ros.trial_step(system, (t, h, t_new), buf, true, &mut stats)
+            .unwrap();
+        x_new
+    }
+
     /// Fixed steps of size h to t = 1 with W from `jacobian(y)` set at every step start and
     /// w = cos t (exact ∂f/∂t: (0, cos t)) scaled by `w_scale`; the final state.
     fn fixed_steps(h: f64, jacobian: &dyn Fn(&[f64]) -> [f64; 4], w_scale: f64) -> [f64; 2] {
@@ -333,24 +357,15 @@ mod tests {
         let mut ros = Rosenbrock::new(2);
         let steps = (1.0 / h).round() as usize;
         let (mut t, mut y) = (0.0f64, [1.0, 0.5]);
-        let (mut k, mut x_stage, mut x_new, mut err) = ([0.0; 4], [0.0; 2], [0.0; 2], [0.0; 2]);
-        let mut stats = SolverStats::default();
+        let mut k = [0.0; 4];
         for _ in 0..steps {
             ros.linear.newton.jac_mut().copy_from_slice(&jacobian(&y));
             ros.f_t.copy_from_slice(&[0.0, w_scale * t.cos()]);
             ros.jac_state = JacobianState::Current;
             ros.h_lu = f64::NAN;
             system.derivatives(t, &y, &mut k[..2]);
-            let buf = StepBuffers {
-                x: &y,
-                k: &mut k,
-                x_stage: &mut x_stage,
-                x_new: &mut x_new,
-                err: &mut err,
-            };
-            ros.trial_step(&mut system, (t, h, t + h), buf, true, &mut stats)
-                .unwrap();
-            y = x_new;
+            let y_new = trial(&mut ros, &mut system, (t, h, t + h), &y, &mut k);
+            y.copy_from_slice(&y_new);
             t += h;
         }
         y
@@ -402,28 +417,21 @@ mod tests {
         let mut ros = Rosenbrock::new(1);
         let h = 1.0 / steps as f64;
         let (mut t, mut y) = (0.0f64, [1.0]);
-        let (mut k, mut x_stage, mut x_new, mut err) = ([0.0; 2], [0.0], [0.0], [0.0]);
+        let mut k = [0.0; 2];
         let mut stats = SolverStats::default();
         system.derivatives(t, &y, &mut k[..1]);
         for i in 0..steps {
             let t_new = (i + 1) as f64 * h;
             let start = (t, &y[..], Some(&k[..1]));
-            ros.form_jacobian(&mut system, start, &mut x_stage, &mut stats)
+            ros.form_jacobian(&mut system, start, &mut [0.0], &mut stats)
                 .unwrap();
             if !keep_w {
                 ros.f_t[0] = 0.0;
             }
-            let buf = StepBuffers {
-                x: &y,
-                k: &mut k,
-                x_stage: &mut x_stage,
-                x_new: &mut x_new,
-                err: &mut err,
-            };
-            ros.trial_step(&mut system, (t, h, t_new), buf, true, &mut stats)
-                .unwrap();
+            let y_new = trial(&mut ros, &mut system, (t, h, t_new), &y, &mut k);
+            y.copy_from_slice(&y_new);
             k.copy_within(1..2, 0);
-            (t, y) = (t_new, x_new);
+            t = t_new;
         }
         (y[0] - t.cos()).abs()
     }
