@@ -133,30 +133,7 @@ enum Command {
     },
     /// Find an equilibrium (ẋ = 0) from the initial state: print the states and inputs as JSON.
     #[command(long_about = TRIM_HELP)]
-    Trim {
-        /// The model file (TOML).
-        model: PathBuf,
-        /// The inputs, as linearize takes them (held at their operating values unless free),
-        /// comma-separated.
-        #[arg(long, value_delimiter = ',', value_name = "BLOCK.PORT,...")]
-        inputs: Vec<String>,
-        /// The inputs solved for (added to --inputs), comma-separated.
-        #[arg(long, value_delimiter = ',', value_name = "BLOCK.PORT,...")]
-        free_inputs: Vec<String>,
-        /// States held at their initial values, by linearize's names (hinge.q[0]),
-        /// comma-separated.
-        #[arg(long, value_delimiter = ',', value_name = "STATE,...")]
-        fix_states: Vec<String>,
-        /// Outputs to report at the equilibrium (BLOCK.PORT), comma-separated.
-        #[arg(long, value_delimiter = ',', value_name = "BLOCK.PORT,...")]
-        outputs: Vec<String>,
-        /// Converged when the norm of ẋ is at most this.
-        #[arg(long, default_value_t = 1e-10)]
-        tolerance: f64,
-        /// Override a parameter, as `run --set` does (repeatable).
-        #[arg(long = "set", value_name = "PATH=VALUE")]
-        set: Vec<String>,
-    },
+    Trim(TrimArgs),
     /// Print the diagram as Graphviz DOT.
     Graph {
         model: PathBuf,
@@ -167,6 +144,33 @@ enum Command {
         #[arg(long)]
         all: bool,
     },
+}
+
+// `blockdyn trim`'s arguments: no doc comment, so that the subcommand's help stays `Command::Trim`'s.
+#[derive(clap::Args)]
+struct TrimArgs {
+    /// The model file (TOML).
+    model: PathBuf,
+    /// The inputs, as linearize takes them (held at their operating values unless free),
+    /// comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "BLOCK.PORT,...")]
+    inputs: Vec<String>,
+    /// The inputs solved for (added to --inputs), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "BLOCK.PORT,...")]
+    free_inputs: Vec<String>,
+    /// States held at their initial values, by linearize's names (hinge.q[0]),
+    /// comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "STATE,...")]
+    fix_states: Vec<String>,
+    /// Outputs to report at the equilibrium (BLOCK.PORT), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "BLOCK.PORT,...")]
+    outputs: Vec<String>,
+    /// Converged when the norm of ẋ is at most this.
+    #[arg(long, default_value_t = 1e-10)]
+    tolerance: f64,
+    /// Override a parameter, as `run --set` does (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    set: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -280,17 +284,7 @@ fn run(cli: Cli) -> Result<(), String> {
             (out, overwrite),
             quiet,
         ),
-        Command::Check { model, set } => {
-            let d = blockdyn::load_model(&model, &sets(&set)?).map_err(|e| e.to_string())?;
-            release_freed_pages();
-            let report = blockdyn::report::check_report(&d);
-            // The process ends here: the diagram is left to the exit rather than freed one
-            // allocation at a time (a million at 20,000 joints, about 6% of the check's time).
-            // Nothing in it holds a file or anything else a drop would flush.
-            std::mem::forget(d);
-            say(&report);
-            Ok(())
-        }
+        Command::Check { model, set } => check(&model, &sets(&set)?),
         Command::Blocks { name, markdown } => print_blocks(name.as_deref(), markdown),
         Command::Import {
             urdf,
@@ -313,32 +307,30 @@ fn run(cli: Cli) -> Result<(), String> {
                 at,
             },
         ),
-        Command::Trim {
-            model,
-            inputs,
-            free_inputs,
-            fix_states,
-            outputs,
-            tolerance,
-            set,
-        } => trim(
-            &model,
-            &sets(&set)?,
-            &blockdyn::TrimSpec {
-                inputs,
-                free_inputs,
-                fixed_states: fix_states,
-                outputs,
-                tolerance,
-                ..Default::default()
-            },
-        ),
-        Command::Graph { model, set, all } => {
-            let d = blockdyn::load_model(&model, &sets(&set)?).map_err(|e| e.to_string())?;
-            say(&blockdyn::diagram::dot::to_dot(&d, all));
-            Ok(())
-        }
+        Command::Trim(args) => trim(args),
+        Command::Graph { model, set, all } => graph(&model, &sets(&set)?, all),
     }
+}
+
+/// Runs `blockdyn check`: prints the model's check report (`report::check_report`).
+fn check(model: &Path, set: &[blockdyn::Override]) -> Result<(), String> {
+    let d = blockdyn::load_model(model, set).map_err(|e| e.to_string())?;
+    release_freed_pages();
+    let report = blockdyn::report::check_report(&d);
+    // The process ends here: the diagram is left to the exit rather than freed one
+    // allocation at a time (a million at 20,000 joints, about 6% of the check's time).
+    // Nothing in it holds a file or anything else a drop would flush.
+    std::mem::forget(d);
+    say(&report);
+    Ok(())
+}
+
+/// Runs `blockdyn graph`: prints the model's diagram in Graphviz's dot language (`all`: the
+/// hidden blocks too).
+fn graph(model: &Path, set: &[blockdyn::Override], all: bool) -> Result<(), String> {
+    let d = blockdyn::load_model(model, set).map_err(|e| e.to_string())?;
+    say(&blockdyn::diagram::dot::to_dot(&d, all));
+    Ok(())
 }
 
 /// Runs `blockdyn blocks`: the library's blocks as Markdown (`--markdown`), the list of them, or
@@ -398,9 +390,18 @@ fn linearize(
 }
 
 /// Runs `blockdyn trim`: prints the equilibrium as JSON, warnings on stderr.
-fn trim(model: &Path, set: &[blockdyn::Override], spec: &blockdyn::TrimSpec) -> Result<(), String> {
-    let t =
-        blockdyn::command::linearize::trim_model(model, set, spec).map_err(|e| e.to_string())?;
+fn trim(args: TrimArgs) -> Result<(), String> {
+    let spec = blockdyn::TrimSpec {
+        inputs: args.inputs,
+        free_inputs: args.free_inputs,
+        fixed_states: args.fix_states,
+        outputs: args.outputs,
+        tolerance: args.tolerance,
+        ..Default::default()
+    };
+    let model = &args.model;
+    let t = blockdyn::command::linearize::trim_model(model, &sets(&args.set)?, &spec)
+        .map_err(|e| e.to_string())?;
     for w in &t.warnings {
         eprintln!("warning: {w}");
     }

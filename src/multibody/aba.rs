@@ -58,17 +58,9 @@ pub(crate) fn kinematics_pass_over(
 pub fn passive_forces(m: &Mechanism, q: &[f64], v: &[f64], out: &mut [f64]) {
     out.fill(0.0);
     for b in &m.bodies[1..] {
-        if let Some(p) = m.passive_of(b) {
-            let nv = b.kind.nv();
-            let mut e = [0.0; 6];
-            joint_deflection(b.kind, &q[b.q_start..b.q_start + b.kind.nq()], &mut e[..nv]);
-            let mut friction = [0.0; 6];
-            p.friction_forces(&v[b.v_start..b.v_start + nv], &mut friction);
-            for k in 0..nv {
-                out[b.v_start + k] =
-                    -p.stiffness[k] * e[k] - p.damping[k] * v[b.v_start + k] + friction[k];
-            }
-        }
+        let nv = b.kind.nv();
+        let passive = joint_passive_force(m, b, q, v);
+        out[b.v_start..b.v_start + nv].copy_from_slice(&passive[..nv]);
     }
 }
 

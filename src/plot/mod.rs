@@ -30,6 +30,7 @@
 pub mod axis;
 pub mod decimate;
 pub mod font;
+pub mod panels;
 pub mod render;
 
 use std::io;
@@ -40,7 +41,8 @@ use thiserror::Error;
 
 use crate::output::{write_atomically, OutputError, Recording};
 
-pub use render::{LOGGED_PANEL_TITLE, MIN_PANEL_HEIGHT};
+pub use panels::LOGGED_PANEL_TITLE;
+pub use render::MIN_PANEL_HEIGHT;
 
 /// Largest accepted image width or height, px (bounds the in-memory buffer to 8192² × 3 bytes).
 pub const MAX_IMAGE_SIDE: u32 = 8192;
@@ -208,7 +210,7 @@ fn render_rgb_with(
             ),
         });
     }
-    let plans = render::plan_panels(rec).map_err(|reason| PlotError::InvalidRecording {
+    let plans = panels::plan_panels(rec).map_err(|reason| PlotError::InvalidRecording {
         path: path_buf(),
         reason,
     })?;

@@ -50,6 +50,14 @@ pub(crate) enum JacobianState {
     Stale,
 }
 
+/// Where J's difference quotients take f(t, x) from.
+pub(crate) enum FStart<'a> {
+    /// Evaluated afresh into this buffer (one evaluation, checked finite).
+    Evaluate(&'a mut [f64]),
+    /// Given: evaluated at exactly (t, x) by the caller, and finite (ros34pw2's step start).
+    Given(&'a [f64]),
+}
+
 /// J, its column groups and M's factorisation (see the module documentation).
 #[derive(Clone, Debug)]
 pub(crate) struct IterationMatrix {
@@ -89,13 +97,13 @@ impl IterationMatrix {
         self.newton.new_run();
     }
 
-    /// J at (t, x) by forward differences: f(t, x) afresh into `f_0` (one evaluation), then one
-    /// per column group. M must then be factored again.
+    /// J at (t, x) by forward differences: f(t, x) from `f_0` (evaluated afresh, one evaluation,
+    /// or given), then one evaluation per column group. M must then be factored again.
     pub(crate) fn form_jacobian<S: System>(
         &mut self,
         system: &mut S,
         (t, x): (f64, &[f64]),
-        f_0: &mut [f64],
+        f_0: FStart<'_>,
         work: FdWork<'_>,
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
@@ -120,12 +128,18 @@ impl IterationMatrix {
             .newton
             .jacobian_out()
             .map_err(|_| ImplicitFailure::DenseRefused(t))?;
-        system.derivatives(t, x, f_0);
-        stats.function_evaluations += 1;
-        if let Some(i) = first_non_finite(f_0) {
-            system.non_finite_derivative(t, x);
-            return Err(ImplicitFailure::NonFinite(t, i));
-        }
+        let f_0: &[f64] = match f_0 {
+            FStart::Given(f_0) => f_0,
+            FStart::Evaluate(f_0) => {
+                system.derivatives(t, x, f_0);
+                stats.function_evaluations += 1;
+                if let Some(i) = first_non_finite(f_0) {
+                    system.non_finite_derivative(t, x);
+                    return Err(ImplicitFailure::NonFinite(t, i));
+                }
+                f_0
+            }
+        };
         fd_jacobian(
             system,
             (t, x, f_0),

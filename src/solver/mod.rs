@@ -13,7 +13,7 @@
 //! | `Trbdf2` | TR-BDF2 (implicit, L-stable, stiffly accurate), FSAL | 2 Newton solves sharing one LU (≈ 2–6 evaluations; n more per Jacobian) | PI, estimator order 2, filtered estimate | cubic Hermite |
 //! | `Esdirk43` | ESDIRK 4(3) (implicit, L-stable, stiffly accurate), FSAL | 5 Newton solves sharing one LU | PI, estimator order 3, filtered estimate | cubic Hermite |
 //! | `Rkc` | Runge–Kutta–Chebyshev, 2nd order, s stages from h·ρ (`rkc`), FSAL | s (+ a power iteration every 25 steps) | the paper's predictive controller, estimator order 2 | cubic Hermite |
-//! | `Ros34pw2` | Rosenbrock W-method 3(2) (linearly implicit, stiffly accurate, L-stable at the LU's own h; `rosenbrock`), FSAL | 4 evaluations and 4 solves with one LU of I − h·γ·W (W kept over many steps; per Jacobian one evaluation per column group, plus two) | PI, estimator order 2 | cubic Hermite |
+//! | `Ros34pw2` | Rosenbrock W-method 3(2) (linearly implicit, stiffly accurate, L-stable at the LU's own h; `rosenbrock`), FSAL | 4 evaluations and 4 solves with one LU of I − h·γ·W (W kept over many steps; per Jacobian one evaluation per column group, plus one for w, plus one when the step start's f cannot serve) | PI, estimator order 2 | cubic Hermite |
 //! | `Auto` | `Dopri5`, switching to `Trbdf2` or `Esdirk43` while stiff (see `auto`) | either's | either's | either's |
 //!
 //! Tableaux from Hairer, Nørsett & Wanner, *Solving Ordinary Differential Equations I* (2nd ed.,

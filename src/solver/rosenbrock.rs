@@ -27,8 +27,15 @@
 //! to the autonomised system (y, t)′ = (f, 1), whose W has the column w ≈ ∂f/∂t. w is formed with
 //! J, by one forward difference in t (δ = √(ε·max(|t|, 1e-5)), one more evaluation per Jacobian),
 //! and is 0 when a time event lies within δ (a source's switch there is a jump, not a slope). Any
-//! w keeps the order (it is part of W); a good one keeps a stiff system tracking a moving input
-//! (y′ = −λ·(y − sin t), tested).
+//! w keeps the order as h → 0 (it is part of W). In the stiff regime it matters where W differs
+//! from ∂f/∂x along the step: with a Jacobian that moves in t, w = 0 costs an order (tested); with
+//! W = ∂f/∂x constant (y′ = −λ·(y − cos t) − sin t) both of the method's solutions are independent
+//! of w (b and b̂ annihilate its contribution, tested), which is why a moving input alone cannot
+//! tell a wrong w.
+//!
+//! **f(t, x) of the differences.** J's and w's forward differences start from f(t, x): the step
+//! start's FSAL slot when it was evaluated at exactly (t, x) (the solver's `k_first_exact`), else
+//! (a projection moved x after it, a time event's handlers ran) one evaluation afresh.
 //!
 //! **Jacobian policy.** J (and w) is formed at a step start: at a run's start, after an event
 //! that changed the state ([`Rosenbrock::restart`]), when a step is rejected twice running with a
@@ -45,7 +52,7 @@
 //! [[`LU_BAND_LOW`], [`LU_BAND_HIGH`]]: within the band the step uses M as factored.
 
 use super::finite::checked_derivatives;
-use super::iteration_matrix::{ImplicitFailure, IterationMatrix, JacobianState};
+use super::iteration_matrix::{FStart, ImplicitFailure, IterationMatrix, JacobianState};
 use super::jacobian::FdWork;
 use super::rk_step::StepBuffers;
 use super::tableau::{TransformedStages, ROS34PW2, ROS34PW2_STAGES};
@@ -81,7 +88,8 @@ pub(crate) struct Rosenbrock {
     h_lu: f64,
     /// w ≈ ∂f/∂t at J's point.
     f_t: Vec<f64>,
-    /// f(t, x) afresh for the Jacobian, and the difference quotients' work buffers.
+    /// f(t, x) afresh for the Jacobian (when the step start's cannot serve), and the difference
+    /// quotients' work buffers.
     f_0: Vec<f64>,
     f_pert: Vec<f64>,
     delta: Vec<f64>,
@@ -157,12 +165,15 @@ impl Rosenbrock {
     }
 
     /// One trial step (t, x) → (t_new, x_new) of size h with f(t, x) in stage slot 0: x_new, the
-    /// error estimate into `err` and f(t_new, x_new) into stage slot 1.
+    /// error estimate into `err` and f(t_new, x_new) into stage slot 1. `f_start_exact`: slot 0
+    /// was evaluated at exactly (t, x) (not carried across a projection or an event), so that a
+    /// Jacobian formed here takes it for its f(t, x) instead of evaluating f again.
     pub(crate) fn trial_step<S2: System>(
         &mut self,
         system: &mut S2,
         (t, h, t_new): (f64, f64, f64),
         buf: StepBuffers<'_>,
+        f_start_exact: bool,
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
         let StepBuffers {
@@ -173,8 +184,11 @@ impl Rosenbrock {
             err,
         } = buf;
         let n = x.len();
+        let (f_start, rest) = k.split_at_mut(n);
+        let f_end = &mut rest[..n];
         if self.jac_state == JacobianState::Missing {
-            self.form_jacobian(system, t, x, x_stage, stats)?;
+            let f_start = f_start_exact.then_some(&*f_start);
+            self.form_jacobian(system, (t, x, f_start), x_stage, stats)?;
         }
         let ratio = h / self.h_lu;
         if !(LU_BAND_LOW..=LU_BAND_HIGH).contains(&ratio) {
@@ -182,8 +196,6 @@ impl Rosenbrock {
             self.linear.factor(h * self.coeffs.gamma, stats)?;
             self.h_lu = h;
         }
-        let (f_start, rest) = k.split_at_mut(n);
-        let f_end = &mut rest[..n];
         for i in 0..S {
             self.stage(system, i, (t, h, t_new), x, f_start, x_stage, stats)?;
         }
@@ -255,12 +267,12 @@ impl Rosenbrock {
         Ok(())
     }
 
-    /// J and w at (t, x) (see the module documentation); M must then be factored again.
+    /// J and w at (t, x) (see the module documentation) from f(t, x) given (`f_start`: the step
+    /// start's, evaluated there) or evaluated afresh (`None`); M must then be factored again.
     fn form_jacobian<S2: System>(
         &mut self,
         system: &mut S2,
-        t: f64,
-        x: &[f64],
+        (t, x, f_start): (f64, &[f64], Option<&[f64]>),
         x_stage: &mut [f64],
         stats: &mut SolverStats,
     ) -> Result<(), ImplicitFailure> {
@@ -269,8 +281,20 @@ impl Rosenbrock {
             f_pert: &mut self.f_pert,
             delta: &mut self.delta,
         };
-        self.linear
-            .form_jacobian(system, (t, x), &mut self.f_0, work, stats)?;
+        let f_0 = match f_start {
+            Some(f_start) => {
+                let f_0 = FStart::Given(f_start);
+                self.linear
+                    .form_jacobian(system, (t, x), f_0, work, stats)?;
+                f_start
+            }
+            None => {
+                let f_0 = FStart::Evaluate(&mut self.f_0);
+                self.linear
+                    .form_jacobian(system, (t, x), f_0, work, stats)?;
+                &self.f_0
+            }
+        };
         let t_pert = t + (f64::EPSILON * t.abs().max(1e-5)).sqrt();
         let dt = t_pert - t;
         if system.next_time_event(t).is_some_and(|te| te <= t_pert) {
@@ -279,7 +303,7 @@ impl Rosenbrock {
             let evaluations = &mut stats.function_evaluations;
             checked_derivatives(system, (t_pert, x), &mut self.f_t, evaluations)
                 .map_err(|(t, i)| ImplicitFailure::NonFinite(t, i))?;
-            for (ft, f0) in self.f_t.iter_mut().zip(&self.f_0) {
+            for (ft, f0) in self.f_t.iter_mut().zip(f_0) {
                 *ft = (*ft - f0) / dt;
             }
         }
@@ -302,6 +326,30 @@ mod tests {
         dy[1] = -y[1] + t.sin();
     }
 
+    /// One trial step of `ros` of size h from (t, y) to t_new, f(t, y) in `k`'s slot 0 (J and w
+    /// as the caller set them): y_new, with f there in `k`'s slot 1.
+    fn trial<S2: System>(
+        ros: &mut Rosenbrock,
+        system: &mut S2,
+        (t, h, t_new): (f64, f64, f64),
+        y: &[f64],
+        k: &mut [f64],
+    ) -> Vec<f64> {
+        let n = y.len();
+        let (mut x_stage, mut x_new, mut err) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        let buf = StepBuffers {
+            x: y,
+            k,
+            x_stage: &mut x_stage,
+            x_new: &mut x_new,
+            err: &mut err,
+        };
+        let mut stats = SolverStats::default();
+        ros.trial_step(system, (t, h, t_new), buf, true, &mut stats)
+            .unwrap();
+        x_new
+    }
+
     /// Fixed steps of size h to t = 1 with W from `jacobian(y)` set at every step start and
     /// w = cos t (exact ∂f/∂t: (0, cos t)) scaled by `w_scale`; the final state.
     fn fixed_steps(h: f64, jacobian: &dyn Fn(&[f64]) -> [f64; 4], w_scale: f64) -> [f64; 2] {
@@ -309,24 +357,15 @@ mod tests {
         let mut ros = Rosenbrock::new(2);
         let steps = (1.0 / h).round() as usize;
         let (mut t, mut y) = (0.0f64, [1.0, 0.5]);
-        let (mut k, mut x_stage, mut x_new, mut err) = ([0.0; 4], [0.0; 2], [0.0; 2], [0.0; 2]);
-        let mut stats = SolverStats::default();
+        let mut k = [0.0; 4];
         for _ in 0..steps {
             ros.linear.newton.jac_mut().copy_from_slice(&jacobian(&y));
             ros.f_t.copy_from_slice(&[0.0, w_scale * t.cos()]);
             ros.jac_state = JacobianState::Current;
             ros.h_lu = f64::NAN;
             system.derivatives(t, &y, &mut k[..2]);
-            let buf = StepBuffers {
-                x: &y,
-                k: &mut k,
-                x_stage: &mut x_stage,
-                x_new: &mut x_new,
-                err: &mut err,
-            };
-            ros.trial_step(&mut system, (t, h, t + h), buf, &mut stats)
-                .unwrap();
-            y = x_new;
+            let y_new = trial(&mut ros, &mut system, (t, h, t + h), &y, &mut k);
+            y.copy_from_slice(&y_new);
             t += h;
         }
         y
@@ -361,6 +400,139 @@ mod tests {
                     "{name}: errors {errors:?}, order {order}"
                 );
             }
+        }
+    }
+
+    /// x′ = −λ(t)·(x − cos t) − sin t with λ(t) = λ₀·(1 + c·t), whose solution from x(0) = 1 is
+    /// x = cos t (Prothero–Robinson's problem; with c = 0 the brief's, λ constant).
+    fn prothero_robinson(lambda0: f64, c: f64) -> impl FnMut(f64, &[f64], &mut [f64]) {
+        move |t, x, dx| dx[0] = -lambda0 * (1.0 + c * t) * (x[0] - t.cos()) - t.sin()
+    }
+
+    /// `steps` fixed steps from x(0) = 1 to t = 1 with J and w formed by the module's
+    /// differences at every step start (from the FSAL slot, as the loop does), w set to 0
+    /// after forming unless `keep_w`: the final error against cos t.
+    fn prothero_robinson_error(lambda0: f64, c: f64, steps: usize, keep_w: bool) -> f64 {
+        let mut system = FnSystem::new(1, prothero_robinson(lambda0, c));
+        let mut ros = Rosenbrock::new(1);
+        let h = 1.0 / steps as f64;
+        let (mut t, mut y) = (0.0f64, [1.0]);
+        let mut k = [0.0; 2];
+        let mut stats = SolverStats::default();
+        system.derivatives(t, &y, &mut k[..1]);
+        for i in 0..steps {
+            let t_new = (i + 1) as f64 * h;
+            let start = (t, &y[..], Some(&k[..1]));
+            ros.form_jacobian(&mut system, start, &mut [0.0], &mut stats)
+                .unwrap();
+            if !keep_w {
+                ros.f_t[0] = 0.0;
+            }
+            let y_new = trial(&mut ros, &mut system, (t, h, t_new), &y, &mut k);
+            y.copy_from_slice(&y_new);
+            k.copy_within(1..2, 0);
+            t = t_new;
+        }
+        (y[0] - t.cos()).abs()
+    }
+
+    /// Observed orders log₂(eᵢ/eᵢ₊₁) of errors at halved steps.
+    fn orders(errors: &[f64]) -> Vec<f64> {
+        errors.windows(2).map(|e| (e[0] / e[1]).log2()).collect()
+    }
+
+    /// w, ∂f/∂t's forward difference, is the time derivative of f: at t = 0.7, x = 0.3 on the
+    /// moving-λ problem (λ₀ = 1000, c = 1), ∂f/∂t = −λ₀c·(x − cos t) − λ(t)·sin t − cos t
+    /// (≈ −317), within the forward difference's own error, δ/2·|∂²f/∂t²| (truncation) plus
+    /// 4ε·|f|/δ (f's rounding at both points), δ = √(ε·t): about 7e-5, 2e-7 of |∂f/∂t|. J is
+    /// −λ(t) within the same kind of bound in x (∂²f/∂x² = 0: rounding only). Formed from the
+    /// FSAL slot it is bit for bit the same and costs one evaluation fewer.
+    #[test]
+    fn w_is_the_forward_difference_of_f_in_t() {
+        let (lambda0, c, t, x) = (1000.0, 1.0, 0.7f64, [0.3]);
+        let mut f = prothero_robinson(lambda0, c);
+        let mut f_start = [0.0];
+        f(t, &x, &mut f_start);
+        let exact = -lambda0 * c * (x[0] - t.cos()) - lambda0 * (1.0 + c * t) * t.sin() - t.cos();
+        let f_tt = -2.0 * lambda0 * c * t.sin() - lambda0 * (1.0 + c * t) * t.cos() + t.sin();
+        let delta = (f64::EPSILON * t).sqrt();
+        let bound = delta / 2.0 * f_tt.abs() + 4.0 * f64::EPSILON * f_start[0].abs() / delta;
+        let mut formed = Vec::new();
+        for given in [None, Some(&f_start[..])] {
+            let mut system = FnSystem::new(1, prothero_robinson(lambda0, c));
+            let mut ros = Rosenbrock::new(1);
+            let mut stats = SolverStats::default();
+            ros.form_jacobian(&mut system, (t, &x, given), &mut [0.0], &mut stats)
+                .unwrap();
+            let w = ros.f_t[0];
+            assert!(
+                (w - exact).abs() <= bound,
+                "w {w}, exact {exact}, bound {bound}"
+            );
+            let jac = ros.linear.newton.jac_mut()[0];
+            let lambda = lambda0 * (1.0 + c * t);
+            assert!(
+                (jac + lambda).abs() <= 1e-6 * lambda,
+                "J {jac}, −λ {}",
+                -lambda
+            );
+            // f afresh, one column, w; or the column and w only.
+            let evaluations = if given.is_some() { 2 } else { 3 };
+            assert_eq!(stats.function_evaluations, evaluations);
+            formed.push((w.to_bits(), jac.to_bits()));
+        }
+        assert_eq!(formed[0], formed[1]);
+    }
+
+    /// The time column w on Prothero–Robinson's problem, fixed steps h = 1/10 … 1/160 to t = 1,
+    /// J and w from the differences at every step start.
+    /// - λ constant (c = 0): w changes nothing. With W = ∂f/∂x exact and constant, w's
+    ///   contribution to the solution and to the estimate is h²·w·bᵀ(I − hλB)⁻¹g, which is
+    ///   identically 0 in hλ for ROS34PW2's b and b̂ (B = α + Γ, g the row sums of Γ); so the runs
+    ///   with w and with w = 0 agree to rounding (1e-13, against errors of 1e-9 … 1e-5). Order 3
+    ///   shows where the problem is not stiff (λ = 1: observed orders 2.96–2.99, within 0.1 of 3);
+    ///   at λ = 1000 (hλ = 6 … 100) the errors fall as h² (orders 2.05–2.28, asserted ≥ 1.9), the
+    ///   order reduction of Rosenbrock methods on this problem, with or without w.
+    /// - λ moving (λ₀ = 1000, c = 1): W, formed at the step start, is not ∂f/∂x at the stages, and
+    ///   w carries ∂λ/∂t. With w the observed orders are 3.2–3.4 (asserted within [2.8, 3.7]);
+    ///   with w = 0 they fall to 2.2–2.4 (asserted ≤ 2.5) and every error is 50–1000× larger
+    ///   (asserted ≥ 30×). A wrong or missing ∂f/∂t difference shows here.
+    #[test]
+    fn the_time_column_keeps_order_three_where_the_jacobian_moves() {
+        let steps = [10, 20, 40, 80, 160];
+        let errors = |lambda0: f64, c: f64, keep_w: bool| -> Vec<f64> {
+            steps
+                .iter()
+                .map(|&n| prothero_robinson_error(lambda0, c, n, keep_w))
+                .collect()
+        };
+        for lambda0 in [1.0, 1000.0] {
+            let (with_w, without_w) = (errors(lambda0, 0.0, true), errors(lambda0, 0.0, false));
+            for (a, b) in with_w.iter().zip(&without_w) {
+                assert!(
+                    (a - b).abs() <= 1e-13,
+                    "λ {lambda0}: {with_w:?} {without_w:?}"
+                );
+            }
+            let observed = orders(&with_w);
+            let expected = if lambda0 == 1.0 { 2.9..=3.1 } else { 1.9..=3.1 };
+            assert!(
+                observed.iter().all(|p| expected.contains(p)),
+                "λ {lambda0}: errors {with_w:?}, orders {observed:?}"
+            );
+        }
+        let (with_w, without_w) = (errors(1000.0, 1.0, true), errors(1000.0, 1.0, false));
+        let (kept, dropped) = (orders(&with_w), orders(&without_w));
+        assert!(
+            kept.iter().all(|p| (2.8..=3.7).contains(p)),
+            "with w: errors {with_w:?}, orders {kept:?}"
+        );
+        assert!(
+            dropped.iter().all(|&p| p <= 2.5),
+            "w = 0: errors {without_w:?}, orders {dropped:?}"
+        );
+        for (a, b) in with_w.iter().zip(&without_w) {
+            assert!(b / a >= 30.0, "with w {with_w:?}, w = 0 {without_w:?}");
         }
     }
 }

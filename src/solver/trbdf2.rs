@@ -38,7 +38,7 @@
 //! L-stable solution handles well, and for non-stiff ones is the raw estimate up to O(h).
 
 use super::finite::first_non_finite;
-use super::iteration_matrix::{ImplicitFailure, IterationMatrix, JacobianState};
+use super::iteration_matrix::{FStart, ImplicitFailure, IterationMatrix, JacobianState};
 use super::jacobian::FdWork;
 use super::rk_step::StepBuffers;
 use super::tableau::{Tableau, TRBDF2, TRBDF2_D, TRBDF2_GAMMA, TRBDF2_W};
@@ -236,7 +236,8 @@ impl Trbdf2 {
         Ok(())
     }
 
-    /// J at (t, x) by forward differences (n + 1 evaluations of f); M must then be factored
+    /// J at (t, x) by forward differences (n + 1 evaluations of f: slot 0 holds f(t, x) only to
+    /// the Newton iteration's accuracy, so f is evaluated afresh); M must then be factored
     /// again.
     fn form_jacobian<S: System>(
         &mut self,
@@ -252,7 +253,7 @@ impl Trbdf2 {
             delta: &mut self.delta,
         };
         self.linear
-            .form_jacobian(system, (t, x), &mut self.f_0, work, stats)?;
+            .form_jacobian(system, (t, x), FStart::Evaluate(&mut self.f_0), work, stats)?;
         if self.estimate_radius {
             self.radius = self.power_iteration();
         }

@@ -38,7 +38,10 @@
 //! [`STIFF_EIGENVALUE_RATIO`] times its slow one (the fast one sets the explicit step, the slow one
 //! the time scale of the motion).
 
-use crate::contact::normal_force::{smoothstep, NormalForceLaw};
+use super::rest_state::{
+    finite_or_zero, hunt_crossley_depth, hunt_crossley_stiffness, linear_depth, RestState,
+};
+use crate::contact::normal_force::NormalForceLaw;
 use crate::solver::Method;
 
 /// More steps per simulated second than this (in contact) flags the contact as stiff.
@@ -245,62 +248,6 @@ impl ContactAdvice {
     }
 }
 
-/// The rest state of a contact under a weight and the law's slopes there (see the module
-/// documentation's table).
-struct RestState {
-    /// The static depth d₀ (m); `None` when the law cannot carry the weight.
-    depth: Option<f64>,
-    /// k_eff = ∂f_n/∂d at (d₀, ḋ = 0) (N/m), before saturation.
-    k_eff: f64,
-    /// b_eff = ∂f_n/∂ḋ at (d₀, ḋ = 0) (N·s/m), before saturation.
-    b_eff: f64,
-}
-
-impl RestState {
-    /// A law that cannot carry the weight (zero stiffness).
-    const CANNOT_CARRY: RestState = RestState {
-        depth: None,
-        k_eff: 0.0,
-        b_eff: 0.0,
-    };
-
-    /// The smooth spring-damper's rest state (stiffness k in N/m, damping b in N·s/m,
-    /// transition width w in m) under the weight W (N): on the ramp (d₀ < w) the slopes of
-    /// s(d/w)·k·d and s(d/w)·b·ḋ, past it k and b.
-    fn smooth(weight: f64, stiffness: f64, damping: f64, transition_width: f64) -> RestState {
-        match smooth_static_depth(weight, stiffness, transition_width) {
-            Some(depth) if transition_width > 0.0 && depth < transition_width => {
-                let x = depth / transition_width;
-                RestState {
-                    depth: Some(depth),
-                    k_eff: stiffness * x * x * (9.0 - 8.0 * x),
-                    b_eff: smoothstep(x) * damping,
-                }
-            }
-            Some(depth) => RestState {
-                depth: Some(depth),
-                k_eff: stiffness,
-                b_eff: damping,
-            },
-            None => RestState::CANNOT_CARRY,
-        }
-    }
-}
-
-/// Hunt–Crossley's k_eff = n·k·d₀^(n−1) (N/m) at the static depth d₀ (m). At zero load k·dⁿ has
-/// no slope for n > 1 and an unbounded one for n < 1.
-fn hunt_crossley_stiffness(depth: f64, stiffness: f64, exponent: f64) -> f64 {
-    if depth > 0.0 {
-        exponent * stiffness * depth.powf(exponent - 1.0)
-    } else if exponent == 1.0 {
-        stiffness
-    } else if exponent > 1.0 {
-        0.0
-    } else {
-        f64::INFINITY
-    }
-}
-
 /// The moduli (fast, slow) (1/s) of the eigenvalues of m·x'' + b·x' + k·x = 0 (m > 0, ω =
 /// sqrt(k/m) saturated): a complex pair of modulus ω when b² < 4mk, else real
 /// −(b ± sqrt(b² − 4mk))/(2m); the slow one as (k/m)/fast avoids cancellation.
@@ -319,98 +266,12 @@ fn eigenvalue_moduli(k_eff: f64, b_eff: f64, mass: f64, omega: f64) -> (f64, f64
     }
 }
 
-/// d₀ = W/k (m) for a linear spring; 0 at zero load; `None` when k = 0 cannot carry W > 0.
-fn linear_depth(weight: f64, stiffness: f64) -> Option<f64> {
-    if weight <= 0.0 {
-        Some(0.0)
-    } else if stiffness > 0.0 {
-        Some(weight / stiffness)
-    } else {
-        None
-    }
-}
-
-/// The smooth law's static depth d₀ (m): the root of s(d/w)·k·d = W. The left side is 0 at
-/// d = 0, k·w at d = w and increasing in between, so d₀ = W/k when W/k ≥ w; otherwise
-/// x = d₀/w ∈ (0, 1) solves x³·(3 − 2x) = r with r = W/(k·w) < 1, found by Newton's method
-/// safeguarded by bisection on the bracket [cbrt(r/3), cbrt(r)] (x³ ≤ x³(3 − 2x) ≤ 3x³ on
-/// [0, 1]) to about 1e-15 relative. `None` when k = 0 cannot carry W > 0.
-fn smooth_static_depth(weight: f64, stiffness: f64, width: f64) -> Option<f64> {
-    let depth = linear_depth(weight, stiffness)?;
-    if depth == 0.0 || width.is_nan() || width <= 0.0 || depth >= width {
-        return Some(depth);
-    }
-    let ratio = depth / width;
-    Some(width * solve_smooth_balance(ratio))
-}
-
-/// The root x ∈ [0, 1] of x³·(3 − 2x) = r for 0 ≤ r ≤ 1 (see [`smooth_static_depth`]).
-fn solve_smooth_balance(ratio: f64) -> f64 {
-    if ratio.is_nan() || ratio <= 0.0 {
-        return 0.0;
-    }
-    if ratio >= 1.0 {
-        return 1.0;
-    }
-    let residual = |x: f64| x * x * x * (3.0 - 2.0 * x) - ratio;
-    let mut lo = (ratio / 3.0).cbrt();
-    let mut hi = ratio.cbrt().min(1.0);
-    if lo <= 0.0 {
-        return 0.0;
-    }
-    let mut x = lo;
-    for _ in 0..200 {
-        let r = residual(x);
-        if r == 0.0 {
-            return x;
-        }
-        if r < 0.0 {
-            lo = x;
-        } else {
-            hi = x;
-        }
-        // f'(x) = 9x² − 8x³ > 0 on (0, 1].
-        let slope = x * x * (9.0 - 8.0 * x);
-        let newton = x - r / slope;
-        let next = if newton > lo && newton < hi {
-            newton
-        } else {
-            0.5 * (lo + hi)
-        };
-        let converged = (next - x).abs() <= 1e-15 * x || hi - lo <= 1e-15 * lo;
-        x = next;
-        if converged {
-            break;
-        }
-    }
-    x
-}
-
-/// Hunt–Crossley's static depth d₀ = (W/k)^(1/n) (m); 0 at zero load; `None` when k = 0 cannot
-/// carry W > 0.
-fn hunt_crossley_depth(weight: f64, stiffness: f64, exponent: f64) -> Option<f64> {
-    let ratio = linear_depth(weight, stiffness)?;
-    if ratio == 0.0 {
-        return Some(0.0);
-    }
-    Some(finite_or_zero(ratio.powf(1.0 / exponent)))
-}
-
 /// Negative and non-finite values (NaN, ±∞) as 0.
 fn non_negative(value: f64) -> f64 {
     if value.is_finite() && value > 0.0 {
         value
     } else {
         0.0
-    }
-}
-
-/// NaN as 0, everything else unchanged.
-fn finite_or_zero(value: f64) -> f64 {
-    if value.is_nan() {
-        0.0
-    } else {
-        value.min(f64::MAX)
     }
 }
 
@@ -429,6 +290,7 @@ mod tests {
     use super::super::advice_text::spatial_contact_advice;
     use super::*;
     use crate::contact::friction::FrictionLaw;
+    use crate::contact::normal_force::smoothstep;
 
     const G: f64 = 9.81;
 
@@ -523,23 +385,6 @@ mod tests {
         let omega = a.linear_stiffness.sqrt();
         assert!(rel(a.natural_frequency.unwrap(), omega) < 1e-14);
         assert!(a.to_string().contains("smoothstep(d/w)·k·d = W"));
-    }
-
-    #[test]
-    fn smooth_law_balance_solves_to_high_relative_accuracy_over_many_decades() {
-        for exponent in -30..=0 {
-            for mantissa in [1.0, 2.5, 9.99] {
-                let r = mantissa * 10f64.powi(exponent);
-                if r >= 1.0 {
-                    continue;
-                }
-                let x = solve_smooth_balance(r);
-                assert!(x > 0.0 && x < 1.0, "r = {r}: x = {x}");
-                assert!(rel(x * x * x * (3.0 - 2.0 * x), r) < 1e-13, "r = {r}");
-            }
-        }
-        assert_eq!(solve_smooth_balance(0.0), 0.0);
-        assert_eq!(solve_smooth_balance(1.0), 1.0);
     }
 
     #[test]

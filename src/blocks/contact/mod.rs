@@ -8,6 +8,7 @@ pub mod group;
 pub mod laws_params;
 mod pair_modes;
 pub mod rates;
+mod rest_state;
 pub mod rigid_contact;
 pub(crate) mod rigid_params;
 pub mod spatial_contact;

@@ -57,8 +57,10 @@ mod resume;
 mod setup;
 mod state;
 mod step;
+mod step_end;
 mod switching;
 mod walk;
+mod walk_state;
 
 pub use resume::SolverCheckpoint;
 pub use state::Solver;

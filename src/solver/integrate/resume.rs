@@ -27,6 +27,8 @@ pub struct SolverCheckpoint {
     x: Vec<f64>,
     /// k₁: f at (t, x) as the step before the event left it.
     k_first: Vec<f64>,
+    /// `Solver::k_first_exact` with it.
+    k_first_exact: bool,
     controller: PiController,
     zero_crossings: ZeroCrossings,
     implicit: Option<Box<Trbdf2>>,
@@ -60,6 +62,7 @@ impl Solver {
         Some(SolverCheckpoint {
             x: self.x.clone(),
             k_first: self.k[..n].to_vec(),
+            k_first_exact: self.k_first_exact,
             controller: self.controller.clone(),
             zero_crossings: self.zc.clone(),
             implicit: self.implicit.clone(),
@@ -94,6 +97,7 @@ impl Solver {
         self.stopped = None;
         self.x.copy_from_slice(&checkpoint.x);
         self.k[..n].copy_from_slice(&checkpoint.k_first);
+        self.k_first_exact = checkpoint.k_first_exact;
         self.controller.clone_from(&checkpoint.controller);
         self.zc.clone_from(&checkpoint.zero_crossings);
         self.forecast.forget();

@@ -82,6 +82,7 @@ impl Solver {
             x_stage: vec![0.0; n],
             err: vec![0.0; n],
             k: vec![0.0; (stages + 1) * n],
+            k_first_exact: false,
             dense: vec![0.0; n],
             x_interp: vec![0.0; n],
             zc: ZeroCrossings::new(zero_crossing_dim),

@@ -32,6 +32,11 @@ pub struct Solver {
     pub(super) err: Vec<f64>,
     /// Stage derivatives, (stages + 1)·n.
     pub(super) k: Vec<f64>,
+    /// Stage slot 0 holds f evaluated at exactly the current (t, x): true after `eval_start`
+    /// and after a step end whose projection left x as the evaluation saw it; false when the
+    /// projection moved x or a time event's handlers ran (f is unchanged by contract, but not
+    /// evaluated there). ros34pw2 forms its Jacobian from slot 0 only when it is true.
+    pub(super) k_first_exact: bool,
     /// Per-step dense-output coefficients.
     pub(super) dense: Vec<f64>,
     pub(super) x_interp: Vec<f64>,

@@ -34,6 +34,7 @@ impl Solver {
         let n = self.x.len();
         system.derivatives(t, &self.x, &mut self.k[..n]);
         stats.function_evaluations += 1;
+        self.k_first_exact = true;
         match first_non_finite(&self.k[..n]) {
             Some(index) => {
                 system.non_finite_derivative(t, &self.x);
@@ -130,8 +131,9 @@ impl Solver {
         };
         let tolerances = (self.options.rel_tol, self.options.abs_tol);
         if let Some(rosenbrock) = self.rosenbrock.as_deref_mut() {
+            let k_first_exact = self.k_first_exact;
             rosenbrock
-                .trial_step(system, (t, h, t_new), buffers, stats)
+                .trial_step(system, (t, h, t_new), buffers, k_first_exact, stats)
                 .map_err(TrialFailure::from)?;
             return match first_non_finite(&self.x_new) {
                 Some(i) => Err(TrialFailure::NonFinite(t_new, i)),
