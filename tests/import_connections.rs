@@ -123,3 +123,36 @@ fn a_robot_named_world_is_refused() {
         "{stderr}"
     );
 }
+
+/// A robot named with line breaks (`name="pendulum&#10;[blocks.evil]…"`, as a hostile URDF may
+/// be) cannot write TOML through the printed model's header comment: the breaks are escaped, so
+/// every header line stays a comment and no block `evil` appears.
+#[test]
+fn a_robot_name_with_line_breaks_stays_inside_the_header_comment() {
+    let dir = cli_common::temp_dir("import_name_breaks");
+    let urdf = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/models/urdf/pendulum.urdf"
+    ))
+    .unwrap()
+    .replace(
+        "<robot name=\"pendulum\">",
+        "<robot name=\"pendulum&#10;[blocks.evil]&#10;type = &quot;Gain&quot;\">",
+    );
+    let path = dir.join("hostile.urdf");
+    std::fs::write(&path, urdf).unwrap();
+    let out = blockdyn(&["import", path.to_str().unwrap(), "--name", "arm"]);
+    let printed = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        !printed
+            .lines()
+            .any(|l| l.trim_start().starts_with("[blocks.evil]")),
+        "{printed}"
+    );
+    assert!(
+        printed.starts_with("# The robot 'pendulum\\n[blocks.evil]\\ntype = \"Gain\"' of "),
+        "{printed}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -112,8 +112,26 @@ fn not_written(c: &Connection, from_missing: bool) -> String {
     )
 }
 
+/// `text` with its control characters escaped (`\n` as the two characters `\` `n`): a robot
+/// name read from a URDF (`name="a&#10;b"`) or a path may hold a line break, which would end the
+/// header's comment line and put the rest into the printed model as TOML.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped = c.is_control().then(|| c.escape_default());
+            escaped
+                .into_iter()
+                .flatten()
+                .chain((!c.is_control()).then_some(c))
+        })
+        .collect()
+}
+
 /// The comment the printed model starts with: where it comes from and its Urdf block twin.
 fn header(path: &Path, robot_name: &str, options: &Options) -> String {
+    let robot_name = one_line(robot_name);
+    let path = one_line(&path.display().to_string());
+    let name = one_line(&options.name);
     let base = match options.base {
         Base::Fixed => "",
         Base::Floating => " --base floating",
@@ -124,12 +142,6 @@ fn header(path: &Path, robot_name: &str, options: &Options) -> String {
         ""
     };
     format!(
-        "# The robot '{robot_name}' of {}, as blockdyn blocks: written by\n#   blockdyn import {} --name {}{base}{actuation}\n# Equivalent to a model with\n#   [blocks.{}]\n#   type = \"Urdf\"\n#   file = \"{}\"\n# and \"world.W -- {}.B\". See docs/urdf.md.\n",
-        path.display(),
-        path.display(),
-        options.name,
-        options.name,
-        path.display(),
-        options.name
+        "# The robot '{robot_name}' of {path}, as blockdyn blocks: written by\n#   blockdyn import {path} --name {name}{base}{actuation}\n# Equivalent to a model with\n#   [blocks.{name}]\n#   type = \"Urdf\"\n#   file = \"{path}\"\n# and \"world.W -- {name}.B\". See docs/urdf.md.\n"
     )
 }

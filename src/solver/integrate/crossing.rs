@@ -156,6 +156,8 @@ impl Solver {
         }
         step.interpolate((t_event - t) / h, x_interp);
         self.x.copy_from_slice(&self.x_interp);
+        // Slot 0 still holds f at the step's start: not f(t_event, x).
+        self.k_first_exact = false;
         Some(t_event)
     }
 }

@@ -187,6 +187,8 @@ impl Solver {
             step.interpolate((t_event - t_start) / h_try, x_interp);
         }
         self.x.copy_from_slice(&self.x_interp);
+        // Slot 0 holds f at a step's start or end, not at the crossing: not f(t_event, x).
+        self.k_first_exact = false;
     }
 
     /// An accepted step without a crossing: its rows and samples, a crossing looked for past a
