@@ -289,7 +289,7 @@ fn a_sweep_shares_one_diagram_when_a_set_can_carry_the_point() {
 }
 
 /// Values compiled into the mechanism (a solid's mass, gravity, a joint's initial position, a
-/// rigid contact's and a rigid joint limit's restitution) set per run: the set elaborates the
+/// rigid contact's and a rigid joint limit's restitution, a RigidTransform's pose) set per run: the set elaborates the
 /// mechanism again, and the run equals, bit for bit, the model built with the values.
 #[test]
 fn mechanism_values_set_per_run_equal_the_model_built_with_them() {
@@ -301,6 +301,12 @@ fn mechanism_values_set_per_run_equal_the_model_built_with_them() {
         ),
         ("models/ball_to_rest.toml", vec!["contact.restitution=0.6"]),
         ("models/ball_to_rest.toml", vec!["ball.mass=3"]),
+        // A RigidTransform's pose: the built diagram holds a stand-in without it (the
+        // mechanism has it), and the set makes the block again from its table.
+        (
+            "models/double_pendulum.toml",
+            vec!["upper_end.translation=[0,-0.4,0]"],
+        ),
         (
             "models/pendulum_stop.toml",
             vec![

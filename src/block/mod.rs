@@ -336,6 +336,15 @@ pub trait Block: Send + Sync {
         None
     }
 
+    /// What stands for this block in the built diagram once the mechanism holds its values, or
+    /// `None` to keep the block itself (the default). A RigidTransform answers a stand-in
+    /// without its pose: nothing reads a frame's pose after the mechanism is compiled (a
+    /// parameter set makes the block again from its table), and a 20,000-joint URDF chain has
+    /// 80,000 of them (issue 28, part 3).
+    fn lowered(&self) -> Option<Box<dyn Block>> {
+        None
+    }
+
     /// What the block advises about its parameters and step (`blockdyn check`, the stall
     /// message); `None` when it has nothing to say.
     fn advice(&self) -> Option<&dyn Advice> {

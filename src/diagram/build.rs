@@ -42,16 +42,15 @@ pub(crate) fn build_diagram_owned(
     // One more than the model's blocks: the physical elaboration adds the mechanism block, and a
     // full vector would double (at 20,000 joints, 120,000 instances of ~240 bytes: 29 MB unused).
     let mut instances = Vec::with_capacity(spec.blocks.len() + 1);
-    // Block name → index, for the duplicate check and every connection's lookup.
-    let mut names: HashMap<String, usize> = HashMap::with_capacity(spec.blocks.len());
+    let repeated = repeated_names(spec);
     let mut problems = Vec::new();
     let mut failed: HashSet<String> = HashSet::new();
     // Each table's digest (see `digest.rs`), taken before the table is emptied.
     let mut table_digests = Vec::with_capacity(spec.blocks.len());
-    for entry_index in 0..spec.blocks.len() {
+    for (entry_index, &repeats) in repeated.iter().enumerate() {
         let entry = &spec.blocks[entry_index];
         table_digests.push(super::digest::digest(&entry.params));
-        if names.contains_key(&entry.name) || failed.contains(entry.name.as_str()) {
+        if repeats {
             problems.push(Diagnostic::at(
                 source,
                 &entry.name_span,
@@ -71,7 +70,6 @@ pub(crate) fn build_diagram_owned(
                 let quiet = (instance.block.role())
                     .is_some_and(|r| !matches!(r, PhysicalRole::Consumer))
                     && instance.block.warnings().is_empty();
-                names.insert(entry.name.clone(), instances.len());
                 instances.push(instance);
                 if model == Model::Dropped && !group {
                     let only: Option<&[&str]> = quiet.then_some(&["motion", "gravity"]);
@@ -84,6 +82,11 @@ pub(crate) fn build_diagram_owned(
             }
         }
     }
+    // Block name → index, for every connection's lookup: the names borrowed from the blocks
+    // (a copy of each was 120,000 short strings at 20,000 URDF joints, made and freed here).
+    let names: HashMap<&str, usize> = (instances.iter().enumerate())
+        .map(|(k, instance)| (instance.name.as_str(), k))
+        .collect();
     let mut wiring = Wiring::default();
     let blocks = Blocks {
         instances: &instances,
@@ -132,6 +135,14 @@ pub(crate) fn build_diagram_owned(
         &mut line_spans,
         registry.mechanism_lowering(),
     )?;
+    // Decided now, while the build holds less than it will once the blocks are compiled (see
+    // `mechanism_stands_still`).
+    let stands_still = scene.as_ref().is_some_and(|scene| {
+        super::warnings::mechanism_stands_still(instances.iter().map(|i| &*i.block), scene)
+    });
+    if scene.is_some() {
+        put_stand_ins(&mut instances);
+    }
     physical.shrink_to_fit();
     let wired = Wired {
         instances,
@@ -148,7 +159,7 @@ pub(crate) fn build_diagram_owned(
             blocks: &diagram.blocks,
             lines: &diagram.lines,
         };
-        let found = super::warnings::scene_warnings(&built, scene);
+        let found = super::warnings::scene_warnings(&built, scene, stands_still);
         diagram.warnings.extend(found);
     }
     diagram.scene = scene;
@@ -160,6 +171,26 @@ pub(crate) fn build_diagram_owned(
             super::recorded::drawn_frames(scene, &spec.output.animation.frames);
     }
     Ok(diagram)
+}
+
+/// Whether each of the model's blocks repeats the name of a block before it (which is then not
+/// made: "two blocks are named …").
+fn repeated_names(spec: &ModelSpec) -> Vec<bool> {
+    let mut seen: HashSet<&str> = HashSet::with_capacity(spec.blocks.len());
+    (spec.blocks.iter())
+        .map(|entry| !seen.insert(entry.name.as_str()))
+        .collect()
+}
+
+/// Each block whose values the mechanism now holds, replaced by its stand-in if it has one
+/// ([`Block::lowered`]: a RigidTransform's pose is the mechanism's once
+/// lowered). Done before the blocks are compiled, where the build's heap peaks.
+fn put_stand_ins(instances: &mut [Instance]) {
+    for instance in instances {
+        if let Some(stand_in) = instance.block.lowered() {
+            instance.block = stand_in;
+        }
+    }
 }
 
 /// A block of the model, built by its type from its table, its parameters and period checked.
@@ -301,7 +332,7 @@ enum Side {
 /// The instances and their index by name.
 struct Blocks<'a> {
     instances: &'a [Instance],
-    names: &'a HashMap<String, usize>,
+    names: &'a HashMap<&'a str, usize>,
 }
 
 fn find_block<'a>(

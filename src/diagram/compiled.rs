@@ -2,16 +2,18 @@
 //! signal lines: below the build (which makes them), the schedule and the unit propagation (which
 //! read them) and the [`Diagram`](super::Diagram) (which holds them).
 
+use super::thin_slice::ThinSlice;
 use crate::block::{Block, Setup, Shape, Slot, Units};
 use crate::model::Span;
 use std::ops::Range;
 
 /// One block, placed in the run-state buffers.
 ///
-/// Its per-port lists are boxed slices (16 bytes, not a `Vec`'s 24: they never grow after the
-/// build) and its setup is boxed only when it declares something: a 20,000-joint URDF chain
-/// has 120,005 blocks, 100,001 of them frame blocks with nothing to declare, and at 360 bytes a
-/// block the compiled blocks were the largest part of its diagram (issue 28, part 3).
+/// Its per-port lists are [`ThinSlice`]s (8 bytes, not a `Vec`'s 24 or a boxed slice's 16: they
+/// never grow after the build, and an empty one allocates nothing) and its setup is boxed only
+/// when it declares something: a 20,000-joint URDF chain has 120,005 blocks, 100,001 of them
+/// frame blocks with nothing to declare, and at 360 bytes a block the compiled blocks were the
+/// largest part of its diagram (issue 28, part 3; 208 bytes now).
 pub struct CompiledBlock {
     /// The block's name in the model.
     pub name: String,
@@ -20,16 +22,16 @@ pub struct CompiledBlock {
     /// The block, as built (a run's parameter set may dispatch to another instance of it).
     pub(crate) block: Box<dyn Block>,
     /// Where each input reads from (its source output's slot, an element of it, or zeros).
-    pub input_slots: Box<[Slot]>,
+    pub input_slots: ThinSlice<Slot>,
     /// Where each output is written.
-    pub output_slots: Box<[Slot]>,
+    pub output_slots: ThinSlice<Slot>,
     /// Each input's shape, as shape propagation settled it.
-    pub input_shapes: Box<[Shape]>,
+    pub input_shapes: ThinSlice<Shape>,
     /// Each output's shape.
-    pub output_shapes: Box<[Shape]>,
+    pub output_shapes: ThinSlice<Shape>,
     /// Each output's units, element by element, as unit propagation settled them (see
     /// [`Block::output_units`]).
-    pub output_units: Box<[Units]>,
+    pub output_units: ThinSlice<Units>,
     /// Range of its continuous states in the state vector.
     pub states: Range<usize>,
     /// Range of its work slots.
@@ -49,7 +51,7 @@ pub struct CompiledBlock {
     pub binding: Option<Box<crate::block::Binding>>,
     /// Which of its outputs are read (by a line, the animation or the log), as given to
     /// [`Block::set_used_outputs`].
-    pub used_outputs: Box<[bool]>,
+    pub used_outputs: ThinSlice<bool>,
 }
 
 /// What a block that declares nothing declared: [`Setup::default`], for

@@ -19,6 +19,7 @@ pub(crate) mod recipe;
 pub(crate) mod recorded;
 pub mod run_spec;
 pub(crate) mod schedule;
+mod thin_slice;
 pub(crate) mod units;
 pub(crate) mod warnings;
 
@@ -28,6 +29,7 @@ pub use connections::PhysicalConnections;
 pub use compiled::{CompiledBlock, SignalLine};
 pub use parameters::{ParameterSet, ParameterVector};
 pub use run_spec::{DrawnFrames, FrameChoice, RecordedSignals, RunOutput, RunSpec};
+pub use thin_slice::ThinSlice;
 
 use crate::model::subsystem::ExpandedInstance;
 use crate::solver::Direction;

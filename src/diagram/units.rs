@@ -6,11 +6,12 @@
 //! Units are worked out after shapes, before setup, and never change during a run; they only
 //! label the recording's columns (plot panels and legends, the viewer, Python's `units`).
 
+use super::thin_slice::ThinSlice;
 use super::SignalLine;
 use crate::block::{Block, Shape, UnitInputs, Units};
 
 /// Each block's units per port: `[block][port]`.
-pub(crate) type PortUnits = Vec<Vec<Units>>;
+pub(crate) type PortUnits = Vec<ThinSlice<Units>>;
 
 /// How many more times than its outputs have elements one block's outputs may change before the
 /// propagation stops revisiting it. The library's rules only ever turn an unknown unit into a
@@ -24,9 +25,9 @@ pub(crate) struct UnitGraph<'a> {
     /// Every block, in the diagram's order.
     blocks: Vec<&'a dyn Block>,
     /// Each block's input shapes.
-    in_shapes: &'a [Vec<Shape>],
+    in_shapes: &'a [ThinSlice<Shape>],
     /// Each block's output shapes.
-    out_shapes: &'a [Vec<Shape>],
+    out_shapes: &'a [ThinSlice<Shape>],
     /// Every signal line.
     lines: &'a [SignalLine],
     /// The lines into each block, by block index.
@@ -37,8 +38,8 @@ impl<'a> UnitGraph<'a> {
     /// The graph of `blocks` (in the diagram's order), their shapes and the lines between them.
     pub(crate) fn new(
         blocks: Vec<&'a dyn Block>,
-        in_shapes: &'a [Vec<Shape>],
-        out_shapes: &'a [Vec<Shape>],
+        in_shapes: &'a [ThinSlice<Shape>],
+        out_shapes: &'a [ThinSlice<Shape>],
         lines: &'a [SignalLine],
     ) -> Self {
         let mut lines_to: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
@@ -66,8 +67,14 @@ impl<'a> UnitGraph<'a> {
         for (k, l) in self.lines.iter().enumerate() {
             lines_from[l.from].push(k);
         }
+        // Kept as the compiled blocks keep them ([`ThinSlice`]): a block's list is made again
+        // only when its units change (once for most blocks).
         let mut out: PortUnits = (0..n)
-            .map(|b| vec![Units::Unknown; self.out_shapes[b].len()])
+            .map(|b| {
+                (0..self.out_shapes[b].len())
+                    .map(|_| Units::Unknown)
+                    .collect()
+            })
             .collect();
         let mut changes = vec![0usize; n];
         let limit: Vec<usize> = (0..n)
@@ -82,10 +89,10 @@ impl<'a> UnitGraph<'a> {
             queued[b] = false;
             let inputs = self.input_units(b, &out);
             let now = self.blocks[b].output_units(&self.io(b, &inputs));
-            if now == out[b] {
+            if now[..] == out[b][..] {
                 continue;
             }
-            out[b] = now;
+            out[b] = now.into();
             changes[b] += 1;
             if changes[b] > limit[b] {
                 continue;

@@ -150,9 +150,15 @@ fn fixed_step_warnings<'a>(
 /// The warnings of the compiled mechanism, located: gravity that moves nothing
 /// ([`still_mechanism_warning`]), a GroundContact whose ground does not face gravity
 /// ([`ground_facing_warnings`]) and pairs that start overlapping ([`start_overlap_warnings`]).
-pub(crate) fn scene_warnings(d: &BuiltView<'_>, scene: &PhysicalScene) -> Vec<String> {
+///
+/// `stands_still` is [`mechanism_stands_still`]'s answer, which the build takes earlier.
+pub(crate) fn scene_warnings(
+    d: &BuiltView<'_>,
+    scene: &PhysicalScene,
+    stands_still: bool,
+) -> Vec<String> {
     let mut found: Vec<Diagnostic> = Vec::new();
-    found.extend(still_mechanism_warning(d, scene));
+    found.extend(still_mechanism_warning(d, scene, stands_still));
     found.extend(ground_facing_warnings(d, scene));
     found.extend(start_overlap_warnings(d, scene));
     found.extend(stepped_motion_warnings(d));
@@ -205,16 +211,22 @@ fn warned<'a>(d: &BuiltView<'a>, b: usize) -> Warned<'a> {
     }
 }
 
-/// A mechanism that gravity cannot move (every hinge about the vertical, every slider
-/// horizontal) and that nothing else drives: no initial velocity, no actuated or sprung joint,
-/// no block that applies forces (contacts, force elements; sensors count too, to be safe).
-/// Located at the configuration block's `gravity`, else (gravity by default) at the first joint.
-fn still_mechanism_warning(d: &BuiltView<'_>, scene: &PhysicalScene) -> Option<Diagnostic> {
+/// Whether nothing moves the mechanism: nothing drives it (no initial velocity, no actuated or
+/// sprung joint, no block that applies forces: contacts, force elements; sensors count too, to
+/// be safe) and gravity moves no joint ([`crate::multibody::gravity_reach`]). Decided by the
+/// build as soon as the mechanism is compiled, over the blocks it was compiled from (their roles
+/// are the compiled blocks'): the gravity test's dynamics workspace (about 1 KB a body, 22 MB at
+/// 20,000 URDF joints) is then made and freed below the build's peak rather than on top of the
+/// compiled diagram, where it was the highest resident memory of `check` (issue 28, part 3).
+pub(crate) fn mechanism_stands_still<'a>(
+    mut blocks: impl Iterator<Item = &'a dyn Block>,
+    scene: &PhysicalScene,
+) -> bool {
     let m = &scene.mechanism;
     let (mut q, mut v) = (vec![0.0; m.nq()], vec![0.0; m.nv()]);
     m.initial_state(&mut q, &mut v);
     let driven = v.iter().any(|x| *x != 0.0)
-        || d.blocks.iter().any(|b| match b.block.role() {
+        || blocks.any(|b| match b.role() {
             Some(PhysicalRole::Joint { spec }) => {
                 spec.actuated
                     || spec.stiffness.iter().any(|k| *k != 0.0)
@@ -223,9 +235,21 @@ fn still_mechanism_warning(d: &BuiltView<'_>, scene: &PhysicalScene) -> Option<D
             Some(PhysicalRole::Consumer) => true,
             _ => false,
         });
-    if driven || crate::multibody::gravity_reach::gravity_moves_a_joint(m) {
+    !driven && !crate::multibody::gravity_reach::gravity_moves_a_joint(m)
+}
+
+/// A mechanism that gravity cannot move (every hinge about the vertical, every slider
+/// horizontal) and that nothing else drives (`stands_still`, [`mechanism_stands_still`]).
+/// Located at the configuration block's `gravity`, else (gravity by default) at the first joint.
+fn still_mechanism_warning(
+    d: &BuiltView<'_>,
+    scene: &PhysicalScene,
+    stands_still: bool,
+) -> Option<Diagnostic> {
+    if !stands_still {
         return None;
     }
+    let m = &scene.mechanism;
     let g = m.gravity();
     let at = d
         .blocks

@@ -2,6 +2,7 @@
 //! and the geometry blocks InfinitePlane, Disk, GridSurface, Point, PointCloud.
 
 use super::kinds::SolidShape;
+use super::lowered::TRANSFORM_PORTS;
 use crate::block::physical::SolidInertia;
 use crate::block::{
     Block, BlockError, BlockType, Ctx, Param, ParamDoc, PhysicalRole, PortDecl, PortDoc, Setup,
@@ -27,9 +28,6 @@ pub struct FrameBlock {
 /// ports of about 120 bytes and their names) was 240 bytes and three allocations per
 /// RigidTransform, of which a 20,000-joint URDF chain has 80,000.
 static WORLD_PORTS: LazyLock<[PortDecl; 1]> = LazyLock::new(|| [PortDecl::frame("W")]);
-/// A RigidTransform's ports: the base frame `B` and the follower `F`.
-static TRANSFORM_PORTS: LazyLock<[PortDecl; 2]> =
-    LazyLock::new(|| [PortDecl::frame("B"), PortDecl::frame("F")]);
 /// A Solid's or geometry block's ports: its frame `R` and its geometry `G`.
 static BODY_PORTS: LazyLock<[PortDecl; 2]> =
     LazyLock::new(|| [PortDecl::frame("R"), PortDecl::geometry("G")]);
@@ -56,6 +54,12 @@ impl Block for FrameBlock {
     }
     fn physical_mut(&mut self) -> Option<&mut dyn crate::block::PhysicalBlock> {
         Some(self)
+    }
+    /// A RigidTransform's stand-in once lowered ([`super::lowered`]), unless it has a warning
+    /// to give (the build's warnings are gathered from the blocks after the lowering).
+    fn lowered(&self) -> Option<Box<dyn Block>> {
+        (matches!(self.role, PhysicalRole::RigidTransform { .. }) && self.warning.is_none())
+            .then(super::lowered::LoweredTransform::boxed)
     }
 }
 

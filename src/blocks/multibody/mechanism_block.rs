@@ -604,6 +604,7 @@ impl Block for MechanismBlock {
                     ShapeSpec::Inherited => 0,
                 })
                 .sum::<usize>();
+        let drives_read = self.drives.iter().any(|d| d.used);
         Box::new(Scratch {
             ws: Workspace::new(m),
             tau: vec![0.0; m.nv()],
@@ -613,7 +614,7 @@ impl Block for MechanismBlock {
             solved_for: Vec::with_capacity(key_len),
             key: Vec::with_capacity(key_len),
             cut_angles: vec![f64::NAN; m.cut_joints().len()],
-            drive: DriveScratch::new(m, self.motions.len()),
+            drive: DriveScratch::new(m, self.motions.len(), drives_read),
             interior: (!self.rigid.is_empty()).then(|| InteriorSolve {
                 ws: Workspace::new(m),
                 tau: vec![0.0; m.nv()],
@@ -622,7 +623,7 @@ impl Block for MechanismBlock {
                 vdot: vec![0.0; m.nv()],
                 solved_for: Vec::with_capacity(key_len),
                 cut_angles: vec![f64::NAN; m.cut_joints().len()],
-                drive: DriveScratch::new(m, self.motions.len()),
+                drive: DriveScratch::new(m, self.motions.len(), drives_read),
             }),
         })
     }

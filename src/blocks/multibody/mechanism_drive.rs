@@ -68,7 +68,11 @@ pub(super) struct DriveOutput {
     pub used: bool,
 }
 
-/// Buffers of the motion inputs and drive outputs (sized once, never reallocated).
+/// Buffers of the motion inputs and drive outputs (sized once, never reallocated). Each group
+/// is sized only for a mechanism that uses it, empty otherwise: the motion inputs' (`effective`,
+/// `a_ref`, `raw`, `drift`, `last_ref`) when it has motion inputs, the drive outputs' (`vdot`,
+/// `tau_id`, `passive`, `f_total`) when a drive output is read. A 20,000-joint URDF chain has
+/// neither, and its two groups were 2.4 MB in each engine (`check` makes two; issue 28, part 3).
 #[derive(Clone, Debug)]
 pub(super) struct DriveScratch {
     /// The effective state [q; v].
@@ -105,18 +109,22 @@ pub(super) struct Drift {
 }
 
 impl DriveScratch {
-    /// Buffers for `m` with `motions` motion inputs.
-    pub fn new(m: &Mechanism, motions: usize) -> Self {
+    /// Buffers for `m` with `motions` motion inputs, and for its drive outputs when
+    /// `outputs_read` (some drive output is read: [`write_drive_outputs`] runs).
+    pub fn new(m: &Mechanism, motions: usize, outputs_read: bool) -> Self {
+        let (nq, nv) = (m.nq(), m.nv());
+        let driven = |n: usize| if motions > 0 { n } else { 0 };
+        let read = |n: usize| if outputs_read { n } else { 0 };
         Self {
-            raw: vec![0.0; m.nq() + m.nv()],
+            raw: vec![0.0; driven(nq + nv)],
             drift: vec![Drift::default(); motions],
-            last_ref: vec![f64::NAN; m.nq()],
-            effective: vec![0.0; m.nq() + m.nv()],
-            a_ref: vec![0.0; m.nv()],
-            vdot: vec![0.0; m.nv()],
-            tau_id: vec![0.0; m.nv()],
-            passive: vec![0.0; m.nv()],
-            f_total: vec![SpatialForce::ZERO; m.num_bodies()],
+            last_ref: vec![f64::NAN; driven(nq)],
+            effective: vec![0.0; driven(nq + nv)],
+            a_ref: vec![0.0; driven(nv)],
+            vdot: vec![0.0; read(nv)],
+            tau_id: vec![0.0; read(nv)],
+            passive: vec![0.0; read(nv)],
+            f_total: vec![SpatialForce::ZERO; read(m.num_bodies())],
         }
     }
 }

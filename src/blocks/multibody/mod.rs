@@ -9,6 +9,7 @@ pub mod joint_limits;
 mod joint_motion;
 pub mod joints;
 pub mod kinds;
+pub mod lowered;
 pub mod mechanism_block;
 mod mechanism_drive;
 mod port_lists;
