@@ -65,6 +65,8 @@ pub struct ContactGroup {
     pub(super) normal: NormalForceLaw,
     pub(super) friction: FrictionLaw,
     pub(super) zero_crossings: bool,
+    /// `onsets`: whether the watch slots' separations are zero-crossing functions.
+    pub(super) onsets: super::params::Onsets,
     /// `margin` as written (m); `None`: automatic, worked out when bound.
     pub(super) margin_param: Option<f64>,
     /// The margin in use (m).
@@ -147,6 +149,15 @@ impl ContactGroup {
         self.always.len()
     }
 
+    /// The watch slots that are zero-crossing functions: every slot with located onsets, none
+    /// with stepped ones (the slots then only choose the pairs the looks bound one by one).
+    pub(super) fn crossing_slots(&self) -> usize {
+        match self.onsets {
+            super::params::Onsets::Located => self.watch_slots,
+            super::params::Onsets::Stepped => 0,
+        }
+    }
+
     /// Decodes a watch slot's work value into its pair.
     pub(super) fn decode(&self, code: f64) -> Option<(u32, u32)> {
         (code >= 0.0).then(|| {
@@ -164,8 +175,9 @@ impl ContactGroup {
     pub(super) fn copy_crossings(&self, s: &Scratch, g: &mut [f64]) {
         let first = self.first_slot();
         g[..first].copy_from_slice(&s.always_g);
-        g[first..first + self.watch_slots].copy_from_slice(&s.slot_g);
-        g[first + self.watch_slots] = s.approach;
+        let slots = self.crossing_slots();
+        g[first..first + slots].copy_from_slice(&s.slot_g[..slots]);
+        g[first + slots] = s.approach;
     }
 
     /// Whether member k is on one of the island's bodies (every member when `island` is

@@ -265,8 +265,9 @@ impl ContactGroup {
         s.slot_g.iter_mut().for_each(|g| *g = 1.0);
         s.apart.clear();
         let always = self.always.len();
+        let slots = self.crossing_slots();
         for c in 0..s.candidates.len() {
-            if c >= always && s.candidate_slots[c - always] == u32::MAX {
+            if c >= always && (slots == 0 || s.candidate_slots[c - always] == u32::MAX) {
                 continue;
             }
             let (i, j) = s.candidates[c];

@@ -25,6 +25,8 @@
 //!   slot is a constant 1): the pairs whose boxes were within `margin` at the last event or at the
 //!   start, chosen again after every event (the engine's `settle`), nearest first. The slot of
 //!   each watched pair is kept in the block's work slots (the pair's code i·M + j, −1 empty);
+//!   with `onsets = "stepped"` the slots are still chosen (the looks bound their pairs one by
+//!   one, `watch.rs`) but are not zero-crossing functions: the error control steps over onsets;
 //! - the approach function `g = min(margin/2, min over unwatched pairs of (gap − margin/2))`
 //!   (m, falling), gap the pair's box gap: continuous, and it falls through zero when an
 //!   unwatched pair comes within margin/2. That event re-chooses the watched pairs, so the pair
@@ -110,7 +112,7 @@ impl Block for ContactGroup {
             return Ok(self.setup_rigid());
         }
         let zero_crossings = if self.zero_crossings {
-            let mut d = vec![Direction::Either; self.always.len() + self.watch_slots];
+            let mut d = vec![Direction::Either; self.always.len() + self.crossing_slots()];
             d.push(Direction::Falling);
             d
         } else {
@@ -174,7 +176,11 @@ impl Block for ContactGroup {
         let Some(s) = ctx.scratch.downcast_mut::<Scratch>() else {
             return;
         };
-        self.apart_separations(s);
+        if self.crossing_slots() > 0 {
+            self.apart_separations(s);
+        } else {
+            s.apart.clear();
+        }
         self.copy_crossings(s, g);
     }
 
@@ -383,6 +389,7 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
             .hint("a group computes its forces from a law; use a SpatialContactForce for a force by input"));
     }
     let zero_crossings = rigid.is_none() && params::ZERO_CROSSINGS.read(p)?;
+    let onsets = params::read_onsets(p, zero_crossings || rigid.is_some())?;
     let margin_param = params::read_margin(p)?;
     let outputs = vec![
         PortDecl::scalar("active_pairs"),
@@ -392,6 +399,7 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
         normal,
         friction,
         zero_crossings,
+        onsets,
         margin_param,
         margin: margin_param.unwrap_or(1e-3),
         gravity: 0.0,
@@ -425,6 +433,7 @@ const PARAMS: &[ParamDoc] = &[
     rigid_params::IMPACTS.doc,
     params::EXCLUDE_DOC,
     params::ZERO_CROSSINGS.doc,
+    params::ONSETS.doc,
     params::MARGIN_DOC,
 ];
 

@@ -14,6 +14,36 @@ const CONTACT_CHOICES: [&str; 2] = [ContactKind::Penalty.name(), ContactKind::Ri
 
 pub(super) const CONTACT: Param<&str> = crate::param!("contact", "", "penalty", "\"penalty\": the normal and friction laws above, as SpatialContactForce applies them | \"rigid\": every pair a RigidContact pair (base: the member first in members order), with RigidContact's restitution, rest_velocity, friction = { method = \"none\" | \"coulomb\", coefficient } and impacts (normal, zero_crossings and margin are penalty-only)"; one_of(CONTACT_CHOICES));
 pub(super) const ZERO_CROSSINGS: Param<bool> = crate::param!("zero_crossings", "", true, "locate sign changes of the separation of every pair within `margin` (and of every pair with a plane or grid surface), and the instant another pair comes within margin/2, so that no contact onset is stepped over (the normal law's kinks are not located in a group)");
+/// `onsets`: how a watched pair's contact onset meets the solver. Each name is written once, here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Onsets {
+    /// `"located"` (the default): each watched pair's separation is a zero-crossing function, so
+    /// a step ends at every onset.
+    #[default]
+    Located,
+    /// `"stepped"`: the error control steps over onsets (no step ends at one); the approach
+    /// function and the looks still keep every pair from being stepped through.
+    Stepped,
+}
+
+impl Onsets {
+    /// Both, in the order the documentation lists them.
+    pub const ALL: [Onsets; 2] = [Onsets::Located, Onsets::Stepped];
+
+    /// The name in a model file.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Onsets::Located => "located",
+            Onsets::Stepped => "stepped",
+        }
+    }
+}
+
+/// `onsets`'s values.
+const ONSETS_CHOICES: [&str; 2] = [Onsets::Located.name(), Onsets::Stepped.name()];
+
+pub(super) const ONSETS: Param<&str> = crate::param!("onsets", "", "located", "with zero_crossings: \"located\": a step ends at each watched pair's contact onset (the error test stays honest across the force's kink) | \"stepped\": onsets are stepped over by the error control, while the approach of a pair and the looks still keep members from passing through one another; for scenes wanted to the centimetre (piles), with a loose rel_tol: half the steps (docs/contact.md)"; one_of(ONSETS_CHOICES));
+
 pub(super) const MEMBERS_DOC: ParamDoc = ParamDoc {
     name: "members",
     unit: "",
@@ -109,7 +139,7 @@ pub(super) fn read_members(p: &Params) -> Result<GeometryMembers, ParamError> {
 }
 
 /// The keys only penalty contact reads (besides `friction`, which both read, each its own way).
-const PENALTY_ONLY_KEYS: [&str; 3] = ["normal", "zero_crossings", "margin"];
+const PENALTY_ONLY_KEYS: [&str; 4] = ["normal", "zero_crossings", "onsets", "margin"];
 
 /// `contact`: `None` for "penalty", RigidContact's parameters for "rigid". Each key of the other
 /// kind of contact is refused by name, and so is a `friction` method of the other kind.
@@ -121,9 +151,9 @@ pub(super) fn read_contact(p: &Params) -> Result<Option<RigidParams>, ParamError
     )?;
     let rigid = kind == ContactKind::Rigid;
     let (written, theirs) = if rigid {
-        (&PENALTY_ONLY_KEYS, ContactKind::Penalty.name())
+        (&PENALTY_ONLY_KEYS[..], ContactKind::Penalty.name())
     } else {
-        (&RIGID_ONLY_KEYS, ContactKind::Rigid.name())
+        (&RIGID_ONLY_KEYS[..], ContactKind::Rigid.name())
     };
     let ours = kind.name();
     let hint = if rigid {
@@ -165,4 +195,23 @@ pub(super) fn read_margin(p: &Params) -> Result<Option<f64>, ParamError> {
         "write e.g. margin = 0.01 (m), or leave it out for the automatic margin",
     )?;
     Ok(Some(m))
+}
+
+/// `onsets`, with `zero_crossings` as read: `"stepped"` keeps the approach function and the
+/// looks, which `zero_crossings = false` turns off, so the two together are refused.
+pub(super) fn read_onsets(p: &Params, zero_crossings: bool) -> Result<Onsets, ParamError> {
+    let onsets = p.choice_value(
+        ONSETS.name(),
+        &Onsets::ALL.map(|k| (k.name(), k)),
+        Onsets::default(),
+    )?;
+    if onsets == Onsets::Stepped && !zero_crossings {
+        return Err(p
+            .error(
+                ONSETS.name(),
+                "onsets = \"stepped\" needs zero_crossings = true",
+            )
+            .hint("its approach function and looks are what keep members from passing through one another; remove `zero_crossings = false`, or remove `onsets` to step over every crossing"));
+    }
+    Ok(onsets)
 }

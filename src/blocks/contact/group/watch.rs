@@ -271,7 +271,7 @@ impl ContactGroup {
             crossing(k, body(a), body(b));
         }
         let first = self.first_slot();
-        for (slot, &code) in work[..self.watch_slots].iter().enumerate() {
+        for (slot, &code) in work[..self.crossing_slots()].iter().enumerate() {
             let (a, b) = self
                 .decode(code)
                 .map_or((0, 0), |(a, b)| (body(a), body(b)));
@@ -304,7 +304,7 @@ impl ContactGroup {
             .filter(|m| m.body == 0 && (m.bounded || m.fixed_plane))
             .count();
         let pairs = inside * inside.saturating_sub(1) / 2 + inside * fixed;
-        always + pairs.min(self.watch_slots)
+        always + pairs.min(self.crossing_slots())
     }
 }
 

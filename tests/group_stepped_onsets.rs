@@ -1,0 +1,230 @@
+//! A ContactGroup with `onsets = "stepped"` (issue 30, speed): the error control steps over
+//! contact onsets instead of ending a step at each, while the approach function and the looks
+//! still keep members from passing through one another. Closed-form bounce, the thin-plate
+//! graze, the pile's counts, and the refusals.
+//!
+//! Every run is in memory; nothing is written to disk.
+
+mod common;
+use common::{build_error, column, run_text, run_text_with};
+
+/// A sphere (r = 0.05 m, m = 0.1 kg) dropped from rest, centre at z₀ = 0.2 m, onto a floor,
+/// under g = 9.81 m/s², with an undamped linear spring law (k = 1e4 N/m, f = k·d for d > 0): no
+/// energy is lost, so the flight after the bounce is closed form. It touches at
+/// t_f = √(2(z₀ − r)/g) with speed v = g·t_f. In contact d'' = g − (k/m)·d from d = 0, d' = v:
+/// d = δ + A·sin(ω(t − t_f) − φ) with ω = √(k/m), δ = m·g/k, A = √(δ² + (v/ω)²), sin φ = δ/A;
+/// d returns to 0 after T = (π + 2φ)/ω with speed v upwards (the motion is symmetric). After
+/// that, z(t) = r + v·(t − t₁) − ½g(t − t₁)², t₁ = t_f + T, until it lands again at t₁ + 2v/g.
+fn bounce(onsets: &str) -> String {
+    format!(
+        r#"connect = ["world.W -- floor.R", "world.W -- free.B", "free.F -- ball.R"]
+[model]
+name = "bounce"
+stop_time = 0.5
+[solver]
+method = "dopri5"
+rel_tol = 1e-8
+abs_tol = 1e-10
+[output]
+log = ["free.p", "free.v"]
+sample_time = 0.01
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, 0.0, -9.81]
+[blocks.floor]
+type = "InfinitePlane"
+[blocks.ball]
+type = "Solid"
+geometry = {{ shape = "sphere", radius = 0.05 }}
+mass = 0.1
+[blocks.free]
+type = "SixDofJoint"
+position = [0.0, 0.0, 0.2]
+[blocks.group]
+type = "ContactGroup"
+members = ["ball", "floor"]
+normal = {{ method = "linear_spring_damper", stiffness = 1e4, damping = 0.0 }}
+friction = {{ method = "none" }}
+onsets = "{onsets}"
+"#
+    )
+}
+
+/// The bounce above, stepped over and located, at rel_tol 1e-8 (abs_tol 1e-10): the height in
+/// the flight after the bounce is the closed form's to 5e-8 m with located onsets (measured
+/// 1.4e-8 m: the global error of ~100 steps at that tolerance) and to 1e-6 m with stepped ones
+/// (measured 1.4e-7 m, growing linearly through the flight: a speed error of ~5e-7 m/s out of the
+/// bounce). A step across the onset's kink (the force's slope jumps from 0 to k) passes an error
+/// test whose estimate assumes a smooth solution, so at equal tolerance a stepped onset is about
+/// ten times less accurate than a located one: the price of not ending a step there (why
+/// "located" is the default). Each bound leaves a factor 4–7. The stepped run locates no
+/// crossing; the located one locates both onsets' (touch and release).
+#[test]
+fn a_bounce_with_stepped_onsets_matches_the_closed_form_flight() {
+    let (g, r, z0, m, k): (f64, f64, f64, f64, f64) = (9.81, 0.05, 0.2, 0.1, 1e4);
+    let t_f = (2.0 * (z0 - r) / g).sqrt();
+    let v = g * t_f;
+    let omega = (k / m).sqrt();
+    let delta = m * g / k;
+    let amplitude = (delta * delta + (v / omega).powi(2)).sqrt();
+    let phi = (delta / amplitude).asin();
+    let t1 = t_f + (std::f64::consts::PI + 2.0 * phi) / omega;
+    let t_land = t1 + 2.0 * v / g;
+    for (onsets, bound) in [("stepped", 1e-6), ("located", 5e-8)] {
+        let run = run_text("bounce", &bounce(onsets));
+        let z = column(&run.recording, "free.p[2]");
+        let mut checked = 0;
+
+        for (i, &t) in run.recording.times.iter().enumerate() {
+            if t > t1 + 1e-3 && t < t_land - 1e-3 {
+                let s = t - t1;
+                let want = r + v * s - 0.5 * g * s * s;
+                assert!(
+                    (z[i] - want).abs() < bound,
+                    "{onsets}: z({t}) = {} against {want}",
+                    z[i]
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 10, "{onsets}: only {checked} rows in the flight");
+        if onsets == "stepped" {
+            assert_eq!(run.stats.zero_crossings, 0, "a stepped onset was located");
+        } else {
+            assert!(run.stats.zero_crossings >= 2, "the located onsets were not");
+        }
+    }
+}
+
+/// The graze of tests/contact_group.rs (a 10 m/s sphere, r = 5 mm, past the edge of a 4 mm
+/// plate, overlapping it for ~1 ms while free flight takes 0.05 s steps) with stepped onsets, at
+/// the default margin and at wide ones: the looks still bound every step so that the sphere
+/// cannot cross the plate within one, so it is deflected (v_z > 1 mm/s after), as with located
+/// onsets; with zero crossings off it flies through (that case is tests/contact_group.rs's).
+#[test]
+fn a_fast_sphere_grazing_a_thin_plate_makes_contact_with_stepped_onsets() {
+    let scene = |margin: &str| {
+        format!(
+            r#"connect = ["world.W -- plate.R", "world.W -- free.B", "free.F -- ball.R"]
+[model]
+name = "graze"
+stop_time = 0.2
+[solver]
+method = "dopri5"
+max_step = 0.05
+[output]
+log = ["free.v", "group.active_pairs"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, 0.0, 0.0]
+[blocks.plate]
+type = "Solid"
+geometry = {{ shape = "brick", size = [0.004, 0.2, 0.1] }}
+mass = 1.0
+[blocks.ball]
+type = "Solid"
+geometry = {{ shape = "sphere", radius = 0.005 }}
+mass = 0.01
+[blocks.free]
+type = "SixDofJoint"
+position = [-0.5, 0.0, 0.054]
+velocity = [10.0, 0.0, 0.0]
+[blocks.group]
+type = "ContactGroup"
+members = ["plate", "ball"]
+normal = {{ method = "hunt_crossley", stiffness = 1e6, damping = 10.0 }}
+friction = {{ method = "none" }}
+onsets = "stepped"
+{margin}
+"#
+        )
+    };
+    for margin in ["", "margin = 0.01", "margin = 0.02", "margin = 0.05"] {
+        let run = run_text("graze_stepped", &scene(margin));
+        let vz = column(&run.recording, "free.v[2]");
+        assert!(
+            *vz.last().unwrap() > 1e-3,
+            "{margin:?}: not deflected: v_z = {vz:?}"
+        );
+    }
+}
+
+/// models/sphere_pile.toml (64 spheres into a box) at rel_tol 0.03: with stepped onsets the
+/// run locates fewer than 1 % of the crossings the located run does and takes fewer steps
+/// (measured: 0 against 1,571 crossings, 2,337 against 4,589 steps; BENCHMARKS.md, "Stepped
+/// onsets"). Counts, not times: they are deterministic.
+#[test]
+fn the_pile_with_stepped_onsets_ends_no_step_at_an_onset() {
+    let text = std::fs::read_to_string("models/sphere_pile.toml").unwrap();
+    let loose = ["solver.rel_tol=0.03", "solver.abs_tol=0.0003"];
+    let located = run_text_with("pile", &text, &loose);
+    let mut with_stepped = loose.to_vec();
+    with_stepped.push("pile.onsets=stepped");
+    let stepped = run_text_with("pile", &text, &with_stepped);
+    let (l, s) = (&located.stats, &stepped.stats);
+    assert!(
+        l.zero_crossings > 1000,
+        "located: {} crossings",
+        l.zero_crossings
+    );
+    assert!(
+        s.zero_crossings * 100 < l.zero_crossings,
+        "stepped located {} crossings against {}",
+        s.zero_crossings,
+        l.zero_crossings
+    );
+    assert!(
+        s.steps < l.steps,
+        "stepped {} steps against {}",
+        s.steps,
+        l.steps
+    );
+}
+
+/// `onsets = "stepped"` keeps the approach function and the looks that `zero_crossings = false`
+/// turns off, so the two together are refused, naming the fix; a rigid group has no onsets to
+/// step over and refuses the key as a penalty-only parameter.
+#[test]
+fn stepped_onsets_without_zero_crossings_and_in_a_rigid_group_are_refused() {
+    let group = |extra: &str| {
+        format!(
+            r#"connect = ["world.W -- floor.R", "world.W -- free.B", "free.F -- ball.R"]
+[model]
+name = "refused"
+stop_time = 0.1
+[blocks.world]
+type = "WorldFrame"
+[blocks.floor]
+type = "InfinitePlane"
+[blocks.ball]
+type = "Solid"
+geometry = {{ shape = "sphere", radius = 0.05 }}
+mass = 0.1
+[blocks.free]
+type = "SixDofJoint"
+position = [0.0, 0.0, 0.2]
+[blocks.group]
+type = "ContactGroup"
+members = ["ball", "floor"]
+{extra}
+"#
+        )
+    };
+    let e = build_error(&group("onsets = \"stepped\"\nzero_crossings = false"));
+    assert!(
+        e.contains("onsets = \"stepped\" needs zero_crossings = true"),
+        "{e}"
+    );
+    assert!(e.contains("remove `zero_crossings = false`"), "{e}");
+    let e = build_error(&group("contact = \"rigid\"\nonsets = \"stepped\""));
+    assert!(
+        e.contains("'onsets' is a parameter of penalty contact"),
+        "{e}"
+    );
+    let e = build_error(&group("onsets = \"sometimes\""));
+    assert!(e.contains("located") && e.contains("stepped"), "{e}");
+}
