@@ -5,7 +5,7 @@
 //! Every run is in memory; nothing is written to disk.
 
 mod common;
-use common::{build_error, column, run_text};
+use common::{build_error, column, graze_scene, run_text};
 
 /// The model text of the pair-versus-group comparison: a ball (r = 0.05 m, 1 kg) on a
 /// SixDofJoint, thrown sideways and spinning onto a fixed brick slab (a Solid welded to the
@@ -323,43 +323,7 @@ fn energy_never_increases_with_a_dissipative_law() {
 /// over the plate and the sphere flies on untouched (v_z = 0 exactly): the scene does test it.
 #[test]
 fn no_contact_onset_is_missed_by_a_fast_sphere_at_a_grazing_angle() {
-    let scene = |zc: bool| {
-        format!(
-            r#"connect = ["world.W -- plate.R", "world.W -- free.B", "free.F -- ball.R"]
-[model]
-name = "graze"
-stop_time = 0.2
-[solver]
-method = "dopri5"
-max_step = 0.05
-[output]
-log = ["free.v", "group.active_pairs"]
-[blocks.world]
-type = "WorldFrame"
-[blocks.gravity]
-type = "MechanismConfiguration"
-gravity = [0.0, 0.0, 0.0]
-[blocks.plate]
-type = "Solid"
-geometry = {{ shape = "brick", size = [0.004, 0.2, 0.1] }}
-mass = 1.0
-[blocks.ball]
-type = "Solid"
-geometry = {{ shape = "sphere", radius = 0.005 }}
-mass = 0.01
-[blocks.free]
-type = "SixDofJoint"
-position = [-0.5, 0.0, 0.054]
-velocity = [10.0, 0.0, 0.0]
-[blocks.group]
-type = "ContactGroup"
-members = ["plate", "ball"]
-normal = {{ method = "hunt_crossley", stiffness = 1e6, damping = 10.0 }}
-friction = {{ method = "none" }}
-zero_crossings = {zc}
-"#
-        )
-    };
+    let scene = |zc: bool| graze_scene(&format!("zero_crossings = {zc}"));
     let found = run_text("graze", &scene(true));
     let vz = column(&found.recording, "free.v[2]");
     assert!(*vz.last().unwrap() > 1e-3, "not deflected: v_z = {vz:?}");

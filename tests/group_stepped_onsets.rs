@@ -6,7 +6,7 @@
 //! Every run is in memory; nothing is written to disk.
 
 mod common;
-use common::{build_error, column, run_text, run_text_with};
+use common::{build_error, column, graze_scene, run_text, run_text_with};
 
 /// A sphere (r = 0.05 m, m = 0.1 kg) dropped from rest, centre at z₀ = 0.2 m, onto a floor,
 /// under g = 9.81 m/s², with an undamped linear spring law (k = 1e4 N/m, f = k·d for d > 0): no
@@ -105,44 +105,7 @@ fn a_bounce_with_stepped_onsets_matches_the_closed_form_flight() {
 /// onsets; with zero crossings off it flies through (that case is tests/contact_group.rs's).
 #[test]
 fn a_fast_sphere_grazing_a_thin_plate_makes_contact_with_stepped_onsets() {
-    let scene = |margin: &str| {
-        format!(
-            r#"connect = ["world.W -- plate.R", "world.W -- free.B", "free.F -- ball.R"]
-[model]
-name = "graze"
-stop_time = 0.2
-[solver]
-method = "dopri5"
-max_step = 0.05
-[output]
-log = ["free.v", "group.active_pairs"]
-[blocks.world]
-type = "WorldFrame"
-[blocks.gravity]
-type = "MechanismConfiguration"
-gravity = [0.0, 0.0, 0.0]
-[blocks.plate]
-type = "Solid"
-geometry = {{ shape = "brick", size = [0.004, 0.2, 0.1] }}
-mass = 1.0
-[blocks.ball]
-type = "Solid"
-geometry = {{ shape = "sphere", radius = 0.005 }}
-mass = 0.01
-[blocks.free]
-type = "SixDofJoint"
-position = [-0.5, 0.0, 0.054]
-velocity = [10.0, 0.0, 0.0]
-[blocks.group]
-type = "ContactGroup"
-members = ["plate", "ball"]
-normal = {{ method = "hunt_crossley", stiffness = 1e6, damping = 10.0 }}
-friction = {{ method = "none" }}
-onsets = "stepped"
-{margin}
-"#
-        )
-    };
+    let scene = |margin: &str| graze_scene(&format!("onsets = \"stepped\"\n{margin}"));
     for margin in ["", "margin = 0.01", "margin = 0.02", "margin = 0.05"] {
         let run = run_text("graze_stepped", &scene(margin));
         let vz = column(&run.recording, "free.v[2]");

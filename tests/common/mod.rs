@@ -184,3 +184,47 @@ pub fn same_run_with_samples(path: &str, dt: f64) {
         );
     }
 }
+
+/// The graze scene of the ContactGroup tests: a fast sphere (r = 5 mm, 0.01 kg, 10 m/s along x,
+/// no gravity) passing the edge of a thin fixed plate (4 mm along its path, its top 1 mm above
+/// the sphere's lowest point), both in the group `group` (Hunt–Crossley k = 1e6, damping 10, no
+/// friction), dopri5 with max_step 0.05 s, 0.2 s; `group_keys` are more lines of the group's
+/// table (`zero_crossings = …`, `onsets = …`, `margin = …`). Logs `free.v` and the group's
+/// `active_pairs`.
+pub fn graze_scene(group_keys: &str) -> String {
+    format!(
+        r#"connect = ["world.W -- plate.R", "world.W -- free.B", "free.F -- ball.R"]
+[model]
+name = "graze"
+stop_time = 0.2
+[solver]
+method = "dopri5"
+max_step = 0.05
+[output]
+log = ["free.v", "group.active_pairs"]
+[blocks.world]
+type = "WorldFrame"
+[blocks.gravity]
+type = "MechanismConfiguration"
+gravity = [0.0, 0.0, 0.0]
+[blocks.plate]
+type = "Solid"
+geometry = {{ shape = "brick", size = [0.004, 0.2, 0.1] }}
+mass = 1.0
+[blocks.ball]
+type = "Solid"
+geometry = {{ shape = "sphere", radius = 0.005 }}
+mass = 0.01
+[blocks.free]
+type = "SixDofJoint"
+position = [-0.5, 0.0, 0.054]
+velocity = [10.0, 0.0, 0.0]
+[blocks.group]
+type = "ContactGroup"
+members = ["plate", "ball"]
+normal = {{ method = "hunt_crossley", stiffness = 1e6, damping = 10.0 }}
+friction = {{ method = "none" }}
+{group_keys}
+"#
+    )
+}
