@@ -3,7 +3,6 @@
 //! eigen-decomposition, second-order convergence on a fixed step sequence, and the bouncing
 //! ball's impacts located as dopri5 locates them.
 
-use blockdyn::solver::problems::BouncingBall;
 use blockdyn::solver::{FnSystem, Method, SolverOptions};
 
 mod solver_common;
@@ -170,25 +169,5 @@ fn converges_at_second_order_on_fixed_steps() {
 /// rounding, so the gap is the bracketing's and the time sum's rounding).
 #[test]
 fn bouncing_ball_impacts_are_located_as_dopri5_locates_them() {
-    let located = |method: Method| {
-        let mut ball = BouncingBall::new(0.8, 16);
-        let options = SolverOptions {
-            method,
-            rel_tol: 1e-6,
-            abs_tol: 1e-9,
-            ..Default::default()
-        };
-        run(&mut ball, options, &[10.0, 0.0], 10.0);
-        ball.impact_times
-    };
-    let exact = BouncingBall::new(0.8, 16).exact_impact_times(10.0, 6);
-    let (rkc, dopri5) = (located(Method::Rkc), located(Method::Dopri5));
-    assert!(rkc.len() >= 6 && dopri5.len() >= 6);
-    for (i, t) in rkc.iter().take(6).enumerate() {
-        let gaps = [(t - exact[i]).abs(), (t - dopri5[i]).abs()];
-        assert!(
-            gaps.iter().all(|&gap| gap < 1e-9),
-            "impact {i} at {t}: {gaps:?}"
-        );
-    }
+    solver_common::assert_impacts_as_dopri5(Method::Rkc);
 }

@@ -7,7 +7,7 @@
 //! (Order 3 with an exact and a wrong Jacobian, the W-property: `solver::rosenbrock`'s unit
 //! test; the order conditions: `solver::tableau::ros34pw2`'s.)
 
-use blockdyn::solver::problems::{BouncingBall, Robertson, VanDerPol};
+use blockdyn::solver::problems::{Robertson, VanDerPol};
 use blockdyn::solver::{Direction, EventOutcome, FnSystem, Method, Solver, SolverOptions, System};
 
 mod solver_common;
@@ -175,27 +175,7 @@ fn heat_equation_matches_its_eigen_decomposition() {
 /// 1e-12·max(1, t)).
 #[test]
 fn bouncing_ball_impacts_are_located_as_dopri5_locates_them() {
-    let located = |method: Method| {
-        let mut ball = BouncingBall::new(0.8, 16);
-        let options = SolverOptions {
-            method,
-            rel_tol: 1e-6,
-            abs_tol: 1e-9,
-            ..Default::default()
-        };
-        run(&mut ball, options, &[10.0, 0.0], 10.0);
-        ball.impact_times
-    };
-    let exact = BouncingBall::new(0.8, 16).exact_impact_times(10.0, 6);
-    let (ros, dopri5) = (located(Method::Ros34pw2), located(Method::Dopri5));
-    assert!(ros.len() >= 6 && dopri5.len() >= 6);
-    for (i, t) in ros.iter().take(6).enumerate() {
-        let gaps = [(t - exact[i]).abs(), (t - dopri5[i]).abs()];
-        assert!(
-            gaps.iter().all(|&gap| gap < 1e-9),
-            "impact {i} at {t}: {gaps:?}"
-        );
-    }
+    solver_common::assert_impacts_as_dopri5(Method::Ros34pw2);
 }
 
 /// A stiff relaxation towards a moving level, y' = −1e4·(y − cos t), with a time event every

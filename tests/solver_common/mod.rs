@@ -1,7 +1,7 @@
 //! What the solver method tests share (tests/solver_rkc.rs, tests/solver_ros34pw2.rs): options
 //! for one method at given tolerances, and a run from x0 to t_end.
 
-use blockdyn::solver::problems::HeatEquation;
+use blockdyn::solver::problems::{BouncingBall, HeatEquation};
 use blockdyn::solver::{Method, Solver, SolverOptions, SolverStats, System};
 
 /// The default options with `method` at `rel_tol` and `abs_tol`.
@@ -39,4 +39,27 @@ pub fn heat_error(options: SolverOptions) -> (f64, f64, SolverStats) {
         .zip(&exact)
         .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
     (error, scale, stats)
+}
+
+/// The bouncing ball (problems.rs; drop from 10 m, e = 0.8) under `method` at rel_tol 1e-6,
+/// abs_tol 1e-9: its first 6 impacts are at the closed-form times and at dopri5's to 1e-9 s (the
+/// location tolerance is 1e-12·max(1, t); the flight is a parabola, which dopri5, rkc and
+/// ros34pw2 integrate exactly up to rounding, so the gap is the bracketing's and the time sum's
+/// rounding).
+pub fn assert_impacts_as_dopri5(method: Method) {
+    let located = |method: Method| {
+        let mut ball = BouncingBall::new(0.8, 16);
+        run(&mut ball, options(method, 1e-6, 1e-9), &[10.0, 0.0], 10.0);
+        ball.impact_times
+    };
+    let exact = BouncingBall::new(0.8, 16).exact_impact_times(10.0, 6);
+    let (tried, dopri5) = (located(method), located(Method::Dopri5));
+    assert!(tried.len() >= 6 && dopri5.len() >= 6);
+    for (i, t) in tried.iter().take(6).enumerate() {
+        let gaps = [(t - exact[i]).abs(), (t - dopri5[i]).abs()];
+        assert!(
+            gaps.iter().all(|&gap| gap < 1e-9),
+            "{method:?}: impact {i} at {t}: {gaps:?}"
+        );
+    }
 }
