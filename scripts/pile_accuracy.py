@@ -33,7 +33,7 @@ accuracy.
 
 Usage (nothing is written into the repository; every model, reference and run is cached in OUT):
 
-  python3 scripts/pile_accuracy.py OUT [--quick] [--ns 16,64,256] [--rounds 3]
+  python3 scripts/pile_accuracy.py OUT [--quick] [--ns 16,64,256] [--rounds 3] [--set KEY=VALUE ...]
         [--blockdyn $CARGO_TARGET_DIR/release/blockdyn (default; target/ without the variable)]
         [--event-costs $CARGO_TARGET_DIR/release/examples/event_costs]
         [--peer-py /tmp/peervenv/bin/python] [--scale ../shared/bench/scale]
@@ -104,7 +104,17 @@ def blockdyn_set(rel):
     return ["--set", "solver.rel_tol=%g" % rel, "--set", "solver.abs_tol=%g" % (rel * ABS_PER_REL)]
 
 
-def blockdyn_run(a, model, rel, csv_path, count_g=True):
+def extra_sets(a):
+    """The `--set` overrides of the curve's blockdyn runs (not of the references)."""
+    return [x for kv in a.set for x in ("--set", kv)]
+
+
+def sets_tag(a):
+    """The suffix naming the curve's runs and timing file under `--set` ("" without)."""
+    return "".join("_" + re.sub(r"[^A-Za-z0-9.]+", "-", kv) for kv in a.set)
+
+
+def blockdyn_run(a, model, rel, csv_path, count_g=True, extra=()):
     """One blockdyn run writing csv_path (cached with its .json beside it); returns its record.
     With --event-costs and count_g, the same run's g evaluations are counted too (also for a
     cached run that lacks them)."""
@@ -113,7 +123,8 @@ def blockdyn_run(a, model, rel, csv_path, count_g=True):
         rec = json.load(open(meta))
     else:
         log = csv_path + ".log"
-        code, user, wall = run_child([a.blockdyn, "run", model, "--csv", csv_path] + blockdyn_set(rel), log)
+        code, user, wall = run_child([a.blockdyn, "run", model, "--csv", csv_path] + blockdyn_set(rel)
+                                     + list(extra), log)
         text = open(log).read()
         if code != 0:
             sys.exit("blockdyn failed (%s): %s" % (log, text[-500:]))
@@ -122,7 +133,7 @@ def blockdyn_run(a, model, rel, csv_path, count_g=True):
         rec.update(zip(("steps", "rejected", "f_evals", "crossings"), map(int, m.groups())))
     if a.event_costs and count_g and "g_evals" not in rec:
         ec_log = csv_path + ".event_costs"
-        code, _, _ = run_child([a.event_costs, model] + blockdyn_set(rel), ec_log)
+        code, _, _ = run_child([a.event_costs, model] + blockdyn_set(rel) + list(extra), ec_log)
         m = EVENT_COSTS.search(open(ec_log).read())
         if code == 0 and m:
             rec["g_evals"] = int(m.group(4))
@@ -269,7 +280,7 @@ def chaos_floor(a, n, model, bd_tol, bd_ref_path, mj_run_path, mj_dt):
 def timed_rounds(a, cfg, paths):
     """cfg['rounds'] rounds, each runs every configuration once, blockdyn and MuJoCo alternating;
     appended to OUT/timing.jsonl."""
-    out = open(os.path.join(a.out, "timing.jsonl"), "a")
+    out = open(timing_path(a), "a")
     scratch = os.path.join(a.out, "timing_scratch")
     os.makedirs(scratch, exist_ok=True)
     for rnd in range(cfg["rounds"]):
@@ -282,7 +293,7 @@ def timed_rounds(a, cfg, paths):
                 if code == "blockdyn":
                     csv_path = os.path.join(scratch, "bd.csv")
                     _, user, wall = run_child([a.blockdyn, "run", "-q", paths[n], "--csv", csv_path]
-                                              + blockdyn_set(x), csv_path + ".log")
+                                              + blockdyn_set(x) + extra_sets(a), csv_path + ".log")
                     rec = dict(code=code, n=n, x=x, cpu_s=user, wall_s=wall)
                 else:
                     p = os.path.join(scratch, "mj.json")
@@ -297,9 +308,14 @@ def timed_rounds(a, cfg, paths):
                       file=sys.stderr)
 
 
-def read_timing(out_dir):
+def timing_path(a):
+    """OUT/timing.jsonl, or OUT/timing<tag>.jsonl for runs under `--set` (their rounds kept apart)."""
+    return os.path.join(a.out, "timing%s.jsonl" % sets_tag(a))
+
+
+def read_timing(a):
     times = {}
-    path = os.path.join(out_dir, "timing.jsonl")
+    path = timing_path(a)
     if os.path.exists(path):
         for line in open(path):
             r = json.loads(line)
@@ -331,8 +347,8 @@ def measure(a, cfg):
                  models_apart=errors(ref_mj, ref_bd))
         for rel in cfg["bd_tols"]:
             print("N = %d: blockdyn rel_tol %g" % (n, rel), file=sys.stderr)
-            p = os.path.join(a.out, "runs", "bd_n%d_r%s.csv" % (n, tag(rel)))
-            rec = blockdyn_run(a, paths[n], rel, p)
+            p = os.path.join(a.out, "runs", "bd_n%d_r%s%s.csv" % (n, tag(rel), sets_tag(a)))
+            rec = blockdyn_run(a, paths[n], rel, p, extra=extra_sets(a))
             c = centres(p)
             rec.update(x=rel, err=errors(c, ref_bd), err_other=errors(c, ref_mj), cpu_s=rec["user_s"])
             r["bd"].append(rec)
@@ -451,6 +467,9 @@ def main():
     ap.add_argument("--blockdyn", default=os.path.join(target, "release", "blockdyn"))
     ap.add_argument("--event-costs", help="the event_costs example's binary, for the g evaluations "
                     "(cargo build --release --examples: $CARGO_TARGET_DIR/release/examples/event_costs)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="an override for the curve's blockdyn runs (repeatable; not the references), "
+                    "e.g. --set pile.onsets=stepped; runs and timings are kept under names tagged with it")
     ap.add_argument("--peer-py", default="/tmp/peervenv/bin/python", help="a Python with mujoco")
     ap.add_argument("--scale", default=os.path.join(REPO, "..", "shared", "bench", "scale"),
                     help="the scale study's scripts (spheres_mujoco.py)")
@@ -469,10 +488,11 @@ def main():
     if cfg["rounds"]:
         print("timed rounds (load now %.1f)" % os.getloadavg()[0], file=sys.stderr)
         timed_rounds(a, cfg, paths)
-    with_timing(res, read_timing(a.out))
+    with_timing(res, read_timing(a))
     text = table(res, cfg)
-    json.dump({str(n): r for n, r in res.items()}, open(os.path.join(a.out, "results.json"), "w"), indent=1)
-    open(os.path.join(a.out, "table.md"), "w").write(text + "\n")
+    json.dump({str(n): r for n, r in res.items()}, open(os.path.join(a.out, "results%s.json" % sets_tag(a)), "w"),
+              indent=1)
+    open(os.path.join(a.out, "table%s.md" % sets_tag(a)), "w").write(text + "\n")
     print(text)
 
 
