@@ -236,6 +236,30 @@ fn a_spring_between_far_bodies_joins_their_islands() {
     assert!(matches!(apart.islands, Some(Ok(_))), "{:?}", apart.islands);
 }
 
+/// A group with stepped onsets (`onsets = "stepped"`) has no crossing function on its watched
+/// pairs, through which the islands see a contact between islands begin: the same two far balls
+/// that are two islands with located onsets run globally, saying why.
+#[test]
+fn a_group_with_stepped_onsets_runs_globally() {
+    let balls = [
+        ("ba", [0.0, 0.0, 0.5], [0.0, 0.0, 0.0]),
+        ("bb", [10.0, 0.0, 0.5], [0.0, 0.0, 0.0]),
+    ];
+    let stepped = model(&balls, true, 0.2).replace(
+        "type = \"ContactGroup\"",
+        "type = \"ContactGroup\"\nonsets = \"stepped\"",
+    );
+    let run = common::run_text("stepped.toml", &stepped);
+    assert_eq!(
+        run.islands,
+        Some(Err(blockdyn::sim::NoIslands::UnboundedGroup))
+    );
+    assert_eq!(
+        blockdyn::sim::NoIslands::UnboundedGroup.to_string(),
+        "a contact group has zero_crossings = false or onsets = \"stepped\""
+    );
+}
+
 /// ABA restricted to one tree of a mechanism of two (the island integration's restricted
 /// evaluation): a pendulum (1 kg bob 1 m from a revolute axis, θ = 0.3 rad, at rest, gravity
 /// 9.81 m/s² along −y) and a free body (2 kg, centre of mass at its frame's origin, isotropic

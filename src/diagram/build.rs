@@ -104,7 +104,7 @@ pub(crate) fn build_diagram_owned(
         return Err(d);
     }
     // What only the connections needed is freed before the blocks are elaborated and compiled
-    // (the build's peak): the name index (a copy of every name), the lines' input index, and
+    // (the build's peak): the name index (borrowing every name), the lines' input index, and
     // (for a model the build may empty) the connections as parsed.
     drop(names);
     drop(failed);

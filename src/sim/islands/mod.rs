@@ -123,7 +123,9 @@ pub enum NoIslands {
     OtherStates,
     /// A block other than the mechanism and the contact groups has zero crossings.
     OtherCrossings,
-    /// A contact group without zero crossings (no look-ahead bounds its coupling).
+    /// A contact group without zero crossings (no look-ahead bounds its coupling), or with
+    /// stepped onsets (its watched pairs have no crossing functions, so a contact between
+    /// islands would not be seen).
     UnboundedGroup,
     /// A signal path couples bodies in a way the partition cannot attribute (a group's user
     /// output, or a mechanism port not tied to one body, feeding the mechanism back).
@@ -145,7 +147,9 @@ impl std::fmt::Display for NoIslands {
             NoIslands::OtherCrossings => {
                 "a block other than the mechanism and the contact groups has zero crossings"
             }
-            NoIslands::UnboundedGroup => "a contact group has zero_crossings = false",
+            NoIslands::UnboundedGroup => {
+                "a contact group has zero_crossings = false or onsets = \"stepped\""
+            }
             NoIslands::UnattributedCoupling => {
                 "a signal path feeds the mechanism from a contact group's outputs or from a port not tied to one body"
             }

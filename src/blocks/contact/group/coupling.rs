@@ -51,9 +51,12 @@ impl crate::block::Advice for ContactGroup {
 }
 
 impl crate::block::BodyCoupling for ContactGroup {
-    /// Only with zero crossings: without them there is no look-ahead to bound the coupling.
+    /// Only with zero crossings and located onsets: without zero crossings there is no
+    /// look-ahead to bound the coupling, and with stepped onsets a watched pair spanning two
+    /// islands has no crossing function, so the islands could not see its contact begin (their
+    /// cuts and merged re-runs read the watch slots' crossings).
     fn island_part(&self) -> crate::block::IslandPart {
-        if self.zero_crossings {
+        if self.zero_crossings && self.onsets == super::params::Onsets::Located {
             crate::block::IslandPart::ContactGroup
         } else {
             crate::block::IslandPart::Other

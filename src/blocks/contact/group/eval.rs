@@ -210,7 +210,7 @@ impl ContactGroup {
                 continue;
             };
             active += usize::from(r.in_contact);
-            if self.zero_crossings {
+            if self.zero_crossings && (c < always || self.crossing_slots() > 0) {
                 self.write_crossing(s, c, (iu, ju), r.separation);
             }
             add_pair_wrench(s, (iu, ju), &r.moment, &r.force);

@@ -389,7 +389,7 @@ fn build(p: &Params) -> Result<Box<dyn Block>, ParamError> {
             .hint("a group computes its forces from a law; use a SpatialContactForce for a force by input"));
     }
     let zero_crossings = rigid.is_none() && params::ZERO_CROSSINGS.read(p)?;
-    let onsets = params::read_onsets(p, zero_crossings || rigid.is_some())?;
+    let onsets = params::read_onsets(p, zero_crossings)?;
     let margin_param = params::read_margin(p)?;
     let outputs = vec![
         PortDecl::scalar("active_pairs"),

@@ -13,7 +13,7 @@ use crate::params::{ParamError, ParamValue, Params};
 const CONTACT_CHOICES: [&str; 2] = [ContactKind::Penalty.name(), ContactKind::Rigid.name()];
 
 pub(super) const CONTACT: Param<&str> = crate::param!("contact", "", "penalty", "\"penalty\": the normal and friction laws above, as SpatialContactForce applies them | \"rigid\": every pair a RigidContact pair (base: the member first in members order), with RigidContact's restitution, rest_velocity, friction = { method = \"none\" | \"coulomb\", coefficient } and impacts (normal, zero_crossings and margin are penalty-only)"; one_of(CONTACT_CHOICES));
-pub(super) const ZERO_CROSSINGS: Param<bool> = crate::param!("zero_crossings", "", true, "locate sign changes of the separation of every pair within `margin` (and of every pair with a plane or grid surface), and the instant another pair comes within margin/2, so that no contact onset is stepped over (the normal law's kinks are not located in a group)");
+pub(super) const ZERO_CROSSINGS: Param<bool> = crate::param!("zero_crossings", "", true, "locate sign changes of the separation of every pair within `margin` (and of every pair with a plane or grid surface), and the instant another pair comes within margin/2, so that no contact onset is stepped over (the normal law's kinks are not located in a group; with onsets = \"stepped\" the watched pairs' onsets are stepped over, the approach and the looks kept)");
 /// `onsets`: how a watched pair's contact onset meets the solver. Each name is written once, here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Onsets {
@@ -42,7 +42,7 @@ impl Onsets {
 /// `onsets`'s values.
 const ONSETS_CHOICES: [&str; 2] = [Onsets::Located.name(), Onsets::Stepped.name()];
 
-pub(super) const ONSETS: Param<&str> = crate::param!("onsets", "", "located", "with zero_crossings: \"located\": a step ends at each watched pair's contact onset (the error test stays honest across the force's kink) | \"stepped\": onsets are stepped over by the error control, while the approach of a pair and the looks still keep members from passing through one another; for scenes wanted to the centimetre (piles), with a loose rel_tol: half the steps (docs/contact.md)"; one_of(ONSETS_CHOICES));
+pub(super) const ONSETS: Param<&str> = crate::param!("onsets", "", "located", "with zero_crossings: \"located\": a step ends at each watched pair's contact onset (the error test stays honest across the force's kink) | \"stepped\": onsets are stepped over by the error control, while the approach of a pair and the looks still keep members from passing through one another (pairs with a grid surface or a moving plane stay located); for scenes wanted to the centimetre (piles), with a loose rel_tol: half the steps (docs/contact.md); not with [solver] islands = true (the run is then global)"; one_of(ONSETS_CHOICES));
 
 pub(super) const MEMBERS_DOC: ParamDoc = ParamDoc {
     name: "members",
