@@ -3,15 +3,16 @@
 //! each block set up (states, work slots, zero crossings), and the blocks scheduled.
 
 use super::instance::Instance;
+use super::layout::Layout;
 use super::schedule::schedule;
 use super::thin_slice::ThinSlice;
 use super::units::UnitGraph;
+use super::used_outputs::mark_used_outputs;
 use super::warnings::{locate, At};
 use super::{CompiledBlock, Diagram, SignalLine};
 use crate::block::{BlockError, PortDecl, Setup, Shape, ShapeSpec, Slot, Units};
 use crate::model::{Diagnostic, ModelSpec, SourceFile, Span};
 use crate::solver::Direction;
-use std::collections::HashSet;
 
 /// The wired blocks handed to [`assemble`].
 pub struct Wired {
@@ -446,159 +447,6 @@ fn check_lines(
         }
     }
     Ok(())
-}
-
-/// The signal buffer's layout: outputs contiguous in block order, then a zero region that every
-/// unconnected (optional) input reads.
-struct Layout {
-    output_slots: Vec<ThinSlice<Slot>>,
-    input_slots: Vec<ThinSlice<Slot>>,
-    signal_len: usize,
-}
-
-impl Layout {
-    fn new(
-        in_shapes: &[ThinSlice<Shape>],
-        out_shapes: &[ThinSlice<Shape>],
-        lines: &[SignalLine],
-    ) -> Layout {
-        let mut offset = 0usize;
-        let mut output_slots = Vec::with_capacity(out_shapes.len());
-        for shapes in out_shapes {
-            let slots: ThinSlice<Slot> = shapes
-                .iter()
-                .map(|s| {
-                    let slot = Slot {
-                        offset: offset as u32,
-                        len: s.len() as u32,
-                    };
-                    offset += s.len();
-                    slot
-                })
-                .collect();
-            output_slots.push(slots);
-        }
-        let zero_offset = offset;
-        let zero_len = in_shapes
-            .iter()
-            .flatten()
-            .map(|s| s.len())
-            .max()
-            .unwrap_or(0);
-        let mut input_slots: Vec<ThinSlice<Slot>> = in_shapes
-            .iter()
-            .map(|v| {
-                v.iter()
-                    .map(|s| Slot {
-                        offset: zero_offset as u32,
-                        len: s.len() as u32,
-                    })
-                    .collect()
-            })
-            .collect();
-        for l in lines {
-            let src = output_slots[l.from][l.from_port];
-            input_slots[l.to][l.to_port] = match l.index {
-                Some(i) => Slot {
-                    offset: src.offset + i as u32,
-                    len: 1,
-                },
-                None => src,
-            };
-        }
-        Layout {
-            output_slots,
-            input_slots,
-            signal_len: offset + zero_len,
-        }
-    }
-}
-
-/// A logged name without the element index after its port: `block.port[i]` → `block.port`.
-/// The block's name may hold brackets itself (an array's element, `leg[0]/knee.q`): only an
-/// index after the last '.' is removed.
-fn without_element(name: &str) -> &str {
-    let port_at = name.rfind('.').map_or(0, |k| k + 1);
-    match name[port_at..].find('[') {
-        Some(i) => &name[..port_at + i],
-        None => name,
-    }
-}
-
-/// Which outputs are read: by a line, by the animation (drawn ports, when the model animates),
-/// or by name in `[output] log` ("block.port" or "block.port[i]"). Each block is told
-/// ([`crate::block::Block::set_used_outputs`]); returns the flags.
-fn mark_used_outputs(
-    spec: &ModelSpec,
-    instances: &mut [Instance],
-    lines: &[SignalLine],
-    lines_from: &[Vec<usize>],
-) -> Vec<ThinSlice<bool>> {
-    let logged: HashSet<&str> = spec
-        .output
-        .log
-        .iter()
-        .map(|(name, _)| without_element(name))
-        .collect();
-    let mut used_outputs = Vec::with_capacity(instances.len());
-    // One buffer for every block's marks (not one allocated per block).
-    let mut wired: Vec<bool> = Vec::new();
-    for (b, inst) in instances.iter_mut().enumerate() {
-        let outputs = inst.block.outputs();
-        // The ports the block's lines leave from, marked once (not searched per port: a
-        // mechanism of 20,000 joints has as many ports and lines).
-        wired.clear();
-        wired.resize(outputs.len(), false);
-        for &k in &lines_from[b] {
-            if let Some(w) = wired.get_mut(lines[k].from_port) {
-                *w = true;
-            }
-        }
-        let used: ThinSlice<bool> = (0..outputs.len())
-            .map(|o| {
-                wired[o]
-                    || ((spec.output.animation.path.is_some()
-                        || spec.output.animation.view.is_some())
-                        && outputs[o].drawn.is_some())
-                    || (!logged.is_empty()
-                        && logged.contains(format!("{}.{}", inst.name, outputs[o].name).as_str()))
-            })
-            .collect();
-        inst.block.set_used_outputs(&used);
-        used_outputs.push(used);
-    }
-    // An output wired only to inputs their blocks ignore (a joint's hidden drive input when its
-    // reaction and actuator force are not read) is not used after all.
-    let mut unread: Vec<(usize, usize)> = Vec::new();
-    let mut wired: Vec<(bool, bool)> = Vec::new();
-    for (b, from) in lines_from.iter().enumerate() {
-        // Per port: (wired at all, wired to an input that is read).
-        wired.clear();
-        wired.resize(used_outputs[b].len(), (false, false));
-        for &k in from {
-            let l = &lines[k];
-            if let Some(w) = wired.get_mut(l.from_port) {
-                w.0 = true;
-                w.1 |= instances[l.to].block.reads_input(l.to_port);
-            }
-        }
-        for (o, &(any, read)) in wired.iter().enumerate() {
-            if any && !read && used_outputs[b][o] {
-                unread.push((b, o));
-            }
-        }
-    }
-    if !unread.is_empty() {
-        for &(b, o) in &unread {
-            used_outputs[b][o] = false;
-        }
-        let mut told: Vec<usize> = unread.iter().map(|(b, _)| *b).collect();
-        told.dedup();
-        for b in told {
-            instances[b].block.set_used_outputs(&used_outputs[b]);
-        }
-    }
-    used_outputs
 }
 
 #[cfg(test)]

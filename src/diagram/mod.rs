@@ -12,6 +12,7 @@ mod digest;
 pub mod dot;
 mod groups;
 mod instance;
+mod layout;
 pub mod parameters;
 pub mod physical;
 mod places;
@@ -21,6 +22,7 @@ pub mod run_spec;
 pub(crate) mod schedule;
 mod thin_slice;
 pub(crate) mod units;
+mod used_outputs;
 pub(crate) mod warnings;
 
 pub use blueprint::Blueprint;

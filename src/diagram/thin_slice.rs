@@ -7,7 +7,7 @@
 //! blocks whose lists are all empty: 48 bytes a block, 5.8 MB of its diagram (issue 28, part 3).
 //! It reads as a slice ([`Deref`]); it is made from a `Vec` and never grows.
 
-// `MemoryLayout`: `Layout` is also the signal buffer's layout in this folder (`assemble.rs`).
+// `MemoryLayout`: `Layout` is also the signal buffer's layout in this folder (`layout.rs`).
 use std::alloc::{alloc, dealloc, handle_alloc_error, Layout as MemoryLayout};
 use std::fmt;
 use std::marker::PhantomData;
