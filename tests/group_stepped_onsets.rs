@@ -16,6 +16,14 @@ use common::{build_error, column, graze_scene, run_text, run_text_with};
 /// d returns to 0 after T = (π + 2φ)/ω with speed v upwards (the motion is symmetric). After
 /// that, z(t) = r + v·(t − t₁) − ½g(t − t₁)², t₁ = t_f + T, until it lands again at t₁ + 2v/g.
 fn bounce(onsets: &str) -> String {
+    ball_drop(&format!(
+        "normal = {{ method = \"linear_spring_damper\", stiffness = 1e4, damping = 0.0 }}\nfriction = {{ method = \"none\" }}\nonsets = \"{onsets}\""
+    ))
+}
+
+/// The ball of [`bounce`] over its floor, both in the group `group`, whose table's other lines
+/// are `group_keys`.
+fn ball_drop(group_keys: &str) -> String {
     format!(
         r#"connect = ["world.W -- floor.R", "world.W -- free.B", "free.F -- ball.R"]
 [model]
@@ -45,9 +53,7 @@ position = [0.0, 0.0, 0.2]
 [blocks.group]
 type = "ContactGroup"
 members = ["ball", "floor"]
-normal = {{ method = "linear_spring_damper", stiffness = 1e4, damping = 0.0 }}
-friction = {{ method = "none" }}
-onsets = "{onsets}"
+{group_keys}
 "#
     )
 }
@@ -218,30 +224,7 @@ fn the_pile_with_stepped_onsets_ends_no_step_at_an_onset() {
 /// step over and refuses the key as a penalty-only parameter.
 #[test]
 fn stepped_onsets_without_zero_crossings_and_in_a_rigid_group_are_refused() {
-    let group = |extra: &str| {
-        format!(
-            r#"connect = ["world.W -- floor.R", "world.W -- free.B", "free.F -- ball.R"]
-[model]
-name = "refused"
-stop_time = 0.1
-[blocks.world]
-type = "WorldFrame"
-[blocks.floor]
-type = "InfinitePlane"
-[blocks.ball]
-type = "Solid"
-geometry = {{ shape = "sphere", radius = 0.05 }}
-mass = 0.1
-[blocks.free]
-type = "SixDofJoint"
-position = [0.0, 0.0, 0.2]
-[blocks.group]
-type = "ContactGroup"
-members = ["ball", "floor"]
-{extra}
-"#
-        )
-    };
+    let group = ball_drop;
     let e = build_error(&group("onsets = \"stepped\"\nzero_crossings = false"));
     assert!(
         e.contains("onsets = \"stepped\" needs zero_crossings = true"),
